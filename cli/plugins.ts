@@ -1,0 +1,6 @@
+/** The built-in plugins every process loads, in a stable order (dependencies are re-ordered by the kernel). */
+export const BUILTIN_PLUGINS = [
+  "agent",
+  "models",
+  "provider-replay",
+] as const;

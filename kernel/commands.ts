@@ -1,0 +1,87 @@
+/**
+ * The command registry: name -> { input schema, lane, run }. The zod schema is the single
+ * source of the handler's type, of the validation error text and of the JSON Schema that
+ * documents the protocol. Transports are just callers of `invoke`.
+ */
+import { z } from "zod";
+import { ErrorCode, KernelError, kernelErrors } from "./errors.js";
+import { formatValidationError } from "./validation.js";
+
+/** immediate: handled as soon as read; ordinary: one at a time, in arrival order. */
+export type Lane = "immediate" | "ordinary";
+
+export interface CommandContext {
+  /** The request id as sent (string or number), if any. */
+  id?: string | number;
+}
+
+export interface CommandDefinition<S extends z.ZodType = z.ZodType, R = unknown> {
+  name: string;
+  description?: string;
+  /** Fields of the command object (besides `type` and `id`). Unknown keys are ignored. */
+  input: S;
+  lane?: Lane;
+  run(input: z.output<S>, ctx: CommandContext): R | Promise<R>;
+}
+
+/** Identity helper that infers the handler's input type from its schema. */
+export function defineCommand<S extends z.ZodType, R>(definition: CommandDefinition<S, R>): CommandDefinition<S, R> {
+  return definition;
+}
+
+interface Entry {
+  definition: CommandDefinition;
+  plugin: string;
+}
+
+export class CommandRegistry {
+  readonly #entries = new Map<string, Entry>();
+  #frozen = false;
+
+  register(definition: CommandDefinition<any, any>, plugin = "kernel"): void {
+    if (this.#frozen) throw kernelErrors.frozen(`register command "${definition.name}"`);
+    if (this.#entries.has(definition.name)) throw kernelErrors.duplicate("Command", definition.name, plugin);
+    this.#entries.set(definition.name, { definition, plugin });
+  }
+
+  has(name: string): boolean {
+    return this.#entries.has(name);
+  }
+
+  lane(name: string): Lane {
+    return this.#entries.get(name)?.definition.lane ?? "ordinary";
+  }
+
+  names(): string[] {
+    return [...this.#entries.keys()];
+  }
+
+  /** Validates `raw` against the command's schema, then runs it. Throws coded errors only. */
+  async invoke(name: string, raw: Record<string, unknown>, ctx: CommandContext = {}): Promise<unknown> {
+    const entry = this.#entries.get(name);
+    if (!entry) throw kernelErrors.unknownCommand(name);
+    const parsed = entry.definition.input.safeParse(raw);
+    if (!parsed.success) throw kernelErrors.invalidInput(formatValidationError(parsed.error));
+    try {
+      return await entry.definition.run(parsed.data, ctx);
+    } catch (error) {
+      if (error instanceof KernelError) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      throw new KernelError(ErrorCode.INTERNAL, message, { plugin: entry.plugin, cause: error });
+    }
+  }
+
+  /** JSON Schema of one command's input, including its `type` and optional `id`. */
+  jsonSchema(name: string): Record<string, unknown> {
+    const entry = this.#entries.get(name);
+    if (!entry) throw kernelErrors.unknownCommand(name);
+    const schema = z.toJSONSchema(entry.definition.input, { unrepresentable: "any" }) as Record<string, unknown>;
+    const properties = { type: { const: name }, id: { type: ["string", "number"] }, ...(schema.properties as object) };
+    const required = ["type", ...((schema.required as string[] | undefined) ?? [])];
+    return { ...schema, properties, required, description: entry.definition.description };
+  }
+
+  freeze(): void {
+    this.#frozen = true;
+  }
+}

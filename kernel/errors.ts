@@ -1,0 +1,93 @@
+/**
+ * One catalogue of coded errors. Everything that crosses the protocol edge goes through
+ * `toKernelError`, so no raw exception or stack reaches a client.
+ */
+
+export const ErrorCode = {
+  KERNEL_FROZEN: "E_KERNEL_FROZEN",
+  DUPLICATE: "E_DUPLICATE",
+  PLUGIN_INVALID: "E_PLUGIN_INVALID",
+  PLUGIN_LOAD: "E_PLUGIN_LOAD",
+  PLUGIN_MISSING_DEPENDENCY: "E_PLUGIN_MISSING_DEPENDENCY",
+  PLUGIN_CYCLE: "E_PLUGIN_CYCLE",
+  PLUGIN_BOOT_TIMEOUT: "E_PLUGIN_BOOT_TIMEOUT",
+  HOOK_FAILED: "E_HOOK_FAILED",
+  UNKNOWN_COMMAND: "E_UNKNOWN_COMMAND",
+  INVALID_INPUT: "E_INVALID_INPUT",
+  SERVICE_MISSING: "E_SERVICE_MISSING",
+  CONFIG_INVALID: "E_CONFIG_INVALID",
+  NOT_FOUND: "E_NOT_FOUND",
+  CONFLICT: "E_CONFLICT",
+  UNAVAILABLE: "E_UNAVAILABLE",
+  CANCELLED: "E_CANCELLED",
+  INTERNAL: "E_INTERNAL",
+} as const;
+
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export interface KernelErrorInit {
+  plugin?: string;
+  hook?: string;
+  cause?: unknown;
+}
+
+/** A coded error. `message` is the client-facing text; `plugin`/`hook` say where it came from. */
+export class KernelError extends Error {
+  readonly code: ErrorCodeValue;
+  readonly plugin?: string;
+  readonly hook?: string;
+
+  constructor(code: ErrorCodeValue, message: string, init: KernelErrorInit = {}) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = "KernelError";
+    this.code = code;
+    if (init.plugin !== undefined) this.plugin = init.plugin;
+    if (init.hook !== undefined) this.hook = init.hook;
+  }
+}
+
+export function isKernelError(value: unknown): value is KernelError {
+  return value instanceof KernelError;
+}
+
+/** Codes anything; an unknown throw keeps its message but never its stack. */
+export function toKernelError(value: unknown): KernelError {
+  if (value instanceof KernelError) return value;
+  if (value instanceof Error) return new KernelError(ErrorCode.INTERNAL, value.message || value.name, { cause: value });
+  return new KernelError(ErrorCode.INTERNAL, typeof value === "string" ? value : safeString(value));
+}
+
+function safeString(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** Builders for the errors the kernel raises itself. */
+export const kernelErrors = {
+  frozen: (what: string) =>
+    new KernelError(
+      ErrorCode.KERNEL_FROZEN,
+      `Cannot ${what}: the kernel is frozen after boot. Register from a plugin's apply() or its boot hook.`,
+    ),
+  duplicate: (kind: string, name: string, plugin?: string) =>
+    new KernelError(ErrorCode.DUPLICATE, `${kind} "${name}" is already registered`, plugin ? { plugin } : {}),
+  missingDependency: (plugin: string, dependency: string) =>
+    new KernelError(
+      ErrorCode.PLUGIN_MISSING_DEPENDENCY,
+      `Plugin "${plugin}" depends on "${dependency}", which is not loaded`,
+      { plugin },
+    ),
+  unknownCommand: (type: string) => new KernelError(ErrorCode.UNKNOWN_COMMAND, `Unknown command: ${type}`),
+  invalidInput: (message: string) => new KernelError(ErrorCode.INVALID_INPUT, message),
+  serviceMissing: (name: string) =>
+    new KernelError(ErrorCode.SERVICE_MISSING, `No plugin provides the service "${name}"`),
+  hookFailed: (plugin: string, hook: string, cause: unknown) =>
+    new KernelError(
+      ErrorCode.HOOK_FAILED,
+      `[plugin ${plugin}] hook ${hook}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { plugin, hook, cause },
+    ),
+};

@@ -1,0 +1,31 @@
+/**
+ * Stdout belongs to one owner (the transport). The first claim captures the real writer and
+ * redirects every other stdout write in the process (a stray console.log, an extension) to
+ * stderr, so protocol records are never interleaved with noise.
+ */
+export interface ClaimedStdout {
+  write(text: string): boolean;
+  onceDrain(callback: () => void): void;
+  /** Resolves once everything written so far has been handed to the OS. */
+  flush(): Promise<void>;
+}
+
+const CLAIM = Symbol.for("atomic.stdout.claim");
+
+export function claimStdout(): ClaimedStdout {
+  const holder = process as unknown as { [CLAIM]?: ClaimedStdout };
+  const existing = holder[CLAIM];
+  if (existing) return existing;
+  const stdout = process.stdout;
+  const realWrite = stdout.write.bind(stdout) as (chunk: string, cb?: (error?: Error | null) => void) => boolean;
+  const stderrWrite = process.stderr.write.bind(process.stderr);
+  (stdout as unknown as { write: unknown }).write = (chunk: unknown, ...rest: unknown[]) =>
+    (stderrWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
+  const claimed: ClaimedStdout = {
+    write: (text) => realWrite(text),
+    onceDrain: (callback) => stdout.once("drain", callback),
+    flush: () => new Promise<void>((resolve) => realWrite("", () => resolve())),
+  };
+  holder[CLAIM] = claimed;
+  return claimed;
+}

@@ -1,0 +1,31 @@
+/**
+ * Turns a zod error into the protocol's error text: `Invalid <path>: expected <what>`,
+ * naming the first offending field by its dotted path (e.g. `images.0.data`).
+ */
+import type { z } from "zod";
+
+export function formatValidationError(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return "Invalid input";
+  const path = issue.path.map(String).join(".") || "input";
+  return `Invalid ${path}: expected ${describeExpected(issue)}`;
+}
+
+function describeExpected(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.expected === "int" ? "integer" : String(issue.expected);
+    case "invalid_value":
+      return issue.values.length === 1 ? JSON.stringify(issue.values[0]) : `one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "too_small":
+      return issue.origin === "string" ? `a string of at least ${String(issue.minimum)} characters` : `a value >= ${String(issue.minimum)}`;
+    case "too_big":
+      return issue.origin === "string" ? `a string of at most ${String(issue.maximum)} characters` : `a value <= ${String(issue.maximum)}`;
+    case "invalid_union":
+      return "a valid value";
+    case "unrecognized_keys":
+      return `no extra keys (${issue.keys.join(", ")})`;
+    default:
+      return issue.message.replace(/^Invalid input:?\s*/i, "") || "a valid value";
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The agent core's service API (`services.get("agent")`): the conversation state and the turn
+ * loop. Other plugins (sessions, models, retry, bash, compaction, extensions) drive it through
+ * this interface; it does no I/O of its own.
+ */
+import type { AgentMessage, ImageContent, Model, ThinkingLevel } from "../../kernel/index.js";
+
+export type QueueMode = "all" | "one-at-a-time";
+
+export interface PromptInput {
+  text: string;
+  images?: ImageContent[];
+  streamingBehavior?: "steer" | "followUp";
+  source?: "rpc" | "extension" | "cli";
+}
+
+/** Adds fields to the `get_state` response (session file, compaction state, ...). */
+export type StateContributor = () => Record<string, unknown>;
+
+export interface AgentApi {
+  getModel(): Model | null;
+  /** Sets the model, re-clamps the thinking level, fires model_select. */
+  setModel(model: Model | null, source: "set" | "cycle" | "restore" | "startup"): Promise<void>;
+  getThinkingLevel(): ThinkingLevel;
+  /** Clamps to what the model supports; fires thinking_level_select when it changes. Returns the level set. */
+  setThinkingLevel(level: ThinkingLevel): Promise<ThinkingLevel>;
+  /** Levels the current (or given) model accepts, in cycle order. */
+  availableThinkingLevels(model?: Model | null): ThinkingLevel[];
+
+  /** The live context (what get_messages returns). */
+  getMessages(): AgentMessage[];
+  /** Replaces the context wholesale (session switch, fork, compaction rebuild). Not while streaming. */
+  replaceMessages(messages: AgentMessage[]): void;
+  /** Removes one message from the live context (e.g. a failed turn before a retry). */
+  removeMessage(message: AgentMessage): boolean;
+  /** Appends a message outside a run (e.g. a bash execution); it fires message_end hooks for persistence only. */
+  appendMessage(message: AgentMessage): Promise<void>;
+
+  isStreaming(): boolean;
+  /** Starts a run, or queues when streaming with a streamingBehavior. Resolves once accepted. */
+  prompt(input: PromptInput): Promise<void>;
+  steer(text: string, images?: ImageContent[]): void;
+  followUp(text: string, images?: ImageContent[]): void;
+  /** Aborts the current run (if any) and resolves once its closing events are out. */
+  abort(): Promise<void>;
+  waitForIdle(): Promise<void>;
+  /** Signal of the running run, undefined when idle. */
+  runSignal(): AbortSignal | undefined;
+
+  getSteeringMode(): QueueMode;
+  setSteeringMode(mode: QueueMode): void;
+  getFollowUpMode(): QueueMode;
+  setFollowUpMode(mode: QueueMode): void;
+  pendingMessageCount(): number;
+
+  isAutoCompactionEnabled(): boolean;
+  setAutoCompactionEnabled(enabled: boolean): void;
+
+  /** Session identity used for provider cache keys; set by the session plugin. */
+  setSessionId(id: string | undefined): void;
+  addStateContributor(contributor: StateContributor): void;
+}
+
+declare module "../../kernel/services.js" {
+  interface Services {
+    agent: AgentApi;
+  }
+}

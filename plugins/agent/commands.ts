@@ -1,0 +1,88 @@
+/** The agent core's RPC commands: prompting, queues, state. One zod schema per command. */
+import { z } from "zod";
+import { defineCommand, type CommandDefinition } from "../../kernel/index.js";
+import type { Agent } from "./agent.js";
+import { assistantText } from "./convert.js";
+
+export const ImageSchema = z.object({
+  type: z.literal("image"),
+  data: z.string(),
+  mimeType: z.string(),
+});
+
+const QueueModeSchema = z.enum(["all", "one-at-a-time"]);
+
+export function agentCommands(agent: Agent): CommandDefinition<any, any>[] {
+  return [
+    defineCommand({
+      name: "prompt",
+      description: "Send a user prompt; while streaming, streamingBehavior queues it.",
+      input: z.object({
+        message: z.string(),
+        images: z.array(ImageSchema).optional(),
+        streamingBehavior: z.enum(["steer", "followUp"]).optional(),
+      }),
+      run: async ({ message, images, streamingBehavior }) => {
+        await agent.prompt({ text: message, ...(images ? { images } : {}), ...(streamingBehavior ? { streamingBehavior } : {}), source: "rpc" });
+      },
+    }),
+    defineCommand({
+      name: "steer",
+      description: "Queue a message delivered after the current turn's tool calls, before the next LLM call.",
+      input: z.object({ message: z.string(), images: z.array(ImageSchema).optional() }),
+      run: ({ message, images }) => agent.steer(message, images),
+    }),
+    defineCommand({
+      name: "follow_up",
+      description: "Queue a message delivered when the agent would otherwise stop.",
+      input: z.object({ message: z.string(), images: z.array(ImageSchema).optional() }),
+      run: ({ message, images }) => agent.followUp(message, images),
+    }),
+    defineCommand({
+      name: "abort",
+      description: "Abort the current run; responds after its closing events.",
+      lane: "immediate",
+      input: z.object({}),
+      run: () => agent.abort(),
+    }),
+    defineCommand({
+      name: "get_state",
+      input: z.object({}),
+      run: () => agent.state(),
+    }),
+    defineCommand({
+      name: "get_messages",
+      input: z.object({}),
+      run: () => ({ messages: agent.getMessages() }),
+    }),
+    defineCommand({
+      name: "get_last_assistant_text",
+      input: z.object({}),
+      run: () => {
+        const messages = agent.getMessages();
+        for (let i = messages.length - 1; i >= 0; i--) {
+          const message = messages[i]!;
+          if (message.role !== "assistant") continue;
+          const text = assistantText(message);
+          if (text !== undefined) return { text };
+        }
+        return { text: null };
+      },
+    }),
+    defineCommand({
+      name: "set_steering_mode",
+      input: z.object({ mode: QueueModeSchema }),
+      run: ({ mode }) => agent.setSteeringMode(mode),
+    }),
+    defineCommand({
+      name: "set_follow_up_mode",
+      input: z.object({ mode: QueueModeSchema }),
+      run: ({ mode }) => agent.setFollowUpMode(mode),
+    }),
+    defineCommand({
+      name: "set_auto_compaction",
+      input: z.object({ enabled: z.boolean() }),
+      run: ({ enabled }) => agent.setAutoCompactionEnabled(enabled),
+    }),
+  ];
+}

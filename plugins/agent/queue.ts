@@ -1,0 +1,58 @@
+/** The steering and follow-up queues: texts waiting for their delivery point in a run. */
+import type { ImageContent } from "../../kernel/index.js";
+import type { QueueMode } from "./api.js";
+
+export interface QueuedMessage {
+  text: string;
+  images?: ImageContent[];
+  /** Arrival order across both queues. */
+  seq: number;
+}
+
+export class MessageQueues {
+  readonly steering: QueuedMessage[] = [];
+  readonly followUp: QueuedMessage[] = [];
+  steeringMode: QueueMode;
+  followUpMode: QueueMode;
+  #seq = 0;
+
+  constructor(steeringMode: QueueMode, followUpMode: QueueMode) {
+    this.steeringMode = steeringMode;
+    this.followUpMode = followUpMode;
+  }
+
+  push(kind: "steering" | "followUp", text: string, images?: ImageContent[]): void {
+    const message: QueuedMessage = images && images.length > 0 ? { text, images, seq: this.#seq++ } : { text, seq: this.#seq++ };
+    this[kind].push(message);
+  }
+
+  /** One message, or all of them, per the queue's mode. */
+  takeSteering(): QueuedMessage[] {
+    return take(this.steering, this.steeringMode);
+  }
+
+  takeFollowUp(): QueuedMessage[] {
+    return take(this.followUp, this.followUpMode);
+  }
+
+  /** Everything queued, in arrival order (messages queued while idle go ahead of the next prompt). */
+  takeAll(): QueuedMessage[] {
+    const all = [...this.steering, ...this.followUp].sort((a, b) => a.seq - b.seq);
+    this.steering.length = 0;
+    this.followUp.length = 0;
+    return all;
+  }
+
+  get size(): number {
+    return this.steering.length + this.followUp.length;
+  }
+
+  snapshot(): { steering: string[]; followUp: string[] } {
+    return { steering: this.steering.map((m) => m.text), followUp: this.followUp.map((m) => m.text) };
+  }
+}
+
+function take(queue: QueuedMessage[], mode: QueueMode): QueuedMessage[] {
+  if (queue.length === 0) return [];
+  return mode === "all" ? queue.splice(0, queue.length) : queue.splice(0, 1);
+}

@@ -1,0 +1,121 @@
+/**
+ * One LLM call: builds the provider request from the live context, relays the unified
+ * stream as message_start / message_update / message_end, and always ends with exactly one
+ * final assistant message (errors and aborts become stopReason "error" / "aborted").
+ */
+import {
+  emptyUsage,
+  type AgentMessage,
+  type AssistantMessage,
+  type AssistantStream,
+  type EventBus,
+  type Hooks,
+  type Model,
+  type StreamRequest,
+  type ThinkingLevel,
+  type ToolSpec,
+} from "../../kernel/index.js";
+import { toLlmMessages } from "./convert.js";
+import { notify } from "./notify.js";
+
+export interface StreamHost {
+  hooks: Hooks;
+  events: EventBus;
+  messages: AgentMessage[];
+  model(): Model | null;
+  thinkingLevel(): ThinkingLevel;
+  sessionId(): string | undefined;
+  /** System prompt fixed for the current run. */
+  systemPrompt(): string;
+  toolSpecs(): ToolSpec[];
+  nextCallIndex(): number;
+}
+
+export async function streamAssistant(host: StreamHost, signal: AbortSignal): Promise<AssistantMessage> {
+  const model = host.model();
+  if (!model) return finishWithoutStream(host, failure(undefined, "No model selected.", signal));
+
+  let context = host.messages;
+  if (host.hooks.context.isUsed()) context = (await host.hooks.context.promise({ messages: [...context] })).messages;
+  const request: StreamRequest = {
+    model,
+    context: { systemPrompt: host.systemPrompt(), messages: toLlmMessages(context), tools: host.toolSpecs() },
+    options: { signal, thinkingLevel: host.thinkingLevel(), sessionId: host.sessionId(), callIndex: host.nextCallIndex() },
+  };
+
+  let stream: AssistantStream | undefined;
+  try {
+    stream = host.hooks.stream.get(model.api)?.call(request);
+  } catch (error) {
+    return finishWithoutStream(host, failure(model, messageOf(error), signal));
+  }
+  if (!stream) {
+    return finishWithoutStream(host, failure(model, `No provider is registered for API "${model.api}" (model ${model.provider}/${model.id})`, signal));
+  }
+
+  let partial: AssistantMessage | undefined;
+  let final: AssistantMessage | undefined;
+  const begin = async (message: AssistantMessage) => {
+    partial = message;
+    host.messages.push(message);
+    await notify(host, "message_start", { message });
+  };
+  const updateHook = host.hooks.message_update;
+  try {
+    for await (const event of stream) {
+      if (!partial) await begin(event.partial);
+      if (event.type === "start") continue;
+      if (event.type === "done") {
+        final = event.message;
+        break;
+      }
+      if (event.type === "error") {
+        final = event.error;
+        break;
+      }
+      const update = { type: "message_update", message: event.partial, assistantMessageEvent: event };
+      host.events.dispatch(update);
+      if (updateHook.isUsed()) await updateHook.promise(update);
+      const congestion = host.events.drain();
+      if (congestion) await congestion;
+    }
+  } catch (error) {
+    final = failure(model, messageOf(error), signal, partial);
+  }
+  final ??= failure(model, signal.aborted ? "Request was aborted" : "Provider stream ended without a final message", signal, partial);
+  if (signal.aborted && final.stopReason !== "aborted" && final.stopReason !== "error") {
+    final = { ...final, stopReason: "aborted", errorMessage: final.errorMessage ?? "Request was aborted" };
+  }
+
+  if (!partial) return finishWithoutStream(host, final);
+  const index = host.messages.lastIndexOf(partial);
+  if (index >= 0) host.messages[index] = final;
+  else host.messages.push(final);
+  await notify(host, "message_end", { message: final });
+  return final;
+}
+
+async function finishWithoutStream(host: StreamHost, message: AssistantMessage): Promise<AssistantMessage> {
+  host.messages.push(message);
+  await notify(host, "message_start", { message });
+  await notify(host, "message_end", { message });
+  return message;
+}
+
+function failure(model: Model | undefined, errorMessage: string, signal: AbortSignal, partial?: AssistantMessage): AssistantMessage {
+  const base: AssistantMessage = partial ?? {
+    role: "assistant",
+    content: [],
+    api: model?.api ?? "unknown",
+    provider: model?.provider ?? "unknown",
+    model: model?.id ?? "unknown",
+    usage: emptyUsage(),
+    stopReason: "error",
+    timestamp: Date.now(),
+  };
+  return { ...base, content: [...base.content], stopReason: signal.aborted ? "aborted" : "error", errorMessage };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,97 @@
+/**
+ * Executes an assistant turn's tool calls, in call order: validate -> tool_call guard ->
+ * execute (streaming tool_execution_update) -> tool_result transform -> tool_execution_end ->
+ * the ToolResultMessage. A failure of any step is an error result; the run goes on.
+ */
+import type { EventBus, Hooks, ToolCall, ToolRegistry, ToolResult, ToolResultMessage } from "../../kernel/index.js";
+import { notify } from "./notify.js";
+
+export interface ToolHost {
+  hooks: Hooks;
+  events: EventBus;
+  tools: ToolRegistry;
+  cwd: string;
+  messages: import("../../kernel/index.js").AgentMessage[];
+}
+
+export async function executeToolCalls(host: ToolHost, calls: ToolCall[], signal: AbortSignal): Promise<ToolResultMessage[]> {
+  const results: ToolResultMessage[] = [];
+  for (const call of calls) {
+    const result = await executeOne(host, call, signal);
+    const message: ToolResultMessage = {
+      role: "toolResult",
+      toolCallId: call.id,
+      toolName: call.name,
+      content: result.content,
+      ...(result.details === undefined ? {} : { details: result.details }),
+      isError: result.isError === true,
+      timestamp: Date.now(),
+    };
+    host.messages.push(message);
+    results.push(message);
+    await notify(host, "message_start", { message });
+    await notify(host, "message_end", { message });
+  }
+  return results;
+}
+
+async function executeOne(host: ToolHost, call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
+  const args = call.arguments;
+  await notify(host, "tool_execution_start", { toolCallId: call.id, toolName: call.name, args });
+
+  let result = await runTool(host, call, signal);
+  if (host.hooks.tool_result.isUsed()) {
+    const transformed = await host.hooks.tool_result.promise({
+      toolCallId: call.id,
+      toolName: call.name,
+      input: args,
+      content: result.content,
+      details: result.details,
+      isError: result.isError === true,
+    });
+    result = { content: transformed.content, details: transformed.details, isError: transformed.isError };
+  }
+  const isError = result.isError === true;
+  await notify(host, "tool_execution_end", {
+    toolCallId: call.id,
+    toolName: call.name,
+    result: { content: result.content, details: result.details },
+    isError,
+  });
+  return { ...result, isError };
+}
+
+async function runTool(host: ToolHost, call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
+  if (signal.aborted) return errorResult("Operation aborted");
+  const validation = host.tools.validate(call.name, call.arguments);
+  if (!validation.ok) return errorResult(validation.error);
+
+  if (host.hooks.tool_call.isUsed()) {
+    const veto = await host.hooks.tool_call.promise({ toolCallId: call.id, toolName: call.name, input: validation.args });
+    if (veto?.block) return errorResult(veto.reason ?? "Tool execution was blocked");
+  }
+
+  const tool = host.tools.get(call.name)!;
+  try {
+    const result = await tool.execute(validation.args, {
+      toolCallId: call.id,
+      signal,
+      cwd: host.cwd,
+      onUpdate: (partial) => {
+        void notify(host, "tool_execution_update", {
+          toolCallId: call.id,
+          toolName: call.name,
+          args: call.arguments,
+          partialResult: { content: partial.content, details: partial.details },
+        });
+      },
+    });
+    return result;
+  } catch (error) {
+    return errorResult(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function errorResult(text: string): ToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}

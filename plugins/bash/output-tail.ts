@@ -1,0 +1,97 @@
+/**
+ * Collects a command's (already ANSI-stripped) output with bounded memory: only a window just
+ * larger than the byte limit is kept, which is always enough to render the tail exactly, while
+ * totals are counted over everything. Once the output outgrows the limits, everything so far
+ * and everything after is appended synchronously to a temp file, so the file is complete the
+ * moment the command's result is built (and writing is back-pressure for a fast producer).
+ */
+import { randomBytes } from "node:crypto";
+import { closeSync, openSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateTail, type TruncationResult } from "../tools/truncate.js";
+
+export interface OutputTailOptions {
+  maxLines?: number;
+  maxBytes?: number;
+  /** Directory for the full-output file; defaults to os.tmpdir(). */
+  tempDir?: string;
+}
+
+export class OutputTail {
+  readonly maxLines: number;
+  readonly maxBytes: number;
+  readonly #tempDir: string;
+  #chunks: string[] = [];
+  #chunkChars = 0;
+  #totalBytes = 0;
+  #newlines = 0;
+  #lastChar = "";
+  #fd: number | null = null;
+  #fullOutputPath: string | null = null;
+
+  constructor(options: OutputTailOptions = {}) {
+    this.maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.#tempDir = options.tempDir ?? tmpdir();
+  }
+
+  get totalBytes(): number {
+    return this.#totalBytes;
+  }
+
+  /** Lines by `\n` separators; a final newline adds no line. */
+  get totalLines(): number {
+    return this.#newlines + (this.#lastChar !== "" && this.#lastChar !== "\n" ? 1 : 0);
+  }
+
+  get truncated(): boolean {
+    return this.#totalBytes > this.maxBytes || this.totalLines > this.maxLines;
+  }
+
+  get fullOutputPath(): string | null {
+    return this.#fullOutputPath;
+  }
+
+  append(text: string): void {
+    if (text === "") return;
+    this.#totalBytes += Buffer.byteLength(text, "utf8");
+    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) this.#newlines++;
+    this.#lastChar = text[text.length - 1]!;
+    this.#chunks.push(text);
+    this.#chunkChars += text.length;
+
+    if (this.#fd !== null) {
+      writeSync(this.#fd, text);
+    } else if (this.truncated) {
+      // Nothing has been dropped yet (trimming starts only once the file exists): write it all.
+      this.#fullOutputPath = join(this.#tempDir, `atomic-bash-${randomBytes(8).toString("hex")}.log`);
+      this.#fd = openSync(this.#fullOutputPath, "w", 0o600);
+      for (const chunk of this.#chunks) writeSync(this.#fd, chunk);
+    }
+    if (this.#fd !== null) this.#trim();
+  }
+
+  /** The tail as it stands, with totals over the whole output. */
+  render(): TruncationResult {
+    const window = truncateTail(this.#chunks.join(""), { maxLines: this.maxLines, maxBytes: this.maxBytes });
+    return { ...window, totalLines: this.totalLines, totalBytes: this.#totalBytes, truncated: this.truncated };
+  }
+
+  /** Closes the full-output file; call once the command has finished. */
+  close(): void {
+    if (this.#fd !== null) closeSync(this.#fd);
+    this.#fd = null;
+  }
+
+  /**
+   * Drops whole chunks from the front while more than maxBytes UTF-16 units remain: a code unit
+   * is at least one UTF-8 byte, so the window still exceeds the byte limit and truncateTail can
+   * never mistake its (possibly cut) first line for a whole one.
+   */
+  #trim(): void {
+    while (this.#chunks.length > 1 && this.#chunkChars - this.#chunks[0]!.length > this.maxBytes) {
+      this.#chunkChars -= this.#chunks.shift()!.length;
+    }
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Cassettes: recorded model streams. JSONL: a header line, then per LLM call a `{"type":"turn"}`
+ * line followed by that call's unified events without `partial` (the replay rebuilds it).
+ */
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { formatValidationError } from "../../kernel/index.js";
+
+const Usage = z
+  .object({ input: z.number(), output: z.number(), cacheRead: z.number().optional(), cacheWrite: z.number().optional() })
+  .partial();
+
+export const CassetteEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text_start"), contentIndex: z.number().int() }),
+  z.object({ type: z.literal("text_delta"), contentIndex: z.number().int(), delta: z.string() }),
+  z.object({ type: z.literal("text_end"), contentIndex: z.number().int() }),
+  z.object({ type: z.literal("thinking_start"), contentIndex: z.number().int() }),
+  z.object({ type: z.literal("thinking_delta"), contentIndex: z.number().int(), delta: z.string() }),
+  z.object({ type: z.literal("thinking_end"), contentIndex: z.number().int() }),
+  z.object({ type: z.literal("toolcall_start"), contentIndex: z.number().int(), id: z.string(), name: z.string() }),
+  z.object({ type: z.literal("toolcall_delta"), contentIndex: z.number().int(), delta: z.string() }),
+  z.object({
+    type: z.literal("toolcall_end"),
+    contentIndex: z.number().int(),
+    toolCall: z.object({ type: z.literal("toolCall").optional(), id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) }).optional(),
+  }),
+  z.object({ type: z.literal("done"), reason: z.enum(["stop", "length", "toolUse"]), usage: Usage.optional() }),
+  z.object({ type: z.literal("error"), reason: z.enum(["error", "aborted"]).optional(), errorMessage: z.string() }),
+]);
+export type CassetteEvent = z.output<typeof CassetteEvent>;
+
+const Header = z.object({
+  type: z.literal("cassette"),
+  version: z.literal(1),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  /** Pause before each event, so a human (or an abort test) can watch it stream. */
+  eventDelayMs: z.number().min(0).optional(),
+  reasoning: z.boolean().optional(),
+  contextWindow: z.number().int().positive().optional(),
+});
+
+export interface Cassette {
+  name: string;
+  description?: string;
+  eventDelayMs: number;
+  reasoning: boolean;
+  contextWindow: number;
+  turns: CassetteEvent[][];
+}
+
+export function parseCassette(name: string, text: string, source: string): Cassette {
+  const lines = text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  if (lines.length === 0) throw new Error(`Empty cassette: ${source}`);
+  const header = Header.safeParse(parseLine(lines[0]!, source, 1));
+  if (!header.success) throw new Error(`Invalid cassette header in ${source}: ${formatValidationError(header.error)}`);
+  const turns: CassetteEvent[][] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const json = parseLine(lines[i]!, source, i + 1) as { type?: unknown };
+    if (json.type === "turn") {
+      turns.push([]);
+      continue;
+    }
+    const event = CassetteEvent.safeParse(json);
+    if (!event.success) throw new Error(`Invalid event on line ${i + 1} of ${source}: ${formatValidationError(event.error)}`);
+    if (turns.length === 0) throw new Error(`Line ${i + 1} of ${source}: an event before the first {"type":"turn"} line`);
+    turns[turns.length - 1]!.push(event.data);
+  }
+  return {
+    name: header.data.name ?? name,
+    ...(header.data.description ? { description: header.data.description } : {}),
+    eventDelayMs: header.data.eventDelayMs ?? 0,
+    reasoning: header.data.reasoning ?? false,
+    contextWindow: header.data.contextWindow ?? 200_000,
+    turns,
+  };
+}
+
+export async function readCassette(name: string, path: string): Promise<Cassette> {
+  return parseCassette(name, await readFile(path, "utf8"), path);
+}
+
+function parseLine(line: string, source: string, lineNumber: number): unknown {
+  try {
+    return JSON.parse(line);
+  } catch (error) {
+    throw new Error(`Invalid JSON on line ${lineNumber} of ${source}: ${(error as Error).message}`);
+  }
+}

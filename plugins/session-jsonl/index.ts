@@ -1,0 +1,30 @@
+/**
+ * Plugin `session-jsonl`: provides the `sessionStore` service that keeps each session in one
+ * JSONL file under `<agent dir>/sessions/--<cwd>--/`. With --no-session it still reads files
+ * (switch_session) but new sessions stay in memory.
+ */
+import { definePlugin } from "../../kernel/index.js";
+import { resolveSessionDir } from "./paths.js";
+import { createJsonlStore } from "./store.js";
+
+export { encodeCwd, resolveSessionDir, sessionFileName } from "./paths.js";
+export { createJsonlStore, JsonlFileStorage } from "./store.js";
+
+export default definePlugin({
+  name: "session-jsonl",
+  description: "JSONL file storage for sessions",
+  apply(k) {
+    const { agentDir, cwd, cli, settings, env } = k.config;
+    const sessionDir = resolveSessionDir({
+      agentDir,
+      cwd,
+      cliDir: cli.sessionDir,
+      envDir: env.ATOMIC_CODING_AGENT_SESSION_DIR,
+      settingsDir: settings.sessionDir,
+    });
+    k.provide(
+      "sessionStore",
+      createJsonlStore({ sessionDir, cwd, persistent: !cli.noSession, warn: (message) => k.log.warn(message) }),
+    );
+  },
+});

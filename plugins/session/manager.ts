@@ -1,0 +1,131 @@
+/**
+ * The session manager: holds the current session (header + tree + storage) and builds
+ * replacements. Building a session has no side effect; `activate` makes it current, writes
+ * what a fork/clone copied, and closes the previous storage. Hooks and the agent are the
+ * plugin's business (see switcher.ts), so this class stays testable with memory storage.
+ */
+import { randomUUID } from "node:crypto";
+import { ErrorCode, KernelError } from "../../kernel/index.js";
+import type { LoadedSession, NewSessionEntry, SessionEntry, SessionHeader, SessionStorage, SessionStore } from "./api.js";
+import { MemoryStorage } from "./memory-storage.js";
+import { SessionTree, type IdSource } from "./tree.js";
+
+export interface Session {
+  header: SessionHeader;
+  tree: SessionTree;
+  storage: SessionStorage;
+  /** True when the tree holds copied entries the storage has not received yet (fork, clone). */
+  unsaved: boolean;
+}
+
+export interface SessionManagerOptions {
+  cwd: string;
+  /** The persistence backend; absent = memory only (and files cannot be opened). */
+  store?: SessionStore;
+  nextId?: IdSource;
+  now?: () => Date;
+}
+
+export class SessionManager {
+  readonly #cwd: string;
+  readonly #store: SessionStore | undefined;
+  readonly #nextId: IdSource | undefined;
+  readonly #now: () => Date;
+  #current: Session;
+
+  constructor(options: SessionManagerOptions) {
+    this.#cwd = options.cwd;
+    this.#store = options.store;
+    this.#nextId = options.nextId;
+    this.#now = options.now ?? (() => new Date());
+    this.#current = this.newSession();
+  }
+
+  get current(): Session {
+    return this.#current;
+  }
+
+  /** Whether new sessions are written to files. */
+  get persistent(): boolean {
+    return this.#store?.persistent ?? false;
+  }
+
+  /** A fresh session; with `entries`, a copy of that path (same ids and parents). */
+  newSession(options: { parentSession?: string; entries?: readonly SessionEntry[] } = {}): Session {
+    const header: SessionHeader = {
+      type: "session",
+      version: 1,
+      id: randomUUID(),
+      timestamp: this.#now().toISOString(),
+      cwd: this.#cwd,
+    };
+    if (options.parentSession !== undefined) header.parentSession = options.parentSession;
+    const tree = SessionTree.fromEntries(options.entries ?? [], this.#nextId);
+    const storage = this.persistent ? this.#store!.create(header) : new MemoryStorage();
+    return { header, tree, storage, unsaved: tree.size > 0 };
+  }
+
+  /** Reads and validates a session file (no switch yet). */
+  async read(path: string): Promise<LoadedSession> {
+    if (!this.#store) {
+      throw new KernelError(ErrorCode.UNAVAILABLE, "Cannot open session files: the session-jsonl plugin is not loaded");
+    }
+    return this.#store.load(path);
+  }
+
+  /** A loaded file as a session; with --no-session it is only read, never appended to. */
+  fromLoaded(loaded: LoadedSession): Session {
+    const storage = this.persistent ? loaded.storage : new MemoryStorage();
+    return { header: loaded.header, tree: SessionTree.fromEntries(loaded.entries, this.#nextId), storage, unsaved: false };
+  }
+
+  async openSession(path: string): Promise<Session> {
+    return this.fromLoaded(await this.read(path));
+  }
+
+  /** Copies a loaded file into the session directory (persistent mode) and opens the copy. */
+  async importLoaded(loaded: LoadedSession): Promise<Session> {
+    if (!this.persistent) return this.fromLoaded(loaded);
+    return this.fromLoaded(await this.#store!.importCopy(loaded));
+  }
+
+  /** New session holding the root -> parent-of-`entryId` path; its parent is the current file. */
+  forkFrom(entryId: string): Session {
+    const path = this.#current.tree.pathTo(entryId);
+    return this.#derived(path.slice(0, -1));
+  }
+
+  /** New session holding the root -> leaf path. */
+  clone(): Session {
+    return this.#derived(this.#current.tree.branch());
+  }
+
+  /** Makes `next` current: writes copied entries, then closes the previous storage. */
+  async activate(next: Session): Promise<void> {
+    const previous = this.#current;
+    if (next.unsaved) {
+      next.storage.append(next.tree.entries());
+      next.unsaved = false;
+    }
+    this.#current = next;
+    await previous.storage.close();
+    await next.storage.flush();
+  }
+
+  /** Appends to the current session: a child of the leaf, queued for storage. */
+  append(partial: NewSessionEntry): SessionEntry {
+    const session = this.#current;
+    const entry = session.tree.append(partial, this.#now());
+    session.storage.append([entry]);
+    return entry;
+  }
+
+  async flush(): Promise<void> {
+    await this.#current.storage.flush();
+  }
+
+  #derived(entries: readonly SessionEntry[]): Session {
+    const parentSession = this.#current.storage.file;
+    return this.newSession(parentSession === undefined ? { entries } : { parentSession, entries });
+  }
+}

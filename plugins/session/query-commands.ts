@@ -1,0 +1,73 @@
+/**
+ * Commands that read (or name) the current session: get_fork_messages, get_entries, get_tree,
+ * set_session_name, get_session_stats.
+ */
+import { z } from "zod";
+import { defineCommand, ErrorCode, KernelError, type CommandDefinition, type PluginContext } from "../../kernel/index.js";
+import type { SessionRuntime } from "./runtime.js";
+import { computeSessionTotals, estimateContextTokens } from "./stats.js";
+
+export function queryCommands(k: PluginContext, runtime: SessionRuntime): CommandDefinition<any, any>[] {
+  const tree = () => runtime.manager.current.tree;
+
+  const getForkMessages = defineCommand({
+    name: "get_fork_messages",
+    description: "User messages a fork can start from.",
+    input: z.object({}),
+    run: () => ({ messages: tree().forkPoints() }),
+  });
+
+  const getEntries = defineCommand({
+    name: "get_entries",
+    description: "Session entries in append order (all branches), optionally strictly after `since`.",
+    input: z.object({ since: z.string().optional() }),
+    run({ since }) {
+      const current = tree();
+      if (since === undefined) return { entries: current.entries().slice(), leafId: current.leafId };
+      const entries = current.since(since);
+      if (!entries) throw new KernelError(ErrorCode.NOT_FOUND, `Entry not found: ${since}`);
+      return { entries, leafId: current.leafId };
+    },
+  });
+
+  const getTree = defineCommand({
+    name: "get_tree",
+    description: "The session as a tree of entries; orphans appear as extra roots.",
+    input: z.object({}),
+    run: () => ({ tree: tree().tree(), leafId: tree().leafId }),
+  });
+
+  const setSessionName = defineCommand({
+    name: "set_session_name",
+    description: "Set the session's display name.",
+    input: z.object({ name: z.string() }),
+    async run({ name }) {
+      const trimmed = name.trim();
+      if (trimmed === "") throw new KernelError(ErrorCode.INVALID_INPUT, "Session name cannot be empty");
+      runtime.manager.append({ type: "session_info", name: trimmed });
+      await k.hooks.session_info_changed.promise({ name: trimmed });
+      return undefined;
+    },
+  });
+
+  const getSessionStats = defineCommand({
+    name: "get_session_stats",
+    description: "Message counts, token usage, cost and context-window usage.",
+    input: z.object({}),
+    run() {
+      const { header, storage } = runtime.manager.current;
+      const totals = computeSessionTotals(tree().entries());
+      const stats: Record<string, unknown> = {};
+      if (storage.file !== undefined) stats.sessionFile = storage.file;
+      Object.assign(stats, { sessionId: header.id, ...totals });
+      const model = runtime.agent.getModel();
+      if (model && model.contextWindow > 0) {
+        const tokens = estimateContextTokens(runtime.agent.getMessages());
+        stats.contextUsage = { tokens, contextWindow: model.contextWindow, percent: (tokens / model.contextWindow) * 100 };
+      }
+      return stats;
+    },
+  });
+
+  return [getForkMessages, getEntries, getTree, setSessionName, getSessionStats];
+}

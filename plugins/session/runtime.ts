@@ -1,0 +1,122 @@
+/**
+ * Glue between the session manager, the agent and the hooks: records what the agent does as
+ * entries, and replaces the session (abort -> shutdown -> activate -> restore -> start) so
+ * every command that swaps sessions follows one order.
+ */
+import type { PluginContext, SessionStartReason } from "../../kernel/index.js";
+import type { AgentApi } from "../agent/api.js";
+import type { SessionContext } from "./api.js";
+import { contextFromPath } from "./context.js";
+import { SessionManager, type Session } from "./manager.js";
+
+type ShutdownReason = "new" | "resume" | "fork";
+
+export class SessionRuntime {
+  readonly #k: PluginContext;
+  #manager: SessionManager | undefined;
+  /** Set while we restore model/thinking from a session, so restoring does not append to it. */
+  #restoring = false;
+
+  constructor(k: PluginContext) {
+    this.#k = k;
+  }
+
+  get manager(): SessionManager {
+    if (!this.#manager) throw new Error("The session is not started yet (boot has not run)");
+    return this.#manager;
+  }
+
+  get started(): boolean {
+    return this.#manager !== undefined;
+  }
+
+  get agent(): AgentApi {
+    return this.#k.service("agent");
+  }
+
+  /** Creates the startup session; the persistence backend is looked up now that all plugins applied. */
+  async start(): Promise<void> {
+    const { cwd, cli } = this.#k.config;
+    this.#manager = new SessionManager({ cwd, store: this.#k.maybeService("sessionStore") });
+    this.agent.setSessionId(this.#manager.current.header.id);
+    const name = cli.name?.trim();
+    if (name) this.#manager.append({ type: "session_info", name });
+    await this.#k.hooks.session_start.promise({ reason: "startup" });
+  }
+
+  /** Taps that turn agent activity into entries of the current session. */
+  tapRecording(): void {
+    const { hooks, name } = this.#k;
+    hooks.message_end.tapPromise(name, async ({ message }) => {
+      if (this.#manager) this.#manager.append({ type: "message", message });
+    });
+    hooks.model_select.tapPromise(name, async ({ model, source }) => {
+      if (!this.#manager || this.#restoring || source === "restore") return;
+      this.#manager.append({ type: "model_change", provider: model.provider, modelId: model.id });
+    });
+    hooks.thinking_level_select.tapPromise(name, async ({ level }) => {
+      if (!this.#manager || this.#restoring) return;
+      this.#manager.append({ type: "thinking_level_change", thinkingLevel: level });
+    });
+    hooks.shutdown.tapPromise(name, async () => {
+      if (!this.#manager) return;
+      await hooks.session_shutdown.promise({ reason: "quit" });
+      await this.#manager.current.storage.close();
+    });
+  }
+
+  /** The current session's context (active branch). */
+  context(): SessionContext {
+    return contextFromPath(this.manager.current.tree.branch());
+  }
+
+  /**
+   * Swaps the current session for the one `build` returns. A streaming run is aborted first
+   * (its closing events and messages land in the old session), the old session is flushed and
+   * shut down, then the agent is loaded from the new one.
+   */
+  async replace(reason: ShutdownReason, build: () => Session | Promise<Session>): Promise<void> {
+    const { hooks } = this.#k;
+    const agent = this.agent;
+    if (agent.isStreaming()) await agent.abort();
+    const manager = this.manager;
+    await manager.flush();
+    const next = await build();
+    const previousSessionFile = manager.current.storage.file;
+    await hooks.session_shutdown.promise({ reason });
+    await manager.activate(next);
+    agent.setSessionId(next.header.id);
+    await this.#restoreAgent(contextFromPath(next.tree.branch()));
+    const startReason: SessionStartReason = reason;
+    await hooks.session_start.promise(
+      previousSessionFile === undefined ? { reason: startReason } : { reason: startReason, previousSessionFile },
+    );
+  }
+
+  /** What get_state adds: sessionFile (persisted only), sessionId, sessionName (named only). */
+  stateFields(): Record<string, unknown> {
+    if (!this.#manager) return {};
+    const { header, tree, storage } = this.#manager.current;
+    const fields: Record<string, unknown> = {};
+    if (storage.file !== undefined) fields.sessionFile = storage.file;
+    fields.sessionId = header.id;
+    if (tree.name !== undefined) fields.sessionName = tree.name;
+    return fields;
+  }
+
+  async #restoreAgent(context: SessionContext): Promise<void> {
+    const agent = this.agent;
+    agent.replaceMessages(context.messages);
+    this.#restoring = true;
+    try {
+      if (context.model) {
+        const model = this.#k.service("models").find(context.model.provider, context.model.modelId);
+        const current = agent.getModel();
+        if (model && (current?.provider !== model.provider || current.id !== model.id)) await agent.setModel(model, "restore");
+      }
+      if (context.thinkingLevel) await agent.setThinkingLevel(context.thinkingLevel);
+    } finally {
+      this.#restoring = false;
+    }
+  }
+}

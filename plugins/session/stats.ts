@@ -1,0 +1,106 @@
+/**
+ * Session statistics (pure): message counts and usage totals over every message entry of the
+ * session (all branches), and the context-window estimate over the live context.
+ */
+import type { AgentMessage, AssistantMessage } from "../../kernel/index.js";
+import type { SessionEntry } from "./api.js";
+
+export interface SessionTotals {
+  userMessages: number;
+  assistantMessages: number;
+  toolCalls: number;
+  toolResults: number;
+  totalMessages: number;
+  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+  cost: number;
+}
+
+export function computeSessionTotals(entries: readonly SessionEntry[]): SessionTotals {
+  const totals: SessionTotals = {
+    userMessages: 0,
+    assistantMessages: 0,
+    toolCalls: 0,
+    toolResults: 0,
+    totalMessages: 0,
+    tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    cost: 0,
+  };
+  for (const entry of entries) {
+    if (entry.type !== "message") continue;
+    const message = entry.message;
+    totals.totalMessages++;
+    if (message.role === "user") totals.userMessages++;
+    else if (message.role === "toolResult") totals.toolResults++;
+    else if (message.role === "assistant") {
+      totals.assistantMessages++;
+      for (const block of message.content ?? []) if (block.type === "toolCall") totals.toolCalls++;
+      const usage = message.usage;
+      if (!usage) continue;
+      totals.tokens.input += num(usage.input);
+      totals.tokens.output += num(usage.output);
+      totals.tokens.cacheRead += num(usage.cacheRead);
+      totals.tokens.cacheWrite += num(usage.cacheWrite);
+      totals.cost += num(usage.cost?.total);
+    }
+  }
+  const t = totals.tokens;
+  t.total = t.input + t.output + t.cacheRead + t.cacheWrite;
+  return totals;
+}
+
+/** Tokens the context occupies: last good assistant usage + chars/4 of the messages after it. */
+export function estimateContextTokens(messages: readonly AgentMessage[]): number {
+  let anchor = -1;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role === "assistant" && isUsableUsage(message)) {
+      anchor = i;
+      break;
+    }
+  }
+  let tokens = anchor >= 0 ? usageTokens(messages[anchor] as AssistantMessage) : 0;
+  for (let i = anchor + 1; i < messages.length; i++) tokens += estimateMessageTokens(messages[i]!);
+  return tokens;
+}
+
+function isUsableUsage(message: AssistantMessage): boolean {
+  return message.stopReason !== "error" && message.stopReason !== "aborted" && usageTokens(message) > 0;
+}
+
+function usageTokens(message: AssistantMessage): number {
+  const u = message.usage;
+  if (!u) return 0;
+  return num(u.input) + num(u.output) + num(u.cacheRead) + num(u.cacheWrite);
+}
+
+/** An image counts as 4800 chars (~1200 tokens), a common rough budget. */
+const IMAGE_CHARS = 4800;
+
+export function estimateMessageTokens(message: AgentMessage): number {
+  let chars = 0;
+  switch (message.role) {
+    case "user":
+    case "custom":
+    case "toolResult": {
+      const content = message.content;
+      if (typeof content === "string") chars = content.length;
+      else for (const block of content) chars += block.type === "text" ? block.text.length : IMAGE_CHARS;
+      break;
+    }
+    case "assistant":
+      for (const block of message.content ?? []) {
+        if (block.type === "text") chars += block.text.length;
+        else if (block.type === "thinking") chars += block.thinking.length;
+        else if (block.type === "toolCall") chars += block.name.length + JSON.stringify(block.arguments ?? {}).length;
+      }
+      break;
+    case "bashExecution":
+      chars = message.command.length + message.output.length;
+      break;
+  }
+  return Math.ceil(chars / 4);
+}
+
+function num(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}

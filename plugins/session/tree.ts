@@ -1,0 +1,157 @@
+/**
+ * The session tree (pure, no I/O): entries in append order with an id -> index map, a leaf
+ * pointer, and the queries the commands need, each linear in what it touches.
+ * A parent link only counts when the parent was appended earlier: that keeps every walk acyclic
+ * even on a corrupted file, and an entry whose parent is unknown (or later) is an orphan root.
+ */
+import { randomBytes } from "node:crypto";
+import type { NewSessionEntry, SessionEntry, TreeNode } from "./api.js";
+import { messageText } from "./text.js";
+
+/** Draws candidate ids; injectable so tests can force collisions. */
+export type IdSource = () => string;
+
+export const randomEntryId: IdSource = () => randomBytes(4).toString("hex");
+
+const MAX_ID_ATTEMPTS = 100;
+
+export class SessionTree {
+  readonly #entries: SessionEntry[] = [];
+  readonly #indexById = new Map<string, number>();
+  readonly #nextId: IdSource;
+  #leafId: string | null = null;
+  #name: string | undefined;
+  #messageCount = 0;
+
+  constructor(nextId: IdSource = randomEntryId) {
+    this.#nextId = nextId;
+  }
+
+  /** Rebuilds a tree from stored entries; the leaf is the last entry in file order. */
+  static fromEntries(entries: readonly SessionEntry[], nextId?: IdSource): SessionTree {
+    const tree = new SessionTree(nextId);
+    for (const entry of entries) tree.insert(entry);
+    return tree;
+  }
+
+  get leafId(): string | null {
+    return this.#leafId;
+  }
+
+  get size(): number {
+    return this.#entries.length;
+  }
+
+  /** Display name from the newest session_info entry; undefined when unnamed or cleared. */
+  get name(): string | undefined {
+    return this.#name;
+  }
+
+  get messageCount(): number {
+    return this.#messageCount;
+  }
+
+  entries(): readonly SessionEntry[] {
+    return this.#entries;
+  }
+
+  get(id: string): SessionEntry | undefined {
+    const index = this.#indexById.get(id);
+    return index === undefined ? undefined : this.#entries[index];
+  }
+
+  /** Appends `partial` as a child of the leaf and moves the leaf to it. */
+  append(partial: NewSessionEntry, now: Date = new Date()): SessionEntry {
+    const entry = { ...partial, id: this.#freshId(), parentId: this.#leafId, timestamp: now.toISOString() } as SessionEntry;
+    this.insert(entry);
+    return entry;
+  }
+
+  /** Adds an entry that already has its id and parent (load, fork copy). Duplicate ids are refused. */
+  insert(entry: SessionEntry): void {
+    if (this.#indexById.has(entry.id)) throw new Error(`Duplicate entry id: ${entry.id}`);
+    this.#indexById.set(entry.id, this.#entries.length);
+    this.#entries.push(entry);
+    this.#leafId = entry.id;
+    if (entry.type === "message") this.#messageCount++;
+    if (entry.type === "session_info") this.#name = entry.name.trim() || undefined;
+  }
+
+  /** Entries strictly after `id` in append order; undefined when `id` is unknown. O(returned). */
+  since(id: string): SessionEntry[] | undefined {
+    const index = this.#indexById.get(id);
+    return index === undefined ? undefined : this.#entries.slice(index + 1);
+  }
+
+  /** Root -> `id` path (empty for null or an unknown id). */
+  pathTo(id: string | null): SessionEntry[] {
+    if (id === null) return [];
+    const path: SessionEntry[] = [];
+    let index = this.#indexById.get(id);
+    while (index !== undefined) {
+      const entry = this.#entries[index]!;
+      path.push(entry);
+      index = this.#parentIndex(entry, index);
+    }
+    return path.reverse();
+  }
+
+  /** The active branch: root -> leaf. */
+  branch(): SessionEntry[] {
+    return this.pathTo(this.#leafId);
+  }
+
+  /** The whole tree: roots (and orphans) in append order, children in append order, labels applied. */
+  tree(): TreeNode[] {
+    const nodes: TreeNode[] = new Array(this.#entries.length);
+    const roots: TreeNode[] = [];
+    const labels = new Map<string, { label: string; timestamp: string } | undefined>();
+    this.#entries.forEach((entry, index) => {
+      const node: TreeNode = { entry, children: [] };
+      nodes[index] = node;
+      const parent = this.#parentIndex(entry, index);
+      if (parent === undefined) roots.push(node);
+      else nodes[parent]!.children.push(node);
+      if (entry.type === "label") {
+        labels.set(entry.targetId, entry.label ? { label: entry.label, timestamp: entry.timestamp } : undefined);
+      }
+    });
+    for (const [targetId, label] of labels) {
+      const index = this.#indexById.get(targetId);
+      if (label && index !== undefined) {
+        nodes[index]!.label = label.label;
+        nodes[index]!.labelTimestamp = label.timestamp;
+      }
+    }
+    return roots;
+  }
+
+  /** `{entryId, text}` for every user message with non-empty text, all branches, append order. */
+  forkPoints(): { entryId: string; text: string }[] {
+    const points: { entryId: string; text: string }[] = [];
+    for (const entry of this.#entries) {
+      if (entry.type !== "message" || entry.message.role !== "user") continue;
+      const text = messageText(entry.message);
+      if (text !== "") points.push({ entryId: entry.id, text });
+    }
+    return points;
+  }
+
+  #parentIndex(entry: SessionEntry, index: number): number | undefined {
+    if (entry.parentId === null) return undefined;
+    const parent = this.#indexById.get(entry.parentId);
+    return parent !== undefined && parent < index ? parent : undefined;
+  }
+
+  #freshId(): string {
+    for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
+      const id = this.#nextId();
+      if (!this.#indexById.has(id)) return id;
+    }
+    // Practically unreachable (2^32 ids): fall back to a longer id rather than loop forever.
+    let id: string;
+    do id = randomBytes(8).toString("hex");
+    while (this.#indexById.has(id));
+    return id;
+  }
+}

@@ -1,0 +1,45 @@
+/** The `find` tool: files (and directories) matching a glob, gitignore-aware, as sorted relative paths. */
+import { stat } from "node:fs/promises";
+import { z } from "zod";
+import { defineTool, type ToolResult } from "../../kernel/index.js";
+import { errnoCode, resolveToolPath, throwIfAborted } from "./paths.js";
+import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "./truncate.js";
+import { anyDepthGlob, listFiles } from "./walk.js";
+
+const DEFAULT_LIMIT = 1000;
+
+const FindParams = z.object({
+  pattern: z.string().min(1).describe("Glob to match, e.g. '*.ts' (matches file names at any depth), 'src/**/*.test.ts' or '**/README*'."),
+  path: z.string().optional().describe("Directory to search in, relative to the working directory or absolute. Defaults to the working directory."),
+  limit: z.number().int().min(1).optional().describe(`Maximum number of results. Defaults to ${DEFAULT_LIMIT}.`),
+});
+
+export const findTool = defineTool({
+  name: "find",
+  description:
+    "Find files by glob pattern. A pattern without '/' matches names at any depth ('*.ts'); one with '/' is " +
+    "matched against the path relative to the search directory ('src/**/*.ts'). Directories that match are " +
+    "listed with a trailing '/'. Respects .gitignore and skips .git and node_modules; hidden files are included. " +
+    `Returns sorted relative paths, at most \`limit\` (default ${DEFAULT_LIMIT}).`,
+  parameters: FindParams,
+  async execute(args, ctx): Promise<ToolResult> {
+    throwIfAborted(ctx.signal);
+    const root = resolveToolPath(ctx.cwd, args.path ?? ".");
+    const info = await stat(root).catch((error: unknown) => {
+      if (errnoCode(error) === "ENOENT") throw new Error(`Path not found: ${args.path ?? "."}`);
+      throw error;
+    });
+    if (!info.isDirectory()) throw new Error(`Not a directory: ${args.path ?? "."}`);
+    const limit = args.limit ?? DEFAULT_LIMIT;
+    const all = await listFiles(root, [anyDepthGlob(args.pattern)], { signal: ctx.signal, includeDirectories: true });
+    if (all.length === 0) return { content: [{ type: "text", text: "No files found matching pattern" }], details: { count: 0 } };
+
+    const shown = all.slice(0, limit);
+    const truncation = truncateHead(shown.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
+    const notices: string[] = [];
+    if (all.length > limit) notices.push(`${limit} results limit reached (${all.length} total). Use limit=${limit * 2} for more, or refine the pattern.`);
+    if (truncation.truncated) notices.push(`${formatSize(DEFAULT_MAX_BYTES)} output limit reached: showing ${truncation.outputLines} results.`);
+    const text = truncation.content + (notices.length ? `\n\n[${notices.join(" ")}]` : "");
+    return { content: [{ type: "text", text }], details: { count: all.length, limitReached: all.length > limit, truncated: truncation.truncated } };
+  },
+});

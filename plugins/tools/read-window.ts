@@ -1,0 +1,129 @@
+/**
+ * Reads a window of lines from a file in fixed-size chunks, so a 1 GB file with `limit: 10`
+ * costs a few chunk reads instead of the whole file in memory. Lines before the window are only
+ * counted; lines inside are kept up to the line/byte limits (a single oversize first line is kept
+ * partial). After the window, the rest of the file is scanned to count lines only when that is
+ * cheap (COUNT_AHEAD_BYTES); otherwise the total stays unknown (null).
+ */
+import { open } from "node:fs/promises";
+import { throwIfAborted } from "./paths.js";
+import { sliceUtf8Head } from "./truncate.js";
+
+const CHUNK_BYTES = 64 * 1024;
+/** Beyond the window, count the remaining lines only if at most this much of the file is left. */
+export const COUNT_AHEAD_BYTES = 8 * 1024 * 1024;
+
+export interface WindowRequest {
+  /** 0-based index of the first line to return. */
+  startIndex: number;
+  /** Requested number of lines (the caller's `limit`), or Infinity. */
+  limit: number;
+  maxLines: number;
+  maxBytes: number;
+  signal?: AbortSignal;
+}
+
+export interface LineWindow {
+  lines: string[];
+  /** Total lines in the file, or null when counting them would have meant scanning a huge tail. */
+  totalLines: number | null;
+  /** Why the window ended: the caller's limit, a truncation limit, or the end of the file. */
+  stoppedBy: "limit" | "lines" | "bytes" | "eof";
+  /** Byte length of the first line when it alone exceeded maxBytes (it is returned cut). */
+  partialLineBytes: number | null;
+  /** Whether any content follows the returned window. */
+  moreAfter: boolean;
+  fileBytes: number;
+}
+
+export async function readLineWindow(path: string, request: WindowRequest): Promise<LineWindow> {
+  const { startIndex, maxBytes, signal } = request;
+  const windowLines = Math.min(request.limit, request.maxLines);
+  const handle = await open(path, "r");
+  try {
+    const fileBytes = (await handle.stat()).size;
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    const lines: string[] = [];
+    let windowBytes = 0;
+    let stoppedBy: LineWindow["stoppedBy"] = "eof";
+    let windowDone = false;
+    let windowEndByte = 0; // file offset just past the last kept line
+    let partialLineBytes: number | null = null;
+    let countRest = true;
+
+    let lineIndex = 0; // index of the line being scanned
+    let lineBytes = 0; // bytes of the current line seen so far
+    let parts: Buffer[] = []; // stored bytes of the current line, capped just above maxBytes
+    let storedBytes = 0;
+    let position = 0;
+
+    const finishWindow = (reason: LineWindow["stoppedBy"], endByte: number) => {
+      windowDone = true;
+      stoppedBy = reason;
+      windowEndByte = endByte;
+      countRest = fileBytes - endByte <= COUNT_AHEAD_BYTES;
+    };
+
+    // Called at the end of each line (at `\n`, or at EOF for an unterminated last line).
+    const endLine = (endByte: number) => {
+      if (!windowDone && lineIndex >= startIndex) {
+        const separator = lines.length > 0 ? 1 : 0;
+        if (windowBytes + separator + lineBytes > maxBytes) {
+          if (lines.length === 0) {
+            lines.push(sliceUtf8Head(Buffer.concat(parts).toString("utf8"), maxBytes));
+            partialLineBytes = lineBytes;
+            finishWindow("bytes", endByte);
+          } else {
+            finishWindow("bytes", windowEndByte);
+          }
+        } else {
+          lines.push(Buffer.concat(parts).toString("utf8"));
+          windowBytes += separator + lineBytes;
+          windowEndByte = endByte;
+          if (lines.length >= windowLines) finishWindow(request.limit <= request.maxLines ? "limit" : "lines", endByte);
+        }
+      }
+      lineIndex++;
+      lineBytes = 0;
+      parts = [];
+      storedBytes = 0;
+    };
+
+    while (!(windowDone && !countRest)) {
+      throwIfAborted(signal);
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position);
+      if (bytesRead === 0) break;
+      const chunk = buffer.subarray(0, bytesRead);
+      let start = 0;
+      while (start < bytesRead) {
+        const newline = chunk.indexOf(10, start);
+        const end = newline === -1 ? bytesRead : newline;
+        if (!windowDone && lineIndex >= startIndex && storedBytes <= maxBytes) {
+          // Copy: the read buffer is reused. Cap what we store; lineBytes keeps the true size.
+          const piece = Buffer.from(chunk.subarray(start, Math.min(end, start + maxBytes + 1 - storedBytes)));
+          parts.push(piece);
+          storedBytes += piece.length;
+        }
+        lineBytes += end - start;
+        if (newline === -1) break;
+        endLine(position + newline + 1);
+        start = newline + 1;
+      }
+      position += bytesRead;
+    }
+    const reachedEof = position >= fileBytes;
+    if (reachedEof && lineBytes > 0) endLine(position);
+    if (!windowDone) windowEndByte = position;
+
+    return {
+      lines,
+      totalLines: reachedEof ? lineIndex : null,
+      stoppedBy,
+      partialLineBytes,
+      moreAfter: windowEndByte < fileBytes,
+      fileBytes,
+    };
+  } finally {
+    await handle.close();
+  }
+}
