@@ -3,6 +3,8 @@
  * Anything that goes wrong before serving is one clear line on stderr and a non-zero exit.
  */
 import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { claimStdout, createKernel, loadSettings, PluginLoader, resolveAgentDir, toKernelError } from "../kernel/index.js";
 import { helpText, parseArgs, UsageError } from "./args.js";
@@ -45,7 +47,8 @@ export async function main(argv: string[]): Promise<number> {
     const loader = new PluginLoader({
       builtinDir: BUILTIN_DIR,
       baseDir: agentDir,
-      aliases: { "atomic-agent": KERNEL_ENTRY, "atomic-agent/kernel": KERNEL_ENTRY },
+      // User plugins outside this package still get the kernel and the same zod instance.
+      aliases: { "atomic-agent": KERNEL_ENTRY, "atomic-agent/kernel": KERNEL_ENTRY, zod: dirname(createRequire(import.meta.url).resolve("zod/package.json")) },
     });
     const specs = [`transport-${mode}`, ...BUILTIN_PLUGINS, ...(settings.plugins ?? [])];
     await kernel.use(await loader.loadAll(specs));

@@ -3,4 +3,8 @@ export const BUILTIN_PLUGINS = [
   "agent",
   "models",
   "provider-replay",
+  "tools",
+  "bash",
+  "retry",
+  "context-files",
 ] as const;

@@ -7,7 +7,7 @@ import { ErrorCode, KernelError, type AgentMessage, type ImageContent, type Mode
 import type { AgentApi, PromptInput, QueueMode, StateContributor } from "./api.js";
 import { notify } from "./notify.js";
 import { MessageQueues } from "./queue.js";
-import { lastAssistant, queuedToUserMessage, runTurns, toUserMessage, type RunHost } from "./run-loop.js";
+import { lastAssistant, queuedToUserMessage, runTurns, toUserMessage, type Opening, type RunHost } from "./run-loop.js";
 import { clampThinkingLevel, thinkingLevelsFor } from "./thinking.js";
 
 export const STREAMING_WITHOUT_BEHAVIOR =
@@ -100,28 +100,36 @@ export class Agent implements AgentApi {
   }
 
   async prompt(input: PromptInput): Promise<void> {
-    if (this.#run) {
-      if (!input.streamingBehavior) throw new KernelError(ErrorCode.CONFLICT, STREAMING_WITHOUT_BEHAVIOR);
-      if (input.streamingBehavior === "steer") this.steer(input.text, input.images);
-      else this.followUp(input.text, input.images);
-      return;
-    }
     const hooks = this.#k.hooks;
     let text = input.text;
     let images = input.images;
+    // Input taps run first, even while streaming: they run extension commands (which work
+    // mid-stream) and expand templates before a queued message is stored (spec, prompt pipeline).
     if (hooks.input.isUsed()) {
-      const result = await hooks.input.promise({ text, ...(images ? { images } : {}), source: input.source ?? "rpc" });
+      const result = await hooks.input.promise({
+        text,
+        ...(images ? { images } : {}),
+        source: input.source ?? "rpc",
+        ...(input.streamingBehavior ? { streamingBehavior: input.streamingBehavior } : {}),
+      });
       if (result.handled) return;
       text = result.text;
       images = result.images;
     }
+    if (this.#run) {
+      if (!input.streamingBehavior) throw new KernelError(ErrorCode.CONFLICT, STREAMING_WITHOUT_BEHAVIOR);
+      if (input.streamingBehavior === "steer") this.steer(text, images);
+      else this.followUp(text, images);
+      return;
+    }
     const rejection = await hooks.prompt_preflight.promise({ text });
     if (rejection) throw new KernelError(ErrorCode.UNAVAILABLE, rejection);
     if (!this.#model) throw new KernelError(ErrorCode.UNAVAILABLE, "No model selected. Use set_model or start with --provider/--model.");
+    // A run may have started while the preflight was awaited (an extension's sendMessage).
     if (this.#run) throw new KernelError(ErrorCode.CONFLICT, STREAMING_WITHOUT_BEHAVIOR);
 
-    const opening = [...this.#queues.takeAll().map(queuedToUserMessage), toUserMessage(text, images)];
-    this.#startRun(opening, text, images);
+    const queued = this.#queues.takeAll().map(queuedToUserMessage);
+    this.#startRun({ messages: [...queued, toUserMessage(text, images)], fromQueue: queued.length > 0 }, text, images);
   }
 
   steer(text: string, images?: ImageContent[]): void {
@@ -205,12 +213,11 @@ export class Agent implements AgentApi {
   }
 
   /** Marks the agent busy now (so the response can precede agent_start) and runs on the next tick. */
-  #startRun(opening: AgentMessage[], prompt: string, images: ImageContent[] | undefined): void {
+  #startRun(opening: Opening, prompt: string, images: ImageContent[] | undefined): void {
     const controller = new AbortController();
     let finish!: () => void;
     const settled = new Promise<void>((resolve) => (finish = resolve));
     this.#run = { controller, settled };
-    if (opening.length > 1) this.#emitQueueUpdate();
     setImmediate(() => {
       this.#drive(opening, prompt, images, controller.signal)
         .catch((error: unknown) => this.#k.log.error(`agent run failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`))
@@ -221,15 +228,16 @@ export class Agent implements AgentApi {
     });
   }
 
-  async #drive(opening: AgentMessage[], prompt: string, images: ImageContent[] | undefined, signal: AbortSignal): Promise<void> {
+  async #drive(opening: Opening, prompt: string, images: ImageContent[] | undefined, signal: AbortSignal): Promise<void> {
     this.#callIndex = 0;
     this.#systemPrompt = await this.#buildSystemPrompt(prompt, images);
-    let initial = opening;
+    // A continuation (retry, overflow compaction) opens with no new message of its own.
+    let initial: Opening = opening;
     for (;;) {
       await notify(this.#k, "agent_start", {});
       const produced = await runTurns(this.#host(), initial, signal);
       await notify(this.#k, "agent_end", { messages: produced });
-      initial = [];
+      initial = { messages: [], fromQueue: false };
       if (signal.aborted) return;
       const verdict = await this.#k.hooks.run_end.promise({ messages: produced, lastAssistant: lastAssistant(produced), signal });
       if (!verdict?.continue || signal.aborted) return;

@@ -12,7 +12,10 @@ export const ImageSchema = z.object({
 
 const QueueModeSchema = z.enum(["all", "one-at-a-time"]);
 
-export function agentCommands(agent: Agent): CommandDefinition<any, any>[] {
+/** Writes a changed preference into the user's settings.json, so it survives a restart. */
+export type PersistSetting = (patch: Record<string, unknown>) => Promise<void>;
+
+export function agentCommands(agent: Agent, persist: PersistSetting): CommandDefinition<any, any>[] {
   return [
     defineCommand({
       name: "prompt",
@@ -72,17 +75,26 @@ export function agentCommands(agent: Agent): CommandDefinition<any, any>[] {
     defineCommand({
       name: "set_steering_mode",
       input: z.object({ mode: QueueModeSchema }),
-      run: ({ mode }) => agent.setSteeringMode(mode),
+      run: async ({ mode }) => {
+        agent.setSteeringMode(mode);
+        await persist({ steeringMode: mode });
+      },
     }),
     defineCommand({
       name: "set_follow_up_mode",
       input: z.object({ mode: QueueModeSchema }),
-      run: ({ mode }) => agent.setFollowUpMode(mode),
+      run: async ({ mode }) => {
+        agent.setFollowUpMode(mode);
+        await persist({ followUpMode: mode });
+      },
     }),
     defineCommand({
       name: "set_auto_compaction",
       input: z.object({ enabled: z.boolean() }),
-      run: ({ enabled }) => agent.setAutoCompactionEnabled(enabled),
+      run: async ({ enabled }) => {
+        agent.setAutoCompactionEnabled(enabled);
+        await persist({ compaction: { enabled } });
+      },
     }),
   ];
 }

@@ -40,16 +40,29 @@ export function toUserMessage(text: string, images?: QueuedMessage["images"]): U
   return { role: "user", content: [{ type: "text", text }, ...images], timestamp };
 }
 
+/** The user messages that open a run; `fromQueue` when some were taken from the queues. */
+export interface Opening {
+  messages: AgentMessage[];
+  fromQueue: boolean;
+}
+
 /**
- * Runs turns until the agent would stop. `initial` are the user messages that open the run
- * (empty for a continuation). Returns the messages this run produced, for agent_end.
+ * Runs turns until the agent would stop. `opening` holds the messages that open the run (none
+ * for a continuation). Returns the messages this run produced, for agent_end.
  */
-export async function runTurns(host: RunHost, initial: AgentMessage[], signal: AbortSignal): Promise<AgentMessage[]> {
+export async function runTurns(host: RunHost, opening: Opening, signal: AbortSignal): Promise<AgentMessage[]> {
   const produced: AgentMessage[] = [];
-  let pending = initial;
-  let pendingFromQueue = false;
+  let pending = opening.messages;
+  let pendingFromQueue = opening.fromQueue;
+  if (pending.length === 0 && !signal.aborted) {
+    // A continuation's next LLM call is the "next LLM call" steering waits for.
+    const steering = host.takeSteering();
+    pending = steering.map(queuedToUserMessage);
+    pendingFromQueue = steering.length > 0;
+  }
   for (let turnIndex = 0; ; turnIndex++) {
     await notify(host, "turn_start", {}, { turnIndex });
+    // The queue_update for dequeued messages precedes their message_start.
     if (pendingFromQueue) host.emitQueueUpdate();
     for (const message of pending) {
       host.messages.push(message);
@@ -70,8 +83,16 @@ export async function runTurns(host: RunHost, initial: AgentMessage[], signal: A
     const toolResults: ToolResultMessage[] = calls.length > 0 ? await executeToolCalls(host, calls, signal) : [];
     produced.push(...toolResults);
     await notify(host, "turn_end", { message: assistant, toolResults }, { turnIndex });
-    if (signal.aborted) return produced;
 
+    if (signal.aborted) {
+      // Aborted while its tools ran: the model wanted another call, so the run closes with an
+      // aborted assistant turn (no provider call). A finished answer just ends the run. Queued
+      // messages stay queued for the next prompt either way.
+      if (calls.length === 0) return produced;
+      pending = [];
+      pendingFromQueue = false;
+      continue;
+    }
     const steering = host.takeSteering();
     if (calls.length > 0 || steering.length > 0) {
       pending = steering.map(queuedToUserMessage);

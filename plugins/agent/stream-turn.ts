@@ -34,6 +34,8 @@ export interface StreamHost {
 export async function streamAssistant(host: StreamHost, signal: AbortSignal): Promise<AssistantMessage> {
   const model = host.model();
   if (!model) return finishWithoutStream(host, failure(undefined, "No model selected.", signal));
+  // Aborted before the call (e.g. during the previous turn's tools): no request is sent.
+  if (signal.aborted) return finishWithoutStream(host, failure(model, "Request was aborted", signal));
 
   let context = host.messages;
   if (host.hooks.context.isUsed()) context = (await host.hooks.context.promise({ messages: [...context] })).messages;

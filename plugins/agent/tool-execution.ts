@@ -72,12 +72,16 @@ async function runTool(host: ToolHost, call: ToolCall, signal: AbortSignal): Pro
   }
 
   const tool = host.tools.get(call.name)!;
+  // A tool may call onUpdate after it settled (a late stream chunk): that would put an update
+  // after tool_execution_end, so updates stop once execute returns.
+  let running = true;
   try {
     const result = await tool.execute(validation.args, {
       toolCallId: call.id,
       signal,
       cwd: host.cwd,
       onUpdate: (partial) => {
+        if (!running) return;
         void notify(host, "tool_execution_update", {
           toolCallId: call.id,
           toolName: call.name,
@@ -86,9 +90,12 @@ async function runTool(host: ToolHost, call: ToolCall, signal: AbortSignal): Pro
         });
       },
     });
+    if (!result || !Array.isArray(result.content)) return errorResult(`Tool ${call.name} returned no content`);
     return result;
   } catch (error) {
     return errorResult(error instanceof Error ? error.message : String(error));
+  } finally {
+    running = false;
   }
 }
 

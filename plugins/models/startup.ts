@@ -1,6 +1,15 @@
-/** Which model a fresh process starts with: CLI flags first, then saved defaults. */
-import { THINKING_LEVELS, type CliOptions, type Model, type Settings, type ThinkingLevel } from "../../kernel/index.js";
+/**
+ * Which model a fresh process (or a replaced session) starts with: CLI `--provider`/`--model`
+ * first, then the saved defaults, then the first available model. Also detects the spec's
+ * "unsupported saved default provider" condition, which blocks prompts instead of falling back.
+ */
+import type { CliOptions, Model, Settings, ThinkingLevel } from "../../kernel/index.js";
 import type { ModelsApi } from "./api.js";
+import { resolveModelPattern } from "./resolve.js";
+
+export const UNSUPPORTED_DEFAULT_ERROR =
+  "Configured default model is unavailable or unsupported. Update defaultProvider/defaultModel or use /model.";
+export const UNSUPPORTED_DEFAULT_REASON = "configured-provider-unsupported";
 
 export interface StartupChoice {
   model?: Model;
@@ -8,42 +17,52 @@ export interface StartupChoice {
   warning?: string;
 }
 
+export interface UnsupportedDefault {
+  reason: typeof UNSUPPORTED_DEFAULT_REASON;
+  message: string;
+}
+
+export function hasCliModel(cli: CliOptions): boolean {
+  return Boolean(cli.model || cli.provider);
+}
+
+/**
+ * The condition, word for word: a *complete* saved default (provider and model), no CLI model,
+ * and the provider still unknown once every provider has registered. A known provider with an
+ * unknown model, or one without credentials, falls back normally instead.
+ */
+export function unsupportedDefault(models: ModelsApi, cli: CliOptions, settings: Settings): UnsupportedDefault | undefined {
+  if (hasCliModel(cli)) return undefined;
+  const { defaultProvider, defaultModel } = settings;
+  if (!defaultProvider || !defaultModel || models.hasProvider(defaultProvider)) return undefined;
+  return {
+    reason: UNSUPPORTED_DEFAULT_REASON,
+    message: `Saved default model ${defaultProvider}/${defaultModel} uses provider "${defaultProvider}", which is not available in this build. Update defaultProvider/defaultModel or use /model.`,
+  };
+}
+
 export function resolveStartupModel(models: ModelsApi, cli: CliOptions, settings: Settings): StartupChoice {
-  if (cli.model || cli.provider) {
-    const { pattern, thinkingLevel } = splitThinking(cli.model ?? "");
-    const model = resolvePattern(models, cli.provider, pattern);
-    if (!model) return { warning: `No model matches ${[cli.provider, cli.model].filter(Boolean).join("/")}` };
-    return thinkingLevel ? { model, thinkingLevel } : { model };
+  if (hasCliModel(cli)) {
+    const match = resolveModelPattern(models, cli.provider, cli.model ?? "");
+    if (match) return { model: match.model, ...(match.thinkingLevel ? { thinkingLevel: match.thinkingLevel } : {}), ...(match.warning ? { warning: match.warning } : {}) };
+    const asked = [cli.provider, cli.model].filter(Boolean).join("/");
+    const fallback = savedOrFirst(models, settings);
+    return { ...fallback, warning: `No model matches "${asked}"${fallback.model ? `; using ${fallback.model.provider}/${fallback.model.id}` : ""}.` };
   }
-  if (settings.defaultProvider && settings.defaultModel) {
-    const model = models.find(settings.defaultProvider, settings.defaultModel);
+  return savedOrFirst(models, settings);
+}
+
+/** The saved default when it exists and has credentials, else the first available model. */
+function savedOrFirst(models: ModelsApi, settings: Settings): StartupChoice {
+  const { defaultProvider, defaultModel } = settings;
+  if (defaultProvider && defaultModel) {
+    const model = models.find(defaultProvider, defaultModel);
+    if (model && models.authStatus(model.provider).configured) return { model };
+  }
+  if (defaultProvider && !defaultModel) {
+    const model = models.available().find((m) => m.provider === defaultProvider);
     if (model) return { model };
   }
   const first = models.available()[0];
   return first ? { model: first } : {};
-}
-
-/** `pattern:high` -> pattern + level, only when the suffix is a real level. */
-export function splitThinking(pattern: string): { pattern: string; thinkingLevel?: ThinkingLevel } {
-  const at = pattern.lastIndexOf(":");
-  if (at < 0) return { pattern };
-  const suffix = pattern.slice(at + 1) as ThinkingLevel;
-  return THINKING_LEVELS.includes(suffix) ? { pattern: pattern.slice(0, at), thinkingLevel: suffix } : { pattern };
-}
-
-export function resolvePattern(models: ModelsApi, provider: string | undefined, pattern: string): Model | undefined {
-  let candidates = models.all();
-  let id = pattern;
-  const slash = pattern.indexOf("/");
-  if (!provider && slash > 0 && models.hasProvider(pattern.slice(0, slash))) {
-    provider = pattern.slice(0, slash);
-    id = pattern.slice(slash + 1);
-  }
-  if (provider) candidates = candidates.filter((m) => m.provider === provider);
-  if (id === "") return candidates[0];
-  const lower = id.toLowerCase();
-  const exact = candidates.filter((m) => m.id.toLowerCase() === lower);
-  if (exact.length === 1) return exact[0];
-  const fuzzy = candidates.filter((m) => m.id.toLowerCase().includes(lower) || m.name.toLowerCase().includes(lower));
-  return fuzzy[0];
 }

@@ -3,7 +3,7 @@
  * message, model and thinking-level change as an entry, owns the session commands, and hands
  * persistence to the `sessionStore` service (plugin session-jsonl) or keeps sessions in memory.
  */
-import { definePlugin } from "../../kernel/index.js";
+import { definePlugin, STAGE } from "../../kernel/index.js";
 import type { SessionApi } from "./api.js";
 import { lifecycleCommands } from "./lifecycle-commands.js";
 import { queryCommands } from "./query-commands.js";
@@ -36,7 +36,9 @@ export default definePlugin({
 
     runtime.tapRecording();
     k.service("agent").addStateContributor(() => runtime.stateFields());
-    // The store is looked up at boot: session-jsonl may be applied after this plugin.
-    k.hooks.boot.tapPromise(k.name, () => runtime.start());
+    // After every other boot step (models picks the startup model at STAGE.LAST): the startup
+    // model and thinking level are settings, not session history, so they are not recorded;
+    // and session-jsonl may be applied after this plugin, so its store is looked up only now.
+    k.hooks.boot.tapPromise({ name: k.name, stage: STAGE.LAST + 1 }, () => runtime.start());
   },
 });

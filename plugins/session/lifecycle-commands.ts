@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { defineCommand, ErrorCode, KernelError, type CommandDefinition, type PluginContext } from "../../kernel/index.js";
 import type { LoadedSession } from "./api.js";
+import type { Session } from "./manager.js";
 import type { SessionRuntime } from "./runtime.js";
 import { messageText } from "./text.js";
 
@@ -24,7 +25,7 @@ export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): Co
   });
 
   /** Shared by switch_session and import_session: validate, ask, then swap. */
-  async function resume(path: string, open: (loaded: LoadedSession) => ReturnType<typeof runtime.manager.importLoaded>) {
+  async function resume(path: string, open: (loaded: LoadedSession) => Promise<Session>) {
     let loaded = await runtime.manager.read(path);
     const veto = await hooks.session_before_switch.promise({ reason: "resume", targetSessionFile: loaded.file });
     if (veto?.cancel) return { cancelled: true };

@@ -63,11 +63,16 @@ export function queryCommands(k: PluginContext, runtime: SessionRuntime): Comman
       const model = runtime.agent.getModel();
       if (model && model.contextWindow > 0) {
         const tokens = estimateContextTokens(runtime.agent.getMessages());
-        stats.contextUsage = { tokens, contextWindow: model.contextWindow, percent: (tokens / model.contextWindow) * 100 };
+        stats.contextUsage = { tokens, contextWindow: model.contextWindow, percent: round2((tokens / model.contextWindow) * 100) };
       }
       return stats;
     },
   });
 
   return [getForkMessages, getEntries, getTree, setSessionName, getSessionStats];
+}
+
+/** Two decimals: enough for a gauge, without float noise like 2.8000000000000003. */
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
 }

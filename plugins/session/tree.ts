@@ -11,7 +11,19 @@ import { messageText } from "./text.js";
 /** Draws candidate ids; injectable so tests can force collisions. */
 export type IdSource = () => string;
 
-export const randomEntryId: IdSource = () => randomBytes(4).toString("hex");
+/** 8 random hex chars; random bytes are drawn in blocks because one crypto call per id is slow. */
+export function createRandomIdSource(): IdSource {
+  let pool = Buffer.alloc(0);
+  let offset = 0;
+  return () => {
+    if (offset + 4 > pool.length) {
+      pool = randomBytes(4096);
+      offset = 0;
+    }
+    offset += 4;
+    return pool.toString("hex", offset - 4, offset);
+  };
+}
 
 const MAX_ID_ATTEMPTS = 100;
 
@@ -23,7 +35,7 @@ export class SessionTree {
   #name: string | undefined;
   #messageCount = 0;
 
-  constructor(nextId: IdSource = randomEntryId) {
+  constructor(nextId: IdSource = createRandomIdSource()) {
     this.#nextId = nextId;
   }
 
@@ -75,6 +87,12 @@ export class SessionTree {
     this.#leafId = entry.id;
     if (entry.type === "message") this.#messageCount++;
     if (entry.type === "session_info") this.#name = entry.name.trim() || undefined;
+  }
+
+  /** Moves the leaf (in memory; a reload picks the last entry again). Null: the next append is a new root. */
+  moveLeaf(id: string | null): void {
+    if (id !== null && !this.#indexById.has(id)) throw new Error(`Entry not found: ${id}`);
+    this.#leafId = id;
   }
 
   /** Entries strictly after `id` in append order; undefined when `id` is unknown. O(returned). */

@@ -29,7 +29,9 @@ export interface LineWindow {
   totalLines: number | null;
   /** Why the window ended: the caller's limit, a truncation limit, or the end of the file. */
   stoppedBy: "limit" | "lines" | "bytes" | "eof";
-  /** Byte length of the first line when it alone exceeded maxBytes (it is returned cut). */
+  /** The only line returned was larger than maxBytes on its own and comes back cut. */
+  partialLine: boolean;
+  /** That line's full size, when the scan reached its end (null = not measured). */
   partialLineBytes: number | null;
   /** Whether any content follows the returned window. */
   moreAfter: boolean;
@@ -47,7 +49,8 @@ export async function readLineWindow(path: string, request: WindowRequest): Prom
     let windowBytes = 0;
     let stoppedBy: LineWindow["stoppedBy"] = "eof";
     let windowDone = false;
-    let windowEndByte = 0; // file offset just past the last kept line
+    let windowEndByte = 0; // file offset just past the last returned line (or where its scan stopped)
+    let partialIndex = -1;
     let partialLineBytes: number | null = null;
     let countRest = true;
 
@@ -63,25 +66,27 @@ export async function readLineWindow(path: string, request: WindowRequest): Prom
       windowEndByte = endByte;
       countRest = fileBytes - endByte <= COUNT_AHEAD_BYTES;
     };
+    const inWindow = () => !windowDone && lineIndex >= startIndex;
+
+    // The current line no longer fits: stop now rather than scanning to its end (it may be huge).
+    const checkFits = (scanByte: number) => {
+      if (windowBytes + (lines.length > 0 ? 1 : 0) + lineBytes <= maxBytes) return;
+      if (lines.length > 0) return finishWindow("bytes", windowEndByte);
+      lines.push(sliceUtf8Head(Buffer.concat(parts).toString("utf8"), maxBytes));
+      partialIndex = lineIndex;
+      finishWindow("bytes", scanByte);
+    };
 
     // Called at the end of each line (at `\n`, or at EOF for an unterminated last line).
     const endLine = (endByte: number) => {
-      if (!windowDone && lineIndex >= startIndex) {
-        const separator = lines.length > 0 ? 1 : 0;
-        if (windowBytes + separator + lineBytes > maxBytes) {
-          if (lines.length === 0) {
-            lines.push(sliceUtf8Head(Buffer.concat(parts).toString("utf8"), maxBytes));
-            partialLineBytes = lineBytes;
-            finishWindow("bytes", endByte);
-          } else {
-            finishWindow("bytes", windowEndByte);
-          }
-        } else {
-          lines.push(Buffer.concat(parts).toString("utf8"));
-          windowBytes += separator + lineBytes;
-          windowEndByte = endByte;
-          if (lines.length >= windowLines) finishWindow(request.limit <= request.maxLines ? "limit" : "lines", endByte);
-        }
+      if (lineIndex === partialIndex) {
+        partialLineBytes = lineBytes;
+        windowEndByte = endByte;
+      } else if (inWindow()) {
+        windowBytes += (lines.length > 0 ? 1 : 0) + lineBytes;
+        lines.push(Buffer.concat(parts).toString("utf8"));
+        windowEndByte = endByte;
+        if (lines.length >= windowLines) finishWindow(request.limit <= request.maxLines ? "limit" : "lines", endByte);
       }
       lineIndex++;
       lineBytes = 0;
@@ -98,13 +103,15 @@ export async function readLineWindow(path: string, request: WindowRequest): Prom
       while (start < bytesRead) {
         const newline = chunk.indexOf(10, start);
         const end = newline === -1 ? bytesRead : newline;
-        if (!windowDone && lineIndex >= startIndex && storedBytes <= maxBytes) {
+        const collecting = inWindow();
+        if (collecting && storedBytes <= maxBytes) {
           // Copy: the read buffer is reused. Cap what we store; lineBytes keeps the true size.
           const piece = Buffer.from(chunk.subarray(start, Math.min(end, start + maxBytes + 1 - storedBytes)));
           parts.push(piece);
           storedBytes += piece.length;
         }
         lineBytes += end - start;
+        if (collecting) checkFits(position + end);
         if (newline === -1) break;
         endLine(position + newline + 1);
         start = newline + 1;
@@ -119,6 +126,7 @@ export async function readLineWindow(path: string, request: WindowRequest): Prom
       lines,
       totalLines: reachedEof ? lineIndex : null,
       stoppedBy,
+      partialLine: partialIndex !== -1,
       partialLineBytes,
       moreAfter: windowEndByte < fileBytes,
       fileBytes,

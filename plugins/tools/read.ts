@@ -68,10 +68,11 @@ export const readTool = defineTool({
 function windowNotice(window: LineWindow, first: number, displayPath: string): string | null {
   const last = first + window.lines.length - 1;
   const total = window.totalLines;
-  if (window.partialLineBytes !== null) {
+  if (window.partialLine) {
     const next = window.moreAfter ? ` Use offset=${last + 1} to continue.` : "";
+    const size = window.partialLineBytes === null ? "" : ` (${formatSize(window.partialLineBytes)})`;
     return (
-      `[Line ${first} is ${formatSize(window.partialLineBytes)}, over the ${formatSize(DEFAULT_MAX_BYTES)} limit: showing only its start. ` +
+      `[Line ${first}${size} is over the ${formatSize(DEFAULT_MAX_BYTES)} limit: showing only its start. ` +
       `Use bash to see the rest (e.g. sed -n '${first}p' ${displayPath} | cut -c ${DEFAULT_MAX_BYTES + 1}-).${next}]`
     );
   }

@@ -74,7 +74,11 @@ export class GitignoreFilter {
     for (const ancestor of ancestorsWithinRepo(root)) {
       const path = join(ancestor, ".gitignore");
       if (!existsSync(path)) continue;
-      files.push({ dir: "", rootFromDir: relative(ancestor, root).split(sep).join("/"), matcher: await loadMatcher(path) });
+      const rootFromDir = relative(ancestor, root).split(sep).join("/");
+      const matcher = await loadMatcher(path);
+      // Searching inside an ignored directory on purpose (e.g. `dist`): its own rules would hide everything.
+      if (matcher.test(`${rootFromDir}/`).ignored) continue;
+      files.push({ dir: "", rootFromDir, matcher });
     }
     return new GitignoreFilter(files);
   }

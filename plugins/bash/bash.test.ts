@@ -1,0 +1,120 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { tmpdir } from "node:os";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { PluginContext, ToolDefinition, ToolResult } from "../../kernel/index.js";
+import { createToolRunner, textOf } from "../tools/test-harness.js";
+import bashPlugin, { createBashTool } from "./index.js";
+import { isProcessAlive, waitUntil } from "./process-probe.js";
+
+let dir: string;
+beforeEach(async () => (dir = await mkdtemp(join(tmpdir(), "atomic-bash-test-"))));
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+function bash(args: Record<string, unknown>, options: { signal?: AbortSignal; onUpdate?: (partial: ToolResult) => void } = {}) {
+  const runner = createToolRunner([createBashTool({ tempDir: dir })]);
+  return runner.run("bash", args, { cwd: dir, ...options });
+}
+
+describe("bash tool: results", () => {
+  it("returns output with details, runs in cwd", async () => {
+    const result = await bash({ command: "echo hello; pwd" });
+    expect(textOf(result)).toBe(`hello\n${dir}\n`);
+    expect(result.details).toEqual({ truncation: null, fullOutputPath: null, exitCode: 0 });
+  });
+
+  it("says (no output) when there is none", async () => {
+    expect(textOf(await bash({ command: "true" }))).toBe("(no output)");
+  });
+
+  it("merges stderr in arrival order and strips ANSI codes", async () => {
+    const text = textOf(await bash({ command: "echo one; sleep 0.05; echo two >&2; sleep 0.05; printf '\\033[1;31mthree\\033[0m\\n'" }));
+    expect(text).toBe("one\ntwo\nthree\n");
+  });
+
+  it("throws on a non-zero exit with the output and the code", async () => {
+    await expect(bash({ command: "echo failing; exit 3" })).rejects.toThrow(/^failing\n\n\nCommand exited with code 3$/);
+    await expect(bash({ command: "exit 2" })).rejects.toThrow(/^Command exited with code 2$/);
+  });
+
+  it("keeps the tail and saves the complete output to a file", async () => {
+    const result = await bash({ command: "seq 1 5000" });
+    const { fullOutputPath, truncation } = result.details as { fullOutputPath: string; truncation: { truncatedBy: string } };
+    const tail = Array.from({ length: 2000 }, (_, i) => String(3001 + i)).join("\n");
+    expect(textOf(result)).toBe(`${tail}\n\n[Showing lines 3001-5000 of 5000. Full output: ${fullOutputPath}]`);
+    expect(truncation.truncatedBy).toBe("lines");
+    expect(basename(fullOutputPath)).toMatch(/^atomic-bash-[0-9a-f]{16}\.log$/);
+    const expected = Array.from({ length: 5000 }, (_, i) => String(i + 1)).join("\n") + "\n";
+    expect(await readFile(fullOutputPath, "utf8")).toBe(expected);
+  });
+
+  it("truncates by bytes, returning the end of a single oversize line", async () => {
+    const result = await bash({ command: "head -c 100000 /dev/zero | tr '\\0' a; echo; printf b" });
+    const text = textOf(result);
+    const { fullOutputPath } = result.details as { fullOutputPath: string };
+    expect(text).toBe(`b\n\n[Showing lines 2-2 of 2. Full output: ${fullOutputPath}]`);
+    expect(await readFile(fullOutputPath, "utf8")).toBe("a".repeat(100_000) + "\nb");
+    const single = await bash({ command: "head -c 100000 /dev/zero | tr '\\0' a" });
+    expect(textOf(single).startsWith("a".repeat(51_200) + "\n\n[Showing the last 50.0KB of line 1 (1 lines total).")).toBe(true);
+  });
+});
+
+describe("bash tool: stopping", () => {
+  it("times out, killing the command, with the output so far", async () => {
+    const started = Date.now();
+    await expect(bash({ command: "echo started; sleep 30", timeout: 0.5 })).rejects.toThrow(/^started\n\n\nCommand timed out after 0.5 seconds$/);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it("aborts mid-command and kills the whole process tree", async () => {
+    const controller = new AbortController();
+    let backgroundPid = 0;
+    const started = Date.now();
+    const promise = bash(
+      { command: "sleep 30 & echo $!; sleep 30" },
+      {
+        signal: controller.signal,
+        onUpdate: (partial) => {
+          backgroundPid = Number(textOf(partial).trim());
+          controller.abort();
+        },
+      },
+    );
+    await expect(promise).rejects.toThrow(/\n\nCommand aborted$/);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(backgroundPid).toBeGreaterThan(0);
+    expect(await waitUntil(() => !isProcessAlive(backgroundPid), 2000)).toBe(true);
+  });
+});
+
+describe("bash tool: partial updates", () => {
+  it("streams the accumulated output, each update extending the previous one", async () => {
+    const updates: ToolResult[] = [];
+    await bash({ command: "for i in 1 2 3 4 5; do echo $i; sleep 0.1; done" }, { onUpdate: (partial) => updates.push(partial) });
+    const texts = updates.map(textOf);
+    expect(texts.length).toBeGreaterThanOrEqual(5);
+    for (let i = 1; i < texts.length; i++) expect(texts[i]!.startsWith(texts[i - 1]!)).toBe(true);
+    expect(texts.at(-1)).toBe("1\n2\n3\n4\n5\n");
+    expect(updates[0]!.details).toEqual({ truncation: null, fullOutputPath: null });
+  });
+
+  it("throttles updates to about one per 50 ms", async () => {
+    let count = 0;
+    const started = Date.now();
+    await bash({ command: "for i in $(seq 1 100); do echo $i; sleep 0.005; done" }, { onUpdate: () => count++ });
+    const elapsed = Date.now() - started;
+    expect(count).toBeGreaterThan(1);
+    expect(count).toBeLessThanOrEqual(Math.ceil(elapsed / 50) + 2);
+  });
+});
+
+describe("bash plugin", () => {
+  it("registers the bash tool using settings.shellPath", async () => {
+    const registered: ToolDefinition<any>[] = [];
+    const k = { config: { settings: { shellPath: "/bin/sh" } }, registerTool: (tool: ToolDefinition<any>) => registered.push(tool) };
+    await bashPlugin.apply(k as unknown as PluginContext);
+    expect(bashPlugin).toMatchObject({ name: "bash", dependsOn: [] });
+    const runner = createToolRunner(registered);
+    expect(textOf(await runner.run("bash", { command: "echo $0" }, { cwd: dir }))).toBe("/bin/sh\n");
+  });
+});

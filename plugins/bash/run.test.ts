@@ -1,0 +1,89 @@
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isProcessAlive, waitUntil } from "./process-probe.js";
+import { runShellCommand, type OutputChannel } from "./run.js";
+
+let dir: string;
+beforeEach(async () => (dir = await mkdtemp(join(tmpdir(), "atomic-run-"))));
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const run = (command: string, extra: Partial<Parameters<typeof runShellCommand>[0]> = {}) =>
+  runShellCommand({ command, cwd: dir, tempDir: dir, ...extra });
+
+describe("runShellCommand", () => {
+  it("reports raw chunks per channel and a merged, ANSI-stripped output", async () => {
+    const chunks: [OutputChannel, string][] = [];
+    const result = await run("printf '\\033[32mout\\033[0m\\n'; sleep 0.05; echo err >&2; pwd", {
+      onChunk: (channel, text) => chunks.push([channel, text]),
+    });
+    expect(result.output).toBe(`out\nerr\n${dir}\n`);
+    expect(result).toMatchObject({ exitCode: 0, cancelled: false, timedOut: false, truncated: false, fullOutputPath: null, totalLines: 3 });
+    const byChannel = (channel: OutputChannel) => chunks.filter(([c]) => c === channel).map(([, text]) => text).join("");
+    expect(byChannel("stdout")).toBe(`\u001b[32mout\u001b[0m\n${dir}\n`);
+    expect(byChannel("stderr")).toBe("err\n");
+  });
+
+  it("strips an escape sequence split across chunks", async () => {
+    const result = await run("printf '\\033[3'; sleep 0.1; printf '1mred\\033[0m\\n'");
+    expect(result.output).toBe("red\n");
+  });
+
+  it("maps death by signal to 128+N", async () => {
+    expect((await run("kill -9 $$")).exitCode).toBe(137);
+  });
+
+  it("uses the given shell", async () => {
+    expect((await run("echo $0", { shell: "/bin/sh" })).output).toBe("/bin/sh\n");
+    await expect(run("true", { shell: join(dir, "no-such-shell") })).rejects.toThrow("Failed to run shell");
+  });
+
+  it("does not start when already aborted, and rejects a missing cwd", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(await run("echo never", { signal: controller.signal })).toMatchObject({ cancelled: true, exitCode: undefined, output: "" });
+    await expect(runShellCommand({ command: "true", cwd: join(dir, "missing") })).rejects.toThrow("Working directory does not exist");
+  });
+
+  it("does not wait for background jobs that keep the pipes open", async () => {
+    const started = Date.now();
+    const result = await run("sleep 5 & echo $!");
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(result.exitCode).toBe(0);
+    process.kill(Number(result.output.trim()), "SIGKILL");
+  });
+
+  it("escalates to SIGKILL when the tree ignores SIGTERM", async () => {
+    const controller = new AbortController();
+    let pid = 0;
+    const started = Date.now();
+    const promise = run("trap '' TERM; sleep 30 & echo $!; wait", {
+      signal: controller.signal,
+      killGraceMs: 200,
+      onChunk: (_channel, text) => {
+        pid = Number(text.trim());
+        controller.abort();
+      },
+    });
+    const result = await promise;
+    expect(result).toMatchObject({ cancelled: true, exitCode: undefined });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(await waitUntil(() => !isProcessAlive(pid), 2000)).toBe(true);
+  });
+
+  it("keeps memory bounded for huge output and still writes all of it to the file", async () => {
+    const before = process.memoryUsage().heapUsed;
+    let peak = before;
+    let calls = 0;
+    const result = await run("yes | head -c 200000000", {
+      onProgress: () => {
+        if (++calls % 200 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
+      },
+    });
+    expect(peak - before).toBeLessThan(64 * 1024 * 1024);
+    expect(result).toMatchObject({ exitCode: 0, truncated: true, totalBytes: 200_000_000, totalLines: 100_000_000 });
+    expect(result.output).toBe(Array(2000).fill("y").join("\n"));
+    expect((await stat(result.fullOutputPath!)).size).toBe(200_000_000);
+  }, 60_000);
+});

@@ -1,0 +1,22 @@
+/**
+ * Plugin `context-files`: project instructions (AGENTS.md, CLAUDE.md) in the system prompt,
+ * under `# Project Context`. Files are re-read for every prompt, so edits apply to the next one.
+ * Project data, not code: it loads without the trust check that project extensions need.
+ */
+import { definePlugin, STAGE } from "../../kernel/index.js";
+import { discoverContextFiles, renderProjectContext } from "./discover.js";
+
+export { discoverContextFiles, renderProjectContext, ancestry, MAX_CONTEXT_FILE_BYTES, type ContextFile } from "./discover.js";
+
+export default definePlugin({
+  name: "context-files",
+  description: "Adds AGENTS.md / CLAUDE.md files (agent dir, then root down to the cwd) to the system prompt.",
+  apply(k) {
+    // After the agent's persona and tools (STAGE.FIRST), before its date/cwd footer (STAGE.LAST).
+    k.hooks.system_prompt.tapPromise({ name: k.name, stage: STAGE.DEFAULT }, async (prompt, context) => {
+      const section = renderProjectContext(await discoverContextFiles(k.config.agentDir, context.cwd));
+      if (section === "") return prompt;
+      return prompt.trim() === "" ? section : `${prompt.trimEnd()}\n\n${section}`;
+    });
+  },
+});

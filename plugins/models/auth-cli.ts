@@ -1,0 +1,84 @@
+/**
+ * `atomic auth set|clear|list`: manage stored API keys in `<agent dir>/auth.json` (mode 0600).
+ * The key is read from stdin, never from argv, so it stays out of shell history and `ps`.
+ */
+import { AuthStore } from "./auth-store.js";
+import { ENV_KEYS } from "./catalog.js";
+
+export interface AuthCliIo {
+  agentDir: string;
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env?: NodeJS.ProcessEnv;
+}
+
+const USAGE = `Usage:
+  atomic auth set <provider>     read an API key from stdin and store it in auth.json
+  atomic auth clear <provider>   remove the stored key
+  atomic auth list               show which providers have credentials
+`;
+
+const PROVIDER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** Runs the subcommand (argv without `auth`); resolves to the process exit code. */
+export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<number> {
+  const [action, provider, ...extra] = argv;
+  const store = new AuthStore(io.agentDir);
+  const fail = (message: string, showUsage = false) => {
+    io.stderr.write(`${message}\n${showUsage ? USAGE : ""}`);
+    return showUsage ? 2 : 1;
+  };
+  if (action === undefined || action === "help" || action === "--help" || action === "-h") {
+    io.stdout.write(USAGE);
+    return action === undefined ? 2 : 0;
+  }
+  if (action === "list" && provider === undefined) {
+    await store.load((message) => io.stderr.write(`${message}\n`));
+    io.stdout.write(listing(store, io.env ?? process.env));
+    return 0;
+  }
+  if ((action !== "set" && action !== "clear") || provider === undefined || extra.length > 0) {
+    if (action === "set" && extra.length > 0) return fail("The key is read from stdin, not from the command line.", true);
+    return fail(`Unknown auth command: ${argv.join(" ")}`, true);
+  }
+  if (!PROVIDER_NAME.test(provider)) return fail(`Invalid provider name: ${provider}`);
+
+  if (action === "clear") {
+    const removed = await store.remove(provider);
+    io.stdout.write(removed ? `Removed the stored key for ${provider}.\n` : `No stored key for ${provider}.\n`);
+    return 0;
+  }
+  if ((io.stdin as { isTTY?: boolean }).isTTY) io.stderr.write(`Paste the API key for ${provider}, then press Enter and Ctrl-D:\n`);
+  const key = firstLine(await readAll(io.stdin));
+  if (!key) return fail(`No key on stdin. Example: printf '%s' "$KEY" | atomic auth set ${provider}`);
+  await store.set(provider, key);
+  io.stdout.write(`Stored the key for ${provider} in ${store.path}.\n`);
+  return 0;
+}
+
+function listing(store: AuthStore, env: NodeJS.ProcessEnv): string {
+  const lines: string[] = [];
+  const providers = new Set([...Object.keys(ENV_KEYS), ...store.providers()]);
+  for (const provider of providers) {
+    const sources: string[] = [];
+    if (store.has(provider)) sources.push("auth.json");
+    const variable = ENV_KEYS[provider];
+    if (variable && env[variable]) sources.push(`environment (${variable})`);
+    lines.push(`${provider}: ${sources.length > 0 ? sources.join(", ") : "not configured"}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+function firstLine(text: string): string {
+  return (text.split(/\r?\n/).find((line) => line.trim() !== "") ?? "").trim();
+}
+
+function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on("data", (chunk: Buffer | string) => chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
+    stream.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    stream.once("error", reject);
+  });
+}

@@ -1,0 +1,101 @@
+/**
+ * Stored credentials: `<agent dir>/auth.json`, `{"<provider>": {"type":"api_key","key":"..."}}`.
+ * Written with mode 0600 through a temp file and a rename, so a crash never leaves a half file
+ * and the key is never readable by other users. Keys are never logged.
+ */
+import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+
+const Credential = z.looseObject({ type: z.literal("api_key"), key: z.string() });
+type Credential = z.output<typeof Credential>;
+
+export function authFilePath(agentDir: string): string {
+  return join(agentDir, "auth.json");
+}
+
+export class AuthStore {
+  readonly #path: string;
+  readonly #agentDir: string;
+  #entries = new Map<string, Credential>();
+  /** Other keys of the file (other credential types) are kept verbatim on write. */
+  #raw: Record<string, unknown> = {};
+
+  constructor(agentDir: string) {
+    this.#agentDir = agentDir;
+    this.#path = authFilePath(agentDir);
+  }
+
+  get path(): string {
+    return this.#path;
+  }
+
+  /** (Re)reads the file. A missing file is empty; an unreadable one is reported, never thrown. */
+  async load(warn: (message: string) => void = () => {}): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(this.#path, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") warn(`Cannot read ${this.#path}: ${(error as Error).message}`);
+      this.#raw = {};
+      this.#entries.clear();
+      return;
+    }
+    let json: unknown;
+    try {
+      json = text.trim() === "" ? {} : JSON.parse(text);
+    } catch (error) {
+      warn(`Invalid JSON in ${this.#path}: ${(error as Error).message}`);
+      return;
+    }
+    if (typeof json !== "object" || json === null || Array.isArray(json)) {
+      warn(`Invalid ${this.#path}: expected an object of provider credentials`);
+      return;
+    }
+    this.#raw = json as Record<string, unknown>;
+    this.#entries.clear();
+    for (const [provider, value] of Object.entries(this.#raw)) {
+      const parsed = Credential.safeParse(value);
+      if (parsed.success && parsed.data.key !== "") this.#entries.set(provider, parsed.data);
+    }
+  }
+
+  key(provider: string): string | undefined {
+    return this.#entries.get(provider)?.key;
+  }
+
+  has(provider: string): boolean {
+    return this.#entries.has(provider);
+  }
+
+  providers(): string[] {
+    return [...this.#entries.keys()];
+  }
+
+  async set(provider: string, key: string): Promise<void> {
+    await this.load();
+    const entry: Credential = { type: "api_key", key };
+    this.#raw[provider] = entry;
+    this.#entries.set(provider, entry);
+    await this.#write();
+  }
+
+  /** Removes the provider's credential; false when there was none. */
+  async remove(provider: string): Promise<boolean> {
+    await this.load();
+    if (!(provider in this.#raw)) return false;
+    delete this.#raw[provider];
+    this.#entries.delete(provider);
+    await this.#write();
+    return true;
+  }
+
+  async #write(): Promise<void> {
+    await mkdir(this.#agentDir, { recursive: true, mode: 0o700 });
+    const tmp = `${this.#path}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify(this.#raw, null, 2) + "\n", { mode: 0o600 });
+    // writeFile's mode only applies on creation; chmod covers a leftover temp file.
+    await chmod(tmp, 0o600);
+    await rename(tmp, this.#path);
+  }
+}

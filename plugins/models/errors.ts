@@ -1,0 +1,85 @@
+/**
+ * Provider error classification shared by every adapter, the retry plugin and compaction:
+ * which failures are transient (retry) and which mean the prompt no longer fits (compact).
+ * Pure functions of the error text, since that is all a stored message keeps.
+ */
+import type { AssistantMessage } from "../../kernel/index.js";
+
+/** Each provider's wording for "the prompt does not fit the context window". */
+const OVERFLOW_PATTERNS: RegExp[] = [
+  /prompt is too long/i, // Anthropic
+  /exceeds the context window/i, // OpenAI Responses
+  /input token count.*exceeds the maximum/i, // Gemini
+  /maximum prompt length is \d+/i, // xAI
+  /reduce the length of the messages/i, // Groq
+  /maximum context length is \d+ tokens/i, // OpenAI Chat, vLLM
+  /exceeds the limit of \d+/i, // GitHub Copilot
+  /context[_ ]length[_ ]exceeded/i, // OpenAI error code, OpenRouter
+  /too many tokens/i, // generic
+  /token limit exceeded/i,
+  /exceeded model token limit/i, // Kimi
+  /context window exceeds limit/i, // MiniMax
+  /exceeds (?:the )?(?:available )?context size/i, // llama.cpp
+  /greater than the context length/i, // LM Studio
+  /input (?:is )?too long for (?:the )?model/i,
+  /^4(?:00|13)\s*(?:status code)?\s*\(no body\)/i, // Cerebras/Mistral: empty body on overflow
+];
+
+/** Rate limits mention tokens too ("tokens per minute"): never an overflow. */
+const RATE_LIMIT = /rate.?limit|per minute|tokens per min|\btpm\b|too many requests|resource.?exhausted/i;
+
+/** Quota and billing problems look like 429s but retrying never helps. */
+const NOT_RETRYABLE = /insufficient.?quota|exceeded your current quota|quota exceeded|billing|credit balance|payment required|out of credits|plan limit/i;
+
+const RETRYABLE: RegExp[] = [
+  /overloaded/i,
+  /rate.?limit/i,
+  /too many requests/i,
+  /resource.?exhausted/i,
+  /\b(?:408|409|425|429|500|502|503|504|520|522|524|529)\b/,
+  /service.?unavailable/i,
+  /bad gateway|gateway time-?out/i,
+  /server.?error/i,
+  /internal.?error/i,
+  /connection.?(?:error|refused|reset|closed|lost)/i,
+  /\bE(?:CONNRESET|CONNREFUSED|CONNABORTED|TIMEDOUT|PIPE|AI_AGAIN|NOTFOUND|HOSTUNREACH|NETUNREACH)\b/,
+  /socket hang up|other side closed|premature close|network.?error/i,
+  /fetch failed/i,
+  /upstream.?connect|reset before headers/i,
+  /\bterminated\b/i,
+  /timed? ?out|timeout/i,
+  /retry delay/i,
+  /ended without|unexpected end of/i,
+  /zlib|decompress/i,
+];
+
+/** True when the message says the request was larger than the model's context window. */
+export function isContextOverflow(message: string | undefined): boolean {
+  if (!message) return false;
+  if (RATE_LIMIT.test(message)) return false;
+  return OVERFLOW_PATTERNS.some((pattern) => pattern.test(message));
+}
+
+/** True when retrying the same request later can succeed: rate limits, overload, 5xx, network. */
+export function isRetryableError(message: string | undefined): boolean {
+  if (!message) return false;
+  if (isContextOverflow(message)) return false;
+  if (NOT_RETRYABLE.test(message)) return false;
+  return RETRYABLE.some((pattern) => pattern.test(message));
+}
+
+/**
+ * A provider that silently truncates instead of failing: the reply "succeeded" but the input
+ * it billed is larger than the window.
+ */
+export function isSilentOverflow(message: AssistantMessage, contextWindow: number): boolean {
+  if (message.stopReason !== "stop" && message.stopReason !== "toolUse") return false;
+  return contextWindow > 0 && message.usage.input + message.usage.cacheRead > contextWindow;
+}
+
+export type ErrorClass = "overflow" | "retryable" | "fatal";
+
+export function classifyError(message: string | undefined): ErrorClass {
+  if (isContextOverflow(message)) return "overflow";
+  return isRetryableError(message) ? "retryable" : "fatal";
+}

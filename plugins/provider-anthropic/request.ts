@@ -1,0 +1,131 @@
+/**
+ * The Messages API request body: conversation history in Anthropic's block format (tool results
+ * merged into one user turn, signed thinking replayed to the same model), prompt caching marks,
+ * tools, and the thinking level as a token budget or an adaptive effort.
+ */
+import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent, ThinkingLevel, ToolResultMessage } from "../../kernel/index.js";
+import { clampThinkingLevel, thinkingLevelsFor } from "../agent/thinking.js";
+import { defaultMaxTokens, isSameModel, prepareHistory } from "../models/history.js";
+
+type Block = Record<string, unknown>;
+interface MessageParam {
+  role: "user" | "assistant";
+  content: string | Block[];
+}
+
+const BUDGETS: Record<Exclude<ThinkingLevel, "off">, number> = { minimal: 1024, low: 2048, medium: 8192, high: 16384, xhigh: 32768, max: 65536 };
+const EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = { minimal: "low", low: "low", medium: "medium", high: "high", xhigh: "high", max: "max" };
+const CACHE = { type: "ephemeral" } as const;
+
+export const FINE_GRAINED_TOOL_STREAMING = "fine-grained-tool-streaming-2025-05-14";
+export const INTERLEAVED_THINKING = "interleaved-thinking-2025-05-14";
+
+/** Anthropic ids allow `[A-Za-z0-9_-]{1,64}`; foreign ids (e.g. `call_x|fc_y`) are made to fit. */
+export function normalizeToolCallId(id: string): string {
+  return id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64) || "tool_call";
+}
+
+export function buildAnthropicRequest(request: StreamRequest): { params: Record<string, unknown>; betas: string[] } {
+  const { model, context, options } = request;
+  const params: Record<string, unknown> = {
+    model: model.id,
+    max_tokens: defaultMaxTokens(model, options.maxTokens),
+    stream: true,
+    messages: convertMessages(prepareHistory(context.messages, model, { normalizeToolCallId }), model),
+  };
+  if (context.systemPrompt) params.system = [{ type: "text", text: context.systemPrompt, cache_control: CACHE }];
+  if (context.tools.length > 0) {
+    params.tools = context.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
+  }
+  const betas = [FINE_GRAINED_TOOL_STREAMING];
+  const level = model.reasoning ? clampThinkingLevel(options.thinkingLevel, thinkingLevelsFor(model)) : "off";
+  if (level !== "off") {
+    if (model.compat?.adaptiveThinking === true) {
+      params.thinking = { type: "adaptive" };
+      params.output_config = { effort: EFFORT[level] };
+    } else {
+      const maxTokens = Math.min((params.max_tokens as number) + BUDGETS[level], model.maxTokens);
+      // The budget must leave room for the answer itself.
+      const budget = maxTokens > BUDGETS[level] ? BUDGETS[level] : Math.max(1024, maxTokens - 1024);
+      params.max_tokens = maxTokens;
+      params.thinking = { type: "enabled", budget_tokens: budget };
+      betas.push(INTERLEAVED_THINKING);
+    }
+  }
+  return { params, betas };
+}
+
+export function convertMessages(messages: LlmMessage[], model: Model): MessageParam[] {
+  const out: MessageParam[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (message.role === "user") {
+      const content = typeof message.content === "string" ? message.content : contentBlocks(message.content);
+      if (content.length > 0) out.push({ role: "user", content });
+    } else if (message.role === "assistant") {
+      const content = assistantBlocks(message, model);
+      if (content.length > 0) out.push({ role: "assistant", content });
+    } else {
+      // Anthropic wants every result of a turn in one user message.
+      const results: Block[] = [toolResultBlock(message)];
+      while (messages[i + 1]?.role === "toolResult") results.push(toolResultBlock(messages[++i] as ToolResultMessage));
+      out.push({ role: "user", content: results });
+    }
+  }
+  markCacheBreakpoint(out);
+  return out;
+}
+
+function contentBlocks(content: (TextContent | ImageContent)[]): Block[] {
+  const out: Block[] = [];
+  for (const block of content) {
+    if (block.type === "text") {
+      if (block.text.trim() !== "") out.push({ type: "text", text: block.text });
+    } else {
+      out.push({ type: "image", source: { type: "base64", media_type: block.mimeType, data: block.data } });
+    }
+  }
+  return out;
+}
+
+function assistantBlocks(message: AssistantMessage, model: Model): Block[] {
+  const same = isSameModel(message, model);
+  const out: Block[] = [];
+  for (const block of message.content) {
+    if (block.type === "text") {
+      if (block.text.trim() !== "") out.push({ type: "text", text: block.text });
+    } else if (block.type === "thinking") {
+      if (same && block.redacted && block.thinkingSignature) out.push({ type: "redacted_thinking", data: block.thinkingSignature });
+      else if (same && block.thinkingSignature) out.push({ type: "thinking", thinking: block.thinking, signature: block.thinkingSignature });
+      // Unsigned thinking cannot be replayed as thinking: keep it readable as text.
+      else if (!block.redacted && block.thinking.trim() !== "") out.push({ type: "text", text: block.thinking });
+    } else {
+      out.push({ type: "tool_use", id: block.id, name: block.name, input: block.arguments });
+    }
+  }
+  return out;
+}
+
+function toolResultBlock(message: ToolResultMessage): Block {
+  const blocks = contentBlocks(message.content);
+  if (!blocks.some((b) => b.type === "text")) blocks.unshift({ type: "text", text: blocks.length > 0 ? "(see attached image)" : "(no output)" });
+  const onlyText = blocks.every((b) => b.type === "text");
+  return {
+    type: "tool_result",
+    tool_use_id: message.toolCallId,
+    content: onlyText ? blocks.map((b) => b.text as string).join("\n") : blocks,
+    is_error: message.isError,
+  };
+}
+
+/** Cache everything up to the newest user turn, so the next call re-reads it cheaply. */
+function markCacheBreakpoint(messages: MessageParam[]): void {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== "user") continue;
+    if (typeof message.content === "string") message.content = [{ type: "text", text: message.content }];
+    const last = message.content[message.content.length - 1];
+    if (last) last.cache_control = CACHE;
+    return;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Anthropic Messages streaming through `@anthropic-ai/sdk` (loaded on first use), mapped onto
+ * the unified events. Content blocks are keyed by Anthropic's block index.
+ */
+import type { AssistantMessageEvent } from "../../kernel/index.js";
+import type { ProviderCall } from "../models/provider-stream.js";
+import { buildAnthropicRequest } from "./request.js";
+
+/** The raw stream events we read; anything else (pings, server tools) is skipped. */
+interface RawEvent {
+  type: string;
+  index?: number;
+  message?: { usage?: RawUsage };
+  content_block?: { type: string; id?: string; name?: string; text?: string; thinking?: string; data?: string };
+  delta?: { type?: string; text?: string; thinking?: string; signature?: string; partial_json?: string; stop_reason?: string | null };
+  usage?: RawUsage;
+}
+interface RawUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+
+const STOP: Record<string, "stop" | "length" | "toolUse"> = {
+  end_turn: "stop",
+  pause_turn: "stop",
+  stop_sequence: "stop",
+  max_tokens: "length",
+  model_context_window_exceeded: "length",
+  tool_use: "toolUse",
+};
+
+export async function* streamAnthropic(call: ProviderCall): AsyncGenerator<AssistantMessageEvent, void, undefined> {
+  const { default: Anthropic } = await import("@anthropic-ai/sdk");
+  const { model } = call.request;
+  const { params, betas } = buildAnthropicRequest(call.request);
+  const client = new Anthropic({
+    apiKey: call.apiKey,
+    // Never let ANTHROPIC_AUTH_TOKEN or a credentials profile from the environment replace our key.
+    authToken: null,
+    baseURL: model.baseUrl,
+    maxRetries: 0,
+    defaultHeaders: { "anthropic-beta": betas.join(","), ...call.headers },
+  });
+  const stream = (await client.messages.create(params as never, { signal: call.signal })) as unknown as AsyncIterable<RawEvent>;
+  const b = call.builder;
+  yield b.start();
+  let stopReason: string | null | undefined;
+  let stopped = false;
+  for await (const event of stream) {
+    const index = event.index ?? -1;
+    switch (event.type) {
+      case "message_start":
+        if (event.message?.usage) b.setUsage(usageOf(event.message.usage));
+        break;
+      case "content_block_start": {
+        const block = event.content_block;
+        if (block?.type === "text") {
+          yield b.textStart(index);
+          if (block.text) yield b.textDelta(index, block.text);
+        } else if (block?.type === "thinking") {
+          yield b.thinkingStart(index);
+          if (block.thinking) yield b.thinkingDelta(index, block.thinking);
+        } else if (block?.type === "redacted_thinking") {
+          yield b.thinkingStart(index, { thinking: "[Reasoning redacted]", redacted: true, thinkingSignature: block.data ?? "" });
+        } else if (block?.type === "tool_use") {
+          yield b.toolCallStart(index, { id: block.id ?? "", name: block.name ?? "" });
+        }
+        break;
+      }
+      case "content_block_delta": {
+        const delta = event.delta;
+        if (!delta || !b.isOpen(index)) break;
+        if (delta.type === "text_delta" && delta.text) yield b.textDelta(index, delta.text);
+        else if (delta.type === "thinking_delta" && delta.thinking) yield b.thinkingDelta(index, delta.thinking);
+        else if (delta.type === "signature_delta" && delta.signature) b.setSignature(index, delta.signature, "append");
+        else if (delta.type === "input_json_delta" && delta.partial_json) yield b.toolCallDelta(index, delta.partial_json);
+        break;
+      }
+      case "content_block_stop":
+        if (b.isOpen(index)) yield b.end(index);
+        break;
+      case "message_delta":
+        if (event.delta?.stop_reason) stopReason = event.delta.stop_reason;
+        if (event.usage) b.setUsage(usageOf(event.usage));
+        break;
+      case "message_stop":
+        stopped = true;
+        break;
+    }
+  }
+  if (call.signal.aborted) return; // the frame reports the abort
+  if (!stopped) throw new Error("Anthropic stream ended without message_stop");
+  yield* b.endAll();
+  const reason = stopReason ? STOP[stopReason] : undefined;
+  if (reason) yield b.done(reason);
+  else if (stopReason === "refusal") yield b.error("The model refused to respond (stop_reason: refusal)");
+  else yield b.error(`Anthropic stream ended with unexpected stop_reason: ${stopReason ?? "none"}`);
+}
+
+/** message_delta repeats only the counts that changed; null or missing ones keep their value. */
+function usageOf(usage: RawUsage) {
+  const pick = (value: number | null | undefined) => (typeof value === "number" ? value : undefined);
+  return {
+    input: pick(usage.input_tokens),
+    output: pick(usage.output_tokens),
+    cacheRead: pick(usage.cache_read_input_tokens),
+    cacheWrite: pick(usage.cache_creation_input_tokens),
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * Responses API streaming mapped onto the unified events. Output items are keyed by their
+ * `output_index`; a finished reasoning item is kept whole as its block's signature and a
+ * message's id as `{v:1,id}`, so the next request can replay them.
+ */
+import type { AssistantMessageEvent } from "../../kernel/index.js";
+import type { ProviderCall } from "../models/provider-stream.js";
+import { buildResponsesRequest } from "./responses-request.js";
+import { openAiClient } from "./shared.js";
+
+interface Item {
+  type?: string;
+  id?: string;
+  call_id?: string;
+  name?: string;
+  arguments?: string;
+}
+interface ResponseBody {
+  status?: string;
+  usage?: { input_tokens?: number; output_tokens?: number; input_tokens_details?: { cached_tokens?: number } | null } | null;
+  error?: { code?: string; message?: string } | null;
+  incomplete_details?: { reason?: string } | null;
+}
+interface StreamEvent {
+  type: string;
+  output_index?: number;
+  item?: Item;
+  delta?: string;
+  code?: string | null;
+  message?: string;
+  response?: ResponseBody;
+}
+
+export async function* streamResponses(call: ProviderCall): AsyncGenerator<AssistantMessageEvent, void, undefined> {
+  const client = await openAiClient(call);
+  const stream = (await client.responses.create(buildResponsesRequest(call.request) as never, { signal: call.signal })) as unknown as AsyncIterable<StreamEvent>;
+  const b = call.builder;
+  yield b.start();
+  let final: ResponseBody | undefined;
+  for await (const event of stream) {
+    const key = event.output_index ?? -1;
+    switch (event.type) {
+      case "response.output_item.added": {
+        const item = event.item ?? {};
+        if (item.type === "reasoning") yield b.thinkingStart(key);
+        else if (item.type === "message") yield b.textStart(key);
+        else if (item.type === "function_call") {
+          yield b.toolCallStart(key, { id: `${item.call_id ?? ""}|${item.id ?? ""}`, name: item.name ?? "" });
+          if (item.arguments) yield b.toolCallDelta(key, item.arguments);
+        }
+        break;
+      }
+      case "response.reasoning_summary_part.added": {
+        // Summary parts are separate paragraphs.
+        const index = b.indexOf(key);
+        const block = index === undefined ? undefined : b.partial.content[index];
+        if (block?.type === "thinking" && block.thinking !== "") yield b.thinkingDelta(key, "\n\n");
+        break;
+      }
+      case "response.reasoning_summary_text.delta":
+      case "response.reasoning_text.delta":
+        if (event.delta && b.isOpen(key)) yield b.thinkingDelta(key, event.delta);
+        break;
+      case "response.output_text.delta":
+      case "response.refusal.delta":
+        if (event.delta && b.isOpen(key)) yield b.textDelta(key, event.delta);
+        break;
+      case "response.function_call_arguments.delta":
+        if (event.delta && b.isOpen(key)) yield b.toolCallDelta(key, event.delta);
+        break;
+      case "response.output_item.done": {
+        if (!b.isOpen(key)) break;
+        const item = event.item ?? {};
+        if (item.type === "reasoning") b.setSignature(key, JSON.stringify(item));
+        else if (item.type === "message" && item.id) b.setSignature(key, JSON.stringify({ v: 1, id: item.id }));
+        yield b.end(key, item.type === "function_call" ? item.arguments : undefined);
+        break;
+      }
+      case "response.completed":
+      case "response.incomplete":
+      case "response.failed":
+        final = event.response ?? {};
+        break;
+      case "error":
+        throw new Error(`Error Code ${event.code ?? "unknown"}: ${event.message ?? "Unknown error"}`);
+    }
+  }
+  if (call.signal.aborted) return;
+  if (!final) throw new Error("OpenAI Responses stream ended without response.completed");
+  if (final.usage) {
+    const cached = final.usage.input_tokens_details?.cached_tokens ?? 0;
+    b.setUsage({ input: (final.usage.input_tokens ?? 0) - cached, output: final.usage.output_tokens ?? 0, cacheRead: cached });
+  }
+  yield* b.endAll();
+  if (final.status === "failed" || final.status === "cancelled") {
+    yield b.error(final.error ? `${final.error.code ?? "error"}: ${final.error.message ?? "The response failed"}` : `The response ${final.status}`);
+  } else if (final.status === "incomplete") {
+    yield b.done("length");
+  } else {
+    yield b.done(b.hasToolCalls() ? "toolUse" : "stop");
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * What both OpenAI APIs share: the SDK client (loaded on first use, retries off, no ambient
+ * org/project headers), the thinking level as a reasoning effort, and image data URLs.
+ */
+import type { ImageContent, Model, ThinkingLevel } from "../../kernel/index.js";
+import { clampThinkingLevel, thinkingLevelsFor } from "../agent/thinking.js";
+import type { ProviderCall } from "../models/provider-stream.js";
+
+const EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
+  minimal: "minimal",
+  low: "low",
+  medium: "medium",
+  high: "high",
+  xhigh: "xhigh",
+  max: "xhigh",
+};
+
+export async function openAiClient(call: ProviderCall) {
+  const { default: OpenAI } = await import("openai");
+  return new OpenAI({
+    apiKey: call.apiKey,
+    baseURL: call.request.model.baseUrl,
+    maxRetries: 0,
+    // The environment's OPENAI_ORG_ID / OPENAI_PROJECT_ID would otherwise leak into every request.
+    organization: null,
+    project: null,
+    defaultHeaders: call.headers,
+  });
+}
+
+/**
+ * The reasoning effort for the request, or undefined to send none. "off" maps to "none" only
+ * where the model accepts it (GPT-5.1+); other reasoning models cannot switch thinking off.
+ */
+export function reasoningEffort(model: Model, requested: ThinkingLevel): string | undefined {
+  if (!model.reasoning) return undefined;
+  const level = clampThinkingLevel(requested, thinkingLevelsFor(model));
+  if (level === "off") return model.compat?.supportsReasoningNone === true ? "none" : undefined;
+  return EFFORT[level];
+}
+
+export function dataUrl(image: ImageContent): string {
+  return `data:${image.mimeType};base64,${image.data}`;
+}
+
+/** OpenAI ids: at most 64 characters; a Responses-style `call|item` id keeps its call part. */
+export function normalizeToolCallId(id: string): string {
+  return (id.split("|")[0] ?? id).replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64) || "call";
+}

@@ -1,0 +1,114 @@
+/**
+ * In-process kernel for provider tests: boots `agent` + `models` + the given provider plugins
+ * against a temp agent dir, and helpers to call a stream hook and collect its events.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import agentPlugin from "../../plugins/agent/index.js";
+import modelsPlugin from "../../plugins/models/index.js";
+import { Kernel } from "../../kernel/kernel.js";
+import {
+  silentLogger,
+  type AssistantMessageEvent,
+  type CliOptions,
+  type LlmMessage,
+  type Logger,
+  type Model,
+  type PluginDefinition,
+  type Settings,
+  type StreamRequest,
+  type ThinkingLevel,
+  type ToolSpec,
+} from "../../kernel/index.js";
+
+export interface TestKernelOptions {
+  agentDir?: string;
+  plugins?: PluginDefinition[];
+  cli?: Partial<CliOptions>;
+  settings?: Settings;
+  env?: NodeJS.ProcessEnv;
+  log?: Logger;
+}
+
+export async function tempDir(prefix = "atomic-test-"): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
+
+/** A booted kernel with agent + models + `plugins`. */
+export async function bootKernel(options: TestKernelOptions = {}): Promise<Kernel> {
+  const agentDir = options.agentDir ?? (await tempDir());
+  const kernel = new Kernel({
+    config: {
+      agentDir,
+      cwd: agentDir,
+      settings: options.settings ?? {},
+      cli: { mode: "rpc", noSession: true, approve: false, extensions: [], ...options.cli },
+      env: options.env ?? {},
+    },
+    log: options.log ?? silentLogger,
+  });
+  await kernel.use([agentPlugin, modelsPlugin, ...(options.plugins ?? [])]);
+  await kernel.boot();
+  return kernel;
+}
+
+export interface RequestOptions {
+  messages?: LlmMessage[];
+  prompt?: string;
+  systemPrompt?: string;
+  tools?: ToolSpec[];
+  thinkingLevel?: ThinkingLevel;
+  signal?: AbortSignal;
+  maxTokens?: number;
+}
+
+export function streamRequest(model: Model, options: RequestOptions = {}): StreamRequest {
+  const messages = options.messages ?? [{ role: "user", content: options.prompt ?? "Hello", timestamp: Date.now() }];
+  return {
+    model,
+    context: { systemPrompt: options.systemPrompt ?? "You are a test.", messages, tools: options.tools ?? [] },
+    options: {
+      signal: options.signal ?? new AbortController().signal,
+      thinkingLevel: options.thinkingLevel ?? "off",
+      callIndex: 1,
+      ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+    },
+  };
+}
+
+export interface Collected {
+  events: AssistantMessageEvent[];
+  /** JSON of each event's partial at the moment it was received (what a transport would send). */
+  snapshots: string[];
+  final: AssistantMessageEvent;
+}
+
+/** Calls the stream hook for `request.model.api` and drains it. */
+export async function runStream(kernel: Kernel, request: StreamRequest, onEvent?: (event: AssistantMessageEvent) => void): Promise<Collected> {
+  const stream = kernel.hooks.stream.get(request.model.api)?.call(request);
+  if (!stream) throw new Error(`No provider for ${request.model.api}`);
+  const events: AssistantMessageEvent[] = [];
+  const snapshots: string[] = [];
+  for await (const event of stream) {
+    events.push(event);
+    snapshots.push(JSON.stringify(event.partial));
+    onEvent?.(event);
+  }
+  const final = events[events.length - 1];
+  if (!final) throw new Error("Stream produced no events");
+  return { events, snapshots, final };
+}
+
+export const BASH_TOOL: ToolSpec = {
+  name: "bash",
+  description: "Run a shell command",
+  parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
+};
+
+/** 1x1 transparent PNG. */
+export const TINY_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";

@@ -1,0 +1,62 @@
+/** The fake LLM server's provider-neutral script language and its request log. */
+
+export interface FakeToolCall {
+  name: string;
+  args: Record<string, unknown>;
+  /** Defaults to a per-provider generated id (`toolu_…`, `call_…`). */
+  id?: string;
+}
+
+export interface FakeUsage {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+/** One scripted reply, rendered in whatever wire format the request's endpoint speaks. */
+export interface FakeReply {
+  text?: string;
+  thinking?: string;
+  toolCalls?: FakeToolCall[];
+  usage?: FakeUsage;
+  /** Default: "toolUse" when there are tool calls, else "stop". "error" = refusal/filter/safety. */
+  stop?: "stop" | "length" | "toolUse" | "error";
+  /** HTTP error status; the body is the provider's error JSON (see `errorMessage`/`errorBody`). */
+  status?: number;
+  /** Message text used in the provider-shaped error body (status replies and `streamError`). */
+  errorMessage?: string;
+  /** Raw error body, sent verbatim instead of the provider-shaped one. */
+  errorBody?: string;
+  /** After the first frame, send an SSE record whose data is not JSON, then end. */
+  malformed?: true;
+  /** Send the provider's in-stream error record after the content (e.g. Anthropic `event: error`). */
+  streamError?: string;
+  /** Pause between frames. */
+  chunkDelayMs?: number;
+  /** Split each tool call's JSON arguments into several fragments, cut mid-token. */
+  splitArgs?: true;
+  /** Stop writing after N frames (true = 3) and hold the connection until the client leaves. */
+  stall?: true | number;
+  /** Text chunking: by default text streams word by word. */
+  textChunks?: string[];
+}
+
+export type ReplySource = FakeReply | ((request: RecordedRequest) => FakeReply);
+
+export type WireFormat = "anthropic" | "openai-chat" | "openai-responses" | "google";
+
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON body (or the raw text when it was not JSON). */
+  body: any;
+  format: WireFormat | "unknown";
+  /** True once the client closed the connection before the reply was complete. */
+  disconnected: boolean;
+  /** True once the whole reply was written. */
+  completed: boolean;
+}

@@ -1,0 +1,156 @@
+/**
+ * A test client for the built CLI: spawns `node dist/cli/atomic.js`, frames stdout strictly on
+ * LF (never readline), and offers request/response correlation plus event waiting.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const CLI = resolve(import.meta.dirname, "../../dist/cli/atomic.js");
+
+export type Record_ = { type: string; [key: string]: unknown };
+
+export interface StartOptions {
+  args?: string[];
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  agentDir?: string;
+  settings?: Record<string, unknown>;
+}
+
+export function tempDir(prefix = "atomic-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export class RpcClient {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly records: Record_[] = [];
+  readonly agentDir: string;
+  readonly cwd: string;
+  stderr = "";
+  #buffer: Buffer = Buffer.alloc(0);
+  #waiters: { match: (r: Record_) => boolean; resolve: (r: Record_) => void; from: number }[] = [];
+  #nextId = 1;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  constructor(options: StartOptions = {}) {
+    this.agentDir = options.agentDir ?? tempDir("atomic-agent-");
+    this.cwd = options.cwd ?? tempDir("atomic-cwd-");
+    if (options.settings) {
+      mkdirSync(this.agentDir, { recursive: true });
+      writeFileSync(join(this.agentDir, "settings.json"), JSON.stringify(options.settings));
+    }
+    this.child = spawn(process.execPath, [CLI, ...(options.args ?? ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"])], {
+      cwd: this.cwd,
+      env: { ...process.env, ATOMIC_CODING_AGENT_DIR: this.agentDir, ...options.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    this.child.stdout.on("data", (chunk: Buffer) => this.#onData(chunk));
+    this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.exited = new Promise((resolve) => this.child.once("exit", (code, signal) => resolve({ code, signal })));
+  }
+
+  #onData(chunk: Buffer): void {
+    this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
+    for (;;) {
+      const newline = this.#buffer.indexOf(0x0a);
+      if (newline < 0) break;
+      const line = this.#buffer.subarray(0, newline).toString("utf8");
+      this.#buffer = this.#buffer.subarray(newline + 1);
+      let record: Record_;
+      try {
+        record = JSON.parse(line) as Record_;
+      } catch {
+        // --help / --version print text; anything else non-JSON on stdout fails the tests that check records.
+        record = { type: "__non_json__", line };
+      }
+      this.records.push(record);
+      const index = this.records.length - 1;
+      this.#waiters = this.#waiters.filter((w) => {
+        if (index >= w.from && w.match(record)) {
+          w.resolve(record);
+          return false;
+        }
+        return true;
+      });
+    }
+  }
+
+  /** Writes raw text to stdin (no framing added). */
+  write(text: string): void {
+    this.child.stdin.write(text);
+  }
+
+  send(command: Record<string, unknown>): void {
+    this.write(JSON.stringify(command) + "\n");
+  }
+
+  /** Sends a command with a fresh id and resolves with its response. */
+  async request(command: Record<string, unknown>, timeoutMs = 10_000): Promise<Record_> {
+    const id = `t${this.#nextId++}`;
+    const from = this.records.length;
+    this.send({ ...command, id });
+    return this.waitFor((r) => r.type === "response" && r.id === id, timeoutMs, from);
+  }
+
+  /** Resolves with the first record (at or after index `from`) that matches. */
+  waitFor(match: (r: Record_) => boolean, timeoutMs = 10_000, from = 0): Promise<Record_> {
+    for (let i = from; i < this.records.length; i++) if (match(this.records[i]!)) return Promise.resolve(this.records[i]!);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for a record; last records: ${JSON.stringify(this.records.slice(-5)).slice(0, 2000)}\nstderr: ${this.stderr.slice(-2000)}`)), timeoutMs);
+      this.#waiters.push({ match, from, resolve: (r) => (clearTimeout(timer), resolve(r)) });
+    });
+  }
+
+  waitForEvent(type: string, timeoutMs = 10_000, from = 0): Promise<Record_> {
+    return this.waitFor((r) => r.type === type, timeoutMs, from);
+  }
+
+  /** Closes stdin and waits for the process to exit. */
+  async close(timeoutMs = 10_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    this.child.stdin.end();
+    const timer = setTimeout(() => this.child.kill("SIGKILL"), timeoutMs);
+    const result = await this.exited;
+    clearTimeout(timer);
+    return result;
+  }
+
+  types(from = 0): string[] {
+    return this.records.slice(from).map((r) => r.type);
+  }
+}
+
+/** Writes a cassette into `<agentDir>/cassettes/<name>.jsonl`. Turns are lists of unified events (no partial). */
+export function writeCassette(agentDir: string, name: string, turns: object[][], header: Record<string, unknown> = {}): void {
+  const dir = join(agentDir, "cassettes");
+  mkdirSync(dir, { recursive: true });
+  const lines = [{ type: "cassette", version: 1, name, ...header }, ...turns.flatMap((turn) => [{ type: "turn" }, ...turn])];
+  writeFileSync(join(dir, `${name}.jsonl`), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+}
+
+/** A text-only turn as cassette events. */
+export function textTurn(text: string, chunks = 3): object[] {
+  const size = Math.max(1, Math.ceil(text.length / chunks));
+  const events: object[] = [{ type: "text_start", contentIndex: 0 }];
+  for (let i = 0; i < text.length; i += size) events.push({ type: "text_delta", contentIndex: 0, delta: text.slice(i, i + size) });
+  events.push({ type: "text_end", contentIndex: 0 }, { type: "done", reason: "stop", usage: { input: 10, output: 5 } });
+  return events;
+}
+
+/** A turn that calls one tool (arguments streamed in two pieces). */
+export function toolTurn(id: string, name: string, args: Record<string, unknown>, text?: string): object[] {
+  const json = JSON.stringify(args);
+  const half = Math.floor(json.length / 2);
+  const events: object[] = [];
+  let index = 0;
+  if (text) events.push({ type: "text_start", contentIndex: 0 }, { type: "text_delta", contentIndex: 0, delta: text }, { type: "text_end", contentIndex: 0 }), (index = 1);
+  events.push(
+    { type: "toolcall_start", contentIndex: index, id, name },
+    { type: "toolcall_delta", contentIndex: index, delta: json.slice(0, half) },
+    { type: "toolcall_delta", contentIndex: index, delta: json.slice(half) },
+    { type: "toolcall_end", contentIndex: index },
+    { type: "done", reason: "toolUse", usage: { input: 10, output: 5 } },
+  );
+  return events;
+}
