@@ -7,4 +7,7 @@ export const BUILTIN_PLUGINS = [
   "bash",
   "retry",
   "context-files",
+  "session",
+  "session-jsonl",
+  "export-html",
 ] as const;

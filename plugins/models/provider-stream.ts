@@ -78,7 +78,10 @@ export function errorText(error: unknown): string {
   if (error instanceof Error) {
     const cause = (error as { cause?: unknown }).cause;
     const detail = cause instanceof Error && cause.message && !error.message.includes(cause.message) ? ` (${cause.message})` : "";
-    return (error.message || error.name) + detail;
+    const message = (error.message || error.name) + detail;
+    // Keep "<status> <text>" for every SDK (some put the status only in a property).
+    const status = (error as { status?: unknown }).status;
+    return typeof status === "number" && !message.startsWith(String(status)) ? `${status} ${message}` : message;
   }
   if (typeof error === "string") return error;
   try {

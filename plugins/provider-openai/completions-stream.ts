@@ -48,7 +48,7 @@ export async function* streamChatCompletions(call: ProviderCall): AsyncGenerator
     yield b.error("The provider filtered the response (finish_reason: content_filter)");
     return;
   }
-  const reason = (finish && FINISH[finish]) ?? "stop";
+  const reason = (finish ? FINISH[finish] : undefined) ?? "stop";
   yield b.done(reason === "stop" && b.hasToolCalls() ? "toolUse" : reason);
 }
 

@@ -1,0 +1,111 @@
+/**
+ * The Gemini `generateContent` request: history as user/model `contents` (tool responses merged
+ * into one user turn, thought signatures replayed to the same model), tools as function
+ * declarations, and the thinking level as a Gemini 3 `thinkingLevel` or a 2.5 `thinkingBudget`.
+ */
+import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent, ThinkingLevel, ToolResultMessage } from "../../kernel/index.js";
+import { clampThinkingLevel, thinkingLevelsFor } from "../agent/thinking.js";
+import { defaultMaxTokens, isSameModel, prepareHistory, textOf } from "../models/history.js";
+
+type Part = Record<string, unknown>;
+interface Content {
+  role: "user" | "model";
+  parts: Part[];
+}
+type OnLevel = Exclude<ThinkingLevel, "off">;
+
+const GEMINI3_PRO: Record<OnLevel, string> = { minimal: "LOW", low: "LOW", medium: "HIGH", high: "HIGH", xhigh: "HIGH", max: "HIGH" };
+const GEMINI3_FLASH: Record<OnLevel, string> = { minimal: "MINIMAL", low: "LOW", medium: "MEDIUM", high: "HIGH", xhigh: "HIGH", max: "HIGH" };
+const BUDGET_PRO: Record<OnLevel, number> = { minimal: 128, low: 2048, medium: 8192, high: 32768, xhigh: 32768, max: 32768 };
+const BUDGET_FLASH: Record<OnLevel, number> = { minimal: 512, low: 2048, medium: 8192, high: 24576, xhigh: 24576, max: 24576 };
+const BUDGET_DEFAULT: Record<OnLevel, number> = { minimal: 1024, low: 2048, medium: 8192, high: 16384, xhigh: 24576, max: 32768 };
+
+export interface GeminiRequest {
+  model: string;
+  contents: Content[];
+  config: Record<string, unknown>;
+}
+
+export function buildGeminiRequest(request: StreamRequest): GeminiRequest {
+  const { model, context, options } = request;
+  const config: Record<string, unknown> = { maxOutputTokens: defaultMaxTokens(model, options.maxTokens) };
+  if (context.systemPrompt) config.systemInstruction = context.systemPrompt;
+  if (context.tools.length > 0) {
+    config.tools = [{ functionDeclarations: context.tools.map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: t.parameters })) }];
+  }
+  const thinking = thinkingConfig(model, options.thinkingLevel);
+  if (thinking) config.thinkingConfig = thinking;
+  return { model: model.id, contents: convertMessages(prepareHistory(context.messages, model), model), config };
+}
+
+/** Undefined leaves the model's default. Thinking that cannot be switched off is turned down instead. */
+export function thinkingConfig(model: Model, requested: ThinkingLevel): Record<string, unknown> | undefined {
+  if (!model.reasoning) return undefined;
+  const level = clampThinkingLevel(requested, thinkingLevelsFor(model));
+  const id = model.id.toLowerCase();
+  if (id.includes("gemini-3")) {
+    const table = id.includes("pro") ? GEMINI3_PRO : GEMINI3_FLASH;
+    return level === "off" ? { thinkingLevel: table.minimal } : { includeThoughts: true, thinkingLevel: table[level] };
+  }
+  const pro = id.includes("2.5-pro");
+  const flash = id.includes("2.5-flash");
+  if (level === "off") {
+    if (flash) return { thinkingBudget: 0 };
+    return pro ? { thinkingBudget: BUDGET_PRO.minimal } : undefined;
+  }
+  const table = pro ? BUDGET_PRO : flash ? BUDGET_FLASH : BUDGET_DEFAULT;
+  return { includeThoughts: true, thinkingBudget: table[level] };
+}
+
+export function convertMessages(messages: LlmMessage[], model: Model): Content[] {
+  const out: Content[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (message.role === "user") {
+      const parts = userParts(message.content);
+      if (parts.length > 0) out.push({ role: "user", parts });
+    } else if (message.role === "assistant") {
+      const parts = modelParts(message, model);
+      if (parts.length > 0) out.push({ role: "model", parts });
+    } else {
+      // All responses to one model turn go back in a single user turn.
+      const parts: Part[] = [...responseParts(message)];
+      while (messages[i + 1]?.role === "toolResult") parts.push(...responseParts(messages[++i] as ToolResultMessage));
+      out.push({ role: "user", parts });
+    }
+  }
+  return out;
+}
+
+function userParts(content: string | (TextContent | ImageContent)[]): Part[] {
+  if (typeof content === "string") return content.trim() === "" ? [] : [{ text: content }];
+  return content.filter((b) => b.type === "image" || b.text.trim() !== "").map((b) => (b.type === "text" ? { text: b.text } : inline(b)));
+}
+
+function inline(image: ImageContent): Part {
+  return { inlineData: { mimeType: image.mimeType, data: image.data } };
+}
+
+function modelParts(message: AssistantMessage, model: Model): Part[] {
+  const same = isSameModel(message, model);
+  const out: Part[] = [];
+  for (const block of message.content) {
+    if (block.type === "thinking") {
+      if (block.thinking.trim() === "") continue;
+      out.push({ thought: true, text: block.thinking, ...(same && block.thinkingSignature ? { thoughtSignature: block.thinkingSignature } : {}) });
+    } else if (block.type === "text") {
+      if (block.text === "") continue;
+      out.push({ text: block.text, ...(same && block.textSignature ? { thoughtSignature: block.textSignature } : {}) });
+    } else {
+      out.push({ functionCall: { name: block.name, args: block.arguments }, ...(same && block.thoughtSignature ? { thoughtSignature: block.thoughtSignature } : {}) });
+    }
+  }
+  return out;
+}
+
+function responseParts(message: ToolResultMessage): Part[] {
+  const text = textOf(message.content);
+  const images = typeof message.content === "string" ? [] : message.content.filter((b): b is ImageContent => b.type === "image");
+  const body = text || (images.length > 0 ? "(see attached image)" : "(no output)");
+  return [{ functionResponse: { name: message.toolName, response: message.isError ? { error: body } : { output: body } } }, ...images.map(inline)];
+}
