@@ -8,8 +8,11 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { claimStdout, createKernel, loadSettings, PluginLoader, resolveAgentDir, toKernelError } from "../kernel/index.js";
 import { helpText, parseArgs, UsageError } from "./args.js";
+import { BUILTIN_MODULES } from "./builtins.js";
 import { BUILTIN_PLUGINS } from "./plugins.js";
 
+// This file runs from dist/cli/ (compiled or bundled): the package root is two levels up.
+const INSTALL_DIR = fileURLToPath(new URL("../../", import.meta.url));
 const BUILTIN_DIR = fileURLToPath(new URL("../plugins/", import.meta.url));
 // Resolved at run time: the CLI never imports a plugin statically.
 const AUTH_CLI = new URL("../plugins/models/auth-cli.js", import.meta.url).href;
@@ -43,9 +46,10 @@ export async function main(argv: string[]): Promise<number> {
     for (const note of notes) process.stderr.write(`[atomic] ${note}\n`);
     const mode = args.mode || settings.transport || "rpc";
     args.mode = mode;
-    const kernel = createKernel({ config: { agentDir, cwd, settings, cli: args, env: process.env } });
+    const kernel = createKernel({ config: { agentDir, cwd, settings, cli: args, env: process.env, installDir: INSTALL_DIR } });
     const loader = new PluginLoader({
       builtinDir: BUILTIN_DIR,
+      builtins: BUILTIN_MODULES,
       baseDir: agentDir,
       // User plugins outside this package still get the kernel and the same zod instance.
       aliases: { "atomic-agent": KERNEL_ENTRY, "atomic-agent/kernel": KERNEL_ENTRY, zod: dirname(createRequire(import.meta.url).resolve("zod/package.json")) },
@@ -68,6 +72,6 @@ async function runAuth(argv: string[]): Promise<number> {
 }
 
 async function version(): Promise<string> {
-  const pkg = JSON.parse(await readFile(fileURLToPath(new URL("../../package.json", import.meta.url)), "utf8")) as { version: string };
+  const pkg = JSON.parse(await readFile(`${INSTALL_DIR}package.json`, "utf8")) as { version: string };
   return pkg.version;
 }

@@ -67,6 +67,8 @@ export interface KernelConfig {
   settings: Settings;
   cli: CliOptions;
   env: NodeJS.ProcessEnv;
+  /** Where Atomic itself is installed (the package root): bundled assets live under it. */
+  installDir?: string;
 }
 
 export function resolveAgentDir(env: NodeJS.ProcessEnv = process.env): string {

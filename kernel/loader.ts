@@ -15,6 +15,8 @@ export interface LoaderOptions {
   baseDir: string;
   /** Module aliases for user code (e.g. the kernel's public entry). */
   aliases?: Record<string, string>;
+  /** Built-ins already known to the host (compiled in): name -> native import. Checked before `builtinDir`. */
+  builtins?: Record<string, () => Promise<unknown>>;
 }
 
 const BUILTIN_NAME = /^[a-z0-9][a-z0-9-]*$/;
@@ -37,10 +39,14 @@ export class PluginLoader {
   async load(spec: string): Promise<PluginDefinition> {
     const builtin = isBuiltinSpec(spec);
     const path = builtin ? join(this.#options.builtinDir, spec, "index.js") : this.#resolvePath(spec);
+    const known = builtin ? this.#options.builtins?.[spec] : undefined;
     let mod: unknown;
     try {
-      const importer = builtin || /\.(m?js|cjs)$/.test(path) ? await this.#nativeImporter() : await this.#transpilingImporter();
-      mod = await importer(builtin ? pathToFileURL(path).href : path);
+      if (known) mod = await known();
+      else {
+        const importer = builtin || /\.(m?js|cjs)$/.test(path) ? await this.#nativeImporter() : await this.#transpilingImporter();
+        mod = await importer(builtin ? pathToFileURL(path).href : path);
+      }
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       throw new KernelError(ErrorCode.PLUGIN_LOAD, `Cannot load plugin "${spec}" (${path}): ${detail}`, { plugin: spec, cause: error });

@@ -1,6 +1,6 @@
-// After tsc: copy non-TypeScript assets next to the compiled plugins and make the bin executable.
-import { chmodSync, cpSync, existsSync } from "node:fs";
+// After tsc: bundle the CLI (startup cost is per module loaded) and make the bin executable.
+import { chmodSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 
-const assets = [["plugins/provider-replay/cassettes", "dist/plugins/provider-replay/cassettes"]];
-for (const [from, to] of assets) if (existsSync(from)) cpSync(from, to, { recursive: true });
+execFileSync(process.execPath, ["scripts/bundle.mjs"], { stdio: "inherit" });
 chmodSync("dist/cli/atomic.js", 0o755);

@@ -157,7 +157,7 @@ describe("prompting", () => {
   });
 
   it("rejects a prompt while streaming without streamingBehavior and leaves the stream alone", async () => {
-    client = startAgent({ turns: [textTurn("one two three four five six", 6)], eventDelayMs: 25 });
+    client = startAgent({ turns: [textTurn("one two three four five six", 6)], eventDelayMs: 40 });
     const from = client.records.length;
     await client.request({ type: "prompt", message: "first" });
     await client.waitForEvent("message_update", 5000, from);

@@ -13,7 +13,7 @@ afterEach(async () => {
   client = undefined;
 });
 
-const CALL_TURN = toolTurn("s1", "slow", { ms: 120, steps: 1 }, "Working on it.");
+const CALL_TURN = toolTurn("s1", "slow", { ms: 250, steps: 1 }, "Working on it.");
 const CALL_CONTEXT = ["user: start", "assistant(toolUse): Working on it.[call slow]", "toolResult(slow): step 1\ndone"];
 
 /** Starts a prompt and resolves once the first assistant delta streamed (the run is mid-stream). */
@@ -125,7 +125,7 @@ describe("follow-up", () => {
     ["one-at-a-time", ["A1", "fu one", "A2", "fu two", "A3"]],
     ["all", ["A1", "fu one", "fu two", "A2"]],
   ])("mode %s delivers the queued follow-ups accordingly", async (mode, transcript) => {
-    client = startAgent({ turns: [textTurn("A1", 4), textTurn("A2"), textTurn("A3")], eventDelayMs: 20 });
+    client = startAgent({ turns: [textTurn("A1", 4), textTurn("A2"), textTurn("A3")], eventDelayMs: 40 });
     await client.request({ type: "set_follow_up_mode", mode });
     const from = await startStreaming(client);
     await queue(client, { type: "follow_up", message: "fu one" }, { steering: [], followUp: ["fu one"] });

@@ -120,6 +120,18 @@ describe("auto retry", () => {
     expect((await client.request({ type: "get_state" })).data).toMatchObject({ isStreaming: false });
   });
 
+  it("delivers a steer sent during the failed call before the retried call", async () => {
+    const failing = [{ type: "text_start", contentIndex: 0 }, { type: "text_delta", contentIndex: 0, delta: "par" }, { type: "text_delta", contentIndex: 0, delta: "tial" }, { type: "error", errorMessage: "terminated" }];
+    client = startAgent({ turns: [failing, textTurn("after steer")], eventDelayMs: 30, settings: { retry: { baseDelayMs: 10 } } });
+    const from = await prompt(client);
+    await client.waitForEvent("message_update", 5000, from);
+    expect((await client.request({ type: "steer", message: "use plan B" })).success).toBe(true);
+    await client.waitForEvent("auto_retry_end", 5000, from);
+    await waitIdle(client);
+    expect((await probeLog(client)).contexts).toEqual([["user: go"], ["user: go", "user: use plan B"]]);
+    expect(retryEvents(client.records.slice(from)).at(-1)).toEqual({ type: "auto_retry_end", success: true, attempt: 1 });
+  });
+
   it("abort_retry with nothing retrying succeeds without events", async () => {
     client = startAgent({ turns: [textTurn("unused")] });
     const from = client.records.length;

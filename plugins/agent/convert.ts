@@ -1,7 +1,8 @@
 /**
  * What the model sees: agent messages converted to LLM messages. Bash executions and custom
- * messages become user text; failed or aborted assistant turns are left out; a tool call left
- * without a result (an interrupted run) gets a synthetic error result so providers accept it.
+ * messages become user text; failed or aborted assistant turns are left out (with any result
+ * of their calls); a tool call left without a result (an interrupted run) gets a synthetic
+ * error result after the turn's real results, so providers accept the history.
  */
 import type { AgentMessage, AssistantMessage, BashExecutionMessage, LlmMessage, ToolResultMessage } from "../../kernel/index.js";
 
@@ -18,8 +19,17 @@ export function toLlmMessages(messages: readonly AgentMessage[]): LlmMessage[] {
   const out: LlmMessage[] = [];
   const answered = new Set<string>();
   for (const message of messages) if (message.role === "toolResult") answered.add(message.toolCallId);
+  /** Calls of the assistant turns that are sent: a result for any other call would be orphaned. */
+  const sentCalls = new Set<string>();
+  /** Synthetic results owed by the last assistant turn; they go after its real results. */
+  let owed: ToolResultMessage[] = [];
+  const payDebts = () => {
+    if (owed.length > 0) out.push(...owed);
+    owed = [];
+  };
 
   for (const message of messages) {
+    if (message.role !== "toolResult") payDebts();
     switch (message.role) {
       case "user":
         out.push(message);
@@ -27,10 +37,11 @@ export function toLlmMessages(messages: readonly AgentMessage[]): LlmMessage[] {
       case "assistant":
         if (message.stopReason === "error" || message.stopReason === "aborted") break;
         out.push(message);
-        pushMissingResults(out, message, answered);
+        for (const block of message.content) if (block.type === "toolCall") sentCalls.add(block.id);
+        owed = missingResults(message, answered);
         break;
       case "toolResult":
-        out.push(message);
+        if (sentCalls.has(message.toolCallId)) out.push(message);
         break;
       case "bashExecution":
         if (!message.excludeFromContext) out.push({ role: "user", content: bashExecutionToText(message), timestamp: message.timestamp });
@@ -43,22 +54,24 @@ export function toLlmMessages(messages: readonly AgentMessage[]): LlmMessage[] {
       }
     }
   }
+  payDebts();
   return out;
 }
 
-function pushMissingResults(out: LlmMessage[], message: AssistantMessage, answered: Set<string>): void {
+function missingResults(message: AssistantMessage, answered: Set<string>): ToolResultMessage[] {
+  const owed: ToolResultMessage[] = [];
   for (const block of message.content) {
     if (block.type !== "toolCall" || answered.has(block.id)) continue;
-    const synthetic: ToolResultMessage = {
+    owed.push({
       role: "toolResult",
       toolCallId: block.id,
       toolName: block.name,
       content: [{ type: "text", text: "Tool call was interrupted; no result is available." }],
       isError: true,
       timestamp: message.timestamp,
-    };
-    out.push(synthetic);
+    });
   }
+  return owed;
 }
 
 /** Concatenated text blocks of an assistant message, trimmed; undefined when it has none. */

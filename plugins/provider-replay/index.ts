@@ -5,12 +5,12 @@
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { definePlugin, type AssistantMessageEvent, type Model, type StreamRequest } from "../../kernel/index.js";
 import type { Cassette } from "./cassette.js";
 
 export const REPLAY_API = "replay";
-const BUNDLED_DIR = fileURLToPath(new URL("./cassettes/", import.meta.url));
+/** Bundled cassettes ship in the package source tree (not in dist/), found through the install dir. */
+const BUNDLED_SUBDIR = join("plugins", "provider-replay", "cassettes");
 
 export default definePlugin({
   name: "provider-replay",
@@ -19,7 +19,8 @@ export default definePlugin({
   async apply(k) {
     const sources = new Map<string, string>();
     const userDir = join(k.config.agentDir, "cassettes");
-    for (const dir of [BUNDLED_DIR, userDir]) {
+    const bundledDir = k.config.installDir ? join(k.config.installDir, BUNDLED_SUBDIR) : undefined;
+    for (const dir of bundledDir ? [bundledDir, userDir] : [userDir]) {
       for (const file of await listCassettes(dir)) sources.set(file.slice(0, -".jsonl".length), join(dir, file));
     }
     k.service("models").registerProvider({

@@ -4,7 +4,7 @@
  * original style (CRLF, BOM) so an edit never rewrites every line ending of a Windows file.
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { FILE_HEADERS_ONLY, formatPatch, structuredPatch, type StructuredPatch } from "diff";
+import type { StructuredPatch } from "diff";
 import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
 import { errnoCode, resolveToolPath, throwIfAborted } from "./paths.js";
@@ -58,6 +58,7 @@ export const editTool = defineTool({
     throwIfAborted(ctx.signal);
     await writeFile(absolute, onDisk, "utf8");
 
+    const { FILE_HEADERS_ONLY, formatPatch, structuredPatch } = await import("diff");
     const patch = structuredPatch(args.path, args.path, original, updated, undefined, undefined, { context: 3 });
     return {
       content: [{ type: "text", text: `Successfully replaced text in ${args.path}.` }],

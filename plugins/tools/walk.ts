@@ -8,8 +8,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join, posix, relative, sep } from "node:path";
-import ignore, { type Ignore } from "ignore";
-import { glob } from "tinyglobby";
+import type { Ignore } from "ignore";
 import { throwIfAborted } from "./paths.js";
 
 const ALWAYS_SKIPPED = ["**/.git", "**/.git/**", "**/node_modules", "**/node_modules/**"];
@@ -37,6 +36,8 @@ export function anyDepthGlob(pattern: string): string {
 export async function listFiles(root: string, patterns: string[], options: ListOptions = {}): Promise<string[]> {
   const { signal } = options;
   throwIfAborted(signal);
+  // Loaded on first use: keeps the crawler out of startup.
+  const { glob } = await import("tinyglobby");
   const crawl = (globs: string[], onlyFiles: boolean) =>
     glob(globs, { cwd: root, dot: true, onlyFiles, followSymbolicLinks: false, ignore: ALWAYS_SKIPPED, expandDirectories: false, signal });
   let matches: string[];
@@ -126,7 +127,7 @@ function depth(file: IgnoreFile): number {
 }
 
 async function loadMatcher(path: string): Promise<Ignore> {
-  const text = await readFile(path, "utf8").catch(() => "");
+  const [text, { default: ignore }] = await Promise.all([readFile(path, "utf8").catch(() => ""), import("ignore")]);
   return ignore().add(text);
 }
 

@@ -1,0 +1,109 @@
+import { readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { removeDir, tempDir } from "../../test/fake-llm/harness.js";
+import { runAuthCommand } from "./auth-cli.js";
+import { AuthStore } from "./auth-store.js";
+import { builtinProviders } from "./catalog.js";
+import { ModelRegistry } from "./registry.js";
+
+let agentDir: string;
+beforeEach(async () => {
+  agentDir = await tempDir();
+});
+afterEach(() => removeDir(agentDir));
+
+async function registry(env: NodeJS.ProcessEnv, modelsJson?: unknown): Promise<ModelRegistry> {
+  if (modelsJson) await writeFile(join(agentDir, "models.json"), JSON.stringify(modelsJson));
+  const r = new ModelRegistry({ env, agentDir });
+  await r.loadConfig();
+  for (const provider of builtinProviders()) r.registerProvider(provider);
+  r.registerCustomProviders();
+  return r;
+}
+
+describe("credentials", () => {
+  it("writes auth.json with mode 0600 and reads it back", async () => {
+    await new AuthStore(agentDir).set("anthropic", "sk-stored");
+    const file = join(agentDir, "auth.json");
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(file, "utf8"))).toEqual({ anthropic: { type: "api_key", key: "sk-stored" } });
+  });
+
+  it("looks keys up in auth.json, then the environment, then models.json", async () => {
+    const modelsJson = { providers: { anthropic: { apiKey: "sk-models-json" } } };
+    let r = await registry({}, modelsJson);
+    expect(await r.apiKey("anthropic")).toBe("sk-models-json");
+    expect(r.authStatus("anthropic")).toEqual({ configured: true, source: "models_json", label: "models.json" });
+
+    r = await registry({ ANTHROPIC_API_KEY: "sk-env" }, modelsJson);
+    expect(await r.apiKey("anthropic")).toBe("sk-env");
+    expect(r.authStatus("anthropic")).toEqual({ configured: true, source: "environment", label: "ANTHROPIC_API_KEY" });
+
+    await r.storeApiKey("anthropic", "sk-stored");
+    expect(await r.apiKey("anthropic")).toBe("sk-stored");
+    expect(r.authStatus("anthropic")).toEqual({ configured: true, source: "stored", label: "auth.json" });
+  });
+
+  it("makes a provider's models available only with auth", async () => {
+    const r = await registry({ GEMINI_API_KEY: "g" });
+    expect(new Set(r.available().map((m) => m.provider))).toEqual(new Set(["google"]));
+    expect(r.authStatus("openai")).toEqual({ configured: false });
+  });
+
+  it("reports an env var named in models.json as environment auth", async () => {
+    const r = await registry({ TEAM_KEY: "t" }, { providers: { openai: { apiKey: "TEAM_KEY" } } });
+    expect(r.authStatus("openai")).toEqual({ configured: true, source: "environment", label: "TEAM_KEY" });
+    expect(await r.apiKey("openai")).toBe("t");
+  });
+
+  it("removes only the stored credential", async () => {
+    const r = await registry({ OPENAI_API_KEY: "sk-env" });
+    await r.storeApiKey("openai", "sk-stored");
+    expect(await r.removeStoredKey("openai")).toBe(true);
+    expect(await r.removeStoredKey("openai")).toBe(false);
+    expect(r.authStatus("openai")).toEqual({ configured: true, source: "environment", label: "OPENAI_API_KEY" });
+  });
+});
+
+describe("atomic auth", () => {
+  function io(stdinText = "") {
+    const stdin = new PassThrough();
+    stdin.end(stdinText);
+    let out = "";
+    let err = "";
+    const stdout = new PassThrough().on("data", (c) => (out += c));
+    const stderr = new PassThrough().on("data", (c) => (err += c));
+    return { agentDir, stdin, stdout, stderr, env: { OPENAI_API_KEY: "x" }, text: () => ({ out, err }) };
+  }
+
+  it("set reads the key from stdin and stores it 0600; list and clear never print it", async () => {
+    const set = io("sk-secret-123\n");
+    expect(await runAuthCommand(["set", "anthropic"], set)).toBe(0);
+    expect(set.text().out).not.toContain("sk-secret-123");
+    expect((await stat(join(agentDir, "auth.json"))).mode & 0o777).toBe(0o600);
+    expect(new AuthStore(agentDir)).toBeDefined();
+
+    const list = io();
+    expect(await runAuthCommand(["list"], list)).toBe(0);
+    expect(list.text().out).toContain("anthropic: auth.json");
+    expect(list.text().out).toContain("openai: environment (OPENAI_API_KEY)");
+    expect(list.text().out).toContain("google: not configured");
+    expect(list.text().out).not.toContain("sk-secret-123");
+
+    const clear = io();
+    expect(await runAuthCommand(["clear", "anthropic"], clear)).toBe(0);
+    expect(JSON.parse(await readFile(join(agentDir, "auth.json"), "utf8"))).toEqual({});
+  });
+
+  it("refuses a key on the command line, empty stdin and unknown actions", async () => {
+    const argv = io();
+    expect(await runAuthCommand(["set", "anthropic", "sk-in-argv"], argv)).toBe(2);
+    expect(argv.text().err).toContain("stdin");
+    const empty = io("\n");
+    expect(await runAuthCommand(["set", "anthropic"], empty)).toBe(1);
+    expect(await runAuthCommand(["bogus"], io())).toBe(2);
+    expect(await runAuthCommand(["set", "../etc"], io("k"))).toBe(1);
+  });
+});

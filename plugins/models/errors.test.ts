@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { emptyUsage, type AssistantMessage } from "../../kernel/index.js";
+import { classifyError, isContextOverflow, isRetryableError, isSilentOverflow } from "./errors.js";
+
+describe("isContextOverflow", () => {
+  it.each([
+    ['400 {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 213462 tokens > 200000 maximum"}}', "Anthropic"],
+    ["400 Your input exceeds the context window of this model. Please adjust your input and try again.", "OpenAI Responses"],
+    ["400 This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens.", "OpenAI Chat"],
+    ['400 {"error":{"code":400,"message":"The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).","status":"INVALID_ARGUMENT"}}', "Gemini"],
+    ["400 context_length_exceeded", "error code"],
+    ["This model's maximum prompt length is 131072 but the request contains 140000 tokens.", "xAI"],
+    ["Please reduce the length of the messages or completion.", "Groq"],
+    ["prompt token count of 140000 exceeds the limit of 128000", "Copilot"],
+    ["Request has too many tokens", "generic"],
+    ["400 status code (no body)", "empty 400"],
+    ["the request exceeds the available context size, try increasing it", "llama.cpp"],
+  ])("recognises %s (%s)", (message) => {
+    expect(isContextOverflow(message)).toBe(true);
+    expect(isRetryableError(message)).toBe(false);
+    expect(classifyError(message)).toBe("overflow");
+  });
+
+  it.each([
+    "429 Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000.",
+    "Too many tokens per minute, slow down",
+    "401 invalid x-api-key",
+    "",
+    undefined,
+  ])("does not flag %s", (message) => {
+    expect(isContextOverflow(message)).toBe(false);
+  });
+
+  it("detects a silent overflow from usage", () => {
+    const message: AssistantMessage = { role: "assistant", content: [], api: "a", provider: "p", model: "m", usage: { ...emptyUsage(), input: 150_000, cacheRead: 60_000 }, stopReason: "stop", timestamp: 0 };
+    expect(isSilentOverflow(message, 200_000)).toBe(true);
+    expect(isSilentOverflow(message, 300_000)).toBe(false);
+  });
+});
+
+describe("isRetryableError", () => {
+  it.each([
+    '429 {"type":"error","error":{"type":"rate_limit_error","message":"Rate limited"}}',
+    '529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+    "500 Internal server error",
+    "502 Bad Gateway",
+    "503 Service Unavailable",
+    "504 Gateway Timeout",
+    '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+    "Error Code server_error: The server had an error",
+    '429 {"error":{"code":429,"message":"Resource has been exhausted","status":"RESOURCE_EXHAUSTED"}}',
+    "fetch failed",
+    "terminated",
+    "read ECONNRESET",
+    "connect ECONNREFUSED 127.0.0.1:443",
+    "Connection error.",
+    "socket hang up",
+    "Request timed out.",
+    "Anthropic stream ended without message_stop",
+  ])("retries %s", (message) => {
+    expect(isRetryableError(message)).toBe(true);
+    expect(classifyError(message)).toBe("retryable");
+  });
+
+  it.each([
+    "429 You exceeded your current quota, please check your plan and billing details.",
+    "429 insufficient_quota",
+    '400 {"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low"}}',
+    "401 Incorrect API key provided",
+    "400 Invalid value for 'tools'",
+    "Request was aborted",
+    "No API key found for anthropic.",
+    undefined,
+  ])("does not retry %s", (message) => {
+    expect(isRetryableError(message)).toBe(false);
+  });
+});

@@ -1,0 +1,74 @@
+import { readdir, readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { emptyUsage, type AssistantMessage, type LlmMessage, type Model } from "../../kernel/index.js";
+import { IMAGE_OMITTED, prepareHistory } from "./history.js";
+
+const target: Model = {
+  id: "claude",
+  name: "Claude",
+  api: "anthropic-messages",
+  provider: "anthropic",
+  baseUrl: "",
+  reasoning: true,
+  input: ["text"],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  contextWindow: 1,
+  maxTokens: 1,
+};
+
+const assistant = (provider: string, content: AssistantMessage["content"]): AssistantMessage => ({
+  role: "assistant",
+  content,
+  api: provider === "anthropic" ? "anthropic-messages" : "openai-responses",
+  provider,
+  model: provider === "anthropic" ? "claude" : "gpt",
+  usage: emptyUsage(),
+  stopReason: "toolUse",
+  timestamp: 1,
+});
+
+describe("prepareHistory", () => {
+  it("keeps the same model's replay data untouched", () => {
+    const own = assistant("anthropic", [{ type: "thinking", thinking: "t", thinkingSignature: "sig" }]);
+    expect(prepareHistory([own], target)[0]).toBe(own);
+  });
+
+  it("turns another model's thinking into text, drops its redacted thinking and signatures, remaps tool ids", () => {
+    const messages: LlmMessage[] = [
+      assistant("openai", [
+        { type: "thinking", thinking: "reasoned", thinkingSignature: '{"type":"reasoning"}' },
+        { type: "thinking", thinking: "[Reasoning redacted]", redacted: true, thinkingSignature: "x" },
+        { type: "text", text: "calling", textSignature: '{"v":1,"id":"msg_1"}' },
+        { type: "toolCall", id: "call_1|fc_1", name: "bash", arguments: { command: "ls" }, thoughtSignature: "ts" },
+      ]),
+      { role: "toolResult", toolCallId: "call_1|fc_1", toolName: "bash", content: [{ type: "text", text: "ok" }], isError: false, timestamp: 2 },
+    ];
+    const [converted, result] = prepareHistory(messages, target, { normalizeToolCallId: (id) => id.replace(/\|/g, "_") });
+    expect((converted as AssistantMessage).content).toEqual([
+      { type: "text", text: "reasoned" },
+      { type: "text", text: "calling" },
+      { type: "toolCall", id: "call_1_fc_1", name: "bash", arguments: { command: "ls" } },
+    ]);
+    expect(result).toMatchObject({ role: "toolResult", toolCallId: "call_1_fc_1" });
+    expect((messages[0] as AssistantMessage).content).toHaveLength(4); // input untouched
+  });
+
+  it("replaces images with a note for text-only models", () => {
+    const [user] = prepareHistory([{ role: "user", content: [{ type: "text", text: "see" }, { type: "image", data: "AAAA", mimeType: "image/png" }], timestamp: 1 }], target);
+    expect(user!.content).toEqual([{ type: "text", text: "see" }, { type: "text", text: IMAGE_OMITTED }]);
+  });
+});
+
+describe("lean startup", () => {
+  it("provider plugins import their SDK only lazily (never a top-level value import)", async () => {
+    const root = fileURLToPath(new URL("../", import.meta.url));
+    for (const folder of ["provider-anthropic", "provider-openai", "provider-google"]) {
+      for (const file of (await readdir(`${root}${folder}`)).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))) {
+        const source = await readFile(`${root}${folder}/${file}`, "utf8");
+        const staticSdkImport = /^import\s+(?!type\b)[^;]*from\s+["'](@anthropic-ai\/sdk|openai|@google\/genai)["']/m;
+        expect(staticSdkImport.test(source), `${folder}/${file}`).toBe(false);
+      }
+    }
+  });
+});

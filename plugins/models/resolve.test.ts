@@ -1,0 +1,89 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeDir, tempDir } from "../../test/fake-llm/harness.js";
+import { builtinProviders } from "./catalog.js";
+import { ModelRegistry } from "./registry.js";
+import { resolveModelPattern, splitThinking } from "./resolve.js";
+import { resolveStartupModel } from "./startup.js";
+
+let agentDir: string;
+let registry: ModelRegistry;
+const cli = { mode: "rpc", noSession: true, approve: false, extensions: [] };
+
+beforeAll(async () => {
+  agentDir = await tempDir();
+  await writeFile(
+    join(agentDir, "models.json"),
+    JSON.stringify({
+      providers: {
+        local: { baseUrl: "http://localhost:1/v1", api: "openai-completions", apiKey: "k", models: [{ id: "llama3:8b" }, { id: "snap-20240101" }, { id: "snap-20250101" }] },
+        mirror: { baseUrl: "http://localhost:2/v1", api: "openai-completions", models: [{ id: "gpt-4o" }] },
+      },
+    }),
+  );
+  registry = new ModelRegistry({ env: { OPENAI_API_KEY: "o" }, agentDir });
+  await registry.loadConfig();
+  for (const provider of builtinProviders()) registry.registerProvider(provider);
+  registry.registerCustomProviders();
+});
+afterAll(() => removeDir(agentDir));
+
+const resolve = (pattern: string, provider?: string) => {
+  const match = resolveModelPattern(registry, provider, pattern);
+  return match && { ref: `${match.model.provider}/${match.model.id}`, level: match.thinkingLevel, warning: match.warning };
+};
+
+describe("model pattern resolution", () => {
+  it("resolves provider/id and bare ids exactly, case-insensitively", () => {
+    expect(resolve("anthropic/claude-sonnet-4-5")?.ref).toBe("anthropic/claude-sonnet-4-5");
+    expect(resolve("Claude-Haiku-4-5")?.ref).toBe("anthropic/claude-haiku-4-5");
+    expect(resolve("claude-haiku-4-5", "anthropic")?.ref).toBe("anthropic/claude-haiku-4-5");
+  });
+
+  it("prefers the model with credentials when a bare id is ambiguous", () => {
+    expect(resolve("gpt-4o")?.ref).toBe("openai/gpt-4o");
+    expect(resolve("mirror/gpt-4o")?.ref).toBe("mirror/gpt-4o");
+  });
+
+  it("matches fuzzy fragments, preferring aliases over dated snapshots, else the newest snapshot", () => {
+    expect(resolve("sonnet")?.ref).toBe("anthropic/claude-sonnet-4-6");
+    expect(resolve("snap")?.ref).toBe("local/snap-20250101");
+    expect(resolve("Opus 4.1")?.ref).toBe("anthropic/claude-opus-4-1");
+  });
+
+  it("splits a :thinking suffix only when it is a level, after trying the full id", () => {
+    expect(resolve("claude-sonnet-4-5:high")).toMatchObject({ ref: "anthropic/claude-sonnet-4-5", level: "high" });
+    expect(resolve("anthropic/claude-opus-4-6:max")).toMatchObject({ ref: "anthropic/claude-opus-4-6", level: "max" });
+    expect(resolve("llama3:8b")).toMatchObject({ ref: "local/llama3:8b", level: undefined });
+    expect(resolve("gpt-4o:turbo")).toBeUndefined();
+    expect(splitThinking("x:off")).toEqual({ pattern: "x", thinkingLevel: "off" });
+  });
+
+  it("uses a known provider's default settings for an unknown id, with a warning", () => {
+    const match = resolve("claude-future-9", "anthropic");
+    expect(match?.ref).toBe("anthropic/claude-future-9");
+    expect(match?.warning).toMatch(/not in the anthropic catalog/);
+    expect(resolve("anthropic/claude-future-9:low")).toMatchObject({ ref: "anthropic/claude-future-9", level: "low" });
+    expect(resolve("totally-unknown")).toBeUndefined();
+  });
+});
+
+describe("startup model", () => {
+  it("takes --provider alone as that provider's default model", () => {
+    expect(resolveStartupModel(registry, { ...cli, provider: "openai" }, {}).model?.id).toBe("gpt-5.4");
+  });
+
+  it("falls back to saved defaults, then the first available model", () => {
+    expect(resolveStartupModel(registry, cli, { defaultProvider: "openai", defaultModel: "gpt-4.1" }).model?.id).toBe("gpt-4.1");
+    // Saved default without credentials: ordinary fallback.
+    expect(resolveStartupModel(registry, cli, { defaultProvider: "anthropic", defaultModel: "claude-opus-4-6" }).model?.provider).toBe("openai");
+    expect(resolveStartupModel(registry, cli, {}).model?.id).toBe("gpt-5.4");
+  });
+
+  it("warns and falls back when the CLI pattern matches nothing", () => {
+    const choice = resolveStartupModel(registry, { ...cli, model: "nothing-like-this" }, {});
+    expect(choice.warning).toMatch(/No model matches "nothing-like-this"/);
+    expect(choice.model?.id).toBe("gpt-5.4");
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import type { AssistantMessage, LlmMessage } from "../../kernel/index.js";
+import { BASH_TOOL, TINY_PNG, runStream, streamRequest } from "../../test/fake-llm/harness.js";
+import { describeProviderConformance, useProviderKernel } from "../../test/fake-llm/provider-suite.js";
+import anthropicPlugin from "./index.js";
+import { convertMessages } from "./request.js";
+
+describeProviderConformance({
+  provider: "fake-anthropic",
+  plugin: anthropicPlugin,
+  hasImage: (request) =>
+    request.body.messages[0].content.some((b: any) => b.type === "image" && b.source.type === "base64" && b.source.data === TINY_PNG && b.source.media_type === "image/png"),
+  overflowMessage: "prompt is too long: 213462 tokens > 200000 maximum",
+  framesThroughFirstDelta: 4,
+  streamsArgumentFragments: true,
+});
+
+describe("anthropic request and replay", () => {
+  const ctx = useProviderKernel("fake-anthropic", anthropicPlugin);
+
+  it("posts to /v1/messages with the key, version, betas and cache marks", async () => {
+    ctx.fake.script({ text: "ok" });
+    await runStream(ctx.kernel, streamRequest(ctx.model, { tools: [BASH_TOOL], systemPrompt: "Be brief." }));
+    const request = ctx.fake.requests[0]!;
+    expect(request.path).toBe("/v1/messages");
+    // SDK 1.x sends the key as a bearer token; older ones used x-api-key.
+    expect([request.headers["x-api-key"], request.headers.authorization]).toContainEqual(expect.stringMatching(/^(Bearer )?test-key$/));
+    expect(request.headers["anthropic-version"]).toBeTruthy();
+    expect(request.headers["anthropic-beta"]).toContain("fine-grained-tool-streaming-2025-05-14");
+    expect(request.body).toMatchObject({ model: "fake-1", stream: true, system: [{ type: "text", text: "Be brief.", cache_control: { type: "ephemeral" } }] });
+    expect(request.body.tools).toEqual([{ name: "bash", description: BASH_TOOL.description, input_schema: BASH_TOOL.parameters }]);
+    expect(request.body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: "ephemeral" });
+    expect(request.body.thinking).toBeUndefined();
+  });
+
+  it("maps a thinking level to a budget, and to adaptive effort on adaptive models", async () => {
+    ctx.fake.script({ text: "a" }, { text: "b" });
+    await runStream(ctx.kernel, streamRequest(ctx.model, { thinkingLevel: "low", maxTokens: 4000 }));
+    // The budget comes on top of the answer's own allowance, capped at the model's limit.
+    expect(ctx.fake.requests[0]!.body.thinking).toEqual({ type: "enabled", budget_tokens: 2048 });
+    expect(ctx.fake.requests[0]!.body.max_tokens).toBe(6048);
+    const adaptive = { ...ctx.model, compat: { adaptiveThinking: true }, thinkingLevels: ["off", "low", "medium", "high", "max"] as const };
+    await runStream(ctx.kernel, streamRequest({ ...adaptive, thinkingLevels: [...adaptive.thinkingLevels] }, { thinkingLevel: "xhigh" }));
+    expect(ctx.fake.requests[1]!.body).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "max" } });
+  });
+
+  it("replays signed thinking and tool calls to the same model; merges tool results", async () => {
+    ctx.fake.script({ thinking: "Plan", toolCalls: [{ name: "bash", args: { command: "ls" } }, { name: "bash", args: { command: "pwd" } }] }, { text: "done" });
+    const first = await runStream(ctx.kernel, streamRequest(ctx.model, { tools: [BASH_TOOL], thinkingLevel: "low" }));
+    const assistant = (first.final as { message: AssistantMessage }).message;
+    expect(assistant.content[0]).toMatchObject({ thinkingSignature: "sig-part-1sig-part-2" });
+    const calls = assistant.content.filter((b) => b.type === "toolCall");
+    const messages: LlmMessage[] = [
+      { role: "user", content: "go", timestamp: 1 },
+      assistant,
+      ...calls.map((c, i) => ({ role: "toolResult" as const, toolCallId: c.type === "toolCall" ? c.id : "", toolName: "bash", content: [{ type: "text" as const, text: `out${i}` }], isError: i === 1, timestamp: 2 })),
+    ];
+    await runStream(ctx.kernel, streamRequest(ctx.model, { messages, tools: [BASH_TOOL], thinkingLevel: "low" }));
+    const body = ctx.fake.requests[1]!.body;
+    expect(body.messages).toHaveLength(3);
+    expect(body.messages[1].content[0]).toEqual({ type: "thinking", thinking: "Plan", signature: "sig-part-1sig-part-2" });
+    expect(body.messages[1].content[1]).toMatchObject({ type: "tool_use", name: "bash", input: { command: "ls" } });
+    expect(body.messages[2].role).toBe("user");
+    expect(body.messages[2].content.map((b: any) => [b.type, b.is_error, b.content])).toEqual([
+      ["tool_result", false, "out0"],
+      ["tool_result", true, "out1"],
+    ]);
+  });
+
+  it("maps max_tokens to length and a refusal to an error", async () => {
+    ctx.fake.script({ text: "cut", stop: "length" }, { text: "no", stop: "error" });
+    const length = await runStream(ctx.kernel, streamRequest(ctx.model));
+    expect(length.final.type === "done" && length.final.reason).toBe("length");
+    const refusal = await runStream(ctx.kernel, streamRequest(ctx.model));
+    expect(refusal.final.type === "error" && refusal.final.error.errorMessage).toMatch(/refus/);
+  });
+});
+
+describe("anthropic history conversion", () => {
+  const model = { id: "m", name: "m", api: "anthropic-messages", provider: "anthropic", baseUrl: "", reasoning: true, input: ["text", "image"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1, maxTokens: 1 } as const;
+  const from = (provider: string, content: AssistantMessage["content"]): AssistantMessage => ({
+    role: "assistant",
+    content,
+    api: provider === "anthropic" ? "anthropic-messages" : "openai-responses",
+    provider,
+    model: provider === "anthropic" ? "m" : "gpt",
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+    stopReason: "toolUse",
+    timestamp: 1,
+  });
+
+  it("keeps redacted thinking for the same model as redacted_thinking", () => {
+    const out = convertMessages([from("anthropic", [{ type: "thinking", thinking: "[Reasoning redacted]", redacted: true, thinkingSignature: "opaque" }, { type: "text", text: "hi" }])], { ...model, input: [...model.input] });
+    expect(out[0]!.content).toEqual([{ type: "redacted_thinking", data: "opaque" }, { type: "text", text: "hi" }]);
+  });
+
+  it("turns unsigned thinking into text", () => {
+    const out = convertMessages([from("anthropic", [{ type: "thinking", thinking: "musing" }])], { ...model, input: [...model.input] });
+    expect(out[0]!.content).toEqual([{ type: "text", text: "musing" }]);
+  });
+});

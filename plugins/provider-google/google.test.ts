@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import type { AssistantMessage, LlmMessage } from "../../kernel/index.js";
+import { BASH_TOOL, TINY_PNG, runStream, streamRequest } from "../../test/fake-llm/harness.js";
+import { describeProviderConformance, useProviderKernel } from "../../test/fake-llm/provider-suite.js";
+import { GEMINI_THOUGHT_SIGNATURE } from "../../test/fake-llm/render-google.js";
+import googlePlugin from "./index.js";
+import { thinkingConfig } from "./request.js";
+
+describeProviderConformance({
+  provider: "fake-google",
+  plugin: googlePlugin,
+  hasImage: (request) => request.body.contents[0].parts.some((p: any) => p.inlineData?.data === TINY_PNG && p.inlineData.mimeType === "image/png"),
+  overflowMessage: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).",
+  framesThroughFirstDelta: 1,
+  streamsArgumentFragments: false,
+});
+
+describe("gemini request and replay", () => {
+  const ctx = useProviderKernel("fake-google", googlePlugin);
+
+  it("posts to :streamGenerateContent?alt=sse with the key header and JSON-schema tools", async () => {
+    ctx.fake.script({ text: "ok" });
+    await runStream(ctx.kernel, streamRequest(ctx.model, { tools: [BASH_TOOL], systemPrompt: "Be brief.", thinkingLevel: "medium" }));
+    const request = ctx.fake.requests[0]!;
+    expect(request.path).toBe("/v1beta/models/fake-1:streamGenerateContent");
+    expect(request.query.alt).toBe("sse");
+    expect(request.headers["x-goog-api-key"]).toBe("test-key");
+    expect(request.body.systemInstruction.parts[0].text).toBe("Be brief.");
+    expect(request.body.tools).toEqual([{ functionDeclarations: [{ name: "bash", description: BASH_TOOL.description, parametersJsonSchema: BASH_TOOL.parameters }] }]);
+    expect(request.body.generationConfig.thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 8192 });
+  });
+
+  it("replays thought signatures and merges function responses into one user turn", async () => {
+    ctx.fake.script({ thinking: "Plan", toolCalls: [{ name: "bash", args: { command: "ls" } }, { name: "bash", args: { command: "pwd" } }] }, { text: "done" });
+    const first = await runStream(ctx.kernel, streamRequest(ctx.model, { tools: [BASH_TOOL], thinkingLevel: "low" }));
+    const assistant = (first.final as { message: AssistantMessage }).message;
+    const calls = assistant.content.filter((b) => b.type === "toolCall");
+    expect(calls[0]).toMatchObject({ thoughtSignature: GEMINI_THOUGHT_SIGNATURE });
+    const messages: LlmMessage[] = [
+      { role: "user", content: "go", timestamp: 1 },
+      assistant,
+      ...calls.map((c, i) => ({ role: "toolResult" as const, toolCallId: c.type === "toolCall" ? c.id : "", toolName: "bash", content: [{ type: "text" as const, text: `out${i}` }], isError: i === 1, timestamp: 2 })),
+    ];
+    await runStream(ctx.kernel, streamRequest(ctx.model, { messages, tools: [BASH_TOOL] }));
+    const contents = ctx.fake.requests[1]!.body.contents;
+    expect(contents).toHaveLength(3);
+    expect(contents[1].role).toBe("model");
+    expect(contents[1].parts[1]).toEqual({ functionCall: { name: "bash", args: { command: "ls" } }, thoughtSignature: GEMINI_THOUGHT_SIGNATURE });
+    expect(contents[2].parts).toEqual([
+      { functionResponse: { name: "bash", response: { output: "out0" } } },
+      { functionResponse: { name: "bash", response: { error: "out1" } } },
+    ]);
+  });
+
+  it("maps MAX_TOKENS to length and SAFETY to an error", async () => {
+    ctx.fake.script({ text: "cut", stop: "length" }, { text: "x", stop: "error" });
+    const cut = await runStream(ctx.kernel, streamRequest(ctx.model));
+    expect(cut.final.type === "done" && cut.final.reason).toBe("length");
+    const unsafe = await runStream(ctx.kernel, streamRequest(ctx.model));
+    expect(unsafe.final.type === "error" && unsafe.final.error.errorMessage).toMatch(/SAFETY/);
+  });
+});
+
+describe("gemini thinking config", () => {
+  const base = { name: "g", api: "google-generative-ai", provider: "google", baseUrl: "", reasoning: true, input: ["text"] as ("text" | "image")[], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1, maxTokens: 1 };
+
+  it("uses thinkingLevel on Gemini 3 and budgets on 2.5", () => {
+    expect(thinkingConfig({ ...base, id: "gemini-3-pro-preview", thinkingLevels: ["low", "high"] }, "medium")).toEqual({ includeThoughts: true, thinkingLevel: "HIGH" });
+    expect(thinkingConfig({ ...base, id: "gemini-2.5-flash" }, "medium")).toEqual({ includeThoughts: true, thinkingBudget: 8192 });
+    expect(thinkingConfig({ ...base, id: "gemini-2.5-flash" }, "off")).toEqual({ thinkingBudget: 0 });
+    expect(thinkingConfig({ ...base, id: "gemini-2.0-flash", reasoning: false }, "high")).toBeUndefined();
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import type { AssistantMessage, LlmMessage } from "../../kernel/index.js";
+import { BASH_TOOL, TINY_PNG, runStream, streamRequest } from "../../test/fake-llm/harness.js";
+import { describeProviderConformance, useProviderKernel } from "../../test/fake-llm/provider-suite.js";
+import openaiPlugin from "./index.js";
+
+describeProviderConformance({
+  provider: "fake-responses",
+  plugin: openaiPlugin,
+  hasImage: (request) =>
+    request.body.input[0].content.some((p: any) => p.type === "input_image" && p.image_url === `data:image/png;base64,${TINY_PNG}`),
+  overflowMessage: "Your input exceeds the context window of this model. Please adjust your input and try again.",
+  framesThroughFirstDelta: 5,
+  streamsArgumentFragments: true,
+});
+
+describe("openai responses request and replay", () => {
+  const ctx = useProviderKernel("fake-responses", openaiPlugin);
+
+  it("posts a stateless request with instructions, tools and reasoning", async () => {
+    ctx.fake.script({ text: "ok" });
+    await runStream(ctx.kernel, { ...streamRequest(ctx.model, { tools: [BASH_TOOL], systemPrompt: "Be brief.", thinkingLevel: "high" }) });
+    const request = ctx.fake.requests[0]!;
+    expect(request.path).toBe("/v1/responses");
+    expect(request.headers.authorization).toBe("Bearer test-key");
+    expect(request.body).toMatchObject({
+      model: "fake-1",
+      stream: true,
+      store: false,
+      instructions: "Be brief.",
+      reasoning: { effort: "high", summary: "auto" },
+      include: ["reasoning.encrypted_content"],
+    });
+    expect(request.body.tools).toEqual([{ type: "function", name: "bash", description: BASH_TOOL.description, parameters: BASH_TOOL.parameters, strict: false }]);
+  });
+
+  it("returns call_id|item_id tool ids and replays reasoning, message ids, calls and outputs", async () => {
+    ctx.fake.script({ thinking: "Plan it", text: "Running", toolCalls: [{ name: "bash", args: { command: "ls" } }] }, { text: "done" });
+    const first = await runStream(ctx.kernel, streamRequest(ctx.model, { tools: [BASH_TOOL], thinkingLevel: "medium" }));
+    const assistant = (first.final as { message: AssistantMessage }).message;
+    const call = assistant.content.find((b) => b.type === "toolCall");
+    expect(call?.type === "toolCall" && call.id).toBe("call_fake_1_0|fc_fake_1_0");
+    const messages: LlmMessage[] = [
+      { role: "user", content: "go", timestamp: 1 },
+      assistant,
+      { role: "toolResult", toolCallId: "call_fake_1_0|fc_fake_1_0", toolName: "bash", content: [{ type: "text", text: "a.txt" }], isError: false, timestamp: 2 },
+    ];
+    await runStream(ctx.kernel, streamRequest(ctx.model, { messages, tools: [BASH_TOOL], thinkingLevel: "medium" }));
+    const input = ctx.fake.requests[1]!.body.input;
+    expect(input[1]).toMatchObject({ type: "reasoning", id: "rs_fake_1", encrypted_content: "enc_1" });
+    expect(input[2]).toMatchObject({ type: "message", role: "assistant", id: "msg_fake_1", content: [{ type: "output_text", text: "Running" }] });
+    expect(input[3]).toEqual({ type: "function_call", call_id: "call_fake_1_0", id: "fc_fake_1_0", name: "bash", arguments: '{"command":"ls"}' });
+    expect(input[4]).toEqual({ type: "function_call_output", call_id: "call_fake_1_0", output: "a.txt" });
+  });
+
+  it("maps incomplete to length and failed to an error", async () => {
+    ctx.fake.script({ text: "cut", stop: "length" }, { text: "x", stop: "error" });
+    const cut = await runStream(ctx.kernel, streamRequest(ctx.model));
+    expect(cut.final.type === "done" && cut.final.reason).toBe("length");
+    const failed = await runStream(ctx.kernel, streamRequest(ctx.model));
+    expect(failed.final.type === "error" && failed.final.error.errorMessage).toBe("server_error: The response failed");
+  });
+});
