@@ -5,6 +5,8 @@
  */
 export interface ClaimedStdout {
   write(text: string): boolean;
+  /** Writes several pieces as one batch (a single writev where the stream supports it). */
+  writeParts(parts: (string | Buffer)[]): boolean;
   onceDrain(callback: () => void): void;
   /** Resolves once everything written so far has been handed to the OS. */
   flush(): Promise<void>;
@@ -23,6 +25,14 @@ export function claimStdout(): ClaimedStdout {
     (stderrWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
   const claimed: ClaimedStdout = {
     write: (text) => realWrite(text),
+    writeParts: (parts) => {
+      if (parts.length === 1) return realWrite(parts[0] as string);
+      stdout.cork();
+      let accepted = true;
+      for (const part of parts) accepted = (realWrite as (chunk: string | Buffer) => boolean)(part) && accepted;
+      stdout.uncork();
+      return accepted;
+    },
     onceDrain: (callback) => stdout.once("drain", callback),
     flush: () => new Promise<void>((resolve) => realWrite("", () => resolve())),
   };

@@ -21,9 +21,9 @@ const USAGE = `Usage:
 
 const PROVIDER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/** Runs the subcommand (argv without `auth`); resolves to the process exit code. */
+/** Runs the subcommand (`argv` after `atomic`, with or without the leading `auth`); resolves to the exit code. */
 export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<number> {
-  const [action, provider, ...extra] = argv;
+  const [action, provider, ...extra] = argv[0] === "auth" ? argv.slice(1) : argv;
   const store = new AuthStore(io.agentDir);
   const fail = (message: string, showUsage = false) => {
     io.stderr.write(`${message}\n${showUsage ? USAGE : ""}`);
@@ -44,17 +44,21 @@ export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<num
   }
   if (!PROVIDER_NAME.test(provider)) return fail(`Invalid provider name: ${provider}`);
 
-  if (action === "clear") {
-    const removed = await store.remove(provider);
-    io.stdout.write(removed ? `Removed the stored key for ${provider}.\n` : `No stored key for ${provider}.\n`);
+  try {
+    if (action === "clear") {
+      const removed = await store.remove(provider);
+      io.stdout.write(removed ? `Removed the stored key for ${provider}.\n` : `No stored key for ${provider}.\n`);
+      return 0;
+    }
+    if ((io.stdin as { isTTY?: boolean }).isTTY) io.stderr.write(`Paste the API key for ${provider}, then press Enter and Ctrl-D:\n`);
+    const key = firstLine(await readAll(io.stdin));
+    if (!key) return fail(`No key on stdin. Example: printf '%s' "$KEY" | atomic auth set ${provider}`);
+    await store.set(provider, key);
+    io.stdout.write(`Stored the key for ${provider} in ${store.path}.\n`);
     return 0;
+  } catch (error) {
+    return fail((error as Error).message);
   }
-  if ((io.stdin as { isTTY?: boolean }).isTTY) io.stderr.write(`Paste the API key for ${provider}, then press Enter and Ctrl-D:\n`);
-  const key = firstLine(await readAll(io.stdin));
-  if (!key) return fail(`No key on stdin. Example: printf '%s' "$KEY" | atomic auth set ${provider}`);
-  await store.set(provider, key);
-  io.stdout.write(`Stored the key for ${provider} in ${store.path}.\n`);
-  return 0;
 }
 
 function listing(store: AuthStore, env: NodeJS.ProcessEnv): string {

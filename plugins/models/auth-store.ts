@@ -30,27 +30,30 @@ export class AuthStore {
     return this.#path;
   }
 
-  /** (Re)reads the file. A missing file is empty; an unreadable one is reported, never thrown. */
-  async load(warn: (message: string) => void = () => {}): Promise<void> {
+  /**
+   * (Re)reads the file. A missing file is empty. A broken one is reported (returned and passed
+   * to `warn`) and leaves the credentials read so far in place.
+   */
+  async load(warn: (message: string) => void = () => {}): Promise<string | undefined> {
     let text: string;
     try {
       text = await readFile(this.#path, "utf8");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") warn(`Cannot read ${this.#path}: ${(error as Error).message}`);
-      this.#raw = {};
-      this.#entries.clear();
-      return;
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+        this.#raw = {};
+        this.#entries.clear();
+        return undefined;
+      }
+      return report(warn, `Cannot read ${this.#path}: ${(error as Error).message}`);
     }
     let json: unknown;
     try {
       json = text.trim() === "" ? {} : JSON.parse(text);
     } catch (error) {
-      warn(`Invalid JSON in ${this.#path}: ${(error as Error).message}`);
-      return;
+      return report(warn, `Invalid JSON in ${this.#path}: ${(error as Error).message}`);
     }
     if (typeof json !== "object" || json === null || Array.isArray(json)) {
-      warn(`Invalid ${this.#path}: expected an object of provider credentials`);
-      return;
+      return report(warn, `Invalid ${this.#path}: expected an object of provider credentials`);
     }
     this.#raw = json as Record<string, unknown>;
     this.#entries.clear();
@@ -58,6 +61,7 @@ export class AuthStore {
       const parsed = Credential.safeParse(value);
       if (parsed.success && parsed.data.key !== "") this.#entries.set(provider, parsed.data);
     }
+    return undefined;
   }
 
   key(provider: string): string | undefined {
@@ -73,7 +77,7 @@ export class AuthStore {
   }
 
   async set(provider: string, key: string): Promise<void> {
-    await this.load();
+    await this.#loadForUpdate();
     const entry: Credential = { type: "api_key", key };
     this.#raw[provider] = entry;
     this.#entries.set(provider, entry);
@@ -82,12 +86,18 @@ export class AuthStore {
 
   /** Removes the provider's credential; false when there was none. */
   async remove(provider: string): Promise<boolean> {
-    await this.load();
+    await this.#loadForUpdate();
     if (!(provider in this.#raw)) return false;
     delete this.#raw[provider];
     this.#entries.delete(provider);
     await this.#write();
     return true;
+  }
+
+  /** A broken file is never overwritten: the user may have keys in it worth rescuing. */
+  async #loadForUpdate(): Promise<void> {
+    const problem = await this.load();
+    if (problem) throw new Error(`${problem} (not modified; fix or remove the file first)`);
   }
 
   async #write(): Promise<void> {
@@ -98,4 +108,9 @@ export class AuthStore {
     await chmod(tmp, 0o600);
     await rename(tmp, this.#path);
   }
+}
+
+function report(warn: (message: string) => void, message: string): string {
+  warn(message);
+  return message;
 }

@@ -86,7 +86,7 @@ describe("atomic auth", () => {
     expect(new AuthStore(agentDir)).toBeDefined();
 
     const list = io();
-    expect(await runAuthCommand(["list"], list)).toBe(0);
+    expect(await runAuthCommand(["auth", "list"], list)).toBe(0);
     expect(list.text().out).toContain("anthropic: auth.json");
     expect(list.text().out).toContain("openai: environment (OPENAI_API_KEY)");
     expect(list.text().out).toContain("google: not configured");
@@ -105,5 +105,24 @@ describe("atomic auth", () => {
     expect(await runAuthCommand(["set", "anthropic"], empty)).toBe(1);
     expect(await runAuthCommand(["bogus"], io())).toBe(2);
     expect(await runAuthCommand(["set", "../etc"], io("k"))).toBe(1);
+  });
+});
+
+describe("a broken auth.json", () => {
+  it("is reported and never overwritten", async () => {
+    const file = join(agentDir, "auth.json");
+    await writeFile(file, "{ broken");
+    const warnings: string[] = [];
+    const r = new ModelRegistry({ env: {}, agentDir, warn: (m) => warnings.push(m) });
+    await r.loadConfig();
+    expect(warnings[0]).toMatch(/Invalid JSON in .*auth\.json/);
+    await expect(r.storeApiKey("openai", "k")).rejects.toThrow(/not modified/);
+    let err = "";
+    const stdin = new PassThrough();
+    stdin.end("k\n");
+    const code = await runAuthCommand(["set", "openai"], { agentDir, stdin, stdout: new PassThrough(), stderr: new PassThrough().on("data", (c) => (err += c)) });
+    expect(code).toBe(1);
+    expect(err).toMatch(/not modified/);
+    expect(await readFile(file, "utf8")).toBe("{ broken");
   });
 });

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Kernel } from "../../kernel/kernel.js";
 import type { OutEvent, Settings } from "../../kernel/index.js";
 import { bootKernel, removeDir, tempDir } from "../../test/fake-llm/harness.js";
+import replayPlugin from "../provider-replay/index.js";
 import { UNSUPPORTED_DEFAULT_ERROR } from "./startup.js";
 
 let agentDir: string;
@@ -76,6 +77,20 @@ describe("unsupported saved default provider", () => {
     const state = await invoke("get_state");
     expect(state.modelFallbackReason).toBeUndefined();
     expect(state.model.provider).toBe("anthropic");
+  });
+});
+
+describe("startup choice", () => {
+  it("never picks the keyless replay provider unless asked for", async () => {
+    kernel = await bootKernel({ agentDir, plugins: [replayPlugin] });
+    expect((await invoke("get_state")).model).toBeNull();
+    expect((await invoke("get_available_models")).models.map((m: { provider: string; id: string }) => `${m.provider}/${m.id}`)).toContain("replay/demo");
+    kernel = await bootKernel({ agentDir, plugins: [replayPlugin], settings: { defaultProvider: "replay", defaultModel: "demo" } });
+    expect((await invoke("get_state")).model).toMatchObject({ provider: "replay", id: "demo" });
+    kernel = await bootKernel({ agentDir, plugins: [replayPlugin], cli: { provider: "replay", model: "demo" } });
+    expect((await invoke("get_state")).model).toMatchObject({ provider: "replay", id: "demo" });
+    kernel = await bootKernel({ agentDir, plugins: [replayPlugin], env: { GEMINI_API_KEY: "g" } });
+    expect((await invoke("get_state")).model.provider).toBe("google");
   });
 });
 

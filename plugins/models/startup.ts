@@ -63,6 +63,7 @@ function savedOrFirst(models: ModelsApi, settings: Settings): StartupChoice {
     const model = models.available().find((m) => m.provider === defaultProvider);
     if (model) return { model };
   }
-  const first = models.available()[0];
+  // Keyless offline providers (replay) are available but never chosen unless asked for.
+  const first = models.available().find((m) => models.authStatus(m.provider).source !== "none");
   return first ? { model: first } : {};
 }

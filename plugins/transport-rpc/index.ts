@@ -32,7 +32,7 @@ export default definePlugin({
 
 function serveRpc(k: PluginContext): Promise<number> {
   const stdout = claimStdout();
-  const writer = new RecordWriter((text) => stdout.write(text), (resolve) => stdout.onceDrain(resolve));
+  const writer = new RecordWriter({ write: (parts) => stdout.writeParts(parts), onceDrain: (resolve) => stdout.onceDrain(resolve) });
   k.events.subscribe((event) => writer.writeRecord(event));
   k.events.addPressureSource(() => writer.pressure());
 

@@ -3,32 +3,34 @@
  * snapshot can never run ahead of its event), written in order as whole lines, and a
  * congested pipe is reported as backpressure that streaming producers wait on.
  */
-export type WriteFn = (text: string) => boolean;
+import { snapshotJson } from "./snapshot-cache.js";
+
+export interface LineSink {
+  /** Writes pieces that together form whole lines; returns false when the pipe is congested. */
+  write(parts: (string | Buffer)[]): boolean;
+  onceDrain(callback: () => void): void;
+}
 
 export class RecordWriter {
-  readonly #write: WriteFn;
+  readonly #sink: LineSink;
   #congested: Promise<void> | undefined;
-  readonly #onDrainNeeded: (resolve: () => void) => void;
 
-  constructor(write: WriteFn, onDrainNeeded: (resolve: () => void) => void) {
-    this.#write = write;
-    this.#onDrainNeeded = onDrainNeeded;
+  constructor(sink: LineSink) {
+    this.#sink = sink;
   }
 
   writeRecord(record: object): void {
-    this.writeLine(serialize(record));
+    this.#track(this.#sink.write(serializeParts(record)));
   }
 
-  writeLine(line: string): void {
-    const accepted = this.#write(line + "\n");
-    if (!accepted && !this.#congested) {
-      this.#congested = new Promise<void>((resolve) =>
-        this.#onDrainNeeded(() => {
-          this.#congested = undefined;
-          resolve();
-        }),
-      );
-    }
+  #track(accepted: boolean): void {
+    if (accepted || this.#congested) return;
+    this.#congested = new Promise<void>((resolve) =>
+      this.#sink.onceDrain(() => {
+        this.#congested = undefined;
+        resolve();
+      }),
+    );
   }
 
   /** Undefined when the pipe keeps up; otherwise resolves on drain. */
@@ -37,17 +39,30 @@ export class RecordWriter {
   }
 }
 
+type UpdateRecord = { type?: unknown; message?: unknown; assistantMessageEvent?: { partial?: unknown } };
+
+function isSharedSnapshotUpdate(record: object): record is UpdateRecord & { message: Record<string, unknown> } {
+  const event = record as UpdateRecord;
+  return event.type === "message_update" && !!event.assistantMessageEvent && event.assistantMessageEvent.partial === event.message;
+}
+
 /**
- * `message_update` carries the same partial message twice (`message` and
- * `assistantMessageEvent.partial`): serialise it once and splice it into both places.
+ * A record as line pieces. `message_update` carries the same partial message twice (`message`
+ * and `assistantMessageEvent.partial`): it is serialised and UTF-8 encoded once, and the same
+ * bytes are written in both places.
  */
+export function serializeParts(record: object): (string | Buffer)[] {
+  if (!isSharedSnapshotUpdate(record)) return [JSON.stringify(record) + "\n"];
+  const snapshot = Buffer.from(snapshotJson(record.message));
+  const { partial: _partial, ...delta } = record.assistantMessageEvent!;
+  const deltaJson = JSON.stringify(delta);
+  return ['{"type":"message_update","message":', snapshot, `,"assistantMessageEvent":${deltaJson.slice(0, -1)},"partial":`, snapshot, "}}\n"];
+}
+
+/** The whole line as one string (tests and diagnostics). */
 export function serialize(record: object): string {
-  const event = record as { type?: unknown; message?: unknown; assistantMessageEvent?: { partial?: unknown } };
-  if (event.type === "message_update" && event.assistantMessageEvent && event.assistantMessageEvent.partial === event.message) {
-    const snapshot = JSON.stringify(event.message);
-    const { partial: _partial, ...delta } = event.assistantMessageEvent;
-    const deltaJson = JSON.stringify(delta);
-    return `{"type":"message_update","message":${snapshot},"assistantMessageEvent":${deltaJson.slice(0, -1)},"partial":${snapshot}}}`;
-  }
-  return JSON.stringify(record);
+  return serializeParts(record)
+    .map((part) => (typeof part === "string" ? part : part.toString("utf8")))
+    .join("")
+    .slice(0, -1);
 }

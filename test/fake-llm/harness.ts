@@ -5,6 +5,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import agentPlugin from "../../plugins/agent/index.js";
 import modelsPlugin from "../../plugins/models/index.js";
 import { Kernel } from "../../kernel/kernel.js";
@@ -31,6 +32,9 @@ export interface TestKernelOptions {
   log?: Logger;
 }
 
+/** The repository root: where bundled assets (replay cassettes) live. */
+export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
 export async function tempDir(prefix = "atomic-test-"): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
 }
@@ -49,6 +53,7 @@ export async function bootKernel(options: TestKernelOptions = {}): Promise<Kerne
       settings: options.settings ?? {},
       cli: { mode: "rpc", noSession: true, approve: false, extensions: [], ...options.cli },
       env: options.env ?? {},
+      installDir: REPO_ROOT,
     },
     log: options.log ?? silentLogger,
   });

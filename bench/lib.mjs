@@ -1,0 +1,65 @@
+// Shared helpers for the benchmarks: spawn the built CLI, read stdout strictly on LF, sample RSS.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+
+export const CLI = fileURLToPath(new URL("../dist/cli/atomic.js", import.meta.url));
+
+export function tempDir(prefix) {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+export function writeCassette(agentDir, name, turns) {
+  mkdirSync(join(agentDir, "cassettes"), { recursive: true });
+  const lines = [{ type: "cassette", version: 1, name }, ...turns.flatMap((t) => [{ type: "turn" }, ...t])];
+  writeFileSync(join(agentDir, "cassettes", `${name}.jsonl`), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+}
+
+/** Peak resident set (VmHWM) of a live process, in MB. */
+export function peakRssMb(pid) {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+/**
+ * Spawns the agent; `onLine(line, agent)` sees every stdout line (raw string, not parsed, so the
+ * client's own parsing does not dominate what is measured).
+ */
+export function startAgent(args, { agentDir, cwd, onLine }) {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: cwd ?? agentDir,
+    env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  let pending = [];
+  let bytes = 0;
+  child.stdout.on("data", (chunk) => {
+    bytes += chunk.length;
+    let start = 0;
+    for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, i);
+      const line = pending.length ? Buffer.concat([...pending, piece]).toString("utf8") : piece.toString("utf8");
+      pending = [];
+      start = i + 1;
+      onLine(line);
+    }
+    if (start < chunk.length) pending.push(chunk.subarray(start));
+  });
+  const exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+  return {
+    child,
+    t0,
+    exited,
+    send: (command) => child.stdin.write(JSON.stringify(command) + "\n"),
+    stdoutBytes: () => bytes,
+  };
+}

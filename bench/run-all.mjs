@@ -1,0 +1,12 @@
+// Runs every benchmark against the built CLI (npm run build first) and prints one JSON object.
+import { benchSessionLoad } from "./session-load.mjs";
+import { benchStartup } from "./startup.mjs";
+import { benchStream } from "./stream.mjs";
+
+const results = {
+  node: process.version,
+  startup: await benchStartup(21),
+  stream: await benchStream({ runs: 5 }),
+  sessionLoad: await benchSessionLoad({ runs: 3 }),
+};
+console.log(JSON.stringify(results, null, 2));
