@@ -18,8 +18,6 @@ export const FLAGS: FlagSpec[] = [
   { names: ["--name", "-n"], key: "name", value: "<name>", description: "Session display name at startup." },
   { names: ["--no-session"], key: "noSession", description: "Keep the session in memory only (nothing written to disk)." },
   { names: ["--session-dir"], key: "sessionDir", value: "<path>", description: "Directory for session files (default: <agent dir>/sessions)." },
-  { names: ["--extension", "-e"], key: "extensions", value: "<path>", repeatable: true, description: "Load an extension file or folder (repeatable)." },
-  { names: ["--approve"], key: "approve", description: "Trust this project: load its .atomic/extensions." },
   { names: ["--record"], key: "record", value: "<cassette>", description: "Record every model stream into <agent dir>/cassettes/<cassette>.jsonl for offline replay." },
   { names: ["--help", "-h"], key: "help", description: "Show this help." },
   { names: ["--version", "-v"], key: "version", description: "Print the version." },
