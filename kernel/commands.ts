@@ -4,7 +4,7 @@
  * documents the protocol. Transports are just callers of `invoke`.
  */
 import { z } from "zod";
-import { ErrorCode, KernelError, kernelErrors } from "./errors.js";
+import { ErrorCode, isKernelError, KernelError, kernelErrors } from "./errors.js";
 import { formatValidationError } from "./validation.js";
 
 /** immediate: handled as soon as read; ordinary: one at a time, in arrival order. */
@@ -18,8 +18,11 @@ export interface CommandContext {
 export interface CommandDefinition<S extends z.ZodType = z.ZodType, R = unknown> {
   name: string;
   description?: string;
-  /** Fields of the command object (besides `type` and `id`). Unknown keys are ignored. */
-  input: S;
+  /**
+   * Fields of the command object (besides `type` and `id`); unknown keys are ignored. May be a
+   * thunk: the schema is then built on first use, which keeps startup cheap.
+   */
+  input: S | (() => S);
   lane?: Lane;
   run(input: z.output<S>, ctx: CommandContext): R | Promise<R>;
 }
@@ -32,6 +35,22 @@ export function defineCommand<S extends z.ZodType, R>(definition: CommandDefinit
 interface Entry {
   definition: CommandDefinition;
   plugin: string;
+  schema?: z.ZodType;
+}
+
+function schemaOf(entry: Entry): z.ZodType {
+  entry.schema ??= resolveSchema(entry.definition.input);
+  return entry.schema;
+}
+
+/** A schema given directly or as a thunk (built lazily, once). */
+export function resolveSchema<S extends z.ZodType>(input: S | (() => S)): S {
+  return typeof input === "function" && !isZodSchema(input) ? (input as () => S)() : (input as S);
+}
+
+/** Duck-typed so schemas from another copy of zod v4 (a user plugin's) are recognised too. */
+export function isZodSchema(value: unknown): value is z.ZodType {
+  return (typeof value === "object" || typeof value === "function") && value !== null && "_zod" in value && typeof (value as { safeParse?: unknown }).safeParse === "function";
 }
 
 export class CommandRegistry {
@@ -60,12 +79,12 @@ export class CommandRegistry {
   async invoke(name: string, raw: Record<string, unknown>, ctx: CommandContext = {}): Promise<unknown> {
     const entry = this.#entries.get(name);
     if (!entry) throw kernelErrors.unknownCommand(name);
-    const parsed = entry.definition.input.safeParse(raw);
+    const parsed = schemaOf(entry).safeParse(raw);
     if (!parsed.success) throw kernelErrors.invalidInput(formatValidationError(parsed.error));
     try {
       return await entry.definition.run(parsed.data, ctx);
     } catch (error) {
-      if (error instanceof KernelError) throw error;
+      if (isKernelError(error)) throw error;
       const message = error instanceof Error ? error.message : String(error);
       throw new KernelError(ErrorCode.INTERNAL, message, { plugin: entry.plugin, cause: error });
     }
@@ -75,7 +94,7 @@ export class CommandRegistry {
   jsonSchema(name: string): Record<string, unknown> {
     const entry = this.#entries.get(name);
     if (!entry) throw kernelErrors.unknownCommand(name);
-    const schema = z.toJSONSchema(entry.definition.input, { unrepresentable: "any" }) as Record<string, unknown>;
+    const schema = z.toJSONSchema(schemaOf(entry), { unrepresentable: "any" }) as Record<string, unknown>;
     const properties = { type: { const: name }, id: { type: ["string", "number"] }, ...(schema.properties as object) };
     const required = ["type", ...((schema.required as string[] | undefined) ?? [])];
     return { ...schema, properties, required, description: entry.definition.description };

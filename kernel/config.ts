@@ -11,14 +11,15 @@ import { ErrorCode, KernelError } from "./errors.js";
 import { THINKING_LEVELS } from "./types.js";
 import { formatValidationError } from "./validation.js";
 
-const QueueMode = z.enum(["all", "one-at-a-time"]);
+const queueMode = () => z.enum(["all", "one-at-a-time"]);
 
-export const SettingsSchema = z.looseObject({
+/** Built on first use: most processes have no settings file to validate. */
+export const settingsSchema = () => z.looseObject({
   defaultProvider: z.string().optional(),
   defaultModel: z.string().optional(),
   defaultThinkingLevel: z.enum(THINKING_LEVELS).optional(),
-  steeringMode: QueueMode.optional(),
-  followUpMode: QueueMode.optional(),
+  steeringMode: queueMode().optional(),
+  followUpMode: queueMode().optional(),
   retry: z
     .object({
       enabled: z.boolean().optional(),
@@ -42,7 +43,7 @@ export const SettingsSchema = z.looseObject({
   trustedProjects: z.array(z.string()).optional(),
 });
 
-export type Settings = z.output<typeof SettingsSchema>;
+export type Settings = z.output<ReturnType<typeof settingsSchema>>;
 
 /** Keys that can make Atomic run code: a cloned repository's `.atomic/` must not set them. */
 export const USER_ONLY_KEYS = ["plugins", "extensions", "trustedProjects"] as const;
@@ -100,7 +101,7 @@ export async function readSettingsFile(path: string): Promise<Settings> {
   } catch (error) {
     throw new KernelError(ErrorCode.CONFIG_INVALID, `Invalid JSON in settings file ${path}: ${(error as Error).message}`);
   }
-  const parsed = SettingsSchema.safeParse(json);
+  const parsed = settingsSchema().safeParse(json);
   if (!parsed.success) {
     throw new KernelError(ErrorCode.CONFIG_INVALID, `Invalid settings file ${path}: ${formatValidationError(parsed.error)}`);
   }

@@ -46,13 +46,14 @@ export class KernelError extends Error {
   }
 }
 
+/** Duck-typed: a user plugin may hold its own copy of the kernel module. */
 export function isKernelError(value: unknown): value is KernelError {
-  return value instanceof KernelError;
+  return value instanceof KernelError || (value instanceof Error && value.name === "KernelError" && typeof (value as { code?: unknown }).code === "string");
 }
 
 /** Codes anything; an unknown throw keeps its message but never its stack. */
 export function toKernelError(value: unknown): KernelError {
-  if (value instanceof KernelError) return value;
+  if (isKernelError(value)) return value;
   if (value instanceof Error) return new KernelError(ErrorCode.INTERNAL, value.message || value.name, { cause: value });
   return new KernelError(ErrorCode.INTERNAL, typeof value === "string" ? value : safeString(value));
 }

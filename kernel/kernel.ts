@@ -5,7 +5,7 @@
  */
 import { CommandRegistry } from "./commands.js";
 import type { KernelConfig } from "./config.js";
-import { ErrorCode, KernelError, toKernelError } from "./errors.js";
+import { ErrorCode, isKernelError, KernelError, toKernelError } from "./errors.js";
 import { EventBus } from "./events.js";
 import { createHooks, type Hooks, type PluginErrorEvent } from "./hooks.js";
 import { orderPlugins } from "./loader.js";
@@ -107,7 +107,7 @@ export class Kernel {
     try {
       await Promise.race([Promise.resolve(plugin.apply(this.context(plugin.name))), timeout]);
     } catch (error) {
-      if (error instanceof KernelError && error.plugin) throw error;
+      if (isKernelError(error) && error.plugin) throw error;
       const coded = toKernelError(error);
       throw new KernelError(coded.code === ErrorCode.INTERNAL ? ErrorCode.PLUGIN_LOAD : coded.code, `[plugin ${plugin.name}] apply failed: ${coded.message}`, { plugin: plugin.name, cause: error });
     } finally {

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { kernelErrors } from "./errors.js";
 import type { ImageContent, TextContent, ToolSpec } from "./types.js";
 import { formatValidationError } from "./validation.js";
+import { isZodSchema, resolveSchema } from "./commands.js";
 
 export interface ToolResult {
   content: (TextContent | ImageContent)[];
@@ -25,7 +26,8 @@ export interface ToolExecutionContext {
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
-  parameters: S | { jsonSchema: Record<string, unknown> };
+  /** A zod schema (or a thunk building it on first use), or a plain JSON Schema for foreign tools. */
+  parameters: S | (() => S) | { jsonSchema: Record<string, unknown> };
   execute(args: z.output<S>, ctx: ToolExecutionContext): Promise<ToolResult>;
 }
 
@@ -36,7 +38,7 @@ export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): 
 export type ToolValidation = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
 
 export class ToolRegistry {
-  readonly #tools = new Map<string, { definition: ToolDefinition; plugin: string }>();
+  readonly #tools = new Map<string, { definition: ToolDefinition; plugin: string; schema?: z.ZodType | { jsonSchema: Record<string, unknown> } }>();
   #specs: ToolSpec[] | undefined;
   #frozen = false;
 
@@ -51,6 +53,15 @@ export class ToolRegistry {
     return this.#tools.get(name)?.definition;
   }
 
+  /** The tool's parameters, with a lazy schema built on first use. */
+  #parameters(name: string): z.ZodType | { jsonSchema: Record<string, unknown> } | undefined {
+    const entry = this.#tools.get(name);
+    if (!entry) return undefined;
+    const parameters = entry.definition.parameters;
+    entry.schema ??= isJsonSchemaParameters(parameters) ? parameters : resolveSchema(parameters as z.ZodType | (() => z.ZodType));
+    return entry.schema;
+  }
+
   names(): string[] {
     return [...this.#tools.keys()];
   }
@@ -60,16 +71,15 @@ export class ToolRegistry {
     this.#specs ??= [...this.#tools.values()].map(({ definition }) => ({
       name: definition.name,
       description: definition.description,
-      parameters: toJsonSchema(definition.parameters),
+      parameters: toJsonSchema(this.#parameters(definition.name)!),
     }));
     return this.#specs;
   }
 
   validate(name: string, args: unknown): ToolValidation {
-    const definition = this.get(name);
-    if (!definition) return { ok: false, error: `Tool ${name} not found` };
-    const parameters = definition.parameters;
-    if ("jsonSchema" in parameters && !(parameters instanceof z.ZodType)) {
+    const parameters = this.#parameters(name);
+    if (!parameters) return { ok: false, error: `Tool ${name} not found` };
+    if (isJsonSchemaParameters(parameters)) {
       if (typeof args !== "object" || args === null || Array.isArray(args)) {
         return { ok: false, error: `Validation failed for tool "${name}": arguments must be an object` };
       }
@@ -89,11 +99,13 @@ export class ToolRegistry {
   }
 }
 
-function toJsonSchema(parameters: ToolDefinition["parameters"]): Record<string, unknown> {
-  if (parameters instanceof z.ZodType) {
-    const schema = z.toJSONSchema(parameters, { unrepresentable: "any" }) as Record<string, unknown>;
-    delete schema.$schema;
-    return schema;
-  }
-  return (parameters as { jsonSchema: Record<string, unknown> }).jsonSchema;
+function isJsonSchemaParameters(parameters: unknown): parameters is { jsonSchema: Record<string, unknown> } {
+  return typeof parameters === "object" && parameters !== null && "jsonSchema" in parameters && !isZodSchema(parameters);
+}
+
+function toJsonSchema(parameters: z.ZodType | { jsonSchema: Record<string, unknown> }): Record<string, unknown> {
+  if (isJsonSchemaParameters(parameters)) return parameters.jsonSchema;
+  const schema = z.toJSONSchema(parameters, { unrepresentable: "any" }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema;
 }

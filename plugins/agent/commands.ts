@@ -4,13 +4,14 @@ import { defineCommand, type CommandDefinition } from "../../kernel/index.js";
 import type { Agent } from "./agent.js";
 import { assistantText } from "./convert.js";
 
-export const ImageSchema = z.object({
-  type: z.literal("image"),
-  data: z.string(),
-  mimeType: z.string(),
-});
+export const imageSchema = () =>
+  z.object({
+    type: z.literal("image"),
+    data: z.string(),
+    mimeType: z.string(),
+  });
 
-const QueueModeSchema = z.enum(["all", "one-at-a-time"]);
+const queueModeSchema = () => z.enum(["all", "one-at-a-time"]);
 
 /** Writes a changed preference into the user's settings.json, so it survives a restart. */
 export type PersistSetting = (patch: Record<string, unknown>) => Promise<void>;
@@ -20,9 +21,9 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
     defineCommand({
       name: "prompt",
       description: "Send a user prompt; while streaming, streamingBehavior queues it.",
-      input: z.object({
+      input: () => z.object({
         message: z.string(),
-        images: z.array(ImageSchema).optional(),
+        images: z.array(imageSchema()).optional(),
         streamingBehavior: z.enum(["steer", "followUp"]).optional(),
       }),
       run: async ({ message, images, streamingBehavior }) => {
@@ -32,35 +33,35 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
     defineCommand({
       name: "steer",
       description: "Queue a message delivered after the current turn's tool calls, before the next LLM call.",
-      input: z.object({ message: z.string(), images: z.array(ImageSchema).optional() }),
+      input: () => z.object({ message: z.string(), images: z.array(imageSchema()).optional() }),
       run: ({ message, images }) => agent.steer(message, images),
     }),
     defineCommand({
       name: "follow_up",
       description: "Queue a message delivered when the agent would otherwise stop.",
-      input: z.object({ message: z.string(), images: z.array(ImageSchema).optional() }),
+      input: () => z.object({ message: z.string(), images: z.array(imageSchema()).optional() }),
       run: ({ message, images }) => agent.followUp(message, images),
     }),
     defineCommand({
       name: "abort",
       description: "Abort the current run; responds after its closing events.",
       lane: "immediate",
-      input: z.object({}),
+      input: () => z.object({}),
       run: () => agent.abort(),
     }),
     defineCommand({
       name: "get_state",
-      input: z.object({}),
+      input: () => z.object({}),
       run: () => agent.state(),
     }),
     defineCommand({
       name: "get_messages",
-      input: z.object({}),
+      input: () => z.object({}),
       run: () => ({ messages: agent.getMessages() }),
     }),
     defineCommand({
       name: "get_last_assistant_text",
-      input: z.object({}),
+      input: () => z.object({}),
       run: () => {
         const messages = agent.getMessages();
         for (let i = messages.length - 1; i >= 0; i--) {
@@ -74,7 +75,7 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
     }),
     defineCommand({
       name: "set_steering_mode",
-      input: z.object({ mode: QueueModeSchema }),
+      input: () => z.object({ mode: queueModeSchema() }),
       run: async ({ mode }) => {
         agent.setSteeringMode(mode);
         await persist({ steeringMode: mode });
@@ -82,7 +83,7 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
     }),
     defineCommand({
       name: "set_follow_up_mode",
-      input: z.object({ mode: QueueModeSchema }),
+      input: () => z.object({ mode: queueModeSchema() }),
       run: async ({ mode }) => {
         agent.setFollowUpMode(mode);
         await persist({ followUpMode: mode });
@@ -90,7 +91,7 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
     }),
     defineCommand({
       name: "set_auto_compaction",
-      input: z.object({ enabled: z.boolean() }),
+      input: () => z.object({ enabled: z.boolean() }),
       run: async ({ enabled }) => {
         agent.setAutoCompactionEnabled(enabled);
         await persist({ compaction: { enabled } });

@@ -12,7 +12,7 @@ import { defaultShell, runShellCommand, type RunShellResult } from "./run.js";
 /** At most one partial update per this interval (plus a final one). */
 const UPDATE_INTERVAL_MS = 50;
 
-const BashParams = z.object({
+const BashParams = () => z.object({
   command: z.string().min(1).describe("The shell command to run (bash syntax; pipes, redirects and && work)."),
   timeout: z.number().positive().optional().describe("Timeout in seconds; the command and all its child processes are killed when it expires. No timeout by default."),
 });
@@ -24,7 +24,7 @@ export interface BashToolOptions {
   tempDir?: string;
 }
 
-export function createBashTool(options: BashToolOptions = {}): ToolDefinition<typeof BashParams> {
+export function createBashTool(options: BashToolOptions = {}): ToolDefinition<ReturnType<typeof BashParams>> {
   return defineTool({
     name: "bash",
     description:

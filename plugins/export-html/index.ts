@@ -19,7 +19,7 @@ export default definePlugin({
       defineCommand({
         name: "export_html",
         description: "Export the session's active branch to HTML; returns the file path.",
-        input: z.object({ outputPath: z.string().optional() }),
+        input: () => z.object({ outputPath: z.string().optional() }),
         async run({ outputPath }) {
           const session = k.service("session");
           const sessionFile = session.sessionFile();

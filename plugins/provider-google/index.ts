@@ -1,12 +1,10 @@
 /**
  * Plugin `provider-google`: streams `google-generative-ai` (Gemini API) models through the
- * official `@google/genai` SDK, imported on first use.
+ * official `@google/genai` SDK. The adapter and the SDK are imported on first use.
  */
 import { definePlugin } from "../../kernel/index.js";
 import { GOOGLE_API } from "../models/catalog.js";
-import { providerStream } from "../models/provider-stream.js";
-import { warmSdkWhenUsed } from "../models/warm-sdk.js";
-import { streamGemini } from "./stream.js";
+import { lazyProviderStream, warmSdkWhenUsed } from "../models/provider-plugin.js";
 
 export default definePlugin({
   name: "provider-google",
@@ -14,7 +12,7 @@ export default definePlugin({
   description: "Google Gemini API (google-generative-ai) via @google/genai.",
   apply(k) {
     const models = k.service("models");
-    k.hooks.stream.for(GOOGLE_API).tap(k.name, (request) => providerStream(models, request, streamGemini));
-    warmSdkWhenUsed(k, [GOOGLE_API], () => import("@google/genai"));
+    k.hooks.stream.for(GOOGLE_API).tap(k.name, (request) => lazyProviderStream(models, request, async () => (await import("./stream.js")).streamGemini));
+    warmSdkWhenUsed(k, [GOOGLE_API], () => Promise.all([import("./stream.js"), import("@google/genai")]));
   },
 });

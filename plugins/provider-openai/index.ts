@@ -1,14 +1,11 @@
 /**
  * Plugin `provider-openai`: the `openai` SDK for two APIs — Chat Completions
  * (`openai-completions`: OpenAI-compatible servers, models.json custom providers) and the
- * Responses API (`openai-responses`: the built-in `openai` provider).
+ * Responses API (`openai-responses`: the built-in `openai` provider). Adapters load on first use.
  */
 import { definePlugin } from "../../kernel/index.js";
 import { OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API } from "../models/catalog.js";
-import { providerStream } from "../models/provider-stream.js";
-import { warmSdkWhenUsed } from "../models/warm-sdk.js";
-import { streamChatCompletions } from "./completions-stream.js";
-import { streamResponses } from "./responses-stream.js";
+import { lazyProviderStream, warmSdkWhenUsed } from "../models/provider-plugin.js";
 
 export default definePlugin({
   name: "provider-openai",
@@ -16,8 +13,14 @@ export default definePlugin({
   description: "OpenAI Chat Completions (openai-completions) and Responses (openai-responses) via the openai SDK.",
   apply(k) {
     const models = k.service("models");
-    k.hooks.stream.for(OPENAI_COMPLETIONS_API).tap(k.name, (request) => providerStream(models, request, streamChatCompletions));
-    k.hooks.stream.for(OPENAI_RESPONSES_API).tap(k.name, (request) => providerStream(models, request, streamResponses));
-    warmSdkWhenUsed(k, [OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API], () => import("openai"));
+    k.hooks.stream
+      .for(OPENAI_COMPLETIONS_API)
+      .tap(k.name, (request) => lazyProviderStream(models, request, async () => (await import("./completions-stream.js")).streamChatCompletions));
+    k.hooks.stream
+      .for(OPENAI_RESPONSES_API)
+      .tap(k.name, (request) => lazyProviderStream(models, request, async () => (await import("./responses-stream.js")).streamResponses));
+    warmSdkWhenUsed(k, [OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API], () =>
+      Promise.all([import("./completions-stream.js"), import("./responses-stream.js"), import("openai")]),
+    );
   },
 });

@@ -46,7 +46,7 @@ export default definePlugin({
       defineCommand({
         name: "set_auto_retry",
         description: "Enable or disable automatic retry of transient provider errors.",
-        input: z.object({ enabled: z.boolean() }),
+        input: () => z.object({ enabled: z.boolean() }),
         run: async ({ enabled }) => {
           chain.settings.enabled = enabled;
           // Like the other preferences, it survives a restart; a failed save only logs.
@@ -61,7 +61,7 @@ export default definePlugin({
         name: "abort_retry",
         description: "Cancel a pending retry delay and stop retrying (succeeds when nothing is retrying).",
         lane: "immediate",
-        input: z.object({}),
+        input: () => z.object({}),
         run: () => chain.cancel(),
       }),
     );

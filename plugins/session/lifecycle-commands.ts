@@ -15,7 +15,7 @@ export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): Co
   const newSession = defineCommand({
     name: "new_session",
     description: "Start a fresh session (cancellable by session_before_switch).",
-    input: z.object({ parentSession: z.string().optional() }),
+    input: () => z.object({ parentSession: z.string().optional() }),
     async run({ parentSession }) {
       const veto = await hooks.session_before_switch.promise({ reason: "new" });
       if (veto?.cancel) return { cancelled: true };
@@ -40,21 +40,21 @@ export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): Co
   const switchSession = defineCommand({
     name: "switch_session",
     description: "Load a session file (cancellable by session_before_switch).",
-    input: z.object({ sessionPath: z.string() }),
+    input: () => z.object({ sessionPath: z.string() }),
     run: ({ sessionPath }) => resume(sessionPath, async (loaded) => runtime.manager.fromLoaded(loaded)),
   });
 
   const importSession = defineCommand({
     name: "import_session",
     description: "Copy a session file into the session directory and switch to the copy.",
-    input: z.object({ inputPath: z.string() }),
+    input: () => z.object({ inputPath: z.string() }),
     run: ({ inputPath }) => resume(inputPath, (loaded) => runtime.manager.importLoaded(loaded)),
   });
 
   const fork = defineCommand({
     name: "fork",
     description: "New session from the branch before a user message; returns that message's text.",
-    input: z.object({ entryId: z.string() }),
+    input: () => z.object({ entryId: z.string() }),
     async run({ entryId }) {
       const entry = runtime.manager.current.tree.get(entryId);
       if (!entry || entry.type !== "message" || entry.message.role !== "user") {
@@ -71,7 +71,7 @@ export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): Co
   const clone = defineCommand({
     name: "clone",
     description: "Duplicate the active branch into a new session.",
-    input: z.object({}),
+    input: () => z.object({}),
     async run() {
       const { tree } = runtime.manager.current;
       if (tree.leafId === null || tree.messageCount === 0) {

@@ -13,14 +13,14 @@ export function queryCommands(k: PluginContext, runtime: SessionRuntime): Comman
   const getForkMessages = defineCommand({
     name: "get_fork_messages",
     description: "User messages a fork can start from.",
-    input: z.object({}),
+    input: () => z.object({}),
     run: () => ({ messages: tree().forkPoints() }),
   });
 
   const getEntries = defineCommand({
     name: "get_entries",
     description: "Session entries in append order (all branches), optionally strictly after `since`.",
-    input: z.object({ since: z.string().optional() }),
+    input: () => z.object({ since: z.string().optional() }),
     run({ since }) {
       const current = tree();
       if (since === undefined) return { entries: current.entries().slice(), leafId: current.leafId };
@@ -33,14 +33,14 @@ export function queryCommands(k: PluginContext, runtime: SessionRuntime): Comman
   const getTree = defineCommand({
     name: "get_tree",
     description: "The session as a tree of entries; orphans appear as extra roots.",
-    input: z.object({}),
+    input: () => z.object({}),
     run: () => ({ tree: tree().tree(), leafId: tree().leafId }),
   });
 
   const setSessionName = defineCommand({
     name: "set_session_name",
     description: "Set the session's display name.",
-    input: z.object({ name: z.string() }),
+    input: () => z.object({ name: z.string() }),
     async run({ name }) {
       const trimmed = name.trim();
       if (trimmed === "") throw new KernelError(ErrorCode.INVALID_INPUT, "Session name cannot be empty");
@@ -53,7 +53,7 @@ export function queryCommands(k: PluginContext, runtime: SessionRuntime): Comman
   const getSessionStats = defineCommand({
     name: "get_session_stats",
     description: "Message counts, token usage, cost and context-window usage.",
-    input: z.object({}),
+    input: () => z.object({}),
     run() {
       const { header, storage } = runtime.manager.current;
       const totals = computeSessionTotals(tree().entries());

@@ -17,7 +17,7 @@ const SNIFF_BYTES = 8 * 1024;
 /** Larger files are skipped (and reported) rather than loaded whole. */
 const MAX_FILE_BYTES = 32 * 1024 * 1024;
 
-const GrepParams = z.object({
+const GrepParams = () => z.object({
   pattern: z.string().min(1).describe("Regular expression (JavaScript syntax) to search for; with literal=true, a plain string."),
   path: z.string().optional().describe("Directory or file to search, relative to the working directory or absolute. Defaults to the working directory."),
   glob: z.string().optional().describe("Only search files matching this glob, e.g. '*.ts' (any depth) or 'src/**/*.{js,ts}'."),

@@ -8,7 +8,7 @@ import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "./truncate.js";
 
 const DEFAULT_LIMIT = 500;
 
-const LsParams = z.object({
+const LsParams = () => z.object({
   path: z.string().optional().describe("Directory to list, relative to the working directory or absolute. Defaults to the working directory."),
   limit: z.number().int().min(1).optional().describe(`Maximum number of entries to return. Defaults to ${DEFAULT_LIMIT}.`),
 });

@@ -8,7 +8,7 @@ import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "./truncate.js"
 
 const SNIFF_BYTES = 8 * 1024;
 
-const ReadParams = z.object({
+const ReadParams = () => z.object({
   path: z.string().describe("Path of the file to read, relative to the working directory or absolute (~ expands to home)."),
   offset: z.number().int().min(1).optional().describe("1-based line number to start reading from. Defaults to 1."),
   limit: z.number().int().min(1).optional().describe("Maximum number of lines to return. Defaults to as many as fit the output limits."),
