@@ -2,11 +2,11 @@
  * Collects a command's (already ANSI-stripped) output with bounded memory: only a window just
  * larger than the byte limit is kept, which is always enough to render the tail exactly, while
  * totals are counted over everything. Once the output outgrows the limits, everything so far
- * and everything after is appended synchronously to a temp file, so the file is complete the
- * moment the command's result is built (and writing is back-pressure for a fast producer).
+ * and everything after is streamed to a temp file (asynchronously; `append` returning false is
+ * back-pressure for the producer), and `close()` resolves once the file holds it all.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, openSync, writeSync } from "node:fs";
+import { createWriteStream, type WriteStream } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateTail, type TruncationResult } from "../tools/truncate.js";
@@ -27,7 +27,7 @@ export class OutputTail {
   #totalBytes = 0;
   #newlines = 0;
   #lastChar = "";
-  #fd: number | null = null;
+  #file: WriteStream | null = null;
   #fullOutputPath: string | null = null;
 
   constructor(options: OutputTailOptions = {}) {
@@ -53,23 +53,32 @@ export class OutputTail {
     return this.#fullOutputPath;
   }
 
-  append(text: string): void {
-    if (text === "") return;
+  /** False when the full-output file is congested: pause the producer until `onceDrain`. */
+  append(text: string): boolean {
+    if (text === "") return true;
     this.#totalBytes += Buffer.byteLength(text, "utf8");
     for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) this.#newlines++;
     this.#lastChar = text[text.length - 1]!;
     this.#chunks.push(text);
     this.#chunkChars += text.length;
 
-    if (this.#fd !== null) {
-      writeSync(this.#fd, text);
+    let accepted = true;
+    if (this.#file !== null) {
+      accepted = this.#file.write(text);
     } else if (this.truncated) {
       // Nothing has been dropped yet (trimming starts only once the file exists): write it all.
       this.#fullOutputPath = join(this.#tempDir, `atomic-bash-${randomBytes(8).toString("hex")}.log`);
-      this.#fd = openSync(this.#fullOutputPath, "w", 0o600);
-      for (const chunk of this.#chunks) writeSync(this.#fd, chunk);
+      this.#file = createWriteStream(this.#fullOutputPath, { mode: 0o600 });
+      this.#file.on("error", () => undefined);
+      for (const chunk of this.#chunks) accepted = this.#file.write(chunk);
     }
-    if (this.#fd !== null) this.#trim();
+    if (this.#file !== null) this.#trim();
+    return accepted;
+  }
+
+  onceDrain(callback: () => void): void {
+    if (this.#file) this.#file.once("drain", callback);
+    else callback();
   }
 
   /** The tail as it stands, with totals over the whole output. */
@@ -78,10 +87,15 @@ export class OutputTail {
     return { ...window, totalLines: this.totalLines, totalBytes: this.#totalBytes, truncated: this.truncated };
   }
 
-  /** Closes the full-output file; call once the command has finished. */
-  close(): void {
-    if (this.#fd !== null) closeSync(this.#fd);
-    this.#fd = null;
+  /** Closes the full-output file; resolves once everything is on disk. Call when the command has finished. */
+  async close(): Promise<void> {
+    const file = this.#file;
+    this.#file = null;
+    if (!file) return;
+    await new Promise<void>((resolve) => {
+      file.once("error", () => resolve());
+      file.end(() => resolve());
+    });
   }
 
   /**

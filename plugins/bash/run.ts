@@ -65,13 +65,13 @@ export function runShellCommand(options: RunShellOptions): Promise<RunShellResul
   const { signal } = options;
   if (!isDirectory(options.cwd)) return Promise.reject(new Error(`Working directory does not exist: ${options.cwd}`));
   const tail = new OutputTail({ tempDir: options.tempDir });
-  const result = (exitCode: number | undefined, cancelled: boolean, timedOut: boolean): RunShellResult => {
-    tail.close();
+  const result = async (exitCode: number | undefined, cancelled: boolean, timedOut: boolean): Promise<RunShellResult> => {
+    await tail.close();
     const truncation = tail.render();
     const { totalLines, totalBytes, truncated, fullOutputPath } = tail;
     return { output: truncation.content, exitCode, cancelled, timedOut, truncated, fullOutputPath, totalLines, totalBytes, truncation };
   };
-  if (signal?.aborted) return Promise.resolve(result(undefined, true, false));
+  if (signal?.aborted) return result(undefined, true, false);
 
   return new Promise((resolve, reject) => {
     const child = spawn(options.shell ?? defaultShell(), ["-c", options.command], {
@@ -92,7 +92,15 @@ export function runShellCommand(options: RunShellOptions): Promise<RunShellResul
       const [complete, pending] = final ? [pendingEscape[channel] + text, ""] : splitTrailingEscape(pendingEscape[channel] + text);
       pendingEscape[channel] = pending;
       if (complete === "") return;
-      tail.append(stripAnsi(complete));
+      if (!tail.append(stripAnsi(complete))) {
+        // The full-output file fell behind: stop reading until it catches up.
+        child.stdout.pause();
+        child.stderr.pause();
+        tail.onceDrain(() => {
+          child.stdout.resume();
+          child.stderr.resume();
+        });
+      }
       options.onProgress?.(() => tail.render().content);
     };
     const onData = (channel: OutputChannel) => (bytes: Buffer) => {
@@ -136,7 +144,7 @@ export function runShellCommand(options: RunShellOptions): Promise<RunShellResul
         record(channel, rest, true);
       }
       const stopped = cancelled || timedOut;
-      resolve(result(stopped ? undefined : exitCodeOf(exit), cancelled, timedOut));
+      result(stopped ? undefined : exitCodeOf(exit), cancelled, timedOut).then(resolve, reject);
     }
 
     child.on("exit", (code, exitSignal) => {
@@ -149,7 +157,7 @@ export function runShellCommand(options: RunShellOptions): Promise<RunShellResul
       settled = true;
       for (const timer of timers) clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
-      tail.close();
+      void tail.close();
       reject(new Error(`Failed to run shell ${options.shell ?? defaultShell()}: ${error.message}`));
     });
   });

@@ -7,8 +7,8 @@ import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 
-const Credential = z.looseObject({ type: z.literal("api_key"), key: z.string() });
-type Credential = z.output<typeof Credential>;
+const credentialSchema = () => z.looseObject({ type: z.literal("api_key"), key: z.string() });
+type Credential = z.output<ReturnType<typeof credentialSchema>>;
 
 export function authFilePath(agentDir: string): string {
   return join(agentDir, "auth.json");
@@ -58,7 +58,7 @@ export class AuthStore {
     this.#raw = json as Record<string, unknown>;
     this.#entries.clear();
     for (const [provider, value] of Object.entries(this.#raw)) {
-      const parsed = Credential.safeParse(value);
+      const parsed = credentialSchema().safeParse(value);
       if (parsed.success && parsed.data.key !== "") this.#entries.set(provider, parsed.data);
     }
     return undefined;

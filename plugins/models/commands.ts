@@ -10,25 +10,25 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
     defineCommand({
       name: "get_available_models",
       description: "Models whose provider has credentials, as full Model objects.",
-      input: z.object({}),
+      input: () => z.object({}),
       run: () => ({ models: models.available() }),
     }),
     defineCommand({
       name: "set_model",
       description: "Switch to an available model; persisted as the default.",
-      input: z.object({ provider: z.string(), modelId: z.string() }),
+      input: () => z.object({ provider: z.string(), modelId: z.string() }),
       run: ({ provider, modelId }) => selection.setModel(provider, modelId),
     }),
     defineCommand({
       name: "cycle_model",
       description: "Switch to the next available model; null with fewer than two.",
-      input: z.object({ direction: z.enum(["forward", "backward"]).optional() }),
+      input: () => z.object({ direction: z.enum(["forward", "backward"]).optional() }),
       run: ({ direction }) => selection.cycleModel(direction),
     }),
     defineCommand({
       name: "logout_provider",
       description: "Remove a provider's stored credential and return the remaining auth status and catalog.",
-      input: z.object({ provider: z.string() }),
+      input: () => z.object({ provider: z.string() }),
       run: async ({ provider }) => {
         await models.removeStoredKey(provider);
         return { provider, authStatus: models.authStatus(provider), models: models.available(), scopedModels: [] };
@@ -37,7 +37,7 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
     defineCommand({
       name: "set_thinking_level",
       description: "Set the thinking level; clamped to what the model supports.",
-      input: z.object({ level: z.enum(THINKING_LEVELS) }),
+      input: () => z.object({ level: z.enum(THINKING_LEVELS) }),
       run: async ({ level }) => {
         await selection.setThinkingLevel(level);
       },
@@ -45,13 +45,13 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
     defineCommand({
       name: "cycle_thinking_level",
       description: "Next thinking level in cycle order; null when the model has no thinking.",
-      input: z.object({}),
+      input: () => z.object({}),
       run: () => selection.cycleThinkingLevel(),
     }),
     defineCommand({
       name: "get_available_thinking_levels",
       description: "Thinking levels the current model supports, in cycle order.",
-      input: z.object({}),
+      input: () => z.object({}),
       run: () => ({ levels: agent.availableThinkingLevels() }),
     }),
   ];

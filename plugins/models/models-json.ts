@@ -9,44 +9,51 @@ import { z } from "zod";
 import { THINKING_LEVELS, formatValidationError, type Model } from "../../kernel/index.js";
 import type { ProviderRegistration } from "./api.js";
 
-const Cost = z.object({
-  input: z.number().min(0),
-  output: z.number().min(0),
-  cacheRead: z.number().min(0).optional(),
-  cacheWrite: z.number().min(0).optional(),
-});
-const Headers = z.record(z.string(), z.string());
-const Compat = z.record(z.string(), z.unknown());
+/** The schemas, built on first use (most processes have no models.json). */
+function buildSchemas() {
+  const Cost = z.object({
+    input: z.number().min(0),
+    output: z.number().min(0),
+    cacheRead: z.number().min(0).optional(),
+    cacheWrite: z.number().min(0).optional(),
+  });
+  const Headers = z.record(z.string(), z.string());
+  const Compat = z.record(z.string(), z.unknown());
 
-const ModelPatch = z.looseObject({
-  name: z.string().optional(),
-  api: z.string().min(1).optional(),
-  baseUrl: z.string().min(1).optional(),
-  reasoning: z.boolean().optional(),
-  input: z.array(z.enum(["text", "image"])).optional(),
-  cost: Cost.optional(),
-  contextWindow: z.number().int().positive().optional(),
-  maxTokens: z.number().int().positive().optional(),
-  headers: Headers.optional(),
-  compat: Compat.optional(),
-  thinkingLevels: z.array(z.enum(THINKING_LEVELS)).min(1).optional(),
-});
-const ModelEntry = ModelPatch.extend({ id: z.string().min(1) });
+  const ModelPatch = z.looseObject({
+    name: z.string().optional(),
+    api: z.string().min(1).optional(),
+    baseUrl: z.string().min(1).optional(),
+    reasoning: z.boolean().optional(),
+    input: z.array(z.enum(["text", "image"])).optional(),
+    cost: Cost.optional(),
+    contextWindow: z.number().int().positive().optional(),
+    maxTokens: z.number().int().positive().optional(),
+    headers: Headers.optional(),
+    compat: Compat.optional(),
+    thinkingLevels: z.array(z.enum(THINKING_LEVELS)).min(1).optional(),
+  });
+  const ModelEntry = ModelPatch.extend({ id: z.string().min(1) });
 
-const ProviderEntry = z.looseObject({
-  baseUrl: z.string().min(1).optional(),
-  api: z.string().min(1).optional(),
-  apiKey: z.string().optional(),
-  headers: Headers.optional(),
-  compat: Compat.optional(),
-  models: z.array(ModelEntry).optional(),
-  /** Per-model patches of existing (built-in) models, keyed by model id. */
-  modelOverrides: z.record(z.string(), ModelPatch).optional(),
-});
+  const ProviderEntry = z.looseObject({
+    baseUrl: z.string().min(1).optional(),
+    api: z.string().min(1).optional(),
+    apiKey: z.string().optional(),
+    headers: Headers.optional(),
+    compat: Compat.optional(),
+    models: z.array(ModelEntry).optional(),
+    /** Per-model patches of existing (built-in) models, keyed by model id. */
+    modelOverrides: z.record(z.string(), ModelPatch).optional(),
+  });
 
-export const ModelsFileSchema = z.object({ providers: z.record(z.string(), ProviderEntry) });
-export type ProviderConfig = z.output<typeof ProviderEntry>;
-export type ModelsFile = z.output<typeof ModelsFileSchema>;
+  return { ProviderEntry, ModelPatch, ModelsFile: z.object({ providers: z.record(z.string(), ProviderEntry) }) };
+}
+
+let schemas: ReturnType<typeof buildSchemas> | undefined;
+const modelsSchemas = () => (schemas ??= buildSchemas());
+
+export type ProviderConfig = z.output<ReturnType<typeof buildSchemas>["ProviderEntry"]>;
+export type ModelsFile = z.output<ReturnType<typeof buildSchemas>["ModelsFile"]>;
 
 export function modelsJsonPath(agentDir: string): string {
   return join(agentDir, "models.json");
@@ -66,7 +73,7 @@ export function parseModelsJson(text: string, path: string): ModelsJsonResult {
   } catch (error) {
     return { error: `Invalid JSON in ${path}: ${(error as Error).message}` };
   }
-  const parsed = ModelsFileSchema.safeParse(json);
+  const parsed = modelsSchemas().ModelsFile.safeParse(json);
   if (!parsed.success) return { error: `Invalid models file ${path}: ${formatValidationError(parsed.error)}` };
   return { file: parsed.data };
 }
@@ -138,7 +145,7 @@ function defaultModel(registration: ProviderRegistration, config: ProviderConfig
   };
 }
 
-function patchModel(model: Model, patch: z.output<typeof ModelPatch>): Model {
+function patchModel(model: Model, patch: z.output<ReturnType<typeof buildSchemas>["ModelPatch"]>): Model {
   const next: Model = { ...model };
   if (patch.name !== undefined) next.name = patch.name;
   if (patch.api !== undefined) next.api = patch.api;
