@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { ErrorCode, isKernelError, KernelError, kernelErrors } from "./errors.js";
-import { formatValidationError } from "./validation.js";
+import { formatValidationError, ONE_SHOT } from "./validation.js";
 
 /** immediate: handled as soon as read; ordinary: one at a time, in arrival order. */
 export type Lane = "immediate" | "ordinary";
@@ -79,7 +79,7 @@ export class CommandRegistry {
   async invoke(name: string, raw: Record<string, unknown>, ctx: CommandContext = {}): Promise<unknown> {
     const entry = this.#entries.get(name);
     if (!entry) throw kernelErrors.unknownCommand(name);
-    const parsed = schemaOf(entry).safeParse(raw);
+    const parsed = schemaOf(entry).safeParse(raw, ONE_SHOT);
     if (!parsed.success) throw kernelErrors.invalidInput(formatValidationError(parsed.error));
     try {
       return await entry.definition.run(parsed.data, ctx);

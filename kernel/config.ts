@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { ErrorCode, KernelError } from "./errors.js";
 import { THINKING_LEVELS } from "./types.js";
-import { formatValidationError } from "./validation.js";
+import { formatValidationError, ONE_SHOT } from "./validation.js";
 
 const queueMode = () => z.enum(["all", "one-at-a-time"]);
 
@@ -101,7 +101,7 @@ export async function readSettingsFile(path: string): Promise<Settings> {
   } catch (error) {
     throw new KernelError(ErrorCode.CONFIG_INVALID, `Invalid JSON in settings file ${path}: ${(error as Error).message}`);
   }
-  const parsed = settingsSchema().safeParse(json);
+  const parsed = settingsSchema().safeParse(json, ONE_SHOT);
   if (!parsed.success) {
     throw new KernelError(ErrorCode.CONFIG_INVALID, `Invalid settings file ${path}: ${formatValidationError(parsed.error)}`);
   }

@@ -19,6 +19,7 @@ export function claimStdout(): ClaimedStdout {
   const existing = holder[CLAIM];
   if (existing) return existing;
   const stdout = process.stdout;
+  makeAsyncPipe(stdout);
   const realWrite = stdout.write.bind(stdout) as (chunk: string, cb?: (error?: Error | null) => void) => boolean;
   const stderrWrite = process.stderr.write.bind(process.stderr);
   (stdout as unknown as { write: unknown }).write = (chunk: unknown, ...rest: unknown[]) =>
@@ -39,3 +40,20 @@ export function claimStdout(): ClaimedStdout {
   holder[CLAIM] = claimed;
   return claimed;
 }
+
+/**
+ * On Linux, Node writes to a stdout pipe synchronously: the process stalls inside write() until
+ * the client has read the data. Non-blocking writes with a bounded buffer let the agent produce
+ * the next records while the client is still parsing the previous ones; the buffer limit keeps
+ * memory flat (producers wait on `drain` past it).
+ */
+function makeAsyncPipe(stdout: NodeJS.WriteStream): void {
+  const handle = (stdout as unknown as { _handle?: { setBlocking?: (blocking: boolean) => number } })._handle;
+  if (!stdout.isTTY && typeof handle?.setBlocking === "function") {
+    handle.setBlocking(false);
+    const state = (stdout as unknown as { _writableState?: { highWaterMark: number } })._writableState;
+    if (state) state.highWaterMark = PIPE_BUFFER_BYTES;
+  }
+}
+
+const PIPE_BUFFER_BYTES = 1024 * 1024;

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { kernelErrors } from "./errors.js";
 import type { ImageContent, TextContent, ToolSpec } from "./types.js";
-import { formatValidationError } from "./validation.js";
+import { formatValidationError, ONE_SHOT } from "./validation.js";
 import { isZodSchema, resolveSchema } from "./commands.js";
 
 export interface ToolResult {
@@ -87,7 +87,7 @@ export class ToolRegistry {
       if (missing.length > 0) return { ok: false, error: `Validation failed for tool "${name}": Invalid ${missing[0]}: expected a value` };
       return { ok: true, args: args as Record<string, unknown> };
     }
-    const parsed = (parameters as z.ZodType).safeParse(args ?? {});
+    const parsed = (parameters as z.ZodType).safeParse(args ?? {}, ONE_SHOT);
     if (!parsed.success) {
       return { ok: false, error: `Validation failed for tool "${name}": ${formatValidationError(parsed.error)}` };
     }

@@ -29,3 +29,9 @@ function describeExpected(issue: z.core.$ZodIssue): string {
       return issue.message.replace(/^Invalid input:?\s*/i, "") || "a valid value";
   }
 }
+
+/**
+ * Parse options for inputs validated once or a few times (commands, config files): zod's JIT
+ * compiles a fast path per object schema on first parse, which costs more than it saves here.
+ */
+export const ONE_SHOT = Object.freeze({ jitless: true });

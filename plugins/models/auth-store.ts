@@ -6,6 +6,7 @@
 import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { ONE_SHOT } from "../../kernel/index.js";
 
 const credentialSchema = () => z.looseObject({ type: z.literal("api_key"), key: z.string() });
 type Credential = z.output<ReturnType<typeof credentialSchema>>;
@@ -58,7 +59,7 @@ export class AuthStore {
     this.#raw = json as Record<string, unknown>;
     this.#entries.clear();
     for (const [provider, value] of Object.entries(this.#raw)) {
-      const parsed = credentialSchema().safeParse(value);
+      const parsed = credentialSchema().safeParse(value, ONE_SHOT);
       if (parsed.success && parsed.data.key !== "") this.#entries.set(provider, parsed.data);
     }
     return undefined;

@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { THINKING_LEVELS, formatValidationError, type Model } from "../../kernel/index.js";
+import { ONE_SHOT, THINKING_LEVELS, formatValidationError, type Model } from "../../kernel/index.js";
 import type { ProviderRegistration } from "./api.js";
 
 /** The schemas, built on first use (most processes have no models.json). */
@@ -73,7 +73,7 @@ export function parseModelsJson(text: string, path: string): ModelsJsonResult {
   } catch (error) {
     return { error: `Invalid JSON in ${path}: ${(error as Error).message}` };
   }
-  const parsed = modelsSchemas().ModelsFile.safeParse(json);
+  const parsed = modelsSchemas().ModelsFile.safeParse(json, ONE_SHOT);
   if (!parsed.success) return { error: `Invalid models file ${path}: ${formatValidationError(parsed.error)}` };
   return { file: parsed.data };
 }

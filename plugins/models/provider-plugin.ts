@@ -7,6 +7,8 @@ import { STAGE, type AssistantStream, type PluginContext, type StreamRequest } f
 import type { ModelsApi } from "./api.js";
 import type { ProviderBody } from "./provider-stream.js";
 
+const WARM_DELAY_MS = 150;
+
 /** The `stream` hook answer: loads the stream frame and the adapter body, then streams. */
 export function lazyProviderStream(models: ModelsApi, request: StreamRequest, loadBody: () => Promise<ProviderBody>): AssistantStream {
   return (async function* lazyStream() {
@@ -24,7 +26,9 @@ export function warmSdkWhenUsed(k: PluginContext, apis: readonly string[], load:
   const warm = (api: string | undefined) => {
     if (warmed || !api || !apis.includes(api)) return;
     warmed = true;
-    setImmediate(() => void load().catch(() => undefined));
+    // After a short pause, not at once: a client's first commands are answered before the SDK
+    // import (tens of ms of module loading) competes with them; a prompt that comes sooner loads it itself.
+    setTimeout(() => void load().catch(() => undefined), WARM_DELAY_MS).unref();
   };
   // STAGE.LAST and registered after the models plugin: runs once the startup model is chosen.
   k.hooks.boot.tap({ name: k.name, stage: STAGE.LAST }, () => warm(k.service("agent").getModel()?.api));

@@ -3,7 +3,7 @@
  * snapshot can never run ahead of its event), written in order as whole lines, and a
  * congested pipe is reported as backpressure that streaming producers wait on.
  */
-import { snapshotJson } from "./snapshot-cache.js";
+import { snapshotParts, type Part } from "./snapshot-cache.js";
 
 export interface LineSink {
   /** Writes pieces that together form whole lines; returns false when the pipe is congested. */
@@ -51,12 +51,12 @@ function isSharedSnapshotUpdate(record: object): record is UpdateRecord & { mess
  * and `assistantMessageEvent.partial`): it is serialised and UTF-8 encoded once, and the same
  * bytes are written in both places.
  */
-export function serializeParts(record: object): (string | Buffer)[] {
+export function serializeParts(record: object): Part[] {
   if (!isSharedSnapshotUpdate(record)) return [JSON.stringify(record) + "\n"];
-  const snapshot = Buffer.from(snapshotJson(record.message));
+  const snapshot = snapshotParts(record.message);
   const { partial: _partial, ...delta } = record.assistantMessageEvent!;
   const deltaJson = JSON.stringify(delta);
-  return ['{"type":"message_update","message":', snapshot, `,"assistantMessageEvent":${deltaJson.slice(0, -1)},"partial":`, snapshot, "}}\n"];
+  return ['{"type":"message_update","message":', ...snapshot, `,"assistantMessageEvent":${deltaJson.slice(0, -1)},"partial":`, ...snapshot, "}}\n"];
 }
 
 /** The whole line as one string (tests and diagnostics). */

@@ -1,26 +1,45 @@
 /**
  * Cheap snapshots for `message_update`. Each event carries the whole partial message, so the
  * bytes on the wire grow quadratically with the answer; the work to produce them need not.
- * The JSON of a streaming text/thinking block is kept escaped and extended by each delta
- * (JSON.stringify of the delta only), so one snapshot costs O(blocks), not O(text so far).
+ * The JSON of a streaming text/thinking block is kept escaped *and UTF-8 encoded* in a growing
+ * buffer that each delta extends, so one snapshot costs O(blocks + delta): the bytes already
+ * encoded are handed to the pipe again by reference, never re-serialised.
  * Every cached block is checked against the live block's length, and anything the cache does
- * not understand falls back to JSON.stringify, so the output is always exactly that of
+ * not understand falls back to JSON.stringify, so the bytes are always exactly those of
  * JSON.stringify(message).
  */
 
-interface BlockCache {
-  /** Raw length of the text the escaped form covers. */
-  length: number;
-  escaped: string;
+export type Part = string | Buffer;
+
+/** Append-only byte buffer: views handed out earlier stay valid (growth copies to a new buffer). */
+class GrowingBytes {
+  #buffer = Buffer.allocUnsafe(256);
+  #used = 0;
+
+  append(text: string): void {
+    const needed = this.#used + Buffer.byteLength(text);
+    if (needed > this.#buffer.length) {
+      const next = Buffer.allocUnsafe(Math.max(needed, this.#buffer.length * 2));
+      this.#buffer.copy(next, 0, 0, this.#used);
+      this.#buffer = next;
+    }
+    this.#used += this.#buffer.write(text, this.#used);
+  }
+
+  view(): Buffer {
+    return this.#buffer.subarray(0, this.#used);
+  }
 }
 
-interface MessageCache {
-  blocks: (BlockCache | undefined)[];
+interface BlockCache {
+  /** Raw length of the text the encoded form covers. */
+  length: number;
+  bytes: GrowingBytes;
 }
 
 type Block = { type?: unknown; text?: unknown; thinking?: unknown } & Record<string, unknown>;
 
-const caches = new WeakMap<object, MessageCache>();
+const caches = new WeakMap<object, (BlockCache | undefined)[]>();
 
 /** Escaped JSON string content (no quotes). */
 function escape(text: string): string {
@@ -36,46 +55,54 @@ function streamingField(block: Block): "text" | "thinking" | undefined {
   return undefined;
 }
 
-function blockJson(cache: MessageCache, index: number, block: Block): string {
+function pushBlock(parts: Part[], blocks: (BlockCache | undefined)[], index: number, block: Block): void {
   const field = streamingField(block);
   if (!field) {
-    cache.blocks[index] = undefined;
-    return JSON.stringify(block);
+    blocks[index] = undefined;
+    parts.push(JSON.stringify(block));
+    return;
   }
   const text = block[field] as string;
   // A trailing high surrogate may be the first half of a pair split across deltas: escaped
   // alone it would read \ud83d, so it stays outside the cache until its pair arrives.
   const last = text.charCodeAt(text.length - 1);
   const stable = last >= 0xd800 && last <= 0xdbff ? text.length - 1 : text.length;
-  let entry = cache.blocks[index];
-  if (!entry || entry.length > stable) entry = { length: 0, escaped: "" };
-  if (entry.length < stable) entry = { length: stable, escaped: entry.escaped + escape(text.slice(entry.length, stable)) };
-  cache.blocks[index] = entry;
+  let entry = blocks[index];
+  if (!entry || entry.length > stable) entry = blocks[index] = { length: 0, bytes: new GrowingBytes() };
+  if (entry.length < stable) {
+    entry.bytes.append(escape(text.slice(entry.length, stable)));
+    entry.length = stable;
+  }
   const pending = stable < text.length ? escape(text.slice(stable)) : "";
-  return `{"type":"${field}","${field}":"${entry.escaped}${pending}"}`;
+  parts.push(`{"type":"${field}","${field}":"`, entry.bytes.view(), `${pending}"}`);
 }
 
-/**
- * JSON of an assistant message snapshot. Appending a suffix to a cached prefix is only valid
- * while the prefix is unchanged; blocks stream append-only, and the length check catches the
- * rest (a shrunk block restarts its cache).
- */
-export function snapshotJson(message: Record<string, unknown>): string {
+/** The snapshot of an assistant message as line pieces (strings and shared encoded bytes). */
+export function snapshotParts(message: Record<string, unknown>): Part[] {
   const keys = Object.keys(message);
   const content = message.content;
-  if (keys[0] !== "role" || keys[1] !== "content" || !Array.isArray(content)) return JSON.stringify(message);
-  let cache = caches.get(message);
-  if (!cache) {
-    cache = { blocks: [] };
-    caches.set(message, cache);
+  if (keys[0] !== "role" || keys[1] !== "content" || !Array.isArray(content)) return [JSON.stringify(message)];
+  let blocks = caches.get(message);
+  if (!blocks) {
+    blocks = [];
+    caches.set(message, blocks);
   }
-  const parts: string[] = new Array(content.length);
+  const parts: Part[] = [`{"role":${JSON.stringify(message.role)},"content":[`];
   for (let i = 0; i < content.length; i++) {
+    if (i > 0) parts.push(",");
     const block = content[i] as Block | undefined;
-    parts[i] = block && typeof block === "object" ? blockJson(cache, i, block) : JSON.stringify(block ?? null);
+    if (block && typeof block === "object") pushBlock(parts, blocks, i, block);
+    else parts.push(JSON.stringify(block ?? null));
   }
-  const { role, content: _content, ...rest } = message;
+  const { role: _role, content: _content, ...rest } = message;
   const restJson = JSON.stringify(rest);
-  const tail = restJson === "{}" ? "}" : `,${restJson.slice(1)}`;
-  return `{"role":${JSON.stringify(role)},"content":[${parts.join(",")}]${tail}`;
+  parts.push(restJson === "{}" ? "]}" : `],${restJson.slice(1)}`);
+  return parts;
+}
+
+/** The snapshot as one JSON string (tests and diagnostics). */
+export function snapshotJson(message: Record<string, unknown>): string {
+  return snapshotParts(message)
+    .map((part) => (typeof part === "string" ? part : part.toString("utf8")))
+    .join("");
 }
