@@ -87,7 +87,7 @@ export class RpcClient {
   }
 
   /** Sends a command with a fresh id and resolves with its response. */
-  async request(command: Record<string, unknown>, timeoutMs = 10_000): Promise<Record_> {
+  async request(command: Record<string, unknown>, timeoutMs = 20_000): Promise<Record_> {
     const id = `t${this.#nextId++}`;
     const from = this.records.length;
     this.send({ ...command, id });
@@ -95,7 +95,7 @@ export class RpcClient {
   }
 
   /** Resolves with the first record (at or after index `from`) that matches. */
-  waitFor(match: (r: Record_) => boolean, timeoutMs = 10_000, from = 0): Promise<Record_> {
+  waitFor(match: (r: Record_) => boolean, timeoutMs = 20_000, from = 0): Promise<Record_> {
     for (let i = from; i < this.records.length; i++) if (match(this.records[i]!)) return Promise.resolve(this.records[i]!);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`timed out waiting for a record; last records: ${JSON.stringify(this.records.slice(-5)).slice(0, 2000)}\nstderr: ${this.stderr.slice(-2000)}`)), timeoutMs);
@@ -103,7 +103,7 @@ export class RpcClient {
     });
   }
 
-  waitForEvent(type: string, timeoutMs = 10_000, from = 0): Promise<Record_> {
+  waitForEvent(type: string, timeoutMs = 20_000, from = 0): Promise<Record_> {
     return this.waitFor((r) => r.type === type, timeoutMs, from);
   }
 
