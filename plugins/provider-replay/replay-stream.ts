@@ -1,112 +1,61 @@
 /**
- * Replays one recorded turn as a live stream: rebuilds the partial assistant message event by
- * event, exactly as a real provider adapter would, and honours abort between events.
+ * Replays one recorded turn as a live stream, through the same stream builder the real
+ * provider adapters use (so the partial message evolves exactly as it did when recorded),
+ * honouring abort between events.
  */
-import { parse as parsePartialJson } from "partial-json";
-import { emptyUsage, type AssistantMessage, type AssistantMessageEvent, type Model, type StreamRequest, type ToolCall } from "../../kernel/index.js";
+import type { AssistantMessageEvent, Model, StreamRequest } from "../../kernel/index.js";
+import { AssistantStreamBuilder } from "../models/stream-builder.js";
 import type { Cassette, CassetteEvent } from "./cassette.js";
 
 export async function* replayTurn(cassette: Cassette, model: Model, request: StreamRequest): AsyncGenerator<AssistantMessageEvent> {
   const { signal, callIndex } = request.options;
-  const partial: AssistantMessage = {
-    role: "assistant",
-    content: [],
-    api: model.api,
-    provider: model.provider,
-    model: model.id,
-    usage: emptyUsage(),
-    stopReason: "stop",
-    timestamp: Date.now(),
-  };
-  const rawArgs = new Map<number, string>();
-  yield { type: "start", partial };
+  const stream = new AssistantStreamBuilder(model);
+  yield stream.start();
 
   const turn = cassette.turns[callIndex - 1];
   if (!turn) {
-    yield fail(partial, "error", `Cassette exhausted: ${cassette.name}`);
+    yield stream.error(`Cassette exhausted: ${cassette.name}`);
     return;
   }
   for (const event of turn) {
     if (cassette.eventDelayMs > 0) await sleep(cassette.eventDelayMs, signal);
     if (signal.aborted) {
-      yield fail(partial, "aborted", "Request was aborted");
+      yield stream.error("Request was aborted", true);
       return;
     }
-    const out = apply(partial, event, rawArgs);
-    if (out) yield out;
+    yield apply(stream, event);
     if (event.type === "done" || event.type === "error") return;
   }
-  yield fail(partial, "error", `Cassette turn ${callIndex} of ${cassette.name} ended without a done event`);
+  yield stream.error(`Cassette turn ${callIndex} of ${cassette.name} has no done event`);
 }
 
-function apply(partial: AssistantMessage, event: CassetteEvent, rawArgs: Map<number, string>): AssistantMessageEvent | undefined {
-  const content = partial.content;
+/** Cassette content indexes are the builder's block keys. */
+function apply(stream: AssistantStreamBuilder, event: CassetteEvent): AssistantMessageEvent {
   switch (event.type) {
     case "text_start":
-      content[event.contentIndex] = { type: "text", text: "" };
-      return { type: "text_start", contentIndex: event.contentIndex, partial };
-    case "text_delta": {
-      const block = content[event.contentIndex] as { text: string };
-      block.text += event.delta;
-      return { type: "text_delta", contentIndex: event.contentIndex, delta: event.delta, partial };
-    }
-    case "text_end":
-      return { type: "text_end", contentIndex: event.contentIndex, content: (content[event.contentIndex] as { text: string }).text, partial };
+      return stream.textStart(event.contentIndex);
+    case "text_delta":
+      return stream.textDelta(event.contentIndex, event.delta);
     case "thinking_start":
-      content[event.contentIndex] = { type: "thinking", thinking: "" };
-      return { type: "thinking_start", contentIndex: event.contentIndex, partial };
-    case "thinking_delta": {
-      const block = content[event.contentIndex] as { thinking: string };
-      block.thinking += event.delta;
-      return { type: "thinking_delta", contentIndex: event.contentIndex, delta: event.delta, partial };
-    }
-    case "thinking_end":
-      return { type: "thinking_end", contentIndex: event.contentIndex, content: (content[event.contentIndex] as { thinking: string }).thinking, partial };
+      return stream.thinkingStart(event.contentIndex);
+    case "thinking_delta":
+      return stream.thinkingDelta(event.contentIndex, event.delta);
     case "toolcall_start":
-      content[event.contentIndex] = { type: "toolCall", id: event.id, name: event.name, arguments: {} };
-      rawArgs.set(event.contentIndex, "");
-      return { type: "toolcall_start", contentIndex: event.contentIndex, partial };
-    case "toolcall_delta": {
-      const raw = (rawArgs.get(event.contentIndex) ?? "") + event.delta;
-      rawArgs.set(event.contentIndex, raw);
-      const block = content[event.contentIndex] as ToolCall;
-      block.arguments = parseArgs(raw);
-      return { type: "toolcall_delta", contentIndex: event.contentIndex, delta: event.delta, partial };
-    }
-    case "toolcall_end": {
-      const block = content[event.contentIndex] as ToolCall;
-      if (event.toolCall) Object.assign(block, { id: event.toolCall.id, name: event.toolCall.name, arguments: event.toolCall.arguments });
-      else block.arguments = parseArgs(rawArgs.get(event.contentIndex) ?? "");
-      return { type: "toolcall_end", contentIndex: event.contentIndex, toolCall: { ...block }, partial };
-    }
-    case "done": {
-      const usage = event.usage ?? {};
-      const input = usage.input ?? 0;
-      const output = usage.output ?? 0;
-      const cacheRead = usage.cacheRead ?? 0;
-      const cacheWrite = usage.cacheWrite ?? 0;
-      partial.usage = { ...emptyUsage(), input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite };
-      partial.stopReason = event.reason;
-      return { type: "done", reason: event.reason, message: { ...partial, content: [...partial.content] }, partial };
-    }
+      return stream.toolCallStart(event.contentIndex, { id: event.id, name: event.name });
+    case "toolcall_delta":
+      return stream.toolCallDelta(event.contentIndex, event.delta);
+    case "text_end":
+    case "thinking_end":
+      return stream.end(event.contentIndex);
+    case "toolcall_end":
+      if (!event.toolCall) return stream.end(event.contentIndex);
+      stream.patchToolCall(event.contentIndex, { id: event.toolCall.id, name: event.toolCall.name });
+      return stream.end(event.contentIndex, JSON.stringify(event.toolCall.arguments));
+    case "done":
+      if (event.usage) stream.setUsage(event.usage);
+      return stream.done(event.reason);
     case "error":
-      return fail(partial, event.reason ?? "error", event.errorMessage);
-  }
-}
-
-function fail(partial: AssistantMessage, reason: "error" | "aborted", errorMessage: string): AssistantMessageEvent {
-  partial.stopReason = reason;
-  partial.errorMessage = errorMessage;
-  return { type: "error", reason, error: { ...partial, content: [...partial.content] }, partial };
-}
-
-function parseArgs(raw: string): Record<string, unknown> {
-  if (raw.trim() === "") return {};
-  try {
-    const value = parsePartialJson(raw) as unknown;
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
+      return stream.error(event.errorMessage, event.reason === "aborted");
   }
 }
 
