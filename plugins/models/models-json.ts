@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { ONE_SHOT, THINKING_LEVELS, formatValidationError, type Model } from "../../kernel/index.js";
+import { deepMerge, ONE_SHOT, THINKING_LEVELS, formatValidationError, type Model } from "../../kernel/index.js";
 import type { ProviderRegistration } from "./api.js";
 
 /** The schemas, built on first use (most processes have no models.json). */
@@ -110,7 +110,7 @@ export function applyProviderConfig(registration: ProviderRegistration, config: 
     if (config.baseUrl) next.baseUrl = config.baseUrl;
     if (config.api) next.api = config.api;
     if (config.headers) next.headers = { ...model.headers, ...config.headers };
-    if (config.compat) next.compat = mergeCompat(model.compat, config.compat);
+    if (config.compat) next.compat = deepMerge(model.compat ?? {}, config.compat);
     const override = config.modelOverrides?.[model.id];
     return override ? patchModel(next, override) : next;
   };
@@ -156,21 +156,8 @@ function patchModel(model: Model, patch: z.output<ReturnType<typeof buildSchemas
   if (patch.contextWindow !== undefined) next.contextWindow = patch.contextWindow;
   if (patch.maxTokens !== undefined) next.maxTokens = patch.maxTokens;
   if (patch.headers !== undefined) next.headers = { ...model.headers, ...patch.headers };
-  if (patch.compat !== undefined) next.compat = mergeCompat(model.compat, patch.compat);
+  if (patch.compat !== undefined) next.compat = deepMerge(model.compat ?? {}, patch.compat);
   if (patch.thinkingLevels !== undefined) next.thinkingLevels = [...patch.thinkingLevels];
   return next;
 }
 
-/** compat objects deep-merge, so a patch can change one nested flag. */
-function mergeCompat(base: Record<string, unknown> | undefined, patch: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(patch)) {
-    const current = out[key];
-    out[key] = isObject(current) && isObject(value) ? mergeCompat(current, value) : value;
-  }
-  return out;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
