@@ -35,7 +35,11 @@ export function claimStdout(): ClaimedStdout {
       return accepted;
     },
     onceDrain: (callback) => stdout.once("drain", callback),
-    flush: () => new Promise<void>((resolve) => realWrite("", () => resolve())),
+    flush: () =>
+      new Promise<void>((resolve) => {
+        if (stdout.destroyed || stdout.writableEnded) return resolve();
+        realWrite("", () => resolve());
+      }),
   };
   holder[CLAIM] = claimed;
   return claimed;

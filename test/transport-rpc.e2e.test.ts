@@ -226,6 +226,19 @@ describe("lifecycle", () => {
     expect(await c.request({ type: "get_state" })).toMatchObject({ data: { isStreaming: false } });
   });
 
+  it("a client that closes its end of stdout ends the session cleanly (no EPIPE crash)", async () => {
+    const agentDir = tempDir();
+    streamingCassette(agentDir);
+    const c = start({ agentDir, args: replayArgs("slow") });
+    await c.request({ type: "prompt", message: "go" });
+    await c.waitFor((r) => r.type === "message_update");
+    c.child.stdout.destroy();
+    const result = await c.exited;
+    expect(result.code).toBe(0);
+    expect(c.stderr).not.toContain("Unhandled");
+    expect(c.stderr).not.toContain("EPIPE");
+  });
+
   it("prints help and version on stdout; an unknown flag exits 2 naming it", async () => {
     const help = start({ args: ["--help"] });
     expect((await help.exited).code).toBe(0);

@@ -1,7 +1,7 @@
 /**
  * Plugin `transport-rpc`: JSON lines over stdin/stdout per the spec's Framing section.
  * A thin layer over the kernel: input lines -> command registry; event bus -> stdout.
- * Teardown on stdin EOF (exit 0), SIGTERM (143), SIGINT (130): answer what was read, abort
+ * Teardown on stdin EOF or a closed stdout (exit 0), SIGTERM (143), SIGINT (130), SIGHUP (129): answer what was read, abort
  * the run (its closing events are written), let plugins cancel and drain, flush.
  */
 import { claimStdout, definePlugin, type PluginContext } from "../../kernel/index.js";
@@ -72,5 +72,11 @@ function serveRpc(k: PluginContext): Promise<number> {
     });
     process.once("SIGTERM", () => void teardown("signal", 143));
     process.once("SIGINT", () => void teardown("signal", 130));
+    process.once("SIGHUP", () => void teardown("signal", 129));
+    // A client that stops reading (closed pipe) ends the session like EOF instead of crashing it.
+    process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") k.log.error(`stdout: ${error.message}`);
+      void teardown("eof", 0);
+    });
   });
 }
