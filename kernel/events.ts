@@ -4,9 +4,28 @@
  * producers that can flood (streamed deltas) await `drain()` to respect a slow consumer.
  */
 
-/** Events known to the kernel's users; plugins augment this map with their own event types. */
+import type { AgentMessage, AssistantMessage, AssistantMessageEvent, ToolResultMessage } from "./types.js";
+
+/**
+ * The outward events and their payloads (the spec's Events section). Plugins add their own
+ * event types by augmenting this interface; unknown names stay allowed for foreign plugins.
+ */
 export interface EventMap {
   [type: string]: Record<string, unknown>;
+  agent_start: {};
+  agent_end: { messages: AgentMessage[] };
+  turn_start: {};
+  turn_end: { message: AssistantMessage; toolResults: ToolResultMessage[] };
+  message_start: { message: AgentMessage };
+  message_update: { message: AssistantMessage; assistantMessageEvent: AssistantMessageEvent };
+  message_end: { message: AgentMessage };
+  tool_execution_start: { toolCallId: string; toolName: string; args: unknown };
+  tool_execution_update: { toolCallId: string; toolName: string; args: unknown; partialResult: unknown };
+  tool_execution_end: { toolCallId: string; toolName: string; result: unknown; isError: boolean };
+  queue_update: { steering: string[]; followUp: string[] };
+  auto_retry_start: { attempt: number; maxAttempts: number; delayMs: number; errorMessage: string };
+  auto_retry_end: { success: boolean; attempt: number; finalError?: string };
+  extension_error: { extensionPath: string; event: string; error: string };
 }
 
 export type OutEvent = { type: string } & Record<string, unknown>;
@@ -27,7 +46,7 @@ export class EventBus {
     return () => this.#listeners.delete(listener);
   }
 
-  emit(type: string, payload: Record<string, unknown>): void {
+  emit<K extends keyof EventMap & string>(type: K, payload: EventMap[K]): void {
     const event = { type, ...payload } as OutEvent;
     this.dispatch(event);
   }

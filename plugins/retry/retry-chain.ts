@@ -3,7 +3,7 @@
  * turn is retried, waits out the backoff (abortable), and closes every started chain with
  * exactly one `auto_retry_end`. No I/O of its own: events go out through `emit`.
  */
-import type { AgentMessage, AssistantMessage } from "../../kernel/index.js";
+import type { AgentMessage, AssistantMessage, EventMap } from "../../kernel/index.js";
 import { isContextOverflow, isRetryableError } from "../models/errors.js";
 
 export interface RetrySettings {
@@ -22,7 +22,7 @@ export function retryDelayMs(baseDelayMs: number, attempt: number): number {
 }
 
 export interface RetryChainHost {
-  emit(type: "auto_retry_start" | "auto_retry_end", payload: Record<string, unknown>): void;
+  emit<K extends "auto_retry_start" | "auto_retry_end">(type: K, payload: EventMap[K]): void;
   /** Drops the failed turn from the live context (the session file keeps it). */
   removeMessage(message: AgentMessage): void;
 }
