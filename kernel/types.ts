@@ -198,3 +198,13 @@ export function emptyUsage(): Usage {
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
   };
 }
+
+/**
+ * A Model as it crosses the protocol: without `headers`, which come from models.json and may
+ * hold credentials (a literal token, or the `!command` that prints one).
+ */
+export function publicModel(model: Model): Omit<Model, "headers"> {
+  if (!("headers" in model)) return model;
+  const { headers: _headers, ...rest } = model;
+  return rest;
+}

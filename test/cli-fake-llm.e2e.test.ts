@@ -3,6 +3,8 @@
  * steering lands where the spec says, retries and aborts reach the server, and model selection
  * failures are reported before any event.
  */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeLlm, writeModelsJson, type FakeLlm } from "./fake-llm/server.js";
 import { RpcClient, tempDir, type Record_ } from "./helpers/rpc-client.js";
@@ -95,6 +97,28 @@ describe("CLI over the fake LLM", () => {
     expect(await c.request({ type: "prompt", message: "hi" })).toMatchObject({ success: true });
     await c.waitForEvent("agent_end");
     expect(await c.request({ type: "set_model", provider: "ghost", modelId: "x" })).toMatchObject({ success: false, error: "Model not found: ghost/x" });
+  });
+
+  it("model objects on the wire never carry models.json headers (they may hold credentials)", async () => {
+    const agentDir = tempDir();
+    writeFileSync(
+      join(agentDir, "models.json"),
+      JSON.stringify({ providers: { secretive: { baseUrl: fake.url, api: "anthropic-messages", apiKey: "k", headers: { "x-token": "s3cret" }, models: [{ id: "m1" }] } } }),
+    );
+    const c = new RpcClient({ agentDir, args: ["--mode", "rpc", "--no-session", "--model", "secretive/m1"], env: NO_KEYS });
+    clients.push(c);
+    const outputs = [
+      await c.request({ type: "get_state" }),
+      await c.request({ type: "get_available_models" }),
+      await c.request({ type: "set_model", provider: "secretive", modelId: "m1" }),
+    ];
+    for (const output of outputs) expect(output.success).toBe(true);
+    expect((outputs[0]!.data as { model: { id: string } }).model.id).toBe("m1");
+    expect(JSON.stringify(outputs)).not.toContain("s3cret");
+    fake.script({ text: "ok" });
+    await c.request({ type: "prompt", message: "hi" });
+    await c.waitForEvent("agent_end");
+    expect(fake.requests[0]!.headers["x-token"]).toBe("s3cret");
   });
 
   it("a provider without credentials is rejected with the exact prefix and no request", async () => {

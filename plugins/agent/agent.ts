@@ -3,7 +3,7 @@
  * lifecycle of runs (start, continue, abort, settle). It performs no I/O of its own.
  */
 import { randomUUID } from "node:crypto";
-import { ErrorCode, KernelError, type AgentMessage, type ImageContent, type Model, type PluginContext, type ThinkingLevel } from "../../kernel/index.js";
+import { ErrorCode, KernelError, publicModel, type AgentMessage, type ImageContent, type Model, type PluginContext, type ThinkingLevel } from "../../kernel/index.js";
 import type { AgentApi, PromptInput, QueueMode, StateContributor } from "./api.js";
 import { notify } from "./notify.js";
 import { MessageQueues } from "./queue.js";
@@ -47,7 +47,9 @@ export class Agent implements AgentApi {
   async setModel(model: Model | null, source: "set" | "cycle" | "restore" | "startup"): Promise<void> {
     const previousModel = this.#model;
     this.#model = model;
-    if (model) await notify(this.#k, "model_select", { model, ...(previousModel ? { previousModel } : {}), source });
+    // model_select / thinking_level_select are hooks for plugins, not protocol events: nothing on stdout.
+    const hook = this.#k.hooks.model_select;
+    if (model && hook.isUsed()) await hook.promise({ model, ...(previousModel ? { previousModel } : {}), source });
     await this.setThinkingLevel(this.#thinkingLevel);
   }
 
@@ -59,7 +61,8 @@ export class Agent implements AgentApi {
     const previousLevel = this.#thinkingLevel;
     const next = clampThinkingLevel(level, this.availableThinkingLevels());
     this.#thinkingLevel = next;
-    if (next !== previousLevel) await notify(this.#k, "thinking_level_select", { level: next, previousLevel });
+    const hook = this.#k.hooks.thinking_level_select;
+    if (next !== previousLevel && hook.isUsed()) await hook.promise({ level: next, previousLevel });
     return next;
   }
 
@@ -174,6 +177,12 @@ export class Agent implements AgentApi {
     return this.#queues.size;
   }
 
+  clearQueues(): void {
+    if (this.#queues.size === 0) return;
+    this.#queues.takeAll();
+    this.#emitQueueUpdate();
+  }
+
   isAutoCompactionEnabled(): boolean {
     return this.#autoCompaction;
   }
@@ -193,7 +202,7 @@ export class Agent implements AgentApi {
   /** The `get_state` payload. */
   state(): Record<string, unknown> {
     const base: Record<string, unknown> = {
-      model: this.#model,
+      model: this.#model && publicModel(this.#model),
       thinkingLevel: this.#thinkingLevel,
       isStreaming: this.isStreaming(),
       isCompacting: false,
@@ -235,8 +244,13 @@ export class Agent implements AgentApi {
     let initial: Opening = opening;
     for (;;) {
       await notify(this.#k, "agent_start", {});
-      const produced = await runTurns(this.#host(), initial, signal);
-      await notify(this.#k, "agent_end", { messages: produced });
+      let produced: AgentMessage[] = [];
+      try {
+        produced = await runTurns(this.#host(), initial, signal);
+      } finally {
+        // Even a bug inside the loop closes the run: a client never waits for an agent_end.
+        await notify(this.#k, "agent_end", { messages: produced });
+      }
       initial = { messages: [], fromQueue: false };
       if (signal.aborted) return;
       const verdict = await this.#k.hooks.run_end.promise({ messages: produced, lastAssistant: lastAssistant(produced), signal });

@@ -52,6 +52,8 @@ export interface AgentApi {
   getFollowUpMode(): QueueMode;
   setFollowUpMode(mode: QueueMode): void;
   pendingMessageCount(): number;
+  /** Drops every queued steering/follow-up message (session replacement); queue_update when any was queued. */
+  clearQueues(): void;
 
   isAutoCompactionEnabled(): boolean;
   setAutoCompactionEnabled(enabled: boolean): void;

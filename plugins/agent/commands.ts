@@ -63,12 +63,13 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
       name: "get_last_assistant_text",
       input: () => z.object({}),
       run: () => {
+        // The last assistant message (an aborted one with no content is skipped); its text or null.
         const messages = agent.getMessages();
         for (let i = messages.length - 1; i >= 0; i--) {
           const message = messages[i]!;
           if (message.role !== "assistant") continue;
-          const text = assistantText(message);
-          if (text !== undefined) return { text };
+          if (message.stopReason === "aborted" && message.content.length === 0) continue;
+          return { text: assistantText(message) ?? null };
         }
         return { text: null };
       },

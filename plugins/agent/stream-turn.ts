@@ -37,17 +37,11 @@ export async function streamAssistant(host: StreamHost, signal: AbortSignal): Pr
   // Aborted before the call (e.g. during the previous turn's tools): no request is sent.
   if (signal.aborted) return finishWithoutStream(host, failure(model, "Request was aborted", signal));
 
-  let context = host.messages;
-  if (host.hooks.context.isUsed()) context = (await host.hooks.context.promise({ messages: [...context] })).messages;
-  const request: StreamRequest = {
-    model,
-    context: { systemPrompt: host.systemPrompt(), messages: toLlmMessages(context), tools: host.toolSpecs() },
-    options: { signal, thinkingLevel: host.thinkingLevel(), sessionId: host.sessionId(), callIndex: host.nextCallIndex() },
-  };
-
+  // Anything that fails before the provider answers (a context tap, converting the history,
+  // the provider's own setup) ends this turn as an error message, never the run.
   let stream: AssistantStream | undefined;
   try {
-    stream = host.hooks.stream.get(model.api)?.call(request);
+    stream = await openStream(host, model, signal);
   } catch (error) {
     return finishWithoutStream(host, failure(model, messageOf(error), signal));
   }
@@ -95,6 +89,17 @@ export async function streamAssistant(host: StreamHost, signal: AbortSignal): Pr
   else host.messages.push(final);
   await notify(host, "message_end", { message: final });
   return final;
+}
+
+async function openStream(host: StreamHost, model: Model, signal: AbortSignal): Promise<AssistantStream | undefined> {
+  let context = host.messages;
+  if (host.hooks.context.isUsed()) context = (await host.hooks.context.promise({ messages: [...context] })).messages;
+  const request: StreamRequest = {
+    model,
+    context: { systemPrompt: host.systemPrompt(), messages: toLlmMessages(context), tools: host.toolSpecs() },
+    options: { signal, thinkingLevel: host.thinkingLevel(), sessionId: host.sessionId(), callIndex: host.nextCallIndex() },
+  };
+  return host.hooks.stream.get(model.api)?.call(request);
 }
 
 async function finishWithoutStream(host: StreamHost, message: AssistantMessage): Promise<AssistantMessage> {

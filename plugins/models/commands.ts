@@ -1,6 +1,6 @@
 /** The model and thinking RPC commands, exactly as the spec shows them. One zod schema each. */
 import { z } from "zod";
-import { THINKING_LEVELS, defineCommand, type CommandDefinition } from "../../kernel/index.js";
+import { THINKING_LEVELS, defineCommand, publicModel, type CommandDefinition } from "../../kernel/index.js";
 import type { AgentApi } from "../agent/api.js";
 import type { ModelsApi } from "./api.js";
 import type { ModelSelection } from "./selection.js";
@@ -11,19 +11,22 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
       name: "get_available_models",
       description: "Models whose provider has credentials, as full Model objects.",
       input: () => z.object({}),
-      run: () => ({ models: models.available() }),
+      run: () => ({ models: models.available().map(publicModel) }),
     }),
     defineCommand({
       name: "set_model",
       description: "Switch to an available model; persisted as the default.",
       input: () => z.object({ provider: z.string(), modelId: z.string() }),
-      run: ({ provider, modelId }) => selection.setModel(provider, modelId),
+      run: async ({ provider, modelId }) => publicModel(await selection.setModel(provider, modelId)),
     }),
     defineCommand({
       name: "cycle_model",
       description: "Switch to the next available model; null with fewer than two.",
       input: () => z.object({ direction: z.enum(["forward", "backward"]).optional() }),
-      run: ({ direction }) => selection.cycleModel(direction),
+      run: async ({ direction }) => {
+        const result = await selection.cycleModel(direction);
+        return result && { ...result, model: publicModel(result.model) };
+      },
     }),
     defineCommand({
       name: "logout_provider",
@@ -31,7 +34,7 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
       input: () => z.object({ provider: z.string() }),
       run: async ({ provider }) => {
         await models.removeStoredKey(provider);
-        return { provider, authStatus: models.authStatus(provider), models: models.available(), scopedModels: [] };
+        return { provider, authStatus: models.authStatus(provider), models: models.available().map(publicModel), scopedModels: [] };
       },
     }),
     defineCommand({

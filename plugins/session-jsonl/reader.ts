@@ -1,11 +1,12 @@
 /**
  * Reads a session file in one linear pass. Unparsable lines (typically the torn last line of a
- * crash) are skipped with one warning; everything else is kept. A first line that is not a
- * session header makes the whole file invalid.
+ * crash) and entries of an unusable shape are skipped with one warning; everything else is
+ * kept. A first line that is not a session header makes the whole file invalid.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { ErrorCode, KernelError } from "../../kernel/index.js";
 import type { SessionEntry, SessionHeader } from "../session/api.js";
+import { hasValidShape } from "./entry-shape.js";
 
 export interface ReadResult {
   header: SessionHeader;
@@ -17,6 +18,8 @@ export interface ReadResult {
 export async function readSessionFile(path: string, warn: (message: string) => void): Promise<ReadResult> {
   let text: string;
   try {
+    // Only regular files: a FIFO or a device would block the command lane (or never end).
+    if (!(await stat(path)).isFile()) throw invalid(path);
     text = await readFile(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -82,7 +85,8 @@ function isEntry(record: unknown): record is SessionEntry {
     typeof record.type === "string" &&
     record.type !== "session" &&
     typeof record.id === "string" &&
-    (record.parentId === undefined || record.parentId === null || typeof record.parentId === "string")
+    (record.parentId === undefined || record.parentId === null || typeof record.parentId === "string") &&
+    hasValidShape(record)
   );
 }
 

@@ -72,6 +72,7 @@ export class FakeAgent {
         await hooks().message_end.promise({ message: aborted });
         self.log.push("aborted");
       },
+      clearQueues() {},
       setSessionId(id) {
         self.sessionId = id;
       },

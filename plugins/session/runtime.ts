@@ -79,6 +79,8 @@ export class SessionRuntime {
     const { hooks } = this.#k;
     const agent = this.agent;
     if (agent.isStreaming()) await agent.abort();
+    // Messages queued for the old conversation must not reach the new one.
+    agent.clearQueues();
     const manager = this.manager;
     await manager.flush();
     const next = await build();

@@ -42,7 +42,9 @@ export class Dispatcher {
       return;
     }
     const object = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
-    const id = object && (typeof object.id === "string" || typeof object.id === "number") ? (object.id as Id) : undefined;
+    // Only an id that can be echoed exactly is echoed (1e400 parses to Infinity, which JSON writes as null).
+    const badId = object && Object.hasOwn(object, "id") ? idError(object.id) : undefined;
+    const id = object && !badId && Object.hasOwn(object, "id") ? (object.id as Id) : undefined;
     if (!object || typeof object.type !== "string") {
       this.#enqueueOrdinary(async () => this.#fail(id, "unknown", INVALID_COMMAND));
       return;
@@ -55,6 +57,7 @@ export class Dispatcher {
     }
     const commands = this.#options.commands;
     const run = async () => {
+      if (badId) return this.#fail(undefined, type, badId);
       if (!commands.has(type)) return this.#fail(id, type, `Unknown command: ${type}`);
       try {
         const data = await commands.invoke(type, object, id === undefined ? {} : { id });
@@ -86,6 +89,12 @@ export class Dispatcher {
     this.#inFlight.add(tracked);
     void tracked.finally(() => this.#inFlight.delete(tracked));
   }
+}
+
+/** Why an `id` field is unusable: it must be a string or a finite number (the spec's correlation id). */
+function idError(value: unknown): string | undefined {
+  if (typeof value === "string" || (typeof value === "number" && Number.isFinite(value))) return undefined;
+  return typeof value === "number" ? "Invalid id: expected a finite number" : "Invalid id: expected string or number";
 }
 
 function withId(id: Id | undefined, response: Record<string, unknown>): Record<string, unknown> {
