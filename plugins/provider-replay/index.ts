@@ -3,7 +3,7 @@
  * (`replay/demo` bundled, user cassettes in `<agent dir>/cassettes/<name>.jsonl`). No network,
  * no key; used only when selected. The n-th LLM call of a run replays the n-th recorded turn.
  */
-import { readdir } from "node:fs/promises";
+import { open, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { definePlugin, type AssistantMessageEvent, type Model, type StreamRequest } from "../../kernel/index.js";
 import type { Cassette } from "./cassette.js";
@@ -27,7 +27,7 @@ export default definePlugin({
       name: "replay",
       api: REPLAY_API,
       requiresAuth: false,
-      models: [...sources.keys()].map(replayModel),
+      models: await Promise.all([...sources].map(async ([id, path]) => replayModel(id, await readHeaderHints(path)))),
     });
 
     const loaded = new Map<string, Promise<Cassette>>();
@@ -57,17 +57,45 @@ async function listCassettes(dir: string): Promise<string[]> {
   }
 }
 
-function replayModel(id: string): Model {
+interface HeaderHints {
+  reasoning?: boolean;
+  contextWindow?: number;
+}
+
+/**
+ * The model-shaping fields of a cassette header (`reasoning`, `contextWindow`), read from the
+ * file's first line only: the events are parsed when the cassette is first played.
+ */
+async function readHeaderHints(path: string): Promise<HeaderHints> {
+  let handle;
+  try {
+    handle = await open(path, "r");
+    const buffer = Buffer.alloc(4096);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const firstLine = buffer.toString("utf8", 0, bytesRead).split("\n", 1)[0]!;
+    const header = JSON.parse(firstLine) as Record<string, unknown>;
+    return {
+      ...(typeof header.reasoning === "boolean" ? { reasoning: header.reasoning } : {}),
+      ...(typeof header.contextWindow === "number" && header.contextWindow > 0 ? { contextWindow: header.contextWindow } : {}),
+    };
+  } catch {
+    return {};
+  } finally {
+    await handle?.close();
+  }
+}
+
+function replayModel(id: string, hints: HeaderHints): Model {
   return {
     id,
     name: `Replay: ${id}`,
     api: REPLAY_API,
     provider: "replay",
     baseUrl: "",
-    reasoning: false,
+    reasoning: hints.reasoning ?? false,
     input: ["text", "image"],
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-    contextWindow: 200_000,
+    contextWindow: hints.contextWindow ?? 200_000,
     maxTokens: 16_384,
   };
 }
