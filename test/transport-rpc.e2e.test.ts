@@ -239,6 +239,13 @@ describe("lifecycle", () => {
     expect(c.stderr).not.toContain("EPIPE");
   });
 
+  it("a bad settings file stops startup with an error naming the file and the key", async () => {
+    const c = start({ settings: { retry: { maxRetries: "lots" } } });
+    expect((await c.exited).code).toBe(1);
+    expect(c.stderr).toContain(`Invalid settings file ${join(c.agentDir, "settings.json")}: Invalid retry.maxRetries: expected number`);
+    expect(c.records).toEqual([]);
+  });
+
   it("prints help and version on stdout; an unknown flag exits 2 naming it", async () => {
     const help = start({ args: ["--help"] });
     expect((await help.exited).code).toBe(0);
