@@ -75,3 +75,41 @@ describe("isRetryableError", () => {
     expect(isRetryableError(message)).toBe(false);
   });
 });
+
+describe("classification edge cases", () => {
+  it("recognises Anthropic's input + max_tokens overflow", () => {
+    const message =
+      '400 {"type":"error","error":{"type":"invalid_request_error","message":"input length and `max_tokens` exceed context limit: 188240 + 21333 > 200000, decrease input length or `max_tokens` and try again"}}';
+    expect(isContextOverflow(message)).toBe(true);
+    expect(isRetryableError(message)).toBe(false);
+  });
+
+  it("never retries the replay provider's own failures, whatever the cassette is called", () => {
+    for (const name of ["demo", "timeout", "overloaded-503", "rate-limit", "terminated"]) {
+      expect(isRetryableError(`Cassette exhausted: ${name}`)).toBe(false);
+      expect(isRetryableError(`Cassette turn 2 of ${name} has no done event`)).toBe(false);
+    }
+    expect(isRetryableError("Invalid JSON on line 3 of /home/u/.atomic/cassettes/x.jsonl: Unexpected end of JSON input")).toBe(false);
+    expect(isRetryableError("Empty cassette: /tmp/cassettes/server-error.jsonl")).toBe(false);
+    // A recorded provider error replayed from a cassette is still judged on its own words.
+    expect(isRetryableError('529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}')).toBe(true);
+  });
+
+  it("treats a number as a status only where it is one", () => {
+    expect(isRetryableError('400 {"type":"error","error":{"type":"invalid_request_error","message":"messages.429.content.0: unexpected tool_use_id"}}')).toBe(false);
+    expect(isRetryableError("Request failed at item 503 of the batch")).toBe(false);
+    expect(isRetryableError("upstream returned HTTP 503")).toBe(true);
+    expect(isRetryableError('{"error":{"code":502,"message":"Provider returned error"}}')).toBe(true);
+  });
+
+  it("does not retry a client error whose text mentions a transient word", () => {
+    expect(isRetryableError("400 tools.0.input_schema.properties.timeout: Invalid schema")).toBe(false);
+    expect(isRetryableError('401 {"error":{"message":"Upstream server error while checking the key"}}')).toBe(false);
+    expect(isRetryableError("408 Request Timeout")).toBe(true);
+    expect(isRetryableError("409 Conflict")).toBe(true);
+  });
+
+  it("retries an in-stream error known only by its type", () => {
+    expect(isRetryableError("An error occurred while processing your request. (server_error)")).toBe(true);
+  });
+});

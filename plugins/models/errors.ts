@@ -9,6 +9,7 @@ import type { AssistantMessage } from "../../kernel/index.js";
 const OVERFLOW_PATTERNS: RegExp[] = [
   /prompt is too long/i, // Anthropic
   /exceeds the context window/i, // OpenAI Responses
+  /input length and `?max_tokens`? exceed context limit/i, // Anthropic: input + max_tokens > window
   /input token count.*exceeds the maximum/i, // Gemini
   /maximum prompt length is \d+/i, // xAI
   /reduce the length of the messages/i, // Groq
@@ -31,12 +32,28 @@ const RATE_LIMIT = /rate.?limit|per minute|tokens per min|\btpm\b|too many reque
 /** Quota and billing problems look like 429s but retrying never helps. */
 const NOT_RETRYABLE = /insufficient.?quota|exceeded your current quota|quota exceeded|billing|credit balance|payment required|out of credits|plan limit/i;
 
+/** Transient HTTP statuses. */
+const RETRY_STATUS = "(?:408|409|425|429|500|502|503|504|520|522|524|529)";
+
+/**
+ * Errors of the offline replay provider: a cassette that ran out or is broken stays broken.
+ * (Replayed *recorded* provider errors keep their own wording and are classified as usual.)
+ */
+const REPLAY_ERROR = /^(?:Cassette exhausted: |Cassette turn \d+ of |Empty cassette: |Invalid cassette header in |Invalid (?:JSON|event) on line \d+ of |Line \d+ of )/;
+
+/** An error that starts with its HTTP status (every adapter keeps the SDK's "<status> <body>"). */
+const LEADING_STATUS = /^(\d{3})\b/;
+const TRANSIENT_STATUS = new RegExp(`^${RETRY_STATUS}$`);
+
 const RETRYABLE: RegExp[] = [
   /overloaded/i,
   /rate.?limit/i,
   /too many requests/i,
   /resource.?exhausted/i,
-  /\b(?:408|409|425|429|500|502|503|504|520|522|524|529)\b/,
+  // A status leads the message, or is named as one ("status 503", `"code":503`). A bare number
+  // elsewhere (a message index, a token count) is not a status.
+  new RegExp(`^${RETRY_STATUS}\\b`),
+  new RegExp(`\\b(?:status(?: code)?|http|code)["':=\\s]*${RETRY_STATUS}\\b`, "i"),
   /service.?unavailable/i,
   /bad gateway|gateway time-?out/i,
   /server.?error/i,
@@ -64,7 +81,10 @@ export function isContextOverflow(message: string | undefined): boolean {
 export function isRetryableError(message: string | undefined): boolean {
   if (!message) return false;
   if (isContextOverflow(message)) return false;
-  if (NOT_RETRYABLE.test(message)) return false;
+  if (NOT_RETRYABLE.test(message) || REPLAY_ERROR.test(message)) return false;
+  // A client error (400, 401, 404, 422...) fails the same way again, whatever its text mentions.
+  const status = LEADING_STATUS.exec(message)?.[1];
+  if (status && status.startsWith("4") && !TRANSIENT_STATUS.test(status)) return false;
   return RETRYABLE.some((pattern) => pattern.test(message));
 }
 

@@ -81,7 +81,12 @@ export function errorText(error: unknown): string {
     const message = (error.message || error.name) + detail;
     // Keep "<status> <text>" for every SDK (some put the status only in a property).
     const status = (error as { status?: unknown }).status;
-    return typeof status === "number" && !message.startsWith(String(status)) ? `${status} ${message}` : message;
+    if (typeof status === "number") return message.startsWith(String(status)) ? message : `${status} ${message}`;
+    // An in-stream error has no status: its code/type ("server_error") is what tells a transient
+    // failure apart, and some SDKs keep it only in a property.
+    const { code, type } = error as { code?: unknown; type?: unknown };
+    const kind = [code, type].find((value): value is string => typeof value === "string" && value !== "" && !message.includes(value));
+    return kind ? `${message} (${kind})` : message;
   }
   if (typeof error === "string") return error;
   try {

@@ -3,7 +3,7 @@ import type { AssistantMessage, LlmMessage } from "../../kernel/index.js";
 import { BASH_TOOL, TINY_PNG, runStream, streamRequest } from "../../test/fake-llm/harness.js";
 import { describeProviderConformance, useProviderKernel } from "../../test/fake-llm/provider-suite.js";
 import anthropicPlugin from "./index.js";
-import { convertMessages } from "./request.js";
+import { buildAnthropicRequest, convertMessages } from "./request.js";
 
 describeProviderConformance({
   provider: "fake-anthropic",
@@ -13,6 +13,17 @@ describeProviderConformance({
   overflowMessage: "prompt is too long: 213462 tokens > 200000 maximum",
   framesThroughFirstDelta: 4,
   streamsArgumentFragments: true,
+});
+
+const ownTurn = (model: string): AssistantMessage => ({
+  role: "assistant",
+  content: [],
+  api: "anthropic-messages",
+  provider: "fake-anthropic",
+  model,
+  usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+  stopReason: "toolUse",
+  timestamp: 1,
 });
 
 describe("anthropic request and replay", () => {
@@ -65,6 +76,60 @@ describe("anthropic request and replay", () => {
       ["tool_result", false, "out0"],
       ["tool_result", true, "out1"],
     ]);
+  });
+
+  it("streams redacted thinking as a placeholder kept for its own model only", async () => {
+    ctx.fake.script({ redactedThinking: "opaque-blob", text: "Answer" }, { text: "again" });
+    const first = await runStream(ctx.kernel, streamRequest(ctx.model, { thinkingLevel: "medium" }));
+    const assistant = (first.final as { message: AssistantMessage }).message;
+    expect(assistant.content[0]).toEqual({ type: "thinking", thinking: "[Reasoning redacted]", redacted: true, thinkingSignature: "opaque-blob" });
+    expect(first.events.map((e) => e.type).slice(1, 3)).toEqual(["thinking_start", "thinking_end"]);
+    const history: LlmMessage[] = [{ role: "user", content: "q", timestamp: 1 }, assistant, { role: "user", content: "more", timestamp: 2 }];
+    await runStream(ctx.kernel, streamRequest(ctx.model, { messages: history, thinkingLevel: "medium" }));
+    expect(ctx.fake.requests[1]!.body.messages[1].content).toEqual([{ type: "redacted_thinking", data: "opaque-blob" }, { type: "text", text: "Answer" }]);
+    // Another model never sees it.
+    const other = { ...ctx.model, id: "fake-2" };
+    const otherBody = buildAnthropicRequest(streamRequest(other, { messages: history })).params as { messages: { content: unknown }[] };
+    expect(otherBody.messages[1]!.content).toEqual([{ type: "text", text: "Answer" }]);
+  });
+
+  it("prices cache writes and keeps them out of input", async () => {
+    ctx.fake.script({ text: "ok", usage: { input: 100, output: 20, cacheRead: 300, cacheWrite: 400 } });
+    const { final } = await runStream(ctx.kernel, streamRequest(ctx.model));
+    const usage = (final as { message: AssistantMessage }).message.usage;
+    expect(usage).toMatchObject({ input: 100, output: 20, cacheRead: 300, cacheWrite: 400, totalTokens: 820 });
+    expect(usage.cost.cacheWrite).toBeCloseTo((3.75 * 400) / 1e6, 12);
+  });
+
+  it("adds a medium budget on top of the answer's allowance, without temperature; no thinking where no budget fits", () => {
+    const big = { ...ctx.model, maxTokens: 64_000 };
+    const { params, betas } = buildAnthropicRequest(streamRequest(big, { thinkingLevel: "medium" }));
+    expect(params).toMatchObject({ thinking: { type: "enabled", budget_tokens: 8192 }, max_tokens: 32_000 + 8192 });
+    expect(params.temperature).toBeUndefined();
+    expect(betas).toContain("interleaved-thinking-2025-05-14");
+    // The model's limit wins; the budget shrinks to leave room for the answer.
+    const capped = buildAnthropicRequest(streamRequest(ctx.model, { thinkingLevel: "high" })).params;
+    expect(capped).toMatchObject({ max_tokens: 8192, thinking: { budget_tokens: 8192 - 1024 } });
+    const tiny = buildAnthropicRequest(streamRequest({ ...ctx.model, maxTokens: 1024 }, { thinkingLevel: "high" })).params;
+    expect(tiny.thinking).toBeUndefined();
+    const adaptive = buildAnthropicRequest(streamRequest({ ...big, compat: { adaptiveThinking: true } }, { thinkingLevel: "high" }));
+    expect(adaptive.params).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "high" }, max_tokens: 32_000 });
+    expect(adaptive.betas).not.toContain("interleaved-thinking-2025-05-14");
+  });
+
+  it("sends tool-result images inside the tool_result block", async () => {
+    ctx.fake.script({ text: "seen" });
+    const messages: LlmMessage[] = [
+      { role: "user", content: "shot", timestamp: 1 },
+      { ...ownTurn(ctx.model.id), content: [{ type: "toolCall", id: "toolu_a", name: "shot", arguments: {} }, { type: "toolCall", id: "toolu_b", name: "shot", arguments: {} }] },
+      { role: "toolResult", toolCallId: "toolu_a", toolName: "shot", content: [{ type: "text", text: "here" }, { type: "image", data: TINY_PNG, mimeType: "image/png" }], isError: false, timestamp: 2 },
+      { role: "toolResult", toolCallId: "toolu_b", toolName: "shot", content: [{ type: "image", data: TINY_PNG, mimeType: "image/png" }], isError: false, timestamp: 3 },
+    ];
+    await runStream(ctx.kernel, streamRequest(ctx.model, { messages }));
+    const results = ctx.fake.requests[0]!.body.messages[2].content;
+    const image = { type: "image", source: { type: "base64", media_type: "image/png", data: TINY_PNG } };
+    expect(results[0]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_a", content: [{ type: "text", text: "here" }, image] });
+    expect(results[1]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_b", content: [{ type: "text", text: "(see attached image)" }, image] });
   });
 
   it("maps max_tokens to length and a refusal to an error", async () => {

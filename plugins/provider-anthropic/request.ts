@@ -5,7 +5,7 @@
  */
 import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent, ThinkingLevel, ToolResultMessage } from "../../kernel/index.js";
 import { clampThinkingLevel, thinkingLevelsFor } from "../agent/thinking.js";
-import { defaultMaxTokens, isSameModel, prepareHistory } from "../models/history.js";
+import { defaultMaxTokens, fitToolCallId, isSameModel, prepareHistory } from "../models/history.js";
 
 type Block = Record<string, unknown>;
 interface MessageParam {
@@ -16,13 +16,15 @@ interface MessageParam {
 const BUDGETS: Record<Exclude<ThinkingLevel, "off">, number> = { minimal: 1024, low: 2048, medium: 8192, high: 16384, xhigh: 32768, max: 65536 };
 const EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = { minimal: "low", low: "low", medium: "medium", high: "high", xhigh: "high", max: "max" };
 const CACHE = { type: "ephemeral" } as const;
+/** The API's smallest thinking budget; max_tokens must exceed the budget. */
+const MIN_BUDGET = 1024;
 
 export const FINE_GRAINED_TOOL_STREAMING = "fine-grained-tool-streaming-2025-05-14";
 export const INTERLEAVED_THINKING = "interleaved-thinking-2025-05-14";
 
 /** Anthropic ids allow `[A-Za-z0-9_-]{1,64}`; foreign ids (e.g. `call_x|fc_y`) are made to fit. */
 export function normalizeToolCallId(id: string): string {
-  return id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64) || "tool_call";
+  return fitToolCallId(id, 64, "tool_call");
 }
 
 export function buildAnthropicRequest(request: StreamRequest): { params: Record<string, unknown>; betas: string[] } {
@@ -43,10 +45,10 @@ export function buildAnthropicRequest(request: StreamRequest): { params: Record<
     if (model.compat?.adaptiveThinking === true) {
       params.thinking = { type: "adaptive" };
       params.output_config = { effort: EFFORT[level] };
-    } else {
+    } else if (model.maxTokens > MIN_BUDGET) {
       const maxTokens = Math.min((params.max_tokens as number) + BUDGETS[level], model.maxTokens);
       // The budget must leave room for the answer itself.
-      const budget = maxTokens > BUDGETS[level] ? BUDGETS[level] : Math.max(1024, maxTokens - 1024);
+      const budget = maxTokens > BUDGETS[level] ? BUDGETS[level] : Math.max(MIN_BUDGET, maxTokens - MIN_BUDGET);
       params.max_tokens = maxTokens;
       params.thinking = { type: "enabled", budget_tokens: budget };
       betas.push(INTERLEAVED_THINKING);
@@ -60,8 +62,9 @@ export function convertMessages(messages: LlmMessage[], model: Model): MessagePa
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
     if (message.role === "user") {
+      // Anthropic rejects empty and whitespace-only text.
       const content = typeof message.content === "string" ? message.content : contentBlocks(message.content);
-      if (content.length > 0) out.push({ role: "user", content });
+      if (typeof content === "string" ? content.trim() !== "" : content.length > 0) out.push({ role: "user", content });
     } else if (message.role === "assistant") {
       const content = assistantBlocks(message, model);
       if (content.length > 0) out.push({ role: "assistant", content });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { AssistantMessage, LlmMessage } from "../../kernel/index.js";
+import { emptyUsage, type AssistantMessage, type LlmMessage } from "../../kernel/index.js";
 import { BASH_TOOL, TINY_PNG, runStream, streamRequest } from "../../test/fake-llm/harness.js";
 import { describeProviderConformance, useProviderKernel } from "../../test/fake-llm/provider-suite.js";
 import { GEMINI_THOUGHT_SIGNATURE } from "../../test/fake-llm/render-google.js";
 import googlePlugin from "./index.js";
-import { thinkingConfig } from "./request.js";
+import { SKIP_THOUGHT_SIGNATURE, buildGeminiRequest, convertMessages, thinkingConfig } from "./request.js";
 
 describeProviderConformance({
   provider: "fake-google",
@@ -69,5 +69,57 @@ describe("gemini thinking config", () => {
     expect(thinkingConfig({ ...base, id: "gemini-2.5-flash" }, "medium")).toEqual({ includeThoughts: true, thinkingBudget: 8192 });
     expect(thinkingConfig({ ...base, id: "gemini-2.5-flash" }, "off")).toEqual({ thinkingBudget: 0 });
     expect(thinkingConfig({ ...base, id: "gemini-2.0-flash", reasoning: false }, "high")).toBeUndefined();
+  });
+});
+
+describe("gemini history and budgets", () => {
+  const base = { name: "g", api: "google-generative-ai", provider: "google", baseUrl: "", reasoning: true, input: ["text"] as ("text" | "image")[], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1_000_000, maxTokens: 65_536 };
+  const turn = (provider: string, model: string, content: AssistantMessage["content"]): AssistantMessage => ({
+    role: "assistant",
+    content,
+    api: provider === "google" ? "google-generative-ai" : "anthropic-messages",
+    provider,
+    model,
+    usage: emptyUsage(),
+    stopReason: "toolUse",
+    timestamp: 1,
+  });
+  const calls: AssistantMessage["content"] = [
+    { type: "toolCall", id: "toolu_1", name: "bash", arguments: { command: "a" } },
+    { type: "toolCall", id: "toolu_2", name: "bash", arguments: { command: "b" } },
+  ];
+
+  it("gives Gemini 3 an unsigned step's first call the skip-validator signature; keeps real ones", () => {
+    const gemini3 = { ...base, id: "gemini-3-pro-preview" };
+    const foreign = convertMessages([turn("anthropic", "claude", calls)], gemini3)[0]!.parts;
+    expect(foreign.map((p) => p.thoughtSignature)).toEqual([SKIP_THOUGHT_SIGNATURE, undefined]);
+    const signed: AssistantMessage["content"] = [{ ...(calls[0] as object), thoughtSignature: "real" } as AssistantMessage["content"][number], calls[1]!];
+    const own = convertMessages([turn("google", "gemini-3-pro-preview", signed)], gemini3)[0]!.parts;
+    expect(own.map((p) => p.thoughtSignature)).toEqual(["real", undefined]);
+    // Other Gemini models do not validate signatures: nothing is added.
+    const older = convertMessages([turn("anthropic", "claude", calls)], { ...base, id: "gemini-2.5-flash" })[0]!.parts;
+    expect(older.map((p) => p.thoughtSignature)).toEqual([undefined, undefined]);
+  });
+
+  it("adds a thinking budget on top of the answer's allowance, capped at the model's limit", () => {
+    const flash = { ...base, id: "gemini-2.5-flash" };
+    expect(buildGeminiRequest(streamRequest(flash, { thinkingLevel: "medium" })).config.maxOutputTokens).toBe(32_000 + 8192);
+    expect(buildGeminiRequest(streamRequest(flash, { thinkingLevel: "off" })).config.maxOutputTokens).toBe(32_000);
+    expect(buildGeminiRequest(streamRequest({ ...flash, id: "gemini-2.5-pro" }, { thinkingLevel: "high" })).config.maxOutputTokens).toBe(32_000 + 32_768);
+    expect(buildGeminiRequest(streamRequest({ ...flash, maxTokens: 40_000 }, { thinkingLevel: "high" })).config.maxOutputTokens).toBe(40_000);
+  });
+
+  it("sends tool-result images next to the function response, in the same user turn", () => {
+    const contents = convertMessages(
+      [
+        turn("google", "gemini-2.5-flash", [calls[0]!]),
+        { role: "toolResult", toolCallId: "toolu_1", toolName: "bash", content: [{ type: "image", data: TINY_PNG, mimeType: "image/png" }], isError: false, timestamp: 2 },
+      ],
+      { ...base, id: "gemini-2.5-flash", input: ["text", "image"] },
+    );
+    expect(contents[1]).toEqual({
+      role: "user",
+      parts: [{ functionResponse: { name: "bash", response: { output: "(see attached image)" } } }, { inlineData: { mimeType: "image/png", data: TINY_PNG } }],
+    });
   });
 });

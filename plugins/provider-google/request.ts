@@ -35,6 +35,9 @@ export function buildGeminiRequest(request: StreamRequest): GeminiRequest {
   }
   const thinking = thinkingConfig(model, options.thinkingLevel);
   if (thinking) config.thinkingConfig = thinking;
+  // Gemini counts thinking inside maxOutputTokens: a budget comes on top of the answer's allowance.
+  const budget = typeof thinking?.thinkingBudget === "number" ? thinking.thinkingBudget : 0;
+  if (budget > 0) config.maxOutputTokens = Math.min((config.maxOutputTokens as number) + budget, model.maxTokens);
   return { model: model.id, contents: convertMessages(prepareHistory(context.messages, model), model), config };
 }
 
@@ -43,7 +46,7 @@ export function thinkingConfig(model: Model, requested: ThinkingLevel): Record<s
   if (!model.reasoning) return undefined;
   const level = clampThinkingLevel(requested, thinkingLevelsFor(model));
   const id = model.id.toLowerCase();
-  if (id.includes("gemini-3")) {
+  if (isGemini3(model)) {
     const table = id.includes("pro") ? GEMINI3_PRO : GEMINI3_FLASH;
     return level === "off" ? { thinkingLevel: table.minimal } : { includeThoughts: true, thinkingLevel: table[level] };
   }
@@ -86,8 +89,20 @@ function inline(image: ImageContent): Part {
   return { inlineData: { mimeType: image.mimeType, data: image.data } };
 }
 
+/**
+ * Gemini 3 rejects a step whose first function call lacks its thought signature (parallel calls
+ * sign only the first). A step from another model, or an unsigned one, gets the documented
+ * placeholder that skips the check, on its first call.
+ */
+export const SKIP_THOUGHT_SIGNATURE = "skip_thought_signature_validator";
+
+function isGemini3(model: Model): boolean {
+  return model.id.toLowerCase().includes("gemini-3");
+}
+
 function modelParts(message: AssistantMessage, model: Model): Part[] {
   const same = isSameModel(message, model);
+  let firstCall = true;
   const out: Part[] = [];
   for (const block of message.content) {
     if (block.type === "thinking") {
@@ -97,7 +112,9 @@ function modelParts(message: AssistantMessage, model: Model): Part[] {
       if (block.text === "") continue;
       out.push({ text: block.text, ...(same && block.textSignature ? { thoughtSignature: block.textSignature } : {}) });
     } else {
-      out.push({ functionCall: { name: block.name, args: block.arguments }, ...(same && block.thoughtSignature ? { thoughtSignature: block.thoughtSignature } : {}) });
+      const signature = same && block.thoughtSignature ? block.thoughtSignature : firstCall && isGemini3(model) ? SKIP_THOUGHT_SIGNATURE : undefined;
+      firstCall = false;
+      out.push({ functionCall: { name: block.name, args: block.arguments }, ...(signature ? { thoughtSignature: signature } : {}) });
     }
   }
   return out;

@@ -5,7 +5,7 @@
  */
 import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent } from "../../kernel/index.js";
 import { defaultMaxTokens, imagesOf, isSameModel, prepareHistory, textOf } from "../models/history.js";
-import { dataUrl, normalizeToolCallId, reasoningEffort } from "./shared.js";
+import { dataUrl, normalizeChatToolCallId, reasoningEffort } from "./shared.js";
 
 type ChatMessage = Record<string, unknown>;
 
@@ -16,7 +16,7 @@ export function buildChatRequest(request: StreamRequest): Record<string, unknown
   const { model, context, options } = request;
   const messages: ChatMessage[] = [];
   if (context.systemPrompt) messages.push({ role: systemRole(model), content: context.systemPrompt });
-  messages.push(...convertMessages(prepareHistory(context.messages, model, { normalizeToolCallId }), model));
+  messages.push(...convertMessages(prepareHistory(context.messages, model, { normalizeToolCallId: normalizeChatToolCallId }), model));
   const maxTokensField = model.compat?.maxTokensField === "max_tokens" ? "max_tokens" : "max_completion_tokens";
   const params: Record<string, unknown> = {
     model: model.id,

@@ -43,6 +43,7 @@ export async function* streamChatCompletions(call: ProviderCall): AsyncGenerator
     if (choice.finish_reason) finish = choice.finish_reason;
   }
   if (call.signal.aborted) return;
+  blocks.fillMissingIds();
   yield* b.endAll();
   if (finish === "content_filter") {
     yield b.error("The provider filtered the response (finish_reason: content_filter)");
@@ -100,6 +101,19 @@ class ChunkBlocks {
       }
     }
     if (fragment.function?.arguments) yield this.#b.toolCallDelta(open.key, fragment.function.arguments);
+  }
+
+  /**
+   * Some compatible servers never send a tool-call id. Results are paired with their call by
+   * id (here and in every later request), so each call gets a unique one before it ends.
+   */
+  fillMissingIds(): void {
+    const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    for (const [index, open] of this.#tools) {
+      if (open.id || !this.#b.isOpen(open.key)) continue;
+      open.id = `call_${stamp}_${index}`;
+      this.#b.patchToolCall(open.key, { id: open.id });
+    }
   }
 
   *#openProse(kind: "text" | "thinking"): Generator<AssistantMessageEvent> {

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { AssistantMessage, LlmMessage } from "../../kernel/index.js";
 import { BASH_TOOL, TINY_PNG, runStream, streamRequest } from "../../test/fake-llm/harness.js";
 import { describeProviderConformance, useProviderKernel } from "../../test/fake-llm/provider-suite.js";
+import { isRetryableError } from "../models/errors.js";
+import { buildChatRequest } from "./completions-request.js";
 import openaiPlugin from "./index.js";
 
 const DATA_URL = `data:image/png;base64,${TINY_PNG}`;
@@ -53,6 +55,31 @@ describe("openai chat completions request and replay", () => {
     expect(sent[3]).toEqual({ role: "tool", tool_call_id: sent[2].tool_calls[0].id, content: "file.txt" });
     expect(sent[4].role).toBe("user");
     expect(sent[4].content[1]).toEqual({ type: "image_url", image_url: { url: DATA_URL } });
+  });
+
+  it("uses the developer role for OpenAI reasoning models unless compat says otherwise", () => {
+    const system = (model: Partial<typeof ctx.model>) => buildChatRequest(streamRequest({ ...ctx.model, ...model }, { systemPrompt: "S" })).messages as { role: string }[];
+    expect(system({ baseUrl: "https://api.openai.com/v1" })[0]!.role).toBe("developer");
+    expect(system({ baseUrl: "https://api.openai.com/v1", reasoning: false })[0]!.role).toBe("system");
+    expect(system({ baseUrl: "https://api.openai.com/v1", compat: { supportsDeveloperRole: false } })[0]!.role).toBe("system");
+    expect(system({ compat: { supportsDeveloperRole: true } })[0]!.role).toBe("developer");
+  });
+
+  it("gives every streamed tool call an id when the server sends none", async () => {
+    ctx.fake.script({ toolCalls: [{ id: "", name: "bash", args: { command: "a" } }, { id: "", name: "bash", args: { command: "b" } }] });
+    const { final } = await runStream(ctx.kernel, streamRequest(ctx.model, { tools: [BASH_TOOL] }));
+    const ids = (final as { message: AssistantMessage }).message.content.map((b) => (b.type === "toolCall" ? b.id : ""));
+    expect(ids).toHaveLength(2);
+    for (const id of ids) expect(id).toMatch(/^call_[a-z0-9]+_\d$/);
+    expect(new Set(ids).size).toBe(2);
+  });
+
+  it("keeps an in-stream error's type, so a transient one is retried", async () => {
+    ctx.fake.script({ text: "Partial", streamError: "An error occurred while processing your request." });
+    const { final } = await runStream(ctx.kernel, streamRequest(ctx.model));
+    const message = final.type === "error" ? final.error.errorMessage : undefined;
+    expect(message).toBe("An error occurred while processing your request. (server_error)");
+    expect(isRetryableError(message)).toBe(true);
   });
 
   it("maps content_filter to an error and length to length", async () => {

@@ -5,7 +5,7 @@
  */
 import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent } from "../../kernel/index.js";
 import { defaultMaxTokens, imagesOf, isSameModel, prepareHistory, textOf } from "../models/history.js";
-import { dataUrl, normalizeToolCallId, reasoningEffort } from "./shared.js";
+import { callIdOf, dataUrl, normalizeResponsesToolCallId, reasoningEffort } from "./shared.js";
 
 type InputItem = Record<string, unknown>;
 
@@ -13,7 +13,7 @@ export function buildResponsesRequest(request: StreamRequest): Record<string, un
   const { model, context, options } = request;
   const params: Record<string, unknown> = {
     model: model.id,
-    input: convertInput(prepareHistory(context.messages, model, { normalizeToolCallId }), model),
+    input: convertInput(prepareHistory(context.messages, model, { normalizeToolCallId: normalizeResponsesToolCallId }), model),
     stream: true,
     store: false,
     max_output_tokens: defaultMaxTokens(model, options.maxTokens),
@@ -97,10 +97,6 @@ function assistantItems(message: AssistantMessage, model: Model): InputItem[] {
     }
   }
   return out;
-}
-
-function callIdOf(toolCallId: string): string {
-  return toolCallId.split("|")[0] ?? toolCallId;
 }
 
 function parseJson(text: string | undefined): Record<string, unknown> | undefined {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AssistantMessage, LlmMessage } from "../../kernel/index.js";
+import { emptyUsage, type AssistantMessage, type LlmMessage, type ThinkingLevel } from "../../kernel/index.js";
 import { BASH_TOOL, TINY_PNG, runStream, streamRequest } from "../../test/fake-llm/harness.js";
 import { describeProviderConformance, useProviderKernel } from "../../test/fake-llm/provider-suite.js";
 import openaiPlugin from "./index.js";
@@ -51,6 +51,32 @@ describe("openai responses request and replay", () => {
     expect(input[2]).toMatchObject({ type: "message", role: "assistant", id: "msg_fake_1", content: [{ type: "output_text", text: "Running" }] });
     expect(input[3]).toEqual({ type: "function_call", call_id: "call_fake_1_0", id: "fc_fake_1_0", name: "bash", arguments: '{"command":"ls"}' });
     expect(input[4]).toEqual({ type: "function_call_output", call_id: "call_fake_1_0", output: "a.txt" });
+  });
+
+  it("sends effort none for thinking off only where the model accepts it", async () => {
+    ctx.fake.script({ text: "a" }, { text: "b" }, { text: "c" });
+    await runStream(ctx.kernel, streamRequest(ctx.model, { thinkingLevel: "off" }));
+    expect(ctx.fake.requests[0]!.body.reasoning).toBeUndefined();
+    const gpt51 = { ...ctx.model, compat: { supportsReasoningNone: true }, thinkingLevels: ["off", "low", "medium", "high"] as ThinkingLevel[] };
+    await runStream(ctx.kernel, streamRequest(gpt51, { thinkingLevel: "off" }));
+    expect(ctx.fake.requests[1]!.body.reasoning).toEqual({ effort: "none" });
+    expect(ctx.fake.requests[1]!.body.include).toBeUndefined();
+    // A level the model lacks is clamped: xhigh -> high.
+    await runStream(ctx.kernel, streamRequest(gpt51, { thinkingLevel: "xhigh" }));
+    expect(ctx.fake.requests[2]!.body.reasoning).toEqual({ effort: "high", summary: "auto" });
+  });
+
+  it("sends tool-result images in a user message right after the outputs", async () => {
+    ctx.fake.script({ text: "seen" });
+    const messages: LlmMessage[] = [
+      { role: "user", content: "shot", timestamp: 1 },
+      { role: "assistant", content: [{ type: "toolCall", id: "call_a|fc_a", name: "shot", arguments: {} }], api: ctx.model.api, provider: ctx.model.provider, model: ctx.model.id, usage: emptyUsage(), stopReason: "toolUse", timestamp: 2 },
+      { role: "toolResult", toolCallId: "call_a|fc_a", toolName: "shot", content: [{ type: "image", data: TINY_PNG, mimeType: "image/png" }], isError: false, timestamp: 3 },
+    ];
+    await runStream(ctx.kernel, streamRequest(ctx.model, { messages }));
+    const input = ctx.fake.requests[0]!.body.input;
+    expect(input[2]).toEqual({ type: "function_call_output", call_id: "call_a", output: "(see attached image)" });
+    expect(input[3]).toMatchObject({ role: "user", content: [{ type: "input_text" }, { type: "input_image", image_url: `data:image/png;base64,${TINY_PNG}` }] });
   });
 
   it("maps incomplete to length and failed to an error", async () => {

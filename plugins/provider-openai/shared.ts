@@ -4,6 +4,7 @@
  */
 import type { ImageContent, Model, ThinkingLevel } from "../../kernel/index.js";
 import { clampThinkingLevel, thinkingLevelsFor } from "../agent/thinking.js";
+import { fitToolCallId } from "../models/history.js";
 import type { ProviderCall } from "../models/provider-stream.js";
 
 const EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
@@ -43,7 +44,17 @@ export function dataUrl(image: ImageContent): string {
   return `data:${image.mimeType};base64,${image.data}`;
 }
 
-/** OpenAI ids: at most 64 characters; a Responses-style `call|item` id keeps its call part. */
-export function normalizeToolCallId(id: string): string {
-  return (id.split("|")[0] ?? id).replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64) || "call";
+/** The call part of a Responses-style `call_id|item_id` id (the whole id otherwise). */
+export function callIdOf(id: string): string {
+  return id.split("|")[0] ?? id;
+}
+
+/** Chat Completions rejects tool-call ids longer than 40 characters. */
+export function normalizeChatToolCallId(id: string): string {
+  return fitToolCallId(callIdOf(id), 40);
+}
+
+/** Responses `call_id`s: at most 64 characters; a foreign `call|item` id keeps its call part. */
+export function normalizeResponsesToolCallId(id: string): string {
+  return fitToolCallId(callIdOf(id), 64);
 }

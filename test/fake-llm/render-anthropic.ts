@@ -24,6 +24,11 @@ export function renderAnthropic(reply: FakeReply, ctx: RenderContext): Rendered 
   });
   emit("ping", {});
   let index = 0;
+  if (reply.redactedThinking !== undefined) {
+    emit("content_block_start", { index, content_block: { type: "redacted_thinking", data: reply.redactedThinking } });
+    emit("content_block_stop", { index });
+    index++;
+  }
   if (reply.thinking !== undefined) {
     emit("content_block_start", { index, content_block: { type: "thinking", thinking: "", signature: "" } });
     for (const chunk of chunksOf(reply.thinking)) emit("content_block_delta", { index, delta: { type: "thinking_delta", thinking: chunk } });

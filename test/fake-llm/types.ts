@@ -18,6 +18,8 @@ export interface FakeUsage {
 export interface FakeReply {
   text?: string;
   thinking?: string;
+  /** Anthropic only: a `redacted_thinking` block with this opaque data, before any thinking. */
+  redactedThinking?: string;
   toolCalls?: FakeToolCall[];
   usage?: FakeUsage;
   /** Default: "toolUse" when there are tool calls, else "stop". "error" = refusal/filter/safety. */
