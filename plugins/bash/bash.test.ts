@@ -66,6 +66,11 @@ describe("bash tool: stopping", () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
+  it("treats a timeout beyond the timer range as a long timeout, not an instant kill", async () => {
+    // 3e9 ms does not fit a 32-bit timer: unclamped, Node fires it after 1 ms.
+    expect(textOf(await bash({ command: "sleep 0.2; echo finished", timeout: 3_000_000 }))).toBe("finished\n");
+  });
+
   it("aborts mid-command and kills the whole process tree", async () => {
     const controller = new AbortController();
     let backgroundPid = 0;

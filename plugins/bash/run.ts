@@ -52,6 +52,7 @@ export interface RunShellResult {
 }
 
 const DEFAULT_KILL_GRACE_MS = 1000;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** After the shell exits, how long background jobs still holding its pipes may keep them. */
 const EXIT_LINGER_MS = 250;
 /** After SIGKILL, give up waiting for pipes held by processes that escaped the group. */
@@ -124,7 +125,10 @@ export function runShellCommand(options: RunShellOptions): Promise<RunShellResul
     };
     const onAbort = () => killTree("cancel");
     signal?.addEventListener("abort", onAbort, { once: true });
-    if (options.timeoutMs !== undefined && options.timeoutMs > 0) timers.push(setTimeout(() => killTree("timeout"), options.timeoutMs));
+    if (options.timeoutMs !== undefined && options.timeoutMs > 0) {
+      // setTimeout fires after 1 ms for delays past 2^31-1 ms (~24.8 days): clamp, never kill at once.
+      timers.push(setTimeout(() => killTree("timeout"), Math.min(options.timeoutMs, MAX_TIMER_MS)));
+    }
 
     // Stop reading pipes that outlived the shell (e.g. `server &`), so the result is not held hostage.
     function forceClose() {

@@ -18,7 +18,7 @@ export default definePlugin({
     k.registerCommand(
       defineCommand({
         name: "export_html",
-        description: "Export the session's active branch to HTML; returns the file path.",
+        description: "Export the session to HTML (the active branch shown, all branches embedded); returns the file path.",
         input: () => z.object({ outputPath: z.string().optional() }),
         async run({ outputPath }) {
           const session = k.service("session");
@@ -39,6 +39,8 @@ export default definePlugin({
             sessionFile,
             sessionName: session.sessionName(),
             branch: session.branch(),
+            entries: session.entries(),
+            leafId: session.leafId(),
           });
           await mkdir(dirname(path), { recursive: true });
           await writeFile(path, html, "utf8");

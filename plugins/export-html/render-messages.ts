@@ -12,7 +12,7 @@ import type {
   ToolResultMessage,
 } from "../../kernel/index.js";
 import type { SessionEntry } from "../session/api.js";
-import { escapeHtml, highlightCode } from "./markdown.js";
+import { escapeHtml, highlightJson } from "./markdown.js";
 
 type Markdown = (text: string) => string;
 
@@ -96,7 +96,7 @@ function renderToolCall(call: ToolCall, state: RenderState): string {
   const result = state.results.get(call.id);
   let html =
     `<div class="tool-call"><div class="tool-name">${escapeHtml(call.name)}</div>` +
-    `<pre><code class="hljs language-json">${highlightCode(args, "json")}</code></pre>`;
+    `<pre><code class="hljs language-json">${highlightJson(args)}</code></pre>`;
   if (result) {
     state.shown.add(call.id);
     html += `<div class="tool-result${result.isError ? " is-error" : ""}">${renderResult(result)}</div>`;

@@ -16,6 +16,10 @@ export interface ExportInput {
   sessionName?: string | undefined;
   /** The active branch, root -> leaf. */
   branch: readonly SessionEntry[];
+  /** Every entry of the session (all branches), for the embedded session data. Defaults to `branch`. */
+  entries?: readonly SessionEntry[];
+  /** The current leaf, for the embedded session data. Defaults to the branch's last entry. */
+  leafId?: string | null;
   generatedAt?: Date;
 }
 
@@ -45,6 +49,7 @@ export async function renderSessionHtml(input: ExportInput): Promise<string> {
     renderSummary(input, title),
     renderBranch(input.branch, markdown),
     "</main>",
+    sessionData(input),
     "</body>",
     "</html>",
     "",
@@ -71,6 +76,8 @@ function renderSummary(input: ExportInput, title: string): string {
   ];
   if (thinkingLevel) rows.push(["Thinking level", thinkingLevel]);
   if (header.parentSession) rows.push(["Forked from", header.parentSession]);
+  const offBranch = (input.entries?.length ?? branch.length) - branch.length;
+  if (offBranch > 0) rows.push(["Other branches", `${offBranch} entries not shown (kept in the embedded session data)`]);
   rows.push(
     ["Messages", `${totals.userMessages} user, ${totals.assistantMessages} assistant, ${totals.toolCalls} tool calls`],
     ["Tokens", `${t.input} in, ${t.output} out, ${t.cacheRead} cache read, ${t.cacheWrite} cache write (${t.total} total)`],
@@ -79,6 +86,18 @@ function renderSummary(input: ExportInput, title: string): string {
   );
   const cells = rows.map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${escapeHtml(value)}</dd>`).join("");
   return `<header class="summary"><h1>${escapeHtml(title)}</h1><dl>${cells}</dl></header>`;
+}
+
+/**
+ * The whole session (header, every entry of every branch, the leaf) as base64 JSON in an inert
+ * element: the page shows the active branch, while tools and viewers can rebuild the full tree
+ * from the file. Base64 cannot break out of the element, and a <template> never renders or runs.
+ */
+function sessionData(input: ExportInput): string {
+  const entries = input.entries ?? input.branch;
+  const leafId = input.leafId !== undefined ? input.leafId : (input.branch.at(-1)?.id ?? null);
+  const json = JSON.stringify({ header: input.header, entries, leafId });
+  return `<template id="session-data" data-encoding="base64">${Buffer.from(json, "utf8").toString("base64")}</template>`;
 }
 
 /** A stylesheet cannot close the <style> element early. */

@@ -1,7 +1,10 @@
 /**
  * An ordered, non-blocking append queue for one file. Callers hand whole lines; lines queued
  * while a write is in flight are coalesced into the next single write call, so order is kept,
- * the event loop never blocks, and a crash can tear at most the last line.
+ * the event loop never blocks, and a crash can tear at most the last line. A failed write
+ * (disk full, directory missing) keeps whatever did not reach the file and writes it first on
+ * the next append or on close, so a transient failure neither loses entries nor glues a torn
+ * line to the next one.
  */
 import { mkdir, open, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
@@ -19,6 +22,8 @@ export class JsonlWriter {
   readonly #reported = new Set<string>();
   #prefix: string;
   #pending: string[] = [];
+  /** Bytes of a failed write that are not in the file yet: written before anything else. */
+  #retry: Buffer | undefined;
   #running: Promise<void> | undefined;
   #handle: FileHandle | undefined;
 
@@ -39,8 +44,9 @@ export class JsonlWriter {
     while (this.#running) await this.#running;
   }
 
-  /** Flushes and closes the file; a later write reopens it. */
+  /** Flushes (one more try for bytes a failed write left behind) and closes the file; a later write reopens it. */
   async close(): Promise<void> {
+    if (this.#retry) this.#running ??= this.#drain();
     await this.flush();
     const handle = this.#handle;
     this.#handle = undefined;
@@ -49,14 +55,17 @@ export class JsonlWriter {
 
   async #drain(): Promise<void> {
     try {
-      while (this.#pending.length > 0) {
-        const text = this.#prefix + this.#pending.join("");
+      while (this.#pending.length > 0 || this.#retry) {
+        const fresh = Buffer.from(this.#prefix + this.#pending.join(""), "utf8");
+        const buffer = this.#retry ? Buffer.concat([this.#retry, fresh]) : fresh;
         this.#pending = [];
-        try {
-          await this.#writeAll(text);
-          this.#prefix = "";
-        } catch (error) {
-          this.#report(error);
+        this.#prefix = "";
+        this.#retry = undefined;
+        const written = await this.#writeAll(buffer);
+        if (written < buffer.length) {
+          // Lines queued meanwhile stay queued behind the unwritten bytes; the next append retries.
+          this.#retry = buffer.subarray(written);
+          break;
         }
       }
     } finally {
@@ -64,18 +73,23 @@ export class JsonlWriter {
     }
   }
 
-  async #writeAll(text: string): Promise<void> {
-    if (!this.#handle) {
-      await mkdir(dirname(this.path), { recursive: true });
-      this.#handle = await open(this.path, "a");
-    }
-    const buffer = Buffer.from(text, "utf8");
+  /** Bytes written before a failure (reported), or all of them. */
+  async #writeAll(buffer: Buffer): Promise<number> {
     let offset = 0;
-    // One write call in practice; the loop only matters for a short write (disk nearly full).
-    while (offset < buffer.length) {
-      const { bytesWritten } = await this.#handle.write(buffer, offset, buffer.length - offset);
-      offset += bytesWritten;
+    try {
+      if (!this.#handle) {
+        await mkdir(dirname(this.path), { recursive: true });
+        this.#handle = await open(this.path, "a");
+      }
+      // One write call in practice; the loop only matters for a short write (disk nearly full).
+      while (offset < buffer.length) {
+        const { bytesWritten } = await this.#handle.write(buffer, offset, buffer.length - offset);
+        offset += bytesWritten;
+      }
+    } catch (error) {
+      this.#report(error);
     }
+    return offset;
   }
 
   #report(error: unknown): void {

@@ -124,8 +124,29 @@ export class SessionManager {
     await this.#current.storage.flush();
   }
 
-  #derived(entries: readonly SessionEntry[]): Session {
+  /**
+   * A new session holding `path` (same ids) without its label entries, each entry re-linked to
+   * the one before it where a label was dropped; the labels its entries carry now (wherever they
+   * were set) follow as fresh label entries chained after the last one, with their original
+   * timestamps.
+   */
+  #derived(path: readonly SessionEntry[]): Session {
     const parentSession = this.#current.storage.file;
-    return this.newSession(parentSession === undefined ? { entries } : { parentSession, entries });
+    const entries: SessionEntry[] = [];
+    for (const entry of path) {
+      if (entry.type === "label") continue;
+      const parentId = entries.at(-1)?.id ?? null;
+      entries.push(entry.parentId === parentId ? entry : { ...entry, parentId });
+    }
+    const session = this.newSession(parentSession === undefined ? { entries } : { parentSession, entries });
+    const labels = this.#current.tree.labels();
+    for (const entry of entries) {
+      const label = labels.get(entry.id);
+      if (!label) continue;
+      const when = new Date(label.timestamp);
+      session.tree.append({ type: "label", targetId: entry.id, label: label.label }, Number.isNaN(when.getTime()) ? this.#now() : when);
+    }
+    session.unsaved = session.tree.size > 0;
+    return session;
   }
 }

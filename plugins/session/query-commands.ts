@@ -63,7 +63,8 @@ export function queryCommands(k: PluginContext, runtime: SessionRuntime): Comman
       const model = runtime.agent.getModel();
       if (model && model.contextWindow > 0) {
         const tokens = estimateContextTokens(runtime.agent.getMessages());
-        stats.contextUsage = { tokens, contextWindow: model.contextWindow, percent: round2((tokens / model.contextWindow) * 100) };
+        const percent = tokens === null ? null : round2((tokens / model.contextWindow) * 100);
+        stats.contextUsage = { tokens, contextWindow: model.contextWindow, percent };
       }
       return stats;
     },

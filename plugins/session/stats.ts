@@ -48,19 +48,32 @@ export function computeSessionTotals(entries: readonly SessionEntry[]): SessionT
   return totals;
 }
 
-/** Tokens the context occupies: last good assistant usage + chars/4 of the messages after it. */
-export function estimateContextTokens(messages: readonly AgentMessage[]): number {
+/**
+ * Tokens the context occupies: the usage of the last good assistant answer plus chars/4 of the
+ * messages after it. An answer only counts if no earlier message is newer than it: messages kept
+ * verbatim after a compaction boundary are older than the boundary, so their usage (which
+ * measured the pre-compaction context) is never taken. Null right after a compaction, until a
+ * fresh answer reports usage.
+ */
+export function estimateContextTokens(messages: readonly AgentMessage[]): number | null {
   let anchor = -1;
-  for (let i = messages.length - 1; i >= 0; i--) {
+  let boundary = -1;
+  let newest = -Infinity;
+  for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
-    if (message.role === "assistant" && isUsableUsage(message)) {
-      anchor = i;
-      break;
-    }
+    if (message.role === "assistant" && isUsableUsage(message) && timestampOf(message) >= newest) anchor = i;
+    if (message.role === "custom" && message.customType === "compaction") boundary = i;
+    newest = Math.max(newest, timestampOf(message));
   }
+  if (boundary > anchor) return null;
   let tokens = anchor >= 0 ? usageTokens(messages[anchor] as AssistantMessage) : 0;
   for (let i = anchor + 1; i < messages.length; i++) tokens += estimateMessageTokens(messages[i]!);
   return tokens;
+}
+
+function timestampOf(message: AgentMessage): number {
+  const { timestamp } = message as { timestamp?: unknown };
+  return typeof timestamp === "number" && Number.isFinite(timestamp) ? timestamp : -Infinity;
 }
 
 function isUsableUsage(message: AssistantMessage): boolean {

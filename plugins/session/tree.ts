@@ -123,25 +123,30 @@ export class SessionTree {
   tree(): TreeNode[] {
     const nodes: TreeNode[] = new Array(this.#entries.length);
     const roots: TreeNode[] = [];
-    const labels = new Map<string, { label: string; timestamp: string } | undefined>();
     this.#entries.forEach((entry, index) => {
       const node: TreeNode = { entry, children: [] };
       nodes[index] = node;
       const parent = this.#parentIndex(entry, index);
       if (parent === undefined) roots.push(node);
       else nodes[parent]!.children.push(node);
-      if (entry.type === "label") {
-        labels.set(entry.targetId, entry.label ? { label: entry.label, timestamp: entry.timestamp } : undefined);
-      }
     });
-    for (const [targetId, label] of labels) {
-      const index = this.#indexById.get(targetId);
-      if (label && index !== undefined) {
-        nodes[index]!.label = label.label;
-        nodes[index]!.labelTimestamp = label.timestamp;
-      }
+    for (const [targetId, label] of this.labels()) {
+      const node = nodes[this.#indexById.get(targetId)!]!;
+      node.label = label.label;
+      node.labelTimestamp = label.timestamp;
     }
     return roots;
+  }
+
+  /** Current labels by target id: the newest label entry per target wins, an empty one clears. */
+  labels(): Map<string, { label: string; timestamp: string }> {
+    const labels = new Map<string, { label: string; timestamp: string }>();
+    for (const entry of this.#entries) {
+      if (entry.type !== "label" || !this.#indexById.has(entry.targetId)) continue;
+      if (entry.label) labels.set(entry.targetId, { label: entry.label, timestamp: entry.timestamp });
+      else labels.delete(entry.targetId);
+    }
+    return labels;
   }
 
   /** `{entryId, text}` for every user message with non-empty text, all branches, append order. */

@@ -3,11 +3,12 @@
  * LF-normalised text without a BOM (models write `\n`), and the file is written back in its
  * original style (CRLF, BOM) so an edit never rewrites every line ending of a Windows file.
  */
-import { readFile, writeFile } from "node:fs/promises";
-import type { StructuredPatch } from "diff";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
-import { errnoCode, resolveToolPath, throwIfAborted } from "./paths.js";
+import { diffReplacement } from "./edit-diff.js";
+import { findMatch } from "./edit-match.js";
+import { fsError, resolveToolPath, throwIfAborted } from "./paths.js";
 
 const BOM = "\uFEFF";
 
@@ -29,63 +30,54 @@ export const editTool = defineTool({
     throwIfAborted(ctx.signal);
     if (args.oldText === "") throw new Error("oldText must not be empty.");
     const absolute = resolveToolPath(ctx.cwd, args.path);
-    const raw = await readFile(absolute, "utf8").catch((error: unknown) => {
-      if (errnoCode(error) === "ENOENT") throw new Error(`File not found: ${args.path}`);
-      throw error;
+    const info = await stat(absolute).catch((error: unknown) => {
+      throw fsError(error, args.path);
+    });
+    if (info.isDirectory()) throw new Error(`${args.path} is a directory, not a file.`);
+    if (!info.isFile()) throw new Error(`Cannot edit ${args.path}: it is not a regular file.`);
+    const bytes = await readFile(absolute).catch((error: unknown) => {
+      throw fsError(error, args.path);
     });
     throwIfAborted(ctx.signal);
+    const raw = bytes.toString("utf8");
+    // Writing back text decoded with U+FFFD replacements would corrupt every non-UTF-8 byte.
+    if (bytes.includes(0) || Buffer.byteLength(raw, "utf8") !== bytes.length || !Buffer.from(raw, "utf8").equals(bytes)) {
+      throw new Error(`Cannot edit ${args.path}: it is not UTF-8 text (binary or another encoding). Use bash to change it.`);
+    }
 
     const hasBom = raw.startsWith(BOM);
     const withoutBom = hasBom ? raw.slice(BOM.length) : raw;
     const crlf = withoutBom.includes("\r\n");
     const original = toLf(withoutBom);
-    const oldText = toLf(args.oldText);
-    const newText = toLf(args.newText);
+    const match = findMatch(original, toLf(args.oldText));
+    let newText = toLf(args.newText);
 
-    const occurrences = countOccurrences(original, oldText);
-    if (occurrences === 0) {
+    if (match.count === 0) {
       throw new Error(`Could not find the text in ${args.path}. oldText must match exactly, including whitespace and indentation.`);
     }
-    if (occurrences > 1) {
-      throw new Error(`Found ${occurrences} occurrences of the text in ${args.path}; oldText must be unique. Add more surrounding context.`);
+    if (match.count > 1) {
+      throw new Error(`Found ${match.count} occurrences of the text in ${args.path}; oldText must be unique. Add more surrounding context.`);
     }
-    const index = original.indexOf(oldText);
+    // oldText ended with a newline the file lacks: keep the file without one.
+    if (match.eofNewline && newText.endsWith("\n")) newText = newText.slice(0, -1);
     // slice, not String.replace: `$&` and friends in newText must stay literal.
-    const updated = original.slice(0, index) + newText + original.slice(index + oldText.length);
+    const updated = original.slice(0, match.start) + newText + original.slice(match.end);
     if (updated === original) throw new Error(`No changes made to ${args.path}: the replacement is identical to the original text.`);
 
     const onDisk = (hasBom ? BOM : "") + (crlf ? updated.replace(/\n/g, "\r\n") : updated);
     throwIfAborted(ctx.signal);
-    await writeFile(absolute, onDisk, "utf8");
+    await writeFile(absolute, onDisk, "utf8").catch((error: unknown) => {
+      throw fsError(error, args.path);
+    });
 
-    const { FILE_HEADERS_ONLY, formatPatch, structuredPatch } = await import("diff");
-    const patch = structuredPatch(args.path, args.path, original, updated, undefined, undefined, { context: 3 });
+    const diff = await diffReplacement(args.path, original, updated, match.start, match.end);
     return {
       content: [{ type: "text", text: `Successfully replaced text in ${args.path}.` }],
-      details: { diff: formatPatch(patch, FILE_HEADERS_ONLY), firstChangedLine: firstChangedLine(patch) },
+      details: { ...diff, ...(match.fuzzy ? { fuzzyMatch: true } : {}) },
     };
   },
 });
 
 function toLf(text: string): string {
   return text.replace(/\r\n/g, "\n");
-}
-
-/** Non-overlapping occurrences, the same way a left-to-right replacement would see them. */
-function countOccurrences(haystack: string, needle: string): number {
-  let count = 0;
-  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) count++;
-  return count;
-}
-
-/** 1-based line (in the new file) of the first added or removed line. */
-function firstChangedLine(patch: StructuredPatch): number | undefined {
-  const hunk = patch.hunks[0];
-  if (!hunk) return undefined;
-  let line = hunk.newStart;
-  for (const row of hunk.lines) {
-    if (row.startsWith("+") || row.startsWith("-")) return line;
-    line++;
-  }
-  return line;
 }

@@ -2,7 +2,7 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
-import { errnoCode, resolveToolPath, throwIfAborted } from "./paths.js";
+import { fsError, optionalPath, resolveToolPath, throwIfAborted } from "./paths.js";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "./truncate.js";
 import { anyDepthGlob, listFiles } from "./walk.js";
 
@@ -24,12 +24,12 @@ export const findTool = defineTool({
   parameters: FindParams,
   async execute(args, ctx): Promise<ToolResult> {
     throwIfAborted(ctx.signal);
-    const root = resolveToolPath(ctx.cwd, args.path ?? ".");
+    const shownPath = optionalPath(args.path);
+    const root = resolveToolPath(ctx.cwd, shownPath);
     const info = await stat(root).catch((error: unknown) => {
-      if (errnoCode(error) === "ENOENT") throw new Error(`Path not found: ${args.path ?? "."}`);
-      throw error;
+      throw fsError(error, shownPath, `Path not found: ${shownPath}`);
     });
-    if (!info.isDirectory()) throw new Error(`Not a directory: ${args.path ?? "."}`);
+    if (!info.isDirectory()) throw new Error(`Not a directory: ${shownPath}`);
     const limit = args.limit ?? DEFAULT_LIMIT;
     const all = await listFiles(root, [anyDepthGlob(args.pattern)], { signal: ctx.signal, includeDirectories: true });
     if (all.length === 0) return { content: [{ type: "text", text: "No files found matching pattern" }], details: { count: 0 } };

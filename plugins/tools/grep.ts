@@ -3,19 +3,17 @@
  * files `listFiles` yields (gitignore-aware), binary files skipped. Output is bounded three ways:
  * the match limit, 500 characters per line, and 50 KiB in total.
  */
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
-import { errnoCode, resolveToolPath, throwIfAborted } from "./paths.js";
+import { fsError, optionalPath, resolveToolPath, throwIfAborted } from "./paths.js";
 import { DEFAULT_MAX_BYTES, formatSize } from "./truncate.js";
+import { MAX_FILE_BYTES, readSearchables, TOO_LARGE } from "./grep-read.js";
 import { anyDepthGlob, listFiles } from "./walk.js";
 
 const DEFAULT_LIMIT = 100;
 const MAX_LINE_CHARS = 500;
-const SNIFF_BYTES = 8 * 1024;
-/** Larger files are skipped (and reported) rather than loaded whole. */
-const MAX_FILE_BYTES = 32 * 1024 * 1024;
 
 const GrepParams = () => z.object({
   pattern: z.string().min(1).describe("Regular expression (JavaScript syntax) to search for; with literal=true, a plain string."),
@@ -41,10 +39,10 @@ export const grepTool = defineTool({
     const regex = buildRegex(args.pattern, args.literal ?? false, args.ignoreCase ?? false);
     const limit = args.limit ?? DEFAULT_LIMIT;
     const context = args.context ?? 0;
-    const target = resolveToolPath(ctx.cwd, args.path ?? ".");
+    const shownPath = optionalPath(args.path);
+    const target = resolveToolPath(ctx.cwd, shownPath);
     const info = await stat(target).catch((error: unknown) => {
-      if (errnoCode(error) === "ENOENT") throw new Error(`Path not found: ${args.path ?? "."}`);
-      throw error;
+      throw fsError(error, shownPath, `Path not found: ${shownPath}`);
     });
     const root = info.isDirectory() ? target : dirname(target);
     const files = info.isDirectory()
@@ -55,13 +53,14 @@ export const grepTool = defineTool({
     let matches = 0;
     let cutLines = false;
     let skippedLarge = 0;
+    const contents = readSearchables(files.map((file) => join(root, file)));
     for (const file of files) {
       if (matches >= limit || out.full) break;
       throwIfAborted(ctx.signal);
-      const text = await readSearchable(join(root, file));
-      if (text === TOO_LARGE) skippedLarge++;
-      if (typeof text !== "string") continue;
-      const lines = text.split("\n");
+      const bytes = (await contents.next()).value;
+      if (bytes === TOO_LARGE) skippedLarge++;
+      if (!(bytes instanceof Buffer)) continue;
+      const lines = bytes.toString("utf8").replace(/\r$/gm, "").split("\n");
       if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
       let printedUpTo = -1; // last line index already printed for this file
       for (let i = 0; i < lines.length && matches < limit && !out.full; i++) {
@@ -101,22 +100,8 @@ function buildRegex(pattern: string, literal: boolean, ignoreCase: boolean): Reg
       // Some valid non-unicode patterns (e.g. `\-`) are rejected in u-mode.
       return new RegExp(source, ignoreCase ? "i" : "");
     } catch (error) {
-      throw new Error(`Invalid regular expression: ${(error as Error).message}`);
+      throw new Error((error as Error).message); // "Invalid regular expression: /(/: Unterminated group"
     }
-  }
-}
-
-const TOO_LARGE = Symbol("too large");
-
-/** The file's text (CR before LF removed); null for binary or unreadable files. */
-async function readSearchable(path: string): Promise<string | null | typeof TOO_LARGE> {
-  try {
-    if ((await stat(path)).size > MAX_FILE_BYTES) return TOO_LARGE;
-    const bytes = await readFile(path);
-    if (bytes.subarray(0, SNIFF_BYTES).includes(0)) return null;
-    return bytes.toString("utf8").replace(/\r$/gm, "");
-  } catch {
-    return null;
   }
 }
 

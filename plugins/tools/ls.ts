@@ -3,7 +3,7 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
-import { errnoCode, resolveToolPath, throwIfAborted } from "./paths.js";
+import { errnoCode, fsError, optionalPath, resolveToolPath, throwIfAborted } from "./paths.js";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "./truncate.js";
 
 const DEFAULT_LIMIT = 500;
@@ -22,12 +22,11 @@ export const lsTool = defineTool({
   parameters: LsParams,
   async execute(args, ctx): Promise<ToolResult> {
     throwIfAborted(ctx.signal);
-    const shownPath = args.path ?? ".";
+    const shownPath = optionalPath(args.path);
     const dir = resolveToolPath(ctx.cwd, shownPath);
     const entries = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
-      if (errnoCode(error) === "ENOENT") throw new Error(`Path not found: ${shownPath}`);
       if (errnoCode(error) === "ENOTDIR") throw new Error(`Not a directory: ${shownPath}`);
-      throw error;
+      throw fsError(error, shownPath, `Path not found: ${shownPath}`);
     });
     throwIfAborted(ctx.signal);
     if (entries.length === 0) return { content: [{ type: "text", text: "(empty directory)" }], details: { count: 0 } };

@@ -2,11 +2,17 @@
 import { open, readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
-import { errnoCode, resolveToolPath, throwIfAborted } from "./paths.js";
+import { fsError, resolveToolPath, throwIfAborted } from "./paths.js";
 import { readLineWindow, type LineWindow } from "./read-window.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "./truncate.js";
 
 const SNIFF_BYTES = 8 * 1024;
+/**
+ * Images are attached as they are (no resizing here), and providers refuse large ones (Anthropic:
+ * 5 MB of base64). One refused image would fail every later request of the conversation, so a
+ * larger file is an error result instead.
+ */
+export const MAX_IMAGE_BYTES = Math.floor((5 * 1024 * 1024 * 3) / 4);
 
 const ReadParams = () => z.object({
   path: z.string().describe("Path of the file to read, relative to the working directory or absolute (~ expands to home)."),
@@ -26,16 +32,24 @@ export const readTool = defineTool({
   async execute(args, ctx): Promise<ToolResult> {
     throwIfAborted(ctx.signal);
     const absolute = resolveToolPath(ctx.cwd, args.path);
-    const info = await stat(absolute).catch((error: unknown) => {
-      if (errnoCode(error) === "ENOENT" || errnoCode(error) === "ENOTDIR") throw new Error(`File not found: ${args.path}`);
-      throw error;
-    });
+    const failed = (error: unknown): never => {
+      throwIfAborted(ctx.signal);
+      throw fsError(error, args.path);
+    };
+    const info = await stat(absolute).catch(failed);
     if (info.isDirectory()) throw new Error(`${args.path} is a directory, not a file. Use the ls tool to list it.`);
+    if (!info.isFile()) throw new Error(`Cannot read ${args.path}: it is not a regular file (a device, socket or FIFO).`);
 
-    const head = await readSniff(absolute);
+    const head = await readSniff(absolute).catch(failed);
     const mimeType = detectImageMime(head);
     if (mimeType) {
-      const data = await readFile(absolute, { signal: ctx.signal }).catch(rethrowAbort(ctx.signal));
+      if (info.size > MAX_IMAGE_BYTES) {
+        throw new Error(
+          `Cannot attach ${args.path}: the image is ${formatSize(info.size)}, over the ${formatSize(MAX_IMAGE_BYTES)} ` +
+            `limit for images. Make a smaller copy first (e.g. with ImageMagick: convert in.png -resize 2000x2000 out.png).`,
+        );
+      }
+      const data = await readFile(absolute, { signal: ctx.signal }).catch(failed);
       return {
         content: [
           { type: "text", text: `Read image file [${mimeType}]` },
@@ -52,7 +66,7 @@ export const readTool = defineTool({
       maxLines: DEFAULT_MAX_LINES,
       maxBytes: DEFAULT_MAX_BYTES,
       signal: ctx.signal,
-    });
+    }).catch(failed);
     throwIfAborted(ctx.signal);
     if (window.lines.length === 0) {
       if (startIndex === 0) return { content: [{ type: "text", text: "(empty file)" }] };
@@ -69,7 +83,8 @@ function windowNotice(window: LineWindow, first: number, displayPath: string): s
   const last = first + window.lines.length - 1;
   const total = window.totalLines;
   if (window.partialLine) {
-    const next = window.moreAfter ? ` Use offset=${last + 1} to continue.` : "";
+    // Unmeasured line (its end was too far away to scan for): whether more lines follow is unknown.
+    const next = !window.moreAfter ? "" : window.partialLineBytes === null ? ` Any further lines start at offset=${last + 1}.` : ` Use offset=${last + 1} to continue.`;
     const size = window.partialLineBytes === null ? "" : ` (${formatSize(window.partialLineBytes)})`;
     return (
       `[Line ${first}${size} is over the ${formatSize(DEFAULT_MAX_BYTES)} limit: showing only its start. ` +
@@ -106,11 +121,4 @@ export function detectImageMime(head: Buffer): string | null {
   if (ascii.startsWith("GIF87a") || ascii.startsWith("GIF89a")) return "image/gif";
   if (ascii.startsWith("RIFF") && ascii.slice(8, 12) === "WEBP") return "image/webp";
   return null;
-}
-
-function rethrowAbort(signal: AbortSignal): (error: unknown) => never {
-  return (error) => {
-    throwIfAborted(signal);
-    throw error;
-  };
 }

@@ -50,20 +50,35 @@ export async function listFiles(root: string, patterns: string[], options: ListO
   }
   throwIfAborted(signal);
   const filter = await GitignoreFilter.load(root, gitignores);
-  return matches.filter((path) => !filter.ignores(path)).sort(compareCodepoints);
+  const kept: string[] = [];
+  for (let i = 0; i < matches.length; i++) {
+    // A huge tree takes a while to filter: let other work (stdin, timers, abort) in between.
+    if (i > 0 && i % FILTER_SLICE === 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      throwIfAborted(signal);
+    }
+    if (!filter.ignores(matches[i]!)) kept.push(matches[i]!);
+  }
+  return kept.sort(compareCodepoints);
 }
+
+const FILTER_SLICE = 5000;
 
 function compareCodepoints(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export class GitignoreFilter {
-  readonly #files: IgnoreFile[];
+  /** .gitignore files above the search root, shallow first. */
+  readonly #above: IgnoreFile[];
+  /** .gitignore files inside the root, by directory ("" = the root). */
+  readonly #byDir = new Map<string, IgnoreFile>();
   readonly #ignoredDirs = new Map<string, boolean>();
 
   private constructor(files: IgnoreFile[]) {
     // Shallow first, so deeper files get the last word, as in git.
-    this.#files = files.sort((a, b) => depth(a) - depth(b));
+    this.#above = files.filter((file) => file.rootFromDir !== null).sort((a, b) => depth(a) - depth(b));
+    for (const file of files) if (file.rootFromDir === null) this.#byDir.set(file.dir, file);
   }
 
   static async load(root: string, gitignorePaths: string[]): Promise<GitignoreFilter> {
@@ -106,15 +121,18 @@ export class GitignoreFilter {
   /** Applies every .gitignore that covers `path`, shallowest first; the last decisive rule wins. */
   #matches(path: string, isDirectory: boolean): boolean {
     let ignored = false;
-    for (const file of this.#files) {
-      let relativePath: string;
-      if (file.rootFromDir !== null) relativePath = file.rootFromDir ? `${file.rootFromDir}/${path}` : path;
-      else if (file.dir === "") relativePath = path;
-      else if (path.startsWith(`${file.dir}/`)) relativePath = path.slice(file.dir.length + 1);
-      else continue;
+    const apply = (file: IgnoreFile, relativePath: string) => {
       const result = file.matcher.test(isDirectory ? `${relativePath}/` : relativePath);
       if (result.ignored) ignored = true;
       else if (result.unignored) ignored = false;
+    };
+    for (const file of this.#above) apply(file, file.rootFromDir ? `${file.rootFromDir}/${path}` : path);
+    // Only the directories on the path can hold a .gitignore that covers it: a few lookups per path.
+    const atRoot = this.#byDir.get("");
+    if (atRoot) apply(atRoot, path);
+    for (let slash = path.indexOf("/"); slash !== -1; slash = path.indexOf("/", slash + 1)) {
+      const file = this.#byDir.get(path.slice(0, slash));
+      if (file) apply(file, path.slice(slash + 1));
     }
     return ignored;
   }

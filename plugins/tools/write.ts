@@ -1,9 +1,9 @@
 /** The `write` tool: create or overwrite a file, creating missing parent directories. */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
-import { resolveToolPath, throwIfAborted } from "./paths.js";
+import { fsError, resolveToolPath, throwIfAborted } from "./paths.js";
 
 const WriteParams = () => z.object({
   path: z.string().describe("Path of the file to write, relative to the working directory or absolute (~ expands to home)."),
@@ -20,10 +20,25 @@ export const writeTool = defineTool({
   async execute(args, ctx): Promise<ToolResult> {
     throwIfAborted(ctx.signal);
     const absolute = resolveToolPath(ctx.cwd, args.path);
-    await mkdir(dirname(absolute), { recursive: true });
+    await mkdir(dirname(absolute), { recursive: true }).catch((error: unknown) => {
+      // EEXIST/ENOTDIR: some parent on the way is a file.
+      if (errnoIsParentFile(error)) throw new Error(`Cannot write ${args.path}: a parent path exists and is not a directory.`);
+      throw fsError(error, args.path);
+    });
     throwIfAborted(ctx.signal);
-    await writeFile(absolute, args.content, "utf8");
+    const existing = await stat(absolute).catch(() => undefined);
+    if (existing?.isDirectory()) throw new Error(`Cannot write ${args.path}: it is a directory.`);
+    // A FIFO would block the write until a reader appears (forever); a device is never a file to write.
+    if (existing && !existing.isFile()) throw new Error(`Cannot write ${args.path}: it is not a regular file.`);
+    await writeFile(absolute, args.content, "utf8").catch((error: unknown) => {
+      throw fsError(error, args.path, `Cannot write ${args.path}: its directory does not exist.`);
+    });
     const bytes = Buffer.byteLength(args.content, "utf8");
     return { content: [{ type: "text", text: `Successfully wrote ${bytes} bytes to ${args.path}` }] };
   },
 });
+
+function errnoIsParentFile(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === "EEXIST" || code === "ENOTDIR";
+}
