@@ -3,6 +3,7 @@
  * snapshot can never run ahead of its event), written in order as whole lines, and a
  * congested pipe is reported as backpressure that streaming producers wait on.
  */
+import { stringifyRecord } from "./deep-json.js";
 import { snapshotParts, type Part } from "./snapshot-cache.js";
 
 export interface LineSink {
@@ -52,7 +53,7 @@ function isSharedSnapshotUpdate(record: object): record is UpdateRecord & { mess
  * bytes are written in both places.
  */
 export function serializeParts(record: object): Part[] {
-  if (!isSharedSnapshotUpdate(record)) return [JSON.stringify(record) + "\n"];
+  if (!isSharedSnapshotUpdate(record)) return [stringifyRecord(record) + "\n"];
   const snapshot = snapshotParts(record.message);
   const { partial: _partial, ...delta } = record.assistantMessageEvent!;
   const deltaJson = JSON.stringify(delta);

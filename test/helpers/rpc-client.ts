@@ -29,7 +29,7 @@ export class RpcClient {
   readonly agentDir: string;
   readonly cwd: string;
   stderr = "";
-  #buffer: Buffer = Buffer.alloc(0);
+  #pending: Buffer[] = [];
   #waiters: { match: (r: Record_) => boolean; resolve: (r: Record_) => void; from: number }[] = [];
   #nextId = 1;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -52,29 +52,35 @@ export class RpcClient {
   }
 
   #onData(chunk: Buffer): void {
-    this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
-    for (;;) {
-      const newline = this.#buffer.indexOf(0x0a);
-      if (newline < 0) break;
-      const line = this.#buffer.subarray(0, newline).toString("utf8");
-      this.#buffer = this.#buffer.subarray(newline + 1);
-      let record: Record_;
-      try {
-        record = JSON.parse(line) as Record_;
-      } catch {
-        // --help / --version print text; anything else non-JSON on stdout fails the tests that check records.
-        record = { type: "__non_json__", line };
-      }
-      this.records.push(record);
-      const index = this.records.length - 1;
-      this.#waiters = this.#waiters.filter((w) => {
-        if (index >= w.from && w.match(record)) {
-          w.resolve(record);
-          return false;
-        }
-        return true;
-      });
+    // Pending pieces of an unfinished line are joined once, when its LF arrives: linear in size.
+    let start = 0;
+    for (let newline = chunk.indexOf(0x0a); newline >= 0; newline = chunk.indexOf(0x0a, start)) {
+      const piece = chunk.subarray(start, newline);
+      const line = (this.#pending.length === 0 ? piece : Buffer.concat([...this.#pending, piece])).toString("utf8");
+      this.#pending = [];
+      start = newline + 1;
+      this.#onLine(line);
     }
+    if (start < chunk.length) this.#pending.push(chunk.subarray(start));
+  }
+
+  #onLine(line: string): void {
+    let record: Record_;
+    try {
+      record = JSON.parse(line) as Record_;
+    } catch {
+      // --help / --version print text; anything else non-JSON on stdout fails the tests that check records.
+      record = { type: "__non_json__", line };
+    }
+    this.records.push(record);
+    const index = this.records.length - 1;
+    this.#waiters = this.#waiters.filter((w) => {
+      if (index >= w.from && w.match(record)) {
+        w.resolve(record);
+        return false;
+      }
+      return true;
+    });
   }
 
   /** Writes raw text to stdin (no framing added). */
