@@ -52,7 +52,7 @@ export async function main(argv: string[]): Promise<number> {
       builtins: BUILTIN_MODULES,
       baseDir: agentDir,
       // User plugins outside this package still get the kernel and the same zod instance.
-      aliases: { "atomic-agent": KERNEL_ENTRY, "atomic-agent/kernel": KERNEL_ENTRY, zod: dirname(createRequire(import.meta.url).resolve("zod/package.json")) },
+      aliases: () => ({ "atomic-agent": KERNEL_ENTRY, "atomic-agent/kernel": KERNEL_ENTRY, zod: dirname(createRequire(import.meta.url).resolve("zod/package.json")) }),
     });
     const specs = [`transport-${mode}`, ...BUILTIN_PLUGINS, ...(settings.plugins ?? [])];
     await kernel.use(await loader.loadAll(specs));

@@ -13,8 +13,8 @@ export interface LoaderOptions {
   builtinDir: string;
   /** Relative plugin paths resolve against this directory. */
   baseDir: string;
-  /** Module aliases for user code (e.g. the kernel's public entry). */
-  aliases?: Record<string, string>;
+  /** Module aliases for user code (e.g. the kernel's public entry); a function is called only if user code is transpiled. */
+  aliases?: Record<string, string> | (() => Record<string, string>);
   /** Built-ins already known to the host (compiled in): name -> native import. Checked before `builtinDir`. */
   builtins?: Record<string, () => Promise<unknown>>;
 }
@@ -87,7 +87,7 @@ export class PluginLoader {
         fsCache: true,
         moduleCache: true,
         interopDefault: true,
-        alias: this.#options.aliases ?? {},
+        alias: typeof this.#options.aliases === "function" ? this.#options.aliases() : (this.#options.aliases ?? {}),
       });
       this.#transpiling = (specifier) => jiti.import(specifier);
     }
