@@ -5,7 +5,6 @@
  * stdout and stderr are merged in arrival order and ANSI-stripped; memory stays bounded by
  * OutputTail no matter how much the command prints.
  */
-import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { constants } from "node:os";
 import { StringDecoder } from "node:string_decoder";
@@ -62,8 +61,10 @@ export function defaultShell(): string {
   return existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
 }
 
-export function runShellCommand(options: RunShellOptions): Promise<RunShellResult> {
+export async function runShellCommand(options: RunShellOptions): Promise<RunShellResult> {
   const { signal } = options;
+  // Loaded on first use: node:child_process costs a few ms of startup otherwise.
+  const { spawn } = await import("node:child_process");
   if (!isDirectory(options.cwd)) return Promise.reject(new Error(`Working directory does not exist: ${options.cwd}`));
   const tail = new OutputTail({ tempDir: options.tempDir });
   const result = async (exitCode: number | undefined, cancelled: boolean, timedOut: boolean): Promise<RunShellResult> => {

@@ -3,7 +3,6 @@
  * (`NAME`, `$NAME` or `${NAME}`), or `!command` run through the shell when a request needs it,
  * so keys can live in a password manager instead of a file.
  */
-import { exec } from "node:child_process";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ENV_REF = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))$/;
@@ -48,7 +47,9 @@ export async function resolveConfigValue(value: string, options: ConfigValueOpti
 }
 
 /** Runs `command` with the user's shell; its trimmed stdout is the value. Errors never echo output. */
-function runCommand(command: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+async function runCommand(command: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  // Loaded on first use: node:child_process costs a few ms of startup otherwise.
+  const { exec } = await import("node:child_process");
   return new Promise((resolve, reject) => {
     exec(command, { env: { ...process.env, ...env }, timeout: COMMAND_TIMEOUT_MS, windowsHide: true }, (error, stdout) => {
       if (error) {
