@@ -24,11 +24,7 @@ function start(options: { turns?: object[][]; eventDelayMs?: number; noSession?:
   return client;
 }
 
-async function ok(c: RpcClient, command: Record<string, unknown>): Promise<any> {
-  const response = await c.request(command);
-  if (!response.success) throw new Error(`${String(command.type)} failed: ${String(response.error)}`);
-  return response.data;
-}
+const ok = (c: RpcClient, command: Record<string, unknown>): Promise<any> => c.ok(command);
 
 const userTexts = (records: Record_[]) =>
   records.filter((r) => r.type === "message_start" && (r.message as { role: string }).role === "user").map((r) => textOf(r.message));

@@ -34,11 +34,7 @@ function start(setup: Setup = {}): RpcClient {
   return client;
 }
 
-async function ok(c: RpcClient, command: Record<string, unknown>): Promise<any> {
-  const response = await c.request(command);
-  if (!response.success) throw new Error(`${String(command.type)} failed: ${String(response.error)}`);
-  return response.data;
-}
+const ok = (c: RpcClient, command: Record<string, unknown>): Promise<any> => c.ok(command);
 
 async function promptAndWait(c: RpcClient, message: string): Promise<void> {
   const from = c.records.length;

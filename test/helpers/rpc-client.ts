@@ -100,6 +100,13 @@ export class RpcClient {
     return this.waitFor((r) => r.type === "response" && r.id === id, timeoutMs, from);
   }
 
+  /** Like `request`, but resolves with `data` and throws when the command failed. */
+  async ok(command: Record<string, unknown>, timeoutMs?: number): Promise<any> {
+    const response = await this.request(command, timeoutMs);
+    if (!response.success) throw new Error(`${String(command.type)} failed: ${String(response.error)}`);
+    return response.data;
+  }
+
   /** Resolves with the first record (at or after index `from`) that matches. */
   waitFor(match: (r: Record_) => boolean, timeoutMs = 20_000, from = 0): Promise<Record_> {
     for (let i = from; i < this.records.length; i++) if (match(this.records[i]!)) return Promise.resolve(this.records[i]!);
