@@ -44,6 +44,10 @@ function onRecord(record) {
       endText();
       console.log(dim(`<- response ${record.command} ${record.success ? "ok" : `failed: ${record.error}`}`));
       if (record.command === "get_state") console.log(dim(`   model ${record.data.model.provider}/${record.data.model.id}, session ${record.data.sessionId}`));
+      if (record.command === "get_session_stats" && record.success) {
+        const { totalMessages, toolCalls, tokens, sessionFile } = record.data;
+        console.log(dim(`   ${totalMessages} messages, ${toolCalls} tool calls, ${tokens.total} tokens; session saved in ${sessionFile}`));
+      }
       break;
     case "message_update": {
       const event = record.assistantMessageEvent;
