@@ -2,11 +2,13 @@
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchStartup } from "./startup.mjs";
 import { benchStream } from "./stream.mjs";
+import { benchToolArgs } from "./tool-args.mjs";
 
 const results = {
   node: process.version,
   startup: await benchStartup(21),
   stream: await benchStream({ runs: 5 }),
   sessionLoad: await benchSessionLoad({ runs: 3 }),
+  toolArgs: benchToolArgs(),
 };
 console.log(JSON.stringify(results, null, 2));

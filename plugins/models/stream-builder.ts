@@ -7,6 +7,7 @@
 import { parse as parsePartialJson } from "partial-json";
 import type { AssistantMessage, AssistantMessageEvent, Model, TextContent, ThinkingContent, ToolCall, Usage } from "../../kernel/index.js";
 import { emptyUsage } from "../../kernel/index.js";
+import { StreamingJson } from "./streaming-json.js";
 
 type BlockKey = string | number;
 type DoneReason = "stop" | "length" | "toolUse";
@@ -52,7 +53,7 @@ export class AssistantStreamBuilder {
   /** Provider block key -> content index of the open block. */
   readonly #open = new Map<BlockKey, number>();
   /** Raw JSON text of each tool call, by content index (kept off the wire). */
-  readonly #rawArgs = new Map<number, string>();
+  readonly #rawArgs = new Map<number, StreamingJson>();
   #finished = false;
 
   constructor(model: Model) {
@@ -125,16 +126,17 @@ export class AssistantStreamBuilder {
     const block: ToolCall = { type: "toolCall", id: call.id, name: call.name, arguments: {} };
     if (call.thoughtSignature) block.thoughtSignature = call.thoughtSignature;
     const contentIndex = this.#push(key, block);
-    this.#rawArgs.set(contentIndex, "");
+    this.#rawArgs.set(contentIndex, new StreamingJson());
     return { type: "toolcall_start", contentIndex, partial: this.partial };
   }
 
   /** A raw JSON fragment of the arguments; the arguments object is re-parsed leniently. */
   toolCallDelta(key: BlockKey, delta: string): AssistantMessageEvent {
     const contentIndex = this.#index(key);
-    const raw = (this.#rawArgs.get(contentIndex) ?? "") + delta;
-    this.#rawArgs.set(contentIndex, raw);
-    (this.partial.content[contentIndex] as ToolCall).arguments = parseToolArguments(raw);
+    let args = this.#rawArgs.get(contentIndex);
+    if (!args) this.#rawArgs.set(contentIndex, (args = new StreamingJson()));
+    args.push(delta);
+    (this.partial.content[contentIndex] as ToolCall).arguments = asObject(args.value());
     return { type: "toolcall_delta", contentIndex, delta, partial: this.partial };
   }
 
@@ -145,7 +147,7 @@ export class AssistantStreamBuilder {
 
   /** Raw JSON accumulated so far for an open tool call. */
   rawArguments(key: BlockKey): string {
-    return this.#rawArgs.get(this.#index(key)) ?? "";
+    return this.#rawArgs.get(this.#index(key))?.raw ?? "";
   }
 
   /** Closes any open block with its `*_end` event. `finalArgs` replaces the streamed JSON. */
@@ -155,7 +157,7 @@ export class AssistantStreamBuilder {
     const block = this.partial.content[contentIndex]!;
     if (block.type === "text") return { type: "text_end", contentIndex, content: block.text, partial: this.partial };
     if (block.type === "thinking") return { type: "thinking_end", contentIndex, content: block.thinking, partial: this.partial };
-    const raw = finalArgs ?? this.#rawArgs.get(contentIndex) ?? "";
+    const raw = finalArgs ?? this.#rawArgs.get(contentIndex)?.raw ?? "";
     block.arguments = parseToolArguments(raw);
     this.#rawArgs.delete(contentIndex);
     return { type: "toolcall_end", contentIndex, toolCall: block, partial: this.partial };
