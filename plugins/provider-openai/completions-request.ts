@@ -4,8 +4,8 @@
  * in a user message right after them, since tool messages only carry text.
  */
 import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent } from "../../kernel/index.js";
-import { defaultMaxTokens, imagesOf, isSameModel, prepareHistory, textOf } from "../models/history.js";
-import { dataUrl, normalizeChatToolCallId, reasoningEffort } from "./shared.js";
+import { defaultMaxTokens, isSameModel, prepareHistory } from "../models/history.js";
+import { dataUrl, normalizeChatToolCallId, reasoningEffort, toolResultRun } from "./shared.js";
 
 type ChatMessage = Record<string, unknown>;
 
@@ -53,17 +53,9 @@ export function convertMessages(messages: LlmMessage[], model: Model): ChatMessa
       const converted = assistantMessage(message, model);
       if (converted) out.push(converted);
     } else {
-      const images: ImageContent[] = [];
-      let next: LlmMessage | undefined = message;
-      for (;;) {
-        if (next?.role !== "toolResult") break;
-        const text = textOf(next.content);
-        const attached = imagesOf(next.content);
-        images.push(...attached);
-        out.push({ role: "tool", tool_call_id: next.toolCallId, content: text || (attached.length > 0 ? "(see attached image)" : "(no output)") });
-        if (messages[i + 1]?.role !== "toolResult") break;
-        next = messages[++i];
-      }
+      const { outputs, images, end } = toolResultRun(messages, i);
+      for (const output of outputs) out.push({ role: "tool", tool_call_id: output.toolCallId, content: output.text });
+      i = end;
       if (images.length > 0 && acceptsImages) {
         out.push({ role: "user", content: [{ type: "text", text: "Attached image(s) from the tool result:" }, ...images.map(imagePart)] });
       }

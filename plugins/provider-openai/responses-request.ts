@@ -4,8 +4,8 @@
  * id, and a tool call's internal id `call_id|item_id` is split back into both.
  */
 import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent } from "../../kernel/index.js";
-import { defaultMaxTokens, imagesOf, isSameModel, prepareHistory, textOf } from "../models/history.js";
-import { callIdOf, dataUrl, normalizeResponsesToolCallId, reasoningEffort } from "./shared.js";
+import { defaultMaxTokens, isSameModel, prepareHistory } from "../models/history.js";
+import { callIdOf, dataUrl, normalizeResponsesToolCallId, reasoningEffort, toolResultRun } from "./shared.js";
 
 type InputItem = Record<string, unknown>;
 
@@ -44,16 +44,9 @@ export function convertInput(messages: LlmMessage[], model: Model): InputItem[] 
     } else if (message.role === "assistant") {
       out.push(...assistantItems(message, model));
     } else {
-      const images: ImageContent[] = [];
-      let next: LlmMessage | undefined = message;
-      while (next?.role === "toolResult") {
-        const text = textOf(next.content);
-        const attached = imagesOf(next.content);
-        images.push(...attached);
-        out.push({ type: "function_call_output", call_id: callIdOf(next.toolCallId), output: text || (attached.length > 0 ? "(see attached image)" : "(no output)") });
-        if (messages[i + 1]?.role !== "toolResult") break;
-        next = messages[++i];
-      }
+      const { outputs, images, end } = toolResultRun(messages, i);
+      for (const output of outputs) out.push({ type: "function_call_output", call_id: callIdOf(output.toolCallId), output: output.text });
+      i = end;
       if (images.length > 0 && acceptsImages) {
         out.push({ role: "user", content: [{ type: "input_text", text: "Attached image(s) from the tool result:" }, ...images.map(imagePart)] });
       }

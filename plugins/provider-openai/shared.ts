@@ -2,9 +2,9 @@
  * What both OpenAI APIs share: the SDK client (loaded on first use, retries off, no ambient
  * org/project headers), the thinking level as a reasoning effort, and image data URLs.
  */
-import type { ImageContent, Model, ThinkingLevel } from "../../kernel/index.js";
+import type { ImageContent, LlmMessage, Model, ThinkingLevel } from "../../kernel/index.js";
 import { clampThinkingLevel, thinkingLevelsFor } from "../agent/thinking.js";
-import { fitToolCallId } from "../models/history.js";
+import { fitToolCallId, imagesOf, textOf } from "../models/history.js";
 import type { ProviderCall } from "../models/provider-stream.js";
 
 const EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
@@ -57,4 +57,30 @@ export function normalizeChatToolCallId(id: string): string {
 /** Responses `call_id`s: at most 64 characters; a foreign `call|item` id keeps its call part. */
 export function normalizeResponsesToolCallId(id: string): string {
   return fitToolCallId(callIdOf(id), 64);
+}
+
+/** One tool result as OpenAI wants it: text only (images travel in a following user message). */
+export interface ToolOutput {
+  toolCallId: string;
+  text: string;
+}
+
+/**
+ * The run of consecutive tool results starting at `start`: their text outputs (a placeholder
+ * when a result had only images or nothing), the images they carried, and the index of the
+ * run's last message. Both OpenAI APIs take results as text and images as a user message.
+ */
+export function toolResultRun(messages: LlmMessage[], start: number): { outputs: ToolOutput[]; images: ImageContent[]; end: number } {
+  const outputs: ToolOutput[] = [];
+  const images: ImageContent[] = [];
+  let end = start;
+  for (let i = start; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (message.role !== "toolResult") break;
+    const attached = imagesOf(message.content);
+    images.push(...attached);
+    outputs.push({ toolCallId: message.toolCallId, text: textOf(message.content) || (attached.length > 0 ? "(see attached image)" : "(no output)") });
+    end = i;
+  }
+  return { outputs, images, end };
 }
