@@ -13,3 +13,4 @@ export * from "./config.js";
 export * from "./validation.js";
 export { Kernel, createKernel, type KernelOptions } from "./kernel.js";
 export * from "./stdio.js";
+export * from "./thinking.js";

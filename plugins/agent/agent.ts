@@ -8,7 +8,7 @@ import type { AgentApi, PromptInput, QueueMode, StateContributor } from "./api.j
 import { notify } from "./notify.js";
 import { MessageQueues } from "./queue.js";
 import { lastAssistant, queuedToUserMessage, runTurns, toUserMessage, type Opening, type RunHost } from "./run-loop.js";
-import { clampThinkingLevel, thinkingLevelsFor } from "./thinking.js";
+import { clampThinkingLevel, thinkingLevelsFor } from "../../kernel/index.js";
 
 export const STREAMING_WITHOUT_BEHAVIOR =
   "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { definePlugin, defineTool, type ToolDefinition, type ToolResult } from "../../kernel/index.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../tools/truncate.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../../lib/truncate/index.js";
 import { defaultShell, runShellCommand, type RunShellResult } from "./run.js";
 
 /** At most one partial update per this interval (plus a final one). */

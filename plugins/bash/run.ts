@@ -9,7 +9,7 @@ import { existsSync, statSync } from "node:fs";
 import { constants } from "node:os";
 import { StringDecoder } from "node:string_decoder";
 import stripAnsi from "strip-ansi";
-import type { TruncationResult } from "../tools/truncate.js";
+import type { TruncationResult } from "../../lib/truncate/index.js";
 import { OutputTail } from "./output-tail.js";
 
 export type OutputChannel = "stdout" | "stderr";

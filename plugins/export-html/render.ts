@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { SessionEntry, SessionHeader } from "../session/api.js";
-import { computeSessionTotals } from "../session/stats.js";
+import { computeSessionTotals } from "../session/api.js";
 import { createMarkdownRenderer, escapeHtml } from "./markdown.js";
 import { renderBranch } from "./render-messages.js";
 import { PAGE_CSS } from "./styles.js";

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { THINKING_LEVELS, type Model, type ThinkingLevel } from "../../kernel/index.js";
 import { streamRequest } from "../../test/fake-llm/harness.js";
-import { thinkingLevelsFor } from "../agent/thinking.js";
+import { thinkingLevelsFor } from "../../kernel/index.js";
 import { buildAnthropicRequest } from "../provider-anthropic/request.js";
 import { thinkingConfig } from "../provider-google/request.js";
 import { reasoningEffort } from "../provider-openai/shared.js";

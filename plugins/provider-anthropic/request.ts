@@ -4,7 +4,7 @@
  * tools, and the thinking level as a token budget or an adaptive effort.
  */
 import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent, ThinkingLevel, ToolResultMessage } from "../../kernel/index.js";
-import { clampThinkingLevel, thinkingLevelsFor } from "../agent/thinking.js";
+import { clampThinkingLevel, thinkingLevelsFor } from "../../kernel/index.js";
 import { defaultMaxTokens, fitToolCallId, isSameModel, prepareHistory } from "../models/history.js";
 
 type Block = Record<string, unknown>;

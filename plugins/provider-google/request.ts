@@ -4,7 +4,7 @@
  * declarations, and the thinking level as a Gemini 3 `thinkingLevel` or a 2.5 `thinkingBudget`.
  */
 import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent, ThinkingLevel, ToolResultMessage } from "../../kernel/index.js";
-import { clampThinkingLevel, thinkingLevelsFor } from "../agent/thinking.js";
+import { clampThinkingLevel, thinkingLevelsFor } from "../../kernel/index.js";
 import { defaultMaxTokens, isSameModel, prepareHistory, textOf } from "../models/history.js";
 
 type Part = Record<string, unknown>;

@@ -3,7 +3,7 @@
  * org/project headers), the thinking level as a reasoning effort, and image data URLs.
  */
 import type { ImageContent, LlmMessage, Model, ThinkingLevel } from "../../kernel/index.js";
-import { clampThinkingLevel, thinkingLevelsFor } from "../agent/thinking.js";
+import { clampThinkingLevel, thinkingLevelsFor } from "../../kernel/index.js";
 import { fitToolCallId, imagesOf, textOf } from "../models/history.js";
 import type { ProviderCall } from "../models/provider-stream.js";
 

@@ -160,3 +160,6 @@ declare module "../../kernel/services.js" {
     sessionStore: SessionStore;
   }
 }
+
+/** Pure helpers other plugins may use on session data (totals for export, token estimates for compaction). */
+export { computeSessionTotals, estimateContextTokens, estimateMessageTokens, type SessionTotals } from "./stats.js";

@@ -3,7 +3,7 @@ import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
 import { fsError, optionalPath, resolveToolPath, throwIfAborted } from "./paths.js";
-import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "./truncate.js";
+import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "../../lib/truncate/index.js";
 import { anyDepthGlob, listFiles } from "./walk.js";
 
 const DEFAULT_LIMIT = 1000;

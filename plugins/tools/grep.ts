@@ -8,7 +8,7 @@ import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
 import { fsError, optionalPath, resolveToolPath, throwIfAborted } from "./paths.js";
-import { DEFAULT_MAX_BYTES, formatSize } from "./truncate.js";
+import { DEFAULT_MAX_BYTES, formatSize } from "../../lib/truncate/index.js";
 import { MAX_FILE_BYTES, readSearchables, TOO_LARGE } from "./grep-read.js";
 import { anyDepthGlob, listFiles } from "./walk.js";
 

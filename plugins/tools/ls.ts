@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
 import { errnoCode, fsError, optionalPath, resolveToolPath, throwIfAborted } from "./paths.js";
-import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "./truncate.js";
+import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "../../lib/truncate/index.js";
 
 const DEFAULT_LIMIT = 500;
 

@@ -7,7 +7,7 @@
  */
 import { open } from "node:fs/promises";
 import { throwIfAborted } from "./paths.js";
-import { sliceUtf8Head } from "./truncate.js";
+import { sliceUtf8Head } from "../../lib/truncate/index.js";
 
 const CHUNK_BYTES = 64 * 1024;
 /** Beyond the window, count the remaining lines only if at most this much of the file is left. */

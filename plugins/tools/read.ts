@@ -4,7 +4,7 @@ import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
 import { fsError, resolveToolPath, throwIfAborted } from "./paths.js";
 import { readLineWindow, type LineWindow } from "./read-window.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "./truncate.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../../lib/truncate/index.js";
 
 const SNIFF_BYTES = 8 * 1024;
 /**

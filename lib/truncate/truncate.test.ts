@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countLines, formatSize, splitLines, truncateHead, truncateTail } from "./truncate.js";
+import { countLines, formatSize, splitLines, truncateHead, truncateTail } from "./index.js";
 
 const numbered = (count: number, width = 0) => Array.from({ length: count }, (_, i) => `line${i + 1}`.padEnd(width, "x"));
 

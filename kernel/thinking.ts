@@ -1,5 +1,5 @@
 /** Thinking levels a model accepts, and clamping a requested level onto them. */
-import { THINKING_LEVELS, type Model, type ThinkingLevel } from "../../kernel/index.js";
+import { THINKING_LEVELS, type Model, type ThinkingLevel } from "./types.js";
 
 const REASONING_DEFAULT: ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Model } from "../../kernel/index.js";
+import type { Model } from "./types.js";
 import { clampThinkingLevel, thinkingLevelsFor } from "./thinking.js";
 
 function model(overrides: Partial<Model>): Model {
