@@ -1,9 +1,11 @@
 /**
- * The built-in plugins compiled into Atomic, by name. Static imports so the production bundle
- * holds them all in one file (one module load instead of one per plugin); what plugins import
- * lazily (SDKs, renderers) still loads on first use.
+ * The built-in plugins every process loads: the one list, shared by the CLI, the SDK and tests.
+ * Static imports so the production bundle holds them all in one file (one module load instead of
+ * one per plugin); what plugins import lazily (SDKs, renderers) still loads on first use.
  */
+import type { PluginDefinition } from "../kernel/index.js";
 import transportRpc from "../plugins/transport-rpc/index.js";
+import settings from "../plugins/settings/index.js";
 import agent from "../plugins/agent/index.js";
 import models from "../plugins/models/index.js";
 import providerReplay from "../plugins/provider-replay/index.js";
@@ -18,19 +20,24 @@ import session from "../plugins/session/index.js";
 import sessionJsonl from "../plugins/session-jsonl/index.js";
 import exportHtml from "../plugins/export-html/index.js";
 
-export const BUILTIN_MODULES: Record<string, () => Promise<unknown>> = {
-  "transport-rpc": async () => transportRpc,
-  agent: async () => agent,
-  models: async () => models,
-  "provider-replay": async () => providerReplay,
-  "provider-anthropic": async () => providerAnthropic,
-  "provider-openai": async () => providerOpenai,
-  "provider-google": async () => providerGoogle,
-  tools: async () => tools,
-  bash: async () => bash,
-  retry: async () => retry,
-  "context-files": async () => contextFiles,
-  session: async () => session,
-  "session-jsonl": async () => sessionJsonl,
-  "export-html": async () => exportHtml,
-};
+/** In a stable order; the kernel re-orders by dependencies. */
+export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
+  transportRpc,
+  settings,
+  agent,
+  models,
+  providerReplay,
+  providerAnthropic,
+  providerOpenai,
+  providerGoogle,
+  tools,
+  bash,
+  retry,
+  contextFiles,
+  session,
+  sessionJsonl,
+  exportHtml,
+];
+
+/** Built-in names a user's `plugins` setting may list, resolved without touching the disk. */
+export const BUILTIN_MODULES: Record<string, () => Promise<unknown>> = Object.fromEntries(BUILTIN_PLUGINS.map((plugin) => [plugin.name, async () => plugin]));

@@ -1,69 +1,93 @@
 /**
- * Boot: parse flags, load settings, load plugins (the transport first), apply, boot, serve.
- * Anything that goes wrong before serving is one clear line on stderr and a non-zero exit.
+ * The `atomic` executable's boot: subcommands, then the host (settings, plugins, flags), then
+ * serving with the chosen transport. Signals ask the host for teardown. Anything that goes wrong
+ * before serving is one clear line on stderr: exit 2 for a usage mistake, 1 otherwise.
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { claimStdout, createKernel, loadSettings, PluginLoader, resolveAgentDir, toKernelError } from "../kernel/index.js";
-import { helpText, parseArgs, UsageError } from "./args.js";
-import { BUILTIN_MODULES } from "./builtins.js";
-import { BUILTIN_PLUGINS } from "./plugins.js";
+import { claimStdout, ErrorCode, isKernelError, prepareHost, resolveAgentDir, toKernelError, type PreparedHost } from "../kernel/index.js";
+import { BUILTIN_MODULES, BUILTIN_PLUGINS } from "./builtins.js";
 
 // This file runs from dist/cli/ (compiled or bundled): the package root is two levels up.
 const INSTALL_DIR = fileURLToPath(new URL("../../", import.meta.url));
-const BUILTIN_DIR = fileURLToPath(new URL("../plugins/", import.meta.url));
-// Resolved at run time: the CLI never imports a plugin statically.
+// Resolved at run time: the CLI never imports a plugin's internals statically.
 const AUTH_CLI = new URL("../plugins/models/auth-cli.js", import.meta.url).href;
 const KERNEL_ENTRY = fileURLToPath(new URL("../kernel/index.js", import.meta.url));
 
+const SIGNAL_EXIT_CODES = { SIGTERM: 143, SIGINT: 130, SIGHUP: 129 } as const;
+
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === "auth") return runAuth(argv.slice(1));
-  let args;
-  try {
-    args = parseArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`atomic: ${error.message}\nRun 'atomic --help' for the list of options.\n`);
-    return 2;
-  }
-  if (args.help) {
-    process.stdout.write(helpText());
-    return 0;
-  }
-  if (args.version) {
-    process.stdout.write(`${await version()}\n`);
-    return 0;
-  }
-
-  // Claimed before any plugin module is imported, so nothing else can write protocol noise.
-  claimStdout();
+  // Claimed before any user plugin is imported: nothing else can write protocol noise.
+  const stdout = claimStdout();
   const agentDir = resolveAgentDir(process.env);
-  const cwd = process.cwd();
+  let prepared: PreparedHost;
   try {
-    const { settings, notes } = await loadSettings(agentDir, cwd);
-    for (const note of notes) process.stderr.write(`[atomic] ${note}\n`);
-    const mode = args.mode || settings.transport || "rpc";
-    args.mode = mode;
-    const kernel = createKernel({ config: { agentDir, cwd, settings, cli: args, env: process.env, installDir: INSTALL_DIR } });
-    const loader = new PluginLoader({
-      builtinDir: BUILTIN_DIR,
-      builtins: BUILTIN_MODULES,
-      baseDir: agentDir,
+    prepared = await prepareHost({
+      cwd: process.cwd(),
+      agentDir,
+      env: process.env,
+      plugins: BUILTIN_PLUGINS,
       // User plugins outside this package still get the kernel and the same zod instance.
-      aliases: () => ({ "atomic-agent": KERNEL_ENTRY, "atomic-agent/kernel": KERNEL_ENTRY, zod: dirname(createRequire(import.meta.url).resolve("zod/package.json")) }),
+      loader: { builtins: BUILTIN_MODULES, aliases: () => ({ "atomic-agent": KERNEL_ENTRY, "atomic-agent/kernel": KERNEL_ENTRY, zod: dirname(createRequire(import.meta.url).resolve("zod/package.json")) }) },
+      argv,
+      installDir: INSTALL_DIR,
     });
-    const specs = [`transport-${mode}`, ...BUILTIN_PLUGINS, ...(settings.plugins ?? [])];
-    await kernel.use(await loader.loadAll(specs));
-    await kernel.boot();
-    const transport = kernel.services.maybe("transport");
-    if (!transport) throw new Error(`Plugin "transport-${mode}" did not provide a transport`);
-    return await transport.serve();
   } catch (error) {
-    process.stderr.write(`atomic: ${toKernelError(error).message}\n`);
-    return 1;
+    return fail(error);
   }
+  if (prepared.cli.help) {
+    stdout.write(helpText(prepared));
+    await stdout.flush();
+    return 0;
+  }
+  if (prepared.cli.version) {
+    stdout.write(`${await version()}\n`);
+    await stdout.flush();
+    return 0;
+  }
+  try {
+    const host = await prepared.boot();
+    let signalCode: number | undefined;
+    for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES)) {
+      process.once(signal, () => {
+        signalCode ??= code;
+        void host.shutdown("signal");
+      });
+    }
+    const code = await host.serve();
+    return signalCode ?? code;
+  } catch (error) {
+    return fail(error);
+  }
+}
+
+function fail(error: unknown): number {
+  const coded = toKernelError(error);
+  const usage = isKernelError(error) && coded.code === ErrorCode.USAGE;
+  process.stderr.write(`atomic: ${coded.message}\n${usage ? "Run 'atomic --help' for the list of options.\n" : ""}`);
+  return usage ? 2 : 1;
+}
+
+function helpText(prepared: PreparedHost): string {
+  return [
+    "atomic - a headless coding agent driven over JSON lines",
+    "",
+    "Usage:",
+    "  atomic --mode rpc [options]       serve the RPC protocol on stdin/stdout",
+    "  atomic auth set <provider>        store an API key (read from stdin)",
+    "  atomic auth clear <provider>      remove a stored API key",
+    "  atomic auth list                  show which providers have credentials",
+    "",
+    "Options:",
+    prepared.helpText(),
+    "",
+    "Environment: ATOMIC_CODING_AGENT_DIR (agent dir, default ~/.atomic/agent),",
+    "ATOMIC_CODING_AGENT_SESSION_DIR, ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY.",
+    "",
+  ].join("\n");
 }
 
 async function runAuth(argv: string[]): Promise<number> {

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { ErrorCode, isKernelError, KernelError, kernelErrors } from "./errors.js";
+import type { CommandSource } from "./hooks.js";
 import { formatValidationError, ONE_SHOT } from "./validation.js";
 
 /** immediate: handled as soon as read; ordinary: one at a time, in arrival order. */
@@ -13,6 +14,10 @@ export type Lane = "immediate" | "ordinary";
 export interface CommandContext {
   /** The request id as sent (string or number), if any. */
   id?: string | number;
+  /** Who called: the transport ("rpc", "acp", ...), "sdk", "extension". */
+  source: CommandSource;
+  /** Arrival order of the record (an `abort` applies to everything read before it). */
+  seq: number;
 }
 
 export interface CommandDefinition<S extends z.ZodType = z.ZodType, R = unknown> {
@@ -24,6 +29,8 @@ export interface CommandDefinition<S extends z.ZodType = z.ZodType, R = unknown>
    */
   input: S | (() => S);
   lane?: Lane;
+  /** A reply rather than a command (`extension_ui_response`): it gets no response, and bad input is only logged. */
+  noResponse?: boolean;
   run(input: z.output<S>, ctx: CommandContext): R | Promise<R>;
 }
 
@@ -59,7 +66,8 @@ export class CommandRegistry {
 
   register(definition: CommandDefinition<any, any>, plugin = "kernel"): void {
     if (this.#frozen) throw kernelErrors.frozen(`register command "${definition.name}"`);
-    if (this.#entries.has(definition.name)) throw kernelErrors.duplicate("Command", definition.name, plugin);
+    const existing = this.#entries.get(definition.name);
+    if (existing) throw kernelErrors.duplicate("Command", definition.name, plugin, existing.plugin);
     this.#entries.set(definition.name, { definition, plugin });
   }
 
@@ -71,12 +79,21 @@ export class CommandRegistry {
     return this.#entries.get(name)?.definition.lane ?? "ordinary";
   }
 
+  respondsTo(name: string): boolean {
+    return this.#entries.get(name)?.definition.noResponse !== true;
+  }
+
+  /** The plugin that registered a command. */
+  ownerOf(name: string): string | undefined {
+    return this.#entries.get(name)?.plugin;
+  }
+
   names(): string[] {
     return [...this.#entries.keys()];
   }
 
   /** Validates `raw` against the command's schema, then runs it. Throws coded errors only. */
-  async invoke(name: string, raw: Record<string, unknown>, ctx: CommandContext = {}): Promise<unknown> {
+  async invoke(name: string, raw: Record<string, unknown>, ctx: CommandContext = { source: "sdk", seq: 0 }): Promise<unknown> {
     const entry = this.#entries.get(name);
     if (!entry) throw kernelErrors.unknownCommand(name);
     const parsed = schemaOf(entry).safeParse(raw, ONE_SHOT);

@@ -20,6 +20,7 @@ export const ErrorCode = {
   CONFLICT: "E_CONFLICT",
   UNAVAILABLE: "E_UNAVAILABLE",
   CANCELLED: "E_CANCELLED",
+  USAGE: "E_USAGE",
   INTERNAL: "E_INTERNAL",
 } as const;
 
@@ -73,8 +74,12 @@ export const kernelErrors = {
       ErrorCode.KERNEL_FROZEN,
       `Cannot ${what}: the kernel is frozen after boot. Register from a plugin's apply() or its boot hook.`,
     ),
-  duplicate: (kind: string, name: string, plugin?: string) =>
-    new KernelError(ErrorCode.DUPLICATE, `${kind} "${name}" is already registered`, plugin ? { plugin } : {}),
+  duplicate: (kind: string, name: string, plugin?: string, existingOwner?: string) =>
+    new KernelError(
+      ErrorCode.DUPLICATE,
+      existingOwner ? `${kind} "${name}" from "${plugin}" is already registered by "${existingOwner}"` : `${kind} "${name}" is already registered`,
+      plugin ? { plugin } : {},
+    ),
   missingDependency: (plugin: string, dependency: string) =>
     new KernelError(
       ErrorCode.PLUGIN_MISSING_DEPENDENCY,
@@ -83,8 +88,12 @@ export const kernelErrors = {
     ),
   unknownCommand: (type: string) => new KernelError(ErrorCode.UNKNOWN_COMMAND, `Unknown command: ${type}`),
   invalidInput: (message: string) => new KernelError(ErrorCode.INVALID_INPUT, message),
-  serviceMissing: (name: string) =>
-    new KernelError(ErrorCode.SERVICE_MISSING, `No plugin provides the service "${name}"`),
+  serviceMissing: (name: string, requiredBy?: string) =>
+    new KernelError(
+      ErrorCode.SERVICE_MISSING,
+      requiredBy ? `Plugin "${requiredBy}" requires the service "${name}", which no loaded plugin provides` : `No plugin provides the service "${name}"`,
+      requiredBy ? { plugin: requiredBy } : {},
+    ),
   hookFailed: (plugin: string, hook: string, cause: unknown) =>
     new KernelError(
       ErrorCode.HOOK_FAILED,

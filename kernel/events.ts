@@ -7,11 +7,14 @@
 import type { AgentMessage, AssistantMessage, AssistantMessageEvent, ToolResultMessage } from "./types.js";
 
 /**
- * The outward events and their payloads (the spec's Events section). Plugins add their own
- * event types by augmenting this interface; unknown names stay allowed for foreign plugins.
+ * The outward events and their payloads (the spec's Events section): the one place a payload is
+ * declared. The hook catalogue derives the matching hooks' payloads from it. Closed: a plugin
+ * that emits its own event declares it by augmentation, so an emitted typo does not compile.
+ *
+ * @example
+ * declare module "atomic-agent" { interface EventMap { my_event: { value: number } } }
  */
 export interface EventMap {
-  [type: string]: Record<string, unknown>;
   agent_start: {};
   agent_end: { messages: AgentMessage[] };
   turn_start: {};
@@ -28,12 +31,19 @@ export interface EventMap {
   extension_error: { extensionPath: string; event: string; error: string };
 }
 
-export type OutEvent = { type: string } & Record<string, unknown>;
+export type EventName = keyof EventMap & string;
+
+/** One outward record: its `type` first, then the payload. */
+export type OutEvent<K extends EventName = EventName> = K extends EventName ? { type: K } & EventMap[K] : never;
+
 export type EventListener = (event: OutEvent) => void;
 type PressureSource = () => Promise<void> | undefined;
 
 export class EventBus {
   readonly #listeners = new Set<EventListener>();
+  /** Events emitted by a listener while another is being delivered: sent after it, in order. */
+  readonly #pending: OutEvent[] = [];
+  #delivering = false;
   readonly #pressure = new Set<PressureSource>();
   readonly #onListenerError: (error: unknown) => void;
 
@@ -46,19 +56,34 @@ export class EventBus {
     return () => this.#listeners.delete(listener);
   }
 
-  emit<K extends keyof EventMap & string>(type: K, payload: EventMap[K]): void {
-    const event = { type, ...payload } as OutEvent;
-    this.dispatch(event);
+  emit<K extends EventName>(type: K, payload: EventMap[K]): void {
+    this.dispatch({ type, ...payload } as OutEvent);
   }
 
-  /** Sends an already-shaped event object (its `type` first) without copying it. */
+  /**
+   * Sends an already-shaped event object (its `type` first) without copying it. An event a
+   * listener emits in reaction goes out after the one it reacts to, to every listener alike.
+   */
   dispatch(event: OutEvent): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.#onListenerError(error);
+    if (this.#delivering) {
+      this.#pending.push(event);
+      return;
+    }
+    this.#delivering = true;
+    try {
+      let next: OutEvent | undefined = event;
+      while (next) {
+        for (const listener of this.#listeners) {
+          try {
+            listener(next);
+          } catch (error) {
+            this.#onListenerError(error);
+          }
+        }
+        next = this.#pending.shift();
       }
+    } finally {
+      this.#delivering = false;
     }
   }
 

@@ -3,38 +3,42 @@
  * extensions) meet. One frozen object per kernel; the hook kind follows its meaning:
  * guard = first answer wins (bail), transform = waterfall, notify = series, internal = owner only.
  * Names are the extension event names (snake_case), so `pi.on("tool_call")` maps to `hooks.tool_call`.
+ * Payloads of hooks that mirror an outward event are that event's payload (`EventMap`), plus
+ * hook-only extras such as `turnIndex`: nothing is declared twice.
  */
 import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncBailHook } from "tapable";
+import type { EventMap } from "./events.js";
+import { installPolicies, type PluginErrorEvent } from "./hook-policy.js";
 import type {
-  AgentMessage,
-  AssistantMessage,
-  AssistantMessageEvent,
-  AssistantStream,
-  ImageContent,
-  Model,
-  StreamRequest,
-  TextContent,
-  ThinkingLevel,
-  ToolResultMessage,
-  ToolSpec,
-} from "./types.js";
+  CompactionParameters,
+  CompactionPreparation,
+  CompactionReason,
+  CompactionResult,
+  CompactionEntry,
+  SessionEntry,
+} from "./session-types.js";
+import type { AgentMessage, AssistantStream, CustomMessage, ImageContent, Model, StreamRequest, TextContent, ThinkingLevel, ToolSpec } from "./types.js";
+
+export type { PluginErrorEvent } from "./hook-policy.js";
 
 export type SessionStartReason = "startup" | "new" | "resume" | "fork";
 export type StreamingBehavior = "steer" | "followUp";
+/** Who sent a command or a prompt: a transport name, "sdk", "extension", ... */
+export type CommandSource = "rpc" | "json" | "print" | "acp" | "sdk" | "extension" | "cli" | (string & {});
 
 export interface InputEvent {
   text: string;
   images?: ImageContent[];
-  source: "rpc" | "extension" | "cli";
+  source: CommandSource;
   streamingBehavior?: StreamingBehavior;
-  /** Set by a tap that fully handled the input: no run starts. */
+  /** Set by a tap that fully handled the input: nothing is sent or queued. */
   handled?: boolean;
 }
 
 export interface ToolCallEvent {
   toolCallId: string;
   toolName: string;
-  /** Mutable: a tap may rewrite arguments in place. */
+  /** Mutable: a tap may rewrite arguments in place (no re-validation). */
   input: Record<string, unknown>;
 }
 
@@ -56,87 +60,146 @@ export interface CancelVeto {
   cancel: true;
 }
 
-export interface CompactVerdict {
-  cancel?: boolean;
-  compactedText?: string;
-}
-
 export interface SystemPromptContext {
   cwd: string;
   tools: ToolSpec[];
   model: Model | null;
 }
 
-/** Asked after a run ends: may ask the agent to continue (retry, compaction). */
-export interface RunEndEvent {
-  messages: AgentMessage[];
-  lastAssistant: AssistantMessage | undefined;
+export interface BeforeAgentStartEvent {
+  /** The expanded prompt text. */
+  prompt: string;
+  images?: ImageContent[];
+  /** Chained: what a tap returns here is the system prompt of this run only. */
+  systemPrompt: string;
+  /** Messages to store after the prompt (and send with it): taps push to it. */
+  inject: CustomMessage[];
+}
+
+/** A context edit allowed at a run's edges only (compaction): replaces the live messages. */
+export interface RunEdgeEvent {
+  messages: readonly AgentMessage[];
   signal: AbortSignal;
+  setContext(messages: AgentMessage[]): void;
+}
+
+export interface RunEndEvent extends RunEdgeEvent {
+  /** What this run produced (the agent_end messages). */
+  produced: AgentMessage[];
+  lastAssistant: import("./types.js").AssistantMessage | undefined;
 }
 
 export interface UiResponse {
   id: string;
   value?: unknown;
-  confirmed?: boolean;
-  cancelled?: boolean;
+  confirmed?: unknown;
+  cancelled?: unknown;
 }
 
-export interface PluginErrorEvent {
-  /** Tap name: a plugin name or an extension path. */
-  source: string;
-  hook: string;
-  error: string;
+export interface CompactVerdict {
+  cancel?: boolean;
+  /** Supplied text replaces the planner's (rung "extension"). */
+  compactedText?: string;
 }
+
+export interface UserBashEvent {
+  /** Mutable: a tap may rewrite the command. */
+  command: string;
+  cwd: string;
+  excludeFromContext: boolean;
+}
+
+export interface UserBashResult {
+  output: string;
+  exitCode?: number;
+  cancelled: boolean;
+  truncated: boolean;
+  fullOutputPath?: string;
+}
+
+export type UserBashVerdict = { block: true; reason?: string } | { result: UserBashResult };
+
+export type ShutdownReason = "eof" | "signal" | "exit";
+
+export interface ResourcesDiscoverEvent {
+  cwd: string;
+  reason: "startup" | "reload";
+  /** Accumulated across taps. */
+  skillPaths: string[];
+  promptPaths: string[];
+  themePaths: string[];
+}
+
+type TurnIndex = { turnIndex: number };
 
 /** Builds a fresh catalogue. Kept as one expression so the generics are the only types. */
 function buildHooks() {
   return {
-    // ---- lifecycle (internal)
+    // ---- host lifecycle
     boot: new AsyncSeriesHook<[]>([], "boot"),
-    shutdown: new AsyncSeriesHook<[{ reason: "eof" | "signal" | "exit" }]>(["event"], "shutdown"),
+    /** Teardown began: input is over, so whatever waits on the client (UI dialogs) gives up now. */
+    closing: new AsyncSeriesHook<[{ reason: ShutdownReason }]>(["event"], "closing"),
+    /** After every record read was answered: abort the run, cancel and drain long work (bash). */
+    shutdown: new AsyncSeriesHook<[{ reason: ShutdownReason }]>(["event"], "shutdown"),
     plugin_error: new AsyncSeriesHook<[PluginErrorEvent]>(["event"], "plugin_error"),
-    /** A client's reply to an extension_ui_request, delivered by the transport. */
-    ui_response: new AsyncSeriesHook<[UiResponse]>(["reply"], "ui_response"),
+    /** `abort` was read: everything cancellable (run, compaction, retry wait) stops. `seq` orders it against other input. */
+    abort: new AsyncSeriesHook<[{ seq: number }]>(["event"], "abort"),
+    /** A client's reply to an extension_ui_request; the dialog's owner answers `true`. */
+    ui_response: new AsyncSeriesBailHook<[UiResponse], true | undefined>(["reply"], "ui_response"),
+    project_trust: new AsyncSeriesBailHook<[{ cwd: string }], { trusted: "yes" | "no" } | undefined>(["event"], "project_trust"),
+    resources_discover: new AsyncSeriesWaterfallHook<[ResourcesDiscoverEvent]>(["event"], "resources_discover"),
 
     // ---- session
     session_start: new AsyncSeriesHook<[{ reason: SessionStartReason; previousSessionFile?: string }]>(["event"], "session_start"),
     session_before_switch: new AsyncSeriesBailHook<[{ reason: "new" | "resume"; targetSessionFile?: string }], CancelVeto | undefined>(["event"], "session_before_switch"),
     session_before_fork: new AsyncSeriesBailHook<[{ entryId: string | null; position: "before" | "at" }], CancelVeto | undefined>(["event"], "session_before_fork"),
-    session_before_compact: new AsyncSeriesBailHook<[{ reason: "manual" | "threshold" | "overflow"; parameters: Record<string, unknown>; preparation: unknown; signal: AbortSignal }], CompactVerdict | undefined>(["event"], "session_before_compact"),
-    session_compact: new AsyncSeriesHook<[{ reason: "manual" | "threshold" | "overflow"; result: unknown }]>(["event"], "session_compact"),
-    session_shutdown: new AsyncSeriesHook<[{ reason: "quit" | "new" | "resume" | "fork" }]>(["event"], "session_shutdown"),
+    session_before_compact: new AsyncSeriesBailHook<
+      [{ reason: CompactionReason; parameters: CompactionParameters; preparation: CompactionPreparation; branchEntries: readonly SessionEntry[]; customInstructions?: string; signal: AbortSignal }],
+      CompactVerdict | undefined
+    >(["event"], "session_before_compact"),
+    session_compact: new AsyncSeriesHook<[{ reason: CompactionReason; result: CompactionResult; compactionEntry: CompactionEntry; fromExtension: boolean }]>(["event"], "session_compact"),
+    session_shutdown: new AsyncSeriesHook<[{ reason: "quit" | "new" | "resume" | "fork"; targetSessionFile?: string }]>(["event"], "session_shutdown"),
     session_info_changed: new AsyncSeriesHook<[{ name?: string }]>(["event"], "session_info_changed"),
 
     // ---- prompt
     input: new AsyncSeriesWaterfallHook<[InputEvent]>(["event"], "input"),
-    /** Internal guard: a returned string rejects the prompt before any event (model/auth checks). */
+    /** A returned string rejects the prompt before any event (model/auth checks). */
     prompt_preflight: new AsyncSeriesBailHook<[{ text: string }], string | undefined>(["event"], "prompt_preflight"),
     system_prompt: new AsyncSeriesWaterfallHook<[string, SystemPromptContext]>(["prompt", "context"], "system_prompt"),
-    before_agent_start: new AsyncSeriesWaterfallHook<[{ prompt: string; images?: ImageContent[]; systemPrompt: string }]>(["event"], "before_agent_start"),
+    before_agent_start: new AsyncSeriesWaterfallHook<[BeforeAgentStartEvent]>(["event"], "before_agent_start"),
     context: new AsyncSeriesWaterfallHook<[{ messages: AgentMessage[] }]>(["event"], "context"),
 
-    // ---- agent loop (notify)
-    agent_start: new AsyncSeriesHook<[{}]>(["event"], "agent_start"),
-    agent_end: new AsyncSeriesHook<[{ messages: AgentMessage[] }]>(["event"], "agent_end"),
-    /** Internal: after agent_end, a tap may ask for a continuation (retry, overflow compaction). */
+    // ---- a run
+    /** Before agent_start: the one context edit allowed before the first LLM call (threshold compaction). */
+    run_start: new AsyncSeriesHook<[RunEdgeEvent]>(["event"], "run_start"),
+    agent_start: new AsyncSeriesHook<[EventMap["agent_start"]]>(["event"], "agent_start"),
+    agent_end: new AsyncSeriesHook<[EventMap["agent_end"]]>(["event"], "agent_end"),
+    /** After agent_end: a tap may edit the context and ask for a continuation (retry, overflow compaction). */
     run_end: new AsyncSeriesBailHook<[RunEndEvent], { continue: true } | undefined>(["event"], "run_end"),
-    turn_start: new AsyncSeriesHook<[{ turnIndex: number }]>(["event"], "turn_start"),
-    turn_end: new AsyncSeriesHook<[{ turnIndex: number; message: AssistantMessage; toolResults: ToolResultMessage[] }]>(["event"], "turn_end"),
-    message_start: new AsyncSeriesHook<[{ message: AgentMessage }]>(["event"], "message_start"),
-    message_update: new AsyncSeriesHook<[{ message: AssistantMessage; assistantMessageEvent: AssistantMessageEvent }]>(["event"], "message_update"),
-    message_end: new AsyncSeriesHook<[{ message: AgentMessage }]>(["event"], "message_end"),
+    /** Nothing pending any more: no run, retry, compaction or continuation (queued messages waiting for a command do not count). */
+    agent_settled: new AsyncSeriesHook<[{}]>(["event"], "agent_settled"),
+    turn_start: new AsyncSeriesHook<[EventMap["turn_start"] & TurnIndex]>(["event"], "turn_start"),
+    turn_end: new AsyncSeriesHook<[EventMap["turn_end"] & TurnIndex]>(["event"], "turn_end"),
+    message_start: new AsyncSeriesHook<[EventMap["message_start"]]>(["event"], "message_start"),
+    message_update: new AsyncSeriesHook<[EventMap["message_update"]]>(["event"], "message_update"),
+    /** May replace the message (same role); the outward event carries the result. */
+    message_end: new AsyncSeriesWaterfallHook<[EventMap["message_end"]], EventMap["message_end"] | void>(["event"], "message_end"),
 
-    // ---- tools
+    // ---- tools and user shell commands
     tool_call: new AsyncSeriesBailHook<[ToolCallEvent], ToolCallVeto | undefined>(["event"], "tool_call"),
     tool_result: new AsyncSeriesWaterfallHook<[ToolResultEvent]>(["event"], "tool_result"),
-    tool_execution_start: new AsyncSeriesHook<[{ toolCallId: string; toolName: string; args: unknown }]>(["event"], "tool_execution_start"),
-    tool_execution_update: new AsyncSeriesHook<[{ toolCallId: string; toolName: string; args: unknown; partialResult: unknown }]>(["event"], "tool_execution_update"),
-    tool_execution_end: new AsyncSeriesHook<[{ toolCallId: string; toolName: string; result: unknown; isError: boolean }]>(["event"], "tool_execution_end"),
+    tool_execution_start: new AsyncSeriesHook<[EventMap["tool_execution_start"]]>(["event"], "tool_execution_start"),
+    tool_execution_update: new AsyncSeriesHook<[EventMap["tool_execution_update"]]>(["event"], "tool_execution_update"),
+    tool_execution_end: new AsyncSeriesHook<[EventMap["tool_execution_end"]]>(["event"], "tool_execution_end"),
+    user_bash: new AsyncSeriesBailHook<[UserBashEvent], UserBashVerdict | undefined>(["event"], "user_bash"),
 
-    // ---- model
-    model_select: new AsyncSeriesHook<[{ model: Model; previousModel?: Model; source: "set" | "cycle" | "restore" | "startup" }]>(["event"], "model_select"),
+    // ---- model and provider
+    model_select: new AsyncSeriesHook<[{ model: Model; previousModel?: Model; source: "set" | "cycle" | "restore" | "startup" | "fallback" }]>(["event"], "model_select"),
     thinking_level_select: new AsyncSeriesHook<[{ level: ThinkingLevel; previousLevel: ThinkingLevel }]>(["event"], "thinking_level_select"),
+    /** Mutable `headers`: set a value to add or change a header, `null` to remove one. */
+    before_provider_headers: new AsyncSeriesHook<[{ headers: Record<string, string | null>; model: Model }]>(["event"], "before_provider_headers"),
     before_provider_request: new AsyncSeriesWaterfallHook<[{ payload: unknown; model: Model }]>(["event"], "before_provider_request"),
+    after_provider_response: new AsyncSeriesHook<[{ status: number; headers: Record<string, string>; model: Model }]>(["event"], "after_provider_response"),
     /** Providers, keyed by API name (`anthropic-messages`, `openai-completions`, ...): first tap that answers streams. */
     stream: new HookMap<SyncBailHook<[StreamRequest], AssistantStream | undefined>>(
       (api: string) => new SyncBailHook<[StreamRequest], AssistantStream | undefined>(["request"], `stream:${api}`),
@@ -146,130 +209,17 @@ function buildHooks() {
 }
 
 export type Hooks = ReturnType<typeof buildHooks>;
-export type HookName = keyof Hooks;
+export type HookName = keyof Hooks & string;
 
-export type HookPolicy = "guard" | "transform" | "notify" | "internal";
-
-/**
- * How a failing tap is treated. Guards fail closed (the error counts as a veto), transforms and
- * notifications isolate the tap (value passes through, error reported), internal hooks propagate.
- */
-export const HOOK_POLICY: Readonly<Record<HookName, HookPolicy>> = Object.freeze({
-  boot: "internal",
-  shutdown: "notify",
-  plugin_error: "internal",
-  ui_response: "notify",
-  session_start: "notify",
-  session_before_switch: "guard",
-  session_before_fork: "guard",
-  session_before_compact: "guard",
-  session_compact: "notify",
-  session_shutdown: "notify",
-  session_info_changed: "notify",
-  input: "transform",
-  prompt_preflight: "internal",
-  system_prompt: "transform",
-  before_agent_start: "transform",
-  context: "transform",
-  agent_start: "notify",
-  agent_end: "notify",
-  run_end: "internal",
-  turn_start: "notify",
-  turn_end: "notify",
-  message_start: "notify",
-  message_update: "notify",
-  message_end: "notify",
-  tool_call: "guard",
-  tool_result: "transform",
-  tool_execution_start: "notify",
-  tool_execution_update: "notify",
-  tool_execution_end: "notify",
-  model_select: "notify",
-  thinking_level_select: "notify",
-  before_provider_request: "transform",
-  stream: "internal",
-});
-
-/** What a guard's failure turns into: a veto the caller already understands. */
-const GUARD_VETO: Partial<Record<HookName, (message: string) => unknown>> = {
-  tool_call: (message) => ({ block: true, reason: `Tool call blocked: ${message}` }),
-  session_before_switch: () => ({ cancel: true }),
-  session_before_fork: () => ({ cancel: true }),
-  session_before_compact: () => ({ cancel: true }),
-};
-
-type ErrorSink = (event: PluginErrorEvent) => void;
-
-interface MutableTap {
-  name: string;
-  type: "sync" | "async" | "promise";
-  fn: Function;
-}
-
-/** Wraps every tap's fn once, at registration, so the policy lives in one place. */
-function policyInterceptor(hookName: HookName, policy: HookPolicy, report: ErrorSink) {
-  return {
-    register(tap: MutableTap) {
-      if (policy === "internal") return tap;
-      const original = tap.fn;
-      const recover = (error: unknown, args: unknown[]): unknown => {
-        const message = error instanceof Error ? error.message : String(error);
-        report({ source: tap.name, hook: hookName, error: message });
-        if (policy === "transform") return args[0];
-        if (policy === "guard") return GUARD_VETO[hookName]?.(message);
-        return undefined;
-      };
-      if (tap.type === "promise") {
-        tap.fn = (...args: unknown[]) => {
-          try {
-            return Promise.resolve(original(...args)).catch((error: unknown) => recover(error, args));
-          } catch (error) {
-            return Promise.resolve(recover(error, args));
-          }
-        };
-      } else if (tap.type === "async") {
-        tap.fn = (...args: unknown[]) => {
-          const callback = args[args.length - 1] as (error: unknown, result?: unknown) => void;
-          const rest = args.slice(0, -1);
-          try {
-            original(...rest, (error: unknown, result?: unknown) =>
-              error ? callback(null, recover(error, rest)) : callback(null, result),
-            );
-          } catch (error) {
-            callback(null, recover(error, rest));
-          }
-        };
-      } else {
-        tap.fn = (...args: unknown[]) => {
-          try {
-            const result = original(...args);
-            if (result && typeof (result as Promise<unknown>).then === "function") {
-              return (result as Promise<unknown>).catch((error: unknown) => recover(error, args));
-            }
-            return result;
-          } catch (error) {
-            return recover(error, args);
-          }
-        };
-      }
-      return tap;
-    },
-  };
-}
+/** The single argument a hook's taps receive. */
+export type HookPayload<K extends HookName> = Hooks[K] extends { promise(arg: infer A, ...rest: any[]): any } ? A : never;
 
 /** A fresh, frozen catalogue whose taps follow `HOOK_POLICY`; failures are sent to `report`. */
-export function createHooks(report: ErrorSink): Hooks {
+export function createHooks(report: (event: PluginErrorEvent) => void, bootTimeoutMs = 15_000): Hooks {
   const hooks = buildHooks();
-  for (const name of Object.keys(hooks) as HookName[]) {
-    const hook = hooks[name];
-    if (hook instanceof HookMap) continue;
-    (hook as { intercept(i: unknown): void }).intercept(policyInterceptor(name, HOOK_POLICY[name], report));
-  }
+  installPolicies(hooks, report, bootTimeoutMs);
   return Object.freeze(hooks);
 }
-
-/** Hooks minus the caller side: what extensions are handed. */
-export type TapOnly<H> = { [K in keyof H]: H[K] extends HookMap<infer I> ? { for(key: string): Omit<I, "call" | "callAsync" | "promise"> } : Omit<H[K], "call" | "callAsync" | "promise"> };
 
 /** Named tap stages: lower runs first. Use `before:` only for a real dependency. */
 export const STAGE = Object.freeze({ FIRST: -1000, GUARD: -100, DEFAULT: 0, OBSERVE: 100, LAST: 1000 });

@@ -4,7 +4,7 @@ import { defineCommand, definePlugin, ErrorCode, KernelError, silentLogger, STAG
 import { Kernel } from "./kernel.js";
 
 function config(): KernelConfig {
-  return { agentDir: "/tmp/none", cwd: "/tmp", settings: {}, cli: { mode: "rpc", noSession: true, approve: false, extensions: [] }, env: {} };
+  return { agentDir: "/tmp/none", cwd: "/tmp", settings: {}, cli: { positionals: [] }, env: {}, trusted: false };
 }
 
 function kernel(): Kernel {
@@ -70,7 +70,7 @@ describe("hooks", () => {
     k.hooks.input.tap("suffix", (e) => ({ ...e, text: `${e.text}!` }));
     const result = await k.hooks.input.promise({ text: "hi", source: "rpc" });
     expect(result.text).toBe("HI!");
-    expect(events.map((e) => e.event)).toEqual(["input"]);
+    expect(events).toEqual([{ type: "extension_error", extensionPath: "broken", event: "input", error: "bad transform" }]);
   });
 
   it("notify hooks keep running after a failing tap", async () => {
@@ -89,7 +89,8 @@ describe("hooks", () => {
     k.hooks.run_end.tap("x", () => {
       throw new Error("internal failure");
     });
-    await expect(k.hooks.run_end.promise({ messages: [], lastAssistant: undefined, signal: new AbortController().signal })).rejects.toThrow("internal failure");
+    const edge = { messages: [], produced: [], lastAssistant: undefined, signal: new AbortController().signal, setContext() {} };
+    await expect(k.hooks.run_end.promise(edge)).rejects.toThrow("internal failure");
   });
 
   it("the catalogue is frozen", () => {
@@ -118,6 +119,9 @@ describe("plugins and boot", () => {
     })();
     expect(error?.code).toBe(ErrorCode.KERNEL_FROZEN);
     expect(() => k.tools.register({ name: "t", description: "", parameters: z.object({}), execute: async () => ({ content: [] }) })).toThrow(/frozen/);
+    // An open layer (extensions) still registers after boot.
+    k.openLayer("/ext.ts").registerTool({ name: "t", description: "", parameters: z.object({}), execute: async () => ({ content: [] }) });
+    expect(k.tools.ownerOf("t")).toBe("/ext.ts");
   });
 
   it("a missing dependency is a coded error naming the plugin", async () => {

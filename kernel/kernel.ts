@@ -1,35 +1,48 @@
 /**
- * The kernel: the room where plugins meet. It owns the hook catalogue, the command and tool
- * registries, the service registry and the event bus; it knows no provider, transport, file
- * format or shell. Boot: apply plugins in dependency order -> `boot` hook -> freeze.
+ * The kernel: the room where plugins meet. It owns the hook catalogue, the command, tool,
+ * service and transport registries and the event bus; it knows no provider, transport, file
+ * format or shell. Boot: admit and apply batches of plugins -> `boot` hook -> freeze. An open
+ * layer (extensions) may still register tools and flags after that.
  */
+import { z } from "zod";
+import { admit } from "./admission.js";
 import { CommandRegistry } from "./commands.js";
 import type { KernelConfig } from "./config.js";
-import { ErrorCode, isKernelError, KernelError, toKernelError } from "./errors.js";
+import { ErrorCode, isKernelError, KernelError, kernelErrors, toKernelError } from "./errors.js";
 import { EventBus } from "./events.js";
-import { createHooks, type Hooks, type PluginErrorEvent } from "./hooks.js";
-import { orderPlugins } from "./loader.js";
+import type { FlagSpec } from "./flags.js";
+import { HookOwnership, tapOnlyView, type TapOnly } from "./hook-access.js";
+import { createHooks, type Hooks } from "./hooks.js";
+import type { PluginErrorEvent } from "./hook-policy.js";
 import { createStderrLogger, type Logger } from "./logger.js";
-import type { PluginContext, PluginDefinition } from "./plugin.js";
+import type { OpenLayer, PluginContext, PluginDefinition } from "./plugin.js";
 import { ServiceRegistry } from "./services.js";
 import { ToolRegistry } from "./tools.js";
+import type { TransportDefinition } from "./transport.js";
 
 export interface KernelOptions {
   config: KernelConfig;
   log?: Logger;
-  /** How long one plugin's apply() may take before boot fails naming it. */
+  /** How long one plugin's apply() or boot tap may take before boot fails naming it. */
   applyTimeoutMs?: number;
 }
 
 export class Kernel {
   readonly hooks: Hooks;
+  /** The tap-only view every plugin is handed. */
+  readonly hookView: TapOnly<Hooks>;
   readonly events: EventBus;
   readonly commands = new CommandRegistry();
   readonly tools = new ToolRegistry();
   readonly services = new ServiceRegistry();
+  readonly transports = new Map<string, { definition: TransportDefinition; owner: string }>();
+  /** Flags registered after boot by an open layer (extensions), checked against argv by the host. */
+  readonly lateFlags: { flag: FlagSpec; owner: string }[] = [];
   readonly config: KernelConfig;
   readonly log: Logger;
   readonly plugins: string[] = [];
+  readonly #ownership: HookOwnership;
+  readonly #publishers = new Map<string, string>();
   readonly #applyTimeoutMs: number;
   #frozen = false;
 
@@ -38,7 +51,11 @@ export class Kernel {
     this.log = options.log ?? createStderrLogger();
     this.#applyTimeoutMs = options.applyTimeoutMs ?? 15_000;
     this.events = new EventBus((error) => this.log.error(`event listener failed: ${toKernelError(error).message}`));
-    this.hooks = createHooks((event) => this.reportError(event));
+    this.hooks = createHooks((event) => this.reportError(event), this.#applyTimeoutMs);
+    this.hookView = tapOnlyView(this.hooks);
+    this.#ownership = new HookOwnership(this.hooks);
+    this.#ownership.claim("kernel", ["boot", "closing", "shutdown", "plugin_error", "ui_response"]);
+    this.#registerReplyCommand();
   }
 
   get frozen(): boolean {
@@ -52,23 +69,23 @@ export class Kernel {
     if (this.hooks.plugin_error.isUsed()) void this.hooks.plugin_error.promise(event).catch(() => undefined);
   }
 
-  /** Applies plugins in dependency order; each apply runs under a timeout that names it. */
-  async use(plugins: PluginDefinition[]): Promise<void> {
-    if (this.#frozen) throw new KernelError(ErrorCode.KERNEL_FROZEN, "Cannot add plugins: the kernel is frozen after boot");
-    const known = new Set(this.plugins);
-    for (const plugin of orderPlugins(plugins)) {
-      for (const dependency of plugin.dependsOn ?? []) {
-        if (!known.has(dependency) && !plugins.some((p) => p.name === dependency)) {
-          throw new KernelError(ErrorCode.PLUGIN_MISSING_DEPENDENCY, `Plugin "${plugin.name}" depends on "${dependency}", which is not loaded`, { plugin: plugin.name });
+  /** Admits a batch (checked as a whole before anything runs), then applies it in order. Callable more than once before boot. */
+  async use(batch: readonly PluginDefinition[]): Promise<void> {
+    if (this.#frozen) throw new KernelError(ErrorCode.KERNEL_FROZEN, "Cannot add plugins: the kernel is frozen after boot. Add them before boot(), or register through an open layer.");
+    const ordered = admit(batch, { plugins: new Set(this.plugins), services: this.#publishers });
+    for (const plugin of ordered) {
+      for (const service of plugin.provides ?? []) this.#publishers.set(service, plugin.name);
+      await this.#apply(plugin);
+      for (const service of plugin.provides ?? []) {
+        if (!this.services.maybe(service as never)) {
+          throw new KernelError(ErrorCode.PLUGIN_INVALID, `Plugin "${plugin.name}" declares it provides "${service}" but did not provide it in apply()`, { plugin: plugin.name });
         }
       }
-      await this.#apply(plugin);
-      known.add(plugin.name);
       this.plugins.push(plugin.name);
     }
   }
 
-  /** Runs the boot hook, then freezes every registry: later registration throws E_KERNEL_FROZEN. */
+  /** Runs the boot hook (each tap under the apply timeout), then freezes the registries. */
   async boot(): Promise<void> {
     await this.hooks.boot.promise();
     this.#frozen = true;
@@ -77,39 +94,88 @@ export class Kernel {
     this.services.freeze();
   }
 
-  context(name: string): PluginContext {
+  context(plugin: PluginDefinition | string): PluginContext {
     const kernel = this;
+    const name = typeof plugin === "string" ? plugin : plugin.name;
+    const declared = new Set(typeof plugin === "string" ? [] : (plugin.provides ?? []));
     return Object.freeze({
       name,
-      hooks: kernel.hooks,
+      hooks: kernel.hookView,
       events: kernel.events,
       config: kernel.config,
       log: kernel.log,
       commands: kernel.commands,
       tools: kernel.tools,
+      ownHooks: (...names) => kernel.#ownership.claim(name, names),
       registerCommand: (definition) => kernel.commands.register(definition, name),
       registerTool: (definition) => kernel.tools.register(definition, name),
-      provide: (key, value) => kernel.services.provide(key, value, name),
+      registerTransport: (definition) => kernel.#registerTransport(definition, name),
+      provide: (key, value) => {
+        if (!declared.has(key)) throw new KernelError(ErrorCode.PLUGIN_INVALID, `Plugin "${name}" provides the service "${key}" without declaring it in "provides"`, { plugin: name });
+        kernel.services.provide(key, value, name);
+      },
       service: (key) => kernel.services.get(key),
       maybeService: (key) => kernel.services.maybe(key),
+      setActiveTools: (names) => kernel.tools.setActive(names),
+      openLayer: (owner) => kernel.openLayer(owner),
     } satisfies PluginContext);
+  }
+
+  /** Registrations that stay open after boot, labelled with their owner. */
+  openLayer(owner: string): OpenLayer {
+    const kernel = this;
+    return Object.freeze({
+      owner,
+      registerTool: (definition) => kernel.tools.register(definition, owner, { late: true }),
+      registerFlag: (flag) => {
+        const clash = kernel.lateFlags.find((entry) => entry.flag.name === flag.name);
+        if (clash) throw kernelErrors.duplicate("Flag", flag.name, owner, clash.owner);
+        kernel.lateFlags.push({ flag, owner });
+      },
+      setActiveTools: (names) => kernel.tools.setActive(names),
+    } satisfies OpenLayer);
+  }
+
+  #registerTransport(definition: TransportDefinition, owner: string): void {
+    if (this.#frozen) throw kernelErrors.frozen(`register transport "${definition.name}"`);
+    const existing = this.transports.get(definition.name);
+    if (existing) throw kernelErrors.duplicate("Transport", definition.name, owner, existing.owner);
+    this.transports.set(definition.name, { definition, owner });
+  }
+
+  /** `extension_ui_response` is a reply: validated on the immediate lane, answered by no response. */
+  #registerReplyCommand(): void {
+    this.commands.register(
+      {
+        name: "extension_ui_response",
+        description: "A client's answer to an extension_ui_request dialog (no response).",
+        lane: "immediate",
+        noResponse: true,
+        input: () => z.object({ id: z.string(), value: z.unknown().optional(), confirmed: z.unknown().optional(), cancelled: z.unknown().optional() }),
+        run: async (reply: { id: string; value?: unknown; confirmed?: unknown; cancelled?: unknown }) => {
+          const handled = this.hooks.ui_response.isUsed() ? await this.hooks.ui_response.promise(reply) : undefined;
+          if (!handled) this.log.warn(`Ignored extension_ui_response "${reply.id}": no dialog is waiting for it`);
+        },
+      },
+      "kernel",
+    );
   }
 
   async #apply(plugin: PluginDefinition): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new KernelError(ErrorCode.PLUGIN_BOOT_TIMEOUT, `Plugin "${plugin.name}" did not finish apply() within ${this.#applyTimeoutMs} ms`, { plugin: plugin.name })),
+        () => reject(new KernelError(ErrorCode.PLUGIN_BOOT_TIMEOUT, `Plugin "${plugin.name}" did not finish apply() within ${this.#applyTimeoutMs} ms`, { plugin: plugin.name, hook: "apply" })),
         this.#applyTimeoutMs,
       );
       timer.unref();
     });
     try {
-      await Promise.race([Promise.resolve(plugin.apply(this.context(plugin.name))), timeout]);
+      await Promise.race([Promise.resolve(plugin.apply(this.context(plugin))), timeout]);
     } catch (error) {
       if (isKernelError(error) && error.plugin) throw error;
       const coded = toKernelError(error);
-      throw new KernelError(coded.code === ErrorCode.INTERNAL ? ErrorCode.PLUGIN_LOAD : coded.code, `[plugin ${plugin.name}] apply failed: ${coded.message}`, { plugin: plugin.name, cause: error });
+      throw new KernelError(coded.code === ErrorCode.INTERNAL ? ErrorCode.PLUGIN_LOAD : coded.code, `[plugin ${plugin.name}] apply failed: ${coded.message}`, { plugin: plugin.name, hook: "apply", cause: error });
     } finally {
       clearTimeout(timer);
     }

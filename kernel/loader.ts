@@ -5,12 +5,13 @@
  */
 import { isAbsolute, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ErrorCode, KernelError, kernelErrors } from "./errors.js";
+import { ErrorCode, KernelError } from "./errors.js";
+import { expandHome } from "./config.js";
 import { isPluginDefinition, type PluginDefinition } from "./plugin.js";
 
 export interface LoaderOptions {
-  /** Directory holding built-in plugin folders (`<dir>/<name>/index.js`). */
-  builtinDir: string;
+  /** Directory holding built-in plugin folders (`<dir>/<name>/index.js`); without it, names resolve through `builtins` only. */
+  builtinDir?: string;
   /** Relative plugin paths resolve against this directory. */
   baseDir: string;
   /** Module aliases for user code (e.g. the kernel's public entry); a function is called only if user code is transpiled. */
@@ -38,8 +39,11 @@ export class PluginLoader {
 
   async load(spec: string): Promise<PluginDefinition> {
     const builtin = isBuiltinSpec(spec);
-    const path = builtin ? join(this.#options.builtinDir, spec, "index.js") : this.#resolvePath(spec);
     const known = builtin ? this.#options.builtins?.[spec] : undefined;
+    if (builtin && !known && !this.#options.builtinDir) {
+      throw new KernelError(ErrorCode.PLUGIN_LOAD, `Unknown built-in plugin "${spec}" (known: ${Object.keys(this.#options.builtins ?? {}).join(", ") || "none"})`, { plugin: spec });
+    }
+    const path = builtin ? join(this.#options.builtinDir ?? "", spec, "index.js") : this.#resolvePath(spec);
     let mod: unknown;
     try {
       if (known) mod = await known();
@@ -67,7 +71,7 @@ export class PluginLoader {
   }
 
   #resolvePath(spec: string): string {
-    const expanded = spec.startsWith("~/") ? join(process.env.HOME ?? "", spec.slice(2)) : spec;
+    const expanded = expandHome(spec);
     return isAbsolute(expanded) ? expanded : resolve(this.#options.baseDir, expanded);
   }
 
@@ -93,32 +97,4 @@ export class PluginLoader {
     }
     return this.#transpiling;
   }
-}
-
-/** Orders plugins so each comes after its dependencies; otherwise the given order is kept. */
-export function orderPlugins(plugins: PluginDefinition[]): PluginDefinition[] {
-  const byName = new Map<string, PluginDefinition>();
-  for (const plugin of plugins) {
-    if (byName.has(plugin.name)) throw kernelErrors.duplicate("Plugin", plugin.name, plugin.name);
-    byName.set(plugin.name, plugin);
-  }
-  const ordered: PluginDefinition[] = [];
-  const state = new Map<string, "visiting" | "done">();
-  const visit = (plugin: PluginDefinition, chain: string[]): void => {
-    const mark = state.get(plugin.name);
-    if (mark === "done") return;
-    if (mark === "visiting") {
-      throw new KernelError(ErrorCode.PLUGIN_CYCLE, `Plugin dependency cycle: ${[...chain, plugin.name].join(" -> ")}`, { plugin: plugin.name });
-    }
-    state.set(plugin.name, "visiting");
-    for (const dependency of plugin.dependsOn ?? []) {
-      const target = byName.get(dependency);
-      if (!target) throw kernelErrors.missingDependency(plugin.name, dependency);
-      visit(target, [...chain, plugin.name]);
-    }
-    state.set(plugin.name, "done");
-    ordered.push(plugin);
-  };
-  for (const plugin of plugins) visit(plugin, []);
-  return ordered;
 }

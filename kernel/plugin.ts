@@ -1,53 +1,88 @@
 /**
- * The plugin contract: `definePlugin({ name, dependsOn?, apply(k) })`. `apply` registers
- * commands, tools, services and taps; it may be async. The tap name is always the plugin name.
+ * The plugin contract: `definePlugin({ name, apply(k), ... })`. A definition declares what it
+ * needs and offers (plugins, services, settings keys, CLI flags) so the kernel can check and
+ * order a batch before anything runs; `apply` registers commands, tools, services and taps.
  */
 import type { CommandDefinition, CommandRegistry } from "./commands.js";
 import type { KernelConfig } from "./config.js";
 import type { EventBus } from "./events.js";
-import type { Hooks } from "./hooks.js";
+import type { FlagSpec } from "./flags.js";
+import type { HookName, Hooks } from "./hooks.js";
+import type { TapOnly } from "./hook-access.js";
 import type { Logger } from "./logger.js";
 import type { Services } from "./services.js";
-import type { ToolDefinition } from "./tools.js";
+import type { SettingSpec } from "./settings.js";
+import type { ToolDefinition, ToolRegistryView } from "./tools.js";
+import type { TransportDefinition } from "./transport.js";
+
+/** Registrations that stay open after boot: what the extensions plugin hands each extension. */
+export interface OpenLayer {
+  readonly owner: string;
+  /** Registers or overrides a tool; the model is offered it from the next LLM call. */
+  registerTool(definition: ToolDefinition<any>): void;
+  /** A flag an extension accepts on the command line (checked once extensions have loaded). */
+  registerFlag(flag: FlagSpec): void;
+  /** Restricts the tools the model is offered (`undefined`: all). Unknown names fail. */
+  setActiveTools(names: readonly string[] | undefined): void;
+}
 
 export interface PluginContext {
   /** This plugin's name: use it as the tap name. */
   readonly name: string;
-  readonly hooks: Hooks;
+  /** Every hook, tap side only. Call the hooks you own through `ownHooks`. */
+  readonly hooks: TapOnly<Hooks>;
   readonly events: EventBus;
   readonly config: KernelConfig;
   readonly log: Logger;
+  /** Claims hooks this plugin calls; a hook has one owner (a second claim fails naming both). */
+  ownHooks<K extends HookName>(...names: K[]): Pick<Hooks, K>;
   registerCommand(definition: CommandDefinition<any, any>): void;
   registerTool(definition: ToolDefinition<any>): void;
+  /** Offers a transport (`--mode <name>` / settings `mode`). */
+  registerTransport(definition: TransportDefinition): void;
+  /** Publishes a service declared in this plugin's `provides`. */
   provide<K extends keyof Services & string>(name: K, value: Services[K]): void;
   service<K extends keyof Services & string>(name: K): Services[K];
   maybeService<K extends keyof Services & string>(name: K): Services[K] | undefined;
-  /** Read-only views of the registries (e.g. the agent loop calling tools). */
-  readonly commands: Pick<CommandRegistry, "has" | "names" | "lane" | "invoke" | "jsonSchema">;
-  readonly tools: import("./tools.js").ToolRegistry;
+  /** Read-only views of the registries. */
+  readonly commands: Pick<CommandRegistry, "has" | "names" | "lane" | "invoke" | "jsonSchema" | "ownerOf">;
+  readonly tools: ToolRegistryView;
+  /** Restricts the tools the model is offered (`undefined`: all). Unknown names fail. */
+  setActiveTools(names: readonly string[] | undefined): void;
+  /** Registrations that stay open after boot, labelled with `owner` (an extension's path). */
+  openLayer(owner: string): OpenLayer;
 }
 
 export interface PluginDefinition {
   name: string;
   description?: string;
   /** Plugins that must be applied first; a missing one fails the load with a coded error. */
-  dependsOn?: string[];
+  dependsOn?: readonly string[];
+  /** Plugins to apply first when they are loaded too (optional ordering). */
+  after?: readonly string[];
+  /** Services this plugin publishes with `provide`. */
+  provides?: readonly string[];
+  /** Services some other plugin must publish; checked when the plugin is added, naming both. */
+  requires?: readonly string[];
+  /** Top-level settings keys this plugin owns, with their schema and who may set them. */
+  settings?: Record<string, SettingSpec>;
+  /** Command-line flags this plugin accepts. */
+  flags?: readonly FlagSpec[];
   apply(k: PluginContext): void | Promise<void>;
 }
 
 const BRAND = Symbol.for("atomic.plugin");
 
+/**
+ * @example
+ * export default definePlugin({ name: "hello", apply(k) { k.registerCommand(...) } });
+ */
 export function definePlugin(definition: PluginDefinition): PluginDefinition {
-  if (!definition.name || typeof definition.name !== "string") throw new TypeError("definePlugin: a plugin needs a name");
+  if (!definition || typeof definition.name !== "string" || definition.name === "") throw new TypeError("definePlugin: a plugin needs a name");
   if (typeof definition.apply !== "function") throw new TypeError(`definePlugin: plugin "${definition.name}" needs an apply(kernel) function`);
   return Object.freeze({ ...definition, [BRAND]: true });
 }
 
 export function isPluginDefinition(value: unknown): value is PluginDefinition {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as PluginDefinition).name === "string" &&
-    typeof (value as PluginDefinition).apply === "function"
-  );
+  return typeof value === "object" && value !== null && typeof (value as PluginDefinition).name === "string" && typeof (value as PluginDefinition).apply === "function";
 }

@@ -4,7 +4,7 @@
  * augmenting `Services`:
  *
  * @example
- * declare module "../../kernel/services.js" { interface Services { agent: AgentApi } }
+ * declare module "atomic-agent" { interface Services { greeter: { greet(name: string): string } } }
  */
 import { kernelErrors } from "./errors.js";
 
@@ -17,7 +17,8 @@ export class ServiceRegistry {
 
   provide<K extends keyof Services & string>(name: K, value: Services[K], plugin = "kernel"): void {
     if (this.#frozen) throw kernelErrors.frozen(`provide service "${name}"`);
-    if (this.#services.has(name)) throw kernelErrors.duplicate("Service", name, plugin);
+    const existing = this.#services.get(name);
+    if (existing) throw kernelErrors.duplicate("Service", name, plugin, existing.plugin);
     this.#services.set(name, { value, plugin });
   }
 

@@ -2,9 +2,11 @@
  * The LLM tool registry. Tools are not RPC commands: only the agent loop calls them, through
  * the tool_call / tool_result hooks. Parameters are a zod schema (validated here, and turned
  * into the JSON Schema the model sees) or, for foreign tools, a plain JSON Schema.
+ * A later registration of a name overrides the earlier one, which stays reachable for
+ * delegation (`overridden`); the active set decides what the model is offered.
  */
 import { z } from "zod";
-import { kernelErrors } from "./errors.js";
+import { ErrorCode, KernelError, kernelErrors } from "./errors.js";
 import type { ImageContent, TextContent, ToolSpec } from "./types.js";
 import { formatValidationError, ONE_SHOT } from "./validation.js";
 import { isZodSchema, resolveSchema } from "./commands.js";
@@ -23,29 +25,62 @@ export interface ToolExecutionContext {
   onUpdate(partial: ToolResult): void;
 }
 
+export type ToolParameters<S extends z.ZodType = z.ZodType> = S | (() => S) | { jsonSchema: Record<string, unknown> };
+
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
   /** A zod schema (or a thunk building it on first use), or a plain JSON Schema for foreign tools. */
-  parameters: S | (() => S) | { jsonSchema: Record<string, unknown> };
+  parameters: ToolParameters<S>;
   execute(args: z.output<S>, ctx: ToolExecutionContext): Promise<ToolResult>;
 }
 
+/** Identity helper that infers `execute`'s argument type from the schema. */
 export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): ToolDefinition<S> {
   return definition;
 }
 
 export type ToolValidation = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
 
-export class ToolRegistry {
-  readonly #tools = new Map<string, { definition: ToolDefinition; plugin: string; schema?: z.ZodType | { jsonSchema: Record<string, unknown> } }>();
+interface Entry {
+  definition: ToolDefinition;
+  owner: string;
+  schema?: z.ZodType | { jsonSchema: Record<string, unknown> };
+  /** The registration this one overrode, if any. */
+  previous?: Entry;
+}
+
+/** What plugins read; registering and activation go through the kernel context. */
+export interface ToolRegistryView {
+  get(name: string): ToolDefinition | undefined;
+  /** The definition `name` overrode (e.g. the built-in `read` under an extension's wrapper). */
+  overridden(name: string): ToolDefinition | undefined;
+  ownerOf(name: string): string | undefined;
+  names(): string[];
+  /** Names offered to the model, in registration order. */
+  activeNames(): string[];
+  isActive(name: string): boolean;
+  /** What the model is told about the active tools. */
+  specs(): ToolSpec[];
+  validate(name: string, args: unknown): ToolValidation;
+}
+
+export class ToolRegistry implements ToolRegistryView {
+  readonly #tools = new Map<string, Entry>();
+  #active: Set<string> | undefined;
   #specs: ToolSpec[] | undefined;
   #frozen = false;
 
-  register(definition: ToolDefinition<any>, plugin = "kernel"): void {
-    if (this.#frozen) throw kernelErrors.frozen(`register tool "${definition.name}"`);
-    if (this.#tools.has(definition.name)) throw kernelErrors.duplicate("Tool", definition.name, plugin);
-    this.#tools.set(definition.name, { definition, plugin });
+  /** Registers or overrides a tool. `late`: an open layer's registration, allowed after boot. */
+  register(definition: ToolDefinition<any>, owner = "kernel", options: { late?: boolean } = {}): void {
+    if (this.#frozen && !options.late) throw kernelErrors.frozen(`register tool "${definition.name}"`);
+    if (!definition || typeof definition.name !== "string" || definition.name === "") throw kernelErrors.invalidInput(`Tool from "${owner}" needs a name`);
+    if (typeof definition.execute !== "function") throw kernelErrors.invalidInput(`Tool "${definition.name}" from "${owner}" needs an execute function`);
+    const previous = this.#tools.get(definition.name);
+    // Validate a zod/JSON Schema now so a bad schema fails at registration, naming the tool.
+    const entry: Entry = { definition, owner, ...(previous ? { previous } : {}) };
+    if (options.late) this.#parametersOf(entry);
+    this.#tools.set(definition.name, entry);
     this.#specs = undefined;
   }
 
@@ -53,32 +88,52 @@ export class ToolRegistry {
     return this.#tools.get(name)?.definition;
   }
 
-  /** The tool's parameters, with a lazy schema built on first use. */
-  #parameters(name: string): z.ZodType | { jsonSchema: Record<string, unknown> } | undefined {
-    const entry = this.#tools.get(name);
-    if (!entry) return undefined;
-    const parameters = entry.definition.parameters;
-    entry.schema ??= isJsonSchemaParameters(parameters) ? parameters : resolveSchema(parameters as z.ZodType | (() => z.ZodType));
-    return entry.schema;
+  overridden(name: string): ToolDefinition | undefined {
+    return this.#tools.get(name)?.previous?.definition;
+  }
+
+  ownerOf(name: string): string | undefined {
+    return this.#tools.get(name)?.owner;
   }
 
   names(): string[] {
     return [...this.#tools.keys()];
   }
 
-  /** What the model is told about every tool; computed once after registration settles. */
+  activeNames(): string[] {
+    return this.names().filter((name) => this.isActive(name));
+  }
+
+  isActive(name: string): boolean {
+    return this.#tools.has(name) && (!this.#active || this.#active.has(name));
+  }
+
+  /** Restricts what the model is offered; `undefined` offers every registered tool. Unknown names fail. */
+  setActive(names: readonly string[] | undefined): void {
+    if (names === undefined) {
+      this.#active = undefined;
+    } else {
+      const unknown = names.filter((name) => !this.#tools.has(name));
+      if (unknown.length > 0) {
+        throw new KernelError(ErrorCode.NOT_FOUND, `Unknown tool${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")} (registered: ${this.names().join(", ") || "none"})`);
+      }
+      this.#active = new Set(names);
+    }
+    this.#specs = undefined;
+  }
+
   specs(): ToolSpec[] {
-    this.#specs ??= [...this.#tools.values()].map(({ definition }) => ({
-      name: definition.name,
-      description: definition.description,
-      parameters: toJsonSchema(this.#parameters(definition.name)!),
-    }));
+    this.#specs ??= this.activeNames().map((name) => {
+      const entry = this.#tools.get(name)!;
+      return { name, description: entry.definition.description, parameters: toJsonSchema(this.#parametersOf(entry)) };
+    });
     return this.#specs;
   }
 
   validate(name: string, args: unknown): ToolValidation {
-    const parameters = this.#parameters(name);
-    if (!parameters) return { ok: false, error: `Tool ${name} not found` };
+    const entry = this.#tools.get(name);
+    if (!entry || !this.isActive(name)) return { ok: false, error: `Tool ${name} not found` };
+    const parameters = this.#parametersOf(entry);
     if (isJsonSchemaParameters(parameters)) {
       if (typeof args !== "object" || args === null || Array.isArray(args)) {
         return { ok: false, error: `Validation failed for tool "${name}": arguments must be an object` };
@@ -88,14 +143,29 @@ export class ToolRegistry {
       return { ok: true, args: args as Record<string, unknown> };
     }
     const parsed = (parameters as z.ZodType).safeParse(args ?? {}, ONE_SHOT);
-    if (!parsed.success) {
-      return { ok: false, error: `Validation failed for tool "${name}": ${formatValidationError(parsed.error)}` };
-    }
+    if (!parsed.success) return { ok: false, error: `Validation failed for tool "${name}": ${formatValidationError(parsed.error)}` };
     return { ok: true, args: parsed.data as Record<string, unknown> };
   }
 
   freeze(): void {
     this.#frozen = true;
+  }
+
+  /** The tool's parameters, with a lazy schema built on first use. */
+  #parametersOf(entry: Entry): z.ZodType | { jsonSchema: Record<string, unknown> } {
+    if (entry.schema) return entry.schema;
+    const parameters = entry.definition.parameters;
+    if (isJsonSchemaParameters(parameters)) {
+      if (typeof parameters.jsonSchema !== "object" || parameters.jsonSchema === null || Array.isArray(parameters.jsonSchema)) {
+        throw kernelErrors.invalidInput(`Tool "${entry.definition.name}" from "${entry.owner}": parameters.jsonSchema must be a JSON Schema object`);
+      }
+      entry.schema = parameters;
+    } else {
+      const schema = resolveSchema(parameters as z.ZodType | (() => z.ZodType));
+      if (!isZodSchema(schema)) throw kernelErrors.invalidInput(`Tool "${entry.definition.name}" from "${entry.owner}": parameters must be a zod schema or { jsonSchema }`);
+      entry.schema = schema;
+    }
+    return entry.schema;
   }
 }
 

@@ -2,10 +2,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BUILTIN_PLUGINS } from "../cli/plugins.js";
 import { RpcClient, tempDir, textTurn, writeCassette, type Record_ } from "./helpers/rpc-client.js";
-
-const SESSION_PLUGINS = ["session", "session-jsonl", "export-html"].filter((p) => !(BUILTIN_PLUGINS as readonly string[]).includes(p));
 
 const clients: RpcClient[] = [];
 afterEach(() => {
@@ -27,7 +24,7 @@ function start(setup: Setup = {}): RpcClient {
   const client = new RpcClient({
     agentDir,
     ...(setup.cwd ? { cwd: setup.cwd } : {}),
-    settings: { plugins: [...SESSION_PLUGINS, ...(setup.plugins ?? [])] },
+    settings: { plugins: [...(setup.plugins ?? [])] },
     args: ["--mode", "rpc", "--provider", "replay", "--model", setup.cassette ?? "chat", ...(setup.extraArgs ?? [])],
   });
   clients.push(client);
@@ -90,7 +87,7 @@ describe("sessions: persistence and queries", () => {
     const withBoth = new RpcClient({
       agentDir,
       cwd,
-      settings: { plugins: SESSION_PLUGINS },
+      settings: { plugins: [] },
       env: { ATOMIC_CODING_AGENT_SESSION_DIR: envDir },
       args: ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--session-dir", "my-sessions"],
     });
@@ -99,7 +96,7 @@ describe("sessions: persistence and queries", () => {
     const envOnly = new RpcClient({
       agentDir,
       cwd,
-      settings: { plugins: SESSION_PLUGINS },
+      settings: { plugins: [] },
       env: { ATOMIC_CODING_AGENT_SESSION_DIR: envDir },
       args: ["--mode", "rpc", "--provider", "replay", "--model", "demo"],
     });

@@ -1,14 +1,26 @@
 /**
  * The agent's state machine: conversation state, queues, model and thinking level, and the
- * lifecycle of runs (start, continue, abort, settle). It performs no I/O of its own.
+ * lifecycle of runs (start, abort, settle). It performs no I/O of its own: everything it says
+ * goes out through the event bus and the hooks it owns.
  */
 import { randomUUID } from "node:crypto";
-import { ErrorCode, KernelError, publicModel, type AgentMessage, type ImageContent, type Model, type PluginContext, type ThinkingLevel } from "../../kernel/index.js";
+import {
+  clampThinkingLevel,
+  ErrorCode,
+  KernelError,
+  publicModel,
+  thinkingLevelsFor,
+  type AgentMessage,
+  type ImageContent,
+  type Model,
+  type PluginContext,
+  type ThinkingLevel,
+} from "../../kernel/index.js";
 import type { AgentApi, PromptInput, QueueMode, StateContributor } from "./api.js";
-import { notify } from "./notify.js";
+import type { AgentHooks } from "./hooks.js";
 import { MessageQueues } from "./queue.js";
-import { lastAssistant, queuedToUserMessage, runTurns, toUserMessage, type Opening, type RunHost } from "./run-loop.js";
-import { clampThinkingLevel, thinkingLevelsFor } from "../../kernel/index.js";
+import { driveRun, replaceInPlace, settleRun, type DriverHost } from "./run-driver.js";
+import { queuedToUserMessage, toUserMessage, type Opening, type RunHost } from "./run-loop.js";
 
 export const STREAMING_WITHOUT_BEHAVIOR =
   "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
@@ -20,26 +32,31 @@ interface ActiveRun {
 
 export class Agent implements AgentApi {
   readonly #k: PluginContext;
-  #messages: AgentMessage[] = [];
+  readonly #hooks: AgentHooks;
+  readonly #messages: AgentMessage[] = [];
+  /** Messages that arrived while a run streamed; stored when it ends (never between a tool call and its result). */
+  readonly #deferred: AgentMessage[] = [];
   #model: Model | null = null;
   #thinkingLevel: ThinkingLevel;
   #sessionId: string | undefined = randomUUID();
   #autoCompaction: boolean;
   #run: ActiveRun | undefined;
   #callIndex = 0;
-  #systemPrompt = "";
+  /** Arrival number of the latest `abort`: a prompt read before it starts aborted. */
+  #abortSeq = 0;
   readonly #queues: MessageQueues;
   readonly #contributors: StateContributor[] = [];
 
-  constructor(k: PluginContext) {
+  constructor(k: PluginContext, hooks: AgentHooks) {
     this.#k = k;
+    this.#hooks = hooks;
     const settings = k.config.settings;
     this.#thinkingLevel = settings.defaultThinkingLevel ?? "medium";
     this.#autoCompaction = settings.compaction?.enabled ?? true;
     this.#queues = new MessageQueues(settings.steeringMode ?? "one-at-a-time", settings.followUpMode ?? "one-at-a-time");
   }
 
-  // ---- model and thinking
+  // Model and thinking level.
   getModel(): Model | null {
     return this.#model;
   }
@@ -48,7 +65,7 @@ export class Agent implements AgentApi {
     const previousModel = this.#model;
     this.#model = model;
     // model_select / thinking_level_select are hooks for plugins, not protocol events: nothing on stdout.
-    const hook = this.#k.hooks.model_select;
+    const hook = this.#hooks.model_select;
     if (model && hook.isUsed()) await hook.promise({ model, ...(previousModel ? { previousModel } : {}), source });
     await this.setThinkingLevel(this.#thinkingLevel);
   }
@@ -61,7 +78,7 @@ export class Agent implements AgentApi {
     const previousLevel = this.#thinkingLevel;
     const next = clampThinkingLevel(level, this.availableThinkingLevels());
     this.#thinkingLevel = next;
-    const hook = this.#k.hooks.thinking_level_select;
+    const hook = this.#hooks.thinking_level_select;
     if (next !== previousLevel && hook.isUsed()) await hook.promise({ level: next, previousLevel });
     return next;
   }
@@ -70,14 +87,15 @@ export class Agent implements AgentApi {
     return thinkingLevelsFor(model);
   }
 
-  // ---- messages
+  // Messages.
   getMessages(): AgentMessage[] {
     return this.#messages;
   }
 
   replaceMessages(messages: AgentMessage[]): void {
-    if (this.#run) throw new KernelError(ErrorCode.CONFLICT, "Cannot replace messages while the agent is running");
-    this.#messages = [...messages];
+    if (this.#run) throw new KernelError(ErrorCode.CONFLICT, "Cannot replace messages while the agent is running; edit the context from a run_start or run_end tap");
+    replaceInPlace(this.#messages, messages);
+    this.#deferred.length = 0;
   }
 
   removeMessage(message: AgentMessage): boolean {
@@ -89,11 +107,16 @@ export class Agent implements AgentApi {
 
   async appendMessage(message: AgentMessage): Promise<void> {
     this.#messages.push(message);
-    const hook = this.#k.hooks.message_end;
+    const hook = this.#hooks.message_end;
     if (hook.isUsed()) await hook.promise({ message });
   }
 
-  // ---- runs
+  async appendAfterRun(message: AgentMessage): Promise<void> {
+    if (this.#run) this.#deferred.push(message);
+    else await this.appendMessage(message);
+  }
+
+  // Runs.
   isStreaming(): boolean {
     return this.#run !== undefined;
   }
@@ -103,7 +126,7 @@ export class Agent implements AgentApi {
   }
 
   async prompt(input: PromptInput): Promise<void> {
-    const hooks = this.#k.hooks;
+    const hooks = this.#hooks;
     let text = input.text;
     let images = input.images;
     // Input taps run first, even while streaming: they run extension commands (which work
@@ -115,7 +138,11 @@ export class Agent implements AgentApi {
         source: input.source ?? "rpc",
         ...(input.streamingBehavior ? { streamingBehavior: input.streamingBehavior } : {}),
       });
-      if (result.handled) return;
+      if (result.handled) {
+        // Handled without a run (an extension command): settled at once, unless its own run is going.
+        if (!this.#run && hooks.agent_settled.isUsed()) await hooks.agent_settled.promise({});
+        return;
+      }
       text = result.text;
       images = result.images;
     }
@@ -132,7 +159,8 @@ export class Agent implements AgentApi {
     if (this.#run) throw new KernelError(ErrorCode.CONFLICT, STREAMING_WITHOUT_BEHAVIOR);
 
     const queued = this.#queues.takeAll().map(queuedToUserMessage);
-    this.#startRun({ messages: [...queued, toUserMessage(text, images)], fromQueue: queued.length > 0 }, text, images);
+    const abortedBeforeStart = input.seq !== undefined && input.seq < this.#abortSeq;
+    this.#startRun({ messages: [...queued, toUserMessage(text, images)], fromQueue: queued.length > 0 }, text, images, abortedBeforeStart);
   }
 
   steer(text: string, images?: ImageContent[]): void {
@@ -145,7 +173,9 @@ export class Agent implements AgentApi {
     this.#emitQueueUpdate();
   }
 
-  async abort(): Promise<void> {
+  async abort(seq?: number): Promise<void> {
+    if (seq !== undefined) this.#abortSeq = Math.max(this.#abortSeq, seq);
+    if (this.#hooks.abort.isUsed()) await this.#hooks.abort.promise({ seq: seq ?? this.#abortSeq });
     const run = this.#run;
     if (!run) return;
     run.controller.abort();
@@ -156,7 +186,7 @@ export class Agent implements AgentApi {
     while (this.#run) await this.#run.settled;
   }
 
-  // ---- queues and flags
+  // Queues and flags.
   getSteeringMode(): QueueMode {
     return this.#queues.steeringMode;
   }
@@ -199,7 +229,7 @@ export class Agent implements AgentApi {
     this.#contributors.push(contributor);
   }
 
-  /** The `get_state` payload. */
+  /** The `get_state` payload: the agent's own fields, then what other plugins contribute. */
   state(): Record<string, unknown> {
     const base: Record<string, unknown> = {
       model: this.#model && publicModel(this.#model),
@@ -222,63 +252,56 @@ export class Agent implements AgentApi {
   }
 
   /** Marks the agent busy now (so the response can precede agent_start) and runs on the next tick. */
-  #startRun(opening: Opening, prompt: string, images: ImageContent[] | undefined): void {
+  #startRun(opening: Opening, prompt: string, images: ImageContent[] | undefined, aborted: boolean): void {
     const controller = new AbortController();
+    if (aborted) controller.abort();
     let finish!: () => void;
     const settled = new Promise<void>((resolve) => (finish = resolve));
     this.#run = { controller, settled };
     setImmediate(() => {
-      this.#drive(opening, prompt, images, controller.signal)
-        .catch((error: unknown) => this.#k.log.error(`agent run failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`))
+      this.#callIndex = 0;
+      void driveRun(this.#driverHost(), opening, prompt, images, controller.signal)
         .finally(() => {
           this.#run = undefined;
-          finish();
-        });
+          return settleRun(this.#driverHost());
+        })
+        .catch((error: unknown) => this.#k.log.error(`agent_settled failed: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(finish);
     });
   }
 
-  async #drive(opening: Opening, prompt: string, images: ImageContent[] | undefined, signal: AbortSignal): Promise<void> {
-    this.#callIndex = 0;
-    this.#systemPrompt = await this.#buildSystemPrompt(prompt, images);
-    // A continuation (retry, overflow compaction) opens with no new message of its own.
-    let initial: Opening = opening;
-    for (;;) {
-      await notify(this.#k, "agent_start", {});
-      let produced: AgentMessage[] = [];
-      try {
-        produced = await runTurns(this.#host(), initial, signal);
-      } finally {
-        // Even a bug inside the loop closes the run: a client never waits for an agent_end.
-        await notify(this.#k, "agent_end", { messages: produced });
-      }
-      initial = { messages: [], fromQueue: false };
-      if (signal.aborted) return;
-      const verdict = await this.#k.hooks.run_end.promise({ messages: produced, lastAssistant: lastAssistant(produced), signal });
-      if (!verdict?.continue || signal.aborted) return;
-    }
-  }
-
-  async #buildSystemPrompt(prompt: string, images: ImageContent[] | undefined): Promise<string> {
-    const hooks = this.#k.hooks;
-    const base = await hooks.system_prompt.promise("", { cwd: this.#k.config.cwd, tools: this.#k.tools.specs(), model: this.#model });
-    if (!hooks.before_agent_start.isUsed()) return base;
-    const result = await hooks.before_agent_start.promise({ prompt, ...(images ? { images } : {}), systemPrompt: base });
-    return result.systemPrompt;
-  }
-
-  #host(): RunHost {
+  #driverHost(): DriverHost {
     const agent = this;
     const k = this.#k;
     return {
-      hooks: k.hooks,
+      hooks: this.#hooks,
       events: k.events,
+      log: k.log,
+      warn: (message) => k.log.warn(message),
+      messages: this.#messages,
+      runHost: (systemPrompt) => agent.#runHost(systemPrompt),
+      systemPromptBase: () => agent.#hooks.system_prompt.promise("", { cwd: k.config.cwd, tools: k.tools.specs(), model: agent.#model }),
+      flushDeferred: async () => {
+        const deferred = agent.#deferred.splice(0, agent.#deferred.length);
+        for (const message of deferred) await agent.appendMessage(message);
+      },
+    };
+  }
+
+  #runHost(systemPrompt: string): RunHost {
+    const agent = this;
+    const k = this.#k;
+    return {
+      hooks: this.#hooks,
+      events: k.events,
+      warn: (message) => k.log.warn(message),
       tools: k.tools,
       cwd: k.config.cwd,
       messages: this.#messages,
       model: () => agent.#model,
       thinkingLevel: () => agent.#thinkingLevel,
       sessionId: () => agent.#sessionId,
-      systemPrompt: () => agent.#systemPrompt,
+      systemPrompt: () => systemPrompt,
       toolSpecs: () => k.tools.specs(),
       nextCallIndex: () => ++agent.#callIndex,
       takeSteering: () => agent.#queues.takeSteering(),

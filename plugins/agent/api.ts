@@ -3,7 +3,7 @@
  * loop. Other plugins (sessions, models, retry, bash, compaction, extensions) drive it through
  * this interface; it does no I/O of its own.
  */
-import type { AgentMessage, ImageContent, Model, ThinkingLevel } from "../../kernel/index.js";
+import type { AgentMessage, CommandSource, ImageContent, Model, ThinkingLevel } from "../../kernel/index.js";
 
 export type QueueMode = "all" | "one-at-a-time";
 
@@ -11,7 +11,10 @@ export interface PromptInput {
   text: string;
   images?: ImageContent[];
   streamingBehavior?: "steer" | "followUp";
-  source?: "rpc" | "extension" | "cli";
+  /** Who sent it (the command's source); extensions see it in the `input` hook. */
+  source?: CommandSource;
+  /** Arrival number of the command: an `abort` read after it still aborts its run. */
+  seq?: number;
 }
 
 /** Adds fields to the `get_state` response (session file, compaction state, ...). */
@@ -33,16 +36,25 @@ export interface AgentApi {
   replaceMessages(messages: AgentMessage[]): void;
   /** Removes one message from the live context (e.g. a failed turn before a retry). */
   removeMessage(message: AgentMessage): boolean;
-  /** Appends a message outside a run (e.g. a bash execution); it fires message_end hooks for persistence only. */
+  /** Appends a message outside a run; it fires message_end hooks (persistence) but no event. */
   appendMessage(message: AgentMessage): Promise<void>;
+  /**
+   * Appends now when idle; while a run streams, when it ends (before agent_settled), so it can
+   * never land between a tool call and its result (user bash results, next-turn notes).
+   */
+  appendAfterRun(message: AgentMessage): Promise<void>;
 
   isStreaming(): boolean;
   /** Starts a run, or queues when streaming with a streamingBehavior. Resolves once accepted. */
   prompt(input: PromptInput): Promise<void>;
   steer(text: string, images?: ImageContent[]): void;
   followUp(text: string, images?: ImageContent[]): void;
-  /** Aborts the current run (if any) and resolves once its closing events are out. */
-  abort(): Promise<void>;
+  /**
+   * Aborts the current run (if any; `abort` hook taps stop compaction, retry waits, ...) and
+   * resolves once its closing events are out. `seq`: the abort's arrival number, so a prompt
+   * read before it but not yet started starts aborted.
+   */
+  abort(seq?: number): Promise<void>;
   waitForIdle(): Promise<void>;
   /** Signal of the running run, undefined when idle. */
   runSignal(): AbortSignal | undefined;

@@ -13,7 +13,7 @@ export const imageSchema = () =>
 
 const queueModeSchema = () => z.enum(["all", "one-at-a-time"]);
 
-/** Writes a changed preference into the user's settings.json, so it survives a restart. */
+/** Writes a changed preference into the user's settings.json first: a preference that cannot be saved is an error and changes nothing. */
 export type PersistSetting = (patch: Record<string, unknown>) => Promise<void>;
 
 export function agentCommands(agent: Agent, persist: PersistSetting): CommandDefinition<any, any>[] {
@@ -26,8 +26,8 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
         images: z.array(imageSchema()).optional(),
         streamingBehavior: z.enum(["steer", "followUp"]).optional(),
       }),
-      run: async ({ message, images, streamingBehavior }) => {
-        await agent.prompt({ text: message, ...(images ? { images } : {}), ...(streamingBehavior ? { streamingBehavior } : {}), source: "rpc" });
+      run: async ({ message, images, streamingBehavior }, ctx) => {
+        await agent.prompt({ text: message, ...(images ? { images } : {}), ...(streamingBehavior ? { streamingBehavior } : {}), source: ctx.source, seq: ctx.seq });
       },
     }),
     defineCommand({
@@ -47,7 +47,7 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
       description: "Abort the current run; responds after its closing events.",
       lane: "immediate",
       input: () => z.object({}),
-      run: () => agent.abort(),
+      run: (_input, ctx) => agent.abort(ctx.seq),
     }),
     defineCommand({
       name: "get_state",
@@ -78,24 +78,24 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
       name: "set_steering_mode",
       input: () => z.object({ mode: queueModeSchema() }),
       run: async ({ mode }) => {
-        agent.setSteeringMode(mode);
         await persist({ steeringMode: mode });
+        agent.setSteeringMode(mode);
       },
     }),
     defineCommand({
       name: "set_follow_up_mode",
       input: () => z.object({ mode: queueModeSchema() }),
       run: async ({ mode }) => {
-        agent.setFollowUpMode(mode);
         await persist({ followUpMode: mode });
+        agent.setFollowUpMode(mode);
       },
     }),
     defineCommand({
       name: "set_auto_compaction",
       input: () => z.object({ enabled: z.boolean() }),
       run: async ({ enabled }) => {
-        agent.setAutoCompactionEnabled(enabled);
         await persist({ compaction: { enabled } });
+        agent.setAutoCompactionEnabled(enabled);
       },
     }),
   ];

@@ -2,9 +2,12 @@
  * Plugin `agent`: the provider-agnostic core (conversation state, turn loop, queues) and its
  * commands. Every other feature plugs into it through hooks and the `agent` service.
  */
-import { definePlugin, saveUserSettings, STAGE } from "../../kernel/index.js";
+import { definePlugin, STAGE } from "../../kernel/index.js";
+import type {} from "../settings/api.js";
 import { Agent } from "./agent.js";
 import { agentCommands } from "./commands.js";
+import { AGENT_HOOKS } from "./hooks.js";
+import { agentSettings, compactionSetting } from "./settings.js";
 import { baseSystemPrompt, environmentFooter } from "./system-prompt.js";
 
 export type { AgentApi, PromptInput, QueueMode, StateContributor } from "./api.js";
@@ -12,13 +15,14 @@ export type { AgentApi, PromptInput, QueueMode, StateContributor } from "./api.j
 export default definePlugin({
   name: "agent",
   description: "Conversation state, the turn loop, steering/follow-up queues and the prompt commands.",
+  provides: ["agent"],
+  requires: ["settings"],
+  settings: { ...agentSettings, compaction: compactionSetting },
   apply(k) {
-    const agent = new Agent(k);
+    const agent = new Agent(k, k.ownHooks(...AGENT_HOOKS));
     k.provide("agent", agent);
-    // A preference that cannot be saved still applies to this process; the failure is logged.
-    const persist = (patch: Record<string, unknown>) =>
-      saveUserSettings(k.config.agentDir, patch).catch((error: unknown) => k.log.warn(`could not save settings: ${error instanceof Error ? error.message : String(error)}`));
-    for (const command of agentCommands(agent, persist)) k.registerCommand(command);
+    const settings = k.service("settings");
+    for (const command of agentCommands(agent, (patch) => settings.update(patch))) k.registerCommand(command);
     // Persona and tools first, date and cwd last: context files and skills go in between.
     k.hooks.system_prompt.tap({ name: k.name, stage: STAGE.FIRST }, (prompt, context) => baseSystemPrompt(prompt, context));
     k.hooks.system_prompt.tap({ name: k.name, stage: STAGE.LAST }, (prompt, context) => environmentFooter(prompt, context));

@@ -3,27 +3,13 @@
  * execute its tool calls", until the model stops and no steering or follow-up is waiting.
  * Provider-agnostic: the model is reached through `hooks.stream`, tools through the registry.
  */
-import type {
-  AgentMessage,
-  AssistantMessage,
-  EventBus,
-  Hooks,
-  ToolCall,
-  ToolRegistry,
-  ToolResultMessage,
-  UserMessage,
-} from "../../kernel/index.js";
+import { announce, type AgentMessage, type AssistantMessage, type ToolCall, type ToolResultMessage, type UserMessage } from "../../kernel/index.js";
+import { endMessage } from "./hooks.js";
 import type { QueuedMessage } from "./queue.js";
-import { notify } from "./notify.js";
 import { streamAssistant, type StreamHost } from "./stream-turn.js";
-import { executeToolCalls } from "./tool-execution.js";
+import { executeToolCalls, type ToolHost } from "./tool-execution.js";
 
-export interface RunHost extends StreamHost {
-  hooks: Hooks;
-  events: EventBus;
-  tools: ToolRegistry;
-  cwd: string;
-  messages: AgentMessage[];
+export interface RunHost extends StreamHost, ToolHost {
   /** Takes the steering messages due at this delivery point (per steering mode). */
   takeSteering(): QueuedMessage[];
   takeFollowUp(): QueuedMessage[];
@@ -61,28 +47,27 @@ export async function runTurns(host: RunHost, opening: Opening, signal: AbortSig
     pendingFromQueue = steering.length > 0;
   }
   for (let turnIndex = 0; ; turnIndex++) {
-    await notify(host, "turn_start", {}, { turnIndex });
+    await announce(host, "turn_start", {}, { turnIndex });
     // The queue_update for dequeued messages precedes their message_start.
     if (pendingFromQueue) host.emitQueueUpdate();
     for (const message of pending) {
       host.messages.push(message);
-      produced.push(message);
-      await notify(host, "message_start", { message });
-      await notify(host, "message_end", { message });
+      await announce(host, "message_start", { message });
+      produced.push(await endMessage(host, message, host.messages));
     }
 
     const assistant = await streamAssistant(host, signal);
     produced.push(assistant);
 
     if (assistant.stopReason === "error" || assistant.stopReason === "aborted") {
-      await notify(host, "turn_end", { message: assistant, toolResults: [] }, { turnIndex });
+      await announce(host, "turn_end", { message: assistant, toolResults: [] }, { turnIndex });
       return produced;
     }
 
     const calls = assistant.content.filter((block): block is ToolCall => block.type === "toolCall");
     const toolResults: ToolResultMessage[] = calls.length > 0 ? await executeToolCalls(host, calls, signal) : [];
     produced.push(...toolResults);
-    await notify(host, "turn_end", { message: assistant, toolResults }, { turnIndex });
+    await announce(host, "turn_end", { message: assistant, toolResults }, { turnIndex });
 
     if (signal.aborted) {
       // Aborted while its tools ran: the model wanted another call, so the run closes with an

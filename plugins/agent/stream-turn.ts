@@ -4,23 +4,20 @@
  * final assistant message (errors and aborts become stopReason "error" / "aborted").
  */
 import {
+  announce,
   emptyUsage,
   type AgentMessage,
   type AssistantMessage,
   type AssistantStream,
-  type EventBus,
-  type Hooks,
   type Model,
   type StreamRequest,
   type ThinkingLevel,
   type ToolSpec,
 } from "../../kernel/index.js";
 import { toLlmMessages } from "./convert.js";
-import { notify } from "./notify.js";
+import { endMessage, type AnnounceTarget } from "./hooks.js";
 
-export interface StreamHost {
-  hooks: Hooks;
-  events: EventBus;
+export interface StreamHost extends AnnounceTarget {
   messages: AgentMessage[];
   model(): Model | null;
   thinkingLevel(): ThinkingLevel;
@@ -54,7 +51,7 @@ export async function streamAssistant(host: StreamHost, signal: AbortSignal): Pr
   const begin = async (message: AssistantMessage) => {
     partial = message;
     host.messages.push(message);
-    await notify(host, "message_start", { message });
+    await announce(host, "message_start", { message });
   };
   const updateHook = host.hooks.message_update;
   try {
@@ -69,7 +66,7 @@ export async function streamAssistant(host: StreamHost, signal: AbortSignal): Pr
         final = event.error;
         break;
       }
-      const update = { type: "message_update", message: event.partial, assistantMessageEvent: event };
+      const update = { type: "message_update" as const, message: event.partial, assistantMessageEvent: event };
       host.events.dispatch(update);
       if (updateHook.isUsed()) await updateHook.promise(update);
       const congestion = host.events.drain();
@@ -87,8 +84,7 @@ export async function streamAssistant(host: StreamHost, signal: AbortSignal): Pr
   const index = host.messages.lastIndexOf(partial);
   if (index >= 0) host.messages[index] = final;
   else host.messages.push(final);
-  await notify(host, "message_end", { message: final });
-  return final;
+  return endMessage(host, final, host.messages);
 }
 
 async function openStream(host: StreamHost, model: Model, signal: AbortSignal): Promise<AssistantStream | undefined> {
@@ -104,9 +100,8 @@ async function openStream(host: StreamHost, model: Model, signal: AbortSignal): 
 
 async function finishWithoutStream(host: StreamHost, message: AssistantMessage): Promise<AssistantMessage> {
   host.messages.push(message);
-  await notify(host, "message_start", { message });
-  await notify(host, "message_end", { message });
-  return message;
+  await announce(host, "message_start", { message });
+  return endMessage(host, message, host.messages);
 }
 
 function failure(model: Model | undefined, errorMessage: string, signal: AbortSignal, partial?: AssistantMessage): AssistantMessage {

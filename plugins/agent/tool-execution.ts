@@ -3,15 +3,13 @@
  * execute (streaming tool_execution_update) -> tool_result transform -> tool_execution_end ->
  * the ToolResultMessage. A failure of any step is an error result; the run goes on.
  */
-import type { EventBus, Hooks, ToolCall, ToolRegistry, ToolResult, ToolResultMessage } from "../../kernel/index.js";
-import { notify } from "./notify.js";
+import { announce, type AgentMessage, type ToolCall, type ToolRegistryView, type ToolResult, type ToolResultMessage } from "../../kernel/index.js";
+import { endMessage, type AnnounceTarget } from "./hooks.js";
 
-export interface ToolHost {
-  hooks: Hooks;
-  events: EventBus;
-  tools: ToolRegistry;
+export interface ToolHost extends AnnounceTarget {
+  tools: ToolRegistryView;
   cwd: string;
-  messages: import("../../kernel/index.js").AgentMessage[];
+  messages: AgentMessage[];
 }
 
 export async function executeToolCalls(host: ToolHost, calls: ToolCall[], signal: AbortSignal): Promise<ToolResultMessage[]> {
@@ -28,16 +26,15 @@ export async function executeToolCalls(host: ToolHost, calls: ToolCall[], signal
       timestamp: Date.now(),
     };
     host.messages.push(message);
-    results.push(message);
-    await notify(host, "message_start", { message });
-    await notify(host, "message_end", { message });
+    await announce(host, "message_start", { message });
+    results.push(await endMessage(host, message, host.messages));
   }
   return results;
 }
 
 async function executeOne(host: ToolHost, call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
   const args = call.arguments;
-  await notify(host, "tool_execution_start", { toolCallId: call.id, toolName: call.name, args });
+  await announce(host, "tool_execution_start", { toolCallId: call.id, toolName: call.name, args });
 
   let result = await runTool(host, call, signal);
   if (host.hooks.tool_result.isUsed()) {
@@ -52,7 +49,7 @@ async function executeOne(host: ToolHost, call: ToolCall, signal: AbortSignal): 
     result = { content: transformed.content, details: transformed.details, isError: transformed.isError };
   }
   const isError = result.isError === true;
-  await notify(host, "tool_execution_end", {
+  await announce(host, "tool_execution_end", {
     toolCallId: call.id,
     toolName: call.name,
     result: { content: result.content, details: result.details },
@@ -82,7 +79,7 @@ async function runTool(host: ToolHost, call: ToolCall, signal: AbortSignal): Pro
       cwd: host.cwd,
       onUpdate: (partial) => {
         if (!running) return;
-        void notify(host, "tool_execution_update", {
+        void announce(host, "tool_execution_update", {
           toolCallId: call.id,
           toolName: call.name,
           args: call.arguments,

@@ -118,7 +118,7 @@ describe("bash plugin", () => {
     const registered: ToolDefinition<any>[] = [];
     const k = { config: { settings: { shellPath: "/bin/sh" } }, registerTool: (tool: ToolDefinition<any>) => registered.push(tool) };
     await bashPlugin.apply(k as unknown as PluginContext);
-    expect(bashPlugin).toMatchObject({ name: "bash", dependsOn: [] });
+    expect(bashPlugin.settings?.shellPath?.scope).toBe("trusted");
     const runner = createToolRunner(registered);
     expect(textOf(await runner.run("bash", { command: "echo $0" }, { cwd: dir }))).toBe("/bin/sh\n");
   });

@@ -5,7 +5,7 @@
  * timeout, abort) are thrown so the loop reports them as error results, with the output so far.
  */
 import { z } from "zod";
-import { definePlugin, defineTool, type ToolDefinition, type ToolResult } from "../../kernel/index.js";
+import { definePlugin, defineSetting, defineTool, type ToolDefinition, type ToolResult } from "../../kernel/index.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../../lib/truncate/index.js";
 import { defaultShell, runShellCommand, type RunShellResult } from "./run.js";
 
@@ -108,10 +108,21 @@ function throttledUpdates(send: (text: string) => void) {
   };
 }
 
+declare module "../../kernel/config.js" {
+  interface Settings {
+    shellPath?: string;
+    shellCommandPrefix?: string;
+  }
+}
+
 export default definePlugin({
   name: "bash",
   description: "The bash tool: run shell commands for the model.",
-  dependsOn: [],
+  // Both choose what runs for every command: a cloned project may set them only when trusted.
+  settings: {
+    shellPath: defineSetting(() => z.string().min(1), { scope: "trusted", description: "Shell binary for bash commands (default: bash, else sh)." }),
+    shellCommandPrefix: defineSetting(() => z.string(), { scope: "trusted", description: "Text prepended to every shell command (e.g. `set -euo pipefail;`)." }),
+  },
   apply(k) {
     k.registerTool(createBashTool({ shell: k.config.settings.shellPath }));
   },

@@ -67,7 +67,7 @@ describe("export_html command", () => {
     // The harness kernel is frozen; export-html is tested in its own kernel sharing the session service.
     const session = h.kernel.services.get("session");
     const kernel = createKernel({ config: h.kernel.config, log: silentLogger });
-    await kernel.use([definePlugin({ name: "session", apply: (k) => k.provide("session", session) }), exportHtml]);
+    await kernel.use([definePlugin({ name: "session", provides: ["session"], apply: (k) => k.provide("session", session) }), exportHtml]);
     await kernel.boot();
     return { h, exportHtml: (raw: Record<string, unknown> = {}) => kernel.commands.invoke("export_html", raw) as Promise<{ path: string }> };
   }

@@ -5,6 +5,7 @@
  */
 import { STAGE, definePlugin, type PluginContext } from "../../kernel/index.js";
 import { builtinProviders } from "./catalog.js";
+import { modelFlags, modelSettings } from "./declarations.js";
 import { modelCommands } from "./commands.js";
 import { CassetteRecorder, cassettePath, isValidCassetteName } from "./recorder.js";
 import { ModelRegistry } from "./registry.js";
@@ -14,7 +15,10 @@ export type { ModelsApi, ProviderRegistration, AuthStatus } from "./api.js";
 
 export default definePlugin({
   name: "models",
-  dependsOn: ["agent"],
+  provides: ["models"],
+  requires: ["agent", "settings"],
+  settings: modelSettings,
+  flags: modelFlags,
   description: "Model catalog, credentials, model selection and the model/thinking commands.",
   async apply(k) {
     const registry = new ModelRegistry({ env: k.config.env, agentDir: k.config.agentDir, warn: (message) => k.log.warn(message) });

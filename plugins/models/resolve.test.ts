@@ -9,7 +9,7 @@ import { resolveStartupModel } from "./startup.js";
 
 let agentDir: string;
 let registry: ModelRegistry;
-const cli = { mode: "rpc", noSession: true, approve: false, extensions: [] };
+const cli = { positionals: [] as string[] };
 
 beforeAll(async () => {
   agentDir = await tempDir();

@@ -3,7 +3,8 @@
  * the prompt preflight, and the unsupported-saved-default lock (set at startup and on session
  * replacement, cleared by an explicit model choice).
  */
-import { ErrorCode, KernelError, saveUserSettings, type Model, type PluginContext, type ThinkingLevel } from "../../kernel/index.js";
+import type {} from "../settings/api.js";
+import { clampThinkingLevel, ErrorCode, KernelError, type Model, type PluginContext, type ThinkingLevel } from "../../kernel/index.js";
 import type { AgentApi } from "../agent/api.js";
 import type { ModelsApi } from "./api.js";
 import { UNSUPPORTED_DEFAULT_ERROR, resolveStartupModel, unsupportedDefault, type UnsupportedDefault } from "./startup.js";
@@ -63,9 +64,10 @@ export class ModelSelection {
   async setModel(provider: string, modelId: string): Promise<Model> {
     const model = this.#models.available().find((m) => m.provider === provider && m.id === modelId);
     if (!model) throw new KernelError(ErrorCode.NOT_FOUND, `Model not found: ${provider}/${modelId}`);
+    // Saved first: a choice that cannot be saved is an error and changes nothing.
+    await this.#persist({ defaultProvider: model.provider, defaultModel: model.id });
     await this.#agent.setModel(model, "set");
     this.#lock = undefined;
-    await this.#persist({ defaultProvider: model.provider, defaultModel: model.id });
     return model;
   }
 
@@ -79,19 +81,19 @@ export class ModelSelection {
     const next = index < 0 ? candidates[direction === "backward" ? candidates.length - 1 : 0]! : candidates[(index + step + candidates.length) % candidates.length]!;
     const changed = !current || !sameModel(next, current);
     if (changed) {
+      await this.#persist({ defaultProvider: next.provider, defaultModel: next.id });
       await this.#agent.setModel(next, "cycle");
       // Only a cycle that really moved to another model counts as the user's choice.
       this.#lock = undefined;
-      await this.#persist({ defaultProvider: next.provider, defaultModel: next.id });
     }
     return { model: next, thinkingLevel: this.#agent.getThinkingLevel(), isScoped: false };
   }
 
   async setThinkingLevel(level: ThinkingLevel): Promise<ThinkingLevel> {
     const previous = this.#agent.getThinkingLevel();
-    const next = await this.#agent.setThinkingLevel(level);
+    const next = clampThinkingLevel(level, this.#agent.availableThinkingLevels());
     if (next !== previous) await this.#persist({ defaultThinkingLevel: next });
-    return next;
+    return this.#agent.setThinkingLevel(next);
   }
 
   /** The next level in cycle order; null when the model has no thinking. */
@@ -103,12 +105,9 @@ export class ModelSelection {
     return { level };
   }
 
-  async #persist(patch: Record<string, unknown>): Promise<void> {
-    try {
-      await saveUserSettings(this.#k.config.agentDir, patch);
-    } catch (error) {
-      this.#k.log.warn(`Cannot save settings: ${(error as Error).message}`);
-    }
+  /** Writes the user's settings file; failing names the file (the caller changes nothing then). */
+  #persist(patch: Record<string, unknown>): Promise<void> {
+    return this.#k.service("settings").update(patch);
   }
 }
 

@@ -5,17 +5,36 @@
  * Settings `retry: {enabled, maxRetries, baseDelayMs}`; commands `set_auto_retry`, `abort_retry`.
  */
 import { z } from "zod";
-import { defineCommand, definePlugin, saveUserSettings, STAGE } from "../../kernel/index.js";
+import { defineCommand, definePlugin, defineSetting, STAGE } from "../../kernel/index.js";
+import type {} from "../settings/api.js";
 import { RETRY_DEFAULTS, RetryChain } from "./retry-chain.js";
 
 export { RetryChain, retryDelayMs, RETRY_CANCELLED, RETRY_DEFAULTS, type RetrySettings } from "./retry-chain.js";
 
+const retrySetting = defineSetting(
+  () =>
+    z.object({
+      enabled: z.boolean().optional(),
+      maxRetries: z.number().int().min(0).optional(),
+      baseDelayMs: z.number().int().min(0).optional(),
+    }),
+  { description: "Automatic retry of transient provider errors: enabled (true), maxRetries (3), baseDelayMs (2000, doubling)." },
+);
+
+declare module "../../kernel/config.js" {
+  interface Settings {
+    retry?: z.output<ReturnType<(typeof retrySetting)["schema"]>>;
+  }
+}
+
 export default definePlugin({
   name: "retry",
-  dependsOn: ["agent"],
   description: "Automatic retry of transient provider errors with exponential backoff.",
+  requires: ["agent", "settings"],
+  settings: { retry: retrySetting },
   apply(k) {
     const agent = k.service("agent");
+    const settings = k.service("settings");
     const configured = k.config.settings.retry ?? {};
     const chain = new RetryChain(
       {
@@ -34,9 +53,9 @@ export default definePlugin({
       chain.reset();
       return event;
     });
-    // Observed after the outward message_end, so auto_retry_end follows the good answer.
-    k.hooks.message_end.tap(k.name, ({ message }) => {
-      if (message.role === "assistant") chain.onAssistantEnd(message);
+    // Observed on the outward stream, so auto_retry_end follows the good answer's message_end.
+    k.events.subscribe((event) => {
+      if (event.type === "message_end" && event.message.role === "assistant") chain.onAssistantEnd(event.message);
     });
     k.hooks.run_end.tapPromise(k.name, async ({ lastAssistant, signal }) =>
       (await chain.onRunEnd(lastAssistant, signal)) ? { continue: true } : undefined,
@@ -48,11 +67,9 @@ export default definePlugin({
         description: "Enable or disable automatic retry of transient provider errors.",
         input: () => z.object({ enabled: z.boolean() }),
         run: async ({ enabled }) => {
+          // Like the other preferences, it survives a restart; one that cannot be saved changes nothing.
+          await settings.update({ retry: { enabled } });
           chain.settings.enabled = enabled;
-          // Like the other preferences, it survives a restart; a failed save only logs.
-          await saveUserSettings(k.config.agentDir, { retry: { enabled } }).catch((error: unknown) =>
-            k.log.warn(`could not save settings: ${error instanceof Error ? error.message : String(error)}`),
-          );
         },
       }),
     );

@@ -3,16 +3,36 @@
  * JSONL file under `<agent dir>/sessions/--<cwd>--/`. With --no-session it still reads files
  * (switch_session) but new sessions stay in memory.
  */
-import { definePlugin } from "../../kernel/index.js";
+import { z } from "zod";
+import { definePlugin, defineSetting } from "../../kernel/index.js";
 import { resolveSessionDir } from "./paths.js";
 import { createJsonlStore } from "./store.js";
 
 export { encodeCwd, resolveSessionDir, sessionFileName } from "./paths.js";
 export { createJsonlStore, JsonlFileStorage } from "./store.js";
 
+declare module "../../kernel/config.js" {
+  interface Settings {
+    sessionDir?: string;
+  }
+  interface CliOptions {
+    noSession?: boolean;
+    sessionDir?: string;
+  }
+}
+
 export default definePlugin({
   name: "session-jsonl",
   description: "JSONL file storage for sessions",
+  provides: ["sessionStore"],
+  settings: {
+    // It relocates the transcript: a cloned project may not point it into the repository.
+    sessionDir: defineSetting(() => z.string(), { scope: "trusted", description: "Folder for session files (default <agent dir>/sessions/--<cwd>--)." }),
+  },
+  flags: [
+    { name: "--no-session", key: "noSession", description: "Keep the session in memory only (nothing written to disk)." },
+    { name: "--session-dir", key: "sessionDir", value: "<path>", description: "Directory for session files (default: <agent dir>/sessions)." },
+  ],
   apply(k) {
     const { agentDir, cwd, cli, settings, env } = k.config;
     const sessionDir = resolveSessionDir({

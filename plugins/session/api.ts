@@ -3,88 +3,22 @@
  * storage contract a persistence plugin (session-jsonl) fulfils, and the `session` service other
  * plugins (export-html, compaction) read and append through.
  */
-import type { AgentMessage, ThinkingLevel } from "../../kernel/index.js";
+import type { AgentMessage, NewSessionEntry, SessionEntry, SessionHeader, ThinkingLevel } from "../../kernel/index.js";
 
-/** First line of a session file; not part of the tree. */
-export interface SessionHeader {
-  type: "session";
-  version: 1;
-  /** uuid */
-  id: string;
-  /** ISO creation time */
-  timestamp: string;
-  cwd: string;
-  /** File of the session this one was forked/cloned/started from. */
-  parentSession?: string;
-}
-
-interface EntryBase {
-  /** 8 hex chars, unique within the session. */
-  id: string;
-  parentId: string | null;
-  /** ISO time of the append. */
-  timestamp: string;
-}
-
-export interface MessageEntry extends EntryBase {
-  type: "message";
-  message: AgentMessage;
-}
-
-export interface ModelChangeEntry extends EntryBase {
-  type: "model_change";
-  provider: string;
-  modelId: string;
-}
-
-export interface ThinkingLevelChangeEntry extends EntryBase {
-  type: "thinking_level_change";
-  thinkingLevel: ThinkingLevel;
-}
-
-/** Messages before `firstKeptEntryId` on the path are replaced by `summary` in the context. */
-export interface CompactionEntry extends EntryBase {
-  type: "compaction";
-  summary: string;
-  firstKeptEntryId: string | null;
-  tokensBefore: number;
-  details?: unknown;
-}
-
-export interface SessionInfoEntry extends EntryBase {
-  type: "session_info";
-  name: string;
-}
-
-/** Labels `targetId`; an absent or empty label clears it. */
-export interface LabelEntry extends EntryBase {
-  type: "label";
-  targetId: string;
-  label?: string;
-}
-
-/** Plugin/extension data; never part of the LLM context. */
-export interface CustomEntry extends EntryBase {
-  type: "custom";
-  customType: string;
-  data?: unknown;
-}
-
-export type SessionEntry =
-  | MessageEntry
-  | ModelChangeEntry
-  | ThinkingLevelChangeEntry
-  | CompactionEntry
-  | SessionInfoEntry
-  | LabelEntry
-  | CustomEntry;
-
-export type SessionEntryType = SessionEntry["type"];
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-/** What callers append: an entry without its tree fields (the tree assigns them). */
-export type NewSessionEntry = DistributiveOmit<SessionEntry, "id" | "parentId" | "timestamp">;
+/** The entry types live in the kernel (they are protocol vocabulary); re-exported for plugins that read sessions. */
+export type {
+  SessionHeader,
+  MessageEntry,
+  ModelChangeEntry,
+  ThinkingLevelChangeEntry,
+  CompactionEntry,
+  SessionInfoEntry,
+  LabelEntry,
+  CustomEntry,
+  SessionEntry,
+  SessionEntryType,
+  NewSessionEntry,
+} from "../../kernel/index.js";
 
 /** What the model sees from the active branch. */
 export interface SessionContext {

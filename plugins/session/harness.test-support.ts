@@ -110,14 +110,15 @@ export async function createHarness(options: { noSession?: boolean; name?: strin
       agentDir: join(dir, "agent"),
       cwd: dir,
       settings: {},
-      cli: { mode: "rpc", noSession: options.noSession ?? false, approve: false, extensions: [], ...(options.name ? { name: options.name } : {}) },
+      cli: { positionals: [], noSession: options.noSession ?? false, ...(options.name ? { name: options.name } : {}) },
       env: {},
+      trusted: false,
     },
     log: silentLogger,
   });
   const fakes = [
-    definePlugin({ name: "agent", apply: (k) => k.provide("agent", agent.api()) }),
-    definePlugin({ name: "models", apply: (k) => k.provide("models", models as ModelsApi) }),
+    definePlugin({ name: "agent", provides: ["agent"], apply: (k) => k.provide("agent", agent.api()) }),
+    definePlugin({ name: "models", provides: ["models"], apply: (k) => k.provide("models", models as ModelsApi) }),
   ];
   await kernel.use([...fakes, session, ...(options.store === false ? [] : [sessionJsonl])]);
   const h = kernel.hooks;

@@ -7,17 +7,26 @@ import { definePlugin, STAGE } from "../../kernel/index.js";
 import type { SessionApi } from "./api.js";
 import { lifecycleCommands } from "./lifecycle-commands.js";
 import { queryCommands } from "./query-commands.js";
-import { SessionRuntime } from "./runtime.js";
+import { SESSION_HOOKS, SessionRuntime } from "./runtime.js";
 
 export type * from "./api.js";
 export { buildSessionContext } from "./context.js";
 
+declare module "../../kernel/config.js" {
+  interface CliOptions {
+    name?: string;
+  }
+}
+
 export default definePlugin({
   name: "session",
   description: "Session tree, persistence wiring and the session commands",
-  dependsOn: ["agent", "models"],
+  provides: ["session"],
+  requires: ["agent", "models"],
+  after: ["session-jsonl"],
+  flags: [{ name: "--name", alias: "-n", key: "name", value: "<name>", description: "Session display name at startup." }],
   apply(k) {
-    const runtime = new SessionRuntime(k);
+    const runtime = new SessionRuntime(k, k.ownHooks(...SESSION_HOOKS));
     for (const command of [...lifecycleCommands(k, runtime), ...queryCommands(k, runtime)]) k.registerCommand(command);
 
     const current = () => runtime.manager.current;
@@ -37,8 +46,7 @@ export default definePlugin({
     runtime.tapRecording();
     k.service("agent").addStateContributor(() => runtime.stateFields());
     // After every other boot step (models picks the startup model at STAGE.LAST): the startup
-    // model and thinking level are settings, not session history, so they are not recorded;
-    // and session-jsonl may be applied after this plugin, so its store is looked up only now.
+    // model and thinking level are settings, not session history, so they are not recorded.
     k.hooks.boot.tapPromise({ name: k.name, stage: STAGE.LAST + 1 }, () => runtime.start());
   },
 });

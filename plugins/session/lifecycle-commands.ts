@@ -10,7 +10,7 @@ import type { SessionRuntime } from "./runtime.js";
 import { messageText } from "./text.js";
 
 export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): CommandDefinition<any, any>[] {
-  const { hooks } = k;
+  const { hooks } = runtime;
 
   const newSession = defineCommand({
     name: "new_session",

@@ -45,7 +45,7 @@ export function queryCommands(k: PluginContext, runtime: SessionRuntime): Comman
       const trimmed = name.trim();
       if (trimmed === "") throw new KernelError(ErrorCode.INVALID_INPUT, "Session name cannot be empty");
       runtime.manager.append({ type: "session_info", name: trimmed });
-      await k.hooks.session_info_changed.promise({ name: trimmed });
+      await runtime.hooks.session_info_changed.promise({ name: trimmed });
       return undefined;
     },
   });

@@ -3,7 +3,7 @@
  * entries, and replaces the session (abort -> shutdown -> activate -> restore -> start) so
  * every command that swaps sessions follows one order.
  */
-import type { PluginContext, SessionStartReason } from "../../kernel/index.js";
+import type { Hooks, PluginContext, SessionStartReason } from "../../kernel/index.js";
 import type { AgentApi } from "../agent/api.js";
 import type { SessionContext } from "./api.js";
 import { contextFromPath } from "./context.js";
@@ -11,14 +11,20 @@ import { SessionManager, type Session } from "./manager.js";
 
 type ShutdownReason = "new" | "resume" | "fork";
 
+/** The hooks the session plugin calls. */
+export const SESSION_HOOKS = ["session_start", "session_before_switch", "session_before_fork", "session_shutdown", "session_info_changed"] as const;
+export type SessionHooks = Pick<Hooks, (typeof SESSION_HOOKS)[number]>;
+
 export class SessionRuntime {
   readonly #k: PluginContext;
+  readonly hooks: SessionHooks;
   #manager: SessionManager | undefined;
   /** Set while we restore model/thinking from a session, so restoring does not append to it. */
   #restoring = false;
 
-  constructor(k: PluginContext) {
+  constructor(k: PluginContext, hooks: SessionHooks) {
     this.#k = k;
+    this.hooks = hooks;
   }
 
   get manager(): SessionManager {
@@ -41,12 +47,13 @@ export class SessionRuntime {
     this.agent.setSessionId(this.#manager.current.header.id);
     const name = cli.name?.trim();
     if (name) this.#manager.append({ type: "session_info", name });
-    await this.#k.hooks.session_start.promise({ reason: "startup" });
+    await this.hooks.session_start.promise({ reason: "startup" });
   }
 
   /** Taps that turn agent activity into entries of the current session. */
   tapRecording(): void {
     const { hooks, name } = this.#k;
+    const owned = this.hooks;
     hooks.message_end.tapPromise(name, async ({ message }) => {
       if (this.#manager) this.#manager.append({ type: "message", message });
     });
@@ -60,7 +67,7 @@ export class SessionRuntime {
     });
     hooks.shutdown.tapPromise(name, async () => {
       if (!this.#manager) return;
-      await hooks.session_shutdown.promise({ reason: "quit" });
+      await owned.session_shutdown.promise({ reason: "quit" });
       await this.#manager.current.storage.close();
     });
   }
@@ -76,7 +83,7 @@ export class SessionRuntime {
    * shut down, then the agent is loaded from the new one.
    */
   async replace(reason: ShutdownReason, build: () => Session | Promise<Session>): Promise<void> {
-    const { hooks } = this.#k;
+    const hooks = this.hooks;
     const agent = this.agent;
     if (agent.isStreaming()) await agent.abort();
     // Messages queued for the old conversation must not reach the new one.

@@ -1,82 +1,58 @@
 /**
- * Plugin `transport-rpc`: JSON lines over stdin/stdout per the spec's Framing section.
- * A thin layer over the kernel: input lines -> command registry; event bus -> stdout.
- * Teardown on stdin EOF or a closed stdout (exit 0), SIGTERM (143), SIGINT (130), SIGHUP (129): answer what was read, abort
- * the run (its closing events are written), let plugins cancel and drain, flush.
+ * Plugin `transport-rpc`: JSON lines over stdin/stdout per the spec's Framing section. Only
+ * what is RPC-specific lives here: LF framing, JSON decoding and encoding, stdout ownership and
+ * backpressure. Commands go to the host's scheduler; teardown is the host's (stdin EOF or a
+ * closed stdout asks for it).
  */
-import { claimStdout, definePlugin, type PluginContext } from "../../kernel/index.js";
-import { Dispatcher } from "./dispatcher.js";
+import { claimStdout, definePlugin, type TransportHost } from "../../kernel/index.js";
 import { LineReader } from "./line-reader.js";
 import { RecordWriter } from "./record-writer.js";
 
-export interface Transport {
-  name: string;
-  /** Runs until the input ends or a signal arrives; resolves with the exit code. */
-  serve(): Promise<number>;
-}
-
-declare module "../../kernel/services.js" {
-  interface Services {
-    transport: Transport;
-  }
-}
+export { LineReader } from "./line-reader.js";
+export { RecordWriter, serialize, serializeParts } from "./record-writer.js";
 
 export default definePlugin({
   name: "transport-rpc",
   description: "Strict JSONL RPC over stdin/stdout.",
   apply(k) {
-    claimStdout();
-    k.provide("transport", { name: "rpc", serve: () => serveRpc(k) });
+    k.registerTransport({ name: "rpc", description: "JSON lines on stdin/stdout (the RPC protocol).", serve: serveRpc });
   },
 });
 
-function serveRpc(k: PluginContext): Promise<number> {
+async function serveRpc(host: TransportHost): Promise<number> {
   const stdout = claimStdout();
   const writer = new RecordWriter({ write: (parts) => stdout.writeParts(parts), onceDrain: (resolve) => stdout.onceDrain(resolve) });
-  k.events.subscribe((event) => writer.writeRecord(event));
-  k.events.addPressureSource(() => writer.pressure());
+  const respond = (record: object) => writer.writeRecord(record);
+  host.events.subscribe(respond);
+  host.events.addPressureSource(() => writer.pressure());
 
-  const dispatcher = new Dispatcher({
-    commands: k.commands,
-    respond: (record) => writer.writeRecord(record),
-    onUiResponse: (reply) => {
-      void k.hooks.ui_response.promise(reply as { id: string }).catch(() => undefined);
-    },
-    onInternalError: (error) => k.log.error(`rpc: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+  const reader = new LineReader((line) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (error) {
+      host.reject({ type: "response", command: "parse", success: false, error: `Failed to parse command: ${(error as Error).message}` }, { respond });
+      return;
+    }
+    void host.submit(parsed, { source: "rpc", respond });
   });
-  const reader = new LineReader((line) => dispatcher.handleLine(line));
   const stdin = process.stdin;
-
-  return new Promise<number>((resolve) => {
-    let closing = false;
-    const teardown = async (reason: "eof" | "signal", code: number) => {
-      if (closing) return;
-      closing = true;
-      stdin.removeListener("data", onData);
-      stdin.pause();
-      try {
-        await dispatcher.idle();
-        await k.hooks.shutdown.promise({ reason });
-        await dispatcher.idle();
-      } catch (error) {
-        k.log.error(`shutdown: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      await stdout.flush();
-      resolve(code);
-    };
-    const onData = (chunk: Buffer) => reader.push(chunk);
-    stdin.on("data", onData);
-    stdin.once("end", () => {
-      reader.end();
-      void teardown("eof", 0);
-    });
-    process.once("SIGTERM", () => void teardown("signal", 143));
-    process.once("SIGINT", () => void teardown("signal", 130));
-    process.once("SIGHUP", () => void teardown("signal", 129));
-    // A client that stops reading (closed pipe) ends the session like EOF instead of crashing it.
-    process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code !== "EPIPE") k.log.error(`stdout: ${error.message}`);
-      void teardown("eof", 0);
-    });
+  const onData = (chunk: Buffer) => reader.push(chunk);
+  stdin.on("data", onData);
+  stdin.once("end", () => {
+    reader.end();
+    void host.shutdown("eof");
   });
+  // A client that stops reading (closed pipe) ends the session like EOF instead of crashing it.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") host.log.error(`stdout: ${error.message}`);
+    void host.shutdown("eof");
+  });
+
+  const reason = await host.closing;
+  stdin.removeListener("data", onData);
+  stdin.pause();
+  await host.shutdown(reason);
+  await stdout.flush();
+  return 0;
 }

@@ -8,8 +8,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import agentPlugin from "../../plugins/agent/index.js";
 import modelsPlugin from "../../plugins/models/index.js";
-import { Kernel } from "../../kernel/kernel.js";
+import settingsPlugin from "../../plugins/settings/index.js";
+import type { Kernel } from "../../kernel/kernel.js";
 import {
+  createHost,
   silentLogger,
   type AssistantMessageEvent,
   type CliOptions,
@@ -43,23 +45,21 @@ export async function removeDir(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 }
 
-/** A booted kernel with agent + models + `plugins`. */
+/** A kernel booted by the host (as every entry point does) with settings + agent + models + `plugins`. */
 export async function bootKernel(options: TestKernelOptions = {}): Promise<Kernel> {
   const agentDir = options.agentDir ?? (await tempDir());
-  const kernel = new Kernel({
-    config: {
-      agentDir,
-      cwd: agentDir,
-      settings: options.settings ?? {},
-      cli: { mode: "rpc", noSession: true, approve: false, extensions: [], ...options.cli },
-      env: options.env ?? {},
-      installDir: REPO_ROOT,
-    },
+  const host = await createHost({
+    cwd: agentDir,
+    agentDir,
+    env: options.env ?? {},
+    plugins: [settingsPlugin, agentPlugin, modelsPlugin, ...(options.plugins ?? [])],
+    ...(options.cli ? { cli: options.cli } : {}),
+    ...(options.settings ? { settings: options.settings as Record<string, unknown> } : {}),
+    userPlugins: false,
     log: options.log ?? silentLogger,
+    installDir: REPO_ROOT,
   });
-  await kernel.use([agentPlugin, modelsPlugin, ...(options.plugins ?? [])]);
-  await kernel.boot();
-  return kernel;
+  return host.kernel;
 }
 
 export interface RequestOptions {

@@ -1,0 +1,132 @@
+/**
+ * A booted host: the surface transports and embedders use. Records go through the scheduler,
+ * events come from the kernel's bus, and `shutdown` is the one teardown for every entry point:
+ * stop taking input, answer what was read, let plugins abort and drain (`shutdown` hook), answer
+ * what that produced.
+ */
+import type { KernelConfig } from "./config.js";
+import type { EventBus, EventListener } from "./events.js";
+import { UsageError } from "./flags.js";
+import type { ShutdownReason } from "./hooks.js";
+import type { Kernel } from "./kernel.js";
+import type { Logger } from "./logger.js";
+import { failure, type Scheduler } from "./scheduler.js";
+import type { Response, SubmitOptions, TransportDefinition, TransportHost } from "./transport.js";
+
+/** How long plugins may take to drain at teardown before the host gives up on them. */
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+export class HostRuntime implements TransportHost {
+  readonly kernel: Kernel;
+  readonly #scheduler: Scheduler;
+  #requested: ShutdownReason | undefined;
+  #done: Promise<void> | undefined;
+  readonly closing: Promise<ShutdownReason>;
+  #signalClosing!: (reason: ShutdownReason) => void;
+
+  constructor(kernel: Kernel, scheduler: Scheduler) {
+    this.kernel = kernel;
+    this.#scheduler = scheduler;
+    this.closing = new Promise((resolve) => (this.#signalClosing = resolve));
+  }
+
+  get config(): KernelConfig {
+    return this.kernel.config;
+  }
+
+  get log(): Logger {
+    return this.kernel.log;
+  }
+
+  get events(): Pick<EventBus, "subscribe" | "addPressureSource"> {
+    return this.kernel.events;
+  }
+
+  /** Listens to every outward event; returns the unsubscribe function. */
+  subscribe(listener: EventListener): () => void {
+    return this.kernel.events.subscribe(listener);
+  }
+
+  submit(record: unknown, options: SubmitOptions): Promise<void> {
+    if (this.#requested) {
+      const type = typeof record === "object" && record !== null ? (record as { type?: unknown }).type : undefined;
+      options.respond(failure(undefined, typeof type === "string" ? type : "unknown", "Agent is shutting down"));
+      return Promise.resolve();
+    }
+    return this.#scheduler.submit(record, options);
+  }
+
+  reject(response: Response, options: Pick<SubmitOptions, "respond">): void {
+    this.#scheduler.reject(response, options);
+  }
+
+  /** Submits a command and resolves with its response (`undefined` for a reply such as extension_ui_response). */
+  send(record: unknown, source: SubmitOptions["source"] = "sdk"): Promise<Response | undefined> {
+    let response: Response | undefined;
+    return this.submit(record, { source, respond: (r) => (response = r) }).then(() => response);
+  }
+
+  idle(): Promise<void> {
+    return this.#scheduler.idle();
+  }
+
+  transportNames(): string[] {
+    return [...this.kernel.transports.keys()];
+  }
+
+  /** The transport a mode names; an unknown name is a usage error listing the available ones. */
+  transport(mode: string): TransportDefinition {
+    const entry = this.kernel.transports.get(mode);
+    if (!entry) throw new UsageError(`Unknown mode "${mode}". Available: ${this.transportNames().join(", ") || "none"}`);
+    return entry.definition;
+  }
+
+  /** The mode to serve: `--mode`, else settings `mode`, else rpc. */
+  defaultMode(): string {
+    return this.config.cli.mode || this.config.settings.mode || "rpc";
+  }
+
+  /** Serves with one transport until teardown; resolves with its exit code. */
+  serve(mode = this.defaultMode()): Promise<number> {
+    const transport = this.transport(mode);
+    const positionals = this.config.cli.positionals;
+    if (!transport.acceptsPrompts && positionals.length > 0) {
+      throw new UsageError(`Unexpected argument "${positionals[0]}": --mode ${mode} takes its input on stdin, not as arguments`);
+    }
+    return transport.serve(this);
+  }
+
+  /** Teardown, once; later calls share it. Resolves when plugins have drained and every answer is out. */
+  shutdown(reason: ShutdownReason): Promise<void> {
+    if (!this.#done) {
+      this.#requested = reason;
+      this.#signalClosing(reason);
+      this.#done = this.#teardown(reason);
+    }
+    return this.#done;
+  }
+
+  async #teardown(reason: ShutdownReason): Promise<void> {
+    const hooks = this.kernel.hooks;
+    // Input is over: whatever waits on the client (a UI dialog) gives up now, so the records
+    // already read can be answered; then the run is aborted and long work (bash) is cancelled.
+    if (hooks.closing.isUsed()) await hooks.closing.promise({ reason }).catch(() => undefined);
+    await this.#scheduler.idle("ordinary");
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        this.log.error(`shutdown: plugins did not drain within ${SHUTDOWN_TIMEOUT_MS} ms; exiting anyway`);
+        resolve();
+      }, SHUTDOWN_TIMEOUT_MS);
+      timer.unref();
+    });
+    try {
+      await Promise.race([hooks.shutdown.promise({ reason }), limit]);
+    } catch (error) {
+      this.log.error(`shutdown: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+    await this.#scheduler.idle();
+  }
+}

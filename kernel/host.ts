@@ -1,0 +1,129 @@
+/**
+ * One host for every entry point (the CLI, the in-process SDK, tests): settings read and
+ * composed from the plugins that own them, plugins loaded, admitted, applied and booted, flags
+ * parsed (again, once extensions have added theirs), the scheduler every transport submits to,
+ * and teardown. It takes the plugin list as input, so the kernel still imports no plugin.
+ */
+import type { CliOptions, KernelConfig } from "./config.js";
+import { isTrustedProject, projectSettingsPath, userSettingsPath } from "./config.js";
+import { ErrorCode, KernelError } from "./errors.js";
+import { composeFlags, flagHelp, parseFlags, UsageError, type FlagSpec } from "./flags.js";
+import type { ShutdownReason } from "./hooks.js";
+import { Kernel } from "./kernel.js";
+import { PluginLoader, type LoaderOptions } from "./loader.js";
+import { createStderrLogger, type Logger } from "./logger.js";
+import type { PluginDefinition } from "./plugin.js";
+import { Scheduler } from "./scheduler.js";
+import { composeSettings, readRawSettings, resolveSettings, validateSettingsFile, type RawSettingsFile } from "./settings.js";
+import { HostRuntime } from "./host-runtime.js";
+
+export { HostRuntime as Host } from "./host-runtime.js";
+
+export interface HostOptions {
+  cwd: string;
+  agentDir: string;
+  env?: NodeJS.ProcessEnv;
+  /** Plugin definitions, or specs the loader resolves (built-in names, paths to .ts/.js). */
+  plugins: readonly (PluginDefinition | string)[];
+  /** How specs resolve (compiled built-ins, their folder, aliases for user code). */
+  loader?: Omit<LoaderOptions, "baseDir">;
+  /** Command-line arguments, parsed with the flags the plugins declare. */
+  argv?: readonly string[];
+  /** Options already known (an embedder's), laid over what argv gives. */
+  cli?: Partial<CliOptions> & Record<string, unknown>;
+  /** Settings laid over the files (validated like them). */
+  settings?: Record<string, unknown>;
+  /** Read `<agent dir>/settings.json` and `.atomic/settings.json` (default true). */
+  readSettingsFiles?: boolean;
+  /** Also load the plugins listed in the user's settings (default true). */
+  userPlugins?: boolean;
+  log?: Logger;
+  installDir?: string;
+  applyTimeoutMs?: number;
+}
+
+/** Plugins loaded and flags parsed, nothing applied yet: enough for --help. */
+export interface PreparedHost {
+  readonly definitions: readonly PluginDefinition[];
+  readonly flags: readonly FlagSpec[];
+  readonly cli: CliOptions & Record<string, unknown>;
+  helpText(): string;
+  /** Validates settings, applies and boots every plugin, checks flags again; the host to serve with. */
+  boot(): Promise<HostRuntime>;
+}
+
+export async function createHost(options: HostOptions): Promise<HostRuntime> {
+  return (await prepareHost(options)).boot();
+}
+
+export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? createStderrLogger();
+  const read = options.readSettingsFiles !== false;
+  const empty = (path: string): RawSettingsFile => ({ path, exists: false, value: {} });
+  const userPath = userSettingsPath(options.agentDir);
+  const projectPath = projectSettingsPath(options.cwd);
+  const [userFile, projectFile] = read ? await Promise.all([readRawSettings(userPath), readRawSettings(projectPath)]) : [empty(userPath), empty(projectPath)];
+
+  const specs = [...options.plugins];
+  if (options.userPlugins !== false) specs.push(...userPluginSpecs(userFile));
+  const definitions = await loadDefinitions(specs, options);
+  const composedFlags = composeFlags(definitions);
+  const flags = composedFlags.map((entry) => entry.flag);
+  const argv = options.argv ?? [];
+  const parsed = parseFlags(argv, flags);
+  const cli = { ...parsed.values, ...options.cli, positionals: parsed.positionals } as CliOptions & Record<string, unknown>;
+
+  return {
+    definitions,
+    flags,
+    cli,
+    helpText: () => flagHelp(flags).join("\n"),
+    async boot() {
+      const composed = composeSettings(definitions);
+      const userSettings = validateSettingsFile(composed, userFile);
+      const trusted = isTrustedProject(options.cwd, userSettings.trustedProjects as string[] | undefined, cli.approve, env);
+      const resolved = resolveSettings(composed, { user: userFile, project: projectFile }, { trusted, ...(options.settings ? { overrides: options.settings } : {}) });
+      for (const note of resolved.notes) log.info(note);
+      const config: KernelConfig = {
+        agentDir: options.agentDir,
+        cwd: options.cwd,
+        settings: resolved.settings,
+        cli,
+        env,
+        trusted,
+        settingsSources: { sources: resolved.sources, userFile: userPath, projectFile: projectPath },
+        ...(options.installDir ? { installDir: options.installDir } : {}),
+      };
+      const kernel = new Kernel({ config, log, ...(options.applyTimeoutMs ? { applyTimeoutMs: options.applyTimeoutMs } : {}) });
+      await kernel.use(definitions);
+      await kernel.boot();
+      if (parsed.unknown.length > 0) checkLateFlags(argv, [...flags, ...kernel.lateFlags.map((entry) => entry.flag)], cli);
+      return new HostRuntime(kernel, new Scheduler(kernel.commands, log));
+    },
+  };
+}
+
+/** Flags extensions registered while loading: re-parse argv with them; anything still unknown is a usage error. */
+function checkLateFlags(argv: readonly string[], flags: readonly FlagSpec[], cli: Record<string, unknown>): void {
+  const reparsed = parseFlags(argv, flags);
+  if (reparsed.unknown.length > 0) throw new UsageError(`Unknown option: ${reparsed.unknown[0]}`);
+  Object.assign(cli, reparsed.values, { positionals: reparsed.positionals });
+}
+
+function userPluginSpecs(file: RawSettingsFile): string[] {
+  const plugins = file.value.plugins;
+  if (plugins === undefined) return [];
+  if (!Array.isArray(plugins) || plugins.some((entry) => typeof entry !== "string")) {
+    throw new KernelError(ErrorCode.CONFIG_INVALID, `Invalid settings file ${file.path}: Invalid plugins: expected array of strings`);
+  }
+  return plugins as string[];
+}
+
+async function loadDefinitions(specs: readonly (PluginDefinition | string)[], options: HostOptions): Promise<PluginDefinition[]> {
+  if (specs.every((spec) => typeof spec !== "string")) return specs as PluginDefinition[];
+  const loader = new PluginLoader({ builtinDir: options.loader?.builtinDir ?? options.cwd, baseDir: options.agentDir, ...(options.loader ?? {}) });
+  return Promise.all(specs.map((spec) => (typeof spec === "string" ? loader.load(spec) : spec)));
+}
+
+export type { ShutdownReason };

@@ -1,0 +1,52 @@
+/**
+ * The transport contract. A transport frames input into records for the host's scheduler and
+ * serialises responses and events back; it holds no command logic. The host picks one by name
+ * (`--mode`, settings `mode`); plugins offer them with `k.registerTransport`.
+ */
+import type { CommandSource, ShutdownReason } from "./hooks.js";
+import type { KernelConfig } from "./config.js";
+import type { EventBus } from "./events.js";
+import type { Logger } from "./logger.js";
+
+export type Id = string | number;
+
+export type Response =
+  | { id?: Id; type: "response"; command: string; success: true; data?: unknown }
+  | { id?: Id; type: "response"; command: string; success: false; error: string };
+
+export interface SubmitOptions {
+  source: CommandSource;
+  /** Called once with the record's response; never for a reply such as `extension_ui_response`. */
+  respond(response: Response): void;
+}
+
+/** What the host hands the transport it serves with. */
+export interface TransportHost {
+  readonly config: KernelConfig;
+  readonly log: Logger;
+  readonly events: Pick<EventBus, "subscribe" | "addPressureSource">;
+  /** One decoded input record (any JSON value): validated, scheduled on its lane, answered. */
+  submit(record: unknown, options: SubmitOptions): Promise<void>;
+  /** Answers an input that could not be decoded, in arrival order with the rest. */
+  reject(response: Response, options: Pick<SubmitOptions, "respond">): void;
+  /** Starts teardown (once): answer what was read, abort the run, let plugins drain. */
+  shutdown(reason: ShutdownReason): Promise<void>;
+  /** Resolves once teardown has been requested, by anyone (the transport, a signal, the embedder). */
+  readonly closing: Promise<ShutdownReason>;
+  /** Resolves once every record submitted so far has been answered. */
+  idle(): Promise<void>;
+}
+
+export interface TransportDefinition {
+  /** The `--mode` name. */
+  name: string;
+  description: string;
+  /** Positional command-line arguments are prompts (print/JSON modes); elsewhere they are a usage error. */
+  acceptsPrompts?: boolean;
+  /** Runs until the input ends or teardown; resolves with the process exit code. */
+  serve(host: TransportHost): Promise<number>;
+}
+
+export function isResponse(value: unknown): value is Response {
+  return typeof value === "object" && value !== null && (value as Response).type === "response";
+}
