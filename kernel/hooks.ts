@@ -30,6 +30,8 @@ export interface InputEvent {
   text: string;
   images?: ImageContent[];
   source: CommandSource;
+  /** Which command carried it: `steer`/`follow_up` queue it, `prompt` sends it (or queues it with a streamingBehavior). */
+  via: "prompt" | "steer" | "follow_up";
   streamingBehavior?: StreamingBehavior;
   /** Set by a tap that fully handled the input: nothing is sent or queued. */
   handled?: boolean;

@@ -68,7 +68,7 @@ describe("hooks", () => {
       throw new Error("bad transform");
     });
     k.hooks.input.tap("suffix", (e) => ({ ...e, text: `${e.text}!` }));
-    const result = await k.hooks.input.promise({ text: "hi", source: "rpc" });
+    const result = await k.hooks.input.promise({ text: "hi", source: "rpc", via: "prompt" });
     expect(result.text).toBe("HI!");
     expect(events).toEqual([{ type: "extension_error", extensionPath: "broken", event: "input", error: "bad transform" }]);
   });

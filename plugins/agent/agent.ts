@@ -11,12 +11,13 @@ import {
   publicModel,
   thinkingLevelsFor,
   type AgentMessage,
+  type AssistantStream,
   type ImageContent,
   type Model,
   type PluginContext,
   type ThinkingLevel,
 } from "../../kernel/index.js";
-import type { AgentApi, PromptInput, QueueMode, StateContributor } from "./api.js";
+import type { AgentApi, CompletionRequest, PromptInput, QueueMode, StateContributor } from "./api.js";
 import type { AgentHooks } from "./hooks.js";
 import { MessageQueues } from "./queue.js";
 import { driveRun, replaceInPlace, settleRun, type DriverHost } from "./run-driver.js";
@@ -136,6 +137,7 @@ export class Agent implements AgentApi {
         text,
         ...(images ? { images } : {}),
         source: input.source ?? "rpc",
+        via: input.via ?? "prompt",
         ...(input.streamingBehavior ? { streamingBehavior: input.streamingBehavior } : {}),
       });
       if (result.handled) {
@@ -146,6 +148,9 @@ export class Agent implements AgentApi {
       text = result.text;
       images = result.images;
     }
+    // steer/follow_up queue whether or not a run streams (idle: delivered with the next run).
+    if (input.via === "steer") return this.steer(text, images);
+    if (input.via === "follow_up") return this.followUp(text, images);
     if (this.#run) {
       if (!input.streamingBehavior) throw new KernelError(ErrorCode.CONFLICT, STREAMING_WITHOUT_BEHAVIOR);
       if (input.streamingBehavior === "steer") this.steer(text, images);
@@ -161,6 +166,26 @@ export class Agent implements AgentApi {
     const queued = this.#queues.takeAll().map(queuedToUserMessage);
     const abortedBeforeStart = input.seq !== undefined && input.seq < this.#abortSeq;
     this.#startRun({ messages: [...queued, toUserMessage(text, images)], fromQueue: queued.length > 0 }, text, images, abortedBeforeStart);
+  }
+
+  complete(request: CompletionRequest): AssistantStream {
+    const model = request.model ?? this.#model;
+    if (!model) throw new KernelError(ErrorCode.UNAVAILABLE, "No model selected. Use set_model or start with --provider/--model.");
+    const provider = this.#hooks.stream.get(model.api);
+    const stream = provider?.call({
+      model,
+      context: { systemPrompt: request.systemPrompt, messages: request.messages, tools: request.tools ?? [] },
+      options: {
+        signal: request.signal,
+        thinkingLevel: request.thinkingLevel ?? "off",
+        ...(this.#sessionId ? { sessionId: this.#sessionId } : {}),
+        ...(request.maxTokens ? { maxTokens: request.maxTokens } : {}),
+        // Inside a run it is the run's next call (replay cassettes count calls per run).
+        callIndex: this.#run ? ++this.#callIndex : 1,
+      },
+    });
+    if (!stream) throw new KernelError(ErrorCode.UNAVAILABLE, `No provider is registered for API "${model.api}" (model ${model.provider}/${model.id})`);
+    return stream;
   }
 
   steer(text: string, images?: ImageContent[]): void {

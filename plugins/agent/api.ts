@@ -3,18 +3,33 @@
  * loop. Other plugins (sessions, models, retry, bash, compaction, extensions) drive it through
  * this interface; it does no I/O of its own.
  */
-import type { AgentMessage, CommandSource, ImageContent, Model, ThinkingLevel } from "../../kernel/index.js";
+import type { AgentMessage, AssistantStream, CommandSource, ImageContent, LlmMessage, Model, ThinkingLevel, ToolSpec } from "../../kernel/index.js";
 
 export type QueueMode = "all" | "one-at-a-time";
 
 export interface PromptInput {
   text: string;
+  /** The command that carried it (default `prompt`): `steer`/`follow_up` always queue. */
+  via?: "prompt" | "steer" | "follow_up";
   images?: ImageContent[];
   streamingBehavior?: "steer" | "followUp";
   /** Who sent it (the command's source); extensions see it in the `input` hook. */
   source?: CommandSource;
   /** Arrival number of the command: an `abort` read after it still aborts its run. */
   seq?: number;
+}
+
+/** One LLM call outside the conversation (compaction planning, an extension's side question). */
+export interface CompletionRequest {
+  /** Default: the session's model. */
+  model?: Model;
+  systemPrompt: string;
+  messages: LlmMessage[];
+  tools?: ToolSpec[];
+  signal: AbortSignal;
+  /** Default: off. */
+  thinkingLevel?: ThinkingLevel;
+  maxTokens?: number;
 }
 
 /** Adds fields to the `get_state` response (session file, compaction state, ...). */
@@ -45,8 +60,17 @@ export interface AgentApi {
   appendAfterRun(message: AgentMessage): Promise<void>;
 
   isStreaming(): boolean;
-  /** Starts a run, or queues when streaming with a streamingBehavior. Resolves once accepted. */
+  /**
+   * The input pipeline of `prompt`, `steer` and `follow_up`: the `input` hook (extension
+   * commands, skill and template expansion), then a run, or the queue (steer/follow_up, or a
+   * prompt while streaming with a streamingBehavior). Resolves once accepted.
+   */
   prompt(input: PromptInput): Promise<void>;
+  /**
+   * Streams one LLM call through the same providers, outside the conversation: no events, no
+   * history. Throws when there is no model or no provider for its API.
+   */
+  complete(request: CompletionRequest): AssistantStream;
   steer(text: string, images?: ImageContent[]): void;
   followUp(text: string, images?: ImageContent[]): void;
   /**

@@ -34,13 +34,13 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
       name: "steer",
       description: "Queue a message delivered after the current turn's tool calls, before the next LLM call.",
       input: () => z.object({ message: z.string(), images: z.array(imageSchema()).optional() }),
-      run: ({ message, images }) => agent.steer(message, images),
+      run: ({ message, images }, ctx) => agent.prompt({ text: message, ...(images ? { images } : {}), via: "steer", source: ctx.source, seq: ctx.seq }),
     }),
     defineCommand({
       name: "follow_up",
       description: "Queue a message delivered when the agent would otherwise stop.",
       input: () => z.object({ message: z.string(), images: z.array(imageSchema()).optional() }),
-      run: ({ message, images }) => agent.followUp(message, images),
+      run: ({ message, images }, ctx) => agent.prompt({ text: message, ...(images ? { images } : {}), via: "follow_up", source: ctx.source, seq: ctx.seq }),
     }),
     defineCommand({
       name: "abort",

@@ -10,7 +10,7 @@ import { AGENT_HOOKS } from "./hooks.js";
 import { agentSettings, compactionSetting } from "./settings.js";
 import { baseSystemPrompt, environmentFooter } from "./system-prompt.js";
 
-export type { AgentApi, PromptInput, QueueMode, StateContributor } from "./api.js";
+export type { AgentApi, CompletionRequest, PromptInput, QueueMode, StateContributor } from "./api.js";
 
 export default definePlugin({
   name: "agent",
