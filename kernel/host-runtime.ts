@@ -49,8 +49,9 @@ export class HostRuntime implements TransportHost {
 
   submit(record: unknown, options: SubmitOptions): Promise<void> {
     if (this.#requested) {
-      const type = typeof record === "object" && record !== null ? (record as { type?: unknown }).type : undefined;
-      options.respond(failure(undefined, typeof type === "string" ? type : "unknown", "Agent is shutting down"));
+      const { type, id } = (typeof record === "object" && record !== null ? record : {}) as { type?: unknown; id?: unknown };
+      const echoed = typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : undefined;
+      options.respond(failure(echoed, typeof type === "string" ? type : "unknown", "Agent is shutting down"));
       return Promise.resolve();
     }
     return this.#scheduler.submit(record, options);

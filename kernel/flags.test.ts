@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { composeFlags, CORE_FLAGS, definePlugin, ErrorCode, parseFlags, type FlagSpec } from "./index.js";
+
+const flags: FlagSpec[] = [
+  ...CORE_FLAGS,
+  { name: "--model", key: "model", value: "<pattern>", description: "m" },
+  { name: "--name", alias: "-n", key: "name", value: "<name>", description: "n" },
+  { name: "--no-session", key: "noSession", description: "s" },
+  { name: "--extension", alias: "-e", key: "extensions", value: "<path>", repeatable: true, description: "e" },
+];
+
+describe("flags", () => {
+  it("parses values, aliases, booleans, repeatables and positionals", () => {
+    const parsed = parseFlags(["--model=a/b", "-n", " my name ", "--no-session", "-e", "x.ts", "--extension", "y.ts", "hello", "--", "--not-a-flag"], flags);
+    expect(parsed.values).toEqual({ model: "a/b", name: "my name", noSession: true, extensions: ["x.ts", "y.ts"] });
+    expect(parsed.positionals).toEqual(["hello", "--not-a-flag"]);
+    expect(parsed.unknown).toEqual([]);
+  });
+
+  it("a forgotten value and a value given to a boolean are usage errors", () => {
+    expect(() => parseFlags(["--model", "--no-session"], flags)).toThrow(expect.objectContaining({ code: ErrorCode.USAGE, message: "Option --model needs a value <pattern>" }));
+    expect(() => parseFlags(["--no-session=yes"], flags)).toThrow("Option --no-session takes no value");
+  });
+
+  it("collects unknown flags (extensions may declare them later); a re-parse with them known gives the same positionals", () => {
+    const argv = ["--plan", "--temperature", "0.2", "prompt text"];
+    const first = parseFlags(argv, flags);
+    expect(first.unknown).toEqual(["--plan", "--temperature"]);
+    const later = parseFlags(argv, [...flags, { name: "--plan", key: "plan", description: "" }, { name: "--temperature", key: "temperature", value: "<t>", description: "" }]);
+    expect(later).toEqual({ values: { plan: true, temperature: "0.2" }, positionals: ["prompt text"], unknown: [] });
+  });
+
+  it("two plugins declaring one flag fail naming both", () => {
+    const a = definePlugin({ name: "a", flags: [{ name: "--x", key: "x", description: "" }], apply() {} });
+    const b = definePlugin({ name: "b", flags: [{ name: "--y", alias: "-h", key: "y", description: "" }], apply() {} });
+    expect(composeFlags([a]).map((entry) => entry.owner)).toEqual([...CORE_FLAGS.map(() => "kernel"), "a"]);
+    expect(() => composeFlags([a, a])).toThrow('Flag --x is declared by both "a" and "a"');
+    expect(() => composeFlags([b])).toThrow('Flag -h is declared by both "kernel" and "b"');
+  });
+});
