@@ -36,7 +36,7 @@ export class Agent implements AgentApi {
   readonly #hooks: AgentHooks;
   readonly #messages: AgentMessage[] = [];
   /** Messages that arrived while a run streamed; stored when it ends (never between a tool call and its result). */
-  readonly #deferred: AgentMessage[] = [];
+  readonly #deferred: { message: AgentMessage; stored: () => void }[] = [];
   #model: Model | null = null;
   #thinkingLevel: ThinkingLevel;
   #sessionId: string | undefined = randomUUID();
@@ -96,7 +96,6 @@ export class Agent implements AgentApi {
   replaceMessages(messages: AgentMessage[]): void {
     if (this.#run) throw new KernelError(ErrorCode.CONFLICT, "Cannot replace messages while the agent is running; edit the context from a run_start or run_end tap");
     replaceInPlace(this.#messages, messages);
-    this.#deferred.length = 0;
   }
 
   removeMessage(message: AgentMessage): boolean {
@@ -112,9 +111,9 @@ export class Agent implements AgentApi {
     if (hook.isUsed()) await hook.promise({ message });
   }
 
-  async appendAfterRun(message: AgentMessage): Promise<void> {
-    if (this.#run) this.#deferred.push(message);
-    else await this.appendMessage(message);
+  appendAfterRun(message: AgentMessage): Promise<void> {
+    if (!this.#run) return this.appendMessage(message);
+    return new Promise((stored) => this.#deferred.push({ message, stored }));
   }
 
   // Runs.
@@ -307,8 +306,13 @@ export class Agent implements AgentApi {
       runHost: (systemPrompt) => agent.#runHost(systemPrompt),
       systemPromptBase: () => agent.#hooks.system_prompt.promise("", { cwd: k.config.cwd, tools: k.tools.specs(), model: agent.#model }),
       flushDeferred: async () => {
-        const deferred = agent.#deferred.splice(0, agent.#deferred.length);
-        for (const message of deferred) await agent.appendMessage(message);
+        for (const entry of agent.#deferred.splice(0, agent.#deferred.length)) {
+          try {
+            await agent.appendMessage(entry.message);
+          } finally {
+            entry.stored();
+          }
+        }
       },
     };
   }
