@@ -18,6 +18,12 @@ export interface CommandContext {
   source: CommandSource;
   /** Arrival order of the record (an `abort` applies to everything read before it). */
   seq: number;
+  /**
+   * Resolves once every ordinary record read before this one has been answered (at once for an
+   * ordinary record): an immediate `abort` uses it to reach a run that a prompt read just before
+   * it is about to start.
+   */
+  earlier?: () => Promise<void>;
 }
 
 export interface CommandDefinition<S extends z.ZodType = z.ZodType, R = unknown> {

@@ -45,12 +45,16 @@ export class Scheduler {
     const type = object.type;
     const commands = this.#commands;
     const known = commands.has(type);
+    const immediate = known && commands.lane(type) === "immediate";
+    // For an immediate record: the ordinary work read before it (the tail of the lane right now).
+    const before = this.#ordinary;
+    const earlier = immediate ? () => before : () => Promise.resolve();
     const answers = !known || commands.respondsTo(type);
     const run = async () => {
       if (badId) return answers ? options.respond(failure(undefined, type, badId)) : this.#log.warn(`Ignored ${type}: ${badId}`);
       if (!known) return options.respond(failure(id, type, `Unknown command: ${type}`));
       try {
-        const data = await commands.invoke(type, object, { ...(id === undefined ? {} : { id }), source: options.source, seq });
+        const data = await commands.invoke(type, object, { ...(id === undefined ? {} : { id }), source: options.source, seq, earlier });
         if (answers) options.respond(withId(id, data === undefined ? { type: "response", command: type, success: true } : { type: "response", command: type, success: true, data }));
       } catch (error) {
         const message = toKernelError(error).message;
@@ -58,7 +62,7 @@ export class Scheduler {
         else this.#log.warn(`Ignored ${type}: ${message}`);
       }
     };
-    return known && commands.lane(type) === "immediate" ? this.#track(run()) : this.#ordinaryTask(run);
+    return immediate ? this.#track(run()) : this.#ordinaryTask(run);
   }
 
   /** Answers an undecodable input in order with the ordinary lane. */

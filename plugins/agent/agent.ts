@@ -29,6 +29,8 @@ export const STREAMING_WITHOUT_BEHAVIOR =
 interface ActiveRun {
   controller: AbortController;
   settled: Promise<void>;
+  /** Arrival number of the prompt that started it (undefined: started by a plugin). */
+  seq: number | undefined;
 }
 
 export class Agent implements AgentApi {
@@ -164,7 +166,7 @@ export class Agent implements AgentApi {
 
     const queued = this.#queues.takeAll().map(queuedToUserMessage);
     const abortedBeforeStart = input.seq !== undefined && input.seq < this.#abortSeq;
-    this.#startRun({ messages: [...queued, toUserMessage(text, images)], fromQueue: queued.length > 0 }, text, images, abortedBeforeStart);
+    this.#startRun({ messages: [...queued, toUserMessage(text, images)], fromQueue: queued.length > 0 }, text, images, abortedBeforeStart, input.seq);
   }
 
   complete(request: CompletionRequest): AssistantStream {
@@ -197,13 +199,23 @@ export class Agent implements AgentApi {
     this.#emitQueueUpdate();
   }
 
-  async abort(seq?: number): Promise<void> {
+  async abort(seq?: number, earlier?: () => Promise<void>): Promise<void> {
     if (seq !== undefined) this.#abortSeq = Math.max(this.#abortSeq, seq);
     if (this.#hooks.abort.isUsed()) await this.#hooks.abort.promise({ seq: seq ?? this.#abortSeq });
     const run = this.#run;
-    if (!run) return;
-    run.controller.abort();
-    await run.settled;
+    if (run) {
+      run.controller.abort();
+      await run.settled;
+    }
+    if (!earlier || seq === undefined) return;
+    // A prompt read just before the abort may only now start its run: it starts aborted (its
+    // seq is below #abortSeq); wait for it to close so its agent_end precedes our response.
+    await earlier();
+    const late = this.#run;
+    if (late && late.seq !== undefined && late.seq < seq) {
+      late.controller.abort();
+      await late.settled;
+    }
   }
 
   async waitForIdle(): Promise<void> {
@@ -276,12 +288,12 @@ export class Agent implements AgentApi {
   }
 
   /** Marks the agent busy now (so the response can precede agent_start) and runs on the next tick. */
-  #startRun(opening: Opening, prompt: string, images: ImageContent[] | undefined, aborted: boolean): void {
+  #startRun(opening: Opening, prompt: string, images: ImageContent[] | undefined, aborted: boolean, seq: number | undefined): void {
     const controller = new AbortController();
     if (aborted) controller.abort();
     let finish!: () => void;
     const settled = new Promise<void>((resolve) => (finish = resolve));
-    this.#run = { controller, settled };
+    this.#run = { controller, settled, seq };
     setImmediate(() => {
       this.#callIndex = 0;
       void driveRun(this.#driverHost(), opening, prompt, images, controller.signal)

@@ -76,9 +76,10 @@ export interface AgentApi {
   /**
    * Aborts the current run (if any; `abort` hook taps stop compaction, retry waits, ...) and
    * resolves once its closing events are out. `seq`: the abort's arrival number, so a prompt
-   * read before it but not yet started starts aborted.
+   * read before it but not yet started starts aborted; with `earlier` (the command's), the
+   * abort also waits for such a run to close.
    */
-  abort(seq?: number): Promise<void>;
+  abort(seq?: number, earlier?: () => Promise<void>): Promise<void>;
   waitForIdle(): Promise<void>;
   /** Signal of the running run, undefined when idle. */
   runSignal(): AbortSignal | undefined;

@@ -47,7 +47,7 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
       description: "Abort the current run; responds after its closing events.",
       lane: "immediate",
       input: () => z.object({}),
-      run: (_input, ctx) => agent.abort(ctx.seq),
+      run: (_input, ctx) => agent.abort(ctx.seq, ctx.earlier),
     }),
     defineCommand({
       name: "get_state",

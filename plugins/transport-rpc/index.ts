@@ -1,11 +1,13 @@
 /**
  * Plugin `transport-rpc`: JSON lines over stdin/stdout per the spec's Framing section. Only
- * what is RPC-specific lives here: LF framing, JSON decoding and encoding, stdout ownership and
- * backpressure. Commands go to the host's scheduler; teardown is the host's (stdin EOF or a
- * closed stdout asks for it).
+ * what is RPC-specific lives here: LF framing, JSON decoding and encoding, exact id echo, stdout
+ * ownership and backpressure. Commands go to the host's scheduler; teardown is the host's
+ * (stdin EOF or a closed stdout asks for it).
  */
 import { claimStdout, definePlugin, type TransportHost } from "../../kernel/index.js";
-import { LineReader } from "./line-reader.js";
+import { InputGate } from "./input-gate.js";
+import { LineReader, MAX_LINE_BYTES } from "./line-reader.js";
+import { rawNumericId } from "./raw-id.js";
 import { RecordWriter } from "./record-writer.js";
 
 export { LineReader } from "./line-reader.js";
@@ -21,38 +23,62 @@ export default definePlugin({
 
 async function serveRpc(host: TransportHost): Promise<number> {
   const stdout = claimStdout();
+  const stdin = process.stdin;
   const writer = new RecordWriter({ write: (parts) => stdout.writeParts(parts), onceDrain: (resolve) => stdout.onceDrain(resolve) });
-  const respond = (record: object) => writer.writeRecord(record);
-  host.events.subscribe(respond);
+  // Responses and events share the writer; when it is full, or too many records wait for an
+  // answer, stdin is not read until they drain: memory stays bounded whatever the client does.
+  const gate = new InputGate({ pause: () => stdin.pause(), resume: () => stdin.resume(), congestion: () => writer.pressure() });
+  host.events.subscribe((event) => {
+    writer.writeRecord(event);
+    gate.check();
+  });
   host.events.addPressureSource(() => writer.pressure());
 
-  const reader = new LineReader((line) => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch (error) {
-      host.reject({ type: "response", command: "parse", success: false, error: `Failed to parse command: ${(error as Error).message}` }, { respond });
-      return;
-    }
-    void host.submit(parsed, { source: "rpc", respond });
-  });
-  const stdin = process.stdin;
-  const onData = (chunk: Buffer) => reader.push(chunk);
+  const reader = new LineReader(
+    (line) => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch (error) {
+        host.reject({ type: "response", command: "parse", success: false, error: `Failed to parse command: ${(error as Error).message}` }, { respond: gate.track((r) => writer.writeRecord(r)) });
+        return;
+      }
+      const rawId = typeof parsed === "object" && parsed !== null ? rawNumericId(line, (parsed as { id?: unknown }).id) : undefined;
+      void host.submit(parsed, { source: "rpc", respond: gate.track((response) => writer.writeRecord(response, rawId)) });
+    },
+    {
+      onOversized: (bytes) =>
+        host.reject(
+          { type: "response", command: "parse", success: false, error: `Failed to parse command: line exceeds ${MAX_LINE_BYTES} bytes (${bytes} bytes read)` },
+          { respond: gate.track((r) => writer.writeRecord(r)) },
+        ),
+    },
+  );
+  const onData = (chunk: Buffer) => {
+    reader.push(chunk);
+    gate.check();
+  };
   stdin.on("data", onData);
   stdin.once("end", () => {
     reader.end();
     void host.shutdown("eof");
   });
-  // A client that stops reading (closed pipe) ends the session like EOF instead of crashing it.
+  let exitCode = 0;
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EPIPE") host.log.error(`stdout: ${error.message}`);
+    // A client that closes its end (EPIPE) ends the session like EOF; any other failure to write
+    // means records were lost: say why and exit non-zero.
+    if (error.code !== "EPIPE") {
+      host.log.error(`cannot write to stdout (${error.code ?? "error"}): ${error.message}; records may be lost`);
+      exitCode = 1;
+    }
     void host.shutdown("eof");
   });
 
   const reason = await host.closing;
+  gate.close();
   stdin.removeListener("data", onData);
   stdin.pause();
   await host.shutdown(reason);
   await stdout.flush();
-  return 0;
+  return exitCode;
 }

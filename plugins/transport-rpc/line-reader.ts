@@ -1,15 +1,27 @@
 /**
  * Strict JSONL framing on bytes: LF is the only delimiter, one trailing CR is stripped, and a
  * line is decoded as UTF-8 only once it is complete (so multi-byte characters split across
- * chunks survive and U+2028/U+2029 never end a record). No size limit; a long line is kept as
- * a list of chunks and joined once, so cost stays linear in its size.
+ * chunks survive and U+2028/U+2029 never end a record). A long line is kept as a list of chunks
+ * and joined once, so cost stays linear in its size. The only limit is the one a line must fit
+ * to become a string at all (V8's maximum string length): a longer line is dropped as it
+ * arrives (memory stays bounded) and reported, and reading goes on with the next line.
  */
+import { constants } from "node:buffer";
+
+export const MAX_LINE_BYTES = constants.MAX_STRING_LENGTH;
+
 export class LineReader {
   #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  #oversized = false;
   readonly #onLine: (line: string) => void;
+  readonly #onOversized: (bytes: number) => void;
+  readonly #maxLineBytes: number;
 
-  constructor(onLine: (line: string) => void) {
+  constructor(onLine: (line: string) => void, options: { onOversized?: (bytes: number) => void; maxLineBytes?: number } = {}) {
     this.#onLine = onLine;
+    this.#onOversized = options.onOversized ?? (() => undefined);
+    this.#maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   }
 
   push(chunk: Buffer): void {
@@ -17,24 +29,46 @@ export class LineReader {
     for (;;) {
       const newline = chunk.indexOf(0x0a, start);
       if (newline < 0) break;
-      const piece = chunk.subarray(start, newline);
-      this.#emit(this.#pending.length === 0 ? piece : Buffer.concat([...this.#pending, piece]));
-      this.#pending = [];
+      this.#take(chunk.subarray(start, newline));
+      this.#finishLine();
       start = newline + 1;
     }
-    if (start < chunk.length) this.#pending.push(chunk.subarray(start));
+    if (start < chunk.length) this.#take(chunk.subarray(start));
   }
 
   /** At end of input, a final unterminated line is still a record. */
   end(): void {
-    if (this.#pending.length === 0) return;
-    const rest = Buffer.concat(this.#pending);
-    this.#pending = [];
-    this.#emit(rest);
+    if (this.#pending.length > 0 || this.#oversized) this.#finishLine();
   }
 
-  #emit(bytes: Buffer): void {
-    const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
-    this.#onLine(bytes.toString("utf8", 0, end));
+  #take(piece: Buffer): void {
+    if (piece.length === 0) return;
+    this.#pendingBytes += piece.length;
+    if (this.#oversized) return;
+    if (this.#pendingBytes > this.#maxLineBytes) {
+      this.#oversized = true;
+      this.#pending = [];
+      return;
+    }
+    this.#pending.push(piece);
+  }
+
+  #finishLine(): void {
+    const bytes = this.#pendingBytes;
+    if (this.#oversized) {
+      this.#reset();
+      this.#onOversized(bytes);
+      return;
+    }
+    const line = this.#pending.length === 1 ? this.#pending[0]! : Buffer.concat(this.#pending, bytes);
+    this.#reset();
+    const end = line.length > 0 && line[line.length - 1] === 0x0d ? line.length - 1 : line.length;
+    this.#onLine(line.toString("utf8", 0, end));
+  }
+
+  #reset(): void {
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    this.#oversized = false;
   }
 }

@@ -4,6 +4,7 @@
  * congested pipe is reported as backpressure that streaming producers wait on.
  */
 import { stringifyRecord } from "./deep-json.js";
+import { withRawId } from "./raw-id.js";
 import { snapshotParts, type Part } from "./snapshot-cache.js";
 
 export interface LineSink {
@@ -20,8 +21,9 @@ export class RecordWriter {
     this.#sink = sink;
   }
 
-  writeRecord(record: object): void {
-    this.#track(this.#sink.write(serializeParts(record)));
+  /** `rawId`: the request id's original JSON text, when re-serialising the number would change it. */
+  writeRecord(record: object, rawId?: string): void {
+    this.#track(this.#sink.write(rawId ? [withRawId(stringifyRecord(record), rawId) + "\n"] : serializeParts(record)));
   }
 
   #track(accepted: boolean): void {
