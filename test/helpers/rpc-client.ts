@@ -13,6 +13,8 @@ export type Record_ = { type: string; [key: string]: unknown };
 
 export interface StartOptions {
   args?: string[];
+  /** The CLI to run (default: this repository's build). */
+  cli?: string;
   env?: Record<string, string | undefined>;
   cwd?: string;
   agentDir?: string;
@@ -41,7 +43,7 @@ export class RpcClient {
       mkdirSync(this.agentDir, { recursive: true });
       writeFileSync(join(this.agentDir, "settings.json"), JSON.stringify(options.settings));
     }
-    this.child = spawn(process.execPath, [CLI, ...(options.args ?? ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"])], {
+    this.child = spawn(process.execPath, [options.cli ?? CLI, ...(options.args ?? ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"])], {
       cwd: this.cwd,
       env: { ...process.env, ATOMIC_CODING_AGENT_DIR: this.agentDir, ...options.env },
       stdio: ["pipe", "pipe", "pipe"],

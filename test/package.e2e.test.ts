@@ -1,0 +1,114 @@
+/**
+ * Atomic as an installed package: `npm pack` the repository, unpack it into a temporary project
+ * outside the repository (its dependencies linked from ours: no network), type-check a plugin
+ * written against `atomic-agent` there with the project's own tsconfig, compile it, and load it
+ * with the installed CLI, which resolves `atomic-agent` to the installed package.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RpcClient, tempDir } from "./helpers/rpc-client.js";
+
+const REPO = resolve(import.meta.dirname, "..");
+const TSC = join(REPO, "node_modules", "typescript", "bin", "tsc");
+let project: string;
+
+const PLUGIN = `import { z } from "zod";
+import { defineCommand, definePlugin, defineSetting, STAGE, type PluginContext } from "atomic-agent";
+// The built-in plugins' types: k.service("agent") and settings such as \`retry\` are typed.
+import type {} from "atomic-agent/plugins";
+
+declare module "atomic-agent" {
+  interface Settings {
+    greeter?: { greeting: string };
+  }
+  interface EventMap {
+    greeted: { name: string };
+  }
+}
+
+export default definePlugin({
+  name: "greeter",
+  requires: ["agent"],
+  settings: { greeter: defineSetting(() => z.object({ greeting: z.string() }), { description: "How to greet." }) },
+  apply(k: PluginContext) {
+    const greeting = k.config.settings.greeter?.greeting ?? "Hello";
+    k.registerCommand(
+      defineCommand({
+        name: "greet",
+        input: () => z.object({ name: z.string() }),
+        run: ({ name }) => {
+          k.events.emit("greeted", { name });
+          const retries = k.config.settings.retry?.maxRetries ?? 3;
+          return { text: \`\${greeting}, \${name}!\`, messages: k.service("agent").getMessages().length, retries };
+        },
+      }),
+    );
+    k.hooks.agent_start.tap({ name: k.name, stage: STAGE.OBSERVE }, () => undefined);
+  },
+});
+`;
+
+const TYPE_ERRORS = `import { definePlugin } from "atomic-agent";
+export default definePlugin({
+  name: "broken",
+  apply(k) {
+    // @ts-expect-error a plugin may tap a hook but not call it
+    void k.hooks.tool_call.promise({ toolCallId: "1", toolName: "x", input: {} });
+    // @ts-expect-error an event nobody declared
+    k.events.emit("no_such_event", {});
+  },
+});
+`;
+
+beforeAll(() => {
+  project = mkdtempSync(join(tmpdir(), "atomic-pkg-"));
+  const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", project], { cwd: REPO, encoding: "utf8" }).trim().split("\n").at(-1)!;
+  const modules = join(project, "node_modules");
+  mkdirSync(join(modules, "atomic-agent"), { recursive: true });
+  execFileSync("tar", ["-xzf", join(project, packed), "-C", join(modules, "atomic-agent"), "--strip-components=1"]);
+  // The package's own dependencies (and TypeScript), linked from the repository's install.
+  for (const entry of readdirSync(join(REPO, "node_modules"))) {
+    if (entry === ".bin" || entry === "atomic-agent") continue;
+    symlinkSync(join(REPO, "node_modules", entry), join(modules, entry));
+  }
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "my-plugins", type: "module", private: true }));
+  writeFileSync(
+    join(project, "tsconfig.json"),
+    JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, outDir: "out", types: ["node"] }, include: ["*.ts"] }),
+  );
+  writeFileSync(join(project, "greeter.ts"), PLUGIN);
+  writeFileSync(join(project, "broken.ts"), TYPE_ERRORS);
+}, 120_000);
+
+afterAll(async () => {
+  await rm(project, { recursive: true, force: true });
+});
+
+describe("the packed package", () => {
+  it("type-checks and compiles a plugin outside the repository (and rejects misuse at compile time)", () => {
+    execFileSync(process.execPath, [TSC, "-p", project], { cwd: project, encoding: "utf8" });
+    expect(readdirSync(join(project, "out")).sort()).toEqual(["broken.js", "greeter.js"]);
+  }, 120_000);
+
+  it("the installed CLI loads the compiled plugin, which imports the installed kernel", async () => {
+    const agentDir = tempDir("atomic-agent-");
+    const c = new RpcClient({
+      agentDir,
+      cwd: project,
+      settings: { plugins: [join(project, "out", "greeter.js")], greeter: { greeting: "Ahoy" } },
+      args: ["--mode", "rpc", "--no-session"],
+      cli: join(project, "node_modules", "atomic-agent", "dist", "cli", "atomic.js"),
+    });
+    try {
+      expect(await c.ok({ type: "greet", name: "Ada" })).toEqual({ text: "Ahoy, Ada!", messages: 0, retries: 3 });
+      expect(c.records.find((r) => r.type === "greeted")).toEqual({ type: "greeted", name: "Ada" });
+    } finally {
+      await c.close();
+      await rm(agentDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
