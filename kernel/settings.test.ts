@@ -59,7 +59,7 @@ describe("settings composed from their owners", () => {
   });
 
   it("a project cannot name plugins or trusted projects, nor set a trusted key unless trusted", async () => {
-    const untrusted = await resolve({ project: { plugins: ["./evil.ts"], trustedProjects: ["/"], shellPath: "./evil.sh", mode: "evil" } });
+    const untrusted = await resolve({ project: { plugins: ["./evil.ts"], trustedProjects: ["/"], shellPath: "./evil.sh", mode: "./evil.mjs" } });
     expect(untrusted.settings).toEqual({});
     expect(untrusted.notes).toHaveLength(4);
     expect(untrusted.notes[0]).toBe(`Ignored "plugins" in ${untrusted.project}: it is honoured only in ${untrusted.user}`);

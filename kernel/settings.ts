@@ -124,9 +124,11 @@ export function resolveSettings(
   options: { trusted: boolean; overrides?: Record<string, unknown> },
 ): ResolvedSettings {
   const user = validateSettingsFile(composed, files.user);
-  const project = files.project.path === files.user.path ? {} : { ...validateSettingsFile(composed, files.project) };
   const notes: string[] = [];
-  for (const key of Object.keys(project)) {
+  // Keys a project may not set are dropped before validation: a cloned repository's bad value
+  // for a key it may not set anyway must not stop startup.
+  const allowed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(files.project.path === files.user.path ? {} : files.project.value)) {
     const scope = composed.get(key)?.spec.scope ?? "any";
     if (scope === "user" || (scope === "trusted" && !options.trusted)) {
       notes.push(
@@ -134,9 +136,9 @@ export function resolveSettings(
           ? `Ignored "${key}" in ${files.project.path}: it is honoured only in ${files.user.path}`
           : `Ignored "${key}" in ${files.project.path}: an untrusted project may not set it (pass --approve or add the folder to trustedProjects in ${files.user.path})`,
       );
-      delete project[key];
-    }
+    } else allowed[key] = value;
   }
+  const project = validateSettingsFile(composed, { ...files.project, value: allowed });
   const overrides = options.overrides ? validateSettingsFile(composed, { path: "the settings passed in", exists: true, value: options.overrides }) : {};
   const sources: Record<string, SettingSource> = {};
   for (const key of Object.keys(user)) sources[key] = "user";

@@ -1,0 +1,87 @@
+/**
+ * The kernel contract as a client and a user see it through the built CLI: settings written
+ * safely, the transport chosen by name, replies that get no response, a project that cannot run
+ * or relocate anything by itself.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { RpcClient, tempDir } from "./helpers/rpc-client.js";
+
+const clients: RpcClient[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const c of clients.splice(0)) if (c.child.exitCode === null) c.child.kill("SIGKILL");
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+function start(options: { args?: string[]; settings?: Record<string, unknown>; project?: Record<string, unknown>; env?: Record<string, string> } = {}): RpcClient {
+  const agentDir = tempDir("atomic-agent-");
+  const cwd = tempDir("atomic-cwd-");
+  dirs.push(agentDir, cwd);
+  if (options.project) {
+    mkdirSync(join(cwd, ".atomic"), { recursive: true });
+    writeFileSync(join(cwd, ".atomic", "settings.json"), JSON.stringify(options.project));
+  }
+  const c = new RpcClient({ agentDir, cwd, args: options.args ?? ["--mode", "rpc", "--no-session"], ...(options.settings ? { settings: options.settings } : {}), env: { ANTHROPIC_API_KEY: "test", OPENAI_API_KEY: "test", ...options.env } });
+  clients.push(c);
+  return c;
+}
+
+describe("settings are written safely", () => {
+  it("set_model with an unparsable settings.json fails naming the file and changes nothing", async () => {
+    const c = start();
+    const before = await c.ok({ type: "get_state" });
+    const file = join(c.agentDir, "settings.json");
+    writeFileSync(file, '{"defaultProvider": "anthropic",');
+    const response = await c.request({ type: "set_model", provider: "openai", modelId: "gpt-5.4" });
+    expect(response).toMatchObject({ success: false, error: expect.stringContaining(`Cannot update ${file}: it is not valid JSON`) });
+    expect(readFileSync(file, "utf8")).toBe('{"defaultProvider": "anthropic",');
+    expect((await c.ok({ type: "get_state" })).model).toEqual(before.model);
+    writeFileSync(file, '{"theme": "dark"}');
+    await c.ok({ type: "set_model", provider: "openai", modelId: "gpt-5.4" });
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ theme: "dark", defaultProvider: "openai", defaultModel: "gpt-5.4" });
+  });
+
+  it("a pi settings file with `transport: auto` starts normally", async () => {
+    const c = start({ settings: { transport: "auto", theme: "dark" } });
+    expect(await c.ok({ type: "get_state" })).toMatchObject({ isStreaming: false });
+  });
+});
+
+describe("transports by name", () => {
+  it("an unknown --mode is a usage error listing the available transports", async () => {
+    const c = start({ args: ["--mode", "telepathy"] });
+    expect((await c.exited).code).toBe(2);
+    expect(c.stderr).toContain('Unknown mode "telepathy". Available: rpc');
+  });
+
+  it("positional arguments in rpc mode are a usage error", async () => {
+    const c = start({ args: ["--mode", "rpc", "hello"] });
+    expect((await c.exited).code).toBe(2);
+    expect(c.stderr).toContain('Unexpected argument "hello"');
+  });
+
+  it("settings `mode` picks the transport; a project may not set it unless trusted", async () => {
+    const fromUser = start({ args: ["--no-session"], settings: { mode: "telepathy" } });
+    expect((await fromUser.exited).code).toBe(2);
+    const fromProject = start({ args: ["--no-session"], project: { mode: "./evil.mjs", shellPath: "./evil.sh", sessionDir: "./sessions" } });
+    expect(await fromProject.ok({ type: "get_state" })).toMatchObject({ isStreaming: false });
+    expect(fromProject.stderr).toContain('Ignored "mode"');
+    expect(fromProject.stderr).toContain('Ignored "shellPath"');
+    expect(fromProject.stderr).toContain('Ignored "sessionDir"');
+  });
+});
+
+describe("replies", () => {
+  it("extension_ui_response gets no response: an unknown or missing id is one stderr line", async () => {
+    const c = start();
+    c.send({ type: "extension_ui_response", id: "nobody-asked", value: "x" });
+    c.send({ type: "extension_ui_response", value: "x" });
+    const state = await c.request({ type: "get_state" });
+    expect(c.records.filter((r) => r.type === "response")).toEqual([state]);
+    expect(c.stderr).toContain('Ignored extension_ui_response "nobody-asked": no dialog is waiting for it');
+    expect(c.stderr).toContain("Ignored extension_ui_response: Invalid id: expected string");
+  });
+});
