@@ -1,0 +1,48 @@
+/**
+ * `--record <name>`: every provider stream is also written to `<agent dir>/cassettes/<name>.jsonl`,
+ * whatever plugin serves it, so the replay provider can play the session back offline.
+ */
+import type { AssistantStream, PluginContext, StreamRequest } from "../../kernel/index.js";
+import { CassetteRecorder, cassettePath, isValidCassetteName } from "./recorder.js";
+
+type StreamHook = NonNullable<ReturnType<PluginContext["hooks"]["stream"]["get"]>>;
+
+export function installRecorder(k: PluginContext): void {
+  const name = k.config.cli.record;
+  if (typeof name !== "string" || name === "") return;
+  if (!isValidCassetteName(name)) {
+    k.log.warn(`Ignoring --record "${name}": a cassette name may use letters, digits, ".", "-" and "_" only.`);
+    return;
+  }
+  const recorder = new CassetteRecorder(cassettePath(k.config.agentDir, name), name, (error) =>
+    k.log.warn(`Cannot write cassette ${name}: ${(error as Error).message}`),
+  );
+  const wrapped = new WeakSet<StreamHook>();
+  const wrap = (hook: StreamHook): StreamHook => {
+    if (wrapped.has(hook)) return hook;
+    wrapped.add(hook);
+    // A register interceptor sees the taps already there and every later one.
+    hook.intercept({
+      register: (tap) => {
+        const original = tap.fn as (request: StreamRequest) => AssistantStream | undefined;
+        tap.fn = (request: StreamRequest) => {
+          const stream = original(request);
+          return stream ? recorder.record(request.model, stream) : stream;
+        };
+        return tap;
+      },
+    });
+    return hook;
+  };
+  // Hooks created from now on (providers applied after this plugin, extensions)...
+  k.hooks.stream.intercept({ factory: (_api, hook) => wrap(hook) });
+  // ...and those a provider applied before this plugin created: every API a model uses.
+  k.hooks.boot.tap(k.name, () => {
+    for (const api of new Set(k.service("models").all().map((model) => model.api))) {
+      const hook = k.hooks.stream.get(api);
+      if (hook) wrap(hook);
+    }
+  });
+  k.hooks.shutdown.tapPromise(k.name, () => recorder.flush());
+  k.log.info(`Recording provider streams to ${recorder.path}`);
+}
