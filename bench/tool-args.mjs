@@ -1,6 +1,6 @@
 // bench/tool-args: a 100 KB `write` tool call streamed in 20-character deltas; the arguments are
 // re-derived on every delta (each snapshot carries them). Needs `npm run build` (uses dist/).
-import { StreamingJson } from "../dist/plugins/models/streaming-json.js";
+import { StreamingJson } from "../dist/lib/provider-kit/streaming-json.js";
 
 export function benchToolArgs({ size = 100_000, delta = 20 } = {}) {
   const text = JSON.stringify({ path: "a.txt", content: "x".repeat(size) });

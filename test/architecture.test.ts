@@ -1,10 +1,17 @@
-/** The kernel stays ignorant: it imports only tapable, zod, jiti, node built-ins and itself. */
-import { readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+/**
+ * The import rules that keep the layers apart: the kernel imports only tapable, zod, jiti, node
+ * built-ins and itself; a plugin reaches another plugin only through its `api.ts`; a library
+ * (`lib/<name>/`) imports no plugin; provider plugins load their SDK lazily.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, posix, relative, resolve, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const KERNEL = resolve(import.meta.dirname, "../kernel");
-const ALLOWED = /^(node:|tapable$|zod$|jiti$|jiti\/native$|\.\/)/;
+const ROOT = resolve(import.meta.dirname, "..");
+const KERNEL = join(ROOT, "kernel");
+const KERNEL_ALLOWED = /^(node:|tapable$|zod$|jiti$|jiti\/native$|\.\/)/;
+/** Files that are not part of the build (tests and their helpers). */
+const TEST_FILE = /\.test\.ts$|\.test-support\.ts$|\/(?:test-harness|fixture-tree|process-probe)\.ts$/;
 
 function importsOf(raw: string): string[] {
   const source = raw.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
@@ -15,19 +22,79 @@ function importsOf(raw: string): string[] {
   return found;
 }
 
-describe("architecture", () => {
-  const files = readdirSync(KERNEL).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
+/** Every .ts file under `dir` that is part of the build, as repository-relative POSIX paths. */
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
+    else if (name.endsWith(".ts")) out.push(relative(ROOT, path).split(sep).join("/"));
+  }
+  return out.filter((file) => !TEST_FILE.test(file));
+}
 
-  it("has kernel files to check", () => {
-    expect(files.length).toBeGreaterThan(5);
+/**
+ * Why `file`'s import of `spec` breaks a layer rule, or undefined. A plugin file may import its
+ * own folder, a library, the kernel, npm packages, and another plugin's `api.js` only; a library
+ * file may import no plugin.
+ */
+function layerViolation(file: string, spec: string): string | undefined {
+  if (!spec.startsWith(".")) return undefined;
+  // The package's type entry for the built-ins (`atomic-agent/plugins`): type re-exports only (checked below).
+  if (file === "plugins/index.ts") return undefined;
+  const target = posix.normalize(posix.join(posix.dirname(file), spec));
+  const [fromLayer, fromName] = file.split("/");
+  const [toLayer, toName, ...rest] = target.split("/");
+  if (fromLayer === "lib" && toLayer === "plugins") return `${file}: a library imports plugin code (${spec})`;
+  if (fromLayer === "plugins" && toLayer === "plugins" && toName !== fromName && rest.join("/") !== "api.js") {
+    return `${file}: imports ${target}, an internal file of plugin ${toName} (use its api.ts, a service or a lib/)`;
+  }
+  return undefined;
+}
+
+describe("architecture", () => {
+  const kernelFiles = readdirSync(KERNEL).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
+  const layered = [...sourceFiles(join(ROOT, "plugins")), ...sourceFiles(join(ROOT, "lib"))];
+
+  it("has kernel, plugin and library files to check", () => {
+    expect(kernelFiles.length).toBeGreaterThan(5);
+    expect(layered.some((f) => f.startsWith("lib/provider-kit/"))).toBe(true);
+    expect(layered.filter((f) => f.startsWith("plugins/")).length).toBeGreaterThan(50);
   });
 
-  it.each(files)("kernel/%s imports no plugin, SDK or transport", (file) => {
-    const bad = importsOf(readFileSync(join(KERNEL, file), "utf8")).filter((spec) => !ALLOWED.test(spec));
+  it.each(kernelFiles)("kernel/%s imports no plugin, SDK or transport", (file) => {
+    const bad = importsOf(readFileSync(join(KERNEL, file), "utf8")).filter((spec) => !KERNEL_ALLOWED.test(spec));
     expect(bad).toEqual([]);
   });
 
-  it("the checker itself catches a forbidden import", () => {
+  it("no plugin imports another plugin's internal files; no library imports a plugin", () => {
+    const violations = layered.flatMap((file) => importsOf(readFileSync(join(ROOT, file), "utf8")).flatMap((spec) => layerViolation(file, spec) ?? []));
+    expect(violations).toEqual([]);
+  });
+
+  it("plugins/index.ts (atomic-agent/plugins) re-exports types only: nothing there runs", () => {
+    const source = readFileSync(join(ROOT, "plugins/index.ts"), "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+    const statements = source.split(";").map((s) => s.trim()).filter(Boolean);
+    expect(statements.every((s) => s.startsWith("export type {"))).toBe(true);
+  });
+
+  it("provider plugins import their SDK only lazily (never a top-level value import)", () => {
+    const staticSdkImport = /^import\s+(?!type\b)[^;]*from\s+["'](@anthropic-ai\/sdk|openai|@google\/genai)["']/m;
+    for (const file of layered.filter((f) => /^(plugins\/provider-|lib\/)/.test(f))) {
+      expect(staticSdkImport.test(readFileSync(join(ROOT, file), "utf8")), file).toBe(false);
+    }
+  });
+
+  it("the checkers themselves catch forbidden imports", () => {
     expect(importsOf(`import x from "../plugins/agent/index.js";\nconst s = await import("openai");`)).toEqual(["../plugins/agent/index.js", "openai"]);
+    expect(layerViolation("plugins/retry/retry-chain.ts", "../models/errors.js")).toMatch(/internal file of plugin models/);
+    expect(layerViolation("plugins/provider-openai/index.ts", "../models/api.js")).toBeUndefined();
+    expect(layerViolation("plugins/provider-openai/stream.ts", "./shared.js")).toBeUndefined();
+    expect(layerViolation("plugins/provider-openai/stream.ts", "../../lib/provider-kit/history.js")).toBeUndefined();
+    expect(layerViolation("plugins/provider-openai/stream.ts", "../../kernel/index.js")).toBeUndefined();
+    expect(layerViolation("plugins/a/deep/x.ts", "../../b/api.js")).toBeUndefined();
+    expect(layerViolation("plugins/a/deep/x.ts", "../../b/inner/api.js")).toMatch(/internal file of plugin b/);
+    expect(layerViolation("lib/provider-kit/index.ts", "../../plugins/models/api.js")).toMatch(/library imports plugin code/);
+    expect(layerViolation("lib/provider-kit/index.ts", "../truncate/index.js")).toBeUndefined();
   });
 });

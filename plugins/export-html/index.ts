@@ -13,7 +13,7 @@ import type {} from "../session/api.js";
 export default definePlugin({
   name: "export-html",
   description: "Export the current session to a self-contained HTML file",
-  dependsOn: ["session"],
+  requires: ["session"],
   apply(k) {
     k.registerCommand(
       defineCommand({

@@ -3,18 +3,9 @@
  * model resolution. Provider plugins tap `hooks.stream.for(api)` and read keys from here.
  */
 import type { Model } from "../../kernel/index.js";
+import type { ProviderModelsApi, ProviderRegistration } from "../../lib/provider-kit/index.js";
 
-export interface ProviderRegistration {
-  name: string;
-  /** Default API for the provider's models. */
-  api: string;
-  baseUrl?: string;
-  models: Model[];
-  /** false: always available, no credential needed (e.g. the offline replay provider). */
-  requiresAuth?: boolean;
-  /** Environment variable holding the provider's key (built-ins: ANTHROPIC_API_KEY, ...). */
-  envKey?: string;
-}
+export type { ProviderRegistration };
 
 export interface AuthStatus {
   configured: boolean;
@@ -22,8 +13,7 @@ export interface AuthStatus {
   label?: string;
 }
 
-export interface ModelsApi {
-  registerProvider(registration: ProviderRegistration): void;
+export interface ModelsApi extends ProviderModelsApi {
   /** Every model in the catalog, available or not. */
   all(): Model[];
   /** Models whose provider has credentials (or needs none), in catalog order. */
@@ -32,10 +22,6 @@ export interface ModelsApi {
   hasProvider(provider: string): boolean;
   /** Registered provider names, in registration order. */
   providers(): string[];
-  /** The API key for a provider, or undefined. Resolves `!command` and env-var-name values. */
-  apiKey(provider: string): Promise<string | undefined>;
-  /** Extra HTTP headers configured for the model (models.json), values resolved. */
-  headers(model: Model): Promise<Record<string, string>>;
   authStatus(provider: string): AuthStatus;
   /** Stores a key in auth.json (mode 0600). */
   storeApiKey(provider: string, key: string): Promise<void>;

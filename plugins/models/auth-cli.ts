@@ -3,7 +3,7 @@
  * The key is read from stdin, never from argv, so it stays out of shell history and `ps`.
  */
 import { AuthStore } from "./auth-store.js";
-import { ENV_KEYS } from "./catalog.js";
+import { ENV_API_KEYS as ENV_KEYS } from "../../lib/provider-kit/api-names.js";
 
 export interface AuthCliIo {
   agentDir: string;

@@ -2,10 +2,10 @@ import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { removeDir, tempDir } from "../../test/fake-llm/harness.js";
+import { builtinProviders, removeDir, tempDir } from "../../test/fake-llm/harness.js";
 import { runAuthCommand } from "./auth-cli.js";
 import { AuthStore } from "./auth-store.js";
-import { builtinProviders } from "./catalog.js";
+
 import { ModelRegistry } from "./registry.js";
 
 let agentDir: string;

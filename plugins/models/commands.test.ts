@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Kernel } from "../../kernel/kernel.js";
 import type { Model } from "../../kernel/index.js";
-import { bootKernel, removeDir, tempDir } from "../../test/fake-llm/harness.js";
+import { VENDOR_PLUGINS, bootKernel, removeDir, tempDir } from "../../test/fake-llm/harness.js";
 
 let agentDir: string;
 let kernel: Kernel;
@@ -12,7 +12,7 @@ const settings = async () => JSON.parse(await readFile(join(agentDir, "settings.
 
 async function boot(env: NodeJS.ProcessEnv, modelsJson?: unknown, cliModel?: string): Promise<void> {
   if (modelsJson) await writeFile(join(agentDir, "models.json"), JSON.stringify(modelsJson));
-  kernel = await bootKernel({ agentDir, env, ...(cliModel ? { cli: { model: cliModel } } : {}) });
+  kernel = await bootKernel({ agentDir, env, plugins: VENDOR_PLUGINS, ...(cliModel ? { cli: { model: cliModel } } : {}) });
 }
 
 beforeEach(async () => {

@@ -10,7 +10,6 @@ export const modelSettings = {
 export const modelFlags: FlagSpec[] = [
   { name: "--provider", key: "provider", value: "<name>", description: "LLM provider (anthropic, openai, google, replay, or one from models.json)." },
   { name: "--model", key: "model", value: "<pattern>", description: "Model: provider/id, a bare id or a fuzzy pattern, with optional :<thinking> suffix." },
-  { name: "--record", key: "record", value: "<cassette>", description: "Record every model stream into <agent dir>/cassettes/<cassette>.jsonl for offline replay." },
 ];
 
 declare module "../../kernel/config.js" {
@@ -21,6 +20,5 @@ declare module "../../kernel/config.js" {
   interface CliOptions {
     provider?: string;
     model?: string;
-    record?: string;
   }
 }

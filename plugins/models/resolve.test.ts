@@ -1,8 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeDir, tempDir } from "../../test/fake-llm/harness.js";
-import { builtinProviders } from "./catalog.js";
+import { builtinProviders, removeDir, tempDir } from "../../test/fake-llm/harness.js";
+
 import { ModelRegistry } from "./registry.js";
 import { resolveModelPattern, splitThinking } from "./resolve.js";
 import { resolveStartupModel } from "./startup.js";

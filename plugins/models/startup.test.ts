@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Kernel } from "../../kernel/kernel.js";
 import type { OutEvent, Settings } from "../../kernel/index.js";
-import { bootKernel, removeDir, tempDir } from "../../test/fake-llm/harness.js";
+import { VENDOR_PLUGINS, bootKernel, removeDir, tempDir } from "../../test/fake-llm/harness.js";
 import replayPlugin from "../provider-replay/index.js";
 import { UNSUPPORTED_DEFAULT_ERROR } from "./startup.js";
 
@@ -12,7 +12,7 @@ const invoke = (name: string, raw: Record<string, unknown> = {}) => kernel.comma
 const UNSUPPORTED: Settings = { defaultProvider: "nonexistent", defaultModel: "some-model" };
 
 async function boot(settings: Settings, env: NodeJS.ProcessEnv = { ANTHROPIC_API_KEY: "a" }, cli: Record<string, string> = {}): Promise<void> {
-  kernel = await bootKernel({ agentDir, settings, env, cli });
+  kernel = await bootKernel({ agentDir, settings, env, cli, plugins: VENDOR_PLUGINS });
   events = [];
   kernel.events.subscribe((event) => events.push(event));
 }
@@ -82,14 +82,14 @@ describe("unsupported saved default provider", () => {
 
 describe("startup choice", () => {
   it("never picks the keyless replay provider unless asked for", async () => {
-    kernel = await bootKernel({ agentDir, plugins: [replayPlugin] });
+    kernel = await bootKernel({ agentDir, plugins: [replayPlugin, ...VENDOR_PLUGINS] });
     expect((await invoke("get_state")).model).toBeNull();
     expect((await invoke("get_available_models")).models.map((m: { provider: string; id: string }) => `${m.provider}/${m.id}`)).toContain("replay/demo");
-    kernel = await bootKernel({ agentDir, plugins: [replayPlugin], settings: { defaultProvider: "replay", defaultModel: "demo" } });
+    kernel = await bootKernel({ agentDir, plugins: [replayPlugin, ...VENDOR_PLUGINS], settings: { defaultProvider: "replay", defaultModel: "demo" } });
     expect((await invoke("get_state")).model).toMatchObject({ provider: "replay", id: "demo" });
-    kernel = await bootKernel({ agentDir, plugins: [replayPlugin], cli: { provider: "replay", model: "demo" } });
+    kernel = await bootKernel({ agentDir, plugins: [replayPlugin, ...VENDOR_PLUGINS], cli: { provider: "replay", model: "demo" } });
     expect((await invoke("get_state")).model).toMatchObject({ provider: "replay", id: "demo" });
-    kernel = await bootKernel({ agentDir, plugins: [replayPlugin], env: { GEMINI_API_KEY: "g" } });
+    kernel = await bootKernel({ agentDir, plugins: [replayPlugin, ...VENDOR_PLUGINS], env: { GEMINI_API_KEY: "g" } });
     expect((await invoke("get_state")).model.provider).toBe("google");
   });
 });

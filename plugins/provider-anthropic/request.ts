@@ -5,7 +5,7 @@
  */
 import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent, ThinkingLevel, ToolResultMessage } from "../../kernel/index.js";
 import { clampThinkingLevel, thinkingLevelsFor } from "../../kernel/index.js";
-import { defaultMaxTokens, fitToolCallId, isSameModel, prepareHistory } from "../models/history.js";
+import { defaultMaxTokens, fitToolCallId, isSameModel, prepareHistory } from "../../lib/provider-kit/history.js";
 
 type Block = Record<string, unknown>;
 interface MessageParam {

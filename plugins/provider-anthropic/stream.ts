@@ -3,7 +3,7 @@
  * the unified events. Content blocks are keyed by Anthropic's block index.
  */
 import type { AssistantMessageEvent } from "../../kernel/index.js";
-import type { ProviderCall } from "../models/provider-stream.js";
+import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
 import { buildAnthropicRequest } from "./request.js";
 
 /** The raw stream events we read; anything else (pings, server tools) is skipped. */

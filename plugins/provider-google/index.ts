@@ -1,17 +1,19 @@
 /**
- * Plugin `provider-google`: streams `google-generative-ai` (Gemini API) models through the
- * official `@google/genai` SDK. The adapter and the SDK are imported on first use.
+ * Plugin `provider-google`: registers the Gemini model table and streams `google-generative-ai`
+ * (Gemini API) models through the official `@google/genai` SDK. The adapter and the SDK are
+ * imported on first use.
  */
 import { definePlugin } from "../../kernel/index.js";
-import { GOOGLE_API } from "../models/catalog.js";
-import { lazyProviderStream, warmSdkWhenUsed } from "../models/provider-plugin.js";
+import { GOOGLE_API, lazyProviderStream, warmSdkWhenUsed } from "../../lib/provider-kit/index.js";
+import { googleProvider } from "./models.js";
 
 export default definePlugin({
   name: "provider-google",
-  dependsOn: ["models"],
+  requires: ["models"],
   description: "Google Gemini API (google-generative-ai) via @google/genai.",
   apply(k) {
     const models = k.service("models");
+    models.registerProvider(googleProvider());
     k.hooks.stream.for(GOOGLE_API).tap(k.name, (request) => lazyProviderStream(models, request, async () => (await import("./stream.js")).streamGemini));
     warmSdkWhenUsed(k, [GOOGLE_API], () => Promise.all([import("./stream.js"), import("@google/genai")]));
   },

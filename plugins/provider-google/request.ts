@@ -5,7 +5,7 @@
  */
 import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent, ThinkingLevel, ToolResultMessage } from "../../kernel/index.js";
 import { clampThinkingLevel, thinkingLevelsFor } from "../../kernel/index.js";
-import { defaultMaxTokens, isSameModel, prepareHistory, textOf } from "../models/history.js";
+import { defaultMaxTokens, isSameModel, prepareHistory, textOf } from "../../lib/provider-kit/history.js";
 
 type Part = Record<string, unknown>;
 interface Content {

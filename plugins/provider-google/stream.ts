@@ -4,7 +4,7 @@
  * function call arrives whole, so it starts, streams its JSON and ends at once.
  */
 import type { AssistantMessageEvent } from "../../kernel/index.js";
-import type { ProviderCall } from "../models/provider-stream.js";
+import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
 import { buildGeminiRequest } from "./request.js";
 
 interface Part {

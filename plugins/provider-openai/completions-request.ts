@@ -4,7 +4,7 @@
  * in a user message right after them, since tool messages only carry text.
  */
 import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent } from "../../kernel/index.js";
-import { defaultMaxTokens, isSameModel, prepareHistory } from "../models/history.js";
+import { defaultMaxTokens, isSameModel, prepareHistory } from "../../lib/provider-kit/history.js";
 import { dataUrl, normalizeChatToolCallId, reasoningEffort, toolResultRun } from "./shared.js";
 
 type ChatMessage = Record<string, unknown>;

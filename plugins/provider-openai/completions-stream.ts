@@ -4,8 +4,8 @@
  * by their `index` (a new id on the same index starts a new call); all close at the end.
  */
 import type { AssistantMessageEvent } from "../../kernel/index.js";
-import type { AssistantStreamBuilder } from "../models/stream-builder.js";
-import type { ProviderCall } from "../models/provider-stream.js";
+import type { AssistantStreamBuilder } from "../../lib/provider-kit/stream-builder.js";
+import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
 import { REASONING_FIELDS, buildChatRequest } from "./completions-request.js";
 import { openAiClient } from "./shared.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AssistantMessage, LlmMessage } from "../../kernel/index.js";
 import { BASH_TOOL, TINY_PNG, runStream, streamRequest } from "../../test/fake-llm/harness.js";
 import { describeProviderConformance, useProviderKernel } from "../../test/fake-llm/provider-suite.js";
-import { isRetryableError } from "../models/errors.js";
+import { isRetryableError } from "../../lib/provider-kit/index.js";
 import { buildChatRequest } from "./completions-request.js";
 import openaiPlugin from "./index.js";
 

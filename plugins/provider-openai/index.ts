@@ -1,18 +1,20 @@
 /**
- * Plugin `provider-openai`: the `openai` SDK for two APIs — Chat Completions
- * (`openai-completions`: OpenAI-compatible servers, models.json custom providers) and the
- * Responses API (`openai-responses`: the built-in `openai` provider). Adapters load on first use.
+ * Plugin `provider-openai`: registers the OpenAI model table and streams through the `openai`
+ * SDK for two APIs — Chat Completions (`openai-completions`: OpenAI-compatible servers,
+ * models.json custom providers) and the Responses API (`openai-responses`: the built-in
+ * `openai` provider). Adapters load on first use.
  */
 import { definePlugin } from "../../kernel/index.js";
-import { OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API } from "../models/catalog.js";
-import { lazyProviderStream, warmSdkWhenUsed } from "../models/provider-plugin.js";
+import { OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API, lazyProviderStream, warmSdkWhenUsed } from "../../lib/provider-kit/index.js";
+import { openaiProvider } from "./models.js";
 
 export default definePlugin({
   name: "provider-openai",
-  dependsOn: ["models"],
+  requires: ["models"],
   description: "OpenAI Chat Completions (openai-completions) and Responses (openai-responses) via the openai SDK.",
   apply(k) {
     const models = k.service("models");
+    models.registerProvider(openaiProvider());
     k.hooks.stream
       .for(OPENAI_COMPLETIONS_API)
       .tap(k.name, (request) => lazyProviderStream(models, request, async () => (await import("./completions-stream.js")).streamChatCompletions));

@@ -4,7 +4,7 @@
  * id, and a tool call's internal id `call_id|item_id` is split back into both.
  */
 import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent } from "../../kernel/index.js";
-import { defaultMaxTokens, isSameModel, prepareHistory } from "../models/history.js";
+import { defaultMaxTokens, isSameModel, prepareHistory } from "../../lib/provider-kit/history.js";
 import { callIdOf, dataUrl, normalizeResponsesToolCallId, reasoningEffort, toolResultRun } from "./shared.js";
 
 type InputItem = Record<string, unknown>;

@@ -4,7 +4,7 @@
  * message's id as `{v:1,id}`, so the next request can replay them.
  */
 import type { AssistantMessageEvent } from "../../kernel/index.js";
-import type { ProviderCall } from "../models/provider-stream.js";
+import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
 import { buildResponsesRequest } from "./responses-request.js";
 import { openAiClient } from "./shared.js";
 

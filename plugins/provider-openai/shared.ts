@@ -4,8 +4,8 @@
  */
 import type { ImageContent, LlmMessage, Model, ThinkingLevel } from "../../kernel/index.js";
 import { clampThinkingLevel, thinkingLevelsFor } from "../../kernel/index.js";
-import { fitToolCallId, imagesOf, textOf } from "../models/history.js";
-import type { ProviderCall } from "../models/provider-stream.js";
+import { fitToolCallId, imagesOf, textOf } from "../../lib/provider-kit/history.js";
+import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
 
 const EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
   minimal: "minimal",

@@ -2,21 +2,31 @@
  * Plugin `provider-replay`: the offline default. Provider `replay`, one model per cassette
  * (`replay/demo` bundled, user cassettes in `<agent dir>/cassettes/<name>.jsonl`). No network,
  * no key; used only when selected. The n-th LLM call of a run replays the n-th recorded turn.
+ * `--record <name>` writes such a cassette from live provider streams.
  */
 import { open, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { definePlugin, type AssistantMessageEvent, type Model, type StreamRequest } from "../../kernel/index.js";
 import type { Cassette } from "./cassette.js";
+import { installRecorder } from "./record.js";
 
 export const REPLAY_API = "replay";
 /** Bundled cassettes ship in the package source tree (not in dist/), found through the install dir. */
 const BUNDLED_SUBDIR = join("plugins", "provider-replay", "cassettes");
 
+declare module "../../kernel/config.js" {
+  interface CliOptions {
+    record?: string;
+  }
+}
+
 export default definePlugin({
   name: "provider-replay",
-  dependsOn: ["models"],
-  description: "Replays recorded model streams (cassettes): the offline default provider.",
+  requires: ["models"],
+  flags: [{ name: "--record", key: "record", value: "<cassette>", description: "Record every model stream into <agent dir>/cassettes/<cassette>.jsonl for offline replay." }],
+  description: "Replays recorded model streams (cassettes): the offline default provider; records them with --record.",
   async apply(k) {
+    installRecorder(k);
     const sources = new Map<string, string>();
     const userDir = join(k.config.agentDir, "cassettes");
     const bundledDir = k.config.installDir ? join(k.config.installDir, BUNDLED_SUBDIR) : undefined;

@@ -4,7 +4,7 @@
  * honouring abort between events.
  */
 import type { AssistantMessageEvent, Model, StreamRequest } from "../../kernel/index.js";
-import { AssistantStreamBuilder } from "../models/stream-builder.js";
+import { AssistantStreamBuilder } from "../../lib/provider-kit/stream-builder.js";
 import type { Cassette, CassetteEvent } from "./cassette.js";
 
 export async function* replayTurn(cassette: Cassette, model: Model, request: StreamRequest): AsyncGenerator<AssistantMessageEvent> {

@@ -4,7 +4,7 @@
  * exactly one `auto_retry_end`. No I/O of its own: events go out through `emit`.
  */
 import type { AgentMessage, AssistantMessage, EventMap } from "../../kernel/index.js";
-import { isContextOverflow, isRetryableError } from "../models/errors.js";
+import { isContextOverflow, isRetryableError } from "../../lib/provider-kit/index.js";
 
 export interface RetrySettings {
   enabled: boolean;

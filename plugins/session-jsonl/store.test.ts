@@ -107,16 +107,13 @@ describe("JSONL session store", () => {
     expect((await readFile(copy.file, "utf8")).trim().split("\n")).toHaveLength(3);
   });
 
-  it("should load a 100,000-entry session well under a second", async () => {
+  // Timing lives in bench/session-load.mjs.
+  it("should load a 100,000-entry session", async () => {
     const path = join(dir, "big.jsonl");
     const lines = [JSON.stringify(header())];
     for (let i = 0; i < 100_000; i++) lines.push(JSON.stringify(entry(i)));
     await writeFile(path, lines.join("\n") + "\n");
-    const started = performance.now();
     const loaded = await store().load(path);
-    const elapsed = performance.now() - started;
-    console.log(`100k-entry load: ${elapsed.toFixed(0)} ms`);
     expect(loaded.entries).toHaveLength(100_000);
-    expect(elapsed).toBeLessThan(1000);
   });
 });

@@ -78,16 +78,13 @@ describe("buildSessionContext", () => {
     expect(texts(buildSessionContext(tree.entries(), a2.id).messages)).toEqual(["NEW", "u2", "a2"]);
   });
 
-  it("should be linear: a 100,000-entry chain builds quickly", () => {
+  // Timing lives in bench/session-load.mjs; here only that a 100k chain builds (no recursion limit).
+  it("should build a 100,000-entry chain", () => {
     const entries: SessionEntry[] = [];
     for (let i = 0; i < 100_000; i++) {
       entries.push({ type: "message", id: `e${i}`, parentId: i ? `e${i - 1}` : null, timestamp: "", message: user(`m${i}`) });
     }
-    const started = performance.now();
     const { messages } = buildSessionContext(entries, "e99999");
-    const elapsed = performance.now() - started;
-    console.log(`100k-entry context build: ${elapsed.toFixed(0)} ms`);
     expect(messages).toHaveLength(100_000);
-    expect(elapsed).toBeLessThan(500);
   });
 });

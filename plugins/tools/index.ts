@@ -19,7 +19,6 @@ export const fileTools: ToolDefinition<any>[] = [readTool, editTool, writeTool, 
 export default definePlugin({
   name: "tools",
   description: "File tools for the model: read, edit, write, grep, find, ls.",
-  dependsOn: [],
   apply(k) {
     for (const tool of fileTools) k.registerTool(tool);
   },

@@ -9,6 +9,13 @@ import { fileURLToPath } from "node:url";
 import agentPlugin from "../../plugins/agent/index.js";
 import modelsPlugin from "../../plugins/models/index.js";
 import settingsPlugin from "../../plugins/settings/index.js";
+import anthropicPlugin from "../../plugins/provider-anthropic/index.js";
+import { anthropicProvider } from "../../plugins/provider-anthropic/models.js";
+import googlePlugin from "../../plugins/provider-google/index.js";
+import { googleProvider } from "../../plugins/provider-google/models.js";
+import openaiPlugin from "../../plugins/provider-openai/index.js";
+import { openaiProvider } from "../../plugins/provider-openai/models.js";
+import type { ProviderRegistration } from "../../lib/provider-kit/index.js";
 import type { Kernel } from "../../kernel/kernel.js";
 import {
   createHost,
@@ -43,6 +50,14 @@ export async function tempDir(prefix = "atomic-test-"): Promise<string> {
 
 export async function removeDir(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
+}
+
+/** The built-in vendor providers' plugins, in the CLI's order (each registers its model table). */
+export const VENDOR_PLUGINS: PluginDefinition[] = [anthropicPlugin, openaiPlugin, googlePlugin];
+
+/** The built-in vendor model tables, for registry-level tests that boot no kernel. */
+export function builtinProviders(): ProviderRegistration[] {
+  return [anthropicProvider(), openaiProvider(), googleProvider()];
 }
 
 /** A kernel booted by the host (as every entry point does) with settings + agent + models + `plugins`. */

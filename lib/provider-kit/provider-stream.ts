@@ -4,7 +4,7 @@
  * has started, failures arrive as an `error` event (never as an exception into the agent loop).
  */
 import type { AssistantMessageEvent, AssistantStream, StreamRequest } from "../../kernel/index.js";
-import type { ModelsApi } from "./api.js";
+import type { ProviderModelsApi } from "./types.js";
 import { AssistantStreamBuilder } from "./stream-builder.js";
 
 export const ABORTED_MESSAGE = "Request was aborted";
@@ -27,11 +27,11 @@ export interface ProviderStreamOptions {
 }
 
 /** Wraps an adapter body into the unified stream the `stream` hook returns. */
-export function providerStream(models: ModelsApi, request: StreamRequest, body: ProviderBody, options: ProviderStreamOptions = {}): AssistantStream {
+export function providerStream(models: ProviderModelsApi, request: StreamRequest, body: ProviderBody, options: ProviderStreamOptions = {}): AssistantStream {
   return run(models, request, body, options);
 }
 
-async function* run(models: ModelsApi, request: StreamRequest, body: ProviderBody, options: ProviderStreamOptions): AsyncGenerator<AssistantMessageEvent> {
+async function* run(models: ProviderModelsApi, request: StreamRequest, body: ProviderBody, options: ProviderStreamOptions): AsyncGenerator<AssistantMessageEvent> {
   const builder = new AssistantStreamBuilder(request.model);
   const outer = request.options.signal;
   const controller = new AbortController();

@@ -4,8 +4,8 @@ import type { AssistantMessageEvent } from "../../kernel/index.js";
 import { BASH_TOOL, bootKernel, removeDir, runStream, streamRequest, tempDir } from "../../test/fake-llm/harness.js";
 import { startFakeLlm, writeModelsJson, type FakeLlm } from "../../test/fake-llm/server.js";
 import anthropicPlugin from "../provider-anthropic/index.js";
-import replayPlugin from "../provider-replay/index.js";
-import { parseCassette } from "../provider-replay/cassette.js";
+import { parseCassette } from "./cassette.js";
+import replayPlugin from "./index.js";
 import { cassettePath, toCassetteEvent } from "./recorder.js";
 
 let fake: FakeLlm;
@@ -25,7 +25,7 @@ const strip = (events: AssistantMessageEvent[]) => events.map(toCassetteEvent).f
 
 describe("--record", () => {
   it("records live provider streams into a cassette that provider-replay plays back identically", async () => {
-    const recording = await bootKernel({ agentDir, plugins: [anthropicPlugin], cli: { record: "session-1" } });
+    const recording = await bootKernel({ agentDir, plugins: [replayPlugin, anthropicPlugin], cli: { record: "session-1" } });
     const model = recording.services.get("models").find("fake-anthropic", "fake-1")!;
     fake.script({ thinking: "Plan", text: "Listing files", toolCalls: [{ name: "bash", args: { command: "ls" } }], splitArgs: true, usage: { input: 40, output: 12 } }, { text: "All done." }, { status: 529 });
     const turns = [
@@ -57,7 +57,7 @@ describe("--record", () => {
   });
 
   it("passes events through unchanged, same partial object", async () => {
-    const kernel = await bootKernel({ agentDir, plugins: [anthropicPlugin], cli: { record: "passthrough" } });
+    const kernel = await bootKernel({ agentDir, plugins: [anthropicPlugin, replayPlugin], cli: { record: "passthrough" } });
     const model = kernel.services.get("models").find("fake-anthropic", "fake-1")!;
     fake.script({ text: "Hi there" });
     const { events, snapshots } = await runStream(kernel, streamRequest(model));

@@ -1,0 +1,22 @@
+/**
+ * The provider toolkit: what a provider plugin (built-in or a user's own) needs to turn a
+ * vendor SDK stream into Atomic's unified assistant events.
+ *
+ * This entry holds the parts a plugin uses at load time, which stay small: API names, the
+ * model-table helper, the error classification, the registry contract and the lazy stream
+ * frame. The parts an adapter uses per request live in their own files and load with it
+ * (import them from the adapter module that the plugin imports lazily):
+ *
+ * - `provider-stream.js`: `providerStream` (the frame: key, headers, abort, one final event)
+ * - `stream-builder.js`: `AssistantStreamBuilder` (the partial message and its events)
+ * - `history.js`: `prepareHistory` and helpers (history as one model may see it)
+ * - `streaming-json.js`: `StreamingJson` (tool-call arguments parsed as they stream)
+ */
+export { ANTHROPIC_API, ENV_API_KEYS, GOOGLE_API, OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API } from "./api-names.js";
+export { classifyError, isContextOverflow, isRetryableError, isSilentOverflow, type ErrorClass } from "./errors.js";
+export { modelTable, type ModelRow } from "./model-table.js";
+export { lazyProviderStream, warmSdkWhenUsed } from "./provider-plugin.js";
+export type { ProviderModelsApi, ProviderRegistration } from "./types.js";
+export type { ProviderBody, ProviderCall, ProviderStreamOptions } from "./provider-stream.js";
+export type { AssistantStreamBuilder, TokenCounts } from "./stream-builder.js";
+export type { HistoryOptions } from "./history.js";

@@ -1,0 +1,52 @@
+/**
+ * The table test every provider's model table passes: ids unique, the provider's API and base
+ * URL on each model, sane limits and prices, and thinking levels that agree with what the
+ * adapter actually sends for them (`wireValue`: undefined = nothing sent, the model's default).
+ */
+import { describe, expect, it } from "vitest";
+import { THINKING_LEVELS, thinkingLevelsFor, type Model, type ThinkingLevel } from "../../kernel/index.js";
+import type { ProviderRegistration } from "../../lib/provider-kit/index.js";
+
+export function describeModelTable(registration: ProviderRegistration, wireValue: (model: Model, level: ThinkingLevel) => unknown): void {
+  const models = registration.models;
+  describe(`${registration.name} model table`, () => {
+    it("has models under the provider's api and base URL, ids unique", () => {
+      expect(models.length).toBeGreaterThan(0);
+      expect(new Set(models.map((m) => m.id)).size).toBe(models.length);
+      for (const model of models) expect(model).toMatchObject({ provider: registration.name, api: registration.api, baseUrl: registration.baseUrl });
+    });
+
+    it.each(models.map((m) => [m.id, m] as const))("%s: limits, prices and inputs are sane", (_id, model) => {
+      expect(model.name.trim()).not.toBe("");
+      expect(Number.isInteger(model.contextWindow) && model.contextWindow > 0).toBe(true);
+      expect(Number.isInteger(model.maxTokens) && model.maxTokens > 0).toBe(true);
+      expect(model.maxTokens).toBeLessThanOrEqual(model.contextWindow);
+      expect(Object.keys(model.cost).sort()).toEqual(["cacheRead", "cacheWrite", "input", "output"]);
+      for (const price of Object.values(model.cost)) expect(Number.isFinite(price) && price >= 0).toBe(true);
+      expect(model.cost.input).toBeGreaterThan(0);
+      expect(model.cost.output).toBeGreaterThan(model.cost.input);
+      expect(model.cost.cacheRead).toBeLessThan(model.cost.input);
+      expect(model.input[0]).toBe("text");
+      expect(model.input.every((kind) => kind === "text" || kind === "image")).toBe(true);
+    });
+
+    it.each(models.map((m) => [m.id, m] as const))("%s: thinking levels match what the adapter sends", (_id, model) => {
+      const levels = thinkingLevelsFor(model);
+      if (!model.reasoning) {
+        expect(model.thinkingLevels).toBeUndefined();
+        expect(levels).toEqual(["off"]);
+        expect(wireValue(model, "high")).toBeUndefined();
+        return;
+      }
+      // In cycle order, no duplicates, at least one level that thinks.
+      const order = levels.map((level) => THINKING_LEVELS.indexOf(level));
+      expect(order).toEqual([...order].sort((a, b) => a - b));
+      expect(new Set(levels).size).toBe(levels.length);
+      expect(levels.some((level) => level !== "off")).toBe(true);
+      // Every offered level reaches the wire as its own distinct setting.
+      const values = levels.map((level) => wireValue(model, level));
+      expect(new Set(values.map((v) => JSON.stringify(v))).size).toBe(levels.length);
+      for (const [i, level] of levels.entries()) if (level !== "off") expect(values[i], level).toBeDefined();
+    });
+  });
+}
