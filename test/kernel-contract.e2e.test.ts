@@ -3,11 +3,12 @@
  * safely, the transport chosen by name, replies that get no response, a project that cannot run
  * or relocate anything by itself.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { RpcClient, tempDir } from "./helpers/rpc-client.js";
+import { CLI, RpcClient, tempDir } from "./helpers/rpc-client.js";
 
 const clients: RpcClient[] = [];
 const dirs: string[] = [];
@@ -47,6 +48,27 @@ describe("settings are written safely", () => {
   it("a pi settings file with `transport: auto` starts normally", async () => {
     const c = start({ settings: { transport: "auto", theme: "dark" } });
     expect(await c.ok({ type: "get_state" })).toMatchObject({ isStreaming: false });
+  });
+});
+
+describe("credentials are written safely", () => {
+  it("three concurrent `atomic auth set` runs keep all three keys (0600)", async () => {
+    const agentDir = tempDir("atomic-agent-");
+    dirs.push(agentDir);
+    const set = (provider: string, key: string) =>
+      new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, [CLI, "auth", "set", provider], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir }, stdio: ["pipe", "ignore", "pipe"] });
+        child.stdin.end(`${key}\n`);
+        child.once("exit", resolve);
+      });
+    expect(await Promise.all([set("anthropic", "key-a"), set("openai", "key-o"), set("google", "key-g")])).toEqual([0, 0, 0]);
+    const file = join(agentDir, "auth.json");
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
+      anthropic: { type: "api_key", key: "key-a" },
+      openai: { type: "api_key", key: "key-o" },
+      google: { type: "api_key", key: "key-g" },
+    });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 });
 

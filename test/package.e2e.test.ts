@@ -52,6 +52,41 @@ export default definePlugin({
 });
 `;
 
+/** A provider plugin on the toolkit: its frame and stream builder, loaded lazily as the built-ins do. */
+const PROVIDER = `import { definePlugin, type Model } from "atomic-agent";
+import { lazyProviderStream } from "atomic-agent/provider-kit";
+import type {} from "atomic-agent/plugins";
+import type { ProviderBody } from "atomic-agent/provider-kit/provider-stream";
+
+const API = "echo-api";
+const model: Model = {
+  id: "echo-1", name: "Echo", api: API, provider: "echo", baseUrl: "local", reasoning: false, input: ["text"],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 8000, maxTokens: 1000,
+};
+
+/** Answers with the last user message, reversed, in two deltas. */
+const body: ProviderBody = async function* ({ request, builder }) {
+  const last = request.context.messages.at(-1);
+  const text = typeof last?.content === "string" ? [...last.content].reverse().join("") : "?";
+  yield builder.start();
+  yield builder.textStart("t");
+  yield builder.textDelta("t", text.slice(0, 2));
+  yield builder.textDelta("t", text.slice(2));
+  yield builder.end("t");
+  yield builder.done("stop");
+};
+
+export default definePlugin({
+  name: "echo-provider",
+  requires: ["models"],
+  apply(k) {
+    const models = k.service("models");
+    models.registerProvider({ name: "echo", api: API, models: [model], requiresAuth: false });
+    k.hooks.stream.for(API).tap(k.name, (request) => lazyProviderStream(models, request, async () => body, { requiresKey: false }));
+  },
+});
+`;
+
 const TYPE_ERRORS = `import { definePlugin } from "atomic-agent";
 export default definePlugin({
   name: "broken",
@@ -82,6 +117,7 @@ beforeAll(() => {
   );
   writeFileSync(join(project, "greeter.ts"), PLUGIN);
   writeFileSync(join(project, "broken.ts"), TYPE_ERRORS);
+  writeFileSync(join(project, "echo-provider.ts"), PROVIDER);
 }, 120_000);
 
 afterAll(async () => {
@@ -91,7 +127,7 @@ afterAll(async () => {
 describe("the packed package", () => {
   it("type-checks and compiles a plugin outside the repository (and rejects misuse at compile time)", () => {
     execFileSync(process.execPath, [TSC, "-p", project], { cwd: project, encoding: "utf8" });
-    expect(readdirSync(join(project, "out")).sort()).toEqual(["broken.js", "greeter.js"]);
+    expect(readdirSync(join(project, "out")).sort()).toEqual(["broken.js", "echo-provider.js", "greeter.js"]);
   }, 120_000);
 
   it("the installed CLI loads the compiled plugin, which imports the installed kernel", async () => {
@@ -99,13 +135,17 @@ describe("the packed package", () => {
     const c = new RpcClient({
       agentDir,
       cwd: project,
-      settings: { plugins: [join(project, "out", "greeter.js")], greeter: { greeting: "Ahoy" } },
+      settings: { plugins: [join(project, "out", "greeter.js"), join(project, "out", "echo-provider.js")], greeter: { greeting: "Ahoy" } },
       args: ["--mode", "rpc", "--no-session"],
       cli: join(project, "node_modules", "atomic-agent", "dist", "cli", "atomic.js"),
     });
     try {
       expect(await c.ok({ type: "greet", name: "Ada" })).toEqual({ text: "Ahoy, Ada!", messages: 0, retries: 3 });
       expect(c.records.find((r) => r.type === "greeted")).toEqual({ type: "greeted", name: "Ada" });
+      await c.ok({ type: "set_model", provider: "echo", modelId: "echo-1" });
+      await c.ok({ type: "prompt", message: "stressed" });
+      await c.waitForEvent("agent_end");
+      expect(await c.ok({ type: "get_last_assistant_text" })).toEqual({ text: "desserts" });
     } finally {
       await c.close();
       await rm(agentDir, { recursive: true, force: true });

@@ -1,12 +1,15 @@
 /**
  * Stored credentials: `<agent dir>/auth.json`, `{"<provider>": {"type":"api_key","key":"..."}}`.
- * Written with mode 0600 through a temp file and a rename, so a crash never leaves a half file
- * and the key is never readable by other users. Keys are never logged.
+ * Written under the same lock as settings (concurrent `atomic auth set` runs keep every key),
+ * with mode 0600 through a temp file and a rename, so a crash never leaves a half file and the
+ * key is never readable by other users; a file that cannot be parsed is never replaced. Keys
+ * are never logged.
  */
-import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { ONE_SHOT } from "../../kernel/index.js";
+import { updateJsonFile } from "../../lib/locked-json/index.js";
 
 const credentialSchema = () => z.looseObject({ type: z.literal("api_key"), key: z.string() });
 type Credential = z.output<ReturnType<typeof credentialSchema>>;
@@ -56,12 +59,7 @@ export class AuthStore {
     if (typeof json !== "object" || json === null || Array.isArray(json)) {
       return report(warn, `Invalid ${this.#path}: expected an object of provider credentials`);
     }
-    this.#raw = json as Record<string, unknown>;
-    this.#entries.clear();
-    for (const [provider, value] of Object.entries(this.#raw)) {
-      const parsed = credentialSchema().safeParse(value, ONE_SHOT);
-      if (parsed.success && parsed.data.key !== "") this.#entries.set(provider, parsed.data);
-    }
+    this.#adopt(json as Record<string, unknown>);
     return undefined;
   }
 
@@ -78,36 +76,34 @@ export class AuthStore {
   }
 
   async set(provider: string, key: string): Promise<void> {
-    await this.#loadForUpdate();
-    const entry: Credential = { type: "api_key", key };
-    this.#raw[provider] = entry;
-    this.#entries.set(provider, entry);
-    await this.#write();
+    await this.#update((raw) => {
+      raw[provider] = { type: "api_key", key } satisfies Credential;
+    });
   }
 
   /** Removes the provider's credential; false when there was none. */
   async remove(provider: string): Promise<boolean> {
-    await this.#loadForUpdate();
-    if (!(provider in this.#raw)) return false;
-    delete this.#raw[provider];
-    this.#entries.delete(provider);
-    await this.#write();
-    return true;
+    let had = false;
+    await this.#update((raw) => {
+      had = provider in raw;
+      delete raw[provider];
+    });
+    return had;
   }
 
-  /** A broken file is never overwritten: the user may have keys in it worth rescuing. */
-  async #loadForUpdate(): Promise<void> {
-    const problem = await this.load();
-    if (problem) throw new Error(`${problem} (not modified; fix or remove the file first)`);
+  /** Read-modify-write under the lock; the in-memory view follows what was written. */
+  async #update(mutate: (raw: Record<string, unknown>) => void): Promise<void> {
+    const written = await updateJsonFile(this.#path, (raw) => void mutate(raw), { mode: 0o600, dirMode: 0o700 });
+    this.#adopt(written);
   }
 
-  async #write(): Promise<void> {
-    await mkdir(this.#agentDir, { recursive: true, mode: 0o700 });
-    const tmp = `${this.#path}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify(this.#raw, null, 2) + "\n", { mode: 0o600 });
-    // writeFile's mode only applies on creation; chmod covers a leftover temp file.
-    await chmod(tmp, 0o600);
-    await rename(tmp, this.#path);
+  #adopt(raw: Record<string, unknown>): void {
+    this.#raw = raw;
+    this.#entries.clear();
+    for (const [provider, value] of Object.entries(raw)) {
+      const parsed = credentialSchema().safeParse(value, ONE_SHOT);
+      if (parsed.success && parsed.data.key !== "") this.#entries.set(provider, parsed.data);
+    }
   }
 }
 

@@ -116,13 +116,13 @@ describe("a broken auth.json", () => {
     const r = new ModelRegistry({ env: {}, agentDir, warn: (m) => warnings.push(m) });
     await r.loadConfig();
     expect(warnings[0]).toMatch(/Invalid JSON in .*auth\.json/);
-    await expect(r.storeApiKey("openai", "k")).rejects.toThrow(/not modified/);
+    await expect(r.storeApiKey("openai", "k")).rejects.toThrow(/it is not valid JSON .*fix or remove it first/);
     let err = "";
     const stdin = new PassThrough();
     stdin.end("k\n");
     const code = await runAuthCommand(["set", "openai"], { agentDir, stdin, stdout: new PassThrough(), stderr: new PassThrough().on("data", (c) => (err += c)) });
     expect(code).toBe(1);
-    expect(err).toMatch(/not modified/);
+    expect(err).toMatch(/it is not valid JSON .*fix or remove it first/);
     expect(await readFile(file, "utf8")).toBe("{ broken");
   });
 });
