@@ -97,6 +97,8 @@ export async function readRawSettings(path: string): Promise<RawSettingsFile> {
 
 /** Validates one file's known keys; the error names the file and the key path. */
 export function validateSettingsFile(composed: Map<string, ComposedSetting>, file: RawSettingsFile): Record<string, unknown> {
+  // Most processes have no settings file: no schema is built then.
+  if (Object.keys(file.value).length === 0) return {};
   const shape: Record<string, z.ZodType> = {};
   for (const key of Object.keys(file.value)) {
     const setting = composed.get(key);
