@@ -4,7 +4,7 @@
  * the result reaching the model on the next prompt, teardown, and a `user_bash` plugin.
  */
 import { spawn } from "node:child_process";
-import { openSync, readdirSync, readFileSync, readSync, closeSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -102,6 +102,22 @@ describe("bash: streaming and results", () => {
     const data = await c.ok({ type: "bash", command: "seq 1 3000" });
     await c.close();
     expect(outputFiles(tmp)).toEqual([data.fullOutputPath.slice(tmp.length + 1)]);
+  });
+
+  it("sweeps full-output files older than bash.logRetentionHours at startup", async () => {
+    const { c, tmp } = start({ settings: { bash: { logRetentionHours: 1 } } });
+    const age = (name: string, hours: number) => {
+      const path = `${tmp}/${name}`;
+      writeFileSync(path, "old output");
+      const when = new Date(Date.now() - hours * 3_600_000);
+      utimesSync(path, when, when);
+    };
+    age("atomic-bash-00000000000000aa.log", 2);
+    age("atomic-bash-00000000000000bb.log", 0.2);
+    age("unrelated.log", 2);
+    await c.ok({ type: "get_state" });
+    expect(await waitUntil(() => outputFiles(tmp).length === 1, 5000)).toBe(true);
+    expect(readdirSync(tmp).sort()).toEqual(["atomic-bash-00000000000000bb.log", "unrelated.log"]);
   });
 
   it("writes only valid UTF-8 JSON for NUL bytes, invalid UTF-8 and escape codes", async () => {
