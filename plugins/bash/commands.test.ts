@@ -182,3 +182,13 @@ describe("where results are stored", () => {
     expect(newEntries.filter((e) => e.type === "message").map((e) => e.message.command)).toEqual(["echo second"]);
   });
 });
+
+describe("command schemas", () => {
+  it("document their fields", async () => {
+    await boot();
+    const schema = host.kernel.commands.jsonSchema("abort_bash") as { properties: Record<string, unknown> };
+    expect(schema.properties.requestId).toMatchObject({ type: ["string", "number"] });
+    expect(host.kernel.commands.lane("bash")).toBe("immediate");
+    expect(host.kernel.commands.lane("abort_bash")).toBe("immediate");
+  });
+});

@@ -16,6 +16,11 @@ describe("findShell", () => {
     expect(await findShell({ env: {}, platform: "darwin", isExecutable: only("/bin/sh") })).toBe("/bin/sh");
   });
 
+  it("never looks in relative PATH entries (a bash planted in the project)", () => {
+    expect(shellCandidates({ env: { PATH: ".:bin::/usr/bin" }, platform: "linux" })).toEqual(["/usr/bin/bash", "/bin/bash", "/usr/bin/sh", "/bin/sh"]);
+    expect(shellCandidates({ env: { Path: ".;tools;C:\\bin" }, platform: "win32" })).toEqual(["C:\\bin\\bash.exe", "C:\\bin\\sh.exe"]);
+  });
+
   it("fails with a hint when there is no shell at all", async () => {
     await expect(findShell({ env: { PATH: "/nowhere" }, platform: "linux", isExecutable: only() })).rejects.toThrow("No shell found (looked for bash, then sh): set shellPath in settings.json");
   });

@@ -5,7 +5,7 @@
  */
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
-import { delimiter, join } from "node:path";
+import { delimiter, join, posix, win32 } from "node:path";
 
 export interface ShellLookup {
   shellPath?: string;
@@ -26,7 +26,8 @@ export async function findShell(lookup: ShellLookup): Promise<string> {
 export function shellCandidates({ env, platform }: Pick<ShellLookup, "env" | "platform">): string[] {
   const windows = platform === "win32";
   const path = env.PATH ?? env.Path ?? "";
-  const dirs = path.split(windows ? ";" : delimiter).filter((dir) => dir !== "");
+  // Relative entries ("." or "") would find a `bash` planted in the project folder: skipped.
+  const dirs = path.split(windows ? ";" : delimiter).filter((dir) => (windows ? win32.isAbsolute(dir) : posix.isAbsolute(dir)));
   const onPath = (name: string) => dirs.map((dir) => (windows ? `${dir.replace(/[\\/]+$/, "")}\\${name}.exe` : join(dir, name)));
   if (!windows) return [...onPath("bash"), "/bin/bash", ...onPath("sh"), "/bin/sh"];
   // Git for Windows is the usual bash; its bin folder is often not on PATH.

@@ -62,7 +62,10 @@ const BashInput = () =>
     excludeFromContext: z.boolean().optional(),
   });
 
-const RequestId = z.custom<string | number>((value) => typeof value === "string" || (typeof value === "number" && Number.isFinite(value)), "string or number");
+/** A request id as the client sent it (zod's union error would not say "string or number"). */
+const RequestId = z
+  .custom<string | number>((value) => typeof value === "string" || (typeof value === "number" && Number.isFinite(value)), "string or number")
+  .meta({ type: ["string", "number"], description: "The id of the bash request to cancel." });
 
 /** A `user_bash` tap's own answer; the flags default to false. */
 const HandlerResult = z.object({
