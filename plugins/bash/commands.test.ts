@@ -151,6 +151,11 @@ describe("user_bash hook", () => {
     expect(await stored()).toEqual([]);
   });
 
+  it("ignores an answer that is not a verdict object", async () => {
+    await boot({ plugins: [guard(() => "yes please" as unknown as UserBashVerdict)] });
+    expect((await send({ type: "bash", command: "echo ran" })).data.output).toBe("ran\n");
+  });
+
   it("may answer itself: no process, no deltas, the answer stored; a malformed answer fails", async () => {
     let result: unknown = { output: "from the handler", exitCode: 0 };
     await boot({ plugins: [guard(() => ({ result }) as UserBashVerdict)] });

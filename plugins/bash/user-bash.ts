@@ -18,6 +18,7 @@ import {
   type Hooks,
   type UserBashEvent,
   type UserBashResult,
+  type UserBashVerdict,
 } from "../../kernel/index.js";
 import type { BashRequest, BashRequests } from "./requests.js";
 import { runShellCommand } from "./run.js";
@@ -102,7 +103,9 @@ async function runUserBash(deps: UserBashDeps, input: z.output<ReturnType<typeof
     const store = deps.openStore();
     const event: UserBashEvent = { command: input.command, cwd: deps.cwd, excludeFromContext: input.excludeFromContext ?? false };
     const hook = deps.hooks.user_bash;
-    const verdict = hook.isUsed() ? await hook.promise(event) : undefined;
+    const answer: unknown = hook.isUsed() ? await hook.promise(event) : undefined;
+    // Taps are user code: anything but an object is no verdict at all.
+    const verdict = typeof answer === "object" && answer !== null ? (answer as UserBashVerdict) : undefined;
     if (verdict && "block" in verdict && verdict.block) {
       throw new KernelError(ErrorCode.CANCELLED, verdict.reason || "Command blocked by a user_bash handler");
     }
