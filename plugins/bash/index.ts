@@ -1,129 +1,85 @@
 /**
- * The `bash` plugin: the `bash` LLM tool. It streams the output tail to the agent loop while the
- * command runs (throttled), keeps the last 2000 lines / 50 KiB for the result and points at a
- * temp file with the complete output when that was not everything. Failures (non-zero exit,
- * timeout, abort) are thrown so the loop reports them as error results, with the output so far.
+ * Plugin `bash`: shell commands, for the model (the `bash` tool) and for the user (the `bash`
+ * and `abort_bash` commands). Both share one shell, found once, the `shellCommandPrefix` setting
+ * and the full-output files, which are removed at exit unless a session file refers to them and
+ * otherwise swept after `bash.logRetentionHours`. Teardown cancels and drains user commands.
  */
+import { tmpdir } from "node:os";
 import { z } from "zod";
-import { definePlugin, defineSetting, defineTool, type ToolDefinition, type ToolResult } from "../../kernel/index.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../../lib/truncate/index.js";
-import { defaultShell, runShellCommand, type RunShellResult } from "./run.js";
+import { definePlugin, defineSetting, STAGE } from "../../kernel/index.js";
+import { DEFAULT_LOG_RETENTION_HOURS, FullOutputFiles, sweepOldOutputFiles } from "./output-files.js";
+import { BashRequests } from "./requests.js";
+import { sharedShell } from "./shell.js";
+import { openResultStore } from "./store-result.js";
+import { createBashTool, DEFAULT_TOOL_TIMEOUT_SECONDS } from "./tool.js";
+import { userBashCommands } from "./user-bash.js";
 
-/** At most one partial update per this interval (plus a final one). */
-const UPDATE_INTERVAL_MS = 50;
+export { createBashTool, type BashToolOptions } from "./tool.js";
+export type { BashCommandResult } from "./user-bash.js";
 
-const BashParams = () => z.object({
-  command: z.string().min(1).describe("The shell command to run (bash syntax; pipes, redirects and && work)."),
-  timeout: z.number().positive().optional().describe("Timeout in seconds; the command and all its child processes are killed when it expires. No timeout by default."),
-});
-
-export interface BashToolOptions {
-  /** Shell binary; defaults to /bin/bash. */
-  shell?: string;
-  /** Directory for full-output files (tests); defaults to os.tmpdir(). */
-  tempDir?: string;
-}
-
-export function createBashTool(options: BashToolOptions = {}): ToolDefinition<ReturnType<typeof BashParams>> {
-  return defineTool({
-    name: "bash",
-    description:
-      "Run a shell command in the working directory and return its combined stdout and stderr (ANSI colours " +
-      `removed). Only the last ${DEFAULT_MAX_LINES} lines or ${formatSize(DEFAULT_MAX_BYTES)} of output are returned; when ` +
-      "output is cut, the complete output is saved to a file whose path is given at the end (read it with the read " +
-      "tool or grep it). A non-zero exit code is reported as an error. Commands run non-interactively (no stdin); " +
-      "use `timeout` for commands that might hang, and prefer the read/grep/find/ls tools for inspecting files.",
-    parameters: BashParams,
-    async execute(args, ctx): Promise<ToolResult> {
-      const updates = throttledUpdates((text) =>
-        ctx.onUpdate({ content: [{ type: "text", text }], details: { truncation: null, fullOutputPath: null } }),
-      );
-      let result: RunShellResult;
-      try {
-        result = await runShellCommand({
-          command: args.command,
-          cwd: ctx.cwd,
-          shell: options.shell ?? defaultShell(),
-          signal: ctx.signal,
-          timeoutMs: args.timeout !== undefined ? args.timeout * 1000 : undefined,
-          tempDir: options.tempDir,
-          onProgress: updates.schedule,
-        });
-      } finally {
-        updates.flush();
-      }
-
-      const body = withTruncationNotice(result);
-      const fail = (status: string) => new Error(body ? `${body}\n\n${status}` : status);
-      if (result.cancelled) throw fail("Command aborted");
-      if (result.timedOut) throw fail(`Command timed out after ${args.timeout} seconds`);
-      if (result.exitCode !== 0) throw fail(`Command exited with code ${result.exitCode ?? "unknown"}`);
-      return {
-        content: [{ type: "text", text: body || "(no output)" }],
-        details: {
-          truncation: result.truncated ? result.truncation : null,
-          fullOutputPath: result.fullOutputPath,
-          exitCode: result.exitCode,
-        },
-      };
-    },
-  });
-}
-
-function withTruncationNotice(result: RunShellResult): string {
-  if (!result.truncated) return result.output;
-  const { truncation, totalLines, fullOutputPath } = result;
-  const first = totalLines - truncation.outputLines + 1;
-  const shown = truncation.partialLine
-    ? `[Showing the last ${formatSize(truncation.outputBytes)} of line ${totalLines} (${totalLines} lines total). Full output: ${fullOutputPath}]`
-    : `[Showing lines ${first}-${totalLines} of ${totalLines}. Full output: ${fullOutputPath}]`;
-  return `${result.output}\n\n${shown}`;
-}
-
-/**
- * Rate-limits partial results: the first chunk is sent at once, later ones at most every
- * UPDATE_INTERVAL_MS, and `flush` sends the final state (the output is rendered only when sent).
- */
-function throttledUpdates(send: (text: string) => void) {
-  let renderTail: (() => string) | null = null;
-  let timer: NodeJS.Timeout | undefined;
-  let lastSent = 0;
-  const emit = () => {
-    timer = undefined;
-    lastSent = Date.now();
-    if (renderTail) send(renderTail());
-  };
-  return {
-    schedule(render: () => string): void {
-      renderTail = render;
-      if (timer) return;
-      const wait = UPDATE_INTERVAL_MS - (Date.now() - lastSent);
-      if (wait <= 0) emit();
-      else timer = setTimeout(emit, wait);
-    },
-    flush(): void {
-      if (timer) clearTimeout(timer);
-      if (renderTail) emit();
-    },
-  };
-}
+const bashSetting = defineSetting(
+  () =>
+    z.object({
+      toolTimeoutSeconds: z.number().positive().optional(),
+      logRetentionHours: z.number().positive().optional(),
+    }),
+  { scope: "any", description: `The bash tool's default timeout (toolTimeoutSeconds, ${DEFAULT_TOOL_TIMEOUT_SECONDS}) and how long full-output files are kept (logRetentionHours, ${DEFAULT_LOG_RETENTION_HOURS}).` },
+);
 
 declare module "../../kernel/config.js" {
   interface Settings {
     shellPath?: string;
     shellCommandPrefix?: string;
+    bash?: z.output<ReturnType<(typeof bashSetting)["schema"]>>;
   }
 }
 
 export default definePlugin({
   name: "bash",
-  description: "The bash tool: run shell commands for the model.",
-  // Both choose what runs for every command: a cloned project may set them only when trusted.
+  description: "Shell commands: the bash tool for the model, the bash and abort_bash commands for the user.",
   settings: {
+    // Both choose what runs for every command: a cloned project may set them only when trusted.
     shellPath: defineSetting(() => z.string().min(1), { scope: "trusted", description: "Shell binary for bash commands (default: bash, else sh)." }),
     shellCommandPrefix: defineSetting(() => z.string(), { scope: "trusted", description: "Text prepended to every shell command (e.g. `set -euo pipefail;`)." }),
+    bash: bashSetting,
   },
   apply(k) {
-    k.registerTool(createBashTool({ shell: k.config.settings.shellPath }));
+    const { settings, env, cwd } = k.config;
+    const shell = sharedShell({ shellPath: settings.shellPath, env, platform: process.platform });
+    const files = new FullOutputFiles();
+    const requests = new BashRequests();
+    const track = (path: string) => files.track(path);
+
+    k.registerTool(
+      createBashTool({ shell, commandPrefix: settings.shellCommandPrefix, defaultTimeoutSeconds: settings.bash?.toolTimeoutSeconds, onFullOutput: track }),
+    );
+    const commands = userBashCommands({
+      hooks: k.ownHooks("user_bash"),
+      events: k.events,
+      cwd,
+      shell,
+      commandPrefix: settings.shellCommandPrefix,
+      requests,
+      onFullOutput: track,
+      openStore: () => openResultStore(k, files),
+    });
+    for (const command of commands) k.registerCommand(command);
+
+    // Results stored through the agent reach sessions via message_end: keep the files they name.
+    k.hooks.message_end.tap({ name: k.name, stage: STAGE.OBSERVE }, (event) => {
+      files.noteStored(event.message, () => k.maybeService("session")?.sessionFile() !== undefined);
+      return event;
+    });
+    // Older files left by earlier processes: swept in the background, startup does not wait.
+    k.hooks.boot.tap(k.name, () => {
+      void sweepOldOutputFiles(tmpdir(), settings.bash?.logRetentionHours ?? DEFAULT_LOG_RETENTION_HOURS).catch(() => undefined);
+    });
+    // Before the session closes its file (STAGE.DEFAULT): cancelled results must still be stored.
+    k.hooks.shutdown.tapPromise({ name: k.name, stage: STAGE.GUARD }, async () => {
+      requests.cancelAll();
+      await requests.drain();
+    });
+    // After everything else stored what it had: files no session file refers to go.
+    k.hooks.shutdown.tapPromise({ name: k.name, stage: STAGE.LAST }, () => files.removeUnkept());
   },
 });

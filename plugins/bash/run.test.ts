@@ -10,19 +10,49 @@ beforeEach(async () => (dir = await mkdtemp(join(tmpdir(), "atomic-run-"))));
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 const run = (command: string, extra: Partial<Parameters<typeof runShellCommand>[0]> = {}) =>
-  runShellCommand({ command, cwd: dir, tempDir: dir, ...extra });
+  runShellCommand({ command, cwd: dir, shell: "/bin/bash", tempDir: dir, ...extra });
 
 describe("runShellCommand", () => {
-  it("reports raw chunks per channel and a merged, ANSI-stripped output", async () => {
+  it("reports clean text per channel, which concatenates to the merged output", async () => {
     const chunks: [OutputChannel, string][] = [];
     const result = await run("printf '\\033[32mout\\033[0m\\n'; sleep 0.05; echo err >&2; pwd", {
-      onChunk: (channel, text) => chunks.push([channel, text]),
+      onOutput: (channel, text) => chunks.push([channel, text]),
     });
     expect(result.output).toBe(`out\nerr\n${dir}\n`);
     expect(result).toMatchObject({ exitCode: 0, cancelled: false, timedOut: false, truncated: false, fullOutputPath: null, totalLines: 3 });
     const byChannel = (channel: OutputChannel) => chunks.filter(([c]) => c === channel).map(([, text]) => text).join("");
-    expect(byChannel("stdout")).toBe(`\u001b[32mout\u001b[0m\n${dir}\n`);
+    expect(byChannel("stdout")).toBe(`out\n${dir}\n`);
     expect(byChannel("stderr")).toBe("err\n");
+    expect(chunks.map(([, text]) => text).join("")).toBe(result.output);
+  });
+
+  it("sanitises NUL bytes, invalid UTF-8 and carriage returns", async () => {
+    const deltas: string[] = [];
+    const result = await run("printf 'a\\000b\\377c\\r\\nd\\t\\xc3\\xa9\\n'", { onOutput: (_channel, text) => deltas.push(text) });
+    expect(result.output).toBe("ab\ufffdc\nd\t\u00e9\n");
+    expect(deltas.join("")).toBe(result.output);
+  });
+
+  it("pauses reading while the consumer is congested, and loses nothing", async () => {
+    let release!: () => void;
+    const congested = new Promise<void>((resolve) => (release = resolve));
+    let asked = 0;
+    const delivered: string[] = [];
+    const promise = run("seq 1 200000; echo done", {
+      onOutput: (_channel, text) => delivered.push(text),
+      backpressure: () => (++asked === 1 ? congested : undefined),
+    });
+    await waitUntil(() => delivered.length > 0, 5000);
+    // Without the pause, the rest would arrive within milliseconds.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const whilePaused = delivered.join("").length;
+    release();
+    const result = await promise;
+    const expected = Array.from({ length: 200000 }, (_, i) => String(i + 1)).join("\n") + "\ndone\n";
+    // At most what the pipe and one read hold, far from the 1.3 MB the command prints.
+    expect(whilePaused).toBeLessThan(256 * 1024);
+    expect(delivered.join("")).toBe(expected);
+    expect(result).toMatchObject({ exitCode: 0, truncated: true, totalLines: 200001 });
   });
 
   it("strips an escape sequence split across chunks", async () => {
@@ -43,7 +73,7 @@ describe("runShellCommand", () => {
     const controller = new AbortController();
     controller.abort();
     expect(await run("echo never", { signal: controller.signal })).toMatchObject({ cancelled: true, exitCode: undefined, output: "" });
-    await expect(runShellCommand({ command: "true", cwd: join(dir, "missing") })).rejects.toThrow("Working directory does not exist");
+    await expect(run("true", { cwd: join(dir, "missing") })).rejects.toThrow("Working directory does not exist");
   });
 
   it("does not wait for background jobs that keep the pipes open", async () => {
@@ -61,7 +91,7 @@ describe("runShellCommand", () => {
     const promise = run("trap '' TERM; sleep 30 & echo $!; wait", {
       signal: controller.signal,
       killGraceMs: 200,
-      onChunk: (_channel, text) => {
+      onOutput: (_channel, text) => {
         pid = Number(text.trim());
         controller.abort();
       },

@@ -1,32 +1,35 @@
 /**
  * Runs one shell command and collects its output: the process-running core shared by the `bash`
- * LLM tool and (later) the `bash` RPC command. The shell runs detached in its own process group
- * so a timeout or abort can kill the whole tree (SIGTERM, then SIGKILL after a grace period).
- * stdout and stderr are merged in arrival order and ANSI-stripped; memory stays bounded by
- * OutputTail no matter how much the command prints.
+ * LLM tool and the `bash` RPC command. The shell runs as the root of its own process tree so a
+ * timeout or cancel can kill all of it (SIGTERM, then SIGKILL after a grace period). Each channel
+ * is cleaned (UTF-8, ANSI and control characters) as it arrives; stdout and stderr are merged in
+ * arrival order; memory stays bounded by OutputTail however much the command prints, and reading
+ * pauses while the full-output file or the consumer of `onOutput` lags behind.
  */
-import { existsSync, statSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import { constants } from "node:os";
-import { StringDecoder } from "node:string_decoder";
-import stripAnsi from "strip-ansi";
 import type { TruncationResult } from "../../lib/truncate/index.js";
+import { OutputCleaner } from "./output-cleaner.js";
 import { OutputTail } from "./output-tail.js";
+import { signalProcessTree, treeSpawnOptions, type TreeSignal } from "./process-tree.js";
 
 export type OutputChannel = "stdout" | "stderr";
 
 export interface RunShellOptions {
   command: string;
   cwd: string;
-  /** Shell binary, run as `<shell> -c <command>`. Defaults to /bin/bash (or /bin/sh without bash). */
-  shell?: string;
+  /** Shell binary, run as `<shell> -c <command>` (see shell.ts for how it is chosen). */
+  shell: string;
   signal?: AbortSignal;
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
-  /** Raw decoded text per channel as it arrives (ANSI codes included), e.g. for streaming deltas. */
-  onChunk?(channel: OutputChannel, text: string): void;
+  /** Clean text per channel as it arrives; all of it, in order, is exactly the complete output. */
+  onOutput?(channel: OutputChannel, text: string): void;
+  /** Asked after each piece of output: a promise means "slow down", and reading pauses until it settles. */
+  backpressure?(): Promise<void> | undefined;
   /**
-   * Called after each piece of output is recorded. `renderTail()` returns the tail-truncated,
-   * ANSI-stripped output so far; it joins up to ~50 KiB, so throttle before calling it.
+   * Called after each piece of output is recorded. `renderTail()` returns the tail-truncated
+   * output so far; it joins up to ~50 KiB, so throttle before calling it.
    */
   onProgress?(renderTail: () => string): void;
   /** Time between SIGTERM and SIGKILL when killing the tree. */
@@ -43,7 +46,7 @@ export interface RunShellResult {
   cancelled: boolean;
   timedOut: boolean;
   truncated: boolean;
-  /** File holding the complete output; set only when truncated. */
+  /** File holding the complete output (written before this resolves); set only when truncated. */
   fullOutputPath: string | null;
   totalLines: number;
   totalBytes: number;
@@ -54,18 +57,14 @@ const DEFAULT_KILL_GRACE_MS = 1000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** After the shell exits, how long background jobs still holding its pipes may keep them. */
 const EXIT_LINGER_MS = 250;
-/** After SIGKILL, give up waiting for pipes held by processes that escaped the group. */
+/** After SIGKILL, give up waiting for pipes held by processes that escaped the tree. */
 const FORCE_CLOSE_MS = 1000;
-
-export function defaultShell(): string {
-  return existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
-}
 
 export async function runShellCommand(options: RunShellOptions): Promise<RunShellResult> {
   const { signal } = options;
   // Loaded on first use: node:child_process costs a few ms of startup otherwise.
   const { spawn } = await import("node:child_process");
-  if (!isDirectory(options.cwd)) return Promise.reject(new Error(`Working directory does not exist: ${options.cwd}`));
+  if (!(await isDirectory(options.cwd))) throw new Error(`Working directory does not exist: ${options.cwd}`);
   const tail = new OutputTail({ tempDir: options.tempDir });
   const result = async (exitCode: number | undefined, cancelled: boolean, timedOut: boolean): Promise<RunShellResult> => {
     await tail.close();
@@ -76,52 +75,58 @@ export async function runShellCommand(options: RunShellOptions): Promise<RunShel
   if (signal?.aborted) return result(undefined, true, false);
 
   return new Promise((resolve, reject) => {
-    const child = spawn(options.shell ?? defaultShell(), ["-c", options.command], {
+    const child = spawn(options.shell, ["-c", options.command], {
       cwd: options.cwd,
       env: options.env ?? process.env,
-      detached: true,
       stdio: ["ignore", "pipe", "pipe"],
+      ...treeSpawnOptions(process.platform),
     });
+    const system = { platform: process.platform, kill: (pid: number, sig: TreeSignal) => process.kill(pid, sig), spawn };
+    const signalTree = (sig: TreeSignal) => child.pid !== undefined && signalProcessTree(child.pid, sig, system);
     let cancelled = false;
     let timedOut = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
-    const decoders = { stdout: new StringDecoder("utf8"), stderr: new StringDecoder("utf8") };
-    const pendingEscape = { stdout: "", stderr: "" };
+    const cleaners = { stdout: new OutputCleaner(), stderr: new OutputCleaner() };
 
-    const record = (channel: OutputChannel, text: string, final: boolean) => {
-      const [complete, pending] = final ? [pendingEscape[channel] + text, ""] : splitTrailingEscape(pendingEscape[channel] + text);
-      pendingEscape[channel] = pending;
-      if (complete === "") return;
-      if (!tail.append(stripAnsi(complete))) {
-        // The full-output file fell behind: stop reading until it catches up.
+    // Reading pauses while anyone downstream is congested, and resumes when all have caught up.
+    // (Once the shell exits, Node resumes its pipes by itself to flush them: nothing is lost.)
+    let holds = 0;
+    const holdUntil = (wait: Promise<void>) => {
+      if (holds++ === 0) {
         child.stdout.pause();
         child.stderr.pause();
-        tail.onceDrain(() => {
-          child.stdout.resume();
-          child.stderr.resume();
-        });
       }
+      const release = () => {
+        if (--holds > 0 || settled) return;
+        child.stdout.resume();
+        child.stderr.resume();
+      };
+      wait.then(release, release);
+    };
+
+    const record = (channel: OutputChannel, text: string) => {
+      if (text === "") return;
+      options.onOutput?.(channel, text);
+      if (!tail.append(text)) holdUntil(new Promise<void>((done) => tail.onceDrain(done)));
+      const pressure = options.backpressure?.();
+      if (pressure) holdUntil(pressure);
       options.onProgress?.(() => tail.render().content);
     };
-    const onData = (channel: OutputChannel) => (bytes: Buffer) => {
-      const text = decoders[channel].write(bytes);
-      if (text === "") return;
-      options.onChunk?.(channel, text);
-      record(channel, text, false);
-    };
-    child.stdout.on("data", onData("stdout"));
-    child.stderr.on("data", onData("stderr"));
+    child.stdout.on("data", (bytes: Buffer) => record("stdout", cleaners.stdout.push(bytes)));
+    child.stderr.on("data", (bytes: Buffer) => record("stderr", cleaners.stderr.push(bytes)));
 
     const killTree = (reason: "cancel" | "timeout") => {
-      if (exit || settled) return;
+      if (settled || cancelled || timedOut) return;
       if (reason === "cancel") cancelled = true;
       else timedOut = true;
+      // The shell is gone (its pid may already be reused): stop reading what it left behind.
+      if (exit) return forceClose();
       const grace = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-      signalGroup(child.pid, "SIGTERM");
+      signalTree("SIGTERM");
       // Not in `timers`: it must still fire if the pipes close first while a member ignores SIGTERM.
-      setTimeout(() => signalGroup(child.pid, "SIGKILL"), grace).unref();
+      setTimeout(() => signalTree("SIGKILL"), grace).unref();
       timers.push(setTimeout(forceClose, grace + FORCE_CLOSE_MS));
     };
     const onAbort = () => killTree("cancel");
@@ -138,16 +143,17 @@ export async function runShellCommand(options: RunShellOptions): Promise<RunShel
       finish();
     }
 
-    function finish() {
-      if (settled) return;
+    function stopListening() {
       settled = true;
       for (const timer of timers) clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
-      for (const channel of ["stdout", "stderr"] as const) {
-        const rest = decoders[channel].end();
-        if (rest) options.onChunk?.(channel, rest);
-        record(channel, rest, true);
-      }
+    }
+
+    function finish() {
+      if (settled) return;
+      stopListening();
+      record("stdout", cleaners.stdout.end());
+      record("stderr", cleaners.stderr.end());
       const stopped = cancelled || timedOut;
       result(stopped ? undefined : exitCodeOf(exit), cancelled, timedOut).then(resolve, reject);
     }
@@ -159,11 +165,9 @@ export async function runShellCommand(options: RunShellOptions): Promise<RunShel
     child.on("close", finish);
     child.on("error", (error) => {
       if (settled) return;
-      settled = true;
-      for (const timer of timers) clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
+      stopListening();
       void tail.close();
-      reject(new Error(`Failed to run shell ${options.shell ?? defaultShell()}: ${error.message}`));
+      reject(new Error(`Failed to run shell ${options.shell}: ${error.message}`));
     });
   });
 }
@@ -174,34 +178,9 @@ function exitCodeOf(exit: { code: number | null; signal: NodeJS.Signals | null }
   return exit.signal ? 128 + (constants.signals[exit.signal] ?? 0) : undefined;
 }
 
-/** Signals the whole process group (the shell was spawned detached, so its pid is the group id). */
-function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
+async function isDirectory(path: string): Promise<boolean> {
   try {
-    process.kill(-pid, signal);
-  } catch {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // Already gone.
-    }
-  }
-}
-
-/**
- * Holds back an escape sequence cut off at the end of a chunk (e.g. `\x1b[3`), so it is stripped
- * once the rest arrives instead of leaking into the output as garbage.
- */
-function splitTrailingEscape(text: string): [string, string] {
-  const start = text.lastIndexOf("\x1b");
-  if (start === -1 || text.length - start > 64) return [text, ""];
-  const rest = text.slice(start);
-  return stripAnsi(rest) === rest ? [text.slice(0, start), rest] : [text, ""];
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
+    return (await stat(path)).isDirectory();
   } catch {
     return false;
   }

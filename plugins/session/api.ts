@@ -70,6 +70,20 @@ export interface SessionStore {
   importCopy(source: LoadedSession): Promise<LoadedSession>;
 }
 
+/**
+ * One session, held across replacements: where a result that outlives the session it started in
+ * goes (a user `bash` still running when `new_session`, `switch_session`, `fork`, ... completes).
+ */
+export interface SessionHandle {
+  readonly id: string;
+  /** Its file; undefined for an in-memory session. */
+  readonly file: string | undefined;
+  /** Whether it is still the current session (or the current one reopened its file). */
+  isCurrent(): boolean;
+  /** Appends a `message` entry after its leaf, current or not; resolves once it is written. */
+  appendMessage(message: AgentMessage): Promise<void>;
+}
+
 /** The current session, for plugins that read or extend it (export, compaction). */
 export interface SessionApi {
   header(): SessionHeader;
@@ -86,6 +100,8 @@ export interface SessionApi {
   append(entry: NewSessionEntry): SessionEntry;
   /** Waits until every appended entry is on disk. */
   flush(): Promise<void>;
+  /** The current session as a handle that stays bound to it after it is replaced. */
+  handle(): SessionHandle;
 }
 
 declare module "../../kernel/services.js" {

@@ -5,6 +5,7 @@
  */
 import { definePlugin, STAGE } from "../../kernel/index.js";
 import type { SessionApi } from "./api.js";
+import { currentSessionHandle } from "./handle.js";
 import { lifecycleCommands } from "./lifecycle-commands.js";
 import { queryCommands } from "./query-commands.js";
 import { SESSION_HOOKS, SessionRuntime } from "./runtime.js";
@@ -40,6 +41,7 @@ export default definePlugin({
       sessionName: () => current().tree.name,
       append: (entry) => runtime.manager.append(entry),
       flush: () => runtime.manager.flush(),
+      handle: () => currentSessionHandle(runtime.manager),
     };
     k.provide("session", api);
 

@@ -124,6 +124,14 @@ export class SessionManager {
     await this.#current.storage.flush();
   }
 
+  /** Appends to a session that is no longer current (a result that outlived it), then releases its file again. */
+  async appendToReplaced(session: Session, partial: NewSessionEntry): Promise<SessionEntry> {
+    const entry = session.tree.append(partial, this.#now());
+    session.storage.append([entry]);
+    await session.storage.close();
+    return entry;
+  }
+
   /**
    * A new session holding `path` (same ids) without its label entries, each entry re-linked to
    * the one before it where a label was dropped; the labels its entries carry now (wherever they

@@ -2,17 +2,17 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { tmpdir } from "node:os";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { PluginContext, ToolDefinition, ToolResult } from "../../kernel/index.js";
+import type { ToolResult } from "../../kernel/index.js";
 import { createToolRunner, textOf } from "../tools/test-harness.js";
-import bashPlugin, { createBashTool } from "./index.js";
 import { isProcessAlive, waitUntil } from "./process-probe.js";
+import { createBashTool, type BashToolOptions } from "./tool.js";
 
 let dir: string;
 beforeEach(async () => (dir = await mkdtemp(join(tmpdir(), "atomic-bash-test-"))));
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-function bash(args: Record<string, unknown>, options: { signal?: AbortSignal; onUpdate?: (partial: ToolResult) => void } = {}) {
-  const runner = createToolRunner([createBashTool({ tempDir: dir })]);
+function bash(args: Record<string, unknown>, options: { signal?: AbortSignal; onUpdate?: (partial: ToolResult) => void } = {}, tool: Partial<BashToolOptions> = {}) {
+  const runner = createToolRunner([createBashTool({ shell: async () => "/bin/bash", tempDir: dir, ...tool })]);
   return runner.run("bash", args, { cwd: dir, ...options });
 }
 
@@ -113,13 +113,19 @@ describe("bash tool: partial updates", () => {
   });
 });
 
-describe("bash plugin", () => {
-  it("registers the bash tool using settings.shellPath", async () => {
-    const registered: ToolDefinition<any>[] = [];
-    const k = { config: { settings: { shellPath: "/bin/sh" } }, registerTool: (tool: ToolDefinition<any>) => registered.push(tool) };
-    await bashPlugin.apply(k as unknown as PluginContext);
-    expect(bashPlugin.settings?.shellPath?.scope).toBe("trusted");
-    const runner = createToolRunner(registered);
-    expect(textOf(await runner.run("bash", { command: "echo $0" }, { cwd: dir }))).toBe("/bin/sh\n");
+describe("bash tool: settings", () => {
+  it("uses the shared shell and the command prefix", async () => {
+    const result = await bash({ command: "echo $0; echo $PREFIXED" }, {}, { shell: async () => "/bin/sh", commandPrefix: "PREFIXED=yes" });
+    expect(textOf(result)).toBe("/bin/sh\nyes\n");
+  });
+
+  it("applies the default timeout when the model gives none, and names it", async () => {
+    await expect(bash({ command: "echo started; sleep 30" }, {}, { defaultTimeoutSeconds: 0.3 })).rejects.toThrow(/Command timed out after 0.3 seconds$/);
+  });
+
+  it("reports each full-output file it writes", async () => {
+    const files: string[] = [];
+    const result = await bash({ command: "seq 1 3000" }, {}, { onFullOutput: (path) => files.push(path) });
+    expect(files).toEqual([(result.details as { fullOutputPath: string }).fullOutputPath]);
   });
 });

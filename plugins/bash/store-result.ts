@@ -1,0 +1,24 @@
+/**
+ * Where a user bash result goes: exactly once, into the session where its request started. While
+ * that session is current, through the agent (stored now when idle, when the run ends if one
+ * streams, so never between a tool call and its result; the session records it). Once it was
+ * replaced, straight into that old session's storage, and not into the agent's live context.
+ */
+import type { BashExecutionMessage, PluginContext } from "../../kernel/index.js";
+import type {} from "../agent/api.js";
+import type {} from "../session/api.js";
+import type { FullOutputFiles } from "./output-files.js";
+
+export type StoreResult = (message: BashExecutionMessage) => Promise<void>;
+
+/** Binds the destination now (at the request's start); the returned function stores the result. */
+export function openResultStore(k: Pick<PluginContext, "maybeService">, files: FullOutputFiles): StoreResult {
+  const session = k.maybeService("session")?.handle();
+  return async (message) => {
+    const agent = k.maybeService("agent");
+    if (agent && (!session || session.isCurrent())) return agent.appendAfterRun(message);
+    if (!session) return;
+    await session.appendMessage(message);
+    files.noteStored(message, () => session.file !== undefined);
+  };
+}
