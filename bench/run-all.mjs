@@ -1,5 +1,6 @@
 // Runs every benchmark against the built CLI (npm run build first) and prints one JSON object.
 import { benchSessionLoad } from "./session-load.mjs";
+import { benchSkills } from "./skills.mjs";
 import { benchStartup } from "./startup.mjs";
 import { benchStream } from "./stream.mjs";
 import { benchToolArgs } from "./tool-args.mjs";
@@ -10,5 +11,6 @@ const results = {
   stream: await benchStream({ runs: 5 }),
   sessionLoad: await benchSessionLoad({ runs: 3 }),
   toolArgs: benchToolArgs(),
+  skills: await benchSkills(),
 };
 console.log(JSON.stringify(results, null, 2));

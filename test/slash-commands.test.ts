@@ -106,6 +106,19 @@ describe("slash-commands in process", () => {
     expect(kernel.services.get("agent").pendingMessageCount()).toBe(1);
   });
 
+  it("an extension's own message is not expanded by the hook; slashCommands.expand does it on request", async () => {
+    const { kernel } = await boot([]);
+    const agent = kernel.services.get("agent");
+    let queued: string[] = [];
+    kernel.events.subscribe((event) => {
+      if (event.type === "queue_update") queued = event.followUp;
+    });
+    await agent.prompt({ text: "/fix-tests a.ts", via: "follow_up", source: "extension" });
+    const expanded = await kernel.services.get("slashCommands").expand({ text: "/fix-tests b.ts", via: "follow_up", source: "extension" });
+    await agent.prompt({ text: expanded.text, via: "follow_up", source: "extension" });
+    expect(queued).toEqual(["/fix-tests a.ts", "Fix b.ts"]);
+  });
+
   it("the system prompt lists skills between persona and footer, only while the read tool is active", async () => {
     const { kernel, root } = await boot([]);
     const build = () => kernel.hooks.system_prompt.promise("", { cwd: root, tools: kernel.tools.specs(), model: null });

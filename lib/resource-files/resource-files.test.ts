@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkFile, checkFolder, FreshScan, OnceNotes, parseFrontmatter, projectAncestry, readResourceText, settingRoots, StampedCache } from "./index.js";
+import { parseSimpleMapping } from "./frontmatter.js";
 import type { KernelConfig } from "../../kernel/index.js";
 
 const dirs: string[] = [];
@@ -153,5 +154,61 @@ describe("StampedCache", () => {
     expect(cache.get("/a", { ...stamp, mtimeMs: 2 })).toBeUndefined();
     cache.sweep();
     expect(cache.get("/b", stamp)).toBeUndefined();
+  });
+});
+
+describe("parseSimpleMapping (the fast path) agrees with the yaml package or declines", () => {
+  const samples = [
+    "name: a\ndescription: Web search via Brave API",
+    "description: Use [brackets], {braces}, commas, and 'quotes' inside",
+    "flag: true\nother: False\nnothing: null\nNULLISH: NULL",
+    "quoted: \"a: b # c\"\nsingle: 'x y'",
+    "description: constructor\nname: toString",
+    "a: yes\nb: on\nc: No",
+    "a: 2024-01-01",
+    "a: foo#bar",
+    "a:  spaced   inside  ",
+    "a: trailing colon:",
+    "a: foo: bar",
+    "a: foo # comment",
+    "a: 12",
+    "a: .5",
+    "a: +1",
+    "a: -x",
+    "a: - x",
+    "a: [1, 2]",
+    "a: {b: 1}",
+    "a: |\n  block",
+    "a:\n  nested: 1",
+    "a: 'it''s'",
+    'a: "esc\\"aped"',
+    "a: 'back\\slash'",
+    "# comment\na: b",
+    "a: b\na: c",
+    "__proto__: x",
+    "a: ~",
+    "a: !tag x",
+    "a: &anchor x",
+    "a: *alias",
+    "a: @reserved",
+    "a: `tick",
+    "a: %dir",
+    "a: ?q",
+    "a: x\n\n\nb: y",
+    "a: x\r\nb: y",
+    "a-b_c: x",
+    "a: über naïve",
+  ];
+  it.each(samples)("%j", async (sample) => {
+    const { parse } = await import("yaml");
+    const fast = parseSimpleMapping(sample);
+    if (fast === undefined) return;
+    expect(fast).toEqual(parse(sample));
+  });
+
+  it("takes the common frontmatter shapes", () => {
+    expect(parseSimpleMapping("name: a\ndescription: Web search via Brave API\ndisable-model-invocation: true")).toEqual({ name: "a", description: "Web search via Brave API", "disable-model-invocation": true });
+    expect(parseSimpleMapping("a: 12")).toBeUndefined();
+    expect(parseSimpleMapping("a: b\na: c")).toBeUndefined();
   });
 });

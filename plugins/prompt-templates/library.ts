@@ -5,7 +5,7 @@
  * when changed; an unusable file is reported once on stderr and skipped.
  */
 import type { Dirent } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { lstat, readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { KernelConfig, Logger } from "../../kernel/index.js";
 import {
@@ -22,6 +22,7 @@ import {
   settingRoots,
   StampedCache,
   stringField,
+  type Checked,
   type FileStamp,
   type ResourceLocation,
   type ResourceRoot,
@@ -115,26 +116,29 @@ export class TemplateLibrary {
       if (!top.missing || root.location === "path") this.#note(root.path, `Skipped prompts folder ${root.path}: ${top.problem}`);
       return [];
     }
-    let paths: string[];
     if (top.isFile) {
       if (!root.path.endsWith(".md")) return this.#note(root.path, `Skipped prompt template ${root.path}: not a .md file`), [];
-      paths = [root.path];
-    } else {
-      let entries: Dirent[];
-      try {
-        entries = await readdir(root.path, { withFileTypes: true });
-      } catch (error) {
-        return this.#note(root.path, `Skipped prompts folder ${root.path}: ${describeFsError(error)}`), [];
-      }
-      paths = entries
-        .filter((entry) => entry.name.endsWith(".md") && entry.name.length > 3 && !entry.isDirectory())
-        .map((entry) => entry.name)
-        .sort()
-        .map((name) => join(root.path, name));
+      return this.#checked([{ path: root.path }], root);
     }
-    const checked = await Promise.all(paths.map((path) => checkFile(path, root.confineTo)));
+    let entries: Dirent[];
+    try {
+      entries = await readdir(root.path, { withFileTypes: true });
+    } catch (error) {
+      return this.#note(root.path, `Skipped prompts folder ${root.path}: ${describeFsError(error)}`), [];
+    }
+    const files = entries
+      .filter((entry) => entry.name.endsWith(".md") && entry.name.length > 3 && !entry.isDirectory())
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      // A plain file in the real root folder is real (and confined) itself: no realpath needed.
+      .map((entry) => ({ path: join(root.path, entry.name), ...(entry.isFile() ? { realPath: join(top.realPath, entry.name) } : {}) }));
+    return this.#checked(files, root);
+  }
+
+  /** Stamps each file; symlinks and odd files get the full check (followed, confined, regular). */
+  async #checked(files: { path: string; realPath?: string }[], root: ResourceRoot): Promise<Candidate[]> {
+    const checked = await Promise.all(files.map((file) => (file.realPath !== undefined ? plainFile(file.path, file.realPath, root.confineTo) : checkFile(file.path, root.confineTo))));
     const found: Candidate[] = [];
-    paths.forEach((path, i) => {
+    files.forEach(({ path }, i) => {
       const check = checked[i]!;
       if (!check.ok) return this.#note(path, `Skipped prompt template ${path}: ${check.problem}`);
       if (/\s/.test(basename(path))) return this.#note(path, `Skipped prompt template ${path}: its name has spaces (it could not be invoked as /name)`);
@@ -156,6 +160,17 @@ export class TemplateLibrary {
   #note(subject: string, message: string): void {
     this.#notes.note(subject, message);
   }
+}
+
+/** A file the listing saw as plain: one lstat for its stamp (the full check if it changed kind since). */
+async function plainFile(path: string, realPath: string, confineTo: string | undefined): Promise<Checked<{ realPath: string; stamp: FileStamp }>> {
+  try {
+    const stats = await lstat(path);
+    if (stats.isFile()) return { ok: true, realPath, stamp: { mtimeMs: stats.mtimeMs, size: stats.size, ino: stats.ino } };
+  } catch {
+    // Gone or replaced since the listing: the full check reports what it is now.
+  }
+  return checkFile(path, confineTo);
 }
 
 /** The frontmatter `description`, else the body's first non-empty line (cut short). */

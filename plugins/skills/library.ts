@@ -44,6 +44,8 @@ export class SkillLibrary {
   readonly #notes: OnceNotes;
   readonly #cache = new StampedCache<Parsed>();
   readonly #scan = new FreshScan(() => this.#load());
+  /** Real paths of folders that held a SKILL.md: re-checked with one lstat instead of a listing. */
+  readonly #skillFolders = new Set<string>();
   #roots: Promise<ResourceRoot[]> | undefined;
 
   constructor(private readonly options: SkillLibraryOptions) {
@@ -79,7 +81,7 @@ export class SkillLibrary {
 
   async #load(): Promise<Skill[]> {
     const note = (subject: string, message: string) => this.#notes.note(subject, message);
-    const candidates = await findSkillFiles(await this.#rootList(), note);
+    const candidates = await findSkillFiles(await this.#rootList(), note, this.#skillFolders);
     const parsed = await Promise.all(candidates.map((candidate) => this.#parse(candidate)));
     this.#cache.sweep();
     const byName = new Map<string, Skill>();

@@ -56,6 +56,13 @@ export interface SlashCommandsApi {
   /** Every entry: extension commands, then prompt templates, then skills (get_commands). */
   list(): Promise<SlashCommandEntry[]>;
   /**
+   * Runs every stage on `input`, as the `input` hook does for clients. Input an extension sends
+   * (`source: "extension"`) is not expanded by the hook (as in pi, so an extension's own message
+   * cannot loop through commands); an extension that asks for expansion (`sendUserMessage` with
+   * `expandPromptTemplates`) runs it through here first.
+   */
+  expand(input: InputEvent): Promise<InputEvent>;
+  /**
    * Extra skill and prompt paths extensions announce through the `resources_discover` hook
    * (asked once, on first use, then remembered).
    */

@@ -27,6 +27,7 @@ export default definePlugin({
     const api: SlashCommandsApi = {
       addProvider: (provider) => registry.addProvider(provider),
       list: () => registry.list(),
+      expand: (input) => registry.expand(input),
       discoveredPaths: () =>
         (discovered ??= resources_discover
           .promise({ cwd: k.config.cwd, reason: "startup", skillPaths: [], promptPaths: [], themePaths: [] })
@@ -35,7 +36,8 @@ export default definePlugin({
     k.provide("slashCommands", api);
 
     for (const source of SOURCE_ORDER) {
-      k.hooks.input.tapPromise({ name: k.name, stage: INPUT_STAGE[source] }, (event) => registry.dispatch(source, event));
+      // An extension's own message is left alone unless it asked for expansion (then it came through `expand`).
+      k.hooks.input.tapPromise({ name: k.name, stage: INPUT_STAGE[source] }, async (event) => (event.source === "extension" ? event : registry.dispatch(source, event)));
     }
 
     k.registerCommand(

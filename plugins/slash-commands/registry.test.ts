@@ -96,3 +96,17 @@ describe("SlashCommandRegistry", () => {
     expect(await registry.list()).toEqual([]);
   });
 });
+
+describe("expand", () => {
+  it("runs the stages in order, one pass: an extension command first, else a skill, else a template", async () => {
+    const { registry, provider, calls } = setup();
+    registry.addProvider(provider("prompt", ["t", "both"], (name) => ({ text: `template ${name}` })));
+    registry.addProvider(provider("skill", ["skill:s"], () => ({ text: "/t from the skill" })));
+    registry.addProvider(provider("extension", ["both"], () => ({ handled: true })));
+    expect(await registry.expand(input("/skill:s"))).toMatchObject({ text: "/t from the skill" });
+    expect(await registry.expand(input("/t"))).toMatchObject({ text: "template t" });
+    expect(await registry.expand(input("/both"))).toMatchObject({ handled: true });
+    // The skill's output starts with /t, but an expansion is not expanded again.
+    expect(calls).toEqual(["skill:skill:s()", "prompt:t()", "extension:both()"]);
+  });
+});

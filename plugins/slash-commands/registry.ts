@@ -17,11 +17,16 @@ import {
 /** How a failing provider is reported: `extension_error` plus a stderr line. */
 export type ReportFailure = (owner: string, event: string, error: string) => void;
 
+/** Expansion order; `INPUT_STAGE` places the same order on the input hook. */
+const STAGE_ORDER: readonly SlashCommandSource[] = ["extension", "skill", "prompt"];
+
 /** The `extension_error` event name for a failure while running or expanding an entry. */
 const FAILURE_EVENT: Record<SlashCommandSource, string> = { extension: "command", skill: "skill_expansion", prompt: "prompt_expansion" };
 
 export class SlashCommandRegistry {
   readonly #providers: SlashCommandProvider[] = [];
+  /** Inputs a stage produced: one pass, so an expansion is never expanded by a later stage. */
+  readonly #expanded = new WeakSet<InputEvent>();
 
   constructor(private readonly reportFailure: ReportFailure) {}
 
@@ -40,9 +45,16 @@ export class SlashCommandRegistry {
     return lists.flatMap((entries, i) => entries.map((entry) => ({ ...entry, source: providers[i]!.source })));
   }
 
+  /** Every stage in order (extension commands, skills, templates): what the input hook does, on demand. */
+  async expand(event: InputEvent): Promise<InputEvent> {
+    let current = event;
+    for (const source of STAGE_ORDER) current = await this.dispatch(source, current);
+    return current;
+  }
+
   /** One `input` stage: runs or expands `/name args` when a provider of `source` owns `name`. */
   async dispatch(source: SlashCommandSource, event: InputEvent): Promise<InputEvent> {
-    if (event.handled || event.rejected !== undefined) return event;
+    if (event.handled || event.rejected !== undefined || this.#expanded.has(event)) return event;
     const slash = parseSlash(event.text);
     if (!slash) return event;
     const found = await this.#find(source, slash.name);
@@ -58,7 +70,9 @@ export class SlashCommandRegistry {
     }
     if (!outcome) return event;
     if ("handled" in outcome) return { ...event, handled: true };
-    return { ...event, text: outcome.text };
+    const expanded = { ...event, text: outcome.text };
+    this.#expanded.add(expanded);
+    return expanded;
   }
 
   async #find(source: SlashCommandSource, name: string): Promise<{ provider: SlashCommandProvider; entry: SlashCommandEntry } | undefined> {
