@@ -1,4 +1,5 @@
 /** The example skills and prompt templates, loaded by the real CLI from the `skills` and `prompts` settings. */
+import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { PROBE_PLUGIN, probeLog, promptAndSettle, startAgent } from "../test/helpers/agent-harness.js";
@@ -7,8 +8,12 @@ import { textTurn, type RpcClient } from "../test/helpers/rpc-client.js";
 const SKILLS = resolve(import.meta.dirname, "skills");
 const PROMPTS = resolve(import.meta.dirname, "prompts");
 const clients: RpcClient[] = [];
-afterEach(() => {
-  for (const c of clients.splice(0)) if (c.child.exitCode === null) c.child.kill("SIGKILL");
+afterEach(async () => {
+  for (const c of clients.splice(0)) {
+    if (c.child.exitCode === null) c.child.kill("SIGKILL");
+    await c.exited;
+    for (const dir of [c.agentDir, c.cwd]) rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 describe("extensions-examples skills and prompts", () => {

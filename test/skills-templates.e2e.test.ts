@@ -5,7 +5,7 @@
  * prompt lists skills, get_commands covers all three sources, and files added while the agent
  * runs are picked up.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeLlm, writeModelsJson, type FakeLlm, type RecordedRequest } from "./fake-llm/server.js";
@@ -22,8 +22,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
-afterEach(() => {
-  for (const c of clients.splice(0)) if (c.child.exitCode === null) c.child.kill("SIGKILL");
+afterEach(async () => {
+  for (const c of clients.splice(0)) {
+    if (c.child.exitCode === null) c.child.kill("SIGKILL");
+    await c.exited;
+    for (const dir of [c.agentDir, c.cwd]) rmSync(dir, { recursive: true, force: true });
+  }
   fake.requests.length = 0;
 });
 
