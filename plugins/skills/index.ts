@@ -46,6 +46,7 @@ export default definePlugin({
     slash.addProvider({
       owner: k.name,
       source: "skill",
+      handles: (name) => name.startsWith(PREFIX),
       entries: async () => {
         const skills = await library.skills();
         listed = new Map(skills.map((skill) => [PREFIX + skill.name, skill]));

@@ -40,6 +40,8 @@ export interface SlashCommandProvider {
   /** A plugin name or an extension's path: named in diagnostics and `extension_error`. */
   owner: string;
   source: SlashCommandSource;
+  /** A cheap test that `name` could be one of its entries (skills: the `skill:` prefix); spares a scan for other `/words`. */
+  handles?(name: string): boolean;
   /** The current entries; asked on every listing and every `/word` input, so keep it cheap. */
   entries(): readonly SlashCommandEntry[] | Promise<readonly SlashCommandEntry[]>;
   /**

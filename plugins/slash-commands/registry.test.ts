@@ -97,6 +97,18 @@ describe("SlashCommandRegistry", () => {
   });
 });
 
+describe("handles", () => {
+  it("a provider that cannot own a name is not asked for its entries", async () => {
+    const { registry } = setup();
+    let asked = 0;
+    registry.addProvider({ owner: "s", source: "skill", handles: (name) => name.startsWith("skill:"), entries: () => (asked++, [{ name: "skill:a", source: "skill" }]), invoke: () => ({ text: "A" }) });
+    expect(await registry.dispatch("skill", input("/review x"))).toMatchObject({ text: "/review x" });
+    expect(asked).toBe(0);
+    expect(await registry.dispatch("skill", input("/skill:a"))).toMatchObject({ text: "A" });
+    expect(asked).toBe(1);
+  });
+});
+
 describe("expand", () => {
   it("runs the stages in order, one pass: an extension command first, else a skill, else a template", async () => {
     const { registry, provider, calls } = setup();

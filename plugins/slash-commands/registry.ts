@@ -77,7 +77,7 @@ export class SlashCommandRegistry {
 
   async #find(source: SlashCommandSource, name: string): Promise<{ provider: SlashCommandProvider; entry: SlashCommandEntry } | undefined> {
     for (const provider of this.#providers) {
-      if (provider.source !== source) continue;
+      if (provider.source !== source || (provider.handles && !provider.handles(name))) continue;
       const entry = (await this.#entriesOf(provider)).find((candidate) => candidate.name === name);
       if (entry) return { provider, entry: { ...entry, source } };
     }
