@@ -117,14 +117,16 @@ export class TemplateLibrary {
       return [];
     }
     if (top.isFile) {
-      if (!root.path.endsWith(".md")) return this.#note(root.path, `Skipped prompt template ${root.path}: not a .md file`), [];
-      return this.#checked([{ path: root.path }], root);
+      if (root.path.endsWith(".md")) return this.#checked([{ path: root.path }], root);
+      this.#note(root.path, `Skipped prompt template ${root.path}: not a .md file`);
+      return [];
     }
     let entries: Dirent[];
     try {
       entries = await readdir(root.path, { withFileTypes: true });
     } catch (error) {
-      return this.#note(root.path, `Skipped prompts folder ${root.path}: ${describeFsError(error)}`), [];
+      this.#note(root.path, `Skipped prompts folder ${root.path}: ${describeFsError(error)}`);
+      return [];
     }
     const files = entries
       .filter((entry) => entry.name.endsWith(".md") && entry.name.length > 3 && !entry.isDirectory())
