@@ -1,6 +1,7 @@
 // Runs every benchmark against the built CLI (npm run build first) and prints one JSON object.
 import { benchBash } from "./bash.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
+import { benchSkills } from "./skills.mjs";
 import { benchStartup } from "./startup.mjs";
 import { benchStream } from "./stream.mjs";
 import { benchToolArgs } from "./tool-args.mjs";
@@ -12,5 +13,6 @@ const results = {
   sessionLoad: await benchSessionLoad({ runs: 3 }),
   toolArgs: benchToolArgs(),
   bash: await benchBash({ runs: 3 }),
+  skills: await benchSkills(),
 };
 console.log(JSON.stringify(results, null, 2));

@@ -19,6 +19,9 @@ import contextFiles from "../plugins/context-files/index.js";
 import session from "../plugins/session/index.js";
 import sessionJsonl from "../plugins/session-jsonl/index.js";
 import exportHtml from "../plugins/export-html/index.js";
+import slashCommands from "../plugins/slash-commands/index.js";
+import skills from "../plugins/skills/index.js";
+import promptTemplates from "../plugins/prompt-templates/index.js";
 
 /** In a stable order; the kernel re-orders by dependencies. */
 export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
@@ -37,6 +40,9 @@ export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   session,
   sessionJsonl,
   exportHtml,
+  slashCommands,
+  skills,
+  promptTemplates,
 ];
 
 /** Built-in names a user's `plugins` setting may list, resolved without touching the disk. */

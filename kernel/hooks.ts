@@ -35,6 +35,12 @@ export interface InputEvent {
   streamingBehavior?: StreamingBehavior;
   /** Set by a tap that fully handled the input: nothing is sent or queued. */
   handled?: boolean;
+  /**
+   * Set by a tap that refuses the input (an extension command sent by steer/follow_up): the
+   * command fails with this text, nothing is sent or queued. A throwing tap cannot do this: the
+   * `input` hook isolates failures and passes the input through.
+   */
+  rejected?: string;
 }
 
 export interface ToolCallEvent {

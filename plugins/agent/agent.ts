@@ -141,6 +141,7 @@ export class Agent implements AgentApi {
         via: input.via ?? "prompt",
         ...(input.streamingBehavior ? { streamingBehavior: input.streamingBehavior } : {}),
       });
+      if (result.rejected !== undefined) throw new KernelError(ErrorCode.CONFLICT, result.rejected);
       if (result.handled) {
         // Handled without a run (an extension command): settled at once, unless its own run is going.
         if (!this.#run && hooks.agent_settled.isUsed()) await hooks.agent_settled.promise({});

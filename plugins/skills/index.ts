@@ -1,0 +1,71 @@
+/**
+ * Plugin `skills`: folders holding a SKILL.md, found in the `skills` setting's paths,
+ * `.atomic/skills/` from the cwd up to the repository root, `<agent dir>/skills/` and paths
+ * extensions add. Listed in the system prompt (when the read tool is active) so the model reads
+ * one when it fits; `/skill:name args` expands to the skill's instructions. Project skills are
+ * data, not code: they load without the trust check project extensions need.
+ */
+import { z } from "zod";
+import { definePlugin, defineSetting, STAGE } from "../../kernel/index.js";
+import type {} from "../slash-commands/api.js";
+import { SkillLibrary, type Skill } from "./library.js";
+import { renderSkillInvocation, renderSkillsSection } from "./render.js";
+
+export { SkillLibrary, type Skill } from "./library.js";
+export { renderSkillInvocation, renderSkillsSection } from "./render.js";
+
+declare module "../../kernel/config.js" {
+  interface Settings {
+    skills?: string[];
+  }
+}
+
+const PREFIX = "skill:";
+
+export default definePlugin({
+  name: "skills",
+  description: "Skills (folders with a SKILL.md): listed in the system prompt, invoked with /skill:name.",
+  dependsOn: ["slash-commands"],
+  requires: ["slashCommands"],
+  settings: {
+    skills: defineSetting(() => z.array(z.string()), {
+      description: "Extra skill paths (a skill folder, a SKILL.md, or a folder of skills); relative to the settings file's folder.",
+    }),
+  },
+  apply(k) {
+    const slash = k.service("slashCommands");
+    const library = new SkillLibrary({
+      config: k.config,
+      log: k.log,
+      settingPaths: k.config.settings.skills,
+      discoveredPaths: async () => (await slash.discoveredPaths()).skillPaths,
+    });
+
+    // The skills of the latest listing, by command name: `invoke` follows the `entries` call that found its entry.
+    let listed = new Map<string, Skill>();
+    slash.addProvider({
+      owner: k.name,
+      source: "skill",
+      handles: (name) => name.startsWith(PREFIX),
+      entries: async () => {
+        const skills = await library.skills();
+        listed = new Map(skills.map((skill) => [PREFIX + skill.name, skill]));
+        return skills.map((skill) => ({ name: PREFIX + skill.name, description: skill.description, source: "skill" as const, location: skill.location, path: skill.path }));
+      },
+      invoke: async ({ entry, args }) => {
+        const skill = listed.get(entry.name);
+        if (!skill) return undefined;
+        return { text: renderSkillInvocation(skill, await library.body(skill), args) };
+      },
+    });
+
+    // After the persona and project context, before the date/cwd footer. Without the read tool
+    // the model could not open a skill, so the list would only cost tokens.
+    k.hooks.system_prompt.tapPromise({ name: k.name, stage: STAGE.DEFAULT + 10 }, async (prompt) => {
+      if (!k.tools.isActive("read")) return prompt;
+      const section = renderSkillsSection((await library.skills()).filter((skill) => !skill.hidden));
+      if (section === "") return prompt;
+      return prompt.trim() === "" ? section : `${prompt.trimEnd()}\n\n${section}`;
+    });
+  },
+});

@@ -1,0 +1,108 @@
+/**
+ * The slash-command registry's public surface (`k.service("slashCommands")`): sources (extension
+ * commands, prompt templates, skills) contribute entries and run or expand `/name args` when a
+ * `prompt`, `steer` or `follow_up` starts with one of their names. Types and pure helpers only.
+ */
+import { STAGE, type InputEvent } from "../../kernel/index.js";
+
+/** get_commands `source`, and the expansion stage an entry runs in. */
+export type SlashCommandSource = "extension" | "prompt" | "skill";
+
+/** get_commands `location`: not present for extension commands. */
+export type SlashCommandLocation = "user" | "project" | "path";
+
+/** One get_commands entry. */
+export interface SlashCommandEntry {
+  /** Invoked as `/<name>`; skills are named `skill:<name>`. */
+  name: string;
+  description?: string;
+  source: SlashCommandSource;
+  location?: SlashCommandLocation;
+  /** Absolute path of the file it came from (the extension, the template, the SKILL.md). */
+  path?: string;
+}
+
+export interface SlashInvocation {
+  entry: SlashCommandEntry;
+  /** The text after the name and the whitespace that follows it ("" when none). */
+  args: string;
+  /** The input as it reached this stage; return an outcome instead of editing it. */
+  input: Readonly<InputEvent>;
+}
+
+/**
+ * `{text}` replaces the input text (an expansion; sent or queued by the agent); `{handled: true}`
+ * consumes the input (an extension command ran: nothing is sent or queued); `undefined` leaves it.
+ */
+export type SlashOutcome = { text: string } | { handled: true } | undefined;
+
+export interface SlashCommandProvider {
+  /** A plugin name or an extension's path: named in diagnostics and `extension_error`. */
+  owner: string;
+  source: SlashCommandSource;
+  /** A cheap test that `name` could be one of its entries (skills: the `skill:` prefix); spares a scan for other `/words`. */
+  handles?(name: string): boolean;
+  /** The current entries; asked on every listing and every `/word` input, so keep it cheap. */
+  entries(): readonly SlashCommandEntry[] | Promise<readonly SlashCommandEntry[]>;
+  /**
+   * Runs or expands one of its entries. Extension commands are invoked only for `prompt` (the
+   * registry refuses them for `steer`/`follow_up`). A throw is reported as `extension_error`:
+   * an extension command then counts as handled, an expansion leaves the input as it was.
+   */
+  invoke(call: SlashInvocation): SlashOutcome | Promise<SlashOutcome>;
+}
+
+export interface SlashCommandsApi {
+  /** Adds a source of commands (also after boot: extensions); returns a function that removes it. */
+  addProvider(provider: SlashCommandProvider): () => void;
+  /** Every entry: extension commands, then prompt templates, then skills (get_commands). */
+  list(): Promise<SlashCommandEntry[]>;
+  /**
+   * Runs every stage on `input`, as the `input` hook does for clients. Input an extension sends
+   * (`source: "extension"`) is not expanded by the hook (as in pi, so an extension's own message
+   * cannot loop through commands); an extension that asks for expansion (`sendUserMessage` with
+   * `expandPromptTemplates`) runs it through here first.
+   */
+  expand(input: InputEvent): Promise<InputEvent>;
+  /**
+   * Extra skill and prompt paths extensions announce through the `resources_discover` hook
+   * (asked once, on first use, then remembered).
+   */
+  discoveredPaths(): Promise<{ skillPaths: string[]; promptPaths: string[] }>;
+}
+
+/**
+ * Stages of the `input` hook: extension commands run before extensions' own `input` handlers
+ * (STAGE.DEFAULT), which run before skill expansion, which runs before template expansion.
+ * One pass, no recursion: an expansion is never expanded again.
+ */
+export const INPUT_STAGE: Readonly<Record<SlashCommandSource, number>> = Object.freeze({
+  extension: STAGE.GUARD,
+  skill: STAGE.DEFAULT + 10,
+  prompt: STAGE.DEFAULT + 20,
+});
+
+/** The order get_commands lists sources in (the spec's example). */
+export const SOURCE_ORDER: readonly SlashCommandSource[] = ["extension", "prompt", "skill"];
+
+/** DECISIONS.md: the exact error for an extension command sent by steer/follow_up. */
+export function cannotQueueExtensionCommand(name: string): string {
+  return `Extension command "/${name}" cannot be queued. Use prompt() or execute the command when not streaming.`;
+}
+
+/**
+ * `/name args` split at the first whitespace: the name (without the slash) and the rest with
+ * that whitespace removed. Undefined when the text does not start with `/` followed by a name.
+ */
+export function parseSlash(text: string): { name: string; args: string } | undefined {
+  if (text.charCodeAt(0) !== 0x2f) return undefined;
+  const match = /^\/([^\s/][^\s]*)(?:\s+([\s\S]*))?$/.exec(text);
+  if (!match) return undefined;
+  return { name: match[1]!, args: (match[2] ?? "").trimEnd() };
+}
+
+declare module "../../kernel/services.js" {
+  interface Services {
+    slashCommands: SlashCommandsApi;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Plugin `slash-commands`: the registry where extension commands, prompt templates and skills
+ * meet; the expansion order (one `input` tap per stage: extension commands, then skills, then
+ * templates, so a queued message is stored expanded); the `get_commands` command; and the
+ * `resources_discover` hook, asked once for the skill and prompt paths extensions add.
+ */
+import { z } from "zod";
+import { defineCommand, definePlugin } from "../../kernel/index.js";
+import { INPUT_STAGE, SOURCE_ORDER, type SlashCommandEntry, type SlashCommandsApi } from "./api.js";
+import { SlashCommandRegistry } from "./registry.js";
+
+export * from "./api.js";
+
+export default definePlugin({
+  name: "slash-commands",
+  description: "The /command registry (extension commands, prompt templates, skills), input expansion and get_commands.",
+  dependsOn: ["agent"],
+  provides: ["slashCommands"],
+  apply(k) {
+    const { resources_discover } = k.ownHooks("resources_discover");
+    const registry = new SlashCommandRegistry((owner, event, error) => {
+      k.log.warn(`[${owner}] ${event} failed: ${error}`);
+      k.events.emit("extension_error", { extensionPath: owner, event, error });
+    });
+
+    let discovered: Promise<{ skillPaths: string[]; promptPaths: string[] }> | undefined;
+    const api: SlashCommandsApi = {
+      addProvider: (provider) => registry.addProvider(provider),
+      list: () => registry.list(),
+      expand: (input) => registry.expand(input),
+      discoveredPaths: () =>
+        (discovered ??= resources_discover
+          .promise({ cwd: k.config.cwd, reason: "startup", skillPaths: [], promptPaths: [], themePaths: [] })
+          .then((event) => ({ skillPaths: onlyStrings(event.skillPaths), promptPaths: onlyStrings(event.promptPaths) }))),
+    };
+    k.provide("slashCommands", api);
+
+    for (const source of SOURCE_ORDER) {
+      // An extension's own message is left alone unless it asked for expansion (then it came through `expand`).
+      k.hooks.input.tapPromise({ name: k.name, stage: INPUT_STAGE[source] }, async (event) => (event.source === "extension" ? event : registry.dispatch(source, event)));
+    }
+
+    k.registerCommand(
+      defineCommand({
+        name: "get_commands",
+        description: "Commands a prompt can invoke with /name: extension commands, prompt templates and skills.",
+        input: () => z.object({}),
+        run: async () => ({ commands: (await registry.list()).map(wireEntry) }),
+      }),
+    );
+  },
+});
+
+/** The spec's field order; `location` only for files found on disk (never for extensions). */
+function wireEntry(entry: SlashCommandEntry): SlashCommandEntry {
+  return {
+    name: entry.name,
+    ...(entry.description !== undefined ? { description: entry.description } : {}),
+    source: entry.source,
+    ...(entry.location !== undefined && entry.source !== "extension" ? { location: entry.location } : {}),
+    ...(entry.path !== undefined ? { path: entry.path } : {}),
+  };
+}
+
+/** A tap may hand back anything: only strings are paths. */
+function onlyStrings(values: unknown): string[] {
+  return Array.isArray(values) ? values.filter((value): value is string => typeof value === "string" && value !== "") : [];
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import type { InputEvent } from "../../kernel/index.js";
+import { parseSlash, type SlashCommandProvider } from "./api.js";
+import { SlashCommandRegistry } from "./registry.js";
+
+const input = (text: string, via: InputEvent["via"] = "prompt"): InputEvent => ({ text, via, source: "rpc" });
+
+function setup() {
+  const failures: string[] = [];
+  const registry = new SlashCommandRegistry((owner, event, error) => failures.push(`${owner}/${event}: ${error}`));
+  const calls: string[] = [];
+  const provider = (source: SlashCommandProvider["source"], names: string[], run: (name: string, args: string) => unknown): SlashCommandProvider => ({
+    owner: `${source}-owner`,
+    source,
+    entries: () => names.map((name) => ({ name, source })),
+    invoke: ({ entry, args }) => {
+      calls.push(`${source}:${entry.name}(${args})`);
+      return run(entry.name, args) as never;
+    },
+  });
+  return { registry, failures, calls, provider };
+}
+
+describe("parseSlash", () => {
+  it.each([
+    ["/review a b", { name: "review", args: "a b" }],
+    ["/skill:x\n\nmore  ", { name: "skill:x", args: "more" }],
+    ["/solo", { name: "solo", args: "" }],
+    ["/usr/bin/ls -l", { name: "usr/bin/ls", args: "-l" }],
+  ])("%j", (text, expected) => {
+    expect(parseSlash(text)).toEqual(expected);
+  });
+
+  it.each(["hello /x", "/", "/ spaced", "//comment", ""])("%j is not a command", (text) => {
+    expect(parseSlash(text)).toBeUndefined();
+  });
+});
+
+describe("SlashCommandRegistry", () => {
+  it("lists extension commands, then templates, then skills, whatever the registration order", async () => {
+    const { registry, provider } = setup();
+    registry.addProvider(provider("skill", ["skill:a"], () => undefined));
+    registry.addProvider(provider("prompt", ["t"], () => undefined));
+    registry.addProvider(provider("extension", ["e"], () => undefined));
+    expect((await registry.list()).map((e) => `${e.source}:${e.name}`)).toEqual(["extension:e", "prompt:t", "skill:skill:a"]);
+  });
+
+  it("expands only names its stage's providers own; unknown /words pass through untouched", async () => {
+    const { registry, provider, calls } = setup();
+    registry.addProvider(provider("prompt", ["t"], (_n, args) => ({ text: `T(${args})` })));
+    expect(await registry.dispatch("prompt", input("/t x y"))).toMatchObject({ text: "T(x y)" });
+    expect(await registry.dispatch("skill", input("/t x y"))).toMatchObject({ text: "/t x y" });
+    expect(await registry.dispatch("prompt", input("/unknown x"))).toMatchObject({ text: "/unknown x" });
+    expect(await registry.dispatch("prompt", input("plain text"))).toMatchObject({ text: "plain text" });
+    expect(calls).toEqual(["prompt:t(x y)"]);
+  });
+
+  it("an extension command is handled for prompt and refused for steer/follow_up with the DECISIONS string", async () => {
+    const { registry, provider, calls } = setup();
+    registry.addProvider(provider("extension", ["deploy"], () => ({ handled: true })));
+    expect(await registry.dispatch("extension", input("/deploy now"))).toMatchObject({ handled: true });
+    for (const via of ["steer", "follow_up"] as const) {
+      expect(await registry.dispatch("extension", input("/deploy", via))).toMatchObject({
+        rejected: 'Extension command "/deploy" cannot be queued. Use prompt() or execute the command when not streaming.',
+      });
+    }
+    expect(calls).toEqual(["extension:deploy(now)"]);
+  });
+
+  it("leaves a handled or rejected input alone", async () => {
+    const { registry, provider, calls } = setup();
+    registry.addProvider(provider("prompt", ["t"], () => ({ text: "expanded" })));
+    expect(await registry.dispatch("prompt", { ...input("/t"), handled: true })).toMatchObject({ text: "/t" });
+    expect(await registry.dispatch("prompt", { ...input("/t"), rejected: "no" })).toMatchObject({ text: "/t" });
+    expect(calls).toEqual([]);
+  });
+
+  it("a throwing command is reported and counts as handled; a throwing expansion is reported and passes the text through", async () => {
+    const { registry, provider, failures } = setup();
+    registry.addProvider(provider("extension", ["boom"], () => Promise.reject(new Error("kaput"))));
+    registry.addProvider(provider("skill", ["skill:gone"], () => {
+      throw new Error("unreadable");
+    }));
+    expect(await registry.dispatch("extension", input("/boom"))).toMatchObject({ handled: true });
+    expect(await registry.dispatch("skill", input("/skill:gone x"))).toEqual(input("/skill:gone x"));
+    expect(failures).toEqual(["extension-owner/command: kaput", "skill-owner/skill_expansion: unreadable"]);
+  });
+
+  it("a provider whose listing fails is reported and contributes nothing; removal takes a provider out", async () => {
+    const { registry, provider, failures } = setup();
+    const remove = registry.addProvider(provider("prompt", ["t"], () => ({ text: "x" })));
+    registry.addProvider({ owner: "broken", source: "skill", entries: () => Promise.reject(new Error("disk gone")), invoke: () => undefined });
+    expect((await registry.list()).map((e) => e.name)).toEqual(["t"]);
+    expect(failures).toEqual(["broken/commands: disk gone"]);
+    remove();
+    expect(await registry.list()).toEqual([]);
+  });
+});
+
+describe("handles", () => {
+  it("a provider that cannot own a name is not asked for its entries", async () => {
+    const { registry } = setup();
+    let asked = 0;
+    registry.addProvider({ owner: "s", source: "skill", handles: (name) => name.startsWith("skill:"), entries: () => (asked++, [{ name: "skill:a", source: "skill" }]), invoke: () => ({ text: "A" }) });
+    expect(await registry.dispatch("skill", input("/review x"))).toMatchObject({ text: "/review x" });
+    expect(asked).toBe(0);
+    expect(await registry.dispatch("skill", input("/skill:a"))).toMatchObject({ text: "A" });
+    expect(asked).toBe(1);
+  });
+});
+
+describe("expand", () => {
+  it("runs the stages in order, one pass: an extension command first, else a skill, else a template", async () => {
+    const { registry, provider, calls } = setup();
+    registry.addProvider(provider("prompt", ["t", "both"], (name) => ({ text: `template ${name}` })));
+    registry.addProvider(provider("skill", ["skill:s"], () => ({ text: "/t from the skill" })));
+    registry.addProvider(provider("extension", ["both"], () => ({ handled: true })));
+    expect(await registry.expand(input("/skill:s"))).toMatchObject({ text: "/t from the skill" });
+    expect(await registry.expand(input("/t"))).toMatchObject({ text: "template t" });
+    expect(await registry.expand(input("/both"))).toMatchObject({ handled: true });
+    // The skill's output starts with /t, but an expansion is not expanded again.
+    expect(calls).toEqual(["skill:skill:s()", "prompt:t()", "extension:both()"]);
+  });
+});

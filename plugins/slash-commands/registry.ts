@@ -1,0 +1,96 @@
+/**
+ * The slash-command registry: providers by source, the listing get_commands returns, and the
+ * dispatch each `input` stage runs. Input that does not start with `/name` of a known entry
+ * passes through untouched (it may be a path or an ordinary message).
+ */
+import type { InputEvent } from "../../kernel/index.js";
+import {
+  cannotQueueExtensionCommand,
+  parseSlash,
+  SOURCE_ORDER,
+  type SlashCommandEntry,
+  type SlashCommandProvider,
+  type SlashCommandSource,
+  type SlashOutcome,
+} from "./api.js";
+
+/** How a failing provider is reported: `extension_error` plus a stderr line. */
+export type ReportFailure = (owner: string, event: string, error: string) => void;
+
+/** Expansion order; `INPUT_STAGE` places the same order on the input hook. */
+const STAGE_ORDER: readonly SlashCommandSource[] = ["extension", "skill", "prompt"];
+
+/** The `extension_error` event name for a failure while running or expanding an entry. */
+const FAILURE_EVENT: Record<SlashCommandSource, string> = { extension: "command", skill: "skill_expansion", prompt: "prompt_expansion" };
+
+export class SlashCommandRegistry {
+  readonly #providers: SlashCommandProvider[] = [];
+  /** Inputs a stage produced: one pass, so an expansion is never expanded by a later stage. */
+  readonly #expanded = new WeakSet<InputEvent>();
+
+  constructor(private readonly reportFailure: ReportFailure) {}
+
+  addProvider(provider: SlashCommandProvider): () => void {
+    this.#providers.push(provider);
+    return () => {
+      const index = this.#providers.indexOf(provider);
+      if (index >= 0) this.#providers.splice(index, 1);
+    };
+  }
+
+  /** Every entry, by source in get_commands order, then by provider order. Sources are asked concurrently. */
+  async list(): Promise<SlashCommandEntry[]> {
+    const providers = [...this.#providers].sort((a, b) => SOURCE_ORDER.indexOf(a.source) - SOURCE_ORDER.indexOf(b.source));
+    const lists = await Promise.all(providers.map((provider) => this.#entriesOf(provider)));
+    return lists.flatMap((entries, i) => entries.map((entry) => ({ ...entry, source: providers[i]!.source })));
+  }
+
+  /** Every stage in order (extension commands, skills, templates): what the input hook does, on demand. */
+  async expand(event: InputEvent): Promise<InputEvent> {
+    let current = event;
+    for (const source of STAGE_ORDER) current = await this.dispatch(source, current);
+    return current;
+  }
+
+  /** One `input` stage: runs or expands `/name args` when a provider of `source` owns `name`. */
+  async dispatch(source: SlashCommandSource, event: InputEvent): Promise<InputEvent> {
+    if (event.handled || event.rejected !== undefined || this.#expanded.has(event)) return event;
+    const slash = parseSlash(event.text);
+    if (!slash) return event;
+    const found = await this.#find(source, slash.name);
+    if (!found) return event;
+    if (source === "extension" && event.via !== "prompt") return { ...event, rejected: cannotQueueExtensionCommand(slash.name) };
+    let outcome: SlashOutcome;
+    try {
+      outcome = await found.provider.invoke({ entry: found.entry, args: slash.args, input: event });
+    } catch (error) {
+      this.reportFailure(found.provider.owner, FAILURE_EVENT[source], error instanceof Error ? error.message : String(error));
+      // A failed command still ran (its text must not reach the model); a failed expansion sends the input as typed.
+      return source === "extension" ? { ...event, handled: true } : event;
+    }
+    if (!outcome) return event;
+    if ("handled" in outcome) return { ...event, handled: true };
+    const expanded = { ...event, text: outcome.text };
+    this.#expanded.add(expanded);
+    return expanded;
+  }
+
+  async #find(source: SlashCommandSource, name: string): Promise<{ provider: SlashCommandProvider; entry: SlashCommandEntry } | undefined> {
+    for (const provider of this.#providers) {
+      if (provider.source !== source || (provider.handles && !provider.handles(name))) continue;
+      const entry = (await this.#entriesOf(provider)).find((candidate) => candidate.name === name);
+      if (entry) return { provider, entry: { ...entry, source } };
+    }
+    return undefined;
+  }
+
+  /** A provider whose listing fails contributes nothing this time, and the failure is reported. */
+  async #entriesOf(provider: SlashCommandProvider): Promise<readonly SlashCommandEntry[]> {
+    try {
+      return await provider.entries();
+    } catch (error) {
+      this.reportFailure(provider.owner, "commands", error instanceof Error ? error.message : String(error));
+      return [];
+    }
+  }
+}
