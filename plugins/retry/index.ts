@@ -2,11 +2,14 @@
  * Plugin `retry`: automatic retry of transient provider errors (rate limits, overload, 5xx,
  * network) with exponential backoff. After a run whose last assistant turn failed, it drops
  * that turn from the live context, waits, and asks the agent for a continuation run.
- * Settings `retry: {enabled, maxRetries, baseDelayMs}`; commands `set_auto_retry`, `abort_retry`.
+ * A delay the server asks for (retry-after, Gemini RetryInfo) is honoured as a minimum; one
+ * above `retry.provider.maxRetryDelayMs` fails at once. Settings `retry: {enabled, maxRetries,
+ * baseDelayMs, provider: {maxRetryDelayMs}}`; commands `set_auto_retry`, `abort_retry`.
  */
 import { z } from "zod";
 import { defineCommand, definePlugin, saveUserSettings, STAGE } from "../../kernel/index.js";
 import { RETRY_DEFAULTS, RetryChain } from "./retry-chain.js";
+import { maxRetryDelaySetting } from "./settings.js";
 
 export { RetryChain, retryDelayMs, RETRY_CANCELLED, RETRY_DEFAULTS, type RetrySettings } from "./retry-chain.js";
 
@@ -22,6 +25,7 @@ export default definePlugin({
         enabled: configured.enabled ?? RETRY_DEFAULTS.enabled,
         maxRetries: configured.maxRetries ?? RETRY_DEFAULTS.maxRetries,
         baseDelayMs: configured.baseDelayMs ?? RETRY_DEFAULTS.baseDelayMs,
+        maxRetryDelayMs: maxRetryDelaySetting(k.config.settings, (message) => k.log.warn(message)),
       },
       {
         emit: (type, payload) => k.events.emit(type, payload),
