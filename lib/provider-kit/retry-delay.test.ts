@@ -1,3 +1,4 @@
+/** Reading the retry delay a server asked for, from headers and from stored error text. */
 import { describe, expect, it } from "vitest";
 import { requestedRetryDelayMs, retryAfterFromHeaders, retryAfterNote } from "./retry-delay.js";
 

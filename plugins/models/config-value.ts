@@ -3,8 +3,6 @@
  * environment variable (`NAME`, `$NAME` or `${NAME}`), or `!command` run through the shell when
  * a request needs it, so keys can live in a password manager instead of a file.
  */
-import { runSecretCommand } from "./secret-command.js";
-
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ENV_REF = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))$/;
 
@@ -41,8 +39,11 @@ export function describeConfigValue(value: string, options: ConfigValueOptions):
 export async function resolveConfigValue(value: string, options: ConfigValueOptions): Promise<string | undefined> {
   const described = describeConfigValue(value, options);
   switch (described.kind) {
-    case "command":
+    case "command": {
+      // Loaded on first use: most setups have no key commands.
+      const { runSecretCommand } = await import("./secret-command.js");
       return runSecretCommand(value.slice(1).trim(), { env: options.env, label: options.label ?? "a configured value", ...(options.signal ? { signal: options.signal } : {}) });
+    }
     case "env":
       return options.env[described.envName!] || undefined;
     case "literal":

@@ -1,3 +1,4 @@
+/** Base URLs shown to clients: secrets in the query and user info replaced. */
 import { describe, expect, it } from "vitest";
 import { redactUrl } from "./redact-url.js";
 

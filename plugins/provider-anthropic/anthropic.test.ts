@@ -45,6 +45,17 @@ describe("anthropic request and replay", () => {
     expect(request.body.thinking).toBeUndefined();
   });
 
+  it("sends a user-added Opus 4.7 adaptive thinking with a summary, never a budget", async () => {
+    ctx.fake.script({ thinking: "Summarised reasoning", text: "ok" });
+    const opus47 = { ...ctx.model, id: "claude-opus-4-7", maxTokens: 128_000 };
+    const { final } = await runStream(ctx.kernel, streamRequest(opus47, { thinkingLevel: "high", tools: [BASH_TOOL] }));
+    const body = ctx.fake.requests[0]!.body;
+    expect(body).toMatchObject({ model: "claude-opus-4-7", thinking: { type: "adaptive", display: "summarized" }, output_config: { effort: "high" } });
+    expect(JSON.stringify(body)).not.toContain("budget_tokens");
+    expect(body.tools[0].eager_input_streaming).toBe(true);
+    expect((final as { message: AssistantMessage }).message.content[0]).toMatchObject({ type: "thinking", thinking: "Summarised reasoning" });
+  });
+
   it("maps a thinking level to a budget, and to adaptive effort on adaptive models", async () => {
     ctx.fake.script({ text: "a" }, { text: "b" });
     await runStream(ctx.kernel, streamRequest(ctx.model, { thinkingLevel: "low", maxTokens: 4000 }));
