@@ -16,7 +16,7 @@ export { ANTHROPIC_API, ENV_API_KEYS, GOOGLE_API, OPENAI_COMPLETIONS_API, OPENAI
 export { classifyError, isContextOverflow, isRetryableError, isSilentOverflow, type ErrorClass, type ErrorSource } from "./errors.js";
 export { modelTable, type ModelRow } from "./model-table.js";
 export { requestedRetryDelayMs, retryAfterFromHeaders, retryAfterNote } from "./retry-delay.js";
-export { lazyProviderStream, warmSdkWhenUsed } from "./provider-plugin.js";
+export { lazyProviderStream, providerModels, warmSdkWhenUsed } from "./provider-plugin.js";
 export type { CatalogModel, CostTier, ProviderModelsApi, ProviderRegistration, RequestCredentials } from "./types.js";
 export { computeCost, priceFor } from "./pricing.js";
 export type { ProviderBody, ProviderCall, ProviderStreamOptions } from "./provider-stream.js";

@@ -4,7 +4,7 @@
  * on first use (or warmed when the startup model needs them). Setting `anthropic.cacheTtl`.
  */
 import { definePlugin } from "../../kernel/index.js";
-import { ANTHROPIC_API, lazyProviderStream, warmSdkWhenUsed } from "../../lib/provider-kit/index.js";
+import { ANTHROPIC_API, lazyProviderStream, providerModels, warmSdkWhenUsed } from "../../lib/provider-kit/index.js";
 import { anthropicProvider } from "./models.js";
 import { cacheTtlSetting } from "./settings.js";
 
@@ -13,7 +13,7 @@ export default definePlugin({
   dependsOn: ["models"],
   description: "Anthropic Messages API (anthropic-messages) via @anthropic-ai/sdk.",
   apply(k) {
-    const models = k.service("models");
+    const models = providerModels(k);
     models.registerProvider(anthropicProvider());
     const cacheTtl = cacheTtlSetting(k.config.settings, (message) => k.log.warn(message));
     const loadBody = async () => {
