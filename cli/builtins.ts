@@ -29,10 +29,11 @@ export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   settings,
   agent,
   models,
-  providerReplay,
   providerAnthropic,
   providerOpenai,
   providerGoogle,
+  // After the vendors: the offline replay models come last in listings and cycles.
+  providerReplay,
   tools,
   bash,
   retry,
