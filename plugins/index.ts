@@ -8,9 +8,20 @@ export type { AgentApi, CompletionRequest, PromptInput, QueueMode, StateContribu
 export type { AuthStatus, ModelsApi, ProviderRegistration } from "./models/api.js";
 export type { LoadedSession, SessionApi, SessionContext, SessionStorage, SessionStore, TreeNode } from "./session/api.js";
 export type { SettingsApi } from "./settings/api.js";
-export type { default as AgentPlugin } from "./agent/index.js";
-export type { default as ModelsPlugin } from "./models/index.js";
-export type { default as RetryPlugin } from "./retry/index.js";
-export type { default as BashPlugin } from "./bash/index.js";
-export type { default as SessionPlugin } from "./session/index.js";
-export type { default as SessionJsonlPlugin } from "./session-jsonl/index.js";
+// Every module that declares settings, flags, events or services, so their augmentations apply.
+export type {} from "./agent/api.js";
+export type {} from "./agent/settings.js";
+export type {} from "./bash/index.js";
+export type {} from "./bash/user-bash.js";
+export type {} from "./models/api.js";
+export type {} from "./models/declarations.js";
+export type {} from "./prompt-templates/index.js";
+export type {} from "./provider-anthropic/settings.js";
+export type {} from "./provider-replay/index.js";
+export type {} from "./retry/settings.js";
+export type {} from "./session-jsonl/index.js";
+export type {} from "./session/api.js";
+export type {} from "./session/index.js";
+export type {} from "./settings/api.js";
+export type {} from "./skills/index.js";
+export type {} from "./slash-commands/api.js";
