@@ -15,6 +15,10 @@ describe("isContextOverflow", () => {
     ["Request has too many tokens", "generic"],
     ["400 status code (no body)", "empty 400"],
     ["the request exceeds the available context size, try increasing it", "llama.cpp"],
+    ['400 {"error":{"message":"prompt too long; exceeded max context length by 4021 tokens"}}', "ollama"],
+    ["400 the input length exceeds the context length", "ollama runner"],
+    ["Prompt contains 240000 tokens, too large for model with 128000 maximum context length", "Mistral"],
+    ["400 The input (516368 tokens) is longer than the model's context length (262144 tokens).", "Together"],
   ])("recognises %s (%s)", (message) => {
     expect(isContextOverflow(message)).toBe(true);
     expect(isRetryableError(message)).toBe(false);

@@ -8,6 +8,10 @@ import type { AssistantMessage } from "../../kernel/index.js";
 /** Each provider's wording for "the prompt does not fit the context window". */
 const OVERFLOW_PATTERNS: RegExp[] = [
   /prompt is too long/i, // Anthropic
+  /prompt too long; exceeded (?:max )?context length/i, // ollama
+  /input length exceeds the context length/i, // ollama (newer runners)
+  /too large for model with \d+ maximum context length/i, // Mistral
+  /longer than the model's context length/i, // Together
   /exceeds the context window/i, // OpenAI Responses
   /input length and `?max_tokens`? exceed context limit/i, // Anthropic: input + max_tokens > window
   /input token count.*exceeds the maximum/i, // Gemini
