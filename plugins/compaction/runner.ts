@@ -34,6 +34,8 @@ export const UNRESOLVED_OVERFLOW = "Context overflow recovery failed after one c
 interface Running {
   controller: AbortController;
   settled: Promise<void>;
+  /** Inside a run: the run's own signal stops it. */
+  automatic: boolean;
 }
 
 interface RunSpec {
@@ -105,7 +107,9 @@ export class CompactionRunner {
   async abort(seq: number): Promise<void> {
     this.#lastAbortSeq = Math.max(this.#lastAbortSeq, seq);
     const running = this.#running;
-    if (!running) return;
+    // An automatic compaction stops with its run, which the agent aborts right after this hook:
+    // stopping it here first would let the run go on to its LLM call before its signal fires.
+    if (!running || running.automatic) return;
     running.controller.abort();
     await running.settled;
     // The `compact` response is written when its rejection has travelled up (microtasks):
@@ -118,7 +122,7 @@ export class CompactionRunner {
     const controller = new AbortController();
     const signal = spec.signal ? AbortSignal.any([spec.signal, controller.signal]) : controller.signal;
     let settle!: () => void;
-    this.#running = { controller, settled: new Promise<void>((resolve) => (settle = resolve)) };
+    this.#running = { controller, settled: new Promise<void>((resolve) => (settle = resolve)), automatic: spec.signal !== undefined };
     let started = false;
     const start = () => {
       if (!started) this.#emit("compaction_start", { reason });
