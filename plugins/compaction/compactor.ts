@@ -65,6 +65,15 @@ export interface Committed {
   fromExtension: boolean;
 }
 
+/**
+ * Whether anyone tapped `hook`. tapable's `isUsed()` also counts interceptors, and every hook
+ * carries the kernel's policy interceptor, so it is always true; the payload here costs a deep
+ * copy of the branch.
+ */
+export function hasTaps(hook: { taps: readonly unknown[] }): boolean {
+  return hook.taps.length > 0;
+}
+
 /** Tokens the context occupies: the last usage plus what follows, or every message estimated. */
 export function contextTokens(messages: readonly AgentMessage[]): number {
   return estimateContextTokens(messages) ?? messages.reduce((sum, message) => sum + estimateMessageTokens(message), 0);
@@ -84,7 +93,7 @@ export async function runCompaction(host: CompactorHost, request: CompactionRequ
 
   let decision: ReturnType<typeof readVerdict> = { kind: "none" };
   const hook = host.hooks.session_before_compact;
-  if (hook.isUsed()) {
+  if (hasTaps(hook)) {
     const { preparation, branchEntries } = frozenPreparation(region, tokensBefore, host.settings, path);
     const verdict = await hook.promise({
       reason: request.reason,

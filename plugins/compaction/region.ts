@@ -61,11 +61,20 @@ export function prepareRegion(path: readonly SessionEntry[], preserveRecent: num
   const regionPart = visible.slice(0, visible.length - keep);
   const tail = visible.slice(visible.length - keep).map((v) => v.item);
 
-  const body = regionPart.flatMap((v) => v.sections).join("\n\n");
-  const summary = previous?.summary ?? "";
-  const text = summary !== "" && body !== "" ? `${summary}\n${body}` : summary + body;
+  // Lines are collected directly (no 2 MB join and re-split): the summary's, then the sections
+  // with an empty line between two sections.
+  const lines: string[] = [];
+  if (previous && previous.summary !== "") pushLines(lines, previous.summary);
+  let first = true;
+  for (const { sections } of regionPart) {
+    for (const section of sections) {
+      if (!first) lines.push("");
+      first = false;
+      pushLines(lines, section);
+    }
+  }
   const region: Region = {
-    lines: text === "" ? [] : text.split("\n"),
+    lines,
     messages: regionPart.map((v) => v.item.message),
     tail,
     firstKeptEntryId: tail[0]?.entryId ?? null,
@@ -74,6 +83,15 @@ export function prepareRegion(path: readonly SessionEntry[], preserveRecent: num
   };
   if (previous) region.previousSummary = previous.summary;
   return region;
+}
+
+function pushLines(lines: string[], text: string): void {
+  let start = 0;
+  for (let newline = text.indexOf("\n"); newline >= 0; newline = text.indexOf("\n", start)) {
+    lines.push(text.slice(start, newline));
+    start = newline + 1;
+  }
+  lines.push(text.slice(start));
 }
 
 function lastCompactionIndex(path: readonly SessionEntry[]): number {

@@ -18,7 +18,7 @@ import {
 import type { AgentApi } from "../agent/api.js";
 import type { SessionApi } from "../session/api.js";
 import type { CompactOptions } from "./api.js";
-import { NOTHING_TO_COMPACT, runCompaction, type CompactorHost } from "./compactor.js";
+import { hasTaps, NOTHING_TO_COMPACT, runCompaction, type CompactorHost } from "./compactor.js";
 import { cancelled, COMPACTION_CANCELLED } from "./planner.js";
 import type { PlannerRetrySettings } from "./settings.js";
 
@@ -151,7 +151,7 @@ export class CompactionRunner {
       });
       spec.apply(this.#session.context().messages);
       const notify = this.#hooks.session_compact;
-      if (notify.isUsed()) await notify.promise({ reason, result: committed.result, compactionEntry: committed.entry, fromExtension: committed.fromExtension });
+      if (hasTaps(notify)) await notify.promise({ reason, result: committed.result, compactionEntry: committed.entry, fromExtension: committed.fromExtension });
       this.#emit("compaction_end", { reason, result: committed.result, aborted: false, willRetry: reason === "overflow" });
       return committed.result;
     } catch (error) {
