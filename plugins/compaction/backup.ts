@@ -1,10 +1,11 @@
 /**
  * Before a compaction entry is written: the session file must be writable (so a compaction
  * never half-happens), and a copy of it is kept next to it, `<file>.<ISO time>.<label>.bak`,
- * holding everything before the boundary.
+ * holding everything before the boundary. The copy is made while the planner thinks, and
+ * removed again when the compaction writes nothing.
  */
 import { constants } from "node:fs";
-import { copyFile, open } from "node:fs/promises";
+import { copyFile, open, stat, unlink } from "node:fs/promises";
 import type { CompactionReason } from "../../kernel/index.js";
 
 /** The backup's label says what made the compaction (manual `compact`, or which automatic trigger). */
@@ -42,6 +43,50 @@ export async function backupSession(file: string, label: string, now: Date = new
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "EEXIST" && attempt < 100) continue;
       throw new Error(`cannot back up the session file ${file}: ${reasonOf(error)}`);
+    }
+  }
+}
+
+/** The backup of one compaction: started early, confirmed at commit or discarded. */
+export class SessionBackup {
+  readonly #file: string;
+  readonly #flush: () => Promise<void>;
+  readonly #copy: Promise<{ path: string; size: number }>;
+
+  private constructor(file: string, flush: () => Promise<void>, label: string) {
+    this.#file = file;
+    this.#flush = flush;
+    this.#copy = (async () => {
+      const path = await backupSession(file, label);
+      return { path, size: (await stat(path)).size };
+    })();
+    // Observed at commit or discard; never an unhandled rejection meanwhile.
+    this.#copy.catch(() => undefined);
+  }
+
+  /** Flushes, checks the file can be written (failing before any planner call), starts the copy. */
+  static async start(file: string, flush: () => Promise<void>, reason: CompactionReason): Promise<SessionBackup> {
+    await flush();
+    await assertWritable(file);
+    return new SessionBackup(file, flush, BACKUP_LABEL[reason]);
+  }
+
+  /** Right before the entry is appended: the copy is complete, current, and the file still writable. */
+  async confirm(): Promise<string> {
+    const { path, size } = await this.#copy;
+    await this.#flush();
+    await assertWritable(this.#file);
+    // Something was appended while the planner ran (a user shell command): copy again.
+    if ((await stat(this.#file)).size !== size) await copyFile(this.#file, path);
+    return path;
+  }
+
+  /** The compaction wrote nothing: neither does its backup stay. */
+  async discard(): Promise<void> {
+    try {
+      await unlink((await this.#copy).path);
+    } catch {
+      /* no copy was made */
     }
   }
 }

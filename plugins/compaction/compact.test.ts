@@ -5,7 +5,7 @@ import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CompactionEntry, OutEvent, SessionEntry, StreamRequest } from "../../kernel/index.js";
 import { VERBATIM_PREFIX } from "../session/context.js";
-import { bootCompaction, conversation, FILLER, isPlannerRequest, plannerText, type CompactionHarness } from "./harness.test-support.js";
+import { bootCompaction, conversation, FILLER, isPlannerRequest, plannerText, user, type CompactionHarness } from "./harness.test-support.js";
 
 let h: CompactionHarness | undefined;
 afterEach(async () => {
@@ -135,7 +135,23 @@ describe("compact", () => {
     await expect(h.invoke("compact")).rejects.toThrow(`Compaction failed: cannot write the session file ${h.sessionFile()}: it no longer exists`);
     expect((await entries()).map((e) => e.type)).not.toContain("compaction");
     expect(existsSync(dir)).toBe(false);
+    // Checked before the planner is asked: no model call is spent on it.
+    expect(h.requests).toHaveLength(0);
     await rename(`${dir}-moved`, dir);
+  });
+
+  it("should keep the backup current when an entry lands while the planner runs", async () => {
+    h = await bootCompaction();
+    await h.fill(conversation(30));
+    const agent = h.kernel.services.get("agent");
+    h.script(() => {
+      void agent.appendMessage(user("arrived during planning"));
+      return { text: "1,3" };
+    });
+    const result = await h.invoke("compact");
+    const lines = (await h.fileText()).trimEnd().split("\n");
+    expect(lines.at(-2)).toContain("arrived during planning");
+    expect(await readFile(result.backupPath, "utf8")).toBe(lines.slice(0, -1).join("\n") + "\n");
   });
 
   it("should give an in-memory session no backup", async () => {

@@ -19,12 +19,12 @@ import {
 } from "../../kernel/index.js";
 import type { AgentApi } from "../agent/api.js";
 import { estimateContextTokens, estimateMessageTokens, type SessionApi } from "../session/api.js";
-import { assertWritable, BACKUP_LABEL, backupSession } from "./backup.js";
-import { frozenPreparation, readVerdict } from "./hook-payload.js";
+import { SessionBackup } from "./backup.js";
+import { frozenPreparation, readVerdict, type TapDecision } from "./hook-payload.js";
 import { cancelled, planDeletions, type PlannerHost } from "./planner.js";
 import { PROMPT_VERSION } from "./prompt.js";
 import { reconstruct } from "./reconstruct.js";
-import { MIN_REGION_LINES, prepareRegion } from "./region.js";
+import { MIN_REGION_LINES, prepareRegion, type Region } from "./region.js";
 import type { PlannerRetrySettings } from "./settings.js";
 
 export const NOTHING_TO_COMPACT = "Nothing to compact (session too small)";
@@ -86,96 +86,109 @@ export async function runCompaction(host: CompactorHost, request: CompactionRequ
   const region = prepareRegion(path, request.preserveRecent, request.query);
   if (region.lines.length < (request.loadBearing ? 1 : MIN_REGION_LINES)) throw new KernelError(ErrorCode.CONFLICT, NOTHING_TO_COMPACT);
   request.onReady?.();
-  const model = agent.getModel();
-  if (!model) throw new CompactionFailure("No model selected.");
+  if (!agent.getModel()) throw new CompactionFailure("No model selected.");
   const tokensBefore = contextTokens(session.context().messages);
   const parameters: CompactionParameters = { compression_ratio: request.compressionRatio, preserve_recent: request.preserveRecent, query: region.query };
 
-  let decision: ReturnType<typeof readVerdict> = { kind: "none" };
-  const hook = host.hooks.session_before_compact;
-  if (hasTaps(hook)) {
-    const { preparation, branchEntries } = frozenPreparation(region, tokensBefore, host.settings, path);
-    const verdict = await hook.promise({
-      reason: request.reason,
-      parameters,
-      preparation,
-      branchEntries,
-      ...(request.customInstructions !== undefined ? { customInstructions: request.customInstructions } : {}),
-      signal,
-    });
-    decision = readVerdict(verdict, region, path);
+  const file = session.sessionFile();
+  const backup = file === undefined ? undefined : await guardFile(() => SessionBackup.start(file, () => session.flush(), request.reason));
+  let committed: Committed | undefined;
+  try {
+    let decision: TapDecision = { kind: "none" };
+    const hook = host.hooks.session_before_compact;
+    if (hasTaps(hook)) {
+      const { preparation, branchEntries } = frozenPreparation(region, tokensBefore, host.settings, path);
+      const verdict = await hook.promise({
+        reason: request.reason,
+        parameters,
+        preparation,
+        branchEntries,
+        ...(request.customInstructions !== undefined ? { customInstructions: request.customInstructions } : {}),
+        signal,
+      });
+      decision = readVerdict(verdict, region, path);
+    }
+    if (decision.kind === "cancel" || signal.aborted) throw cancelled();
+    if (decision.kind === "invalid") throw new CompactionFailure(decision.reason);
+
+    const produced = decision.kind === "text" ? supplied(decision, region) : await planned(host, request, region);
+    if (signal.aborted) throw cancelled();
+    const { text, firstKeptEntryId } = produced;
+    const L = region.lines.length;
+    const tokensAfter = Math.ceil(text.length / 4) + (firstKeptEntryId === null ? 0 : produced.tailTokens);
+    const stats: CompactionStats = {
+      linesBefore: L,
+      linesDeleted: produced.linesDeleted,
+      linesKept: L - produced.linesDeleted,
+      rangeCount: produced.rangeCount,
+      tokensBefore,
+      tokensAfter,
+      percentReduction: tokensBefore > 0 ? Math.round((1 - tokensAfter / tokensBefore) * 1000) / 10 : 0,
+    };
+    const result: CompactionResult = { compactedText: text, firstKeptEntryId, tokensBefore, promptVersion: PROMPT_VERSION, parameters, rung: produced.rung, stats };
+    const details: Record<string, unknown> = { strategy: STRATEGY, promptVersion: PROMPT_VERSION, parameters, stats, rung: produced.rung };
+    if (backup) result.backupPath = details.backupPath = await guardFile(() => backup.confirm());
+    if (decision.kind === "text" && decision.details !== undefined) details.extension = decision.details;
+    const fromExtension = decision.kind === "text";
+    const entry = session.append({
+      type: "compaction",
+      summary: text,
+      firstKeptEntryId,
+      tokensBefore,
+      details,
+      ...(fromExtension ? { fromHook: true } : {}),
+    }) as CompactionEntry;
+    committed = { result, entry, fromExtension };
+    await session.flush();
+    return committed;
+  } finally {
+    if (!committed) await backup?.discard();
   }
-  if (decision.kind === "cancel" || signal.aborted) throw cancelled();
-  if (decision.kind === "invalid") throw new CompactionFailure(decision.reason);
-
-  const L = region.lines.length;
-  let text: string;
-  let rung: string;
-  let linesDeleted: number;
-  let rangeCount: number;
-  let firstKeptEntryId = region.firstKeptEntryId;
-  let tailTokens = region.tailTokens;
-  if (decision.kind === "text") {
-    text = decision.text;
-    rung = "extension";
-    linesDeleted = Math.max(0, L - text.split("\n").length);
-    rangeCount = 0;
-    firstKeptEntryId = decision.firstKeptEntryId;
-    tailTokens = decision.tail.reduce((sum, item) => sum + estimateMessageTokens(item.message), 0);
-  } else {
-    const planner: PlannerHost = { complete: (r) => agent.complete(r), model, thinkingLevel: agent.getThinkingLevel(), retry: host.retry, reason: request.reason, emit: host.emit };
-    const outcome = await planDeletions(planner, { lines: region.lines, compressionRatio: request.compressionRatio, query: region.query, signal });
-    if (!outcome.ok && !request.loadBearing) throw new CompactionFailure(outcome.error);
-    // Load-bearing and no usable plan: everything in the region goes (one marker).
-    const rebuilt = reconstruct(region.lines, outcome.ok ? outcome.ranges : [{ start: 1, end: L }]);
-    text = rebuilt.text;
-    rung = outcome.ok ? "planned" : "fresh";
-    linesDeleted = rebuilt.linesDeleted;
-    rangeCount = rebuilt.rangeCount;
-  }
-  if (signal.aborted) throw cancelled();
-
-  const tokensAfter = Math.ceil(text.length / 4) + (firstKeptEntryId === null ? 0 : tailTokens);
-  const stats: CompactionStats = {
-    linesBefore: L,
-    linesDeleted,
-    linesKept: L - linesDeleted,
-    rangeCount,
-    tokensBefore,
-    tokensAfter,
-    percentReduction: tokensBefore > 0 ? Math.round((1 - tokensAfter / tokensBefore) * 1000) / 10 : 0,
-  };
-  const result: CompactionResult = { compactedText: text, firstKeptEntryId, tokensBefore, promptVersion: PROMPT_VERSION, parameters, rung, stats };
-  const backupPath = await prepareFile(session, request.reason, signal);
-  if (backupPath !== undefined) result.backupPath = backupPath;
-
-  const details: Record<string, unknown> = { strategy: STRATEGY, promptVersion: PROMPT_VERSION, parameters, stats, rung };
-  if (backupPath !== undefined) details.backupPath = backupPath;
-  if (decision.kind === "text" && decision.details !== undefined) details.extension = decision.details;
-  const fromExtension = decision.kind === "text";
-  const entry = session.append({
-    type: "compaction",
-    summary: text,
-    firstKeptEntryId,
-    tokensBefore,
-    details,
-    ...(fromExtension ? { fromHook: true } : {}),
-  }) as CompactionEntry;
-  await session.flush();
-  return { result, entry, fromExtension };
 }
 
-/** A persisted session: writable, flushed, and backed up; the backup's path. In memory: nothing. */
-async function prepareFile(session: SessionApi, reason: CompactionReason, signal: AbortSignal): Promise<string | undefined> {
-  const file = session.sessionFile();
-  if (file === undefined) return undefined;
+interface Produced {
+  text: string;
+  rung: string;
+  linesDeleted: number;
+  rangeCount: number;
+  firstKeptEntryId: string | null;
+  tailTokens: number;
+}
+
+/** A tap's own text (rung "extension"): it counts as keeping its own lines. */
+function supplied(decision: Extract<TapDecision, { kind: "text" }>, region: Region): Produced {
+  return {
+    text: decision.text,
+    rung: "extension",
+    linesDeleted: Math.max(0, region.lines.length - decision.text.split("\n").length),
+    rangeCount: 0,
+    firstKeptEntryId: decision.firstKeptEntryId,
+    tailTokens: decision.tail.reduce((sum, item) => sum + estimateMessageTokens(item.message), 0),
+  };
+}
+
+/** The planner's deletions applied; load-bearing and no usable plan: the whole region goes (rung "fresh"). */
+async function planned(host: CompactorHost, request: CompactionRequest, region: Region): Promise<Produced> {
+  const { agent } = host;
+  const planner: PlannerHost = { complete: (r) => agent.complete(r), model: agent.getModel()!, thinkingLevel: agent.getThinkingLevel(), retry: host.retry, reason: request.reason, emit: host.emit };
+  const outcome = await planDeletions(planner, { lines: region.lines, compressionRatio: request.compressionRatio, query: region.query, signal: request.signal });
+  if (!outcome.ok && !request.loadBearing) throw new CompactionFailure(outcome.error);
+  const rebuilt = reconstruct(region.lines, outcome.ok ? outcome.ranges : [{ start: 1, end: region.lines.length }]);
+  return {
+    text: rebuilt.text,
+    rung: outcome.ok ? "planned" : "fresh",
+    linesDeleted: rebuilt.linesDeleted,
+    rangeCount: rebuilt.rangeCount,
+    firstKeptEntryId: region.firstKeptEntryId,
+    tailTokens: region.tailTokens,
+  };
+}
+
+/** File trouble (read-only, gone) as a compaction failure with its readable message. */
+async function guardFile<T>(step: () => Promise<T>): Promise<T> {
   try {
-    await session.flush();
-    await assertWritable(file);
-    if (signal.aborted) throw cancelled();
-    return await backupSession(file, BACKUP_LABEL[reason]);
+    return await step();
   } catch (error) {
-    if (error instanceof KernelError) throw error;
     throw new CompactionFailure(error instanceof Error ? error.message : String(error));
   }
 }

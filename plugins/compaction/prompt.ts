@@ -44,11 +44,13 @@ export function keepTarget(lineCount: number, compressionRatio: number): number 
 export function plannerUserMessage({ lines, compressionRatio, query }: PlannerFigures): string {
   const total = lines.length;
   const keep = keepTarget(total, compressionRatio);
-  const numbered = new Array<string>(total);
-  for (let i = 0; i < total; i++) numbered[i] = `${i + 1}${NUMBER_SEPARATOR}${lines[i]}`;
+  // One growing string (V8 ropes it, flattened once) is several times cheaper than an array
+  // of numbered lines and a join, for a region of tens of thousands of lines.
+  let numbered = "";
+  for (let i = 0; i < total; i++) numbered += (i === 0 ? "" : "\n") + (i + 1) + NUMBER_SEPARATOR + lines[i];
   return [
     "<numbered-transcript>",
-    numbered.join("\n"),
+    numbered,
     "</numbered-transcript>",
     "",
     'Lines you keep stay byte-identical; each deleted span is replaced by one "(filtered N lines)" line.',

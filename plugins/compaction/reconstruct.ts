@@ -36,12 +36,14 @@ export function reconstruct(lines: readonly string[], ranges: readonly LineRange
   for (let i = 1; i < count; i++) if (!deleted[i] && deleted[i - 1] && markerCount(lines[i]!) !== undefined) deleted[i] = 1;
   for (let i = count - 2; i >= 0; i--) if (!deleted[i] && deleted[i + 1] && markerCount(lines[i]!) !== undefined) deleted[i] = 1;
 
-  const out: string[] = [];
+  // Built as one growing string: cheaper than collecting lines and joining them.
+  let text = "";
   let linesDeleted = 0;
   let rangeCount = 0;
   for (let i = 0; i < count; ) {
+    const separator = i === 0 ? "" : "\n";
     if (!deleted[i]) {
-      out.push(lines[i]!);
+      text += separator + lines[i]!;
       i++;
       continue;
     }
@@ -50,8 +52,8 @@ export function reconstruct(lines: readonly string[], ranges: readonly LineRange
       represented += markerCount(lines[i]!) ?? 1;
       linesDeleted++;
     }
-    out.push(markerLine(represented));
+    text += separator + markerLine(represented);
     rangeCount++;
   }
-  return { text: out.join("\n"), linesDeleted, rangeCount };
+  return { text, linesDeleted, rangeCount };
 }
