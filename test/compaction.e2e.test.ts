@@ -124,6 +124,23 @@ describe("compaction over the CLI", () => {
     expect(backups(file)).toEqual([]);
   });
 
+  it("a transient planner error is retried with the retry settings, with summarization_retry_* events", async () => {
+    const { c } = await start({ settings: { retry: { baseDelayMs: 10 } } });
+    fake.script({ status: 503, errorMessage: "Service temporarily unavailable" }, deleting(/^detail /));
+    const from = c.records.length;
+    const data = await c.ok({ type: "compact" });
+    expect(data.rung).toBe("planned");
+    const retries = c.records.slice(from).filter((r) => r.type.startsWith("summarization_retry_"));
+    expect(retries).toEqual([
+      { type: "summarization_retry_scheduled", attempt: 1, maxAttempts: 3, delayMs: 10, errorMessage: expect.stringMatching(/^503 /) },
+      { type: "summarization_retry_attempt_start", source: "compaction", reason: "manual" },
+      { type: "summarization_retry_finished" },
+    ]);
+    const types = c.types(from);
+    expect(types.indexOf("summarization_retry_finished")).toBeLessThan(types.indexOf("compaction_end"));
+    expect(fake.requests).toHaveLength(2);
+  });
+
   it("abort during planning: compaction_end aborted, then the compact response, then the abort response", async () => {
     const { c, file } = await start();
     fake.script({ text: "1,2", stall: 1 });

@@ -1,6 +1,6 @@
 /** `compact` in process: result, events, entry, backup, rebuilt context, hooks, failures. */
 import { existsSync } from "node:fs";
-import { readdir, readFile, rename } from "node:fs/promises";
+import { chmod, readdir, readFile, rename } from "node:fs/promises";
 import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CompactionEntry, OutEvent, SessionEntry, StreamRequest } from "../../kernel/index.js";
@@ -104,6 +104,19 @@ describe("compact", () => {
     expect((await h.invoke("get_messages")).messages.map((m: { role: string }) => m.role)).toEqual(["custom"]);
   });
 
+  it("should be idempotent: compacting again with nothing new and an empty plan changes nothing", async () => {
+    h = await bootCompaction();
+    await h.fill(conversation(30));
+    h.script(deleteLines(/^detail \d:/), { text: "" });
+    const first = await h.invoke("compact");
+    const second = await h.invoke("compact");
+    expect(second.compactedText).toBe(first.compactedText);
+    expect(second.firstKeptEntryId).toBe(first.firstKeptEntryId);
+    expect(second.stats).toMatchObject({ linesDeleted: 0, rangeCount: 0 });
+    const [before, after] = (await entries()).filter((e) => e.type === "compaction") as CompactionEntry[];
+    expect(after!.summary).toBe(before!.summary);
+  });
+
   it("should refuse a session too small, with a compaction_end that says so", async () => {
     h = await bootCompaction();
     await h.fill(conversation(4));
@@ -138,6 +151,17 @@ describe("compact", () => {
     // Checked before the planner is asked: no model call is spent on it.
     expect(h.requests).toHaveLength(0);
     await rename(`${dir}-moved`, dir);
+  });
+
+  // Root may write to a read-only file, so this runs only for ordinary users.
+  it.skipIf(process.getuid?.() === 0)("should fail clearly when the session file became read-only", async () => {
+    h = await bootCompaction();
+    await h.fill(conversation(30));
+    await h.fileText();
+    await chmod(h.sessionFile()!, 0o444);
+    await expect(h.invoke("compact")).rejects.toThrow(`Compaction failed: cannot write the session file ${h.sessionFile()}: it is read-only`);
+    expect(h.requests).toHaveLength(0);
+    await chmod(h.sessionFile()!, 0o644);
   });
 
   it("should keep the backup current when an entry lands while the planner runs", async () => {
