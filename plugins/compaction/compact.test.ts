@@ -4,7 +4,7 @@ import { chmod, readdir, readFile, rename } from "node:fs/promises";
 import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CompactionEntry, OutEvent, SessionEntry, StreamRequest } from "../../kernel/index.js";
-import { VERBATIM_PREFIX } from "../session/context.js";
+import { VERBATIM_PREFIX } from "../session/api.js";
 import { bootCompaction, conversation, FILLER, isPlannerRequest, plannerText, user, type CompactionHarness } from "./harness.test-support.js";
 
 let h: CompactionHarness | undefined;
@@ -176,6 +176,17 @@ describe("compact", () => {
     const lines = (await h.fileText()).trimEnd().split("\n");
     expect(lines.at(-2)).toContain("arrived during planning");
     expect(await readFile(result.backupPath, "utf8")).toBe(lines.slice(0, -1).join("\n") + "\n");
+  });
+
+  it("should join concurrent compactions from the SDK into one", async () => {
+    h = await bootCompaction();
+    await h.fill(conversation(30));
+    h.script({ text: "1,3" });
+    const api = h.kernel.services.get("compaction");
+    const [a, b] = await Promise.all([api.compact(), api.compact()]);
+    expect(a).toBe(b);
+    expect(compactionEvents(h.events).map((e) => e.type)).toEqual(["compaction_start", "compaction_end"]);
+    expect(h.requests).toHaveLength(1);
   });
 
   it("should give an in-memory session no backup", async () => {

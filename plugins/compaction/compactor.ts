@@ -18,7 +18,7 @@ import {
   type Hooks,
 } from "../../kernel/index.js";
 import type { AgentApi } from "../agent/api.js";
-import { estimateContextTokens, estimateMessageTokens, type SessionApi } from "../session/api.js";
+import { estimateContextTokens, estimateMessageTokens, VERBATIM_STRATEGY, type SessionApi } from "../session/api.js";
 import { SessionBackup } from "./backup.js";
 import { frozenPreparation, readVerdict, type TapDecision } from "./hook-payload.js";
 import { cancelled, planDeletions, type PlannerHost } from "./planner.js";
@@ -28,7 +28,6 @@ import { MIN_REGION_LINES, prepareRegion, type Region } from "./region.js";
 import type { PlannerRetrySettings } from "./settings.js";
 
 export const NOTHING_TO_COMPACT = "Nothing to compact (session too small)";
-export const STRATEGY = "verbatim-lines";
 
 /** A compaction that could not produce a usable result; the message has no trigger prefix yet. */
 export class CompactionFailure extends KernelError {
@@ -126,7 +125,7 @@ export async function runCompaction(host: CompactorHost, request: CompactionRequ
       percentReduction: tokensBefore > 0 ? Math.round((1 - tokensAfter / tokensBefore) * 1000) / 10 : 0,
     };
     const result: CompactionResult = { compactedText: text, firstKeptEntryId, tokensBefore, promptVersion: PROMPT_VERSION, parameters, rung: produced.rung, stats };
-    const details: Record<string, unknown> = { strategy: STRATEGY, promptVersion: PROMPT_VERSION, parameters, stats, rung: produced.rung };
+    const details: Record<string, unknown> = { strategy: VERBATIM_STRATEGY, promptVersion: PROMPT_VERSION, parameters, stats, rung: produced.rung };
     if (backup) result.backupPath = details.backupPath = await guardFile(() => backup.confirm());
     if (decision.kind === "text" && decision.details !== undefined) details.extension = decision.details;
     const fromExtension = decision.kind === "text";

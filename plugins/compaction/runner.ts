@@ -55,6 +55,7 @@ export class CompactionRunner {
   readonly settings: CompactionSettings;
   readonly #retry: PlannerRetrySettings;
   #running: Running | undefined;
+  #manual: Promise<CompactionResult> | undefined;
   #lastAbortSeq = 0;
 
   constructor(k: PluginContext, hooks: Pick<Hooks, "session_before_compact" | "session_compact">, settings: CompactionSettings, retry: PlannerRetrySettings) {
@@ -76,16 +77,26 @@ export class CompactionRunner {
     return this.#running !== undefined;
   }
 
-  /** `compact`: stops a streaming run first; `seq` is the command's arrival (an abort read after it cancels it). */
-  async manual(options: CompactOptions, seq?: number): Promise<CompactionResult> {
-    if (seq !== undefined && seq < this.#lastAbortSeq) throw cancelled();
+  /**
+   * `compact`: stops a streaming run first; `seq` is the command's arrival (an abort read after
+   * it cancels it). A call while another manual compaction runs (SDK callers) joins it.
+   */
+  manual(options: CompactOptions, seq?: number): Promise<CompactionResult> {
+    if (seq !== undefined && seq < this.#lastAbortSeq) return Promise.reject(cancelled());
+    this.#manual ??= this.#runManual(options).finally(() => (this.#manual = undefined));
+    return this.#manual;
+  }
+
+  async #runManual(options: CompactOptions): Promise<CompactionResult> {
     const agent = this.#agent;
     if (agent.isStreaming()) {
       await agent.abort();
       await agent.waitForIdle();
     }
     const result = await this.#run({ reason: "manual", options, apply: (messages) => agent.replaceMessages(messages), quietWhenNothing: false });
-    return result!;
+    // Only a quiet (threshold) run may end without a result and without an error.
+    if (!result) throw new KernelError(ErrorCode.INTERNAL, "compaction ended without a result");
+    return result;
   }
 
   /** At a run edge: resolves the result, or undefined when nothing was written (events say why). */
