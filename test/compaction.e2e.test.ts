@@ -4,7 +4,7 @@
  * malformed plans, abort during planning, threshold and overflow compaction with one retry,
  * and what the next LLM request carries afterwards.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeLlm, type FakeLlm, type RecordedRequest } from "./fake-llm/server.js";
@@ -24,7 +24,11 @@ beforeEach(async () => {
   fake = await startFakeLlm();
 });
 afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
+  for (const c of clients.splice(0)) {
+    await c.close();
+    rmSync(c.agentDir, { recursive: true, force: true });
+    rmSync(c.cwd, { recursive: true, force: true });
+  }
   await fake.close();
 });
 
