@@ -21,8 +21,18 @@ export function frozenPreparation(region: Region, tokensBefore: number, settings
   };
   if (region.previousSummary !== undefined) preparation.previousSummary = region.previousSummary;
   // One clone for both, so messages shared between them stay shared.
-  const copy = structuredClone({ preparation, branchEntries: path as SessionEntry[] });
-  return deepFreeze(copy);
+  return deepFreeze(copyOf({ preparation, branchEntries: path as SessionEntry[] }));
+}
+
+/** A deep copy; data a structured clone refuses (a tool's details holding a function) goes through JSON. */
+function copyOf<T extends { preparation: CompactionPreparation }>(value: T): T {
+  try {
+    return structuredClone(value);
+  } catch {
+    const copy = JSON.parse(JSON.stringify(value)) as T;
+    copy.preparation.fileOps = fileOperations(copy.preparation.messagesToSummarize);
+    return copy;
+  }
 }
 
 /** Files the messages' tool calls read, wrote or edited (their `path` argument). */

@@ -79,6 +79,19 @@ describe("compaction hooks", () => {
     expect(h!.requests).toHaveLength(0);
   });
 
+  it("should still hand taps a copy when a message holds data a structured clone refuses", async () => {
+    await ready();
+    const details = { render: () => "not cloneable" };
+    await h!.fill([{ role: "toolResult", toolCallId: "c1", toolName: "x", content: [{ type: "text", text: "out" }], details, isError: false, timestamp: 3 }]);
+    await h!.fill(conversation(2, "late"));
+    let seen: BeforeCompact | undefined;
+    h!.kernel.hooks.session_before_compact.tap("ext", (event) => void (seen = event));
+    h!.script({ text: "1,1" });
+    expect((await h!.invoke("compact")).rung).toBe("planned");
+    expect(seen!.preparation.messagesToSummarize).toHaveLength(31);
+    expect(seen!.preparation.fileOps.read).toBeInstanceOf(Set);
+  });
+
   it("should plan as usual when taps answer nothing, and pass customInstructions through", async () => {
     await ready();
     let instructions: string | undefined;
