@@ -35,7 +35,7 @@ export function peakRssMb(pid) {
  */
 export function startAgent(args, { agentDir, cwd, onLine }) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(" ") : []), CLI, ...args], {
+  const child = spawn(process.execPath, [CLI, ...args], {
     cwd: cwd ?? agentDir,
     env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir },
     stdio: ["pipe", "pipe", "inherit"],
