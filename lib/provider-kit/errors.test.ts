@@ -22,6 +22,10 @@ describe("isContextOverflow", () => {
     ["422 Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000 `inputs` tokens and 512 `max_new_tokens`", "TGI"],
     ["400 This model's maximum context length is 32768 tokens. However, you requested 40000 tokens (39000 in the messages, 1000 in the completion).", "vLLM"],
     ["400 Trying to keep the first 9000 tokens when context the overflows. However, the model is loaded with context length of only 8192 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input. The number of tokens to keep is greater than the context length", "LM Studio"],
+    ['400 {"error":{"message":"prompt too long; exceeded max context length by 4021 tokens"}}', "ollama"],
+    ["400 the input length exceeds the context length", "ollama runner"],
+    ["Prompt contains 240000 tokens, too large for model with 128000 maximum context length", "Mistral"],
+    ["400 The input (516368 tokens) is longer than the model's context length (262144 tokens).", "Together"],
   ])("recognises %s (%s)", (message) => {
     expect(isContextOverflow(message)).toBe(true);
     expect(isRetryableError(message)).toBe(false);

@@ -11,6 +11,8 @@ const OVERFLOW_PATTERNS: RegExp[] = [
   /prompt is too long/i, // Anthropic
   /request_too_large/i, // Anthropic 413: the request body is over the byte limit
   /request entity too large/i, // HTTP 413 from gateways, GitHub Copilot
+  /input length exceeds the context length/i, // ollama (newer runners)
+  /longer than the model's context length/i, // Together
   /exceeds the context window/i, // OpenAI Responses
   /input length and `?max_tokens`? exceed context limit/i, // Anthropic: input + max_tokens > window
   /input token count.*exceeds the maximum/i, // Gemini

@@ -46,7 +46,7 @@ export default definePlugin({
       if (event.type === "message_end" && event.message.role === "assistant") chain.onAssistantEnd(event.message);
     });
     k.hooks.run_end.tapPromise(k.name, async ({ lastAssistant, signal }) =>
-      (await chain.onRunEnd(lastAssistant, signal)) ? { continue: true } : undefined,
+      (await chain.onRunEnd(lastAssistant, signal, agent.getModel() ?? undefined)) ? { continue: true } : undefined,
     );
 
     k.registerCommand(

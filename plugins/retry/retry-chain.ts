@@ -3,7 +3,7 @@
  * turn is retried, waits out the backoff (abortable), and closes every started chain with
  * exactly one `auto_retry_end`. No I/O of its own: events go out through `emit`.
  */
-import type { AgentMessage, AssistantMessage, EventMap } from "../../kernel/index.js";
+import type { AgentMessage, AssistantMessage, EventMap, Model } from "../../kernel/index.js";
 import { isContextOverflow, isRetryableError, requestedRetryDelayMs } from "../../lib/provider-kit/index.js";
 
 export interface RetrySettings {
@@ -71,13 +71,13 @@ export class RetryChain {
   }
 
   /** A run ended. Resolves `true` when the agent should continue (after the backoff). */
-  async onRunEnd(last: AssistantMessage | undefined, signal: AbortSignal): Promise<boolean> {
+  async onRunEnd(last: AssistantMessage | undefined, signal: AbortSignal, model?: Model): Promise<boolean> {
     if (!last || last.stopReason !== "error") return false;
     const error = last.errorMessage ?? "Unknown error";
     // The server's own delay (retry-after, RetryInfo) is a floor; one beyond the cap is a refusal.
     const requested = requestedRetryDelayMs(error);
     const tooLong = requested !== undefined && requested > this.settings.maxRetryDelayMs;
-    const retryable = this.settings.enabled && !tooLong && isRetryableError(error) && !isContextOverflow(error);
+    const retryable = this.settings.enabled && !tooLong && isRetryableError(error, model) && !isContextOverflow(error, model);
     if (this.#stopRequested) {
       this.#end({ success: false, finalError: RETRY_CANCELLED });
       return false;
