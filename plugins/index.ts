@@ -8,11 +8,15 @@ export type { AgentApi, CompletionRequest, PromptInput, QueueMode, StateContribu
 export type { AuthStatus, ModelsApi, ProviderRegistration } from "./models/api.js";
 export type { LoadedSession, SessionApi, SessionContext, SessionStorage, SessionStore, TreeNode } from "./session/api.js";
 export type { SettingsApi } from "./settings/api.js";
+export type { CompactionApi, CompactOptions } from "./compaction/api.js";
+export type { SlashCommandEntry, SlashCommandProvider, SlashCommandsApi, SlashCommandSource } from "./slash-commands/api.js";
 // Every module that declares settings, flags, events or services, so their augmentations apply.
 export type {} from "./agent/api.js";
 export type {} from "./agent/settings.js";
 export type {} from "./bash/index.js";
 export type {} from "./bash/user-bash.js";
+export type {} from "./compaction/api.js";
+export type {} from "./compaction/settings.js";
 export type {} from "./models/api.js";
 export type {} from "./models/declarations.js";
 export type {} from "./prompt-templates/index.js";
