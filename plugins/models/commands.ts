@@ -34,7 +34,10 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
       input: () => z.object({ provider: z.string() }),
       run: async ({ provider }) => {
         await models.removeStoredKey(provider);
-        return { provider, authStatus: models.authStatus(provider), models: models.available().map(publicModel), scopedModels: [] };
+        const scopedModels = selection.scope
+          .filter((entry) => models.authStatus(entry.model.provider).configured)
+          .map((entry) => ({ model: publicModel(entry.model), ...(entry.thinkingLevel ? { thinkingLevel: entry.thinkingLevel } : {}) }));
+        return { provider, authStatus: models.authStatus(provider), models: models.available().map(publicModel), scopedModels };
       },
     }),
     defineCommand({
