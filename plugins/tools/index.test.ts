@@ -1,23 +1,41 @@
 import { describe, expect, it } from "vitest";
 import type { PluginContext, ToolDefinition } from "../../kernel/index.js";
+import { activeToolsFromCli } from "./active-tools.js";
 import toolsPlugin from "./index.js";
 import { createToolRunner } from "./test-harness.js";
+
+/** Enough of a plugin context to collect what apply() registers. */
+function collecting(registered: ToolDefinition<any>[]): PluginContext {
+  return { registerTool: (tool: ToolDefinition<any>) => registered.push(tool), config: { cli: { positionals: [] } }, hooks: { boot: { tap: () => undefined } } } as unknown as PluginContext;
+}
 
 describe("tools plugin", () => {
   it("registers the six file tools", async () => {
     const registered: ToolDefinition<any>[] = [];
-    await toolsPlugin.apply({ registerTool: (tool: ToolDefinition<any>) => registered.push(tool) } as unknown as PluginContext);
+    await toolsPlugin.apply(collecting(registered));
     expect(toolsPlugin.name).toBe("tools");
     expect(registered.map((tool) => tool.name)).toEqual(["read", "edit", "write", "grep", "find", "ls"]);
   });
 
   it("describes every parameter in the JSON Schema the model sees", async () => {
     const registered: ToolDefinition<any>[] = [];
-    await toolsPlugin.apply({ registerTool: (tool: ToolDefinition<any>) => registered.push(tool) } as unknown as PluginContext);
+    await toolsPlugin.apply(collecting(registered));
     for (const spec of createToolRunner(registered).registry.specs()) {
       expect(spec.description.length).toBeGreaterThan(100);
       const properties = spec.parameters.properties as Record<string, { description?: string }>;
       for (const [name, property] of Object.entries(properties)) expect(property.description, `${spec.name}.${name}`).toBeTruthy();
     }
+  });
+
+  it("--tools / --no-tools give the active set; unknown names are a usage error listing the registered ones", () => {
+    const registered = ["read", "edit", "write", "grep", "find", "ls", "bash"];
+    const cli = { positionals: [] };
+    expect(activeToolsFromCli(cli, registered)).toBeUndefined();
+    expect(activeToolsFromCli({ ...cli, tools: " read, grep,find ,ls,read" }, registered)).toEqual(["read", "grep", "find", "ls"]);
+    expect(activeToolsFromCli({ ...cli, noTools: true }, registered)).toEqual([]);
+    expect(activeToolsFromCli({ ...cli, noTools: true, tools: "bash" }, registered)).toEqual(["bash"]);
+    expect(() => activeToolsFromCli({ ...cli, tools: "read,grpe,sh" }, registered)).toThrow(
+      expect.objectContaining({ code: "E_USAGE", message: "Unknown tools in --tools: grpe, sh. Available: read, edit, write, grep, find, ls, bash" }),
+    );
   });
 });
