@@ -6,7 +6,7 @@
  */
 export type { AgentApi, CompletionRequest, PromptInput, QueueMode, StateContributor } from "./agent/api.js";
 export type { AuthStatus, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./models/api.js";
-export type { LoadedSession, SessionApi, SessionContext, SessionStorage, SessionStore, TreeNode } from "./session/api.js";
+export type { LoadedSession, SessionApi, SessionContext, SessionInfo, SessionStorage, SessionStore, TreeNode } from "./session/api.js";
 export type { SettingsApi } from "./settings/api.js";
 export type { CompactionApi, CompactOptions } from "./compaction/api.js";
 export type { SlashCommandEntry, SlashCommandProvider, SlashCommandsApi, SlashCommandSource } from "./slash-commands/api.js";

@@ -5,6 +5,7 @@
 import { constants } from "node:fs";
 import { copyFile, mkdir, open } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { expandHome } from "../../kernel/index.js";
 import type { LoadedSession, SessionEntry, SessionHeader, SessionStorage, SessionStore } from "../session/api.js";
 import { sessionFileName } from "./paths.js";
 import { readSessionFile } from "./reader.js";
@@ -69,7 +70,7 @@ export function createJsonlStore(options: JsonlStoreOptions): SessionStore {
     },
 
     async load(path) {
-      const file = resolve(cwd, path);
+      const file = resolve(cwd, expandHome(path));
       const { header, entries, endsWithNewline } = await readSessionFile(file, warn);
       return { file, header, entries, storage: new JsonlFileStorage(file, { endsWithNewline, warn }) };
     },

@@ -56,6 +56,25 @@ export interface LoadedSession {
   storage: SessionStorage;
 }
 
+/** One stored session as `list_sessions` reports it (pi's SessionInfo, times as ISO strings). */
+export interface SessionInfo {
+  path: string;
+  id: string;
+  /** Working folder the session was started in ("" for files without one). */
+  cwd: string;
+  /** From the newest `session_info` entry. */
+  name?: string;
+  /** The session this one was forked or cloned from. */
+  parentSessionPath?: string;
+  created: string;
+  /** Time of the last user or assistant message (else the header's time, else the file's). */
+  modified: string;
+  /** Message entries, every branch. */
+  messageCount: number;
+  /** Text of the first user message, or "(no messages)". */
+  firstMessage: string;
+}
+
 /** Persistence backend, provided by `session-jsonl` as the `sessionStore` service. */
 export interface SessionStore {
   /** False with --no-session: new sessions stay in memory, files are only read. */
@@ -68,6 +87,11 @@ export interface SessionStore {
   load(path: string): Promise<LoadedSession>;
   /** Copies a loaded file into the session directory under a fresh name; the result appends there. */
   importCopy(source: LoadedSession): Promise<LoadedSession>;
+  /**
+   * Stored sessions, newest first: those of the session directory, or with `all` every session
+   * folder's. Files that are not sessions are left out. Optional for stores that cannot list.
+   */
+  list?(options?: { all?: boolean }): Promise<SessionInfo[]>;
 }
 
 /**
