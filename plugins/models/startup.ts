@@ -50,7 +50,7 @@ export function unsupportedDefault(models: ModelsApi, cli: CliOptions, settings:
 export function resolveStartupModel(models: ModelsApi, cli: CliOptions, settings: Settings, scope: readonly ScopedModel[] = []): StartupChoice {
   if (hasCliModel(cli)) {
     if (cli.provider && !models.hasProvider(cli.provider)) {
-      return { error: `Unknown provider "${cli.provider}" (--provider). Known providers: ${models.providers().join(", ")}.${modelsJsonNote(models)}` };
+      return { error: `Unknown provider "${cli.provider}" (--provider). Known providers: ${models.providers().join(", ")}.` };
     }
     const match = resolveModelPattern(models, cli.provider, cli.model ?? "");
     if (match) return { model: match.model, ...(match.thinkingLevel ? { thinkingLevel: match.thinkingLevel } : {}), ...(match.warning ? { warning: match.warning } : {}) };
@@ -66,16 +66,14 @@ export function resolveStartupModel(models: ModelsApi, cli: CliOptions, settings
   return savedOrFirst(models, settings);
 }
 
-/** `No model matches <what>. Closest: ...`, plus why models.json models may be missing. */
+/**
+ * `No model matches <what>. Closest: ...`. A models.json that failed validation (the likely
+ * reason a model of it is missing) was reported on stderr just before: not repeated here.
+ */
 export function noModelMatches(models: ModelsApi, what: string, pattern: string): string {
   const closest = closestModels(models.all(), splitThinking(pattern).pattern);
   const hint = closest.length > 0 ? ` Closest: ${closest.join(", ")}.` : "";
-  return `No model matches ${what}.${hint} Run 'atomic --list-models' to see every model.${modelsJsonNote(models)}`;
-}
-
-function modelsJsonNote(models: ModelsApi): string {
-  const problem = models.diagnostics().modelsJson.error;
-  return problem ? ` Note: ${problem} (models.json was ignored).` : "";
+  return `No model matches ${what}.${hint} Run 'atomic --list-models' to see every model.`;
 }
 
 /** The saved default when it exists and has credentials, else the first available model. */
