@@ -50,6 +50,7 @@ export default definePlugin({
       ...store,
       // This folder's sessions, or every folder under <agent dir>/sessions (and this one, wherever it is).
       list: async ({ all = false } = {}) => lister.list(all ? [...(await lister.folders(sessionsRoot(agentDir))), sessionDir] : [sessionDir]),
+      latest: () => lister.latest(sessionDir),
     });
   },
 });

@@ -6,8 +6,11 @@
  */
 import type { SessionInfo } from "../session/api.js";
 
-const TYPE_PREFIX = Buffer.from('{"type":"');
-const QUOTE = 0x22;
+// The `{"type":"<type>"` prefix every writer (ours, pi's) puts first, matched byte by byte in JS:
+// a native call per line would cost more than the match itself.
+const MESSAGE_LINE = Buffer.from('{"type":"message"');
+const INFO_LINE = Buffer.from('{"type":"session_info"');
+const ANY_TYPE_LINE = Buffer.from('{"type":"');
 const NEWLINE = 0x0a;
 /** A listing shows a preview: longer first messages are cut here. */
 export const FIRST_MESSAGE_MAX_CHARS = 4096;
@@ -62,15 +65,20 @@ export function scanSessionInfo(bytes: Buffer, path: string, mtime: Date): Sessi
   return info;
 }
 
-/** The entry type from the `{"type":"<type>"` prefix every writer (ours, pi's) puts first; else a parse. */
+/** "message", "session_info" or "other" (not needed) from the prefix; a line with its keys in another order is parsed. */
 function typeOf(bytes: Buffer, start: number, end: number): string | undefined {
-  if (end - start > TYPE_PREFIX.length && bytes.compare(TYPE_PREFIX, 0, TYPE_PREFIX.length, start, start + TYPE_PREFIX.length) === 0) {
-    const valueStart = start + TYPE_PREFIX.length;
-    const close = bytes.indexOf(QUOTE, valueStart);
-    if (close > valueStart && close < end) return bytes.toString("latin1", valueStart, close);
-  }
+  // Each prefix ends with the closing quote, so `"messages"` is not `"message"`.
+  if (startsWith(bytes, start, end, MESSAGE_LINE)) return "message";
+  if (startsWith(bytes, start, end, INFO_LINE)) return "session_info";
+  if (startsWith(bytes, start, end, ANY_TYPE_LINE)) return "other";
   const record = parse(bytes, start, end);
   return typeof record?.type === "string" ? record.type : undefined;
+}
+
+function startsWith(bytes: Buffer, start: number, end: number, prefix: Buffer): boolean {
+  if (end - start <= prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[start + i] !== prefix[i]) return false;
+  return true;
 }
 
 /** The newest user/assistant message time, scanning message lines from the end. */

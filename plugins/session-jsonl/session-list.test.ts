@@ -103,4 +103,21 @@ describe("session lister", () => {
     expect((await lister.list(folders)).map((s) => s.cwd).sort()).toEqual(["/one", "/two"]);
     expect(await lister.list([join(dir, "nope")])).toEqual([]);
   });
+
+  it("latest: the most recently written session file (mtime), skipping a newer file that is no session", async () => {
+    const folder = join(dir, "s");
+    await mkdir(folder);
+    const at = (minutes: number) => new Date(Date.UTC(2026, 10, 1, 12, minutes));
+    for (const [name, id, minutes] of [["old.jsonl", "old", 1], ["new.jsonl", "new", 5], ["mid.jsonl", "mid", 3]] as const) {
+      await writeFile(join(folder, name), lines(header(id)));
+      await utimes(join(folder, name), at(minutes), at(minutes));
+    }
+    await writeFile(join(folder, "junk.jsonl"), "junk\n");
+    await utimes(join(folder, "junk.jsonl"), at(9), at(9));
+    const lister = new SessionLister();
+    expect((await lister.latest(folder))?.id).toBe("new");
+    await utimes(join(folder, "old.jsonl"), at(7), at(7));
+    expect((await lister.latest(folder))?.id).toBe("old");
+    expect(await lister.latest(join(dir, "none"))).toBeUndefined();
+  });
 });

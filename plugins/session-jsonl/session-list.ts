@@ -1,5 +1,6 @@
 /**
- * Lists stored sessions for `list_sessions`, `--continue` and `--session <id prefix>`. Each
+ * Lists stored sessions for `list_sessions` and `--session <id prefix>`, and finds the latest for
+ * `--continue`. Each
  * file's facts are cached by path, keyed by its size and mtime, so listing 1,000 sessions again
  * costs a directory read and a stat per file; a changed or new file is scanned once
  * (`session-info.ts`), a bounded number at a time.
@@ -27,6 +28,22 @@ export class SessionLister {
     const files = (await Promise.all([...new Set(dirs.map((dir) => resolve(dir)))].map((dir) => this.#files(dir)))).flat();
     const infos = await mapLimit(files, CONCURRENCY, (file) => this.#info(file));
     return infos.filter((info): info is SessionInfo => info !== undefined).sort(newestFirst);
+  }
+
+  /**
+   * The session most recently written in `dir` (file mtime, as pi's --continue): a stat per file
+   * and a scan of the newest only (the next when that one is not a session).
+   */
+  async latest(dir: string): Promise<SessionInfo | undefined> {
+    const files = await this.#files(resolve(dir));
+    const stamped = await mapLimit(files, CONCURRENCY, async (path) => ({ path, mtimeMs: await stat(path).then((s) => (s.isFile() ? s.mtimeMs : -1), () => -1) }));
+    stamped.sort((a, b) => b.mtimeMs - a.mtimeMs);
+    for (const { path, mtimeMs } of stamped) {
+      if (mtimeMs < 0) break;
+      const info = await this.#info(path);
+      if (info) return info;
+    }
+    return undefined;
   }
 
   /** `root`'s session folders (one per working folder). */

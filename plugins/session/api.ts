@@ -92,6 +92,8 @@ export interface SessionStore {
    * folder's. Files that are not sessions are left out. Optional for stores that cannot list.
    */
   list?(options?: { all?: boolean }): Promise<SessionInfo[]>;
+  /** The session of the session directory written most recently (`--continue`), cheaper than `list()[0]`. */
+  latest?(): Promise<SessionInfo | undefined>;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * Which stored session a process opens at startup: `--continue`/`--resume` (the newest session of
- * this folder; in RPC mode there is no picker, so they are the same), or `--session <path|id>` (a
+ * Which stored session a process opens at startup: `--continue`/`--resume` (the session of this
+ * folder written most recently; in RPC mode there is no picker, so they are the same), or `--session <path|id>` (a
  * file, or the session whose id starts with the prefix: this folder's sessions first, then every
  * folder's). Mistakes are usage errors that say what was looked for and what matched.
  */
@@ -28,7 +28,7 @@ export interface StartupSessionSources {
 export async function startupSessionFile({ cli, cwd, env, store, log }: StartupSessionSources): Promise<string | undefined> {
   if (cli.session !== undefined) return resolveSessionArgument(cli.session, { cwd, env, store });
   if (!cli.continue && !cli.resume) return undefined;
-  const [latest] = (await store?.list?.()) ?? [];
+  const latest = store?.latest ? await store.latest() : (await store?.list?.())?.[0];
   if (!latest) log.info(`No previous session${store ? ` in ${store.sessionDir()}` : ""}: starting a new one.`);
   return latest?.path;
 }
