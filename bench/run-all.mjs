@@ -1,6 +1,7 @@
 // Runs every benchmark against the built CLI (npm run build first) and prints one JSON object.
 import { benchBash } from "./bash.mjs";
 import { benchCompaction } from "./compaction.mjs";
+import { benchListSessions } from "./list-sessions.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchSkills } from "./skills.mjs";
 import { benchStartup } from "./startup.mjs";
@@ -12,6 +13,7 @@ const results = {
   startup: await benchStartup(21),
   stream: await benchStream({ runs: 5 }),
   sessionLoad: await benchSessionLoad({ runs: 3 }),
+  listSessions: await benchListSessions({ runs: 3 }),
   toolArgs: benchToolArgs(),
   bash: await benchBash({ runs: 3 }),
   skills: await benchSkills(),
