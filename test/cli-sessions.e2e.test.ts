@@ -3,7 +3,7 @@
  * list_sessions (this folder's sessions or all, newest first, pi's SessionInfo fields) over 1,000
  * files. Mistakes exit 2 with their exact message. Timing lives in bench/list-sessions.mjs.
  */
-import { copyFileSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { encodeCwd } from "../plugins/session-jsonl/paths.js";
@@ -201,5 +201,54 @@ describe("list_sessions", () => {
     expect(sessions).toHaveLength(1);
     const state = await c.ok({ type: "get_state" });
     expect(sessions[0]).toMatchObject({ id: state.sessionId, path: state.sessionFile, name: "live", firstMessage: "first words", messageCount: state.messageCount });
+  });
+
+  it("import_session brings a pi session (version 3, ~ path) over: copied into this folder's sessions, listed, its messages loaded", async () => {
+    const { agentDir, cwd } = folders();
+    const home = realpathSync(tempDir("atomic-home-"));
+    dirs.push(home);
+    const piFolder = join(home, ".pi", "agent", "sessions", "--home-me-proj--");
+    mkdirSync(piFolder, { recursive: true });
+    const usage = { input: 5, output: 3, cacheRead: 0, cacheWrite: 0, totalTokens: 8, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+    const piLines = [
+      { type: "session", version: 3, id: "0e1f2a3b-pi00-4000-8000-000000000001", timestamp: "2026-10-01T08:00:00.000Z", cwd: "/home/me/proj" },
+      { type: "model_change", id: "a0000001", parentId: null, timestamp: "2026-10-01T08:00:00.001Z", provider: "anthropic", modelId: "claude-sonnet-4-5" },
+      { type: "thinking_level_change", id: "a0000002", parentId: "a0000001", timestamp: "2026-10-01T08:00:00.002Z", thinkingLevel: "high" },
+      { type: "message", id: "a0000003", parentId: "a0000002", timestamp: "2026-10-01T08:00:01.000Z", message: { role: "user", content: [{ type: "text", text: "What does main.ts do?" }], timestamp: 1790000001000 } },
+      { type: "message", id: "a0000004", parentId: "a0000003", timestamp: "2026-10-01T08:00:05.000Z", message: { role: "assistant", content: [{ type: "thinking", thinking: "Look.", thinkingSignature: "sig" }, { type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "main.ts" } }], api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5", usage, stopReason: "toolUse", timestamp: 1790000005000 } },
+      { type: "message", id: "a0000005", parentId: "a0000004", timestamp: "2026-10-01T08:00:06.000Z", message: { role: "toolResult", toolCallId: "toolu_1", toolName: "read", content: [{ type: "text", text: "console.log(1)" }], isError: false, timestamp: 1790000006000 } },
+      { type: "message", id: "a0000006", parentId: "a0000005", timestamp: "2026-10-01T08:00:09.000Z", message: { role: "assistant", content: [{ type: "text", text: "It prints 1." }], api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5", usage, stopReason: "stop", timestamp: 1790000009000 } },
+      { type: "custom_message", id: "a0000007", parentId: "a0000006", timestamp: "2026-10-01T08:00:10.000Z", customType: "note", content: "from an extension", display: true },
+      { type: "branch_summary", id: "a0000008", parentId: "a0000006", timestamp: "2026-10-01T08:00:11.000Z", fromId: "a0000007", summary: "Explored main.ts." },
+      { type: "label", id: "a0000009", parentId: "a0000008", timestamp: "2026-10-01T08:00:12.000Z", targetId: "a0000003", label: "start" },
+      { type: "session_info", id: "a000000a", parentId: "a0000009", timestamp: "2026-10-01T08:00:13.000Z", name: "pi work" },
+    ];
+    const piFile = join(piFolder, "2026-10-01T08-00-00-000Z_0e1f2a3b-pi00-4000-8000-000000000001.jsonl");
+    writeFileSync(piFile, piLines.map((line) => JSON.stringify(line)).join("\n") + "\n");
+    const original = readFileSync(piFile, "utf8");
+
+    const c = new RpcClient({ agentDir, cwd, args: ["--mode", "rpc", "--provider", "replay", "--model", "demo"], env: { HOME: home } });
+    clients.push(c);
+    expect(await c.ok({ type: "import_session", inputPath: "~/.pi/agent/sessions/--home-me-proj--/2026-10-01T08-00-00-000Z_0e1f2a3b-pi00-4000-8000-000000000001.jsonl" })).toEqual({ cancelled: false });
+    const state = await c.ok({ type: "get_state" });
+    expect(state).toMatchObject({ sessionId: "0e1f2a3b-pi00-4000-8000-000000000001", sessionName: "pi work" });
+    expect(state.sessionFile.startsWith(sessionFolder(agentDir, cwd))).toBe(true);
+    expect((await c.ok({ type: "get_messages" })).messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+    expect((await c.ok({ type: "get_entries" })).entries).toHaveLength(10);
+    expect(c.stderr).not.toMatch(/Skipped/);
+    const { sessions } = await c.ok({ type: "list_sessions" });
+    expect(sessions).toEqual([
+      {
+        path: state.sessionFile,
+        id: "0e1f2a3b-pi00-4000-8000-000000000001",
+        cwd: "/home/me/proj",
+        name: "pi work",
+        created: "2026-10-01T08:00:00.000Z",
+        modified: new Date(1790000009000).toISOString(),
+        messageCount: 4,
+        firstMessage: "What does main.ts do?",
+      },
+    ]);
+    expect(readFileSync(piFile, "utf8")).toBe(original);
   });
 });
