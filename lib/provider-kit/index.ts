@@ -23,3 +23,4 @@ export type { ProviderBody, ProviderCall, ProviderStreamOptions } from "./provid
 export type { AssistantStreamBuilder, TokenCounts } from "./stream-builder.js";
 export type { HistoryOptions } from "./history.js";
 export { COMPAT_KEYS, levelsOfMap, mappedLevelValue, thinkingLevelMapOf, unknownCompatKeys, type ThinkingLevelMap } from "./compat.js";
+export type { ProviderRequestHooks } from "./request-hooks.js";

@@ -3,6 +3,7 @@
  * this repository type-checks against the toolkit alone. The `models` service satisfies it.
  */
 import type { Model, ModelCost } from "../../kernel/index.js";
+import type { ProviderRequestHooks } from "./request-hooks.js";
 
 export interface ProviderRegistration {
   name: string;
@@ -28,6 +29,8 @@ export interface RequestCredentials {
 
 /** What the provider frame and a provider plugin use of the model registry. */
 export interface ProviderModelsApi {
+  /** Optional: the request hooks the frame applies to every provider HTTP request. */
+  readonly requestHooks?: ProviderRequestHooks;
   /** Adds (or extends) a provider; models.json patches for it apply as it registers. */
   registerProvider(registration: ProviderRegistration): void;
   /** The API key for a provider, or undefined. Resolves `!command` and env-var-name values. */
