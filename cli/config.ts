@@ -2,7 +2,7 @@
  * `atomic config`: boots the host the way `--mode rpc` would (same flags, same files), serves
  * nothing, and prints where each setting came from, which models.json and auth.json entries were
  * read, which provider has a credential and from where (never a key), the startup model, and
- * every problem found. Exit 1 when there is a problem. When the settings files themselves stop
+ * every problem found. Exit 1 when there is a problem. When the flags or the settings files stop
  * startup, the rest is still checked without them, so one report shows every problem.
  */
 import { stat } from "node:fs/promises";
@@ -11,6 +11,8 @@ import type {} from "../plugins/agent/api.js";
 import type { ModelsApi } from "../plugins/models/api.js";
 import { credentials } from "./list-models.js";
 
+const WITHOUT_SETTINGS = "the settings files and user plugins";
+
 interface Collected {
   notes: string[];
   problems: string[];
@@ -18,42 +20,46 @@ interface Collected {
 
 export async function configReport(options: HostOptions, prepare: (options: HostOptions) => Promise<PreparedHost>): Promise<{ text: string; problems: number }> {
   const found: Collected = { notes: [], problems: [] };
-  const log: Logger = { info: (m) => found.notes.push(m), warn: (m) => found.problems.push(m), error: (m) => found.problems.push(m) };
+  // Each message once: a retry below reports the same models.json problem again.
+  const add = (list: string[]) => (message: string) => void (list.includes(message) || list.push(message));
+  const log: Logger = { info: add(found.notes), warn: add(found.problems), error: add(found.problems) };
   let prepared: PreparedHost | undefined;
   let host: HostRuntime | undefined;
-  let settingsSkipped = false;
-  try {
-    prepared = await prepare({ ...options, log });
-    host = await prepared.boot();
-  } catch (error) {
-    found.problems.push(toKernelError(error).message);
-    // Again without the files and flags that failed, to check everything else.
-    settingsSkipped = true;
+  let skipped: string | undefined;
+  // What stopped startup is a problem; then again without it (the flags, then the settings
+  // files and user plugins), so the rest is still checked.
+  const attempts: [string | undefined, HostOptions][] = [[undefined, options]];
+  if ((options.argv ?? []).length > 0) attempts.push(["the command-line options", { ...options, argv: [] }]);
+  attempts.push([WITHOUT_SETTINGS, { ...options, argv: [], readSettingsFiles: false, userPlugins: false }]);
+  for (const [without, attempt] of attempts) {
     try {
-      prepared = await prepare({ ...options, argv: [], readSettingsFiles: false, userPlugins: false, log });
+      prepared = await prepare({ ...attempt, log });
       host = await prepared.boot();
-    } catch (second) {
-      const message = toKernelError(second).message;
-      if (!found.problems.includes(message)) found.problems.push(message);
+      skipped = without;
+      break;
+    } catch (error) {
+      log.error(toKernelError(error).message);
+      prepared = undefined;
     }
   }
   try {
-    const text = await render(options, prepared, host, found, settingsSkipped);
+    const text = await render(options, prepared, host, found, skipped);
     return { text, problems: found.problems.length };
   } finally {
     await host?.shutdown("exit");
   }
 }
 
-async function render(options: HostOptions, prepared: PreparedHost | undefined, host: HostRuntime | undefined, found: Collected, settingsSkipped: boolean): Promise<string> {
+async function render(options: HostOptions, prepared: PreparedHost | undefined, host: HostRuntime | undefined, found: Collected, skipped: string | undefined): Promise<string> {
   const out: string[] = [];
   const line = (text = "") => out.push(text);
   line(`Agent dir:      ${options.agentDir}`);
   line(`Working folder: ${options.cwd}${host ? ` (project ${host.config.trusted ? "trusted" : "not trusted"})` : ""}`);
+  if (skipped) line(`Checked without ${skipped}: they stop startup (see Problems).`);
   const sources = host?.config.settingsSources;
   if (sources) {
     line();
-    line(settingsSkipped ? "Settings files (skipped: see Problems)" : "Settings files");
+    line(skipped === WITHOUT_SETTINGS ? "Settings files (not read: see Problems)" : "Settings files");
     line(`  user     ${sources.userFile} (${(await isFile(sources.userFile)) ? "read" : "not found"})`);
     line(`  project  ${sources.projectFile} (${(await isFile(sources.projectFile)) ? "read" : "not found"})`);
   }

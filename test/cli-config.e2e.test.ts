@@ -85,9 +85,19 @@ describe("atomic config", () => {
     const { agentDir, cwd } = folders({ settings: '{"retry": {"maxRetries": "three"}}', models: BAD_MODELS });
     const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain("Settings files (skipped: see Problems)\n");
+    expect(run.stdout).toContain("Checked without the settings files and user plugins: they stop startup (see Problems).\n");
+    expect(run.stdout).toContain("Settings files (not read: see Problems)\n");
     expect(run.stdout).toContain(`Problems (2)\n  - Invalid settings file ${join(agentDir, "settings.json")}: Invalid retry.maxRetries: expected number`);
     expect(run.stdout).toContain(`  - Invalid models file ${join(agentDir, "models.json")}: Invalid providers.bad.models.0.id`);
+  });
+
+  it("a flag that stops startup is a problem; the rest is checked without the flags", async () => {
+    const { agentDir, cwd } = folders({ settings: { defaultThinkingLevel: "low" } });
+    const run = await runCli(["config", "--model", "no-such-model-anywhere", "--tools", "read"], { agentDir, cwd, env: NO_KEYS });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("Checked without the command-line options: they stop startup (see Problems).\n");
+    expect(run.stdout).toMatch(/^  defaultThinkingLevel +user +agent$/m);
+    expect(run.stdout).toMatch(/Problems \(1\)\n  - No model matches --model "no-such-model-anywhere"\. Closest: /);
   });
 
   it("takes the run's flags: --approve trusts the project", async () => {
