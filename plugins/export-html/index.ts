@@ -20,6 +20,7 @@ export default definePlugin({
         name: "export_html",
         description: "Export the session to HTML (the active branch shown, all branches embedded); returns the file path.",
         input: () => z.object({ outputPath: z.string().optional() }),
+        output: () => z.object({ path: z.string().meta({ description: "The file written." }) }),
         async run({ outputPath }) {
           const session = k.service("session");
           const sessionFile = session.sessionFile();

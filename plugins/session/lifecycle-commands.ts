@@ -9,6 +9,9 @@ import type { Session } from "./manager.js";
 import type { SessionRuntime } from "./runtime.js";
 import { messageText } from "./text.js";
 
+/** `cancelled: true` when a session_before_switch/fork tap vetoed it. */
+const Cancelled = () => z.object({ cancelled: z.boolean() });
+
 export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): CommandDefinition<any, any>[] {
   const { hooks } = runtime;
 
@@ -16,6 +19,7 @@ export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): Co
     name: "new_session",
     description: "Start a fresh session (cancellable by session_before_switch).",
     input: () => z.object({ parentSession: z.string().optional() }),
+    output: Cancelled,
     async run({ parentSession }) {
       const veto = await hooks.session_before_switch.promise({ reason: "new" });
       if (veto?.cancel) return { cancelled: true };
@@ -41,6 +45,7 @@ export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): Co
     name: "switch_session",
     description: "Load a session file (cancellable by session_before_switch).",
     input: () => z.object({ sessionPath: z.string() }),
+    output: Cancelled,
     run: ({ sessionPath }) => resume(sessionPath, async (loaded) => runtime.manager.fromLoaded(loaded)),
   });
 
@@ -48,6 +53,7 @@ export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): Co
     name: "import_session",
     description: "Copy a session file into the session directory and switch to the copy.",
     input: () => z.object({ inputPath: z.string() }),
+    output: Cancelled,
     run: ({ inputPath }) => resume(inputPath, (loaded) => runtime.manager.importLoaded(loaded)),
   });
 
@@ -55,6 +61,7 @@ export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): Co
     name: "fork",
     description: "New session from the branch before a user message; returns that message's text.",
     input: () => z.object({ entryId: z.string() }),
+    output: () => z.object({ text: z.string().meta({ description: "The text of the message forked from." }), cancelled: z.boolean() }),
     async run({ entryId }) {
       const entry = runtime.manager.current.tree.get(entryId);
       if (!entry || entry.type !== "message" || entry.message.role !== "user") {
@@ -72,6 +79,7 @@ export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): Co
     name: "clone",
     description: "Duplicate the active branch into a new session.",
     input: () => z.object({}),
+    output: Cancelled,
     async run() {
       const { tree } = runtime.manager.current;
       if (tree.leafId === null || tree.messageCount === 0) {
