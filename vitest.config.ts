@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // One temp root per run: what a test leaves behind is reported, then removed.
+    globalSetup: ["test/helpers/temp-root.ts"],
   },
 });

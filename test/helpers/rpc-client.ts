@@ -3,9 +3,11 @@
  * LF (never readline), and offers request/response correlation plus event waiting.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { registerStopper, tempDir } from "./temp.js";
+
+export { tempDir } from "./temp.js";
 
 export const CLI = resolve(import.meta.dirname, "../../dist/cli/atomic.js");
 
@@ -17,10 +19,6 @@ export interface StartOptions {
   cwd?: string;
   agentDir?: string;
   settings?: Record<string, unknown>;
-}
-
-export function tempDir(prefix = "atomic-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
 }
 
 export class RpcClient {
@@ -49,6 +47,9 @@ export class RpcClient {
     this.child.stdout.on("data", (chunk: Buffer) => this.#onData(chunk));
     this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
     this.exited = new Promise((resolve) => this.child.once("exit", (code, signal) => resolve({ code, signal })));
+    // A client a test forgot to close is killed before its folders are removed.
+    const unregister = registerStopper(() => (this.child.exitCode === null && this.child.signalCode === null ? (this.child.kill("SIGKILL"), this.exited) : this.exited));
+    void this.exited.then(unregister);
   }
 
   #onData(chunk: Buffer): void {
