@@ -1,19 +1,30 @@
 /**
  * The `grep` tool, in Node (no rg/grep binary needed): JavaScript regular expressions over the
- * files `listFiles` yields (gitignore-aware), binary files skipped. Output is bounded three ways:
- * the match limit, 500 characters per line, and 50 KiB in total.
+ * files `listFiles` yields (gitignore-aware), binary files skipped, large files streamed. The
+ * regex runs in a worker thread with a per-line deadline (regex-search.ts), so no pattern can
+ * block the event loop. Output is bounded three ways: the match limit, 500 characters per line,
+ * and 50 KiB in total.
  */
 import { stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
-import { fsError, optionalPath, resolveToolPath, throwIfAborted } from "./paths.js";
 import { DEFAULT_MAX_BYTES, formatSize } from "../../lib/truncate/index.js";
-import { MAX_FILE_BYTES, readSearchables, TOO_LARGE } from "./grep-read.js";
+import { MAX_LINE_BYTES, readSearchables, streamChunks } from "./grep-read.js";
+import { GrepOutput, MAX_LINE_CHARS } from "./grep-output.js";
+import { fsError, optionalPath, resolveToolPath, throwIfAborted } from "./paths.js";
+import { LINE_DEADLINE_MS } from "./regex-protocol.js";
+import { RegexFailedError, RegexSearch, RegexStalledError } from "./regex-search.js";
 import { anyDepthGlob, listFiles } from "./walk.js";
 
 const DEFAULT_LIMIT = 100;
-const MAX_LINE_CHARS = 500;
+/**
+ * Bytes and texts sent to the worker at once: few messages for many small files, bounded memory.
+ * Batches start small and double, so a search that hits its limit early reads little ahead.
+ */
+const FIRST_BATCH_BYTES = 64 * 1024;
+const MAX_BATCH_BYTES = 1024 * 1024;
+const MAX_BATCH_TEXTS = 256;
 
 const GrepParams = () => z.object({
   pattern: z.string().min(1).describe("Regular expression (JavaScript syntax) to search for; with literal=true, a plain string."),
@@ -25,6 +36,19 @@ const GrepParams = () => z.object({
   limit: z.number().int().min(1).optional().describe(`Maximum number of matches to return. Defaults to ${DEFAULT_LIMIT}.`),
 });
 
+/** A piece of one file to search: the whole file, or a chunk of whole lines of a large one. */
+interface Item {
+  file: string;
+  /** 0-based line number of the first line of `bytes` in the file. */
+  firstLine: number;
+  /** UTF-8 text of whole lines. */
+  bytes: Buffer;
+  /** Lines in `bytes` for a chunk of a streamed file; undefined for a whole file. */
+  lines: number | undefined;
+  /** Lines longer than MAX_LINE_BYTES that were searched only up to there. */
+  cutLines: number;
+}
+
 export const grepTool = defineTool({
   name: "grep",
   description:
@@ -32,64 +56,108 @@ export const grepTool = defineTool({
     "`path:line: text`, with context lines as `path-line- text`. Searches recursively from `path` (default: " +
     "the working directory), respects .gitignore, skips .git, node_modules and binary files, and can be narrowed " +
     `with a glob. Returns at most \`limit\` matches (default ${DEFAULT_LIMIT}) and ${formatSize(DEFAULT_MAX_BYTES)} of output; ` +
-    `lines longer than ${MAX_LINE_CHARS} characters are cut. Prefer it over bash grep for code search.`,
+    `lines longer than ${MAX_LINE_CHARS} characters are cut. A pattern that runs over ${LINE_DEADLINE_MS / 1000} seconds ` +
+    "on one line is stopped with an error. Prefer it over bash grep for code search.",
   parameters: GrepParams,
   async execute(args, ctx): Promise<ToolResult> {
     throwIfAborted(ctx.signal);
     const regex = buildRegex(args.pattern, args.literal ?? false, args.ignoreCase ?? false);
     const limit = args.limit ?? DEFAULT_LIMIT;
-    const context = args.context ?? 0;
     const shownPath = optionalPath(args.path);
     const target = resolveToolPath(ctx.cwd, shownPath);
-    const info = await stat(target).catch((error: unknown) => {
-      throw fsError(error, shownPath, `Path not found: ${shownPath}`);
-    });
-    const root = info.isDirectory() ? target : dirname(target);
-    const files = info.isDirectory()
-      ? await listFiles(root, [anyDepthGlob(args.glob ?? "**/*")], { signal: ctx.signal })
-      : [basename(target)];
+    const output = new GrepOutput({ limit, context: args.context ?? 0, maxBytes: DEFAULT_MAX_BYTES });
+    let cutLongLines = 0;
+    // Started first: the worker loads while the files are listed.
+    const search = new RegexSearch(regex, ctx.signal);
+    let items: AsyncGenerator<Item> | undefined;
+    try {
+      const info = await stat(target).catch((error: unknown) => {
+        throw fsError(error, shownPath, `Path not found: ${shownPath}`);
+      });
+      const root = info.isDirectory() ? target : dirname(target);
+      const files = info.isDirectory()
+        ? await listFiles(root, [anyDepthGlob(args.glob ?? "**/*")], { signal: ctx.signal })
+        : [basename(target)];
+      items = searchItems(root, files);
+      let size = FIRST_BATCH_BYTES;
+      let batch = await nextBatch(items, size);
+      searching: while (batch.length > 0) {
+        const current = batch;
+        size = Math.min(size * 2, MAX_BATCH_BYTES);
+        // The next batch is read while the worker searches this one.
+        const searched = search.search(current.map((item) => item.bytes)).catch((error: unknown) => {
+          throw explain(error, current);
+        });
+        const [found, following] = await Promise.all([searched, nextBatch(items, size)]);
+        throwIfAborted(ctx.signal);
+        for (let k = 0; k < current.length; k++) {
+          const item = current[k]!;
+          if (!output.wants(item.file)) break searching;
+          output.add(item.file, item.firstLine, item.bytes, found[k]!, item.lines);
+          cutLongLines += item.cutLines;
+        }
+        batch = following;
+      }
+    } finally {
+      await Promise.all([search.close(), items?.return(undefined)]);
+    }
 
-    const out = new BoundedOutput(DEFAULT_MAX_BYTES);
-    let matches = 0;
-    let cutLines = false;
-    let skippedLarge = 0;
-    const contents = readSearchables(files.map((file) => join(root, file)));
+    const notices: string[] = [];
+    if (output.limitReached) notices.push(`${limit} matches limit reached. Use limit=${limit * 2} for more, or refine the pattern.`);
+    if (output.full) notices.push(`${formatSize(DEFAULT_MAX_BYTES)} output limit reached. Refine the pattern or path to see more.`);
+    if (output.cutLines) notices.push(`Some lines were cut to ${MAX_LINE_CHARS} characters. Use the read tool to see them in full.`);
+    if (cutLongLines > 0) notices.push(`Searched only the first ${formatSize(MAX_LINE_BYTES)} of ${cutLongLines} line(s) longer than that.`);
+    const body = output.matches === 0 ? "No matches found" : output.text();
+    const text = body + (notices.length ? `\n\n[${notices.join(" ")}]` : "");
+    const details = output.matches === 0 ? { matches: 0 } : { matches: output.matches, limitReached: output.limitReached, truncated: output.full };
+    return { content: [{ type: "text", text }], details };
+  },
+});
+
+/** Every file's content in order: small files whole, large ones as chunks of lines. */
+async function* searchItems(root: string, files: readonly string[]): AsyncGenerator<Item> {
+  const contents = readSearchables(files.map((file) => join(root, file)));
+  try {
     for (const file of files) {
-      if (matches >= limit || out.full) break;
-      throwIfAborted(ctx.signal);
-      const bytes = (await contents.next()).value;
-      if (bytes === TOO_LARGE) skippedLarge++;
-      if (!(bytes instanceof Buffer)) continue;
-      const lines = bytes.toString("utf8").replace(/\r$/gm, "").split("\n");
-      if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-      let printedUpTo = -1; // last line index already printed for this file
-      for (let i = 0; i < lines.length && matches < limit && !out.full; i++) {
-        if (!regex.test(lines[i]!)) continue;
-        matches++;
-        const from = Math.max(i - context, printedUpTo + 1);
-        if (context > 0 && printedUpTo >= 0 && from > printedUpTo + 1) out.push("--");
-        const to = Math.min(i + context, lines.length - 1);
-        for (let j = from; j <= to; j++) {
-          // A later match inside this context window is printed as a match when the loop reaches it.
-          if (j > i && regex.test(lines[j]!)) break;
-          const { text: shown, cut } = clip(lines[j]!);
-          cutLines ||= cut;
-          out.push(j === i ? `${file}:${j + 1}: ${shown}` : `${file}-${j + 1}- ${shown}`);
-          printedUpTo = j;
+      const content = (await contents.next()).value;
+      if (Buffer.isBuffer(content)) yield { file, firstLine: 0, bytes: content, lines: undefined, cutLines: 0 };
+      else if (content) {
+        let firstLine = 0;
+        for await (const chunk of streamChunks(content.stream)) {
+          yield { file, firstLine, bytes: chunk.bytes, lines: chunk.lines, cutLines: chunk.cutLines };
+          firstLine += chunk.lines;
         }
       }
     }
+  } finally {
+    await contents.return(undefined);
+  }
+}
 
-    if (matches === 0) return { content: [{ type: "text", text: "No matches found" }], details: { matches: 0 } };
-    const notices: string[] = [];
-    if (matches >= limit) notices.push(`${limit} matches limit reached. Use limit=${limit * 2} for more, or refine the pattern.`);
-    if (out.full) notices.push(`${formatSize(DEFAULT_MAX_BYTES)} output limit reached. Refine the pattern or path to see more.`);
-    if (cutLines) notices.push(`Some lines were cut to ${MAX_LINE_CHARS} characters. Use the read tool to see them in full.`);
-    if (skippedLarge > 0) notices.push(`Skipped ${skippedLarge} file(s) larger than ${formatSize(MAX_FILE_BYTES)}.`);
-    const text = out.text() + (notices.length ? `\n\n[${notices.join(" ")}]` : "");
-    return { content: [{ type: "text", text }], details: { matches, limitReached: matches >= limit, truncated: out.full } };
-  },
-});
+async function nextBatch(items: AsyncGenerator<Item>, maxBytes: number): Promise<Item[]> {
+  const batch: Item[] = [];
+  let bytes = 0;
+  while (bytes < maxBytes && batch.length < MAX_BATCH_TEXTS) {
+    const next = await items.next();
+    if (next.done) break;
+    batch.push(next.value);
+    bytes += next.value.bytes.length;
+  }
+  return batch;
+}
+
+/** A worker failure as the model should read it: which file and line, and what to do. */
+function explain(error: unknown, batch: readonly Item[]): Error {
+  if (!(error instanceof RegexStalledError || error instanceof RegexFailedError)) return error as Error;
+  const item = batch[error.text];
+  const where = item ? `line ${item.firstLine + error.line + 1} of ${item.file}` : "one line";
+  if (error instanceof RegexFailedError) return new Error(`The pattern failed on ${where}: ${error.message}. Simplify the pattern, or use literal: true.`);
+  return new Error(
+    `The pattern ran for over ${LINE_DEADLINE_MS / 1000} seconds on ${where} without finishing, so the search was stopped. ` +
+      "This usually means catastrophic backtracking (a nested quantifier such as (a+)+ or (\\w*)*); simplify the pattern, " +
+      "or use literal: true for a plain string.",
+  );
+}
 
 function buildRegex(pattern: string, literal: boolean, ignoreCase: boolean): RegExp {
   const source = literal ? pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : pattern;
@@ -102,32 +170,5 @@ function buildRegex(pattern: string, literal: boolean, ignoreCase: boolean): Reg
     } catch (error) {
       throw new Error((error as Error).message); // "Invalid regular expression: /(/: Unterminated group"
     }
-  }
-}
-
-function clip(line: string): { text: string; cut: boolean } {
-  return line.length > MAX_LINE_CHARS ? { text: `${line.slice(0, MAX_LINE_CHARS)}... [truncated]`, cut: true } : { text: line, cut: false };
-}
-
-/** Collects whole output lines until the byte budget would be exceeded. */
-class BoundedOutput {
-  readonly #lines: string[] = [];
-  #bytes = 0;
-  full = false;
-  constructor(readonly maxBytes: number) {}
-
-  push(line: string): void {
-    if (this.full) return;
-    const bytes = Buffer.byteLength(line, "utf8") + (this.#lines.length > 0 ? 1 : 0);
-    if (this.#bytes + bytes > this.maxBytes) {
-      this.full = true;
-      return;
-    }
-    this.#lines.push(line);
-    this.#bytes += bytes;
-  }
-
-  text(): string {
-    return this.#lines.join("\n");
   }
 }
