@@ -14,7 +14,7 @@ import { MAX_LINE_BYTES, readSearchables, streamChunks } from "./grep-read.js";
 import { GrepOutput, MAX_LINE_CHARS } from "./grep-output.js";
 import { fsError, optionalPath, resolveToolPath, throwIfAborted } from "./paths.js";
 import { LINE_DEADLINE_MS } from "./regex-protocol.js";
-import { RegexFailedError, RegexSearch, RegexStalledError } from "./regex-search.js";
+import { RegexLineError, RegexSearch } from "./regex-search.js";
 import { anyDepthGlob, listFiles } from "./walk.js";
 
 const DEFAULT_LIMIT = 100;
@@ -148,10 +148,10 @@ async function nextBatch(items: AsyncGenerator<Item>, maxBytes: number): Promise
 
 /** A worker failure as the model should read it: which file and line, and what to do. */
 function explain(error: unknown, batch: readonly Item[]): Error {
-  if (!(error instanceof RegexStalledError || error instanceof RegexFailedError)) return error as Error;
+  if (!(error instanceof RegexLineError)) return error as Error;
   const item = batch[error.text];
   const where = item ? `line ${item.firstLine + error.line + 1} of ${item.file}` : "one line";
-  if (error instanceof RegexFailedError) return new Error(`The pattern failed on ${where}: ${error.message}. Simplify the pattern, or use literal: true.`);
+  if (error.reason === "failed") return new Error(`The pattern failed on ${where}: ${error.message}. Simplify the pattern, or use literal: true.`);
   return new Error(
     `The pattern ran for over ${LINE_DEADLINE_MS / 1000} seconds on ${where} without finishing, so the search was stopped. ` +
       "This usually means catastrophic backtracking (a nested quantifier such as (a+)+ or (\\w*)*); simplify the pattern, " +

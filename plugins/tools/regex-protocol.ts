@@ -1,27 +1,19 @@
 /**
- * What grep's main thread and its regex worker exchange. The worker reports progress through
- * shared memory (never blocked by the regex it runs), so the main thread can tell a slow search
- * from a pattern stuck on one line.
+ * What grep's main thread and its regex worker exchange. The worker stamps its position into
+ * shared memory before every line (never blocked by the regex it runs), so the main thread can
+ * tell a slow search from a pattern stuck on one line, and say which line.
  */
+import { FIRST_USER_SLOT } from "../../lib/worker/index.js";
 
 /** A pattern that runs this long on one line without finishing is stopped. */
 export const LINE_DEADLINE_MS = 2000;
 
-/** Slots of the shared Int32Array the worker writes. */
-export const PROGRESS = {
-  /** Incremented before every line is tested: unchanged for LINE_DEADLINE_MS means stuck. */
-  beat: 0,
-  /** Index (in the job's texts) of the text being searched. */
-  text: 1,
-  /** 0-based line being tested, within that text. */
-  line: 2,
-  /** 1 once the worker's module is loaded: loading time never counts against a line. */
-  ready: 3,
-} as const;
-export const PROGRESS_SLOTS = 4;
+/** Progress slots of the worker: the text (index in the job) and the 0-based line in it. */
+export const TEXT_SLOT = FIRST_USER_SLOT;
+export const LINE_SLOT = FIRST_USER_SLOT + 1;
+export const PROGRESS_SLOTS = FIRST_USER_SLOT + 2;
 
 export interface RegexWorkerData {
-  progress: SharedArrayBuffer;
   source: string;
   flags: string;
 }

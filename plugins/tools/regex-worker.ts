@@ -1,13 +1,14 @@
 /**
  * Worker thread of the grep tool: tests each line of the texts it is sent against the regular
- * expression, stamping progress into shared memory before every line. A catastrophic pattern
- * blocks only this thread; the main thread watches the stamps and terminates it.
+ * expression, stamping progress before every line. A catastrophic pattern blocks only this
+ * thread; the main thread sees the stamps stand still and terminates it.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { PROGRESS, splitLines, type RegexJob, type RegexJobResult, type RegexWorkerData } from "./regex-protocol.js";
+import { WorkerProgress } from "../../lib/worker/index.js";
+import { LINE_SLOT, splitLines, TEXT_SLOT, type RegexJob, type RegexJobResult, type RegexWorkerData } from "./regex-protocol.js";
 
 const data = workerData as RegexWorkerData;
-const progress = new Int32Array(data.progress);
+const progress = new WorkerProgress(workerData);
 const regex = new RegExp(data.source, data.flags);
 
 function search(job: RegexJob): RegexJobResult {
@@ -17,10 +18,10 @@ function search(job: RegexJob): RegexJobResult {
     // Decoded here, not on the main thread: most files never match and are never decoded there.
     const lines = splitLines(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
     const found: number[] = [];
-    progress[PROGRESS.text] = t;
+    progress.set(TEXT_SLOT, t);
     for (let i = 0; i < lines.length; i++) {
-      progress[PROGRESS.line] = i;
-      Atomics.add(progress, PROGRESS.beat, 1);
+      progress.set(LINE_SLOT, i);
+      progress.beat();
       try {
         if (regex.test(lines[i]!)) found.push(i);
       } catch (error) {
@@ -33,4 +34,4 @@ function search(job: RegexJob): RegexJobResult {
 }
 
 parentPort!.on("message", (job: RegexJob) => parentPort!.postMessage(search(job)));
-Atomics.store(progress, PROGRESS.ready, 1);
+progress.ready();
