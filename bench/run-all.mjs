@@ -1,4 +1,5 @@
 // Runs every benchmark against the built CLI (npm run build first) and prints one JSON object.
+import { benchExportHtml } from "./export-html.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchStartup } from "./startup.mjs";
 import { benchStream } from "./stream.mjs";
@@ -10,5 +11,6 @@ const results = {
   stream: await benchStream({ runs: 5 }),
   sessionLoad: await benchSessionLoad({ runs: 3 }),
   toolArgs: benchToolArgs(),
+  exportHtml: await benchExportHtml({ runs: 3 }),
 };
 console.log(JSON.stringify(results, null, 2));

@@ -1,0 +1,39 @@
+/**
+ * Escaping for the export page, kept free of the markdown libraries so the main thread can
+ * build the page without loading them (markdown renders in a worker). Both functions are linear
+ * in their input and take a fast path when there is nothing to escape.
+ */
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const SPECIAL = /[&<>"']/;
+const SPECIALS = /[&<>"']/g;
+
+/** Escapes text for element content and quoted attribute values. */
+export function escapeHtml(text: string): string {
+  // Most strings (timestamps, names, plain prose) have nothing to escape: no copy, no callback.
+  return SPECIAL.test(text) ? text.replace(SPECIALS, (char) => ESCAPES[char]!) : text;
+}
+
+const JSON_TOKEN = /("(?:\\.|[^"\\])*")(\s*:)?|\b(true|false|null)\b|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/**
+ * JSON (as JSON.stringify writes it) with highlight.js's class names, escaped. A single regex
+ * pass: highlight.js itself is ~20x slower, which adds up over thousands of tool calls.
+ */
+export function highlightJson(json: string): string {
+  let html = "";
+  let last = 0;
+  for (const match of json.matchAll(JSON_TOKEN)) {
+    html += escapeHtml(json.slice(last, match.index));
+    const [token, string, colon, literal] = match;
+    if (string !== undefined) {
+      html += colon === undefined ? span("string", string) : span("attr", string) + escapeHtml(colon);
+    } else html += span(literal !== undefined ? "literal" : "number", token);
+    last = match.index + token.length;
+  }
+  return html + escapeHtml(json.slice(last));
+}
+
+function span(kind: string, text: string): string {
+  return `<span class="hljs-${kind}">${escapeHtml(text)}</span>`;
+}
