@@ -122,6 +122,12 @@ export interface LoadedSession {
   storage: SessionStorage;
 }
 
+/** A session file's writes failing (`error` set) or working again (`error` undefined). */
+export interface SessionWriteStatus {
+  file: string;
+  error: string | undefined;
+}
+
 /** Persistence backend, provided by `session-jsonl` as the `sessionStore` service. */
 export interface SessionStore {
   /** False with --no-session: new sessions stay in memory, files are only read. */
@@ -134,6 +140,10 @@ export interface SessionStore {
   load(path: string): Promise<LoadedSession>;
   /** Copies a loaded file into the session directory under a fresh name; the result appends there. */
   importCopy(source: LoadedSession): Promise<LoadedSession>;
+  /** Why new session files cannot be written now (a message naming the dir), or undefined. */
+  checkWritable(): Promise<string | undefined>;
+  /** Write failures and recoveries of any session file of this store; returns the unsubscribe function. */
+  onWriteStatus(listener: (status: SessionWriteStatus) => void): () => void;
 }
 
 /** The current session, for plugins that read or extend it (export, compaction). */
@@ -158,6 +168,17 @@ declare module "../../kernel/services.js" {
   interface Services {
     session: SessionApi;
     sessionStore: SessionStore;
+  }
+}
+
+declare module "../../kernel/events.js" {
+  interface EventMap {
+    /**
+     * A session file could not be written (read-only folder, disk full, ...): the client hears
+     * it here, once per failing file and message, and `get_state.sessionWriteError` holds the
+     * message until a write to the current session file succeeds again.
+     */
+    session_write_error: { sessionFile: string; error: string };
   }
 }
 

@@ -19,6 +19,8 @@ export interface StartOptions {
   cwd?: string;
   agentDir?: string;
   settings?: Record<string, unknown>;
+  /** A command the CLI is started through, e.g. a shell that sets a resource limit and `exec`s "$0" "$@". */
+  launcher?: string[];
 }
 
 export class RpcClient {
@@ -39,7 +41,9 @@ export class RpcClient {
       mkdirSync(this.agentDir, { recursive: true });
       writeFileSync(join(this.agentDir, "settings.json"), JSON.stringify(options.settings));
     }
-    this.child = spawn(process.execPath, [CLI, ...(options.args ?? ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"])], {
+    const argv = [process.execPath, CLI, ...(options.args ?? ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"])];
+    const [command, ...rest] = [...(options.launcher ?? []), ...argv];
+    this.child = spawn(command!, rest, {
       cwd: this.cwd,
       env: { ...process.env, ATOMIC_CODING_AGENT_DIR: this.agentDir, ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
