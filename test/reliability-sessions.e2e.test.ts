@@ -4,10 +4,11 @@
  * 0700 folders, they are read as a stream of lines, and an unwritable session dir or a failing
  * write is reported as a `session_write_error` event and in `get_state`, not only on stderr.
  */
-import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { RpcClient, tempDir, textTurn, writeCassette } from "./helpers/rpc-client.js";
+import { SOAK } from "./helpers/soak.js";
 
 let client: RpcClient | undefined;
 afterEach(async () => {
@@ -16,12 +17,40 @@ afterEach(async () => {
 });
 
 /** A persistent session on a one-turn cassette. */
-function start(options: { extraArgs?: string[]; launcher?: string[] } = {}): RpcClient {
+function start(options: { extraArgs?: string[]; launcher?: string[]; env?: Record<string, string> } = {}): RpcClient {
   const agentDir = tempDir("atomic-agent-");
   writeCassette(agentDir, "chat", [textTurn("Hello there.")]);
-  client = new RpcClient({ agentDir, args: ["--mode", "rpc", "--provider", "replay", "--model", "chat", ...(options.extraArgs ?? [])], ...(options.launcher ? { launcher: options.launcher } : {}) });
+  client = new RpcClient({
+    agentDir,
+    args: ["--mode", "rpc", "--provider", "replay", "--model", "chat", ...(options.extraArgs ?? [])],
+    ...(options.launcher ? { launcher: options.launcher } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
   return client;
 }
+
+const TS = "2026-01-01T00:00:00.000Z";
+
+/** A session file of about `bytes` bytes: a header, then entries from `entry(i)` until it is that big. */
+function writeBigSession(path: string, bytes: number, entry: (i: number) => object): number {
+  const fd = openSync(path, "w");
+  writeSync(fd, JSON.stringify({ type: "session", version: 1, id: "big", timestamp: TS, cwd: "/tmp" }) + "\n");
+  let written = 0;
+  let count = 0;
+  while (written < bytes) {
+    const lines: string[] = [];
+    for (let i = 0; i < 1000 && written < bytes; i++, count++) {
+      const line = JSON.stringify({ id: count.toString(16).padStart(8, "0"), parentId: count === 0 ? null : (count - 1).toString(16).padStart(8, "0"), timestamp: TS, ...entry(count) }) + "\n";
+      lines.push(line);
+      written += line.length;
+    }
+    writeSync(fd, lines.join(""));
+  }
+  closeSync(fd);
+  return count;
+}
+
+const chatEntry = (i: number) => ({ type: "message", message: i % 2 === 0 ? { role: "user", content: `question ${i} about the code in src/app.ts`, timestamp: i } : { role: "assistant", content: [{ type: "text", text: `answer ${i}: look at the **handler**` }], api: "replay", provider: "replay", model: "chat", usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: i } });
 
 async function promptAndWait(c: RpcClient, message: string): Promise<void> {
   const from = c.records.length;
@@ -110,3 +139,46 @@ describe("session write failures reach the client", () => {
     expect(sessionWriteError).toMatch(/EFBIG/);
   });
 });
+
+describe("large session files load, or fail saying why", () => {
+  it("refuses a file the heap cannot hold with a message naming the size and the fix, instead of crashing", async () => {
+    const dir = tempDir("atomic-cwd-");
+    const file = join(dir, "big.jsonl");
+    writeBigSession(file, 120 * 1024 * 1024, chatEntry);
+    const c = start({ env: { NODE_OPTIONS: "--max-old-space-size=64" } });
+    const response = await c.request({ type: "switch_session", sessionPath: file }, 60_000);
+    expect(response.success).toBe(false);
+    expect(response.error).toMatch(new RegExp(`^Cannot load session file ${file}: it is 120\\.0MB, more than this process can hold in memory \\(.*heap.*\\)\\. Start Atomic with NODE_OPTIONS=--max-old-space-size=\\d+ to open it\\.$`));
+    expect((await c.request({ type: "get_state" })).success).toBe(true);
+  }, 60_000);
+
+  it.runIf(SOAK)("loads a 1 GB session (or says why it cannot)", async () => {
+    const dir = tempDir("atomic-cwd-");
+    const file = join(dir, "huge.jsonl");
+    const count = writeBigSession(file, 1024 * 1024 * 1024, chatEntry);
+    const c = start();
+    const response = await c.request({ type: "switch_session", sessionPath: file }, 600_000);
+    if (response.success) expect((await c.ok({ type: "get_session_stats" }, 600_000)).totalMessages).toBe(count);
+    else expect(response.error).toMatch(/more than this process can hold in memory/);
+  }, 900_000);
+
+  it.runIf(SOAK)("loads a 600 MB session made of six 100 MB lines (it used to fail with Invalid string length)", async () => {
+    const dir = tempDir("atomic-cwd-");
+    const file = join(dir, "names.jsonl");
+    const count = writeBigSession(file, 600 * 1024 * 1024, () => ({ type: "session_info", name: "n".repeat(100 * 1024 * 1024) }));
+    expect(count).toBe(6);
+    const c = start();
+    await c.ok({ type: "switch_session", sessionPath: file }, 600_000);
+    expect((await c.ok({ type: "get_state" })).sessionName).toHaveLength(100 * 1024 * 1024);
+  }, 900_000);
+
+  it.runIf(SOAK)("refuses a line over 256 MiB, naming it", async () => {
+    const dir = tempDir("atomic-cwd-");
+    const file = join(dir, "line.jsonl");
+    writeBigSession(file, 257 * 1024 * 1024, () => ({ type: "session_info", name: "n".repeat(257 * 1024 * 1024) }));
+    const c = start();
+    const response = await c.request({ type: "switch_session", sessionPath: file }, 600_000);
+    expect(response).toMatchObject({ success: false, error: `Cannot load session file ${file}: line 2 is over 256.0MB, the most one entry may take` });
+  }, 900_000);
+});
+

@@ -34,11 +34,13 @@ export class JsonlFileStorage implements SessionStorage {
   #header: SessionHeader | undefined;
 
   constructor(file: string, options: { header?: SessionHeader; endsWithNewline?: boolean; warn: (message: string) => void; status?: StatusListener }) {
+    // A header to write means a new file (create()); a loaded or imported file already exists.
     this.file = file;
     this.#header = options.header;
     this.#status = options.status ?? (() => undefined);
     this.#writer = new JsonlWriter(file, {
       prefix: options.endsWithNewline === false ? "\n" : "",
+      fresh: options.header !== undefined,
       onError: (error) => {
         options.warn(`Cannot write session file ${file}: ${error.message}`);
         this.#status({ file, error: error.message });

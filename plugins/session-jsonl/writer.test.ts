@@ -1,4 +1,5 @@
 /** The append queue under write failures: nothing lost, nothing glued to a torn line, order kept. */
+import { existsSync, readdirSync } from "node:fs";
 import { mkdtemp, readFile, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -71,5 +72,17 @@ describe("JsonlWriter", () => {
     expect((await stat(join(blocker, "deep", "s.jsonl"))).mode & 0o777).toBe(0o600);
     expect((await stat(join(blocker, "deep"))).mode & 0o777).toBe(0o700);
     expect((await stat(blocker)).mode & 0o777).toBe(0o700);
+  });
+
+  it("makes a fresh file appear only with its first write in it", async () => {
+    const path = join(dir, "sessions", "s.jsonl");
+    const writer = new JsonlWriter(path, { fresh: true });
+    expect(existsSync(path)).toBe(false);
+    writer.write('{"header":1}\n');
+    await writer.flush();
+    writer.write('{"n":2}\n');
+    await writer.close();
+    expect(await readFile(path, "utf8")).toBe('{"header":1}\n{"n":2}\n');
+    expect(readdirSync(join(dir, "sessions"))).toEqual(["s.jsonl"]);
   });
 });

@@ -5,9 +5,12 @@
  * (disk full, directory missing) keeps whatever did not reach the file and writes it first on
  * the next append or on close, so a transient failure neither loses entries nor glues a torn
  * line to the next one. The file is created 0600 (folders 0700): a transcript is private.
+ * A new file appears under its name only with its first write in it (written under a hidden
+ * `.partial` name, then renamed), so a kill between creating and writing it cannot leave an
+ * empty session file that no longer loads.
  */
-import { mkdir, type FileHandle } from "node:fs/promises";
-import { dirname } from "node:path";
+import { mkdir, rename, type FileHandle } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { openRegularForWrite } from "../../lib/regular-file/index.js";
 
 export interface WriterOptions {
@@ -17,6 +20,8 @@ export interface WriterOptions {
   onError?: (error: Error) => void;
   /** The first write that succeeds (at all, or after failures). */
   onSuccess?: () => void;
+  /** The file does not exist yet: create it complete with its first write. */
+  fresh?: boolean;
 }
 
 export class JsonlWriter {
@@ -26,6 +31,8 @@ export class JsonlWriter {
   /** Messages reported during the current run of failures; empty while writes succeed. */
   readonly #reported = new Set<string>();
   #succeeded = false;
+  /** Where the first write goes for a fresh file, until it is renamed to `path`. */
+  #partial: string | undefined;
   #prefix: string;
   #pending: string[] = [];
   /** Bytes of a failed write that are not in the file yet: written before anything else. */
@@ -38,6 +45,7 @@ export class JsonlWriter {
     this.#prefix = options.prefix ?? "";
     this.#onError = options.onError ?? (() => undefined);
     this.#onSuccess = options.onSuccess ?? (() => undefined);
+    if (options.fresh) this.#partial = join(dirname(path), `.${basename(path)}.partial`);
   }
 
   /** Queues text (whole lines, each ending in "\n"). The file is opened on the first write. */
@@ -92,12 +100,17 @@ export class JsonlWriter {
       if (!this.#handle) {
         await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
         // Appending to a FIFO or device would block or go nowhere: regular files only.
-        this.#handle = await openRegularForWrite(this.path, { how: "append", mode: 0o600 });
+        this.#handle = await openRegularForWrite(this.#partial ?? this.path, { how: "append", mode: 0o600 });
       }
       // One write call in practice; the loop only matters for a short write (disk nearly full).
       while (offset < buffer.length) {
         const { bytesWritten } = await this.#handle.write(buffer, offset, buffer.length - offset);
         offset += bytesWritten;
+        if (this.#partial !== undefined) {
+          // The open descriptor follows the rename: later appends go to the real file.
+          await rename(this.#partial, this.path);
+          this.#partial = undefined;
+        }
       }
     } catch (error) {
       this.#report(error);
