@@ -1,5 +1,6 @@
 // Runs every benchmark against the built CLI (npm run build first) and prints one JSON object.
 import { benchExportHtml } from "./export-html.mjs";
+import { benchGrep } from "./grep.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchStartup } from "./startup.mjs";
 import { benchStream } from "./stream.mjs";
@@ -12,5 +13,6 @@ const results = {
   sessionLoad: await benchSessionLoad({ runs: 3 }),
   toolArgs: benchToolArgs(),
   exportHtml: await benchExportHtml({ runs: 3 }),
+  grep: await benchGrep({ runs: 5 }),
 };
 console.log(JSON.stringify(results, null, 2));

@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import { WatchedWorker, WorkerStalledError } from "./index.js";
 
 type Job = { echo?: string; busyMs?: number; hang?: boolean };
-const start = (options: { signal?: AbortSignal } = {}) =>
-  new WatchedWorker<Job, string>(new URL("./echo-worker.test-support.js", import.meta.url), { deadlineMs: 300, slots: 2, ...options });
+const start = () => new WatchedWorker<Job, string>(new URL("./echo-worker.test-support.js", import.meta.url), { deadlineMs: 300, slots: 2 });
 
 describe("WatchedWorker", () => {
   it("runs jobs one after another, and lets slow work run past the deadline while it beats", async () => {
@@ -21,15 +20,18 @@ describe("WatchedWorker", () => {
     await worker.close();
   });
 
-  it("rejects the running job as soon as the signal aborts", async () => {
-    const controller = new AbortController();
+  it("rejects the running job as soon as its signal aborts; an earlier job's signal no longer matters", async () => {
     const worker = new WatchedWorker<Job, string>(new URL("./echo-worker.test-support.js", import.meta.url), {
       deadlineMs: 60_000,
       slots: 2,
-      signal: controller.signal,
       abortError: () => new Error("Operation aborted"),
     });
-    const job = worker.run({ hang: true });
+    const first = new AbortController();
+    expect(await worker.run({ echo: "kept" }, first.signal)).toBe("kept");
+    first.abort();
+    expect(worker.usable).toBe(true);
+    const controller = new AbortController();
+    const job = worker.run({ hang: true }, controller.signal);
     setTimeout(() => controller.abort(), 200);
     await expect(job).rejects.toThrow("Operation aborted");
     await worker.close();

@@ -1,9 +1,10 @@
 /**
  * A worker thread doing one job at a time under a watchdog. The worker stamps progress into
  * shared memory (a heartbeat per unit of work, plus slots of its own); when the heartbeat stands
- * still for `deadlineMs` while a job runs, or `signal` aborts, the worker is terminated (V8
- * interrupts even a running regex or a deep recursion) and the job rejects. The main thread's
- * event loop is never blocked by what the worker does.
+ * still for `deadlineMs` while a job runs, or the job's signal aborts, the worker is terminated
+ * (V8 interrupts even a running regex or a deep recursion) and the job rejects. The main
+ * thread's event loop is never blocked by what the worker does, and an idle worker never keeps
+ * the process alive, so one can be kept for the next job.
  */
 import type { Worker } from "node:worker_threads";
 import { startModuleWorker } from "./start.js";
@@ -32,8 +33,7 @@ export interface WatchedWorkerOptions {
   slots: number;
   /** Passed to the worker with `progress` (the SharedArrayBuffer) added. */
   workerData?: Record<string, unknown>;
-  signal?: AbortSignal;
-  /** The error an abort rejects with. */
+  /** The error an aborted job rejects with. */
   abortError?: () => Error;
 }
 
@@ -42,7 +42,7 @@ export class WatchedWorker<Job, Result> {
   readonly #progress: Int32Array;
   readonly #options: WatchedWorkerOptions;
   readonly #onAbort = () => this.#fail(this.#options.abortError?.() ?? new Error("Aborted"));
-  #pending: { resolve: (result: Result) => void; reject: (error: Error) => void } | undefined;
+  #pending: { resolve: (result: Result) => void; reject: (error: Error) => void; signal: AbortSignal | undefined } | undefined;
   #failure: Error | undefined;
   #watch: NodeJS.Timeout | undefined;
   #lastBeat = 0;
@@ -57,8 +57,7 @@ export class WatchedWorker<Job, Result> {
     this.#worker.on("message", (result: Result) => this.#take()?.resolve(result));
     this.#worker.on("error", (error) => this.#fail(error));
     this.#worker.on("exit", () => this.#fail(new Error("The worker stopped unexpectedly")));
-    options.signal?.addEventListener("abort", this.#onAbort, { once: true });
-    if (options.signal?.aborted) this.#onAbort();
+    this.#worker.unref();
   }
 
   /** Whether the worker can take jobs (not stalled, crashed, aborted or closed). */
@@ -66,24 +65,29 @@ export class WatchedWorker<Job, Result> {
     return this.#failure === undefined;
   }
 
-  /** Runs one job; a second job before the first settles is a programming error. */
-  run(job: Job): Promise<Result> {
+  /**
+   * Runs one job; `signal` aborting terminates the worker and rejects. A second job before the
+   * first settles is a programming error.
+   */
+  run(job: Job, signal?: AbortSignal): Promise<Result> {
     if (this.#failure) return Promise.reject(this.#failure);
     if (this.#pending) return Promise.reject(new Error("WatchedWorker.run: a job is already running"));
     return new Promise<Result>((resolve, reject) => {
-      this.#pending = { resolve, reject };
+      this.#pending = { resolve, reject, signal };
       this.#lastBeat = Atomics.load(this.#progress, BEAT_SLOT);
       this.#lastChange = performance.now();
       this.#watch = setInterval(() => this.#check(), WATCH_INTERVAL_MS);
+      this.#worker.ref();
       this.#worker.postMessage(job);
+      signal?.addEventListener("abort", this.#onAbort, { once: true });
+      if (signal?.aborted) this.#onAbort();
     });
   }
 
   /** Stops the worker; safe to call more than once. */
   async close(): Promise<void> {
-    this.#options.signal?.removeEventListener("abort", this.#onAbort);
     this.#failure ??= new Error("The worker is closed");
-    this.#stopWatch();
+    this.#take()?.reject(this.#failure);
     await this.#worker.terminate();
   }
 
@@ -102,15 +106,17 @@ export class WatchedWorker<Job, Result> {
   #fail(error: Error): void {
     if (this.#failure) return;
     this.#failure = error;
-    this.#options.signal?.removeEventListener("abort", this.#onAbort);
     void this.#worker.terminate();
     this.#take()?.reject(error);
   }
 
+  /** The running job, now finished: no more watching, and the idle worker lets the process exit. */
   #take() {
     const pending = this.#pending;
     this.#pending = undefined;
     this.#stopWatch();
+    pending?.signal?.removeEventListener("abort", this.#onAbort);
+    if (!this.#failure) this.#worker.unref();
     return pending;
   }
 

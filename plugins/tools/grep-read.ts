@@ -17,20 +17,75 @@ export const WHOLE_FILE_BYTES = 1024 * 1024;
 export const CHUNK_BYTES = 1024 * 1024;
 /** A line longer than this is searched only up to here: holding it whole could exhaust memory. */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
-const READ_AHEAD = 32;
+const READ_AHEAD = 48;
 const SNIFF_BYTES = 8 * 1024;
 
 /** A file's bytes; `{stream}` for a large file to read with `streamChunks`; null for binary, unreadable or non-regular files. */
 export type Searchable = Buffer | { stream: string } | null;
 
-/** Yields each path's content in order, reading up to READ_AHEAD small files concurrently. */
-export async function* readSearchables(paths: readonly string[]): AsyncGenerator<Searchable> {
-  const pending: Promise<Searchable>[] = [];
-  let next = 0;
-  for (let i = 0; i < paths.length; i++) {
-    while (pending.length < READ_AHEAD && next < paths.length) pending.push(readSmallFile(paths[next++]!));
-    yield await pending.shift()!;
+/** Small files read but not yet taken are held up to this many bytes. */
+const HOLD_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads small files ahead, in the background and in order: up to READ_AHEAD reads in flight and
+ * HOLD_BYTES held, whatever the consumer is doing (the regex worker searches one batch while the
+ * next is being read). `get` must be called with 0, 1, 2, ...
+ */
+export class AheadReader {
+  readonly #paths: readonly string[];
+  /** Finished reads not taken yet, by index. */
+  readonly #done = new Map<number, Searchable>();
+  #next = 0;
+  #inFlight = 0;
+  #held = 0;
+  #closed = false;
+  #wanted: { index: number; resolve: (content: Searchable) => void } | undefined;
+
+  constructor(paths: readonly string[]) {
+    this.#paths = paths;
+    this.#pump();
   }
+
+  /** The content of `paths[index]`. */
+  get(index: number): Promise<Searchable> {
+    if (this.#done.has(index)) {
+      const content = this.#done.get(index)!;
+      this.#done.delete(index);
+      this.#held -= sizeOf(content);
+      this.#pump();
+      return Promise.resolve(content);
+    }
+    return new Promise((resolve) => (this.#wanted = { index, resolve }));
+  }
+
+  /** Stops reading ahead (reads in flight finish and are dropped). */
+  close(): void {
+    this.#closed = true;
+    this.#done.clear();
+  }
+
+  #pump(): void {
+    while (!this.#closed && this.#inFlight < READ_AHEAD && this.#next < this.#paths.length && this.#held < HOLD_BYTES) {
+      const index = this.#next++;
+      this.#inFlight++;
+      void readSmallFile(this.#paths[index]!).then((content) => {
+        this.#inFlight--;
+        const wanted = this.#wanted;
+        if (wanted?.index === index) {
+          this.#wanted = undefined;
+          wanted.resolve(content);
+        } else if (!this.#closed) {
+          this.#done.set(index, content);
+          this.#held += sizeOf(content);
+        }
+        this.#pump();
+      });
+    }
+  }
+}
+
+function sizeOf(content: Searchable): number {
+  return Buffer.isBuffer(content) ? content.length : 0;
 }
 
 function readSmallFile(path: string): Promise<Searchable> {

@@ -10,11 +10,11 @@ import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
 import { DEFAULT_MAX_BYTES, formatSize } from "../../lib/truncate/index.js";
-import { MAX_LINE_BYTES, readSearchables, streamChunks } from "./grep-read.js";
+import { AheadReader, MAX_LINE_BYTES, streamChunks } from "./grep-read.js";
 import { GrepOutput, MAX_LINE_CHARS } from "./grep-output.js";
 import { fsError, optionalPath, resolveToolPath, throwIfAborted } from "./paths.js";
 import { LINE_DEADLINE_MS } from "./regex-protocol.js";
-import { RegexLineError, RegexSearch } from "./regex-search.js";
+import { RegexLineError, RegexWorkers } from "./regex-search.js";
 import { anyDepthGlob, listFiles } from "./walk.js";
 
 const DEFAULT_LIMIT = 100;
@@ -49,101 +49,109 @@ interface Item {
   cutLines: number;
 }
 
-export const grepTool = defineTool({
-  name: "grep",
-  description:
-    "Search file contents for a regular expression (or a literal string) and return matching lines as " +
-    "`path:line: text`, with context lines as `path-line- text`. Searches recursively from `path` (default: " +
-    "the working directory), respects .gitignore, skips .git, node_modules and binary files, and can be narrowed " +
-    `with a glob. Returns at most \`limit\` matches (default ${DEFAULT_LIMIT}) and ${formatSize(DEFAULT_MAX_BYTES)} of output; ` +
-    `lines longer than ${MAX_LINE_CHARS} characters are cut. A pattern that runs over ${LINE_DEADLINE_MS / 1000} seconds ` +
-    "on one line is stopped with an error. Prefer it over bash grep for code search.",
-  parameters: GrepParams,
-  async execute(args, ctx): Promise<ToolResult> {
-    throwIfAborted(ctx.signal);
-    const regex = buildRegex(args.pattern, args.literal ?? false, args.ignoreCase ?? false);
-    const limit = args.limit ?? DEFAULT_LIMIT;
-    const shownPath = optionalPath(args.path);
-    const target = resolveToolPath(ctx.cwd, shownPath);
-    const output = new GrepOutput({ limit, context: args.context ?? 0, maxBytes: DEFAULT_MAX_BYTES });
-    let cutLongLines = 0;
-    // Started first: the worker loads while the files are listed.
-    const search = new RegexSearch(regex, ctx.signal);
-    let items: AsyncGenerator<Item> | undefined;
-    try {
-      const info = await stat(target).catch((error: unknown) => {
-        throw fsError(error, shownPath, `Path not found: ${shownPath}`);
-      });
-      const root = info.isDirectory() ? target : dirname(target);
-      const files = info.isDirectory()
-        ? await listFiles(root, [anyDepthGlob(args.glob ?? "**/*")], { signal: ctx.signal })
-        : [basename(target)];
-      items = searchItems(root, files);
-      let size = FIRST_BATCH_BYTES;
-      let batch = await nextBatch(items, size);
-      searching: while (batch.length > 0) {
-        const current = batch;
-        size = Math.min(size * 2, MAX_BATCH_BYTES);
-        // The next batch is read while the worker searches this one.
-        const searched = search.search(current.map((item) => item.bytes)).catch((error: unknown) => {
-          throw explain(error, current);
+/** The grep tool; `workers` keeps its regex worker between calls (close it at shutdown). */
+export function createGrepTool(workers = new RegexWorkers()) {
+  return defineTool({
+    name: "grep",
+    description:
+      "Search file contents for a regular expression (or a literal string) and return matching lines as " +
+      "`path:line: text`, with context lines as `path-line- text`. Searches recursively from `path` (default: " +
+      "the working directory), respects .gitignore, skips .git, node_modules and binary files, and can be narrowed " +
+      `with a glob. Returns at most \`limit\` matches (default ${DEFAULT_LIMIT}) and ${formatSize(DEFAULT_MAX_BYTES)} of output; ` +
+      `lines longer than ${MAX_LINE_CHARS} characters are cut. A pattern that runs over ${LINE_DEADLINE_MS / 1000} seconds ` +
+      "on one line is stopped with an error. Prefer it over bash grep for code search.",
+    parameters: GrepParams,
+    async execute(args, ctx): Promise<ToolResult> {
+      throwIfAborted(ctx.signal);
+      const regex = buildRegex(args.pattern, args.literal ?? false, args.ignoreCase ?? false);
+      const limit = args.limit ?? DEFAULT_LIMIT;
+      const shownPath = optionalPath(args.path);
+      const target = resolveToolPath(ctx.cwd, shownPath);
+      const output = new GrepOutput({ limit, context: args.context ?? 0, maxBytes: DEFAULT_MAX_BYTES });
+      let cutLongLines = 0;
+      // Started first: a new worker loads while the files are listed.
+      const search = workers.start(regex, ctx.signal);
+      let batches: AsyncGenerator<Item[]> | undefined;
+      try {
+        const info = await stat(target).catch((error: unknown) => {
+          throw fsError(error, shownPath, `Path not found: ${shownPath}`);
         });
-        const [found, following] = await Promise.all([searched, nextBatch(items, size)]);
-        throwIfAborted(ctx.signal);
-        for (let k = 0; k < current.length; k++) {
-          const item = current[k]!;
-          if (!output.wants(item.file)) break searching;
-          output.add(item.file, item.firstLine, item.bytes, found[k]!, item.lines);
-          cutLongLines += item.cutLines;
+        const root = info.isDirectory() ? target : dirname(target);
+        const files = info.isDirectory()
+          ? await listFiles(root, [anyDepthGlob(args.glob ?? "**/*")], { signal: ctx.signal })
+          : [basename(target)];
+        batches = searchBatches(root, files);
+        let batch: Item[] = (await batches.next()).value ?? [];
+        searching: while (batch.length > 0) {
+          const current: Item[] = batch;
+          // The next batch is gathered while the worker searches this one.
+          const searched = search.search(current.map((item) => item.bytes)).catch((error: unknown) => {
+            throw explain(error, current);
+          });
+          const [found, following] = await Promise.all([searched, batches.next()]);
+          throwIfAborted(ctx.signal);
+          for (let k = 0; k < current.length; k++) {
+            const item = current[k]!;
+            if (!output.wants(item.file)) break searching;
+            output.add(item.file, item.firstLine, item.bytes, found[k]!, item.lines);
+            cutLongLines += item.cutLines;
+          }
+          batch = following.value ?? [];
         }
-        batch = following;
+      } finally {
+        await Promise.all([search.close(), batches?.return(undefined)]);
       }
-    } finally {
-      await Promise.all([search.close(), items?.return(undefined)]);
-    }
 
-    const notices: string[] = [];
-    if (output.limitReached) notices.push(`${limit} matches limit reached. Use limit=${limit * 2} for more, or refine the pattern.`);
-    if (output.full) notices.push(`${formatSize(DEFAULT_MAX_BYTES)} output limit reached. Refine the pattern or path to see more.`);
-    if (output.cutLines) notices.push(`Some lines were cut to ${MAX_LINE_CHARS} characters. Use the read tool to see them in full.`);
-    if (cutLongLines > 0) notices.push(`Searched only the first ${formatSize(MAX_LINE_BYTES)} of ${cutLongLines} line(s) longer than that.`);
-    const body = output.matches === 0 ? "No matches found" : output.text();
-    const text = body + (notices.length ? `\n\n[${notices.join(" ")}]` : "");
-    const details = output.matches === 0 ? { matches: 0 } : { matches: output.matches, limitReached: output.limitReached, truncated: output.full };
-    return { content: [{ type: "text", text }], details };
-  },
-});
+      const notices: string[] = [];
+      if (output.limitReached) notices.push(`${limit} matches limit reached. Use limit=${limit * 2} for more, or refine the pattern.`);
+      if (output.full) notices.push(`${formatSize(DEFAULT_MAX_BYTES)} output limit reached. Refine the pattern or path to see more.`);
+      if (output.cutLines) notices.push(`Some lines were cut to ${MAX_LINE_CHARS} characters. Use the read tool to see them in full.`);
+      if (cutLongLines > 0) notices.push(`Searched only the first ${formatSize(MAX_LINE_BYTES)} of ${cutLongLines} line(s) longer than that.`);
+      const body = output.matches === 0 ? "No matches found" : output.text();
+      const text = body + (notices.length ? `\n\n[${notices.join(" ")}]` : "");
+      const details = output.matches === 0 ? { matches: 0 } : { matches: output.matches, limitReached: output.limitReached, truncated: output.full };
+      return { content: [{ type: "text", text }], details };
+    },
+  });
+}
 
-/** Every file's content in order: small files whole, large ones as chunks of lines. */
-async function* searchItems(root: string, files: readonly string[]): AsyncGenerator<Item> {
-  const contents = readSearchables(files.map((file) => join(root, file)));
+/**
+ * What to search, in order, in batches for the worker: small files whole (many per batch, the
+ * batches growing from FIRST_BATCH_BYTES), each chunk of a large file a batch of its own.
+ */
+async function* searchBatches(root: string, files: readonly string[]): AsyncGenerator<Item[]> {
+  const reader = new AheadReader(files.map((file) => join(root, file)));
+  let limit = FIRST_BATCH_BYTES;
+  let batch: Item[] = [];
+  let bytes = 0;
+  const take = () => {
+    const full = batch;
+    batch = [];
+    bytes = 0;
+    limit = Math.min(limit * 2, MAX_BATCH_BYTES);
+    return full;
+  };
   try {
-    for (const file of files) {
-      const content = (await contents.next()).value;
-      if (Buffer.isBuffer(content)) yield { file, firstLine: 0, bytes: content, lines: undefined, cutLines: 0 };
-      else if (content) {
+    for (let index = 0; index < files.length; index++) {
+      const file = files[index]!;
+      const content = await reader.get(index);
+      if (Buffer.isBuffer(content)) {
+        batch.push({ file, firstLine: 0, bytes: content, lines: undefined, cutLines: 0 });
+        bytes += content.length;
+        if (bytes >= limit || batch.length >= MAX_BATCH_TEXTS) yield take();
+      } else if (content) {
+        if (batch.length > 0) yield take();
         let firstLine = 0;
         for await (const chunk of streamChunks(content.stream)) {
-          yield { file, firstLine, bytes: chunk.bytes, lines: chunk.lines, cutLines: chunk.cutLines };
+          yield [{ file, firstLine, bytes: chunk.bytes, lines: chunk.lines, cutLines: chunk.cutLines }];
           firstLine += chunk.lines;
         }
       }
     }
+    if (batch.length > 0) yield take();
   } finally {
-    await contents.return(undefined);
+    reader.close();
   }
-}
-
-async function nextBatch(items: AsyncGenerator<Item>, maxBytes: number): Promise<Item[]> {
-  const batch: Item[] = [];
-  let bytes = 0;
-  while (bytes < maxBytes && batch.length < MAX_BATCH_TEXTS) {
-    const next = await items.next();
-    if (next.done) break;
-    batch.push(next.value);
-    bytes += next.value.bytes.length;
-  }
-  return batch;
 }
 
 /** A worker failure as the model should read it: which file and line, and what to do. */

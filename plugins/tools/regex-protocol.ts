@@ -13,13 +13,11 @@ export const TEXT_SLOT = FIRST_USER_SLOT;
 export const LINE_SLOT = FIRST_USER_SLOT + 1;
 export const PROGRESS_SLOTS = FIRST_USER_SLOT + 2;
 
-export interface RegexWorkerData {
-  source: string;
-  flags: string;
-}
-
 /** One batch: UTF-8 texts, each a whole file or a chunk of whole lines of one, in search order. */
 export interface RegexJob {
+  /** The regular expression (compiled once per worker and pattern). */
+  source: string;
+  flags: string;
   texts: Uint8Array[];
 }
 

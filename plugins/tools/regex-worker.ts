@@ -1,17 +1,20 @@
 /**
  * Worker thread of the grep tool: tests each line of the texts it is sent against the regular
  * expression, stamping progress before every line. A catastrophic pattern blocks only this
- * thread; the main thread sees the stamps stand still and terminates it.
+ * thread; the main thread sees the stamps stand still and terminates it. Kept between grep
+ * calls (idle, it does not hold the process open).
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { WorkerProgress } from "../../lib/worker/index.js";
-import { LINE_SLOT, splitLines, TEXT_SLOT, type RegexJob, type RegexJobResult, type RegexWorkerData } from "./regex-protocol.js";
+import { LINE_SLOT, splitLines, TEXT_SLOT, type RegexJob, type RegexJobResult } from "./regex-protocol.js";
 
-const data = workerData as RegexWorkerData;
 const progress = new WorkerProgress(workerData);
-const regex = new RegExp(data.source, data.flags);
+/** The last pattern: a grep call sends many batches with the same one. */
+let compiled: { source: string; flags: string; regex: RegExp } | undefined;
 
 function search(job: RegexJob): RegexJobResult {
+  if (compiled?.source !== job.source || compiled.flags !== job.flags) compiled = { source: job.source, flags: job.flags, regex: new RegExp(job.source, job.flags) };
+  const { regex } = compiled;
   const matches: number[][] = [];
   for (let t = 0; t < job.texts.length; t++) {
     const bytes = job.texts[t]!;
