@@ -37,3 +37,36 @@ export function highlightJson(json: string): string {
 function span(kind: string, text: string): string {
   return `<span class="hljs-${kind}">${escapeHtml(text)}</span>`;
 }
+
+/** Work on large strings is cut into pieces of this many characters, with a turn of the event loop between. */
+export const SLICE_CHARS = 1024 * 1024;
+
+/**
+ * `text` in pieces of at most `maxChars`, never splitting a surrogate pair (a lone half would be
+ * encoded as U+FFFD and corrupt the character).
+ */
+export function* textSlices(text: string, maxChars = SLICE_CHARS): Generator<string> {
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + maxChars);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    yield text.slice(start, end);
+    start = end;
+  }
+}
+
+/** escapeHtml for text of any size, letting the event loop in between pieces. */
+export async function escapeHtmlInSlices(text: string): Promise<string> {
+  if (text.length <= SLICE_CHARS) return escapeHtml(text);
+  const parts: string[] = [];
+  for (const piece of textSlices(text)) {
+    parts.push(escapeHtml(piece));
+    await nextTurn();
+  }
+  return parts.join("");
+}
+
+/** Lets timers, stdin and signals in between slices of work. */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -5,7 +5,7 @@
  * Cheap checks only (one pass); whatever slips through is bounded by the worker's deadline.
  */
 import { formatSize } from "../../lib/truncate/index.js";
-import { escapeHtml } from "./escape.js";
+import { escapeHtml, escapeHtmlInSlices } from "./escape.js";
 
 /** Larger texts are shown as plain text (real messages are far smaller; logs read better plain). */
 export const MAX_MARKDOWN_CHARS = 256 * 1024;
@@ -64,4 +64,9 @@ function isSpaceOrEnd(text: string, index: number): boolean {
 /** A text shown as escaped, preformatted plain text, with the reason. */
 export function plainTextHtml(text: string, reason: string): string {
   return `<div class="note">Shown as plain text: ${escapeHtml(reason)}.</div><pre class="markdown-source">${escapeHtml(text)}</pre>`;
+}
+
+/** plainTextHtml for text of any size (a 10 MiB message), without blocking the event loop. */
+export async function plainTextHtmlInSlices(text: string, reason: string): Promise<string> {
+  return `<div class="note">Shown as plain text: ${escapeHtml(reason)}.</div><pre class="markdown-source">${await escapeHtmlInSlices(text)}</pre>`;
 }

@@ -4,7 +4,7 @@
  * replaced) comes back as escaped plain text with the reason. Every text gets an answer.
  */
 import { WatchedWorker, WorkerStalledError } from "../../lib/worker/index.js";
-import { markdownRisk, plainTextHtml } from "./markdown-guard.js";
+import { markdownRisk, plainTextHtml, plainTextHtmlInSlices } from "./markdown-guard.js";
 import { MARKDOWN_DEADLINE_MS, PROGRESS_SLOTS, TEXT_SLOT, type MarkdownJob, type MarkdownJobResult } from "./markdown-protocol.js";
 
 /** Texts and characters per message to the worker: few round trips, bounded copies. */
@@ -26,11 +26,11 @@ export class MarkdownPool {
   async #renderAll(texts: readonly string[]): Promise<string[]> {
     const html = new Array<string>(texts.length);
     const queue: number[] = [];
-    texts.forEach((text, index) => {
-      const risk = markdownRisk(text);
+    for (let index = 0; index < texts.length; index++) {
+      const risk = markdownRisk(texts[index]!);
       if (risk === undefined) queue.push(index);
-      else html[index] = plainTextHtml(text, risk);
-    });
+      else html[index] = await plainTextHtmlInSlices(texts[index]!, risk);
+    }
     let next = 0;
     while (next < queue.length) {
       const batch: number[] = [];

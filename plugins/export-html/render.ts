@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { SessionEntry, SessionHeader } from "../session/api.js";
 import { computeSessionTotals } from "../session/api.js";
-import { escapeHtml } from "./escape.js";
+import { escapeHtml, nextTurn, textSlices } from "./escape.js";
 import { MarkdownPool } from "./markdown-pool.js";
 import { createRenderState, renderEntries, type RenderState } from "./render-messages.js";
 import { PAGE_CSS } from "./styles.js";
@@ -159,7 +159,11 @@ async function writeSessionData(input: ExportInput, write: (text: string) => Pro
   for (let start = 0; start < entries.length; ) {
     const end = Math.min(entries.length, start + run);
     const json = JSON.stringify(entries.slice(start, end));
-    await write(base64.push((start > 0 ? "," : "") + json.slice(1, -1)));
+    // A single huge entry is encoded a piece at a time, the loop let in between.
+    for (const piece of textSlices((start > 0 ? "," : "") + json.slice(1, -1))) {
+      await write(base64.push(piece));
+      await nextTurn();
+    }
     run = json.length > DATA_PIECE_CHARS ? Math.max(1, run >> 1) : json.length < DATA_PIECE_CHARS / 2 ? run * 2 : run;
     start = end;
     await nextTurn();
@@ -184,11 +188,6 @@ class Base64Pieces {
     this.#carry = Buffer.alloc(0);
     return rest;
   }
-}
-
-/** Lets timers, stdin and signals in between slices of work. */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** A stylesheet cannot close the <style> element early. */

@@ -9,6 +9,7 @@ import { mkdir, stat, type FileHandle } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { ErrorCode, KernelError } from "../../kernel/index.js";
 import { NotRegularFileError, openRegularForWrite } from "../../lib/regular-file/index.js";
+import { nextTurn, textSlices } from "./escape.js";
 
 /** Opens `path` for the export, truncated; refusals are KernelErrors naming the path and the reason. */
 export async function openExportTarget(path: string, sessionFile: string): Promise<FileHandle> {
@@ -48,10 +49,15 @@ export class FileSink {
 
   async flush(): Promise<void> {
     if (this.#parts.length === 0) return;
-    const bytes = Buffer.from(this.#parts.join(""), "utf8");
+    const text = this.#parts.join("");
     this.#parts = [];
     this.#chars = 0;
-    for (let offset = 0; offset < bytes.length; ) offset += (await this.#handle.write(bytes, offset, bytes.length - offset)).bytesWritten;
+    // Encoded a piece at a time: one 10 MB string would block the loop for ~100 ms.
+    for (const piece of textSlices(text)) {
+      const bytes = Buffer.from(piece, "utf8");
+      for (let offset = 0; offset < bytes.length; ) offset += (await this.#handle.write(bytes, offset, bytes.length - offset)).bytesWritten;
+      await nextTurn();
+    }
   }
 }
 
