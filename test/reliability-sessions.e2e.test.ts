@@ -37,15 +37,21 @@ function writeBigSession(path: string, bytes: number, entry: (i: number) => obje
   writeSync(fd, JSON.stringify({ type: "session", version: 1, id: "big", timestamp: TS, cwd: "/tmp" }) + "\n");
   let written = 0;
   let count = 0;
+  let lines: string[] = [];
+  let held = 0;
   while (written < bytes) {
-    const lines: string[] = [];
-    for (let i = 0; i < 1000 && written < bytes; i++, count++) {
-      const line = JSON.stringify({ id: count.toString(16).padStart(8, "0"), parentId: count === 0 ? null : (count - 1).toString(16).padStart(8, "0"), timestamp: TS, ...entry(count) }) + "\n";
-      lines.push(line);
-      written += line.length;
+    const line = JSON.stringify({ id: count.toString(16).padStart(8, "0"), parentId: count === 0 ? null : (count - 1).toString(16).padStart(8, "0"), timestamp: TS, ...entry(count) }) + "\n";
+    count++;
+    lines.push(line);
+    held += line.length;
+    written += line.length;
+    if (held >= 8 * 1024 * 1024) {
+      writeSync(fd, lines.length === 1 ? lines[0]! : lines.join(""));
+      lines = [];
+      held = 0;
     }
-    writeSync(fd, lines.join(""));
   }
+  if (lines.length > 0) writeSync(fd, lines.join(""));
   closeSync(fd);
   return count;
 }
