@@ -1,7 +1,8 @@
 // bench/export-html: export_html of a 100,000-entry session (half user, half assistant messages
-// with markdown and a tool call each), end to end through the CLI; and the longest the event
-// loop was blocked meanwhile, measured by an immediate-lane `abort` sent every 50 ms.
-import { writeFileSync } from "node:fs";
+// with markdown and a tool call each), end to end through the CLI: wall time, CPU time of the
+// agent process (all its threads; steadier than wall time on a shared machine), and the longest
+// the event loop was blocked meanwhile, measured by an immediate-lane `abort` sent every 50 ms.
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { median, startAgent, tempDir } from "./lib.mjs";
@@ -19,6 +20,13 @@ function makeSession(path, count) {
     lines.push(JSON.stringify({ type: "message", id: id(i), parentId: i === 0 ? null : id(i - 1), timestamp: TS, message }));
   }
   writeFileSync(path, lines.join("\n") + "\n");
+}
+
+/** User + system CPU time so far, in ms, of a live process or (with `tid`) one of its threads (Linux /proc, 100 ticks/s). */
+function cpuMs(pid, tid) {
+  const path = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
+  const fields = readFileSync(path, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 export async function benchExportHtml({ entries = 100_000, runs = 3 } = {}) {
@@ -53,17 +61,23 @@ export async function benchExportHtml({ entries = 100_000, runs = 3 } = {}) {
         blocked = Math.max(blocked, (await request({ type: "abort" })).ms);
       }
     })();
+    const pid = agent.child.pid;
+    const [cpuBefore, mainBefore] = [cpuMs(pid), cpuMs(pid, pid)];
     const exported = await request({ type: "export_html", outputPath: join(agentDir, `out-${r}.html`) });
+    const cpu = cpuMs(pid) - cpuBefore;
+    const mainThread = cpuMs(pid, pid) - mainBefore; // the event loop's thread
     done = true;
     await pings;
     if (!exported.ok) throw new Error("export_html failed");
-    results.push({ ms: exported.ms, blocked });
+    results.push({ ms: exported.ms, cpu, mainThread, blocked });
   }
   agent.child.stdin.end();
   await agent.exited;
   return {
     entries,
     exportMs: Math.round(median(results.map((r) => r.ms))),
+    cpuMs: Math.round(median(results.map((r) => r.cpu))),
+    mainThreadCpuMs: Math.round(median(results.map((r) => r.mainThread))),
     longestLoopBlockMs: Math.round(median(results.map((r) => r.blocked))),
   };
 }

@@ -11,7 +11,40 @@ const SPECIALS = /[&<>"']/g;
 /** Escapes text for element content and quoted attribute values. */
 export function escapeHtml(text: string): string {
   // Most strings (timestamps, names, plain prose) have nothing to escape: no copy, no callback.
-  return SPECIAL.test(text) ? text.replace(SPECIALS, (char) => ESCAPES[char]!) : text;
+  if (!SPECIAL.test(text)) return text;
+  // Short strings (markdown's inline tokens, titles): a char loop is ~2x faster than a replace
+  // with a callback; on long text the replace wins (fewer concatenations).
+  return text.length > 256 ? text.replace(SPECIALS, (char) => ESCAPES[char]!) : escapeShort(text);
+}
+
+function escapeShort(text: string): string {
+  let out = "";
+  let last = 0;
+  for (let i = 0; i < text.length; i++) {
+    let replacement: string;
+    switch (text.charCodeAt(i)) {
+      case 38:
+        replacement = "&amp;";
+        break;
+      case 60:
+        replacement = "&lt;";
+        break;
+      case 62:
+        replacement = "&gt;";
+        break;
+      case 34:
+        replacement = "&quot;";
+        break;
+      case 39:
+        replacement = "&#39;";
+        break;
+      default:
+        continue;
+    }
+    out += text.slice(last, i) + replacement;
+    last = i + 1;
+  }
+  return out + text.slice(last);
 }
 
 const JSON_TOKEN = /("(?:\\.|[^"\\])*")(\s*:)?|\b(true|false|null)\b|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
