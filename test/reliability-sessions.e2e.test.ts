@@ -93,8 +93,6 @@ describe("session files are private", () => {
     expect(statSync(sessionFile).mode & 0o777).toBe(0o600);
     expect(statSync(dirname(sessionFile)).mode & 0o777).toBe(0o700);
     expect(statSync(join(c.agentDir, "sessions")).mode & 0o777).toBe(0o700);
-    const copy = join(c.cwd, "copy.jsonl");
-    writeFileSync(copy, "");
     await c.ok({ type: "import_session", inputPath: sessionFile });
     expect(statSync((await c.ok({ type: "get_state" })).sessionFile).mode & 0o777).toBe(0o600);
   });
