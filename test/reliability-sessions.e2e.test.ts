@@ -127,6 +127,17 @@ describe("session write failures reach the client", () => {
     expect(onDisk).toEqual(entries.map((entry: { id: string }) => entry.id));
   });
 
+  it("keeps saying so for a new session in the same unwritable dir", async () => {
+    const blocker = join(tempDir("atomic-cwd-"), "a-file");
+    writeFileSync(blocker, "not a folder");
+    const c = start({ extraArgs: ["--session-dir", join(blocker, "sessions")] });
+    const first = await c.ok({ type: "get_state" });
+    await c.ok({ type: "new_session" });
+    const second = await c.ok({ type: "get_state" });
+    expect(second.sessionFile).not.toBe(first.sessionFile);
+    expect(second.sessionWriteError).toBe(first.sessionWriteError);
+  });
+
   it.skipIf(process.platform === "win32")("reports a write that fails mid-session (file size limit, as on a full disk) once, and in get_state", async () => {
     // 64 blocks of 512 bytes: the first exchange fits, a 40 KB prompt does not.
     const c = start({ launcher: ["sh", "-c", 'ulimit -f 64 && exec "$0" "$@"'] });

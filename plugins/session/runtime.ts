@@ -104,13 +104,14 @@ export class SessionRuntime {
     const next = await build();
     const previousSessionFile = manager.current.storage.file;
     await hooks.session_shutdown.promise({ reason });
+    // A failure of the previous file is not this session's. The new file reports its own (the
+    // copy a fork writes on activation included); a new one in the session dir is checked too.
+    const newFile = next.storage.file !== previousSessionFile;
+    if (newFile) this.#writeError = undefined;
     await manager.activate(next);
-    // A failure of the previous file is not this session's: a new file in the session dir gets
-    // the startup check again, a loaded one reports its own failures as they happen.
-    if (next.storage.file !== previousSessionFile) {
-      const store = this.#k.maybeService("sessionStore");
-      const inSessionDir = store?.persistent && next.storage.file !== undefined && dirname(next.storage.file) === resolve(store.sessionDir());
-      this.#writeError = inSessionDir ? await store!.checkWritable() : undefined;
+    const store = this.#k.maybeService("sessionStore");
+    if (newFile && this.#writeError === undefined && store?.persistent && next.storage.file !== undefined && dirname(next.storage.file) === resolve(store.sessionDir())) {
+      this.#writeError = await store.checkWritable();
     }
     agent.setSessionId(next.header.id);
     await this.#restoreAgent(contextFromPath(next.tree.branch()));
