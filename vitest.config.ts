@@ -9,5 +9,7 @@ export default defineConfig({
     setupFiles: ["test/setup.ts"],
     // Tests must pass in any order: files and the tests within them run shuffled, every run.
     sequence: { shuffle: true },
+    // One temp root per run: what a test leaves behind is reported, then removed.
+    globalSetup: ["test/helpers/temp-root.ts"],
   },
 });

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { defineCommand, ErrorCode, KernelError, type CommandDefinition, type PluginContext } from "../../kernel/index.js";
 import type { LoadedSession } from "./api.js";
 import type { Session } from "./manager.js";
+import { checkPath } from "./limits.js";
 import type { SessionRuntime } from "./runtime.js";
 import { messageText } from "./text.js";
 
@@ -21,6 +22,7 @@ export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): Co
     input: () => z.object({ parentSession: z.string().optional() }),
     output: Cancelled,
     async run({ parentSession }) {
+      if (parentSession !== undefined) checkPath("parentSession", parentSession);
       const veto = await hooks.session_before_switch.promise({ reason: "new" });
       if (veto?.cancel) return { cancelled: true };
       await runtime.replace("new", () => runtime.manager.newSession(parentSession === undefined ? {} : { parentSession }));

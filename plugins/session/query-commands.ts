@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { defineCommand, ErrorCode, NO_DATA, KernelError, SessionEntrySchema, TreeNodeSchema, type CommandDefinition, type PluginContext } from "../../kernel/index.js";
 import type { SessionRuntime } from "./runtime.js";
+import { checkSessionName, MAX_SESSION_NAME_CHARS } from "./limits.js";
 import { computeSessionTotals, estimateContextTokens } from "./stats.js";
 
 export function queryCommands(k: PluginContext, runtime: SessionRuntime): CommandDefinition<any, any>[] {
@@ -42,12 +43,11 @@ export function queryCommands(k: PluginContext, runtime: SessionRuntime): Comman
 
   const setSessionName = defineCommand({
     name: "set_session_name",
-    description: "Set the session's display name.",
+    description: `Set the session's display name (at most ${MAX_SESSION_NAME_CHARS} characters).`,
     input: () => z.object({ name: z.string() }),
     output: NO_DATA,
     async run({ name }) {
-      const trimmed = name.trim();
-      if (trimmed === "") throw new KernelError(ErrorCode.INVALID_INPUT, "Session name cannot be empty");
+      const trimmed = checkSessionName(name);
       runtime.manager.append({ type: "session_info", name: trimmed });
       await runtime.hooks.session_info_changed.promise({ name: trimmed });
       return undefined;

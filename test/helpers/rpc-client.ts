@@ -3,9 +3,11 @@
  * LF (never readline), and offers request/response correlation plus event waiting.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { registerStopper, tempDir } from "./temp.js";
+
+export { tempDir } from "./temp.js";
 
 import { ProtocolChecker } from "./protocol.js";
 
@@ -34,10 +36,8 @@ export interface StartOptions {
   cwd?: string;
   agentDir?: string;
   settings?: Record<string, unknown>;
-}
-
-export function tempDir(prefix = "atomic-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  /** A command the CLI is started through, e.g. a shell that sets a resource limit and `exec`s "$0" "$@". */
+  launcher?: string[];
 }
 
 export class RpcClient {
@@ -66,7 +66,9 @@ export class RpcClient {
     this.#checker = new ProtocolChecker(options.cli ?? CLI, userPlugins(this.agentDir));
     this.#uncheckedSends = options.uncheckedSends ?? false;
     unsettled.add(this);
-    this.child = spawn(process.execPath, [options.cli ?? CLI, ...(options.args ?? ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"])], {
+    const argv = [process.execPath, options.cli ?? CLI, ...(options.args ?? ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"])];
+    const [command, ...rest] = [...(options.launcher ?? []), ...argv];
+    this.child = spawn(command!, rest, {
       cwd: this.cwd,
       env: { ...process.env, ATOMIC_CODING_AGENT_DIR: this.agentDir, ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
@@ -74,6 +76,9 @@ export class RpcClient {
     this.child.stdout.on("data", (chunk: Buffer) => this.#onData(chunk));
     this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
     this.exited = new Promise((resolve) => this.child.once("exit", (code, signal) => resolve({ code, signal })));
+    // A client a test forgot to close is killed before its folders are removed.
+    const unregister = registerStopper(() => (this.child.exitCode === null && this.child.signalCode === null ? (this.child.kill("SIGKILL"), this.exited) : this.exited));
+    void this.exited.then(unregister);
   }
 
   #onData(chunk: Buffer): void {
