@@ -1,14 +1,14 @@
 /**
- * The `atomic` executable's boot: subcommands (`auth`, `config`, only as the first argument),
- * then the host (settings, plugins, flags), then serving with the chosen transport, or printing
- * the model list. Signals ask the host for teardown. Anything that goes wrong before serving is
- * one clear line on stderr: exit 2 for a usage mistake, 1 otherwise.
+ * The `atomic` executable's boot: subcommands (`auth`, `config`, `schema`, only as the first
+ * argument), then the host (settings, plugins, flags), then serving with the chosen transport, or
+ * printing the model list or the protocol schema. Signals ask the host for teardown. Anything that
+ * goes wrong before serving is one clear line on stderr: exit 2 for a usage mistake, 1 otherwise.
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { claimStdout, ErrorCode, isKernelError, prepareHost, resolveAgentDir, toKernelError, type ClaimedStdout, type HostOptions, type PreparedHost } from "../kernel/index.js";
+import { claimStdout, ErrorCode, isKernelError, prepareHost, protocolSchema, resolveAgentDir, toKernelError, type ClaimedStdout, type HostOptions, type PreparedHost } from "../kernel/index.js";
 import type {} from "../plugins/models/api.js";
 import { BUILTIN_MODULES, BUILTIN_PLUGINS } from "./builtins.js";
 import { configReport } from "./config.js";
@@ -39,9 +39,11 @@ function hostOptions(argv: string[]): HostOptions {
 
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === "auth") return runAuth(argv.slice(1));
+  const subcommand = argv[0] === "schema" ? "schema" : undefined;
+  if (subcommand) argv = argv.slice(1);
   // Claimed before any user plugin is imported: nothing else can write protocol noise.
   const stdout = claimStdout();
-  if (argv[0] === "config") return runConfig(argv.slice(1), stdout);
+  if (argv[0] === "config" && !subcommand) return runConfig(argv.slice(1), stdout);
   let prepared: PreparedHost;
   try {
     prepared = await prepareHost(hostOptions(argv));
@@ -60,6 +62,13 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     const host = await prepared.boot();
+    if (subcommand === "schema") {
+      // Every registered command and event, user plugins included: the protocol this build speaks.
+      stdout.write(`${JSON.stringify(protocolSchema(host.kernel), null, 2)}\n`);
+      await host.shutdown("exit");
+      await stdout.flush();
+      return 0;
+    }
     const listModels = host.config.cli.listModels;
     if (listModels !== undefined) {
       const { text, count } = modelListing(host.kernel.services.get("models"), listModels);
@@ -113,6 +122,7 @@ function helpText(prepared: PreparedHost): string {
     "  atomic auth clear <provider>      remove a stored API key",
     "  atomic auth list                  show which providers have credentials, and from where",
     "  atomic config [options]           show where each setting comes from, models.json, credentials, problems",
+    "  atomic schema                     print the protocol as one JSON Schema document",
     "  atomic --list-models [pattern]    print the models and whether their provider has credentials",
     "",
     "Options:",

@@ -189,7 +189,7 @@ describe("list_sessions", () => {
     const all = (await c.ok({ type: "list_sessions", all: true })).sessions;
     expect(all).toHaveLength(1001);
     expect(all[0]).toMatchObject({ id: "0ther000-x", cwd: "/other/project" });
-    expect(await c.request({ type: "list_sessions", all: "yes" })).toMatchObject({ success: false, error: "Invalid all: expected boolean" });
+    expect(await c.request({ type: "list_sessions", all: "yes" }, undefined, { unchecked: true })).toMatchObject({ success: false, error: "Invalid all: expected boolean" });
   });
 
   it("includes the running session once its file exists, with its name", async () => {

@@ -3,6 +3,7 @@
  * storage contract a persistence plugin (session-jsonl) fulfils, and the `session` service other
  * plugins (export-html, compaction) read and append through.
  */
+import { z } from "zod";
 import type { AgentMessage, NewSessionEntry, SessionEntry, SessionHeader, ThinkingLevel } from "../../kernel/index.js";
 
 /** The entry types live in the kernel (they are protocol vocabulary); re-exported for plugins that read sessions. */
@@ -57,22 +58,27 @@ export interface LoadedSession {
 }
 
 /** One stored session as `list_sessions` reports it (pi's SessionInfo, times as ISO strings). */
-export interface SessionInfo {
-  path: string;
-  id: string;
-  /** Working folder the session was started in ("" for files without one). */
-  cwd: string;
-  /** From the newest `session_info` entry. */
-  name?: string;
-  /** The session this one was forked or cloned from. */
-  parentSessionPath?: string;
-  created: string;
-  /** Time of the last user or assistant message (else the header's time, else the file's). */
-  modified: string;
-  /** Message entries, every branch. */
-  messageCount: number;
-  /** Text of the first user message, or "(no messages)". */
-  firstMessage: string;
+export const SessionInfoSchema = () =>
+  z
+    .object({
+      path: z.string().meta({ description: "Absolute path of the session file." }),
+      id: z.string().meta({ description: "The header's session id (uuid)." }),
+      cwd: z.string().meta({ description: "Working folder the session was started in (\"\" for files without one)." }),
+      name: z.string().optional().meta({ description: "From the newest session_info entry; absent when never named." }),
+      parentSessionPath: z.string().optional().meta({ description: "The session this one was forked or cloned from." }),
+      created: z.string().meta({ description: "ISO time of the header." }),
+      modified: z.string().meta({ description: "ISO time of the last user or assistant message (else the header's, else the file's mtime)." }),
+      messageCount: z.number().int().nonnegative().meta({ description: "Message entries, every branch." }),
+      firstMessage: z.string().meta({ description: "Text of the first user message, or \"(no messages)\"." }),
+    })
+    .meta({ description: "One stored session (pi's SessionInfo)." });
+
+export type SessionInfo = z.output<ReturnType<typeof SessionInfoSchema>>;
+
+/** A session file's writes failing (`error` set) or working again (`error` undefined). */
+export interface SessionWriteStatus {
+  file: string;
+  error: string | undefined;
 }
 
 /** Persistence backend, provided by `session-jsonl` as the `sessionStore` service. */
@@ -94,6 +100,10 @@ export interface SessionStore {
   list?(options?: { all?: boolean }): Promise<SessionInfo[]>;
   /** The session of the session directory written most recently (`--continue`), cheaper than `list()[0]`. */
   latest?(): Promise<SessionInfo | undefined>;
+  /** Why new session files cannot be written now (a message naming the dir), or undefined. */
+  checkWritable(): Promise<string | undefined>;
+  /** Write failures and recoveries of any session file of this store; returns the unsubscribe function. */
+  onWriteStatus(listener: (status: SessionWriteStatus) => void): () => void;
 }
 
 /**
@@ -134,6 +144,22 @@ declare module "../../kernel/services.js" {
   interface Services {
     session: SessionApi;
     sessionStore: SessionStore;
+  }
+}
+
+/**
+ * A session file could not be written (read-only folder, disk full, ...): the client hears it
+ * here, once per failing file and message, and `get_state.sessionWriteError` holds the message
+ * until a write to the current session file succeeds again.
+ */
+export const SessionWriteErrorSchema = () =>
+  z
+    .object({ sessionFile: z.string(), error: z.string() })
+    .meta({ description: "A session file could not be written (read-only folder, disk full, ...); entries are kept and written when it works again." });
+
+declare module "../../kernel/events.js" {
+  interface EventMap {
+    session_write_error: z.output<ReturnType<typeof SessionWriteErrorSchema>>;
   }
 }
 

@@ -4,22 +4,30 @@ import { activeToolsFromCli } from "./active-tools.js";
 import toolsPlugin from "./index.js";
 import { createToolRunner } from "./test-harness.js";
 
-/** Enough of a plugin context to collect what apply() registers. */
-function collecting(registered: ToolDefinition<any>[]): PluginContext {
-  return { registerTool: (tool: ToolDefinition<any>) => registered.push(tool), config: { cli: { positionals: [] } }, hooks: { boot: { tap: () => undefined } } } as unknown as PluginContext;
+/** Just what the plugin's apply() touches. */
+function fakeKernel(registered: ToolDefinition<any>[], shutdown: (() => Promise<void>)[] = []): PluginContext {
+  return {
+    name: "tools",
+    registerTool: (tool: ToolDefinition<any>) => registered.push(tool),
+    config: { cli: { positionals: [] } },
+    hooks: { shutdown: { tapPromise: (_: string, fn: () => Promise<void>) => shutdown.push(fn) }, boot: { tap: () => undefined } },
+  } as unknown as PluginContext;
 }
 
 describe("tools plugin", () => {
-  it("registers the six file tools", async () => {
+  it("registers the six file tools, and stops grep's worker at shutdown", async () => {
     const registered: ToolDefinition<any>[] = [];
-    await toolsPlugin.apply(collecting(registered));
+    const shutdown: (() => Promise<void>)[] = [];
+    await toolsPlugin.apply(fakeKernel(registered, shutdown));
     expect(toolsPlugin.name).toBe("tools");
     expect(registered.map((tool) => tool.name)).toEqual(["read", "edit", "write", "grep", "find", "ls"]);
+    expect(shutdown).toHaveLength(1);
+    await shutdown[0]!();
   });
 
   it("describes every parameter in the JSON Schema the model sees", async () => {
     const registered: ToolDefinition<any>[] = [];
-    await toolsPlugin.apply(collecting(registered));
+    await toolsPlugin.apply(fakeKernel(registered));
     for (const spec of createToolRunner(registered).registry.specs()) {
       expect(spec.description.length).toBeGreaterThan(100);
       const properties = spec.parameters.properties as Record<string, { description?: string }>;

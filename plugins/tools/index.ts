@@ -7,22 +7,27 @@ import { definePlugin, STAGE, type ToolDefinition } from "../../kernel/index.js"
 import { activeToolsFromCli, toolFlags } from "./active-tools.js";
 import { editTool } from "./edit.js";
 import { findTool } from "./find.js";
-import { grepTool } from "./grep.js";
+import { createGrepTool } from "./grep.js";
 import { lsTool } from "./ls.js";
 import { readTool } from "./read.js";
+import { RegexWorkers } from "./regex-search.js";
 import { writeTool } from "./write.js";
 
-export { editTool, findTool, grepTool, lsTool, readTool, writeTool };
+export { createGrepTool, editTool, findTool, lsTool, readTool, writeTool };
 
-/** In the order the model is told about them. */
-export const fileTools: ToolDefinition<any>[] = [readTool, editTool, writeTool, grepTool, findTool, lsTool];
+/** The file tools, in the order the model is told about them; grep keeps its regex worker in `workers`. */
+export function fileTools(workers: RegexWorkers): ToolDefinition<any>[] {
+  return [readTool, editTool, writeTool, createGrepTool(workers), findTool, lsTool];
+}
 
 export default definePlugin({
   name: "tools",
   description: "File tools for the model: read, edit, write, grep, find, ls; --tools/--no-tools choose what the model is offered.",
   flags: toolFlags,
   apply(k) {
-    for (const tool of fileTools) k.registerTool(tool);
+    const workers = new RegexWorkers();
+    for (const tool of fileTools(workers)) k.registerTool(tool);
+    k.hooks.shutdown.tapPromise(k.name, () => workers.close());
     // At boot every plugin (bash too) has registered its tools, so every name can be checked.
     k.hooks.boot.tap({ name: k.name, stage: STAGE.LAST }, () => {
       const active = activeToolsFromCli(k.config.cli, k.tools.names());
