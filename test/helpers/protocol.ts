@@ -6,7 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, renameSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, renameSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -28,7 +28,8 @@ const pascal = (name: string) => name.replace(/(^|_)([a-z0-9])/g, (_, _s: string
 /** The protocol schema of the CLI at `cli` with these user plugins (generated once, then cached). */
 export function protocolSchemaFor(cli: string, plugins: readonly string[]): Json {
   const key = createHash("sha1").update(JSON.stringify({ cli, mtime: statSync(cli).mtimeMs, plugins })).digest("hex").slice(0, 16);
-  const file = join(tmpdir(), `atomic-protocol-schema-${key}.json`);
+  const dir = join(tmpdir(), "atomic-protocol-schema");
+  const file = join(dir, `${key}.json`);
   try {
     return JSON.parse(readFileSync(file, "utf8")) as Json;
   } catch {
@@ -36,6 +37,7 @@ export function protocolSchemaFor(cli: string, plugins: readonly string[]): Json
     try {
       if (plugins.length > 0) writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ plugins }));
       const text = execFileSync(process.execPath, [cli, "schema"], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+      mkdirSync(dir, { recursive: true });
       const tmp = `${file}.${process.pid}.tmp`;
       writeFileSync(tmp, text);
       renameSync(tmp, file);

@@ -12,8 +12,10 @@ export default function setup(): () => void {
   const previous = process.env.TMPDIR;
   process.env.TMPDIR = root;
   return function teardown(): void {
-    // jiti's transpile cache (plugin loader, workers run from sources) is a cache, not a leak.
-    const leftovers = readdirSync(root).filter((name) => name !== "jiti");
+    // jiti's transpile cache (plugin loader, workers run from sources) and the protocol schema
+    // the e2e helpers generate once per plugin list are caches, not leaks.
+    const caches = new Set(["jiti", "atomic-protocol-schema"]);
+    const leftovers = readdirSync(root).filter((name) => !caches.has(name));
     if (leftovers.length > 0) {
       process.stderr.write(`[temp-root] ${leftovers.length} temp entr${leftovers.length === 1 ? "y was" : "ies were"} left behind by tests (removed now): ${summarize(leftovers)}\n`);
     }
