@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveSessionDir } from "./paths.js";
 import { FIRST_MESSAGE_MAX_CHARS, scanSessionInfo } from "./session-info.js";
+import { isSessionFile, readSessionInfo } from "./session-info-file.js";
 import { SessionLister } from "./session-list.js";
 
 let dir: string;
@@ -62,6 +63,55 @@ describe("session info scan", () => {
   });
 });
 
+describe("session info read from a file in blocks", () => {
+  const long = "z".repeat(5000);
+  const fixtures: Record<string, string> = {
+    named: lines(
+      header("f1", { parentSession: "/old.jsonl" }),
+      { type: "session_info", name: "First", id: "i1", parentId: null, timestamp: "t" },
+      message("m0", "assistant", [{ type: "text", text: long }], "2026-11-01T10:00:30.000Z"),
+      message("m1", "user", [{ type: "text", text: `Fix ${long}` }], "2026-11-01T10:01:00.000Z"),
+      message("m2", "assistant", [{ type: "text", text: long }], "2026-11-01T10:02:00.000Z"),
+      { type: "custom", customType: "x", data: long, id: "c", parentId: "m2", timestamp: "t" },
+      { id: "u", type: "session_info", name: "Renamed", timestamp: "t" },
+      message("m3", "toolResult", [{ type: "text", text: long }], "2026-11-01T10:09:00.000Z"),
+    ),
+    torn: lines(header("f2"), message("m1", "user", "hi", "2026-11-01T10:01:00.000Z"), message("m2", "assistant", [{ type: "text", text: long }], "2026-11-01T10:03:00.000Z")) + JSON.stringify(message("m3", "assistant", [{ type: "text", text: long }], "2026-11-01T10:04:00.000Z")),
+    tornPart: lines(header("f3"), message("m1", "user", "hi", "2026-11-01T10:01:00.000Z")) + `{"type":"message","message":{"role":"assistant","content":"${long}`,
+    blankAndCrlf: `\n  \n${JSON.stringify(header("f4"))}\r\n\r\n${JSON.stringify(message("m1", "user", "crlf", "2026-11-01T10:01:00.000Z"))}\r\n`,
+    noSession: lines(message("m", "user", long, "t")),
+    empty: "",
+  };
+
+  it("gives what the in-memory scan gives, whatever the block size (lines spanning blocks, torn last lines)", async () => {
+    for (const [name, text] of Object.entries(fixtures)) {
+      const file = join(dir, `${name}.jsonl`);
+      await writeFile(file, text);
+      const expected = scanSessionInfo(Buffer.from(text), file, MTIME);
+      for (const blockBytes of [5, 13, 64, 65, 4096, 1 << 20]) {
+        expect(await readSessionInfo(file, MTIME, { blockBytes }), `${name} in blocks of ${blockBytes}`).toEqual(expected);
+      }
+    }
+    expect(scanSessionInfo(Buffer.from(fixtures.named!), "/f", MTIME)).toMatchObject({ name: "Renamed", messageCount: 4, modified: "2026-11-01T10:02:00.000Z", firstMessage: `Fix ${long}`.slice(0, FIRST_MESSAGE_MAX_CHARS) + "…" });
+    expect(scanSessionInfo(Buffer.from(fixtures.torn!), "/f", MTIME)).toMatchObject({ messageCount: 3, modified: "2026-11-01T10:04:00.000Z" });
+    expect(scanSessionInfo(Buffer.from(fixtures.tornPart!), "/f", MTIME)).toMatchObject({ messageCount: 1 });
+    expect(scanSessionInfo(Buffer.from(fixtures.blankAndCrlf!), "/f", MTIME)).toMatchObject({ id: "f4", firstMessage: "crlf" });
+  });
+
+  it("a first line too long for a header is no session; isSessionFile reads only the first line", async () => {
+    const huge = join(dir, "huge.jsonl");
+    await writeFile(huge, "x".repeat(3 * 1024 * 1024));
+    expect(await readSessionInfo(huge, MTIME)).toBeUndefined();
+    expect(await isSessionFile(huge)).toBe(false);
+    const session = join(dir, "s.jsonl");
+    // Everything after the header is garbage: only the first line decides.
+    await writeFile(session, lines(header("s")) + "garbage\n".repeat(10));
+    expect(await isSessionFile(session)).toBe(true);
+    expect(await isSessionFile(join(dir, "missing.jsonl"))).toBe(false);
+    expect(await isSessionFile(dir)).toBe(false);
+  });
+});
+
 describe("session lister", () => {
   it("lists newest first, skips non-sessions, and rescans only files whose size or mtime changed", async () => {
     const folder = resolveSessionDir({ agentDir: dir, cwd: "/proj" });
@@ -115,9 +165,9 @@ describe("session lister", () => {
     await writeFile(join(folder, "junk.jsonl"), "junk\n");
     await utimes(join(folder, "junk.jsonl"), at(9), at(9));
     const lister = new SessionLister();
-    expect((await lister.latest(folder))?.id).toBe("new");
+    expect(await lister.latest(folder)).toBe(join(folder, "new.jsonl"));
     await utimes(join(folder, "old.jsonl"), at(7), at(7));
-    expect((await lister.latest(folder))?.id).toBe("old");
+    expect(await lister.latest(folder)).toBe(join(folder, "old.jsonl"));
     expect(await lister.latest(join(dir, "none"))).toBeUndefined();
   });
 });

@@ -1,15 +1,14 @@
 /**
  * Lists stored sessions for `list_sessions` and `--session <id prefix>`, and finds the latest for
- * `--continue`. Each
- * file's facts are cached by path, keyed by its size and mtime, so listing 1,000 sessions again
- * costs a directory read and a stat per file; a changed or new file is scanned once
- * (`session-info.ts`), a bounded number at a time.
+ * `--continue`. Each file's facts are cached by path, keyed by its size and mtime, so listing
+ * 1,000 sessions again costs a directory read and a stat per file; a changed or new file is
+ * scanned once, in blocks (`session-info-file.ts`), a bounded number at a time.
  */
 import type { Dirent } from "node:fs";
-import { readFile, readdir, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import type { SessionInfo } from "../session/api.js";
-import { scanSessionInfo } from "./session-info.js";
+import { isSessionFile, readSessionInfo } from "./session-info-file.js";
 
 /** Files read at once: enough to overlap I/O, few enough to stay far from the fd limit. */
 const CONCURRENCY = 32;
@@ -31,17 +30,16 @@ export class SessionLister {
   }
 
   /**
-   * The session most recently written in `dir` (file mtime, as pi's --continue): a stat per file
-   * and a scan of the newest only (the next when that one is not a session).
+   * The file of the session most recently written in `dir` (file mtime, as pi's --continue): a
+   * stat per file and the first line of the newest (the next when that one is not a session).
    */
-  async latest(dir: string): Promise<SessionInfo | undefined> {
+  async latest(dir: string): Promise<string | undefined> {
     const files = await this.#files(resolve(dir));
     const stamped = await mapLimit(files, CONCURRENCY, async (path) => ({ path, mtimeMs: await stat(path).then((s) => (s.isFile() ? s.mtimeMs : -1), () => -1) }));
     stamped.sort((a, b) => b.mtimeMs - a.mtimeMs);
     for (const { path, mtimeMs } of stamped) {
       if (mtimeMs < 0) break;
-      const info = await this.#info(path);
-      if (info) return info;
+      if (await isSessionFile(path)) return path;
     }
     return undefined;
   }
@@ -68,7 +66,7 @@ export class SessionLister {
       if (!stats.isFile()) return undefined;
       const cached = this.#cache.get(path);
       if (cached && cached.size === stats.size && cached.mtimeMs === stats.mtimeMs) return cached.info;
-      const info = scanSessionInfo(await readFile(path), path, stats.mtime);
+      const info = await readSessionInfo(path, stats.mtime);
       this.#cache.set(path, { size: stats.size, mtimeMs: stats.mtimeMs, info });
       return info;
     } catch {

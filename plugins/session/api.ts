@@ -98,8 +98,8 @@ export interface SessionStore {
    * folder's. Files that are not sessions are left out. Optional for stores that cannot list.
    */
   list?(options?: { all?: boolean }): Promise<SessionInfo[]>;
-  /** The session of the session directory written most recently (`--continue`), cheaper than `list()[0]`. */
-  latest?(): Promise<SessionInfo | undefined>;
+  /** The file of the session directory's session written most recently (`--continue`): cheaper than `list()[0]`. */
+  latest?(): Promise<string | undefined>;
   /** Why new session files cannot be written now (a message naming the dir), or undefined. */
   checkWritable(): Promise<string | undefined>;
   /** Write failures and recoveries of any session file of this store; returns the unsubscribe function. */

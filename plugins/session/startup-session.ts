@@ -28,9 +28,9 @@ export interface StartupSessionSources {
 export async function startupSessionFile({ cli, cwd, env, store, log }: StartupSessionSources): Promise<string | undefined> {
   if (cli.session !== undefined) return resolveSessionArgument(cli.session, { cwd, env, store });
   if (!cli.continue && !cli.resume) return undefined;
-  const latest = store?.latest ? await store.latest() : (await store?.list?.())?.[0];
+  const latest = store?.latest ? await store.latest() : (await store?.list?.())?.[0]?.path;
   if (!latest) log.info(`No previous session${store ? ` in ${store.sessionDir()}` : ""}: starting a new one.`);
-  return latest?.path;
+  return latest;
 }
 
 /** `--session <arg>`: a path (anything with a separator or a `.jsonl` name), else an id prefix (else a file in the cwd). */
