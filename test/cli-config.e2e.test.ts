@@ -120,6 +120,9 @@ describe("a models.json that fails validation, where the user looks", () => {
       error: `No model selected. Use set_model, or start with --provider/--model. Invalid models file ${join(agentDir, "models.json")}: Invalid providers.bad.models.0.id: expected string (models.json was ignored)`,
     });
     expect(await c.request({ type: "set_model", provider: "bad", modelId: "7" })).toMatchObject({ success: false, error: "Model not found: bad/7" });
+    await c.request({ type: "prompt", message: "again" });
+    // On stderr once at startup, however often a client asks.
+    expect(c.stderr.match(/Invalid models file/g)).toHaveLength(1);
   });
 
   it("--model naming a model of the ignored file: the file's error, once, then exit 2 with the closest models", async () => {

@@ -48,6 +48,25 @@ async function promptOnce(c: RpcClient): Promise<Record<string, any>> {
   return fake.requests.at(-1)!.body as Record<string, any>;
 }
 
+/** A user plugin with a flag of its own, and one it registers while loading as an extension would. */
+const FLAG_PROBE_PLUGIN = `
+import { z } from "zod";
+import { defineCommand, definePlugin } from "atomic-agent";
+export default definePlugin({
+  name: "flag-probe",
+  flags: [{ name: "--house-style", key: "houseStyle", value: "<name>", description: "House style for this run." }],
+  apply(k) {
+    k.openLayer("late-extension").registerFlag({ name: "--plan", key: "plan", description: "Plan first." });
+    k.registerCommand(defineCommand({
+      name: "flag_probe",
+      input: () => z.object({}),
+      output: () => z.object({ houseStyle: z.string().optional(), plan: z.boolean().optional() }),
+      run: () => ({ houseStyle: k.config.cli.houseStyle, plan: k.config.cli.plan }),
+    }));
+  },
+});
+`;
+
 /** A CLI run that must fail with exit 2 and exactly this one stderr line. */
 async function usageError(args: string[], line: string): Promise<void> {
   const { agentDir, cwd } = folders();
@@ -217,6 +236,20 @@ describe("flags pi has and Atomic does not, conflicts and unknown flags", () => 
     await usageError(["--mode", "rpc", "--continue", "--session", "abc"], "Options --continue and --session cannot be used together");
     await usageError(["--mode", "rpc", "--no-session", "-c"], "Options --no-session and -c cannot be used together");
     await usageError(["--mode", "rpc", "--resume", "--no-session"], "Options --resume and --no-session cannot be used together");
+  });
+
+  it("flags of user plugins work, those an extension registers while loading too; anything else still exits 2", async () => {
+    const { agentDir, cwd } = folders();
+    const plugin = join(agentDir, "flag-probe.ts");
+    writeFileSync(plugin, FLAG_PROBE_PLUGIN);
+    writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ plugins: [plugin] }));
+    const help = await runCli(["--help"], { agentDir, cwd });
+    expect(help.stdout).toMatch(/^ {2}--house-style <name> +House style for this run\.$/m);
+    const c = new RpcClient({ agentDir, cwd, args: ["--mode", "rpc", "--no-session", "--house-style", "strict", "--plan"] });
+    clients.push(c);
+    expect(await c.ok({ type: "flag_probe" })).toEqual({ houseStyle: "strict", plan: true });
+    const typo = await runCli(["--mode", "rpc", "--house-style", "strict", "--plna"], { agentDir, cwd });
+    expect(typo).toMatchObject({ code: 2, stdout: "", stderr: "atomic: Unknown option: --plna. Run 'atomic --help' for the list of options.\n" });
   });
 
   it("--help lists every plugin's new flags", async () => {
