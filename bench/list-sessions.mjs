@@ -1,11 +1,14 @@
 // bench/list-sessions: 1,000 session files (50 messages each) in one folder; list_sessions over the
 // CLI cold (every file scanned), warm (size+mtime cache: a stat per file), after one file changed,
 // and `--continue` startup vs a plain start. In-process, on the same bytes already in memory: the
-// byte scan vs a JSON.parse of every line (what a listing that parses every entry costs).
-import { mkdirSync, readdirSync, readFileSync, appendFileSync, writeFileSync } from "node:fs";
+// byte scan vs a JSON.parse of every line (what a listing that parses every entry costs). Then one
+// 200 MB session added: list_sessions' time and peak RSS, and the scan of that file in blocks vs
+// read whole (each in a fresh process, peak RSS).
+import { execFileSync } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, appendFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { median, startAgent, tempDir } from "./lib.mjs";
+import { median, peakRssMb, startAgent, tempDir } from "./lib.mjs";
 import { scanSessionInfo } from "../dist/plugins/session-jsonl/session-info.js";
 
 function encodeCwd(cwd) {
@@ -56,6 +59,26 @@ function scanVersusParse(folder, runs) {
   return { scanFirstMs: scans[0], scanMs: median(scans.slice(1)), parseMs: median(parses.slice(1)) };
 }
 
+/** From disk (page cache warm), 32 files at a time as the lister reads them: each file read whole vs in blocks, interleaved runs. */
+async function wholeVersusBlocks(folder, runs) {
+  const { readFile, stat } = await import("node:fs/promises");
+  const { readSessionInfo } = await import("../dist/plugins/session-jsonl/session-info-file.js");
+  const files = readdirSync(folder).map((name) => join(folder, name));
+  const pass = async (one) => {
+    const t = performance.now();
+    for (let i = 0; i < files.length; i += 32) await Promise.all(files.slice(i, i + 32).map(one));
+    return performance.now() - t;
+  };
+  const whole = async (file) => scanSessionInfo(await readFile(file), file, new Date());
+  const blocks = async (file) => readSessionInfo(file, await stat(file));
+  const w = [];
+  const b = [];
+  await pass(whole);
+  await pass(blocks);
+  for (let r = 0; r < runs * 2; r++) (w.push(await pass(whole)), b.push(await pass(blocks)));
+  return { readWholeMs: +median(w).toFixed(1), inBlocksMs: +median(b).toFixed(1) };
+}
+
 function client(args, agentDir, cwd) {
   const waiting = new Map();
   let n = 0;
@@ -75,6 +98,41 @@ function client(args, agentDir, cwd) {
       agent.send({ ...command, id });
     });
   return { agent, request };
+}
+
+/** A session of about `mb` MB: user questions and 500 KB tool results, written line by line. */
+function makeBigSession(folder, mb) {
+  const id = "b1600000-0000-4000-8000-000000000000";
+  const file = join(folder, `2027-01-01T00-00-00-000Z_${id}.jsonl`);
+  const fd = openSync(file, "w");
+  const at = Date.UTC(2027, 0, 1);
+  writeSync(fd, JSON.stringify({ type: "session", version: 1, id, timestamp: new Date(at).toISOString(), cwd: "/bench" }) + "\n");
+  const output = "log line of a long tool result. ".repeat(16_000);
+  let parent = null;
+  for (let i = 0, written = 0; written < mb * 1e6; i++) {
+    const message = i % 2 === 0 ? { role: "user", content: `question ${i}`, timestamp: at + i } : { role: "toolResult", toolCallId: `t${i}`, toolName: "bash", content: [{ type: "text", text: output }], isError: false, timestamp: at + i };
+    const entryId = i.toString(16).padStart(8, "0");
+    written += writeSync(fd, JSON.stringify({ type: "message", message, id: entryId, parentId: parent, timestamp: new Date(at + i).toISOString() }) + "\n");
+    parent = entryId;
+  }
+  closeSync(fd);
+  return file;
+}
+
+/** One file's SessionInfo in a fresh process, in blocks or read whole: ms and peak RSS (MB). */
+function scanInFreshProcess(file, how) {
+  const script = `
+    import { readFileSync, statSync } from "node:fs";
+    import { performance } from "node:perf_hooks";
+    import { readSessionInfo } from "./dist/plugins/session-jsonl/session-info-file.js";
+    import { scanSessionInfo } from "./dist/plugins/session-jsonl/session-info.js";
+    const t = performance.now();
+    const info = ${how === "blocks" ? "await readSessionInfo(process.argv[1], statSync(process.argv[1]))" : "scanSessionInfo(readFileSync(process.argv[1]), process.argv[1], new Date())"};
+    const ms = performance.now() - t;
+    const peak = Number(/VmHWM:\\s+(\\d+)/.exec(readFileSync("/proc/self/status", "utf8"))[1]) / 1024;
+    console.log(JSON.stringify({ ms, peak, count: info.messageCount }));`;
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script, file], { cwd: new URL("..", import.meta.url), encoding: "utf8" });
+  return JSON.parse(out);
 }
 
 export async function benchListSessions({ sessions = 1000, messages = 50, runs = 3 } = {}) {
@@ -108,6 +166,29 @@ export async function benchListSessions({ sessions = 1000, messages = 50, runs =
     results.push({ cold: cold.ms, warm: warm.ms, changed: changed.ms, startup: ready.ms, plainMs, continueMs, responseBytes: cold.line.length });
   }
   const cpu = scanVersusParse(folder, runs);
+  const fromDisk = await wholeVersusBlocks(folder, runs);
+
+  const baselineRss = [];
+  const big = [];
+  for (let r = 0; r < runs; r++) {
+    const { agent, request } = client(["--mode", "rpc", "--no-session", "--provider", "replay", "--model", "demo"], agentDir, cwd);
+    await request({ type: "list_sessions" });
+    baselineRss.push(peakRssMb(agent.child.pid));
+    agent.child.stdin.end();
+    await agent.exited;
+  }
+  const bigFile = makeBigSession(folder, 200);
+  for (let r = 0; r < runs; r++) {
+    const { agent, request } = client(["--mode", "rpc", "--no-session", "--provider", "replay", "--model", "demo"], agentDir, cwd);
+    const listed = await request({ type: "list_sessions" });
+    big.push({ ms: listed.ms, rss: peakRssMb(agent.child.pid) });
+    agent.child.stdin.end();
+    await agent.exited;
+  }
+  const blocks = [];
+  const whole = [];
+  for (let r = 0; r < runs; r++) (blocks.push(scanInFreshProcess(bigFile, "blocks")), whole.push(scanInFreshProcess(bigFile, "whole")));
+  const mb = (values) => +median(values).toFixed(0);
   const med = (key, digits = 1) => +median(results.map((r) => r[key])).toFixed(digits);
   return {
     sessions,
@@ -122,6 +203,13 @@ export async function benchListSessions({ sessions = 1000, messages = 50, runs =
     inProcessScanFirstPassMs: +cpu.scanFirstMs.toFixed(1),
     inProcessScanMs: +cpu.scanMs.toFixed(1),
     inProcessParseEveryLineMs: +cpu.parseMs.toFixed(1),
+    inProcessFromDisk: fromDisk,
+    listPeakRssMb: mb(baselineRss),
+    bigSessionMB: 200,
+    listWithBigColdMs: mb(big.map((b) => b.ms)),
+    listWithBigPeakRssMb: mb(big.map((b) => b.rss)),
+    bigFileInBlocks: { ms: mb(blocks.map((b) => b.ms)), peakRssMb: mb(blocks.map((b) => b.peak)) },
+    bigFileReadWhole: { ms: mb(whole.map((b) => b.ms)), peakRssMb: mb(whole.map((b) => b.peak)) },
   };
 }
 

@@ -5,6 +5,7 @@
  * noted. The last activity is found by reading message lines back from the end. Also tells
  * whether a file is a session at all from its first line (`--continue` needs no more).
  */
+import type { Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { openRegularForRead } from "../../lib/regular-file/index.js";
 import type { SessionInfo } from "../session/api.js";
@@ -14,21 +15,33 @@ import { activityTime, InfoScan, isBlank, KIND_PREFIX_BYTES, kindOf, parse, type
 const BLOCK_BYTES = 1024 * 1024;
 /** A header is a few hundred bytes (two paths at most 4 KiB each): a longer first line is no session. */
 const HEADER_MAX_BYTES = 1024 * 1024;
+/** Blocks for reading a header: one holds any real header. */
+const HEADER_BLOCK_BYTES = 64 * 1024;
 const NEWLINE = 0x0a;
 
-/** The file's facts, or undefined when its first line is not a session header. */
-export async function readSessionInfo(path: string, mtime: Date, options: { blockBytes?: number } = {}): Promise<SessionInfo | undefined> {
-  const handle = await openRegularForRead(path);
+/**
+ * The file's facts, or undefined when its first line is not a session header. `stats` is the
+ * caller's stat of the file: the scan reads its `size` bytes (what the cache keys on), no more.
+ */
+export async function readSessionInfo(path: string, stats: Stats, options: { blockBytes?: number } = {}): Promise<SessionInfo | undefined> {
+  const handle = await openRegularForRead(path, stats);
   try {
     const scan = new InfoScan();
-    if (!(await scanLines(handle, scan, options.blockBytes ?? BLOCK_BYTES, false))) return undefined;
+    // A small file gets a block its size: 1,000 sessions of 30 KB must not cost 1,000 blocks of
+    // 1 MiB to allocate and collect.
+    const blockBytes = Math.max(1, Math.min(options.blockBytes ?? BLOCK_BYTES, stats.size));
+    const lastBlock: LastBlock = { bytes: Buffer.alloc(0), at: 0 };
+    if (!(await scanLines(handle, scan, blockBytes, stats.size, lastBlock))) return undefined;
     let last: Date | undefined;
     for (let i = scan.messages.length - 2; i >= 0 && !last; i -= 2) {
       const start = scan.messages[i]!;
-      const bytes = await readRange(handle, start, scan.messages[i + 1]!);
+      const end = scan.messages[i + 1]!;
+      // The last lines are usually still in the last block read (all of a small file is).
+      const inBlock = start >= lastBlock.at && end <= lastBlock.at + lastBlock.bytes.length;
+      const bytes = inBlock ? lastBlock.bytes.subarray(start - lastBlock.at, end - lastBlock.at) : await readRange(handle, start, end);
       last = activityTime(parse(bytes, 0, bytes.length));
     }
-    return scan.info(path, mtime, last);
+    return scan.info(path, stats.mtime, last);
   } finally {
     await handle.close();
   }
@@ -40,7 +53,7 @@ export async function isSessionFile(path: string): Promise<boolean> {
   try {
     handle = await openRegularForRead(path);
     const scan = new InfoScan();
-    return (await scanLines(handle, scan, BLOCK_BYTES, true)) && scan.header !== undefined;
+    return (await scanLines(handle, scan, HEADER_BLOCK_BYTES, "header")) && scan.header !== undefined;
   } catch {
     return false;
   } finally {
@@ -48,14 +61,25 @@ export async function isSessionFile(path: string): Promise<boolean> {
   }
 }
 
-/** Feeds every line to `scan` (or only the first, with `headerOnly`); false when the file is no session. */
-async function scanLines(handle: FileHandle, scan: InfoScan, blockBytes: number, headerOnly: boolean): Promise<boolean> {
+/** The last block read and where it starts in the file. */
+interface LastBlock {
+  bytes: Buffer;
+  at: number;
+}
+
+/**
+ * Feeds the lines of the file's first `upTo` bytes to `scan` (or only the first line, with
+ * "header"); false when the file is no session. `lastBlock` is left holding the last block read.
+ */
+async function scanLines(handle: FileHandle, scan: InfoScan, blockBytes: number, upTo: number | "header", lastBlock?: LastBlock): Promise<boolean> {
   const block = Buffer.allocUnsafe(blockBytes);
   const pending = new PendingLine();
-  for (let offset = 0; ; ) {
-    const { bytesRead } = await handle.read(block, 0, blockBytes, offset);
+  const headerOnly = upTo === "header";
+  for (let offset = 0; headerOnly || offset < upTo; ) {
+    const { bytesRead } = await handle.read(block, 0, headerOnly ? blockBytes : Math.min(blockBytes, upTo - offset), offset);
     if (bytesRead === 0) break;
     const chunk = block.subarray(0, bytesRead);
+    if (lastBlock) (lastBlock.bytes = chunk), (lastBlock.at = offset);
     for (let start = 0; start < bytesRead; ) {
       const newline = chunk.indexOf(NEWLINE, start);
       if (newline < 0) {
@@ -108,18 +132,21 @@ class PendingLine {
     if (this.bytes === 0) this.start = at;
     this.bytes += piece.length;
     if (!this.whole) return;
-    this.#pieces.push(Buffer.from(piece));
-    this.#kept += piece.length;
-    if (this.kind === undefined && this.#kept >= KIND_PREFIX_BYTES) {
-      const prefix = Buffer.concat(this.#pieces);
-      this.#pieces = [prefix];
-      this.kind = kindOf(prefix, 0, prefix.length);
-      if (!scan.wants(this.kind)) {
-        this.whole = false;
-        this.#pieces = [];
-        this.#kept = 0;
+    if (this.kind === undefined) {
+      // Classified before anything is copied: a line nobody parses costs no copy at all.
+      const head = this.#kept === 0 ? piece : Buffer.concat([...this.#pieces, piece.subarray(0, KIND_PREFIX_BYTES)]);
+      if (head.length >= KIND_PREFIX_BYTES) {
+        this.kind = kindOf(head, 0, head.length);
+        if (!scan.wants(this.kind)) {
+          this.whole = false;
+          this.#pieces = [];
+          this.#kept = 0;
+          return;
+        }
       }
     }
+    this.#pieces.push(Buffer.from(piece)); // copied: the block is reused
+    this.#kept += piece.length;
   }
 
   /** The whole line, or undefined when it was not kept. */

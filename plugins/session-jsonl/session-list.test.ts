@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, utimes, writeFile, appendFile, unlink } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, stat, utimes, writeFile, appendFile, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -87,9 +87,10 @@ describe("session info read from a file in blocks", () => {
     for (const [name, text] of Object.entries(fixtures)) {
       const file = join(dir, `${name}.jsonl`);
       await writeFile(file, text);
-      const expected = scanSessionInfo(Buffer.from(text), file, MTIME);
+      const stats = await stat(file);
+      const expected = scanSessionInfo(Buffer.from(text), file, stats.mtime);
       for (const blockBytes of [5, 13, 64, 65, 4096, 1 << 20]) {
-        expect(await readSessionInfo(file, MTIME, { blockBytes }), `${name} in blocks of ${blockBytes}`).toEqual(expected);
+        expect(await readSessionInfo(file, stats, { blockBytes }), `${name} in blocks of ${blockBytes}`).toEqual(expected);
       }
     }
     expect(scanSessionInfo(Buffer.from(fixtures.named!), "/f", MTIME)).toMatchObject({ name: "Renamed", messageCount: 4, modified: "2026-11-01T10:02:00.000Z", firstMessage: `Fix ${long}`.slice(0, FIRST_MESSAGE_MAX_CHARS) + "…" });
@@ -101,7 +102,7 @@ describe("session info read from a file in blocks", () => {
   it("a first line too long for a header is no session; isSessionFile reads only the first line", async () => {
     const huge = join(dir, "huge.jsonl");
     await writeFile(huge, "x".repeat(3 * 1024 * 1024));
-    expect(await readSessionInfo(huge, MTIME)).toBeUndefined();
+    expect(await readSessionInfo(huge, await stat(huge))).toBeUndefined();
     expect(await isSessionFile(huge)).toBe(false);
     const session = join(dir, "s.jsonl");
     // Everything after the header is garbage: only the first line decides.

@@ -66,7 +66,7 @@ export class SessionLister {
       if (!stats.isFile()) return undefined;
       const cached = this.#cache.get(path);
       if (cached && cached.size === stats.size && cached.mtimeMs === stats.mtimeMs) return cached.info;
-      const info = await readSessionInfo(path, stats.mtime);
+      const info = await readSessionInfo(path, stats);
       this.#cache.set(path, { size: stats.size, mtimeMs: stats.mtimeMs, info });
       return info;
     } catch {
