@@ -137,7 +137,7 @@ describe("a models.json that fails validation, where the user looks", () => {
 });
 
 describe("atomic auth", () => {
-  it("set <unknown provider> names the known ones and exits 2 unless --force; list never prints a key", async () => {
+  it("set <unknown provider> names the known ones and exits 2 unless --force; list never prints a key; clear removes it", async () => {
     const { agentDir, cwd } = folders({ models: { providers: { local: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "!pass show local", models: [{ id: "m" }] } } } });
     const typo = await runCli(["auth", "set", "opnai"], { agentDir, cwd, stdin: "sk-typo\n" });
     expect(typo).toMatchObject({ code: 2, stdout: "", stderr: 'Unknown provider "opnai". Known providers: anthropic, openai, google, local. For a provider a plugin of yours registers, pass --force.\n' });
@@ -148,5 +148,8 @@ describe("atomic auth", () => {
     expect(list.stdout).toContain("opnai: auth.json\n");
     expect(list.stdout).toContain("local: models.json (a command)\n");
     expect(list.stdout).not.toMatch(/sk-forced-555|g-999|pass show/);
+    expect(await runCli(["auth", "clear", "opnai"], { agentDir, cwd })).toMatchObject({ code: 0, stdout: "Removed the stored key for opnai.\n" });
+    expect(await runCli(["auth", "clear", "opnai"], { agentDir, cwd })).toMatchObject({ code: 0, stdout: "No stored key for opnai.\n" });
+    expect((await runCli(["auth", "list"], { agentDir, cwd })).stdout).not.toContain("opnai");
   });
 });
