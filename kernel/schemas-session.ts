@@ -97,6 +97,23 @@ export const TreeNodeSchema: () => z.ZodType<TreeNodeShape> = once(() =>
   }),
 );
 
+/** One stored session as `list_sessions` reports it: pi's SessionInfo, times as ISO strings. */
+export const SessionInfoSchema = once(() =>
+  z
+    .object({
+      path: z.string().meta({ description: "Absolute path of the session file." }),
+      id: z.string().meta({ description: "The header's session id (uuid)." }),
+      cwd: z.string().meta({ description: 'Working folder the session was started in ("" for files without one).' }),
+      name: z.string().optional().meta({ description: "From the newest session_info entry; absent when never named." }),
+      parentSessionPath: z.string().optional().meta({ description: "The session this one was forked or cloned from." }),
+      created: z.string().meta({ description: "ISO time of the header." }),
+      modified: z.string().meta({ description: "ISO time of the last user or assistant message (else the header's, else the file's mtime)." }),
+      messageCount: z.number().int().nonnegative().meta({ description: "Message entries, every branch." }),
+      firstMessage: z.string().meta({ description: 'Text of the first user message, cut at 4,096 characters, or "(no messages)".' }),
+    })
+    .meta({ description: "One stored session, as `list_sessions` lists it (pi's SessionInfo)." }),
+);
+
 export const CompactionParametersSchema = once(() =>
   z.object({ compression_ratio: z.number(), preserve_recent: z.number(), query: z.string().optional() }).meta({ description: "Per-call knobs of the verbatim-line compactor." }),
 );
@@ -134,6 +151,7 @@ export function sessionVocabulary(): Record<string, z.ZodType> {
     ForeignSessionEntry: ForeignSessionEntrySchema(),
     StoredSessionEntry: StoredSessionEntrySchema(),
     TreeNode: TreeNodeSchema(),
+    SessionInfo: SessionInfoSchema(),
     CompactionResult: CompactionResultSchema(),
   };
 }

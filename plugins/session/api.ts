@@ -4,7 +4,7 @@
  * plugins (export-html, compaction) read and append through.
  */
 import { z } from "zod";
-import type { AgentMessage, NewSessionEntry, SessionEntry, SessionHeader, ThinkingLevel } from "../../kernel/index.js";
+import type { AgentMessage, NewSessionEntry, SessionEntry, SessionHeader, SessionInfo, ThinkingLevel } from "../../kernel/index.js";
 
 /** The entry types live in the kernel (they are protocol vocabulary); re-exported for plugins that read sessions. */
 export type {
@@ -19,6 +19,7 @@ export type {
   SessionEntry,
   SessionEntryType,
   NewSessionEntry,
+  SessionInfo,
 } from "../../kernel/index.js";
 
 /** What the model sees from the active branch. */
@@ -56,24 +57,6 @@ export interface LoadedSession {
   /** Appends to the same file (created lazily, nothing is written until the first append). */
   storage: SessionStorage;
 }
-
-/** One stored session as `list_sessions` reports it (pi's SessionInfo, times as ISO strings). */
-export const SessionInfoSchema = () =>
-  z
-    .object({
-      path: z.string().meta({ description: "Absolute path of the session file." }),
-      id: z.string().meta({ description: "The header's session id (uuid)." }),
-      cwd: z.string().meta({ description: "Working folder the session was started in (\"\" for files without one)." }),
-      name: z.string().optional().meta({ description: "From the newest session_info entry; absent when never named." }),
-      parentSessionPath: z.string().optional().meta({ description: "The session this one was forked or cloned from." }),
-      created: z.string().meta({ description: "ISO time of the header." }),
-      modified: z.string().meta({ description: "ISO time of the last user or assistant message (else the header's, else the file's mtime)." }),
-      messageCount: z.number().int().nonnegative().meta({ description: "Message entries, every branch." }),
-      firstMessage: z.string().meta({ description: "Text of the first user message, or \"(no messages)\"." }),
-    })
-    .meta({ description: "One stored session (pi's SessionInfo)." });
-
-export type SessionInfo = z.output<ReturnType<typeof SessionInfoSchema>>;
 
 /** A session file's writes failing (`error` set) or working again (`error` undefined). */
 export interface SessionWriteStatus {
