@@ -141,7 +141,7 @@ describe("CLI over the fake LLM", () => {
   });
 
   it("a provider without credentials is rejected with the exact prefix and no request", async () => {
-    const c = await start({ model: "anthropic/claude-sonnet-4-5" });
+    const c = await start({ model: "anthropic/claude-sonnet-4-6" });
     const state = (await c.request({ type: "get_state" })).data as { model: { provider: string } | null };
     expect(state.model?.provider).toBe("anthropic");
     const rejected = await c.request({ type: "prompt", message: "hi" });
