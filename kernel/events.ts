@@ -39,6 +39,9 @@ export type OutEvent<K extends EventName = EventName> = K extends EventName ? { 
 export type EventListener = (event: OutEvent) => void;
 type PressureSource = () => Promise<void> | undefined;
 
+/** How many events emitted before the first subscriber (during boot) are kept for it. */
+const EARLY_EVENT_LIMIT = 1000;
+
 export class EventBus {
   readonly #listeners = new Set<EventListener>();
   /** Events emitted by a listener while another is being delivered: sent after it, in order. */
@@ -46,6 +49,11 @@ export class EventBus {
   #delivering = false;
   readonly #pressure = new Set<PressureSource>();
   readonly #onListenerError: (error: unknown) => void;
+  /**
+   * Events emitted before anyone subscribed (during boot, e.g. an extension that failed to load):
+   * kept for the first subscriber, the transport, so the client sees them. Undefined once delivered.
+   */
+  #early: OutEvent[] | undefined = [];
 
   constructor(onListenerError: (error: unknown) => void) {
     this.#onListenerError = onListenerError;
@@ -53,6 +61,9 @@ export class EventBus {
 
   subscribe(listener: EventListener): () => void {
     this.#listeners.add(listener);
+    const early = this.#early;
+    this.#early = undefined;
+    if (early) for (const event of early) this.dispatch(event);
     return () => this.#listeners.delete(listener);
   }
 
@@ -65,6 +76,10 @@ export class EventBus {
    * listener emits in reaction goes out after the one it reacts to, to every listener alike.
    */
   dispatch(event: OutEvent): void {
+    if (this.#listeners.size === 0) {
+      if (this.#early && this.#early.length < EARLY_EVENT_LIMIT) this.#early.push(event);
+      return;
+    }
     if (this.#delivering) {
       this.#pending.push(event);
       return;

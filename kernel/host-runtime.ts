@@ -28,6 +28,7 @@ export class HostRuntime implements TransportHost {
     this.kernel = kernel;
     this.#scheduler = scheduler;
     this.closing = new Promise((resolve) => (this.#signalClosing = resolve));
+    kernel.setShutdownHandler(() => void this.shutdown("exit"));
   }
 
   get config(): KernelConfig {

@@ -177,3 +177,27 @@ describe("plugins and boot", () => {
     expect(seen).toEqual([]);
   });
 });
+
+describe("events emitted during boot", () => {
+  it("reach the first subscriber (the transport), in order, once; later subscribers see only new events", () => {
+    const k = kernel();
+    k.reportError({ source: "/ext/broken.ts", hook: "load", error: "SyntaxError" });
+    k.events.emit("queue_update", { steering: ["a"], followUp: [] });
+    const first = capture(k);
+    expect(first.map((e) => e.type)).toEqual(["extension_error", "queue_update"]);
+    const second = capture(k);
+    k.events.emit("agent_start", {});
+    expect(first.map((e) => e.type)).toEqual(["extension_error", "queue_update", "agent_start"]);
+    expect(second.map((e) => e.type)).toEqual(["agent_start"]);
+  });
+
+  it("requestShutdown is carried out by the serving host; without one it fails clearly", () => {
+    const k = kernel();
+    const ctx = k.context("ext-plugin");
+    expect(() => ctx.requestShutdown()).toThrow('Plugin "ext-plugin" asked for shutdown, but no host serves this kernel');
+    let asked = 0;
+    k.setShutdownHandler(() => asked++);
+    ctx.requestShutdown();
+    expect(asked).toBe(1);
+  });
+});

@@ -25,6 +25,8 @@ export interface KernelOptions {
   log?: Logger;
   /** How long one plugin's apply() or boot tap may take before boot fails naming it. */
   applyTimeoutMs?: number;
+  /** The flags plugins declared (composed by the host): a late flag may not reuse their names. */
+  flags?: readonly { flag: FlagSpec; owner: string }[];
 }
 
 export class Kernel {
@@ -44,12 +46,16 @@ export class Kernel {
   readonly #ownership: HookOwnership;
   readonly #publishers = new Map<string, string>();
   readonly #applyTimeoutMs: number;
+  readonly #staticFlags: readonly { flag: FlagSpec; owner: string }[];
   #frozen = false;
+  /** Set by the host that serves this kernel: how a plugin's shutdown request is carried out. */
+  #shutdownHandler: (() => void) | undefined;
 
   constructor(options: KernelOptions) {
     this.config = options.config;
     this.log = options.log ?? createStderrLogger();
     this.#applyTimeoutMs = options.applyTimeoutMs ?? 15_000;
+    this.#staticFlags = options.flags ?? [];
     this.events = new EventBus((error) => this.log.error(`event listener failed: ${toKernelError(error).message}`));
     this.hooks = createHooks((event) => this.reportError(event), this.#applyTimeoutMs);
     this.hookView = tapOnlyView(this.hooks);
@@ -60,6 +66,11 @@ export class Kernel {
 
   get frozen(): boolean {
     return this.#frozen;
+  }
+
+  /** The host that serves this kernel says how to tear it down when a plugin asks (`requestShutdown`). */
+  setShutdownHandler(handler: () => void): void {
+    this.#shutdownHandler = handler;
   }
 
   /** A failing tap in an isolating hook: reported as `extension_error` and on stderr. */
@@ -118,6 +129,10 @@ export class Kernel {
       maybeService: (key) => kernel.services.maybe(key),
       setActiveTools: (names) => kernel.tools.setActive(names),
       openLayer: (owner) => kernel.openLayer(owner),
+      requestShutdown: () => {
+        if (!kernel.#shutdownHandler) throw new KernelError(ErrorCode.UNAVAILABLE, `Plugin "${name}" asked for shutdown, but no host serves this kernel`);
+        kernel.#shutdownHandler();
+      },
     } satisfies PluginContext);
   }
 
@@ -128,7 +143,8 @@ export class Kernel {
       owner,
       registerTool: (definition) => kernel.tools.register(definition, owner, { late: true }),
       registerFlag: (flag) => {
-        const clash = kernel.lateFlags.find((entry) => entry.flag.name === flag.name);
+        const names = [flag.name, flag.alias].filter((name): name is string => !!name);
+        const clash = [...kernel.#staticFlags, ...kernel.lateFlags].find((entry) => names.some((name) => name === entry.flag.name || name === entry.flag.alias));
         if (clash) throw kernelErrors.duplicate("Flag", flag.name, owner, clash.owner);
         kernel.lateFlags.push({ flag, owner });
       },

@@ -41,4 +41,43 @@ describe("tool registry", () => {
     expect(() => tools.register(tool("c", "c", { jsonSchema: "nope" } as never), "/ext.ts", { late: true })).toThrow('Tool "c" from "/ext.ts": parameters.jsonSchema must be a JSON Schema object');
     expect(() => tools.register({ name: "d", description: "", parameters: z.object({}) } as never, "/ext.ts", { late: true })).toThrow('Tool "d" from "/ext.ts" needs an execute function');
   });
+
+  it("a JSON Schema tool is validated through zod's converter: types, enums, nesting and defaults", () => {
+    const tools = new ToolRegistry();
+    const schema = {
+      type: "object",
+      properties: {
+        path: { type: "string", description: "File" },
+        mode: { type: "string", enum: ["read", "write"] },
+        lines: { type: "array", items: { type: "integer" } },
+        options: { type: "object", properties: { force: { type: "boolean", default: false } } },
+      },
+      required: ["path"],
+    };
+    tools.register(tool("j", "j", { jsonSchema: schema }), "/ext.ts", { late: true });
+    expect(tools.specs()[0]!.parameters).toBe(schema);
+    expect(tools.validate("j", { mode: "read" })).toEqual({ ok: false, error: 'Validation failed for tool "j": Invalid path: expected a value' });
+    expect(tools.validate("j", { path: 3 })).toEqual({ ok: false, error: 'Validation failed for tool "j": Invalid path: expected string' });
+    expect(tools.validate("j", { path: "a", mode: "delete" })).toEqual({ ok: false, error: 'Validation failed for tool "j": Invalid mode: expected one of "read", "write"' });
+    expect(tools.validate("j", { path: "a", lines: [1, 2.5] })).toEqual({ ok: false, error: 'Validation failed for tool "j": Invalid lines.1: expected integer' });
+    expect(tools.validate("j", { path: "a", options: {} })).toEqual({ ok: true, args: { path: "a", options: { force: false } } });
+  });
+
+  it("prepareArguments reshapes raw arguments before validation; a throwing shim is a validation error", () => {
+    const tools = new ToolRegistry();
+    const legacy = { ...tool("p", "p", { jsonSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } }), prepareArguments: (raw: unknown) => ({ path: (raw as { file?: string }).file }) };
+    tools.register(legacy, "/ext.ts", { late: true });
+    expect(tools.validate("p", { file: "a.txt" })).toEqual({ ok: true, args: { path: "a.txt" } });
+    tools.register({ ...legacy, prepareArguments: () => { throw new Error("bad shape"); } }, "/ext.ts", { late: true });
+    expect(tools.validate("p", {})).toEqual({ ok: false, error: 'Validation failed for tool "p": preparing the arguments failed: bad shape' });
+  });
+
+  it("a JSON Schema that is not an object schema, or that zod cannot read, fails at registration naming the tool", () => {
+    const tools = new ToolRegistry();
+    const register = (jsonSchema: unknown) => () => tools.register(tool("bad", "x", { jsonSchema } as never), "/ext.ts", { late: true });
+    expect(register({ type: "string" })).toThrow('Tool "bad" from "/ext.ts": parameters.jsonSchema must describe an object (type "object"), not "string"');
+    expect(register({ type: "object", properties: [] })).toThrow('parameters.jsonSchema has a "properties" that is not an object');
+    expect(register({ type: "object", required: "path" })).toThrow('parameters.jsonSchema has a "required" that is not an array of strings');
+    expect(register({ type: "object", properties: { a: { type: "strin" } } })).toThrow("parameters.jsonSchema is not valid: Unsupported type: strin");
+  });
 });

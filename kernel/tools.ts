@@ -32,6 +32,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   description: string;
   /** A zod schema (or a thunk building it on first use), or a plain JSON Schema for foreign tools. */
   parameters: ToolParameters<S>;
+  /** Runs on the model's raw arguments before validation (a foreign tool's compatibility shim). */
+  prepareArguments?(args: unknown): unknown;
   execute(args: z.output<S>, ctx: ToolExecutionContext): Promise<ToolResult>;
 }
 
@@ -42,10 +44,16 @@ export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): 
 
 export type ToolValidation = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
 
+/** A JSON Schema tool's parameters with the zod validator built from them (once, lazily). */
+interface JsonSchemaParameters {
+  jsonSchema: Record<string, unknown>;
+  validator: z.ZodType;
+}
+
 interface Entry {
   definition: ToolDefinition;
   owner: string;
-  schema?: z.ZodType | { jsonSchema: Record<string, unknown> };
+  schema?: z.ZodType | JsonSchemaParameters;
   /** The registration this one overrode, if any. */
   previous?: Entry;
 }
@@ -134,16 +142,24 @@ export class ToolRegistry implements ToolRegistryView {
     const entry = this.#tools.get(name);
     if (!entry || !this.isActive(name)) return { ok: false, error: `Tool ${name} not found` };
     const parameters = this.#parametersOf(entry);
-    if (isJsonSchemaParameters(parameters)) {
-      if (typeof args !== "object" || args === null || Array.isArray(args)) {
-        return { ok: false, error: `Validation failed for tool "${name}": arguments must be an object` };
+    const failed = (detail: string): ToolValidation => ({ ok: false, error: `Validation failed for tool "${name}": ${detail}` });
+    let raw = args ?? {};
+    if (entry.definition.prepareArguments) {
+      try {
+        raw = entry.definition.prepareArguments(raw) ?? {};
+      } catch (error) {
+        return failed(`preparing the arguments failed: ${error instanceof Error ? error.message : String(error)}`);
       }
-      const missing = ((parameters.jsonSchema.required as string[] | undefined) ?? []).filter((key) => !(key in args));
-      if (missing.length > 0) return { ok: false, error: `Validation failed for tool "${name}": Invalid ${missing[0]}: expected a value` };
-      return { ok: true, args: args as Record<string, unknown> };
     }
-    const parsed = (parameters as z.ZodType).safeParse(args ?? {}, ONE_SHOT);
-    if (!parsed.success) return { ok: false, error: `Validation failed for tool "${name}": ${formatValidationError(parsed.error)}` };
+    if (isResolvedJsonSchema(parameters)) {
+      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return failed("arguments must be an object");
+      // A required key may have no property schema: the converter does not enforce those.
+      const missing = ((parameters.jsonSchema.required as string[] | undefined) ?? []).filter((key) => !(key in raw));
+      if (missing.length > 0) return failed(`Invalid ${missing[0]}: expected a value`);
+    }
+    const validator = isResolvedJsonSchema(parameters) ? parameters.validator : parameters;
+    const parsed = validator.safeParse(raw, ONE_SHOT);
+    if (!parsed.success) return failed(formatValidationError(parsed.error));
     return { ok: true, args: parsed.data as Record<string, unknown> };
   }
 
@@ -152,14 +168,11 @@ export class ToolRegistry implements ToolRegistryView {
   }
 
   /** The tool's parameters, with a lazy schema built on first use. */
-  #parametersOf(entry: Entry): z.ZodType | { jsonSchema: Record<string, unknown> } {
+  #parametersOf(entry: Entry): z.ZodType | JsonSchemaParameters {
     if (entry.schema) return entry.schema;
     const parameters = entry.definition.parameters;
     if (isJsonSchemaParameters(parameters)) {
-      if (typeof parameters.jsonSchema !== "object" || parameters.jsonSchema === null || Array.isArray(parameters.jsonSchema)) {
-        throw kernelErrors.invalidInput(`Tool "${entry.definition.name}" from "${entry.owner}": parameters.jsonSchema must be a JSON Schema object`);
-      }
-      entry.schema = parameters;
+      entry.schema = { jsonSchema: parameters.jsonSchema, validator: jsonSchemaValidator(parameters.jsonSchema, `Tool "${entry.definition.name}" from "${entry.owner}"`) };
     } else {
       const schema = resolveSchema(parameters as z.ZodType | (() => z.ZodType));
       if (!isZodSchema(schema)) throw kernelErrors.invalidInput(`Tool "${entry.definition.name}" from "${entry.owner}": parameters must be a zod schema or { jsonSchema }`);
@@ -169,12 +182,35 @@ export class ToolRegistry implements ToolRegistryView {
   }
 }
 
+/**
+ * The validator for a tool's JSON Schema: an object schema, converted by zod (types, enums,
+ * nesting, unions, defaults). A schema that is not an object schema, or that the converter
+ * rejects (an unknown type), fails naming the tool.
+ */
+function jsonSchemaValidator(schema: unknown, label: string): z.ZodType {
+  const invalid = (detail: string) => kernelErrors.invalidInput(`${label}: parameters.jsonSchema ${detail}`);
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) throw invalid("must be a JSON Schema object");
+  const { type, properties, required } = schema as { type?: unknown; properties?: unknown; required?: unknown };
+  if (type !== undefined && type !== "object") throw invalid(`must describe an object (type "object"), not ${JSON.stringify(type)}`);
+  if (properties !== undefined && (typeof properties !== "object" || properties === null || Array.isArray(properties))) throw invalid("has a \"properties\" that is not an object");
+  if (required !== undefined && (!Array.isArray(required) || required.some((key) => typeof key !== "string"))) throw invalid("has a \"required\" that is not an array of strings");
+  try {
+    return z.fromJSONSchema({ ...(schema as Record<string, unknown>), type: "object" } as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch (error) {
+    throw invalid(`is not valid: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 function isJsonSchemaParameters(parameters: unknown): parameters is { jsonSchema: Record<string, unknown> } {
   return typeof parameters === "object" && parameters !== null && "jsonSchema" in parameters && !isZodSchema(parameters);
 }
 
-function toJsonSchema(parameters: z.ZodType | { jsonSchema: Record<string, unknown> }): Record<string, unknown> {
-  if (isJsonSchemaParameters(parameters)) return parameters.jsonSchema;
+function isResolvedJsonSchema(parameters: z.ZodType | JsonSchemaParameters): parameters is JsonSchemaParameters {
+  return !isZodSchema(parameters) && "validator" in parameters;
+}
+
+function toJsonSchema(parameters: z.ZodType | JsonSchemaParameters): Record<string, unknown> {
+  if (isResolvedJsonSchema(parameters)) return parameters.jsonSchema;
   const schema = z.toJSONSchema(parameters, { unrepresentable: "any" }) as Record<string, unknown>;
   delete schema.$schema;
   return schema;
