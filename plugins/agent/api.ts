@@ -3,7 +3,7 @@
  * loop. Other plugins (sessions, models, retry, bash, compaction, extensions) drive it through
  * this interface; it does no I/O of its own.
  */
-import type { AgentMessage, AssistantStream, CommandSource, ImageContent, LlmMessage, Model, ThinkingLevel, ToolSpec } from "../../kernel/index.js";
+import type { AgentMessage, AssistantStream, CommandSource, CustomMessage, ImageContent, LlmMessage, Model, ThinkingLevel, ToolSpec } from "../../kernel/index.js";
 
 export type QueueMode = "all" | "one-at-a-time";
 
@@ -73,6 +73,17 @@ export interface AgentApi {
   complete(request: CompletionRequest): AssistantStream;
   steer(text: string, images?: ImageContent[]): void;
   followUp(text: string, images?: ImageContent[]): void;
+  /**
+   * Queues an extension's custom message (pi's `sendMessage` with `deliverAs` steer or followUp):
+   * delivered where a steering / follow-up text would be, or ahead of the next prompt when idle.
+   */
+  queueMessage(kind: "steer" | "followUp", message: CustomMessage): void;
+  /**
+   * Starts a run that opens with `message` (after any queued messages), as `prompt` does with a
+   * text: pi's `sendMessage` with `triggerTurn` while idle. Rejects while streaming, without a
+   * model, or when the preflight refuses.
+   */
+  promptMessage(message: CustomMessage): Promise<void>;
   /**
    * Aborts the current run (if any; `abort` hook taps stop compaction, retry waits, ...) and
    * resolves once its closing events are out. `seq`: the abort's arrival number, so a prompt

@@ -9,7 +9,7 @@ export type { ProviderRegistration };
 
 export interface AuthStatus {
   configured: boolean;
-  source?: "stored" | "environment" | "models_json" | "none";
+  source?: "stored" | "environment" | "models_json" | "provider" | "none";
   label?: string;
 }
 

@@ -93,7 +93,7 @@ export class ModelRegistry implements ModelsApi {
     if (stored) return stored;
     const variable = this.#providers.get(provider)?.envKey;
     if (variable && this.#env[variable]) return this.#env[variable];
-    const configured = this.#config.get(provider)?.apiKey;
+    const configured = this.#config.get(provider)?.apiKey ?? this.#providers.get(provider)?.apiKey;
     return configured ? resolveConfigValue(configured, { env: this.#env }) : undefined;
   }
 
@@ -111,12 +111,14 @@ export class ModelRegistry implements ModelsApi {
     if (this.auth.has(provider)) return { configured: true, source: "stored", label: "auth.json" };
     const variable = this.#providers.get(provider)?.envKey;
     if (variable && this.#env[variable]) return { configured: true, source: "environment", label: variable };
-    const configured = this.#config.get(provider)?.apiKey;
+    const fromFile = this.#config.get(provider)?.apiKey;
+    const configured = fromFile ?? this.#providers.get(provider)?.apiKey;
     if (configured) {
       const described = describeConfigValue(configured, { env: this.#env });
       if (described.resolvable) {
-        // A models.json key that names an env var is environment auth, and reported as such.
-        return described.kind === "env" ? { configured: true, source: "environment", label: described.envName! } : { configured: true, source: "models_json", label: "models.json" };
+        // A key that names an env var is environment auth, and reported as such.
+        if (described.kind === "env") return { configured: true, source: "environment", label: described.envName! };
+        return fromFile ? { configured: true, source: "models_json", label: "models.json" } : { configured: true, source: "provider", label: "registered by the provider" };
       }
     }
     return { configured: false };

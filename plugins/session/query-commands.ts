@@ -42,10 +42,7 @@ export function queryCommands(k: PluginContext, runtime: SessionRuntime): Comman
     description: "Set the session's display name.",
     input: () => z.object({ name: z.string() }),
     async run({ name }) {
-      const trimmed = name.trim();
-      if (trimmed === "") throw new KernelError(ErrorCode.INVALID_INPUT, "Session name cannot be empty");
-      runtime.manager.append({ type: "session_info", name: trimmed });
-      await runtime.hooks.session_info_changed.promise({ name: trimmed });
+      await runtime.setSessionName(name);
       return undefined;
     },
   });

@@ -3,7 +3,7 @@
  * entries, and replaces the session (abort -> shutdown -> activate -> restore -> start) so
  * every command that swaps sessions follows one order.
  */
-import type { Hooks, PluginContext, SessionStartReason } from "../../kernel/index.js";
+import { ErrorCode, KernelError, type Hooks, type PluginContext, type SessionStartReason } from "../../kernel/index.js";
 import type { AgentApi } from "../agent/api.js";
 import type { SessionContext } from "./api.js";
 import { contextFromPath } from "./context.js";
@@ -70,6 +70,14 @@ export class SessionRuntime {
       await owned.session_shutdown.promise({ reason: "quit" });
       await this.#manager.current.storage.close();
     });
+  }
+
+  /** Names the current session: a session_info entry, then session_info_changed. */
+  async setSessionName(name: string): Promise<void> {
+    const trimmed = name.trim();
+    if (trimmed === "") throw new KernelError(ErrorCode.INVALID_INPUT, "Session name cannot be empty");
+    this.manager.append({ type: "session_info", name: trimmed });
+    await this.hooks.session_info_changed.promise({ name: trimmed });
   }
 
   /** The current session's context (active branch). */
