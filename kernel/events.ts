@@ -50,8 +50,9 @@ export class EventBus {
   readonly #pressure = new Set<PressureSource>();
   readonly #onListenerError: (error: unknown) => void;
   /**
-   * Events emitted before anyone subscribed (during boot, e.g. an extension that failed to load):
-   * kept for the first subscriber, the transport, so the client sees them. Undefined once delivered.
+   * Events emitted during boot (an extension that failed to load, its first notices), before the
+   * transport listens: kept for the first subscriber that asks for them (the host's, which
+   * transports use), so the client sees them. Undefined once handed over.
    */
   #early: OutEvent[] | undefined = [];
 
@@ -59,11 +60,20 @@ export class EventBus {
     this.#onListenerError = onListenerError;
   }
 
-  subscribe(listener: EventListener): () => void {
+  /** `replay`: first deliver what was emitted before (once, to the first subscriber that asks). */
+  subscribe(listener: EventListener, options: { replay?: boolean } = {}): () => void {
+    const early = options.replay ? this.#early : undefined;
+    if (early) {
+      this.#early = undefined;
+      for (const event of early) {
+        try {
+          listener(event);
+        } catch (error) {
+          this.#onListenerError(error);
+        }
+      }
+    }
     this.#listeners.add(listener);
-    const early = this.#early;
-    this.#early = undefined;
-    if (early) for (const event of early) this.dispatch(event);
     return () => this.#listeners.delete(listener);
   }
 
@@ -76,10 +86,7 @@ export class EventBus {
    * listener emits in reaction goes out after the one it reacts to, to every listener alike.
    */
   dispatch(event: OutEvent): void {
-    if (this.#listeners.size === 0) {
-      if (this.#early && this.#early.length < EARLY_EVENT_LIMIT) this.#early.push(event);
-      return;
-    }
+    if (this.#early && this.#early.length < EARLY_EVENT_LIMIT) this.#early.push(event);
     if (this.#delivering) {
       this.#pending.push(event);
       return;

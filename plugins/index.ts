@@ -14,3 +14,5 @@ export type { default as RetryPlugin } from "./retry/index.js";
 export type { default as BashPlugin } from "./bash/index.js";
 export type { default as SessionPlugin } from "./session/index.js";
 export type { default as SessionJsonlPlugin } from "./session-jsonl/index.js";
+export type { ExtensionsApi, ExtensionSummary } from "./extensions/api.js";
+export type { default as ExtensionsPlugin } from "./extensions/index.js";

@@ -111,6 +111,9 @@ export interface AgentApi {
   addStateContributor(contributor: StateContributor): void;
 }
 
+/** What the model sees of the conversation: agent messages as LLM messages (pure; extensions' `convertToLlm`). */
+export { toLlmMessages } from "./convert.js";
+
 declare module "../../kernel/services.js" {
   interface Services {
     agent: AgentApi;
