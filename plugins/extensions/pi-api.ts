@@ -36,18 +36,20 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
   const call = (handler: Function) => (event: object, options: CallOptions = {}) =>
     host.gate.run(() => handler(event, createContext(host, { dismiss: host.gate.signal, ...options })), () => RELEASED);
 
+  const on = (event: string, handler: Function): void => {
+    if (typeof handler !== "function") throw new TypeError(`pi.on("${String(event)}"): the handler must be a function`);
+    if (!Object.hasOwn(EVENT_ADAPTERS, event)) {
+      k.log.warn(`[${record.path}] pi.on("${String(event)}"): Atomic has no such event; this handler never runs`);
+      return;
+    }
+    record.apply(() => {
+      record.events.push(event);
+      EVENT_ADAPTERS[event as keyof typeof EVENT_ADAPTERS]?.({ hooks: k.hooks, tap, call: call(handler), host, record });
+    });
+  };
+
   return {
-    on(event, handler) {
-      if (typeof handler !== "function") throw new TypeError(`pi.on("${String(event)}"): the handler must be a function`);
-      if (!Object.hasOwn(EVENT_ADAPTERS, event)) {
-        k.log.warn(`[${record.path}] pi.on("${String(event)}"): Atomic has no such event; this handler never runs`);
-        return;
-      }
-      record.apply(() => {
-        record.events.push(event);
-        EVENT_ADAPTERS[event]?.({ hooks: k.hooks, tap, call: call(handler), host, record });
-      });
-    },
+    on: on as ExtensionAPI["on"],
     registerTool(tool) {
       const definition = adaptTool(host, record.path, tool);
       record.apply(() => addTool(host, record, layer, definition));

@@ -121,8 +121,12 @@ export interface ExtensionEventBus {
   emit(channel: string, data?: unknown): void;
 }
 
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+/** One overload per event, so a handler's event and answer are typed by the event's name. */
+export type OnEvent = UnionToIntersection<{ [K in ExtensionEventName]: (event: K, handler: ExtensionHandler<ExtensionEvent<K>, ExtensionEventResult<K>>) => void }[ExtensionEventName]>;
+
 export interface ExtensionAPI {
-  on<K extends ExtensionEventName>(event: K, handler: ExtensionHandler<ExtensionEvent<K>, ExtensionEventResult<K>>): void;
+  on: OnEvent;
   registerTool<S extends ToolParametersSchema = TSchema, TDetails = unknown>(tool: ToolDefinition<S, TDetails>): void;
   registerCommand(name: string, options: RegisteredCommandOptions): void;
   /** Accepted: there is no keyboard in a headless agent, so shortcuts never fire. */
