@@ -141,6 +141,7 @@ export class Agent implements AgentApi {
         source: input.source ?? "rpc",
         via: input.via ?? "prompt",
         ...(input.streamingBehavior ? { streamingBehavior: input.streamingBehavior } : {}),
+        ...(input.seq !== undefined ? { seq: input.seq } : {}),
       });
       if (result.rejected !== undefined) throw new KernelError(ErrorCode.CONFLICT, result.rejected);
       if (result.handled) {

@@ -55,7 +55,7 @@ async function projectTrusted(host: ExtensionHost, owned: Pick<Hooks, "project_t
 function wire(host: ExtensionHost): void {
   const { k } = host;
   // First, before the run is aborted: pending extension work resolves now.
-  k.hooks.abort.tap({ name: k.name, stage: STAGE.FIRST }, () => host.gate.release());
+  k.hooks.abort.tap({ name: k.name, stage: STAGE.FIRST }, ({ seq }) => host.gate.release(seq));
   k.hooks.closing.tap(k.name, () => host.bridge?.cancelAll());
   if (host.bridge) {
     const bridge = host.bridge;

@@ -46,7 +46,7 @@ function addProvider(host: ExtensionHost, record: ExtensionRecord): void {
         path: record.path,
       })),
     // The prompt holds the ordinary lane until the handler is done; an abort releases it.
-    invoke: ({ entry, args }) =>
+    invoke: ({ entry, args, input }) =>
       host.gate.run(
         async () => {
           const options = record.commands.get(entry.name)!;
@@ -54,6 +54,8 @@ function addProvider(host: ExtensionHost, record: ExtensionRecord): void {
           return { handled: true as const };
         },
         () => ({ handled: true as const }),
+        undefined,
+        input.seq,
       ),
   });
 }

@@ -9,6 +9,8 @@
 export class HandlerGate {
   #controller = new AbortController();
   #holds = 0;
+  /** Arrival number of the latest abort: work started by a command read before it starts released. */
+  #abortSeq = 0;
 
   /** Aborted when the epoch this work started in ends. */
   get signal(): AbortSignal {
@@ -16,8 +18,9 @@ export class HandlerGate {
   }
 
   /** Ends the epoch (the `abort` hook), unless an extension's own action is under way. */
-  release(): void {
+  release(seq = 0): void {
     if (this.#holds > 0) return;
+    this.#abortSeq = Math.max(this.#abortSeq, seq);
     this.#controller.abort();
     this.#controller = new AbortController();
   }
@@ -26,9 +29,10 @@ export class HandlerGate {
    * Runs `work`; settles with `released()` instead (its value, or its throw) if the epoch ends
    * first or `signal` aborts.
    */
-  run<T>(work: () => T | Promise<T>, released: () => T, signal?: AbortSignal): Promise<T> {
+  run<T>(work: () => T | Promise<T>, released: () => T, signal?: AbortSignal, seq?: number): Promise<T> {
     const epoch = this.signal;
-    if (epoch.aborted || signal?.aborted) return Promise.resolve().then(released);
+    // A command read before an abort that already ran (both in one read from stdin) starts released.
+    if (epoch.aborted || signal?.aborted || (seq !== undefined && seq < this.#abortSeq)) return Promise.resolve().then(released);
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => {
         cleanup();

@@ -35,6 +35,15 @@ export async function stopAgent(client: RpcClient): Promise<void> {
   for (const dir of [client.agentDir, client.cwd]) rmSync(dir, { recursive: true, force: true });
 }
 
+/** Resolves once stderr (read asynchronously from stdout) contains `text`. */
+export async function stderrContains(client: RpcClient, text: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!client.stderr.includes(text)) {
+    if (Date.now() > deadline) throw new Error(`stderr never contained ${JSON.stringify(text)}; it has:\n${client.stderr.slice(-2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 export const isUi = (method: string) => (r: Record_) => r.type === "extension_ui_request" && r.method === method;
 
 /** The next UI request of `method` (from `from` on). */
