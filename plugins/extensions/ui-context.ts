@@ -56,6 +56,7 @@ export function createUiContext(bridge: UiBridge | undefined, dismiss?: AbortSig
     setToolsExpanded: (expanded) => {
       toolsExpanded = expanded === true;
     },
+    getChatRenderSettings: () => ({ toolOutputExpanded: toolsExpanded }),
     theme: PLAIN_THEME,
     getAllThemes: () => [],
     getTheme: () => undefined,

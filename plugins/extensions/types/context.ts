@@ -58,6 +58,8 @@ export interface ExtensionUIContext {
   /** Expansion state of tool output, kept per context (not sent to the client). */
   getToolsExpanded(): boolean;
   setToolsExpanded(expanded: boolean): void;
+  /** `toolOutputExpanded` is the same state as getToolsExpanded(). */
+  getChatRenderSettings(): { toolOutputExpanded: boolean };
   readonly theme: Theme;
   getAllThemes(): { name: string; path: string | undefined }[];
   getTheme(name: string): Theme | undefined;
