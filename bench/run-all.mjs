@@ -1,5 +1,6 @@
 // Runs every benchmark against the built CLI (npm run build first) and prints one JSON object.
 import { benchBash } from "./bash.mjs";
+import { benchExtensions } from "./extensions.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchSkills } from "./skills.mjs";
 import { benchStartup } from "./startup.mjs";
@@ -14,5 +15,6 @@ const results = {
   toolArgs: benchToolArgs(),
   bash: await benchBash({ runs: 3 }),
   skills: await benchSkills(),
+  extensions: await benchExtensions(11),
 };
 console.log(JSON.stringify(results, null, 2));

@@ -23,6 +23,8 @@ export interface ExtensionSummary {
   providers: string[];
   /** Package names its imports were served from Atomic's modules (never an installed pi). */
   modules: string[];
+  /** Milliseconds spent importing the file and running its factory (the first one also loads jiti). */
+  loadMs: number;
 }
 
 export interface ExtensionsApi {

@@ -47,6 +47,7 @@ export default definePlugin({
           shortcuts: [...record.shortcuts],
           providers: [...record.providers],
           modules: [...record.served].sort(),
+          loadMs: Math.round(record.loadMs * 10) / 10,
         })),
     };
     k.provide("extensions", api);

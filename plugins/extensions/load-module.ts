@@ -4,6 +4,7 @@
  * virtual modules; which names were served is recorded, so a test can prove the installed pi was
  * never used. Never throws: a failure is returned as text.
  */
+import { createRequire } from "node:module";
 import type { VirtualModules } from "./compat/modules.js";
 import type { ExtensionFactory } from "./types/api.js";
 
@@ -23,7 +24,8 @@ export class ExtensionImporter {
   async import(path: string, served: Set<string>): Promise<ImportResult> {
     let mod: unknown;
     try {
-      const createJiti = await (this.#createJiti ??= import("jiti").then((jiti) => jiti.createJiti));
+      // require, not import: importing jiti's CommonJS build from ESM first scans its 190 KB for exports.
+      const createJiti = await (this.#createJiti ??= Promise.resolve().then(() => (createRequire(import.meta.url)("jiti") as typeof import("jiti")).createJiti));
       const jiti = createJiti(path, {
         moduleCache: false,
         fsCache: true,

@@ -4,6 +4,7 @@
  * rejects or takes too long is reported (`extension_error`, event "load") and leaves nothing
  * registered; the next extension loads regardless.
  */
+import { performance } from "node:perf_hooks";
 import type { ExtensionHost } from "./host.js";
 import type { ExtensionImporter } from "./load-module.js";
 import { createPiApi } from "./pi-api.js";
@@ -15,7 +16,9 @@ export const LOAD_TIMEOUT_MS = 5_000;
 export async function loadExtension(host: ExtensionHost, importer: ExtensionImporter, source: ExtensionSource, timeoutMs = LOAD_TIMEOUT_MS): Promise<ExtensionRecord> {
   const record = new ExtensionRecord(source, host.records.length);
   host.records.push(record);
+  const started = performance.now();
   const fail = (message: string) => {
+    record.loadMs = performance.now() - started;
     record.discard(message);
     host.report(record.path, "load", message);
     return record;
@@ -36,5 +39,6 @@ export async function loadExtension(host: ExtensionHost, importer: ExtensionImpo
     clearTimeout(timer);
   }
   record.commit((error) => host.report(record.path, "load", error));
+  record.loadMs = performance.now() - started;
   return record;
 }

@@ -33,6 +33,8 @@ export class ExtensionRecord {
   #staged: (() => void)[] | undefined = [];
   loaded = false;
   error: string | undefined;
+  /** Milliseconds spent importing the file and running its factory. */
+  loadMs = 0;
 
   constructor(source: ExtensionSource, index: number) {
     this.path = source.path;
