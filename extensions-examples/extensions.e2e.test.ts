@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeLlm, type FakeLlm } from "../test/fake-llm/server.js";
-import { notified, promptSettled, startExtensionAgent, stopAgent, toolNames, toolResults, uiRequest, userTexts } from "../test/helpers/extension-agent.js";
+import { notified, promptSettled, startExtensionAgent, stopAgent, toolNames, toolResults, uiRequest, userTexts, wireText } from "../test/helpers/extension-agent.js";
 import type { RpcClient } from "../test/helpers/rpc-client.js";
 
 const example = (name: string) => resolve(import.meta.dirname, "extensions", `${name}.ts`);
@@ -44,6 +44,7 @@ describe("example extensions", () => {
     writeFileSync(join(c.cwd, "a.txt"), "one two\nthree four\n");
     fake.script({ toolCalls: [{ name: "word_count", args: { path: "a.txt" } }, { name: "word_count", args: { path: 5 } }] }, { text: "done" });
     const from = await promptSettled(c, "count");
+    expect(wireText(fake.requests[0]!.body.messages[0])).toContain("Guidelines for the extension tools:\n- Use word_count instead of wc for counting words in a file.");
     const offered = (fake.requests[0]!.body.tools as { function: { name: string; parameters: unknown } }[]).find((tool) => tool.function.name === "word_count");
     expect(offered!.function.parameters).toMatchObject({ type: "object", properties: { path: { type: "string" }, unit: { anyOf: [{ const: "lines" }, { const: "words" }, { const: "chars" }] } }, required: ["path"] });
     expect(toolResults(c, from)).toEqual([

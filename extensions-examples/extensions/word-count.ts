@@ -2,14 +2,14 @@
  * Example extension: a custom tool for the model. `word_count` counts lines, words and
  * characters of a file in the working folder. Parameters are a TypeBox schema (Atomic's `Type`,
  * plain JSON Schema underneath): the kernel validates every call against it, so `execute` gets
- * typed, checked arguments. A thrown error becomes an error result the model can read.
+ * typed, checked arguments. A thrown error becomes an error result the model can read. It
+ * imports the API under Atomic's own name, `atomic-agent/extensions` (pi's package names work too).
  *
  * Install: copy into ~/.atomic/agent/extensions/, or `atomic --mode rpc -e ./word-count.ts`.
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { Type } from "typebox";
-import { defineTool, type ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { defineTool, Type, type ExtensionAPI } from "atomic-agent/extensions";
 
 const wordCount = defineTool({
   name: "word_count",
@@ -28,5 +28,5 @@ const wordCount = defineTool({
 });
 
 export default function (pi: ExtensionAPI) {
-  pi.registerTool(wordCount);
+  pi.registerTool({ ...wordCount, promptGuidelines: ["Use word_count instead of wc for counting words in a file."] });
 }

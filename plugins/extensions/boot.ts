@@ -66,6 +66,11 @@ function wire(host: ExtensionHost): void {
     host.systemPrompt = event.systemPrompt;
     return event;
   });
+  // Guidelines of the active extension tools (pi's promptGuidelines), after the tool list.
+  k.hooks.system_prompt.tap(k.name, (prompt) => {
+    const lines = [...host.toolGuidelines].filter(([name]) => k.tools.isActive(name)).flatMap(([, guidelines]) => guidelines.map((line) => `- ${line.trim()}`));
+    return lines.length === 0 ? prompt : `${prompt.trimEnd()}\n\nGuidelines for the extension tools:\n${lines.join("\n")}`;
+  });
   // Templates and skills for pi's synchronous getCommands, listed once the session is up.
   k.hooks.session_start.tap({ name: k.name, stage: STAGE.OBSERVE }, () => host.refreshCommandListing());
 }

@@ -26,6 +26,8 @@ export class ExtensionHost {
   /** Tool and command names an extension registered -> its path (the first one wins). */
   readonly toolOwners = new Map<string, string>();
   readonly commandOwners = new Map<string, string>();
+  /** `promptGuidelines` of extension tools, added to the system prompt while the tool is active. */
+  readonly toolGuidelines = new Map<string, string[]>();
   /** The tools registered before any extension loaded: what createReadTool & co. wrap. */
   readonly builtinTools = new Map<string, ToolDefinition>();
   /** The system prompt of the latest run (chained through before_agent_start); "" before the first. */

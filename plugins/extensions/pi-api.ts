@@ -52,7 +52,8 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
     on: on as ExtensionAPI["on"],
     registerTool(tool) {
       const definition = adaptTool(host, record.path, tool);
-      record.apply(() => addTool(host, record, layer, definition));
+      const guidelines = Array.isArray(tool.promptGuidelines) ? tool.promptGuidelines.filter((line) => typeof line === "string" && line.trim() !== "") : [];
+      record.apply(() => addTool(host, record, layer, definition, guidelines));
     },
     registerCommand(name, options) {
       checkCommand(name, options);
@@ -128,7 +129,7 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
 }
 
 /** The first extension to register a tool name keeps it; a built-in of that name is overridden. */
-function addTool(host: ExtensionHost, record: ExtensionRecord, layer: OpenLayer, definition: KernelTool): void {
+function addTool(host: ExtensionHost, record: ExtensionRecord, layer: OpenLayer, definition: KernelTool, guidelines: string[]): void {
   const owner = host.toolOwners.get(definition.name);
   if (owner !== undefined && owner !== record.path) {
     host.report(record.path, "register_tool", `Tool "${definition.name}" is already registered by ${owner}; the one from ${record.path} is ignored (the first one wins)`);
@@ -136,6 +137,8 @@ function addTool(host: ExtensionHost, record: ExtensionRecord, layer: OpenLayer,
   }
   layer.registerTool(definition);
   host.toolOwners.set(definition.name, record.path);
+  if (guidelines.length > 0) host.toolGuidelines.set(definition.name, guidelines);
+  else host.toolGuidelines.delete(definition.name);
   if (!record.tools.includes(definition.name)) record.tools.push(definition.name);
 }
 

@@ -1,7 +1,7 @@
 /**
  * The modules an extension's imports of pi's packages resolve to: Atomic's own (`typebox`,
  * `@sinclair/typebox`, `@mariozechner/pi-ai`, `@mariozechner/pi-coding-agent`,
- * `@mariozechner/pi-agent-core`), built once per agent with the values that need the running
+ * `@mariozechner/pi-agent-core`, and the same API as `atomic-agent/extensions`), built once per agent with the values that need the running
  * agent bound in (the agent dir, the built-in tools, one-off LLM calls). The loader hands them to
  * jiti as virtual modules, so an installed pi is never loaded in their place.
  */
@@ -18,7 +18,7 @@ import * as typebox from "./typebox.js";
 /** Module names extensions import, mapped to the objects they get. */
 export type VirtualModules = Record<string, Record<string, unknown>>;
 
-export const MODULE_NAMES = ["typebox", "@sinclair/typebox", "@mariozechner/pi-ai", "@mariozechner/pi-coding-agent", "@mariozechner/pi-agent-core"] as const;
+export const MODULE_NAMES = ["typebox", "@sinclair/typebox", "@mariozechner/pi-ai", "@mariozechner/pi-coding-agent", "@mariozechner/pi-agent-core", "atomic-agent/extensions"] as const;
 
 export function createVirtualModules(host: ExtensionHost, version: string): VirtualModules {
   const models = () => host.models;
@@ -39,12 +39,14 @@ export function createVirtualModules(host: ExtensionHost, version: string): Virt
     withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => queueFileMutation(host.fileQueues, resolve(host.k.config.cwd, path), fn),
   } satisfies Partial<typeof piCodingAgent>;
   const typeboxModule = { ...typebox };
+  const codingAgent = { ...piCodingAgent, ...boundCodingAgent };
   return {
     typebox: typeboxModule,
     "@sinclair/typebox": typeboxModule,
     "@mariozechner/pi-ai": { ...piAi, ...boundAi },
-    "@mariozechner/pi-coding-agent": { ...piCodingAgent, ...boundCodingAgent },
+    "@mariozechner/pi-coding-agent": codingAgent,
     "@mariozechner/pi-agent-core": { ...piAgentCore },
+    "atomic-agent/extensions": { ...codingAgent, Type: typebox.Type, StringEnum: piAi.StringEnum },
   };
 }
 
