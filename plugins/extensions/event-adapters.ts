@@ -100,9 +100,12 @@ export const EVENT_ADAPTERS: Record<ExtensionEventName, Adapter | undefined> = {
         const given = result.result;
         return { result: { ...given, output: String(given.output ?? ""), cancelled: given.cancelled === true, truncated: given.truncated === true } };
       }
-      if (result?.operations !== undefined && !record.warnedOperations) {
+      if (result?.operations !== undefined) {
+        // It asked to run the command elsewhere (ssh, a container): running it here instead would be wrong.
+        const reason = "returning { operations } (a custom shell backend) is not supported by Atomic; return { result } to answer the command instead";
+        if (!record.warnedOperations) host.report(record.path, "user_bash", reason);
         record.warnedOperations = true;
-        host.report(record.path, "user_bash", "returning { operations } (a custom shell backend) is not supported by Atomic; return { result } to answer the command instead");
+        return { block: true, reason: `Command not run: ${record.path} asked for a custom shell backend, which Atomic does not support` };
       }
       return undefined;
     }),

@@ -166,10 +166,11 @@ describe("events and providers", () => {
     ]);
   });
 
-  it("user_bash: {result} answers the command, {operations} is reported as unsupported", async () => {
-    const h = await boot([(pi) => pi.on("user_bash", (event) => (event.command === "answer" ? { result: { output: "from extension", exitCode: 0, cancelled: false, truncated: false } } : { operations: {} }))]);
+  it("user_bash: {result} answers the command; {operations} is refused (the command does not run here) and reported", async () => {
+    const h = await boot([(pi) => pi.on("user_bash", (event) => (event.command === "answer" ? { result: { output: "from extension", exitCode: 0, cancelled: false, truncated: false } } : event.command === "remote" ? { operations: {} } : undefined))]);
     expect(await h.send({ type: "bash", command: "answer" })).toMatchObject({ success: true, data: { output: "from extension", exitCode: 0 } });
     expect(await h.send({ type: "bash", command: "echo real" })).toMatchObject({ success: true, data: { output: "real\n" } });
+    expect(await h.send({ type: "bash", command: "remote" })).toMatchObject({ success: false, error: expect.stringContaining("asked for a custom shell backend, which Atomic does not support") });
     expect(h.events.filter((e) => e.type === "extension_error").map((e) => (e as OutEvent<"extension_error">).error)).toEqual([expect.stringContaining("returning { operations } (a custom shell backend) is not supported by Atomic")]);
   });
 

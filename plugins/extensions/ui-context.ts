@@ -38,7 +38,7 @@ export function createUiContext(bridge: UiBridge | undefined, dismiss?: AbortSig
       });
     },
     setTitle: (title) => bridge?.notice({ method: "setTitle", title: String(title) }),
-    setEditorText: (text) => bridge?.notice({ method: "set_editor_text", text: String(text) }),
+    setEditorText: (text) => bridge?.notice({ method: "set_editor_text", text: text === undefined || text === null ? "" : String(text) }),
     pasteToEditor: (text) => ui.setEditorText(text),
     getEditorText: () => "",
     custom: async () => undefined,
