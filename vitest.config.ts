@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // Tests must pass in any order: files and the tests within them run shuffled, every run.
+    sequence: { shuffle: true },
   },
 });

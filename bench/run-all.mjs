@@ -1,5 +1,6 @@
 // Runs every benchmark against the built CLI (npm run build first) and prints one JSON object.
 import { benchBash } from "./bash.mjs";
+import { benchCompaction } from "./compaction.mjs";
 import { benchExtensions } from "./extensions.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchSkills } from "./skills.mjs";
@@ -15,6 +16,7 @@ const results = {
   toolArgs: benchToolArgs(),
   bash: await benchBash({ runs: 3 }),
   skills: await benchSkills(),
+  compaction: await benchCompaction({ runs: 5 }),
   extensions: await benchExtensions(11),
 };
 console.log(JSON.stringify(results, null, 2));

@@ -15,6 +15,7 @@ import providerGoogle from "../plugins/provider-google/index.js";
 import tools from "../plugins/tools/index.js";
 import bash from "../plugins/bash/index.js";
 import retry from "../plugins/retry/index.js";
+import compaction from "../plugins/compaction/index.js";
 import contextFiles from "../plugins/context-files/index.js";
 import session from "../plugins/session/index.js";
 import sessionJsonl from "../plugins/session-jsonl/index.js";
@@ -30,13 +31,15 @@ export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   settings,
   agent,
   models,
-  providerReplay,
   providerAnthropic,
   providerOpenai,
   providerGoogle,
+  // After the vendors: the offline replay models come last in listings and cycles.
+  providerReplay,
   tools,
   bash,
   retry,
+  compaction,
   contextFiles,
   session,
   sessionJsonl,

@@ -19,6 +19,14 @@ describe("who may call a hook", () => {
     expect(seen).toEqual(["tapped"]);
   });
 
+  it("an untapped hook is not used, though the policy interceptor is installed on it", () => {
+    const k = kernel();
+    expect(k.hooks.message_update.isUsed()).toBe(false);
+    expect(k.context("p").hooks.message_update.isUsed()).toBe(false);
+    k.hooks.message_update.tap("p", () => undefined);
+    expect(k.hooks.message_update.isUsed()).toBe(true);
+  });
+
   it("a hook has one owner: a second claim fails naming both plugins", () => {
     const k = kernel();
     const owned = k.context("compaction").ownHooks("session_before_compact", "session_compact");

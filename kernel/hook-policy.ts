@@ -173,6 +173,10 @@ export function installPolicies(hooks: Hooks, report: (event: PluginErrorEvent) 
     const hook = hooks[name];
     if (hook instanceof HookMap || (HOOK_POLICY[name] === "internal" && name !== "boot")) continue;
     const interceptor = name === "boot" ? bootInterceptor(bootTimeoutMs) : policyInterceptor(name, HOOK_POLICY[name], report);
-    (hook as { intercept(i: unknown): void }).intercept(interceptor);
+    const intercepted = hook as unknown as { intercept(i: unknown): void; isUsed(): boolean; taps: unknown[] };
+    intercepted.intercept(interceptor);
+    // tapable counts interceptors as use: the policy interceptor would make every hook look
+    // tapped, and owners would build payloads and await taps nobody registered (per delta).
+    intercepted.isUsed = () => intercepted.taps.length > 0;
   }
 }

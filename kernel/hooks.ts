@@ -110,6 +110,11 @@ export interface CompactVerdict {
   cancel?: boolean;
   /** Supplied text replaces the planner's (rung "extension"). */
   compactedText?: string;
+  /**
+   * pi's form of the same: `summary` is the compacted text; `firstKeptEntryId` may move the kept
+   * tail (an entry of the current branch, or null for none); `details` are stored with the entry.
+   */
+  compaction?: { summary: string; firstKeptEntryId?: string | null; tokensBefore?: number; details?: unknown };
 }
 
 export interface UserBashEvent {

@@ -41,13 +41,19 @@ export interface ThinkingLevelChangeEntry extends EntryBase {
   thinkingLevel: ThinkingLevel;
 }
 
-/** Messages before `firstKeptEntryId` on the path are replaced by `summary` in the context. */
+/**
+ * Messages before `firstKeptEntryId` on the path are replaced by `summary` in the context. With
+ * `details.strategy: "verbatim-lines"` the summary is the compacted transcript and the kept tail
+ * (from `firstKeptEntryId` up to this entry) is shown as transcript text after it.
+ */
 export interface CompactionEntry extends EntryBase {
   type: "compaction";
   summary: string;
   firstKeptEntryId: string | null;
   tokensBefore: number;
   details?: unknown;
+  /** The text came from a `session_before_compact` tap (rung "extension"). */
+  fromHook?: boolean;
 }
 
 export interface SessionInfoEntry extends EntryBase {
@@ -117,14 +123,43 @@ export interface CompactionResult {
 
 export type CompactionReason = "manual" | "threshold" | "overflow";
 
-/** What the compactor is about to do, as hooks see it (frozen). */
+/** The `compaction` settings as the compactor applies them (defaults filled in). */
+export interface CompactionSettings {
+  enabled: boolean;
+  /** Automatic compaction starts when the context estimate exceeds contextWindow - reserveTokens. */
+  reserveTokens: number;
+  preserveRecent: number;
+  compressionRatio: number;
+}
+
+/** Files the compacted messages' tool calls touched (pi's `fileOps`, from `path` arguments). */
+export interface CompactionFileOps {
+  read: Set<string>;
+  written: Set<string>;
+  edited: Set<string>;
+}
+
+/**
+ * What the compactor is about to do, as `session_before_compact` taps see it (a frozen copy).
+ * The field names are pi's, so a pi extension that writes its own summary (`custom-compaction`)
+ * reads the same payload; `transcript`, `lineCount` and `retainedTail` are Atomic's.
+ */
 export interface CompactionPreparation {
-  /** The numbered transcript the planner would see (everything but the protected tail). */
-  transcript: string;
-  /** Messages rendered into the transcript, oldest first. */
-  messagesToCompact: AgentMessage[];
-  /** The protected tail, kept verbatim. */
-  keptMessages: AgentMessage[];
+  /** The entry the kept tail starts at; null when nothing is kept (preserve_recent 0). */
   firstKeptEntryId: string | null;
+  /** The messages the compaction replaces (the region), oldest first. */
+  messagesToSummarize: AgentMessage[];
+  /** Always empty: verbatim compaction never splits a turn. */
+  turnPrefixMessages: AgentMessage[];
+  isSplitTurn: boolean;
+  /** The newest `preserve_recent` messages, kept verbatim after the compacted text. */
+  retainedTail: AgentMessage[];
   tokensBefore: number;
+  /** The previous compaction's text, when this one re-compacts it (it opens the region). */
+  previousSummary?: string;
+  fileOps: CompactionFileOps;
+  settings: CompactionSettings;
+  /** The region as the planner would see it, unnumbered (the planner numbers lines from 1). */
+  transcript: string;
+  lineCount: number;
 }

@@ -124,6 +124,12 @@ export interface ModelCost {
   cacheWrite: number;
 }
 
+/** A higher price that applies to the whole call once its prompt exceeds `aboveInputTokens`. */
+export interface CostTier {
+  aboveInputTokens: number;
+  cost: ModelCost;
+}
+
 export interface Model {
   id: string;
   name: string;
@@ -139,6 +145,10 @@ export interface Model {
   compat?: Record<string, unknown>;
   /** Levels this model accepts, in cycle order; absent = derived from `reasoning`. */
   thinkingLevels?: ThinkingLevel[];
+  /** Higher prices above an input size (e.g. GPT-5.4 above 272K tokens); cost follows the tier. */
+  costTiers?: CostTier[];
+  /** ISO date (YYYY-MM-DD) from which the vendor refuses requests, when one is announced. */
+  retiresOn?: string;
 }
 
 /** A tool as the LLM sees it. */

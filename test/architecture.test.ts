@@ -72,10 +72,13 @@ describe("architecture", () => {
     expect(violations).toEqual([]);
   });
 
-  it("plugins/index.ts (atomic-agent/plugins) re-exports types only: nothing there runs", () => {
-    const source = readFileSync(join(ROOT, "plugins/index.ts"), "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+  it("plugins/index.ts (atomic-agent/plugins) re-exports types only, from every module that augments the kernel's types", () => {
+    const source = readFileSync(join(ROOT, "plugins/index.ts"), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
     const statements = source.split(";").map((s) => s.trim()).filter(Boolean);
     expect(statements.every((s) => s.startsWith("export type {"))).toBe(true);
+    const augmenting = layered.filter((f) => f.startsWith("plugins/") && f !== "plugins/index.ts" && /declare module/.test(readFileSync(join(ROOT, f), "utf8")));
+    const missing = augmenting.filter((f) => !source.includes(`"./${f.slice("plugins/".length, -3)}.js"`));
+    expect(missing).toEqual([]);
   });
 
   it("provider plugins import their SDK only lazily (never a top-level value import)", () => {

@@ -126,7 +126,11 @@ afterAll(async () => {
 
 describe("the packed package", () => {
   it("type-checks and compiles a plugin outside the repository (and rejects misuse at compile time)", () => {
-    execFileSync(process.execPath, [TSC, "-p", project], { cwd: project, encoding: "utf8" });
+    try {
+      execFileSync(process.execPath, [TSC, "-p", project], { cwd: project, encoding: "utf8" });
+    } catch (error) {
+      throw new Error(`tsc failed:\n${(error as { stdout?: string }).stdout ?? String(error)}`);
+    }
     expect(readdirSync(join(project, "out")).sort()).toEqual(["broken.js", "echo-provider.js", "greeter.js"]);
   }, 120_000);
 

@@ -13,8 +13,19 @@ describe("isContextOverflow", () => {
     ["Please reduce the length of the messages or completion.", "Groq"],
     ["prompt token count of 140000 exceeds the limit of 128000", "Copilot"],
     ["Request has too many tokens", "generic"],
-    ["400 status code (no body)", "empty 400"],
     ["the request exceeds the available context size, try increasing it", "llama.cpp"],
+    ['500 {"error":"prompt too long; exceeded max context length by 1234 tokens"}', "ollama"],
+    ['413 {"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum allowed number of bytes."}}', "Anthropic 413"],
+    ["413 Request Entity Too Large", "gateway 413"],
+    ["413 status code (no body)", "empty 413"],
+    ["400 Prompt contains 40000 tokens and 0 draft tokens, too large for model with 32768 maximum context length", "Mistral"],
+    ["422 Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000 `inputs` tokens and 512 `max_new_tokens`", "TGI"],
+    ["400 This model's maximum context length is 32768 tokens. However, you requested 40000 tokens (39000 in the messages, 1000 in the completion).", "vLLM"],
+    ["400 Trying to keep the first 9000 tokens when context the overflows. However, the model is loaded with context length of only 8192 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input. The number of tokens to keep is greater than the context length", "LM Studio"],
+    ['400 {"error":{"message":"prompt too long; exceeded max context length by 4021 tokens"}}', "ollama"],
+    ["400 the input length exceeds the context length", "ollama runner"],
+    ["Prompt contains 240000 tokens, too large for model with 128000 maximum context length", "Mistral"],
+    ["400 The input (516368 tokens) is longer than the model's context length (262144 tokens).", "Together"],
   ])("recognises %s (%s)", (message) => {
     expect(isContextOverflow(message)).toBe(true);
     expect(isRetryableError(message)).toBe(false);
@@ -57,6 +68,7 @@ describe("isRetryableError", () => {
     "socket hang up",
     "Request timed out.",
     "Anthropic stream ended without message_stop",
+    "Provider finish_reason: network_error",
   ])("retries %s", (message) => {
     expect(isRetryableError(message)).toBe(true);
     expect(classifyError(message)).toBe("retryable");
@@ -73,6 +85,27 @@ describe("isRetryableError", () => {
     undefined,
   ])("does not retry %s", (message) => {
     expect(isRetryableError(message)).toBe(false);
+  });
+});
+
+describe("an empty 400", () => {
+  it("means overflow only from the servers that answer overflow that way", () => {
+    expect(isContextOverflow("400 status code (no body)")).toBe(false);
+    expect(isContextOverflow("400 status code (no body)", { baseUrl: "https://api.openai.com/v1" })).toBe(false);
+    expect(isContextOverflow("400 status code (no body)", { baseUrl: "https://api.cerebras.ai/v1" })).toBe(true);
+    expect(isContextOverflow("400 status code (no body)", { baseUrl: "https://api.mistral.ai/v1" })).toBe(true);
+    expect(classifyError("400 status code (no body)")).toBe("fatal");
+  });
+});
+
+describe("quotas", () => {
+  const gemini = (quotaId: string, delay: string) =>
+    `429 {"error":{"code":429,"message":"You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.\\n* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 10\\nPlease retry in ${delay}.","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaMetric":"generativelanguage.googleapis.com/generate_content_free_tier_requests","quotaId":"${quotaId}"}]},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"${delay.replace(/\.\d+/, "")}"}]}}`;
+
+  it("retries Gemini's per-minute quota but not its daily one or OpenAI's insufficient_quota", () => {
+    expect(isRetryableError(gemini("GenerateRequestsPerMinutePerProjectPerModel-FreeTier", "34.074824224s"))).toBe(true);
+    expect(isRetryableError(gemini("GenerateRequestsPerDayPerProjectPerModel-FreeTier", "3600s"))).toBe(false);
+    expect(isRetryableError('429 {"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","code":"insufficient_quota"}}')).toBe(false);
   });
 });
 
@@ -100,6 +133,8 @@ describe("classification edge cases", () => {
     expect(isRetryableError("Request failed at item 503 of the batch")).toBe(false);
     expect(isRetryableError("upstream returned HTTP 503")).toBe(true);
     expect(isRetryableError('{"error":{"code":502,"message":"Provider returned error"}}')).toBe(true);
+    expect(isRetryableError("Provider returned error (code 502)")).toBe(true);
+    expect(isRetryableError("Provider returned error (code 400)")).toBe(false);
   });
 
   it("does not retry a client error whose text mentions a transient word", () => {

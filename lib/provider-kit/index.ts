@@ -13,10 +13,14 @@
  * - `streaming-json.js`: `StreamingJson` (tool-call arguments parsed as they stream)
  */
 export { ANTHROPIC_API, ENV_API_KEYS, GOOGLE_API, OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API } from "./api-names.js";
-export { classifyError, isContextOverflow, isRetryableError, isSilentOverflow, type ErrorClass } from "./errors.js";
+export { classifyError, isContextOverflow, isRetryableError, isSilentOverflow, type ErrorClass, type ErrorSource } from "./errors.js";
 export { modelTable, type ModelRow } from "./model-table.js";
-export { lazyProviderStream, warmSdkWhenUsed } from "./provider-plugin.js";
-export type { ProviderModelsApi, ProviderRegistration } from "./types.js";
+export { requestedRetryDelayMs, retryAfterFromHeaders, retryAfterNote } from "./retry-delay.js";
+export { lazyProviderStream, providerModels, warmSdkWhenUsed } from "./provider-plugin.js";
+export type { CatalogModel, CostTier, ProviderModelsApi, ProviderRegistration, RequestCredentials } from "./types.js";
+export { computeCost, priceFor } from "./pricing.js";
 export type { ProviderBody, ProviderCall, ProviderStreamOptions } from "./provider-stream.js";
 export type { AssistantStreamBuilder, TokenCounts } from "./stream-builder.js";
 export type { HistoryOptions } from "./history.js";
+export { COMPAT_KEYS, levelsOfMap, mappedLevelValue, thinkingLevelMapOf, unknownCompatKeys, type ThinkingLevelMap } from "./compat.js";
+export type { ProviderRequestHooks } from "./request-hooks.js";

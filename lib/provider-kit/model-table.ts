@@ -3,13 +3,20 @@
  * objects that share the provider's name, API and base URL. Row order is catalog order: the
  * first row is the provider's default.
  */
-import type { Model, ThinkingLevel } from "../../kernel/index.js";
+import type { ThinkingLevel } from "../../kernel/index.js";
+import type { CatalogModel } from "./types.js";
+
+type Prices = [input: number, output: number, cacheRead: number, cacheWrite: number];
 
 export interface ModelRow {
   id: string;
   name: string;
   /** $ per million tokens: input, output, cache read, cache write. */
-  cost: [input: number, output: number, cacheRead: number, cacheWrite: number];
+  cost: Prices;
+  /** Higher prices for a whole call whose prompt exceeds `above` tokens. */
+  tiers?: { above: number; cost: Prices }[];
+  /** ISO date from which the vendor refuses requests, when announced (deprecated models). */
+  retiresOn?: string;
   contextWindow: number;
   maxTokens: number;
   /** Default true. */
@@ -20,7 +27,9 @@ export interface ModelRow {
   compat?: Record<string, unknown>;
 }
 
-export function modelTable(provider: string, api: string, baseUrl: string, rows: readonly ModelRow[]): Model[] {
+const costOf = (prices: Prices) => ({ input: prices[0], output: prices[1], cacheRead: prices[2], cacheWrite: prices[3] });
+
+export function modelTable(provider: string, api: string, baseUrl: string, rows: readonly ModelRow[]): CatalogModel[] {
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -29,7 +38,9 @@ export function modelTable(provider: string, api: string, baseUrl: string, rows:
     baseUrl,
     reasoning: row.reasoning ?? true,
     input: row.textOnly ? ["text"] : ["text", "image"],
-    cost: { input: row.cost[0], output: row.cost[1], cacheRead: row.cost[2], cacheWrite: row.cost[3] },
+    cost: costOf(row.cost),
+    ...(row.tiers ? { costTiers: row.tiers.map((tier) => ({ aboveInputTokens: tier.above, cost: costOf(tier.cost) })) } : {}),
+    ...(row.retiresOn ? { retiresOn: row.retiresOn } : {}),
     contextWindow: row.contextWindow,
     maxTokens: row.maxTokens,
     ...(row.thinkingLevels ? { thinkingLevels: [...row.thinkingLevels] } : {}),

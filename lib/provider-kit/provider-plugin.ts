@@ -9,6 +9,14 @@ import type { ProviderModelsApi } from "./types.js";
 
 const WARM_DELAY_MS = 150;
 
+/**
+ * The `models` service as a provider plugin needs it. Typed here, so a provider written outside
+ * this repository compiles against the toolkit alone (no augmentation of `Services` needed).
+ */
+export function providerModels(k: PluginContext): ProviderModelsApi {
+  return (k.service as unknown as (name: string) => ProviderModelsApi)("models");
+}
+
 /** The `stream` hook answer: loads the stream frame and the adapter body, then streams. */
 export function lazyProviderStream(
   models: ProviderModelsApi,

@@ -1,11 +1,18 @@
 /**
- * The frame every provider adapter runs in: resolves the key and headers, links cancellation,
- * and guarantees the stream contract — exactly one final `done` or `error`, and once a request
- * has started, failures arrive as an `error` event (never as an exception into the agent loop).
+ * The frame every provider adapter runs in: resolves the key, headers and base URL (abortable:
+ * a slow `!command` key never holds up an abort), links cancellation, gives the SDK a fetch that
+ * keeps what it may drop of an HTTP error, and guarantees the stream contract — exactly one
+ * final `done` or `error`, and once a request has started, failures arrive as an `error` event
+ * (never as an exception into the agent loop).
  */
 import type { AssistantMessageEvent, AssistantStream, StreamRequest } from "../../kernel/index.js";
-import type { ProviderModelsApi } from "./types.js";
+import { errorText, failureText, type HttpFailure } from "./failure-text.js";
+import { headerRecord, hookedInit } from "./request-hooks.js";
+import { retryAfterFromHeaders } from "./retry-delay.js";
 import { AssistantStreamBuilder } from "./stream-builder.js";
+import type { ProviderModelsApi, RequestCredentials } from "./types.js";
+
+export { errorText } from "./failure-text.js";
 
 export const ABORTED_MESSAGE = "Request was aborted";
 
@@ -13,10 +20,14 @@ export interface ProviderCall {
   request: StreamRequest;
   builder: AssistantStreamBuilder;
   apiKey: string;
-  /** Model headers from models.json, resolved. */
+  /** Model headers from models.json (and the auth header it asks for), resolved. */
   headers: Record<string, string>;
+  /** The base URL to call: the model's, with any secret of its query string restored. */
+  baseUrl: string;
   /** Aborted when the caller aborts or stops reading: pass it to the SDK. */
   signal: AbortSignal;
+  /** Give it to the SDK: it keeps the body and `retry-after` of an HTTP error for the error text. */
+  fetch: typeof fetch;
 }
 
 export type ProviderBody = (call: ProviderCall) => AsyncGenerator<AssistantMessageEvent, void, undefined>;
@@ -38,26 +49,42 @@ async function* run(models: ProviderModelsApi, request: StreamRequest, body: Pro
   const onAbort = () => controller.abort(outer.reason);
   if (outer.aborted) controller.abort(outer.reason);
   else outer.addEventListener("abort", onAbort, { once: true });
+  let httpFailure: HttpFailure | undefined;
+  const hooks = models.requestHooks?.active() ? models.requestHooks : undefined;
+  const capturingFetch: typeof fetch = async (input, init) => {
+    const response = await fetch(input, hooks ? await hookedInit(hooks, request.model, init) : init);
+    if (hooks) await hooks.response(request.model, response.status, headerRecord(response.headers));
+    if (response.status >= 400) httpFailure = await readFailure(response);
+    return response;
+  };
   try {
-    let apiKey: string | undefined;
-    let headers: Record<string, string>;
+    let credentials: RequestCredentials;
     try {
-      [apiKey, headers] = await Promise.all([models.apiKey(request.model.provider), models.headers(request.model)]);
+      credentials = await untilAborted(resolveCredentials(models, request, controller.signal), controller.signal);
     } catch (error) {
-      yield builder.error(errorText(error));
+      yield outer.aborted ? builder.error(ABORTED_MESSAGE, true) : builder.error(errorText(error));
       return;
     }
-    if (!apiKey && options.requiresKey !== false) {
+    if (!credentials.apiKey && options.requiresKey !== false) {
       yield builder.error(`No API key found for ${request.model.provider}.`);
       return;
     }
+    const call: ProviderCall = {
+      request,
+      builder,
+      apiKey: credentials.apiKey ?? "",
+      headers: credentials.headers,
+      baseUrl: credentials.baseUrl,
+      signal: controller.signal,
+      fetch: capturingFetch,
+    };
     try {
-      for await (const event of body({ request, builder, apiKey: apiKey ?? "", headers, signal: controller.signal })) {
+      for await (const event of body(call)) {
         yield event;
         if (builder.finished) return;
       }
     } catch (error) {
-      if (!builder.finished) yield builder.error(outer.aborted ? ABORTED_MESSAGE : errorText(error), outer.aborted);
+      if (!builder.finished) yield builder.error(outer.aborted ? ABORTED_MESSAGE : failureText(error, httpFailure), outer.aborted);
       return;
     }
     // Some SDKs end their iterator silently on abort; a body may also just run out of events.
@@ -66,32 +93,44 @@ async function* run(models: ProviderModelsApi, request: StreamRequest, body: Pro
     }
   } finally {
     outer.removeEventListener("abort", onAbort);
-    // The consumer may stop reading early: cancel the HTTP request either way.
+    // The consumer may stop reading early: cancel the HTTP request (and a running key command) either way.
     if (!controller.signal.aborted) controller.abort();
   }
 }
 
-/** The SDK's own wording (status + body text) is kept: retry and overflow checks read it. */
-export function errorText(error: unknown): string {
-  // A JSON parse failure inside an SDK means the provider sent a broken stream record.
-  if (error instanceof SyntaxError) return `Malformed response from provider: ${error.message}`;
-  if (error instanceof Error) {
-    const cause = (error as { cause?: unknown }).cause;
-    const detail = cause instanceof Error && cause.message && !error.message.includes(cause.message) ? ` (${cause.message})` : "";
-    const message = (error.message || error.name) + detail;
-    // Keep "<status> <text>" for every SDK (some put the status only in a property).
-    const status = (error as { status?: unknown }).status;
-    if (typeof status === "number") return message.startsWith(String(status)) ? message : `${status} ${message}`;
-    // An in-stream error has no status: its code/type ("server_error") is what tells a transient
-    // failure apart, and some SDKs keep it only in a property.
-    const { code, type } = error as { code?: unknown; type?: unknown };
-    const kind = [code, type].find((value): value is string => typeof value === "string" && value !== "" && !message.includes(value));
-    return kind ? `${message} (${kind})` : message;
-  }
-  if (typeof error === "string") return error;
-  try {
-    return JSON.stringify(error);
-  } catch {
-    return String(error);
-  }
+/** Key, headers and base URL, from a registry that resolves them at once or the basic contract. */
+async function resolveCredentials(models: ProviderModelsApi, request: StreamRequest, signal: AbortSignal): Promise<RequestCredentials> {
+  const { model } = request;
+  if (models.requestCredentials) return models.requestCredentials(model, signal);
+  const [apiKey, headers] = await Promise.all([models.apiKey(model.provider), models.headers(model)]);
+  return { ...(apiKey ? { apiKey } : {}), headers, baseUrl: model.baseUrl };
+}
+
+/** Rejects as soon as `signal` aborts, whatever `promise` is still waiting for. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error(ABORTED_MESSAGE));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error(ABORTED_MESSAGE));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The body of an error response (read from a copy, so the SDK still gets its own). */
+async function readFailure(response: Response): Promise<HttpFailure> {
+  const body = await response
+    .clone()
+    .text()
+    .catch(() => "");
+  const retryAfterMs = retryAfterFromHeaders(response.headers);
+  return { status: response.status, body, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
 }

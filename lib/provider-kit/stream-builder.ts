@@ -7,7 +7,10 @@
 import { parse as parsePartialJson } from "partial-json";
 import type { AssistantMessage, AssistantMessageEvent, Model, TextContent, ThinkingContent, ToolCall, Usage } from "../../kernel/index.js";
 import { emptyUsage } from "../../kernel/index.js";
+import { computeCost } from "./pricing.js";
 import { StreamingJson } from "./streaming-json.js";
+
+export { computeCost } from "./pricing.js";
 
 type BlockKey = string | number;
 type DoneReason = "stop" | "length" | "toolUse";
@@ -17,16 +20,8 @@ export interface TokenCounts {
   output?: number;
   cacheRead?: number;
   cacheWrite?: number;
-}
-
-/** $ per million tokens × tokens; total is the sum of the four parts. */
-export function computeCost(model: Model, usage: Usage): Usage["cost"] {
-  const part = (price: number | undefined, tokens: number) => ((price ?? 0) * tokens) / 1_000_000;
-  const input = part(model.cost.input, usage.input);
-  const output = part(model.cost.output, usage.output);
-  const cacheRead = part(model.cost.cacheRead, usage.cacheRead);
-  const cacheWrite = part(model.cost.cacheWrite, usage.cacheWrite);
-  return { input, output, cacheRead, cacheWrite, total: input + output + cacheRead + cacheWrite };
+  /** Of the cache writes, those with a one-hour lifetime (priced higher). */
+  cacheWrite1h?: number;
 }
 
 /** Tool arguments from a possibly incomplete JSON text: full parse, then partial, then `{}`. */
@@ -55,6 +50,7 @@ export class AssistantStreamBuilder {
   /** Raw JSON text of each tool call, by content index (kept off the wire). */
   readonly #rawArgs = new Map<number, StreamingJson>();
   #finished = false;
+  #cacheWrite1h = 0;
 
   constructor(model: Model) {
     this.model = model;
@@ -175,8 +171,9 @@ export class AssistantStreamBuilder {
     if (counts.output !== undefined) usage.output = counts.output;
     if (counts.cacheRead !== undefined) usage.cacheRead = counts.cacheRead;
     if (counts.cacheWrite !== undefined) usage.cacheWrite = counts.cacheWrite;
+    if (counts.cacheWrite1h !== undefined) this.#cacheWrite1h = counts.cacheWrite1h;
     usage.totalTokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
-    usage.cost = computeCost(this.model, usage);
+    usage.cost = computeCost(this.model, usage, this.#cacheWrite1h);
   }
 
   hasToolCalls(): boolean {

@@ -2,7 +2,8 @@
  * The registry contract a provider plugin needs, declared here so a provider written outside
  * this repository type-checks against the toolkit alone. The `models` service satisfies it.
  */
-import type { Model } from "../../kernel/index.js";
+import type { Model, ModelCost } from "../../kernel/index.js";
+import type { ProviderRequestHooks } from "./request-hooks.js";
 
 export interface ProviderRegistration {
   name: string;
@@ -23,12 +24,32 @@ export interface ProviderRegistration {
   apiKey?: string;
 }
 
+/** What one request needs from the registry, resolved at request time. */
+export interface RequestCredentials {
+  apiKey?: string;
+  /** Extra HTTP headers (models.json, an auth header it asks for), values resolved. */
+  headers: Record<string, string>;
+  /** The base URL to call (a model's listed URL may have its query secrets redacted). */
+  baseUrl: string;
+}
+
 /** What the provider frame and a provider plugin use of the model registry. */
 export interface ProviderModelsApi {
+  /** Optional: the request hooks the frame applies to every provider HTTP request. */
+  readonly requestHooks?: ProviderRequestHooks;
   /** Adds (or extends) a provider; models.json patches for it apply as it registers. */
   registerProvider(registration: ProviderRegistration): void;
   /** The API key for a provider, or undefined. Resolves `!command` and env-var-name values. */
-  apiKey(provider: string): Promise<string | undefined>;
+  apiKey(provider: string, signal?: AbortSignal): Promise<string | undefined>;
   /** Extra HTTP headers configured for the model (models.json), values resolved. */
-  headers(model: Model): Promise<Record<string, string>>;
+  headers(model: Model, signal?: AbortSignal): Promise<Record<string, string>>;
+  /**
+   * Optional: key, headers and base URL for one request at once. `signal` aborts a running
+   * `!command` (its process is killed). Without it the frame uses `apiKey` and `headers`.
+   */
+  requestCredentials?(model: Model, signal: AbortSignal): Promise<RequestCredentials>;
 }
+
+/** Price tiers and retirement dates live on the kernel's `Model` (they cross the protocol). */
+export type { CostTier } from "../../kernel/index.js";
+export type CatalogModel = Model;

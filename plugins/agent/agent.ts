@@ -43,7 +43,6 @@ export class Agent implements AgentApi {
   #model: Model | null = null;
   #thinkingLevel: ThinkingLevel;
   #sessionId: string | undefined = randomUUID();
-  #autoCompaction: boolean;
   #run: ActiveRun | undefined;
   #callIndex = 0;
   /** Arrival number of the latest `abort`: a prompt read before it starts aborted. */
@@ -56,7 +55,6 @@ export class Agent implements AgentApi {
     this.#hooks = hooks;
     const settings = k.config.settings;
     this.#thinkingLevel = settings.defaultThinkingLevel ?? "medium";
-    this.#autoCompaction = settings.compaction?.enabled ?? true;
     this.#queues = new MessageQueues(settings.steeringMode ?? "one-at-a-time", settings.followUpMode ?? "one-at-a-time");
   }
 
@@ -268,14 +266,6 @@ export class Agent implements AgentApi {
     this.#emitQueueUpdate();
   }
 
-  isAutoCompactionEnabled(): boolean {
-    return this.#autoCompaction;
-  }
-
-  setAutoCompactionEnabled(enabled: boolean): void {
-    this.#autoCompaction = enabled;
-  }
-
   setSessionId(id: string | undefined): void {
     this.#sessionId = id;
   }
@@ -290,11 +280,9 @@ export class Agent implements AgentApi {
       model: this.#model && publicModel(this.#model),
       thinkingLevel: this.#thinkingLevel,
       isStreaming: this.isStreaming(),
-      isCompacting: false,
       steeringMode: this.#queues.steeringMode,
       followUpMode: this.#queues.followUpMode,
       sessionId: this.#sessionId,
-      autoCompactionEnabled: this.#autoCompaction,
       messageCount: this.#messages.length,
       pendingMessageCount: this.#queues.size,
     };

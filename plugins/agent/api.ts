@@ -103,9 +103,6 @@ export interface AgentApi {
   /** Drops every queued steering/follow-up message (session replacement); queue_update when any was queued. */
   clearQueues(): void;
 
-  isAutoCompactionEnabled(): boolean;
-  setAutoCompactionEnabled(enabled: boolean): void;
-
   /** Session identity used for provider cache keys; set by the session plugin. */
   setSessionId(id: string | undefined): void;
   addStateContributor(contributor: StateContributor): void;

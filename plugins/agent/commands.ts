@@ -90,13 +90,5 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
         agent.setFollowUpMode(mode);
       },
     }),
-    defineCommand({
-      name: "set_auto_compaction",
-      input: () => z.object({ enabled: z.boolean() }),
-      run: async ({ enabled }) => {
-        await persist({ compaction: { enabled } });
-        agent.setAutoCompactionEnabled(enabled);
-      },
-    }),
   ];
 }

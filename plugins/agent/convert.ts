@@ -4,16 +4,10 @@
  * of their calls); a tool call left without a result (an interrupted run) gets a synthetic
  * error result after the turn's real results, so providers accept the history.
  */
-import type { AgentMessage, AssistantMessage, BashExecutionMessage, LlmMessage, ToolResultMessage } from "../../kernel/index.js";
+import type { AgentMessage, AssistantMessage, LlmMessage, ToolResultMessage } from "../../kernel/index.js";
+import { bashExecutionToText } from "../../lib/transcript/index.js";
 
-export function bashExecutionToText(message: BashExecutionMessage): string {
-  let text = `Ran \`${message.command}\`\n`;
-  text += message.output ? `\`\`\`\n${message.output.replace(/\n$/, "")}\n\`\`\`` : "(no output)";
-  if (message.cancelled) text += "\n\n(command cancelled)";
-  else if (message.exitCode !== undefined && message.exitCode !== 0) text += `\n\nCommand exited with code ${message.exitCode}`;
-  if (message.truncated && message.fullOutputPath) text += `\n\n[Output truncated. Full output: ${message.fullOutputPath}]`;
-  return text;
-}
+export { bashExecutionToText };
 
 export function toLlmMessages(messages: readonly AgentMessage[]): LlmMessage[] {
   const out: LlmMessage[] = [];

@@ -7,7 +7,7 @@ import type {} from "../settings/api.js";
 import { Agent } from "./agent.js";
 import { agentCommands } from "./commands.js";
 import { AGENT_HOOKS } from "./hooks.js";
-import { agentSettings, compactionSetting } from "./settings.js";
+import { agentSettings } from "./settings.js";
 import { baseSystemPrompt, environmentFooter } from "./system-prompt.js";
 
 export type { AgentApi, CompletionRequest, PromptInput, QueueMode, StateContributor } from "./api.js";
@@ -17,7 +17,7 @@ export default definePlugin({
   description: "Conversation state, the turn loop, steering/follow-up queues and the prompt commands.",
   provides: ["agent"],
   requires: ["settings"],
-  settings: { ...agentSettings, compaction: compactionSetting },
+  settings: agentSettings,
   apply(k) {
     const agent = new Agent(k, k.ownHooks(...AGENT_HOOKS));
     k.provide("agent", agent);

@@ -18,23 +18,3 @@ declare module "../../kernel/config.js" {
   }
 }
 
-/**
- * `compaction` is read here only for `enabled` (the auto-compaction switch reported by
- * get_state) until the compaction plugin owns the key.
- */
-export const compactionSetting = defineSetting(
-  () =>
-    z.object({
-      enabled: z.boolean().optional(),
-      reserveTokens: z.number().int().min(0).optional(),
-      preserveRecent: z.number().int().min(0).optional(),
-      compressionRatio: z.number().gt(0).lt(1).optional(),
-    }),
-  { description: "Automatic compaction: enabled (true), reserveTokens (16384), preserveRecent (2), compressionRatio (0.5)." },
-);
-
-declare module "../../kernel/config.js" {
-  interface Settings {
-    compaction?: z.output<ReturnType<(typeof compactionSetting)["schema"]>>;
-  }
-}

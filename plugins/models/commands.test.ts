@@ -61,7 +61,7 @@ describe("model commands", () => {
   });
 
   it("set_thinking_level clamps to the model and never fails for a known level", async () => {
-    await boot({ ANTHROPIC_API_KEY: "a" });
+    await boot({ ANTHROPIC_API_KEY: "a", OPENAI_API_KEY: "o" });
     await invoke("set_model", { provider: "anthropic", modelId: "claude-sonnet-4-5" });
     expect(await invoke("set_thinking_level", { level: "high" })).toBeUndefined();
     expect((await invoke("get_state")).thinkingLevel).toBe("high");
@@ -73,14 +73,14 @@ describe("model commands", () => {
     await invoke("set_thinking_level", { level: "minimal" });
     expect((await invoke("get_state")).thinkingLevel).toBe("low");
     expect(await settings()).toMatchObject({ defaultThinkingLevel: "low" });
-    await invoke("set_model", { provider: "anthropic", modelId: "claude-3-5-haiku-20241022" });
+    await invoke("set_model", { provider: "openai", modelId: "gpt-4o" });
     await invoke("set_thinking_level", { level: "high" });
     expect((await invoke("get_state")).thinkingLevel).toBe("off");
     await expect(invoke("set_thinking_level", { level: "extreme" })).rejects.toThrow(/^Invalid level/);
   });
 
   it("cycle_thinking_level and get_available_thinking_levels follow the model", async () => {
-    await boot({ ANTHROPIC_API_KEY: "a" });
+    await boot({ ANTHROPIC_API_KEY: "a", OPENAI_API_KEY: "o" });
     await invoke("set_model", { provider: "anthropic", modelId: "claude-sonnet-4-5" });
     expect(await invoke("get_available_thinking_levels")).toEqual({ levels: ["off", "minimal", "low", "medium", "high"] });
     await invoke("set_thinking_level", { level: "high" });
@@ -88,7 +88,7 @@ describe("model commands", () => {
     expect(await invoke("cycle_thinking_level")).toEqual({ level: "minimal" });
     await invoke("set_model", { provider: "anthropic", modelId: "claude-opus-4-6" });
     expect(await invoke("get_available_thinking_levels")).toEqual({ levels: ["off", "low", "medium", "high", "max"] });
-    await invoke("set_model", { provider: "anthropic", modelId: "claude-3-5-haiku-20241022" });
+    await invoke("set_model", { provider: "openai", modelId: "gpt-4o" });
     expect(await invoke("get_available_thinking_levels")).toEqual({ levels: ["off"] });
     expect(await invoke("cycle_thinking_level")).toBeNull();
   });

@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeConfigValue, resolveConfigValue } from "./config-value.js";
 
@@ -25,10 +28,31 @@ describe("resolveConfigValue (apiKey values)", () => {
     expect(await resolveConfigValue("!echo $MY_KEY", { env })).toBe("from-env");
   });
 
-  it("reports a failing command without echoing its output", async () => {
-    const failing = resolveConfigValue("!echo $MY_KEY; exit 3", { env });
-    await expect(failing).rejects.toThrow(/API key command failed \(3\)/);
-    await expect(resolveConfigValue("!echo $MY_KEY; exit 3", { env })).rejects.not.toThrow(/from-env/);
+  it("reports a failing command by what it was for, never its text or output", async () => {
+    const error = await resolveConfigValue("!echo $MY_KEY; exit 3", { env, label: "apiKey of provider p" }).catch((e: Error) => e);
+    expect((error as Error).message).toBe("Command for apiKey of provider p failed (exit 3)");
+    expect((error as Error).message).not.toMatch(/echo|from-env|MY_KEY/);
+  });
+
+  it("kills the command and everything it started when aborted", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "atomic-test-"));
+    try {
+      const pidFile = join(dir, "pid");
+      const controller = new AbortController();
+      const pending = resolveConfigValue(`!sleep 30 & echo $! > ${pidFile}; wait`, { env, label: "apiKey of provider p", signal: controller.signal });
+      const pid = Number(await waitForFile(pidFile));
+      expect(isAlive(pid)).toBe(true);
+      controller.abort();
+      await expect(pending).rejects.toThrow("Command for apiKey of provider p aborted");
+      await waitUntil(() => !isAlive(pid));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("times out a command that never ends", async () => {
+    const { runSecretCommand } = await import("./secret-command.js");
+    await expect(runSecretCommand("sleep 30", { env, label: "x", timeoutMs: 50 })).rejects.toThrow("Command for x timed out after 0.05 s");
   });
 
   it("keeps header-like literals literal when bare names are not env names", async () => {
@@ -43,3 +67,27 @@ describe("resolveConfigValue (apiKey values)", () => {
     expect(describeConfigValue("abc", { env })).toEqual({ kind: "literal", resolvable: true });
   });
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Polls `test` (a process exit is asynchronous); fails the test after ~5 s. */
+async function waitUntil(test: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !test(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(test()).toBe(true);
+}
+
+async function waitForFile(path: string): Promise<string> {
+  for (let i = 0; i < 500; i++) {
+    const text = await readFile(path, "utf8").catch(() => "");
+    if (text.endsWith("\n")) return text.trim();
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`${path} was not written`);
+}

@@ -8,6 +8,7 @@ import { STAGE, definePlugin } from "../../kernel/index.js";
 import { modelFlags, modelSettings } from "./declarations.js";
 import { modelCommands } from "./commands.js";
 import { ModelRegistry } from "./registry.js";
+import { providerRequestHooks, REQUEST_HOOKS } from "./request-hooks.js";
 import { ModelSelection } from "./selection.js";
 
 export type { ModelsApi, ProviderRegistration, AuthStatus } from "./api.js";
@@ -23,6 +24,7 @@ export default definePlugin({
     const registry = new ModelRegistry({ env: k.config.env, agentDir: k.config.agentDir, warn: (message) => k.log.warn(message) });
     // models.json first: its blocks patch providers as they register (provider plugins apply after this one).
     await registry.loadConfig();
+    registry.requestHooks = providerRequestHooks(k.ownHooks(...REQUEST_HOOKS));
     k.provide("models", registry);
 
     const agent = k.service("agent");

@@ -59,12 +59,12 @@ describe("models.json", () => {
           headers: { "X-Team": "core" },
           compat: { nested: { a: 1 } },
           modelOverrides: { "gpt-4o": { name: "GPT-4o (team)", compat: { nested: { b: 2 } } } },
-          models: [{ id: "gpt-5", contextWindow: 272000 }, { id: "my-finetune", name: "Mine", reasoning: true, input: ["text", "image"] }],
+          models: [{ id: "gpt-5.2", contextWindow: 272000 }, { id: "my-finetune", name: "Mine", reasoning: true, input: ["text", "image"] }],
         },
       },
     });
     expect(registry.find("openai", "gpt-4o")).toMatchObject({ name: "GPT-4o (team)", headers: { "X-Team": "core" }, compat: { nested: { a: 1, b: 2 } } });
-    expect(registry.find("openai", "gpt-5")).toMatchObject({ contextWindow: 272000, cost: { input: 1.25 } });
+    expect(registry.find("openai", "gpt-5.2")).toMatchObject({ contextWindow: 272000, cost: { input: 1.75 } });
     expect(registry.find("openai", "my-finetune")).toMatchObject({ api: "openai-responses", baseUrl: "https://api.openai.com/v1", reasoning: true, input: ["text", "image"] });
   });
 

@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { deepMerge, ONE_SHOT, THINKING_LEVELS, formatValidationError, type Model } from "../../kernel/index.js";
+import { levelsOfMap, type CatalogModel } from "../../lib/provider-kit/index.js";
 import type { ProviderRegistration } from "./api.js";
 
 /** The schemas, built on first use (most processes have no models.json). */
@@ -19,6 +20,8 @@ function buildSchemas() {
   });
   const Headers = z.record(z.string(), z.string());
   const Compat = z.record(z.string(), z.unknown());
+  const CostTier = z.object({ aboveInputTokens: z.number().int().positive(), cost: Cost });
+  const ThinkingLevelMap = z.partialRecord(z.enum(THINKING_LEVELS), z.string().min(1).nullable());
 
   const ModelPatch = z.looseObject({
     name: z.string().optional(),
@@ -32,6 +35,9 @@ function buildSchemas() {
     headers: Headers.optional(),
     compat: Compat.optional(),
     thinkingLevels: z.array(z.enum(THINKING_LEVELS)).min(1).optional(),
+    /** pi's level -> provider value map; `null` removes a level. */
+    thinkingLevelMap: ThinkingLevelMap.optional(),
+    costTiers: z.array(CostTier).optional(),
   });
   const ModelEntry = ModelPatch.extend({ id: z.string().min(1) });
 
@@ -39,6 +45,8 @@ function buildSchemas() {
     baseUrl: z.string().min(1).optional(),
     api: z.string().min(1).optional(),
     apiKey: z.string().optional(),
+    /** Also send the key as `Authorization: Bearer <key>` (proxies that want it there). */
+    authHeader: z.boolean().optional(),
     headers: Headers.optional(),
     compat: Compat.optional(),
     models: z.array(ModelEntry).optional(),
@@ -146,7 +154,7 @@ function defaultModel(registration: ProviderRegistration, config: ProviderConfig
 }
 
 function patchModel(model: Model, patch: z.output<ReturnType<typeof buildSchemas>["ModelPatch"]>): Model {
-  const next: Model = { ...model };
+  const next: CatalogModel = { ...model };
   if (patch.name !== undefined) next.name = patch.name;
   if (patch.api !== undefined) next.api = patch.api;
   if (patch.baseUrl !== undefined) next.baseUrl = patch.baseUrl;
@@ -157,6 +165,12 @@ function patchModel(model: Model, patch: z.output<ReturnType<typeof buildSchemas
   if (patch.maxTokens !== undefined) next.maxTokens = patch.maxTokens;
   if (patch.headers !== undefined) next.headers = { ...model.headers, ...patch.headers };
   if (patch.compat !== undefined) next.compat = deepMerge(model.compat ?? {}, patch.compat);
+  if (patch.costTiers !== undefined) next.costTiers = patch.costTiers.map((tier) => ({ aboveInputTokens: tier.aboveInputTokens, cost: { cacheRead: 0, cacheWrite: 0, ...tier.cost } }));
+  if (patch.thinkingLevelMap !== undefined) {
+    // Kept with the other wire details; the levels it offers follow from it unless listed.
+    next.compat = { ...next.compat, thinkingLevelMap: { ...patch.thinkingLevelMap } };
+    if (patch.thinkingLevels === undefined && next.reasoning) next.thinkingLevels = levelsOfMap(patch.thinkingLevelMap);
+  }
   if (patch.thinkingLevels !== undefined) next.thinkingLevels = [...patch.thinkingLevels];
   return next;
 }

@@ -1,12 +1,17 @@
 /**
- * The model catalog: providers and their models (built-ins, models.json, plugin providers) and
- * which providers have credentials. Key lookup order: auth.json > environment > models.json.
+ * The model catalog: providers and their models (provider plugins, models.json, custom
+ * providers) and which providers have credentials. Key lookup order: auth.json > environment >
+ * models.json; every value may be a literal, an env-var name or a `!command`. Models are listed
+ * with secrets in their base URL redacted; requests get the original through `requestCredentials`.
  */
+import type { ProviderRequestHooks } from "../../lib/provider-kit/index.js";
 import type { Model } from "../../kernel/index.js";
+import { unknownCompatKeys, type RequestCredentials } from "../../lib/provider-kit/index.js";
 import type { AuthStatus, ModelsApi, ProviderRegistration } from "./api.js";
 import { AuthStore } from "./auth-store.js";
 import { describeConfigValue, resolveConfigValue } from "./config-value.js";
 import { applyProviderConfig, customProvider, customProviderProblem, modelsJsonPath, readModelsJson, type ProviderConfig } from "./models-json.js";
+import { redactUrl } from "./redact-url.js";
 
 export interface RegistryOptions {
   env: NodeJS.ProcessEnv;
@@ -19,10 +24,15 @@ export class ModelRegistry implements ModelsApi {
   readonly #providers = new Map<string, ProviderRegistration>();
   /** models.json blocks by provider; applied whenever that provider registers. */
   readonly #config = new Map<string, ProviderConfig>();
+  /** Original base URLs of models listed with a redacted one, by `provider\0id`. */
+  readonly #realBaseUrls = new Map<string, string>();
+  readonly #warnedCompat = new Set<string>();
   readonly #env: NodeJS.ProcessEnv;
   readonly #agentDir: string;
   readonly #warn: (message: string) => void;
   readonly auth: AuthStore;
+  /** Set by the models plugin: the provider request hooks every provider frame applies. */
+  requestHooks?: ProviderRequestHooks;
 
   constructor(options: RegistryOptions) {
     this.#env = options.env;
@@ -45,14 +55,19 @@ export class ModelRegistry implements ModelsApi {
 
   /** Registers models.json providers that no plugin provides (custom OpenAI-compatible servers...). */
   registerCustomProviders(): void {
+    const file = modelsJsonPath(this.#agentDir);
     for (const [name, config] of this.#config) {
       if (this.#providers.has(name) || !config.models?.length) continue;
       const problem = customProviderProblem(name, config);
       if (problem) {
-        this.#warn(`Invalid models file ${modelsJsonPath(this.#agentDir)}: ${problem} (provider skipped)`);
+        this.#warn(`Invalid models file ${file}: ${problem} (provider skipped)`);
         continue;
       }
       this.registerProvider(customProvider(name, config));
+      // Registered anyway, so choosing one of its models explains itself instead of "not found".
+      if (!this.authStatus(name).configured) {
+        this.#warn(`Custom provider "${name}" in ${file} has no API key: add providers.${name}.apiKey (a key, an env-var name or !command; any placeholder for a server that needs none) or run \`atomic auth set ${name}\`. Its models are unavailable until then.`);
+      }
     }
   }
 
@@ -65,7 +80,9 @@ export class ModelRegistry implements ModelsApi {
       merged = { ...existing, ...registration, models: [...byId.values()] };
     }
     const config = this.#config.get(registration.name);
-    this.#providers.set(registration.name, config ? applyProviderConfig(merged, config) : merged);
+    const applied = config ? applyProviderConfig(merged, config) : merged;
+    this.#providers.set(registration.name, { ...applied, models: applied.models.map((model) => this.#listed(model)) });
+    if (config) this.#checkCompat(registration.name, applied.models);
   }
 
   all(): Model[] {
@@ -88,22 +105,32 @@ export class ModelRegistry implements ModelsApi {
     return [...this.#providers.keys()];
   }
 
-  async apiKey(provider: string): Promise<string | undefined> {
+  async apiKey(provider: string, signal?: AbortSignal): Promise<string | undefined> {
+    const options = (where: string) => ({ env: this.#env, label: `the ${where} key of provider ${provider}`, ...(signal ? { signal } : {}) });
     const stored = this.auth.key(provider);
-    if (stored) return stored;
+    if (stored) return resolveConfigValue(stored, options("auth.json"));
     const variable = this.#providers.get(provider)?.envKey;
     if (variable && this.#env[variable]) return this.#env[variable];
-    const configured = this.#config.get(provider)?.apiKey ?? this.#providers.get(provider)?.apiKey;
-    return configured ? resolveConfigValue(configured, { env: this.#env }) : undefined;
+    const fromFile = this.#config.get(provider)?.apiKey;
+    if (fromFile) return resolveConfigValue(fromFile, options("models.json"));
+    const registered = this.#providers.get(provider)?.apiKey;
+    return registered ? resolveConfigValue(registered, options("registered")) : undefined;
   }
 
-  async headers(model: Model): Promise<Record<string, string>> {
+  async headers(model: Model, signal?: AbortSignal): Promise<Record<string, string>> {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(model.headers ?? {})) {
-      const resolved = await resolveConfigValue(value, { env: this.#env, bareNameIsEnv: false });
+      const resolved = await resolveConfigValue(value, { env: this.#env, label: `header ${name} of provider ${model.provider}`, ...(signal ? { signal } : {}) });
       if (resolved !== undefined) out[name] = resolved;
     }
     return out;
+  }
+
+  async requestCredentials(model: Model, signal: AbortSignal): Promise<RequestCredentials> {
+    const [apiKey, headers] = await Promise.all([this.apiKey(model.provider, signal), this.headers(model, signal)]);
+    if (apiKey && this.#config.get(model.provider)?.authHeader) headers.Authorization = `Bearer ${apiKey}`;
+    const real = this.#realBaseUrls.get(`${model.provider}\0${model.id}`);
+    return { ...(apiKey ? { apiKey } : {}), headers, baseUrl: real && redactUrl(real) === model.baseUrl ? real : model.baseUrl };
   }
 
   authStatus(provider: string): AuthStatus {
@@ -130,5 +157,24 @@ export class ModelRegistry implements ModelsApi {
 
   removeStoredKey(provider: string): Promise<boolean> {
     return this.auth.remove(provider);
+  }
+
+  /** The model as listed: a base URL with secrets is shown redacted, its original kept for requests. */
+  #listed(model: Model): Model {
+    const redacted = redactUrl(model.baseUrl);
+    if (redacted === model.baseUrl) return model;
+    this.#realBaseUrls.set(`${model.provider}\0${model.id}`, model.baseUrl);
+    return { ...model, baseUrl: redacted };
+  }
+
+  /** One warning per unknown `compat` key: models.json keys no adapter reads. */
+  #checkCompat(provider: string, models: Model[]): void {
+    for (const model of models) {
+      for (const key of unknownCompatKeys(model.api, model.compat)) {
+        if (this.#warnedCompat.has(key)) continue;
+        this.#warnedCompat.add(key);
+        this.#warn(`Unknown compat key "${key}" for provider ${provider} (${model.api}) in ${modelsJsonPath(this.#agentDir)}: no adapter reads it, so it is ignored.`);
+      }
+    }
   }
 }

@@ -47,9 +47,9 @@ describe("model pattern resolution", () => {
   });
 
   it("matches fuzzy fragments, preferring aliases over dated snapshots, else the newest snapshot", () => {
-    expect(resolve("sonnet")?.ref).toBe("anthropic/claude-sonnet-4-6");
+    expect(resolve("sonnet")?.ref).toBe("anthropic/claude-sonnet-5-5");
     expect(resolve("snap")?.ref).toBe("local/snap-20250101");
-    expect(resolve("Opus 4.1")?.ref).toBe("anthropic/claude-opus-4-1");
+    expect(resolve("Opus 4.7")?.ref).toBe("anthropic/claude-opus-4-7");
   });
 
   it("splits a :thinking suffix only when it is a level, after trying the full id", () => {
@@ -71,19 +71,19 @@ describe("model pattern resolution", () => {
 
 describe("startup model", () => {
   it("takes --provider alone as that provider's default model", () => {
-    expect(resolveStartupModel(registry, { ...cli, provider: "openai" }, {}).model?.id).toBe("gpt-5.4");
+    expect(resolveStartupModel(registry, { ...cli, provider: "openai" }, {}).model?.id).toBe("gpt-5.5");
   });
 
   it("falls back to saved defaults, then the first available model", () => {
     expect(resolveStartupModel(registry, cli, { defaultProvider: "openai", defaultModel: "gpt-4.1" }).model?.id).toBe("gpt-4.1");
     // Saved default without credentials: ordinary fallback.
     expect(resolveStartupModel(registry, cli, { defaultProvider: "anthropic", defaultModel: "claude-opus-4-6" }).model?.provider).toBe("openai");
-    expect(resolveStartupModel(registry, cli, {}).model?.id).toBe("gpt-5.4");
+    expect(resolveStartupModel(registry, cli, {}).model?.id).toBe("gpt-5.5");
   });
 
   it("warns and falls back when the CLI pattern matches nothing", () => {
     const choice = resolveStartupModel(registry, { ...cli, model: "nothing-like-this" }, {});
     expect(choice.warning).toMatch(/No model matches "nothing-like-this"/);
-    expect(choice.model?.id).toBe("gpt-5.4");
+    expect(choice.model?.id).toBe("gpt-5.5");
   });
 });

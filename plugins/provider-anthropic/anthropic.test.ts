@@ -37,11 +37,23 @@ describe("anthropic request and replay", () => {
     // SDK 1.x sends the key as a bearer token; older ones used x-api-key.
     expect([request.headers["x-api-key"], request.headers.authorization]).toContainEqual(expect.stringMatching(/^(Bearer )?test-key$/));
     expect(request.headers["anthropic-version"]).toBeTruthy();
-    expect(request.headers["anthropic-beta"]).toContain("fine-grained-tool-streaming-2025-05-14");
+    // Tool input streams eagerly per tool; the old global beta header is not sent.
+    expect(request.headers["anthropic-beta"]).toBeUndefined();
     expect(request.body).toMatchObject({ model: "fake-1", stream: true, system: [{ type: "text", text: "Be brief.", cache_control: { type: "ephemeral" } }] });
-    expect(request.body.tools).toEqual([{ name: "bash", description: BASH_TOOL.description, input_schema: BASH_TOOL.parameters }]);
+    expect(request.body.tools).toEqual([{ name: "bash", description: BASH_TOOL.description, input_schema: BASH_TOOL.parameters, eager_input_streaming: true }]);
     expect(request.body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: "ephemeral" });
     expect(request.body.thinking).toBeUndefined();
+  });
+
+  it("sends a user-added Opus 4.7 adaptive thinking with a summary, never a budget", async () => {
+    ctx.fake.script({ thinking: "Summarised reasoning", text: "ok" });
+    const opus47 = { ...ctx.model, id: "claude-opus-4-7", maxTokens: 128_000 };
+    const { final } = await runStream(ctx.kernel, streamRequest(opus47, { thinkingLevel: "high", tools: [BASH_TOOL] }));
+    const body = ctx.fake.requests[0]!.body;
+    expect(body).toMatchObject({ model: "claude-opus-4-7", thinking: { type: "adaptive", display: "summarized" }, output_config: { effort: "high" } });
+    expect(JSON.stringify(body)).not.toContain("budget_tokens");
+    expect(body.tools[0].eager_input_streaming).toBe(true);
+    expect((final as { message: AssistantMessage }).message.content[0]).toMatchObject({ type: "thinking", thinking: "Summarised reasoning" });
   });
 
   it("maps a thinking level to a budget, and to adaptive effort on adaptive models", async () => {
@@ -138,6 +150,48 @@ describe("anthropic request and replay", () => {
     expect(length.final.type === "done" && length.final.reason).toBe("length");
     const refusal = await runStream(ctx.kernel, streamRequest(ctx.model));
     expect(refusal.final.type === "error" && refusal.final.error.errorMessage).toMatch(/refus/);
+  });
+});
+
+describe("anthropic thinking decided by the model", () => {
+  const base = { id: "x", name: "x", api: "anthropic-messages", provider: "anthropic", baseUrl: "", reasoning: true, input: ["text" as const], cost: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1_000_000, maxTokens: 64_000 };
+  const thinking = (id: string, level: "off" | "high" | "xhigh" = "high", extra = {}) => buildAnthropicRequest(streamRequest({ ...base, id, ...extra }, { thinkingLevel: level })).params;
+
+  it("gives a user-added Opus 4.7 adaptive thinking with summarized display, never budget_tokens", () => {
+    expect(thinking("claude-opus-4-7")).toMatchObject({ thinking: { type: "adaptive", display: "summarized" }, output_config: { effort: "high" } });
+    expect(JSON.stringify(thinking("claude-opus-4-7"))).not.toContain("budget_tokens");
+    expect(thinking("claude-opus-4-7", "xhigh", { thinkingLevels: ["low", "medium", "high", "xhigh", "max"] }).output_config).toEqual({ effort: "xhigh" });
+  });
+
+  it("keeps 4.6 adaptive without a display, 4.5 on a budget, and disables thinking explicitly where it is on by default", () => {
+    expect(thinking("claude-sonnet-4-6").thinking).toEqual({ type: "adaptive" });
+    expect(thinking("claude-sonnet-4-5-20250929").thinking).toMatchObject({ type: "enabled", budget_tokens: 16384 });
+    expect(thinking("claude-sonnet-4-20250514").thinking).toMatchObject({ type: "enabled" });
+    expect(thinking("claude-opus-4-7", "off").thinking).toBeUndefined();
+    expect(thinking("claude-opus-5", "off").thinking).toEqual({ type: "disabled" });
+    expect(thinking("claude-opus-5-5").thinking).toEqual({ type: "adaptive", display: "summarized" });
+    // compat still wins over the id.
+    expect(thinking("claude-opus-4-7", "high", { compat: { adaptiveThinking: false, thinkingDisplay: "omitted" } }).thinking).toMatchObject({ type: "enabled" });
+    expect(thinking("my-proxy-model", "high", { compat: { adaptiveThinking: true, thinkingDisplay: "omitted" } }).thinking).toEqual({ type: "adaptive", display: "omitted" });
+  });
+
+  it("falls back to the fine-grained streaming beta where per-tool eager streaming is unsupported", () => {
+    const { params, betas } = buildAnthropicRequest(streamRequest({ ...base, compat: { supportsEagerToolInputStreaming: false } }, { tools: [BASH_TOOL] }));
+    expect((params.tools as Record<string, unknown>[])[0]!.eager_input_streaming).toBeUndefined();
+    expect(betas).toContain("fine-grained-tool-streaming-2025-05-14");
+  });
+});
+
+describe("anthropic.cacheTtl", () => {
+  const ctx = useProviderKernel("fake-anthropic", anthropicPlugin, { anthropic: { cacheTtl: "1h" } });
+
+  it("marks the cache for an hour and prices one-hour writes at twice the input price", async () => {
+    ctx.fake.script({ text: "ok", usage: { input: 10, output: 5, cacheWrite: 1000, cacheWrite1h: 1000 } });
+    const { final } = await runStream(ctx.kernel, streamRequest(ctx.model, { systemPrompt: "S" }));
+    const body = ctx.fake.requests[0]!.body;
+    expect(body.system[0].cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+    expect(body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+    expect((final as { message: AssistantMessage }).message.usage.cost.cacheWrite).toBeCloseTo((3 * 2 * 1000) / 1e6, 12);
   });
 });
 

@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest";
 import { thinkingLevelsFor, type Model, type ThinkingLevel } from "../../kernel/index.js";
 import { describeModelTable } from "../../test/fake-llm/catalog-suite.js";
 import { streamRequest } from "../../test/fake-llm/harness.js";
-import { anthropicProvider } from "./models.js";
+import { CATALOG_CHECKED, anthropicProvider } from "./models.js";
 import { buildAnthropicRequest } from "./request.js";
+import { claudeGeneration, isAdaptive } from "./thinking.js";
 
 function wireValue(model: Model, level: ThinkingLevel): unknown {
   const { params } = buildAnthropicRequest(streamRequest(model, { thinkingLevel: level }));
@@ -12,12 +13,20 @@ function wireValue(model: Model, level: ThinkingLevel): unknown {
 }
 
 const provider = anthropicProvider();
-describeModelTable(provider, wireValue);
+describeModelTable(provider, CATALOG_CHECKED, wireValue);
 
 describe("anthropic levels", () => {
-  it.each(provider.models.filter((m) => m.reasoning).map((m) => [m.id, m] as const))("%s: no xhigh; max only on adaptive Opus", (_id, model) => {
+  it.each(provider.models.filter((m) => m.reasoning).map((m) => [m.id, m] as const))("%s: xhigh from Opus 4.7 on (not Haiku), max only where adaptive", (_id, model) => {
     const levels = thinkingLevelsFor(model);
-    expect(levels).not.toContain("xhigh");
-    expect(levels.includes("max")).toBe(model.compat?.adaptiveThinking === true && model.id.includes("opus"));
+    const generation = claudeGeneration(model.id)!;
+    const newer = generation.family !== "haiku" && (generation.major > 4 || (generation.major === 4 && generation.minor >= 7));
+    expect(levels.includes("xhigh")).toBe(newer);
+    if (levels.includes("max")) expect(isAdaptive(model)).toBe(true);
+    // Opus and Sonnet 4.6 and later have 1M-token windows.
+    if (isAdaptive(model)) expect(model.contextWindow).toBe(1_000_000);
+  });
+
+  it("starts with the current Opus", () => {
+    expect(provider.models[0]!.id).toBe("claude-opus-5-5");
   });
 });

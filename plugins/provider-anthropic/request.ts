@@ -1,11 +1,13 @@
 /**
  * The Messages API request body: conversation history in Anthropic's block format (tool results
- * merged into one user turn, signed thinking replayed to the same model), prompt caching marks,
- * tools, and the thinking level as a token budget or an adaptive effort.
+ * merged into one user turn, signed thinking replayed to the same model), prompt caching marks
+ * (5-minute or 1-hour), tools streamed eagerly, and the thinking level as a token budget or an
+ * adaptive effort (see thinking.ts for which model gets which).
  */
 import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent, ThinkingLevel, ToolResultMessage } from "../../kernel/index.js";
 import { clampThinkingLevel, thinkingLevelsFor } from "../../kernel/index.js";
 import { defaultMaxTokens, fitToolCallId, isSameModel, prepareHistory } from "../../lib/provider-kit/history.js";
+import { budgetFor, effortFor, isAdaptive, thinkingDisplay, thinksByDefault } from "./thinking.js";
 
 type Block = Record<string, unknown>;
 interface MessageParam {
@@ -13,9 +15,7 @@ interface MessageParam {
   content: string | Block[];
 }
 
-const BUDGETS: Record<Exclude<ThinkingLevel, "off">, number> = { minimal: 1024, low: 2048, medium: 8192, high: 16384, xhigh: 32768, max: 65536 };
-const EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = { minimal: "low", low: "low", medium: "medium", high: "high", xhigh: "high", max: "max" };
-const CACHE = { type: "ephemeral" } as const;
+type CacheMark = { type: "ephemeral"; ttl?: "1h" };
 /** The API's smallest thinking budget; max_tokens must exceed the budget. */
 const MIN_BUDGET = 1024;
 
@@ -27,37 +27,56 @@ export function normalizeToolCallId(id: string): string {
   return fitToolCallId(id, 64, "tool_call");
 }
 
-export function buildAnthropicRequest(request: StreamRequest): { params: Record<string, unknown>; betas: string[] } {
-  const { model, context, options } = request;
+export interface AnthropicRequestOptions {
+  /** Prompt-cache lifetime (setting `anthropic.cacheTtl`): "5m" (default) or "1h" (writes cost more, reads last longer). */
+  cacheTtl?: "5m" | "1h";
+}
+
+export function buildAnthropicRequest(request: StreamRequest, options: AnthropicRequestOptions = {}): { params: Record<string, unknown>; betas: string[] } {
+  const { model, context } = request;
+  const cache: CacheMark = options.cacheTtl === "1h" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
   const params: Record<string, unknown> = {
     model: model.id,
-    max_tokens: defaultMaxTokens(model, options.maxTokens),
+    max_tokens: defaultMaxTokens(model, request.options.maxTokens),
     stream: true,
-    messages: convertMessages(prepareHistory(context.messages, model, { normalizeToolCallId }), model),
+    messages: convertMessages(prepareHistory(context.messages, model, { normalizeToolCallId }), model, cache),
   };
-  if (context.systemPrompt) params.system = [{ type: "text", text: context.systemPrompt, cache_control: CACHE }];
+  if (context.systemPrompt) params.system = [{ type: "text", text: context.systemPrompt, cache_control: cache }];
+  const betas: string[] = [];
   if (context.tools.length > 0) {
-    params.tools = context.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
+    // Tool arguments stream as they are written, per tool; a server without the field gets the old beta header.
+    const eager = model.compat?.supportsEagerToolInputStreaming !== false;
+    params.tools = context.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters, ...(eager ? { eager_input_streaming: true } : {}) }));
+    if (!eager) betas.push(FINE_GRAINED_TOOL_STREAMING);
   }
-  const betas = [FINE_GRAINED_TOOL_STREAMING];
-  const level = model.reasoning ? clampThinkingLevel(options.thinkingLevel, thinkingLevelsFor(model)) : "off";
-  if (level !== "off") {
-    if (model.compat?.adaptiveThinking === true) {
-      params.thinking = { type: "adaptive" };
-      params.output_config = { effort: EFFORT[level] };
-    } else if (model.maxTokens > MIN_BUDGET) {
-      const maxTokens = Math.min((params.max_tokens as number) + BUDGETS[level], model.maxTokens);
-      // The budget must leave room for the answer itself.
-      const budget = maxTokens > BUDGETS[level] ? BUDGETS[level] : Math.max(MIN_BUDGET, maxTokens - MIN_BUDGET);
-      params.max_tokens = maxTokens;
-      params.thinking = { type: "enabled", budget_tokens: budget };
-      betas.push(INTERLEAVED_THINKING);
-    }
-  }
+  applyThinking(params, betas, model, clampThinkingLevel(request.options.thinkingLevel, thinkingLevelsFor(model)));
   return { params, betas };
 }
 
-export function convertMessages(messages: LlmMessage[], model: Model): MessageParam[] {
+function applyThinking(params: Record<string, unknown>, betas: string[], model: Model, level: ThinkingLevel): void {
+  if (!model.reasoning) return;
+  if (level === "off") {
+    // Omitting `thinking` means no thinking, except on models that think by default.
+    if (thinksByDefault(model)) params.thinking = { type: "disabled" };
+    return;
+  }
+  if (isAdaptive(model)) {
+    const display = thinkingDisplay(model);
+    params.thinking = { type: "adaptive", ...(display ? { display } : {}) };
+    params.output_config = { effort: effortFor(model, level) };
+    return;
+  }
+  if (model.maxTokens <= MIN_BUDGET) return;
+  const wanted = budgetFor(model, level);
+  const maxTokens = Math.min((params.max_tokens as number) + wanted, model.maxTokens);
+  // The budget must leave room for the answer itself.
+  const budget = maxTokens > wanted ? wanted : Math.max(MIN_BUDGET, maxTokens - MIN_BUDGET);
+  params.max_tokens = maxTokens;
+  params.thinking = { type: "enabled", budget_tokens: budget };
+  betas.push(INTERLEAVED_THINKING);
+}
+
+export function convertMessages(messages: LlmMessage[], model: Model, cache: CacheMark = { type: "ephemeral" }): MessageParam[] {
   const out: MessageParam[] = [];
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
@@ -75,7 +94,7 @@ export function convertMessages(messages: LlmMessage[], model: Model): MessagePa
       out.push({ role: "user", content: results });
     }
   }
-  markCacheBreakpoint(out);
+  markCacheBreakpoint(out, cache);
   return out;
 }
 
@@ -122,13 +141,13 @@ function toolResultBlock(message: ToolResultMessage): Block {
 }
 
 /** Cache everything up to the newest user turn, so the next call re-reads it cheaply. */
-function markCacheBreakpoint(messages: MessageParam[]): void {
+function markCacheBreakpoint(messages: MessageParam[], cache: CacheMark): void {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
     if (message.role !== "user") continue;
     if (typeof message.content === "string") message.content = [{ type: "text", text: message.content }];
     const last = message.content[message.content.length - 1];
-    if (last) last.cache_control = CACHE;
+    if (last) last.cache_control = cache;
     return;
   }
 }

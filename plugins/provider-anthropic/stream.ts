@@ -3,8 +3,9 @@
  * the unified events. Content blocks are keyed by Anthropic's block index.
  */
 import type { AssistantMessageEvent } from "../../kernel/index.js";
+import { splitBaseUrl } from "../../lib/provider-kit/base-url.js";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
-import { buildAnthropicRequest } from "./request.js";
+import { buildAnthropicRequest, type AnthropicRequestOptions } from "./request.js";
 
 /** The raw stream events we read; anything else (pings, server tools) is skipped. */
 interface RawEvent {
@@ -20,6 +21,8 @@ interface RawUsage {
   output_tokens?: number | null;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+  /** How the cache writes split by lifetime (1-hour writes cost more). */
+  cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
 }
 
 const STOP: Record<string, "stop" | "length" | "toolUse"> = {
@@ -31,17 +34,19 @@ const STOP: Record<string, "stop" | "length" | "toolUse"> = {
   tool_use: "toolUse",
 };
 
-export async function* streamAnthropic(call: ProviderCall): AsyncGenerator<AssistantMessageEvent, void, undefined> {
+export async function* streamAnthropic(call: ProviderCall, options: AnthropicRequestOptions = {}): AsyncGenerator<AssistantMessageEvent, void, undefined> {
   const { default: Anthropic } = await import("@anthropic-ai/sdk");
-  const { model } = call.request;
-  const { params, betas } = buildAnthropicRequest(call.request);
+  const { params, betas } = buildAnthropicRequest(call.request, options);
+  const { baseURL, query } = splitBaseUrl(call.baseUrl);
   const client = new Anthropic({
     apiKey: call.apiKey,
     // Never let ANTHROPIC_AUTH_TOKEN or a credentials profile from the environment replace our key.
     authToken: null,
-    baseURL: model.baseUrl,
+    baseURL,
+    ...(query ? { defaultQuery: query } : {}),
     maxRetries: 0,
-    defaultHeaders: { "anthropic-beta": betas.join(","), ...call.headers },
+    fetch: call.fetch,
+    defaultHeaders: { ...(betas.length > 0 ? { "anthropic-beta": betas.join(",") } : {}), ...call.headers },
   });
   const stream = (await client.messages.create(params as never, { signal: call.signal })) as unknown as AsyncIterable<RawEvent>;
   const b = call.builder;
@@ -107,5 +112,6 @@ function usageOf(usage: RawUsage) {
     output: pick(usage.output_tokens),
     cacheRead: pick(usage.cache_read_input_tokens),
     cacheWrite: pick(usage.cache_creation_input_tokens),
+    cacheWrite1h: pick(usage.cache_creation?.ephemeral_1h_input_tokens),
   };
 }

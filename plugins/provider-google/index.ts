@@ -4,7 +4,7 @@
  * imported on first use.
  */
 import { definePlugin } from "../../kernel/index.js";
-import { GOOGLE_API, lazyProviderStream, warmSdkWhenUsed } from "../../lib/provider-kit/index.js";
+import { GOOGLE_API, lazyProviderStream, providerModels, warmSdkWhenUsed } from "../../lib/provider-kit/index.js";
 import { googleProvider } from "./models.js";
 
 export default definePlugin({
@@ -12,7 +12,7 @@ export default definePlugin({
   requires: ["models"],
   description: "Google Gemini API (google-generative-ai) via @google/genai.",
   apply(k) {
-    const models = k.service("models");
+    const models = providerModels(k);
     models.registerProvider(googleProvider());
     k.hooks.stream.for(GOOGLE_API).tap(k.name, (request) => lazyProviderStream(models, request, async () => (await import("./stream.js")).streamGemini));
     warmSdkWhenUsed(k, [GOOGLE_API], () => Promise.all([import("./stream.js"), import("@google/genai")]));

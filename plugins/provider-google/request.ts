@@ -5,6 +5,7 @@
  */
 import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent, ThinkingLevel, ToolResultMessage } from "../../kernel/index.js";
 import { clampThinkingLevel, thinkingLevelsFor } from "../../kernel/index.js";
+import { mappedLevelValue } from "../../lib/provider-kit/compat.js";
 import { defaultMaxTokens, isSameModel, prepareHistory, textOf } from "../../lib/provider-kit/history.js";
 
 type Part = Record<string, unknown>;
@@ -14,7 +15,8 @@ interface Content {
 }
 type OnLevel = Exclude<ThinkingLevel, "off">;
 
-const GEMINI3_PRO: Record<OnLevel, string> = { minimal: "LOW", low: "LOW", medium: "HIGH", high: "HIGH", xhigh: "HIGH", max: "HIGH" };
+// Gemini 3.1 Pro added MEDIUM; Pro has no MINIMAL.
+const GEMINI3_PRO: Record<OnLevel, string> = { minimal: "LOW", low: "LOW", medium: "MEDIUM", high: "HIGH", xhigh: "HIGH", max: "HIGH" };
 const GEMINI3_FLASH: Record<OnLevel, string> = { minimal: "MINIMAL", low: "LOW", medium: "MEDIUM", high: "HIGH", xhigh: "HIGH", max: "HIGH" };
 const BUDGET_PRO: Record<OnLevel, number> = { minimal: 128, low: 2048, medium: 8192, high: 32768, xhigh: 32768, max: 32768 };
 const BUDGET_FLASH: Record<OnLevel, number> = { minimal: 512, low: 2048, medium: 8192, high: 24576, xhigh: 24576, max: 24576 };
@@ -46,9 +48,15 @@ export function thinkingConfig(model: Model, requested: ThinkingLevel): Record<s
   if (!model.reasoning) return undefined;
   const level = clampThinkingLevel(requested, thinkingLevelsFor(model));
   const id = model.id.toLowerCase();
+  // A models.json thinkingLevelMap names the level (Gemini 3) or the budget (2.5) itself.
+  const mapped = mappedLevelValue(model, level);
   if (isGemini3(model)) {
     const table = id.includes("pro") ? GEMINI3_PRO : GEMINI3_FLASH;
-    return level === "off" ? { thinkingLevel: table.minimal } : { includeThoughts: true, thinkingLevel: table[level] };
+    if (level === "off") return { thinkingLevel: mapped ?? table.minimal };
+    return { includeThoughts: true, thinkingLevel: mapped ?? table[level] };
+  }
+  if (mapped !== undefined && Number.isInteger(Number(mapped))) {
+    return Number(mapped) === 0 ? { thinkingBudget: 0 } : { includeThoughts: true, thinkingBudget: Number(mapped) };
   }
   const pro = id.includes("2.5-pro");
   const flash = id.includes("2.5-flash");

@@ -22,7 +22,7 @@ export async function* streamGemini(call: ProviderCall): AsyncGenerator<Assistan
   const { GoogleGenAI } = await import("@google/genai");
   const { model } = call.request;
   // apiVersion "" keeps the catalog's baseUrl (which already ends in /v1beta) as the whole prefix.
-  const ai = new GoogleGenAI({ apiKey: call.apiKey, vertexai: false, httpOptions: { baseUrl: model.baseUrl, apiVersion: "", headers: call.headers } });
+  const ai = new GoogleGenAI({ apiKey: call.apiKey, vertexai: false, httpOptions: { baseUrl: call.baseUrl, apiVersion: "", headers: call.headers, fetch: call.fetch } });
   const request = buildGeminiRequest(call.request);
   const stream = (await ai.models.generateContentStream({
     model: request.model,

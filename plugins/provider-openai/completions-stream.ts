@@ -6,6 +6,7 @@
 import type { AssistantMessageEvent } from "../../kernel/index.js";
 import type { AssistantStreamBuilder } from "../../lib/provider-kit/stream-builder.js";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
+import { completionsCompat } from "./completions-compat.js";
 import { REASONING_FIELDS, buildChatRequest } from "./completions-request.js";
 import { openAiClient } from "./shared.js";
 
@@ -14,25 +15,42 @@ interface ChunkToolCall {
   id?: string;
   function?: { name?: string; arguments?: string };
 }
+interface ReasoningDetail {
+  type?: string;
+  id?: string;
+  data?: string;
+}
 interface Chunk {
-  choices?: { delta?: Record<string, unknown> & { content?: string | null; tool_calls?: ChunkToolCall[] }; finish_reason?: string | null }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null } | null;
+  choices?: {
+    delta?: Record<string, unknown> & { content?: string | null; tool_calls?: ChunkToolCall[]; reasoning_details?: ReasoningDetail[] };
+    finish_reason?: string | null;
+  }[];
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    /** DeepSeek reports cache hits here. */
+    prompt_cache_hit_tokens?: number;
+    prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
+  } | null;
 }
 
-const FINISH: Record<string, "stop" | "length" | "toolUse"> = { stop: "stop", length: "length", tool_calls: "toolUse", function_call: "toolUse" };
+const FINISH: Record<string, "stop" | "length" | "toolUse"> = { stop: "stop", end: "stop", length: "length", tool_calls: "toolUse", function_call: "toolUse" };
 
 export async function* streamChatCompletions(call: ProviderCall): AsyncGenerator<AssistantMessageEvent, void, undefined> {
   const client = await openAiClient(call);
-  const stream = (await client.chat.completions.create(buildChatRequest(call.request) as never, { signal: call.signal })) as unknown as AsyncIterable<Chunk>;
+  const compat = completionsCompat(call.request.model);
+  const sessionId = call.request.options.sessionId;
+  const affinity = compat.sendSessionAffinityHeaders && sessionId ? { session_id: sessionId, "x-session-affinity": sessionId } : undefined;
+  const stream = (await client.chat.completions.create(buildChatRequest(call.request, compat) as never, {
+    signal: call.signal,
+    ...(affinity ? { headers: affinity } : {}),
+  })) as unknown as AsyncIterable<Chunk>;
   const b = call.builder;
   yield b.start();
   const blocks = new ChunkBlocks(b);
   let finish: string | null | undefined;
   for await (const chunk of stream) {
-    if (chunk.usage) {
-      const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
-      b.setUsage({ input: (chunk.usage.prompt_tokens ?? 0) - cached, output: chunk.usage.completion_tokens ?? 0, cacheRead: cached });
-    }
+    if (chunk.usage) b.setUsage(usageOf(chunk.usage));
     const choice = chunk.choices?.[0];
     if (!choice) continue;
     const delta = choice.delta ?? {};
@@ -40,17 +58,31 @@ export async function* streamChatCompletions(call: ProviderCall): AsyncGenerator
     if (field) yield* blocks.thinking(delta[field] as string, field);
     if (typeof delta.content === "string" && delta.content !== "") yield* blocks.text(delta.content);
     for (const toolCall of delta.tool_calls ?? []) yield* blocks.toolCall(toolCall);
+    for (const detail of delta.reasoning_details ?? []) blocks.reasoningDetail(detail);
     if (choice.finish_reason) finish = choice.finish_reason;
   }
   if (call.signal.aborted) return;
   blocks.fillMissingIds();
   yield* b.endAll();
-  if (finish === "content_filter") {
-    yield b.error("The provider filtered the response (finish_reason: content_filter)");
+  // No finish_reason at all is a clean end (some servers omit it); one we do not know
+  // (content_filter, network_error, ...) means the answer did not finish properly.
+  const reason = finish ? FINISH[finish] : "stop";
+  if (!reason) {
+    yield b.error(`Provider finish_reason: ${finish}`);
     return;
   }
-  const reason = (finish ? FINISH[finish] : undefined) ?? "stop";
   yield b.done(reason === "stop" && b.hasToolCalls() ? "toolUse" : reason);
+}
+
+/**
+ * Token counts: the prompt includes cache reads and writes. Some gateways (OpenRouter) count
+ * this request's cache writes among `cached_tokens` too; they are not reads.
+ */
+function usageOf(usage: NonNullable<Chunk["usage"]>) {
+  const writes = usage.prompt_tokens_details?.cache_write_tokens ?? 0;
+  const reported = usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? 0;
+  const reads = writes > 0 ? Math.max(0, reported - writes) : reported;
+  return { input: Math.max(0, (usage.prompt_tokens ?? 0) - reads - writes), output: usage.completion_tokens ?? 0, cacheRead: reads, cacheWrite: writes };
 }
 
 /** Tracks which block each chunk continues. */
@@ -101,6 +133,13 @@ class ChunkBlocks {
       }
     }
     if (fragment.function?.arguments) yield this.#b.toolCallDelta(open.key, fragment.function.arguments);
+  }
+
+  /** OpenRouter's encrypted reasoning for a tool call: kept as the call's signature, for replay. */
+  reasoningDetail(detail: ReasoningDetail): void {
+    if (detail.type !== "reasoning.encrypted" || !detail.id || !detail.data) return;
+    const call = this.#b.partial.content.find((block) => block.type === "toolCall" && block.id === detail.id);
+    if (call?.type === "toolCall") call.thoughtSignature = JSON.stringify(detail);
   }
 
   /**

@@ -5,7 +5,7 @@
  * `openai` provider). Adapters load on first use.
  */
 import { definePlugin } from "../../kernel/index.js";
-import { OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API, lazyProviderStream, warmSdkWhenUsed } from "../../lib/provider-kit/index.js";
+import { OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API, lazyProviderStream, providerModels, warmSdkWhenUsed } from "../../lib/provider-kit/index.js";
 import { openaiProvider } from "./models.js";
 
 export default definePlugin({
@@ -13,7 +13,7 @@ export default definePlugin({
   requires: ["models"],
   description: "OpenAI Chat Completions (openai-completions) and Responses (openai-responses) via the openai SDK.",
   apply(k) {
-    const models = k.service("models");
+    const models = providerModels(k);
     models.registerProvider(openaiProvider());
     k.hooks.stream
       .for(OPENAI_COMPLETIONS_API)

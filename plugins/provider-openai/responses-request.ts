@@ -1,7 +1,7 @@
 /**
  * The Responses API request body (`openai-responses`). Stateless (`store:false`): reasoning
  * items travel back verbatim (with their encrypted content), assistant text keeps its message
- * id, and a tool call's internal id `call_id|item_id` is split back into both.
+ * id and phase, and a tool call's internal id `call_id|item_id` is split back into both.
  */
 import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent } from "../../kernel/index.js";
 import { defaultMaxTokens, isSameModel, prepareHistory } from "../../lib/provider-kit/history.js";
@@ -77,7 +77,10 @@ function assistantItems(message: AssistantMessage, model: Model): InputItem[] {
       if (block.text === "") continue;
       const signature = same ? parseJson(block.textSignature) : undefined;
       const part = { type: "output_text", text: block.text, annotations: [] };
-      out.push(typeof signature?.id === "string" ? { type: "message", role: "assistant", id: signature.id, status: "completed", content: [part] } : { role: "assistant", content: block.text });
+      // The phase (commentary / final answer) goes back with the text: OpenAI's guidance for
+      // GPT-5.3-Codex and later, whose long tasks degrade without it.
+      const phase = typeof signature?.phase === "string" ? { phase: signature.phase } : {};
+      out.push(typeof signature?.id === "string" ? { type: "message", role: "assistant", id: signature.id, status: "completed", content: [part], ...phase } : { role: "assistant", content: block.text });
     } else {
       const [callId, itemId] = block.id.split("|");
       out.push({

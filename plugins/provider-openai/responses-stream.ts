@@ -1,7 +1,7 @@
 /**
  * Responses API streaming mapped onto the unified events. Output items are keyed by their
  * `output_index`; a finished reasoning item is kept whole as its block's signature and a
- * message's id as `{v:1,id}`, so the next request can replay them.
+ * message's id and phase as `{v:1,id,phase}`, so the next request can replay them.
  */
 import type { AssistantMessageEvent } from "../../kernel/index.js";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
@@ -11,6 +11,8 @@ import { openAiClient } from "./shared.js";
 interface Item {
   type?: string;
   id?: string;
+  /** GPT-5.3-Codex and later: "commentary" or "final_answer"; must be sent back on replay. */
+  phase?: string;
   call_id?: string;
   name?: string;
   arguments?: string;
@@ -72,7 +74,7 @@ export async function* streamResponses(call: ProviderCall): AsyncGenerator<Assis
         if (!b.isOpen(key)) break;
         const item = event.item ?? {};
         if (item.type === "reasoning") b.setSignature(key, JSON.stringify(item));
-        else if (item.type === "message" && item.id) b.setSignature(key, JSON.stringify({ v: 1, id: item.id }));
+        else if (item.type === "message" && item.id) b.setSignature(key, JSON.stringify({ v: 1, id: item.id, ...(item.phase ? { phase: item.phase } : {}) }));
         yield b.end(key, item.type === "function_call" ? item.arguments : undefined);
         break;
       }
@@ -95,7 +97,9 @@ export async function* streamResponses(call: ProviderCall): AsyncGenerator<Assis
   if (final.status === "failed" || final.status === "cancelled") {
     yield b.error(final.error ? `${final.error.code ?? "error"}: ${final.error.message ?? "The response failed"}` : `The response ${final.status}`);
   } else if (final.status === "incomplete") {
-    yield b.done("length");
+    // Only running out of output tokens is a length stop; a filtered answer is an error.
+    const reason = final.incomplete_details?.reason ?? "max_output_tokens";
+    yield reason === "max_output_tokens" ? b.done("length") : b.error(`The response is incomplete (incomplete_details.reason: ${reason})`);
   } else {
     yield b.done(b.hasToolCalls() ? "toolUse" : "stop");
   }

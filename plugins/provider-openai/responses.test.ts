@@ -53,6 +53,20 @@ describe("openai responses request and replay", () => {
     expect(input[4]).toEqual({ type: "function_call_output", call_id: "call_fake_1_0", output: "a.txt" });
   });
 
+  it("stores a message's phase with its text and sends it back on replay", async () => {
+    ctx.fake.script({ text: "Looking around first", phase: "commentary", toolCalls: [{ name: "bash", args: { command: "ls" } }] }, { text: "done" });
+    const first = await runStream(ctx.kernel, streamRequest(ctx.model, { tools: [BASH_TOOL] }));
+    const assistant = (first.final as { message: AssistantMessage }).message;
+    expect(JSON.parse((assistant.content[0] as { textSignature: string }).textSignature)).toEqual({ v: 1, id: "msg_fake_1", phase: "commentary" });
+    const messages: LlmMessage[] = [
+      { role: "user", content: "go", timestamp: 1 },
+      assistant,
+      { role: "toolResult", toolCallId: "call_fake_1_0|fc_fake_1_0", toolName: "bash", content: [{ type: "text", text: "a.txt" }], isError: false, timestamp: 2 },
+    ];
+    await runStream(ctx.kernel, streamRequest(ctx.model, { messages, tools: [BASH_TOOL] }));
+    expect(ctx.fake.requests[1]!.body.input[1]).toMatchObject({ type: "message", role: "assistant", id: "msg_fake_1", phase: "commentary" });
+  });
+
   it("sends effort none for thinking off only where the model accepts it", async () => {
     ctx.fake.script({ text: "a" }, { text: "b" }, { text: "c" });
     await runStream(ctx.kernel, streamRequest(ctx.model, { thinkingLevel: "off" }));

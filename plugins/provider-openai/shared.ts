@@ -4,7 +4,9 @@
  */
 import type { ImageContent, LlmMessage, Model, ThinkingLevel } from "../../kernel/index.js";
 import { clampThinkingLevel, thinkingLevelsFor } from "../../kernel/index.js";
+import { mappedLevelValue } from "../../lib/provider-kit/compat.js";
 import { fitToolCallId, imagesOf, textOf } from "../../lib/provider-kit/history.js";
+import { splitBaseUrl } from "../../lib/provider-kit/base-url.js";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
 
 const EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
@@ -18,10 +20,13 @@ const EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
 
 export async function openAiClient(call: ProviderCall) {
   const { default: OpenAI } = await import("openai");
+  const { baseURL, query } = splitBaseUrl(call.baseUrl);
   return new OpenAI({
     apiKey: call.apiKey,
-    baseURL: call.request.model.baseUrl,
+    baseURL,
+    ...(query ? { defaultQuery: query } : {}),
     maxRetries: 0,
+    fetch: call.fetch,
     // The environment's OPENAI_ORG_ID / OPENAI_PROJECT_ID would otherwise leak into every request.
     organization: null,
     project: null,
@@ -30,13 +35,17 @@ export async function openAiClient(call: ProviderCall) {
 }
 
 /**
- * The reasoning effort for the request, or undefined to send none. "off" maps to "none" only
- * where the model accepts it (GPT-5.1+); other reasoning models cannot switch thinking off.
+ * The reasoning effort for the request, or undefined to send none: the model's
+ * `thinkingLevelMap` value when it names one, else OpenAI's effort for the level. "off" maps to
+ * "none" only where the model accepts it (GPT-5.1+); other reasoning models cannot switch
+ * thinking off.
  */
-export function reasoningEffort(model: Model, requested: ThinkingLevel): string | undefined {
+export function reasoningEffort(model: Model, requested: ThinkingLevel, supportsNone = model.compat?.supportsReasoningNone === true): string | undefined {
   if (!model.reasoning) return undefined;
   const level = clampThinkingLevel(requested, thinkingLevelsFor(model));
-  if (level === "off") return model.compat?.supportsReasoningNone === true ? "none" : undefined;
+  const mapped = mappedLevelValue(model, level);
+  if (mapped !== undefined) return mapped;
+  if (level === "off") return supportsNone ? "none" : undefined;
   return EFFORT[level];
 }
 

@@ -1,5 +1,7 @@
 import { readFile } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stat } from "node:fs/promises";
+import { dirname } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AssistantMessageEvent } from "../../kernel/index.js";
 import { BASH_TOOL, bootKernel, removeDir, runStream, streamRequest, tempDir } from "../../test/fake-llm/harness.js";
 import { startFakeLlm, writeModelsJson, type FakeLlm } from "../../test/fake-llm/server.js";
@@ -11,12 +13,13 @@ import { cassettePath, toCassetteEvent } from "./recorder.js";
 let fake: FakeLlm;
 let agentDir: string;
 
-beforeAll(async () => {
+// A fresh server per test: generated tool ids count the server's requests, so no test may see another's.
+beforeEach(async () => {
   fake = await startFakeLlm();
   agentDir = await tempDir();
   await writeModelsJson(agentDir, fake.url);
 });
-afterAll(async () => {
+afterEach(async () => {
   await fake.close();
   await removeDir(agentDir);
 });
@@ -36,6 +39,9 @@ describe("--record", () => {
     await recording.hooks.shutdown.promise({ reason: "exit" });
 
     const text = await readFile(cassettePath(agentDir, "session-1"), "utf8");
+    // A cassette holds the whole conversation: private like auth.json.
+    expect((await stat(cassettePath(agentDir, "session-1"))).mode & 0o777).toBe(0o600);
+    expect((await stat(dirname(cassettePath(agentDir, "session-1")))).mode & 0o777).toBe(0o700);
     const lines = text.trim().split("\n").map((line) => JSON.parse(line));
     expect(lines[0]).toMatchObject({ type: "cassette", version: 1, name: "session-1", eventDelayMs: 0 });
     expect(lines.filter((l) => l.type === "turn")).toHaveLength(3);

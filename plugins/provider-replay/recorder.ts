@@ -3,7 +3,7 @@
  * back. JSONL: a header line, then per LLM call `{"type":"turn"}` and one line per unified event
  * without its `partial`. Plugin-independent: it wraps any AssistantStream.
  */
-import { appendFile, mkdir, writeFile } from "node:fs/promises";
+import { appendFile, chmod, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { AssistantMessageEvent, AssistantStream, Model } from "../../kernel/index.js";
 
@@ -61,9 +61,11 @@ export class CassetteRecorder {
       .then(async () => {
         if (!this.#started) {
           this.#started = true;
-          await mkdir(dirname(this.path), { recursive: true });
+          // Private, like auth.json and sessions: a cassette holds the whole conversation.
+          await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
           const header = { type: "cassette", version: 1, name: this.name, eventDelayMs: 0, reasoning: model.reasoning, contextWindow: model.contextWindow };
-          await writeFile(this.path, JSON.stringify(header) + "\n");
+          await writeFile(this.path, JSON.stringify(header) + "\n", { mode: 0o600 });
+          await chmod(this.path, 0o600);
         }
         await appendFile(this.path, lines.join("\n") + "\n");
       })

@@ -2,30 +2,17 @@
  * Plugin `retry`: automatic retry of transient provider errors (rate limits, overload, 5xx,
  * network) with exponential backoff. After a run whose last assistant turn failed, it drops
  * that turn from the live context, waits, and asks the agent for a continuation run.
- * Settings `retry: {enabled, maxRetries, baseDelayMs}`; commands `set_auto_retry`, `abort_retry`.
+ * A delay the server asks for (retry-after, Gemini RetryInfo) is honoured as a minimum; one
+ * above `retry.provider.maxRetryDelayMs` fails at once. Settings `retry: {enabled, maxRetries,
+ * baseDelayMs, provider: {maxRetryDelayMs}}`; commands `set_auto_retry`, `abort_retry`.
  */
 import { z } from "zod";
-import { defineCommand, definePlugin, defineSetting, STAGE } from "../../kernel/index.js";
+import { defineCommand, definePlugin, STAGE } from "../../kernel/index.js";
 import type {} from "../settings/api.js";
 import { RETRY_DEFAULTS, RetryChain } from "./retry-chain.js";
+import { retrySetting } from "./settings.js";
 
 export { RetryChain, retryDelayMs, RETRY_CANCELLED, RETRY_DEFAULTS, type RetrySettings } from "./retry-chain.js";
-
-const retrySetting = defineSetting(
-  () =>
-    z.object({
-      enabled: z.boolean().optional(),
-      maxRetries: z.number().int().min(0).optional(),
-      baseDelayMs: z.number().int().min(0).optional(),
-    }),
-  { description: "Automatic retry of transient provider errors: enabled (true), maxRetries (3), baseDelayMs (2000, doubling)." },
-);
-
-declare module "../../kernel/config.js" {
-  interface Settings {
-    retry?: z.output<ReturnType<(typeof retrySetting)["schema"]>>;
-  }
-}
 
 export default definePlugin({
   name: "retry",
@@ -41,6 +28,7 @@ export default definePlugin({
         enabled: configured.enabled ?? RETRY_DEFAULTS.enabled,
         maxRetries: configured.maxRetries ?? RETRY_DEFAULTS.maxRetries,
         baseDelayMs: configured.baseDelayMs ?? RETRY_DEFAULTS.baseDelayMs,
+        maxRetryDelayMs: configured.provider?.maxRetryDelayMs ?? RETRY_DEFAULTS.maxRetryDelayMs,
       },
       {
         emit: (type, payload) => k.events.emit(type, payload),
@@ -58,7 +46,7 @@ export default definePlugin({
       if (event.type === "message_end" && event.message.role === "assistant") chain.onAssistantEnd(event.message);
     });
     k.hooks.run_end.tapPromise(k.name, async ({ lastAssistant, signal }) =>
-      (await chain.onRunEnd(lastAssistant, signal)) ? { continue: true } : undefined,
+      (await chain.onRunEnd(lastAssistant, signal, agent.getModel() ?? undefined)) ? { continue: true } : undefined,
     );
 
     k.registerCommand(

@@ -10,7 +10,7 @@ function setup(settings: Partial<RetrySettings> = {}) {
   const events: Record<string, unknown>[] = [];
   const removed: AgentMessage[] = [];
   const chain = new RetryChain(
-    { enabled: true, maxRetries: 3, baseDelayMs: 1, ...settings },
+    { enabled: true, maxRetries: 3, baseDelayMs: 1, maxRetryDelayMs: 60_000, ...settings },
     { emit: (type, payload) => events.push({ type, ...payload }), removeMessage: (m) => removed.push(m) },
   );
   return { chain, events, removed, signal: new AbortController().signal };
@@ -50,6 +50,15 @@ describe("RetryChain", () => {
     ]);
     expect(removed).toHaveLength(2);
     expect(removed).not.toContain(last);
+  });
+
+  it("waits at least the delay the server asked for, and gives up at once on one above the cap", async () => {
+    const { chain, events, signal } = setup({ baseDelayMs: 1, maxRetryDelayMs: 1000 });
+    expect(await chain.onRunEnd(reply("error", "429 Too Many Requests (retry after 30 ms)"), signal)).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: "auto_retry_start", delayMs: 30 });
+    const refused = reply("error", '429 {"error":{"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"3600s"}]}}');
+    expect(await chain.onRunEnd(refused, signal)).toBe(false);
+    expect(events.at(-1)).toEqual({ type: "auto_retry_end", success: false, attempt: 1, finalError: refused.errorMessage });
   });
 
   it("leaves alone successes, overflows, fatal errors, disabled retry and maxRetries 0", async () => {

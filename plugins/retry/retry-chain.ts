@@ -3,17 +3,19 @@
  * turn is retried, waits out the backoff (abortable), and closes every started chain with
  * exactly one `auto_retry_end`. No I/O of its own: events go out through `emit`.
  */
-import type { AgentMessage, AssistantMessage, EventMap } from "../../kernel/index.js";
-import { isContextOverflow, isRetryableError } from "../../lib/provider-kit/index.js";
+import type { AgentMessage, AssistantMessage, EventMap, Model } from "../../kernel/index.js";
+import { isContextOverflow, isRetryableError, requestedRetryDelayMs } from "../../lib/provider-kit/index.js";
 
 export interface RetrySettings {
   enabled: boolean;
   /** Retries after the first failure (not counting it). */
   maxRetries: number;
   baseDelayMs: number;
+  /** A server asking for a longer wait than this fails at once instead (pi's default: 60 s). */
+  maxRetryDelayMs: number;
 }
 
-export const RETRY_DEFAULTS: RetrySettings = { enabled: true, maxRetries: 3, baseDelayMs: 2000 };
+export const RETRY_DEFAULTS: RetrySettings = { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxRetryDelayMs: 60_000 };
 export const RETRY_CANCELLED = "Retry cancelled";
 
 /** Exponential backoff: base, 2·base, 4·base, ... for attempts 1, 2, 3, ... */
@@ -69,10 +71,13 @@ export class RetryChain {
   }
 
   /** A run ended. Resolves `true` when the agent should continue (after the backoff). */
-  async onRunEnd(last: AssistantMessage | undefined, signal: AbortSignal): Promise<boolean> {
+  async onRunEnd(last: AssistantMessage | undefined, signal: AbortSignal, model?: Model): Promise<boolean> {
     if (!last || last.stopReason !== "error") return false;
     const error = last.errorMessage ?? "Unknown error";
-    const retryable = this.settings.enabled && isRetryableError(error) && !isContextOverflow(error);
+    // The server's own delay (retry-after, RetryInfo) is a floor; one beyond the cap is a refusal.
+    const requested = requestedRetryDelayMs(error);
+    const tooLong = requested !== undefined && requested > this.settings.maxRetryDelayMs;
+    const retryable = this.settings.enabled && !tooLong && isRetryableError(error, model) && !isContextOverflow(error, model);
     if (this.#stopRequested) {
       this.#end({ success: false, finalError: RETRY_CANCELLED });
       return false;
@@ -83,7 +88,7 @@ export class RetryChain {
     }
 
     this.#attempt++;
-    const delayMs = retryDelayMs(this.settings.baseDelayMs, this.#attempt);
+    const delayMs = Math.max(retryDelayMs(this.settings.baseDelayMs, this.#attempt), requested ?? 0);
     this.#host.emit("auto_retry_start", { attempt: this.#attempt, maxAttempts: this.settings.maxRetries, delayMs, errorMessage: error });
     this.#host.removeMessage(last);
 

@@ -115,3 +115,5 @@ declare module "../../kernel/services.js" {
 
 /** Pure helpers other plugins may use on session data (totals for export, token estimates for compaction). */
 export { computeSessionTotals, estimateContextTokens, estimateMessageTokens, type SessionTotals } from "./stats.js";
+/** How a verbatim-line compaction entry is recognised (`details.strategy`) and introduced to the model. */
+export { VERBATIM_PREFIX, VERBATIM_STRATEGY } from "./context.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { NewSessionEntry, SessionEntry } from "./api.js";
-import { buildSessionContext } from "./context.js";
-import { assistant, user } from "./fixtures.test-support.js";
+import { buildSessionContext, VERBATIM_PREFIX } from "./context.js";
+import { assistant, toolResult, user } from "./fixtures.test-support.js";
 import { SessionTree } from "./tree.js";
 
 function build(...entries: NewSessionEntry[]) {
@@ -76,6 +76,37 @@ describe("buildSessionContext", () => {
     tree.append({ type: "compaction", summary: "NEW", firstKeptEntryId: u2.id, tokensBefore: 1 });
     const a2 = tree.append({ type: "message", message: assistant("a2") });
     expect(texts(buildSessionContext(tree.entries(), a2.id).messages)).toEqual(["NEW", "u2", "a2"]);
+  });
+
+  it("should show a verbatim boundary as one message: the compacted text, then the kept tail as transcript", () => {
+    const { tree, ids } = build(
+      { type: "message", message: user("u1") },
+      { type: "message", message: assistant("a1") },
+      { type: "message", message: user("u2") },
+      { type: "message", message: assistant("a2") },
+    );
+    const details = { strategy: "verbatim-lines" };
+    tree.append({ type: "compaction", summary: "[User]: u1\n(filtered 3 lines)", firstKeptEntryId: ids[2]!, tokensBefore: 100, details });
+    const u3 = tree.append({ type: "message", message: user("u3") });
+    const { messages } = buildSessionContext(tree.entries(), u3.id);
+    expect(texts(messages)).toEqual([`${VERBATIM_PREFIX}[User]: u1\n(filtered 3 lines)\n\n[User]: u2\n\n[Assistant]: a2`, "u3"]);
+    expect(messages[0]).toMatchObject({ role: "custom", customType: "compaction", details });
+    expect(JSON.stringify(messages)).not.toContain("a1");
+  });
+
+  it("should show only the compacted text with firstKeptEntryId null, and keep tail tool calls and images", () => {
+    const details = { strategy: "verbatim-lines" };
+    const { tree } = build({ type: "message", message: user("u1") }, { type: "message", message: assistant("a1") });
+    tree.append({ type: "compaction", summary: "S", firstKeptEntryId: null, tokensBefore: 1, details });
+    const u2 = tree.append({ type: "message", message: user("u2") });
+    expect(texts(buildSessionContext(tree.entries(), u2.id).messages)).toEqual([`${VERBATIM_PREFIX}S`, "u2"]);
+
+    const image = { type: "image" as const, data: "AAAA", mimeType: "image/png" };
+    const call = assistant("", { content: [{ type: "toolCall", id: "c1", name: "read", arguments: { path: "old.ts" } }], stopReason: "toolUse" });
+    const other = build({ type: "message", message: user("u1") }, { type: "message", message: call }, { type: "message", message: { ...toolResult("c1", "body"), content: [{ type: "text", text: "body" }, image] } });
+    other.tree.append({ type: "compaction", summary: "S", firstKeptEntryId: other.ids[1]!, tokensBefore: 1, details });
+    const [boundary] = buildSessionContext(other.tree.entries(), other.tree.leafId).messages;
+    expect((boundary as { content: unknown }).content).toEqual([{ type: "text", text: `${VERBATIM_PREFIX}S\n\n[Assistant tool calls]: read(path="old.ts")\n\n[Tool result]: body\n[image]` }, image]);
   });
 
   // Timing lives in bench/session-load.mjs; here only that a 100k chain builds (no recursion limit).

@@ -2,8 +2,16 @@
  * What the model sees: the messages, model and thinking level of the active branch
  * (root -> leaf), with the latest compaction on that path honoured. Linear in session size.
  */
-import type { AgentMessage, CustomMessage } from "../../kernel/index.js";
+import type { AgentMessage, CustomMessage, ImageContent } from "../../kernel/index.js";
+import { renderTranscript } from "../../lib/transcript/index.js";
 import type { CompactionEntry, SessionContext, SessionEntry } from "./api.js";
+
+/** `details.strategy` of a verbatim-line compaction (plugin `compaction`). */
+export const VERBATIM_STRATEGY = "verbatim-lines";
+
+/** Opens a verbatim boundary, so the model reads what follows as its own earlier conversation. */
+export const VERBATIM_PREFIX =
+  'Earlier parts of this conversation were compacted. What follows is the transcript of the lines that were kept, word for word; each removed span is marked "(filtered N lines)".\n\n';
 
 /**
  * Builds the context of the branch ending at `leafId`. A null leaf gives an empty context; an
@@ -51,9 +59,18 @@ export function contextFromPath(path: readonly SessionEntry[]): SessionContext {
   let start = 0;
   if (compactionIndex >= 0) {
     const compaction = path[compactionIndex] as CompactionEntry;
-    messages.push(compactionMessage(compaction));
     const keptFrom = keptStart(path, compaction, compactionIndex);
-    if (keptFrom >= 0) pushMessages(messages, path, keptFrom, compactionIndex);
+    if (isVerbatim(compaction)) {
+      // The kept tail is shown as transcript text after the compacted lines: with no turn
+      // alignment it may open with tool results whose calls were compacted away, which a
+      // provider would refuse (or the converter drop) as real messages.
+      const tail: AgentMessage[] = [];
+      if (keptFrom >= 0) pushMessages(tail, path, keptFrom, compactionIndex);
+      messages.push(verbatimMessage(compaction, tail));
+    } else {
+      messages.push(compactionMessage(compaction));
+      if (keptFrom >= 0) pushMessages(messages, path, keptFrom, compactionIndex);
+    }
     start = compactionIndex + 1;
   }
   pushMessages(messages, path, start, path.length);
@@ -71,6 +88,21 @@ function pushMessages(out: AgentMessage[], path: readonly SessionEntry[], from: 
     const entry = path[i]!;
     if (entry.type === "message") out.push(entry.message);
   }
+}
+
+function isVerbatim(entry: CompactionEntry): boolean {
+  const details = entry.details;
+  return typeof details === "object" && details !== null && (details as { strategy?: unknown }).strategy === VERBATIM_STRATEGY;
+}
+
+/** One message: prefix, the compacted text, then the kept tail (its images as extra blocks). */
+function verbatimMessage(entry: CompactionEntry, tail: readonly AgentMessage[]): CustomMessage {
+  const images: ImageContent[] = [];
+  const tailText = renderTranscript(tail, "retained", images);
+  const text = VERBATIM_PREFIX + entry.summary + (entry.summary !== "" && tailText !== "" ? "\n\n" : "") + tailText;
+  const message = compactionMessage(entry);
+  message.content = images.length === 0 ? text : [{ type: "text", text }, ...images];
+  return message;
 }
 
 function compactionMessage(entry: CompactionEntry): CustomMessage {

@@ -2,7 +2,7 @@
  * The agent loop driving a real SDK against the fake server: prompt -> message_update stream
  * -> final message, as a transport sees it (each event serialised the moment it is emitted).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Kernel } from "../../kernel/kernel.js";
 import type { AssistantMessage } from "../../kernel/index.js";
 import anthropicPlugin from "../../plugins/provider-anthropic/index.js";
@@ -15,20 +15,19 @@ let agentDir: string;
 let kernel: Kernel;
 let wire: any[];
 
-beforeAll(async () => {
+// Each test gets its own server, agent dir and kernel: no test sees another's conversation or requests.
+beforeEach(async () => {
   fake = await startFakeLlm();
   agentDir = await tempDir();
   await writeModelsJson(agentDir, fake.url);
   kernel = await bootKernel({ agentDir, plugins: [anthropicPlugin, openaiPlugin], cli: { model: "fake-anthropic/fake-1" } });
+  wire = [];
   kernel.events.subscribe((event) => wire.push(JSON.parse(JSON.stringify(event))));
 });
-afterAll(async () => {
+afterEach(async () => {
+  await kernel.services.get("agent").abort();
   await fake.close();
   await removeDir(agentDir);
-});
-beforeEach(() => {
-  wire = [];
-  fake.requests.length = 0;
 });
 
 const invoke = (name: string, raw: Record<string, unknown> = {}) => kernel.commands.invoke(name, raw) as Promise<any>;
@@ -55,10 +54,12 @@ describe("agent loop over a real provider", () => {
   });
 
   it("sends the conversation back on the next prompt, including the thinking signature", async () => {
-    fake.script({ text: "second answer" });
+    fake.script({ thinking: "Think", text: "first answer" }, { text: "second answer" });
+    await invoke("prompt", { message: "hi" });
+    await idle();
     await invoke("prompt", { message: "again" });
     await idle();
-    const messages = fake.requests[0]!.body.messages;
+    const messages = fake.requests[1]!.body.messages;
     expect(messages.map((m: any) => m.role)).toEqual(["user", "assistant", "user"]);
     expect(messages[1].content[0]).toMatchObject({ type: "thinking", signature: "sig-part-1sig-part-2" });
   });
@@ -81,11 +82,13 @@ describe("agent loop over a real provider", () => {
   });
 
   it("switches providers mid-conversation and converts the history", async () => {
+    fake.script({ thinking: "Think", text: "from anthropic" }, { text: "from responses" });
+    await invoke("prompt", { message: "hi" });
+    await idle();
     await invoke("set_model", { provider: "fake-responses", modelId: "fake-1" });
-    fake.script({ text: "from responses" });
     await invoke("prompt", { message: "switch" });
     await idle();
-    const input = fake.requests[0]!.body.input;
+    const input = fake.requests[1]!.body.input;
     // Anthropic's signed thinking is not replayable to OpenAI: it arrives as plain assistant text.
     expect(input).toContainEqual({ role: "assistant", content: "Think" });
     expect(lastAssistant()).toMatchObject({ provider: "fake-responses", content: [{ type: "text", text: "from responses" }] });

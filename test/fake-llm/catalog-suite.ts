@@ -5,11 +5,43 @@
  */
 import { describe, expect, it } from "vitest";
 import { THINKING_LEVELS, thinkingLevelsFor, type Model, type ThinkingLevel } from "../../kernel/index.js";
-import type { ProviderRegistration } from "../../lib/provider-kit/index.js";
+import type { CatalogModel, ProviderRegistration } from "../../lib/provider-kit/index.js";
 
-export function describeModelTable(registration: ProviderRegistration, wireValue: (model: Model, level: ThinkingLevel) => unknown): void {
+/**
+ * What is wrong with a table's lifecycle data as of `checkedOn` (the date the table says it was
+ * checked): a default (first) model that is retired or retiring, a listed model past its date.
+ */
+export function retirementProblems(registration: ProviderRegistration, checkedOn: string): string[] {
+  const problems: string[] = [];
+  const [first, ...rest] = registration.models as CatalogModel[];
+  if (first?.retiresOn) problems.push(`default model ${first.id} is marked retiring on ${first.retiresOn}`);
+  for (const model of rest) if (model.retiresOn && model.retiresOn <= checkedOn) problems.push(`${model.id} retired on ${model.retiresOn}`);
+  for (const model of registration.models as CatalogModel[]) {
+    if (model.retiresOn !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(model.retiresOn)) problems.push(`${model.id}: retiresOn must be YYYY-MM-DD`);
+  }
+  return problems;
+}
+
+export function describeModelTable(registration: ProviderRegistration, checkedOn: string, wireValue: (model: Model, level: ThinkingLevel) => unknown): void {
   const models = registration.models;
-  describe(`${registration.name} model table`, () => {
+  describe(`${registration.name} model table (checked ${checkedOn})`, () => {
+    it("has a check date, a default that is not retired or retiring, and no model past its retirement", () => {
+      expect(checkedOn).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(retirementProblems(registration, checkedOn)).toEqual([]);
+    });
+
+    it("prices tiers above the base price, at growing thresholds", () => {
+      for (const model of models as CatalogModel[]) {
+        let previous = -1;
+        for (const tier of model.costTiers ?? []) {
+          expect(tier.aboveInputTokens, model.id).toBeGreaterThan(previous);
+          expect(tier.aboveInputTokens, model.id).toBeLessThan(model.contextWindow);
+          expect(tier.cost.input, model.id).toBeGreaterThan(model.cost.input);
+          previous = tier.aboveInputTokens;
+        }
+      }
+    });
+
     it("has models under the provider's api and base URL, ids unique", () => {
       expect(models.length).toBeGreaterThan(0);
       expect(new Set(models.map((m) => m.id)).size).toBe(models.length);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Kernel } from "../../kernel/kernel.js";
-import type { AssistantMessage, AssistantMessageEvent, Model, PluginDefinition } from "../../kernel/index.js";
+import type { AssistantMessage, AssistantMessageEvent, Model, PluginDefinition, Settings } from "../../kernel/index.js";
 import { isContextOverflow, isRetryableError } from "../../lib/provider-kit/index.js";
 import { BASH_TOOL, TINY_PNG, bootKernel, removeDir, runStream, streamRequest, tempDir } from "./harness.js";
 import { startFakeLlm, writeModelsJson, type FakeLlm, type FakeProviderName, type RecordedRequest } from "./server.js";
@@ -31,13 +31,13 @@ export interface SuiteContext {
 }
 
 /** Boots a kernel with the provider against a fresh fake server; shared by the suite and provider-specific tests. */
-export function useProviderKernel(provider: FakeProviderName, plugin: PluginDefinition): SuiteContext {
+export function useProviderKernel(provider: FakeProviderName, plugin: PluginDefinition, settings?: Settings): SuiteContext {
   const ctx = {} as SuiteContext;
   beforeAll(async () => {
     ctx.fake = await startFakeLlm();
     ctx.agentDir = await tempDir();
     await writeModelsJson(ctx.agentDir, ctx.fake.url);
-    ctx.kernel = await bootKernel({ agentDir: ctx.agentDir, plugins: [plugin] });
+    ctx.kernel = await bootKernel({ agentDir: ctx.agentDir, plugins: [plugin], ...(settings ? { settings } : {}) });
     ctx.model = ctx.kernel.services.get("models").find(provider, "fake-1")!;
   });
   beforeEach(() => {

@@ -19,7 +19,13 @@ export function renderAnthropic(reply: FakeReply, ctx: RenderContext): Rendered 
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: usage.input, output_tokens: 1, cache_read_input_tokens: usage.cacheRead, cache_creation_input_tokens: usage.cacheWrite },
+      usage: {
+        input_tokens: usage.input,
+        output_tokens: 1,
+        cache_read_input_tokens: usage.cacheRead,
+        cache_creation_input_tokens: usage.cacheWrite,
+        cache_creation: { ephemeral_5m_input_tokens: usage.cacheWrite - (usage.cacheWrite1h ?? 0), ephemeral_1h_input_tokens: usage.cacheWrite1h ?? 0 },
+      },
     },
   });
   emit("ping", {});
@@ -48,6 +54,10 @@ export function renderAnthropic(reply: FakeReply, ctx: RenderContext): Rendered 
     emit("content_block_stop", { index });
     index++;
   });
+  if (reply.streamErrorBody !== undefined) {
+    frames.push(sse(reply.streamErrorBody, "error"));
+    return { frames, malformedAfter: 1 };
+  }
   if (reply.streamError !== undefined) {
     frames.push(sse({ type: "error", error: { type: "overloaded_error", message: reply.streamError } }, "error"));
     return { frames, malformedAfter: 1 };

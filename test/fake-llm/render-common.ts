@@ -17,7 +17,7 @@ export interface Rendered {
 export const MALFORMED_DATA = "{this is not json";
 
 export function usageOf(reply: FakeReply): Required<FakeUsage> {
-  return { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, ...reply.usage } as Required<FakeUsage>;
+  return { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, ...reply.usage } as Required<FakeUsage>;
 }
 
 export function stopOf(reply: FakeReply): NonNullable<FakeReply["stop"]> {

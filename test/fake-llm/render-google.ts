@@ -20,6 +20,10 @@ export function renderGoogle(reply: FakeReply, ctx: RenderContext): Rendered {
     ...(index === 0 && reply.thinking !== undefined ? { thoughtSignature: GEMINI_THOUGHT_SIGNATURE } : {}),
   }));
   if (calls.length > 0) chunk(calls);
+  if (reply.streamErrorBody !== undefined) {
+    frames.push(sse(reply.streamErrorBody, undefined, "\r\n"));
+    return { frames, malformedAfter: 1 };
+  }
   if (reply.streamError !== undefined) {
     frames.push(sse({ error: { code: 500, message: reply.streamError, status: "INTERNAL" } }, undefined, "\r\n"));
     return { frames, malformedAfter: 1 };
@@ -41,4 +45,25 @@ const STATUS: Record<number, string> = { 400: "INVALID_ARGUMENT", 403: "PERMISSI
 
 export function googleError(status: number, message: string): string {
   return JSON.stringify({ error: { code: status, message, status: STATUS[status] ?? "UNKNOWN" } });
+}
+
+/**
+ * A Gemini 429 as the API sends it for an exhausted quota: billing-sounding wording, a
+ * QuotaFailure naming the quota (per minute or per day), and a RetryInfo delay.
+ */
+export function geminiQuotaErrorBody(quota: "minute" | "day", retrySeconds: number): string {
+  const quotaId = quota === "minute" ? "GenerateRequestsPerMinutePerProjectPerModel-FreeTier" : "GenerateRequestsPerDayPerProjectPerModel-FreeTier";
+  const metric = "generativelanguage.googleapis.com/generate_content_free_tier_requests";
+  return JSON.stringify({
+    error: {
+      code: 429,
+      message: `You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.\n* Quota exceeded for metric: ${metric}, limit: 10, model: gemini-3.5-flash\nPlease retry in ${retrySeconds}.5s.`,
+      status: "RESOURCE_EXHAUSTED",
+      details: [
+        { "@type": "type.googleapis.com/google.rpc.QuotaFailure", violations: [{ quotaMetric: metric, quotaId, quotaDimensions: { location: "global", model: "gemini-3.5-flash" }, quotaValue: "10" }] },
+        { "@type": "type.googleapis.com/google.rpc.Help", links: [{ description: "Learn more about Gemini API quotas", url: "https://ai.google.dev/gemini-api/docs/rate-limits" }] },
+        { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${retrySeconds}s` },
+      ],
+    },
+  });
 }

@@ -14,18 +14,26 @@ export function renderOpenAiChat(reply: FakeReply, ctx: RenderContext): Rendered
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
     frames.push(sse({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] }));
   chunk({ role: "assistant", content: "" });
-  if (reply.thinking !== undefined) for (const part of chunksOf(reply.thinking)) chunk({ reasoning_content: part });
+  const reasoningField = reply.reasoningField ?? "reasoning_content";
+  if (reply.thinking !== undefined) for (const part of chunksOf(reply.thinking)) chunk({ [reasoningField]: part });
   if (reply.text !== undefined) for (const part of chunksOf(reply.text, reply.textChunks)) chunk({ content: part });
   (reply.toolCalls ?? []).forEach((call, index) => {
     // The id and name come only on a call's first fragment, as OpenAI sends them.
-    chunk({ tool_calls: [{ index, id: toolId("call_fake_", ctx, index, call), type: "function", function: { name: call.name, arguments: "" } }] });
+    const id = toolId("call_fake_", ctx, index, call);
+    chunk({ tool_calls: [{ index, id, type: "function", function: { name: call.name, arguments: "" } }] });
     for (const fragment of argFragments(call, reply.splitArgs)) chunk({ tool_calls: [{ index, function: { arguments: fragment } }] });
+    // OpenRouter passes a model's encrypted reasoning along, tied to the call it belongs to.
+    if (reply.reasoningDetails) chunk({ reasoning_details: [{ type: "reasoning.encrypted", id, data: `enc_${id}`, format: "google-gemini-v1", index: 0 }] });
   });
+  if (reply.streamErrorBody !== undefined) {
+    frames.push(sse(reply.streamErrorBody));
+    return { frames, malformedAfter: 1 };
+  }
   if (reply.streamError !== undefined) {
     frames.push(sse({ error: { message: reply.streamError, type: "server_error", param: null, code: null } }));
     return { frames, malformedAfter: 1 };
   }
-  chunk({}, CHAT_FINISH[stopOf(reply)]);
+  chunk({}, reply.finishReason ?? CHAT_FINISH[stopOf(reply)]);
   frames.push(
     sse({
       ...base,
@@ -77,13 +85,13 @@ export function renderOpenAiResponses(reply: FakeReply, ctx: RenderContext): Ren
   if (reply.text !== undefined) {
     const id = `msg_fake_${ctx.seq}`;
     const output_index = outputIndex++;
-    emit("response.output_item.added", { output_index, item: { id, type: "message", role: "assistant", status: "in_progress", content: [] } });
+    emit("response.output_item.added", { output_index, item: { id, type: "message", role: "assistant", status: "in_progress", content: [], ...(reply.phase ? { phase: reply.phase } : {}) } });
     emit("response.content_part.added", { item_id: id, output_index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
     for (const delta of chunksOf(reply.text, reply.textChunks)) emit("response.output_text.delta", { item_id: id, output_index, content_index: 0, delta, logprobs: [] });
     emit("response.output_text.done", { item_id: id, output_index, content_index: 0, text: reply.text, logprobs: [] });
     const part = { type: "output_text", text: reply.text, annotations: [] };
     emit("response.content_part.done", { item_id: id, output_index, content_index: 0, part });
-    const item = { id, type: "message", role: "assistant", status: "completed", content: [part] };
+    const item = { id, type: "message", role: "assistant", status: "completed", content: [part], ...(reply.phase ? { phase: reply.phase } : {}) };
     emit("response.output_item.done", { output_index, item });
     output.push(item);
   }
@@ -99,6 +107,10 @@ export function renderOpenAiResponses(reply: FakeReply, ctx: RenderContext): Ren
     emit("response.output_item.done", { output_index, item });
     output.push(item);
   });
+  if (reply.streamErrorBody !== undefined) {
+    frames.push(sse(reply.streamErrorBody, "error"));
+    return { frames, malformedAfter: 1 };
+  }
   if (reply.streamError !== undefined) {
     emit("error", { code: "server_error", message: reply.streamError, param: null });
     return { frames, malformedAfter: 1 };
@@ -111,8 +123,8 @@ export function renderOpenAiResponses(reply: FakeReply, ctx: RenderContext): Ren
     total_tokens: usage.input + usage.cacheRead + usage.output,
   };
   const stop = stopOf(reply);
-  if (stop === "length") {
-    emit("response.incomplete", { response: response("incomplete", output, { usage: usageBlock, incomplete_details: { reason: "max_output_tokens" } }) });
+  if (stop === "length" || reply.incompleteReason) {
+    emit("response.incomplete", { response: response("incomplete", output, { usage: usageBlock, incomplete_details: { reason: reply.incompleteReason ?? "max_output_tokens" } }) });
   } else if (stop === "error") {
     emit("response.failed", { response: response("failed", output, { usage: usageBlock, error: { code: "server_error", message: "The response failed" } }) });
   } else {

@@ -146,14 +146,14 @@ export async function startFakeLlm(): Promise<FakeLlm> {
 async function respond(res: ServerResponse, format: WireFormat, reply: FakeReply, ctx: RenderContext): Promise<void> {
   if (reply.status !== undefined && reply.status >= 400) {
     const message = reply.errorMessage ?? defaultErrorMessage(reply.status);
-    res.writeHead(reply.status, { "content-type": "application/json" }).end(reply.errorBody ?? ERROR_BODY[format](reply.status, message));
+    res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers }).end(reply.errorBody ?? ERROR_BODY[format](reply.status, message));
     return;
   }
   const rendered = RENDER[format](reply, ctx);
   let frames = rendered.frames;
   if (reply.malformed) frames = [...frames.slice(0, rendered.malformedAfter), sse(MALFORMED_DATA, format === "anthropic" ? "content_block_delta" : undefined)];
   const stallAt = reply.stall === true ? 3 : reply.stall;
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", ...reply.headers });
   for (let i = 0; i < frames.length; i++) {
     if (stallAt !== undefined && i >= stallAt) {
       // Hold the connection open; the client must abort (the test checks the disconnect).

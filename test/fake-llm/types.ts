@@ -12,6 +12,8 @@ export interface FakeUsage {
   output: number;
   cacheRead?: number;
   cacheWrite?: number;
+  /** Anthropic: of the cache writes, those written with a one-hour lifetime. */
+  cacheWrite1h?: number;
 }
 
 /** One scripted reply, rendered in whatever wire format the request's endpoint speaks. */
@@ -42,6 +44,20 @@ export interface FakeReply {
   stall?: true | number;
   /** Text chunking: by default text streams word by word. */
   textChunks?: string[];
+  /** Extra response headers (e.g. `retry-after`, `retry-after-ms` on a 429). */
+  headers?: Record<string, string>;
+  /** Raw in-stream error record (its JSON data), sent after the content instead of the provider-shaped one. */
+  streamErrorBody?: unknown;
+  /** Chat Completions: the raw `finish_reason` to end with (e.g. "network_error"). */
+  finishReason?: string;
+  /** Chat Completions: the delta field thinking streams in (default `reasoning_content`). */
+  reasoningField?: string;
+  /** Chat Completions (OpenRouter): `reasoning_details` sent with each tool call, keyed to its id. */
+  reasoningDetails?: true;
+  /** Responses: the `phase` of the assistant message item (`commentary`, `final_answer`). */
+  phase?: string;
+  /** Responses: the `incomplete_details.reason` of an incomplete response (default max_output_tokens). */
+  incompleteReason?: string;
 }
 
 export type ReplySource = FakeReply | ((request: RecordedRequest) => FakeReply);

@@ -57,10 +57,10 @@ describe("models.json wiring against the fake server", () => {
     expect(openai.headers.authorization).toBe("Bearer sk-oai-env");
     expect(openai.body).toMatchObject({ model: "gpt-5.4", reasoning: { effort: "medium" } });
 
-    const google = await call("google", "gemini-2.5-flash");
-    expect(google.path).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent");
+    const google = await call("google", "gemini-3.5-flash");
+    expect(google.path).toBe("/v1beta/models/gemini-3.5-flash:streamGenerateContent");
     expect(google.headers["x-goog-api-key"]).toBe("gem-env");
-    expect(google.body.generationConfig.thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 8192 });
+    expect(google.body.generationConfig.thinkingConfig).toEqual({ includeThoughts: true, thinkingLevel: "MEDIUM" });
   });
 
   it("sends a custom completions model's env-var-name key and headers", async () => {

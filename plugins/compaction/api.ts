@@ -1,0 +1,51 @@
+/**
+ * The compaction plugin's public surface: the `compaction` service (manual compaction for the
+ * SDK and extensions, the automatic switch) and the events it emits.
+ */
+import type { CompactionReason, CompactionResult } from "../../kernel/index.js";
+
+export interface CompactOptions {
+  preserveRecent?: number;
+  compressionRatio?: number;
+  query?: string;
+  /** Accepted for pi compatibility; verbatim compaction writes no summary, so it only reaches the hook. */
+  customInstructions?: string;
+}
+
+export interface CompactionApi {
+  /**
+   * Compacts now (reason "manual"); aborts a streaming run first. Rejects with `Compaction
+   * cancelled`, `Nothing to compact (session too small)` or `Compaction failed: <message>`.
+   */
+  compact(options?: CompactOptions): Promise<CompactionResult>;
+  isCompacting(): boolean;
+  isAutoCompactionEnabled(): boolean;
+  /** Persists to the user's settings first; a failed write changes nothing. */
+  setAutoCompactionEnabled(enabled: boolean): Promise<void>;
+}
+
+declare module "../../kernel/services.js" {
+  interface Services {
+    compaction: CompactionApi;
+  }
+}
+
+declare module "../../kernel/events.js" {
+  interface EventMap {
+    compaction_start: { reason: CompactionReason };
+    compaction_end: {
+      reason: CompactionReason;
+      /** The committed boundary; null when none was written. */
+      result: CompactionResult | null;
+      aborted: boolean;
+      /** An overflow compaction succeeded: the prompt continues (its run goes on). */
+      willRetry: boolean;
+      errorMessage?: string;
+      /** The prompt overflowed again after its one compact-and-retry. */
+      unresolvedOverflow?: boolean;
+    };
+    summarization_retry_scheduled: { attempt: number; maxAttempts: number; delayMs: number; errorMessage: string };
+    summarization_retry_attempt_start: { source: "compaction" | "branchSummary"; reason?: CompactionReason };
+    summarization_retry_finished: {};
+  }
+}

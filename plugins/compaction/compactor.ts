@@ -1,0 +1,193 @@
+/**
+ * One compaction, start to commit, without events: prepare the region, let
+ * `session_before_compact` taps cancel or supply the text, else plan and rebuild the lines, then
+ * check the file, back it up and append the compaction entry. Failures throw before anything is
+ * written: `Nothing to compact (session too small)`, `Compaction cancelled`, or a
+ * `CompactionFailure` the caller words for its trigger.
+ */
+import {
+  ErrorCode,
+  KernelError,
+  type AgentMessage,
+  type CompactionEntry,
+  type CompactionParameters,
+  type CompactionReason,
+  type CompactionResult,
+  type CompactionSettings,
+  type CompactionStats,
+  type Hooks,
+} from "../../kernel/index.js";
+import type { AgentApi } from "../agent/api.js";
+import { estimateContextTokens, estimateMessageTokens, VERBATIM_STRATEGY, type SessionApi } from "../session/api.js";
+import { SessionBackup } from "./backup.js";
+import { frozenPreparation, readVerdict, type TapDecision } from "./hook-payload.js";
+import { cancelled, planDeletions, type PlannerHost } from "./planner.js";
+import { PROMPT_VERSION } from "./prompt.js";
+import { reconstruct } from "./reconstruct.js";
+import { MIN_REGION_LINES, prepareRegion, type Region } from "./region.js";
+import type { PlannerRetrySettings } from "./settings.js";
+
+export const NOTHING_TO_COMPACT = "Nothing to compact (session too small)";
+
+/** A compaction that could not produce a usable result; the message has no trigger prefix yet. */
+export class CompactionFailure extends KernelError {
+  constructor(message: string) {
+    super(ErrorCode.UNAVAILABLE, message);
+  }
+}
+
+export interface CompactorHost {
+  agent: AgentApi;
+  session: SessionApi;
+  hooks: Pick<Hooks, "session_before_compact">;
+  settings: CompactionSettings;
+  retry: PlannerRetrySettings;
+  emit: PlannerHost["emit"];
+}
+
+export interface CompactionRequest {
+  reason: CompactionReason;
+  preserveRecent: number;
+  compressionRatio: number;
+  query?: string;
+  customInstructions?: string;
+  signal: AbortSignal;
+  /** The context no longer fits: any region is worth compacting, and a failed plan deletes the whole region (rung "fresh"). */
+  loadBearing: boolean;
+  /** Called once the region is big enough to compact (automatic compaction announces itself then). */
+  onReady?: () => void;
+}
+
+export interface Committed {
+  result: CompactionResult;
+  entry: CompactionEntry;
+  fromExtension: boolean;
+}
+
+/**
+ * Whether anyone tapped `hook`. tapable's `isUsed()` also counts interceptors, and every hook
+ * carries the kernel's policy interceptor, so it is always true; the payload here costs a deep
+ * copy of the branch.
+ */
+export function hasTaps(hook: { taps: readonly unknown[] }): boolean {
+  return hook.taps.length > 0;
+}
+
+/** Tokens the context occupies: the last usage plus what follows, or every message estimated. */
+export function contextTokens(messages: readonly AgentMessage[]): number {
+  return estimateContextTokens(messages) ?? messages.reduce((sum, message) => sum + estimateMessageTokens(message), 0);
+}
+
+export async function runCompaction(host: CompactorHost, request: CompactionRequest): Promise<Committed> {
+  const { agent, session } = host;
+  const { signal } = request;
+  const path = session.branch();
+  const region = prepareRegion(path, request.preserveRecent, request.query);
+  if (region.lines.length < (request.loadBearing ? 1 : MIN_REGION_LINES)) throw new KernelError(ErrorCode.CONFLICT, NOTHING_TO_COMPACT);
+  request.onReady?.();
+  if (!agent.getModel()) throw new CompactionFailure("No model selected.");
+  const tokensBefore = contextTokens(session.context().messages);
+  const parameters: CompactionParameters = { compression_ratio: request.compressionRatio, preserve_recent: request.preserveRecent, query: region.query };
+
+  const file = session.sessionFile();
+  const backup = file === undefined ? undefined : await guardFile(() => SessionBackup.start(file, () => session.flush(), request.reason));
+  let committed: Committed | undefined;
+  try {
+    let decision: TapDecision = { kind: "none" };
+    const hook = host.hooks.session_before_compact;
+    if (hasTaps(hook)) {
+      const { preparation, branchEntries } = frozenPreparation(region, tokensBefore, host.settings, path);
+      const verdict = await hook.promise({
+        reason: request.reason,
+        parameters,
+        preparation,
+        branchEntries,
+        ...(request.customInstructions !== undefined ? { customInstructions: request.customInstructions } : {}),
+        signal,
+      });
+      decision = readVerdict(verdict, region, path);
+    }
+    if (decision.kind === "cancel" || signal.aborted) throw cancelled();
+    if (decision.kind === "invalid") throw new CompactionFailure(decision.reason);
+
+    const produced = decision.kind === "text" ? supplied(decision, region) : await planned(host, request, region);
+    if (signal.aborted) throw cancelled();
+    const { text, firstKeptEntryId } = produced;
+    const L = region.lines.length;
+    const tokensAfter = Math.ceil(text.length / 4) + (firstKeptEntryId === null ? 0 : produced.tailTokens);
+    const stats: CompactionStats = {
+      linesBefore: L,
+      linesDeleted: produced.linesDeleted,
+      linesKept: L - produced.linesDeleted,
+      rangeCount: produced.rangeCount,
+      tokensBefore,
+      tokensAfter,
+      percentReduction: tokensBefore > 0 ? Math.round((1 - tokensAfter / tokensBefore) * 1000) / 10 : 0,
+    };
+    const result: CompactionResult = { compactedText: text, firstKeptEntryId, tokensBefore, promptVersion: PROMPT_VERSION, parameters, rung: produced.rung, stats };
+    const details: Record<string, unknown> = { strategy: VERBATIM_STRATEGY, promptVersion: PROMPT_VERSION, parameters, stats, rung: produced.rung };
+    if (backup) result.backupPath = details.backupPath = await guardFile(() => backup.confirm());
+    if (decision.kind === "text" && decision.details !== undefined) details.extension = decision.details;
+    const fromExtension = decision.kind === "text";
+    const entry = session.append({
+      type: "compaction",
+      summary: text,
+      firstKeptEntryId,
+      tokensBefore,
+      details,
+      ...(fromExtension ? { fromHook: true } : {}),
+    }) as CompactionEntry;
+    committed = { result, entry, fromExtension };
+    await session.flush();
+    return committed;
+  } finally {
+    if (!committed) await backup?.discard();
+  }
+}
+
+interface Produced {
+  text: string;
+  rung: string;
+  linesDeleted: number;
+  rangeCount: number;
+  firstKeptEntryId: string | null;
+  tailTokens: number;
+}
+
+/** A tap's own text (rung "extension"): it counts as keeping its own lines. */
+function supplied(decision: Extract<TapDecision, { kind: "text" }>, region: Region): Produced {
+  return {
+    text: decision.text,
+    rung: "extension",
+    linesDeleted: Math.max(0, region.lines.length - decision.text.split("\n").length),
+    rangeCount: 0,
+    firstKeptEntryId: decision.firstKeptEntryId,
+    tailTokens: decision.tail.reduce((sum, item) => sum + estimateMessageTokens(item.message), 0),
+  };
+}
+
+/** The planner's deletions applied; load-bearing and no usable plan: the whole region goes (rung "fresh"). */
+async function planned(host: CompactorHost, request: CompactionRequest, region: Region): Promise<Produced> {
+  const { agent } = host;
+  const planner: PlannerHost = { complete: (r) => agent.complete(r), model: agent.getModel()!, thinkingLevel: agent.getThinkingLevel(), retry: host.retry, reason: request.reason, emit: host.emit };
+  const outcome = await planDeletions(planner, { lines: region.lines, compressionRatio: request.compressionRatio, query: region.query, signal: request.signal });
+  if (!outcome.ok && !request.loadBearing) throw new CompactionFailure(outcome.error);
+  const rebuilt = reconstruct(region.lines, outcome.ok ? outcome.ranges : [{ start: 1, end: region.lines.length }]);
+  return {
+    text: rebuilt.text,
+    rung: outcome.ok ? "planned" : "fresh",
+    linesDeleted: rebuilt.linesDeleted,
+    rangeCount: rebuilt.rangeCount,
+    firstKeptEntryId: region.firstKeptEntryId,
+    tailTokens: region.tailTokens,
+  };
+}
+
+/** File trouble (read-only, gone) as a compaction failure with its readable message. */
+async function guardFile<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw new CompactionFailure(error instanceof Error ? error.message : String(error));
+  }
+}
