@@ -49,7 +49,7 @@ describe("extensions and the agent", () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it("veto and rewrite hooks: the model sees the blocked call's reason, the rewritten command's output, the patched result, the system prompt rule and the newest note", async () => {
+  it("veto and rewrite hooks: the model sees the blocked call's reason, the rewritten command's output, the patched result, the system prompt rule, the newest note and the request hooks' changes", async () => {
     const c = await start(["hooks-probe"]);
     writeFileSync(join(c.cwd, "a.txt"), "original text");
     fake.script(
@@ -68,6 +68,9 @@ describe("extensions and the agent", () => {
     expect(userTexts(fake.requests[0]!)).toEqual(["first", "note for: first"]);
     await promptSettled(c, "second");
     expect(userTexts(fake.requests[2]!)).toEqual(["first", "second", "note for: second"]);
+    expect(fake.requests.map((r) => [r.headers["x-extension"], r.body.user])).toEqual(Array(3).fill(["hooks-probe", "hooks-probe"]));
+    await c.ok({ type: "prompt", message: "/responses" });
+    await notified(c, "responses=3");
   });
 
   it("a tool_call handler that never finishes does not block abort; the agent stays usable", async () => {

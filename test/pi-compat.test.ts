@@ -63,7 +63,7 @@ async function loadWithAtomic(file: string): Promise<ExtensionSummary> {
     env: {},
     // Compared at load time, as pi's loader reports it: without a session no session_start
     // handler adds registrations of its own (dynamic-tools registers a tool there, in both).
-    plugins: BUILTIN_PLUGINS.filter((plugin) => !["session", "session-jsonl", "export-html"].includes(plugin.name)),
+    plugins: BUILTIN_PLUGINS.filter((plugin) => !["session", "session-jsonl"].includes(plugin.name) && !plugin.requires?.includes("session")),
     cli: { extension: [file], provider: "replay", model: "demo" },
     readSettingsFiles: false,
     userPlugins: false,

@@ -22,6 +22,8 @@ export interface ProviderRegistration {
    * Used after auth.json, the environment and models.json.
    */
   apiKey?: string;
+  /** Also send the key as `Authorization: Bearer <key>` (as models.json's `authHeader`). */
+  authHeader?: boolean;
 }
 
 /** What one request needs from the registry, resolved at request time. */

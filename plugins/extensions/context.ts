@@ -3,6 +3,7 @@
  * the run's signal) and a UI whose dialogs are dismissed if this call is released by an abort.
  * Command handlers also get the session controls, carried out by the session commands themselves.
  */
+import type {} from "../compaction/api.js";
 import { estimateContextTokens } from "../session/api.js";
 import type { ExtensionHost } from "./host.js";
 import type { ExtensionRecord } from "./record.js";
@@ -78,13 +79,13 @@ function contextUsage(host: ExtensionHost): ContextUsage | undefined {
   return { tokens, contextWindow: model.contextWindow, percent: tokens === null ? null : (tokens / model.contextWindow) * 100 };
 }
 
-/** Compaction belongs to a compaction plugin's `compact` command; without one, onError says so. */
+/** Compaction belongs to the compaction plugin; without one, onError says so. Not awaited (pi). */
 function compact(host: ExtensionHost, options: CompactOptions = {}): void {
   const fail = (error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error)));
-  if (!host.k.commands.has("compact")) {
-    queueMicrotask(() => fail(new Error("Compaction is not available: no plugin provides the compact command")));
+  const compaction = host.k.maybeService("compaction");
+  if (!compaction) {
+    queueMicrotask(() => fail(new Error("Compaction is not available: the compaction plugin is not loaded")));
     return;
   }
-  const input = options.customInstructions ? { customInstructions: options.customInstructions } : {};
-  host.k.commands.invoke("compact", input, { source: "extension", seq: 0 }).then((result) => options.onComplete?.(result), fail);
+  compaction.compact(options.customInstructions ? { customInstructions: options.customInstructions } : {}).then((result) => options.onComplete?.(result), fail);
 }

@@ -74,8 +74,9 @@ export const EVENT_ADAPTERS: Record<ExtensionEventName, Adapter | undefined> = {
       if (answer === RELEASED) return GUARD_VETO.session_before_compact("released by abort");
       const result = answered<Result<"session_before_compact">>(answer);
       if (result?.cancel) return { cancel: true };
-      const text = result?.compactedText ?? result?.compaction?.summary;
-      return typeof text === "string" ? { compactedText: text } : undefined;
+      // Atomic's compactedText, or pi's compaction {summary, firstKeptEntryId?, details?}: the compactor reads both.
+      if (result?.compaction !== undefined) return { compaction: result.compaction };
+      return result?.compactedText !== undefined ? { compactedText: result.compactedText } : undefined;
     }),
   project_trust: ({ hooks, tap, call }) =>
     hooks.project_trust.tapPromise(tap, async (payload) => {

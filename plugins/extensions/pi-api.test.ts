@@ -211,3 +211,24 @@ describe("events and providers", () => {
     expect(h.host.kernel.services.get("agent").getMessages().at(-1)).toMatchObject({ role: "assistant", content: [{ type: "text", text: "custom c1 saw 1 message(s)" }] });
   });
 });
+
+describe("compaction from extensions", () => {
+  it("session_before_compact may cancel or supply the text (pi's {compaction: {summary}}); ctx.compact runs it", async () => {
+    let mode: "cancel" | "supply" = "cancel";
+    let seenPreparation: unknown;
+    let ctx!: ExtensionContext;
+    const h = await boot([(pi) => {
+      pi.on("session_start", (_e, c) => void (ctx = c));
+      pi.on("session_before_compact", (event) => {
+        seenPreparation = event.preparation;
+        return mode === "cancel" ? { cancel: true } : { compaction: { summary: "An extension's summary of the talk." } };
+      });
+    }], { answers: Array.from({ length: 4 }, (_, i) => Array.from({ length: 12 }, (_, line) => `answer ${i} line ${line}`).join("\n")) });
+    for (const text of ["first question", "second question", "third question", "fourth question"]) await h.run(text);
+    expect(await h.send({ type: "compact", preserve_recent: 1 })).toMatchObject({ success: false, error: "Compaction cancelled" });
+    expect(seenPreparation).toMatchObject({ tokensBefore: expect.any(Number) });
+    mode = "supply";
+    const done = new Promise<unknown>((resolve, reject) => ctx.compact({ onComplete: resolve, onError: reject }));
+    expect(await done).toMatchObject({ compactedText: expect.stringContaining("An extension's summary of the talk.") });
+  });
+});

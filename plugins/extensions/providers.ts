@@ -38,7 +38,15 @@ export function registerProvider(host: ExtensionHost, record: ExtensionRecord, n
   }
   // A custom stream with no key of its own needs no credential (it authenticates itself, if at all).
   const keyless = config.streamSimple !== undefined && config.apiKey === undefined;
-  models.registerProvider({ name, api: list[0]!.api, ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}), models: list, ...(config.apiKey ? { apiKey: config.apiKey } : {}), ...(keyless ? { requiresAuth: false } : {}) });
+  models.registerProvider({
+    name,
+    api: list[0]!.api,
+    ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+    models: list,
+    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+    ...(config.authHeader ? { authHeader: true } : {}),
+    ...(keyless ? { requiresAuth: false } : {}),
+  });
   if (config.streamSimple) tapStream(host, record, name, config.streamSimple, new Set(list.map((model) => model.api)));
   record.providers.push(name);
 }

@@ -66,9 +66,11 @@ describe("credentials", () => {
     expect(r.authStatus("own")).toEqual({ configured: true, source: "provider", label: "registered by the provider" });
     r.registerProvider({ name: "proxied", api: model.api, models: [{ ...model, provider: "proxied" }], apiKey: "sk-own" });
     expect(await r.apiKey("proxied")).toBe("sk-file");
-    r.registerProvider({ name: "byenv", api: model.api, models: [{ ...model, provider: "byenv" }], apiKey: "PROXY_KEY" });
+    r.registerProvider({ name: "byenv", api: model.api, models: [{ ...model, provider: "byenv" }], apiKey: "PROXY_KEY", authHeader: true });
     expect(await r.apiKey("byenv")).toBe("p");
     expect(r.authStatus("byenv")).toEqual({ configured: true, source: "environment", label: "PROXY_KEY" });
+    expect((await r.requestCredentials({ ...model, provider: "byenv" }, new AbortController().signal)).headers).toEqual({ Authorization: "Bearer p" });
+    expect((await r.requestCredentials({ ...model, provider: "own" }, new AbortController().signal)).headers).toEqual({});
   });
 
   it("removes only the stored credential", async () => {

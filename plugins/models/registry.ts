@@ -128,7 +128,7 @@ export class ModelRegistry implements ModelsApi {
 
   async requestCredentials(model: Model, signal: AbortSignal): Promise<RequestCredentials> {
     const [apiKey, headers] = await Promise.all([this.apiKey(model.provider, signal), this.headers(model, signal)]);
-    if (apiKey && this.#config.get(model.provider)?.authHeader) headers.Authorization = `Bearer ${apiKey}`;
+    if (apiKey && (this.#config.get(model.provider)?.authHeader ?? this.#providers.get(model.provider)?.authHeader)) headers.Authorization = `Bearer ${apiKey}`;
     const real = this.#realBaseUrls.get(`${model.provider}\0${model.id}`);
     return { ...(apiKey ? { apiKey } : {}), headers, baseUrl: real && redactUrl(real) === model.baseUrl ? real : model.baseUrl };
   }

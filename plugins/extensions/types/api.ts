@@ -92,7 +92,7 @@ export interface ProviderConfig {
   apiKey?: string;
   api?: string;
   headers?: Record<string, string>;
-  /** Accepted: OpenAI-compatible requests always send the key as a Bearer token. */
+  /** Also send the key as `Authorization: Bearer <key>`. */
   authHeader?: boolean;
   models?: ProviderModelConfig[];
   /** A stream function for a custom API: its events are Atomic's unified assistant events. */

@@ -57,8 +57,8 @@ export interface ExtensionEvents {
       customInstructions?: string;
       signal: AbortSignal;
     };
-    /** `compactedText` (Atomic) or pi's `compaction.summary` replaces the planner's text. */
-    result: { cancel?: boolean; compactedText?: string; compaction?: { summary: string } };
+    /** `compactedText` (Atomic) or pi's `compaction` (`summary` is the text; `firstKeptEntryId` may move the kept tail) replaces the planner's. */
+    result: { cancel?: boolean; compactedText?: string; compaction?: { summary: string; firstKeptEntryId?: string | null; tokensBefore?: number; details?: unknown } };
   };
   session_compact: { event: { type: "session_compact"; reason: CompactionReason; result: CompactionResult; compactionEntry: CompactionEntry; fromExtension: boolean }; result: void };
   session_shutdown: { event: { type: "session_shutdown"; reason: "quit" | "reload" | "new" | "resume" | "fork"; targetSessionFile?: string }; result: void };
