@@ -10,6 +10,7 @@ import { ErrorCode, KernelError, kernelErrors } from "./errors.js";
 import type { ImageContent, TextContent, ToolSpec } from "./types.js";
 import { formatValidationError, ONE_SHOT } from "./validation.js";
 import { isZodSchema, resolveSchema } from "./commands.js";
+import { jsonSchemaValidator } from "./json-schema.js";
 
 export interface ToolResult {
   content: (TextContent | ImageContent)[];
@@ -44,10 +45,11 @@ export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): 
 
 export type ToolValidation = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
 
-/** A JSON Schema tool's parameters with the zod validator built from them (once, lazily). */
+/** A JSON Schema tool's parameters and the zod validator built from them (once, lazily). */
 interface JsonSchemaParameters {
   jsonSchema: Record<string, unknown>;
-  validator: z.ZodType;
+  label: string;
+  validator?: z.ZodType;
 }
 
 interface Entry {
@@ -87,7 +89,10 @@ export class ToolRegistry implements ToolRegistryView {
     const previous = this.#tools.get(definition.name);
     // Validate a zod/JSON Schema now so a bad schema fails at registration, naming the tool.
     const entry: Entry = { definition, owner, ...(previous ? { previous } : {}) };
-    if (options.late) this.#parametersOf(entry);
+    if (options.late) {
+      const parameters = this.#parametersOf(entry);
+      if (isResolvedJsonSchema(parameters)) parameters.validator = jsonSchemaValidator(parameters.jsonSchema, parameters.label);
+    }
     this.#tools.set(definition.name, entry);
     this.#specs = undefined;
   }
@@ -151,16 +156,22 @@ export class ToolRegistry implements ToolRegistryView {
         return failed(`preparing the arguments failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    if (isResolvedJsonSchema(parameters)) {
-      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return failed("arguments must be an object");
-      // A required key may have no property schema: the converter does not enforce those.
-      const missing = ((parameters.jsonSchema.required as string[] | undefined) ?? []).filter((key) => !(key in raw));
-      if (missing.length > 0) return failed(`Invalid ${missing[0]}: expected a value`);
+    const check = (validator: z.ZodType): ToolValidation => {
+      const parsed = validator.safeParse(raw, ONE_SHOT);
+      return parsed.success ? { ok: true, args: parsed.data as Record<string, unknown> } : failed(formatValidationError(parsed.error));
+    };
+    if (!isResolvedJsonSchema(parameters)) return check(parameters);
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return failed("arguments must be an object");
+    // A required key may have no property schema: the converter does not enforce those.
+    const missing = ((parameters.jsonSchema.required as string[] | undefined) ?? []).filter((key) => !(key in raw));
+    if (missing.length > 0) return failed(`Invalid ${missing[0]}: expected a value`);
+    let validator: z.ZodType;
+    try {
+      validator = parameters.validator ??= jsonSchemaValidator(parameters.jsonSchema, parameters.label);
+    } catch (error) {
+      return failed(error instanceof Error ? error.message : String(error));
     }
-    const validator = isResolvedJsonSchema(parameters) ? parameters.validator : parameters;
-    const parsed = validator.safeParse(raw, ONE_SHOT);
-    if (!parsed.success) return failed(formatValidationError(parsed.error));
-    return { ok: true, args: parsed.data as Record<string, unknown> };
+    return check(validator);
   }
 
   freeze(): void {
@@ -172,7 +183,9 @@ export class ToolRegistry implements ToolRegistryView {
     if (entry.schema) return entry.schema;
     const parameters = entry.definition.parameters;
     if (isJsonSchemaParameters(parameters)) {
-      entry.schema = { jsonSchema: parameters.jsonSchema, validator: jsonSchemaValidator(parameters.jsonSchema, `Tool "${entry.definition.name}" from "${entry.owner}"`) };
+      const label = `Tool "${entry.definition.name}" from "${entry.owner}"`;
+      checkJsonSchemaShape(parameters.jsonSchema, label);
+      entry.schema = { jsonSchema: parameters.jsonSchema, label };
     } else {
       const schema = resolveSchema(parameters as z.ZodType | (() => z.ZodType));
       if (!isZodSchema(schema)) throw kernelErrors.invalidInput(`Tool "${entry.definition.name}" from "${entry.owner}": parameters must be a zod schema or { jsonSchema }`);
@@ -182,23 +195,14 @@ export class ToolRegistry implements ToolRegistryView {
   }
 }
 
-/**
- * The validator for a tool's JSON Schema: an object schema, converted by zod (types, enums,
- * nesting, unions, defaults). A schema that is not an object schema, or that the converter
- * rejects (an unknown type), fails naming the tool.
- */
-function jsonSchemaValidator(schema: unknown, label: string): z.ZodType {
+/** What can be checked without the converter: an object schema with well-formed properties and required keys. */
+function checkJsonSchemaShape(schema: unknown, label: string): void {
   const invalid = (detail: string) => kernelErrors.invalidInput(`${label}: parameters.jsonSchema ${detail}`);
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) throw invalid("must be a JSON Schema object");
   const { type, properties, required } = schema as { type?: unknown; properties?: unknown; required?: unknown };
   if (type !== undefined && type !== "object") throw invalid(`must describe an object (type "object"), not ${JSON.stringify(type)}`);
   if (properties !== undefined && (typeof properties !== "object" || properties === null || Array.isArray(properties))) throw invalid("has a \"properties\" that is not an object");
   if (required !== undefined && (!Array.isArray(required) || required.some((key) => typeof key !== "string"))) throw invalid("has a \"required\" that is not an array of strings");
-  try {
-    return z.fromJSONSchema({ ...(schema as Record<string, unknown>), type: "object" } as Parameters<typeof z.fromJSONSchema>[0]);
-  } catch (error) {
-    throw invalid(`is not valid: ${error instanceof Error ? error.message : String(error)}`);
-  }
 }
 
 function isJsonSchemaParameters(parameters: unknown): parameters is { jsonSchema: Record<string, unknown> } {
@@ -206,7 +210,13 @@ function isJsonSchemaParameters(parameters: unknown): parameters is { jsonSchema
 }
 
 function isResolvedJsonSchema(parameters: z.ZodType | JsonSchemaParameters): parameters is JsonSchemaParameters {
-  return !isZodSchema(parameters) && "validator" in parameters;
+  return !isZodSchema(parameters) && "jsonSchema" in parameters;
+}
+
+/** The JSON Schema the model is shown for a tool's parameters (zod converted, or the tool's own JSON Schema). */
+export function parametersJsonSchema(parameters: ToolParameters): Record<string, unknown> {
+  if (isJsonSchemaParameters(parameters)) return parameters.jsonSchema;
+  return toJsonSchema(resolveSchema(parameters as z.ZodType | (() => z.ZodType)));
 }
 
 function toJsonSchema(parameters: z.ZodType | JsonSchemaParameters): Record<string, unknown> {

@@ -9,8 +9,8 @@ import { z } from "zod";
 import { definePlugin, defineSetting, STAGE } from "../../kernel/index.js";
 import type {} from "../slash-commands/api.js";
 import type { ExtensionsApi } from "./api.js";
-import { loadAll } from "./boot.js";
-import { ExtensionHost } from "./host.js";
+import { bootExtensions } from "./boot.js";
+import type { ExtensionHost } from "./host.js";
 
 export type * from "./api.js";
 
@@ -32,10 +32,10 @@ export default definePlugin({
     { name: "--no-extensions", key: "noExtensions", description: "Do not discover extensions (settings, agent dir, project); -e paths still load." },
   ],
   apply(k) {
-    const host = new ExtensionHost(k);
+    let host: ExtensionHost | undefined;
     const api: ExtensionsApi = {
       list: () =>
-        host.records.map((record) => ({
+        (host?.records ?? []).map((record) => ({
           path: record.path,
           scope: record.scope,
           loaded: record.loaded,
@@ -54,6 +54,8 @@ export default definePlugin({
     const owned = k.ownHooks("project_trust");
     // After every plugin applied (built-in tools exist to override), before the startup model
     // (models, STAGE.LAST) and session_start (session, after that).
-    k.hooks.boot.tapPromise({ name: k.name, stage: STAGE.DEFAULT }, () => loadAll(host, owned));
+    k.hooks.boot.tapPromise({ name: k.name, stage: STAGE.DEFAULT }, async () => {
+      host = await bootExtensions(k, owned);
+    });
   },
 });

@@ -3,8 +3,7 @@
  * Schema, the active set (unknown names are left out with a warning, as pi ignores them), and
  * the command list (extension commands live; templates and skills as of the last listing).
  */
-import { z } from "zod";
-import { isZodSchema, resolveSchema, type OpenLayer, type ToolRegistryView } from "../../kernel/index.js";
+import { parametersJsonSchema, type OpenLayer, type ToolRegistryView } from "../../kernel/index.js";
 import type { ExtensionHost } from "./host.js";
 import type { ExtensionRecord } from "./record.js";
 import type { SlashCommandInfo, ToolInfo } from "./types/api.js";
@@ -15,15 +14,8 @@ export function allTools(tools: ToolRegistryView): ToolInfo[] {
     const spec = offered.get(name);
     if (spec) return { name, description: spec.description, parameters: spec.parameters };
     const definition = tools.get(name)!;
-    return { name, description: definition.description, parameters: parametersJson(definition.parameters) };
+    return { name, description: definition.description, parameters: parametersJsonSchema(definition.parameters) };
   });
-}
-
-function parametersJson(parameters: unknown): Record<string, unknown> {
-  if (typeof parameters === "object" && parameters !== null && "jsonSchema" in parameters && !isZodSchema(parameters)) return (parameters as { jsonSchema: Record<string, unknown> }).jsonSchema;
-  const schema = z.toJSONSchema(resolveSchema(parameters as z.ZodType | (() => z.ZodType)), { unrepresentable: "any" }) as Record<string, unknown>;
-  delete schema.$schema;
-  return schema;
 }
 
 export function setActiveTools(host: ExtensionHost, record: ExtensionRecord, layer: OpenLayer, names: unknown): void {

@@ -4,8 +4,8 @@
  * spread one into `registerTool` and wrap its `execute`. Custom `operations` (remote backends)
  * are not supported and fail clearly when such a tool is made.
  */
-import { z } from "zod";
-import { formatValidationError, isZodSchema, resolveSchema, type ToolDefinition as KernelTool } from "../../../kernel/index.js";
+import type { z } from "zod";
+import { formatValidationError, isZodSchema, parametersJsonSchema, resolveSchema, type ToolDefinition as KernelTool } from "../../../kernel/index.js";
 import type { ToolDefinition } from "../types/api.js";
 import type { BashToolOptions, BuiltinToolOptions } from "./pi-coding-agent.js";
 
@@ -57,11 +57,9 @@ export function builtinToolFactories(builtins: ReadonlyMap<string, KernelTool>) 
 
 function parametersOf(tool: KernelTool): { validator: z.ZodType | undefined; jsonSchema: Record<string, unknown> } {
   const parameters = tool.parameters;
-  if (typeof parameters === "object" && parameters !== null && "jsonSchema" in parameters && !isZodSchema(parameters)) return { validator: undefined, jsonSchema: parameters.jsonSchema };
-  const validator = resolveSchema(parameters as z.ZodType | (() => z.ZodType));
-  const jsonSchema = z.toJSONSchema(validator, { unrepresentable: "any" }) as Record<string, unknown>;
-  delete jsonSchema.$schema;
-  return { validator, jsonSchema };
+  const jsonSchema = parametersJsonSchema(parameters);
+  if (typeof parameters === "object" && parameters !== null && "jsonSchema" in parameters && !isZodSchema(parameters)) return { validator: undefined, jsonSchema };
+  return { validator: resolveSchema(parameters as z.ZodType | (() => z.ZodType)), jsonSchema };
 }
 
 /**
