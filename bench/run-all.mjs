@@ -2,6 +2,8 @@
 import { benchBash } from "./bash.mjs";
 import { benchCompaction } from "./compaction.mjs";
 import { benchExtensions } from "./extensions.mjs";
+import { benchExportHtml } from "./export-html.mjs";
+import { benchGrep } from "./grep.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchSkills } from "./skills.mjs";
 import { benchStartup } from "./startup.mjs";
@@ -18,5 +20,7 @@ const results = {
   skills: await benchSkills(),
   compaction: await benchCompaction({ runs: 5 }),
   extensions: await benchExtensions(11),
+  exportHtml: await benchExportHtml({ runs: 3 }),
+  grep: await benchGrep({ runs: 5 }),
 };
 console.log(JSON.stringify(results, null, 2));

@@ -87,11 +87,12 @@ describe("example extensions", () => {
     expect(await uiRequest(c, "setTitle")).toMatchObject({ title: "atomic - rpc demo" });
     expect(await uiRequest(c, "setWidget")).toMatchObject({ widgetKey: "rpc-demo", widgetLines: ["RPC demo loaded", "Try /ui-select"], widgetPlacement: "belowEditor" });
     expect(await uiRequest(c, "setStatus")).toMatchObject({ statusKey: "rpc-demo", statusText: "ready" });
-    const dialog = async (command: string, method: string, reply: Record<string, unknown>, expected: string) => {
+    // `unchecked`: a reply deliberately off its schema (a wrong type), which counts as cancelled.
+    const dialog = async (command: string, method: string, reply: Record<string, unknown>, expected: string, unchecked = false) => {
       const from = c.records.length;
       const done = c.request({ type: "prompt", message: command });
       const request = await uiRequest(c, method, from);
-      c.send({ type: "extension_ui_response", id: request.id, ...reply });
+      c.send({ type: "extension_ui_response", id: request.id, ...reply }, { unchecked });
       expect((await done).success).toBe(true);
       await notified(c, expected, from);
       return request;
@@ -100,7 +101,7 @@ describe("example extensions", () => {
     expect(await dialog("/ui-confirm", "confirm", { confirmed: true }, "confirm: true")).toMatchObject({ title: "Proceed?", message: "Nothing happens either way." });
     await dialog("/ui-confirm", "confirm", { cancelled: true }, "confirm: false");
     expect(await dialog("/ui-input", "input", { value: "Grace" }, 'input: "Grace"')).toMatchObject({ title: "Your name", placeholder: "Ada" });
-    await dialog("/ui-input", "input", { value: 42 }, "input: (cancelled)");
+    await dialog("/ui-input", "input", { value: 42 }, "input: (cancelled)", true);
     expect(await dialog("/ui-editor", "editor", { value: "a\nb" }, 'editor: "a\\nb"')).toMatchObject({ title: "Edit the list", prefill: "one\ntwo\nthree" });
     let from = c.records.length;
     await c.ok({ type: "prompt", message: "/ui-prefill draft text" });

@@ -6,10 +6,11 @@
  */
 import { z } from "zod";
 import { admit } from "./admission.js";
-import { CommandRegistry } from "./commands.js";
+import { CommandRegistry, NO_DATA } from "./commands.js";
 import type { KernelConfig } from "./config.js";
 import { ErrorCode, isKernelError, KernelError, kernelErrors, toKernelError } from "./errors.js";
 import { EventBus } from "./events.js";
+import { CORE_EVENT_SCHEMAS } from "./schemas-events.js";
 import type { FlagSpec } from "./flags.js";
 import { HookOwnership, tapOnlyView, type TapOnly } from "./hook-access.js";
 import { createHooks, type Hooks } from "./hooks.js";
@@ -38,6 +39,8 @@ export class Kernel {
   readonly tools = new ToolRegistry();
   readonly services = new ServiceRegistry();
   readonly transports = new Map<string, { definition: TransportDefinition; owner: string }>();
+  /** Every outward event's zod schema and the plugin that declared it (docs, validation). */
+  readonly eventSchemas = new Map<string, { schema: () => z.ZodType; owner: string }>();
   /** Flags registered after boot by an open layer (extensions), checked against argv by the host. */
   readonly lateFlags: { flag: FlagSpec; owner: string }[] = [];
   readonly config: KernelConfig;
@@ -62,6 +65,7 @@ export class Kernel {
     this.#ownership = new HookOwnership(this.hooks);
     this.#ownership.claim("kernel", ["boot", "closing", "shutdown", "plugin_error", "ui_response"]);
     this.#registerReplyCommand();
+    for (const [name, schema] of Object.entries(CORE_EVENT_SCHEMAS)) this.eventSchemas.set(name, { schema, owner: "kernel" });
   }
 
   get frozen(): boolean {
@@ -121,6 +125,7 @@ export class Kernel {
       registerCommand: (definition) => kernel.commands.register(definition, name),
       registerTool: (definition) => kernel.tools.register(definition, name),
       registerTransport: (definition) => kernel.#registerTransport(definition, name),
+      registerEvent: (event, schema) => kernel.#registerEvent(event, schema, name),
       provide: (key, value) => {
         if (!declared.has(key)) throw new KernelError(ErrorCode.PLUGIN_INVALID, `Plugin "${name}" provides the service "${key}" without declaring it in "provides"`, { plugin: name });
         kernel.services.provide(key, value, name);
@@ -152,6 +157,13 @@ export class Kernel {
     } satisfies OpenLayer);
   }
 
+  #registerEvent(name: string, schema: () => z.ZodType, owner: string): void {
+    if (this.#frozen) throw kernelErrors.frozen(`register event "${name}"`);
+    const existing = this.eventSchemas.get(name);
+    if (existing) throw kernelErrors.duplicate("Event", name, owner, existing.owner);
+    this.eventSchemas.set(name, { schema, owner });
+  }
+
   #registerTransport(definition: TransportDefinition, owner: string): void {
     if (this.#frozen) throw kernelErrors.frozen(`register transport "${definition.name}"`);
     const existing = this.transports.get(definition.name);
@@ -167,7 +179,8 @@ export class Kernel {
         description: "A client's answer to an extension_ui_request dialog (no response).",
         lane: "immediate",
         noResponse: true,
-        input: () => z.object({ id: z.string(), value: z.unknown().optional(), confirmed: z.unknown().optional(), cancelled: z.unknown().optional() }),
+        output: NO_DATA,
+        input: uiResponseInput,
         run: async (reply: { id: string; value?: unknown; confirmed?: unknown; cancelled?: unknown }) => {
           const handled = this.hooks.ui_response.isUsed() ? await this.hooks.ui_response.promise(reply) : undefined;
           if (!handled) this.log.warn(`Ignored extension_ui_response "${reply.id}": no dialog is waiting for it`);
@@ -200,4 +213,18 @@ export class Kernel {
 
 export function createKernel(options: KernelOptions): Kernel {
   return new Kernel(options);
+}
+
+/**
+ * The reply's fields (spec: Extension UI Responses). A field of the wrong type is read as absent
+ * rather than refused, so the waiting dialog still gets the reply and resolves it as cancelled
+ * (DECISIONS); a reply without a string `id` matches no dialog and is only logged.
+ */
+function uiResponseInput() {
+  return z.object({
+    id: z.string().meta({ description: "The id of the extension_ui_request being answered." }),
+    value: z.string().optional().catch(undefined).meta({ description: "select: the chosen option; input, editor: the text." }),
+    confirmed: z.boolean().optional().catch(undefined).meta({ description: "confirm: the answer." }),
+    cancelled: z.boolean().optional().catch(undefined).meta({ description: "true: the user dismissed the dialog (any method)." }),
+  });
 }

@@ -27,12 +27,15 @@ async function start(): Promise<RpcClient> {
   return client;
 }
 
-/** Sends `/command`, waits for its dialog request, answers with `reply` (unless undefined), resolves with the notify text. */
-async function roundTrip(c: RpcClient, command: string, method: string, reply: Record<string, unknown> | undefined): Promise<{ request: Record_; outcome: string }> {
+/**
+ * Sends `/command`, waits for its dialog request, answers with `reply` (unless undefined), resolves
+ * with the notify text. `unchecked`: the reply is deliberately off its schema (a wrong type).
+ */
+async function roundTrip(c: RpcClient, command: string, method: string, reply: Record<string, unknown> | undefined, unchecked = false): Promise<{ request: Record_; outcome: string }> {
   const from = c.records.length;
   const response = c.request({ type: "prompt", message: command });
   const request = await uiRequest(c, method, from);
-  if (reply) c.send({ type: "extension_ui_response", id: request.id, ...reply });
+  if (reply) c.send({ type: "extension_ui_response", id: request.id, ...reply }, { unchecked });
   expect((await response).success).toBe(true);
   const notice = await c.waitFor((r) => r.type === "extension_ui_request" && r.method === "notify", undefined, from);
   return { request, outcome: String(notice.message) };
@@ -53,19 +56,21 @@ describe("extension UI dialogs over RPC", () => {
     expect(confirm.outcome).toBe("confirm=true");
     expect((await roundTrip(c, "/ask-confirm", "confirm", { confirmed: false })).outcome).toBe("confirm=false");
     expect((await roundTrip(c, "/ask-confirm", "confirm", { cancelled: true })).outcome).toBe("confirm=false");
-    expect((await roundTrip(c, "/ask-confirm", "confirm", { confirmed: "yes" })).outcome).toBe("confirm=false");
+    expect((await roundTrip(c, "/ask-confirm", "confirm", { confirmed: "yes" }, true)).outcome).toBe("confirm=false");
 
     const input = await roundTrip(c, "/ask-input", "input", { value: "Ada" });
     expect(input.request).toMatchObject({ method: "input", title: "Name", placeholder: "hint" });
     expect(input.outcome).toBe('input="Ada"');
     expect((await roundTrip(c, "/ask-input", "input", { cancelled: true })).outcome).toBe("input=null");
-    expect((await roundTrip(c, "/ask-input", "input", { value: ["Ada"] })).outcome).toBe("input=null");
+    expect((await roundTrip(c, "/ask-input", "input", { value: ["Ada"] }, true)).outcome).toBe("input=null");
 
     const editor = await roundTrip(c, "/ask-editor", "editor", { value: "line 1\nline 2" });
     expect(editor.request).toMatchObject({ method: "editor", title: "Text", prefill: "prefill" });
     expect(editor.outcome).toBe('editor="line 1\\nline 2"');
     expect((await roundTrip(c, "/ask-editor", "editor", { cancelled: true })).outcome).toBe("editor=null");
-    await stderrContains(c, "the reply does not fit a select dialog; resolved as cancelled");
+    await stderrContains(c, "the reply does not fit the select dialog; resolved as cancelled");
+    await stderrContains(c, "the reply does not fit the confirm dialog; resolved as cancelled");
+    await stderrContains(c, "the reply does not fit the input dialog; resolved as cancelled");
   });
 
   it("a timeout resolves the dialog with its default; a later reply is ignored (stderr only, nothing on stdout)", async () => {

@@ -3,6 +3,7 @@
  * loop. Other plugins (sessions, models, retry, bash, compaction, extensions) drive it through
  * this interface; it does no I/O of its own.
  */
+import type { ZodRawShape } from "zod";
 import type { AgentMessage, AssistantStream, CommandSource, CustomMessage, ImageContent, LlmMessage, Model, ThinkingLevel, ToolSpec } from "../../kernel/index.js";
 
 export type QueueMode = "all" | "one-at-a-time";
@@ -105,11 +106,16 @@ export interface AgentApi {
 
   /** Session identity used for provider cache keys; set by the session plugin. */
   setSessionId(id: string | undefined): void;
-  addStateContributor(contributor: StateContributor): void;
+  /**
+   * Adds fields to `get_state`; `fields` is their zod shape (it documents the response and tests
+   * validate it). A contributor owns its fields (compaction: isCompacting, autoCompactionEnabled).
+   */
+  addStateContributor(contributor: StateContributor, fields: () => ZodRawShape): void;
 }
 
 /** What the model sees of the conversation: agent messages as LLM messages (pure; extensions' `convertToLlm`). */
 export { toLlmMessages } from "./convert.js";
+export type {} from "./events.js";
 
 declare module "../../kernel/services.js" {
   interface Services {

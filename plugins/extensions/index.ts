@@ -10,6 +10,7 @@ import { definePlugin, defineSetting, STAGE } from "../../kernel/index.js";
 import type {} from "../slash-commands/api.js";
 import type { ExtensionsApi } from "./api.js";
 import { bootExtensions } from "./boot.js";
+import { ExtensionUiRequestSchema } from "./events.js";
 import type { ExtensionHost } from "./host.js";
 
 export type * from "./api.js";
@@ -51,6 +52,7 @@ export default definePlugin({
         })),
     };
     k.provide("extensions", api);
+    k.registerEvent("extension_ui_request", ExtensionUiRequestSchema);
     const owned = k.ownHooks("project_trust");
     // After every plugin applied (built-in tools exist to override), before the startup model
     // (models, STAGE.LAST) and session_start (session, after that).

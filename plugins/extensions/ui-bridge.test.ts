@@ -35,7 +35,7 @@ describe("UI bridge", () => {
     cases.forEach(([, reply], i) => ui.answer({ id: written[i]!.id, ...reply }));
     expect(await Promise.all(cases.map(([answer]) => answer))).toEqual(cases.map(([, , expected]) => expected));
     expect(warnings).toHaveLength(4);
-    expect(warnings[0]).toMatch(/^extension_ui_response ".+": the reply does not fit a confirm dialog; resolved as cancelled$/);
+    expect(warnings[0]).toMatch(/^extension_ui_response ".+": the reply does not fit the confirm dialog; resolved as cancelled$/);
   });
 
   it("a timeout is sent with the request and resolves the default by itself; signals and cancelAll dismiss", async () => {

@@ -7,25 +7,10 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Logger, UiResponse } from "../../kernel/index.js";
+import type { UiRequest } from "./events.js";
 import type { ExtensionUIDialogOptions } from "./types/context.js";
 
-/** The requests, field order as in the spec. */
-export type UiRequest =
-  | { id: string; method: "select"; title: string; options: string[]; timeout?: number }
-  | { id: string; method: "confirm"; title: string; message: string; timeout?: number }
-  | { id: string; method: "input"; title: string; placeholder?: string; timeout?: number }
-  | { id: string; method: "editor"; title: string; prefill?: string; timeout?: number }
-  | { id: string; method: "notify"; message: string; notifyType: "info" | "warning" | "error" }
-  | { id: string; method: "setStatus"; statusKey: string; statusText?: string }
-  | { id: string; method: "setWidget"; widgetKey: string; widgetLines?: string[]; widgetPlacement?: "aboveEditor" | "belowEditor" }
-  | { id: string; method: "setTitle"; title: string }
-  | { id: string; method: "set_editor_text"; text: string };
-
-declare module "../../kernel/events.js" {
-  interface EventMap {
-    extension_ui_request: UiRequest;
-  }
-}
+export type { UiRequest };
 
 type Distribute<T> = T extends unknown ? Omit<T, "id"> : never;
 export type DialogRequest = Distribute<Extract<UiRequest, { method: "select" | "confirm" | "input" | "editor" }>>;
@@ -67,7 +52,7 @@ export class UiBridge {
         resolve: (reply) => {
           if (isCancel(reply.cancelled)) return settle(fallback);
           const answer = read(reply);
-          if (!answer) this.#log.warn(`extension_ui_response "${id}": the reply does not fit a ${request.method} dialog; resolved as cancelled`);
+          if (!answer) this.#log.warn(`extension_ui_response "${id}": the reply does not fit the ${request.method} dialog; resolved as cancelled`);
           settle(answer ? answer.value : fallback);
         },
         cancel: onAbort,
