@@ -176,7 +176,7 @@ export class Kernel {
     this.commands.register(
       {
         name: "extension_ui_response",
-        description: "A client's answer to an extension_ui_request dialog (no response).",
+        description: "A client's answer to an extension_ui_request dialog (no response); a reply of the wrong type for its dialog resolves it as cancelled.",
         lane: "immediate",
         noResponse: true,
         output: NO_DATA,
