@@ -1,7 +1,8 @@
 // bench/extensions: what extensions cost at startup. (1) spawn -> response to get_state, N fresh
 // processes, with no extensions and with the example extensions (extensions-examples/extensions,
-// copied into <agent dir>/extensions). The first run with extensions transpiles them (jiti's
-// file cache may already hold them from an earlier run); the median is the everyday start.
+// copied into <agent dir>/extensions), the two alternating so machine load hits both alike. The
+// first run with extensions transpiles them (jiti's file cache may already hold them from an
+// earlier run); the median is the everyday start, `costMs` the median of the paired differences.
 // (2) In one process, the extensions plugin's own time: importing and running every extension
 // (`loadMs` per extension, as the `extensions` service reports it), first boot (loads jiti) and
 // later boots.
@@ -28,10 +29,17 @@ async function startupMs(agentDir) {
   return ms;
 }
 
-async function series(agentDir, runs) {
-  const times = [];
-  for (let i = 0; i < runs; i++) times.push(await startupMs(agentDir));
-  return { firstMs: +times[0].toFixed(1), medianMs: +median(times).toFixed(1), minMs: +Math.min(...times).toFixed(1) };
+const summary = (times) => ({ firstMs: +times[0].toFixed(1), medianMs: +median(times).toFixed(1), minMs: +Math.min(...times).toFixed(1) });
+
+/** Startup times of the two agent dirs, alternating run by run. */
+async function paired(bareDir, extensionsDir, runs) {
+  const none = [];
+  const loaded = [];
+  for (let i = 0; i < runs; i++) {
+    none.push(await startupMs(bareDir));
+    loaded.push(await startupMs(extensionsDir));
+  }
+  return { none: summary(none), loaded: summary(loaded), costMs: +median(loaded.map((ms, i) => ms - none[i])).toFixed(1) };
 }
 
 async function inProcess(agentDir, runs) {
@@ -53,10 +61,9 @@ export async function benchExtensions(runs = 11) {
   const files = readdirSync(EXAMPLES).filter((name) => name.endsWith(".ts"));
   for (const name of files) copyFileSync(join(EXAMPLES, name), join(withExtensions, "extensions", name));
   try {
-    const none = await series(bare, runs);
-    const loaded = await series(withExtensions, runs);
+    const startup = await paired(bare, withExtensions, runs);
     const loading = await inProcess(withExtensions, runs);
-    return { runs, extensions: files.length, none, loaded, costMs: +(loaded.medianMs - none.medianMs).toFixed(1), loading };
+    return { runs, extensions: files.length, ...startup, loading };
   } finally {
     rmSync(bare, { recursive: true, force: true });
     rmSync(withExtensions, { recursive: true, force: true });

@@ -133,6 +133,8 @@ describe("pi actions", () => {
       { type: "extension_error", extensionPath: h.paths[1], event: "register_tool", error: `Tool "ls" is already registered by ${h.paths[0]}; the one from ${h.paths[1]} is ignored (the first one wins)` },
     ]);
     expect(() => api.registerTool({ ...tool("x"), name: "bad name" })).toThrow('registerTool: the name must be 1-64 letters, digits, "_" or "-" (got "bad name")');
+    const zod3 = { _def: { typeName: "ZodObject" }, safeParse: () => ({ success: true }) };
+    expect(() => api.registerTool({ ...tool("x"), name: "old_zod", parameters: zod3 as never })).toThrow('registerTool("old_zod"): parameters are a zod 3 schema; use zod 4, TypeBox or a JSON Schema object');
     expect(() => api.unregisterProvider("scripted")).toThrow("is not supported by Atomic");
   });
 

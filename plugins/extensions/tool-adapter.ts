@@ -47,6 +47,10 @@ function plainJsonSchema(name: string, parameters: unknown): Record<string, unkn
   if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
     throw new TypeError(`registerTool("${name}"): parameters must be a TypeBox/JSON Schema object or a zod schema`);
   }
+  // A zod 3 schema (the extension's own zod) would serialise to its internals, not a JSON Schema.
+  if ("_def" in parameters && typeof (parameters as { safeParse?: unknown }).safeParse === "function") {
+    throw new TypeError(`registerTool("${name}"): parameters are a zod 3 schema; use zod 4, TypeBox or a JSON Schema object`);
+  }
   try {
     return JSON.parse(JSON.stringify(parameters)) as Record<string, unknown>;
   } catch (error) {
