@@ -6,7 +6,7 @@
 // (2) In one process, the extensions plugin's own time: importing and running every extension
 // (`loadMs` per extension, as the `extensions` service reports it), first boot (loads jiti) and
 // later boots.
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -14,24 +14,34 @@ import { median, startAgent, tempDir } from "./lib.mjs";
 
 const EXAMPLES = fileURLToPath(new URL("../extensions-examples/extensions/", import.meta.url));
 
+/** CPU time (user + system) the process has used so far, from /proc (10 ms ticks). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Wall time to the get_state response, and the CPU time the process used by then. */
 async function startupMs(agentDir) {
   let agent;
   const done = new Promise((resolve) => {
     agent = startAgent(["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"], {
       agentDir,
-      onLine: (line) => line.includes('"command":"get_state"') && resolve(performance.now() - agent.t0),
+      onLine: (line) => line.includes('"command":"get_state"') && resolve({ wall: performance.now() - agent.t0, cpu: cpuMs(agent.child.pid) }),
     });
   });
   agent.send({ type: "get_state", id: 1 });
-  const ms = await done;
+  const measured = await done;
   agent.child.stdin.end();
   await agent.exited;
-  return ms;
+  return measured;
 }
 
-const summary = (times) => ({ firstMs: +times[0].toFixed(1), medianMs: +median(times).toFixed(1), minMs: +Math.min(...times).toFixed(1) });
+const summary = (runs) => {
+  const wall = runs.map((run) => run.wall);
+  return { firstMs: +wall[0].toFixed(1), medianMs: +median(wall).toFixed(1), minMs: +Math.min(...wall).toFixed(1), medianCpuMs: median(runs.map((run) => run.cpu)) };
+};
 
-/** Startup times of the two agent dirs, alternating run by run. */
+/** Startup of the two agent dirs, alternating run by run; the cost is the median of the paired differences. */
 async function paired(bareDir, extensionsDir, runs) {
   const none = [];
   const loaded = [];
@@ -39,7 +49,8 @@ async function paired(bareDir, extensionsDir, runs) {
     none.push(await startupMs(bareDir));
     loaded.push(await startupMs(extensionsDir));
   }
-  return { none: summary(none), loaded: summary(loaded), costMs: +median(loaded.map((ms, i) => ms - none[i])).toFixed(1) };
+  const cost = (field) => +median(loaded.map((run, i) => run[field] - none[i][field])).toFixed(1);
+  return { none: summary(none), loaded: summary(loaded), costMs: cost("wall"), costCpuMs: cost("cpu") };
 }
 
 async function inProcess(agentDir, runs) {

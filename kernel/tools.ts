@@ -10,7 +10,25 @@ import { ErrorCode, KernelError, kernelErrors } from "./errors.js";
 import type { ImageContent, TextContent, ToolSpec } from "./types.js";
 import { formatValidationError, ONE_SHOT } from "./validation.js";
 import { isZodSchema, resolveSchema } from "./commands.js";
-import { jsonSchemaValidator } from "./json-schema.js";
+
+/**
+ * zod's JSON Schema converter (`./json-schema.js`) is a chunk of its own, loaded on first need:
+ * most agents offer no JSON Schema tool, and it is ~50 KB of startup otherwise.
+ */
+let converter: typeof import("./json-schema.js") | undefined;
+let converterLoading: Promise<void> | undefined;
+
+/**
+ * Loads the converter. Call it before registering JSON Schema tools late (the extensions plugin
+ * does, before loading extensions) so a schema the converter rejects fails at registration;
+ * without it, that check happens at the tool's first call.
+ */
+export function loadJsonSchemaSupport(): Promise<void> {
+  converterLoading ??= import("./json-schema.js").then((module) => {
+    converter = module;
+  });
+  return converterLoading;
+}
 
 export interface ToolResult {
   content: (TextContent | ImageContent)[];
@@ -72,7 +90,8 @@ export interface ToolRegistryView {
   isActive(name: string): boolean;
   /** What the model is told about the active tools. */
   specs(): ToolSpec[];
-  validate(name: string, args: unknown): ToolValidation;
+  /** Async only because a JSON Schema tool's first call may load the converter. */
+  validate(name: string, args: unknown): Promise<ToolValidation>;
 }
 
 export class ToolRegistry implements ToolRegistryView {
@@ -91,7 +110,10 @@ export class ToolRegistry implements ToolRegistryView {
     const entry: Entry = { definition, owner, ...(previous ? { previous } : {}) };
     if (options.late) {
       const parameters = this.#parametersOf(entry);
-      if (isResolvedJsonSchema(parameters)) parameters.validator = jsonSchemaValidator(parameters.jsonSchema, parameters.label);
+      if (isResolvedJsonSchema(parameters)) {
+        if (converter) parameters.validator = converter.jsonSchemaValidator(parameters.jsonSchema, parameters.label);
+        else void loadJsonSchemaSupport();
+      }
     }
     this.#tools.set(definition.name, entry);
     this.#specs = undefined;
@@ -143,7 +165,7 @@ export class ToolRegistry implements ToolRegistryView {
     return this.#specs;
   }
 
-  validate(name: string, args: unknown): ToolValidation {
+  async validate(name: string, args: unknown): Promise<ToolValidation> {
     const entry = this.#tools.get(name);
     if (!entry || !this.isActive(name)) return { ok: false, error: `Tool ${name} not found` };
     const parameters = this.#parametersOf(entry);
@@ -167,7 +189,11 @@ export class ToolRegistry implements ToolRegistryView {
     if (missing.length > 0) return failed(`Invalid ${missing[0]}: expected a value`);
     let validator: z.ZodType;
     try {
-      validator = parameters.validator ??= jsonSchemaValidator(parameters.jsonSchema, parameters.label);
+      if (!parameters.validator) {
+        await loadJsonSchemaSupport();
+        parameters.validator = converter!.jsonSchemaValidator(parameters.jsonSchema, parameters.label);
+      }
+      validator = parameters.validator;
     } catch (error) {
       return failed(error instanceof Error ? error.message : String(error));
     }

@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { STAGE, type Hooks, type PluginContext } from "../../kernel/index.js";
+import { loadJsonSchemaSupport, STAGE, type Hooks, type PluginContext } from "../../kernel/index.js";
 import { createVirtualModules } from "./compat/modules.js";
 import type { Discovery } from "./discover.js";
 import { ExtensionHost } from "./host.js";
@@ -19,7 +19,9 @@ export async function loadFound(k: PluginContext, owned: Pick<Hooks, "project_tr
   const host = new ExtensionHost(k);
   const { agentDir } = k.config;
   host.snapshotBuiltinTools();
-  const importer = new ExtensionImporter(createVirtualModules(host, await versionOf(k.config.installDir)));
+  // Extension tools are mostly JSON Schema (TypeBox): with the converter loaded, a schema it cannot read fails at registerTool.
+  const [version] = await Promise.all([versionOf(k.config.installDir), loadJsonSchemaSupport()]);
+  const importer = new ExtensionImporter(createVirtualModules(host, version));
   const loadEach = async (sources: ExtensionSource[]) => {
     for (const source of sources) await loadExtension(host, importer, source, Math.max(1, Math.min(LOAD_TIMEOUT_MS, deadline - Date.now())));
   };
