@@ -1,6 +1,7 @@
 // Runs every benchmark against the built CLI (npm run build first) and prints one JSON object.
 import { benchBash } from "./bash.mjs";
 import { benchCompaction } from "./compaction.mjs";
+import { benchExtensions } from "./extensions.mjs";
 import { benchExportHtml } from "./export-html.mjs";
 import { benchGrep } from "./grep.mjs";
 import { benchListSessions } from "./list-sessions.mjs";
@@ -21,6 +22,7 @@ const results = {
   bash: await benchBash({ runs: 3 }),
   skills: await benchSkills(),
   compaction: await benchCompaction({ runs: 5 }),
+  extensions: await benchExtensions(11),
   exportHtml: await benchExportHtml({ runs: 3 }),
   grep: await benchGrep({ runs: 5 }),
 };
