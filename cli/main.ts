@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { claimStdout, ErrorCode, isKernelError, prepareHost, protocolSchema, resolveAgentDir, toKernelError, type PreparedHost } from "../kernel/index.js";
 import { BUILTIN_MODULES, BUILTIN_PLUGINS } from "./builtins.js";
+import { applyPrintFlag, MODE_USAGE } from "./mode.js";
 
 // This file runs from dist/cli/ (compiled or bundled): the package root is two levels up.
 const INSTALL_DIR = fileURLToPath(new URL("../../", import.meta.url));
@@ -40,6 +41,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     return fail(error);
   }
+  applyPrintFlag(prepared.cli);
   if (prepared.cli.help) {
     stdout.write(helpText(prepared));
     await stdout.flush();
@@ -86,6 +88,7 @@ function helpText(prepared: PreparedHost): string {
     "",
     "Usage:",
     "  atomic --mode rpc [options]       serve the RPC protocol on stdin/stdout",
+    ...MODE_USAGE,
     "  atomic auth set <provider>        store an API key (read from stdin)",
     "  atomic auth clear <provider>      remove a stored API key",
     "  atomic auth list                  show which providers have credentials",
