@@ -13,6 +13,7 @@ const results = {
   node: process.version,
   startup: await benchStartup(21),
   stream: await benchStream({ runs: 5 }),
+  streamDelta: await benchStream({ runs: 5, messageUpdates: "delta" }),
   sessionLoad: await benchSessionLoad({ runs: 3 }),
   toolArgs: benchToolArgs(),
   bash: await benchBash({ runs: 3 }),

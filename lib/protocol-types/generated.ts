@@ -531,6 +531,17 @@ export type SetAutoRetryCommand = {
   enabled: boolean;
 };
 
+/** Choose opt-in event shapes; each field optional; the response holds every option in force. Immediate lane: handled as soon as read. */
+export type SetEventOptionsCommand = {
+  type: "set_event_options";
+  /** Echoed exactly as sent. */
+  id?: string | number;
+  /** "delta": `message_update` without `message` and without `assistantMessageEvent.partial`. */
+  messageUpdates?: "delta" | "full";
+  /** true: one `agent_settled` event once each prompt is fully done. */
+  agentSettled?: boolean;
+};
+
 /** How follow-up messages are delivered (saved to the user's settings). */
 export type SetFollowUpModeCommand = {
   type: "set_follow_up_mode";
@@ -962,6 +973,22 @@ export type SetAutoRetryResponse = {
   success: true;
 };
 
+/** The successful response to `set_event_options`. */
+export type SetEventOptionsResponse = {
+  /** Echoed exactly as sent. */
+  id?: string | number;
+  type: "response";
+  command: "set_event_options";
+  success: true;
+  /** The event options in force. */
+  data: {
+    /** "delta": `message_update` without `message` and without `assistantMessageEvent.partial`. */
+    messageUpdates: "delta" | "full";
+    /** Emit `agent_settled` once nothing is pending after a prompt. */
+    agentSettled: boolean;
+  };
+};
+
 /** The successful response to `set_follow_up_mode`. */
 export type SetFollowUpModeResponse = {
   /** Echoed exactly as sent. */
@@ -1043,6 +1070,11 @@ export type AgentEndEvent = {
   type: "agent_end";
   /** Every message this run produced. */
   messages: AgentMessage[];
+};
+
+/** Opt-in (`set_event_options`): the prompt is fully done; no run, retry, compaction or continuation is pending. */
+export type AgentSettledEvent = {
+  type: "agent_settled";
 };
 
 /** The agent begins processing a prompt. */
@@ -1245,13 +1277,13 @@ export type TurnStartEvent = {
 };
 
 /** Every input record, discriminated by `type`. */
-export type Command = AbortCommand | AbortBashCommand | AbortRetryCommand | BashCommand | CloneCommand | CompactCommand | CycleModelCommand | CycleThinkingLevelCommand | ExportHtmlCommand | ExtensionUiResponseCommand | FollowUpCommand | ForkCommand | GetAvailableModelsCommand | GetAvailableThinkingLevelsCommand | GetCommandsCommand | GetEntriesCommand | GetForkMessagesCommand | GetLastAssistantTextCommand | GetMessagesCommand | GetSessionStatsCommand | GetStateCommand | GetTreeCommand | ImportSessionCommand | LogoutProviderCommand | NewSessionCommand | PromptCommand | SetAutoCompactionCommand | SetAutoRetryCommand | SetFollowUpModeCommand | SetModelCommand | SetSessionNameCommand | SetSteeringModeCommand | SetThinkingLevelCommand | SteerCommand | SwitchSessionCommand;
+export type Command = AbortCommand | AbortBashCommand | AbortRetryCommand | BashCommand | CloneCommand | CompactCommand | CycleModelCommand | CycleThinkingLevelCommand | ExportHtmlCommand | ExtensionUiResponseCommand | FollowUpCommand | ForkCommand | GetAvailableModelsCommand | GetAvailableThinkingLevelsCommand | GetCommandsCommand | GetEntriesCommand | GetForkMessagesCommand | GetLastAssistantTextCommand | GetMessagesCommand | GetSessionStatsCommand | GetStateCommand | GetTreeCommand | ImportSessionCommand | LogoutProviderCommand | NewSessionCommand | PromptCommand | SetAutoCompactionCommand | SetAutoRetryCommand | SetEventOptionsCommand | SetFollowUpModeCommand | SetModelCommand | SetSessionNameCommand | SetSteeringModeCommand | SetThinkingLevelCommand | SteerCommand | SwitchSessionCommand;
 
 /** Every response: a command's success, or ErrorResponse. */
-export type Response = AbortResponse | AbortBashResponse | AbortRetryResponse | BashResponse | CloneResponse | CompactResponse | CycleModelResponse | CycleThinkingLevelResponse | ExportHtmlResponse | FollowUpResponse | ForkResponse | GetAvailableModelsResponse | GetAvailableThinkingLevelsResponse | GetCommandsResponse | GetEntriesResponse | GetForkMessagesResponse | GetLastAssistantTextResponse | GetMessagesResponse | GetSessionStatsResponse | GetStateResponse | GetTreeResponse | ImportSessionResponse | LogoutProviderResponse | NewSessionResponse | PromptResponse | SetAutoCompactionResponse | SetAutoRetryResponse | SetFollowUpModeResponse | SetModelResponse | SetSessionNameResponse | SetSteeringModeResponse | SetThinkingLevelResponse | SteerResponse | SwitchSessionResponse | ErrorResponse;
+export type Response = AbortResponse | AbortBashResponse | AbortRetryResponse | BashResponse | CloneResponse | CompactResponse | CycleModelResponse | CycleThinkingLevelResponse | ExportHtmlResponse | FollowUpResponse | ForkResponse | GetAvailableModelsResponse | GetAvailableThinkingLevelsResponse | GetCommandsResponse | GetEntriesResponse | GetForkMessagesResponse | GetLastAssistantTextResponse | GetMessagesResponse | GetSessionStatsResponse | GetStateResponse | GetTreeResponse | ImportSessionResponse | LogoutProviderResponse | NewSessionResponse | PromptResponse | SetAutoCompactionResponse | SetAutoRetryResponse | SetEventOptionsResponse | SetFollowUpModeResponse | SetModelResponse | SetSessionNameResponse | SetSteeringModeResponse | SetThinkingLevelResponse | SteerResponse | SwitchSessionResponse | ErrorResponse;
 
 /** Every event, discriminated by `type`. */
-export type Event = AgentEndEvent | AgentStartEvent | AutoRetryEndEvent | AutoRetryStartEvent | BashExecutionUpdateEvent | CompactionEndEvent | CompactionStartEvent | ExtensionErrorEvent | MessageEndEvent | MessageStartEvent | MessageUpdateEvent | QueueUpdateEvent | SessionWriteErrorEvent | SummarizationRetryAttemptStartEvent | SummarizationRetryFinishedEvent | SummarizationRetryScheduledEvent | ToolExecutionEndEvent | ToolExecutionStartEvent | ToolExecutionUpdateEvent | TurnEndEvent | TurnStartEvent;
+export type Event = AgentEndEvent | AgentSettledEvent | AgentStartEvent | AutoRetryEndEvent | AutoRetryStartEvent | BashExecutionUpdateEvent | CompactionEndEvent | CompactionStartEvent | ExtensionErrorEvent | MessageEndEvent | MessageStartEvent | MessageUpdateEvent | QueueUpdateEvent | SessionWriteErrorEvent | SummarizationRetryAttemptStartEvent | SummarizationRetryFinishedEvent | SummarizationRetryScheduledEvent | ToolExecutionEndEvent | ToolExecutionStartEvent | ToolExecutionUpdateEvent | TurnEndEvent | TurnStartEvent;
 
 /** Every command by its `type`: the input record and the successful response (`undefined` for a reply). */
 export interface CommandMap {
@@ -1283,6 +1315,7 @@ export interface CommandMap {
   prompt: { command: PromptCommand; response: PromptResponse };
   set_auto_compaction: { command: SetAutoCompactionCommand; response: SetAutoCompactionResponse };
   set_auto_retry: { command: SetAutoRetryCommand; response: SetAutoRetryResponse };
+  set_event_options: { command: SetEventOptionsCommand; response: SetEventOptionsResponse };
   set_follow_up_mode: { command: SetFollowUpModeCommand; response: SetFollowUpModeResponse };
   set_model: { command: SetModelCommand; response: SetModelResponse };
   set_session_name: { command: SetSessionNameCommand; response: SetSessionNameResponse };

@@ -46,6 +46,8 @@ export class RpcClient {
   readonly agentDir: string;
   readonly cwd: string;
   stderr = "";
+  /** Bytes read from stdout so far. */
+  stdoutBytes = 0;
   /** Records (sent or received) that do not match the protocol schema; a test fails on any. */
   readonly protocolErrors: string[] = [];
   readonly #checker: ProtocolChecker;
@@ -82,6 +84,7 @@ export class RpcClient {
   }
 
   #onData(chunk: Buffer): void {
+    this.stdoutBytes += chunk.length;
     // Pending pieces of an unfinished line are joined once, when its LF arrives: linear in size.
     let start = 0;
     for (let newline = chunk.indexOf(0x0a); newline >= 0; newline = chunk.indexOf(0x0a, start)) {
