@@ -28,3 +28,6 @@ export type DataOf<T extends CommandType> = CommandMap[T]["response"] extends { 
  * not a built-in command, with any fields. Built-in commands are checked field by field instead.
  */
 export type ExtraCommand<T extends string> = { type: T extends CommandType ? never : T; id?: string | number; [field: string]: unknown };
+
+/** The reasoning levels (`set_thinking_level`). */
+export type ThinkingLevel = CommandMap["set_thinking_level"]["command"]["level"];
