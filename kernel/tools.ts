@@ -42,6 +42,16 @@ export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): 
 
 export type ToolValidation = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
 
+/**
+ * A tool module's schema is shared by every kernel in the process (agents embedded side by side):
+ * the zod schema a thunk builds and its JSON Schema are made once per process, keyed by the
+ * thunk or schema object (a per-kernel closure is a different key, so it is never shared). Each
+ * registry gets its own copy of the JSON Schema, so a request hook editing one cannot reach
+ * another agent.
+ */
+const builtSchemas = new WeakMap<object, z.ZodType>();
+const jsonSchemas = new WeakMap<object, Record<string, unknown>>();
+
 interface Entry {
   definition: ToolDefinition;
   owner: string;
@@ -161,7 +171,12 @@ export class ToolRegistry implements ToolRegistryView {
       }
       entry.schema = parameters;
     } else {
-      const schema = resolveSchema(parameters as z.ZodType | (() => z.ZodType));
+      const source = parameters as z.ZodType | (() => z.ZodType);
+      let schema = builtSchemas.get(source);
+      if (!schema) {
+        schema = resolveSchema(source);
+        if (isZodSchema(schema)) builtSchemas.set(source, schema);
+      }
       if (!isZodSchema(schema)) throw kernelErrors.invalidInput(`Tool "${entry.definition.name}" from "${entry.owner}": parameters must be a zod schema or { jsonSchema }`);
       entry.schema = schema;
     }
@@ -175,7 +190,11 @@ function isJsonSchemaParameters(parameters: unknown): parameters is { jsonSchema
 
 function toJsonSchema(parameters: z.ZodType | { jsonSchema: Record<string, unknown> }): Record<string, unknown> {
   if (isJsonSchemaParameters(parameters)) return parameters.jsonSchema;
-  const schema = z.toJSONSchema(parameters, { unrepresentable: "any" }) as Record<string, unknown>;
-  delete schema.$schema;
-  return schema;
+  let schema = jsonSchemas.get(parameters);
+  if (!schema) {
+    schema = z.toJSONSchema(parameters, { unrepresentable: "any" }) as Record<string, unknown>;
+    delete schema.$schema;
+    jsonSchemas.set(parameters, schema);
+  }
+  return structuredClone(schema);
 }
