@@ -34,3 +34,4 @@ export type {} from "./session/index.js";
 export type {} from "./settings/api.js";
 export type {} from "./skills/index.js";
 export type {} from "./slash-commands/api.js";
+export type {} from "./transport-print/index.js";
