@@ -3,6 +3,7 @@ import { benchBash } from "./bash.mjs";
 import { benchCompaction } from "./compaction.mjs";
 import { benchExportHtml } from "./export-html.mjs";
 import { benchGrep } from "./grep.mjs";
+import { benchListSessions } from "./list-sessions.mjs";
 import { benchManyAgents } from "./many-agents.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchSkills } from "./skills.mjs";
@@ -18,6 +19,7 @@ const results = {
   stream: await benchStream({ runs: 5 }),
   streamDelta: await benchStream({ runs: 5, messageUpdates: "delta" }),
   sessionLoad: await benchSessionLoad({ runs: 3 }),
+  listSessions: await benchListSessions({ runs: 3 }),
   toolArgs: benchToolArgs(),
   bash: await benchBash({ runs: 3 }),
   skills: await benchSkills(),

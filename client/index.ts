@@ -198,11 +198,9 @@ export class RpcClient {
   importSession(inputPath: string): Promise<DataOf<"import_session">> {
     return this.#data({ type: "import_session", inputPath });
   }
-  /** The stored sessions of this folder (or of every folder with `all`), where the agent has `list_sessions`. */
-  async listSessions(all = false): Promise<unknown[]> {
-    const response = (await this.send({ type: "list_sessions", all } as ExtraCommand<"list_sessions">)) as Record_ | undefined;
-    if (!response?.success) throw new Error(String(response?.error ?? "list_sessions failed"));
-    return (response.data as { sessions: unknown[] }).sessions;
+  /** The stored sessions of this folder (or of every folder with `all`), newest first. */
+  async listSessions(all = false): Promise<DataOf<"list_sessions">["sessions"]> {
+    return (await this.#data({ type: "list_sessions", all })).sessions;
   }
   logoutProvider(provider: string): Promise<DataOf<"logout_provider">> {
     return this.#data({ type: "logout_provider", provider });

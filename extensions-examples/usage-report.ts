@@ -3,7 +3,7 @@
  * for this process, gathered by observing `message_end`. The zod schema is the command's only
  * declaration of its input: it gives the handler's type, validation errors and JSON Schema.
  *
- *   {"type":"usage_report","model":"anthropic/claude-sonnet-4-5"}
+ *   {"type":"usage_report","model":"anthropic/claude-sonnet-4-6"}
  */
 import { defineCommand, definePlugin, type AssistantMessage } from "atomic-agent";
 import { z } from "zod";

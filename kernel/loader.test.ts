@@ -42,6 +42,18 @@ describe("plugin loader", () => {
     expect((await l.load("./mine.ts")).name).toBe("mine");
   });
 
+  it("a compiled .mjs plugin outside any package resolves the kernel through the same alias", async () => {
+    const { root, loader: l } = loader();
+    writeFileSync(join(root, "loose.mjs"), `import { definePlugin } from "atomic-agent";\nexport default definePlugin({ name: "loose", apply() {} });\n`);
+    expect((await l.load("./loose.mjs")).name).toBe("loose");
+  });
+
+  it("a compiled plugin importing a package nobody provides fails naming it", async () => {
+    const { root, loader: l } = loader();
+    writeFileSync(join(root, "needs.mjs"), `import "no-such-package-xyz";\nexport default {};\n`);
+    await expect(l.load("./needs.mjs")).rejects.toThrow(/no-such-package-xyz/);
+  });
+
   it("a module without a plugin default export is a coded error", async () => {
     const { root, loader: l } = loader();
     writeFileSync(join(root, "bad.ts"), "export const x = 1;\n");

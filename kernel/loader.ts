@@ -47,10 +47,18 @@ export class PluginLoader {
     let mod: unknown;
     try {
       if (known) mod = await known();
-      else {
-        const importer = builtin || /\.(m?js|cjs)$/.test(path) ? await this.#nativeImporter() : await this.#transpilingImporter();
-        mod = await importer(builtin ? pathToFileURL(path).href : path);
-      }
+      else if (builtin) mod = await (await this.#nativeImporter())(pathToFileURL(path).href);
+      else if (/\.(m?js|cjs)$/.test(path)) {
+        try {
+          // Node's own import: its errors name the missing package (jiti's native wrapper names only the file).
+          mod = await import(pathToFileURL(path).href);
+        } catch (error) {
+          // A compiled plugin outside any package that installs `atomic-agent` or `zod` (a loose
+          // file in ~/.atomic): the same aliases a .ts plugin gets resolve its imports.
+          if (!isMissingPackage(error)) throw error;
+          mod = await (await this.#transpilingImporter())(path);
+        }
+      } else mod = await (await this.#transpilingImporter())(path);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       throw new KernelError(ErrorCode.PLUGIN_LOAD, `Cannot load plugin "${spec}" (${path}): ${detail}`, { plugin: spec, cause: error });
@@ -97,4 +105,8 @@ export class PluginLoader {
     }
     return this.#transpiling;
   }
+}
+
+function isMissingPackage(error: unknown): boolean {
+  return (error as { code?: unknown })?.code === "ERR_MODULE_NOT_FOUND" && /Cannot find package/.test(String((error as Error).message));
 }

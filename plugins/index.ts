@@ -5,8 +5,8 @@
  * Types only: nothing here runs.
  */
 export type { AgentApi, CompletionRequest, PromptInput, QueueMode, StateContributor } from "./agent/api.js";
-export type { AuthStatus, ModelsApi, ProviderRegistration } from "./models/api.js";
-export type { LoadedSession, SessionApi, SessionContext, SessionStorage, SessionStore, TreeNode } from "./session/api.js";
+export type { AuthStatus, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./models/api.js";
+export type { LoadedSession, SessionApi, SessionContext, SessionInfo, SessionStorage, SessionStore, TreeNode } from "./session/api.js";
 export type { SettingsApi } from "./settings/api.js";
 export type { CompactionApi, CompactOptions } from "./compaction/api.js";
 export type { EventOptions, EventOptionsApi } from "./event-options/api.js";
@@ -34,4 +34,5 @@ export type {} from "./session/index.js";
 export type {} from "./settings/api.js";
 export type {} from "./skills/index.js";
 export type {} from "./slash-commands/api.js";
+export type {} from "./tools/active-tools.js";
 export type {} from "./transport-print/index.js";

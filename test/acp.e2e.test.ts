@@ -117,6 +117,9 @@ describe("ACP: sessions", () => {
     await agent.close();
 
     const again = await start({ agentDir });
+    const listed = await again.agent.request("session/list", { cwd: cwdA });
+    expect(listed.sessions).toEqual([expect.objectContaining({ sessionId: a.sessionId, cwd: cwdA, title: "from a" })]);
+    expect((await again.agent.request("session/list", {})).sessions.map((s) => s.sessionId).sort()).toEqual([a.sessionId, b.sessionId].sort());
     expect(await again.agent.request("session/load", { sessionId: a.sessionId, cwd: cwdA, mcpServers: [] })).toMatchObject({ configOptions: expect.any(Array) });
     expect(again.text(a.sessionId, "user_message_chunk")).toBe("from a");
     expect(again.text(a.sessionId)).toBe("echo: from a");

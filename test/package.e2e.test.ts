@@ -15,6 +15,7 @@ import { RpcClient, tempDir } from "./helpers/rpc-client.js";
 const REPO = resolve(import.meta.dirname, "..");
 const TSC = join(REPO, "node_modules", "typescript", "bin", "tsc");
 let project: string;
+let compileError: string | undefined;
 
 const PLUGIN = `import { z } from "zod";
 import { defineCommand, definePlugin, defineSetting, STAGE, type PluginContext } from "atomic-agent";
@@ -128,8 +129,6 @@ await client.stop();
 process.stdout.write(JSON.stringify({ text, last: events.at(-1)?.type }));
 `;
 
-let compiled: { ok: true } | { ok: false; output: string };
-
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), "atomic-pkg-"));
   const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", project], { cwd: REPO, encoding: "utf8" }).trim().split("\n").at(-1)!;
@@ -151,12 +150,11 @@ beforeAll(() => {
   writeFileSync(join(project, "echo-provider.ts"), PROVIDER);
   writeFileSync(join(project, "use-sdk.ts"), USE_SDK);
   writeFileSync(join(project, "use-client.ts"), USE_CLIENT);
-  // Compiled once here, so every test below may run first (the order is shuffled).
+  // Compiled here, not in a test: the tests run in any order and several need the output.
   try {
     execFileSync(process.execPath, [TSC, "-p", project], { cwd: project, encoding: "utf8" });
-    compiled = { ok: true };
   } catch (error) {
-    compiled = { ok: false, output: (error as { stdout?: string }).stdout ?? String(error) };
+    compileError = `tsc failed:\n${(error as { stdout?: string }).stdout ?? String(error)}`;
   }
 }, 180_000);
 
@@ -166,11 +164,12 @@ afterAll(async () => {
 
 describe("the packed package", () => {
   it("type-checks and compiles a plugin, an SDK program and a client program outside the repository (and rejects misuse at compile time)", () => {
-    if (!compiled.ok) throw new Error(`tsc failed:\n${compiled.output}`);
+    expect(compileError).toBeUndefined();
     expect(readdirSync(join(project, "out")).sort()).toEqual(["broken.js", "echo-provider.js", "greeter.js", "use-client.js", "use-sdk.js"]);
   });
 
   it("atomic-agent/sdk runs a prompt in the embedder's process", () => {
+    expect(compileError).toBeUndefined();
     const agentDir = tempDir("atomic-agent-");
     const output = execFileSync(process.execPath, [join(project, "out", "use-sdk.js"), agentDir], { cwd: project, encoding: "utf8" });
     const result = JSON.parse(output) as { accepted: unknown; text: string; types: string[] };
@@ -180,6 +179,7 @@ describe("the packed package", () => {
   }, 60_000);
 
   it("atomic-agent/client drives the installed package's own CLI by default", () => {
+    expect(compileError).toBeUndefined();
     const agentDir = tempDir("atomic-agent-");
     writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ plugins: [join(project, "out", "echo-provider.js")] }));
     const output = execFileSync(process.execPath, [join(project, "out", "use-client.js"), agentDir], { cwd: project, encoding: "utf8" });
@@ -187,6 +187,7 @@ describe("the packed package", () => {
   }, 60_000);
 
   it("the installed CLI loads the compiled plugin, which imports the installed kernel", async () => {
+    expect(compileError).toBeUndefined();
     const agentDir = tempDir("atomic-agent-");
     const c = new RpcClient({
       agentDir,

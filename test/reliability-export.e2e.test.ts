@@ -127,7 +127,9 @@ describe("export_html on hostile markdown", () => {
     const html = readFileSync(join(c.cwd, "hostile.html"), "utf8");
     expect(html).toContain('<pre class="markdown-source">');
     expect(html).toContain("<strong>fine</strong> &lt;b&gt;"); // the other message still renders as markdown
-    // Before: a stack overflow, or 8 s to over 240 s with the loop blocked throughout.
-    expect(slowestPingMs).toBeLessThan(2000);
+    // Before: a stack overflow, or 8 s to over 240 s with the loop blocked throughout (marked
+    // alone takes ~59 s on the emphasis case). The bound leaves room for a loaded CI machine
+    // (pings of 2.1 s were seen at load 9 on 2 cores) while still failing on a blocked loop.
+    expect(slowestPingMs).toBeLessThan(6000);
   }, 60_000);
 });

@@ -279,11 +279,47 @@ export type SessionEntry = {
   data?: unknown;
 };
 
+/** An entry of a type Atomic does not write (pi's custom_message and branch_summary, a newer version's), kept as read. */
+export type ForeignSessionEntry = {
+  /** Any type but Atomic's own. */
+  type: string;
+  /** 8 hex characters, unique within the session. */
+  id: string;
+  parentId: string | null;
+  /** ISO time of the append. */
+  timestamp: string;
+  [key: string]: unknown;
+};
+
+export type StoredSessionEntry = SessionEntry | ForeignSessionEntry;
+
 export type TreeNode = {
-  entry: SessionEntry;
+  entry: StoredSessionEntry;
   children: TreeNode[];
   label?: string;
   labelTimestamp?: string;
+};
+
+/** One stored session, as `list_sessions` lists it (pi's SessionInfo). */
+export type SessionInfo = {
+  /** Absolute path of the session file. */
+  path: string;
+  /** The header's session id (uuid). */
+  id: string;
+  /** Working folder the session was started in ("" for files without one). */
+  cwd: string;
+  /** From the newest session_info entry; absent when never named. */
+  name?: string;
+  /** The session this one was forked or cloned from. */
+  parentSessionPath?: string;
+  /** ISO time of the header. */
+  created: string;
+  /** ISO time of the last user or assistant message (else the header's, else the file's mtime). */
+  modified: string;
+  /** Message entries, every branch. */
+  messageCount: number;
+  /** Text of the first user message, cut at 4,096 characters, or "(no messages)". */
+  firstMessage: string;
 };
 
 export type CompactionResult = {
@@ -361,7 +397,7 @@ export type CompactCommand = {
   customInstructions?: string;
 };
 
-/** Switch to the next available model; null with fewer than two. */
+/** Switch to the next model (saved as the default): through the scope when one is set (`--models`, else the `enabledModels` setting; `isScoped: true`, and a pattern's `:<thinking>` suffix applied), else through the available models, skipping the offline `replay` models unless the current model is one. `null` with fewer than two to move through. */
 export type CycleModelCommand = {
   type: "cycle_model";
   /** Echoed exactly as sent. */
@@ -487,6 +523,15 @@ export type ImportSessionCommand = {
   /** Echoed exactly as sent. */
   id?: string | number;
   inputPath: string;
+};
+
+/** Stored sessions of the working folder's session folder (with `all: true`, of every folder under `<agent dir>/sessions`), newest first (by `modified`), as pi's SessionInfo. Files that are not sessions are left out. Listing again costs a stat per file: facts are cached by size and mtime. */
+export type ListSessionsCommand = {
+  type: "list_sessions";
+  /** Echoed exactly as sent. */
+  id?: string | number;
+  /** Every session folder, not only this working folder's. */
+  all?: boolean;
 };
 
 /** Remove a provider's stored credential and return the remaining auth status and catalog. */
@@ -677,6 +722,7 @@ export type CycleModelResponse = {
   data: {
     model: Model;
     thinkingLevel: "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+    /** True while moving through the `--models` / `enabledModels` scope. */
     isScoped: boolean;
   } | null;
 };
@@ -781,7 +827,7 @@ export type GetEntriesResponse = {
   command: "get_entries";
   success: true;
   data: {
-    entries: SessionEntry[];
+    entries: StoredSessionEntry[];
     leafId: string | null;
   };
 };
@@ -914,6 +960,20 @@ export type ImportSessionResponse = {
   };
 };
 
+/** The successful response to `list_sessions`. */
+export type ListSessionsResponse = {
+  /** Echoed exactly as sent. */
+  id?: string | number;
+  type: "response";
+  command: "list_sessions";
+  success: true;
+  /** `sessions`: SessionInfo[] (see Shared types), newest first. */
+  data: {
+    /** Newest first (by modified). */
+    sessions: SessionInfo[];
+  };
+};
+
 /** The successful response to `logout_provider`. */
 export type LogoutProviderResponse = {
   /** Echoed exactly as sent. */
@@ -930,7 +990,12 @@ export type LogoutProviderResponse = {
       label?: string;
     };
     models: Model[];
-    scopedModels?: Model[];
+    /** The `cycle_model` scope (`--models`, `enabledModels`) whose provider still has a credential. */
+    scopedModels?: Array<{
+      model: Model;
+      /** The level the pattern's `:<thinking>` suffix names. */
+      thinkingLevel?: "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+    }>;
   };
 };
 
@@ -1277,10 +1342,10 @@ export type TurnStartEvent = {
 };
 
 /** Every input record, discriminated by `type`. */
-export type Command = AbortCommand | AbortBashCommand | AbortRetryCommand | BashCommand | CloneCommand | CompactCommand | CycleModelCommand | CycleThinkingLevelCommand | ExportHtmlCommand | ExtensionUiResponseCommand | FollowUpCommand | ForkCommand | GetAvailableModelsCommand | GetAvailableThinkingLevelsCommand | GetCommandsCommand | GetEntriesCommand | GetForkMessagesCommand | GetLastAssistantTextCommand | GetMessagesCommand | GetSessionStatsCommand | GetStateCommand | GetTreeCommand | ImportSessionCommand | LogoutProviderCommand | NewSessionCommand | PromptCommand | SetAutoCompactionCommand | SetAutoRetryCommand | SetEventOptionsCommand | SetFollowUpModeCommand | SetModelCommand | SetSessionNameCommand | SetSteeringModeCommand | SetThinkingLevelCommand | SteerCommand | SwitchSessionCommand;
+export type Command = AbortCommand | AbortBashCommand | AbortRetryCommand | BashCommand | CloneCommand | CompactCommand | CycleModelCommand | CycleThinkingLevelCommand | ExportHtmlCommand | ExtensionUiResponseCommand | FollowUpCommand | ForkCommand | GetAvailableModelsCommand | GetAvailableThinkingLevelsCommand | GetCommandsCommand | GetEntriesCommand | GetForkMessagesCommand | GetLastAssistantTextCommand | GetMessagesCommand | GetSessionStatsCommand | GetStateCommand | GetTreeCommand | ImportSessionCommand | ListSessionsCommand | LogoutProviderCommand | NewSessionCommand | PromptCommand | SetAutoCompactionCommand | SetAutoRetryCommand | SetEventOptionsCommand | SetFollowUpModeCommand | SetModelCommand | SetSessionNameCommand | SetSteeringModeCommand | SetThinkingLevelCommand | SteerCommand | SwitchSessionCommand;
 
 /** Every response: a command's success, or ErrorResponse. */
-export type Response = AbortResponse | AbortBashResponse | AbortRetryResponse | BashResponse | CloneResponse | CompactResponse | CycleModelResponse | CycleThinkingLevelResponse | ExportHtmlResponse | FollowUpResponse | ForkResponse | GetAvailableModelsResponse | GetAvailableThinkingLevelsResponse | GetCommandsResponse | GetEntriesResponse | GetForkMessagesResponse | GetLastAssistantTextResponse | GetMessagesResponse | GetSessionStatsResponse | GetStateResponse | GetTreeResponse | ImportSessionResponse | LogoutProviderResponse | NewSessionResponse | PromptResponse | SetAutoCompactionResponse | SetAutoRetryResponse | SetEventOptionsResponse | SetFollowUpModeResponse | SetModelResponse | SetSessionNameResponse | SetSteeringModeResponse | SetThinkingLevelResponse | SteerResponse | SwitchSessionResponse | ErrorResponse;
+export type Response = AbortResponse | AbortBashResponse | AbortRetryResponse | BashResponse | CloneResponse | CompactResponse | CycleModelResponse | CycleThinkingLevelResponse | ExportHtmlResponse | FollowUpResponse | ForkResponse | GetAvailableModelsResponse | GetAvailableThinkingLevelsResponse | GetCommandsResponse | GetEntriesResponse | GetForkMessagesResponse | GetLastAssistantTextResponse | GetMessagesResponse | GetSessionStatsResponse | GetStateResponse | GetTreeResponse | ImportSessionResponse | ListSessionsResponse | LogoutProviderResponse | NewSessionResponse | PromptResponse | SetAutoCompactionResponse | SetAutoRetryResponse | SetEventOptionsResponse | SetFollowUpModeResponse | SetModelResponse | SetSessionNameResponse | SetSteeringModeResponse | SetThinkingLevelResponse | SteerResponse | SwitchSessionResponse | ErrorResponse;
 
 /** Every event, discriminated by `type`. */
 export type Event = AgentEndEvent | AgentSettledEvent | AgentStartEvent | AutoRetryEndEvent | AutoRetryStartEvent | BashExecutionUpdateEvent | CompactionEndEvent | CompactionStartEvent | ExtensionErrorEvent | MessageEndEvent | MessageStartEvent | MessageUpdateEvent | QueueUpdateEvent | SessionWriteErrorEvent | SummarizationRetryAttemptStartEvent | SummarizationRetryFinishedEvent | SummarizationRetryScheduledEvent | ToolExecutionEndEvent | ToolExecutionStartEvent | ToolExecutionUpdateEvent | TurnEndEvent | TurnStartEvent;
@@ -1310,6 +1375,7 @@ export interface CommandMap {
   get_state: { command: GetStateCommand; response: GetStateResponse };
   get_tree: { command: GetTreeCommand; response: GetTreeResponse };
   import_session: { command: ImportSessionCommand; response: ImportSessionResponse };
+  list_sessions: { command: ListSessionsCommand; response: ListSessionsResponse };
   logout_provider: { command: LogoutProviderCommand; response: LogoutProviderResponse };
   new_session: { command: NewSessionCommand; response: NewSessionResponse };
   prompt: { command: PromptCommand; response: PromptResponse };

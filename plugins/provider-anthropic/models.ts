@@ -5,7 +5,8 @@
  *
  * Checked on 2026-11-30 against Anthropic's model pages, pricing page and deprecations page
  * (platform.claude.com, as stored in the search corpus): Opus 5.5 is the current Opus; Sonnet 4
- * (2026-06-15), Opus 4.1 (2026-08-05) and Haiku 3.5 (2026-02-19) are retired and left out;
+ * (2026-06-15), Opus 4.1 (2026-08-05), Haiku 3.5 (2026-02-19) and Sonnet 4.5 (2026-11-30, the
+ * SDK's deprecation table) are retired and left out;
  * Opus 4.5 is deprecated, retiring 2027-01-22. Fable, Mythos, Opus 5 and Sonnet 5 are not
  * listed: their pages disagree across snapshots (add them through models.json if you use them).
  */
@@ -37,7 +38,6 @@ const ROWS: ModelRow[] = [
   { id: "claude-opus-4-6", name: "Claude Opus 4.6", cost: [5, 25, 0.5, 6.25], contextWindow: 1_000_000, maxTokens: 128_000, thinkingLevels: [...WITH_MAX] },
   { id: "claude-sonnet-4-6", name: "Claude Sonnet 4.6", cost: [3, 15, 0.3, 3.75], contextWindow: 1_000_000, maxTokens: 128_000, thinkingLevels: [...WITH_MAX] },
   { id: "claude-opus-4-5", name: "Claude Opus 4.5", cost: [5, 25, 0.5, 6.25], contextWindow: 200_000, maxTokens: 64_000, retiresOn: "2027-01-22" },
-  { id: "claude-sonnet-4-5", name: "Claude Sonnet 4.5", cost: [3, 15, 0.3, 3.75], contextWindow: 200_000, maxTokens: 64_000 },
   { id: "claude-haiku-4-5", name: "Claude Haiku 4.5", cost: [1, 5, 0.1, 1.25], contextWindow: 200_000, maxTokens: 64_000 },
 ];
 

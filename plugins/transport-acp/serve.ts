@@ -4,17 +4,27 @@
  * ACP to Atomic's commands and events; everything else (unknown methods, malformed params) is
  * answered by the SDK. Input EOF or a signal closes every session, then the host.
  */
-import { readdir, stat } from "node:fs/promises";
-import { dirname, isAbsolute, join } from "node:path";
+import { stat } from "node:fs/promises";
+import { isAbsolute } from "node:path";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadable } from "node:stream/web";
-import { claimStdout, type TransportHost } from "../../kernel/index.js";
+import { claimStdout, type EmbeddedHost, type TransportHost } from "../../kernel/index.js";
 import { call } from "./call.js";
 import { configOptions, InvalidConfig, setConfigOption } from "./config-options.js";
 import { AcpSession, TurnError, type SessionClient } from "./session.js";
 import { historyUpdates } from "./updates.js";
 
 type Acp = typeof import("@agentclientprotocol/sdk");
+
+/** The file of a stored session by its id: this folder's sessions first, then every folder's. */
+async function sessionPath(host: EmbeddedHost, sessionId: string): Promise<string | undefined> {
+  for (const all of [false, true]) {
+    const { sessions } = await call<"list_sessions">(host, { type: "list_sessions", all });
+    const found = sessions.find((info) => info.id === sessionId);
+    if (found) return found.path;
+  }
+  return undefined;
+}
 
 export async function serveAcp(host: TransportHost, version: string): Promise<number> {
   const acp: Acp = await import("@agentclientprotocol/sdk");
@@ -75,7 +85,7 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
     .agent({ name: "atomic" })
     .onRequest("initialize", ({ params }) => ({
       protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
-      agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true }, sessionCapabilities: { close: {} } },
+      agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true }, sessionCapabilities: { close: {}, list: {} } },
       agentInfo: { name: "atomic", title: "Atomic", version },
       authMethods: [],
     }))
@@ -85,19 +95,22 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
     })
     .onRequest("session/load", async ({ params }) => {
       const session = await open(params.cwd, async (sibling) => {
-        const state = await call<"get_state">(sibling, { type: "get_state" });
-        if (!state.sessionFile) throw acp.RequestError.invalidRequest(undefined, "Sessions are kept in memory only (--no-session): nothing to load");
-        const dir = dirname(state.sessionFile);
-        // Session files are named `<time>_<session id>.jsonl` (session-jsonl); only names read from the folder are used.
-        const name = (await readdir(dir).catch(() => [] as string[])).find((entry) => entry.endsWith(`_${params.sessionId}.jsonl`));
-        if (!name) throw acp.RequestError.sessionNotFound(params.sessionId);
-        const switched = await call<"switch_session">(sibling, { type: "switch_session", sessionPath: join(dir, name) });
+        const path = await sessionPath(sibling, params.sessionId);
+        if (!path) throw acp.RequestError.sessionNotFound(params.sessionId);
+        const switched = await call<"switch_session">(sibling, { type: "switch_session", sessionPath: path });
         if (switched.cancelled) throw acp.RequestError.invalidRequest(undefined, "Loading the session was cancelled by an extension");
         return params.sessionId;
       }).catch(failed);
       for (const update of historyUpdates((await call<"get_messages">(session.host, { type: "get_messages" })).messages, session.cwd)) client.update(session.id, update);
       await client.flush();
       return { configOptions: await configOptions(session.host) };
+    })
+    .onRequest("session/list", async ({ params }) => {
+      const listed = await call<"list_sessions">(host, { type: "list_sessions", all: true }).catch(failed);
+      const sessions = listed.sessions
+        .filter((info) => !params.cwd || info.cwd === params.cwd)
+        .map((info) => ({ sessionId: info.id, cwd: info.cwd, title: info.name ?? info.firstMessage, updatedAt: info.modified }));
+      return { sessions };
     })
     .onRequest("session/prompt", ({ params }) => sessionOf(params.sessionId).prompt(params.prompt).catch(failed))
     .onNotification("session/cancel", async ({ params }) => {

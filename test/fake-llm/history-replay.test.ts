@@ -45,7 +45,7 @@ const result = (toolCallId: string, text: string): AgentMessage => ({ role: "too
 function history(): AgentMessage[] {
   return [
     { role: "user", content: "start", timestamp: 1 },
-    turn("anthropic", "anthropic-messages", "claude-sonnet-4-5", [
+    turn("anthropic", "anthropic-messages", "claude-sonnet-4-6", [
       { type: "thinking", thinking: "Claude plans", thinkingSignature: "sig-claude" },
       { type: "thinking", thinking: "[Reasoning redacted]", redacted: true, thinkingSignature: "opaque" },
       { type: "text", text: "Listing" },

@@ -47,9 +47,9 @@ async function call(provider: string, id: string) {
 
 describe("models.json wiring against the fake server", () => {
   it("re-points the built-in providers, which keep their model ids and env keys", async () => {
-    const anthropic = await call("anthropic", "claude-sonnet-4-5");
+    const anthropic = await call("anthropic", "claude-sonnet-4-6");
     expect(anthropic.path).toBe("/v1/messages");
-    expect(anthropic.body.model).toBe("claude-sonnet-4-5");
+    expect(anthropic.body.model).toBe("claude-sonnet-4-6");
     expect([anthropic.headers["x-api-key"], anthropic.headers.authorization]).toContainEqual(expect.stringMatching(/^(Bearer )?sk-ant-env$/));
 
     const openai = await call("openai", "gpt-5.4");

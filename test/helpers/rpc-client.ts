@@ -193,6 +193,34 @@ function userPlugins(agentDir: string): string[] {
   }
 }
 
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI once (a subcommand, --list-models, a usage error): no protocol, just its output and exit code. */
+export function runCli(args: string[], options: { cwd: string; agentDir: string; env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number }): Promise<CliRun> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, ATOMIC_CODING_AGENT_DIR: options.agentDir, ...options.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
+    child.once("error", reject);
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+    child.stdin.end(options.stdin ?? "");
+  });
+}
+
 /** Writes a cassette into `<agentDir>/cassettes/<name>.jsonl`. Turns are lists of unified events (no partial). */
 export function writeCassette(agentDir: string, name: string, turns: object[][], header: Record<string, unknown> = {}): void {
   const dir = join(agentDir, "cassettes");
