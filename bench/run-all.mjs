@@ -5,15 +5,18 @@ import { benchExtensions } from "./extensions.mjs";
 import { benchExportHtml } from "./export-html.mjs";
 import { benchGrep } from "./grep.mjs";
 import { benchListSessions } from "./list-sessions.mjs";
+import { benchManyAgents } from "./many-agents.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchSkills } from "./skills.mjs";
 import { benchStartup } from "./startup.mjs";
+import { benchStartupModes } from "./startup-modes.mjs";
 import { benchStream } from "./stream.mjs";
 import { benchToolArgs } from "./tool-args.mjs";
 
 const results = {
   node: process.version,
   startup: await benchStartup(21),
+  startupModes: await benchStartupModes(11),
   stream: await benchStream({ runs: 5 }),
   streamDelta: await benchStream({ runs: 5, messageUpdates: "delta" }),
   sessionLoad: await benchSessionLoad({ runs: 3 }),
@@ -25,5 +28,6 @@ const results = {
   extensions: await benchExtensions(11),
   exportHtml: await benchExportHtml({ runs: 3 }),
   grep: await benchGrep({ runs: 5 }),
+  manyAgents: await benchManyAgents({ agents: 100, processes: 100 }),
 };
 console.log(JSON.stringify(results, null, 2));

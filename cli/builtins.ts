@@ -5,6 +5,8 @@
  */
 import type { PluginDefinition } from "../kernel/index.js";
 import transportRpc from "../plugins/transport-rpc/index.js";
+import transportPrint from "../plugins/transport-print/index.js";
+import transportAcp from "../plugins/transport-acp/index.js";
 import eventOptions from "../plugins/event-options/index.js";
 import settings from "../plugins/settings/index.js";
 import agent from "../plugins/agent/index.js";
@@ -29,6 +31,8 @@ import extensions from "../plugins/extensions/index.js";
 /** In a stable order; the kernel re-orders by dependencies. */
 export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   transportRpc,
+  transportPrint,
+  transportAcp,
   eventOptions,
   settings,
   agent,

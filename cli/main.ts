@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { claimStdout, ErrorCode, isKernelError, prepareHost, protocolSchema, resolveAgentDir, toKernelError, type ClaimedStdout, type HostOptions, type PreparedHost } from "../kernel/index.js";
 import type {} from "../plugins/models/api.js";
 import { BUILTIN_MODULES, BUILTIN_PLUGINS } from "./builtins.js";
+import { applyPrintFlag, MODE_USAGE } from "./mode.js";
 import { configReport } from "./config.js";
 import { modelListing } from "./list-models.js";
 import { piOnlyFlagMessage } from "./pi-flags.js";
@@ -50,6 +51,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     return fail(error);
   }
+  applyPrintFlag(prepared.cli);
   if (prepared.cli.help) {
     stdout.write(helpText(prepared));
     await stdout.flush();
@@ -118,6 +120,7 @@ function helpText(prepared: PreparedHost): string {
     "",
     "Usage:",
     "  atomic --mode rpc [options]       serve the RPC protocol on stdin/stdout",
+    ...MODE_USAGE,
     "  atomic auth set <provider>        store an API key (read from stdin; --force for a provider Atomic does not know)",
     "  atomic auth clear <provider>      remove a stored API key",
     "  atomic auth list                  show which providers have credentials, and from where",

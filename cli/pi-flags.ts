@@ -2,15 +2,12 @@
  * pi's flags that Atomic does not have, each with what to do instead: someone coming from pi gets
  * that answer rather than "Unknown option". Checked only for flags no plugin or extension declared.
  */
-const PRINT = "Atomic has no print mode: run `atomic --mode rpc` and send a prompt command";
 const EXTENSIONS = "list plugins (paths to .ts/.js modules) in the `plugins` setting of <agent dir>/settings.json";
 const SKILLS = "add skill folders with the `skills` setting (project skills in .atomic/skills load by themselves)";
 const TEMPLATES = "add template folders with the `prompts` setting (project templates in .atomic/prompts load by themselves)";
 const THEMES = "Atomic has no terminal UI, so it has no themes";
 
 export const PI_ONLY_FLAGS: Readonly<Record<string, string>> = Object.freeze({
-  "--print": PRINT,
-  "-p": PRINT,
   "--export": "export the current session with the export_html RPC command",
   "--extension": EXTENSIONS,
   "-e": EXTENSIONS,

@@ -11,22 +11,24 @@ import type { ShutdownReason } from "./hooks.js";
 import type { Kernel } from "./kernel.js";
 import type { Logger } from "./logger.js";
 import { failure, type Scheduler } from "./scheduler.js";
-import type { Response, SubmitOptions, TransportDefinition, TransportHost } from "./transport.js";
+import type { EmbeddedHost, Response, SiblingOptions, SubmitOptions, TransportDefinition, TransportHost } from "./transport.js";
 
 /** How long plugins may take to drain at teardown before the host gives up on them. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
-export class HostRuntime implements TransportHost {
+export class HostRuntime implements TransportHost, EmbeddedHost {
   readonly kernel: Kernel;
   readonly #scheduler: Scheduler;
+  readonly #openSibling: (options: SiblingOptions) => Promise<HostRuntime>;
   #requested: ShutdownReason | undefined;
   #done: Promise<void> | undefined;
   readonly closing: Promise<ShutdownReason>;
   #signalClosing!: (reason: ShutdownReason) => void;
 
-  constructor(kernel: Kernel, scheduler: Scheduler) {
+  constructor(kernel: Kernel, scheduler: Scheduler, openSibling: (options: SiblingOptions) => Promise<HostRuntime>) {
     this.kernel = kernel;
     this.#scheduler = scheduler;
+    this.#openSibling = openSibling;
     this.closing = new Promise((resolve) => (this.#signalClosing = resolve));
     kernel.setShutdownHandler(() => void this.shutdown("exit"));
   }
@@ -73,6 +75,10 @@ export class HostRuntime implements TransportHost {
 
   idle(): Promise<void> {
     return this.#scheduler.idle();
+  }
+
+  openSibling(options: SiblingOptions): Promise<HostRuntime> {
+    return this.#openSibling(options);
   }
 
   transportNames(): string[] {

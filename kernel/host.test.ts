@@ -108,6 +108,30 @@ describe("createHost", () => {
     expect(await host.send({ type: "wait", id: 2 })).toEqual({ id: 2, type: "response", command: "wait", success: false, error: "Agent is shutting down" });
   });
 
+  it("a sibling host has the same plugins and flags but its own folder, project settings and state", async () => {
+    const { agentDir, cwd } = dirs();
+    const other = join(cwd, "..", "other");
+    mkdirSync(join(other, ".atomic"), { recursive: true });
+    writeFileSync(join(other, ".atomic", "settings.json"), JSON.stringify({ greeting: "there" }));
+    let applied = 0;
+    const counter = definePlugin({
+      name: "counter",
+      apply(k) {
+        applied++;
+        let count = 0;
+        k.registerCommand(defineCommand({ name: "count", input: () => z.object({}), run: () => ({ count: ++count, cwd: k.config.cwd }) }));
+      },
+    });
+    const host = await createHost({ cwd, agentDir, env: {}, plugins: [echo, counter], argv: ["--loud"], log: recordingLog([]) });
+    const sibling = await host.openSibling({ cwd: other });
+    expect(applied).toBe(2);
+    await host.send({ type: "count" });
+    expect(await sibling.send({ type: "count" })).toMatchObject({ data: { count: 1, cwd: other } });
+    expect(await sibling.send({ type: "echo", text: "x" })).toMatchObject({ data: { settings: { greeting: "there" }, loud: true } });
+    await sibling.shutdown("exit");
+    expect(await host.send({ type: "count" })).toMatchObject({ data: { count: 2, cwd } });
+  });
+
   it("--help needs no boot: prepareHost lists every plugin's flags", async () => {
     const { agentDir, cwd } = dirs();
     const prepared = await prepareHost({ cwd, agentDir, env: {}, plugins: [echo], argv: ["--help"] });

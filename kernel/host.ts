@@ -16,6 +16,7 @@ import type { PluginDefinition } from "./plugin.js";
 import { Scheduler } from "./scheduler.js";
 import { composeSettings, readRawSettings, resolveSettings, validateSettingsFile, type RawSettingsFile } from "./settings.js";
 import { HostRuntime } from "./host-runtime.js";
+import type { SiblingOptions } from "./transport.js";
 
 export { HostRuntime as Host } from "./host-runtime.js";
 
@@ -99,7 +100,9 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
       await kernel.use(definitions);
       await kernel.boot();
       if (parsed.unknown.length > 0) checkLateFlags(argv, [...flags, ...kernel.lateFlags.map((entry) => entry.flag)], cli);
-      return new HostRuntime(kernel, new Scheduler(kernel.commands, log));
+      // A sibling reuses the loaded definitions (user plugins included): nothing is imported twice.
+      const openSibling = (sibling: SiblingOptions) => prepareHost({ ...options, cwd: sibling.cwd, plugins: definitions, userPlugins: false }).then((next) => next.boot());
+      return new HostRuntime(kernel, new Scheduler(kernel.commands, log), openSibling);
     },
   };
 }

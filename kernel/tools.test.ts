@@ -92,4 +92,23 @@ describe("tool registry", () => {
       error: 'Validation failed for tool "bad": Tool "bad" from "/ext.ts": parameters.jsonSchema is not valid: Unsupported type: strin',
     });
   });
+
+  it("a tool module's schema is built and converted once per process; each registry gets its own JSON Schema copy", async () => {
+    let built = 0;
+    const shared = tool("read", "r", () => (built++, z.object({ path: z.string() })));
+    const [a, b] = [new ToolRegistry(), new ToolRegistry()];
+    a.register(shared);
+    b.register(shared);
+    const [specA, specB] = [a.specs()[0]!, b.specs()[0]!];
+    expect(specA.parameters).toEqual(specB.parameters);
+    expect(specA.parameters).not.toBe(specB.parameters);
+    expect(built).toBe(1);
+    expect(await b.validate("read", { path: 1 })).toMatchObject({ ok: false });
+    // A per-kernel closure is its own schema source.
+    const perKernel = (max: number) => tool("bash", "b", () => z.object({ timeout: z.number().max(max) }));
+    const [c, d] = [new ToolRegistry(), new ToolRegistry()];
+    c.register(perKernel(5));
+    d.register(perKernel(9));
+    expect([(await c.validate("bash", { timeout: 7 })).ok, (await d.validate("bash", { timeout: 7 })).ok]).toEqual([false, true]);
+  });
 });

@@ -63,6 +63,16 @@ export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): 
 
 export type ToolValidation = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
 
+/**
+ * A tool module's schema is shared by every kernel in the process (agents embedded side by side):
+ * the zod schema a thunk builds and its JSON Schema are made once per process, keyed by the
+ * thunk or schema object (a per-kernel closure is a different key, so it is never shared). Each
+ * registry gets its own copy of the JSON Schema, so a request hook editing one cannot reach
+ * another agent.
+ */
+const builtSchemas = new WeakMap<object, z.ZodType>();
+const jsonSchemas = new WeakMap<object, Record<string, unknown>>();
+
 /** A JSON Schema tool's parameters and the zod validator built from them (once, lazily). */
 interface JsonSchemaParameters {
   jsonSchema: Record<string, unknown>;
@@ -213,7 +223,12 @@ export class ToolRegistry implements ToolRegistryView {
       checkJsonSchemaShape(parameters.jsonSchema, label);
       entry.schema = { jsonSchema: parameters.jsonSchema, label };
     } else {
-      const schema = resolveSchema(parameters as z.ZodType | (() => z.ZodType));
+      const source = parameters as z.ZodType | (() => z.ZodType);
+      let schema = builtSchemas.get(source);
+      if (!schema) {
+        schema = resolveSchema(source);
+        if (isZodSchema(schema)) builtSchemas.set(source, schema);
+      }
       if (!isZodSchema(schema)) throw kernelErrors.invalidInput(`Tool "${entry.definition.name}" from "${entry.owner}": parameters must be a zod schema or { jsonSchema }`);
       entry.schema = schema;
     }
@@ -247,7 +262,11 @@ export function parametersJsonSchema(parameters: ToolParameters): Record<string,
 
 function toJsonSchema(parameters: z.ZodType | JsonSchemaParameters): Record<string, unknown> {
   if (isResolvedJsonSchema(parameters)) return parameters.jsonSchema;
-  const schema = z.toJSONSchema(parameters, { unrepresentable: "any" }) as Record<string, unknown>;
-  delete schema.$schema;
-  return schema;
+  let schema = jsonSchemas.get(parameters);
+  if (!schema) {
+    schema = z.toJSONSchema(parameters, { unrepresentable: "any" }) as Record<string, unknown>;
+    delete schema.$schema;
+    jsonSchemas.set(parameters, schema);
+  }
+  return structuredClone(schema);
 }

@@ -5,7 +5,7 @@
  */
 import type { CommandSource, ShutdownReason } from "./hooks.js";
 import type { KernelConfig } from "./config.js";
-import type { EventBus } from "./events.js";
+import type { EventBus, EventListener } from "./events.js";
 import type { Logger } from "./logger.js";
 
 export type Id = string | number;
@@ -18,6 +18,26 @@ export interface SubmitOptions {
   source: CommandSource;
   /** Called once with the record's response; never for a reply such as `extension_ui_response`. */
   respond(response: Response): void;
+}
+
+/**
+ * A booted host driven in-process, with no transport of its own (the SDK's agent, one ACP
+ * session): commands in, responses and events out, and its own teardown.
+ */
+export interface EmbeddedHost {
+  readonly config: KernelConfig;
+  /** Submits a command and resolves with its response (`undefined` for a reply such as `extension_ui_response`). */
+  send(record: unknown, source?: CommandSource): Promise<Response | undefined>;
+  submit(record: unknown, options: SubmitOptions): Promise<void>;
+  /** Listens to every outward event; returns the unsubscribe function. */
+  subscribe(listener: EventListener): () => void;
+  shutdown(reason: ShutdownReason): Promise<void>;
+  readonly closing: Promise<ShutdownReason>;
+}
+
+/** What a sibling host may differ in: its working folder, hence its project settings and sessions. */
+export interface SiblingOptions {
+  cwd: string;
 }
 
 /** What the host hands the transport it serves with. */
@@ -35,6 +55,12 @@ export interface TransportHost {
   readonly closing: Promise<ShutdownReason>;
   /** Resolves once every record submitted so far has been answered. */
   idle(): Promise<void>;
+  /**
+   * Boots another host with the same plugins, flags and options but its own working folder, so
+   * its own agent state and session: a transport serving several sessions in one process (ACP)
+   * gives each one a sibling. The caller shuts it down.
+   */
+  openSibling(options: SiblingOptions): Promise<EmbeddedHost>;
 }
 
 export interface TransportDefinition {

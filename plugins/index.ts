@@ -38,3 +38,4 @@ export type {} from "./settings/api.js";
 export type {} from "./skills/index.js";
 export type {} from "./slash-commands/api.js";
 export type {} from "./tools/active-tools.js";
+export type {} from "./transport-print/index.js";

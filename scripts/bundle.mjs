@@ -1,12 +1,14 @@
 // Production bundle: the CLI, the kernel and every built-in plugin in one ES module, so startup
-// pays for one file instead of ~250 module loads. Code that plugins import lazily (SDK adapters,
+// pays for one file instead of ~250 module loads; the in-process SDK (`atomic-agent/sdk`,
+// dist/cli/sdk.js) is a second entry sharing the same chunks. Code that plugins import lazily (SDK adapters,
 // the HTML renderer, replay streams) stays in separate chunks, loaded on first use; the SDKs
-// themselves, marked/highlight.js and the transpiling jiti are never bundled.
+// themselves (the providers' and the ACP one), marked/highlight.js and the transpiling jiti are
+// never bundled.
 import { rmSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { rolldown } from "rolldown";
 
-const EXTERNAL = [/^node:/, /^@anthropic-ai\/sdk/, /^openai/, /^@google\/genai/, /^marked/, /^highlight\.js/, /^jiti$/];
+const EXTERNAL = [/^node:/, /^@anthropic-ai\/sdk/, /^openai/, /^@google\/genai/, /^marked/, /^highlight\.js/, /^jiti$/, /^@agentclientprotocol\/sdk/];
 
 const DIST = resolve("dist");
 const OUT_DIR = join(DIST, "cli");
@@ -37,7 +39,7 @@ const keepFileUrls = {
 
 rmSync("dist/cli/chunks", { recursive: true, force: true });
 const bundle = await rolldown({
-  input: { atomic: "dist/cli/atomic.js" },
+  input: { atomic: "dist/cli/atomic.js", sdk: "dist/sdk/index.js" },
   platform: "node",
   external: (id) => EXTERNAL.some((pattern) => pattern.test(id)),
   plugins: [keepFileUrls],

@@ -88,6 +88,14 @@ describe("architecture", () => {
     }
   });
 
+  it("the typed client loads no kernel or plugin code (a client process stays small): only lib/jsonl, protocol types and node built-ins", () => {
+    const allowed = /^(node:|\.\/|\.\.\/lib\/jsonl\/index\.js$|\.\.\/lib\/protocol-types\/index\.js$)/;
+    const files = sourceFiles(join(ROOT, "client"));
+    expect(files.length).toBeGreaterThan(0);
+    const bad = files.flatMap((file) => importsOf(readFileSync(join(ROOT, file), "utf8")).filter((spec) => !allowed.test(spec)).map((spec) => `${file}: ${spec}`));
+    expect(bad).toEqual([]);
+  });
+
   it("the checkers themselves catch forbidden imports", () => {
     expect(importsOf(`import x from "../plugins/agent/index.js";\nconst s = await import("openai");`)).toEqual(["../plugins/agent/index.js", "openai"]);
     expect(layerViolation("plugins/retry/retry-chain.ts", "../models/errors.js")).toMatch(/internal file of plugin models/);

@@ -102,6 +102,33 @@ export default definePlugin({
 });
 `;
 
+/** An embedder's program on the SDK: typed commands and events, one prompt in-process, the answer as JSON on stdout. */
+const USE_SDK = `import { createAgent, type AgentEvent } from "atomic-agent/sdk";
+import echo from "./echo-provider.js";
+
+const agent = await createAgent({ cwd: process.cwd(), agentDir: process.argv[2]!, provider: "echo", model: "echo-1", session: false, plugins: [echo] });
+const types: string[] = [];
+const ended = new Promise<void>((resolve) => agent.subscribe((event: AgentEvent) => { types.push(event.type); if (event.type === "agent_end") resolve(); }));
+// @ts-expect-error commands are typed: a message is a string
+void agent.send({ type: "prompt", message: 1 });
+const accepted = await agent.send({ type: "prompt", message: "stressed" });
+await ended;
+const answer = await agent.send({ type: "get_last_assistant_text" });
+await agent.dispose();
+process.stdout.write(JSON.stringify({ accepted, text: answer?.success ? answer.data.text : null, types }));
+`;
+
+/** A client program: the installed package's own CLI by default, pi's method names. */
+const USE_CLIENT = `import { RpcClient } from "atomic-agent/client";
+
+const client = new RpcClient({ cwd: process.cwd(), env: { ATOMIC_CODING_AGENT_DIR: process.argv[2]! }, provider: "echo", model: "echo-1", args: ["--no-session"] });
+await client.start();
+const events = await client.promptAndWait("drawer");
+const text: string | null = await client.getLastAssistantText();
+await client.stop();
+process.stdout.write(JSON.stringify({ text, last: events.at(-1)?.type }));
+`;
+
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), "atomic-pkg-"));
   const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", project], { cwd: REPO, encoding: "utf8" }).trim().split("\n").at(-1)!;
@@ -121,7 +148,9 @@ beforeAll(() => {
   writeFileSync(join(project, "greeter.ts"), PLUGIN);
   writeFileSync(join(project, "broken.ts"), TYPE_ERRORS);
   writeFileSync(join(project, "echo-provider.ts"), PROVIDER);
-  // Compiled here, not in a test: the tests run in any order and both need the output.
+  writeFileSync(join(project, "use-sdk.ts"), USE_SDK);
+  writeFileSync(join(project, "use-client.ts"), USE_CLIENT);
+  // Compiled here, not in a test: the tests run in any order and several need the output.
   try {
     execFileSync(process.execPath, [TSC, "-p", project], { cwd: project, encoding: "utf8" });
   } catch (error) {
@@ -134,10 +163,28 @@ afterAll(async () => {
 });
 
 describe("the packed package", () => {
-  it("type-checks and compiles a plugin outside the repository (and rejects misuse at compile time)", () => {
+  it("type-checks and compiles a plugin, an SDK program and a client program outside the repository (and rejects misuse at compile time)", () => {
     expect(compileError).toBeUndefined();
-    expect(readdirSync(join(project, "out")).sort()).toEqual(["broken.js", "echo-provider.js", "greeter.js"]);
+    expect(readdirSync(join(project, "out")).sort()).toEqual(["broken.js", "echo-provider.js", "greeter.js", "use-client.js", "use-sdk.js"]);
   });
+
+  it("atomic-agent/sdk runs a prompt in the embedder's process", () => {
+    expect(compileError).toBeUndefined();
+    const agentDir = tempDir("atomic-agent-");
+    const output = execFileSync(process.execPath, [join(project, "out", "use-sdk.js"), agentDir], { cwd: project, encoding: "utf8" });
+    const result = JSON.parse(output) as { accepted: unknown; text: string; types: string[] };
+    expect(result.accepted).toEqual({ type: "response", command: "prompt", success: true });
+    expect(result.text).toBe("desserts");
+    expect(result.types).toEqual(expect.arrayContaining(["agent_start", "message_update", "agent_end"]));
+  }, 60_000);
+
+  it("atomic-agent/client drives the installed package's own CLI by default", () => {
+    expect(compileError).toBeUndefined();
+    const agentDir = tempDir("atomic-agent-");
+    writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ plugins: [join(project, "out", "echo-provider.js")] }));
+    const output = execFileSync(process.execPath, [join(project, "out", "use-client.js"), agentDir], { cwd: project, encoding: "utf8" });
+    expect(JSON.parse(output)).toEqual({ text: "reward", last: "agent_end" });
+  }, 60_000);
 
   it("the installed CLI loads the compiled plugin, which imports the installed kernel", async () => {
     expect(compileError).toBeUndefined();

@@ -5,14 +5,9 @@
  * (stdin EOF or a closed stdout asks for it).
  */
 import { claimStdout, definePlugin, type TransportHost } from "../../kernel/index.js";
+import { LineReader, MAX_LINE_BYTES, rawNumericId, RecordWriter } from "../../lib/jsonl/index.js";
 import { deltaUpdate, type EventOptionsApi } from "../event-options/api.js";
 import { InputGate } from "./input-gate.js";
-import { LineReader, MAX_LINE_BYTES } from "./line-reader.js";
-import { rawNumericId } from "./raw-id.js";
-import { RecordWriter } from "./record-writer.js";
-
-export { LineReader } from "./line-reader.js";
-export { RecordWriter, serialize, serializeParts } from "./record-writer.js";
 
 export default definePlugin({
   name: "transport-rpc",

@@ -1,0 +1,42 @@
+// A loopback OpenAI-compatible server for the benchmarks (Chat Completions streaming, the wire
+// format the official SDK reads): every request is answered with the same few words, so what is
+// measured is Atomic (and the SDK), not a model. test/fake-llm is the full one the tests use.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { join } from "node:path";
+
+const WORDS = ["Hello", " from", " the", " bench", " server", "."];
+
+export async function startFakeOpenAi() {
+  let requests = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      requests++;
+      const base = { id: `chatcmpl-${requests}`, object: "chat.completion.chunk", created: 1_700_000_000, model: "bench-1" };
+      const frame = (delta, finish = null) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      res.write(frame({ role: "assistant", content: "" }));
+      for (const word of WORDS) res.write(frame({ content: word }));
+      res.write(frame({}, "stop"));
+      res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: WORDS.length, total_tokens: 10 + WORDS.length } })}\n\n`);
+      res.end("data: [DONE]\n\n");
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  return {
+    url,
+    requests: () => requests,
+    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))),
+  };
+}
+
+/** `<agentDir>/models.json` with provider `bench` (model `bench-1`) served by the fake. */
+export function writeBenchModels(agentDir, url) {
+  mkdirSync(agentDir, { recursive: true });
+  const model = { id: "bench-1", name: "Bench", reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 100_000, maxTokens: 4_096 };
+  writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { bench: { baseUrl: `${url}/v1`, api: "openai-completions", apiKey: "bench-key", models: [model] } } }));
+}
+
+export const EXPECTED_TEXT = WORDS.join("");

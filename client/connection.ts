@@ -1,0 +1,152 @@
+/**
+ * The typed client's wire: spawns `atomic --mode rpc`, frames stdout strictly on LF (never
+ * readline), matches responses to requests by id, hands every other record to the listeners,
+ * and fails every waiting request, with the agent's stderr, when the process ends.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { LineReader } from "../lib/jsonl/index.js";
+
+export interface ConnectionOptions {
+  /** The CLI entry to run with Node (default: this package's own `atomic`). */
+  cliPath?: string;
+  cwd?: string;
+  /** Laid over the client's own environment. */
+  env?: Record<string, string | undefined>;
+  /** Arguments after `--mode rpc`. */
+  args?: string[];
+  /** How long a request may wait for its response (default 30 s; 0: forever). `bash` and `compact` always wait. */
+  requestTimeoutMs?: number;
+}
+
+export type Record_ = { type: string; [key: string]: unknown };
+type Listener = (record: Record_) => void;
+
+interface Pending {
+  resolve(record: Record_): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** The package's own CLI: `dist/cli/atomic.js` beside this module once built (or from the repository). */
+export function defaultCliPath(): string {
+  const built = fileURLToPath(new URL("../cli/atomic.js", import.meta.url));
+  return existsSync(built) ? built : fileURLToPath(new URL("../dist/cli/atomic.js", import.meta.url));
+}
+
+const UNTIMED = new Set(["bash", "compact"]);
+
+export class Connection {
+  readonly #options: ConnectionOptions;
+  #child: ChildProcessWithoutNullStreams | undefined;
+  readonly #pending = new Map<string, Pending>();
+  readonly #listeners = new Set<Listener>();
+  #nextId = 0;
+  #stderr = "";
+  #exited: Promise<number | null> | undefined;
+
+  constructor(options: ConnectionOptions) {
+    this.#options = options;
+  }
+
+  get stderr(): string {
+    return this.#stderr;
+  }
+
+  get running(): boolean {
+    return this.#child !== undefined && this.#child.exitCode === null && this.#child.signalCode === null;
+  }
+
+  open(modeArgs: string[]): void {
+    if (this.#child) throw new Error("Client already started");
+    const child = spawn(process.execPath, [this.#options.cliPath ?? defaultCliPath(), ...modeArgs, ...(this.#options.args ?? [])], {
+      cwd: this.#options.cwd,
+      env: { ...process.env, ...this.#options.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    this.#child = child;
+    child.stderr.on("data", (chunk: Buffer) => (this.#stderr += chunk.toString()));
+    const reader = new LineReader((line) => this.#onLine(line));
+    child.stdout.on("data", (chunk: Buffer) => reader.push(chunk));
+    child.stdout.on("end", () => reader.end());
+    // A write after the agent exited is reported through the pending requests, not as a crash.
+    child.stdin.on("error", () => undefined);
+    this.#exited = new Promise((resolve) =>
+      child.once("close", (code) => {
+        this.#failAll(new Error(`Agent process exited with code ${code}. Stderr: ${this.#stderr}`));
+        resolve(code);
+      }),
+    );
+  }
+
+  onRecord(listener: Listener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Writes one command with a fresh id (or its own string id) and resolves with its response. */
+  request(command: Record<string, unknown>): Promise<Record_> {
+    const child = this.#child;
+    if (!child || !this.running) return Promise.reject(new Error(this.#child ? `Agent process is not running. Stderr: ${this.#stderr}` : "Client not started"));
+    const id = typeof command.id === "string" ? command.id : `req_${++this.#nextId}`;
+    return new Promise<Record_>((resolve, reject) => {
+      const limit = this.#options.requestTimeoutMs ?? 30_000;
+      const timer =
+        limit > 0 && !UNTIMED.has(String(command.type))
+          ? setTimeout(() => {
+              this.#pending.delete(id);
+              reject(new Error(`Timeout waiting for response to ${String(command.type)}. Stderr: ${this.#stderr}`));
+            }, limit)
+          : undefined;
+      this.#pending.set(id, { resolve, reject, timer });
+      child.stdin.write(`${JSON.stringify({ ...command, id })}\n`);
+    });
+  }
+
+  /** Writes a record that gets no response (`extension_ui_response`). */
+  write(record: Record<string, unknown>): void {
+    if (!this.#child || !this.running) throw new Error("Client not started");
+    this.#child.stdin.write(`${JSON.stringify(record)}\n`);
+  }
+
+  /** Closes stdin (the agent answers what it read, flushes and exits), then signals if it lingers. */
+  async close(graceMs = 5_000): Promise<void> {
+    const child = this.#child;
+    if (!child) return;
+    child.stdin.end();
+    const escalate = setTimeout(() => child.kill("SIGTERM"), graceMs);
+    const kill = setTimeout(() => child.kill("SIGKILL"), graceMs + 2_000);
+    await this.#exited;
+    clearTimeout(escalate);
+    clearTimeout(kill);
+    this.#child = undefined;
+  }
+
+  #onLine(line: string): void {
+    let record: Record_;
+    try {
+      record = JSON.parse(line) as Record_;
+    } catch {
+      return;
+    }
+    if (record.type === "response" && typeof record.id === "string") {
+      const pending = this.#pending.get(record.id);
+      if (pending) {
+        this.#pending.delete(record.id);
+        clearTimeout(pending.timer);
+        pending.resolve(record);
+        return;
+      }
+    }
+    for (const listener of this.#listeners) listener(record);
+  }
+
+  #failAll(error: Error): void {
+    for (const pending of this.#pending.values()) {
+      clearTimeout(pending.timer);
+      pending.reject(error);
+    }
+    this.#pending.clear();
+  }
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""A small, dependency-free Python client for `atomic --mode rpc` (Python 3.8+).
+
+Records are JSON lines split on LF only: stdout is read in binary mode, so a U+2028 inside a
+JSON string never ends a record (text-mode line readers may split on more than LF).
+
+    python3 atomic_client.py "Summarise README.md" -- --provider anthropic --model claude-sonnet-4-5
+
+Set ATOMIC_CMD to run something other than `atomic` (for example `node dist/cli/atomic.js`).
+"""
+import itertools
+import json
+import os
+import queue
+import shlex
+import subprocess
+import sys
+import threading
+
+
+class AtomicClient:
+    def __init__(self, extra_args=(), cwd=None, env=None, command=None):
+        base = command or shlex.split(os.environ.get("ATOMIC_CMD", "atomic"))
+        self._proc = subprocess.Popen(
+            base + ["--mode", "rpc", *extra_args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            cwd=cwd,
+            env=env,
+        )
+        self._ids = itertools.count(1)
+        self._pending = {}
+        self._lock = threading.Lock()
+        self.events = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        # The "really done" signal: one agent_settled event after each prompt.
+        self.request({"type": "set_event_options", "agentSettled": True})
+
+    def _read(self):
+        for raw in iter(self._proc.stdout.readline, b""):
+            record = json.loads(raw.rstrip(b"\r\n").decode("utf-8"))
+            if record.get("type") == "response" and record.get("id") in self._pending:
+                with self._lock:
+                    slot = self._pending.pop(record["id"])
+                slot.put(record)
+            else:
+                self.events.put(record)
+        self.events.put(None)  # the agent exited
+
+    def request(self, command, timeout=60):
+        """Sends one command and returns its response (a dict with `success`)."""
+        request_id = "py-%d" % next(self._ids)
+        slot = queue.Queue(maxsize=1)
+        with self._lock:
+            self._pending[request_id] = slot
+        line = json.dumps(dict(command, id=request_id), ensure_ascii=False) + "\n"
+        self._proc.stdin.write(line.encode("utf-8"))
+        self._proc.stdin.flush()
+        return slot.get(timeout=timeout)
+
+    def prompt_and_wait(self, message, on_event=None, timeout=300):
+        """Sends a prompt and returns its events once the agent has settled."""
+        response = self.request({"type": "prompt", "message": message})
+        if not response["success"]:
+            raise RuntimeError(response["error"])
+        seen = []
+        while True:
+            event = self.events.get(timeout=timeout)
+            if event is None:
+                raise RuntimeError("the agent exited")
+            if event.get("type") == "agent_settled":
+                return seen
+            seen.append(event)
+            if on_event:
+                on_event(event)
+
+    def close(self):
+        """Closing stdin ends the agent cleanly (it answers what it read, then exits 0)."""
+        self._proc.stdin.close()
+        return self._proc.wait(timeout=30)
+
+
+def main(argv):
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []
+    prompts = argv[: argv.index("--")] if "--" in argv else argv
+    client = AtomicClient(extra_args=extra)
+
+    def show(event):
+        update = event.get("assistantMessageEvent") or {}
+        if event.get("type") == "message_update" and update.get("type") == "text_delta":
+            sys.stdout.write(update["delta"])
+            sys.stdout.flush()
+
+    try:
+        for message in prompts or ["Hello!"]:
+            client.prompt_and_wait(message, on_event=show)
+            sys.stdout.write("\n")
+        answer = client.request({"type": "get_last_assistant_text"})
+        print(json.dumps({"text": answer["data"]["text"]}))
+    finally:
+        client.close()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

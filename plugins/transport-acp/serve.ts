@@ -1,0 +1,137 @@
+/**
+ * The ACP connection over stdin/stdout (the SDK's stable v1 entry, newline-delimited JSON-RPC):
+ * `initialize`, then any number of sessions, each on its own sibling host. Handlers only map
+ * ACP to Atomic's commands and events; everything else (unknown methods, malformed params) is
+ * answered by the SDK. Input EOF or a signal closes every session, then the host.
+ */
+import { stat } from "node:fs/promises";
+import { isAbsolute } from "node:path";
+import { Readable } from "node:stream";
+import type { ReadableStream as WebReadable } from "node:stream/web";
+import { claimStdout, type EmbeddedHost, type TransportHost } from "../../kernel/index.js";
+import { call } from "./call.js";
+import { configOptions, InvalidConfig, setConfigOption } from "./config-options.js";
+import { AcpSession, TurnError, type SessionClient } from "./session.js";
+import { historyUpdates } from "./updates.js";
+
+type Acp = typeof import("@agentclientprotocol/sdk");
+
+/** The file of a stored session by its id: this folder's sessions first, then every folder's. */
+async function sessionPath(host: EmbeddedHost, sessionId: string): Promise<string | undefined> {
+  for (const all of [false, true]) {
+    const { sessions } = await call<"list_sessions">(host, { type: "list_sessions", all });
+    const found = sessions.find((info) => info.id === sessionId);
+    if (found) return found.path;
+  }
+  return undefined;
+}
+
+export async function serveAcp(host: TransportHost, version: string): Promise<number> {
+  const acp: Acp = await import("@agentclientprotocol/sdk");
+  const stdout = claimStdout();
+  const output = new WritableStream<Uint8Array>({
+    write: (chunk) => (stdout.writeParts([Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)]) ? undefined : new Promise<void>((resolve) => stdout.onceDrain(resolve))),
+  });
+  const input = Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array> & WebReadable<Uint8Array>;
+  const sessions = new Map<string, AcpSession>();
+  // An editor that goes away closes its end of our stdout (EPIPE): the connection is over, not broken.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") host.log.error(`cannot write to stdout (${error.code ?? "error"}): ${error.message}`);
+    void host.shutdown("eof");
+  });
+
+  let notified: Promise<void> = Promise.resolve();
+  let connection: ReturnType<ReturnType<Acp["agent"]>["connect"]>;
+  const client: SessionClient = {
+    update: (sessionId, update) => {
+      notified = notified.then(() => connection.client.notify("session/update", { sessionId, update })).catch((error: unknown) => host.log.warn(`session/update not sent: ${(error as Error).message}`));
+    },
+    flush: () => notified,
+    requestPermission: (params) => connection.client.request("session/request_permission", params),
+  };
+
+  const sessionOf = (sessionId: string): AcpSession => {
+    const session = sessions.get(sessionId);
+    if (!session) throw acp.RequestError.sessionNotFound(sessionId);
+    return session;
+  };
+  const folder = async (cwd: string): Promise<string> => {
+    if (!isAbsolute(cwd)) throw acp.RequestError.invalidParams({ cwd }, `cwd must be an absolute path: ${cwd}`);
+    const info = await stat(cwd).catch(() => undefined);
+    if (!info?.isDirectory()) throw acp.RequestError.invalidParams({ cwd }, `cwd is not a folder: ${cwd}`);
+    return cwd;
+  };
+  const failed = (error: unknown): never => {
+    if (error instanceof TurnError) throw error.code === "failed" ? new acp.RequestError(-32603, error.message) : acp.RequestError.invalidRequest(undefined, error.message);
+    if (error instanceof InvalidConfig) throw acp.RequestError.invalidParams(undefined, error.message);
+    if (error instanceof acp.RequestError) throw error;
+    throw new acp.RequestError(-32603, error instanceof Error ? error.message : String(error));
+  };
+  const open = async (cwd: string, load?: (sibling: Awaited<ReturnType<TransportHost["openSibling"]>>) => Promise<string>) => {
+    const sibling = await host.openSibling({ cwd: await folder(cwd) });
+    try {
+      const id = load ? await load(sibling) : undefined;
+      const session = await AcpSession.attach(sibling, cwd, client, id);
+      await sessions.get(session.id)?.close();
+      sessions.set(session.id, session);
+      return session;
+    } catch (error) {
+      await sibling.shutdown("exit");
+      throw error;
+    }
+  };
+
+  const app = acp
+    .agent({ name: "atomic" })
+    .onRequest("initialize", ({ params }) => ({
+      protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
+      agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true }, sessionCapabilities: { close: {}, list: {} } },
+      agentInfo: { name: "atomic", title: "Atomic", version },
+      authMethods: [],
+    }))
+    .onRequest("session/new", async ({ params }) => {
+      const session = await open(params.cwd).catch(failed);
+      return { sessionId: session.id, configOptions: await configOptions(session.host) };
+    })
+    .onRequest("session/load", async ({ params }) => {
+      const session = await open(params.cwd, async (sibling) => {
+        const path = await sessionPath(sibling, params.sessionId);
+        if (!path) throw acp.RequestError.sessionNotFound(params.sessionId);
+        const switched = await call<"switch_session">(sibling, { type: "switch_session", sessionPath: path });
+        if (switched.cancelled) throw acp.RequestError.invalidRequest(undefined, "Loading the session was cancelled by an extension");
+        return params.sessionId;
+      }).catch(failed);
+      for (const update of historyUpdates((await call<"get_messages">(session.host, { type: "get_messages" })).messages, session.cwd)) client.update(session.id, update);
+      await client.flush();
+      return { configOptions: await configOptions(session.host) };
+    })
+    .onRequest("session/list", async ({ params }) => {
+      const listed = await call<"list_sessions">(host, { type: "list_sessions", all: true }).catch(failed);
+      const sessions = listed.sessions
+        .filter((info) => !params.cwd || info.cwd === params.cwd)
+        .map((info) => ({ sessionId: info.id, cwd: info.cwd, title: info.name ?? info.firstMessage, updatedAt: info.modified }));
+      return { sessions };
+    })
+    .onRequest("session/prompt", ({ params }) => sessionOf(params.sessionId).prompt(params.prompt).catch(failed))
+    .onNotification("session/cancel", async ({ params }) => {
+      await sessions.get(params.sessionId)?.cancel();
+    })
+    .onRequest("session/set_config_option", async ({ params }) => ({
+      configOptions: await setConfigOption(sessionOf(params.sessionId).host, params.configId, params.value).catch(failed),
+    }))
+    .onRequest("session/close", async ({ params }) => {
+      const session = sessionOf(params.sessionId);
+      sessions.delete(params.sessionId);
+      await session.close();
+      return {};
+    });
+
+  connection = app.connect(acp.ndJsonStream(output, input));
+  const reason = await Promise.race([connection.closed.then(() => "eof" as const), host.closing]);
+  await Promise.all([...sessions.values()].map((session) => session.close()));
+  sessions.clear();
+  connection.close();
+  await host.shutdown(reason);
+  await stdout.flush();
+  return 0;
+}

@@ -1,0 +1,95 @@
+/**
+ * One print or JSON run: the prompts are sent one after another through the host's scheduler
+ * (each waits until the agent has settled: retries and continuations included), then the
+ * process exits. Print mode writes the final assistant text; JSON mode the session header and
+ * then every event as one line, in RPC's shapes. A refused prompt or a failed run is one line on
+ * stderr and exit code 1.
+ */
+import { claimStdout, type AgentMessage, type OutEvent, type TransportHost } from "../../kernel/index.js";
+import { RecordWriter } from "../../lib/jsonl/index.js";
+import { promptTexts, readPipedStdin } from "./prompts.js";
+
+export type OutputMode = "print" | "json";
+
+/** Resolves `next()` promises when the agent settles (the `agent_settled` hook). */
+export class SettledSignal {
+  #waiters: (() => void)[] = [];
+
+  next(): Promise<void> {
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  fire(): void {
+    for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+}
+
+export interface RunOptions {
+  mode: OutputMode;
+  settled: SettledSignal;
+  /** The session header JSON mode writes first (pi's first line). */
+  header(): object | undefined;
+}
+
+export async function runPrompts(host: TransportHost, options: RunOptions): Promise<number> {
+  const prompts = promptTexts(host.config.cli.positionals, await readPipedStdin(), options.mode);
+  const stdout = claimStdout();
+  const writer = new RecordWriter({ write: (parts) => stdout.writeParts(parts), onceDrain: (resolve) => stdout.onceDrain(resolve) });
+  let exitCode = 0;
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    // A reader that went away (`| head`) ends the run; any other write failure is reported.
+    if (error.code !== "EPIPE") host.log.error(`cannot write to stdout (${error.code ?? "error"}): ${error.message}`);
+    exitCode = 1;
+    void host.shutdown("eof");
+  });
+
+  let lastAssistant: AgentMessage | undefined;
+  host.events.subscribe((event: OutEvent) => {
+    if (event.type === "message_end" && event.message.role === "assistant") lastAssistant = event.message;
+    if (options.mode === "json") writer.writeRecord(event);
+  });
+  if (options.mode === "json") {
+    host.events.addPressureSource(() => writer.pressure());
+    const header = options.header();
+    if (header) writer.writeRecord(header);
+  }
+
+  const closing = host.closing.then(() => "closing" as const);
+  for (const message of prompts) {
+    const settled = options.settled.next();
+    let refused: string | undefined;
+    await host.submit({ type: "prompt", message }, { source: options.mode, respond: (response) => void (refused = response.success ? undefined : response.error) });
+    if (refused !== undefined) {
+      exitCode = fail(refused);
+      break;
+    }
+    if ((await Promise.race([settled, closing])) === "closing") break;
+    const failure = failureOf(lastAssistant);
+    if (failure) {
+      exitCode = fail(failure);
+      break;
+    }
+  }
+  if (options.mode === "print" && exitCode === 0 && lastAssistant) stdout.write(`${textOf(lastAssistant)}\n`);
+  await host.shutdown("exit");
+  await stdout.flush();
+  return exitCode;
+}
+
+function fail(message: string): number {
+  process.stderr.write(`atomic: ${message}\n`);
+  return 1;
+}
+
+/** Why a final assistant message is not an answer (provider error, abort), or undefined. */
+function failureOf(message: AgentMessage | undefined): string | undefined {
+  if (!message || message.role !== "assistant") return undefined;
+  if (message.stopReason === "error") return message.errorMessage ?? "The request failed";
+  if (message.stopReason === "aborted") return message.errorMessage ?? "The request was aborted";
+  return undefined;
+}
+
+function textOf(message: AgentMessage): string {
+  if (message.role !== "assistant") return "";
+  return message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+}

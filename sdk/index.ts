@@ -1,0 +1,107 @@
+/**
+ * `atomic-agent/sdk`: Atomic inside a Node process. `createAgent` boots the same host the CLI
+ * boots (built-in plugins, settings files, the user's plugins) without a transport: commands go
+ * in through `send` and come back as the very response objects RPC writes, events reach
+ * `subscribe` as RPC writes them. Nothing touches the embedding process: no stdout, no signal
+ * handlers, no chdir; two agents share nothing but loaded code.
+ */
+import type { Command, CommandType, Event, ExtraCommand, Response, ResponseOf } from "../lib/protocol-types/index.js";
+import { createHost, createStderrLogger, resolveAgentDir, type EmbeddedHost, type Logger, type PluginDefinition, type Settings } from "../kernel/index.js";
+import { BUILTIN_MODULES, BUILTIN_PLUGINS } from "../cli/builtins.js";
+import { checkAgentDir, installPaths } from "./install.js";
+
+export type * from "../lib/protocol-types/index.js";
+export type { Logger, PluginDefinition, Settings } from "../kernel/index.js";
+
+export interface CreateAgentOptions {
+  /** The working folder the agent's tools act in (default: `process.cwd()`). */
+  cwd?: string;
+  /** Settings, credentials, models.json, sessions (default: `ATOMIC_CODING_AGENT_DIR` or ~/.atomic/agent). */
+  agentDir?: string;
+  /** As `--provider`. */
+  provider?: string;
+  /** As `--model` (`provider/id`, an id or a pattern, optional `:<thinking>`). */
+  model?: string;
+  /** `false`: in memory only (as `--no-session`); `{dir}`: session files there (as `--session-dir`). Default: persisted in the agent dir. */
+  session?: false | { dir?: string };
+  /** Laid over the settings files, validated like them. */
+  settings?: Settings & Record<string, unknown>;
+  /** More plugins: definitions, built-in names or absolute paths to `.ts`/`.js` modules. */
+  plugins?: readonly (PluginDefinition | string)[];
+  /** Extension files or folders (settings `extensions`). */
+  extensions?: readonly string[];
+  /** Read `<agentDir>/settings.json`, the project's `.atomic/settings.json` and the user's `plugins` (default true). */
+  settingsFiles?: boolean;
+  /** Environment the agent sees (API keys, ...); default `process.env`. Never modified. */
+  env?: NodeJS.ProcessEnv;
+  /** Where diagnostics go (default: stderr, one line each). */
+  log?: Logger;
+  /** Extra command-line style flags of plugins (`{ record: "name" }` as `--record name`). */
+  flags?: Record<string, unknown>;
+}
+
+/** Every event of the built-in plugins; a user plugin's own events arrive too, with their own `type`. */
+export type AgentEvent = Event;
+
+export interface Agent {
+  readonly cwd: string;
+  readonly agentDir: string;
+  /**
+   * Runs a command: the same object RPC reads (an `id` is echoed), the same response RPC writes.
+   * Never throws for a failed command (`success: false` carries the error); an
+   * `extension_ui_response` resolves to `undefined`.
+   */
+  send<C extends Command>(command: C): Promise<ResponseOf<C["type"]>>;
+  send<T extends string>(command: ExtraCommand<T>): Promise<Response | undefined>;
+  /** Every event, in order, from now on; returns the unsubscribe function. */
+  subscribe(listener: (event: AgentEvent) => void): () => void;
+  /** Aborts the run, answers what was sent, flushes the session; later calls share the first. */
+  dispose(): Promise<void>;
+}
+
+export async function createAgent(options: CreateAgentOptions = {}): Promise<Agent> {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const agentDir = options.agentDir ?? resolveAgentDir(env);
+  await checkAgentDir(agentDir);
+  const paths = await installPaths();
+  const settings: Record<string, unknown> = { ...options.settings };
+  if (options.extensions) settings.extensions = [...((settings.extensions as string[] | undefined) ?? []), ...options.extensions];
+  const readFiles = options.settingsFiles !== false;
+  const host = await createHost({
+    cwd,
+    agentDir,
+    env,
+    plugins: [...BUILTIN_PLUGINS, ...(options.plugins ?? [])],
+    loader: { builtins: BUILTIN_MODULES, aliases: paths.aliases },
+    cli: { ...options.flags, ...cliOptions(options) },
+    ...(Object.keys(settings).length > 0 ? { settings } : {}),
+    readSettingsFiles: readFiles,
+    userPlugins: readFiles,
+    log: options.log ?? createStderrLogger(),
+    installDir: paths.installDir,
+  });
+  return embeddedAgent(host, cwd, agentDir);
+}
+
+function cliOptions(options: CreateAgentOptions): Record<string, unknown> {
+  const cli: Record<string, unknown> = {};
+  if (options.provider !== undefined) cli.provider = options.provider;
+  if (options.model !== undefined) cli.model = options.model;
+  if (options.session === false) cli.noSession = true;
+  else if (options.session?.dir !== undefined) cli.sessionDir = options.session.dir;
+  return cli;
+}
+
+function embeddedAgent(host: EmbeddedHost, cwd: string, agentDir: string): Agent {
+  let disposed: Promise<void> | undefined;
+  return {
+    cwd,
+    agentDir,
+    send: ((command: unknown) => host.send(command, "sdk")) as Agent["send"],
+    subscribe: (listener) => host.subscribe(listener as (event: unknown) => void),
+    dispose: () => (disposed ??= host.shutdown("exit")),
+  };
+}
+
+export type { CommandType };

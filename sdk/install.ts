@@ -1,0 +1,61 @@
+/**
+ * Where the SDK finds its own package (bundled assets such as replay cassettes, the kernel entry
+ * user plugins written in TypeScript import as `atomic-agent`), and the check that makes an
+ * unusable agent dir one clear error instead of a failure deep inside a plugin.
+ */
+import { access, constants, stat } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ErrorCode, KernelError } from "../kernel/index.js";
+
+export interface InstallPaths {
+  /** The package root (holds package.json). */
+  installDir: string;
+  /** Aliases for transpiled user code: the kernel entry and Atomic's own zod. */
+  aliases: () => Record<string, string>;
+}
+
+let cached: Promise<InstallPaths> | undefined;
+
+/** Resolved once per process: from `dist/sdk/` in an install, from `sdk/` in the repository. */
+export function installPaths(): Promise<InstallPaths> {
+  return (cached ??= resolvePaths());
+}
+
+async function resolvePaths(): Promise<InstallPaths> {
+  const here = dirname(fileURLToPath(import.meta.url));
+  let root = dirname(here);
+  if (!(await exists(join(root, "package.json")))) root = dirname(root);
+  const compiled = join(here, "..", "kernel", "index.js");
+  const kernelEntry = (await exists(compiled)) ? compiled : join(here, "..", "kernel", "index.ts");
+  return {
+    installDir: `${root}/`,
+    aliases: () => ({ "atomic-agent": kernelEntry, "atomic-agent/kernel": kernelEntry, zod: dirname(createRequire(import.meta.url).resolve("zod/package.json")) }),
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** A missing agent dir is fine (it is created when something is saved); one that cannot be used is not. */
+export async function checkAgentDir(agentDir: string): Promise<void> {
+  let info;
+  try {
+    info = await stat(agentDir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return;
+    throw new KernelError(ErrorCode.CONFIG_INVALID, `Cannot use agent dir ${agentDir}: ${code === "EACCES" ? "permission denied" : (error as Error).message}`);
+  }
+  if (!info.isDirectory()) throw new KernelError(ErrorCode.CONFIG_INVALID, `Cannot use agent dir ${agentDir}: not a folder`);
+  try {
+    await access(agentDir, constants.R_OK | constants.X_OK);
+  } catch {
+    throw new KernelError(ErrorCode.CONFIG_INVALID, `Cannot use agent dir ${agentDir}: permission denied (it must be readable)`);
+  }
+}

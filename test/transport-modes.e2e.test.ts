@@ -1,0 +1,143 @@
+/**
+ * Transports chosen by configuration, over the built CLI: print and JSON modes against the
+ * loopback fake LLM (answer, failure exit code, piped stdin, several prompts, flags), mode
+ * selection errors, and a user's plugin adding its own transport through settings `plugins`.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startFakeLlm, writeModelsJson, type FakeLlm, type RecordedRequest } from "./fake-llm/server.js";
+import { CLI, tempDir } from "./helpers/rpc-client.js";
+import { ProtocolChecker } from "./helpers/protocol.js";
+import { runCli } from "./helpers/run-cli.js";
+
+const LINE_TRANSPORT = resolve(import.meta.dirname, "fixtures/line-transport.ts");
+const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
+let fake: FakeLlm;
+
+beforeAll(async () => {
+  fake = await startFakeLlm();
+});
+afterAll(async () => {
+  await fake.close();
+});
+afterEach(() => {
+  fake.requests.length = 0;
+});
+
+async function folders() {
+  const agentDir = tempDir("atomic-agent-");
+  await writeModelsJson(agentDir, fake.url);
+  return { agentDir, cwd: tempDir("atomic-cwd-"), env: NO_KEYS };
+}
+
+function userTexts(request: RecordedRequest): string[] {
+  return (request.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === "user").map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+}
+
+describe("print mode (-p)", () => {
+  it("prints the final answer and exits 0", async () => {
+    fake.script({ thinking: "Let me think", text: "The answer is 42." });
+    const run = await runCli(["-p", "--model", "fake-openai/fake-1", "--no-session", "What is it?"], await folders());
+    expect(run).toMatchObject({ code: 0, stdout: "The answer is 42.\n" });
+    expect(userTexts(fake.requests[0]!)).toEqual(["What is it?"]);
+  });
+
+  it("a failed run exits 1 with the provider's error on stderr and nothing on stdout", async () => {
+    fake.script({ status: 400, errorMessage: "This model does not accept that" });
+    const run = await runCli(["--print", "--model", "fake-anthropic/fake-1", "--no-session", "hi"], await folders());
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("This model does not accept that");
+  });
+
+  it("a refused prompt (no model) exits 1 with the reason", async () => {
+    // No models.json and no keys: no provider has credentials.
+    const run = await runCli(["-p", "--no-session", "hi"], { agentDir: tempDir("atomic-agent-"), cwd: tempDir("atomic-cwd-"), env: NO_KEYS });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/atomic: No model selected\./);
+  });
+
+  it("piped stdin goes before the first prompt; later prompts follow in order, each after the agent settled", async () => {
+    fake.script({ text: "first" }, { text: "second" });
+    const run = await runCli(["-p", "--model", "fake-openai/fake-1", "--no-session", "Summarise it.", "Now shorter."], { ...(await folders()), input: "line one\nline two\n" });
+    expect(run).toMatchObject({ code: 0, stdout: "second\n" });
+    expect(fake.requests).toHaveLength(2);
+    expect(userTexts(fake.requests[1]!)).toEqual(["line one\nline two\n\nSummarise it.", "Now shorter."]);
+  });
+
+  it("stdin alone is the prompt; no prompt and nothing piped is a usage error (exit 2)", async () => {
+    fake.script({ text: "from stdin" });
+    expect(await runCli(["-p", "--model", "fake-openai/fake-1", "--no-session"], { ...(await folders()), input: "question on stdin" })).toMatchObject({ code: 0, stdout: "from stdin\n" });
+    const run = await runCli(["-p", "--model", "fake-openai/fake-1", "--no-session"], await folders());
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('atomic -p needs a prompt: give it as an argument (atomic -p "your prompt") or pipe it on stdin');
+  });
+
+  it("honours --session-dir: the session is written there", async () => {
+    fake.script({ text: "saved" });
+    const sessionDir = tempDir("atomic-sessions-");
+    const run = await runCli(["-p", "--model", "fake-openai/fake-1", "--session-dir", sessionDir, "keep this"], await folders());
+    expect(run.code).toBe(0);
+    const files = readdirSync(sessionDir);
+    expect(files).toHaveLength(1);
+    expect(readFileSync(join(sessionDir, files[0]!), "utf8")).toContain("keep this");
+  });
+});
+
+describe("JSON mode (--mode json)", () => {
+  it("writes the session header first, then every event in RPC's shapes, and exits once settled", async () => {
+    fake.script({ toolCalls: [{ name: "bash", args: { command: "echo from-tool" } }] }, { text: "Done." });
+    const sessionDir = tempDir("atomic-sessions-");
+    const run = await runCli(["--mode", "json", "--model", "fake-openai/fake-1", "--session-dir", sessionDir, "run it"], await folders());
+    expect(run.code).toBe(0);
+    const records = run.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string; [key: string]: unknown });
+    const [header, ...events] = records;
+    const stored = readFileSync(join(sessionDir, readdirSync(sessionDir)[0]!), "utf8").split("\n")[0]!;
+    expect(header).toEqual(JSON.parse(stored));
+    expect(header).toMatchObject({ type: "session", version: expect.any(Number), id: expect.any(String), cwd: expect.any(String) });
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe("agent_start");
+    expect(types.at(-1)).toBe("agent_end");
+    expect(types).toEqual(expect.arrayContaining(["message_update", "tool_execution_start", "tool_execution_end", "turn_end"]));
+    const checker = new ProtocolChecker(CLI, []);
+    expect(events.map((event) => checker.checkIncoming(event)).filter(Boolean)).toEqual([]);
+  });
+
+  it("a failed run still writes its events, then exits 1 with the error on stderr", async () => {
+    fake.script({ status: 400, errorMessage: "Nope" });
+    const run = await runCli(["--mode", "json", "--model", "fake-openai/fake-1", "--no-session", "hi"], await folders());
+    expect(run.code).toBe(1);
+    expect(run.stdout.trimEnd().split("\n").map((line) => (JSON.parse(line) as { type: string }).type).at(-1)).toBe("agent_end");
+    expect(run.stderr).toContain("Nope");
+  });
+});
+
+describe("choosing a transport", () => {
+  it("an unknown mode is a usage error listing the available ones (exit 2), from the flag or from settings", async () => {
+    const byFlag = await runCli(["--mode", "telepathy"], await folders());
+    expect(byFlag.code).toBe(2);
+    expect(byFlag.stderr).toContain('atomic: Unknown mode "telepathy". Available: rpc, print, json, acp');
+    expect(byFlag.stderr).not.toMatch(/\n\s+at /);
+    const bySettings = await runCli([], { ...(await folders()), settings: { mode: "telepathy" } });
+    expect(bySettings.code).toBe(2);
+    expect(bySettings.stderr).toContain('Unknown mode "telepathy"');
+  });
+
+  it("positional arguments in rpc or acp mode are a usage error", async () => {
+    for (const mode of ["rpc", "acp"]) {
+      const run = await runCli(["--mode", mode, "hello"], await folders());
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`Unexpected argument "hello": --mode ${mode} takes its input on stdin, not as arguments`);
+    }
+  });
+
+  it("a user's plugin adds a transport under its own name, chosen by --mode or settings `mode`", async () => {
+    const base = await folders();
+    const settings = { plugins: [LINE_TRANSPORT] };
+    expect(await runCli(["--mode", "lines"], { ...base, settings, input: "get_state\nno_such\n" })).toMatchObject({ code: 0, stdout: "get_state ok\nno_such error\n" });
+    expect(await runCli([], { ...base, settings: { ...settings, mode: "lines" }, input: "get_commands\n" })).toMatchObject({ code: 0, stdout: "get_commands ok\n" });
+    const unknown = await runCli(["--mode", "line"], { ...base, settings });
+    expect(unknown.stderr).toContain("Available: rpc, print, json, acp, lines");
+  });
+});
