@@ -255,7 +255,7 @@ export class StreamingJson {
  * The previous reading, for text that is not a JSON prefix: the prefix closed (open strings and
  * containers) and handed to JSON.parse, else the lenient parser. O(length) per call.
  */
-export function legacyValue(raw: string): unknown {
+function legacyValue(raw: string): unknown {
   if (raw.trim() === "") return undefined;
   const closers: string[] = [];
   let inString = false;
