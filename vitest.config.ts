@@ -6,7 +6,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    setupFiles: ["test/setup.ts"],
     // Tests must pass in any order: files and the tests within them run shuffled, every run.
     sequence: { shuffle: true },
+    // One temp root per run: what a test leaves behind is reported, then removed.
+    globalSetup: ["test/helpers/temp-root.ts"],
   },
 });

@@ -1,6 +1,6 @@
 // Shared helpers for the benchmarks: spawn the built CLI, read stdout strictly on LF, sample RSS.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -8,8 +8,16 @@ import { fileURLToPath } from "node:url";
 
 export const CLI = fileURLToPath(new URL("../dist/cli/atomic.js", import.meta.url));
 
+const made = [];
+// Benchmarks leave nothing in the temp dir.
+process.on("exit", () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 export function tempDir(prefix) {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 export function median(values) {

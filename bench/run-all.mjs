@@ -1,6 +1,8 @@
 // Runs every benchmark against the built CLI (npm run build first) and prints one JSON object.
 import { benchBash } from "./bash.mjs";
 import { benchCompaction } from "./compaction.mjs";
+import { benchExportHtml } from "./export-html.mjs";
+import { benchGrep } from "./grep.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchSkills } from "./skills.mjs";
 import { benchStartup } from "./startup.mjs";
@@ -16,5 +18,7 @@ const results = {
   bash: await benchBash({ runs: 3 }),
   skills: await benchSkills(),
   compaction: await benchCompaction({ runs: 5 }),
+  exportHtml: await benchExportHtml({ runs: 3 }),
+  grep: await benchGrep({ runs: 5 }),
 };
 console.log(JSON.stringify(results, null, 2));

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { claimStdout, ErrorCode, isKernelError, prepareHost, resolveAgentDir, toKernelError, type PreparedHost } from "../kernel/index.js";
+import { claimStdout, ErrorCode, isKernelError, prepareHost, protocolSchema, resolveAgentDir, toKernelError, type PreparedHost } from "../kernel/index.js";
 import { BUILTIN_MODULES, BUILTIN_PLUGINS } from "./builtins.js";
 
 // This file runs from dist/cli/ (compiled or bundled): the package root is two levels up.
@@ -20,6 +20,8 @@ const SIGNAL_EXIT_CODES = { SIGTERM: 143, SIGINT: 130, SIGHUP: 129 } as const;
 
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === "auth") return runAuth(argv.slice(1));
+  const subcommand = argv[0] === "schema" ? "schema" : undefined;
+  if (subcommand) argv = argv.slice(1);
   // Claimed before any user plugin is imported: nothing else can write protocol noise.
   const stdout = claimStdout();
   const agentDir = resolveAgentDir(process.env);
@@ -50,6 +52,13 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     const host = await prepared.boot();
+    if (subcommand === "schema") {
+      // Every registered command and event, user plugins included: the protocol this build speaks.
+      stdout.write(`${JSON.stringify(protocolSchema(host.kernel), null, 2)}\n`);
+      await host.shutdown("exit");
+      await stdout.flush();
+      return 0;
+    }
     let signalCode: number | undefined;
     for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES)) {
       process.once(signal, () => {
@@ -80,6 +89,7 @@ function helpText(prepared: PreparedHost): string {
     "  atomic auth set <provider>        store an API key (read from stdin)",
     "  atomic auth clear <provider>      remove a stored API key",
     "  atomic auth list                  show which providers have credentials",
+    "  atomic schema                     print the protocol as one JSON Schema document",
     "",
     "Options:",
     prepared.helpText(),

@@ -53,7 +53,7 @@ describe("extensions-examples", () => {
     await promptAndSettle(c, "go");
     const report = await c.request({ type: "usage_report" });
     expect(report).toMatchObject({ success: true, data: { models: [{ model: "replay/script", messages: 1, input: 10, output: 5, cost: 0 }] } });
-    expect(await c.request({ type: "usage_report", model: 7 })).toMatchObject({ success: false, error: "Invalid model: expected string" });
+    expect(await c.request({ type: "usage_report", model: 7 }, 20_000, { unchecked: true })).toMatchObject({ success: false, error: "Invalid model: expected string" });
     expect(await c.request({ type: "usage_report", model: "other/x" })).toMatchObject({ data: { models: [] } });
   });
 

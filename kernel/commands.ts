@@ -34,11 +34,20 @@ export interface CommandDefinition<S extends z.ZodType = z.ZodType, R = unknown>
    * thunk: the schema is then built on first use, which keeps startup cheap.
    */
   input: S | (() => S);
+  /**
+   * The response's `data` (built on first use), or `NO_DATA` for a command whose success carries
+   * none. It documents the response in `atomic schema`, and tests validate every response
+   * against it; a command that declares neither is documented as answering any `data`.
+   */
+  output?: (() => z.ZodType) | typeof NO_DATA;
   lane?: Lane;
   /** A reply rather than a command (`extension_ui_response`): it gets no response, and bad input is only logged. */
   noResponse?: boolean;
   run(input: z.output<S>, ctx: CommandContext): R | Promise<R>;
 }
+
+/** `output` of a command whose successful response has no `data`. */
+export const NO_DATA = "none" as const;
 
 /** Identity helper that infers the handler's input type from its schema. */
 export function defineCommand<S extends z.ZodType, R>(definition: CommandDefinition<S, R>): CommandDefinition<S, R> {
@@ -87,6 +96,18 @@ export class CommandRegistry {
 
   respondsTo(name: string): boolean {
     return this.#entries.get(name)?.definition.noResponse !== true;
+  }
+
+  /** The definition behind a command name (for the protocol schema). */
+  definition(name: string): CommandDefinition | undefined {
+    return this.#entries.get(name)?.definition;
+  }
+
+  /** The command's input schema (built now, if it was a thunk). */
+  inputSchema(name: string): z.ZodType {
+    const entry = this.#entries.get(name);
+    if (!entry) throw kernelErrors.unknownCommand(name);
+    return schemaOf(entry);
   }
 
   /** The plugin that registered a command. */

@@ -4,31 +4,33 @@
  * producers that can flood (streamed deltas) await `drain()` to respect a slow consumer.
  */
 
-import type { AgentMessage, AssistantMessage, AssistantMessageEvent, ToolResultMessage } from "./types.js";
+import type { CoreEventPayload } from "./schemas-events.js";
 
 /**
- * The outward events and their payloads (the spec's Events section): the one place a payload is
- * declared. The hook catalogue derives the matching hooks' payloads from it. Closed: a plugin
- * that emits its own event declares it by augmentation, so an emitted typo does not compile.
+ * The outward events and their payloads (the spec's Events section). Each payload type derives
+ * from the event's zod schema (core events: kernel/schemas-events.ts), and the hook catalogue
+ * derives the matching hooks' payloads from here. Closed: a plugin that emits its own event
+ * declares it by augmentation and registers its schema, so an emitted typo does not compile.
  *
  * @example
- * declare module "atomic-agent" { interface EventMap { my_event: { value: number } } }
+ * const MyEvent = () => z.object({ value: z.number() });
+ * declare module "atomic-agent" { interface EventMap { my_event: z.output<ReturnType<typeof MyEvent>> } }
+ * // in apply(k): k.registerEvent("my_event", MyEvent);
  */
 export interface EventMap {
+  /** No payload. */
   agent_start: {};
-  agent_end: { messages: AgentMessage[] };
+  agent_end: CoreEventPayload<"agent_end">;
+  /** No payload (hooks also get `turnIndex`). */
   turn_start: {};
-  turn_end: { message: AssistantMessage; toolResults: ToolResultMessage[] };
-  message_start: { message: AgentMessage };
-  message_update: { message: AssistantMessage; assistantMessageEvent: AssistantMessageEvent };
-  message_end: { message: AgentMessage };
-  tool_execution_start: { toolCallId: string; toolName: string; args: unknown };
-  tool_execution_update: { toolCallId: string; toolName: string; args: unknown; partialResult: unknown };
-  tool_execution_end: { toolCallId: string; toolName: string; result: unknown; isError: boolean };
-  queue_update: { steering: string[]; followUp: string[] };
-  auto_retry_start: { attempt: number; maxAttempts: number; delayMs: number; errorMessage: string };
-  auto_retry_end: { success: boolean; attempt: number; finalError?: string };
-  extension_error: { extensionPath: string; event: string; error: string };
+  turn_end: CoreEventPayload<"turn_end">;
+  message_start: CoreEventPayload<"message_start">;
+  message_update: CoreEventPayload<"message_update">;
+  message_end: CoreEventPayload<"message_end">;
+  tool_execution_start: CoreEventPayload<"tool_execution_start">;
+  tool_execution_update: CoreEventPayload<"tool_execution_update">;
+  tool_execution_end: CoreEventPayload<"tool_execution_end">;
+  extension_error: CoreEventPayload<"extension_error">;
 }
 
 export type EventName = keyof EventMap & string;

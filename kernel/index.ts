@@ -26,3 +26,7 @@ export { Kernel, createKernel, type KernelOptions } from "./kernel.js";
 export { createHost, prepareHost, type HostOptions, type PreparedHost } from "./host.js";
 export { HostRuntime } from "./host-runtime.js";
 export * from "./stdio.js";
+export * from "./schemas-messages.js";
+export * from "./schemas-session.js";
+export * from "./schemas-events.js";
+export * from "./protocol-schema.js";

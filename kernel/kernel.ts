@@ -6,10 +6,11 @@
  */
 import { z } from "zod";
 import { admit } from "./admission.js";
-import { CommandRegistry } from "./commands.js";
+import { CommandRegistry, NO_DATA } from "./commands.js";
 import type { KernelConfig } from "./config.js";
 import { ErrorCode, isKernelError, KernelError, kernelErrors, toKernelError } from "./errors.js";
 import { EventBus } from "./events.js";
+import { CORE_EVENT_SCHEMAS } from "./schemas-events.js";
 import type { FlagSpec } from "./flags.js";
 import { HookOwnership, tapOnlyView, type TapOnly } from "./hook-access.js";
 import { createHooks, type Hooks } from "./hooks.js";
@@ -36,6 +37,8 @@ export class Kernel {
   readonly tools = new ToolRegistry();
   readonly services = new ServiceRegistry();
   readonly transports = new Map<string, { definition: TransportDefinition; owner: string }>();
+  /** Every outward event's zod schema and the plugin that declared it (docs, validation). */
+  readonly eventSchemas = new Map<string, { schema: () => z.ZodType; owner: string }>();
   /** Flags registered after boot by an open layer (extensions), checked against argv by the host. */
   readonly lateFlags: { flag: FlagSpec; owner: string }[] = [];
   readonly config: KernelConfig;
@@ -56,6 +59,7 @@ export class Kernel {
     this.#ownership = new HookOwnership(this.hooks);
     this.#ownership.claim("kernel", ["boot", "closing", "shutdown", "plugin_error", "ui_response"]);
     this.#registerReplyCommand();
+    for (const [name, schema] of Object.entries(CORE_EVENT_SCHEMAS)) this.eventSchemas.set(name, { schema, owner: "kernel" });
   }
 
   get frozen(): boolean {
@@ -110,6 +114,7 @@ export class Kernel {
       registerCommand: (definition) => kernel.commands.register(definition, name),
       registerTool: (definition) => kernel.tools.register(definition, name),
       registerTransport: (definition) => kernel.#registerTransport(definition, name),
+      registerEvent: (event, schema) => kernel.#registerEvent(event, schema, name),
       provide: (key, value) => {
         if (!declared.has(key)) throw new KernelError(ErrorCode.PLUGIN_INVALID, `Plugin "${name}" provides the service "${key}" without declaring it in "provides"`, { plugin: name });
         kernel.services.provide(key, value, name);
@@ -136,6 +141,13 @@ export class Kernel {
     } satisfies OpenLayer);
   }
 
+  #registerEvent(name: string, schema: () => z.ZodType, owner: string): void {
+    if (this.#frozen) throw kernelErrors.frozen(`register event "${name}"`);
+    const existing = this.eventSchemas.get(name);
+    if (existing) throw kernelErrors.duplicate("Event", name, owner, existing.owner);
+    this.eventSchemas.set(name, { schema, owner });
+  }
+
   #registerTransport(definition: TransportDefinition, owner: string): void {
     if (this.#frozen) throw kernelErrors.frozen(`register transport "${definition.name}"`);
     const existing = this.transports.get(definition.name);
@@ -151,6 +163,7 @@ export class Kernel {
         description: "A client's answer to an extension_ui_request dialog (no response).",
         lane: "immediate",
         noResponse: true,
+        output: NO_DATA,
         input: () => z.object({ id: z.string(), value: z.unknown().optional(), confirmed: z.unknown().optional(), cancelled: z.unknown().optional() }),
         run: async (reply: { id: string; value?: unknown; confirmed?: unknown; cancelled?: unknown }) => {
           const handled = this.hooks.ui_response.isUsed() ? await this.hooks.ui_response.promise(reply) : undefined;

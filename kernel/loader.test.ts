@@ -1,14 +1,20 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { ErrorCode, isBuiltinSpec, PluginLoader } from "./index.js";
 
 const KERNEL_ENTRY = fileURLToPath(new URL("./index.ts", import.meta.url));
 
+const roots: string[] = [];
+afterEach(() => {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
 function loader() {
   const root = mkdtempSync(join(tmpdir(), "atomic-loader-"));
+  roots.push(root);
   const builtinDir = join(root, "builtin");
   mkdirSync(join(builtinDir, "hello"), { recursive: true });
   writeFileSync(join(builtinDir, "hello", "index.js"), "export default { name: 'hello', apply() {} };\n");

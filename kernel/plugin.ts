@@ -5,7 +5,8 @@
  */
 import type { CommandDefinition, CommandRegistry } from "./commands.js";
 import type { KernelConfig } from "./config.js";
-import type { EventBus } from "./events.js";
+import type { z } from "zod";
+import type { EventBus, EventMap, EventName } from "./events.js";
 import type { FlagSpec } from "./flags.js";
 import type { HookName, Hooks } from "./hooks.js";
 import type { TapOnly } from "./hook-access.js";
@@ -38,6 +39,8 @@ export interface PluginContext {
   ownHooks<K extends HookName>(...names: K[]): Pick<Hooks, K>;
   registerCommand(definition: CommandDefinition<any, any>): void;
   registerTool(definition: ToolDefinition<any>): void;
+  /** Registers the zod schema of an event this plugin declared in `EventMap` (docs, validation). */
+  registerEvent<K extends EventName>(name: K, schema: () => z.ZodType<EventMap[K]>): void;
   /** Offers a transport (`--mode <name>` / settings `mode`). */
   registerTransport(definition: TransportDefinition): void;
   /** Publishes a service declared in this plugin's `provides`. */

@@ -1,88 +1,27 @@
 /**
  * The session vocabulary shared by the protocol (get_entries, get_tree, compaction results) and
- * the hooks: the entries of the append-only session tree and the compaction payloads. Pure types.
+ * the hooks: the entries of the append-only session tree and the compaction payloads. Wire
+ * types derive from their zod schemas (kernel/schemas-session.ts).
  */
-import type { AgentMessage, ThinkingLevel } from "./types.js";
+import type { z } from "zod";
+import type * as S from "./schemas-session.js";
+import type { AgentMessage } from "./types.js";
+
+type Out<F extends () => z.ZodType> = z.output<ReturnType<F>>;
 
 /** First line of a session file; not part of the tree. */
-export interface SessionHeader {
-  type: "session";
-  version: 1;
-  /** uuid */
-  id: string;
-  /** ISO creation time */
-  timestamp: string;
-  cwd: string;
-  /** File of the session this one was forked/cloned/started from. */
-  parentSession?: string;
-}
-
-interface EntryBase {
-  /** 8 hex chars, unique within the session. */
-  id: string;
-  parentId: string | null;
-  /** ISO time of the append. */
-  timestamp: string;
-}
-
-export interface MessageEntry extends EntryBase {
-  type: "message";
-  message: AgentMessage;
-}
-
-export interface ModelChangeEntry extends EntryBase {
-  type: "model_change";
-  provider: string;
-  modelId: string;
-}
-
-export interface ThinkingLevelChangeEntry extends EntryBase {
-  type: "thinking_level_change";
-  thinkingLevel: ThinkingLevel;
-}
-
-/**
- * Messages before `firstKeptEntryId` on the path are replaced by `summary` in the context. With
- * `details.strategy: "verbatim-lines"` the summary is the compacted transcript and the kept tail
- * (from `firstKeptEntryId` up to this entry) is shown as transcript text after it.
- */
-export interface CompactionEntry extends EntryBase {
-  type: "compaction";
-  summary: string;
-  firstKeptEntryId: string | null;
-  tokensBefore: number;
-  details?: unknown;
-  /** The text came from a `session_before_compact` tap (rung "extension"). */
-  fromHook?: boolean;
-}
-
-export interface SessionInfoEntry extends EntryBase {
-  type: "session_info";
-  name: string;
-}
-
+export type SessionHeader = Out<typeof S.SessionHeaderSchema>;
+export type MessageEntry = Out<typeof S.MessageEntrySchema>;
+export type ModelChangeEntry = Out<typeof S.ModelChangeEntrySchema>;
+export type ThinkingLevelChangeEntry = Out<typeof S.ThinkingLevelChangeEntrySchema>;
+/** Messages before `firstKeptEntryId` on the path are replaced by `summary` in the context. */
+export type CompactionEntry = Out<typeof S.CompactionEntrySchema>;
+export type SessionInfoEntry = Out<typeof S.SessionInfoEntrySchema>;
 /** Labels `targetId`; an absent or empty label clears it. */
-export interface LabelEntry extends EntryBase {
-  type: "label";
-  targetId: string;
-  label?: string;
-}
-
+export type LabelEntry = Out<typeof S.LabelEntrySchema>;
 /** Plugin/extension data; never part of the LLM context. */
-export interface CustomEntry extends EntryBase {
-  type: "custom";
-  customType: string;
-  data?: unknown;
-}
-
-export type SessionEntry =
-  | MessageEntry
-  | ModelChangeEntry
-  | ThinkingLevelChangeEntry
-  | CompactionEntry
-  | SessionInfoEntry
-  | LabelEntry
-  | CustomEntry;
+export type CustomEntry = Out<typeof S.CustomEntrySchema>;
+export type SessionEntry = Out<typeof S.SessionEntrySchema>;
 
 export type SessionEntryType = SessionEntry["type"];
 
@@ -92,34 +31,10 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 export type NewSessionEntry = DistributiveOmit<SessionEntry, "id" | "parentId" | "timestamp">;
 
 /** Per-call knobs of the verbatim-line compactor (the spec's snake_case names). */
-export interface CompactionParameters {
-  compression_ratio: number;
-  preserve_recent: number;
-  query?: string;
-}
-
-export interface CompactionStats {
-  linesBefore: number;
-  linesDeleted: number;
-  linesKept: number;
-  rangeCount: number;
-  tokensBefore: number;
-  tokensAfter: number;
-  percentReduction: number;
-}
-
+export type CompactionParameters = Out<typeof S.CompactionParametersSchema>;
+export type CompactionStats = Out<typeof S.CompactionStatsSchema>;
 /** What `compact` answers and `compaction_end.result` carries (spec: compact). */
-export interface CompactionResult {
-  compactedText: string;
-  firstKeptEntryId: string | null;
-  tokensBefore: number;
-  promptVersion: number;
-  parameters: CompactionParameters;
-  /** How the text was produced: "planned" (model plan), "extension" (a hook), "fresh" (overflow fallback). */
-  rung: string;
-  stats: CompactionStats;
-  backupPath?: string;
-}
+export type CompactionResult = Out<typeof S.CompactionResultSchema>;
 
 export type CompactionReason = "manual" | "threshold" | "overflow";
 

@@ -1,5 +1,6 @@
 /** Thinking levels a model accepts, and clamping a requested level onto them. */
-import { THINKING_LEVELS, type Model, type ThinkingLevel } from "./types.js";
+import { THINKING_LEVELS } from "./schemas-messages.js";
+import type { Model, ThinkingLevel } from "./types.js";
 
 const REASONING_DEFAULT: ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
 

@@ -3,15 +3,44 @@
 // the HTML renderer, replay streams) stays in separate chunks, loaded on first use; the SDKs
 // themselves, marked/highlight.js and the transpiling jiti are never bundled.
 import { rmSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { rolldown } from "rolldown";
 
 const EXTERNAL = [/^node:/, /^@anthropic-ai\/sdk/, /^openai/, /^@google\/genai/, /^marked/, /^highlight\.js/, /^jiti$/];
+
+const DIST = resolve("dist");
+const OUT_DIR = join(DIST, "cli");
+const MARK = "atomic-dist-file:";
+
+/**
+ * `new URL("./x.js", import.meta.url)` names a compiled file next to its module (a worker's
+ * entry, loaded by path, never bundled). Bundled, the module lands in another folder, so the URL
+ * is re-pointed from the chunk that holds it to the same file of the tsc output in dist/.
+ */
+const keepFileUrls = {
+  name: "keep-file-urls",
+  transform(code, id) {
+    if (!id.startsWith(DIST + sep) || !code.includes("import.meta.url")) return null;
+    const pattern = /new URL\((["'`])(\.{1,2}\/[^"'`]+\.js)\1,\s*import\.meta\.url\)/g;
+    if (!pattern.test(code)) return null;
+    return code.replace(pattern, (_, __, path) => `new URL(${JSON.stringify(MARK + relative(DIST, resolve(dirname(id), path)))}, import.meta.url)`);
+  },
+  renderChunk(code, chunk) {
+    if (!code.includes(MARK)) return null;
+    const from = dirname(join(OUT_DIR, chunk.fileName));
+    return code.replace(/(["'`])atomic-dist-file:([^"'`]+)\1/g, (_, quote, path) => {
+      const target = relative(from, join(DIST, path)).split(sep).join("/");
+      return JSON.stringify(target.startsWith(".") ? target : `./${target}`);
+    });
+  },
+};
 
 rmSync("dist/cli/chunks", { recursive: true, force: true });
 const bundle = await rolldown({
   input: { atomic: "dist/cli/atomic.js" },
   platform: "node",
   external: (id) => EXTERNAL.some((pattern) => pattern.test(id)),
+  plugins: [keepFileUrls],
   logLevel: "warn",
 });
 await bundle.write({

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The README demo: a short scripted RPC client driving `atomic --mode rpc` on the bundled
-// offline cassette (replay/demo) in a fresh temp folder. No network, no API key.
+// offline cassette (replay/demo) in a fresh temp folder. No network, no API key. The temp
+// folders are removed at the end (pass --keep to look at them afterwards).
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,6 +13,11 @@ const workdir = mkdtempSync(join(tmpdir(), "atomic-demo-"));
 const agentDir = mkdtempSync(join(tmpdir(), "atomic-demo-agent-"));
 const dim = (s) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[0m` : s);
 const bold = (s) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
+const keep = process.argv.includes("--keep");
+const cleanUp = () => {
+  if (keep) return console.log(dim(`(kept ${workdir} and ${agentDir})`));
+  for (const dir of [workdir, agentDir]) rmSync(dir, { recursive: true, force: true });
+};
 
 console.log(bold(`Atomic demo - working folder ${workdir}`));
 const agent = spawn(process.execPath, [cli, "--mode", "rpc", "--provider", "replay", "--model", "demo"], {
@@ -85,8 +91,10 @@ agent.on("exit", (code) => {
   } catch (error) {
     console.log(`(missing: ${error.message})`);
   }
+  cleanUp();
   process.exit(code ?? 1);
 });
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => agent.kill(signal));
 
 send({ type: "get_state", id: "state" });
 send({ type: "prompt", id: "p1", message: "Create a notes file saying hello, then show me it exists." });

@@ -4,7 +4,7 @@
  * and never hang the run; bash's full-output file is complete when the result arrives.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { callsTurn, isType, promptAndSettle, startAgent, textOf } from "./helpers/agent-harness.js";
@@ -92,6 +92,7 @@ describe("bash over the CLI", () => {
     expect(resultText(end)).toContain(`[Showing lines 98001-100000 of 100000. Full output: ${path}]`);
     // Checked right away: the file already holds every line.
     expect(statSync(path).size).toBe(execFileSync("seq", ["1", "100000"]).length);
+    rmSync(path); // kept by design for the model to read; a test leaves nothing behind
   });
 
   it("returns promptly when the command leaves a background process holding its output", async () => {

@@ -132,10 +132,10 @@ describe("bash: streaming and results", () => {
 
   it("answers bad input with the field and what was expected", async () => {
     const { c } = start();
-    expect(await c.request({ type: "bash" })).toMatchObject({ success: false, error: "Invalid command: expected string" });
-    expect(await c.request({ type: "bash", command: ["ls"] })).toMatchObject({ success: false, error: "Invalid command: expected string" });
+    expect(await c.request({ type: "bash" }, undefined, { unchecked: true })).toMatchObject({ success: false, error: "Invalid command: expected string" });
+    expect(await c.request({ type: "bash", command: ["ls"] }, undefined, { unchecked: true })).toMatchObject({ success: false, error: "Invalid command: expected string" });
     expect(await c.request({ type: "bash", command: "" })).toMatchObject({ success: false, error: "Invalid command: expected non-empty string" });
-    expect(await c.request({ type: "abort_bash", requestId: {} })).toMatchObject({ success: false, error: "Invalid requestId: expected string or number" });
+    expect(await c.request({ type: "abort_bash", requestId: {} }, undefined, { unchecked: true })).toMatchObject({ success: false, error: "Invalid requestId: expected string or number" });
     expect((await c.ok({ type: "get_messages" })).messages).toEqual([]);
   });
 });

@@ -100,7 +100,7 @@ describe("replies", () => {
   it("extension_ui_response gets no response: an unknown or missing id is one stderr line", async () => {
     const c = start();
     c.send({ type: "extension_ui_response", id: "nobody-asked", value: "x" });
-    c.send({ type: "extension_ui_response", value: "x" });
+    c.send({ type: "extension_ui_response", value: "x" }, { unchecked: true });
     const state = await c.request({ type: "get_state" });
     expect(c.records.filter((r) => r.type === "response")).toEqual([state]);
     expect(c.stderr).toContain('Ignored extension_ui_response "nobody-asked": no dialog is waiting for it');

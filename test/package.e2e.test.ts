@@ -35,11 +35,13 @@ export default definePlugin({
   requires: ["agent"],
   settings: { greeter: defineSetting(() => z.object({ greeting: z.string() }), { description: "How to greet." }) },
   apply(k: PluginContext) {
+    k.registerEvent("greeted", () => z.object({ name: z.string() }));
     const greeting = k.config.settings.greeter?.greeting ?? "Hello";
     k.registerCommand(
       defineCommand({
         name: "greet",
         input: () => z.object({ name: z.string() }),
+        output: () => z.object({ text: z.string(), messages: z.number(), retries: z.number() }),
         run: ({ name }) => {
           k.events.emit("greeted", { name });
           const retries = k.config.settings.retry?.maxRetries ?? 3;

@@ -38,8 +38,8 @@ describe("framing", () => {
 
   it("tools are not commands and context_compact is unknown", async () => {
     const c = start();
-    expect(await c.request({ type: "write", path: "x", content: "y" })).toMatchObject({ success: false, error: "Unknown command: write" });
-    expect(await c.request({ type: "context_compact" })).toMatchObject({ success: false, error: "Unknown command: context_compact" });
+    expect(await c.request({ type: "write", path: "x", content: "y" }, undefined, { unchecked: true })).toMatchObject({ success: false, error: "Unknown command: write" });
+    expect(await c.request({ type: "context_compact" }, undefined, { unchecked: true })).toMatchObject({ success: false, error: "Unknown command: context_compact" });
   });
 
   it("strips one CR, keeps U+2028/U+2029 inside strings, and reassembles byte-split UTF-8", async () => {
@@ -132,6 +132,7 @@ export default { name: "noisy", apply(k: any) {
       plugin,
       `import { z } from "zod";
 export default { name: "spam", apply(k: any) {
+  k.registerEvent("spam", () => z.object({ n: z.number(), pad: z.string() }));
   k.registerCommand({ name: "spam", input: z.object({ count: z.number() }), run: ({ count }: { count: number }) => {
     for (let n = 0; n < count; n++) k.events.emit("spam", { n, pad: "p".repeat(n % 200) });
     return { sent: count };

@@ -17,10 +17,12 @@ import {
   type PluginContext,
   type ThinkingLevel,
 } from "../../kernel/index.js";
+import type { ZodRawShape, ZodType } from "zod";
 import type { AgentApi, CompletionRequest, PromptInput, QueueMode, StateContributor } from "./api.js";
 import type { AgentHooks } from "./hooks.js";
 import { MessageQueues } from "./queue.js";
 import { driveRun, replaceInPlace, settleRun, type DriverHost } from "./run-driver.js";
+import { stateSchema } from "./state-schema.js";
 import { queuedToUserMessage, toUserMessage, type Opening, type RunHost } from "./run-loop.js";
 
 export const STREAMING_WITHOUT_BEHAVIOR =
@@ -47,7 +49,7 @@ export class Agent implements AgentApi {
   /** Arrival number of the latest `abort`: a prompt read before it starts aborted. */
   #abortSeq = 0;
   readonly #queues: MessageQueues;
-  readonly #contributors: StateContributor[] = [];
+  readonly #contributors: { contributor: StateContributor; fields: () => ZodRawShape }[] = [];
 
   constructor(k: PluginContext, hooks: AgentHooks) {
     this.#k = k;
@@ -252,8 +254,13 @@ export class Agent implements AgentApi {
     this.#sessionId = id;
   }
 
-  addStateContributor(contributor: StateContributor): void {
-    this.#contributors.push(contributor);
+  addStateContributor(contributor: StateContributor, fields: () => ZodRawShape): void {
+    this.#contributors.push({ contributor, fields });
+  }
+
+  /** `get_state`'s response: the agent's own fields and every contributor's. */
+  stateSchema(): ZodType {
+    return stateSchema(this.#contributors.map((entry) => entry.fields()));
   }
 
   /** The `get_state` payload: the agent's own fields, then what other plugins contribute. */
@@ -268,7 +275,7 @@ export class Agent implements AgentApi {
       messageCount: this.#messages.length,
       pendingMessageCount: this.#queues.size,
     };
-    for (const contributor of this.#contributors) Object.assign(base, contributor());
+    for (const { contributor } of this.#contributors) Object.assign(base, contributor());
     return base;
   }
 

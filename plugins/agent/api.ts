@@ -3,6 +3,7 @@
  * loop. Other plugins (sessions, models, retry, bash, compaction, extensions) drive it through
  * this interface; it does no I/O of its own.
  */
+import type { ZodRawShape } from "zod";
 import type { AgentMessage, AssistantStream, CommandSource, ImageContent, LlmMessage, Model, ThinkingLevel, ToolSpec } from "../../kernel/index.js";
 
 export type QueueMode = "all" | "one-at-a-time";
@@ -94,8 +95,14 @@ export interface AgentApi {
 
   /** Session identity used for provider cache keys; set by the session plugin. */
   setSessionId(id: string | undefined): void;
-  addStateContributor(contributor: StateContributor): void;
+  /**
+   * Adds fields to `get_state`; `fields` is their zod shape (it documents the response and tests
+   * validate it). A contributor owns its fields (compaction: isCompacting, autoCompactionEnabled).
+   */
+  addStateContributor(contributor: StateContributor, fields: () => ZodRawShape): void;
 }
+
+export type {} from "./events.js";
 
 declare module "../../kernel/services.js" {
   interface Services {

@@ -1,15 +1,10 @@
 /** The agent core's RPC commands: prompting, queues, state. One zod schema per command. */
 import { z } from "zod";
-import { defineCommand, type CommandDefinition } from "../../kernel/index.js";
+import { AgentMessageSchema, ImageContentSchema, defineCommand, type CommandDefinition, NO_DATA } from "../../kernel/index.js";
 import type { Agent } from "./agent.js";
 import { assistantText } from "./convert.js";
 
-export const imageSchema = () =>
-  z.object({
-    type: z.literal("image"),
-    data: z.string(),
-    mimeType: z.string(),
-  });
+export const imageSchema = ImageContentSchema;
 
 const queueModeSchema = () => z.enum(["all", "one-at-a-time"]);
 
@@ -26,6 +21,7 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
         images: z.array(imageSchema()).optional(),
         streamingBehavior: z.enum(["steer", "followUp"]).optional(),
       }),
+      output: NO_DATA,
       run: async ({ message, images, streamingBehavior }, ctx) => {
         await agent.prompt({ text: message, ...(images ? { images } : {}), ...(streamingBehavior ? { streamingBehavior } : {}), source: ctx.source, seq: ctx.seq });
       },
@@ -34,12 +30,14 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
       name: "steer",
       description: "Queue a message delivered after the current turn's tool calls, before the next LLM call.",
       input: () => z.object({ message: z.string(), images: z.array(imageSchema()).optional() }),
+      output: NO_DATA,
       run: ({ message, images }, ctx) => agent.prompt({ text: message, ...(images ? { images } : {}), via: "steer", source: ctx.source, seq: ctx.seq }),
     }),
     defineCommand({
       name: "follow_up",
       description: "Queue a message delivered when the agent would otherwise stop.",
       input: () => z.object({ message: z.string(), images: z.array(imageSchema()).optional() }),
+      output: NO_DATA,
       run: ({ message, images }, ctx) => agent.prompt({ text: message, ...(images ? { images } : {}), via: "follow_up", source: ctx.source, seq: ctx.seq }),
     }),
     defineCommand({
@@ -47,21 +45,28 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
       description: "Abort the current run; responds after its closing events.",
       lane: "immediate",
       input: () => z.object({}),
+      output: NO_DATA,
       run: (_input, ctx) => agent.abort(ctx.seq, ctx.earlier),
     }),
     defineCommand({
       name: "get_state",
+      description: "The session's state: model, thinking level, streaming, queues, session file and name, ...",
       input: () => z.object({}),
+      output: () => agent.stateSchema(),
       run: () => agent.state(),
     }),
     defineCommand({
       name: "get_messages",
+      description: "Every message of the conversation (the live context).",
       input: () => z.object({}),
+      output: () => z.object({ messages: z.array(AgentMessageSchema()) }),
       run: () => ({ messages: agent.getMessages() }),
     }),
     defineCommand({
       name: "get_last_assistant_text",
+      description: "The text of the last assistant message.",
       input: () => z.object({}),
+      output: () => z.object({ text: z.string().nullable().meta({ description: "null when there is no assistant message." }) }),
       run: () => {
         // The last assistant message (an aborted one with no content is skipped); its text or null.
         const messages = agent.getMessages();
@@ -76,7 +81,9 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
     }),
     defineCommand({
       name: "set_steering_mode",
+      description: "How steering messages are delivered (saved to the user's settings).",
       input: () => z.object({ mode: queueModeSchema() }),
+      output: NO_DATA,
       run: async ({ mode }) => {
         await persist({ steeringMode: mode });
         agent.setSteeringMode(mode);
@@ -84,7 +91,9 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
     }),
     defineCommand({
       name: "set_follow_up_mode",
+      description: "How follow-up messages are delivered (saved to the user's settings).",
       input: () => z.object({ mode: queueModeSchema() }),
+      output: NO_DATA,
       run: async ({ mode }) => {
         await persist({ followUpMode: mode });
         agent.setFollowUpMode(mode);

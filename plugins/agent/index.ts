@@ -6,6 +6,7 @@ import { definePlugin, STAGE } from "../../kernel/index.js";
 import type {} from "../settings/api.js";
 import { Agent } from "./agent.js";
 import { agentCommands } from "./commands.js";
+import { QueueUpdateSchema } from "./events.js";
 import { AGENT_HOOKS } from "./hooks.js";
 import { agentSettings } from "./settings.js";
 import { baseSystemPrompt, environmentFooter } from "./system-prompt.js";
@@ -21,6 +22,7 @@ export default definePlugin({
   apply(k) {
     const agent = new Agent(k, k.ownHooks(...AGENT_HOOKS));
     k.provide("agent", agent);
+    k.registerEvent("queue_update", QueueUpdateSchema);
     const settings = k.service("settings");
     for (const command of agentCommands(agent, (patch) => settings.update(patch))) k.registerCommand(command);
     // Persona and tools first, date and cwd last: context files and skills go in between.

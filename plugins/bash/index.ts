@@ -12,7 +12,7 @@ import { BashRequests } from "./requests.js";
 import { sharedShell } from "./shell.js";
 import { openResultStore } from "./store-result.js";
 import { createBashTool, DEFAULT_TOOL_TIMEOUT_SECONDS } from "./tool.js";
-import { userBashCommands } from "./user-bash.js";
+import { userBashCommands, BashExecutionUpdateSchema } from "./user-bash.js";
 
 export { createBashTool, type BashToolOptions } from "./tool.js";
 export type { BashCommandResult } from "./user-bash.js";
@@ -64,6 +64,7 @@ export default definePlugin({
       openStore: () => openResultStore(k, files),
     });
     for (const command of commands) k.registerCommand(command);
+    k.registerEvent("bash_execution_update", BashExecutionUpdateSchema);
 
     // Results stored through the agent reach sessions via message_end: keep the files they name.
     k.hooks.message_end.tap({ name: k.name, stage: STAGE.OBSERVE }, (event) => {

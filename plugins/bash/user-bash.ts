@@ -8,6 +8,7 @@
 import { z } from "zod";
 import {
   defineCommand,
+  NO_DATA,
   ErrorCode,
   formatValidationError,
   KernelError,
@@ -24,10 +25,19 @@ import type { BashRequest, BashRequests } from "./requests.js";
 import { runShellCommand } from "./run.js";
 import { withCommandPrefix } from "./shell.js";
 
+/** A piece of a user bash command's output; `id` is the request's (absent when it had none). */
+export const BashExecutionUpdateSchema = () =>
+  z
+    .object({
+      id: z.union([z.string(), z.number()]).optional().meta({ description: "The originating bash request's id (absent when it had none)." }),
+      channel: z.enum(["stdout", "stderr"]),
+      delta: z.string(),
+    })
+    .meta({ description: "A correlated stdout/stderr delta of a user `bash` command." });
+
 declare module "../../kernel/events.js" {
   interface EventMap {
-    /** A piece of a user bash command's output; `id` is the request's (absent when it had none). */
-    bash_execution_update: { id?: string | number; channel: "stdout" | "stderr"; delta: string };
+    bash_execution_update: z.output<ReturnType<typeof BashExecutionUpdateSchema>>;
   }
 }
 
@@ -83,6 +93,14 @@ export function userBashCommands(deps: UserBashDeps): CommandDefinition<any, any
     description: "Run a shell command for the user in the working directory; its output reaches the LLM with the next prompt.",
     lane: "immediate",
     input: BashInput,
+    output: () =>
+      z.object({
+        output: z.string(),
+        exitCode: z.number().optional().meta({ description: "Absent when cancelled; a non-zero exit is still a success." }),
+        cancelled: z.boolean(),
+        truncated: z.boolean(),
+        fullOutputPath: z.string().optional().meta({ description: "The complete output, when truncated." }),
+      }),
     run: (input, ctx) => runUserBash(deps, input, ctx),
   });
   const abortBash = defineCommand({
@@ -90,6 +108,7 @@ export function userBashCommands(deps: UserBashDeps): CommandDefinition<any, any
     description: "Cancel the running bash request with id `requestId`, or without it every running bash request.",
     lane: "immediate",
     input: () => z.object({ requestId: RequestId.optional() }),
+    output: NO_DATA,
     run: ({ requestId }, ctx) => {
       deps.requests.cancel(ctx.source, requestId);
     },

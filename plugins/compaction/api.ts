@@ -30,22 +30,4 @@ declare module "../../kernel/services.js" {
   }
 }
 
-declare module "../../kernel/events.js" {
-  interface EventMap {
-    compaction_start: { reason: CompactionReason };
-    compaction_end: {
-      reason: CompactionReason;
-      /** The committed boundary; null when none was written. */
-      result: CompactionResult | null;
-      aborted: boolean;
-      /** An overflow compaction succeeded: the prompt continues (its run goes on). */
-      willRetry: boolean;
-      errorMessage?: string;
-      /** The prompt overflowed again after its one compact-and-retry. */
-      unresolvedOverflow?: boolean;
-    };
-    summarization_retry_scheduled: { attempt: number; maxAttempts: number; delayMs: number; errorMessage: string };
-    summarization_retry_attempt_start: { source: "compaction" | "branchSummary"; reason?: CompactionReason };
-    summarization_retry_finished: {};
-  }
-}
+export type {} from "./events.js";

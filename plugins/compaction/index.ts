@@ -5,8 +5,9 @@
  * `set_auto_compaction`, automatic compaction on threshold and overflow, the events
  * compaction_* / summarization_retry_*, the hooks session_before_compact / session_compact.
  */
+import { COMPACTION_EVENT_SCHEMAS } from "./events.js";
 import { z } from "zod";
-import { defineCommand, definePlugin } from "../../kernel/index.js";
+import { CompactionResultSchema, defineCommand, definePlugin, NO_DATA } from "../../kernel/index.js";
 import type {} from "../session/api.js";
 import type {} from "../settings/api.js";
 import type { CompactionApi } from "./api.js";
@@ -38,7 +39,11 @@ export default definePlugin({
       },
     };
     k.provide("compaction", api);
-    k.service("agent").addStateContributor(() => ({ isCompacting: runner.isCompacting(), autoCompactionEnabled: autoEnabled }));
+    for (const [name, schema] of Object.entries(COMPACTION_EVENT_SCHEMAS)) k.registerEvent(name as keyof typeof COMPACTION_EVENT_SCHEMAS, schema);
+    k.service("agent").addStateContributor(
+      () => ({ isCompacting: runner.isCompacting(), autoCompactionEnabled: autoEnabled }),
+      () => ({ isCompacting: z.boolean(), autoCompactionEnabled: z.boolean() }),
+    );
     tapAutomaticCompaction(k, runner, { enabled: () => autoEnabled });
     // The client's abort (and teardown's) also stops a running compaction.
     k.hooks.abort.tapPromise(k.name, ({ seq }) => runner.abort(seq));
@@ -54,6 +59,7 @@ export default definePlugin({
             query: z.string().optional(),
             customInstructions: z.string().optional(),
           }),
+        output: CompactionResultSchema,
         run: (input, ctx) =>
           runner.manual(
             {
@@ -71,6 +77,7 @@ export default definePlugin({
         name: "set_auto_compaction",
         description: "Enable or disable automatic compaction (persisted in the user's settings).",
         input: () => z.object({ enabled: z.boolean() }),
+        output: NO_DATA,
         run: ({ enabled }) => api.setAutoCompactionEnabled(enabled),
       }),
     );

@@ -1,11 +1,12 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, sep } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ancestry, discoverContextFiles, readCapped, renderProjectContext } from "./discover.js";
+import { tempDir } from "../../test/helpers/temp.js";
+import { ancestry, discoverContextFiles, projectBoundary, readCapped, renderProjectContext, repositoryRoot } from "./discover.js";
 
 function tree(): { root: string; agentDir: string; project: string; cwd: string } {
-  const root = mkdtempSync(join(tmpdir(), "ctx-files-"));
+  const root = tempDir("atomic-ctx-files-");
   const agentDir = join(root, "agent");
   const project = join(root, "project");
   const cwd = join(project, "packages", "app");
@@ -43,6 +44,37 @@ describe("discoverContextFiles", () => {
     mkdirSync(join(agentDir, "work"));
     const files = (await discoverContextFiles(agentDir, join(agentDir, "work"))).filter((f) => f.path.startsWith(root));
     expect(files.map((f) => f.content)).toEqual(["once"]);
+  });
+});
+
+describe("project boundary", () => {
+  it("is the repository around the cwd for directories inside it, else the directory itself", async () => {
+    const { root, project, cwd } = tree();
+    expect(await repositoryRoot(cwd)).toBeUndefined();
+    mkdirSync(join(project, ".git"));
+    expect(await repositoryRoot(cwd)).toBe(project);
+    expect(projectBoundary(cwd, project)).toBe(project);
+    expect(projectBoundary(root, project)).toBe(root);
+    expect(projectBoundary(cwd, undefined)).toBe(cwd);
+  });
+
+  it.skipIf(process.platform === "win32")("skips links leaving the project and non-regular files, reporting each, and tries the next name", async () => {
+    const { root, agentDir, project, cwd } = tree();
+    writeFileSync(join(root, "secret"), "TOKEN");
+    symlinkSync(join(root, "secret"), join(project, "AGENTS.md"));
+    writeFileSync(join(project, "CLAUDE.md"), "project rules");
+    execFileSync("mkfifo", [join(cwd, "AGENTS.md")]);
+    symlinkSync(join(root, "secret"), join(agentDir, "AGENTS.md")); // the user's own dir may link anywhere
+    const skipped: string[] = [];
+    const files = (await discoverContextFiles(agentDir, cwd, { onSkip: (path, reason) => skipped.push(`${path}: ${reason}`) })).filter((f) => f.path.startsWith(root));
+    expect(files).toEqual([
+      { path: join(agentDir, "AGENTS.md"), content: "TOKEN" },
+      { path: join(project, "CLAUDE.md"), content: "project rules" },
+    ]);
+    expect(skipped.sort()).toEqual([
+      `${join(project, "AGENTS.md")}: it links to ${join(root, "secret")}, outside the project ${project}`,
+      `${join(cwd, "AGENTS.md")}: it is a FIFO, not a regular file`,
+    ]);
   });
 });
 

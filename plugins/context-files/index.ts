@@ -1,7 +1,9 @@
 /**
  * Plugin `context-files`: project instructions (AGENTS.md, CLAUDE.md) in the system prompt,
  * under `# Project Context`. Files are re-read for every prompt, so edits apply to the next one.
- * Project data, not code: it loads without the trust check that project extensions need.
+ * Project data, not code: it loads without the trust check that project extensions need, but a
+ * project file is read only when it is a regular file inside the project (see discover.ts);
+ * a skipped file is named once on stderr.
  */
 import { definePlugin, STAGE } from "../../kernel/index.js";
 import { discoverContextFiles, renderProjectContext } from "./discover.js";
@@ -12,9 +14,17 @@ export default definePlugin({
   name: "context-files",
   description: "Adds AGENTS.md / CLAUDE.md files (agent dir, then root down to the cwd) to the system prompt.",
   apply(k) {
+    // Files are re-read for every prompt; a note about the same file and reason is written once.
+    const noted = new Set<string>();
+    const onSkip = (path: string, reason: string) => {
+      const key = `${path}\0${reason}`;
+      if (noted.has(key)) return;
+      noted.add(key);
+      k.log.warn(`Skipped context file ${path}: ${reason}`);
+    };
     // After the agent's persona and tools (STAGE.FIRST), before its date/cwd footer (STAGE.LAST).
     k.hooks.system_prompt.tapPromise({ name: k.name, stage: STAGE.DEFAULT }, async (prompt, context) => {
-      const section = renderProjectContext(await discoverContextFiles(k.config.agentDir, context.cwd));
+      const section = renderProjectContext(await discoverContextFiles(k.config.agentDir, context.cwd, { onSkip }));
       if (section === "") return prompt;
       return prompt.trim() === "" ? section : `${prompt.trimEnd()}\n\n${section}`;
     });

@@ -1,10 +1,10 @@
 /**
  * Plugin `export-html`: the `export_html` command writes the active branch of the current
- * session as one self-contained, escaped HTML file. marked and highlight.js are imported only
- * when the command runs, so they cost nothing at startup.
+ * session as one self-contained, escaped HTML file. The target must be a regular file other than
+ * the live session file (target.ts). The page is streamed to it without blocking the event loop,
+ * markdown rendered in a worker thread; marked and highlight.js load only there, on first use.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { z } from "zod";
 import { defineCommand, definePlugin, ErrorCode, KernelError } from "../../kernel/index.js";
 // Type-only: brings the `session` service into `Services`.
@@ -20,6 +20,7 @@ export default definePlugin({
         name: "export_html",
         description: "Export the session to HTML (the active branch shown, all branches embedded); returns the file path.",
         input: () => z.object({ outputPath: z.string().optional() }),
+        output: () => z.object({ path: z.string().meta({ description: "The file written." }) }),
         async run({ outputPath }) {
           const session = k.service("session");
           const sessionFile = session.sessionFile();
@@ -33,17 +34,26 @@ export default definePlugin({
           const path = outputPath
             ? resolve(cwd, outputPath)
             : join(cwd, `atomic-session-${basename(sessionFile, ".jsonl")}.html`);
-          const { renderSessionHtml } = await import("./render.js");
-          const html = await renderSessionHtml({
-            header: session.header(),
-            sessionFile,
-            sessionName: session.sessionName(),
-            branch: session.branch(),
-            entries: session.entries(),
-            leafId: session.leafId(),
-          });
-          await mkdir(dirname(path), { recursive: true });
-          await writeFile(path, html, "utf8");
+          const [{ writeSessionHtml }, { FileSink, openExportTarget }] = await Promise.all([import("./render.js"), import("./target.js")]);
+          const handle = await openExportTarget(path, sessionFile);
+          try {
+            const sink = new FileSink(handle);
+            await writeSessionHtml(
+              {
+                header: session.header(),
+                sessionFile,
+                sessionName: session.sessionName(),
+                // Snapshots: a run may append entries while the page is written.
+                branch: session.branch().slice(),
+                entries: session.entries().slice(),
+                leafId: session.leafId(),
+              },
+              sink.write,
+            );
+            await sink.flush();
+          } finally {
+            await handle.close();
+          }
           return { path };
         },
       }),

@@ -1,17 +1,14 @@
 /**
  * Server-side markdown for the export: marked with raw HTML escaped (session text is untrusted),
  * only http(s)/mailto/relative links, no remote images (the page must not fetch anything), and
- * code blocks highlighted by highlight.js at export time. Imported lazily by the command.
+ * code blocks highlighted by highlight.js at export time. Runs in the markdown worker
+ * (markdown-worker.ts), never on the main thread.
  */
 import hljs from "highlight.js/lib/common";
 import { Marked, type RendererObject, type Tokens } from "marked";
+import { escapeHtml } from "./escape.js";
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-/** Escapes text for element content and quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
-}
+export { escapeHtml, highlightJson } from "./escape.js";
 
 /** Highlighted HTML for `code` (escaped by highlight.js), or plain escaped text for unknown languages. */
 export function highlightCode(code: string, language: string | undefined): string {
@@ -19,30 +16,6 @@ export function highlightCode(code: string, language: string | undefined): strin
     return hljs.highlight(code, { language, ignoreIllegals: true }).value;
   }
   return escapeHtml(code);
-}
-
-const JSON_TOKEN = /("(?:\\.|[^"\\])*")(\s*:)?|\b(true|false|null)\b|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
-
-/**
- * JSON (as JSON.stringify writes it) with highlight.js's class names, escaped. A single regex
- * pass: highlight.js itself is ~20x slower, which adds up over thousands of tool calls.
- */
-export function highlightJson(json: string): string {
-  let html = "";
-  let last = 0;
-  for (const match of json.matchAll(JSON_TOKEN)) {
-    html += escapeHtml(json.slice(last, match.index));
-    const [token, string, colon, literal] = match;
-    if (string !== undefined) {
-      html += colon === undefined ? span("string", string) : span("attr", string) + escapeHtml(colon);
-    } else html += span(literal !== undefined ? "literal" : "number", token);
-    last = match.index + token.length;
-  }
-  return html + escapeHtml(json.slice(last));
-}
-
-function span(kind: string, text: string): string {
-  return `<span class="hljs-${kind}">${escapeHtml(text)}</span>`;
 }
 
 /** A scheme we let a link keep; anything else (javascript:, data:, ...) is rendered as text. */

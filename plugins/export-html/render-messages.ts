@@ -12,29 +12,38 @@ import type {
   ToolResultMessage,
 } from "../../kernel/index.js";
 import type { SessionEntry } from "../session/api.js";
-import { escapeHtml, highlightJson } from "./markdown.js";
+import { escapeHtml, highlightJson } from "./escape.js";
 
-type Markdown = (text: string) => string;
+export type Markdown = (text: string) => string;
 
-interface RenderState {
-  markdown: Markdown;
+/** What rendering one entry needs to know about the others; shared by all slices of a branch. */
+export interface RenderState {
   /** Results by tool call id, so each call is shown with its result. */
   results: Map<string, ToolResultMessage>;
   /** Results already shown next to their call. */
   shown: Set<string>;
 }
 
-/** The branch, root -> leaf, as a sequence of HTML blocks. */
-export function renderBranch(branch: readonly SessionEntry[], markdown: Markdown): string {
-  const state: RenderState = { markdown, results: new Map(), shown: new Set() };
+export function createRenderState(branch: readonly SessionEntry[]): RenderState {
+  const state: RenderState = { results: new Map(), shown: new Set() };
   for (const entry of branch) {
     if (entry.type === "message" && entry.message.role === "toolResult") state.results.set(entry.message.toolCallId, entry.message);
   }
+  return state;
+}
+
+/** The branch, root -> leaf, as a sequence of HTML blocks. */
+export function renderBranch(branch: readonly SessionEntry[], markdown: Markdown): string {
+  return renderEntries(branch, createRenderState(branch), markdown);
+}
+
+/** Consecutive entries of a branch (in order; `state` from the whole branch) as HTML blocks. */
+export function renderEntries(entries: readonly SessionEntry[], state: RenderState, markdown: Markdown): string {
   const parts: string[] = [];
-  for (const entry of branch) {
+  for (const entry of entries) {
     switch (entry.type) {
       case "message":
-        parts.push(renderMessage(entry.message, state));
+        parts.push(renderMessage(entry.message, state, markdown));
         break;
       case "compaction":
         parts.push(
@@ -58,12 +67,12 @@ export function renderBranch(branch: readonly SessionEntry[], markdown: Markdown
   return parts.filter((part) => part !== "").join("\n");
 }
 
-function renderMessage(message: AgentMessage, state: RenderState): string {
+function renderMessage(message: AgentMessage, state: RenderState, markdown: Markdown): string {
   switch (message.role) {
     case "user":
-      return card("user", "User", message.timestamp, renderContent(message.content, state.markdown));
+      return card("user", "User", message.timestamp, renderContent(message.content, markdown));
     case "assistant":
-      return renderAssistant(message, state);
+      return renderAssistant(message, state, markdown);
     case "toolResult":
       // Shown with its call; only a result whose call is not on the branch stands alone.
       return state.shown.has(message.toolCallId) ? "" : card("tool", `Tool result: ${message.toolName}`, message.timestamp, renderResult(message));
@@ -71,16 +80,16 @@ function renderMessage(message: AgentMessage, state: RenderState): string {
       return renderBash(message);
     case "custom":
       if (!message.display) return "";
-      return card("custom", message.customType, message.timestamp, renderContent(message.content, state.markdown));
+      return card("custom", message.customType, message.timestamp, renderContent(message.content, markdown));
     default:
       return "";
   }
 }
 
-function renderAssistant(message: AssistantMessage, state: RenderState): string {
+function renderAssistant(message: AssistantMessage, state: RenderState, markdown: Markdown): string {
   const body: string[] = [];
   for (const block of message.content ?? []) {
-    if (block.type === "text") body.push(`<div class="markdown">${state.markdown(block.text)}</div>`);
+    if (block.type === "text") body.push(`<div class="markdown">${markdown(block.text)}</div>`);
     else if (block.type === "thinking") {
       body.push(`<details class="thinking"><summary>Thinking</summary><pre>${escapeHtml(block.thinking)}</pre></details>`);
     } else if (block.type === "toolCall") body.push(renderToolCall(block, state));

@@ -1,9 +1,18 @@
 /** The model and thinking RPC commands, exactly as the spec shows them. One zod schema each. */
 import { z } from "zod";
-import { THINKING_LEVELS, defineCommand, publicModel, type CommandDefinition } from "../../kernel/index.js";
+import { ModelSchema, THINKING_LEVELS, defineCommand, publicModel, type CommandDefinition, NO_DATA } from "../../kernel/index.js";
 import type { AgentApi } from "../agent/api.js";
 import type { ModelsApi } from "./api.js";
 import type { ModelSelection } from "./selection.js";
+
+/** A Model as it crosses the protocol (never its headers). */
+const PublicModel = () => ModelSchema();
+const AuthStatusSchema = () =>
+  z.object({
+    configured: z.boolean(),
+    source: z.enum(["stored", "environment", "models_json", "none"]).optional(),
+    label: z.string().optional().meta({ description: "The environment variable, when the key comes from one." }),
+  });
 
 export function modelCommands(models: ModelsApi, selection: ModelSelection, agent: AgentApi): CommandDefinition<any, any>[] {
   return [
@@ -11,18 +20,21 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
       name: "get_available_models",
       description: "Models whose provider has credentials, as full Model objects.",
       input: () => z.object({}),
+      output: () => z.object({ models: z.array(PublicModel()) }),
       run: () => ({ models: models.available().map(publicModel) }),
     }),
     defineCommand({
       name: "set_model",
       description: "Switch to an available model; persisted as the default.",
       input: () => z.object({ provider: z.string(), modelId: z.string() }),
+      output: PublicModel,
       run: async ({ provider, modelId }) => publicModel(await selection.setModel(provider, modelId)),
     }),
     defineCommand({
       name: "cycle_model",
       description: "Switch to the next available model; null with fewer than two.",
       input: () => z.object({ direction: z.enum(["forward", "backward"]).optional() }),
+      output: () => z.object({ model: PublicModel(), thinkingLevel: z.enum(THINKING_LEVELS), isScoped: z.boolean() }).nullable(),
       run: async ({ direction }) => {
         const result = await selection.cycleModel(direction);
         return result && { ...result, model: publicModel(result.model) };
@@ -32,6 +44,7 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
       name: "logout_provider",
       description: "Remove a provider's stored credential and return the remaining auth status and catalog.",
       input: () => z.object({ provider: z.string() }),
+      output: () => z.object({ provider: z.string(), authStatus: AuthStatusSchema(), models: z.array(PublicModel()), scopedModels: z.array(PublicModel()).optional() }),
       run: async ({ provider }) => {
         await models.removeStoredKey(provider);
         return { provider, authStatus: models.authStatus(provider), models: models.available().map(publicModel), scopedModels: [] };
@@ -41,6 +54,7 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
       name: "set_thinking_level",
       description: "Set the thinking level; clamped to what the model supports.",
       input: () => z.object({ level: z.enum(THINKING_LEVELS) }),
+      output: NO_DATA,
       run: async ({ level }) => {
         await selection.setThinkingLevel(level);
       },
@@ -49,12 +63,14 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
       name: "cycle_thinking_level",
       description: "Next thinking level in cycle order; null when the model has no thinking.",
       input: () => z.object({}),
+      output: () => z.object({ level: z.enum(THINKING_LEVELS) }).nullable(),
       run: () => selection.cycleThinkingLevel(),
     }),
     defineCommand({
       name: "get_available_thinking_levels",
       description: "Thinking levels the current model supports, in cycle order.",
       input: () => z.object({}),
+      output: () => z.object({ levels: z.array(z.enum(THINKING_LEVELS)) }),
       run: () => ({ levels: agent.availableThinkingLevels() }),
     }),
   ];

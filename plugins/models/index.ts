@@ -4,6 +4,7 @@
  * choice, the model/thinking commands and the prompt preflight (unsupported saved default, no
  * model, no key).
  */
+import { z } from "zod";
 import { STAGE, definePlugin } from "../../kernel/index.js";
 import { modelFlags, modelSettings } from "./declarations.js";
 import { modelCommands } from "./commands.js";
@@ -30,7 +31,13 @@ export default definePlugin({
     const agent = k.service("agent");
     const selection = new ModelSelection(k, registry, agent);
     for (const command of modelCommands(registry, selection, agent)) k.registerCommand(command);
-    agent.addStateContributor(() => selection.state());
+    agent.addStateContributor(
+      () => selection.state(),
+      () => ({
+        modelFallbackReason: z.string().optional().meta({ description: "Set while a saved default's provider is unsupported (prompts are refused)." }),
+        modelFallbackMessage: z.string().optional(),
+      }),
+    );
 
     // Last, so provider plugins (and extension providers) have registered before we judge:
     // models.json providers no plugin registered become custom providers, then the startup model.

@@ -7,10 +7,11 @@
  * baseDelayMs, provider: {maxRetryDelayMs}}`; commands `set_auto_retry`, `abort_retry`.
  */
 import { z } from "zod";
-import { defineCommand, definePlugin, STAGE } from "../../kernel/index.js";
+import { defineCommand, definePlugin, STAGE, NO_DATA } from "../../kernel/index.js";
 import type {} from "../settings/api.js";
 import { RETRY_DEFAULTS, RetryChain } from "./retry-chain.js";
 import { retrySetting } from "./settings.js";
+import { AutoRetryEndSchema, AutoRetryStartSchema } from "./events.js";
 
 export { RetryChain, retryDelayMs, RETRY_CANCELLED, RETRY_DEFAULTS, type RetrySettings } from "./retry-chain.js";
 
@@ -22,6 +23,8 @@ export default definePlugin({
   apply(k) {
     const agent = k.service("agent");
     const settings = k.service("settings");
+    k.registerEvent("auto_retry_start", AutoRetryStartSchema);
+    k.registerEvent("auto_retry_end", AutoRetryEndSchema);
     const configured = k.config.settings.retry ?? {};
     const chain = new RetryChain(
       {
@@ -54,6 +57,7 @@ export default definePlugin({
         name: "set_auto_retry",
         description: "Enable or disable automatic retry of transient provider errors.",
         input: () => z.object({ enabled: z.boolean() }),
+        output: NO_DATA,
         run: async ({ enabled }) => {
           // Like the other preferences, it survives a restart; one that cannot be saved changes nothing.
           await settings.update({ retry: { enabled } });
@@ -67,6 +71,7 @@ export default definePlugin({
         description: "Cancel a pending retry delay and stop retrying (succeeds when nothing is retrying).",
         lane: "immediate",
         input: () => z.object({}),
+        output: NO_DATA,
         run: () => chain.cancel(),
       }),
     );

@@ -1,12 +1,26 @@
 /**
- * Reads a session file in one linear pass. Unparsable lines (typically the torn last line of a
- * crash) and entries of an unusable shape are skipped with one warning; everything else is
- * kept. A first line that is not a session header makes the whole file invalid.
+ * Reads a session file as a stream of lines, in one linear pass: memory holds the entries, never
+ * the file as one string (V8 caps a string at ~512 MiB, so a large session used to fail with
+ * "Invalid string length"). Unparsable lines (typically the torn last line of a crash) and
+ * entries of an unusable shape are skipped with one warning; everything else is kept. A first
+ * line that is not a session header makes the whole file invalid. A file too large for this
+ * process, or with a line over MAX_LINE_BYTES, fails with a message that says so.
  */
-import { readFile, stat } from "node:fs/promises";
+import { getHeapStatistics } from "node:v8";
 import { ErrorCode, KernelError } from "../../kernel/index.js";
+import { NotRegularFileError, openRegularForRead } from "../../lib/regular-file/index.js";
+import { formatSize } from "../../lib/truncate/index.js";
 import type { SessionEntry, SessionHeader } from "../session/api.js";
 import { hasValidShape } from "./entry-shape.js";
+
+/** The longest line (one entry) Atomic writes or reads: far above any real entry, well below V8's string limit. */
+export const MAX_LINE_BYTES = 256 * 1024 * 1024;
+const BLOCK_BYTES = 1024 * 1024;
+/**
+ * Parsed entries take about as much heap as their JSON text (measured: 0.95x). A file is not
+ * loaded when it could not fit in what the heap has left, and loading stops if the heap fills.
+ */
+const HEAP_SHARE = 0.85;
 
 export interface ReadResult {
   header: SessionHeader;
@@ -15,56 +29,143 @@ export interface ReadResult {
   endsWithNewline: boolean;
 }
 
-export async function readSessionFile(path: string, warn: (message: string) => void): Promise<ReadResult> {
-  let text: string;
+export interface ReadOptions {
+  /** The longest line accepted; MAX_LINE_BYTES unless a test needs a small one. */
+  maxLineBytes?: number;
+}
+
+export async function readSessionFile(path: string, warn: (message: string) => void, options: ReadOptions = {}): Promise<ReadResult> {
+  const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
+  let handle;
   try {
     // Only regular files: a FIFO or a device would block the command lane (or never end).
-    if (!(await stat(path)).isFile()) throw invalid(path);
-    text = await readFile(path, "utf8");
+    handle = await openRegularForRead(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw new KernelError(ErrorCode.NOT_FOUND, `File not found: ${path}`);
-    if (code === "EISDIR") throw invalid(path);
+    if (error instanceof NotRegularFileError) throw invalid(path);
     throw error;
   }
-  return parseSessionText(text, path, warn);
+  try {
+    const { size } = await handle.stat();
+    checkRoom(path, size, 0);
+    const parser = new SessionLines(path, warn);
+    const block = Buffer.allocUnsafe(BLOCK_BYTES);
+    let pending: Buffer[] = []; // pieces of a line that spans blocks
+    let pendingBytes = 0;
+    let lastByte = -1;
+    for (let read = 0; ; ) {
+      const { bytesRead } = await handle.read(block, 0, BLOCK_BYTES, null);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+      const chunk = block.subarray(0, bytesRead);
+      lastByte = chunk[bytesRead - 1]!;
+      let start = 0;
+      const first = chunk.indexOf(10);
+      if (first !== -1 && pendingBytes > 0) {
+        // The line begun in earlier blocks ends here.
+        pending.push(chunk.subarray(0, first));
+        parser.line(Buffer.concat(pending).toString("utf8"));
+        pending = [];
+        pendingBytes = 0;
+        start = first + 1;
+      }
+      const last = chunk.lastIndexOf(10);
+      if (last >= start) {
+        // Whole lines: one decode per block, then cheap string slicing.
+        const text = chunk.toString("utf8", start, last);
+        for (let from = 0; ; ) {
+          const end = text.indexOf("\n", from);
+          parser.line(end === -1 ? text.slice(from) : text.slice(from, end));
+          if (end === -1) break;
+          from = end + 1;
+        }
+        start = last + 1;
+      }
+      if (start < bytesRead) {
+        pendingBytes += bytesRead - start;
+        if (pendingBytes > maxLineBytes) {
+          throw new KernelError(ErrorCode.INVALID_INPUT, `Cannot load session file ${path}: line ${parser.lineNumber + 1} is over ${formatSize(maxLineBytes)}, the most one entry may take`);
+        }
+        pending.push(Buffer.from(chunk.subarray(start))); // copied: `block` is reused
+      }
+      if (read % (16 * BLOCK_BYTES) < bytesRead) checkRoom(path, size, read);
+    }
+    if (pendingBytes > 0) parser.line(Buffer.concat(pending).toString("utf8"));
+    return parser.finish(lastByte === -1 || lastByte === 10);
+  } finally {
+    await handle.close();
+  }
 }
 
+/** Parses text already in memory (tests, small files). */
 export function parseSessionText(text: string, path: string, warn: (message: string) => void): ReadResult {
-  const entries: SessionEntry[] = [];
-  const seen = new Set<string>();
-  let header: SessionHeader | undefined;
-  let skipped = 0;
-  let lastSkipped = false;
+  const parser = new SessionLines(path, warn);
   let start = 0;
   while (start < text.length) {
     let end = text.indexOf("\n", start);
     if (end === -1) end = text.length;
-    const line = text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+    parser.line(text.slice(start, end));
     start = end + 1;
-    if (line.trim() === "") continue;
+  }
+  return parser.finish(text.length === 0 || text.endsWith("\n"));
+}
+
+/** Turns lines into the header and entries, counting what it had to skip. */
+class SessionLines {
+  readonly #entries: SessionEntry[] = [];
+  readonly #seen = new Set<string>();
+  #header: SessionHeader | undefined;
+  #skipped = 0;
+  #lastSkipped = false;
+  lineNumber = 0;
+
+  constructor(
+    readonly path: string,
+    readonly warn: (message: string) => void,
+  ) {}
+
+  line(raw: string): void {
+    this.lineNumber++;
+    const line = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
+    if (line.trim() === "") return;
     const record = parseLine(line);
-    if (!header) {
-      if (!isHeader(record)) throw invalid(path);
-      header = record;
-      continue;
+    if (!this.#header) {
+      if (!isHeader(record)) throw invalid(this.path);
+      this.#header = record;
+      return;
     }
-    if (!isEntry(record) || seen.has(record.id)) {
-      skipped++;
-      lastSkipped = true;
-      continue;
+    if (!isEntry(record) || this.#seen.has(record.id)) {
+      this.#skipped++;
+      this.#lastSkipped = true;
+      return;
     }
-    lastSkipped = false;
-    seen.add(record.id);
+    this.#lastSkipped = false;
+    this.#seen.add(record.id);
     if (record.parentId === undefined) record.parentId = null;
-    entries.push(record);
+    this.#entries.push(record);
   }
-  if (!header) throw invalid(path);
-  if (skipped > 0) {
-    const what = skipped === 1 && lastSkipped ? "a torn last line" : `${skipped} unreadable line(s)`;
-    warn(`Skipped ${what} in session file ${path}`);
+
+  finish(endsWithNewline: boolean): ReadResult {
+    if (!this.#header) throw invalid(this.path);
+    if (this.#skipped > 0) {
+      const what = this.#skipped === 1 && this.#lastSkipped ? "a torn last line" : `${this.#skipped} unreadable line(s)`;
+      this.warn(`Skipped ${what} in session file ${this.path}`);
+    }
+    return { header: this.#header, entries: this.#entries, endsWithNewline };
   }
-  return { header, entries, endsWithNewline: text.length === 0 || text.endsWith("\n") };
+}
+
+/** Fails the load, saying why, when the rest of the file would not fit in the heap. */
+function checkRoom(path: string, size: number, read: number): void {
+  const { heap_size_limit: limit, used_heap_size: used } = getHeapStatistics();
+  if (used + (size - read) <= limit * HEAP_SHARE) return;
+  const neededMb = Math.ceil((used + size) / HEAP_SHARE / (1024 * 1024) / 256) * 256;
+  throw new KernelError(
+    ErrorCode.UNAVAILABLE,
+    `Cannot load session file ${path}: it is ${formatSize(size)}, more than this process can hold in memory ` +
+      `(${formatSize(limit)} heap, ${formatSize(used)} in use). Start Atomic with NODE_OPTIONS=--max-old-space-size=${neededMb} to open it.`,
+  );
 }
 
 function parseLine(line: string): unknown {

@@ -1,13 +1,16 @@
 /**
  * The JSONL session store: one file per session, a header line then one entry per line. A new
- * session's file is created by its first append (header + entries in one write).
+ * session's file is created by its first append (header + entries in one write), 0600 in
+ * folders 0700. Write failures and recoveries are published to `onWriteStatus` listeners (the
+ * session plugin turns them into a protocol event and a get_state field).
  */
 import { constants } from "node:fs";
-import { copyFile, mkdir, open } from "node:fs/promises";
-import { join, resolve } from "node:path";
-import type { LoadedSession, SessionEntry, SessionHeader, SessionStorage, SessionStore } from "../session/api.js";
+import { access, chmod, copyFile, mkdir, open, stat } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { formatSize } from "../../lib/truncate/index.js";
+import type { LoadedSession, SessionEntry, SessionHeader, SessionStorage, SessionStore, SessionWriteStatus } from "../session/api.js";
 import { sessionFileName } from "./paths.js";
-import { readSessionFile } from "./reader.js";
+import { MAX_LINE_BYTES, readSessionFile } from "./reader.js";
 import { JsonlWriter } from "./writer.js";
 
 export interface JsonlStoreOptions {
@@ -21,18 +24,28 @@ export interface JsonlStoreOptions {
   now?: () => Date;
 }
 
+type StatusListener = (status: SessionWriteStatus) => void;
+
 /** Appends entries of one session to its file; the header goes first when the file is new. */
 export class JsonlFileStorage implements SessionStorage {
   readonly file: string;
   readonly #writer: JsonlWriter;
+  readonly #status: StatusListener;
   #header: SessionHeader | undefined;
 
-  constructor(file: string, options: { header?: SessionHeader; endsWithNewline?: boolean; warn: (message: string) => void }) {
+  constructor(file: string, options: { header?: SessionHeader; endsWithNewline?: boolean; warn: (message: string) => void; status?: StatusListener }) {
+    // A header to write means a new file (create()); a loaded or imported file already exists.
     this.file = file;
     this.#header = options.header;
+    this.#status = options.status ?? (() => undefined);
     this.#writer = new JsonlWriter(file, {
       prefix: options.endsWithNewline === false ? "\n" : "",
-      onError: (error) => options.warn(`Cannot write session file ${file}: ${error.message}`),
+      fresh: options.header !== undefined,
+      onError: (error) => {
+        options.warn(`Cannot write session file ${file}: ${error.message}`);
+        this.#status({ file, error: error.message });
+      },
+      onSuccess: () => this.#status({ file, error: undefined }),
     });
   }
 
@@ -43,8 +56,16 @@ export class JsonlFileStorage implements SessionStorage {
       text = JSON.stringify(this.#header) + "\n";
       this.#header = undefined;
     }
-    for (const entry of entries) text += JSON.stringify(entry) + "\n";
-    this.#writer.write(text);
+    for (const entry of entries) {
+      const line = JSON.stringify(entry);
+      // A line the reader would refuse must not be written: the file must stay loadable.
+      if (line.length * 3 > MAX_LINE_BYTES && Buffer.byteLength(line, "utf8") > MAX_LINE_BYTES) {
+        this.#status({ file: this.file, error: `entry ${entry.id} (${formatSize(Buffer.byteLength(line, "utf8"))}) is over the ${formatSize(MAX_LINE_BYTES)} limit for one entry and was not saved` });
+        continue;
+      }
+      text += line + "\n";
+    }
+    if (text !== "") this.#writer.write(text);
   }
 
   flush(): Promise<void> {
@@ -59,23 +80,28 @@ export class JsonlFileStorage implements SessionStorage {
 export function createJsonlStore(options: JsonlStoreOptions): SessionStore {
   const { sessionDir, cwd, warn } = options;
   const now = options.now ?? (() => new Date());
+  const listeners = new Set<StatusListener>();
+  const status: StatusListener = (change) => {
+    for (const listener of listeners) listener(change);
+  };
+  const storage = (file: string, extra: { header?: SessionHeader; endsWithNewline?: boolean }) => new JsonlFileStorage(file, { ...extra, warn, status });
 
   return {
     persistent: options.persistent,
     sessionDir: () => sessionDir,
 
     create(header) {
-      return new JsonlFileStorage(join(sessionDir, sessionFileName(header.timestamp, header.id)), { header, warn });
+      return storage(join(sessionDir, sessionFileName(header.timestamp, header.id)), { header });
     },
 
     async load(path) {
       const file = resolve(cwd, path);
       const { header, entries, endsWithNewline } = await readSessionFile(file, warn);
-      return { file, header, entries, storage: new JsonlFileStorage(file, { endsWithNewline, warn }) };
+      return { file, header, entries, storage: storage(file, { endsWithNewline }) };
     },
 
     async importCopy(source: LoadedSession): Promise<LoadedSession> {
-      await mkdir(sessionDir, { recursive: true });
+      await mkdir(sessionDir, { recursive: true, mode: 0o700 });
       for (let attempt = 0; ; attempt++) {
         const stamp = new Date(now().getTime() + attempt).toISOString();
         const file = join(sessionDir, sessionFileName(stamp, source.header.id));
@@ -86,11 +112,45 @@ export function createJsonlStore(options: JsonlStoreOptions): SessionStore {
           if ((error as NodeJS.ErrnoException).code === "EEXIST" && attempt < 1000) continue;
           throw error;
         }
+        // copyFile keeps the source's mode; a session file is private.
+        await chmod(file, 0o600);
         const endsWithNewline = !(await endsInTornLine(file));
-        return { ...source, file, storage: new JsonlFileStorage(file, { endsWithNewline, warn }) };
+        return { ...source, file, storage: storage(file, { endsWithNewline }) };
       }
     },
+
+    checkWritable: () => checkWritable(sessionDir),
+
+    onWriteStatus(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
+}
+
+/**
+ * Why session files cannot be created in `dir`, or undefined when they can. Nothing is created:
+ * the nearest existing ancestor decides (`mkdir -p` would make the rest inside it).
+ */
+export async function checkWritable(dir: string): Promise<string | undefined> {
+  const fail = (reason: string) => `Cannot write sessions to ${dir}: ${reason} (new entries are kept and written once it is fixed)`;
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    let info;
+    try {
+      info = await stat(at);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code === "ENOENT" || code === "ENOTDIR") && dirname(at) !== at) continue;
+      return fail(`${at} cannot be read (${code ?? String(error)})`);
+    }
+    if (!info.isDirectory()) return fail(`${at} is not a directory`);
+    try {
+      await access(at, constants.W_OK | constants.X_OK);
+      return undefined;
+    } catch (error) {
+      return fail(`${at} is not writable (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+  }
 }
 
 /** Whether the file's last byte is not "\n" (a torn last line): checks one byte, not the file. */

@@ -4,22 +4,35 @@
  * the event loop never blocks, and a crash can tear at most the last line. A failed write
  * (disk full, directory missing) keeps whatever did not reach the file and writes it first on
  * the next append or on close, so a transient failure neither loses entries nor glues a torn
- * line to the next one.
+ * line to the next one. The file is created 0600 (folders 0700): a transcript is private.
+ * A new file appears under its name only with its first write in it (written under a hidden
+ * `.partial` name, then renamed), so a kill between creating and writing it cannot leave an
+ * empty session file that no longer loads.
  */
-import { mkdir, open, type FileHandle } from "node:fs/promises";
-import { dirname } from "node:path";
+import { mkdir, rename, type FileHandle } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { openRegularForWrite } from "../../lib/regular-file/index.js";
 
 export interface WriterOptions {
   /** Written before the first chunk: "\n" when the existing file ends in a torn line. */
   prefix?: string;
-  /** Write failures are reported here (once per distinct message) instead of thrown. */
+  /** Write failures are reported here (once per distinct message while failing) instead of thrown. */
   onError?: (error: Error) => void;
+  /** The first write that succeeds (at all, or after failures). */
+  onSuccess?: () => void;
+  /** The file does not exist yet: create it complete with its first write. */
+  fresh?: boolean;
 }
 
 export class JsonlWriter {
   readonly path: string;
   readonly #onError: (error: Error) => void;
+  readonly #onSuccess: () => void;
+  /** Messages reported during the current run of failures; empty while writes succeed. */
   readonly #reported = new Set<string>();
+  #succeeded = false;
+  /** Where the first write goes for a fresh file, until it is renamed to `path`. */
+  #partial: string | undefined;
   #prefix: string;
   #pending: string[] = [];
   /** Bytes of a failed write that are not in the file yet: written before anything else. */
@@ -31,6 +44,8 @@ export class JsonlWriter {
     this.path = path;
     this.#prefix = options.prefix ?? "";
     this.#onError = options.onError ?? (() => undefined);
+    this.#onSuccess = options.onSuccess ?? (() => undefined);
+    if (options.fresh) this.#partial = join(dirname(path), `.${basename(path)}.partial`);
   }
 
   /** Queues text (whole lines, each ending in "\n"). The file is opened on the first write. */
@@ -67,6 +82,11 @@ export class JsonlWriter {
           this.#retry = buffer.subarray(written);
           break;
         }
+        if (!this.#succeeded || this.#reported.size > 0) {
+          this.#succeeded = true;
+          this.#reported.clear();
+          this.#onSuccess();
+        }
       }
     } finally {
       this.#running = undefined;
@@ -78,13 +98,19 @@ export class JsonlWriter {
     let offset = 0;
     try {
       if (!this.#handle) {
-        await mkdir(dirname(this.path), { recursive: true });
-        this.#handle = await open(this.path, "a");
+        await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+        // Appending to a FIFO or device would block or go nowhere: regular files only.
+        this.#handle = await openRegularForWrite(this.#partial ?? this.path, { how: "append", mode: 0o600 });
       }
       // One write call in practice; the loop only matters for a short write (disk nearly full).
       while (offset < buffer.length) {
         const { bytesWritten } = await this.#handle.write(buffer, offset, buffer.length - offset);
         offset += bytesWritten;
+        if (this.#partial !== undefined) {
+          // The open descriptor follows the rename: later appends go to the real file.
+          await rename(this.#partial, this.path);
+          this.#partial = undefined;
+        }
       }
     } catch (error) {
       this.#report(error);

@@ -3,6 +3,7 @@
  * storage contract a persistence plugin (session-jsonl) fulfils, and the `session` service other
  * plugins (export-html, compaction) read and append through.
  */
+import { z } from "zod";
 import type { AgentMessage, NewSessionEntry, SessionEntry, SessionHeader, ThinkingLevel } from "../../kernel/index.js";
 
 /** The entry types live in the kernel (they are protocol vocabulary); re-exported for plugins that read sessions. */
@@ -56,6 +57,12 @@ export interface LoadedSession {
   storage: SessionStorage;
 }
 
+/** A session file's writes failing (`error` set) or working again (`error` undefined). */
+export interface SessionWriteStatus {
+  file: string;
+  error: string | undefined;
+}
+
 /** Persistence backend, provided by `session-jsonl` as the `sessionStore` service. */
 export interface SessionStore {
   /** False with --no-session: new sessions stay in memory, files are only read. */
@@ -68,6 +75,10 @@ export interface SessionStore {
   load(path: string): Promise<LoadedSession>;
   /** Copies a loaded file into the session directory under a fresh name; the result appends there. */
   importCopy(source: LoadedSession): Promise<LoadedSession>;
+  /** Why new session files cannot be written now (a message naming the dir), or undefined. */
+  checkWritable(): Promise<string | undefined>;
+  /** Write failures and recoveries of any session file of this store; returns the unsubscribe function. */
+  onWriteStatus(listener: (status: SessionWriteStatus) => void): () => void;
 }
 
 /**
@@ -108,6 +119,22 @@ declare module "../../kernel/services.js" {
   interface Services {
     session: SessionApi;
     sessionStore: SessionStore;
+  }
+}
+
+/**
+ * A session file could not be written (read-only folder, disk full, ...): the client hears it
+ * here, once per failing file and message, and `get_state.sessionWriteError` holds the message
+ * until a write to the current session file succeeds again.
+ */
+export const SessionWriteErrorSchema = () =>
+  z
+    .object({ sessionFile: z.string(), error: z.string() })
+    .meta({ description: "A session file could not be written (read-only folder, disk full, ...); entries are kept and written when it works again." });
+
+declare module "../../kernel/events.js" {
+  interface EventMap {
+    session_write_error: z.output<ReturnType<typeof SessionWriteErrorSchema>>;
   }
 }
 

@@ -33,6 +33,8 @@ function store(): SessionStore & { created: RecordingStorage[] } {
       throw new Error("not used");
     },
     importCopy: async (source) => source,
+    checkWritable: async () => undefined,
+    onWriteStatus: () => () => undefined,
   };
 }
 

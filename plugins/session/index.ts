@@ -3,8 +3,9 @@
  * message, model and thinking-level change as an entry, owns the session commands, and hands
  * persistence to the `sessionStore` service (plugin session-jsonl) or keeps sessions in memory.
  */
+import { z } from "zod";
 import { definePlugin, STAGE } from "../../kernel/index.js";
-import type { SessionApi } from "./api.js";
+import { SessionWriteErrorSchema, type SessionApi } from "./api.js";
 import { currentSessionHandle } from "./handle.js";
 import { lifecycleCommands } from "./lifecycle-commands.js";
 import { queryCommands } from "./query-commands.js";
@@ -46,7 +47,16 @@ export default definePlugin({
     k.provide("session", api);
 
     runtime.tapRecording();
-    k.service("agent").addStateContributor(() => runtime.stateFields());
+    k.service("agent").addStateContributor(
+      () => runtime.stateFields(),
+      () => ({
+        sessionFile: z.string().optional().meta({ description: "Absent for an in-memory session (--no-session)." }),
+        sessionId: z.string(),
+        sessionName: z.string().optional().meta({ description: "Absent until set_session_name or --name." }),
+        sessionWriteError: z.string().optional().meta({ description: "Set while the current session file cannot be written (see session_write_error)." }),
+      }),
+    );
+    k.registerEvent("session_write_error", SessionWriteErrorSchema);
     // After every other boot step (models picks the startup model at STAGE.LAST): the startup
     // model and thinking level are settings, not session history, so they are not recorded.
     k.hooks.boot.tapPromise({ name: k.name, stage: STAGE.LAST + 1 }, () => runtime.start());

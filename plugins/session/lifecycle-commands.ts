@@ -6,8 +6,12 @@ import { z } from "zod";
 import { defineCommand, ErrorCode, KernelError, type CommandDefinition, type PluginContext } from "../../kernel/index.js";
 import type { LoadedSession } from "./api.js";
 import type { Session } from "./manager.js";
+import { checkPath } from "./limits.js";
 import type { SessionRuntime } from "./runtime.js";
 import { messageText } from "./text.js";
+
+/** `cancelled: true` when a session_before_switch/fork tap vetoed it. */
+const Cancelled = () => z.object({ cancelled: z.boolean() });
 
 export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): CommandDefinition<any, any>[] {
   const { hooks } = runtime;
@@ -16,7 +20,9 @@ export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): Co
     name: "new_session",
     description: "Start a fresh session (cancellable by session_before_switch).",
     input: () => z.object({ parentSession: z.string().optional() }),
+    output: Cancelled,
     async run({ parentSession }) {
+      if (parentSession !== undefined) checkPath("parentSession", parentSession);
       const veto = await hooks.session_before_switch.promise({ reason: "new" });
       if (veto?.cancel) return { cancelled: true };
       await runtime.replace("new", () => runtime.manager.newSession(parentSession === undefined ? {} : { parentSession }));
@@ -41,6 +47,7 @@ export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): Co
     name: "switch_session",
     description: "Load a session file (cancellable by session_before_switch).",
     input: () => z.object({ sessionPath: z.string() }),
+    output: Cancelled,
     run: ({ sessionPath }) => resume(sessionPath, async (loaded) => runtime.manager.fromLoaded(loaded)),
   });
 
@@ -48,6 +55,7 @@ export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): Co
     name: "import_session",
     description: "Copy a session file into the session directory and switch to the copy.",
     input: () => z.object({ inputPath: z.string() }),
+    output: Cancelled,
     run: ({ inputPath }) => resume(inputPath, (loaded) => runtime.manager.importLoaded(loaded)),
   });
 
@@ -55,6 +63,7 @@ export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): Co
     name: "fork",
     description: "New session from the branch before a user message; returns that message's text.",
     input: () => z.object({ entryId: z.string() }),
+    output: () => z.object({ text: z.string().meta({ description: "The text of the message forked from." }), cancelled: z.boolean() }),
     async run({ entryId }) {
       const entry = runtime.manager.current.tree.get(entryId);
       if (!entry || entry.type !== "message" || entry.message.role !== "user") {
@@ -72,6 +81,7 @@ export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): Co
     name: "clone",
     description: "Duplicate the active branch into a new session.",
     input: () => z.object({}),
+    output: Cancelled,
     async run() {
       const { tree } = runtime.manager.current;
       if (tree.leafId === null || tree.messageCount === 0) {

@@ -32,6 +32,8 @@ function recordingStore(): SessionStore & { created: RecordingStorage[] } {
       throw new Error("not used");
     },
     importCopy: async (source) => source,
+    checkWritable: async () => undefined,
+    onWriteStatus: () => () => undefined,
   };
 }
 

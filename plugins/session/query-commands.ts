@@ -3,8 +3,9 @@
  * set_session_name, get_session_stats.
  */
 import { z } from "zod";
-import { defineCommand, ErrorCode, KernelError, type CommandDefinition, type PluginContext } from "../../kernel/index.js";
+import { defineCommand, ErrorCode, NO_DATA, KernelError, SessionEntrySchema, TreeNodeSchema, type CommandDefinition, type PluginContext } from "../../kernel/index.js";
 import type { SessionRuntime } from "./runtime.js";
+import { checkSessionName, MAX_SESSION_NAME_CHARS } from "./limits.js";
 import { computeSessionTotals, estimateContextTokens } from "./stats.js";
 
 export function queryCommands(k: PluginContext, runtime: SessionRuntime): CommandDefinition<any, any>[] {
@@ -14,6 +15,7 @@ export function queryCommands(k: PluginContext, runtime: SessionRuntime): Comman
     name: "get_fork_messages",
     description: "User messages a fork can start from.",
     input: () => z.object({}),
+    output: () => z.object({ messages: z.array(z.object({ entryId: z.string(), text: z.string() })) }),
     run: () => ({ messages: tree().forkPoints() }),
   });
 
@@ -21,6 +23,7 @@ export function queryCommands(k: PluginContext, runtime: SessionRuntime): Comman
     name: "get_entries",
     description: "Session entries in append order (all branches), optionally strictly after `since`.",
     input: () => z.object({ since: z.string().optional() }),
+    output: () => z.object({ entries: z.array(SessionEntrySchema()), leafId: z.string().nullable() }),
     run({ since }) {
       const current = tree();
       if (since === undefined) return { entries: current.entries().slice(), leafId: current.leafId };
@@ -34,16 +37,17 @@ export function queryCommands(k: PluginContext, runtime: SessionRuntime): Comman
     name: "get_tree",
     description: "The session as a tree of entries; orphans appear as extra roots.",
     input: () => z.object({}),
+    output: () => z.object({ tree: z.array(TreeNodeSchema()), leafId: z.string().nullable() }),
     run: () => ({ tree: tree().tree(), leafId: tree().leafId }),
   });
 
   const setSessionName = defineCommand({
     name: "set_session_name",
-    description: "Set the session's display name.",
+    description: `Set the session's display name (at most ${MAX_SESSION_NAME_CHARS} characters).`,
     input: () => z.object({ name: z.string() }),
+    output: NO_DATA,
     async run({ name }) {
-      const trimmed = name.trim();
-      if (trimmed === "") throw new KernelError(ErrorCode.INVALID_INPUT, "Session name cannot be empty");
+      const trimmed = checkSessionName(name);
       runtime.manager.append({ type: "session_info", name: trimmed });
       await runtime.hooks.session_info_changed.promise({ name: trimmed });
       return undefined;
@@ -54,6 +58,22 @@ export function queryCommands(k: PluginContext, runtime: SessionRuntime): Comman
     name: "get_session_stats",
     description: "Message counts, token usage, cost and context-window usage.",
     input: () => z.object({}),
+    output: () =>
+      z.object({
+        sessionFile: z.string().optional(),
+        sessionId: z.string(),
+        userMessages: z.number(),
+        assistantMessages: z.number(),
+        toolCalls: z.number(),
+        toolResults: z.number(),
+        totalMessages: z.number(),
+        tokens: z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number(), total: z.number() }),
+        cost: z.number(),
+        contextUsage: z
+          .object({ tokens: z.number().nullable(), contextWindow: z.number(), percent: z.number().nullable() })
+          .optional()
+          .meta({ description: "Absent without a model; tokens and percent are null after a compaction until a fresh answer reports usage." }),
+      }),
     run() {
       const { header, storage } = runtime.manager.current;
       const totals = computeSessionTotals(tree().entries());

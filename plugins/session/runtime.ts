@@ -3,10 +3,12 @@
  * entries, and replaces the session (abort -> shutdown -> activate -> restore -> start) so
  * every command that swaps sessions follows one order.
  */
+import { dirname, resolve } from "node:path";
 import type { Hooks, PluginContext, SessionStartReason } from "../../kernel/index.js";
 import type { AgentApi } from "../agent/api.js";
-import type { SessionContext } from "./api.js";
+import type { SessionContext, SessionWriteStatus } from "./api.js";
 import { contextFromPath } from "./context.js";
+import { checkSessionName } from "./limits.js";
 import { SessionManager, type Session } from "./manager.js";
 
 type ShutdownReason = "new" | "resume" | "fork";
@@ -21,6 +23,8 @@ export class SessionRuntime {
   #manager: SessionManager | undefined;
   /** Set while we restore model/thinking from a session, so restoring does not append to it. */
   #restoring = false;
+  /** Why the current session cannot be written (startup check, then the writer's reports). */
+  #writeError: string | undefined;
 
   constructor(k: PluginContext, hooks: SessionHooks) {
     this.#k = k;
@@ -43,11 +47,25 @@ export class SessionRuntime {
   /** Creates the startup session; the persistence backend is looked up now that all plugins applied. */
   async start(): Promise<void> {
     const { cwd, cli } = this.#k.config;
-    this.#manager = new SessionManager({ cwd, store: this.#k.maybeService("sessionStore") });
+    const name = cli.name?.trim() ? checkSessionName(cli.name) : undefined;
+    const store = this.#k.maybeService("sessionStore");
+    if (store?.persistent) {
+      // Said at once (stderr, get_state), not first discovered when the first entry is lost.
+      this.#writeError = await store.checkWritable();
+      if (this.#writeError) this.#k.log.warn(this.#writeError);
+    }
+    store?.onWriteStatus((status) => this.#onWriteStatus(status));
+    this.#manager = new SessionManager({ cwd, store });
     this.agent.setSessionId(this.#manager.current.header.id);
-    const name = cli.name?.trim();
     if (name) this.#manager.append({ type: "session_info", name });
     await this.hooks.session_start.promise({ reason: "startup" });
+  }
+
+  /** A failing write is an event for the client; get_state shows it while the current file fails. */
+  #onWriteStatus({ file, error }: SessionWriteStatus): void {
+    const current = this.#manager?.current.storage.file;
+    if (error !== undefined) this.#k.events.emit("session_write_error", { sessionFile: file, error });
+    if (file === current) this.#writeError = error;
   }
 
   /** Taps that turn agent activity into entries of the current session. */
@@ -93,7 +111,15 @@ export class SessionRuntime {
     const next = await build();
     const previousSessionFile = manager.current.storage.file;
     await hooks.session_shutdown.promise({ reason });
+    // A failure of the previous file is not this session's. The new file reports its own (the
+    // copy a fork writes on activation included); a new one in the session dir is checked too.
+    const newFile = next.storage.file !== previousSessionFile;
+    if (newFile) this.#writeError = undefined;
     await manager.activate(next);
+    const store = this.#k.maybeService("sessionStore");
+    if (newFile && this.#writeError === undefined && store?.persistent && next.storage.file !== undefined && dirname(next.storage.file) === resolve(store.sessionDir())) {
+      this.#writeError = await store.checkWritable();
+    }
     agent.setSessionId(next.header.id);
     await this.#restoreAgent(contextFromPath(next.tree.branch()));
     const startReason: SessionStartReason = reason;
@@ -102,7 +128,10 @@ export class SessionRuntime {
     );
   }
 
-  /** What get_state adds: sessionFile (persisted only), sessionId, sessionName (named only). */
+  /**
+   * What get_state adds: sessionFile (persisted only), sessionId, sessionName (named only), and
+   * sessionWriteError while the current session file cannot be written.
+   */
   stateFields(): Record<string, unknown> {
     if (!this.#manager) return {};
     const { header, tree, storage } = this.#manager.current;
@@ -110,6 +139,7 @@ export class SessionRuntime {
     if (storage.file !== undefined) fields.sessionFile = storage.file;
     fields.sessionId = header.id;
     if (tree.name !== undefined) fields.sessionName = tree.name;
+    if (this.#writeError !== undefined && storage.file !== undefined) fields.sessionWriteError = this.#writeError;
     return fields;
   }
 

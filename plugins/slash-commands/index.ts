@@ -45,6 +45,18 @@ export default definePlugin({
         name: "get_commands",
         description: "Commands a prompt can invoke with /name: extension commands, prompt templates and skills.",
         input: () => z.object({}),
+        output: () =>
+          z.object({
+            commands: z.array(
+              z.object({
+                name: z.string().meta({ description: "Invoke with /name; skills are named skill:<name>." }),
+                description: z.string().optional(),
+                source: z.enum(["extension", "prompt", "skill"]),
+                location: z.enum(["user", "project", "path"]).optional().meta({ description: "Where it was found (not for extension commands)." }),
+                path: z.string().optional(),
+              }),
+            ),
+          }),
         run: async () => ({ commands: (await registry.list()).map(wireEntry) }),
       }),
     );

@@ -3,12 +3,14 @@
  * LF-normalised text without a BOM (models write `\n`), and the file is written back in its
  * original style (CRLF, BOM) so an edit never rewrites every line ending of a Windows file.
  */
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
+import { openRegularForRead } from "../../lib/regular-file/index.js";
 import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
 import { diffReplacement } from "./edit-diff.js";
 import { findMatch } from "./edit-match.js";
 import { fsError, resolveToolPath, throwIfAborted } from "./paths.js";
+import { writeRegular } from "./write.js";
 
 const BOM = "\uFEFF";
 
@@ -35,7 +37,7 @@ export const editTool = defineTool({
     });
     if (info.isDirectory()) throw new Error(`${args.path} is a directory, not a file.`);
     if (!info.isFile()) throw new Error(`Cannot edit ${args.path}: it is not a regular file.`);
-    const bytes = await readFile(absolute).catch((error: unknown) => {
+    const bytes = await readRegular(absolute).catch((error: unknown) => {
       throw fsError(error, args.path);
     });
     throwIfAborted(ctx.signal);
@@ -66,7 +68,7 @@ export const editTool = defineTool({
 
     const onDisk = (hasBom ? BOM : "") + (crlf ? updated.replace(/\n/g, "\r\n") : updated);
     throwIfAborted(ctx.signal);
-    await writeFile(absolute, onDisk, "utf8").catch((error: unknown) => {
+    await writeRegular(absolute, onDisk).catch((error: unknown) => {
       throw fsError(error, args.path);
     });
 
@@ -77,6 +79,15 @@ export const editTool = defineTool({
     };
   },
 });
+
+async function readRegular(path: string): Promise<Buffer> {
+  const handle = await openRegularForRead(path);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
 
 function toLf(text: string): string {
   return text.replace(/\r\n/g, "\n");

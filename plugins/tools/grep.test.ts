@@ -2,10 +2,10 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeTree } from "./fixture-tree.js";
-import { grepTool } from "./grep.js";
+import { createGrepTool } from "./grep.js";
 import { createToolRunner, makeTempDir, textOf } from "./test-harness.js";
 
-const runner = createToolRunner([grepTool]);
+const runner = createToolRunner([createGrepTool()]);
 let dir: string;
 let cleanup: () => Promise<void>;
 const grep = async (args: Record<string, unknown>) => textOf(await runner.run("grep", args, { cwd: dir }));

@@ -1,19 +1,30 @@
 /**
  * The `grep` tool, in Node (no rg/grep binary needed): JavaScript regular expressions over the
- * files `listFiles` yields (gitignore-aware), binary files skipped. Output is bounded three ways:
- * the match limit, 500 characters per line, and 50 KiB in total.
+ * files `listFiles` yields (gitignore-aware), binary files skipped, large files streamed. The
+ * regex runs in a worker thread with a per-line deadline (regex-search.ts), so no pattern can
+ * block the event loop. Output is bounded three ways: the match limit, 500 characters per line,
+ * and 50 KiB in total.
  */
 import { stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
-import { fsError, optionalPath, resolveToolPath, throwIfAborted } from "./paths.js";
 import { DEFAULT_MAX_BYTES, formatSize } from "../../lib/truncate/index.js";
-import { MAX_FILE_BYTES, readSearchables, TOO_LARGE } from "./grep-read.js";
+import { AheadReader, MAX_LINE_BYTES, streamChunks } from "./grep-read.js";
+import { GrepOutput, MAX_LINE_CHARS } from "./grep-output.js";
+import { fsError, optionalPath, resolveToolPath, throwIfAborted } from "./paths.js";
+import { LINE_DEADLINE_MS } from "./regex-protocol.js";
+import { RegexLineError, RegexWorkers } from "./regex-search.js";
 import { anyDepthGlob, listFiles } from "./walk.js";
 
 const DEFAULT_LIMIT = 100;
-const MAX_LINE_CHARS = 500;
+/**
+ * Bytes and texts sent to the worker at once: few messages for many small files, bounded memory.
+ * Batches start small and double, so a search that hits its limit early reads little ahead.
+ */
+const FIRST_BATCH_BYTES = 64 * 1024;
+const MAX_BATCH_BYTES = 1024 * 1024;
+const MAX_BATCH_TEXTS = 256;
 
 const GrepParams = () => z.object({
   pattern: z.string().min(1).describe("Regular expression (JavaScript syntax) to search for; with literal=true, a plain string."),
@@ -25,71 +36,136 @@ const GrepParams = () => z.object({
   limit: z.number().int().min(1).optional().describe(`Maximum number of matches to return. Defaults to ${DEFAULT_LIMIT}.`),
 });
 
-export const grepTool = defineTool({
-  name: "grep",
-  description:
-    "Search file contents for a regular expression (or a literal string) and return matching lines as " +
-    "`path:line: text`, with context lines as `path-line- text`. Searches recursively from `path` (default: " +
-    "the working directory), respects .gitignore, skips .git, node_modules and binary files, and can be narrowed " +
-    `with a glob. Returns at most \`limit\` matches (default ${DEFAULT_LIMIT}) and ${formatSize(DEFAULT_MAX_BYTES)} of output; ` +
-    `lines longer than ${MAX_LINE_CHARS} characters are cut. Prefer it over bash grep for code search.`,
-  parameters: GrepParams,
-  async execute(args, ctx): Promise<ToolResult> {
-    throwIfAborted(ctx.signal);
-    const regex = buildRegex(args.pattern, args.literal ?? false, args.ignoreCase ?? false);
-    const limit = args.limit ?? DEFAULT_LIMIT;
-    const context = args.context ?? 0;
-    const shownPath = optionalPath(args.path);
-    const target = resolveToolPath(ctx.cwd, shownPath);
-    const info = await stat(target).catch((error: unknown) => {
-      throw fsError(error, shownPath, `Path not found: ${shownPath}`);
-    });
-    const root = info.isDirectory() ? target : dirname(target);
-    const files = info.isDirectory()
-      ? await listFiles(root, [anyDepthGlob(args.glob ?? "**/*")], { signal: ctx.signal })
-      : [basename(target)];
+/** A piece of one file to search: the whole file, or a chunk of whole lines of a large one. */
+interface Item {
+  file: string;
+  /** 0-based line number of the first line of `bytes` in the file. */
+  firstLine: number;
+  /** UTF-8 text of whole lines. */
+  bytes: Buffer;
+  /** Lines in `bytes` for a chunk of a streamed file; undefined for a whole file. */
+  lines: number | undefined;
+  /** Lines longer than MAX_LINE_BYTES that were searched only up to there. */
+  cutLines: number;
+}
 
-    const out = new BoundedOutput(DEFAULT_MAX_BYTES);
-    let matches = 0;
-    let cutLines = false;
-    let skippedLarge = 0;
-    const contents = readSearchables(files.map((file) => join(root, file)));
-    for (const file of files) {
-      if (matches >= limit || out.full) break;
+/** The grep tool; `workers` keeps its regex worker between calls (close it at shutdown). */
+export function createGrepTool(workers = new RegexWorkers()) {
+  return defineTool({
+    name: "grep",
+    description:
+      "Search file contents for a regular expression (or a literal string) and return matching lines as " +
+      "`path:line: text`, with context lines as `path-line- text`. Searches recursively from `path` (default: " +
+      "the working directory), respects .gitignore, skips .git, node_modules and binary files, and can be narrowed " +
+      `with a glob. Returns at most \`limit\` matches (default ${DEFAULT_LIMIT}) and ${formatSize(DEFAULT_MAX_BYTES)} of output; ` +
+      `lines longer than ${MAX_LINE_CHARS} characters are cut. A pattern that runs over ${LINE_DEADLINE_MS / 1000} seconds ` +
+      "on one line is stopped with an error. Prefer it over bash grep for code search.",
+    parameters: GrepParams,
+    async execute(args, ctx): Promise<ToolResult> {
       throwIfAborted(ctx.signal);
-      const bytes = (await contents.next()).value;
-      if (bytes === TOO_LARGE) skippedLarge++;
-      if (!(bytes instanceof Buffer)) continue;
-      const lines = bytes.toString("utf8").replace(/\r$/gm, "").split("\n");
-      if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-      let printedUpTo = -1; // last line index already printed for this file
-      for (let i = 0; i < lines.length && matches < limit && !out.full; i++) {
-        if (!regex.test(lines[i]!)) continue;
-        matches++;
-        const from = Math.max(i - context, printedUpTo + 1);
-        if (context > 0 && printedUpTo >= 0 && from > printedUpTo + 1) out.push("--");
-        const to = Math.min(i + context, lines.length - 1);
-        for (let j = from; j <= to; j++) {
-          // A later match inside this context window is printed as a match when the loop reaches it.
-          if (j > i && regex.test(lines[j]!)) break;
-          const { text: shown, cut } = clip(lines[j]!);
-          cutLines ||= cut;
-          out.push(j === i ? `${file}:${j + 1}: ${shown}` : `${file}-${j + 1}- ${shown}`);
-          printedUpTo = j;
+      const regex = buildRegex(args.pattern, args.literal ?? false, args.ignoreCase ?? false);
+      const limit = args.limit ?? DEFAULT_LIMIT;
+      const shownPath = optionalPath(args.path);
+      const target = resolveToolPath(ctx.cwd, shownPath);
+      const output = new GrepOutput({ limit, context: args.context ?? 0, maxBytes: DEFAULT_MAX_BYTES });
+      let cutLongLines = 0;
+      // Started first: a new worker loads while the files are listed.
+      const search = workers.start(regex, ctx.signal);
+      let batches: AsyncGenerator<Item[]> | undefined;
+      try {
+        const info = await stat(target).catch((error: unknown) => {
+          throw fsError(error, shownPath, `Path not found: ${shownPath}`);
+        });
+        const root = info.isDirectory() ? target : dirname(target);
+        const files = info.isDirectory()
+          ? await listFiles(root, [anyDepthGlob(args.glob ?? "**/*")], { signal: ctx.signal })
+          : [basename(target)];
+        batches = searchBatches(root, files);
+        let batch: Item[] = (await batches.next()).value ?? [];
+        searching: while (batch.length > 0) {
+          const current: Item[] = batch;
+          // The next batch is gathered while the worker searches this one.
+          const searched = search.search(current.map((item) => item.bytes)).catch((error: unknown) => {
+            throw explain(error, current);
+          });
+          const [found, following] = await Promise.all([searched, batches.next()]);
+          throwIfAborted(ctx.signal);
+          for (let k = 0; k < current.length; k++) {
+            const item = current[k]!;
+            if (!output.wants(item.file)) break searching;
+            output.add(item.file, item.firstLine, item.bytes, found[k]!, item.lines);
+            cutLongLines += item.cutLines;
+          }
+          batch = following.value ?? [];
+        }
+      } finally {
+        await Promise.all([search.close(), batches?.return(undefined)]);
+      }
+
+      const notices: string[] = [];
+      if (output.limitReached) notices.push(`${limit} matches limit reached. Use limit=${limit * 2} for more, or refine the pattern.`);
+      if (output.full) notices.push(`${formatSize(DEFAULT_MAX_BYTES)} output limit reached. Refine the pattern or path to see more.`);
+      if (output.cutLines) notices.push(`Some lines were cut to ${MAX_LINE_CHARS} characters. Use the read tool to see them in full.`);
+      if (cutLongLines > 0) notices.push(`Searched only the first ${formatSize(MAX_LINE_BYTES)} of ${cutLongLines} line(s) longer than that.`);
+      const body = output.matches === 0 ? "No matches found" : output.text();
+      const text = body + (notices.length ? `\n\n[${notices.join(" ")}]` : "");
+      const details = output.matches === 0 ? { matches: 0 } : { matches: output.matches, limitReached: output.limitReached, truncated: output.full };
+      return { content: [{ type: "text", text }], details };
+    },
+  });
+}
+
+/**
+ * What to search, in order, in batches for the worker: small files whole (many per batch, the
+ * batches growing from FIRST_BATCH_BYTES), each chunk of a large file a batch of its own.
+ */
+async function* searchBatches(root: string, files: readonly string[]): AsyncGenerator<Item[]> {
+  const reader = new AheadReader(files.map((file) => join(root, file)));
+  let limit = FIRST_BATCH_BYTES;
+  let batch: Item[] = [];
+  let bytes = 0;
+  const take = () => {
+    const full = batch;
+    batch = [];
+    bytes = 0;
+    limit = Math.min(limit * 2, MAX_BATCH_BYTES);
+    return full;
+  };
+  try {
+    for (let index = 0; index < files.length; index++) {
+      const file = files[index]!;
+      const content = await reader.get(index);
+      if (Buffer.isBuffer(content)) {
+        batch.push({ file, firstLine: 0, bytes: content, lines: undefined, cutLines: 0 });
+        bytes += content.length;
+        if (bytes >= limit || batch.length >= MAX_BATCH_TEXTS) yield take();
+      } else if (content) {
+        if (batch.length > 0) yield take();
+        let firstLine = 0;
+        for await (const chunk of streamChunks(content.stream)) {
+          yield [{ file, firstLine, bytes: chunk.bytes, lines: chunk.lines, cutLines: chunk.cutLines }];
+          firstLine += chunk.lines;
         }
       }
     }
+    if (batch.length > 0) yield take();
+  } finally {
+    reader.close();
+  }
+}
 
-    if (matches === 0) return { content: [{ type: "text", text: "No matches found" }], details: { matches: 0 } };
-    const notices: string[] = [];
-    if (matches >= limit) notices.push(`${limit} matches limit reached. Use limit=${limit * 2} for more, or refine the pattern.`);
-    if (out.full) notices.push(`${formatSize(DEFAULT_MAX_BYTES)} output limit reached. Refine the pattern or path to see more.`);
-    if (cutLines) notices.push(`Some lines were cut to ${MAX_LINE_CHARS} characters. Use the read tool to see them in full.`);
-    if (skippedLarge > 0) notices.push(`Skipped ${skippedLarge} file(s) larger than ${formatSize(MAX_FILE_BYTES)}.`);
-    const text = out.text() + (notices.length ? `\n\n[${notices.join(" ")}]` : "");
-    return { content: [{ type: "text", text }], details: { matches, limitReached: matches >= limit, truncated: out.full } };
-  },
-});
+/** A worker failure as the model should read it: which file and line, and what to do. */
+function explain(error: unknown, batch: readonly Item[]): Error {
+  if (!(error instanceof RegexLineError)) return error as Error;
+  const item = batch[error.text];
+  const where = item ? `line ${item.firstLine + error.line + 1} of ${item.file}` : "one line";
+  if (error.reason === "failed") return new Error(`The pattern failed on ${where}: ${error.message}. Simplify the pattern, or use literal: true.`);
+  return new Error(
+    `The pattern ran for over ${LINE_DEADLINE_MS / 1000} seconds on ${where} without finishing, so the search was stopped. ` +
+      "This usually means catastrophic backtracking (a nested quantifier such as (a+)+ or (\\w*)*); simplify the pattern, " +
+      "or use literal: true for a plain string.",
+  );
+}
 
 function buildRegex(pattern: string, literal: boolean, ignoreCase: boolean): RegExp {
   const source = literal ? pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : pattern;
@@ -102,32 +178,5 @@ function buildRegex(pattern: string, literal: boolean, ignoreCase: boolean): Reg
     } catch (error) {
       throw new Error((error as Error).message); // "Invalid regular expression: /(/: Unterminated group"
     }
-  }
-}
-
-function clip(line: string): { text: string; cut: boolean } {
-  return line.length > MAX_LINE_CHARS ? { text: `${line.slice(0, MAX_LINE_CHARS)}... [truncated]`, cut: true } : { text: line, cut: false };
-}
-
-/** Collects whole output lines until the byte budget would be exceeded. */
-class BoundedOutput {
-  readonly #lines: string[] = [];
-  #bytes = 0;
-  full = false;
-  constructor(readonly maxBytes: number) {}
-
-  push(line: string): void {
-    if (this.full) return;
-    const bytes = Buffer.byteLength(line, "utf8") + (this.#lines.length > 0 ? 1 : 0);
-    if (this.#bytes + bytes > this.maxBytes) {
-      this.full = true;
-      return;
-    }
-    this.#lines.push(line);
-    this.#bytes += bytes;
-  }
-
-  text(): string {
-    return this.#lines.join("\n");
   }
 }

@@ -3,17 +3,29 @@ import type { PluginContext, ToolDefinition } from "../../kernel/index.js";
 import toolsPlugin from "./index.js";
 import { createToolRunner } from "./test-harness.js";
 
+/** Just what the plugin's apply() touches. */
+function fakeKernel(registered: ToolDefinition<any>[], shutdown: (() => Promise<void>)[] = []): PluginContext {
+  return {
+    name: "tools",
+    registerTool: (tool: ToolDefinition<any>) => registered.push(tool),
+    hooks: { shutdown: { tapPromise: (_: string, fn: () => Promise<void>) => shutdown.push(fn) } },
+  } as unknown as PluginContext;
+}
+
 describe("tools plugin", () => {
-  it("registers the six file tools", async () => {
+  it("registers the six file tools, and stops grep's worker at shutdown", async () => {
     const registered: ToolDefinition<any>[] = [];
-    await toolsPlugin.apply({ registerTool: (tool: ToolDefinition<any>) => registered.push(tool) } as unknown as PluginContext);
+    const shutdown: (() => Promise<void>)[] = [];
+    await toolsPlugin.apply(fakeKernel(registered, shutdown));
     expect(toolsPlugin.name).toBe("tools");
     expect(registered.map((tool) => tool.name)).toEqual(["read", "edit", "write", "grep", "find", "ls"]);
+    expect(shutdown).toHaveLength(1);
+    await shutdown[0]!();
   });
 
   it("describes every parameter in the JSON Schema the model sees", async () => {
     const registered: ToolDefinition<any>[] = [];
-    await toolsPlugin.apply({ registerTool: (tool: ToolDefinition<any>) => registered.push(tool) } as unknown as PluginContext);
+    await toolsPlugin.apply(fakeKernel(registered));
     for (const spec of createToolRunner(registered).registry.specs()) {
       expect(spec.description.length).toBeGreaterThan(100);
       const properties = spec.parameters.properties as Record<string, { description?: string }>;

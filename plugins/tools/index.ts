@@ -6,20 +6,25 @@
 import { definePlugin, type ToolDefinition } from "../../kernel/index.js";
 import { editTool } from "./edit.js";
 import { findTool } from "./find.js";
-import { grepTool } from "./grep.js";
+import { createGrepTool } from "./grep.js";
 import { lsTool } from "./ls.js";
 import { readTool } from "./read.js";
+import { RegexWorkers } from "./regex-search.js";
 import { writeTool } from "./write.js";
 
-export { editTool, findTool, grepTool, lsTool, readTool, writeTool };
+export { createGrepTool, editTool, findTool, lsTool, readTool, writeTool };
 
-/** In the order the model is told about them. */
-export const fileTools: ToolDefinition<any>[] = [readTool, editTool, writeTool, grepTool, findTool, lsTool];
+/** The file tools, in the order the model is told about them; grep keeps its regex worker in `workers`. */
+export function fileTools(workers: RegexWorkers): ToolDefinition<any>[] {
+  return [readTool, editTool, writeTool, createGrepTool(workers), findTool, lsTool];
+}
 
 export default definePlugin({
   name: "tools",
   description: "File tools for the model: read, edit, write, grep, find, ls.",
   apply(k) {
-    for (const tool of fileTools) k.registerTool(tool);
+    const workers = new RegexWorkers();
+    for (const tool of fileTools(workers)) k.registerTool(tool);
+    k.hooks.shutdown.tapPromise(k.name, () => workers.close());
   },
 });

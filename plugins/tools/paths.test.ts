@@ -5,13 +5,13 @@ import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { findTool } from "./find.js";
-import { grepTool } from "./grep.js";
+import { createGrepTool } from "./grep.js";
 import { lsTool } from "./ls.js";
 import { MAX_IMAGE_BYTES, readTool } from "./read.js";
 import { createToolRunner, makeTempDir, textOf } from "./test-harness.js";
 import { writeTool } from "./write.js";
 
-const runner = createToolRunner([readTool, writeTool, grepTool, findTool, lsTool]);
+const runner = createToolRunner([readTool, writeTool, createGrepTool(), findTool, lsTool]);
 let dir: string;
 let cleanup: () => Promise<void>;
 const run = (name: string, args: Record<string, unknown>) => runner.run(name, args, { cwd: dir });

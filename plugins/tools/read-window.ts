@@ -5,7 +5,7 @@
  * partial). After the window, the rest of the file is scanned to count lines only when that is
  * cheap (COUNT_AHEAD_BYTES); otherwise the total stays unknown (null).
  */
-import { open } from "node:fs/promises";
+import { openRegularForRead } from "../../lib/regular-file/index.js";
 import { throwIfAborted } from "./paths.js";
 import { sliceUtf8Head } from "../../lib/truncate/index.js";
 
@@ -41,7 +41,7 @@ export interface LineWindow {
 export async function readLineWindow(path: string, request: WindowRequest): Promise<LineWindow> {
   const { startIndex, maxBytes, signal } = request;
   const windowLines = Math.min(request.limit, request.maxLines);
-  const handle = await open(path, "r");
+  const handle = await openRegularForRead(path);
   try {
     const fileBytes = (await handle.stat()).size;
     const buffer = Buffer.allocUnsafe(CHUNK_BYTES);

@@ -1,5 +1,6 @@
 /** The `read` tool: a window of a text file (head-truncated), or an image as an image block. */
-import { open, readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
+import { openRegularForRead } from "../../lib/regular-file/index.js";
 import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
 import { fsError, resolveToolPath, throwIfAborted } from "./paths.js";
@@ -49,7 +50,7 @@ export const readTool = defineTool({
             `limit for images. Make a smaller copy first (e.g. with ImageMagick: convert in.png -resize 2000x2000 out.png).`,
         );
       }
-      const data = await readFile(absolute, { signal: ctx.signal }).catch(failed);
+      const data = await readWhole(absolute, ctx.signal).catch(failed);
       return {
         content: [
           { type: "text", text: `Read image file [${mimeType}]` },
@@ -101,12 +102,22 @@ function windowNotice(window: LineWindow, first: number, displayPath: string): s
   return `[Showing lines ${first}-${last}${of}${limitNote}. Use offset=${last + 1} to continue.]`;
 }
 
+/** The file's first bytes; opened non-blocking, so a path swapped for a FIFO after the stat cannot hang. */
 async function readSniff(path: string): Promise<Buffer> {
-  const handle = await open(path, "r");
+  const handle = await openRegularForRead(path);
   try {
     const buffer = Buffer.alloc(SNIFF_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
     return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readWhole(path: string, signal: AbortSignal): Promise<Buffer> {
+  const handle = await openRegularForRead(path);
+  try {
+    return await handle.readFile({ signal });
   } finally {
     await handle.close();
   }

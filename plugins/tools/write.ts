@@ -1,5 +1,6 @@
 /** The `write` tool: create or overwrite a file, creating missing parent directories. */
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
+import { NotRegularFileError, openRegularForWrite } from "../../lib/regular-file/index.js";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
@@ -30,13 +31,25 @@ export const writeTool = defineTool({
     if (existing?.isDirectory()) throw new Error(`Cannot write ${args.path}: it is a directory.`);
     // A FIFO would block the write until a reader appears (forever); a device is never a file to write.
     if (existing && !existing.isFile()) throw new Error(`Cannot write ${args.path}: it is not a regular file.`);
-    await writeFile(absolute, args.content, "utf8").catch((error: unknown) => {
+    await writeRegular(absolute, args.content).catch((error: unknown) => {
+      if (error instanceof NotRegularFileError) throw new Error(`Cannot write ${args.path}: it is not a regular file.`);
       throw fsError(error, args.path, `Cannot write ${args.path}: its directory does not exist.`);
     });
     const bytes = Buffer.byteLength(args.content, "utf8");
     return { content: [{ type: "text", text: `Successfully wrote ${bytes} bytes to ${args.path}` }] };
   },
 });
+
+/** Writes through a descriptor proven to be a regular file (the path may change after the stat). */
+export async function writeRegular(path: string, content: string): Promise<void> {
+  // Files the model writes are ordinary project files: the usual 0666 & ~umask, not private.
+  const handle = await openRegularForWrite(path, { mode: 0o666 });
+  try {
+    await handle.writeFile(content, "utf8");
+  } finally {
+    await handle.close();
+  }
+}
 
 function errnoIsParentFile(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

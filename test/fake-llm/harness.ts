@@ -2,10 +2,9 @@
  * In-process kernel for provider tests: boots `agent` + `models` + the given provider plugins
  * against a temp agent dir, and helpers to call a stream hook and collect its events.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { tempDir as makeTempDir } from "../helpers/temp.js";
 import agentPlugin from "../../plugins/agent/index.js";
 import modelsPlugin from "../../plugins/models/index.js";
 import settingsPlugin from "../../plugins/settings/index.js";
@@ -44,8 +43,9 @@ export interface TestKernelOptions {
 /** The repository root: where bundled assets (replay cassettes) live. */
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
+/** A temp folder removed after the test file (see ../helpers/temp.ts). */
 export async function tempDir(prefix = "atomic-test-"): Promise<string> {
-  return mkdtemp(join(tmpdir(), prefix));
+  return makeTempDir(prefix);
 }
 
 export async function removeDir(dir: string): Promise<void> {

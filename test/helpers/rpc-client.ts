@@ -3,11 +3,26 @@
  * LF (never readline), and offers request/response correlation plus event waiting.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { registerStopper, tempDir } from "./temp.js";
+
+export { tempDir } from "./temp.js";
+
+import { ProtocolChecker } from "./protocol.js";
 
 export const CLI = resolve(import.meta.dirname, "../../dist/cli/atomic.js");
+
+/** Clients whose traffic has not been checked into a test's result yet (see test/setup.ts). */
+const unsettled = new Set<RpcClient>();
+
+/** Protocol schema violations seen since the last call, across every client; the clients are retired. */
+export function drainProtocolErrors(): string[] {
+  const errors = [...unsettled].flatMap((client) => client.protocolErrors.splice(0));
+  for (const client of unsettled) client.retire();
+  unsettled.clear();
+  return errors;
+}
 
 export type Record_ = { type: string; [key: string]: unknown };
 
@@ -15,14 +30,14 @@ export interface StartOptions {
   args?: string[];
   /** The CLI to run (default: this repository's build). */
   cli?: string;
+  /** Skip schema validation of what this client sends (tests of malformed input); received records are still checked. */
+  uncheckedSends?: boolean;
   env?: Record<string, string | undefined>;
   cwd?: string;
   agentDir?: string;
   settings?: Record<string, unknown>;
-}
-
-export function tempDir(prefix = "atomic-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  /** A command the CLI is started through, e.g. a shell that sets a resource limit and `exec`s "$0" "$@". */
+  launcher?: string[];
 }
 
 export class RpcClient {
@@ -31,6 +46,11 @@ export class RpcClient {
   readonly agentDir: string;
   readonly cwd: string;
   stderr = "";
+  /** Records (sent or received) that do not match the protocol schema; a test fails on any. */
+  readonly protocolErrors: string[] = [];
+  readonly #checker: ProtocolChecker;
+  readonly #uncheckedSends: boolean;
+  #retired = false;
   #pending: Buffer[] = [];
   #waiters: { match: (r: Record_) => boolean; resolve: (r: Record_) => void; from: number }[] = [];
   #nextId = 1;
@@ -43,7 +63,12 @@ export class RpcClient {
       mkdirSync(this.agentDir, { recursive: true });
       writeFileSync(join(this.agentDir, "settings.json"), JSON.stringify(options.settings));
     }
-    this.child = spawn(process.execPath, [options.cli ?? CLI, ...(options.args ?? ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"])], {
+    this.#checker = new ProtocolChecker(options.cli ?? CLI, userPlugins(this.agentDir));
+    this.#uncheckedSends = options.uncheckedSends ?? false;
+    unsettled.add(this);
+    const argv = [process.execPath, options.cli ?? CLI, ...(options.args ?? ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"])];
+    const [command, ...rest] = [...(options.launcher ?? []), ...argv];
+    this.child = spawn(command!, rest, {
       cwd: this.cwd,
       env: { ...process.env, ATOMIC_CODING_AGENT_DIR: this.agentDir, ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
@@ -51,6 +76,9 @@ export class RpcClient {
     this.child.stdout.on("data", (chunk: Buffer) => this.#onData(chunk));
     this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
     this.exited = new Promise((resolve) => this.child.once("exit", (code, signal) => resolve({ code, signal })));
+    // A client a test forgot to close is killed before its folders are removed.
+    const unregister = registerStopper(() => (this.child.exitCode === null && this.child.signalCode === null ? (this.child.kill("SIGKILL"), this.exited) : this.exited));
+    void this.exited.then(unregister);
   }
 
   #onData(chunk: Buffer): void {
@@ -75,6 +103,10 @@ export class RpcClient {
       record = { type: "__non_json__", line };
     }
     this.records.push(record);
+    if (record.type !== "__non_json__" && !this.#retired) {
+      const problem = this.#checker.checkIncoming(record);
+      if (problem) this.protocolErrors.push(problem);
+    }
     const index = this.records.length - 1;
     this.#waiters = this.#waiters.filter((w) => {
       if (index >= w.from && w.match(record)) {
@@ -90,15 +122,25 @@ export class RpcClient {
     this.child.stdin.write(text);
   }
 
-  send(command: Record<string, unknown>): void {
+  /** Sends one command; `unchecked` skips its schema validation (a deliberately malformed command). */
+  send(command: Record<string, unknown>, options: { unchecked?: boolean } = {}): void {
+    if (!this.#uncheckedSends && !options.unchecked) {
+      const problem = this.#checker.checkOutgoing(command);
+      if (problem) this.protocolErrors.push(problem);
+    }
     this.write(JSON.stringify(command) + "\n");
   }
 
+  /** Later records of a finished test are not held against the next one. */
+  retire(): void {
+    this.#retired = true;
+  }
+
   /** Sends a command with a fresh id and resolves with its response. */
-  async request(command: Record<string, unknown>, timeoutMs = 20_000): Promise<Record_> {
+  async request(command: Record<string, unknown>, timeoutMs = 20_000, options: { unchecked?: boolean } = {}): Promise<Record_> {
     const id = `t${this.#nextId++}`;
     const from = this.records.length;
-    this.send({ ...command, id });
+    this.send({ ...command, id }, options);
     return this.waitFor((r) => r.type === "response" && r.id === id, timeoutMs, from);
   }
 
@@ -133,6 +175,18 @@ export class RpcClient {
 
   types(from = 0): string[] {
     return this.records.slice(from).map((r) => r.type);
+  }
+}
+
+/** The user's plugin list in an agent dir's settings (the schema includes their commands and events). */
+function userPlugins(agentDir: string): string[] {
+  const file = join(agentDir, "settings.json");
+  if (!existsSync(file)) return [];
+  try {
+    const plugins = (JSON.parse(readFileSync(file, "utf8")) as { plugins?: unknown }).plugins;
+    return Array.isArray(plugins) ? plugins.filter((p): p is string => typeof p === "string") : [];
+  } catch {
+    return [];
   }
 }
 

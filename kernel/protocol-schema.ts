@@ -1,0 +1,92 @@
+/**
+ * The protocol as data: one JSON Schema document (draft 2020-12) generated from the zod schemas
+ * of every registered command (input and response `data`) and every registered event, plus the
+ * shared vocabulary they reference. `$defs` holds `Command`, `Response` and `Event` (each a
+ * `oneOf`), one `<Type>Command`, `<Type>Response` and `<Type>Event` per record, `ErrorResponse`,
+ * and the vocabulary (`AgentMessage`, `Model`, `SessionEntry`, ...). `atomic schema` prints it;
+ * tests validate all traffic against it; docs/protocol.md is generated from it.
+ */
+import { z } from "zod";
+import { NO_DATA, type CommandRegistry } from "./commands.js";
+import { MessageUpdateWireSchema } from "./schemas-events.js";
+import { messageVocabulary } from "./schemas-messages.js";
+import { sessionVocabulary } from "./schemas-session.js";
+
+export interface ProtocolSource {
+  commands: Pick<CommandRegistry, "names" | "definition" | "inputSchema" | "respondsTo" | "lane">;
+  eventSchemas: ReadonlyMap<string, { schema: () => z.ZodType }>;
+}
+
+export type JsonSchema = Record<string, unknown>;
+
+/** `get_state` -> `GetState`. */
+export function pascalCase(name: string): string {
+  return name.replace(/(^|_)([a-z0-9])/g, (_, _sep: string, ch: string) => ch.toUpperCase());
+}
+
+const Id = () => z.union([z.string(), z.number()]).meta({ description: "Echoed exactly as sent." });
+
+function shapeOf(schema: z.ZodType): z.ZodRawShape {
+  return schema instanceof z.ZodObject ? schema.shape : { payload: schema };
+}
+
+/** Every `$def`, in order: vocabulary, commands, responses, events, then the three unions. */
+export function protocolSchema(source: ProtocolSource): JsonSchema {
+  const vocabulary = { ...messageVocabulary(), ...sessionVocabulary() };
+  const commands: Record<string, z.ZodType> = {};
+  const responses: Record<string, z.ZodType> = {};
+  const events: Record<string, z.ZodType> = {};
+
+  for (const name of source.commands.names().sort()) {
+    const definition = source.commands.definition(name)!;
+    const lane = source.commands.lane(name) === "immediate" ? " Immediate lane: handled as soon as read." : "";
+    const reply = source.commands.respondsTo(name) ? "" : " A reply: it gets no response.";
+    commands[`${pascalCase(name)}Command`] = z
+      .object({ type: z.literal(name), id: Id().optional(), ...shapeOf(source.commands.inputSchema(name)) })
+      .meta({ description: `${definition.description ?? name}${lane}${reply}` });
+    if (!source.commands.respondsTo(name)) continue;
+    const data =
+      definition.output === NO_DATA ? {} : definition.output ? { data: definition.output() } : { data: z.unknown().optional().meta({ description: "Not declared by the plugin that registered the command." }) };
+    responses[`${pascalCase(name)}Response`] = z
+      .object({ id: Id().optional(), type: z.literal("response"), command: z.literal(name), success: z.literal(true), ...data })
+      .meta({ description: `The successful response to \`${name}\`.` });
+  }
+  responses.ErrorResponse = z
+    .object({ id: Id().optional(), type: z.literal("response"), command: z.string(), success: z.literal(false), error: z.string() })
+    .meta({ description: 'Any failed command; `command` is "parse" for a line that is not JSON and "unknown" for a record without a string `type`.' });
+
+  for (const name of [...source.eventSchemas.keys()].sort()) {
+    const payload = name === "message_update" ? MessageUpdateWireSchema() : source.eventSchemas.get(name)!.schema();
+    events[`${pascalCase(name)}Event`] = z.object({ type: z.literal(name), ...shapeOf(payload) }).meta(payload.meta() ?? {});
+  }
+
+  // Commands accept unknown extra fields (DECISIONS): their defs come from an input-mode pass.
+  const inputDefs = toDefs({ ...vocabulary, ...commands }, "input");
+  const outputDefs = toDefs({ ...vocabulary, ...responses, ...events }, "output");
+  const defs: Record<string, JsonSchema> = {};
+  for (const id of Object.keys(vocabulary)) defs[id] = outputDefs[id]!;
+  for (const id of Object.keys(commands)) defs[id] = inputDefs[id]!;
+  for (const id of [...Object.keys(responses), ...Object.keys(events)]) defs[id] = outputDefs[id]!;
+  const oneOf = (ids: string[]) => ({ oneOf: ids.map((id) => ({ $ref: `#/$defs/${id}` })) });
+  defs.Command = { description: "Every input record, discriminated by `type`.", ...oneOf(Object.keys(commands)) };
+  defs.Response = { description: "Every response: a command's success, or ErrorResponse.", ...oneOf(Object.keys(responses)) };
+  defs.Event = { description: "Every event, discriminated by `type`.", ...oneOf(Object.keys(events)) };
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "Atomic RPC protocol",
+    description: "JSON lines on stdin (Command) and stdout (Response, Event). Generated from the zod schemas of the registered commands and events.",
+    $defs: defs,
+  };
+}
+
+/** JSON Schemas of named zod schemas, cross-referenced through `#/$defs/<id>`. */
+function toDefs(named: Record<string, z.ZodType>, io: "input" | "output"): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, { target: "draft-2020-12", io, unrepresentable: "any", uri: (id) => `#/$defs/${id}` }) as { schemas: Record<string, JsonSchema> };
+  for (const schema of Object.values(schemas)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  return schemas;
+}

@@ -1,0 +1,123 @@
+/**
+ * The session vocabulary as zod schemas (the single source of the types in
+ * kernel/session-types.ts): the header and entries of the append-only session tree, tree nodes,
+ * and the compaction results `compact` and `compaction_end` carry.
+ */
+import { z } from "zod";
+import { AgentMessageSchema, once, THINKING_LEVELS } from "./schemas-messages.js";
+
+export const SessionHeaderSchema = once(() =>
+  z
+    .object({
+      type: z.literal("session"),
+      version: z.literal(1),
+      id: z.string().meta({ description: "uuid" }),
+      timestamp: z.string().meta({ description: "ISO creation time" }),
+      cwd: z.string(),
+      parentSession: z.string().optional().meta({ description: "File of the session this one was forked, cloned or started from." }),
+    })
+    .meta({ description: "First line of a session file; not part of the tree." }),
+);
+
+const base = () => ({
+  id: z.string().meta({ description: "8 hex characters, unique within the session." }),
+  parentId: z.string().nullable(),
+  timestamp: z.string().meta({ description: "ISO time of the append." }),
+});
+
+export const MessageEntrySchema = once(() => z.object({ type: z.literal("message"), ...base(), message: AgentMessageSchema() }));
+export const ModelChangeEntrySchema = once(() => z.object({ type: z.literal("model_change"), ...base(), provider: z.string(), modelId: z.string() }));
+export const ThinkingLevelChangeEntrySchema = once(() => z.object({ type: z.literal("thinking_level_change"), ...base(), thinkingLevel: z.enum(THINKING_LEVELS) }));
+export const CompactionEntrySchema = once(() =>
+  z
+    .object({
+      type: z.literal("compaction"),
+      ...base(),
+      summary: z.string(),
+      firstKeptEntryId: z.string().nullable(),
+      tokensBefore: z.number(),
+      details: z.unknown().optional(),
+      fromHook: z.boolean().optional().meta({ description: "The text came from a `session_before_compact` tap (rung \"extension\")." }),
+    })
+    .meta({
+      description:
+        "Messages before `firstKeptEntryId` on the path are replaced by `summary` in the context; with `details.strategy: \"verbatim-lines\"` the summary is the compacted transcript.",
+    }),
+);
+export const SessionInfoEntrySchema = once(() => z.object({ type: z.literal("session_info"), ...base(), name: z.string() }));
+export const LabelEntrySchema = once(() =>
+  z.object({ type: z.literal("label"), ...base(), targetId: z.string(), label: z.string().optional() }).meta({ description: "Labels `targetId`; an absent or empty label clears it." }),
+);
+export const CustomEntrySchema = once(() =>
+  z.object({ type: z.literal("custom"), ...base(), customType: z.string(), data: z.unknown().optional() }).meta({ description: "Plugin or extension data; never part of the LLM context." }),
+);
+
+export const SessionEntrySchema = once(() =>
+  z.discriminatedUnion("type", [
+    MessageEntrySchema(),
+    ModelChangeEntrySchema(),
+    ThinkingLevelChangeEntrySchema(),
+    CompactionEntrySchema(),
+    SessionInfoEntrySchema(),
+    LabelEntrySchema(),
+    CustomEntrySchema(),
+  ]),
+);
+
+export interface TreeNodeShape {
+  entry: z.output<ReturnType<typeof SessionEntrySchema>>;
+  children: TreeNodeShape[];
+  label?: string;
+  labelTimestamp?: string;
+}
+
+/** `get_tree` nodes: recursive (a branch nests as deep as it is long). */
+export const TreeNodeSchema: () => z.ZodType<TreeNodeShape> = once(() =>
+  z.object({
+    entry: SessionEntrySchema(),
+    get children() {
+      return z.array(TreeNodeSchema());
+    },
+    label: z.string().optional(),
+    labelTimestamp: z.string().optional(),
+  }),
+);
+
+export const CompactionParametersSchema = once(() =>
+  z.object({ compression_ratio: z.number(), preserve_recent: z.number(), query: z.string().optional() }).meta({ description: "Per-call knobs of the verbatim-line compactor." }),
+);
+
+export const CompactionStatsSchema = once(() =>
+  z.object({
+    linesBefore: z.number(),
+    linesDeleted: z.number(),
+    linesKept: z.number(),
+    rangeCount: z.number(),
+    tokensBefore: z.number(),
+    tokensAfter: z.number(),
+    percentReduction: z.number(),
+  }),
+);
+
+export const CompactionResultSchema = once(() =>
+  z.object({
+    compactedText: z.string(),
+    firstKeptEntryId: z.string().nullable(),
+    tokensBefore: z.number(),
+    promptVersion: z.number(),
+    parameters: CompactionParametersSchema(),
+    rung: z.string().meta({ description: '"planned" (the model\'s plan), "extension" (a hook), "fresh" (overflow fallback).' }),
+    stats: CompactionStatsSchema(),
+    backupPath: z.string().optional(),
+  }),
+);
+
+/** The named vocabulary, for the protocol schema's `$defs`. */
+export function sessionVocabulary(): Record<string, z.ZodType> {
+  return {
+    SessionHeader: SessionHeaderSchema(),
+    SessionEntry: SessionEntrySchema(),
+    TreeNode: TreeNodeSchema(),
+    CompactionResult: CompactionResultSchema(),
+  };
+}

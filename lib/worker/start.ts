@@ -1,0 +1,34 @@
+/**
+ * Starting a worker thread from a module of this package. Built code runs the compiled `.js`
+ * file natively. Run from the TypeScript sources (the unit tests), the `.ts` sibling is loaded
+ * through jiti inside the worker, so tests exercise the same worker code the CLI runs.
+ */
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { Worker, type WorkerOptions } from "node:worker_threads";
+
+/** This file's own extension tells whether the package runs compiled or from its sources. */
+const FROM_SOURCES = import.meta.url.endsWith(".ts");
+
+/**
+ * Runs in the worker when loading from sources: jiti transpiles the entry and what it imports,
+ * caching the result in <tmpdir>/jiti (the same cache the plugin loader uses).
+ */
+const SOURCE_BOOTSTRAP = `
+const { workerData } = require("node:worker_threads");
+const { createJiti } = require(workerData.atomicWorkerJiti);
+createJiti(workerData.atomicWorkerEntry, { fsCache: true }).import(workerData.atomicWorkerEntry);
+`;
+
+/**
+ * A worker running `moduleUrl`, written as `new URL("./x.js", import.meta.url)` at the call site
+ * (the bundler keeps such URLs pointing at the compiled file, see scripts/bundle.mjs).
+ */
+export function startModuleWorker(moduleUrl: URL, options: WorkerOptions = {}): Worker {
+  if (!FROM_SOURCES) return new Worker(moduleUrl, options);
+  const entry = fileURLToPath(moduleUrl).replace(/\.js$/, ".ts");
+  const jiti = createRequire(import.meta.url).resolve("jiti");
+  const workerData = { ...(options.workerData as object | undefined), atomicWorkerEntry: entry, atomicWorkerJiti: jiti };
+  return new Worker(SOURCE_BOOTSTRAP, { ...options, eval: true, workerData });
+}
+

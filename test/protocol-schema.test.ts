@@ -1,0 +1,72 @@
+/**
+ * The protocol as data (issue 13): every registered command declares its response, every event a
+ * plugin emits has a registered schema, and `atomic schema` is one valid JSON Schema document
+ * whose Command, Response and Event unions cover every record.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { BUILTIN_PLUGINS } from "../cli/builtins.js";
+import { createHost, pascalCase, protocolSchema, silentLogger } from "../kernel/index.js";
+import { CLI, tempDir } from "./helpers/rpc-client.js";
+
+const ROOT = resolve(import.meta.dirname, "..");
+
+async function builtinHost() {
+  const dir = tempDir("atomic-schema-");
+  return createHost({ cwd: dir, agentDir: dir, env: {}, plugins: BUILTIN_PLUGINS, userPlugins: false, log: silentLogger });
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sources(path);
+    return name.endsWith(".ts") && !name.endsWith(".test.ts") && !name.includes("test-support") ? [path] : [];
+  });
+}
+
+describe("protocol schema", () => {
+  it("every built-in command declares its response (data or NO_DATA)", async () => {
+    const host = await builtinHost();
+    const undeclared = host.kernel.commands.names().filter((name) => host.kernel.commands.definition(name)!.output === undefined);
+    expect(undeclared).toEqual([]);
+  });
+
+  it("every event type emitted in the source has a registered schema", async () => {
+    const host = await builtinHost();
+    const emitted = new Map<string, string>();
+    for (const file of [...sources(join(ROOT, "kernel")), ...sources(join(ROOT, "plugins")), ...sources(join(ROOT, "lib"))]) {
+      const text = readFileSync(file, "utf8");
+      for (const match of text.matchAll(/(?:events\.emit|\bemit)\(\s*"([a-z_]+)"|announce\([^,]+,\s*"([a-z_]+)"|dispatch\(\{\s*type:\s*"([a-z_]+)"/g)) {
+        emitted.set((match[1] ?? match[2] ?? match[3])!, relative(ROOT, file));
+      }
+    }
+    expect(emitted.size).toBeGreaterThan(15);
+    const missing = [...emitted].filter(([name]) => !host.kernel.eventSchemas.has(name)).map(([name, file]) => `${name} (${file})`);
+    expect(missing).toEqual([]);
+  });
+
+  it("`atomic schema` prints one valid draft 2020-12 document covering every command, response and event", async () => {
+    const schema = JSON.parse(execFileSync(process.execPath, [CLI, "schema"], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: tempDir("atomic-schema-agent-") }, encoding: "utf8" }));
+    const ajv = new Ajv2020({ strict: false });
+    expect(ajv.validateSchema(schema), JSON.stringify(ajv.errors)).toBe(true);
+    ajv.addSchema(schema, "protocol");
+    const host = await builtinHost();
+    const defs = schema.$defs as Record<string, { oneOf?: { $ref: string }[] }>;
+    const refs = (id: string) => defs[id]!.oneOf!.map((r) => r.$ref.replace("#/$defs/", ""));
+    expect(refs("Command").sort()).toEqual(host.kernel.commands.names().map((n) => `${pascalCase(n)}Command`).sort());
+    expect(refs("Event").sort()).toEqual([...host.kernel.eventSchemas.keys()].map((n) => `${pascalCase(n)}Event`).sort());
+    expect(refs("Response")).toContain("ErrorResponse");
+    expect(refs("Response")).not.toContain("ExtensionUiResponseResponse");
+    const command = ajv.getSchema("protocol#/$defs/Command")!;
+    expect(command({ type: "prompt", id: 1, message: "hi", futureField: true })).toBe(true);
+    expect(command({ type: "prompt" })).toBe(false);
+    const event = ajv.getSchema("protocol#/$defs/Event")!;
+    expect(event({ type: "queue_update", steering: ["a"], followUp: [] })).toBe(true);
+    expect(event({ type: "queue_update", steering: "a" })).toBe(false);
+    // The in-process and the printed schema are the same document.
+    expect(protocolSchema(host.kernel)).toEqual(schema);
+  });
+});
