@@ -2,7 +2,9 @@
 import { benchBash } from "./bash.mjs";
 import { benchCompaction } from "./compaction.mjs";
 import { benchExportHtml } from "./export-html.mjs";
+import { benchFirstToken } from "./first-token.mjs";
 import { benchGrep } from "./grep.mjs";
+import { benchLongAnswer } from "./long-answer.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchSkills } from "./skills.mjs";
 import { benchStartup } from "./startup.mjs";
@@ -12,7 +14,9 @@ import { benchToolArgs } from "./tool-args.mjs";
 const results = {
   node: process.version,
   startup: await benchStartup(21),
+  firstToken: await benchFirstToken({ runs: 11 }),
   stream: await benchStream({ runs: 5 }),
+  longAnswer: await benchLongAnswer({ runs: 5 }),
   sessionLoad: await benchSessionLoad({ runs: 3 }),
   toolArgs: benchToolArgs(),
   bash: await benchBash({ runs: 3 }),
