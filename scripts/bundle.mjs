@@ -7,6 +7,7 @@
 import { rmSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { rolldown } from "rolldown";
+import { transform } from "rolldown/utils";
 
 const EXTERNAL = [/^node:/, /^marked/, /^highlight\.js/, /^jiti$/];
 
@@ -37,12 +38,30 @@ const keepFileUrls = {
   },
 };
 
+/**
+ * The OpenAI and Anthropic SDKs build a `Headers` and test `instanceof FormData` on every request;
+ * on Node 20 either global loads undici (a first request pays for it). Their modules get those two
+ * names from lib/provider-kit/sdk-globals instead: an import added where the global is meant (the
+ * transformer's scope-aware `inject`), the SDK code itself unchanged.
+ */
+const SDK_GLOBALS = join(DIST, "lib/provider-kit/sdk-globals.js");
+const INJECTED_SDK = /[\\/]node_modules[\\/](openai|@anthropic-ai[\\/]sdk)[\\/]/;
+const sdkGlobals = {
+  name: "sdk-globals",
+  async transform(code, id) {
+    if (!INJECTED_SDK.test(id) || !/\b(Headers|FormData)\b/.test(code)) return null;
+    const result = await transform(id, code, { lang: "js", inject: { Headers: [SDK_GLOBALS, "Headers"], FormData: [SDK_GLOBALS, "FormData"] } });
+    if (result.errors.length > 0) throw new Error(`sdk-globals: ${id}: ${result.errors.map((error) => error.message).join("; ")}`);
+    return { code: result.code };
+  },
+};
+
 rmSync("dist/cli/chunks", { recursive: true, force: true });
 const bundle = await rolldown({
   input: { atomic: "dist/cli/atomic.js" },
   platform: "node",
   external: (id) => EXTERNAL.some((pattern) => pattern.test(id)),
-  plugins: [keepFileUrls],
+  plugins: [keepFileUrls, sdkGlobals],
   logLevel: "warn",
 });
 await bundle.write({
