@@ -16,7 +16,7 @@ interface Seen {
 let server: Server;
 let base: string;
 const seen: Seen[] = [];
-const routes: Record<string, (res: ServerResponse) => void | Promise<void>> = {
+const routes: Record<string, (res: ServerResponse) => unknown> = {
   "/json": (res) => {
     res.setHeader("Set-Cookie", ["a=1", "b=2"]);
     res.writeHead(201, "Made", { "content-type": "application/json", "X-Mixed-Case": "v" }).end('{"ok":true}');
@@ -61,8 +61,10 @@ afterAll(async () => {
 
 /** What a caller can observe of a response, minus headers that differ per connection. */
 async function observe(response: Response) {
-  const headers = [...response.headers].filter(([name]) => !["date", "keep-alive", "connection"].includes(name));
-  return { status: response.status, ok: response.ok, statusText: response.statusText, headers, cookies: response.headers.getSetCookie(), text: await response.text() };
+  // Typed as FetchHeaders: the standard class has the same interface (its global type is empty where DOM types are declared).
+  const all = response.headers as unknown as FetchHeaders;
+  const headers = [...all].filter(([name]) => !["date", "keep-alive", "connection"].includes(name));
+  return { status: response.status, ok: response.ok, statusText: response.statusText, headers, cookies: all.getSetCookie(), text: await response.text() };
 }
 
 describe("httpFetch", () => {
@@ -75,7 +77,7 @@ describe("httpFetch", () => {
   });
 
   it("sends the method, the caller's headers in any form, the body, and what fetch adds (accept, accept-encoding, content-length)", async () => {
-    for (const headers of [{ "X-Key": "k", "content-type": "application/json" }, [["x-key", "k"], ["Content-Type", "application/json"]], new FetchHeaders({ "x-key": "k", "content-type": "application/json" })]) {
+    for (const headers of [{ "X-Key": "k", "content-type": "application/json" }, [["x-key", "k"], ["Content-Type", "application/json"]] as [string, string][], new FetchHeaders({ "x-key": "k", "content-type": "application/json" })]) {
       seen.length = 0;
       await (await httpFetch(new URL(`${base}/json`), { method: "POST", headers, body: '{"é":1}' })).text();
       expect(seen[0]).toMatchObject({ method: "POST", body: '{"é":1}' });
