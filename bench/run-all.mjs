@@ -4,6 +4,7 @@ import { benchCompaction } from "./compaction.mjs";
 import { benchExportHtml } from "./export-html.mjs";
 import { benchFirstToken } from "./first-token.mjs";
 import { benchGrep } from "./grep.mjs";
+import { benchListSessions } from "./list-sessions.mjs";
 import { benchLongAnswer } from "./long-answer.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchSkills } from "./skills.mjs";
@@ -16,8 +17,11 @@ const results = {
   startup: await benchStartup(21),
   firstToken: await benchFirstToken({ runs: 11 }),
   stream: await benchStream({ runs: 5 }),
+  streamDelta: await benchStream({ runs: 5, messageUpdates: "delta" }),
   longAnswer: await benchLongAnswer({ runs: 5 }),
+  longAnswerDelta: await benchLongAnswer({ runs: 5, messageUpdates: "delta" }),
   sessionLoad: await benchSessionLoad({ runs: 3 }),
+  listSessions: await benchListSessions({ runs: 3 }),
   toolArgs: benchToolArgs(),
   bash: await benchBash({ runs: 3 }),
   skills: await benchSkills(),

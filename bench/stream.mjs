@@ -1,11 +1,12 @@
 // bench/stream: a 5,000-delta answer (replayed, so only Atomic's own cost is measured):
-// prompt -> agent_end time, stdout bytes, peak RSS of the agent process.
+// prompt -> agent_end time, stdout bytes, peak RSS of the agent process; in the default format
+// (each message_update carries the whole partial message) or with `messageUpdates: "delta"`.
 import { performance } from "node:perf_hooks";
 import { median, peakRssMb, startAgent, tempDir, writeCassette } from "./lib.mjs";
 
 const WORDS = ["alpha ", "beta ", "gamma ", "delta ", "epsilon ", "zeta ", "eta ", "theta "];
 
-export async function benchStream({ deltas = 5000, runs = 5 } = {}) {
+export async function benchStream({ deltas = 5000, runs = 5, messageUpdates = "full" } = {}) {
   const agentDir = tempDir("atomic-bench-stream-");
   const events = [{ type: "text_start", contentIndex: 0 }];
   for (let i = 0; i < deltas; i++) events.push({ type: "text_delta", contentIndex: 0, delta: WORDS[i % WORDS.length] });
@@ -25,6 +26,8 @@ export async function benchStream({ deltas = 5000, runs = 5 } = {}) {
         },
       });
     });
+    // Immediate lane: in force before the prompt (ordinary lane) starts its run.
+    if (messageUpdates !== "full") agent.send({ type: "set_event_options", messageUpdates });
     sentAt = performance.now();
     agent.send({ type: "prompt", message: "Write a long answer." });
     const ms = await finished;
@@ -38,10 +41,11 @@ export async function benchStream({ deltas = 5000, runs = 5 } = {}) {
   return {
     deltas,
     runs,
+    messageUpdates,
     agentEndMs: +median(results.map((r) => r.ms)).toFixed(1),
     stdoutMB: +(median(results.map((r) => r.bytes)) / 1e6).toFixed(1),
     peakRssMB: +median(results.map((r) => r.rss)).toFixed(1),
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await benchStream({ runs: Number(process.argv[2] ?? 5) })));
+if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await benchStream({ runs: Number(process.argv[2] ?? 5), messageUpdates: process.argv[3] ?? "full" })));

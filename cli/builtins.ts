@@ -5,6 +5,7 @@
  */
 import type { PluginDefinition } from "../kernel/index.js";
 import transportRpc from "../plugins/transport-rpc/index.js";
+import eventOptions from "../plugins/event-options/index.js";
 import settings from "../plugins/settings/index.js";
 import agent from "../plugins/agent/index.js";
 import models from "../plugins/models/index.js";
@@ -27,6 +28,7 @@ import promptTemplates from "../plugins/prompt-templates/index.js";
 /** In a stable order; the kernel re-orders by dependencies. */
 export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   transportRpc,
+  eventOptions,
   settings,
   agent,
   models,

@@ -1,14 +1,19 @@
 /**
- * The `atomic` executable's boot: subcommands, then the host (settings, plugins, flags), then
- * serving with the chosen transport. Signals ask the host for teardown. Anything that goes wrong
- * before serving is one clear line on stderr: exit 2 for a usage mistake, 1 otherwise.
+ * The `atomic` executable's boot: subcommands (`auth`, `config`, `schema`, only as the first
+ * argument), then the host (settings, plugins, flags), then serving with the chosen transport, or
+ * printing the model list or the protocol schema. Signals ask the host for teardown. Anything that
+ * goes wrong before serving is one clear line on stderr: exit 2 for a usage mistake, 1 otherwise.
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { claimStdout, ErrorCode, isKernelError, prepareHost, protocolSchema, resolveAgentDir, toKernelError, type PreparedHost } from "../kernel/index.js";
+import { claimStdout, ErrorCode, isKernelError, prepareHost, protocolSchema, resolveAgentDir, toKernelError, type ClaimedStdout, type HostOptions, type PreparedHost } from "../kernel/index.js";
+import type {} from "../plugins/models/api.js";
 import { BUILTIN_MODULES, BUILTIN_PLUGINS } from "./builtins.js";
+import { configReport } from "./config.js";
+import { modelListing } from "./list-models.js";
+import { piOnlyFlagMessage } from "./pi-flags.js";
 
 // This file runs from dist/cli/ (compiled or bundled): the package root is two levels up.
 const INSTALL_DIR = fileURLToPath(new URL("../../", import.meta.url));
@@ -18,25 +23,30 @@ const KERNEL_ENTRY = fileURLToPath(new URL("../kernel/index.js", import.meta.url
 
 const SIGNAL_EXIT_CODES = { SIGTERM: 143, SIGINT: 130, SIGHUP: 129 } as const;
 
+/** How every entry of this executable builds its host. */
+function hostOptions(argv: string[]): HostOptions {
+  return {
+    cwd: process.cwd(),
+    agentDir: resolveAgentDir(process.env),
+    env: process.env,
+    plugins: BUILTIN_PLUGINS,
+    // User plugins outside this package still get the kernel and the same zod instance.
+    loader: { builtins: BUILTIN_MODULES, aliases: () => ({ "atomic-agent": KERNEL_ENTRY, "atomic-agent/kernel": KERNEL_ENTRY, zod: dirname(createRequire(import.meta.url).resolve("zod/package.json")) }) },
+    argv,
+    installDir: INSTALL_DIR,
+  };
+}
+
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === "auth") return runAuth(argv.slice(1));
   const subcommand = argv[0] === "schema" ? "schema" : undefined;
   if (subcommand) argv = argv.slice(1);
   // Claimed before any user plugin is imported: nothing else can write protocol noise.
   const stdout = claimStdout();
-  const agentDir = resolveAgentDir(process.env);
+  if (argv[0] === "config" && !subcommand) return runConfig(argv.slice(1), stdout);
   let prepared: PreparedHost;
   try {
-    prepared = await prepareHost({
-      cwd: process.cwd(),
-      agentDir,
-      env: process.env,
-      plugins: BUILTIN_PLUGINS,
-      // User plugins outside this package still get the kernel and the same zod instance.
-      loader: { builtins: BUILTIN_MODULES, aliases: () => ({ "atomic-agent": KERNEL_ENTRY, "atomic-agent/kernel": KERNEL_ENTRY, zod: dirname(createRequire(import.meta.url).resolve("zod/package.json")) }) },
-      argv,
-      installDir: INSTALL_DIR,
-    });
+    prepared = await prepareHost(hostOptions(argv));
   } catch (error) {
     return fail(error);
   }
@@ -59,6 +69,15 @@ export async function main(argv: string[]): Promise<number> {
       await stdout.flush();
       return 0;
     }
+    const listModels = host.config.cli.listModels;
+    if (listModels !== undefined) {
+      const { text, count } = modelListing(host.kernel.services.get("models"), listModels);
+      await host.shutdown("exit");
+      if (count === 0) return fail(new Error(`No models match "${listModels}".`));
+      stdout.write(text);
+      await stdout.flush();
+      return 0;
+    }
     let signalCode: number | undefined;
     for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES)) {
       process.once(signal, () => {
@@ -73,11 +92,24 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** One line on stderr; a flag nobody declares gets the --help hint, or what to do instead when it is pi's. */
 function fail(error: unknown): number {
   const coded = toKernelError(error);
   const usage = isKernelError(error) && coded.code === ErrorCode.USAGE;
-  process.stderr.write(`atomic: ${coded.message}\n${usage ? "Run 'atomic --help' for the list of options.\n" : ""}`);
+  const option = (error as { option?: unknown }).option;
+  if (typeof option === "string") {
+    process.stderr.write(`atomic: ${piOnlyFlagMessage(option) ?? `${coded.message}. Run 'atomic --help' for the list of options.`}\n`);
+    return 2;
+  }
+  process.stderr.write(`atomic: ${coded.message}\n`);
   return usage ? 2 : 1;
+}
+
+async function runConfig(argv: string[], stdout: ClaimedStdout): Promise<number> {
+  const { text, problems } = await configReport(hostOptions(argv), prepareHost);
+  stdout.write(text);
+  await stdout.flush();
+  return problems > 0 ? 1 : 0;
 }
 
 function helpText(prepared: PreparedHost): string {
@@ -86,16 +118,24 @@ function helpText(prepared: PreparedHost): string {
     "",
     "Usage:",
     "  atomic --mode rpc [options]       serve the RPC protocol on stdin/stdout",
-    "  atomic auth set <provider>        store an API key (read from stdin)",
+    "  atomic auth set <provider>        store an API key (read from stdin; --force for a provider Atomic does not know)",
     "  atomic auth clear <provider>      remove a stored API key",
-    "  atomic auth list                  show which providers have credentials",
+    "  atomic auth list                  show which providers have credentials, and from where",
+    "  atomic config [options]           show where each setting comes from, models.json, credentials, problems",
     "  atomic schema                     print the protocol as one JSON Schema document",
+    "  atomic --list-models [pattern]    print the models and whether their provider has credentials",
     "",
     "Options:",
     prepared.helpText(),
     "",
     "Environment: ATOMIC_CODING_AGENT_DIR (agent dir, default ~/.atomic/agent),",
     "ATOMIC_CODING_AGENT_SESSION_DIR, ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY.",
+    "",
+    "Examples:",
+    "  atomic --mode rpc --continue                        resume this folder's latest session",
+    "  atomic --mode rpc --model anthropic/claude-sonnet-5-5:high",
+    "  atomic --mode rpc --tools read,grep,find,ls         a read-only reviewer",
+    "  atomic --mode rpc --models 'anthropic/*,gpt-5.5'    what cycle_model moves through",
     "",
   ].join("\n");
 }

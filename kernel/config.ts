@@ -4,7 +4,7 @@
  * plugin declares the keys it owns (with `settings`/`flags` in its definition) and augments them.
  */
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import nodePath, { join, resolve } from "node:path";
 import type { SettingSource } from "./settings.js";
 
 /**
@@ -55,19 +55,25 @@ export function projectSettingsPath(cwd: string): string {
   return join(cwd, ".atomic", "settings.json");
 }
 
-/** `~`, `~/x` and (for Windows users) `~\x` name the home folder. */
-export function expandHome(path: string, env: NodeJS.ProcessEnv = process.env): string {
+/** The path functions the checks below use: the platform's, or `path.win32` in tests of Windows behaviour. */
+export type PathApi = Pick<typeof nodePath, "join" | "resolve" | "relative" | "isAbsolute" | "sep">;
+
+/** `~`, `~/x` and (for Windows users) `~\\x` name the home folder (HOME, else USERPROFILE). */
+export function expandHome(path: string, env: NodeJS.ProcessEnv = process.env, paths: PathApi = nodePath): string {
   if (path === "~") return env.HOME ?? env.USERPROFILE ?? homedir();
-  if (path.startsWith("~/") || path.startsWith("~\\")) return join(env.HOME ?? env.USERPROFILE ?? homedir(), path.slice(2));
+  if (path.startsWith("~/") || path.startsWith("~\\")) return paths.join(env.HOME ?? env.USERPROFILE ?? homedir(), path.slice(2));
   return path;
 }
 
+/** Whether `child` is `parent` or inside it, by path parts (so `/a/bc` is not inside `/a/b`; on Windows across `\\` and case). */
+export function isInsideFolder(child: string, parent: string, paths: PathApi = nodePath): boolean {
+  const relative = paths.relative(parent, child);
+  return relative === "" || (relative !== ".." && !relative.startsWith(`..${paths.sep}`) && !paths.isAbsolute(relative));
+}
+
 /** A project is trusted by `--approve`, or when `cwd` is (inside) a folder of the user's `trustedProjects`. */
-export function isTrustedProject(cwd: string, trustedProjects: readonly string[] | undefined, approve: boolean | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+export function isTrustedProject(cwd: string, trustedProjects: readonly string[] | undefined, approve: boolean | undefined, env: NodeJS.ProcessEnv = process.env, paths: PathApi = nodePath): boolean {
   if (approve) return true;
-  const here = resolve(cwd);
-  return (trustedProjects ?? []).some((entry) => {
-    const folder = resolve(expandHome(entry, env));
-    return here === folder || here.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
-  });
+  const here = paths.resolve(cwd);
+  return (trustedProjects ?? []).some((entry) => isInsideFolder(here, paths.resolve(expandHome(entry, env, paths)), paths));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { composeFlags, CORE_FLAGS, definePlugin, ErrorCode, parseFlags, type FlagSpec } from "./index.js";
+import { composeFlags, CORE_FLAGS, definePlugin, ErrorCode, parseFlags, UnknownOptionError, type FlagSpec } from "./index.js";
 
 const flags: FlagSpec[] = [
   ...CORE_FLAGS,
@@ -36,5 +36,30 @@ describe("flags", () => {
     expect(composeFlags([a]).map((entry) => entry.owner)).toEqual([...CORE_FLAGS.map(() => "kernel"), "a"]);
     expect(() => composeFlags([a, a])).toThrow('Flag --x is declared by both "a" and "a"');
     expect(() => composeFlags([b])).toThrow('Flag -h is declared by both "kernel" and "b"');
+  });
+
+  it("an optional value is taken only when the next argument is not a flag", () => {
+    const list: FlagSpec[] = [...flags, { name: "--list-models", key: "listModels", value: "[pattern]", optionalValue: true, description: "" }];
+    expect(parseFlags(["--list-models"], list).values).toEqual({ listModels: true });
+    expect(parseFlags(["--list-models", "--no-session"], list).values).toEqual({ listModels: true, noSession: true });
+    expect(parseFlags(["--list-models", "sonnet"], list).values).toEqual({ listModels: "sonnet" });
+    expect(parseFlags(["--list-models=gpt"], list).values).toEqual({ listModels: "gpt" });
+  });
+
+  it("conflicting flags fail naming both as written, in argv order, whichever side declares the conflict", () => {
+    const session: FlagSpec[] = [
+      ...flags,
+      { name: "--continue", alias: "-c", key: "continue", conflicts: ["--session", "--no-session"], description: "" },
+      { name: "--session", key: "session", value: "<path>", description: "" },
+    ];
+    expect(() => parseFlags(["-c", "--session", "x"], session)).toThrow(expect.objectContaining({ code: ErrorCode.USAGE, message: "Options -c and --session cannot be used together" }));
+    expect(() => parseFlags(["--no-session", "--continue"], session)).toThrow("Options --no-session and --continue cannot be used together");
+    expect(() => parseFlags(["--continue", "-c"], session)).not.toThrow();
+    expect(parseFlags(["--session", "x", "--no-session"], session).values).toEqual({ session: "x", noSession: true });
+  });
+
+  it("an unknown option error carries the flag as written", () => {
+    const error = new UnknownOptionError("--print");
+    expect(error).toMatchObject({ code: ErrorCode.USAGE, message: "Unknown option: --print", option: "--print" });
   });
 });

@@ -17,6 +17,13 @@ export interface FlagSpec {
   value?: string;
   /** Given several times, the values collect into an array. */
   repeatable?: boolean;
+  /**
+   * The value may be left out (`--list-models` or `--list-models <pattern>`): the next argument
+   * is taken only when it does not start with "-"; without one the key is `true`.
+   */
+  optionalValue?: boolean;
+  /** Flags (by long name, any owner) that may not be given together with this one. */
+  conflicts?: readonly string[];
   description: string;
 }
 
@@ -55,9 +62,20 @@ export interface ParsedFlags {
   unknown: string[];
 }
 
+/** A mistake on the command line: the CLI prints the message as is and exits 2. */
 export class UsageError extends KernelError {
   constructor(message: string) {
     super(ErrorCode.USAGE, message);
+  }
+}
+
+/** A flag no plugin or extension declares; `option` is the flag as written (entry points may explain it). */
+export class UnknownOptionError extends UsageError {
+  readonly option: string;
+
+  constructor(option: string) {
+    super(`Unknown option: ${option}`);
+    this.option = option;
   }
 }
 
@@ -66,11 +84,13 @@ export class UsageError extends KernelError {
  * start with "-" (so a forgotten value is reported instead of swallowing the next flag). An
  * unknown flag is collected; if the next argument does not look like a flag it is taken as that
  * flag's value, so a later re-parse (with extension flags known) sees the same positionals.
+ * Two given flags that declare each other (either side) in `conflicts` are a usage error naming both.
  */
 export function parseFlags(argv: readonly string[], flags: readonly FlagSpec[]): ParsedFlags {
   const values: Record<string, unknown> = {};
   const positionals: string[] = [];
   const unknown: string[] = [];
+  const given: { flag: FlagSpec; as: string }[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--") {
@@ -89,8 +109,13 @@ export function parseFlags(argv: readonly string[], flags: readonly FlagSpec[]):
       if (eq < 0 && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("-")) i++;
       continue;
     }
+    if (!given.some((entry) => entry.flag === flag)) given.push({ flag, as: name });
     if (!flag.value) {
       if (eq > 0) throw new UsageError(`Option ${name} takes no value`);
+      values[flag.key] = true;
+      continue;
+    }
+    if (flag.optionalValue && eq < 0 && (argv[i + 1] === undefined || argv[i + 1]!.startsWith("-"))) {
       values[flag.key] = true;
       continue;
     }
@@ -100,7 +125,21 @@ export function parseFlags(argv: readonly string[], flags: readonly FlagSpec[]):
     if (flag.repeatable) values[flag.key] = [...((values[flag.key] as string[] | undefined) ?? []), value];
     else values[flag.key] = value;
   }
+  checkConflicts(given);
   return { values, positionals, unknown };
+}
+
+/** Named as written, in the order given. */
+function checkConflicts(given: readonly { flag: FlagSpec; as: string }[]): void {
+  for (let a = 0; a < given.length; a++) {
+    for (let b = a + 1; b < given.length; b++) {
+      const first = given[a]!;
+      const second = given[b]!;
+      if (first.flag.conflicts?.includes(second.flag.name) || second.flag.conflicts?.includes(first.flag.name)) {
+        throw new UsageError(`Options ${first.as} and ${second.as} cannot be used together`);
+      }
+    }
+  }
 }
 
 /** The --help table. */

@@ -98,7 +98,8 @@ function policyInterceptor(hookName: HookName, policy: HookPolicy, report: (even
 /** Boot taps: a hung or failing tap fails boot with a coded error naming its plugin and the hook. */
 function bootInterceptor(timeoutMs: number) {
   const label = (plugin: string, error: unknown): KernelError => {
-    if (isKernelError(error) && error.plugin) return error;
+    // A usage error (a flag's bad value found at boot) is for the user, unlabelled.
+    if (isKernelError(error) && (error.plugin || error.code === ErrorCode.USAGE)) return error;
     const coded = toKernelError(error);
     const code = coded.code === ErrorCode.INTERNAL ? ErrorCode.HOOK_FAILED : coded.code;
     return new KernelError(code, `[plugin ${plugin}] boot failed: ${coded.message}`, { plugin, hook: "boot", cause: error });

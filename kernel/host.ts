@@ -7,7 +7,7 @@
 import type { CliOptions, KernelConfig } from "./config.js";
 import { isTrustedProject, projectSettingsPath, userSettingsPath } from "./config.js";
 import { ErrorCode, KernelError } from "./errors.js";
-import { composeFlags, flagHelp, parseFlags, UsageError, type FlagSpec } from "./flags.js";
+import { composeFlags, flagHelp, parseFlags, UnknownOptionError, type FlagSpec } from "./flags.js";
 import type { ShutdownReason } from "./hooks.js";
 import { Kernel } from "./kernel.js";
 import { PluginLoader, type LoaderOptions } from "./loader.js";
@@ -107,7 +107,7 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
 /** Flags extensions registered while loading: re-parse argv with them; anything still unknown is a usage error. */
 function checkLateFlags(argv: readonly string[], flags: readonly FlagSpec[], cli: Record<string, unknown>): void {
   const reparsed = parseFlags(argv, flags);
-  if (reparsed.unknown.length > 0) throw new UsageError(`Unknown option: ${reparsed.unknown[0]}`);
+  if (reparsed.unknown.length > 0) throw new UnknownOptionError(reparsed.unknown[0]!);
   Object.assign(cli, reparsed.values, { positionals: reparsed.positionals });
 }
 

@@ -186,7 +186,8 @@ export class Kernel {
     try {
       await Promise.race([Promise.resolve(plugin.apply(this.context(plugin))), timeout]);
     } catch (error) {
-      if (isKernelError(error) && error.plugin) throw error;
+      // A usage error is the user's command-line mistake: its message is for them, unlabelled.
+      if (isKernelError(error) && (error.plugin || error.code === ErrorCode.USAGE)) throw error;
       const coded = toKernelError(error);
       throw new KernelError(coded.code === ErrorCode.INTERNAL ? ErrorCode.PLUGIN_LOAD : coded.code, `[plugin ${plugin.name}] apply failed: ${coded.message}`, { plugin: plugin.name, hook: "apply", cause: error });
     } finally {

@@ -64,8 +64,22 @@ export const SessionEntrySchema = once(() =>
   ]),
 );
 
+/**
+ * An entry of a type Atomic does not write, kept as read from the file and never interpreted:
+ * pi's `custom_message` and `branch_summary` (an imported pi session), or a newer version's.
+ */
+export const ForeignSessionEntrySchema = once(() => {
+  const known = SessionEntrySchema().options.map((option) => option.shape.type.value);
+  return z
+    .looseObject({ type: z.string().regex(new RegExp(`^(?!(?:${known.join("|")})$)`)).meta({ description: "Any type but Atomic's own." }), ...base() })
+    .meta({ description: "An entry of a type Atomic does not write (pi's custom_message and branch_summary, a newer version's), kept as read." });
+});
+
+/** What `get_entries` and `get_tree` carry: Atomic's entries, and foreign ones kept from the file. */
+export const StoredSessionEntrySchema = once(() => z.union([SessionEntrySchema(), ForeignSessionEntrySchema()]));
+
 export interface TreeNodeShape {
-  entry: z.output<ReturnType<typeof SessionEntrySchema>>;
+  entry: z.output<ReturnType<typeof StoredSessionEntrySchema>>;
   children: TreeNodeShape[];
   label?: string;
   labelTimestamp?: string;
@@ -74,13 +88,30 @@ export interface TreeNodeShape {
 /** `get_tree` nodes: recursive (a branch nests as deep as it is long). */
 export const TreeNodeSchema: () => z.ZodType<TreeNodeShape> = once(() =>
   z.object({
-    entry: SessionEntrySchema(),
+    entry: StoredSessionEntrySchema(),
     get children() {
       return z.array(TreeNodeSchema());
     },
     label: z.string().optional(),
     labelTimestamp: z.string().optional(),
   }),
+);
+
+/** One stored session as `list_sessions` reports it: pi's SessionInfo, times as ISO strings. */
+export const SessionInfoSchema = once(() =>
+  z
+    .object({
+      path: z.string().meta({ description: "Absolute path of the session file." }),
+      id: z.string().meta({ description: "The header's session id (uuid)." }),
+      cwd: z.string().meta({ description: 'Working folder the session was started in ("" for files without one).' }),
+      name: z.string().optional().meta({ description: "From the newest session_info entry; absent when never named." }),
+      parentSessionPath: z.string().optional().meta({ description: "The session this one was forked or cloned from." }),
+      created: z.string().meta({ description: "ISO time of the header." }),
+      modified: z.string().meta({ description: "ISO time of the last user or assistant message (else the header's, else the file's mtime)." }),
+      messageCount: z.number().int().nonnegative().meta({ description: "Message entries, every branch." }),
+      firstMessage: z.string().meta({ description: 'Text of the first user message, cut at 4,096 characters, or "(no messages)".' }),
+    })
+    .meta({ description: "One stored session, as `list_sessions` lists it (pi's SessionInfo)." }),
 );
 
 export const CompactionParametersSchema = once(() =>
@@ -117,7 +148,10 @@ export function sessionVocabulary(): Record<string, z.ZodType> {
   return {
     SessionHeader: SessionHeaderSchema(),
     SessionEntry: SessionEntrySchema(),
+    ForeignSessionEntry: ForeignSessionEntrySchema(),
+    StoredSessionEntry: StoredSessionEntrySchema(),
     TreeNode: TreeNodeSchema(),
+    SessionInfo: SessionInfoSchema(),
     CompactionResult: CompactionResultSchema(),
   };
 }

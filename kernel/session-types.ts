@@ -30,6 +30,9 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 /** What callers append: an entry without its tree fields (the tree assigns them). */
 export type NewSessionEntry = DistributiveOmit<SessionEntry, "id" | "parentId" | "timestamp">;
 
+/** One stored session as `list_sessions` reports it (pi's SessionInfo, ISO times). */
+export type SessionInfo = Out<typeof S.SessionInfoSchema>;
+
 /** Per-call knobs of the verbatim-line compactor (the spec's snake_case names). */
 export type CompactionParameters = Out<typeof S.CompactionParametersSchema>;
 export type CompactionStats = Out<typeof S.CompactionStatsSchema>;

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, win32 } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -11,6 +11,8 @@ import {
   definePlugin,
   ErrorCode,
   isTrustedProject,
+  expandHome,
+  isInsideFolder,
   readRawSettings,
   resolveAgentDir,
   resolveSettings,
@@ -111,6 +113,19 @@ describe("trust and paths", () => {
     expect(isTrustedProject("/work/repo/sub", ["/work/repo/"], false)).toBe(true);
     expect(isTrustedProject("/work/repository", ["/work/repo"], false)).toBe(false);
     expect(isTrustedProject("/home/u/p", ["~/p"], false, { HOME: "/home/u" })).toBe(true);
+    expect(isTrustedProject("/work/..repo", ["/work"], false)).toBe(true);
+    expect(isTrustedProject("/work", ["/work/repo"], false)).toBe(false);
+  });
+
+  it("Windows paths: ~\\ expands to USERPROFILE, folders compare by parts across \\ and letter case", () => {
+    const env = { USERPROFILE: "C:\\Users\\me" };
+    expect(expandHome("~\\proj", env, win32)).toBe("C:\\Users\\me\\proj");
+    expect(expandHome("~/proj", env, win32)).toBe("C:\\Users\\me\\proj");
+    expect(isTrustedProject("C:\\Users\\me\\proj\\sub", ["~\\proj"], false, env, win32)).toBe(true);
+    expect(isTrustedProject("c:\\users\\ME\\Proj", ["C:\\Users\\me\\proj"], false, env, win32)).toBe(true);
+    expect(isTrustedProject("C:\\Users\\me\\project", ["~\\proj"], false, env, win32)).toBe(false);
+    expect(isTrustedProject("D:\\proj", ["C:\\proj"], false, env, win32)).toBe(false);
+    expect(isInsideFolder("C:\\a\\b", "C:\\a", win32)).toBe(true);
   });
 
   it("the agent dir honours ATOMIC_CODING_AGENT_DIR", () => {

@@ -5,10 +5,11 @@
  * Types only: nothing here runs.
  */
 export type { AgentApi, CompletionRequest, PromptInput, QueueMode, StateContributor } from "./agent/api.js";
-export type { AuthStatus, ModelsApi, ProviderRegistration } from "./models/api.js";
-export type { LoadedSession, SessionApi, SessionContext, SessionStorage, SessionStore, TreeNode } from "./session/api.js";
+export type { AuthStatus, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./models/api.js";
+export type { LoadedSession, SessionApi, SessionContext, SessionInfo, SessionStorage, SessionStore, TreeNode } from "./session/api.js";
 export type { SettingsApi } from "./settings/api.js";
 export type { CompactionApi, CompactOptions } from "./compaction/api.js";
+export type { EventOptions, EventOptionsApi } from "./event-options/api.js";
 export type { SlashCommandEntry, SlashCommandProvider, SlashCommandsApi, SlashCommandSource } from "./slash-commands/api.js";
 // Every module that declares settings, flags, events or services, so their augmentations apply.
 export type {} from "./agent/api.js";
@@ -19,6 +20,7 @@ export type {} from "./bash/user-bash.js";
 export type {} from "./compaction/api.js";
 export type {} from "./compaction/events.js";
 export type {} from "./compaction/settings.js";
+export type {} from "./event-options/api.js";
 export type {} from "./models/api.js";
 export type {} from "./models/declarations.js";
 export type {} from "./prompt-templates/index.js";
@@ -32,3 +34,4 @@ export type {} from "./session/index.js";
 export type {} from "./settings/api.js";
 export type {} from "./skills/index.js";
 export type {} from "./slash-commands/api.js";
+export type {} from "./tools/active-tools.js";

@@ -3,7 +3,7 @@
  * steering lands where the spec says, retries and aborts reach the server, and model selection
  * failures are reported before any event.
  */
-import { writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeLlm, writeModelsJson, type FakeLlm } from "./fake-llm/server.js";
@@ -54,6 +54,25 @@ describe("CLI over the fake LLM", () => {
     const types = c.types();
     expect(types.indexOf("tool_execution_end")).toBeLessThan(types.lastIndexOf("turn_start"));
     expect(await c.request({ type: "get_last_assistant_text" })).toMatchObject({ data: { text: "Both done." } });
+  });
+
+  it("--record writes what a real provider streamed into a cassette (0600) that replays offline", async () => {
+    fake.script({ text: "Recorded answer." });
+    const agentDir = tempDir();
+    await writeModelsJson(agentDir, fake.url);
+    const live = new RpcClient({ agentDir, args: ["--mode", "rpc", "--no-session", "--model", "fake-openai/fake-1", "--record", "scene"], env: NO_KEYS });
+    clients.push(live);
+    await live.ok({ type: "prompt", message: "say it" });
+    await live.waitForEvent("agent_end");
+    await live.close();
+    expect(statSync(join(agentDir, "cassettes", "scene.jsonl")).mode & 0o777).toBe(0o600);
+    const served = fake.requests.length;
+    const replay = new RpcClient({ agentDir, args: ["--mode", "rpc", "--no-session", "--provider", "replay", "--model", "scene"], env: NO_KEYS });
+    clients.push(replay);
+    await replay.ok({ type: "prompt", message: "say it" });
+    await replay.waitForEvent("agent_end");
+    expect(await replay.ok({ type: "get_last_assistant_text" })).toEqual({ text: "Recorded answer." });
+    expect(fake.requests.length).toBe(served);
   });
 
   it("retries a 429 with backoff and succeeds on the next request", async () => {

@@ -201,6 +201,21 @@ describe("compaction over the CLI", () => {
     expect(fake.requests).toHaveLength(6);
   });
 
+  it("agent_settled (opted in) comes once, after the overflow compaction's continuation run", async () => {
+    const { c } = await start();
+    await c.ok({ type: "set_event_options", agentSettled: true });
+    fake.script({ status: 400, errorMessage: OVERFLOW }, deleting(/^detail /), { text: "recovered" });
+    const from = c.records.length;
+    await c.ok({ type: "prompt", message: "big job" });
+    const settled = await c.waitForEvent("agent_settled", 10_000, from);
+    const records = c.records.slice(from, c.records.indexOf(settled) + 1);
+    expect(records.filter((r) => r.type === "agent_start")).toHaveLength(2);
+    expect(records.findIndex((r) => r.type === "compaction_end")).toBeGreaterThan(records.findIndex((r) => r.type === "agent_end"));
+    expect(records.findLastIndex((r) => r.type === "agent_end")).toBe(records.length - 2);
+    expect(await c.ok({ type: "get_last_assistant_text" })).toEqual({ text: "recovered" });
+    expect(c.records.filter((r) => r.type === "agent_settled")).toHaveLength(1);
+  });
+
   it("set_auto_compaction: persisted, reported by get_state, and an overflow is then left alone", async () => {
     const { c } = await start();
     expect(await c.ok({ type: "get_state" })).toMatchObject({ isCompacting: false, autoCompactionEnabled: true });

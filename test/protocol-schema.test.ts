@@ -10,6 +10,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { BUILTIN_PLUGINS } from "../cli/builtins.js";
 import { createHost, pascalCase, protocolSchema, silentLogger } from "../kernel/index.js";
+import { renderProtocolDocs } from "../lib/protocol-docs/index.js";
 import { CLI, tempDir } from "./helpers/rpc-client.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -68,5 +69,11 @@ describe("protocol schema", () => {
     expect(event({ type: "queue_update", steering: "a" })).toBe(false);
     // The in-process and the printed schema are the same document.
     expect(protocolSchema(host.kernel)).toEqual(schema);
+  });
+
+  it("docs/protocol.md is the page generated from `atomic schema` (run `npm run docs:protocol` after changing a schema)", () => {
+    const schema = JSON.parse(execFileSync(process.execPath, [CLI, "schema"], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: tempDir("atomic-schema-agent-") }, encoding: "utf8" }));
+    const checkedIn = readFileSync(join(ROOT, "docs/protocol.md"), "utf8");
+    expect(checkedIn === renderProtocolDocs(schema), "docs/protocol.md is stale: run `npm run docs:protocol`").toBe(true);
   });
 });

@@ -143,8 +143,14 @@ export class Agent implements AgentApi {
       });
       if (result.rejected !== undefined) throw new KernelError(ErrorCode.CONFLICT, result.rejected);
       if (result.handled) {
-        // Handled without a run (an extension command): settled at once, unless its own run is going.
-        if (!this.#run && hooks.agent_settled.isUsed()) await hooks.agent_settled.promise({});
+        // Handled without a run (an extension command): settled once the command has been
+        // answered (the next turn of the event loop), unless a run is going by then.
+        if (!this.#run && hooks.agent_settled.isUsed()) {
+          setImmediate(() => {
+            if (this.#run) return;
+            hooks.agent_settled.promise({}).catch((error: unknown) => this.#k.log.error(`agent_settled failed: ${error instanceof Error ? error.message : String(error)}`));
+          });
+        }
         return;
       }
       text = result.text;

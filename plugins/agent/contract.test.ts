@@ -168,6 +168,9 @@ describe("agent contract", () => {
     const queue = t.events.filter((e): e is OutEvent<"queue_update"> => e.type === "queue_update").at(-1)!;
     expect(queue).toEqual({ type: "queue_update", steering: ["steer:a"], followUp: ["follow_up:b"] });
     await t.kernel.commands.invoke("prompt", { message: "/done" }, { source: "rpc", seq: 3 });
+    // After the command's answer, not before it.
+    expect(settled).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
     expect(settled).toEqual(["settled"]);
     expect(t.agent.isStreaming()).toBe(false);
   });

@@ -8,8 +8,8 @@ import { Agent } from "./agent.js";
 import { agentCommands } from "./commands.js";
 import { QueueUpdateSchema } from "./events.js";
 import { AGENT_HOOKS } from "./hooks.js";
-import { agentSettings } from "./settings.js";
-import { baseSystemPrompt, environmentFooter } from "./system-prompt.js";
+import { agentFlags, agentSettings } from "./settings.js";
+import { baseSystemPrompt, environmentFooter, promptText, type CustomPrompt } from "./system-prompt.js";
 
 export type { AgentApi, CompletionRequest, PromptInput, QueueMode, StateContributor } from "./api.js";
 
@@ -19,14 +19,18 @@ export default definePlugin({
   provides: ["agent"],
   requires: ["settings"],
   settings: agentSettings,
-  apply(k) {
+  flags: agentFlags,
+  async apply(k) {
     const agent = new Agent(k, k.ownHooks(...AGENT_HOOKS));
     k.provide("agent", agent);
     k.registerEvent("queue_update", QueueUpdateSchema);
     const settings = k.service("settings");
     for (const command of agentCommands(agent, (patch) => settings.update(patch))) k.registerCommand(command);
+    const { cli, cwd, env } = k.config;
+    const [systemPrompt, append] = await Promise.all([promptText(cli.systemPrompt, cwd, env), promptText(cli.appendSystemPrompt, cwd, env)]);
+    const custom: CustomPrompt = { ...(systemPrompt ? { systemPrompt } : {}), ...(append ? { append } : {}) };
     // Persona and tools first, date and cwd last: context files and skills go in between.
-    k.hooks.system_prompt.tap({ name: k.name, stage: STAGE.FIRST }, (prompt, context) => baseSystemPrompt(prompt, context));
+    k.hooks.system_prompt.tap({ name: k.name, stage: STAGE.FIRST }, (prompt, context) => baseSystemPrompt(prompt, context, custom));
     k.hooks.system_prompt.tap({ name: k.name, stage: STAGE.LAST }, (prompt, context) => environmentFooter(prompt, context));
     // Teardown (EOF, signals): the running run ends with its closing events.
     k.hooks.shutdown.tapPromise(k.name, () => agent.abort());

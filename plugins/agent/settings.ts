@@ -1,6 +1,6 @@
-/** The settings keys the agent core owns, and their types for every plugin that reads them. */
+/** The settings keys and flags the agent core owns, and their types for every plugin that reads them. */
 import { z } from "zod";
-import { defineSetting, THINKING_LEVELS } from "../../kernel/index.js";
+import { defineSetting, THINKING_LEVELS, type FlagSpec } from "../../kernel/index.js";
 
 const queueMode = () => z.enum(["all", "one-at-a-time"]);
 
@@ -10,7 +10,16 @@ export const agentSettings = {
   followUpMode: defineSetting(queueMode, { description: "How follow-up messages are delivered: one-at-a-time (default) or all." }),
 };
 
+export const agentFlags: FlagSpec[] = [
+  { name: "--system-prompt", key: "systemPrompt", value: "<text|file>", description: "Replace the built-in persona and tool list (a path to a file reads the file)." },
+  { name: "--append-system-prompt", key: "appendSystemPrompt", value: "<text|file>", description: "Add text (or a file's text) after the persona and tools." },
+];
+
 declare module "../../kernel/config.js" {
+  interface CliOptions {
+    systemPrompt?: string;
+    appendSystemPrompt?: string;
+  }
   interface Settings {
     defaultThinkingLevel?: z.output<ReturnType<(typeof agentSettings)["defaultThinkingLevel"]["schema"]>>;
     steeringMode?: "all" | "one-at-a-time";

@@ -2,19 +2,49 @@
  * The frame of every system prompt: who the agent is and its tools (first), where and when it
  * runs (last). Other plugins (context files, skills) add their sections in between.
  */
-import type { SystemPromptContext } from "../../kernel/index.js";
+import { stat, readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { expandHome, type SystemPromptContext } from "../../kernel/index.js";
+
+/** `--system-prompt` / `--append-system-prompt`, read once at startup. */
+export interface CustomPrompt {
+  /** Replaces the persona and the tool list (context files, skills, date and cwd still follow). */
+  systemPrompt?: string;
+  /** Added after the persona and tools (or the replacement). */
+  append?: string;
+}
 
 const PERSONA = `You are Atomic, an expert coding agent working in the user's project through tools.
 Read before you change, make the smallest change that solves the task, and verify your work
 (run the tests or the code) when you can. Be concise in what you write to the user.`;
 
-/** Persona (unless a custom prompt is already there) and the tool list. Tapped at STAGE.FIRST. */
-export function baseSystemPrompt(current: string, context: SystemPromptContext): string {
-  const parts = [current.trim() === "" ? PERSONA : current.trim()];
-  if (context.tools.length > 0) {
-    parts.push("Available tools:\n" + context.tools.map((tool) => `- ${tool.name}: ${firstLine(tool.description)}`).join("\n"));
+/**
+ * Persona (unless a custom prompt is already there) and the tool list, or `--system-prompt`
+ * instead of both (as pi does); then `--append-system-prompt`. Tapped at STAGE.FIRST.
+ */
+export function baseSystemPrompt(current: string, context: SystemPromptContext, custom: CustomPrompt = {}): string {
+  const parts: string[] = [];
+  if (custom.systemPrompt?.trim()) parts.push(custom.systemPrompt.trim());
+  else {
+    parts.push(current.trim() === "" ? PERSONA : current.trim());
+    if (context.tools.length > 0) {
+      parts.push("Available tools:\n" + context.tools.map((tool) => `- ${tool.name}: ${firstLine(tool.description)}`).join("\n"));
+    }
   }
+  if (custom.append?.trim()) parts.push(custom.append.trim());
   return parts.join("\n\n");
+}
+
+/** A flag value naming a readable file is that file's text; anything else is the text itself (pi's rule). */
+export async function promptText(value: string | undefined, cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  if (value === undefined || value.trim() === "") return undefined;
+  const path = resolve(cwd, expandHome(value, env));
+  try {
+    if ((await stat(path)).isFile()) return await readFile(path, "utf8");
+  } catch {
+    // Not a file (or not a valid path at all): the value is the text.
+  }
+  return value;
 }
 
 /** Date and working directory, closing the prompt. Tapped at STAGE.LAST. */

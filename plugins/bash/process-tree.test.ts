@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { isProcessAlive, waitUntil } from "./process-probe.js";
-import { signalProcessTree, treeSpawnOptions, type ProcessTreeSystem } from "./process-tree.js";
+import { signalProcessTree, treeSpawnOptions, type ProcessTreeSystem } from "../../lib/process-tree/index.js";
 
 function fakeSystem(platform: NodeJS.Platform, failing: Set<number> = new Set()) {
   const kills: [number, string][] = [];

@@ -11,7 +11,7 @@ import { constants } from "node:os";
 import type { TruncationResult } from "../../lib/truncate/index.js";
 import { OutputCleaner } from "./output-cleaner.js";
 import { OutputTail } from "./output-tail.js";
-import { signalProcessTree, treeSpawnOptions, type TreeSignal } from "./process-tree.js";
+import { signalProcessTree, treeSpawnOptions, type TreeSignal } from "../../lib/process-tree/index.js";
 
 export type OutputChannel = "stdout" | "stderr";
 

@@ -9,8 +9,18 @@ export type { ProviderRegistration };
 
 export interface AuthStatus {
   configured: boolean;
-  source?: "stored" | "environment" | "models_json" | "none";
+  /** `runtime`: `--api-key`, this process only. */
+  source?: "runtime" | "stored" | "environment" | "models_json" | "none";
   label?: string;
+}
+
+/** What the registry read and what it found wrong, for `atomic config` and error messages. */
+export interface ModelsDiagnostics {
+  modelsJson: { path: string; state: "missing" | "loaded" | "invalid"; providers: string[]; error?: string };
+  /** Providers with an auth.json entry (never the keys). */
+  authFile: { path: string; providers: string[]; error?: string };
+  /** Every configuration problem reported so far (models.json, auth.json, compat keys, custom providers), once each. */
+  problems: string[];
 }
 
 export interface ModelsApi extends ProviderModelsApi {
@@ -27,6 +37,9 @@ export interface ModelsApi extends ProviderModelsApi {
   storeApiKey(provider: string, key: string): Promise<void>;
   /** Removes the stored auth.json credential; env and models.json keys are untouched. */
   removeStoredKey(provider: string): Promise<boolean>;
+  /** A key for this process only (`--api-key`): used first, never stored or shown. */
+  setRuntimeApiKey(provider: string, key: string): void;
+  diagnostics(): ModelsDiagnostics;
 }
 
 declare module "../../kernel/services.js" {

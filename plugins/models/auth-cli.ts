@@ -1,8 +1,12 @@
 /**
  * `atomic auth set|clear|list`: manage stored API keys in `<agent dir>/auth.json` (mode 0600).
- * The key is read from stdin, never from argv, so it stays out of shell history and `ps`.
+ * The key is read from stdin, never from argv, so it stays out of shell history and `ps`. A
+ * provider name Atomic does not know (built-in, models.json, already stored) is refused unless
+ * `--force`: a typo would otherwise store a key nothing reads.
  */
 import { AuthStore } from "./auth-store.js";
+import { describeConfigValue } from "./config-value.js";
+import { modelsJsonPath, readModelsJson, type ProviderConfig } from "./models-json.js";
 import { ENV_API_KEYS as ENV_KEYS } from "../../lib/provider-kit/api-names.js";
 
 export interface AuthCliIo {
@@ -14,16 +18,19 @@ export interface AuthCliIo {
 }
 
 const USAGE = `Usage:
-  atomic auth set <provider>     read an API key from stdin and store it in auth.json
-  atomic auth clear <provider>   remove the stored key
-  atomic auth list               show which providers have credentials
+  atomic auth set <provider> [--force]   read an API key from stdin and store it in auth.json
+                                         (--force: a provider only a plugin of yours registers)
+  atomic auth clear <provider>           remove the stored key
+  atomic auth list                       show which providers have credentials, and from where
 `;
 
 const PROVIDER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** Runs the subcommand (`argv` after `atomic`, with or without the leading `auth`); resolves to the exit code. */
 export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<number> {
-  const [action, provider, ...extra] = argv[0] === "auth" ? argv.slice(1) : argv;
+  const args = argv[0] === "auth" ? argv.slice(1) : argv;
+  const force = args.includes("--force");
+  const [action, provider, ...extra] = args.filter((arg) => arg !== "--force");
   const store = new AuthStore(io.agentDir);
   const fail = (message: string, showUsage = false) => {
     io.stderr.write(`${message}\n${showUsage ? USAGE : ""}`);
@@ -35,7 +42,8 @@ export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<num
   }
   if (action === "list" && provider === undefined) {
     await store.load((message) => io.stderr.write(`${message}\n`));
-    io.stdout.write(listing(store, io.env ?? process.env));
+    const modelsJson = await modelsJsonProviders(io);
+    io.stdout.write(listing(store, modelsJson, io.env ?? process.env));
     return 0;
   }
   if ((action !== "set" && action !== "clear") || provider === undefined || extra.length > 0) {
@@ -50,6 +58,14 @@ export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<num
       io.stdout.write(removed ? `Removed the stored key for ${provider}.\n` : `No stored key for ${provider}.\n`);
       return 0;
     }
+    if (!force) {
+      await store.load();
+      const known = [...new Set([...Object.keys(ENV_KEYS), ...Object.keys(await modelsJsonProviders(io)), ...store.providers()])];
+      if (!known.includes(provider)) {
+        io.stderr.write(`Unknown provider "${provider}". Known providers: ${known.join(", ")}. For a provider a plugin of yours registers, pass --force.\n`);
+        return 2;
+      }
+    }
     if ((io.stdin as { isTTY?: boolean }).isTTY) io.stderr.write(`Paste the API key for ${provider}, then press Enter and Ctrl-D:\n`);
     const key = firstLine(await readAll(io.stdin));
     if (!key) return fail(`No key on stdin. Example: printf '%s' "$KEY" | atomic auth set ${provider}`);
@@ -61,17 +77,35 @@ export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<num
   }
 }
 
-function listing(store: AuthStore, env: NodeJS.ProcessEnv): string {
+/** models.json's providers; a file that fails validation is reported on stderr and lists none. */
+async function modelsJsonProviders(io: AuthCliIo): Promise<Record<string, ProviderConfig>> {
+  const result = await readModelsJson(modelsJsonPath(io.agentDir));
+  if (result.error) io.stderr.write(`${result.error} (models.json ignored)\n`);
+  return result.file?.providers ?? {};
+}
+
+/** Each provider's key sources in lookup order (the first one is used); never a key. */
+function listing(store: AuthStore, modelsJson: Record<string, ProviderConfig>, env: NodeJS.ProcessEnv): string {
   const lines: string[] = [];
-  const providers = new Set([...Object.keys(ENV_KEYS), ...store.providers()]);
+  const providers = new Set([...Object.keys(ENV_KEYS), ...store.providers(), ...Object.keys(modelsJson)]);
   for (const provider of providers) {
     const sources: string[] = [];
     if (store.has(provider)) sources.push("auth.json");
     const variable = ENV_KEYS[provider];
     if (variable && env[variable]) sources.push(`environment (${variable})`);
+    const configured = modelsJson[provider]?.apiKey;
+    if (configured) sources.push(`models.json (${describeModelsJsonKey(configured, env)})`);
     lines.push(`${provider}: ${sources.length > 0 ? sources.join(", ") : "not configured"}`);
   }
+  lines.push("", "Lookup order: auth.json, then the environment, then models.json; the first source listed is used.");
   return lines.join("\n") + "\n";
+}
+
+function describeModelsJsonKey(value: string, env: NodeJS.ProcessEnv): string {
+  const described = describeConfigValue(value, { env });
+  if (described.kind === "command") return "a command";
+  if (described.kind === "env") return `environment variable ${described.envName}${described.resolvable ? "" : ", not set"}`;
+  return "a literal key";
 }
 
 function firstLine(text: string): string {

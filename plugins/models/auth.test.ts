@@ -106,6 +106,48 @@ describe("atomic auth", () => {
     expect(await runAuthCommand(["bogus"], io())).toBe(2);
     expect(await runAuthCommand(["set", "../etc"], io("k"))).toBe(1);
   });
+
+  it("set refuses a provider it does not know, listing the known ones, unless --force", async () => {
+    await writeFile(join(agentDir, "models.json"), JSON.stringify({ providers: { local: { baseUrl: "http://127.0.0.1:1/v1", api: "openai-completions", models: [{ id: "m" }] } } }));
+    const typo = io("k\n");
+    expect(await runAuthCommand(["set", "antropic"], typo)).toBe(2);
+    expect(typo.text().err).toBe('Unknown provider "antropic". Known providers: anthropic, openai, google, local. For a provider a plugin of yours registers, pass --force.\n');
+    expect(await runAuthCommand(["set", "local"], io("k-local\n"))).toBe(0);
+    expect(await runAuthCommand(["set", "--force", "my-gateway"], io("k-gw\n"))).toBe(0);
+    expect(await runAuthCommand(["set", "my-gateway"], io("k-gw2\n"))).toBe(0); // stored before: known now
+    expect(Object.keys(JSON.parse(await readFile(join(agentDir, "auth.json"), "utf8")))).toEqual(["local", "my-gateway"]);
+  });
+
+  it("list names every source of each provider's key in lookup order, models.json included, never a key", async () => {
+    await writeFile(
+      join(agentDir, "models.json"),
+      JSON.stringify({
+        providers: {
+          local: { baseUrl: "http://127.0.0.1:1/v1", api: "openai-completions", apiKey: "sk-literal-999", models: [{ id: "m" }] },
+          gw: { baseUrl: "http://127.0.0.1:2/v1", api: "openai-completions", apiKey: "$GW_KEY", models: [{ id: "m" }] },
+          vault: { baseUrl: "http://127.0.0.1:3/v1", api: "openai-completions", apiKey: "!pass show x", models: [{ id: "m" }] },
+          openai: { apiKey: "OPENAI_API_KEY" },
+        },
+      }),
+    );
+    await runAuthCommand(["set", "local"], io("sk-stored-111\n"));
+    const list = io();
+    expect(await runAuthCommand(["list"], list)).toBe(0);
+    const out = list.text().out;
+    expect(out).toContain("local: auth.json, models.json (a literal key)\n");
+    expect(out).toContain("gw: models.json (environment variable GW_KEY, not set)\n");
+    expect(out).toContain("vault: models.json (a command)\n");
+    expect(out).toContain("openai: environment (OPENAI_API_KEY), models.json (environment variable OPENAI_API_KEY)\n");
+    expect(out).toContain("anthropic: not configured\n");
+    expect(out).not.toMatch(/sk-literal-999|sk-stored-111|pass show/);
+  });
+
+  it("list reports a models.json that fails validation on stderr", async () => {
+    await writeFile(join(agentDir, "models.json"), JSON.stringify({ providers: { bad: { models: [{ id: 7 }] } } }));
+    const list = io();
+    expect(await runAuthCommand(["list"], list)).toBe(0);
+    expect(list.text().err).toMatch(/^Invalid models file .*models\.json: Invalid providers\.bad\.models\.0\.id: expected string \(models\.json ignored\)\n$/);
+  });
 });
 
 describe("a broken auth.json", () => {

@@ -14,6 +14,10 @@ const AuthStatusSchema = () =>
     label: z.string().optional().meta({ description: "The environment variable, when the key comes from one." }),
   });
 
+/** One model of the --models/enabledModels scope (pi's shape), with the level its pattern named. */
+const ScopedModelSchema = () =>
+  z.object({ model: PublicModel(), thinkingLevel: z.enum(THINKING_LEVELS).optional().meta({ description: "The level the pattern's `:<thinking>` suffix names." }) });
+
 export function modelCommands(models: ModelsApi, selection: ModelSelection, agent: AgentApi): CommandDefinition<any, any>[] {
   return [
     defineCommand({
@@ -32,9 +36,10 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
     }),
     defineCommand({
       name: "cycle_model",
-      description: "Switch to the next available model; null with fewer than two.",
+      description:
+        "Switch to the next model (saved as the default): through the scope when one is set (`--models`, else the `enabledModels` setting; `isScoped: true`, and a pattern's `:<thinking>` suffix applied), else through the available models, skipping the offline `replay` models unless the current model is one. `null` with fewer than two to move through.",
       input: () => z.object({ direction: z.enum(["forward", "backward"]).optional() }),
-      output: () => z.object({ model: PublicModel(), thinkingLevel: z.enum(THINKING_LEVELS), isScoped: z.boolean() }).nullable(),
+      output: () => z.object({ model: PublicModel(), thinkingLevel: z.enum(THINKING_LEVELS), isScoped: z.boolean().meta({ description: "True while moving through the `--models` / `enabledModels` scope." }) }).nullable(),
       run: async ({ direction }) => {
         const result = await selection.cycleModel(direction);
         return result && { ...result, model: publicModel(result.model) };
@@ -44,10 +49,13 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
       name: "logout_provider",
       description: "Remove a provider's stored credential and return the remaining auth status and catalog.",
       input: () => z.object({ provider: z.string() }),
-      output: () => z.object({ provider: z.string(), authStatus: AuthStatusSchema(), models: z.array(PublicModel()), scopedModels: z.array(PublicModel()).optional() }),
+      output: () => z.object({ provider: z.string(), authStatus: AuthStatusSchema(), models: z.array(PublicModel()), scopedModels: z.array(ScopedModelSchema()).optional().meta({ description: "The `cycle_model` scope (`--models`, `enabledModels`) whose provider still has a credential." }) }),
       run: async ({ provider }) => {
         await models.removeStoredKey(provider);
-        return { provider, authStatus: models.authStatus(provider), models: models.available().map(publicModel), scopedModels: [] };
+        const scopedModels = selection.scope
+          .filter((entry) => models.authStatus(entry.model.provider).configured)
+          .map((entry) => ({ model: publicModel(entry.model), ...(entry.thinkingLevel ? { thinkingLevel: entry.thinkingLevel } : {}) }));
+        return { provider, authStatus: models.authStatus(provider), models: models.available().map(publicModel), scopedModels };
       },
     }),
     defineCommand({

@@ -5,14 +5,16 @@
  * model, no key).
  */
 import { z } from "zod";
-import { STAGE, definePlugin } from "../../kernel/index.js";
-import { modelFlags, modelSettings } from "./declarations.js";
+import { STAGE, UsageError, definePlugin } from "../../kernel/index.js";
+import { cliThinkingLevel, modelFlags, modelSettings } from "./declarations.js";
 import { modelCommands } from "./commands.js";
 import { ModelRegistry } from "./registry.js";
 import { providerRequestHooks, REQUEST_HOOKS } from "./request-hooks.js";
+import { resolveScope, scopePatterns } from "./scope.js";
 import { ModelSelection } from "./selection.js";
+import { noModelMatches } from "./startup.js";
 
-export type { ModelsApi, ProviderRegistration, AuthStatus } from "./api.js";
+export type { ModelsApi, ModelsDiagnostics, ProviderRegistration, AuthStatus } from "./api.js";
 
 export default definePlugin({
   name: "models",
@@ -22,6 +24,8 @@ export default definePlugin({
   flags: modelFlags,
   description: "Model catalog, credentials, model selection and the model/thinking commands.",
   async apply(k) {
+    // A bad level fails before anything loads.
+    cliThinkingLevel(k.config.cli);
     const registry = new ModelRegistry({ env: k.config.env, agentDir: k.config.agentDir, warn: (message) => k.log.warn(message) });
     // models.json first: its blocks patch providers as they register (provider plugins apply after this one).
     await registry.loadConfig();
@@ -43,8 +47,20 @@ export default definePlugin({
     // models.json providers no plugin registered become custom providers, then the startup model.
     k.hooks.boot.tapPromise({ name: k.name, stage: STAGE.LAST }, async () => {
       registry.registerCustomProviders();
-      await selection.applyStartup();
+      await selection.applyStartup(startupScope());
     });
+    /** `--models` (a pattern naming nothing is a usage error), else `enabledModels` (warned, skipped). */
+    function startupScope() {
+      const fromCli = k.config.cli.models !== undefined;
+      const patterns = scopePatterns(fromCli ? k.config.cli.models : k.config.settings.enabledModels);
+      const scope = resolveScope(registry, patterns);
+      for (const pattern of scope.unmatched) {
+        if (fromCli) throw new UsageError(noModelMatches(registry, `"${pattern}" in --models`, pattern));
+        k.log.warn(`No model matches "${pattern}" in enabledModels (skipped).`);
+      }
+      return scope.entries;
+    }
+
     k.hooks.prompt_preflight.tapPromise(k.name, async () => selection.preflight());
     k.hooks.session_start.tapPromise(k.name, async ({ reason }) => {
       if (reason === "new" || reason === "resume" || reason === "fork") selection.reevaluateLock();

@@ -7,7 +7,7 @@
 import type { ProviderRequestHooks } from "../../lib/provider-kit/index.js";
 import type { Model } from "../../kernel/index.js";
 import { unknownCompatKeys, type RequestCredentials } from "../../lib/provider-kit/index.js";
-import type { AuthStatus, ModelsApi, ProviderRegistration } from "./api.js";
+import type { AuthStatus, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
 import { AuthStore } from "./auth-store.js";
 import { describeConfigValue, resolveConfigValue } from "./config-value.js";
 import { applyProviderConfig, customProvider, customProviderProblem, modelsJsonPath, readModelsJson, type ProviderConfig } from "./models-json.js";
@@ -27,9 +27,12 @@ export class ModelRegistry implements ModelsApi {
   /** Original base URLs of models listed with a redacted one, by `provider\0id`. */
   readonly #realBaseUrls = new Map<string, string>();
   readonly #warnedCompat = new Set<string>();
+  /** `--api-key` values: memory only. */
+  readonly #runtimeKeys = new Map<string, string>();
   readonly #env: NodeJS.ProcessEnv;
   readonly #agentDir: string;
   readonly #warn: (message: string) => void;
+  readonly #diagnostics: ModelsDiagnostics;
   readonly auth: AuthStore;
   /** Set by the models plugin: the provider request hooks every provider frame applies. */
   requestHooks?: ProviderRequestHooks;
@@ -37,20 +40,43 @@ export class ModelRegistry implements ModelsApi {
   constructor(options: RegistryOptions) {
     this.#env = options.env;
     this.#agentDir = options.agentDir;
-    this.#warn = options.warn ?? (() => {});
     this.auth = new AuthStore(options.agentDir);
+    this.#diagnostics = {
+      modelsJson: { path: modelsJsonPath(options.agentDir), state: "missing", providers: [] },
+      authFile: { path: this.auth.path, providers: [] },
+      problems: [],
+    };
+    const warn = options.warn ?? (() => {});
+    this.#warn = (message) => {
+      if (!this.#diagnostics.problems.includes(message)) this.#diagnostics.problems.push(message);
+      warn(message);
+    };
   }
 
   /** Reads auth.json and models.json. Call before registering providers so overrides apply. */
   async loadConfig(): Promise<void> {
-    await this.auth.load(this.#warn);
+    const authError = await this.auth.load(this.#warn);
+    if (authError) this.#diagnostics.authFile.error = authError;
+    this.#diagnostics.authFile.providers = this.auth.providers();
     const path = modelsJsonPath(this.#agentDir);
     const result = await readModelsJson(path);
     if (result.error) {
+      this.#diagnostics.modelsJson = { path, state: "invalid", providers: [], error: result.error };
       this.#warn(`${result.error} (models.json ignored; built-in models kept)`);
       return;
     }
-    for (const [name, config] of Object.entries(result.file?.providers ?? {})) this.#config.set(name, config);
+    const providers = Object.entries(result.file?.providers ?? {});
+    for (const [name, config] of providers) this.#config.set(name, config);
+    if (result.file) this.#diagnostics.modelsJson = { path, state: "loaded", providers: providers.map(([name]) => name) };
+  }
+
+  diagnostics(): ModelsDiagnostics {
+    const { modelsJson, authFile, problems } = this.#diagnostics;
+    return { modelsJson: { ...modelsJson, providers: [...modelsJson.providers] }, authFile: { ...authFile, providers: this.auth.providers() }, problems: [...problems] };
+  }
+
+  setRuntimeApiKey(provider: string, key: string): void {
+    this.#runtimeKeys.set(provider, key);
   }
 
   /** Registers models.json providers that no plugin provides (custom OpenAI-compatible servers...). */
@@ -107,6 +133,9 @@ export class ModelRegistry implements ModelsApi {
 
   async apiKey(provider: string, signal?: AbortSignal): Promise<string | undefined> {
     const options = (where: string) => ({ env: this.#env, label: `the ${where} key of provider ${provider}`, ...(signal ? { signal } : {}) });
+    // --api-key is taken as given: a literal, never an env-var name or a command.
+    const runtime = this.#runtimeKeys.get(provider);
+    if (runtime) return runtime;
     const stored = this.auth.key(provider);
     if (stored) return resolveConfigValue(stored, options("auth.json"));
     const variable = this.#providers.get(provider)?.envKey;
@@ -133,6 +162,7 @@ export class ModelRegistry implements ModelsApi {
 
   authStatus(provider: string): AuthStatus {
     if (this.#providers.get(provider)?.requiresAuth === false) return { configured: true, source: "none" };
+    if (this.#runtimeKeys.has(provider)) return { configured: true, source: "runtime", label: "--api-key" };
     if (this.auth.has(provider)) return { configured: true, source: "stored", label: "auth.json" };
     const variable = this.#providers.get(provider)?.envKey;
     if (variable && this.#env[variable]) return { configured: true, source: "environment", label: variable };

@@ -81,9 +81,18 @@ describe("startup model", () => {
     expect(resolveStartupModel(registry, cli, {}).model?.id).toBe("gpt-5.5");
   });
 
-  it("warns and falls back when the CLI pattern matches nothing", () => {
-    const choice = resolveStartupModel(registry, { ...cli, model: "nothing-like-this" }, {});
-    expect(choice.warning).toMatch(/No model matches "nothing-like-this"/);
-    expect(choice.model?.id).toBe("gpt-5.5");
+  it("refuses a CLI pattern that matches nothing, naming the closest models; an unknown --provider lists the known ones", () => {
+    const choice = resolveStartupModel(registry, { ...cli, model: "gpt-5.6-mimi" }, {});
+    expect(choice.model).toBeUndefined();
+    expect(choice.error).toMatch(/^No model matches --model "gpt-5.6-mimi"\. Closest: openai\/gpt-5\.\S+, /);
+    expect(resolveStartupModel(registry, { ...cli, provider: "nope", model: "x" }, {}).error).toMatch(/^Unknown provider "nope" \(--provider\)\. Known providers: anthropic, openai, google, local, mirror\./);
+    // With a known --provider an unknown id is still a custom id (with the warning).
+    expect(resolveStartupModel(registry, { ...cli, provider: "openai", model: "gpt-next" }, {})).toMatchObject({ model: { id: "gpt-next" }, warning: expect.stringMatching(/not in the openai catalog/) });
+  });
+
+  it("starts a scope with the saved default when it is in scope, else its first model with a key, with its level", () => {
+    const scope = [{ model: registry.find("anthropic", "claude-haiku-4-5")! }, { model: registry.find("openai", "gpt-4.1")!, thinkingLevel: "low" as const }, { model: registry.find("openai", "gpt-5.5")! }];
+    expect(resolveStartupModel(registry, cli, {}, scope)).toMatchObject({ model: { id: "gpt-4.1" }, thinkingLevel: "low" });
+    expect(resolveStartupModel(registry, cli, { defaultProvider: "openai", defaultModel: "gpt-5.5" }, scope).model?.id).toBe("gpt-5.5");
   });
 });

@@ -1,8 +1,10 @@
 /**
- * Runs a `!command` secret (an API key from a password manager) in its own process group, so a
- * timeout or an abort kills the command and everything it started. Errors name what the value
+ * Runs a `!command` secret (an API key from a password manager) in its own process group (a tree
+ * taskkill can walk on Windows), so a timeout or an abort kills the command and everything it started. Errors name what the value
  * was for and the exit status, never the command text or its output: either may hold the secret.
  */
+import { signalProcessTree, treeSpawnOptions } from "../../lib/process-tree/index.js";
+
 const COMMAND_TIMEOUT_MS = 10_000;
 const MAX_OUTPUT_BYTES = 64 * 1024;
 
@@ -19,10 +21,11 @@ export async function runSecretCommand(command: string, options: SecretCommandOp
   // Loaded on first use: node:child_process costs a few ms of startup otherwise.
   const { spawn } = await import("node:child_process");
   if (options.signal?.aborted) throw new Error(`Command for ${options.label} aborted`);
+  const platform = process.platform;
   return new Promise((resolve, reject) => {
-    const shell = process.platform === "win32" ? (process.env.ComSpec ?? "cmd.exe") : "/bin/sh";
-    const args = process.platform === "win32" ? ["/d", "/s", "/c", command] : ["-c", command];
-    const child = spawn(shell, args, { env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "ignore"], detached: process.platform !== "win32", windowsHide: true });
+    const shell = platform === "win32" ? (process.env.ComSpec ?? "cmd.exe") : "/bin/sh";
+    const args = platform === "win32" ? ["/d", "/s", "/c", command] : ["-c", command];
+    const child = spawn(shell, args, { env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "ignore"], ...treeSpawnOptions(platform) });
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
@@ -33,13 +36,10 @@ export async function runSecretCommand(command: string, options: SecretCommandOp
       options.signal?.removeEventListener("abort", onAbort);
       outcome();
     };
+    // The whole tree: the shell and whatever it started (a `sleep`, a password manager); on
+    // Windows through taskkill /T, which has no process groups.
     const kill = () => {
-      try {
-        // The whole group: the shell and whatever it started (a `sleep`, a password manager).
-        if (child.pid !== undefined) process.kill(process.platform === "win32" ? child.pid : -child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
+      if (child.pid !== undefined) signalProcessTree(child.pid, "SIGKILL", { platform, kill: (pid, signal) => process.kill(pid, signal), spawn });
     };
     const onAbort = () => {
       kill();

@@ -4,22 +4,29 @@
  * replacement, cleared by an explicit model choice).
  */
 import type {} from "../settings/api.js";
-import { clampThinkingLevel, ErrorCode, KernelError, type Model, type PluginContext, type ThinkingLevel } from "../../kernel/index.js";
+import { clampThinkingLevel, ErrorCode, KernelError, UsageError, type Model, type PluginContext, type ThinkingLevel } from "../../kernel/index.js";
 import type { AgentApi } from "../agent/api.js";
 import type { ModelsApi } from "./api.js";
-import { UNSUPPORTED_DEFAULT_ERROR, resolveStartupModel, unsupportedDefault, type UnsupportedDefault } from "./startup.js";
+import { cycleCandidates, nextCandidate } from "./cycle.js";
+import { cliThinkingLevel } from "./declarations.js";
+import type { ScopedModel } from "./scope.js";
+import { UNSUPPORTED_DEFAULT_ERROR, hasCliModel, resolveStartupModel, unsupportedDefault, type UnsupportedDefault } from "./startup.js";
 
 export interface CycleResult {
   model: Model;
   thinkingLevel: ThinkingLevel;
-  isScoped: false;
+  isScoped: boolean;
 }
+
+export const NO_MODEL_SELECTED = "No model selected. Use set_model, or start with --provider/--model.";
 
 export class ModelSelection {
   readonly #k: PluginContext;
   readonly #models: ModelsApi;
   readonly #agent: AgentApi;
   #lock: UnsupportedDefault | undefined;
+  /** The models cycle_model moves through (`--models`, `enabledModels`); empty: no scope. */
+  #scope: ScopedModel[] = [];
 
   constructor(k: PluginContext, models: ModelsApi, agent: AgentApi) {
     this.#k = k;
@@ -27,18 +34,36 @@ export class ModelSelection {
     this.#agent = agent;
   }
 
+  get scope(): readonly ScopedModel[] {
+    return this.#scope;
+  }
+
   get lock(): UnsupportedDefault | undefined {
     return this.#lock;
   }
 
-  /** Startup: evaluate the lock, then pick the model (CLI > saved default > first available). */
-  async applyStartup(): Promise<void> {
+  /**
+   * Startup: evaluate the lock, then pick the model (CLI > scope > saved default > first
+   * available) and the level (`--thinking` > a `:level` suffix or scoped level > the setting).
+   * A command line that names no model, or a key without a model, is a usage error.
+   */
+  async applyStartup(scope: ScopedModel[]): Promise<void> {
     const { cli, settings } = this.#k.config;
+    this.#scope = scope;
     this.reevaluateLock();
-    const choice = resolveStartupModel(this.#models, cli, settings);
+    let choice = resolveStartupModel(this.#models, cli, settings, scope);
+    if (choice.error) throw new UsageError(choice.error);
+    if (cli.apiKey) {
+      const provider = cli.provider ?? (cli.model ? choice.model?.provider : scope[0]?.model.provider);
+      if (!provider) throw new UsageError("--api-key needs a model to apply to: pass --model, --provider or --models");
+      this.#models.setRuntimeApiKey(provider, cli.apiKey);
+      // The scope's first model with a key may be the one the key just unlocked.
+      if (!hasCliModel(cli)) choice = resolveStartupModel(this.#models, cli, settings, scope);
+    }
     if (choice.warning) this.#k.log.warn(choice.warning);
     if (choice.model) await this.#agent.setModel(choice.model, "startup");
-    if (choice.thinkingLevel) await this.#agent.setThinkingLevel(choice.thinkingLevel);
+    const level = cliThinkingLevel(cli) ?? choice.thinkingLevel;
+    if (level) await this.#agent.setThinkingLevel(level);
   }
 
   /** A replaced session starts from the same saved defaults, so the condition applies again. */
@@ -50,7 +75,11 @@ export class ModelSelection {
   preflight(): string | undefined {
     if (this.#lock) return UNSUPPORTED_DEFAULT_ERROR;
     const model = this.#agent.getModel();
-    if (!model) return "No model selected. Use set_model, or start with --provider/--model.";
+    if (!model) {
+      // A models.json that failed validation is the likely reason: say so where the client looks.
+      const problem = this.#models.diagnostics().modelsJson.error;
+      return problem ? `${NO_MODEL_SELECTED} ${problem} (models.json was ignored)` : NO_MODEL_SELECTED;
+    }
     if (!this.#models.authStatus(model.provider).configured) {
       return `No API key found for ${model.provider}. Set its API key environment variable, add it to models.json, or run \`atomic auth set ${model.provider}\`.`;
     }
@@ -71,22 +100,22 @@ export class ModelSelection {
     return model;
   }
 
-  /** Next (or previous) available model; null with fewer than two. */
+  /** Next (or previous) model of the scope, else of the available ones; null with fewer than two. */
   async cycleModel(direction: "forward" | "backward" = "forward"): Promise<CycleResult | null> {
-    const candidates = this.#models.available();
-    if (candidates.length < 2) return null;
     const current = this.#agent.getModel();
-    const index = current ? candidates.findIndex((m) => sameModel(m, current)) : -1;
-    const step = direction === "backward" ? -1 : 1;
-    const next = index < 0 ? candidates[direction === "backward" ? candidates.length - 1 : 0]! : candidates[(index + step + candidates.length) % candidates.length]!;
-    const changed = !current || !sameModel(next, current);
+    const { candidates, scoped } = cycleCandidates(this.#models, current, this.#scope);
+    if (candidates.length < 2) return null;
+    const next = nextCandidate(candidates, current, direction);
+    const changed = !current || !sameModel(next.model, current);
     if (changed) {
-      await this.#persist({ defaultProvider: next.provider, defaultModel: next.id });
-      await this.#agent.setModel(next, "cycle");
+      await this.#persist({ defaultProvider: next.model.provider, defaultModel: next.model.id });
+      await this.#agent.setModel(next.model, "cycle");
       // Only a cycle that really moved to another model counts as the user's choice.
       this.#lock = undefined;
     }
-    return { model: next, thinkingLevel: this.#agent.getThinkingLevel(), isScoped: false };
+    // A level the scope names for this model applies; otherwise the current one (clamped) stays.
+    if (next.thinkingLevel) await this.setThinkingLevel(next.thinkingLevel);
+    return { model: next.model, thinkingLevel: this.#agent.getThinkingLevel(), isScoped: scoped };
   }
 
   async setThinkingLevel(level: ThinkingLevel): Promise<ThinkingLevel> {

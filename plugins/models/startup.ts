@@ -1,11 +1,15 @@
 /**
  * Which model a fresh process (or a replaced session) starts with: CLI `--provider`/`--model`
- * first, then the saved defaults, then the first available model. Also detects the spec's
- * "unsupported saved default provider" condition, which blocks prompts instead of falling back.
+ * first (a pattern that matches nothing is an error naming the closest models, never a silent
+ * fallback), then the scope (`--models`/`enabledModels`), then the saved defaults, then the first
+ * available model. Also detects the spec's "unsupported saved default provider" condition, which
+ * blocks prompts instead of falling back.
  */
 import type { CliOptions, Model, Settings, ThinkingLevel } from "../../kernel/index.js";
 import type { ModelsApi } from "./api.js";
-import { resolveModelPattern } from "./resolve.js";
+import { closestModels } from "./closest.js";
+import { resolveModelPattern, splitThinking } from "./resolve.js";
+import type { ScopedModel } from "./scope.js";
 
 export const UNSUPPORTED_DEFAULT_ERROR =
   "Configured default model is unavailable or unsupported. Update defaultProvider/defaultModel or use /model.";
@@ -15,6 +19,8 @@ export interface StartupChoice {
   model?: Model;
   thinkingLevel?: ThinkingLevel;
   warning?: string;
+  /** The command line names no model: a usage error (the process does not start). */
+  error?: string;
 }
 
 export interface UnsupportedDefault {
@@ -41,15 +47,33 @@ export function unsupportedDefault(models: ModelsApi, cli: CliOptions, settings:
   };
 }
 
-export function resolveStartupModel(models: ModelsApi, cli: CliOptions, settings: Settings): StartupChoice {
+export function resolveStartupModel(models: ModelsApi, cli: CliOptions, settings: Settings, scope: readonly ScopedModel[] = []): StartupChoice {
   if (hasCliModel(cli)) {
+    if (cli.provider && !models.hasProvider(cli.provider)) {
+      return { error: `Unknown provider "${cli.provider}" (--provider). Known providers: ${models.providers().join(", ")}.` };
+    }
     const match = resolveModelPattern(models, cli.provider, cli.model ?? "");
     if (match) return { model: match.model, ...(match.thinkingLevel ? { thinkingLevel: match.thinkingLevel } : {}), ...(match.warning ? { warning: match.warning } : {}) };
-    const asked = [cli.provider, cli.model].filter(Boolean).join("/");
-    const fallback = savedOrFirst(models, settings);
-    return { ...fallback, warning: `No model matches "${asked}"${fallback.model ? `; using ${fallback.model.provider}/${fallback.model.id}` : ""}.` };
+    return { error: noModelMatches(models, `--model "${cli.model}"`, cli.model ?? "") };
+  }
+  // pi's order: the saved default when the scope holds it, else the first scoped model with a key.
+  const inScope = scope.filter((entry) => models.authStatus(entry.model.provider).configured);
+  if (inScope.length > 0) {
+    const saved = inScope.find((entry) => entry.model.provider === settings.defaultProvider && entry.model.id === settings.defaultModel);
+    const pick = saved ?? inScope[0]!;
+    return { model: pick.model, ...(pick.thinkingLevel ? { thinkingLevel: pick.thinkingLevel } : {}) };
   }
   return savedOrFirst(models, settings);
+}
+
+/**
+ * `No model matches <what>. Closest: ...`. A models.json that failed validation (the likely
+ * reason a model of it is missing) was reported on stderr just before: not repeated here.
+ */
+export function noModelMatches(models: ModelsApi, what: string, pattern: string): string {
+  const closest = closestModels(models.all(), splitThinking(pattern).pattern);
+  const hint = closest.length > 0 ? ` Closest: ${closest.join(", ")}.` : "";
+  return `No model matches ${what}.${hint} Run 'atomic --list-models' to see every model.`;
 }
 
 /** The saved default when it exists and has credentials, else the first available model. */

@@ -1,14 +1,15 @@
 /**
  * Plugin `session-jsonl`: provides the `sessionStore` service that keeps each session in one
- * JSONL file under `<agent dir>/sessions/--<cwd>--/`. With --no-session it still reads files
- * (switch_session) but new sessions stay in memory.
+ * JSONL file under `<agent dir>/sessions/--<cwd>--/`, and lists them (cached by size and mtime).
+ * With --no-session it still reads and lists files (switch_session) but new sessions stay in memory.
  */
 import { z } from "zod";
 import { definePlugin, defineSetting } from "../../kernel/index.js";
-import { resolveSessionDir } from "./paths.js";
+import { resolveSessionDir, sessionsRoot } from "./paths.js";
+import { SessionLister } from "./session-list.js";
 import { createJsonlStore } from "./store.js";
 
-export { encodeCwd, resolveSessionDir, sessionFileName } from "./paths.js";
+export { encodeCwd, resolveSessionDir, sessionFileName, sessionsRoot } from "./paths.js";
 export { createJsonlStore, JsonlFileStorage } from "./store.js";
 
 declare module "../../kernel/config.js" {
@@ -41,10 +42,15 @@ export default definePlugin({
       cliDir: cli.sessionDir,
       envDir: env.ATOMIC_CODING_AGENT_SESSION_DIR,
       settingsDir: settings.sessionDir,
+      env,
     });
-    k.provide(
-      "sessionStore",
-      createJsonlStore({ sessionDir, cwd, persistent: !cli.noSession, warn: (message) => k.log.warn(message) }),
-    );
+    const store = createJsonlStore({ sessionDir, cwd, persistent: !cli.noSession, warn: (message) => k.log.warn(message) });
+    const lister = new SessionLister();
+    k.provide("sessionStore", {
+      ...store,
+      // This folder's sessions, or every folder under <agent dir>/sessions (and this one, wherever it is).
+      list: async ({ all = false } = {}) => lister.list(all ? [...(await lister.folders(sessionsRoot(agentDir))), sessionDir] : [sessionDir]),
+      latest: () => lister.latest(sessionDir),
+    });
   },
 });

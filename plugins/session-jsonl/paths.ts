@@ -1,6 +1,6 @@
 /** Where session files live and how they are named. */
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { expandHome } from "../../kernel/index.js";
 
 /** `/a/b` -> `--a-b--`: one leading separator dropped, `/ \ :` become `-`. */
 export function encodeCwd(cwd: string): string {
@@ -21,6 +21,8 @@ export interface SessionDirSources {
   envDir?: string | undefined;
   /** settings `sessionDir` */
   settingsDir?: string | undefined;
+  /** For `~` (HOME, else USERPROFILE on Windows). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -29,10 +31,11 @@ export interface SessionDirSources {
  */
 export function resolveSessionDir(sources: SessionDirSources): string {
   const override = [sources.cliDir, sources.envDir, sources.settingsDir].find((dir) => dir !== undefined && dir.trim() !== "");
-  if (override !== undefined) return resolve(sources.cwd, expandHome(override.trim()));
+  if (override !== undefined) return resolve(sources.cwd, expandHome(override.trim(), sources.env));
   return join(sources.agentDir, "sessions", encodeCwd(resolve(sources.cwd)));
 }
 
-function expandHome(path: string): string {
-  return path === "~" || path.startsWith("~/") ? join(homedir(), path.slice(1)) : path;
+/** Every session folder's parent: `list_sessions {all: true}` reads its subfolders. */
+export function sessionsRoot(agentDir: string): string {
+  return join(agentDir, "sessions");
 }

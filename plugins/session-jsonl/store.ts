@@ -7,6 +7,7 @@
 import { constants } from "node:fs";
 import { access, chmod, copyFile, mkdir, open, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { expandHome } from "../../kernel/index.js";
 import { formatSize } from "../../lib/truncate/index.js";
 import type { LoadedSession, SessionEntry, SessionHeader, SessionStorage, SessionStore, SessionWriteStatus } from "../session/api.js";
 import { sessionFileName } from "./paths.js";
@@ -95,7 +96,7 @@ export function createJsonlStore(options: JsonlStoreOptions): SessionStore {
     },
 
     async load(path) {
-      const file = resolve(cwd, path);
+      const file = resolve(cwd, expandHome(path));
       const { header, entries, endsWithNewline } = await readSessionFile(file, warn);
       return { file, header, entries, storage: storage(file, { endsWithNewline }) };
     },

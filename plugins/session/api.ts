@@ -4,7 +4,7 @@
  * plugins (export-html, compaction) read and append through.
  */
 import { z } from "zod";
-import type { AgentMessage, NewSessionEntry, SessionEntry, SessionHeader, ThinkingLevel } from "../../kernel/index.js";
+import type { AgentMessage, NewSessionEntry, SessionEntry, SessionHeader, SessionInfo, ThinkingLevel } from "../../kernel/index.js";
 
 /** The entry types live in the kernel (they are protocol vocabulary); re-exported for plugins that read sessions. */
 export type {
@@ -19,6 +19,7 @@ export type {
   SessionEntry,
   SessionEntryType,
   NewSessionEntry,
+  SessionInfo,
 } from "../../kernel/index.js";
 
 /** What the model sees from the active branch. */
@@ -75,6 +76,13 @@ export interface SessionStore {
   load(path: string): Promise<LoadedSession>;
   /** Copies a loaded file into the session directory under a fresh name; the result appends there. */
   importCopy(source: LoadedSession): Promise<LoadedSession>;
+  /**
+   * Stored sessions, newest first: those of the session directory, or with `all` every session
+   * folder's. Files that are not sessions are left out. Optional for stores that cannot list.
+   */
+  list?(options?: { all?: boolean }): Promise<SessionInfo[]>;
+  /** The file of the session directory's session written most recently (`--continue`): cheaper than `list()[0]`. */
+  latest?(): Promise<string | undefined>;
   /** Why new session files cannot be written now (a message naming the dir), or undefined. */
   checkWritable(): Promise<string | undefined>;
   /** Write failures and recoveries of any session file of this store; returns the unsubscribe function. */

@@ -8,8 +8,10 @@ import { definePlugin, STAGE } from "../../kernel/index.js";
 import { SessionWriteErrorSchema, type SessionApi } from "./api.js";
 import { currentSessionHandle } from "./handle.js";
 import { lifecycleCommands } from "./lifecycle-commands.js";
+import { listSessionsCommand } from "./list-command.js";
 import { queryCommands } from "./query-commands.js";
 import { SESSION_HOOKS, SessionRuntime } from "./runtime.js";
+import { sessionFlags } from "./startup-session.js";
 
 export type * from "./api.js";
 export { buildSessionContext } from "./context.js";
@@ -17,6 +19,9 @@ export { buildSessionContext } from "./context.js";
 declare module "../../kernel/config.js" {
   interface CliOptions {
     name?: string;
+    continue?: boolean;
+    resume?: boolean;
+    session?: string;
   }
 }
 
@@ -26,10 +31,10 @@ export default definePlugin({
   provides: ["session"],
   requires: ["agent", "models"],
   after: ["session-jsonl"],
-  flags: [{ name: "--name", alias: "-n", key: "name", value: "<name>", description: "Session display name at startup." }],
+  flags: sessionFlags,
   apply(k) {
     const runtime = new SessionRuntime(k, k.ownHooks(...SESSION_HOOKS));
-    for (const command of [...lifecycleCommands(k, runtime), ...queryCommands(k, runtime)]) k.registerCommand(command);
+    for (const command of [...lifecycleCommands(k, runtime), ...queryCommands(k, runtime), listSessionsCommand(k)]) k.registerCommand(command);
 
     const current = () => runtime.manager.current;
     const api: SessionApi = {

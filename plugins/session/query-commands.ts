@@ -3,7 +3,7 @@
  * set_session_name, get_session_stats.
  */
 import { z } from "zod";
-import { defineCommand, ErrorCode, NO_DATA, KernelError, SessionEntrySchema, TreeNodeSchema, type CommandDefinition, type PluginContext } from "../../kernel/index.js";
+import { defineCommand, ErrorCode, NO_DATA, KernelError, StoredSessionEntrySchema, TreeNodeSchema, type CommandDefinition, type PluginContext } from "../../kernel/index.js";
 import type { SessionRuntime } from "./runtime.js";
 import { checkSessionName, MAX_SESSION_NAME_CHARS } from "./limits.js";
 import { computeSessionTotals, estimateContextTokens } from "./stats.js";
@@ -23,7 +23,7 @@ export function queryCommands(k: PluginContext, runtime: SessionRuntime): Comman
     name: "get_entries",
     description: "Session entries in append order (all branches), optionally strictly after `since`.",
     input: () => z.object({ since: z.string().optional() }),
-    output: () => z.object({ entries: z.array(SessionEntrySchema()), leafId: z.string().nullable() }),
+    output: () => z.object({ entries: z.array(StoredSessionEntrySchema()), leafId: z.string().nullable() }),
     run({ since }) {
       const current = tree();
       if (since === undefined) return { entries: current.entries().slice(), leafId: current.leafId };

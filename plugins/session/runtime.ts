@@ -4,12 +4,13 @@
  * every command that swaps sessions follows one order.
  */
 import { dirname, resolve } from "node:path";
-import type { Hooks, PluginContext, SessionStartReason } from "../../kernel/index.js";
+import { ErrorCode, isKernelError, UsageError, type Hooks, type PluginContext, type SessionStartReason } from "../../kernel/index.js";
 import type { AgentApi } from "../agent/api.js";
 import type { SessionContext, SessionWriteStatus } from "./api.js";
 import { contextFromPath } from "./context.js";
 import { checkSessionName } from "./limits.js";
 import { SessionManager, type Session } from "./manager.js";
+import { startupSessionFile } from "./startup-session.js";
 
 type ShutdownReason = "new" | "resume" | "fork";
 
@@ -44,9 +45,12 @@ export class SessionRuntime {
     return this.#k.service("agent");
   }
 
-  /** Creates the startup session; the persistence backend is looked up now that all plugins applied. */
+  /**
+   * Creates the startup session, or opens the one `--continue`/`--resume`/`--session` names; the
+   * persistence backend is looked up now that all plugins applied.
+   */
   async start(): Promise<void> {
-    const { cwd, cli } = this.#k.config;
+    const { cwd, cli, env } = this.#k.config;
     const name = cli.name?.trim() ? checkSessionName(cli.name) : undefined;
     const store = this.#k.maybeService("sessionStore");
     if (store?.persistent) {
@@ -56,6 +60,8 @@ export class SessionRuntime {
     }
     store?.onWriteStatus((status) => this.#onWriteStatus(status));
     this.#manager = new SessionManager({ cwd, store });
+    const file = await startupSessionFile({ cli, cwd, env, store, log: this.#k.log });
+    if (file) await this.#openAtStartup(file);
     this.agent.setSessionId(this.#manager.current.header.id);
     if (name) this.#manager.append({ type: "session_info", name });
     await this.hooks.session_start.promise({ reason: "startup" });
@@ -143,17 +149,33 @@ export class SessionRuntime {
     return fields;
   }
 
-  async #restoreAgent(context: SessionContext): Promise<void> {
+  /** The stored session becomes the current one; a model or level given on the command line wins over its own. */
+  async #openAtStartup(file: string): Promise<void> {
+    const manager = this.manager;
+    const { cli } = this.#k.config;
+    let loaded;
+    try {
+      loaded = await manager.read(file);
+    } catch (error) {
+      // A file that vanished or is no session: the command line's mistake.
+      if (isKernelError(error) && (error.code === ErrorCode.NOT_FOUND || error.code === ErrorCode.INVALID_INPUT)) throw new UsageError(`${error.message} (${cli.session !== undefined ? "--session" : "--continue"})`);
+      throw error;
+    }
+    await manager.activate(manager.fromLoaded(loaded));
+    await this.#restoreAgent(contextFromPath(manager.current.tree.branch()), { keepModel: Boolean(cli.model || cli.provider), keepThinking: cli.thinking !== undefined });
+  }
+
+  async #restoreAgent(context: SessionContext, keep: { keepModel?: boolean; keepThinking?: boolean } = {}): Promise<void> {
     const agent = this.agent;
     agent.replaceMessages(context.messages);
     this.#restoring = true;
     try {
-      if (context.model) {
+      if (context.model && !keep.keepModel) {
         const model = this.#k.service("models").find(context.model.provider, context.model.modelId);
         const current = agent.getModel();
         if (model && (current?.provider !== model.provider || current.id !== model.id)) await agent.setModel(model, "restore");
       }
-      if (context.thinkingLevel) await agent.setThinkingLevel(context.thinkingLevel);
+      if (context.thinkingLevel && !keep.keepThinking) await agent.setThinkingLevel(context.thinkingLevel);
     } finally {
       this.#restoring = false;
     }

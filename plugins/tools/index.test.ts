@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PluginContext, ToolDefinition } from "../../kernel/index.js";
+import { activeToolsFromCli } from "./active-tools.js";
 import toolsPlugin from "./index.js";
 import { createToolRunner } from "./test-harness.js";
 
@@ -8,7 +9,8 @@ function fakeKernel(registered: ToolDefinition<any>[], shutdown: (() => Promise<
   return {
     name: "tools",
     registerTool: (tool: ToolDefinition<any>) => registered.push(tool),
-    hooks: { shutdown: { tapPromise: (_: string, fn: () => Promise<void>) => shutdown.push(fn) } },
+    config: { cli: { positionals: [] } },
+    hooks: { shutdown: { tapPromise: (_: string, fn: () => Promise<void>) => shutdown.push(fn) }, boot: { tap: () => undefined } },
   } as unknown as PluginContext;
 }
 
@@ -31,5 +33,17 @@ describe("tools plugin", () => {
       const properties = spec.parameters.properties as Record<string, { description?: string }>;
       for (const [name, property] of Object.entries(properties)) expect(property.description, `${spec.name}.${name}`).toBeTruthy();
     }
+  });
+
+  it("--tools / --no-tools give the active set; unknown names are a usage error listing the registered ones", () => {
+    const registered = ["read", "edit", "write", "grep", "find", "ls", "bash"];
+    const cli = { positionals: [] };
+    expect(activeToolsFromCli(cli, registered)).toBeUndefined();
+    expect(activeToolsFromCli({ ...cli, tools: " read, grep,find ,ls,read" }, registered)).toEqual(["read", "grep", "find", "ls"]);
+    expect(activeToolsFromCli({ ...cli, noTools: true }, registered)).toEqual([]);
+    expect(activeToolsFromCli({ ...cli, noTools: true, tools: "bash" }, registered)).toEqual(["bash"]);
+    expect(() => activeToolsFromCli({ ...cli, tools: "read,grpe,sh" }, registered)).toThrow(
+      expect.objectContaining({ code: "E_USAGE", message: "Unknown tools in --tools: grpe, sh. Available: read, edit, write, grep, find, ls, bash" }),
+    );
   });
 });

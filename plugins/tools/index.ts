@@ -3,7 +3,8 @@
  * Each tool lives in its own module; this file only registers them. The shell tool is the
  * separate `bash` plugin.
  */
-import { definePlugin, type ToolDefinition } from "../../kernel/index.js";
+import { definePlugin, STAGE, type ToolDefinition } from "../../kernel/index.js";
+import { activeToolsFromCli, toolFlags } from "./active-tools.js";
 import { editTool } from "./edit.js";
 import { findTool } from "./find.js";
 import { createGrepTool } from "./grep.js";
@@ -21,10 +22,16 @@ export function fileTools(workers: RegexWorkers): ToolDefinition<any>[] {
 
 export default definePlugin({
   name: "tools",
-  description: "File tools for the model: read, edit, write, grep, find, ls.",
+  description: "File tools for the model: read, edit, write, grep, find, ls; --tools/--no-tools choose what the model is offered.",
+  flags: toolFlags,
   apply(k) {
     const workers = new RegexWorkers();
     for (const tool of fileTools(workers)) k.registerTool(tool);
     k.hooks.shutdown.tapPromise(k.name, () => workers.close());
+    // At boot every plugin (bash too) has registered its tools, so every name can be checked.
+    k.hooks.boot.tap({ name: k.name, stage: STAGE.LAST }, () => {
+      const active = activeToolsFromCli(k.config.cli, k.tools.names());
+      if (active) k.setActiveTools(active);
+    });
   },
 });

@@ -7,8 +7,8 @@
  * those variants, and picks the first that exists on disk.
  */
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { expandHome } from "../../kernel/index.js";
 
 /** NBSP, the en/em/thin spaces, narrow NBSP, medium math space, ideographic space. */
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
@@ -34,9 +34,9 @@ export function pathCandidates(path: string): string[] {
 }
 
 function absolute(cwd: string, path: string): string {
-  if (path === "~") return homedir();
-  if (path.startsWith("~/")) return join(homedir(), path.slice(2));
-  return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
+  // `~`, `~/x` and `~\x` (a Windows user's spelling): the kernel's one rule.
+  const expanded = expandHome(path);
+  return isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
 }
 
 /**

@@ -5,6 +5,7 @@
  * (stdin EOF or a closed stdout asks for it).
  */
 import { claimStdout, definePlugin, type TransportHost } from "../../kernel/index.js";
+import { deltaUpdate, type EventOptionsApi } from "../event-options/api.js";
 import { InputGate } from "./input-gate.js";
 import { LineReader, MAX_LINE_BYTES } from "./line-reader.js";
 import { rawNumericId } from "./raw-id.js";
@@ -17,11 +18,11 @@ export default definePlugin({
   name: "transport-rpc",
   description: "Strict JSONL RPC over stdin/stdout.",
   apply(k) {
-    k.registerTransport({ name: "rpc", description: "JSON lines on stdin/stdout (the RPC protocol).", serve: serveRpc });
+    k.registerTransport({ name: "rpc", description: "JSON lines on stdin/stdout (the RPC protocol).", serve: (host) => serveRpc(host, k.maybeService("eventOptions")) });
   },
 });
 
-async function serveRpc(host: TransportHost): Promise<number> {
+async function serveRpc(host: TransportHost, options: EventOptionsApi | undefined): Promise<number> {
   const stdout = claimStdout();
   const stdin = process.stdin;
   const writer = new RecordWriter({ write: (parts) => stdout.writeParts(parts), onceDrain: (resolve) => stdout.onceDrain(resolve) });
@@ -29,7 +30,7 @@ async function serveRpc(host: TransportHost): Promise<number> {
   // answer, stdin is not read until they drain: memory stays bounded whatever the client does.
   const gate = new InputGate({ pause: () => stdin.pause(), resume: () => stdin.resume(), congestion: () => writer.pressure() });
   host.events.subscribe((event) => {
-    writer.writeRecord(event);
+    writer.writeRecord(event.type === "message_update" && options?.deltaUpdates ? deltaUpdate(event) : event);
     gate.check();
   });
   host.events.addPressureSource(() => writer.pressure());

@@ -46,7 +46,8 @@ type UpdateRecord = { type?: unknown; message?: unknown; assistantMessageEvent?:
 
 function isSharedSnapshotUpdate(record: object): record is UpdateRecord & { message: Record<string, unknown> } {
   const event = record as UpdateRecord;
-  return event.type === "message_update" && !!event.assistantMessageEvent && event.assistantMessageEvent.partial === event.message;
+  // A delta-mode update has neither snapshot: undefined === undefined is not a shared one.
+  return event.type === "message_update" && typeof event.message === "object" && event.message !== null && !!event.assistantMessageEvent && event.assistantMessageEvent.partial === event.message;
 }
 
 /**

@@ -46,6 +46,8 @@ export class RpcClient {
   readonly agentDir: string;
   readonly cwd: string;
   stderr = "";
+  /** Bytes read from stdout so far. */
+  stdoutBytes = 0;
   /** Records (sent or received) that do not match the protocol schema; a test fails on any. */
   readonly protocolErrors: string[] = [];
   readonly #checker: ProtocolChecker;
@@ -82,6 +84,7 @@ export class RpcClient {
   }
 
   #onData(chunk: Buffer): void {
+    this.stdoutBytes += chunk.length;
     // Pending pieces of an unfinished line are joined once, when its LF arrives: linear in size.
     let start = 0;
     for (let newline = chunk.indexOf(0x0a); newline >= 0; newline = chunk.indexOf(0x0a, start)) {
@@ -188,6 +191,34 @@ function userPlugins(agentDir: string): string[] {
   } catch {
     return [];
   }
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI once (a subcommand, --list-models, a usage error): no protocol, just its output and exit code. */
+export function runCli(args: string[], options: { cwd: string; agentDir: string; env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number }): Promise<CliRun> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, ATOMIC_CODING_AGENT_DIR: options.agentDir, ...options.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
+    child.once("error", reject);
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+    child.stdin.end(options.stdin ?? "");
+  });
 }
 
 /** Writes a cassette into `<agentDir>/cassettes/<name>.jsonl`. Turns are lists of unified events (no partial). */

@@ -1,5 +1,5 @@
 /**
- * Stopping a command and everything it started. On POSIX the shell is spawned detached, so its
+ * Stopping a command and everything it started (the bash plugin's commands, `!command` secrets). On POSIX the shell is spawned detached, so its
  * pid is a process-group id and one signal reaches the whole tree (a `sleep &` included). Windows
  * has no process groups: `taskkill /T` walks the tree from the shell's pid, and /F because
  * console programs ignore the polite close request.

@@ -1,0 +1,119 @@
+/**
+ * `atomic config`: boots the host the way `--mode rpc` would (same flags, same files), serves
+ * nothing, and prints where each setting came from, which models.json and auth.json entries were
+ * read, which provider has a credential and from where (never a key), the startup model, and
+ * every problem found. Exit 1 when there is a problem. When the flags or the settings files stop
+ * startup, the rest is still checked without them, so one report shows every problem.
+ */
+import { stat } from "node:fs/promises";
+import { composeSettings, toKernelError, type HostOptions, type HostRuntime, type Logger, type PreparedHost } from "../kernel/index.js";
+import type {} from "../plugins/agent/api.js";
+import type { ModelsApi } from "../plugins/models/api.js";
+import { credentials } from "./list-models.js";
+
+const WITHOUT_SETTINGS = "the settings files and user plugins";
+
+interface Collected {
+  notes: string[];
+  problems: string[];
+}
+
+export async function configReport(options: HostOptions, prepare: (options: HostOptions) => Promise<PreparedHost>): Promise<{ text: string; problems: number }> {
+  const found: Collected = { notes: [], problems: [] };
+  // Each message once: a retry below reports the same models.json problem again.
+  const add = (list: string[]) => (message: string) => void (list.includes(message) || list.push(message));
+  const log: Logger = { info: add(found.notes), warn: add(found.problems), error: add(found.problems) };
+  let prepared: PreparedHost | undefined;
+  let host: HostRuntime | undefined;
+  let skipped: string | undefined;
+  // What stopped startup is a problem; then again without it (the flags, then the settings
+  // files and user plugins), so the rest is still checked.
+  const attempts: [string | undefined, HostOptions][] = [[undefined, options]];
+  if ((options.argv ?? []).length > 0) attempts.push(["the command-line options", { ...options, argv: [] }]);
+  attempts.push([WITHOUT_SETTINGS, { ...options, argv: [], readSettingsFiles: false, userPlugins: false }]);
+  for (const [without, attempt] of attempts) {
+    try {
+      prepared = await prepare({ ...attempt, log });
+      host = await prepared.boot();
+      skipped = without;
+      break;
+    } catch (error) {
+      log.error(toKernelError(error).message);
+      prepared = undefined;
+    }
+  }
+  try {
+    const text = await render(options, prepared, host, found, skipped);
+    return { text, problems: found.problems.length };
+  } finally {
+    await host?.shutdown("exit");
+  }
+}
+
+async function render(options: HostOptions, prepared: PreparedHost | undefined, host: HostRuntime | undefined, found: Collected, skipped: string | undefined): Promise<string> {
+  const out: string[] = [];
+  const line = (text = "") => out.push(text);
+  line(`Agent dir:      ${options.agentDir}`);
+  line(`Working folder: ${options.cwd}${host ? ` (project ${host.config.trusted ? "trusted" : "not trusted"})` : ""}`);
+  if (skipped) line(`Checked without ${skipped}: they stop startup (see Problems).`);
+  const sources = host?.config.settingsSources;
+  if (sources) {
+    line();
+    line(skipped === WITHOUT_SETTINGS ? "Settings files (not read: see Problems)" : "Settings files");
+    line(`  user     ${sources.userFile} (${(await isFile(sources.userFile)) ? "read" : "not found"})`);
+    line(`  project  ${sources.projectFile} (${(await isFile(sources.projectFile)) ? "read" : "not found"})`);
+  }
+  if (prepared && sources) {
+    const composed = composeSettings(prepared.definitions);
+    const rows = [...composed.values()].map((setting) => [setting.key, sources.sources[setting.key] ?? "default", setting.owner]);
+    line();
+    line("Settings (key, where its value comes from, owner)");
+    out.push(...table(rows, "  "));
+    const unknown = Object.keys(sources.sources).filter((key) => !composed.has(key));
+    if (unknown.length > 0) line(`  Not read by any plugin (kept, ignored): ${unknown.join(", ")}`);
+  }
+  const models = host?.kernel.services.maybe("models") as ModelsApi | undefined;
+  if (host && models) {
+    const { modelsJson, authFile } = models.diagnostics();
+    line();
+    line("Models");
+    const jsonState = modelsJson.state === "loaded" ? `read; providers: ${modelsJson.providers.join(", ") || "none"}` : modelsJson.state === "missing" ? "not found" : "invalid, ignored (see Problems)";
+    line(`  models.json  ${modelsJson.path} (${jsonState})`);
+    line(`  auth.json    ${authFile.path} (${authFile.error ? "unreadable, see Problems" : `entries: ${authFile.providers.join(", ") || "none"}`})`);
+    const agent = host.kernel.services.maybe("agent");
+    const model = agent?.getModel();
+    line(`  startup model  ${model ? `${model.provider}/${model.id} (thinking ${agent!.getThinkingLevel()})` : "none"}`);
+    line();
+    line("Credentials (provider, where its key comes from; keys are never shown)");
+    out.push(...table(models.providers().map((provider) => [provider, credentials(models.authStatus(provider)), count(models.all().filter((m) => m.provider === provider).length, "model")]), "  "));
+  }
+  if (found.notes.length > 0) {
+    line();
+    line("Notes");
+    for (const note of found.notes) line(`  - ${note}`);
+  }
+  line();
+  if (found.problems.length === 0) line("Problems: none");
+  else {
+    line(`Problems (${found.problems.length})`);
+    for (const problem of found.problems) line(`  - ${problem}`);
+  }
+  return out.join("\n") + "\n";
+}
+
+function table(rows: string[][], indent: string): string[] {
+  const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => indent + row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  "));
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}

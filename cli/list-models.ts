@@ -1,0 +1,53 @@
+/**
+ * `atomic --list-models [pattern]`: the catalog as a table (provider, model, context window,
+ * output limit, reasoning, images, where the provider's credential comes from), from the booted
+ * host's `models` service. Every word of the pattern must appear in `provider/id name`.
+ */
+import type { Model } from "../kernel/index.js";
+import type { AuthStatus, ModelsApi } from "../plugins/models/api.js";
+
+export function modelListing(models: ModelsApi, pattern: string | true): { text: string; count: number } {
+  const words = pattern === true ? [] : pattern.toLowerCase().split(/\s+/).filter(Boolean);
+  const rows = models.all().filter((model) => {
+    const haystack = `${model.provider}/${model.id} ${model.name}`.toLowerCase();
+    return words.every((word) => haystack.includes(word));
+  });
+  if (rows.length === 0) return { text: "", count: 0 };
+  const table = [
+    ["provider", "model", "context", "max-out", "thinking", "images", "credentials"],
+    ...rows.map((model: Model) => [
+      model.provider,
+      model.id,
+      tokens(model.contextWindow),
+      tokens(model.maxTokens),
+      model.reasoning ? "yes" : "no",
+      model.input.includes("image") ? "yes" : "no",
+      credentials(models.authStatus(model.provider)),
+    ]),
+  ];
+  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
+  const text = table.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ")).join("\n") + "\n";
+  return { text, count: rows.length };
+}
+
+/** Where the key comes from, never the key. */
+export function credentials(status: AuthStatus): string {
+  if (!status.configured) return "none";
+  switch (status.source) {
+    case "none":
+      return "not needed";
+    case "environment":
+      return `env ${status.label}`;
+    case "runtime":
+      return "--api-key";
+    default:
+      return status.label ?? status.source ?? "yes";
+  }
+}
+
+/** 200000 -> 200K, 1000000 -> 1M. */
+function tokens(count: number): string {
+  if (count >= 1_000_000) return `${Number((count / 1_000_000).toFixed(1))}M`;
+  if (count >= 1_000) return `${Number((count / 1_000).toFixed(1))}K`;
+  return String(count);
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { renderProtocolDocs, typeOf } from "./index.js";
+
+describe("protocol docs", () => {
+  it("renders type expressions from JSON Schema", () => {
+    expect(typeOf({ type: "string" })).toBe("string");
+    expect(typeOf({ enum: ["a", "b"] })).toBe('`"a"` \\| `"b"`');
+    expect(typeOf({ anyOf: [{ $ref: "#/$defs/Model" }, { type: "null" }] })).toBe("[Model](#model) \\| null");
+    expect(typeOf({ type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } })).toBe("(string \\| number)[]");
+    expect(typeOf({ type: "object", properties: { a: {}, b: {} }, required: ["a"] })).toBe("{a, b?}");
+    expect(typeOf({ description: "anything" })).toBe("any");
+  });
+
+  it("renders a command, its response and an event, with fields and lanes", () => {
+    const schema = {
+      description: "Test protocol.",
+      $defs: {
+        PingCommand: { type: "object", description: "Ping. Immediate lane: handled as soon as read.", properties: { type: { const: "ping" }, id: {}, n: { type: "number", description: "How many." } }, required: ["type", "n"] },
+        PingResponse: { type: "object", properties: { command: { const: "ping" }, data: { type: "object", properties: { pong: { type: "boolean" } }, required: ["pong"] } } },
+        PongEvent: { type: "object", description: "A pong.", properties: { type: { const: "pong" } } },
+        Command: { oneOf: [{ $ref: "#/$defs/PingCommand" }] },
+        Response: { oneOf: [{ $ref: "#/$defs/PingResponse" }] },
+        Event: { oneOf: [{ $ref: "#/$defs/PongEvent" }] },
+        Thing: { type: "string", description: "A thing." },
+      },
+    };
+    const page = renderProtocolDocs(schema);
+    expect(page).toContain("| [`ping`](#ping) | immediate | {pong} |");
+    expect(page).toContain("| `n` | number | yes | How many. |");
+    expect(page).toContain("### `pong`\n\nA pong.");
+    expect(page).toContain("### Thing\n\nA thing.\n\nstring");
+    expect(page.endsWith("\n")).toBe(true);
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * docs/protocol.md from the protocol's JSON Schema (`atomic schema`): one section per command
+ * (fields, lane, response data), per event and per shared type, rendered from the same zod
+ * schemas that validate the records. Pure: schema in, markdown out, so a test can tell when the
+ * checked-in page has drifted from the code.
+ */
+
+type Schema = Record<string, unknown>;
+
+const ENVELOPE = new Set(["type", "id"]);
+const MAX_INLINE_FIELDS = 4;
+
+const str = (value: unknown): string => (typeof value === "string" ? value : "");
+const defName = (ref: string) => ref.replace("#/$defs/", "");
+const anchor = (name: string) => name.toLowerCase().replace(/[^a-z0-9_-]/g, "");
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|").trim();
+
+function properties(schema: Schema): [string, Schema][] {
+  return Object.entries((schema.properties as Record<string, Schema> | undefined) ?? {});
+}
+
+function required(schema: Schema): Set<string> {
+  return new Set((schema.required as string[] | undefined) ?? []);
+}
+
+/** A short type expression: `string`, `"a" \| "b"`, `[Model](#model) \| null`, `{text, images?}`, `ToolCall[]`. */
+export function typeOf(schema: Schema | undefined, depth = 0): string {
+  if (!schema || Object.keys(schema).filter((k) => k !== "description").length === 0) return "any";
+  if (typeof schema.$ref === "string") {
+    const name = defName(schema.$ref);
+    return `[${name}](#${anchor(name)})`;
+  }
+  if ("const" in schema) return `\`${JSON.stringify(schema.const)}\``;
+  if (Array.isArray(schema.enum)) return schema.enum.map((v) => `\`${JSON.stringify(v)}\``).join(" \\| ");
+  const union = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  if (union) return depth > 2 ? "object" : union.map((s) => typeOf(s, depth + 1)).join(" \\| ");
+  if (Array.isArray(schema.type)) return schema.type.join(" \\| ");
+  switch (schema.type) {
+    case "array":
+      return `${wrap(typeOf(schema.items as Schema | undefined, depth + 1))}[]`;
+    case "object": {
+      const fields = properties(schema);
+      if (fields.length === 0) return schema.additionalProperties && schema.additionalProperties !== false ? "object (map)" : "{}";
+      if (fields.length > MAX_INLINE_FIELDS || depth > 1) return "object";
+      const needed = required(schema);
+      return `{${fields.map(([name]) => (needed.has(name) ? name : `${name}?`)).join(", ")}}`;
+    }
+    case "integer":
+      return "integer";
+    default:
+      return str(schema.type) || "any";
+  }
+}
+
+const wrap = (type: string) => (type.includes("\\|") ? `(${type})` : type);
+
+/** A fields table, or nothing for a record without fields. */
+function fieldTable(schema: Schema, skip: Set<string>): string[] {
+  const needed = required(schema);
+  const rows = properties(schema)
+    .filter(([name]) => !skip.has(name))
+    .map(([name, field]) => `| \`${name}\` | ${typeOf(field)} | ${needed.has(name) ? "yes" : "no"} | ${oneLine(str(field.description))} |`);
+  if (rows.length === 0) return [];
+  return ["| field | type | required | description |", "|---|---|---|---|", ...rows, ""];
+}
+
+/** Response `data`: its type, and its fields when it is an object of its own. */
+function dataSection(response: Schema | undefined): string[] {
+  if (!response) return ["Reply only: no response is written.", ""];
+  const data = (response.properties as Record<string, Schema>).data;
+  if (!data) return ["Response: no `data`.", ""];
+  const lines = [`Response \`data\`: ${typeOf(data)}${data.description ? ` — ${oneLine(str(data.description))}` : ""}`, ""];
+  if (data.type === "object" && properties(data).length > MAX_INLINE_FIELDS) lines.push(...fieldTable(data, new Set()));
+  return lines;
+}
+
+function commandName(def: Schema): string {
+  return str((def.properties as Record<string, Schema>).type?.const);
+}
+
+function section(title: string, description: string): string[] {
+  return [`### ${title}`, "", ...(description ? [oneLine(description), ""] : [])];
+}
+
+/** The whole page. */
+export function renderProtocolDocs(schema: Schema): string {
+  const defs = schema.$defs as Record<string, Schema>;
+  const refs = (id: string) => ((defs[id]?.oneOf as Schema[] | undefined) ?? []).map((r) => defName(str(r.$ref)));
+  const commands = refs("Command");
+  const events = refs("Event");
+  const responses = new Map(refs("Response").map((id) => [str((defs[id]!.properties as Record<string, Schema>).command?.const), defs[id]!]));
+  const generated = new Set(["Command", "Response", "Event", ...commands, ...events, ...refs("Response")]);
+  const vocabulary = Object.keys(defs).filter((id) => !generated.has(id));
+
+  const out: string[] = [
+    "# RPC protocol reference",
+    "",
+    "<!-- Generated from `atomic schema` by `npm run docs:protocol`: edit the zod schemas, not this file. -->",
+    "",
+    `${str(schema.description)} How records flow (framing, ids, errors, lanes, ordering, teardown): [protocol-guide.md](protocol-guide.md).`,
+    "The same content as one JSON Schema document (draft 2020-12): `atomic schema`.",
+    "",
+    "Every command may carry an `id` (string or number), echoed exactly in its response. A failed command answers",
+    "`{id?, type: \"response\", command, success: false, error}`. Unknown extra fields are ignored.",
+    "",
+    "## Commands",
+    "",
+    "| command | lane | response data |",
+    "|---|---|---|",
+  ];
+  for (const id of commands) {
+    const name = commandName(defs[id]!);
+    const immediate = str(defs[id]!.description).includes("Immediate lane") ? "immediate" : "ordinary";
+    const response = responses.get(name);
+    const data = response ? ((response.properties as Record<string, Schema>).data ? typeOf((response.properties as Record<string, Schema>).data) : "-") : "no response";
+    out.push(`| [\`${name}\`](#${anchor(name)}) | ${immediate} | ${data} |`);
+  }
+  out.push("");
+  for (const id of commands) {
+    const def = defs[id]!;
+    const name = commandName(def);
+    out.push(...section(`\`${name}\``, str(def.description)), ...fieldTable(def, ENVELOPE), ...dataSection(responses.get(name)));
+  }
+  out.push("## Events", "", "Events carry no `id` unless their fields say so. Clients should ignore event types they do not know.", "");
+  for (const id of events) {
+    const def = defs[id]!;
+    out.push(...section(`\`${commandName(def)}\``, str(def.description)), ...fieldTable(def, ENVELOPE));
+  }
+  out.push("## Shared types", "");
+  for (const id of vocabulary) {
+    const def = defs[id]!;
+    out.push(...section(id, str(def.description)));
+    if (def.type === "object" && properties(def).length > 0) out.push(...fieldTable(def, new Set()));
+    else out.push(`${typeOf(def, 1)}`, "");
+  }
+  return `${out.join("\n").replace(/\n+$/, "")}\n`;
+}

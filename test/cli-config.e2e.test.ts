@@ -1,0 +1,155 @@
+/**
+ * Diagnostics over the built CLI: `atomic config` (where each setting comes from, models.json,
+ * auth.json, credentials, every problem), and a models.json that fails validation reported where
+ * the user looks: the prompt error after `No model selected.`, and the --model error.
+ */
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { RpcClient, runCli, tempDir } from "./helpers/rpc-client.js";
+
+const clients: RpcClient[] = [];
+const dirs: string[] = [];
+const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
+const BAD_MODELS = { providers: { bad: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "k", models: [{ id: 7 }] } } };
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) if (c.child.exitCode === null) await c.close();
+});
+afterAll(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function folders(files: { settings?: unknown; project?: unknown; models?: unknown; auth?: unknown } = {}): { agentDir: string; cwd: string } {
+  const agentDir = tempDir("atomic-agent-");
+  const cwd = realpathSync(tempDir("atomic-cwd-"));
+  dirs.push(agentDir, cwd);
+  const write = (path: string, value: unknown) => writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
+  if (files.settings !== undefined) write(join(agentDir, "settings.json"), files.settings);
+  if (files.models !== undefined) write(join(agentDir, "models.json"), files.models);
+  if (files.auth !== undefined) write(join(agentDir, "auth.json"), files.auth);
+  if (files.project !== undefined) {
+    mkdirSync(join(cwd, ".atomic"));
+    write(join(cwd, ".atomic", "settings.json"), files.project);
+  }
+  return { agentDir, cwd };
+}
+
+describe("atomic config", () => {
+  it("shows where each setting comes from, the files read, credential sources and the startup model", async () => {
+    const { agentDir, cwd } = folders({
+      settings: { defaultThinkingLevel: "high", theme: "dark", defaultProvider: "anthropic", defaultModel: "claude-haiku-4-5" },
+      project: { steeringMode: "all", shellPath: "./evil.sh" },
+      auth: { anthropic: { type: "api_key", key: "sk-stored-777" } },
+    });
+    const run = await runCli(["config"], { agentDir, cwd, env: { ...NO_KEYS, OPENAI_API_KEY: "sk-env-888" } });
+    expect(run.code).toBe(0);
+    const out = run.stdout;
+    expect(out).toContain(`Agent dir:      ${agentDir}\nWorking folder: ${cwd} (project not trusted)\n`);
+    expect(out).toContain(`  user     ${join(agentDir, "settings.json")} (read)\n  project  ${join(cwd, ".atomic", "settings.json")} (read)\n`);
+    expect(out).toMatch(/^  defaultThinkingLevel +user +agent$/m);
+    expect(out).toMatch(/^  steeringMode +project +agent$/m);
+    expect(out).toMatch(/^  shellPath +default +bash$/m);
+    expect(out).toMatch(/^  compaction +default +compaction$/m);
+    expect(out).toContain("  Not read by any plugin (kept, ignored): theme\n");
+    expect(out).toContain(`  models.json  ${join(agentDir, "models.json")} (not found)\n`);
+    expect(out).toContain(`  auth.json    ${join(agentDir, "auth.json")} (entries: anthropic)\n`);
+    expect(out).toContain("  startup model  anthropic/claude-haiku-4-5 (thinking high)\n");
+    expect(out).toMatch(/^  anthropic +auth\.json +\d+ models$/m);
+    expect(out).toMatch(/^  openai +env OPENAI_API_KEY +\d+ models$/m);
+    expect(out).toMatch(/^  google +none +\d+ models$/m);
+    expect(out).toMatch(/^  replay +not needed +1 model$/m);
+    expect(out).toContain(`Notes\n  - Ignored "shellPath" in ${join(cwd, ".atomic", "settings.json")}: an untrusted project may not set it`);
+    expect(out.endsWith("\nProblems: none\n")).toBe(true);
+    expect(out).not.toMatch(/sk-stored-777|sk-env-888/);
+  });
+
+  it("lists every problem and exits 1: a models.json that fails validation, a keyless custom provider", async () => {
+    const models = { providers: { ...BAD_MODELS.providers } };
+    const { agentDir, cwd } = folders({ models });
+    const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
+    expect(run.code).toBe(1);
+    const path = join(agentDir, "models.json");
+    expect(run.stdout).toContain(`  models.json  ${path} (invalid, ignored (see Problems))\n`);
+    expect(run.stdout).toContain(`Problems (1)\n  - Invalid models file ${path}: Invalid providers.bad.models.0.id: expected string (models.json ignored; built-in models kept)\n`);
+
+    const keyless = folders({ models: { providers: { local: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", models: [{ id: "m" }] } } } });
+    const second = await runCli(["config"], { ...keyless, env: NO_KEYS });
+    expect(second.code).toBe(1);
+    expect(second.stdout).toContain(`(read; providers: local)`);
+    expect(second.stdout).toMatch(/^  local +none +1 model$/m);
+    expect(second.stdout).toContain(`  - Custom provider "local" in ${join(keyless.agentDir, "models.json")} has no API key: add providers.local.apiKey`);
+  });
+
+  it("a settings file that stops startup is a problem, and everything else is still checked", async () => {
+    const { agentDir, cwd } = folders({ settings: '{"retry": {"maxRetries": "three"}}', models: BAD_MODELS });
+    const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("Checked without the settings files and user plugins: they stop startup (see Problems).\n");
+    expect(run.stdout).toContain("Settings files (not read: see Problems)\n");
+    expect(run.stdout).toContain(`Problems (2)\n  - Invalid settings file ${join(agentDir, "settings.json")}: Invalid retry.maxRetries: expected number`);
+    expect(run.stdout).toContain(`  - Invalid models file ${join(agentDir, "models.json")}: Invalid providers.bad.models.0.id`);
+  });
+
+  it("a flag that stops startup is a problem; the rest is checked without the flags", async () => {
+    const { agentDir, cwd } = folders({ settings: { defaultThinkingLevel: "low" } });
+    const run = await runCli(["config", "--model", "no-such-model-anywhere", "--tools", "read"], { agentDir, cwd, env: NO_KEYS });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("Checked without the command-line options: they stop startup (see Problems).\n");
+    expect(run.stdout).toMatch(/^  defaultThinkingLevel +user +agent$/m);
+    expect(run.stdout).toMatch(/Problems \(1\)\n  - No model matches --model "no-such-model-anywhere"\. Closest: /);
+  });
+
+  it("takes the run's flags: --approve trusts the project", async () => {
+    const { agentDir, cwd } = folders({ project: { shellPath: "/bin/sh" } });
+    const run = await runCli(["config", "--approve"], { agentDir, cwd, env: NO_KEYS });
+    expect(run.stdout).toContain("(project trusted)");
+    expect(run.stdout).toMatch(/^  shellPath +project +bash$/m);
+    expect(run.code).toBe(0);
+  });
+});
+
+describe("a models.json that fails validation, where the user looks", () => {
+  it("prompt: `No model selected.` is followed by the validation error (file and key)", async () => {
+    const { agentDir, cwd } = folders({ models: BAD_MODELS });
+    const c = new RpcClient({ agentDir, cwd, args: ["--mode", "rpc", "--no-session"], env: NO_KEYS });
+    clients.push(c);
+    const rejected = await c.request({ type: "prompt", message: "hi" });
+    expect(rejected).toMatchObject({
+      success: false,
+      error: `No model selected. Use set_model, or start with --provider/--model. Invalid models file ${join(agentDir, "models.json")}: Invalid providers.bad.models.0.id: expected string (models.json was ignored)`,
+    });
+    expect(await c.request({ type: "set_model", provider: "bad", modelId: "7" })).toMatchObject({ success: false, error: "Model not found: bad/7" });
+    await c.request({ type: "prompt", message: "again" });
+    // On stderr once at startup, however often a client asks.
+    expect(c.stderr.match(/Invalid models file/g)).toHaveLength(1);
+  });
+
+  it("--model naming a model of the ignored file: the file's error, once, then exit 2 with the closest models", async () => {
+    const { agentDir, cwd } = folders({ models: BAD_MODELS });
+    const run = await runCli(["--mode", "rpc", "--model", "bad/seven"], { agentDir, cwd, env: NO_KEYS });
+    expect(run.code).toBe(2);
+    const lines = run.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe(`[atomic] warning: Invalid models file ${join(agentDir, "models.json")}: Invalid providers.bad.models.0.id: expected string (models.json ignored; built-in models kept)`);
+    expect(lines[1]).toMatch(/^atomic: No model matches --model "bad\/seven"\. Closest: \S+, \S+, \S+\. Run 'atomic --list-models' to see every model\.$/);
+  });
+});
+
+describe("atomic auth", () => {
+  it("set <unknown provider> names the known ones and exits 2 unless --force; list never prints a key; clear removes it", async () => {
+    const { agentDir, cwd } = folders({ models: { providers: { local: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "!pass show local", models: [{ id: "m" }] } } } });
+    const typo = await runCli(["auth", "set", "opnai"], { agentDir, cwd, stdin: "sk-typo\n" });
+    expect(typo).toMatchObject({ code: 2, stdout: "", stderr: 'Unknown provider "opnai". Known providers: anthropic, openai, google, local. For a provider a plugin of yours registers, pass --force.\n' });
+    expect(await runCli(["auth", "set", "opnai", "--force"], { agentDir, cwd, stdin: "sk-forced-555\n" })).toMatchObject({ code: 0 });
+    const list = await runCli(["auth", "list"], { agentDir, cwd, env: { ...NO_KEYS, GEMINI_API_KEY: "g-999" } });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain("google: environment (GEMINI_API_KEY)\n");
+    expect(list.stdout).toContain("opnai: auth.json\n");
+    expect(list.stdout).toContain("local: models.json (a command)\n");
+    expect(list.stdout).not.toMatch(/sk-forced-555|g-999|pass show/);
+    expect(await runCli(["auth", "clear", "opnai"], { agentDir, cwd })).toMatchObject({ code: 0, stdout: "Removed the stored key for opnai.\n" });
+    expect(await runCli(["auth", "clear", "opnai"], { agentDir, cwd })).toMatchObject({ code: 0, stdout: "No stored key for opnai.\n" });
+    expect((await runCli(["auth", "list"], { agentDir, cwd })).stdout).not.toContain("opnai");
+  });
+});
