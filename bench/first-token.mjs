@@ -2,9 +2,12 @@
 // fake LLM. One fresh process per run: spawn, `get_state` written at once, the prompt written
 // right after its response; measured spawn -> `get_state` response and spawn -> first streamed
 // token (`message_update` with a `text_delta`). The OpenAI-compatible and Anthropic providers
-// alternate run by run. `node bench/first-token.mjs [RUNS] [OTHER_CLI]` also runs another build
-// in turn with this one (A B A B ...) and prints the ratio pair by pair (the machine's load drifts).
+// alternate run by run, each pair followed by a bare `node` process that answers one line (the
+// floor any Node program pays here): on a loaded machine the ratio to it is the steadier figure.
+// `node bench/first-token.mjs [RUNS] [OTHER_CLI]` also runs another build in turn with this one
+// (A B A B ...) and prints the ratio pair by pair (the machine's load drifts).
 import { rmSync } from "node:fs";
+import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { writeModelsJson } from "./fake-llm.mjs";
 import { CLI, median, startAgent, startFakeLlmProcess, tempDir } from "./lib.mjs";
@@ -39,6 +42,18 @@ async function coldStart(cli, agentDir, provider) {
   return times;
 }
 
+/** spawn -> the answer of a bare node process to one line. */
+async function bareNode() {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ["-e", 'process.stdin.once("data", () => process.stdout.write("{}\\n"))'], { stdio: ["pipe", "pipe", "inherit"] });
+  const answered = new Promise((resolve) => child.stdout.once("data", () => resolve(performance.now() - t0)));
+  child.stdin.write('{"type":"get_state"}\n');
+  const ms = await answered;
+  child.stdin.end();
+  await new Promise((resolve) => child.once("exit", resolve));
+  return ms;
+}
+
 function summary(runs) {
   const pick = (key) => runs.map((run) => run[key]);
   const stat = (values) => ({ median: +median(values).toFixed(1), min: +Math.min(...values).toFixed(1), max: +Math.max(...values).toFixed(1) });
@@ -52,6 +67,7 @@ export async function benchFirstToken({ runs = 21, otherCli } = {}) {
     writeModelsJson(agentDir, fake.url);
     const results = {};
     const ratios = {};
+    const bare = [];
     for (const provider of PROVIDERS) {
       results[provider] = [];
       if (otherCli) (results[`${provider} (other)`] = []), (ratios[provider] = []);
@@ -67,9 +83,15 @@ export async function benchFirstToken({ runs = 21, otherCli } = {}) {
         results[`${provider} (other)`].push(other);
         ratios[provider].push(run.firstTokenMs / other.firstTokenMs);
       }
+      bare.push(await bareNode());
     }
-    const out = { runs };
-    for (const [name, list] of Object.entries(results)) out[name] = summary(list);
+    const out = { runs, bareNodeMs: +median(bare).toFixed(1) };
+    for (const [name, list] of Object.entries(results)) {
+      out[name] = summary(list);
+      // Per-run ratios to the bare node run of the same round.
+      const toBare = (key) => +median(list.map((run, i) => run[key] / bare[i])).toFixed(2);
+      out[name].xBareNode = { getState: toBare("getStateMs"), firstToken: toBare("firstTokenMs") };
+    }
     for (const [provider, list] of Object.entries(ratios)) out[`${provider} firstToken ratio (this/other, paired median)`] = +median(list).toFixed(3);
     return out;
   } finally {
