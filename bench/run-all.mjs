@@ -3,9 +3,11 @@ import { benchBash } from "./bash.mjs";
 import { benchCompaction } from "./compaction.mjs";
 import { benchExtensions } from "./extensions.mjs";
 import { benchExportHtml } from "./export-html.mjs";
+import { benchFirstToken } from "./first-token.mjs";
 import { benchGrep } from "./grep.mjs";
 import { benchListSessions } from "./list-sessions.mjs";
 import { benchManyAgents } from "./many-agents.mjs";
+import { benchLongAnswer } from "./long-answer.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchSkills } from "./skills.mjs";
 import { benchStartup } from "./startup.mjs";
@@ -17,8 +19,11 @@ const results = {
   node: process.version,
   startup: await benchStartup(21),
   startupModes: await benchStartupModes(11),
+  firstToken: await benchFirstToken({ runs: 11 }),
   stream: await benchStream({ runs: 5 }),
   streamDelta: await benchStream({ runs: 5, messageUpdates: "delta" }),
+  longAnswer: await benchLongAnswer({ runs: 5 }),
+  longAnswerDelta: await benchLongAnswer({ runs: 5, messageUpdates: "delta" }),
   sessionLoad: await benchSessionLoad({ runs: 3 }),
   listSessions: await benchListSessions({ runs: 3 }),
   toolArgs: benchToolArgs(),
