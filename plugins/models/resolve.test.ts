@@ -53,7 +53,7 @@ describe("model pattern resolution", () => {
   });
 
   it("splits a :thinking suffix only when it is a level, after trying the full id", () => {
-    expect(resolve("claude-sonnet-4-5:high")).toMatchObject({ ref: "anthropic/claude-sonnet-4-5", level: "high" });
+    expect(resolve("claude-sonnet-4-6:high")).toMatchObject({ ref: "anthropic/claude-sonnet-4-6", level: "high" });
     expect(resolve("anthropic/claude-opus-4-6:max")).toMatchObject({ ref: "anthropic/claude-opus-4-6", level: "max" });
     expect(resolve("llama3:8b")).toMatchObject({ ref: "local/llama3:8b", level: undefined });
     expect(resolve("gpt-4o:turbo")).toBeUndefined();
