@@ -62,7 +62,7 @@ describe("model commands", () => {
 
   it("set_thinking_level clamps to the model and never fails for a known level", async () => {
     await boot({ ANTHROPIC_API_KEY: "a", OPENAI_API_KEY: "o" });
-    await invoke("set_model", { provider: "anthropic", modelId: "claude-sonnet-4-5" });
+    await invoke("set_model", { provider: "anthropic", modelId: "claude-haiku-4-5" });
     expect(await invoke("set_thinking_level", { level: "high" })).toBeUndefined();
     expect((await invoke("get_state")).thinkingLevel).toBe("high");
     await invoke("set_thinking_level", { level: "xhigh" });
@@ -81,7 +81,7 @@ describe("model commands", () => {
 
   it("cycle_thinking_level and get_available_thinking_levels follow the model", async () => {
     await boot({ ANTHROPIC_API_KEY: "a", OPENAI_API_KEY: "o" });
-    await invoke("set_model", { provider: "anthropic", modelId: "claude-sonnet-4-5" });
+    await invoke("set_model", { provider: "anthropic", modelId: "claude-haiku-4-5" });
     expect(await invoke("get_available_thinking_levels")).toEqual({ levels: ["off", "minimal", "low", "medium", "high"] });
     await invoke("set_thinking_level", { level: "high" });
     expect(await invoke("cycle_thinking_level")).toEqual({ level: "off" });
@@ -108,7 +108,7 @@ describe("model commands", () => {
   });
 
   it("applies a CLI model with a thinking suffix at startup", async () => {
-    await boot({ ANTHROPIC_API_KEY: "a" }, undefined, "anthropic/claude-sonnet-4-5:low");
-    expect(await invoke("get_state")).toMatchObject({ model: { id: "claude-sonnet-4-5" }, thinkingLevel: "low" });
+    await boot({ ANTHROPIC_API_KEY: "a" }, undefined, "anthropic/claude-haiku-4-5:low");
+    expect(await invoke("get_state")).toMatchObject({ model: { id: "claude-haiku-4-5" }, thinkingLevel: "low" });
   });
 });

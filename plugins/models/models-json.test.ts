@@ -49,7 +49,7 @@ describe("models.json", () => {
     const models = registry.all().filter((m) => m.provider === "anthropic");
     expect(models.length).toBeGreaterThan(3);
     expect(models.every((m) => m.baseUrl === "http://proxy.local")).toBe(true);
-    expect(registry.find("anthropic", "claude-sonnet-4-5")?.cost.input).toBe(3);
+    expect(registry.find("anthropic", "claude-haiku-4-5")?.cost.input).toBe(1);
   });
 
   it("patches, adds and replaces models of a built-in provider; headers and compat merge", async () => {

@@ -36,7 +36,7 @@ const resolve = (pattern: string, provider?: string) => {
 
 describe("model pattern resolution", () => {
   it("resolves provider/id and bare ids exactly, case-insensitively", () => {
-    expect(resolve("anthropic/claude-sonnet-4-5")?.ref).toBe("anthropic/claude-sonnet-4-5");
+    expect(resolve("anthropic/claude-haiku-4-5")?.ref).toBe("anthropic/claude-haiku-4-5");
     expect(resolve("Claude-Haiku-4-5")?.ref).toBe("anthropic/claude-haiku-4-5");
     expect(resolve("claude-haiku-4-5", "anthropic")?.ref).toBe("anthropic/claude-haiku-4-5");
   });
