@@ -111,10 +111,11 @@ describe("ACP: sessions", () => {
     expect(a.sessionId).not.toBe(b.sessionId);
     await Promise.all([agent.prompt(a.sessionId, "from a"), agent.prompt(b.sessionId, "from b")]);
     expect([agent.text(a.sessionId), agent.text(b.sessionId)]).toEqual(["echo: from a", "echo: from b"]);
+    // Session files are appended through an async queue: read them once the process has flushed and exited.
+    await agent.close();
     const files = readdirSync(join(agentDir, "sessions"), { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl"));
     expect(files.filter((f) => f.endsWith(`_${a.sessionId}.jsonl`))).toHaveLength(1);
     expect(files.filter((f) => f.endsWith(`_${b.sessionId}.jsonl`))).toHaveLength(1);
-    await agent.close();
 
     const again = await start({ agentDir });
     const listed = await again.agent.request("session/list", { cwd: cwdA });
