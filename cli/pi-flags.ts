@@ -2,17 +2,13 @@
  * pi's flags that Atomic does not have, each with what to do instead: someone coming from pi gets
  * that answer rather than "Unknown option". Checked only for flags no plugin or extension declared.
  */
-const EXTENSIONS = "list plugins (paths to .ts/.js modules) in the `plugins` setting of <agent dir>/settings.json";
 const SKILLS = "add skill folders with the `skills` setting (project skills in .atomic/skills load by themselves)";
 const TEMPLATES = "add template folders with the `prompts` setting (project templates in .atomic/prompts load by themselves)";
 const THEMES = "Atomic has no terminal UI, so it has no themes";
 
 export const PI_ONLY_FLAGS: Readonly<Record<string, string>> = Object.freeze({
   "--export": "export the current session with the export_html RPC command",
-  "--extension": EXTENSIONS,
-  "-e": EXTENSIONS,
-  "--no-extensions": "Atomic loads only the plugins its settings list",
-  "-ne": "Atomic loads only the plugins its settings list",
+  "-ne": "use --no-extensions",
   "--skill": SKILLS,
   "--no-skills": SKILLS,
   "-ns": SKILLS,

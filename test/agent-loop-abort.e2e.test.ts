@@ -103,7 +103,11 @@ describe("abort", () => {
       .map((r) => textOf(r.message));
     expect(users).toEqual(["kept", "again"]);
     // The aborted turn stays in the conversation (convert.ts leaves it out of the provider request).
-    expect((await probeLog(client)).contexts[1]).toEqual(["user: go", "assistant(aborted): ", "user: kept", "user: again"]);
+    // How much of the answer streamed before the abort landed depends on the machine's load.
+    const [go, aborted, kept, again] = (await probeLog(client)).contexts[1]!;
+    expect([go, kept, again]).toEqual(["user: go", "user: kept", "user: again"]);
+    expect("slow answer here".startsWith(aborted!.replace(/^assistant\(aborted\): /, ""))).toBe(true);
+    expect(aborted).toMatch(/^assistant\(aborted\): /);
   });
 
   it("at stdin EOF: the running run's closing events are written, then exit 0", async () => {

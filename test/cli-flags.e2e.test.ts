@@ -224,7 +224,7 @@ describe("--model and --provider mistakes", () => {
 describe("flags pi has and Atomic does not, conflicts and unknown flags", () => {
   it("a pi-only flag says so and what to do instead", async () => {
     await usageError(["--mode", "rpc", "--export", "x.jsonl"], "Option --export is pi's; Atomic does not support it: export the current session with the export_html RPC command.");
-    await usageError(["--mode", "rpc", "-e", "ext.ts"], "Option -e is pi's; Atomic does not support it: list plugins (paths to .ts/.js modules) in the `plugins` setting of <agent dir>/settings.json.");
+    await usageError(["--mode", "rpc", "-ne"], "Option -ne is pi's; Atomic does not support it: use --no-extensions.");
     await usageError(["--mode", "rpc", "--offline"], "Option --offline is pi's; Atomic does not support it: Atomic makes no network calls at startup (the replay provider works with no network at all).");
   });
 
