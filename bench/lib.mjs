@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 
-export const CLI = fileURLToPath(new URL("../dist/cli/atomic.js", import.meta.url));
+/** The built CLI; ATOMIC_BENCH_CLI points the benchmarks at another build (to compare two). */
+export const CLI = process.env.ATOMIC_BENCH_CLI ?? fileURLToPath(new URL("../dist/cli/atomic.js", import.meta.url));
 
 const made = [];
 // Benchmarks leave nothing in the temp dir.
@@ -41,9 +42,9 @@ export function peakRssMb(pid) {
  * Spawns the agent; `onLine(line, agent)` sees every stdout line (raw string, not parsed, so the
  * client's own parsing does not dominate what is measured).
  */
-export function startAgent(args, { agentDir, cwd, onLine }) {
+export function startAgent(args, { agentDir, cwd, onLine, cli = CLI }) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [CLI, ...args], {
+  const child = spawn(process.execPath, [cli, ...args], {
     cwd: cwd ?? agentDir,
     env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir },
     stdio: ["pipe", "pipe", "inherit"],
@@ -70,4 +71,18 @@ export function startAgent(args, { agentDir, cwd, onLine }) {
     send: (command) => child.stdin.write(JSON.stringify(command) + "\n"),
     stdoutBytes: () => bytes,
   };
+}
+
+/** Starts bench/fake-llm.mjs in its own process (its work stays off this event loop). */
+export async function startFakeLlmProcess() {
+  const child = spawn(process.execPath, [fileURLToPath(new URL("./fake-llm.mjs", import.meta.url))], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise((resolve, reject) => {
+    let text = "";
+    child.stdout.on("data", (chunk) => {
+      text += chunk;
+      if (text.includes("\n")) resolve(JSON.parse(text).url);
+    });
+    child.once("exit", (code) => reject(new Error(`fake LLM exited with ${code}`)));
+  });
+  return { url, close: () => child.kill() };
 }

@@ -1,10 +1,13 @@
 // Runs every benchmark against the built CLI (npm run build first) and prints one JSON object.
 import { benchBash } from "./bash.mjs";
 import { benchCompaction } from "./compaction.mjs";
+import { benchExtensions } from "./extensions.mjs";
 import { benchExportHtml } from "./export-html.mjs";
+import { benchFirstToken } from "./first-token.mjs";
 import { benchGrep } from "./grep.mjs";
 import { benchListSessions } from "./list-sessions.mjs";
 import { benchManyAgents } from "./many-agents.mjs";
+import { benchLongAnswer } from "./long-answer.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchSkills } from "./skills.mjs";
 import { benchStartup } from "./startup.mjs";
@@ -16,14 +19,18 @@ const results = {
   node: process.version,
   startup: await benchStartup(21),
   startupModes: await benchStartupModes(11),
+  firstToken: await benchFirstToken({ runs: 11 }),
   stream: await benchStream({ runs: 5 }),
   streamDelta: await benchStream({ runs: 5, messageUpdates: "delta" }),
+  longAnswer: await benchLongAnswer({ runs: 5 }),
+  longAnswerDelta: await benchLongAnswer({ runs: 5, messageUpdates: "delta" }),
   sessionLoad: await benchSessionLoad({ runs: 3 }),
   listSessions: await benchListSessions({ runs: 3 }),
   toolArgs: benchToolArgs(),
   bash: await benchBash({ runs: 3 }),
   skills: await benchSkills(),
   compaction: await benchCompaction({ runs: 5 }),
+  extensions: await benchExtensions(11),
   exportHtml: await benchExportHtml({ runs: 3 }),
   grep: await benchGrep({ runs: 5 }),
   manyAgents: await benchManyAgents({ agents: 100, processes: 100 }),

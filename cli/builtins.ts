@@ -26,6 +26,7 @@ import exportHtml from "../plugins/export-html/index.js";
 import slashCommands from "../plugins/slash-commands/index.js";
 import skills from "../plugins/skills/index.js";
 import promptTemplates from "../plugins/prompt-templates/index.js";
+import extensions from "../plugins/extensions/index.js";
 
 /** In a stable order; the kernel re-orders by dependencies. */
 export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
@@ -52,6 +53,7 @@ export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   slashCommands,
   skills,
   promptTemplates,
+  extensions,
 ];
 
 /** Built-in names a user's `plugins` setting may list, resolved without touching the disk. */

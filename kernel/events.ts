@@ -41,6 +41,9 @@ export type OutEvent<K extends EventName = EventName> = K extends EventName ? { 
 export type EventListener = (event: OutEvent) => void;
 type PressureSource = () => Promise<void> | undefined;
 
+/** How many events emitted before the first subscriber (during boot) are kept for it. */
+const EARLY_EVENT_LIMIT = 1000;
+
 export class EventBus {
   readonly #listeners = new Set<EventListener>();
   /** Events emitted by a listener while another is being delivered: sent after it, in order. */
@@ -48,12 +51,30 @@ export class EventBus {
   #delivering = false;
   readonly #pressure = new Set<PressureSource>();
   readonly #onListenerError: (error: unknown) => void;
+  /**
+   * Events emitted during boot (an extension that failed to load, its first notices), before the
+   * transport listens: kept for the first subscriber that asks for them (the host's, which
+   * transports use), so the client sees them. Undefined once handed over.
+   */
+  #early: OutEvent[] | undefined = [];
 
   constructor(onListenerError: (error: unknown) => void) {
     this.#onListenerError = onListenerError;
   }
 
-  subscribe(listener: EventListener): () => void {
+  /** `replay`: first deliver what was emitted before (once, to the first subscriber that asks). */
+  subscribe(listener: EventListener, options: { replay?: boolean } = {}): () => void {
+    const early = options.replay ? this.#early : undefined;
+    if (early) {
+      this.#early = undefined;
+      for (const event of early) {
+        try {
+          listener(event);
+        } catch (error) {
+          this.#onListenerError(error);
+        }
+      }
+    }
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
@@ -67,6 +88,7 @@ export class EventBus {
    * listener emits in reaction goes out after the one it reacts to, to every listener alike.
    */
   dispatch(event: OutEvent): void {
+    if (this.#early && this.#early.length < EARLY_EVENT_LIMIT) this.#early.push(event);
     if (this.#delivering) {
       this.#pending.push(event);
       return;

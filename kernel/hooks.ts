@@ -33,6 +33,8 @@ export interface InputEvent {
   /** Which command carried it: `steer`/`follow_up` queue it, `prompt` sends it (or queues it with a streamingBehavior). */
   via: "prompt" | "steer" | "follow_up";
   streamingBehavior?: StreamingBehavior;
+  /** Arrival number of the command that carried it: work it starts is aborted by an `abort` read after it (`abort` hook `seq`). */
+  seq?: number;
   /** Set by a tap that fully handled the input: nothing is sent or queued. */
   handled?: boolean;
   /**

@@ -30,6 +30,7 @@ export class HostRuntime implements TransportHost, EmbeddedHost {
     this.#scheduler = scheduler;
     this.#openSibling = openSibling;
     this.closing = new Promise((resolve) => (this.#signalClosing = resolve));
+    kernel.setShutdownHandler(() => void this.shutdown("exit"));
   }
 
   get config(): KernelConfig {
@@ -41,12 +42,15 @@ export class HostRuntime implements TransportHost, EmbeddedHost {
   }
 
   get events(): Pick<EventBus, "subscribe" | "addPressureSource"> {
-    return this.kernel.events;
+    return { subscribe: (listener) => this.subscribe(listener), addPressureSource: (source) => this.kernel.events.addPressureSource(source) };
   }
 
-  /** Listens to every outward event; returns the unsubscribe function. */
+  /**
+   * Listens to every outward event; returns the unsubscribe function. The first listener also
+   * gets the events emitted during boot (the transport: so the client sees them).
+   */
   subscribe(listener: EventListener): () => void {
-    return this.kernel.events.subscribe(listener);
+    return this.kernel.events.subscribe(listener, { replay: true });
   }
 
   submit(record: unknown, options: SubmitOptions): Promise<void> {

@@ -67,6 +67,8 @@ describe("createHost", () => {
     const lateFlag = definePlugin({ name: "ext", apply: (k) => k.openLayer("/ext.ts").registerFlag({ name: "--plan", key: "plan", description: "p" }) });
     const host = await createHost({ cwd, agentDir, env: {}, plugins: [echo, lateFlag], argv: ["--plan"], log: recordingLog([]) });
     expect(host.config.cli["plan" as never]).toBe(true);
+    const clashing = definePlugin({ name: "ext", apply: (k) => k.openLayer("/ext.ts").registerFlag({ name: "--mode", key: "m", value: "<m>", description: "m" }) });
+    await expect(createHost({ cwd, agentDir, env: {}, plugins: [echo, clashing], log: recordingLog([]) })).rejects.toThrow('Flag "--mode" from "/ext.ts" is already registered by "kernel"');
   });
 
   it("an unknown mode lists the transports; positional arguments are refused where prompts are not taken", async () => {

@@ -96,7 +96,7 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
         settingsSources: { sources: resolved.sources, userFile: userPath, projectFile: projectPath },
         ...(options.installDir ? { installDir: options.installDir } : {}),
       };
-      const kernel = new Kernel({ config, log, ...(options.applyTimeoutMs ? { applyTimeoutMs: options.applyTimeoutMs } : {}) });
+      const kernel = new Kernel({ config, log, flags: composedFlags, ...(options.applyTimeoutMs ? { applyTimeoutMs: options.applyTimeoutMs } : {}) });
       await kernel.use(definitions);
       await kernel.boot();
       if (parsed.unknown.length > 0) checkLateFlags(argv, [...flags, ...kernel.lateFlags.map((entry) => entry.flag)], cli);

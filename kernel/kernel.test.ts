@@ -177,3 +177,31 @@ describe("plugins and boot", () => {
     expect(seen).toEqual([]);
   });
 });
+
+describe("events emitted during boot", () => {
+  it("reach the first subscriber that asks (the transport), in order, once; other subscribers see only new events", () => {
+    const k = kernel();
+    const plugin = capture(k);
+    k.reportError({ source: "/ext/broken.ts", hook: "load", error: "SyntaxError" });
+    k.events.emit("queue_update", { steering: ["a"], followUp: [] });
+    const transport: OutEvent[] = [];
+    k.events.subscribe((e) => transport.push(e), { replay: true });
+    expect(transport.map((e) => e.type)).toEqual(["extension_error", "queue_update"]);
+    const late: OutEvent[] = [];
+    k.events.subscribe((e) => late.push(e), { replay: true });
+    k.events.emit("agent_start", {});
+    expect(transport.map((e) => e.type)).toEqual(["extension_error", "queue_update", "agent_start"]);
+    expect(plugin.map((e) => e.type)).toEqual(["extension_error", "queue_update", "agent_start"]);
+    expect(late.map((e) => e.type)).toEqual(["agent_start"]);
+  });
+
+  it("requestShutdown is carried out by the serving host; without one it fails clearly", () => {
+    const k = kernel();
+    const ctx = k.context("ext-plugin");
+    expect(() => ctx.requestShutdown()).toThrow('Plugin "ext-plugin" asked for shutdown, but no host serves this kernel');
+    let asked = 0;
+    k.setShutdownHandler(() => asked++);
+    ctx.requestShutdown();
+    expect(asked).toBe(1);
+  });
+});

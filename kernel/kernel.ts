@@ -26,6 +26,8 @@ export interface KernelOptions {
   log?: Logger;
   /** How long one plugin's apply() or boot tap may take before boot fails naming it. */
   applyTimeoutMs?: number;
+  /** The flags plugins declared (composed by the host): a late flag may not reuse their names. */
+  flags?: readonly { flag: FlagSpec; owner: string }[];
 }
 
 export class Kernel {
@@ -47,12 +49,16 @@ export class Kernel {
   readonly #ownership: HookOwnership;
   readonly #publishers = new Map<string, string>();
   readonly #applyTimeoutMs: number;
+  readonly #staticFlags: readonly { flag: FlagSpec; owner: string }[];
   #frozen = false;
+  /** Set by the host that serves this kernel: how a plugin's shutdown request is carried out. */
+  #shutdownHandler: (() => void) | undefined;
 
   constructor(options: KernelOptions) {
     this.config = options.config;
     this.log = options.log ?? createStderrLogger();
     this.#applyTimeoutMs = options.applyTimeoutMs ?? 15_000;
+    this.#staticFlags = options.flags ?? [];
     this.events = new EventBus((error) => this.log.error(`event listener failed: ${toKernelError(error).message}`));
     this.hooks = createHooks((event) => this.reportError(event), this.#applyTimeoutMs);
     this.hookView = tapOnlyView(this.hooks);
@@ -64,6 +70,11 @@ export class Kernel {
 
   get frozen(): boolean {
     return this.#frozen;
+  }
+
+  /** The host that serves this kernel says how to tear it down when a plugin asks (`requestShutdown`). */
+  setShutdownHandler(handler: () => void): void {
+    this.#shutdownHandler = handler;
   }
 
   /** A failing tap in an isolating hook: reported as `extension_error` and on stderr. */
@@ -123,6 +134,10 @@ export class Kernel {
       maybeService: (key) => kernel.services.maybe(key),
       setActiveTools: (names) => kernel.tools.setActive(names),
       openLayer: (owner) => kernel.openLayer(owner),
+      requestShutdown: () => {
+        if (!kernel.#shutdownHandler) throw new KernelError(ErrorCode.UNAVAILABLE, `Plugin "${name}" asked for shutdown, but no host serves this kernel`);
+        kernel.#shutdownHandler();
+      },
     } satisfies PluginContext);
   }
 
@@ -133,7 +148,8 @@ export class Kernel {
       owner,
       registerTool: (definition) => kernel.tools.register(definition, owner, { late: true }),
       registerFlag: (flag) => {
-        const clash = kernel.lateFlags.find((entry) => entry.flag.name === flag.name);
+        const names = [flag.name, flag.alias].filter((name): name is string => !!name);
+        const clash = [...kernel.#staticFlags, ...kernel.lateFlags].find((entry) => names.some((name) => name === entry.flag.name || name === entry.flag.alias));
         if (clash) throw kernelErrors.duplicate("Flag", flag.name, owner, clash.owner);
         kernel.lateFlags.push({ flag, owner });
       },
@@ -160,11 +176,11 @@ export class Kernel {
     this.commands.register(
       {
         name: "extension_ui_response",
-        description: "A client's answer to an extension_ui_request dialog (no response).",
+        description: "A client's answer to an extension_ui_request dialog (no response); a reply of the wrong type for its dialog resolves it as cancelled.",
         lane: "immediate",
         noResponse: true,
         output: NO_DATA,
-        input: () => z.object({ id: z.string(), value: z.unknown().optional(), confirmed: z.unknown().optional(), cancelled: z.unknown().optional() }),
+        input: uiResponseInput,
         run: async (reply: { id: string; value?: unknown; confirmed?: unknown; cancelled?: unknown }) => {
           const handled = this.hooks.ui_response.isUsed() ? await this.hooks.ui_response.promise(reply) : undefined;
           if (!handled) this.log.warn(`Ignored extension_ui_response "${reply.id}": no dialog is waiting for it`);
@@ -198,4 +214,18 @@ export class Kernel {
 
 export function createKernel(options: KernelOptions): Kernel {
   return new Kernel(options);
+}
+
+/**
+ * The reply's fields (spec: Extension UI Responses). A field of the wrong type is read as absent
+ * rather than refused, so the waiting dialog still gets the reply and resolves it as cancelled
+ * (DECISIONS); a reply without a string `id` matches no dialog and is only logged.
+ */
+function uiResponseInput() {
+  return z.object({
+    id: z.string().meta({ description: "The id of the extension_ui_request being answered." }),
+    value: z.string().optional().catch(undefined).meta({ description: "select: the chosen option; input, editor: the text." }),
+    confirmed: z.boolean().optional().catch(undefined).meta({ description: "confirm: the answer." }),
+    cancelled: z.boolean().optional().catch(undefined).meta({ description: "true: the user dismissed the dialog (any method)." }),
+  });
 }

@@ -54,6 +54,11 @@ export interface PluginContext {
   setActiveTools(names: readonly string[] | undefined): void;
   /** Registrations that stay open after boot, labelled with `owner` (an extension's path). */
   openLayer(owner: string): OpenLayer;
+  /**
+   * Asks the host for the ordinary teardown, as on end of input (exit code 0): records already
+   * read are answered, the run is aborted and long work drained. Returns at once.
+   */
+  requestShutdown(): void;
 }
 
 export interface PluginDefinition {

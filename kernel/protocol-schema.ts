@@ -30,6 +30,19 @@ function shapeOf(schema: z.ZodType): z.ZodRawShape {
   return schema instanceof z.ZodObject ? schema.shape : { payload: schema };
 }
 
+/**
+ * An event record: `type` plus the payload's fields. A payload that is a union of objects (one
+ * event, several shapes: `extension_ui_request` by `method`) gives a union of records.
+ */
+function eventRecord(name: string, payload: z.ZodType): z.ZodType {
+  const meta = payload.meta() ?? {};
+  const options = payload instanceof z.ZodUnion ? (payload.options as z.ZodType[]) : undefined;
+  if (options && options.every((option) => option instanceof z.ZodObject)) {
+    return z.union(options.map((option) => z.object({ type: z.literal(name), ...option.shape }).meta(option.meta() ?? {}))).meta(meta);
+  }
+  return z.object({ type: z.literal(name), ...shapeOf(payload) }).meta(meta);
+}
+
 /** Every `$def`, in order: vocabulary, commands, responses, events, then the three unions. */
 export function protocolSchema(source: ProtocolSource): JsonSchema {
   const vocabulary = { ...messageVocabulary(), ...sessionVocabulary() };
@@ -57,7 +70,7 @@ export function protocolSchema(source: ProtocolSource): JsonSchema {
 
   for (const name of [...source.eventSchemas.keys()].sort()) {
     const payload = name === "message_update" ? MessageUpdateWireSchema() : source.eventSchemas.get(name)!.schema();
-    events[`${pascalCase(name)}Event`] = z.object({ type: z.literal(name), ...shapeOf(payload) }).meta(payload.meta() ?? {});
+    events[`${pascalCase(name)}Event`] = eventRecord(name, payload);
   }
 
   // Commands accept unknown extra fields (DECISIONS): their defs come from an input-mode pass.

@@ -5,7 +5,7 @@
  */
 export interface ClaimedStdout {
   write(text: string): boolean;
-  /** Writes several pieces as one batch (a single writev where the stream supports it). */
+  /** Writes several pieces (with the other writes before the event loop turns: one writev). */
   writeParts(parts: (string | Buffer)[]): boolean;
   onceDrain(callback: () => void): void;
   /** Resolves once everything written so far has been handed to the OS. */
@@ -24,14 +24,30 @@ export function claimStdout(): ClaimedStdout {
   const stderrWrite = process.stderr.write.bind(process.stderr);
   (stdout as unknown as { write: unknown }).write = (chunk: unknown, ...rest: unknown[]) =>
     (stderrWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
+  // Records written before the event loop turns leave together in one writev (a streamed
+  // answer emits thousands of small records in bursts: a syscall each cost more than producing
+  // them). `write` still returns false past the buffer limit, so producers wait for the drain
+  // that follows the flush, and memory stays bounded as before.
+  let batching = false;
+  const endBatch = () => {
+    batching = false;
+    stdout.uncork();
+  };
+  const batched = () => {
+    if (batching) return;
+    batching = true;
+    stdout.cork();
+    setImmediate(endBatch);
+  };
   const claimed: ClaimedStdout = {
-    write: (text) => realWrite(text),
+    write: (text) => {
+      batched();
+      return realWrite(text);
+    },
     writeParts: (parts) => {
-      if (parts.length === 1) return realWrite(parts[0] as string);
-      stdout.cork();
+      batched();
       let accepted = true;
       for (const part of parts) accepted = (realWrite as (chunk: string | Buffer) => boolean)(part) && accepted;
-      stdout.uncork();
       return accepted;
     },
     onceDrain: (callback) => stdout.once("drain", callback),

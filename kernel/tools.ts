@@ -11,6 +11,25 @@ import type { ImageContent, TextContent, ToolSpec } from "./types.js";
 import { formatValidationError, ONE_SHOT } from "./validation.js";
 import { isZodSchema, resolveSchema } from "./commands.js";
 
+/**
+ * zod's JSON Schema converter (`./json-schema.js`) is a chunk of its own, loaded on first need:
+ * most agents offer no JSON Schema tool, and it is ~50 KB of startup otherwise.
+ */
+let converter: typeof import("./json-schema.js") | undefined;
+let converterLoading: Promise<void> | undefined;
+
+/**
+ * Loads the converter. Call it before registering JSON Schema tools late (the extensions plugin
+ * does, before loading extensions) so a schema the converter rejects fails at registration;
+ * without it, that check happens at the tool's first call.
+ */
+export function loadJsonSchemaSupport(): Promise<void> {
+  converterLoading ??= import("./json-schema.js").then((module) => {
+    converter = module;
+  });
+  return converterLoading;
+}
+
 export interface ToolResult {
   content: (TextContent | ImageContent)[];
   details?: unknown;
@@ -32,6 +51,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   description: string;
   /** A zod schema (or a thunk building it on first use), or a plain JSON Schema for foreign tools. */
   parameters: ToolParameters<S>;
+  /** Runs on the model's raw arguments before validation (a foreign tool's compatibility shim). */
+  prepareArguments?(args: unknown): unknown;
   execute(args: z.output<S>, ctx: ToolExecutionContext): Promise<ToolResult>;
 }
 
@@ -52,10 +73,17 @@ export type ToolValidation = { ok: true; args: Record<string, unknown> } | { ok:
 const builtSchemas = new WeakMap<object, z.ZodType>();
 const jsonSchemas = new WeakMap<object, string>();
 
+/** A JSON Schema tool's parameters and the zod validator built from them (once, lazily). */
+interface JsonSchemaParameters {
+  jsonSchema: Record<string, unknown>;
+  label: string;
+  validator?: z.ZodType;
+}
+
 interface Entry {
   definition: ToolDefinition;
   owner: string;
-  schema?: z.ZodType | { jsonSchema: Record<string, unknown> };
+  schema?: z.ZodType | JsonSchemaParameters;
   /** The registration this one overrode, if any. */
   previous?: Entry;
 }
@@ -72,7 +100,8 @@ export interface ToolRegistryView {
   isActive(name: string): boolean;
   /** What the model is told about the active tools. */
   specs(): ToolSpec[];
-  validate(name: string, args: unknown): ToolValidation;
+  /** Async only because a JSON Schema tool's first call may load the converter. */
+  validate(name: string, args: unknown): Promise<ToolValidation>;
 }
 
 export class ToolRegistry implements ToolRegistryView {
@@ -89,7 +118,13 @@ export class ToolRegistry implements ToolRegistryView {
     const previous = this.#tools.get(definition.name);
     // Validate a zod/JSON Schema now so a bad schema fails at registration, naming the tool.
     const entry: Entry = { definition, owner, ...(previous ? { previous } : {}) };
-    if (options.late) this.#parametersOf(entry);
+    if (options.late) {
+      const parameters = this.#parametersOf(entry);
+      if (isResolvedJsonSchema(parameters)) {
+        if (converter) parameters.validator = converter.jsonSchemaValidator(parameters.jsonSchema, parameters.label);
+        else void loadJsonSchemaSupport();
+      }
+    }
     this.#tools.set(definition.name, entry);
     this.#specs = undefined;
   }
@@ -140,21 +175,39 @@ export class ToolRegistry implements ToolRegistryView {
     return this.#specs;
   }
 
-  validate(name: string, args: unknown): ToolValidation {
+  async validate(name: string, args: unknown): Promise<ToolValidation> {
     const entry = this.#tools.get(name);
     if (!entry || !this.isActive(name)) return { ok: false, error: `Tool ${name} not found` };
     const parameters = this.#parametersOf(entry);
-    if (isJsonSchemaParameters(parameters)) {
-      if (typeof args !== "object" || args === null || Array.isArray(args)) {
-        return { ok: false, error: `Validation failed for tool "${name}": arguments must be an object` };
+    const failed = (detail: string): ToolValidation => ({ ok: false, error: `Validation failed for tool "${name}": ${detail}` });
+    let raw = args ?? {};
+    if (entry.definition.prepareArguments) {
+      try {
+        raw = entry.definition.prepareArguments(raw) ?? {};
+      } catch (error) {
+        return failed(`preparing the arguments failed: ${error instanceof Error ? error.message : String(error)}`);
       }
-      const missing = ((parameters.jsonSchema.required as string[] | undefined) ?? []).filter((key) => !(key in args));
-      if (missing.length > 0) return { ok: false, error: `Validation failed for tool "${name}": Invalid ${missing[0]}: expected a value` };
-      return { ok: true, args: args as Record<string, unknown> };
     }
-    const parsed = (parameters as z.ZodType).safeParse(args ?? {}, ONE_SHOT);
-    if (!parsed.success) return { ok: false, error: `Validation failed for tool "${name}": ${formatValidationError(parsed.error)}` };
-    return { ok: true, args: parsed.data as Record<string, unknown> };
+    const check = (validator: z.ZodType): ToolValidation => {
+      const parsed = validator.safeParse(raw, ONE_SHOT);
+      return parsed.success ? { ok: true, args: parsed.data as Record<string, unknown> } : failed(formatValidationError(parsed.error));
+    };
+    if (!isResolvedJsonSchema(parameters)) return check(parameters);
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return failed("arguments must be an object");
+    // A required key may have no property schema: the converter does not enforce those.
+    const missing = ((parameters.jsonSchema.required as string[] | undefined) ?? []).filter((key) => !(key in raw));
+    if (missing.length > 0) return failed(`Invalid ${missing[0]}: expected a value`);
+    let validator: z.ZodType;
+    try {
+      if (!parameters.validator) {
+        await loadJsonSchemaSupport();
+        parameters.validator = converter!.jsonSchemaValidator(parameters.jsonSchema, parameters.label);
+      }
+      validator = parameters.validator;
+    } catch (error) {
+      return failed(error instanceof Error ? error.message : String(error));
+    }
+    return check(validator);
   }
 
   freeze(): void {
@@ -162,14 +215,13 @@ export class ToolRegistry implements ToolRegistryView {
   }
 
   /** The tool's parameters, with a lazy schema built on first use. */
-  #parametersOf(entry: Entry): z.ZodType | { jsonSchema: Record<string, unknown> } {
+  #parametersOf(entry: Entry): z.ZodType | JsonSchemaParameters {
     if (entry.schema) return entry.schema;
     const parameters = entry.definition.parameters;
     if (isJsonSchemaParameters(parameters)) {
-      if (typeof parameters.jsonSchema !== "object" || parameters.jsonSchema === null || Array.isArray(parameters.jsonSchema)) {
-        throw kernelErrors.invalidInput(`Tool "${entry.definition.name}" from "${entry.owner}": parameters.jsonSchema must be a JSON Schema object`);
-      }
-      entry.schema = parameters;
+      const label = `Tool "${entry.definition.name}" from "${entry.owner}"`;
+      checkJsonSchemaShape(parameters.jsonSchema, label);
+      entry.schema = { jsonSchema: parameters.jsonSchema, label };
     } else {
       const source = parameters as z.ZodType | (() => z.ZodType);
       let schema = builtSchemas.get(source);
@@ -184,12 +236,32 @@ export class ToolRegistry implements ToolRegistryView {
   }
 }
 
+/** What can be checked without the converter: an object schema with well-formed properties and required keys. */
+function checkJsonSchemaShape(schema: unknown, label: string): void {
+  const invalid = (detail: string) => kernelErrors.invalidInput(`${label}: parameters.jsonSchema ${detail}`);
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) throw invalid("must be a JSON Schema object");
+  const { type, properties, required } = schema as { type?: unknown; properties?: unknown; required?: unknown };
+  if (type !== undefined && type !== "object") throw invalid(`must describe an object (type "object"), not ${JSON.stringify(type)}`);
+  if (properties !== undefined && (typeof properties !== "object" || properties === null || Array.isArray(properties))) throw invalid("has a \"properties\" that is not an object");
+  if (required !== undefined && (!Array.isArray(required) || required.some((key) => typeof key !== "string"))) throw invalid("has a \"required\" that is not an array of strings");
+}
+
 function isJsonSchemaParameters(parameters: unknown): parameters is { jsonSchema: Record<string, unknown> } {
   return typeof parameters === "object" && parameters !== null && "jsonSchema" in parameters && !isZodSchema(parameters);
 }
 
-function toJsonSchema(parameters: z.ZodType | { jsonSchema: Record<string, unknown> }): Record<string, unknown> {
+function isResolvedJsonSchema(parameters: z.ZodType | JsonSchemaParameters): parameters is JsonSchemaParameters {
+  return !isZodSchema(parameters) && "jsonSchema" in parameters;
+}
+
+/** The JSON Schema the model is shown for a tool's parameters (zod converted, or the tool's own JSON Schema). */
+export function parametersJsonSchema(parameters: ToolParameters): Record<string, unknown> {
   if (isJsonSchemaParameters(parameters)) return parameters.jsonSchema;
+  return toJsonSchema(resolveSchema(parameters as z.ZodType | (() => z.ZodType)));
+}
+
+function toJsonSchema(parameters: z.ZodType | JsonSchemaParameters): Record<string, unknown> {
+  if (isResolvedJsonSchema(parameters)) return parameters.jsonSchema;
   let text = jsonSchemas.get(parameters);
   if (text === undefined) {
     const schema = z.toJSONSchema(parameters, { unrepresentable: "any" }) as Record<string, unknown>;

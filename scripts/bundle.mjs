@@ -1,14 +1,17 @@
 // Production bundle: the CLI, the kernel and every built-in plugin in one ES module, so startup
 // pays for one file instead of ~250 module loads; the in-process SDK (`atomic-agent/sdk`,
-// dist/cli/sdk.js) is a second entry sharing the same chunks. Code that plugins import lazily (SDK adapters,
-// the HTML renderer, replay streams) stays in separate chunks, loaded on first use; the SDKs
-// themselves (the providers' and the ACP one), marked/highlight.js and the transpiling jiti are
-// never bundled.
+// dist/cli/sdk.js) is a second entry sharing the same chunks. Code that plugins import lazily (SDK
+// adapters with the parts of the official SDKs they use, the HTML renderer, replay streams) stays in
+// separate chunks, loaded on first use: bundled and minified, an SDK costs a fraction of loading
+// its package's hundreds of files. marked/highlight.js (run in a worker), the ACP SDK (loaded only
+// in ACP mode) and the transpiling jiti are never bundled. BUNDLE_NO_MINIFY=1 keeps the output
+// readable (for profiling).
 import { rmSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { rolldown } from "rolldown";
+import { transform } from "rolldown/utils";
 
-const EXTERNAL = [/^node:/, /^@anthropic-ai\/sdk/, /^openai/, /^@google\/genai/, /^marked/, /^highlight\.js/, /^jiti$/, /^@agentclientprotocol\/sdk/];
+const EXTERNAL = [/^node:/, /^marked/, /^highlight\.js/, /^jiti$/, /^@agentclientprotocol\/sdk/];
 
 const DIST = resolve("dist");
 const OUT_DIR = join(DIST, "cli");
@@ -37,12 +40,30 @@ const keepFileUrls = {
   },
 };
 
+/**
+ * The OpenAI and Anthropic SDKs build a `Headers` and test `instanceof FormData` on every request;
+ * on Node 20 either global loads undici (a first request pays for it). Their modules get those two
+ * names from lib/provider-kit/sdk-globals instead: an import added where the global is meant (the
+ * transformer's scope-aware `inject`), the SDK code itself unchanged.
+ */
+const SDK_GLOBALS = join(DIST, "lib/provider-kit/sdk-globals.js");
+const INJECTED_SDK = /[\\/]node_modules[\\/](openai|@anthropic-ai[\\/]sdk)[\\/]/;
+const sdkGlobals = {
+  name: "sdk-globals",
+  async transform(code, id) {
+    if (!INJECTED_SDK.test(id) || !/\b(Headers|FormData)\b/.test(code)) return null;
+    const result = await transform(id, code, { lang: "js", inject: { Headers: [SDK_GLOBALS, "Headers"], FormData: [SDK_GLOBALS, "FormData"] } });
+    if (result.errors.length > 0) throw new Error(`sdk-globals: ${id}: ${result.errors.map((error) => error.message).join("; ")}`);
+    return { code: result.code };
+  },
+};
+
 rmSync("dist/cli/chunks", { recursive: true, force: true });
 const bundle = await rolldown({
   input: { atomic: "dist/cli/atomic.js", sdk: "dist/sdk/index.js" },
   platform: "node",
   external: (id) => EXTERNAL.some((pattern) => pattern.test(id)),
-  plugins: [keepFileUrls],
+  plugins: [keepFileUrls, sdkGlobals],
   logLevel: "warn",
 });
 await bundle.write({
@@ -50,6 +71,6 @@ await bundle.write({
   format: "esm",
   entryFileNames: "[name].js",
   chunkFileNames: "chunks/[name]-[hash].js",
-  minify: true,
+  minify: !process.env.BUNDLE_NO_MINIFY,
 });
 await bundle.close();

@@ -31,4 +31,27 @@ describe("protocol docs", () => {
     expect(page).toContain("### Thing\n\nA thing.\n\nstring");
     expect(page.endsWith("\n")).toBe(true);
   });
+
+  it("renders an event whose shapes are a union: one sub-section per shape, titled by its discriminator", () => {
+    const shape = (method: string, extra: Record<string, unknown>) => ({
+      type: "object",
+      description: `The ${method} shape.`,
+      properties: { type: { const: "ask" }, id: { type: "string" }, method: { const: method }, ...extra },
+      required: ["type", "id", "method", ...Object.keys(extra)],
+    });
+    const schema = {
+      description: "Test protocol.",
+      $defs: {
+        AskEvent: { description: "Asks.", anyOf: [shape("select", { options: { type: "array", items: { type: "string" } } }), shape("notify", { message: { type: "string" } })] },
+        Command: { oneOf: [] },
+        Response: { oneOf: [] },
+        Event: { oneOf: [{ $ref: "#/$defs/AskEvent" }] },
+      },
+    };
+    const page = renderProtocolDocs(schema);
+    expect(page).toContain("### `ask`\n\nAsks.\n\n#### `method: \"select\"`\n\nThe select shape.\n\n| field | type | required | description |");
+    expect(page).toContain("| `options` | string[] | yes |  |");
+    expect(page).toContain("#### `method: \"notify\"`");
+    expect(page).not.toContain("| `method` |");
+  });
 });

@@ -74,8 +74,26 @@ function dataSection(response: Schema | undefined): string[] {
   return lines;
 }
 
+/** The shapes of a record whose payload is a union (`extension_ui_request`: one per `method`). */
+function variants(def: Schema): Schema[] | undefined {
+  const union = (def.anyOf ?? def.oneOf) as Schema[] | undefined;
+  return union && union.every((option) => option.type === "object" && option.properties) ? union : undefined;
+}
+
 function commandName(def: Schema): string {
-  return str((def.properties as Record<string, Schema>).type?.const);
+  const shape = variants(def)?.[0] ?? def;
+  return str((shape.properties as Record<string, Schema> | undefined)?.type?.const);
+}
+
+/** A record's fields; a union record gets one sub-section per shape, titled by its discriminating field. */
+function recordFields(def: Schema): string[] {
+  const shapes = variants(def);
+  if (!shapes) return fieldTable(def, ENVELOPE);
+  return shapes.flatMap((shape) => {
+    const [key, field] = properties(shape).find(([name, value]) => !ENVELOPE.has(name) && "const" in value) ?? ["", {}];
+    const title = key ? `\`${key}: ${JSON.stringify(field.const)}\`` : "variant";
+    return [`#### ${title}`, "", ...(shape.description ? [oneLine(str(shape.description)), ""] : []), ...fieldTable(shape, new Set([...ENVELOPE, key]))];
+  });
 }
 
 function section(title: string, description: string): string[] {
@@ -124,7 +142,7 @@ export function renderProtocolDocs(schema: Schema): string {
   out.push("## Events", "", "Events carry no `id` unless their fields say so. Clients should ignore event types they do not know.", "");
   for (const id of events) {
     const def = defs[id]!;
-    out.push(...section(`\`${commandName(def)}\``, str(def.description)), ...fieldTable(def, ENVELOPE));
+    out.push(...section(`\`${commandName(def)}\``, str(def.description)), ...recordFields(def));
   }
   out.push("## Shared types", "");
   for (const id of vocabulary) {

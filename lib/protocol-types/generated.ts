@@ -420,13 +420,17 @@ export type ExportHtmlCommand = {
   outputPath?: string;
 };
 
-/** A client's answer to an extension_ui_request dialog (no response). Immediate lane: handled as soon as read. A reply: it gets no response. */
+/** A client's answer to an extension_ui_request dialog (no response); a reply of the wrong type for its dialog resolves it as cancelled. Immediate lane: handled as soon as read. A reply: it gets no response. */
 export type ExtensionUiResponseCommand = {
   type: "extension_ui_response";
+  /** The id of the extension_ui_request being answered. */
   id: string;
-  value?: unknown;
-  confirmed?: unknown;
-  cancelled?: unknown;
+  /** select: the chosen option; input, editor: the text. */
+  value?: string;
+  /** confirm: the answer. */
+  confirmed?: boolean;
+  /** true: the user dismissed the dialog (any method). */
+  cancelled?: boolean;
 };
 
 /** Queue a message delivered when the agent would otherwise stop. */
@@ -985,7 +989,7 @@ export type LogoutProviderResponse = {
     provider: string;
     authStatus: {
       configured: boolean;
-      source?: "stored" | "environment" | "models_json" | "none";
+      source?: "runtime" | "stored" | "environment" | "models_json" | "provider" | "none";
       /** The environment variable, when the key comes from one. */
       label?: string;
     };
@@ -1202,6 +1206,80 @@ export type ExtensionErrorEvent = {
   error: string;
 };
 
+/** An extension asks the client for a dialog (select, confirm, input, editor) or shows something (the other methods). */
+export type ExtensionUiRequestEvent = {
+  type: "extension_ui_request";
+  /** Unique per request; a dialog's extension_ui_response carries it back. */
+  id: string;
+  method: "select";
+  title: string;
+  options: string[];
+  /** Milliseconds; the agent resolves the dialog with its default by itself when it passes (later replies are ignored). */
+  timeout?: number;
+} | {
+  type: "extension_ui_request";
+  /** Unique per request; a dialog's extension_ui_response carries it back. */
+  id: string;
+  method: "confirm";
+  title: string;
+  message: string;
+  /** Milliseconds; the agent resolves the dialog with its default by itself when it passes (later replies are ignored). */
+  timeout?: number;
+} | {
+  type: "extension_ui_request";
+  /** Unique per request; a dialog's extension_ui_response carries it back. */
+  id: string;
+  method: "input";
+  title: string;
+  placeholder?: string;
+  /** Milliseconds; the agent resolves the dialog with its default by itself when it passes (later replies are ignored). */
+  timeout?: number;
+} | {
+  type: "extension_ui_request";
+  /** Unique per request; a dialog's extension_ui_response carries it back. */
+  id: string;
+  method: "editor";
+  title: string;
+  prefill?: string;
+  /** Milliseconds; the agent resolves the dialog with its default by itself when it passes (later replies are ignored). */
+  timeout?: number;
+} | {
+  type: "extension_ui_request";
+  /** Unique per request; a dialog's extension_ui_response carries it back. */
+  id: string;
+  method: "notify";
+  message: string;
+  notifyType: "info" | "warning" | "error";
+} | {
+  type: "extension_ui_request";
+  /** Unique per request; a dialog's extension_ui_response carries it back. */
+  id: string;
+  method: "setStatus";
+  statusKey: string;
+  statusText?: string;
+} | {
+  type: "extension_ui_request";
+  /** Unique per request; a dialog's extension_ui_response carries it back. */
+  id: string;
+  method: "setWidget";
+  widgetKey: string;
+  widgetLines?: string[];
+  /** Default "aboveEditor". */
+  widgetPlacement?: "aboveEditor" | "belowEditor";
+} | {
+  type: "extension_ui_request";
+  /** Unique per request; a dialog's extension_ui_response carries it back. */
+  id: string;
+  method: "setTitle";
+  title: string;
+} | {
+  type: "extension_ui_request";
+  /** Unique per request; a dialog's extension_ui_response carries it back. */
+  id: string;
+  method: "set_editor_text";
+  text: string;
+};
+
 export type MessageEndEvent = {
   type: "message_end";
   message: AgentMessage;
@@ -1348,7 +1426,7 @@ export type Command = AbortCommand | AbortBashCommand | AbortRetryCommand | Bash
 export type Response = AbortResponse | AbortBashResponse | AbortRetryResponse | BashResponse | CloneResponse | CompactResponse | CycleModelResponse | CycleThinkingLevelResponse | ExportHtmlResponse | FollowUpResponse | ForkResponse | GetAvailableModelsResponse | GetAvailableThinkingLevelsResponse | GetCommandsResponse | GetEntriesResponse | GetForkMessagesResponse | GetLastAssistantTextResponse | GetMessagesResponse | GetSessionStatsResponse | GetStateResponse | GetTreeResponse | ImportSessionResponse | ListSessionsResponse | LogoutProviderResponse | NewSessionResponse | PromptResponse | SetAutoCompactionResponse | SetAutoRetryResponse | SetEventOptionsResponse | SetFollowUpModeResponse | SetModelResponse | SetSessionNameResponse | SetSteeringModeResponse | SetThinkingLevelResponse | SteerResponse | SwitchSessionResponse | ErrorResponse;
 
 /** Every event, discriminated by `type`. */
-export type Event = AgentEndEvent | AgentSettledEvent | AgentStartEvent | AutoRetryEndEvent | AutoRetryStartEvent | BashExecutionUpdateEvent | CompactionEndEvent | CompactionStartEvent | ExtensionErrorEvent | MessageEndEvent | MessageStartEvent | MessageUpdateEvent | QueueUpdateEvent | SessionWriteErrorEvent | SummarizationRetryAttemptStartEvent | SummarizationRetryFinishedEvent | SummarizationRetryScheduledEvent | ToolExecutionEndEvent | ToolExecutionStartEvent | ToolExecutionUpdateEvent | TurnEndEvent | TurnStartEvent;
+export type Event = AgentEndEvent | AgentSettledEvent | AgentStartEvent | AutoRetryEndEvent | AutoRetryStartEvent | BashExecutionUpdateEvent | CompactionEndEvent | CompactionStartEvent | ExtensionErrorEvent | ExtensionUiRequestEvent | MessageEndEvent | MessageStartEvent | MessageUpdateEvent | QueueUpdateEvent | SessionWriteErrorEvent | SummarizationRetryAttemptStartEvent | SummarizationRetryFinishedEvent | SummarizationRetryScheduledEvent | ToolExecutionEndEvent | ToolExecutionStartEvent | ToolExecutionUpdateEvent | TurnEndEvent | TurnStartEvent;
 
 /** Every command by its `type`: the input record and the successful response (`undefined` for a reply). */
 export interface CommandMap {

@@ -35,13 +35,13 @@ export function lazyProviderStream(
  * choice included: it fires `model_select` too), so the first request does not wait for the
  * SDK import.
  */
-export function warmSdkWhenUsed(k: PluginContext, apis: readonly string[], load: () => Promise<unknown>): void {
-  let warmed = false;
+export function warmSdkWhenUsed(k: PluginContext, apis: readonly string[], load: (api: string) => Promise<unknown>): void {
+  const warmed = new Set<string>();
   k.hooks.model_select.tap(k.name, ({ model }) => {
-    if (warmed || !apis.includes(model.api)) return;
-    warmed = true;
+    if (warmed.has(model.api) || !apis.includes(model.api)) return;
+    warmed.add(model.api);
     // After a short pause, not at once: a client's first commands are answered before the SDK
-    // import (tens of ms of module loading) competes with them; a prompt that comes sooner loads it itself.
-    setTimeout(() => void load().catch(() => undefined), WARM_DELAY_MS).unref();
+    // load (a few ms of compiling) competes with them; a prompt that comes sooner loads it itself.
+    setTimeout(() => void Promise.all([import("./provider-stream.js"), load(model.api)]).catch(() => undefined), WARM_DELAY_MS).unref();
   });
 }

@@ -7,6 +7,7 @@
  */
 import type { AssistantMessageEvent, AssistantStream, StreamRequest } from "../../kernel/index.js";
 import { errorText, failureText, type HttpFailure } from "./failure-text.js";
+import { httpFetch } from "./http-fetch.js";
 import { headerRecord, hookedInit } from "./request-hooks.js";
 import { retryAfterFromHeaders } from "./retry-delay.js";
 import { AssistantStreamBuilder } from "./stream-builder.js";
@@ -52,7 +53,7 @@ async function* run(models: ProviderModelsApi, request: StreamRequest, body: Pro
   let httpFailure: HttpFailure | undefined;
   const hooks = models.requestHooks?.active() ? models.requestHooks : undefined;
   const capturingFetch: typeof fetch = async (input, init) => {
-    const response = await fetch(input, hooks ? await hookedInit(hooks, request.model, init) : init);
+    const response = await httpFetch(input, hooks ? await hookedInit(hooks, request.model, init) : init);
     if (hooks) await hooks.response(request.model, response.status, headerRecord(response.headers));
     if (response.status >= 400) httpFailure = await readFailure(response);
     return response;

@@ -7,6 +7,7 @@
  * body is read. Nothing is parsed or copied when no hook is tapped.
  */
 import type { Model } from "../../kernel/index.js";
+import { FetchHeaders } from "./fetch-headers.js";
 
 export interface ProviderRequestHooks {
   /** True when any of the three hooks has taps. */
@@ -46,6 +47,6 @@ export async function hookedInit(hooks: ProviderRequestHooks, model: Model, init
 export function headerRecord(headers: HeadersInit | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (!headers) return out;
-  new Headers(headers).forEach((value, name) => (out[name] = value));
+  new FetchHeaders(headers).forEach((value, name) => (out[name] = value));
   return out;
 }

@@ -16,6 +16,14 @@ export interface ProviderRegistration {
   requiresAuth?: boolean;
   /** Environment variable holding the provider's key (built-ins: ANTHROPIC_API_KEY, ...). */
   envKey?: string;
+  /**
+   * The provider's own key as a config value, as in models.json: a literal key, the name of an
+   * environment variable, `$VAR`/`${VAR}`, or `!command` (an extension's `registerProvider`).
+   * Used after auth.json, the environment and models.json.
+   */
+  apiKey?: string;
+  /** Also send the key as `Authorization: Bearer <key>` (as models.json's `authHeader`). */
+  authHeader?: boolean;
 }
 
 /** What one request needs from the registry, resolved at request time. */

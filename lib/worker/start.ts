@@ -5,7 +5,9 @@
  */
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { Worker, type WorkerOptions } from "node:worker_threads";
+import type { Worker, WorkerOptions } from "node:worker_threads";
+
+const require = createRequire(import.meta.url);
 
 /** This file's own extension tells whether the package runs compiled or from its sources. */
 const FROM_SOURCES = import.meta.url.endsWith(".ts");
@@ -25,9 +27,12 @@ createJiti(workerData.atomicWorkerEntry, { fsCache: true }).import(workerData.at
  * (the bundler keeps such URLs pointing at the compiled file, see scripts/bundle.mjs).
  */
 export function startModuleWorker(moduleUrl: URL, options: WorkerOptions = {}): Worker {
+  // Required on first use, not imported: most processes start no worker, and loading
+  // node:worker_threads would cost every startup.
+  const { Worker } = require("node:worker_threads") as typeof import("node:worker_threads");
   if (!FROM_SOURCES) return new Worker(moduleUrl, options);
   const entry = fileURLToPath(moduleUrl).replace(/\.js$/, ".ts");
-  const jiti = createRequire(import.meta.url).resolve("jiti");
+  const jiti = require.resolve("jiti");
   const workerData = { ...(options.workerData as object | undefined), atomicWorkerEntry: entry, atomicWorkerJiti: jiti };
   return new Worker(SOURCE_BOOTSTRAP, { ...options, eval: true, workerData });
 }

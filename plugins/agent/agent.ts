@@ -12,6 +12,7 @@ import {
   thinkingLevelsFor,
   type AgentMessage,
   type AssistantStream,
+  type CustomMessage,
   type ImageContent,
   type Model,
   type PluginContext,
@@ -23,7 +24,7 @@ import type { AgentHooks } from "./hooks.js";
 import { MessageQueues } from "./queue.js";
 import { driveRun, replaceInPlace, settleRun, type DriverHost } from "./run-driver.js";
 import { stateSchema } from "./state-schema.js";
-import { queuedToUserMessage, toUserMessage, type Opening, type RunHost } from "./run-loop.js";
+import { queuedToMessage, toUserMessage, type Opening, type RunHost } from "./run-loop.js";
 
 export const STREAMING_WITHOUT_BEHAVIOR =
   "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
@@ -140,6 +141,7 @@ export class Agent implements AgentApi {
         source: input.source ?? "rpc",
         via: input.via ?? "prompt",
         ...(input.streamingBehavior ? { streamingBehavior: input.streamingBehavior } : {}),
+        ...(input.seq !== undefined ? { seq: input.seq } : {}),
       });
       if (result.rejected !== undefined) throw new KernelError(ErrorCode.CONFLICT, result.rejected);
       if (result.handled) {
@@ -171,9 +173,20 @@ export class Agent implements AgentApi {
     // A run may have started while the preflight was awaited (an extension's sendMessage).
     if (this.#run) throw new KernelError(ErrorCode.CONFLICT, STREAMING_WITHOUT_BEHAVIOR);
 
-    const queued = this.#queues.takeAll().map(queuedToUserMessage);
+    const queued = this.#queues.takeAll().map(queuedToMessage);
     const abortedBeforeStart = input.seq !== undefined && input.seq < this.#abortSeq;
     this.#startRun({ messages: [...queued, toUserMessage(text, images)], fromQueue: queued.length > 0 }, text, images, abortedBeforeStart, input.seq);
+  }
+
+  async promptMessage(message: CustomMessage): Promise<void> {
+    if (this.#run) throw new KernelError(ErrorCode.CONFLICT, STREAMING_WITHOUT_BEHAVIOR);
+    const text = typeof message.content === "string" ? message.content : message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+    const rejection = await this.#hooks.prompt_preflight.promise({ text });
+    if (rejection) throw new KernelError(ErrorCode.UNAVAILABLE, rejection);
+    if (!this.#model) throw new KernelError(ErrorCode.UNAVAILABLE, "No model selected. Use set_model or start with --provider/--model.");
+    if (this.#run) throw new KernelError(ErrorCode.CONFLICT, STREAMING_WITHOUT_BEHAVIOR);
+    const queued = this.#queues.takeAll().map(queuedToMessage);
+    this.#startRun({ messages: [...queued, message], fromQueue: queued.length > 0 }, text, undefined, false, undefined);
   }
 
   complete(request: CompletionRequest): AssistantStream {
@@ -204,6 +217,11 @@ export class Agent implements AgentApi {
   followUp(text: string, images?: ImageContent[]): void {
     this.#queues.push("followUp", text, images);
     this.#emitQueueUpdate();
+  }
+
+  queueMessage(kind: "steer" | "followUp", message: CustomMessage): void {
+    // Not in queue_update's lists (they show the user's texts), so no event: pendingMessageCount counts it.
+    this.#queues.pushCustom(kind === "steer" ? "steering" : "followUp", message);
   }
 
   async abort(seq?: number, earlier?: () => Promise<void>): Promise<void> {

@@ -4,7 +4,7 @@
  * this interface; it does no I/O of its own.
  */
 import type { ZodRawShape } from "zod";
-import type { AgentMessage, AssistantStream, CommandSource, ImageContent, LlmMessage, Model, ThinkingLevel, ToolSpec } from "../../kernel/index.js";
+import type { AgentMessage, AssistantStream, CommandSource, CustomMessage, ImageContent, LlmMessage, Model, ThinkingLevel, ToolSpec } from "../../kernel/index.js";
 
 export type QueueMode = "all" | "one-at-a-time";
 
@@ -75,6 +75,17 @@ export interface AgentApi {
   steer(text: string, images?: ImageContent[]): void;
   followUp(text: string, images?: ImageContent[]): void;
   /**
+   * Queues an extension's custom message (pi's `sendMessage` with `deliverAs` steer or followUp):
+   * delivered where a steering / follow-up text would be, or ahead of the next prompt when idle.
+   */
+  queueMessage(kind: "steer" | "followUp", message: CustomMessage): void;
+  /**
+   * Starts a run that opens with `message` (after any queued messages), as `prompt` does with a
+   * text: pi's `sendMessage` with `triggerTurn` while idle. Rejects while streaming, without a
+   * model, or when the preflight refuses.
+   */
+  promptMessage(message: CustomMessage): Promise<void>;
+  /**
    * Aborts the current run (if any; `abort` hook taps stop compaction, retry waits, ...) and
    * resolves once its closing events are out. `seq`: the abort's arrival number, so a prompt
    * read before it but not yet started starts aborted; with `earlier` (the command's), the
@@ -102,6 +113,8 @@ export interface AgentApi {
   addStateContributor(contributor: StateContributor, fields: () => ZodRawShape): void;
 }
 
+/** What the model sees of the conversation: agent messages as LLM messages (pure; extensions' `convertToLlm`). */
+export { toLlmMessages } from "./convert.js";
 export type {} from "./events.js";
 
 declare module "../../kernel/services.js" {

@@ -174,4 +174,28 @@ describe("agent contract", () => {
     expect(settled).toEqual(["settled"]);
     expect(t.agent.isStreaming()).toBe(false);
   });
+
+  it("custom messages queue like steer/follow_up texts (not listed in queue_update) and can open a run", async () => {
+    const note = (text: string): AgentMessage => ({ role: "custom", customType: "ext", content: text, display: true, timestamp: 1 });
+    const t = await boot(["a1", "a2", "a3", "a4"]);
+    let queued = false;
+    t.kernel.hooks.agent_start.tap("t", () => {
+      if (queued) return;
+      queued = true;
+      t.agent.queueMessage("followUp", note("later") as never);
+      t.agent.queueMessage("steer", note("now") as never);
+    });
+    await t.run("go");
+    expect(texts(t.seen[1]!)).toEqual(["go", "a1", "now"]);
+    expect(texts(t.seen[2]!)).toEqual(["go", "a1", "now", "a2", "later"]);
+    expect(t.events.filter((e) => e.type === "queue_update").every((e) => (e as OutEvent<"queue_update">).steering.length === 0)).toBe(true);
+
+    t.agent.queueMessage("steer", note("while idle") as never);
+    expect(t.agent.pendingMessageCount()).toBe(1);
+    await t.agent.promptMessage(note("triggered") as never);
+    await expect(t.agent.promptMessage(note("again") as never)).rejects.toThrow("Agent is already processing");
+    await t.agent.waitForIdle();
+    expect(texts(t.seen[3]!).slice(-3)).toEqual(["a3", "while idle", "triggered"]);
+    expect(t.agent.getMessages().filter((m) => m.role === "custom")).toHaveLength(4);
+  });
 });

@@ -42,4 +42,14 @@ describe("MessageQueues", () => {
     expect("images" in all[1]!).toBe(false);
     expect(queues.snapshot()).toEqual({ steering: [], followUp: [] });
   });
+
+  it("a custom message queues in arrival order but is not listed in the snapshot", () => {
+    const queues = new MessageQueues("one-at-a-time", "one-at-a-time");
+    const custom = { role: "custom" as const, customType: "ext", content: "note", display: true, timestamp: 1 };
+    queues.push("steering", "a");
+    queues.pushCustom("steering", custom);
+    expect(queues.snapshot()).toEqual({ steering: ["a"], followUp: [] });
+    expect(queues.size).toBe(2);
+    expect(queues.takeAll().map((m) => m.custom ?? m.text)).toEqual(["a", custom]);
+  });
 });

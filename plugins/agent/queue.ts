@@ -1,5 +1,8 @@
-/** The steering and follow-up queues: texts waiting for their delivery point in a run. */
-import type { ImageContent } from "../../kernel/index.js";
+/**
+ * The steering and follow-up queues: user texts, and custom messages extensions send, waiting
+ * for their delivery point in a run.
+ */
+import type { CustomMessage, ImageContent } from "../../kernel/index.js";
 import type { QueueMode } from "./api.js";
 
 export interface QueuedMessage {
@@ -7,6 +10,8 @@ export interface QueuedMessage {
   images?: ImageContent[];
   /** Arrival order across both queues. */
   seq: number;
+  /** An extension's message (sendMessage): delivered as is; not listed in queue_update, which shows the user's texts. */
+  custom?: CustomMessage;
 }
 
 export class MessageQueues {
@@ -24,6 +29,10 @@ export class MessageQueues {
   push(kind: "steering" | "followUp", text: string, images?: ImageContent[]): void {
     const message: QueuedMessage = images && images.length > 0 ? { text, images, seq: this.#seq++ } : { text, seq: this.#seq++ };
     this[kind].push(message);
+  }
+
+  pushCustom(kind: "steering" | "followUp", message: CustomMessage): void {
+    this[kind].push({ text: "", custom: message, seq: this.#seq++ });
   }
 
   /** One message, or all of them, per the queue's mode. */
@@ -48,7 +57,8 @@ export class MessageQueues {
   }
 
   snapshot(): { steering: string[]; followUp: string[] } {
-    return { steering: this.steering.map((m) => m.text), followUp: this.followUp.map((m) => m.text) };
+    const texts = (queue: QueuedMessage[]) => queue.filter((m) => !m.custom).map((m) => m.text);
+    return { steering: texts(this.steering), followUp: texts(this.followUp) };
   }
 }
 

@@ -16,8 +16,9 @@ export interface RunHost extends StreamHost, ToolHost {
   emitQueueUpdate(): void;
 }
 
-export function queuedToUserMessage(queued: QueuedMessage): UserMessage {
-  return toUserMessage(queued.text, queued.images);
+/** A queued entry as the message it delivers: the user's text, or an extension's custom message. */
+export function queuedToMessage(queued: QueuedMessage): AgentMessage {
+  return queued.custom ?? toUserMessage(queued.text, queued.images);
 }
 
 export function toUserMessage(text: string, images?: QueuedMessage["images"]): UserMessage {
@@ -43,7 +44,7 @@ export async function runTurns(host: RunHost, opening: Opening, signal: AbortSig
   if (pending.length === 0 && !signal.aborted) {
     // A continuation's next LLM call is the "next LLM call" steering waits for.
     const steering = host.takeSteering();
-    pending = steering.map(queuedToUserMessage);
+    pending = steering.map(queuedToMessage);
     pendingFromQueue = steering.length > 0;
   }
   for (let turnIndex = 0; ; turnIndex++) {
@@ -80,13 +81,13 @@ export async function runTurns(host: RunHost, opening: Opening, signal: AbortSig
     }
     const steering = host.takeSteering();
     if (calls.length > 0 || steering.length > 0) {
-      pending = steering.map(queuedToUserMessage);
+      pending = steering.map(queuedToMessage);
       pendingFromQueue = steering.length > 0;
       continue;
     }
     const followUps = host.takeFollowUp();
     if (followUps.length === 0) return produced;
-    pending = followUps.map(queuedToUserMessage);
+    pending = followUps.map(queuedToMessage);
     pendingFromQueue = true;
   }
 }

@@ -60,7 +60,7 @@ async function executeOne(host: ToolHost, call: ToolCall, signal: AbortSignal): 
 
 async function runTool(host: ToolHost, call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
   if (signal.aborted) return errorResult("Operation aborted");
-  const validation = host.tools.validate(call.name, call.arguments);
+  const validation = await host.tools.validate(call.name, call.arguments);
   if (!validation.ok) return errorResult(validation.error);
 
   if (host.hooks.tool_call.isUsed()) {

@@ -17,6 +17,8 @@ import { userBashCommands, BashExecutionUpdateSchema } from "./user-bash.js";
 export { createBashTool, type BashToolOptions } from "./tool.js";
 export type { BashCommandResult } from "./user-bash.js";
 
+const SWEEP_DELAY_MS = 1_000;
+
 const bashSetting = defineSetting(
   () =>
     z.object({
@@ -71,9 +73,11 @@ export default definePlugin({
       files.noteStored(event.message, () => k.maybeService("session")?.sessionFile() !== undefined);
       return event;
     });
-    // Older files left by earlier processes: swept in the background, startup does not wait.
+    // Older files left by earlier processes: swept in the background a moment after startup, so
+    // listing a busy temp folder (thousands of names) does not compete with the first commands.
     k.hooks.boot.tap(k.name, () => {
-      void sweepOldOutputFiles(tmpdir(), settings.bash?.logRetentionHours ?? DEFAULT_LOG_RETENTION_HOURS).catch(() => undefined);
+      const sweep = () => void sweepOldOutputFiles(tmpdir(), settings.bash?.logRetentionHours ?? DEFAULT_LOG_RETENTION_HOURS).catch(() => undefined);
+      setTimeout(sweep, SWEEP_DELAY_MS).unref();
     });
     // Before the session closes its file (STAGE.DEFAULT): cancelled results must still be stored.
     k.hooks.shutdown.tapPromise({ name: k.name, stage: STAGE.GUARD }, async () => {

@@ -9,8 +9,8 @@ export type { ProviderRegistration };
 
 export interface AuthStatus {
   configured: boolean;
-  /** `runtime`: `--api-key`, this process only. */
-  source?: "runtime" | "stored" | "environment" | "models_json" | "none";
+  /** `runtime`: `--api-key`, this process only; `provider`: a key an extension's registerProvider carries. */
+  source?: "runtime" | "stored" | "environment" | "models_json" | "provider" | "none";
   label?: string;
 }
 

@@ -58,6 +58,21 @@ describe("credentials", () => {
     expect(await r.apiKey("openai")).toBe("t");
   });
 
+  it("a provider's own key (registerProvider) comes after models.json: a literal, or an env var it names", async () => {
+    const r = await registry({ PROXY_KEY: "p" }, { providers: { proxied: { apiKey: "sk-file" } } });
+    const model = { ...builtinProviders()[0]!.models[0]!, provider: "own" };
+    r.registerProvider({ name: "own", api: model.api, models: [model], apiKey: "sk-own" });
+    expect(await r.apiKey("own")).toBe("sk-own");
+    expect(r.authStatus("own")).toEqual({ configured: true, source: "provider", label: "registered by the provider" });
+    r.registerProvider({ name: "proxied", api: model.api, models: [{ ...model, provider: "proxied" }], apiKey: "sk-own" });
+    expect(await r.apiKey("proxied")).toBe("sk-file");
+    r.registerProvider({ name: "byenv", api: model.api, models: [{ ...model, provider: "byenv" }], apiKey: "PROXY_KEY", authHeader: true });
+    expect(await r.apiKey("byenv")).toBe("p");
+    expect(r.authStatus("byenv")).toEqual({ configured: true, source: "environment", label: "PROXY_KEY" });
+    expect((await r.requestCredentials({ ...model, provider: "byenv" }, new AbortController().signal)).headers).toEqual({ Authorization: "Bearer p" });
+    expect((await r.requestCredentials({ ...model, provider: "own" }, new AbortController().signal)).headers).toEqual({});
+  });
+
   it("removes only the stored credential", async () => {
     const r = await registry({ OPENAI_API_KEY: "sk-env" });
     await r.storeApiKey("openai", "sk-stored");

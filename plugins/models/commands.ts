@@ -10,7 +10,7 @@ const PublicModel = () => ModelSchema();
 const AuthStatusSchema = () =>
   z.object({
     configured: z.boolean(),
-    source: z.enum(["stored", "environment", "models_json", "none"]).optional(),
+    source: z.enum(["runtime", "stored", "environment", "models_json", "provider", "none"]).optional(),
     label: z.string().optional().meta({ description: "The environment variable, when the key comes from one." }),
   });
 

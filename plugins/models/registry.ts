@@ -140,8 +140,10 @@ export class ModelRegistry implements ModelsApi {
     if (stored) return resolveConfigValue(stored, options("auth.json"));
     const variable = this.#providers.get(provider)?.envKey;
     if (variable && this.#env[variable]) return this.#env[variable];
-    const configured = this.#config.get(provider)?.apiKey;
-    return configured ? resolveConfigValue(configured, options("models.json")) : undefined;
+    const fromFile = this.#config.get(provider)?.apiKey;
+    if (fromFile) return resolveConfigValue(fromFile, options("models.json"));
+    const registered = this.#providers.get(provider)?.apiKey;
+    return registered ? resolveConfigValue(registered, options("registered")) : undefined;
   }
 
   async headers(model: Model, signal?: AbortSignal): Promise<Record<string, string>> {
@@ -155,7 +157,7 @@ export class ModelRegistry implements ModelsApi {
 
   async requestCredentials(model: Model, signal: AbortSignal): Promise<RequestCredentials> {
     const [apiKey, headers] = await Promise.all([this.apiKey(model.provider, signal), this.headers(model, signal)]);
-    if (apiKey && this.#config.get(model.provider)?.authHeader) headers.Authorization = `Bearer ${apiKey}`;
+    if (apiKey && (this.#config.get(model.provider)?.authHeader ?? this.#providers.get(model.provider)?.authHeader)) headers.Authorization = `Bearer ${apiKey}`;
     const real = this.#realBaseUrls.get(`${model.provider}\0${model.id}`);
     return { ...(apiKey ? { apiKey } : {}), headers, baseUrl: real && redactUrl(real) === model.baseUrl ? real : model.baseUrl };
   }
@@ -166,12 +168,14 @@ export class ModelRegistry implements ModelsApi {
     if (this.auth.has(provider)) return { configured: true, source: "stored", label: "auth.json" };
     const variable = this.#providers.get(provider)?.envKey;
     if (variable && this.#env[variable]) return { configured: true, source: "environment", label: variable };
-    const configured = this.#config.get(provider)?.apiKey;
+    const fromFile = this.#config.get(provider)?.apiKey;
+    const configured = fromFile ?? this.#providers.get(provider)?.apiKey;
     if (configured) {
       const described = describeConfigValue(configured, { env: this.#env });
       if (described.resolvable) {
-        // A models.json key that names an env var is environment auth, and reported as such.
-        return described.kind === "env" ? { configured: true, source: "environment", label: described.envName! } : { configured: true, source: "models_json", label: "models.json" };
+        // A key that names an env var is environment auth, and reported as such.
+        if (described.kind === "env") return { configured: true, source: "environment", label: described.envName! };
+        return fromFile ? { configured: true, source: "models_json", label: "models.json" } : { configured: true, source: "provider", label: "registered by the provider" };
       }
     }
     return { configured: false };

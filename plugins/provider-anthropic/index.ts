@@ -1,7 +1,7 @@
 /**
  * Plugin `provider-anthropic`: registers the Anthropic model table and streams
- * `anthropic-messages` models through the official SDK. The adapter and the SDK are imported
- * on first use (or warmed when the startup model needs them). Setting `anthropic.cacheTtl`.
+ * `anthropic-messages` models through the official SDK. The adapter, which imports the SDK, is
+ * loaded on first use (or warmed when the startup model needs it). Setting `anthropic.cacheTtl`.
  */
 import { definePlugin } from "../../kernel/index.js";
 import { ANTHROPIC_API, lazyProviderStream, providerModels, warmSdkWhenUsed } from "../../lib/provider-kit/index.js";
@@ -22,6 +22,6 @@ export default definePlugin({
       return (call: Parameters<typeof streamAnthropic>[0]) => streamAnthropic(call, { cacheTtl });
     };
     k.hooks.stream.for(ANTHROPIC_API).tap(k.name, (request) => lazyProviderStream(models, request, loadBody));
-    warmSdkWhenUsed(k, [ANTHROPIC_API], () => Promise.all([import("./stream.js"), import("@anthropic-ai/sdk")]));
+    warmSdkWhenUsed(k, [ANTHROPIC_API], () => import("./stream.js"));
   },
 });

@@ -1,7 +1,11 @@
 /**
- * Anthropic Messages streaming through `@anthropic-ai/sdk` (loaded on first use), mapped onto
- * the unified events. Content blocks are keyed by Anthropic's block index.
+ * Anthropic Messages streaming through `@anthropic-ai/sdk` (this module is loaded on first use),
+ * mapped onto the unified events. Content blocks are keyed by Anthropic's block index.
  */
+// The SDK's resource-less client and the one resource used: the full `Anthropic` client builds
+// every API resource (beta, files, organization, ...), so the bundle would load ~3x the code.
+import { BaseAnthropic } from "@anthropic-ai/sdk/client";
+import { Messages } from "@anthropic-ai/sdk/resources/messages";
 import type { AssistantMessageEvent } from "../../kernel/index.js";
 import { splitBaseUrl } from "../../lib/provider-kit/base-url.js";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
@@ -35,10 +39,9 @@ const STOP: Record<string, "stop" | "length" | "toolUse"> = {
 };
 
 export async function* streamAnthropic(call: ProviderCall, options: AnthropicRequestOptions = {}): AsyncGenerator<AssistantMessageEvent, void, undefined> {
-  const { default: Anthropic } = await import("@anthropic-ai/sdk");
   const { params, betas } = buildAnthropicRequest(call.request, options);
   const { baseURL, query } = splitBaseUrl(call.baseUrl);
-  const client = new Anthropic({
+  const client = new BaseAnthropic({
     apiKey: call.apiKey,
     // Never let ANTHROPIC_AUTH_TOKEN or a credentials profile from the environment replace our key.
     authToken: null,
@@ -48,7 +51,8 @@ export async function* streamAnthropic(call: ProviderCall, options: AnthropicReq
     fetch: call.fetch,
     defaultHeaders: { ...(betas.length > 0 ? { "anthropic-beta": betas.join(",") } : {}), ...call.headers },
   });
-  const stream = (await client.messages.create(params as never, { signal: call.signal })) as unknown as AsyncIterable<RawEvent>;
+  const messages = new Messages(client);
+  const stream = (await messages.create(params as never, { signal: call.signal })) as unknown as AsyncIterable<RawEvent>;
   const b = call.builder;
   yield b.start();
   let stopReason: string | null | undefined;

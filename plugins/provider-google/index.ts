@@ -1,7 +1,7 @@
 /**
  * Plugin `provider-google`: registers the Gemini model table and streams `google-generative-ai`
- * (Gemini API) models through the official `@google/genai` SDK. The adapter and the SDK are
- * imported on first use.
+ * (Gemini API) models through the official `@google/genai` SDK. The adapter, which imports the
+ * SDK, is loaded on first use.
  */
 import { definePlugin } from "../../kernel/index.js";
 import { GOOGLE_API, lazyProviderStream, providerModels, warmSdkWhenUsed } from "../../lib/provider-kit/index.js";
@@ -15,6 +15,6 @@ export default definePlugin({
     const models = providerModels(k);
     models.registerProvider(googleProvider());
     k.hooks.stream.for(GOOGLE_API).tap(k.name, (request) => lazyProviderStream(models, request, async () => (await import("./stream.js")).streamGemini));
-    warmSdkWhenUsed(k, [GOOGLE_API], () => Promise.all([import("./stream.js"), import("@google/genai")]));
+    warmSdkWhenUsed(k, [GOOGLE_API], () => import("./stream.js"));
   },
 });

@@ -1,8 +1,9 @@
 /**
- * Gemini streaming through `@google/genai` (loaded on first use), mapped onto the unified events.
- * Parts carry no block boundaries: a thought/text block ends when the other kind starts; a
- * function call arrives whole, so it starts, streams its JSON and ends at once.
+ * Gemini streaming through `@google/genai` (this module is loaded on first use), mapped onto the
+ * unified events. Parts carry no block boundaries: a thought/text block ends when the other kind
+ * starts; a function call arrives whole, so it starts, streams its JSON and ends at once.
  */
+import { GoogleGenAI } from "@google/genai";
 import type { AssistantMessageEvent } from "../../kernel/index.js";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
 import { buildGeminiRequest } from "./request.js";
@@ -19,7 +20,6 @@ interface Chunk {
 }
 
 export async function* streamGemini(call: ProviderCall): AsyncGenerator<AssistantMessageEvent, void, undefined> {
-  const { GoogleGenAI } = await import("@google/genai");
   const { model } = call.request;
   // apiVersion "" keeps the catalog's baseUrl (which already ends in /v1beta) as the whole prefix.
   const ai = new GoogleGenAI({ apiKey: call.apiKey, vertexai: false, httpOptions: { baseUrl: call.baseUrl, apiVersion: "", headers: call.headers, fetch: call.fetch } });

@@ -8,7 +8,7 @@ import type { AssistantStreamBuilder } from "../../lib/provider-kit/stream-build
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
 import { completionsCompat } from "./completions-compat.js";
 import { REASONING_FIELDS, buildChatRequest } from "./completions-request.js";
-import { openAiClient } from "./shared.js";
+import { openAiClient } from "./client.js";
 
 interface ChunkToolCall {
   index?: number;
@@ -37,7 +37,7 @@ interface Chunk {
 const FINISH: Record<string, "stop" | "length" | "toolUse"> = { stop: "stop", end: "stop", length: "length", tool_calls: "toolUse", function_call: "toolUse" };
 
 export async function* streamChatCompletions(call: ProviderCall): AsyncGenerator<AssistantMessageEvent, void, undefined> {
-  const client = await openAiClient(call);
+  const client = openAiClient(call);
   const compat = completionsCompat(call.request.model);
   const sessionId = call.request.options.sessionId;
   const affinity = compat.sendSessionAffinityHeaders && sessionId ? { session_id: sessionId, "x-session-affinity": sessionId } : undefined;

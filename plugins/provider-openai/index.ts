@@ -21,8 +21,8 @@ export default definePlugin({
     k.hooks.stream
       .for(OPENAI_RESPONSES_API)
       .tap(k.name, (request) => lazyProviderStream(models, request, async () => (await import("./responses-stream.js")).streamResponses));
-    warmSdkWhenUsed(k, [OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API], () =>
-      Promise.all([import("./completions-stream.js"), import("./responses-stream.js"), import("openai")]),
+    warmSdkWhenUsed(k, [OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API], (api) =>
+      api === OPENAI_COMPLETIONS_API ? import("./completions-stream.js") : import("./responses-stream.js"),
     );
   },
 });

@@ -6,7 +6,7 @@
 import type { AssistantMessageEvent } from "../../kernel/index.js";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
 import { buildResponsesRequest } from "./responses-request.js";
-import { openAiClient } from "./shared.js";
+import { openAiClient } from "./client.js";
 
 interface Item {
   type?: string;
@@ -34,7 +34,7 @@ interface StreamEvent {
 }
 
 export async function* streamResponses(call: ProviderCall): AsyncGenerator<AssistantMessageEvent, void, undefined> {
-  const client = await openAiClient(call);
+  const client = openAiClient(call);
   const stream = (await client.responses.create(buildResponsesRequest(call.request) as never, { signal: call.signal })) as unknown as AsyncIterable<StreamEvent>;
   const b = call.builder;
   yield b.start();

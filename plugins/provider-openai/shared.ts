@@ -1,13 +1,11 @@
 /**
- * What both OpenAI APIs share: the SDK client (loaded on first use, retries off, no ambient
- * org/project headers), the thinking level as a reasoning effort, and image data URLs.
+ * What both OpenAI APIs share: the thinking level as a reasoning effort, image data URLs,
+ * tool-call ids and tool-result runs.
  */
 import type { ImageContent, LlmMessage, Model, ThinkingLevel } from "../../kernel/index.js";
 import { clampThinkingLevel, thinkingLevelsFor } from "../../kernel/index.js";
 import { mappedLevelValue } from "../../lib/provider-kit/compat.js";
 import { fitToolCallId, imagesOf, textOf } from "../../lib/provider-kit/history.js";
-import { splitBaseUrl } from "../../lib/provider-kit/base-url.js";
-import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
 
 const EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
   minimal: "minimal",
@@ -17,22 +15,6 @@ const EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
   xhigh: "xhigh",
   max: "xhigh",
 };
-
-export async function openAiClient(call: ProviderCall) {
-  const { default: OpenAI } = await import("openai");
-  const { baseURL, query } = splitBaseUrl(call.baseUrl);
-  return new OpenAI({
-    apiKey: call.apiKey,
-    baseURL,
-    ...(query ? { defaultQuery: query } : {}),
-    maxRetries: 0,
-    fetch: call.fetch,
-    // The environment's OPENAI_ORG_ID / OPENAI_PROJECT_ID would otherwise leak into every request.
-    organization: null,
-    project: null,
-    defaultHeaders: call.headers,
-  });
-}
 
 /**
  * The reasoning effort for the request, or undefined to send none: the model's

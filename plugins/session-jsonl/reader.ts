@@ -6,7 +6,7 @@
  * line that is not a session header makes the whole file invalid. A file too large for this
  * process, or with a line over MAX_LINE_BYTES, fails with a message that says so.
  */
-import { getHeapStatistics } from "node:v8";
+import { createRequire } from "node:module";
 import { ErrorCode, KernelError } from "../../kernel/index.js";
 import { NotRegularFileError, openRegularForRead } from "../../lib/regular-file/index.js";
 import { formatSize } from "../../lib/truncate/index.js";
@@ -156,9 +156,13 @@ class SessionLines {
   }
 }
 
+/** node:v8, required on first use: loading it would cost every startup, and most never read a session. */
+let v8: typeof import("node:v8") | undefined;
+
 /** Fails the load, saying why, when the rest of the file would not fit in the heap. */
 function checkRoom(path: string, size: number, read: number): void {
-  const { heap_size_limit: limit, used_heap_size: used } = getHeapStatistics();
+  v8 ??= createRequire(import.meta.url)("node:v8") as typeof import("node:v8");
+  const { heap_size_limit: limit, used_heap_size: used } = v8.getHeapStatistics();
   if (used + (size - read) <= limit * HEAP_SHARE) return;
   const neededMb = Math.ceil((used + size) / HEAP_SHARE / (1024 * 1024) / 256) * 256;
   throw new KernelError(

@@ -115,6 +115,8 @@ export interface SessionApi {
   /** Undefined for in-memory sessions. */
   sessionFile(): string | undefined;
   sessionName(): string | undefined;
+  /** Names the session (a `session_info` entry) and fires `session_info_changed`. Throws `Session name cannot be empty` for a blank name. */
+  setSessionName(name: string): Promise<void>;
   /** Appends a child of the leaf and moves the leaf to it. */
   append(entry: NewSessionEntry): SessionEntry;
   /** Waits until every appended entry is on disk. */

@@ -45,6 +45,7 @@ export default definePlugin({
       context: () => runtime.context(),
       sessionFile: () => current().storage.file,
       sessionName: () => current().tree.name,
+      setSessionName: (name) => runtime.setSessionName(name),
       append: (entry) => runtime.manager.append(entry),
       flush: () => runtime.manager.flush(),
       handle: () => currentSessionHandle(runtime.manager),

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { defineCommand, ErrorCode, NO_DATA, KernelError, StoredSessionEntrySchema, TreeNodeSchema, type CommandDefinition, type PluginContext } from "../../kernel/index.js";
 import type { SessionRuntime } from "./runtime.js";
-import { checkSessionName, MAX_SESSION_NAME_CHARS } from "./limits.js";
+import { MAX_SESSION_NAME_CHARS } from "./limits.js";
 import { computeSessionTotals, estimateContextTokens } from "./stats.js";
 
 export function queryCommands(k: PluginContext, runtime: SessionRuntime): CommandDefinition<any, any>[] {
@@ -47,9 +47,7 @@ export function queryCommands(k: PluginContext, runtime: SessionRuntime): Comman
     input: () => z.object({ name: z.string() }),
     output: NO_DATA,
     async run({ name }) {
-      const trimmed = checkSessionName(name);
-      runtime.manager.append({ type: "session_info", name: trimmed });
-      await runtime.hooks.session_info_changed.promise({ name: trimmed });
+      await runtime.setSessionName(name);
       return undefined;
     },
   });

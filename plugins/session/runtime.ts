@@ -96,6 +96,13 @@ export class SessionRuntime {
     });
   }
 
+  /** Names the current session: a session_info entry, then session_info_changed. */
+  async setSessionName(name: string): Promise<void> {
+    const trimmed = checkSessionName(name);
+    this.manager.append({ type: "session_info", name: trimmed });
+    await this.hooks.session_info_changed.promise({ name: trimmed });
+  }
+
   /** The current session's context (active branch). */
   context(): SessionContext {
     return contextFromPath(this.manager.current.tree.branch());

@@ -19,7 +19,7 @@ export function createToolRunner(tools: ToolDefinition<any>[]) {
   return {
     registry,
     async run(name: string, args: unknown, options: RunOptions): Promise<ToolResult> {
-      const validation = registry.validate(name, args);
+      const validation = await registry.validate(name, args);
       if (!validation.ok) throw new Error(validation.error);
       return registry.get(name)!.execute(validation.args, {
         toolCallId: "call-1",

@@ -1,0 +1,50 @@
+/**
+ * pi's message actions. `sendMessage` adds a custom message: queued as steering (default) or a
+ * follow-up while the agent streams, stored for the next turn (`nextTurn`), starting a run of its
+ * own when idle with `triggerTurn`, else stored at once. `sendUserMessage` is a real user prompt
+ * (its `input` event says `source: "extension"`); while streaming it needs `deliverAs`.
+ */
+import type { CustomMessage, ImageContent, InputEvent, TextContent } from "../../kernel/index.js";
+import { toCustomMessage } from "./event-adapters.js";
+import type { ExtensionHost } from "./host.js";
+import type { ExtensionRecord } from "./record.js";
+import type { ExtensionAPI } from "./types/api.js";
+
+const STREAMING_WITHOUT_DELIVERY = "Agent is already processing. Pass deliverAs ('steer' or 'followUp') to queue the message.";
+
+export function sendMessage(host: ExtensionHost, record: ExtensionRecord, input: Parameters<ExtensionAPI["sendMessage"]>[0], options: Parameters<ExtensionAPI["sendMessage"]>[1] = {}): void {
+  const message = toCustomMessage(input);
+  const agent = host.agent;
+  const fail = (error: unknown) => host.report(record.path, "sendMessage", error);
+  if (options.deliverAs === "nextTurn") {
+    void agent.appendAfterRun(message).then(() => announce(host, message), fail);
+  } else if (agent.isStreaming()) {
+    agent.queueMessage(options.deliverAs === "followUp" ? "followUp" : "steer", message);
+  } else if (options.triggerTurn) {
+    void agent.promptMessage(message).catch(fail);
+  } else {
+    void agent.appendAfterRun(message).then(() => announce(host, message), fail);
+  }
+}
+
+/** A message stored outside a run reaches the client as it would inside one. */
+function announce(host: ExtensionHost, message: CustomMessage): void {
+  host.k.events.emit("message_start", { message });
+  host.k.events.emit("message_end", { message });
+}
+
+export function sendUserMessage(host: ExtensionHost, record: ExtensionRecord, content: string | (TextContent | ImageContent)[], options: Parameters<ExtensionAPI["sendUserMessage"]>[1] = {}): void {
+  const agent = host.agent;
+  if (agent.isStreaming() && !options.deliverAs) throw new Error(STREAMING_WITHOUT_DELIVERY);
+  const parts = typeof content === "string" ? [{ type: "text" as const, text: content }] : Array.isArray(content) ? content : [];
+  const text = parts.filter((part): part is TextContent => part?.type === "text").map((part) => part.text).join("\n");
+  const images = parts.filter((part): part is ImageContent => part?.type === "image");
+  const input: InputEvent = { text, ...(images.length > 0 ? { images } : {}), source: "extension" as const, via: "prompt" as const, ...(options.deliverAs ? { streamingBehavior: options.deliverAs } : {}) };
+  const send = async () => {
+    // Commands and templates expand only when asked (pi): an extension's own text is sent as written.
+    const expanded = options.expandPromptTemplates ? await host.slash.expand(input) : input;
+    if (expanded.handled || expanded.rejected !== undefined) return;
+    await agent.prompt({ text: expanded.text, ...(expanded.images ? { images: expanded.images } : {}), source: "extension", ...(expanded.streamingBehavior ? { streamingBehavior: expanded.streamingBehavior } : {}) });
+  };
+  void send().catch((error: unknown) => host.report(record.path, "sendUserMessage", error));
+}

@@ -1,0 +1,52 @@
+/**
+ * The extensions plugin's public surface: the `extensions` service (what loaded, from where, and
+ * what each extension registered), the `extensions` setting and the `-e`/`--no-extensions` flags.
+ * Types only. The extension API itself (`pi`, `ctx`) is typed in `types/` and exported to
+ * extension authors as Atomic's `@mariozechner/pi-coding-agent` (`compat/`).
+ */
+import type { ExtensionScope } from "./record.js";
+
+export type { ExtensionScope };
+
+export interface ExtensionSummary {
+  /** Absolute path: the name of its taps, `extensionPath` in extension_error, `path` in get_commands. */
+  path: string;
+  scope: ExtensionScope;
+  loaded: boolean;
+  /** Why it did not load. */
+  error?: string;
+  events: string[];
+  commands: string[];
+  tools: string[];
+  flags: string[];
+  shortcuts: string[];
+  providers: string[];
+  /** Package names its imports were served from Atomic's modules (never an installed pi). */
+  modules: string[];
+  /** Milliseconds spent importing the file and running its factory (the first one also loads jiti). */
+  loadMs: number;
+}
+
+export interface ExtensionsApi {
+  /** Every extension that was tried, in load order. */
+  list(): ExtensionSummary[];
+}
+
+declare module "../../kernel/services.js" {
+  interface Services {
+    extensions: ExtensionsApi;
+  }
+}
+
+declare module "../../kernel/config.js" {
+  interface Settings {
+    /** Extra extension files or folders (user settings only), relative to the agent dir. */
+    extensions?: string[];
+  }
+  interface CliOptions {
+    /** `-e/--extension <path>`, repeatable. */
+    extension?: string[];
+    /** `--no-extensions`: no discovery; `-e` paths still load. */
+    noExtensions?: boolean;
+  }
+}

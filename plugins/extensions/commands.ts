@@ -1,0 +1,61 @@
+/**
+ * `pi.registerCommand`: each extension contributes its commands to the slash-command registry as
+ * one provider (owner = its path, source "extension"), so `/name args` in a `prompt` runs the
+ * handler at the registry's stage and `get_commands` lists it. A name another extension already
+ * registered is refused with an error naming both paths: the first one wins.
+ */
+import type { SlashCommandEntry } from "../slash-commands/api.js";
+import { createCommandContext } from "./context.js";
+import type { ExtensionHost } from "./host.js";
+import type { ExtensionRecord } from "./record.js";
+import type { RegisteredCommandOptions } from "./types/api.js";
+
+/** Names a prompt can carry after "/": no whitespace, no leading slash. */
+const COMMAND_NAME = /^[^\s/][^\s]*$/;
+
+/** Checks a registration as it is made (inside the factory too), so a bad one fails the call. */
+export function checkCommand(name: unknown, options: unknown): asserts options is RegisteredCommandOptions {
+  if (typeof name !== "string" || !COMMAND_NAME.test(name)) throw new TypeError(`registerCommand: the name must be a word without spaces or a leading "/" (got ${JSON.stringify(name)})`);
+  if (typeof options !== "object" || options === null || typeof (options as RegisteredCommandOptions).handler !== "function") {
+    throw new TypeError(`registerCommand("${name}"): options need a handler(args, ctx) function`);
+  }
+}
+
+/** Adds the command; a name taken by another extension is reported and skipped. */
+export function addCommand(host: ExtensionHost, record: ExtensionRecord, name: string, options: RegisteredCommandOptions): void {
+  const owner = host.commandOwners.get(name);
+  if (owner !== undefined && owner !== record.path) {
+    host.report(record.path, "register_command", `Command "/${name}" is already registered by ${owner}; the one from ${record.path} is ignored (the first one wins)`);
+    return;
+  }
+  host.commandOwners.set(name, record.path);
+  if (record.commands.size === 0) addProvider(host, record);
+  record.commands.set(name, options);
+}
+
+function addProvider(host: ExtensionHost, record: ExtensionRecord): void {
+  host.slash.addProvider({
+    owner: record.path,
+    source: "extension",
+    handles: (name) => record.commands.has(name),
+    entries: (): SlashCommandEntry[] =>
+      [...record.commands].map(([name, options]) => ({
+        name,
+        ...(typeof options.description === "string" ? { description: options.description } : {}),
+        source: "extension",
+        path: record.path,
+      })),
+    // The prompt holds the ordinary lane until the handler is done; an abort releases it.
+    invoke: ({ entry, args, input }) =>
+      host.gate.run(
+        async () => {
+          const options = record.commands.get(entry.name)!;
+          await options.handler(args, createCommandContext(host, record, { dismiss: host.gate.signal }));
+          return { handled: true as const };
+        },
+        () => ({ handled: true as const }),
+        undefined,
+        input.seq,
+      ),
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * Atomic's `@mariozechner/pi-ai` for extensions: the message and model types (Atomic's own,
+ * which have pi-ai's shapes), `Type`, `StringEnum`, the event stream a custom provider fills, and
+ * one-off LLM calls (`complete`, `stream`, ...) through Atomic's providers. Values bound to the
+ * running agent are declared here for TypeScript and supplied by the loader (`modules.ts`).
+ */
+import type {
+  AssistantMessage,
+  AssistantMessageEvent,
+  LlmMessage,
+  Model,
+  ThinkingLevel,
+  ToolSpec,
+} from "../../../kernel/index.js";
+import { Type, type SchemaOptions, type TSchema } from "./typebox.js";
+
+export type {
+  AssistantMessage,
+  AssistantMessageEvent,
+  ImageContent,
+  Model,
+  StopReason,
+  TextContent,
+  ThinkingContent,
+  ThinkingLevel,
+  ToolCall,
+  ToolResultMessage,
+  Usage,
+  UserMessage,
+} from "../../../kernel/index.js";
+export { Type, type Static, type TSchema } from "./typebox.js";
+export { AssistantMessageEventStream, createAssistantMessageEventStream } from "./event-stream.js";
+
+/** An API name (`anthropic-messages`, `openai-completions`, ... or a custom one). */
+export type Api = string;
+export type Message = LlmMessage;
+export type Tool = ToolSpec;
+
+/** What one LLM call is given. */
+export interface Context {
+  systemPrompt?: string;
+  messages: LlmMessage[];
+  tools?: ToolSpec[];
+}
+
+/** Options of a one-off call; `apiKey`/`headers` are accepted but Atomic uses the configured credentials. */
+export interface StreamOptions {
+  signal?: AbortSignal;
+  maxTokens?: number;
+  apiKey?: string;
+  headers?: Record<string, string>;
+  sessionId?: string;
+}
+
+export interface SimpleStreamOptions extends StreamOptions {
+  /** Thinking level of the call (`off` when absent). */
+  reasoning?: ThinkingLevel;
+}
+
+/** A string enum as a JSON Schema (`{type: "string", enum}`), which every provider accepts. */
+export function StringEnum<const T extends readonly string[]>(values: T, options?: SchemaOptions): TSchema<T[number]> {
+  return Type.Unsafe<T[number]>({ type: "string", enum: [...values], ...options });
+}
+
+/** One LLM call through Atomic's providers, resolving with the final assistant message. */
+export declare const complete: (model: Model, context: Context, options?: StreamOptions) => Promise<AssistantMessage>;
+export declare const completeSimple: (model: Model, context: Context, options?: SimpleStreamOptions) => Promise<AssistantMessage>;
+/** The same call as a stream of unified events. */
+export declare const stream: (model: Model, context: Context, options?: StreamOptions) => AsyncIterable<AssistantMessageEvent>;
+export declare const streamSimple: (model: Model, context: Context, options?: SimpleStreamOptions) => AsyncIterable<AssistantMessageEvent>;
+/** A model of Atomic's catalog (built-in, models.json or registered by an extension). */
+export declare const getModel: (provider: string, modelId: string) => Model | undefined;
+export declare const getModels: (provider: string) => Model[];
+export declare const getProviders: () => string[];

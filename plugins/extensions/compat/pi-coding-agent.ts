@@ -1,0 +1,64 @@
+/**
+ * Atomic's `@mariozechner/pi-coding-agent` for extensions: the extension API types, the pure
+ * helpers, and (declared here for TypeScript, supplied by the loader with the running agent
+ * bound in: `modules.ts`) the agent dir, the version, and pi-style wrappers of the built-in tools.
+ */
+import type { ToolDefinition } from "../types/api.js";
+
+export type * from "../types/api.js";
+export type * from "../types/context.js";
+export type * from "../types/events.js";
+export type { AgentMessage, CustomEntry, CustomMessage, SessionEntry, SessionHeader } from "../../../kernel/index.js";
+export type { MessageEntry as SessionMessageEntry } from "../../../kernel/index.js";
+
+export {
+  BorderedLoader,
+  CustomEditor,
+  defineTool,
+  isBashToolResult,
+  isEditToolResult,
+  isFindToolResult,
+  isGrepToolResult,
+  isLsToolResult,
+  isReadToolResult,
+  isToolCallEventType,
+  isWriteToolResult,
+  serializeConversation,
+} from "./helpers.js";
+export { toLlmMessages as convertToLlm } from "../../agent/api.js";
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead, truncateTail } from "../../../lib/truncate/index.js";
+
+/** Options of the built-in tool wrappers. `operations` (remote backends) are not supported: using them fails clearly. */
+export interface BuiltinToolOptions {
+  /** Working folder of the calls (default: the one given). */
+  cwd?: string;
+  operations?: unknown;
+}
+
+export interface BashToolOptions extends BuiltinToolOptions {
+  /** Prepended to every command on its own line. */
+  commandPrefix?: string;
+  /** Rewrites a command before it runs: a changed `command` or `cwd` is used, `env` changes are exported first. */
+  spawnHook?: (spawn: { command: string; cwd: string; env: NodeJS.ProcessEnv }) => { command: string; cwd: string; env: NodeJS.ProcessEnv };
+}
+
+/** A built-in tool as a pi tool definition: register it (spread, with your own `execute`) to wrap or replace the built-in. */
+type BuiltinToolFactory<O = BuiltinToolOptions> = (cwd: string, options?: O) => ToolDefinition<any>;
+
+/** `<agent dir>` (`~/.atomic/agent` or ATOMIC_CODING_AGENT_DIR). */
+export declare const getAgentDir: () => string;
+/** Atomic's version. */
+export declare const VERSION: string;
+export declare const createBashTool: BuiltinToolFactory<BashToolOptions>;
+export declare const createReadTool: BuiltinToolFactory;
+export declare const createWriteTool: BuiltinToolFactory;
+export declare const createEditTool: BuiltinToolFactory;
+export declare const createGrepTool: BuiltinToolFactory;
+export declare const createFindTool: BuiltinToolFactory;
+export declare const createLsTool: BuiltinToolFactory;
+/** read, bash, edit, write. */
+export declare const createCodingTools: (cwd: string, options?: BuiltinToolOptions) => ToolDefinition<any>[];
+/** read, grep, find, ls. */
+export declare const createReadOnlyTools: (cwd: string, options?: BuiltinToolOptions) => ToolDefinition<any>[];
+/** Runs `fn` after every earlier mutation queued for the same file has finished. */
+export declare const withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => Promise<T>;

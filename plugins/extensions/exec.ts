@@ -1,0 +1,50 @@
+/**
+ * `pi.exec(command, args, { signal, timeout, cwd })`: runs a program directly (no shell) and
+ * resolves with its output, `{ stdout, stderr, code, killed }`. A timeout or an abort kills it
+ * (SIGTERM, then SIGKILL after a grace period) and resolves with `killed: true`; a program that
+ * cannot start resolves with code 1 and the reason on stderr. It never rejects.
+ */
+import { spawn } from "node:child_process";
+import type { ExecOptions, ExecResult } from "./types/api.js";
+
+const KILL_GRACE_MS = 3000;
+
+export function exec(command: string, args: readonly string[], cwd: string, options: ExecOptions = {}): Promise<ExecResult> {
+  return new Promise((resolve) => {
+    let stdout = "";
+    let stderr = "";
+    let killed = false;
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(String(command), args.map(String), { cwd: options.cwd ?? cwd, shell: false, stdio: ["ignore", "pipe", "pipe"] });
+    } catch (error) {
+      resolve({ stdout: "", stderr: error instanceof Error ? error.message : String(error), code: 1, killed: false });
+      return;
+    }
+    const kill = () => {
+      if (killed || child.exitCode !== null) return;
+      killed = true;
+      child.kill("SIGTERM");
+      setTimeout(() => child.exitCode === null && child.kill("SIGKILL"), KILL_GRACE_MS).unref();
+    };
+    const timer = options.timeout && options.timeout > 0 ? setTimeout(kill, options.timeout) : undefined;
+    if (options.signal?.aborted) kill();
+    else options.signal?.addEventListener("abort", kill, { once: true });
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    let done = false;
+    const finish = (code: number) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", kill);
+      resolve({ stdout, stderr, code, killed });
+    };
+    child.once("error", (error) => {
+      stderr += error.message;
+      finish(1);
+    });
+    // A signal death has no exit code: 128 + SIGTERM's number, as a shell reports it.
+    child.once("close", (code, signal) => finish(code ?? (signal ? 143 : 1)));
+  });
+}

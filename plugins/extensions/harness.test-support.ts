@@ -1,0 +1,105 @@
+/**
+ * In-process harness for the extension API: boots the built-in plugins with a scripted provider
+ * and extensions whose factories the test writes inline. Each factory is loaded through the real
+ * loader (a temporary file that hands `pi` to it), so registration, staging and taps are the
+ * real ones.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BUILTIN_PLUGINS } from "../../cli/builtins.js";
+import { createHost, definePlugin, emptyUsage, type AssistantMessage, type AssistantMessageEvent, type HostRuntime, type LlmContext, type Model, type OutEvent } from "../../kernel/index.js";
+import type { ExtensionAPI } from "./types/api.js";
+
+const FACTORIES = Symbol.for("atomic.test.extension-factories");
+type Registry = Map<string, (pi: ExtensionAPI) => unknown>;
+
+export const MODEL: Model = {
+  id: "m1", name: "Scripted", api: "scripted", provider: "scripted", baseUrl: "", reasoning: false, input: ["text"],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1000, maxTokens: 100,
+};
+
+export type Answer = string | { tool: string; args: Record<string, unknown> };
+
+export interface Harness {
+  host: HostRuntime;
+  events: OutEvent[];
+  warnings: string[];
+  /** What each LLM call was sent. */
+  seen: LlmContext[];
+  answers: Answer[];
+  paths: string[];
+  send(record: Record<string, unknown>): Promise<any>;
+  /** Sends a prompt and waits until the agent is idle again. */
+  run(message: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+function scripted(seen: LlmContext[], answers: Answer[]) {
+  return definePlugin({
+    name: "scripted",
+    requires: ["models"],
+    apply(k) {
+      k.service("models").registerProvider({ name: "scripted", api: "scripted", models: [MODEL], requiresAuth: false });
+      k.hooks.stream.for("scripted").tap(k.name, (request) => {
+        seen.push(request.context);
+        const answer = answers.shift() ?? "(no more answers)";
+        return (async function* (): AsyncGenerator<AssistantMessageEvent> {
+          const content: AssistantMessage["content"] = typeof answer === "string" ? [{ type: "text", text: answer }] : [{ type: "toolCall", id: `call-${seen.length}`, name: answer.tool, arguments: answer.args }];
+          const message: AssistantMessage = { role: "assistant", content, api: "scripted", provider: "scripted", model: "m1", usage: emptyUsage(), stopReason: typeof answer === "string" ? "stop" : "toolUse", timestamp: Date.now() };
+          yield { type: "start", partial: { ...message, content: [] } };
+          yield { type: "done", reason: typeof answer === "string" ? "stop" : "toolUse", message, partial: message };
+        })();
+      });
+    },
+  });
+}
+
+/** Boots the agent with one extension per factory, in order. */
+export async function bootExtensions(factories: ((pi: ExtensionAPI) => unknown)[], options: { answers?: Answer[]; cli?: Record<string, unknown> } = {}): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), "atomic-ext-harness-"));
+  const registry = ((globalThis as Record<symbol, Registry | undefined>)[FACTORIES] ??= new Map());
+  const paths = factories.map((factory, i) => {
+    const path = join(dir, `extension-${i}.ts`);
+    registry.set(path, factory);
+    writeFileSync(path, `export default (pi) => globalThis[Symbol.for("atomic.test.extension-factories")].get(${JSON.stringify(path)})(pi);\n`);
+    return path;
+  });
+  const seen: LlmContext[] = [];
+  const answers = [...(options.answers ?? [])];
+  const warnings: string[] = [];
+  const host = await createHost({
+    cwd: dir,
+    agentDir: dir,
+    env: {},
+    plugins: [...BUILTIN_PLUGINS, scripted(seen, answers)],
+    cli: { extension: paths, provider: "scripted", model: "m1", noSession: true, ...options.cli },
+    readSettingsFiles: false,
+    userPlugins: false,
+    log: { info() {}, warn: (line) => warnings.push(line), error: (line) => warnings.push(line) },
+  });
+  const events: OutEvent[] = [];
+  host.subscribe((event) => events.push(event));
+  const agent = host.kernel.services.get("agent");
+  return {
+    host,
+    events,
+    warnings,
+    seen,
+    answers,
+    paths,
+    send: (record) => host.send(record, "rpc"),
+    async run(message) {
+      const response = await host.send({ type: "prompt", message }, "rpc");
+      if (!response?.success) throw new Error(`prompt failed: ${JSON.stringify(response)}`);
+      await agent.waitForIdle();
+    },
+    async close() {
+      await host.shutdown("eof");
+      for (const path of paths) registry.delete(path);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const uiRequests = (events: OutEvent[], method?: string) => events.filter((e) => e.type === "extension_ui_request" && (!method || e.method === method)) as (OutEvent<"extension_ui_request">)[];

@@ -1,0 +1,97 @@
+/**
+ * What every loaded extension shares: the kernel context, the abort gate, the UI bridge, the
+ * inter-extension bus, who owns which tool and command name, the built-in tools as they were
+ * before any extension overrode them, and error reporting (`extension_error` plus a stderr line).
+ */
+import type { PluginContext, ToolDefinition } from "../../kernel/index.js";
+import type { AgentApi } from "../agent/api.js";
+import type { ModelsApi } from "../models/api.js";
+import type { SessionApi } from "../session/api.js";
+import type { SlashCommandEntry, SlashCommandsApi } from "../slash-commands/api.js";
+import { ExtensionBus } from "./bus.js";
+import { HandlerGate } from "./gate.js";
+import type { ExtensionRecord } from "./record.js";
+import type { ModelRegistryView, ReadonlySessionManager } from "./types/context.js";
+import { UiBridge } from "./ui-bridge.js";
+import { modelRegistryView, sessionView } from "./views.js";
+
+export class ExtensionHost {
+  readonly k: PluginContext;
+  readonly gate = new HandlerGate();
+  /** Undefined when the transport has no client that answers dialogs (hasUI false). */
+  readonly bridge: UiBridge | undefined;
+  readonly mode: string;
+  readonly records: ExtensionRecord[] = [];
+  readonly bus: ExtensionBus;
+  /** Tool and command names an extension registered -> its path (the first one wins). */
+  readonly toolOwners = new Map<string, string>();
+  readonly commandOwners = new Map<string, string>();
+  /** `promptGuidelines` of extension tools, added to the system prompt while the tool is active. */
+  readonly toolGuidelines = new Map<string, string[]>();
+  /** The tools registered before any extension loaded: what createReadTool & co. wrap. */
+  readonly builtinTools = new Map<string, ToolDefinition>();
+  /** The system prompt of the latest run (chained through before_agent_start); "" before the first. */
+  systemPrompt = "";
+  /** Prompt template and skill entries as of the last listing (pi's synchronous getCommands). */
+  listedCommands: SlashCommandEntry[] = [];
+  /** Writes serialised per file (withFileMutationQueue). */
+  readonly fileQueues = new Map<string, Promise<unknown>>();
+  readonly sessionManager: ReadonlySessionManager;
+  /** Message lists already copied for extensions' context handlers (one copy per LLM call, not one per handler). */
+  readonly #ownedMessages = new WeakSet<object>();
+  readonly modelRegistry: ModelRegistryView;
+
+  constructor(k: PluginContext) {
+    this.k = k;
+    this.mode = k.config.cli.mode || k.config.settings.mode || "rpc";
+    this.bridge = this.mode === "rpc" ? new UiBridge((request) => k.events.emit("extension_ui_request", request), k.log) : undefined;
+    this.bus = new ExtensionBus((path, event, error) => this.report(path, event, error));
+    this.sessionManager = sessionView(() => this.session, k.config.cwd, () => k.maybeService("sessionStore")?.sessionDir());
+    this.modelRegistry = modelRegistryView(() => this.models, () => this.agent);
+  }
+
+  get agent(): AgentApi {
+    return this.k.service("agent");
+  }
+
+  get models(): ModelsApi {
+    return this.k.service("models");
+  }
+
+  get slash(): SlashCommandsApi {
+    return this.k.service("slashCommands");
+  }
+
+  get session(): SessionApi | undefined {
+    return this.k.maybeService("session");
+  }
+
+  ownsMessages(list: object): boolean {
+    return this.#ownedMessages.has(list);
+  }
+
+  ownMessages<T extends object>(list: T): T {
+    this.#ownedMessages.add(list);
+    return list;
+  }
+
+  /** Snapshot of the tools registered so far: the built-ins extensions may wrap. */
+  snapshotBuiltinTools(): void {
+    for (const name of this.k.tools.names()) this.builtinTools.set(name, this.k.tools.get(name)!);
+  }
+
+  /** An extension's failure: `extension_error {extensionPath, event, error}` and one stderr line. */
+  report(extensionPath: string, event: string, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.k.log.warn(`[${extensionPath}] ${event} failed: ${message}`);
+    this.k.events.emit("extension_error", { extensionPath, event, error: message });
+  }
+
+  /** Refreshes the listing behind pi's synchronous getCommands (in the background). */
+  refreshCommandListing(): void {
+    void this.slash.list().then(
+      (entries) => (this.listedCommands = entries),
+      () => undefined,
+    );
+  }
+}

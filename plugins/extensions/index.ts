@@ -1,0 +1,63 @@
+/**
+ * Plugin `extensions`: user extensions with pi's extension API. It finds extension files (`-e`,
+ * the `extensions` setting, `<agent dir>/extensions/`, and `.atomic/extensions/` for a trusted
+ * project), loads them with jiti at boot, and gives each a `pi` object that is an adapter over
+ * the kernel: events are hook taps, tools go through an open layer, commands through the
+ * slash-command registry, dialogs through the extension UI sub-protocol.
+ */
+import { z } from "zod";
+import { definePlugin, defineSetting, STAGE } from "../../kernel/index.js";
+import type {} from "../slash-commands/api.js";
+import type { ExtensionsApi } from "./api.js";
+import { bootExtensions } from "./boot.js";
+import { ExtensionUiRequestSchema } from "./events.js";
+import type { ExtensionHost } from "./host.js";
+
+export type * from "./api.js";
+
+export default definePlugin({
+  name: "extensions",
+  description: "User extensions (pi's extension API), loaded from -e paths, settings, ~/.atomic/agent/extensions and trusted projects.",
+  dependsOn: ["slash-commands"],
+  requires: ["agent", "models", "slashCommands"],
+  after: ["session"],
+  provides: ["extensions"],
+  settings: {
+    extensions: defineSetting(() => z.array(z.string()), {
+      scope: "user",
+      description: "Extra extension files or folders to load (user settings only), relative to the agent dir.",
+    }),
+  },
+  flags: [
+    { name: "--extension", alias: "-e", key: "extension", value: "<path>", repeatable: true, description: "Load this extension file or folder (repeatable; also with --no-extensions)." },
+    { name: "--no-extensions", key: "noExtensions", description: "Do not discover extensions (settings, agent dir, project); -e paths still load." },
+  ],
+  apply(k) {
+    let host: ExtensionHost | undefined;
+    const api: ExtensionsApi = {
+      list: () =>
+        (host?.records ?? []).map((record) => ({
+          path: record.path,
+          scope: record.scope,
+          loaded: record.loaded,
+          ...(record.error !== undefined ? { error: record.error } : {}),
+          events: [...record.events],
+          commands: [...record.commands.keys()],
+          tools: [...record.tools],
+          flags: [...record.flags.keys()],
+          shortcuts: [...record.shortcuts],
+          providers: [...record.providers],
+          modules: [...record.served].sort(),
+          loadMs: Math.round(record.loadMs * 10) / 10,
+        })),
+    };
+    k.provide("extensions", api);
+    k.registerEvent("extension_ui_request", ExtensionUiRequestSchema);
+    const owned = k.ownHooks("project_trust");
+    // After every plugin applied (built-in tools exist to override), before the startup model
+    // (models, STAGE.LAST) and session_start (session, after that).
+    k.hooks.boot.tapPromise({ name: k.name, stage: STAGE.DEFAULT }, async () => {
+      host = await bootExtensions(k, owned);
+    });
+  },
+});

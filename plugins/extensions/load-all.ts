@@ -1,0 +1,80 @@
+/**
+ * Loading what discovery found (this module and everything it imports load only when there is
+ * an extension): each extension in load order, then the project's extensions if the project is
+ * trusted (`--approve`, the user's `trustedProjects`, or a user extension's `project_trust`
+ * answer). Then the plugin's own taps: abort releases pending handlers, UI replies reach their
+ * dialogs, teardown cancels them.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { loadJsonSchemaSupport, STAGE, type Hooks, type PluginContext } from "../../kernel/index.js";
+import { createVirtualModules } from "./compat/modules.js";
+import type { Discovery } from "./discover.js";
+import { ExtensionHost } from "./host.js";
+import { LOAD_TIMEOUT_MS, loadExtension } from "./load.js";
+import { ExtensionImporter } from "./load-module.js";
+import type { ExtensionSource } from "./record.js";
+
+export async function loadFound(k: PluginContext, owned: Pick<Hooks, "project_trust">, found: Discovery, deadline: number): Promise<ExtensionHost> {
+  const host = new ExtensionHost(k);
+  const { agentDir } = k.config;
+  host.snapshotBuiltinTools();
+  // Extension tools are mostly JSON Schema (TypeBox): with the converter loaded, a schema it cannot read fails at registerTool.
+  const [version] = await Promise.all([versionOf(k.config.installDir), loadJsonSchemaSupport()]);
+  const importer = new ExtensionImporter(createVirtualModules(host, version));
+  const loadEach = async (sources: ExtensionSource[]) => {
+    for (const source of sources) await loadExtension(host, importer, source, Math.max(1, Math.min(LOAD_TIMEOUT_MS, deadline - Date.now())));
+  };
+  await loadEach(found.sources);
+  if (found.project.length > 0) {
+    if (await projectTrusted(host, owned)) await loadEach(found.project);
+    else {
+      const count = found.project.length;
+      k.log.warn(
+        `Skipped ${count} project extension${count === 1 ? "" : "s"} in ${found.projectDir} (untrusted project): pass --approve or add the folder to trustedProjects in ${join(agentDir, "settings.json")}`,
+      );
+    }
+  }
+  if (host.records.some((record) => record.loaded)) wire(host);
+  return host;
+}
+
+/** Trusted by configuration, else by the first user or CLI extension that answers `project_trust`. */
+async function projectTrusted(host: ExtensionHost, owned: Pick<Hooks, "project_trust">): Promise<boolean> {
+  if (host.k.config.trusted) return true;
+  if (!owned.project_trust.isUsed()) return false;
+  return (await owned.project_trust.promise({ cwd: host.k.config.cwd }))?.trusted === "yes";
+}
+
+/** The plugin's own taps, once something loaded. */
+function wire(host: ExtensionHost): void {
+  const { k } = host;
+  // First, before the run is aborted: pending extension work resolves now.
+  k.hooks.abort.tap({ name: k.name, stage: STAGE.FIRST }, ({ seq }) => host.gate.release(seq));
+  k.hooks.closing.tap(k.name, () => host.bridge?.cancelAll());
+  if (host.bridge) {
+    const bridge = host.bridge;
+    k.hooks.ui_response.tap(k.name, (reply) => bridge.answer(reply));
+  }
+  // The system prompt as it ends up (after every extension chained it): ctx.getSystemPrompt().
+  k.hooks.before_agent_start.tap({ name: k.name, stage: STAGE.LAST }, (event) => {
+    host.systemPrompt = event.systemPrompt;
+    return event;
+  });
+  // Guidelines of the active extension tools (pi's promptGuidelines), after the tool list.
+  k.hooks.system_prompt.tap(k.name, (prompt) => {
+    const lines = [...host.toolGuidelines].filter(([name]) => k.tools.isActive(name)).flatMap(([, guidelines]) => guidelines.map((line) => `- ${line.trim()}`));
+    return lines.length === 0 ? prompt : `${prompt.trimEnd()}\n\nGuidelines for the extension tools:\n${lines.join("\n")}`;
+  });
+  // Templates and skills for pi's synchronous getCommands, listed once the session is up.
+  k.hooks.session_start.tap({ name: k.name, stage: STAGE.OBSERVE }, () => host.refreshCommandListing());
+}
+
+async function versionOf(installDir: string | undefined): Promise<string> {
+  if (!installDir) return "unknown";
+  try {
+    return (JSON.parse(await readFile(join(installDir, "package.json"), "utf8")) as { version?: string }).version ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * The `pi` object one extension receives. Registrations go through its record (staged while the
+ * factory runs, then applied together); event handlers become kernel taps named with the
+ * extension's path, ordered by load order; actions drive the agent and session services.
+ */
+import { STAGE, type ToolDefinition as KernelTool, type OpenLayer } from "../../kernel/index.js";
+import { sendMessage, sendUserMessage } from "./actions.js";
+import { addCommand, checkCommand } from "./commands.js";
+import { createContext, type CallOptions } from "./context.js";
+import { EVENT_ADAPTERS, RELEASED } from "./event-adapters.js";
+import { exec } from "./exec.js";
+import type { ExtensionHost } from "./host.js";
+import { checkProvider, registerProvider } from "./providers.js";
+import type { ExtensionRecord } from "./record.js";
+import { adaptTool } from "./tool-adapter.js";
+import { allTools, commandInfos, setActiveTools } from "./tool-info.js";
+import type { ExtensionAPI, FlagOptions } from "./types/api.js";
+
+/** Extension taps run after the built-ins' guards, before their DEFAULT taps (session recording sees a replaced message_end), in load order. */
+export const extensionStage = (index: number) => STAGE.DEFAULT - 1 + index * 1e-6;
+const FLAG_NAME = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
+export const flagKey = (name: string) => `extension:${name}`;
+
+export function createPiApi(host: ExtensionHost, record: ExtensionRecord): ExtensionAPI {
+  const { k } = host;
+  const layer = k.openLayer(record.path);
+  const tap = { name: record.path, stage: extensionStage(record.index) };
+  const ready = (what: string) => {
+    if (record.loading) throw new Error(`pi.${what}() cannot be called while the extension loads; call it from an event handler or a command`);
+  };
+  const session = () => {
+    const api = host.session;
+    if (!api) throw new Error("No session is available (the session plugin is not loaded)");
+    return api;
+  };
+  const call = (handler: Function) => (event: object, options: CallOptions = {}) =>
+    host.gate.run(() => handler(event, createContext(host, { dismiss: host.gate.signal, ...options })), () => RELEASED);
+
+  const on = (event: string, handler: Function): void => {
+    if (typeof handler !== "function") throw new TypeError(`pi.on("${String(event)}"): the handler must be a function`);
+    if (!Object.hasOwn(EVENT_ADAPTERS, event)) {
+      k.log.warn(`[${record.path}] pi.on("${String(event)}"): Atomic has no such event; this handler never runs`);
+      return;
+    }
+    record.apply(() => {
+      record.events.push(event);
+      EVENT_ADAPTERS[event as keyof typeof EVENT_ADAPTERS]?.({ hooks: k.hooks, tap, call: call(handler), host, record });
+    });
+  };
+
+  return {
+    on: on as ExtensionAPI["on"],
+    registerTool(tool) {
+      const definition = adaptTool(host, record.path, tool);
+      const guidelines = Array.isArray(tool.promptGuidelines) ? tool.promptGuidelines.filter((line) => typeof line === "string" && line.trim() !== "") : [];
+      record.apply(() => addTool(host, record, layer, definition, guidelines));
+    },
+    registerCommand(name, options) {
+      checkCommand(name, options);
+      record.apply(() => addCommand(host, record, name, options));
+    },
+    registerShortcut(shortcut) {
+      record.apply(() => record.shortcuts.push(String(shortcut)));
+    },
+    registerFlag(name, options) {
+      if (typeof name !== "string" || !FLAG_NAME.test(name)) throw new TypeError(`registerFlag: the name must be letters, digits and "-" (got ${JSON.stringify(name)})`);
+      if (options?.type !== "boolean" && options?.type !== "string") throw new TypeError(`registerFlag("${name}"): type must be "boolean" or "string"`);
+      record.apply(() => addFlag(host, record, layer, name, options));
+    },
+    getFlag(name) {
+      const options = record.flags.get(name);
+      if (!options) return undefined;
+      const given = k.config.cli[flagKey(name) as keyof typeof k.config.cli] as boolean | string | undefined;
+      return given ?? options.default;
+    },
+    registerMessageRenderer() {},
+    registerEntryRenderer() {},
+    registerMarkdownTransformer() {},
+    sendMessage(message, options) {
+      ready("sendMessage");
+      sendMessage(host, record, message, options);
+    },
+    sendUserMessage(content, options) {
+      ready("sendUserMessage");
+      sendUserMessage(host, record, content, options);
+    },
+    appendEntry(customType, data) {
+      ready("appendEntry");
+      if (typeof customType !== "string" || customType === "") throw new TypeError("appendEntry: customType must be a non-empty string");
+      session().append({ type: "custom", customType, ...(data !== undefined ? { data } : {}) });
+    },
+    setSessionName(name) {
+      ready("setSessionName");
+      void session().setSessionName(String(name)).catch((error: unknown) => host.report(record.path, "setSessionName", error));
+    },
+    getSessionName: () => host.session?.sessionName(),
+    setLabel(entryId, label) {
+      ready("setLabel");
+      if (!session().entries().some((entry) => entry.id === entryId)) throw new Error(`Entry not found: ${entryId}`);
+      session().append({ type: "label", targetId: entryId, ...(label ? { label: String(label) } : {}) });
+    },
+    exec: (command, args, options) => exec(command, Array.isArray(args) ? args : [], k.config.cwd, options),
+    getActiveTools: () => k.tools.activeNames(),
+    getAllTools: () => allTools(k.tools),
+    setActiveTools(names) {
+      ready("setActiveTools");
+      setActiveTools(host, record, layer, names);
+    },
+    getCommands: () => commandInfos(host),
+    async setModel(model) {
+      const found = host.models.find(model?.provider, model?.id);
+      if (!found || !host.models.authStatus(found.provider).configured) return false;
+      await host.agent.setModel(found, "set");
+      return true;
+    },
+    getThinkingLevel: () => host.agent.getThinkingLevel(),
+    setThinkingLevel(level) {
+      void host.agent.setThinkingLevel(level).catch((error: unknown) => host.report(record.path, "setThinkingLevel", error));
+    },
+    registerProvider(name, config) {
+      checkProvider(name, config);
+      record.apply(() => registerProvider(host, record, name, config));
+    },
+    unregisterProvider(name) {
+      throw new Error(`unregisterProvider("${String(name)}") is not supported by Atomic: a registered provider stays for the process`);
+    },
+    events: host.bus.forExtension(record.path),
+  };
+}
+
+/** The first extension to register a tool name keeps it; a built-in of that name is overridden. */
+function addTool(host: ExtensionHost, record: ExtensionRecord, layer: OpenLayer, definition: KernelTool, guidelines: string[]): void {
+  const owner = host.toolOwners.get(definition.name);
+  if (owner !== undefined && owner !== record.path) {
+    host.report(record.path, "register_tool", `Tool "${definition.name}" is already registered by ${owner}; the one from ${record.path} is ignored (the first one wins)`);
+    return;
+  }
+  layer.registerTool(definition);
+  host.toolOwners.set(definition.name, record.path);
+  if (guidelines.length > 0) host.toolGuidelines.set(definition.name, guidelines);
+  else host.toolGuidelines.delete(definition.name);
+  if (!record.tools.includes(definition.name)) record.tools.push(definition.name);
+}
+
+function addFlag(host: ExtensionHost, record: ExtensionRecord, layer: OpenLayer, name: string, options: FlagOptions): void {
+  try {
+    layer.registerFlag({ name: `--${name}`, key: flagKey(name), ...(options.type === "string" ? { value: "<value>" } : {}), description: options.description ?? `(extension ${record.path})` });
+    record.flags.set(name, options);
+  } catch (error) {
+    host.report(record.path, "register_flag", error);
+  }
+}

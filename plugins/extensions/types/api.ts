@@ -1,0 +1,164 @@
+/**
+ * The object an extension's default export receives (`pi`): event subscriptions, registrations
+ * (tools, commands, flags, providers) and actions on the agent and the session. pi's API, so a
+ * pi extension works unchanged; what Atomic does differently is said on each member.
+ */
+import type { z } from "zod";
+import type { ImageContent, Model, TextContent, ThinkingLevel } from "../../../kernel/index.js";
+import type { Context, SimpleStreamOptions } from "../compat/pi-ai.js";
+import type { Static, TSchema } from "../compat/typebox.js";
+import type { ExtensionCommandContext, ExtensionContext } from "./context.js";
+import type { CustomMessageInput, ExtensionEvent, ExtensionEventName, ExtensionEventResult } from "./events.js";
+
+export type ExtensionHandler<E, R = void> = (event: E, ctx: ExtensionContext) => R | void | Promise<R | void>;
+
+/** Tool parameters: a TypeBox schema (Atomic's `Type`), any plain JSON Schema object, or a zod schema. */
+export type ToolParametersSchema = TSchema | z.ZodType;
+export type ToolParams<S> = S extends z.ZodType ? z.output<S> : Static<S>;
+
+export interface ToolResultContent<TDetails = unknown> {
+  content: (TextContent | ImageContent)[];
+  details?: TDetails;
+  isError?: boolean;
+}
+
+export type ToolUpdateCallback<TDetails = unknown> = (partial: ToolResultContent<TDetails>) => void;
+
+export interface ToolDefinition<S extends ToolParametersSchema = TSchema, TDetails = unknown> {
+  name: string;
+  /** A display name (clients may show it); not sent to the model. */
+  label?: string;
+  description: string;
+  parameters: S;
+  /** Reshapes the model's raw arguments before validation. */
+  prepareArguments?: (args: unknown) => unknown;
+  promptSnippet?: string;
+  promptGuidelines?: string[];
+  /** Accepted; Atomic runs a turn's tool calls one after another. */
+  executionMode?: "sequential" | "parallel";
+  /** Throw to return an error result; a result with `isError: true` is one too. */
+  execute(toolCallId: string, params: ToolParams<S>, signal: AbortSignal | undefined, onUpdate: ToolUpdateCallback<TDetails> | undefined, ctx: ExtensionContext): Promise<ToolResultContent<TDetails>>;
+  /** TUI rendering: accepted and ignored. */
+  renderCall?: (...args: any[]) => unknown;
+  renderResult?: (...args: any[]) => unknown;
+  renderShell?: "default" | "self";
+}
+
+export interface RegisteredCommandOptions {
+  description?: string;
+  /** Autocompletion for interactive clients: accepted, not used over RPC. */
+  getArgumentCompletions?: (prefix: string) => unknown;
+  handler(args: string, ctx: ExtensionCommandContext): void | Promise<void>;
+}
+
+export interface FlagOptions {
+  description?: string;
+  type: "boolean" | "string";
+  default?: boolean | string;
+}
+
+export interface ExecOptions {
+  signal?: AbortSignal;
+  /** Milliseconds; the process is killed when it expires (`killed: true`). */
+  timeout?: number;
+  cwd?: string;
+}
+
+export interface ExecResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+  killed: boolean;
+}
+
+export interface ProviderModelConfig {
+  id: string;
+  name?: string;
+  api?: string;
+  baseUrl?: string;
+  reasoning?: boolean;
+  input?: ("text" | "image")[];
+  cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  contextWindow?: number;
+  maxTokens?: number;
+  headers?: Record<string, string>;
+  compat?: Record<string, unknown>;
+}
+
+export interface ProviderConfig {
+  name?: string;
+  baseUrl?: string;
+  /** A literal key, an environment variable name, `$VAR` or `!command` (as in models.json). */
+  apiKey?: string;
+  api?: string;
+  headers?: Record<string, string>;
+  /** Also send the key as `Authorization: Bearer <key>`. */
+  authHeader?: boolean;
+  models?: ProviderModelConfig[];
+  /** A stream function for a custom API: its events are Atomic's unified assistant events. */
+  streamSimple?: (model: Model, context: Context, options?: SimpleStreamOptions) => AsyncIterable<import("../../../kernel/index.js").AssistantMessageEvent>;
+  /** Not supported (no /login in a headless agent): reported as an extension error. */
+  oauth?: unknown;
+}
+
+export interface SlashCommandInfo {
+  name: string;
+  description?: string;
+  source: "extension" | "prompt" | "skill";
+  location?: "user" | "project" | "path";
+  path?: string;
+}
+
+export interface ToolInfo {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** The inter-extension bus: channels are any string; handlers run in subscription order. */
+export interface ExtensionEventBus {
+  on(channel: string, handler: (data: unknown) => void | Promise<void>): () => void;
+  emit(channel: string, data?: unknown): void;
+}
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+/** One overload per event, so a handler's event and answer are typed by the event's name. */
+export type OnEvent = UnionToIntersection<{ [K in ExtensionEventName]: (event: K, handler: ExtensionHandler<ExtensionEvent<K>, ExtensionEventResult<K>>) => void }[ExtensionEventName]>;
+
+export interface ExtensionAPI {
+  on: OnEvent;
+  registerTool<S extends ToolParametersSchema = TSchema, TDetails = unknown>(tool: ToolDefinition<S, TDetails>): void;
+  registerCommand(name: string, options: RegisteredCommandOptions): void;
+  /** Accepted: there is no keyboard in a headless agent, so shortcuts never fire. */
+  registerShortcut(shortcut: string, options: { description?: string; handler: (ctx: ExtensionContext) => void | Promise<void> }): void;
+  /** `--<name>` on the command line; read it with getFlag. */
+  registerFlag(name: string, options: FlagOptions): void;
+  getFlag(name: string): boolean | string | undefined;
+  /** TUI rendering: accepted and ignored. */
+  registerMessageRenderer(customType: string, renderer: unknown): void;
+  registerEntryRenderer(customType: string, renderer: unknown): void;
+  registerMarkdownTransformer(transformer: unknown): void;
+  sendMessage(message: CustomMessageInput, options?: { triggerTurn?: boolean; deliverAs?: "steer" | "followUp" | "nextTurn" }): void;
+  sendUserMessage(content: string | (TextContent | ImageContent)[], options?: { deliverAs?: "steer" | "followUp"; expandPromptTemplates?: boolean }): void;
+  appendEntry(customType: string, data?: unknown): void;
+  setSessionName(name: string): void;
+  getSessionName(): string | undefined;
+  setLabel(entryId: string, label: string | undefined): void;
+  exec(command: string, args: string[], options?: ExecOptions): Promise<ExecResult>;
+  getActiveTools(): string[];
+  getAllTools(): ToolInfo[];
+  setActiveTools(toolNames: string[]): void;
+  /** Extension commands now; prompt templates and skills as of the last listing. */
+  getCommands(): SlashCommandInfo[];
+  /** False when the model's provider has no credentials. */
+  setModel(model: Model): Promise<boolean>;
+  getThinkingLevel(): ThinkingLevel;
+  setThinkingLevel(level: ThinkingLevel): void;
+  registerProvider(name: string, config: ProviderConfig): void;
+  /** Not supported by Atomic: throws. */
+  unregisterProvider(name: string): void;
+  events: ExtensionEventBus;
+}
+
+/** What an extension file default-exports. */
+export type ExtensionFactory = (pi: ExtensionAPI) => void | Promise<void>;

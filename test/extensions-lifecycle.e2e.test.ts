@@ -1,0 +1,126 @@
+/**
+ * The extension API surface over the built CLI: which lifecycle events an extension sees and in
+ * what order, tools with zod and TypeBox parameters (offered, validated, answered), get_commands'
+ * extension entries, what `ctx` shows, registered flags, and ctx.shutdown().
+ */
+import { resolve } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startFakeLlm, type FakeLlm } from "./fake-llm/server.js";
+import { notified, promptSettled, startExtensionAgent, stopAgent, toolResults } from "./helpers/extension-agent.js";
+import type { RpcClient } from "./helpers/rpc-client.js";
+
+const PROBE = resolve(import.meta.dirname, "fixtures/extensions/lifecycle-probe.ts");
+let fake: FakeLlm;
+const clients: RpcClient[] = [];
+beforeAll(async () => {
+  fake = await startFakeLlm();
+});
+afterAll(() => fake.close());
+afterEach(async () => {
+  for (const client of clients.splice(0)) await stopAgent(client);
+  fake.requests.length = 0;
+});
+
+async function start(args: string[] = []): Promise<RpcClient> {
+  const client = await startExtensionAgent(fake, { extensions: [PROBE], args });
+  clients.push(client);
+  return client;
+}
+
+/** Runs /name and returns the JSON its notify carried. */
+async function report(c: RpcClient, name: string): Promise<any> {
+  const from = c.records.length;
+  await c.ok({ type: "prompt", message: `/${name}` });
+  return JSON.parse(String((await notified(c, /^[[{]/, from)).message));
+}
+
+describe("the extension API over RPC", () => {
+  it("get_commands lists extension commands with source and path; zod and TypeBox tools are offered, validated and answered", async () => {
+    const c = await start();
+    const { commands } = await c.ok({ type: "get_commands" });
+    expect(commands).toEqual(
+      expect.arrayContaining([
+        { name: "seen", description: "Report the events seen so far", source: "extension", path: PROBE },
+        { name: "ctx", source: "extension", path: PROBE },
+      ]),
+    );
+    fake.script(
+      { toolCalls: [{ name: "zod_add", args: { a: "one", b: 2 } }, { name: "zod_add", args: { a: 1, b: 2 } }, { name: "tb_echo", args: { text: "ab", times: 2 } }, { name: "tb_echo", args: {} }] },
+      { text: "done" },
+    );
+    const from = await promptSettled(c, "use the tools");
+    const offered = (fake.requests[0]!.body.tools as { function: { name: string; parameters: Record<string, unknown> } }[]).map((tool) => tool.function);
+    expect(offered.find((tool) => tool.name === "zod_add")!.parameters).toMatchObject({ type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] });
+    expect(offered.find((tool) => tool.name === "tb_echo")!.parameters).toMatchObject({ type: "object", properties: { text: { type: "string", description: "What to echo" }, times: { type: "integer" } }, required: ["text"] });
+    expect(toolResults(c, from)).toEqual([
+      { tool: "zod_add", isError: true, text: 'Validation failed for tool "zod_add": Invalid a: expected number' },
+      { tool: "zod_add", isError: false, text: "3" },
+      { tool: "tb_echo", isError: false, text: "abab" },
+      { tool: "tb_echo", isError: true, text: 'Validation failed for tool "tb_echo": Invalid text: expected a value' },
+    ]);
+  });
+
+  it("handlers see the lifecycle in order: startup, a prompt with a tool call, model and thinking changes, naming, a new session", async () => {
+    const c = await start();
+    // An extension command is not input (as in pi): /seen itself does not show.
+    expect(await report(c, "seen")).toEqual(["model_select:startup", "session_start:startup"]);
+    fake.script({ toolCalls: [{ name: "zod_add", args: { a: 1, b: 1 } }] }, { text: "two" });
+    await promptSettled(c, "add");
+    const run = [
+      "input",
+      "before_agent_start",
+      "agent_start",
+      "turn_start",
+      "message_start:user",
+      "message_end:user",
+      "context",
+      "message_start:assistant",
+      "message_end:assistant",
+      "tool_execution_start",
+      "tool_call",
+      "tool_result",
+      "tool_execution_end",
+      "message_start:toolResult",
+      "message_end:toolResult",
+      "turn_end",
+      "turn_start",
+      "context",
+      "message_start:assistant",
+      "message_end:assistant",
+      "turn_end",
+      "agent_end",
+    ];
+    expect(await report(c, "seen")).toEqual(run);
+    await c.ok({ type: "set_model", provider: "fake-anthropic", modelId: "fake-1" });
+    await c.ok({ type: "set_thinking_level", level: "high" });
+    await c.ok({ type: "set_session_name", name: "probe" });
+    await c.ok({ type: "new_session" });
+    expect(await report(c, "seen")).toEqual([
+      "model_select:set",
+      "thinking_level_select",
+      "session_info_changed",
+      "session_before_switch:new",
+      "session_shutdown:new",
+      "session_start:new",
+    ]);
+  });
+
+  it("ctx shows the UI, cwd, model, idle state, session and models; a registered flag is read from the command line; ctx.shutdown() ends the process with 0", async () => {
+    const c = await start(["--probe-level", "7"]);
+    const shown = await report(c, "ctx");
+    expect(shown.models).toBeGreaterThanOrEqual(4);
+    expect({ ...shown, models: undefined }).toEqual({
+      hasUI: true,
+      cwd: c.cwd,
+      model: "fake-openai/fake-1",
+      idle: true,
+      sessionFile: null,
+      entries: 0,
+      models: undefined,
+      flag: "7",
+      tools: ["read", "edit", "write", "grep", "find", "ls", "bash", "zod_add", "tb_echo"],
+    });
+    await c.ok({ type: "prompt", message: "/bye" });
+    expect(await c.exited).toEqual({ code: 0, signal: null });
+  });
+});

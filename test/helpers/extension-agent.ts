@@ -1,0 +1,79 @@
+/**
+ * The built CLI with extensions (`-e` paths) on the loopback fake LLM (OpenAI Chat wire format),
+ * plus readers for what extensions do over RPC: UI requests, what the model was sent, tool results.
+ */
+import { rmSync } from "node:fs";
+import type { FakeLlm, RecordedRequest } from "../fake-llm/server.js";
+import { writeModelsJson } from "../fake-llm/server.js";
+import { RpcClient, tempDir, type Record_ } from "./rpc-client.js";
+
+const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
+
+export interface ExtensionAgentOptions {
+  extensions: string[];
+  /** Extra CLI arguments (after the -e paths). */
+  args?: string[];
+  env?: Record<string, string | undefined>;
+  settings?: Record<string, unknown>;
+  cwd?: string;
+  agentDir?: string;
+  /** Default: fake-openai/fake-1. */
+  model?: string;
+}
+
+export async function startExtensionAgent(fake: FakeLlm, options: ExtensionAgentOptions): Promise<RpcClient> {
+  const agentDir = options.agentDir ?? tempDir("atomic-agent-");
+  await writeModelsJson(agentDir, fake.url);
+  const args = ["--mode", "rpc", "--no-session", ...(options.model === "" ? [] : ["--model", options.model ?? "fake-openai/fake-1"]), ...options.extensions.flatMap((path) => ["-e", path]), ...(options.args ?? [])];
+  return new RpcClient({ agentDir, ...(options.cwd ? { cwd: options.cwd } : {}), ...(options.settings ? { settings: options.settings } : {}), env: { ...NO_KEYS, ...options.env }, args });
+}
+
+/** Kills the process if needed and removes its folders. */
+export async function stopAgent(client: RpcClient): Promise<void> {
+  if (client.child.exitCode === null) client.child.kill("SIGKILL");
+  await client.exited;
+  for (const dir of [client.agentDir, client.cwd]) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Resolves once stderr (read asynchronously from stdout) contains `text`. */
+export async function stderrContains(client: RpcClient, text: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!client.stderr.includes(text)) {
+    if (Date.now() > deadline) throw new Error(`stderr never contained ${JSON.stringify(text)}; it has:\n${client.stderr.slice(-2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export const isUi = (method: string) => (r: Record_) => r.type === "extension_ui_request" && r.method === method;
+
+/** The next UI request of `method` (from `from` on). */
+export function uiRequest(client: RpcClient, method: string, from = 0, timeoutMs?: number): Promise<Record_> {
+  return client.waitFor(isUi(method), timeoutMs, from);
+}
+
+/** The next notify request whose message matches. */
+export function notified(client: RpcClient, text: string | RegExp, from = 0): Promise<Record_> {
+  return client.waitFor((r) => isUi("notify")(r) && (typeof text === "string" ? r.message === text : text.test(String(r.message))), undefined, from);
+}
+
+export async function promptSettled(client: RpcClient, message: string): Promise<number> {
+  const from = client.records.length;
+  const response = await client.request({ type: "prompt", message });
+  if (!response.success) throw new Error(`prompt rejected: ${String(response.error)}`);
+  await client.waitForEvent("agent_end", 15_000, from);
+  return from;
+}
+
+type WireMessage = { role: string; content: string | { type: string; text?: string }[] | null };
+export const wireText = (message: WireMessage) => (typeof message.content === "string" ? message.content : (message.content ?? []).map((part) => part.text ?? "").join(""));
+/** The user texts an OpenAI Chat request carried, in order. */
+export const userTexts = (request: RecordedRequest) => (request.body.messages as WireMessage[]).filter((m) => m.role === "user").map(wireText);
+export const toolNames = (request: RecordedRequest) => ((request.body.tools ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name);
+
+/** tool_execution_end records as {tool, isError, text}. */
+export function toolResults(client: RpcClient, from = 0): { tool: unknown; isError: unknown; text: string }[] {
+  return client.records
+    .slice(from)
+    .filter((r) => r.type === "tool_execution_end")
+    .map((r) => ({ tool: r.toolName, isError: r.isError, text: ((r.result as { content?: { text?: string }[] }).content ?? []).map((c) => c.text ?? "").join("") }));
+}
