@@ -10,6 +10,7 @@ const WORDS = ["Hello", " from", " the", " bench", " server", "."];
 export async function startFakeOpenAi() {
   let requests = 0;
   const server = createServer((req, res) => {
+    if (req.url === "/count") return void res.end(String(requests));
     req.resume();
     req.on("end", () => {
       requests++;
@@ -40,3 +41,26 @@ export function writeBenchModels(agentDir, url) {
 }
 
 export const EXPECTED_TEXT = WORDS.join("");
+
+/**
+ * The same server in its own process, so a benchmark's CPU time is Atomic's alone: resolves
+ * with its URL, a request counter read over HTTP, and `close()`.
+ */
+export async function spawnFakeOpenAi() {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, [new URL(import.meta.url).pathname, "--serve"], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise((resolve, reject) => {
+    child.stdout.once("data", (chunk) => resolve(String(chunk).trim()));
+    child.once("exit", (code) => reject(new Error(`fake server exited with ${code}`)));
+  });
+  return {
+    url,
+    requests: async () => Number(await (await fetch(`${url}/count`)).text()),
+    close: () => new Promise((resolve) => (child.once("exit", resolve), child.kill())),
+  };
+}
+
+if (process.argv[2] === "--serve") {
+  const fake = await startFakeOpenAi();
+  process.stdout.write(`${fake.url}\n`);
+}

@@ -1,7 +1,8 @@
 // bench/startup-modes: how fast the other entry points answer, each run a fresh process against a
 // loopback OpenAI-compatible server. Print mode: spawn -> the answer on stdout -> exit. JSON
-// mode: spawn -> the first text_delta line. SDK: import of atomic-agent/sdk, createAgent, and a
-// prompt sent right after it -> first event and first text delta (in a fresh `node` each run).
+// mode: spawn -> the first text_delta line. SDK (a fresh `node` each run): the import of
+// atomic-agent/sdk, createAgent, and from createAgent (a prompt sent as soon as it resolves) to
+// the first event and to the first text delta.
 // Usage: node bench/startup-modes.mjs [runs=11]
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -38,7 +39,7 @@ export async function benchStartupModes(runs = 11) {
   writeBenchModels(agentDir, fake.url);
   const print = { answer: [], exit: [] };
   const json = { firstToken: [], exit: [] };
-  const sdk = { importMs: [], createMs: [], firstEventMs: [], firstTokenMs: [] };
+  const sdk = { importMs: [], createMs: [], createToFirstEventMs: [], createToFirstTokenMs: [] };
   for (let i = 0; i < runs; i++) {
     const p = await timeCli(["-p", ...MODEL, "Say hello."], agentDir, (line) => line === EXPECTED_TEXT);
     print.answer.push(p.firstMs);
@@ -81,7 +82,8 @@ async function sdkChild(agentDir) {
   await agent.send({ type: "prompt", message: "Say hello." });
   const tokenAt = await firstToken;
   await agent.dispose();
-  process.stdout.write(JSON.stringify({ importMs: imported - t0, createMs: created - imported, firstEventMs: firstEvent - imported, firstTokenMs: tokenAt - imported }));
+  // From the call to createAgent (the prompt is sent as soon as it resolves).
+  process.stdout.write(JSON.stringify({ importMs: imported - t0, createMs: created - imported, createToFirstEventMs: firstEvent - imported, createToFirstTokenMs: tokenAt - imported }));
 }
 
 if (process.argv[2] === "--sdk-child") await sdkChild(process.argv[3]);

@@ -71,7 +71,7 @@ export type ToolValidation = { ok: true; args: Record<string, unknown> } | { ok:
  * another agent.
  */
 const builtSchemas = new WeakMap<object, z.ZodType>();
-const jsonSchemas = new WeakMap<object, Record<string, unknown>>();
+const jsonSchemas = new WeakMap<object, string>();
 
 /** A JSON Schema tool's parameters and the zod validator built from them (once, lazily). */
 interface JsonSchemaParameters {
@@ -262,11 +262,13 @@ export function parametersJsonSchema(parameters: ToolParameters): Record<string,
 
 function toJsonSchema(parameters: z.ZodType | JsonSchemaParameters): Record<string, unknown> {
   if (isResolvedJsonSchema(parameters)) return parameters.jsonSchema;
-  let schema = jsonSchemas.get(parameters);
-  if (!schema) {
-    schema = z.toJSONSchema(parameters, { unrepresentable: "any" }) as Record<string, unknown>;
+  let text = jsonSchemas.get(parameters);
+  if (text === undefined) {
+    const schema = z.toJSONSchema(parameters, { unrepresentable: "any" }) as Record<string, unknown>;
     delete schema.$schema;
-    jsonSchemas.set(parameters, schema);
+    text = JSON.stringify(schema);
+    jsonSchemas.set(parameters, text);
   }
-  return structuredClone(schema);
+  // Parsing the cached text is the cheapest private copy (about 3x faster than structuredClone).
+  return JSON.parse(text) as Record<string, unknown>;
 }
