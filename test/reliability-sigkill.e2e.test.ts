@@ -92,7 +92,12 @@ describe("SIGKILL during a tool-using session", () => {
         ids.add(String(entry.id));
       }
       const onDisk = entries.filter((e) => e.type === "message").map((e) => JSON.stringify(e.message));
-      expect(seen.slice(0, onDisk.length), `${where}: the file holds a prefix of the conversation`).toEqual(onDisk);
+      // Records written in one tick leave stdout in one batch after the tick, while the file's
+      // append is already under way: a kill in between leaves the file a record or two ahead of
+      // what the client read. Either way both are the same conversation, in the same order.
+      const common = Math.min(seen.length, onDisk.length);
+      expect(seen.slice(0, common), `${where}: the file and the stream hold the same conversation`).toEqual(onDisk.slice(0, common));
+      expect(onDisk.length - seen.length, `${where}: the file is at most a batch ahead of the stream`).toBeLessThanOrEqual(3);
 
       // Reload in a fresh process: everything complete is there, and appending still works.
       const again = start(agentDir, cwd);
