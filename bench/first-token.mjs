@@ -4,13 +4,15 @@
 // token (`message_update` with a `text_delta`). The OpenAI-compatible and Anthropic providers
 // alternate run by run, each pair followed by a bare `node` process that answers one line (the
 // floor any Node program pays here): on a loaded machine the ratio to it is the steadier figure.
+// `mainThread` splits spawn -> first token of the agent's main thread into CPU time and time spent
+// waiting for a CPU (other processes).
 // `node bench/first-token.mjs [RUNS] [OTHER_CLI]` also runs another build in turn with this one
 // (A B A B ...) and prints the ratio pair by pair (the machine's load drifts).
 import { rmSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { writeModelsJson } from "./fake-llm.mjs";
-import { CLI, median, startAgent, startFakeLlmProcess, tempDir } from "./lib.mjs";
+import { CLI, mainThreadTimes, median, startAgent, startFakeLlmProcess, tempDir } from "./lib.mjs";
 
 const PROVIDERS = ["bench-openai", "bench-anthropic"];
 
@@ -28,6 +30,9 @@ async function coldStart(cli, agentDir, provider) {
           agent.send({ type: "prompt", message: "Say hello." });
         } else if (times.firstTokenMs === undefined && line.startsWith('{"type":"message_update"') && line.includes('"assistantMessageEvent":{"type":"text_delta"')) {
           times.firstTokenMs = performance.now() - agent.t0;
+          const { cpuMs, waitMs } = mainThreadTimes(agent.child.pid);
+          times.firstTokenCpuMs = cpuMs;
+          times.firstTokenWaitMs = waitMs;
         } else if (line.startsWith('{"type":"agent_end"')) {
           if (times.firstTokenMs === undefined) reject(new Error(`no token streamed (${provider}): ${line.slice(0, 300)}`));
           else resolve();
@@ -57,7 +62,12 @@ async function bareNode() {
 function summary(runs) {
   const pick = (key) => runs.map((run) => run[key]);
   const stat = (values) => ({ median: +median(values).toFixed(1), min: +Math.min(...values).toFixed(1), max: +Math.max(...values).toFixed(1) });
-  return { getStateMs: stat(pick("getStateMs")), firstTokenMs: stat(pick("firstTokenMs")) };
+  return {
+    getStateMs: stat(pick("getStateMs")),
+    firstTokenMs: stat(pick("firstTokenMs")),
+    // Spawn -> first token on the agent's main thread: on a CPU, and runnable but waiting for one.
+    mainThread: { cpuMs: stat(pick("firstTokenCpuMs")), waitForCpuMs: stat(pick("firstTokenWaitMs")) },
+  };
 }
 
 export async function benchFirstToken({ runs = 21, otherCli } = {}) {

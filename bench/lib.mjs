@@ -39,6 +39,20 @@ export function peakRssMb(pid) {
 }
 
 /**
+ * The main thread's time so far (Linux /proc schedstat, ns precision): `cpuMs` on a CPU, `waitMs`
+ * runnable but waiting for one. On a loaded machine, wall time minus `waitMs` estimates the
+ * figure without the other processes (only the time they took the CPU away is removed).
+ */
+export function mainThreadTimes(pid) {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ").map(Number);
+    return { cpuMs: run / 1e6, waitMs: wait / 1e6 };
+  } catch {
+    return { cpuMs: NaN, waitMs: NaN };
+  }
+}
+
+/**
  * Spawns the agent; `onLine(line, agent)` sees every stdout line (raw string, not parsed, so the
  * client's own parsing does not dominate what is measured).
  */

@@ -6,7 +6,7 @@
 import { rmSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { writeModelsJson } from "./fake-llm.mjs";
-import { median, peakRssMb, startAgent, startFakeLlmProcess, tempDir } from "./lib.mjs";
+import { mainThreadTimes, median, peakRssMb, startAgent, startFakeLlmProcess, tempDir } from "./lib.mjs";
 
 const DELTAS = 5000;
 
@@ -14,8 +14,11 @@ async function oneRun(agentDir, provider, messageUpdates) {
   let agent;
   let updates = 0;
   let sentAt = 0;
+  let cpuAtPrompt = 0;
+  let cpuMs = 0;
   const prompt = () => {
     sentAt = performance.now();
+    cpuAtPrompt = mainThreadTimes(agent.child.pid).cpuMs;
     agent.send({ type: "prompt", message: "Write a long answer." });
   };
   const finished = new Promise((resolve, reject) => {
@@ -23,7 +26,10 @@ async function oneRun(agentDir, provider, messageUpdates) {
       agentDir,
       onLine: (line) => {
         if (line.startsWith('{"type":"message_update"')) updates++;
-        else if (line.startsWith('{"type":"agent_end"')) resolve(performance.now() - sentAt);
+        else if (line.startsWith('{"type":"agent_end"')) {
+          cpuMs = mainThreadTimes(agent.child.pid).cpuMs - cpuAtPrompt;
+          resolve(performance.now() - sentAt);
+        }
         else if (line.startsWith('{"type":"response","command":"set_event_options"')) {
           if (line.includes('"success":false')) reject(new Error(`set_event_options failed: ${line}`));
           else prompt();
@@ -40,7 +46,7 @@ async function oneRun(agentDir, provider, messageUpdates) {
   await agent.exited;
   // text_start, the deltas, text_end (the fake server's first chunk has empty content).
   if (updates !== DELTAS + 2) throw new Error(`expected ${DELTAS + 2} message_update events, saw ${updates}`);
-  return { ms, rss, bytes };
+  return { ms, rss, bytes, cpuMs };
 }
 
 export async function benchLongAnswer({ runs = 5, provider = "bench-openai", messageUpdates } = {}) {
@@ -57,6 +63,8 @@ export async function benchLongAnswer({ runs = 5, provider = "bench-openai", mes
       deltas: DELTAS,
       runs,
       agentEndMs: +median(pick("ms")).toFixed(1),
+      // The agent's main thread on a CPU from the prompt to agent_end (the loaded-machine measure).
+      mainThreadCpuMs: +median(pick("cpuMs")).toFixed(1),
       stdoutMB: +(median(pick("bytes")) / 1e6).toFixed(1),
       peakRssMB: +median(pick("rss")).toFixed(1),
       peakRssMaxMB: +Math.max(...pick("rss")).toFixed(1),
