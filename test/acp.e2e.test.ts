@@ -5,7 +5,7 @@
  * thinking levels, extension dialogs become permission requests, and bad input gets JSON-RPC
  * errors.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeLlm, writeModelsJson, type FakeLlm, type RecordedRequest } from "./fake-llm/server.js";
@@ -171,6 +171,23 @@ describe("ACP: permissions and bad input", () => {
     await agent.prompt(sessionId, "list");
     expect(agent.permissions.at(-1)!.options.map((o) => o.name)).toEqual(["Allow", "Block"]);
     expect((agent.updates.get(sessionId) ?? []).filter((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "call_ls").at(-1)).toMatchObject({ status: "completed" });
+  });
+
+  it("a pi extension's confirm (loaded with -e) becomes session/request_permission too", async () => {
+    const extension = join(tempDir("atomic-ext-"), "gate.ts");
+    writeFileSync(
+      extension,
+      `export default function (pi) {\n  pi.on("tool_call", async (event, ctx) => {\n    if (event.toolName !== "bash") return;\n    const ok = await ctx.ui.confirm("Gate", "Run " + event.input.command + "?");\n    if (!ok) return { block: true, reason: "Denied by the gate" };\n  });\n}\n`,
+    );
+    const agent = await start({ args: ["--mode", "acp", "--model", "fake-openai/fake-1", "-e", extension] });
+    const { sessionId } = await agent.newSession(tempDir("atomic-cwd-"));
+    fake.script({ toolCalls: [{ id: "call_gate", name: "bash", args: { command: "echo gated-run" } }] }, { text: "done" });
+    agent.policy = (request) => ({ outcome: { outcome: "selected", optionId: request.options.find((o) => o.kind === "reject_once")!.optionId } });
+    await agent.prompt(sessionId, "run");
+    expect(agent.permissions[0]).toMatchObject({ sessionId, toolCall: { toolCallId: "call_gate" } });
+    const update = (agent.updates.get(sessionId) ?? []).filter((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "call_gate").at(-1);
+    expect(update).toMatchObject({ status: "failed" });
+    expect(JSON.stringify(agent.updates.get(sessionId))).not.toContain("gated-run\\n");
   });
 
   it("unknown methods, wrong params, unknown or closed sessions and relative folders are JSON-RPC errors", async () => {

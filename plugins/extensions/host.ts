@@ -44,7 +44,8 @@ export class ExtensionHost {
   constructor(k: PluginContext) {
     this.k = k;
     this.mode = k.config.cli.mode || k.config.settings.mode || "rpc";
-    this.bridge = this.mode === "rpc" ? new UiBridge((request) => k.events.emit("extension_ui_request", request), k.log) : undefined;
+    // RPC carries dialogs as extension_ui_request; ACP turns confirm/select into session/request_permission.
+    this.bridge = this.mode === "rpc" || this.mode === "acp" ? new UiBridge((request) => k.events.emit("extension_ui_request", request), k.log) : undefined;
     this.bus = new ExtensionBus((path, event, error) => this.report(path, event, error));
     this.sessionManager = sessionView(() => this.session, k.config.cwd, () => k.maybeService("sessionStore")?.sessionDir());
     this.modelRegistry = modelRegistryView(() => this.models, () => this.agent);
