@@ -5,23 +5,15 @@
  */
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlm, type FakeLlm } from "../test/fake-llm/server.js";
-import { notified, promptSettled, startExtensionAgent, stopAgent, toolNames, toolResults, uiRequest, userTexts, wireText } from "../test/helpers/extension-agent.js";
+import { describe, expect, it } from "vitest";
+import type { FakeLlm } from "../test/fake-llm/server.js";
+import { notified, promptSettled, startExtensionAgent, toolNames, toolResults, uiRequest, useExtensionAgents, userTexts, wireText } from "../test/helpers/extension-agent.js";
 import type { RpcClient } from "../test/helpers/rpc-client.js";
 
 const example = (name: string) => resolve(import.meta.dirname, "extensions", `${name}.ts`);
 let fake: FakeLlm;
 const clients: RpcClient[] = [];
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterAll(() => fake.close());
-afterEach(async () => {
-  for (const client of clients.splice(0)) await stopAgent(client);
-  fake.requests.length = 0;
-  fake.setDefault({ text: "ok" });
-});
+useExtensionAgents(clients, (started) => (fake = started));
 
 async function start(names: string[], options: Omit<Parameters<typeof startExtensionAgent>[1], "extensions"> = {}): Promise<RpcClient> {
   const client = await startExtensionAgent(fake, { extensions: names.map(example), ...options });

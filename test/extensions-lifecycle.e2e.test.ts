@@ -4,22 +4,15 @@
  * extension entries, what `ctx` shows, registered flags, and ctx.shutdown().
  */
 import { resolve } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlm, type FakeLlm } from "./fake-llm/server.js";
-import { notified, promptSettled, startExtensionAgent, stopAgent, toolResults } from "./helpers/extension-agent.js";
+import { describe, expect, it } from "vitest";
+import type { FakeLlm } from "./fake-llm/server.js";
+import { notified, promptSettled, startExtensionAgent, toolResults, useExtensionAgents } from "./helpers/extension-agent.js";
 import type { RpcClient } from "./helpers/rpc-client.js";
 
 const PROBE = resolve(import.meta.dirname, "fixtures/extensions/lifecycle-probe.ts");
 let fake: FakeLlm;
 const clients: RpcClient[] = [];
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterAll(() => fake.close());
-afterEach(async () => {
-  for (const client of clients.splice(0)) await stopAgent(client);
-  fake.requests.length = 0;
-});
+useExtensionAgents(clients, (started) => (fake = started));
 
 async function start(args: string[] = []): Promise<RpcClient> {
   const client = await startExtensionAgent(fake, { extensions: [PROBE], args });

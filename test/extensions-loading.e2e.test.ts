@@ -6,9 +6,9 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlm, type FakeLlm } from "./fake-llm/server.js";
-import { notified, promptSettled, startExtensionAgent, stderrContains, stopAgent, toolResults, type ExtensionAgentOptions } from "./helpers/extension-agent.js";
+import { afterEach, describe, expect, it } from "vitest";
+import type { FakeLlm } from "./fake-llm/server.js";
+import { notified, promptSettled, startExtensionAgent, stderrContains, toolResults, type ExtensionAgentOptions, useExtensionAgents } from "./helpers/extension-agent.js";
 import { tempDir as makeTempDir, type Record_, type RpcClient } from "./helpers/rpc-client.js";
 
 const fixture = (name: string) => resolve(import.meta.dirname, "fixtures/extensions", `${name}.ts`);
@@ -22,14 +22,9 @@ function tempDir(prefix: string): string {
   folders.push(dir);
   return dir;
 }
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterAll(() => fake.close());
-afterEach(async () => {
-  for (const client of clients.splice(0)) await stopAgent(client);
+useExtensionAgents(clients, (started) => (fake = started));
+afterEach(() => {
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
-  fake.requests.length = 0;
 });
 
 function write(path: string, text: string): string {

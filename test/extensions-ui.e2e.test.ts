@@ -5,21 +5,15 @@
  * holds the ordinary one, and teardown cancelling a dialog nobody answered.
  */
 import { resolve } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlm, type FakeLlm } from "./fake-llm/server.js";
-import { notified, startExtensionAgent, stderrContains, stopAgent, uiRequest } from "./helpers/extension-agent.js";
+import { describe, expect, it } from "vitest";
+import type { FakeLlm } from "./fake-llm/server.js";
+import { notified, startExtensionAgent, stderrContains, uiRequest, useExtensionAgents } from "./helpers/extension-agent.js";
 import type { Record_, RpcClient } from "./helpers/rpc-client.js";
 
 const UI_PROBE = resolve(import.meta.dirname, "fixtures/extensions/ui-probe.ts");
 let fake: FakeLlm;
 const clients: RpcClient[] = [];
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterAll(() => fake.close());
-afterEach(async () => {
-  for (const client of clients.splice(0)) await stopAgent(client);
-});
+useExtensionAgents(clients, (started) => (fake = started));
 
 async function start(): Promise<RpcClient> {
   const client = await startExtensionAgent(fake, { extensions: [UI_PROBE] });
