@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 
 /** The built CLI; ATOMIC_BENCH_CLI points the benchmarks at another build (to compare two). */
-export const CLI = process.env.ATOMIC_BENCH_CLI ?? fileURLToPath(new URL("../dist/cli/atomic.js", import.meta.url));
+export const CLI = process.env.ATOMIC_BENCH_CLI ?? fileURLToPath(new URL("../dist/cli/atomic.cjs", import.meta.url));
 
 const made = [];
 // Benchmarks leave nothing in the temp dir.

@@ -1,11 +1,3 @@
 #!/usr/bin/env node
-/** The `atomic` executable. */
-import { main } from "./main.js";
-
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`atomic: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+/** `dist/cli/atomic.js`, the executable's path before it became `atomic.cjs`: runs the same CLI. */
+import "./atomic.cjs";

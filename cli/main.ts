@@ -16,8 +16,9 @@ import { configReport } from "./config.js";
 import { modelListing } from "./list-models.js";
 import { piOnlyFlagMessage } from "./pi-flags.js";
 
-// This file runs from dist/cli/ (compiled or bundled): the package root is two levels up.
-const INSTALL_DIR = fileURLToPath(new URL("../../", import.meta.url));
+// This file runs from dist/cli/ (compiled; the bundler re-points these URLs from wherever it puts
+// this code): the package root is two levels up.
+const INSTALL_DIR = `${dirname(fileURLToPath(new URL("../../package.json", import.meta.url)))}/`;
 // Resolved at run time: the CLI never imports a plugin's internals statically.
 const AUTH_CLI = new URL("../plugins/models/auth-cli.js", import.meta.url).href;
 const KERNEL_ENTRY = fileURLToPath(new URL("../kernel/index.js", import.meta.url));
@@ -38,7 +39,12 @@ function hostOptions(argv: string[]): HostOptions {
   };
 }
 
-export async function main(argv: string[]): Promise<number> {
+export interface MainOptions {
+  /** Called when the process starts serving (the launcher then keeps its compiled code). */
+  onServe?: () => void;
+}
+
+export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   if (argv[0] === "auth") return runAuth(argv.slice(1));
   const subcommand = argv[0] === "schema" ? "schema" : undefined;
   if (subcommand) argv = argv.slice(1);
@@ -87,6 +93,7 @@ export async function main(argv: string[]): Promise<number> {
         void host.shutdown("signal");
       });
     }
+    options.onServe?.();
     const code = await host.serve();
     return signalCode ?? code;
   } catch (error) {
@@ -132,7 +139,8 @@ function helpText(prepared: PreparedHost): string {
     prepared.helpText(),
     "",
     "Environment: ATOMIC_CODING_AGENT_DIR (agent dir, default ~/.atomic/agent),",
-    "ATOMIC_CODING_AGENT_SESSION_DIR, ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY.",
+    "ATOMIC_CODING_AGENT_SESSION_DIR, ATOMIC_COMPILE_CACHE (compiled-code cache folder, or off;",
+    "default <agent dir>/cache/compile), ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY.",
     "",
     "Examples:",
     "  atomic --mode rpc --continue                        resume this folder's latest session",

@@ -29,10 +29,10 @@ interface Pending {
   timer: NodeJS.Timeout | undefined;
 }
 
-/** The package's own CLI: `dist/cli/atomic.js` beside this module once built (or from the repository). */
+/** The package's own CLI: `dist/cli/atomic.cjs` beside this module once built (or from the repository). */
 export function defaultCliPath(): string {
-  const built = fileURLToPath(new URL("../cli/atomic.js", import.meta.url));
-  return existsSync(built) ? built : fileURLToPath(new URL("../dist/cli/atomic.js", import.meta.url));
+  const built = fileURLToPath(new URL("../cli/atomic.cjs", import.meta.url));
+  return existsSync(built) ? built : fileURLToPath(new URL("../dist/cli/atomic.cjs", import.meta.url));
 }
 
 const UNTIMED = new Set(["bash", "compact"]);

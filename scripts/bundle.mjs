@@ -1,44 +1,46 @@
-// Production bundle: the CLI, the kernel and every built-in plugin in one ES module, so startup
-// pays for one file instead of ~250 module loads; the in-process SDK (`atomic-agent/sdk`,
-// dist/cli/sdk.js) is a second entry sharing the same chunks. Code that plugins import lazily (SDK
+// Production bundles: the CLI, the kernel and every built-in plugin in one file, so startup pays
+// for one file instead of ~250 module loads. The CLI's is CommonJS (dist/cli/bundle/, run by
+// dist/cli/atomic.cjs through V8's code cache, see cli/compile-cache.cts); the in-process SDK's
+// (`atomic-agent/sdk`, dist/cli/sdk.js) is an ES module. Code that plugins import lazily (SDK
 // adapters with the parts of the official SDKs they use, the HTML renderer, replay streams) stays in
 // separate chunks, loaded on first use: bundled and minified, an SDK costs a fraction of loading
 // its package's hundreds of files. marked/highlight.js (run in a worker), the ACP SDK (loaded only
 // in ACP mode) and the transpiling jiti are never bundled. BUNDLE_NO_MINIFY=1 keeps the output
 // readable (for profiling).
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { rolldown } from "rolldown";
+import { parseAst } from "rolldown/parseAst";
 import { transform } from "rolldown/utils";
 
 const EXTERNAL = [/^node:/, /^marked/, /^highlight\.js/, /^jiti$/, /^@agentclientprotocol\/sdk/];
 
 const DIST = resolve("dist");
-const OUT_DIR = join(DIST, "cli");
 const MARK = "atomic-dist-file:";
 
 /**
  * `new URL("./x.js", import.meta.url)` names a compiled file next to its module (a worker's
- * entry, loaded by path, never bundled). Bundled, the module lands in another folder, so the URL
- * is re-pointed from the chunk that holds it to the same file of the tsc output in dist/.
+ * entry, loaded by path, never bundled; package.json). Bundled, the module lands in another
+ * folder, so the URL is re-pointed from the chunk that holds it to the same file of the tsc output
+ * in dist/ (or the package root).
  */
-const keepFileUrls = {
+const keepFileUrls = (outDir) => ({
   name: "keep-file-urls",
   transform(code, id) {
     if (!id.startsWith(DIST + sep) || !code.includes("import.meta.url")) return null;
-    const pattern = /new URL\((["'`])(\.{1,2}\/[^"'`]+\.js)\1,\s*import\.meta\.url\)/g;
+    const pattern = /new URL\((["'`])(\.{1,2}\/[^"'`]+\.js(?:on)?)\1,\s*import\.meta\.url\)/g;
     if (!pattern.test(code)) return null;
     return code.replace(pattern, (_, __, path) => `new URL(${JSON.stringify(MARK + relative(DIST, resolve(dirname(id), path)))}, import.meta.url)`);
   },
   renderChunk(code, chunk) {
     if (!code.includes(MARK)) return null;
-    const from = dirname(join(OUT_DIR, chunk.fileName));
+    const from = dirname(join(outDir, chunk.fileName));
     return code.replace(/(["'`])atomic-dist-file:([^"'`]+)\1/g, (_, quote, path) => {
       const target = relative(from, join(DIST, path)).split(sep).join("/");
       return JSON.stringify(target.startsWith(".") ? target : `./${target}`);
     });
   },
-};
+});
 
 /**
  * The OpenAI and Anthropic SDKs build a `Headers` and test `instanceof FormData` on every request;
@@ -58,19 +60,55 @@ const sdkGlobals = {
   },
 };
 
-rmSync("dist/cli/chunks", { recursive: true, force: true });
-const bundle = await rolldown({
-  input: { atomic: "dist/cli/atomic.js", sdk: "dist/sdk/index.js" },
+const external = (patterns) => (id) => patterns.some((pattern) => pattern.test(id));
+const minify = !process.env.BUNDLE_NO_MINIFY;
+
+/**
+ * A script run through `vm.Script` cannot `import()` without an experimental flag, so the CLI
+ * bundle's remaining dynamic imports (node: modules, external packages, user files) call the
+ * `__atomicImport` its loader passes in, which imports from a real module.
+ */
+function routeDynamicImports(file) {
+  const code = readFileSync(file, "utf8");
+  const starts = [];
+  const visit = (node) => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node.type !== "string") return;
+    if (node.type === "ImportExpression") starts.push(node.start);
+    for (const value of Object.values(node)) if (value && typeof value === "object") visit(value);
+  };
+  visit(parseAst(code, { sourceType: "script" }).body);
+  let out = code;
+  for (const start of starts.sort((a, b) => b - a)) {
+    if (out.slice(start, start + 6) !== "import") throw new Error(`bundle: no import() at ${file}:${start}`);
+    out = `${out.slice(0, start)}__atomicImport${out.slice(start + 6)}`;
+  }
+  writeFileSync(file, out);
+}
+
+const CLI_DIR = join(DIST, "cli", "bundle");
+rmSync(CLI_DIR, { recursive: true, force: true });
+const cli = await rolldown({
+  input: { main: "dist/cli/main.js" },
   platform: "node",
-  external: (id) => EXTERNAL.some((pattern) => pattern.test(id)),
-  plugins: [keepFileUrls, sdkGlobals],
+  // jiti's native entry reads import.meta, which a CommonJS bundle cannot keep.
+  external: external([...EXTERNAL, /^jiti\//]),
+  plugins: [keepFileUrls(CLI_DIR), sdkGlobals],
   logLevel: "warn",
 });
-await bundle.write({
-  dir: "dist/cli",
-  format: "esm",
-  entryFileNames: "[name].js",
-  chunkFileNames: "chunks/[name]-[hash].js",
-  minify: !process.env.BUNDLE_NO_MINIFY,
+const { output } = await cli.write({ dir: CLI_DIR, format: "cjs", entryFileNames: "main-[hash].cjs", chunkFileNames: "chunks/[name]-[hash].cjs", minify });
+await cli.close();
+for (const file of output) if (file.type === "chunk") routeDynamicImports(join(CLI_DIR, file.fileName));
+const entry = output.find((file) => file.type === "chunk" && file.isEntry);
+writeFileSync(join(CLI_DIR, "entry.json"), `${JSON.stringify({ main: entry.fileName })}\n`);
+
+rmSync("dist/cli/chunks", { recursive: true, force: true });
+const sdk = await rolldown({
+  input: { sdk: "dist/sdk/index.js" },
+  platform: "node",
+  external: external(EXTERNAL),
+  plugins: [keepFileUrls(join(DIST, "cli")), sdkGlobals],
+  logLevel: "warn",
 });
-await bundle.close();
+await sdk.write({ dir: "dist/cli", format: "esm", entryFileNames: "[name].js", chunkFileNames: "chunks/[name]-[hash].js", minify });
+await sdk.close();

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const cli = fileURLToPath(new URL("../dist/cli/atomic.js", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/cli/atomic.cjs", import.meta.url));
 const workdir = mkdtempSync(join(tmpdir(), "atomic-demo-"));
 const agentDir = mkdtempSync(join(tmpdir(), "atomic-demo-agent-"));
 const dim = (s) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[0m` : s);

@@ -9,7 +9,7 @@ import { renderProtocolDocs } from "../dist/lib/protocol-docs/index.js";
 const root = resolve(import.meta.dirname, "..");
 const agentDir = mkdtempSync(join(tmpdir(), "atomic-docs-"));
 try {
-  const text = execFileSync(process.execPath, [join(root, "dist/cli/atomic.js"), "schema"], {
+  const text = execFileSync(process.execPath, [join(root, "dist/cli/atomic.cjs"), "schema"], {
     env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir },
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,

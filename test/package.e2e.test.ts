@@ -194,7 +194,7 @@ describe("the packed package", () => {
       cwd: project,
       settings: { plugins: [join(project, "out", "greeter.js"), join(project, "out", "echo-provider.js")], greeter: { greeting: "Ahoy" } },
       args: ["--mode", "rpc", "--no-session"],
-      cli: join(project, "node_modules", "atomic-agent", "dist", "cli", "atomic.js"),
+      cli: join(project, "node_modules", "atomic-agent", "dist", "cli", "atomic.cjs"),
     });
     try {
       expect(await c.ok({ type: "greet", name: "Ada" })).toEqual({ text: "Ahoy, Ada!", messages: 0, retries: 3 });

@@ -6,7 +6,7 @@ JSON string never ends a record (text-mode line readers may split on more than L
 
     python3 atomic_client.py "Summarise README.md" -- --provider anthropic --model claude-sonnet-4-5
 
-Set ATOMIC_CMD to run something other than `atomic` (for example `node dist/cli/atomic.js`).
+Set ATOMIC_CMD to run something other than `atomic` (for example `node dist/cli/atomic.cjs`).
 """
 import itertools
 import json

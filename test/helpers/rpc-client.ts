@@ -1,5 +1,5 @@
 /**
- * A test client for the built CLI: spawns `node dist/cli/atomic.js`, frames stdout strictly on
+ * A test client for the built CLI: spawns `node dist/cli/atomic.cjs`, frames stdout strictly on
  * LF (never readline), and offers request/response correlation plus event waiting.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
@@ -11,7 +11,7 @@ export { tempDir } from "./temp.js";
 
 import { ProtocolChecker } from "./protocol.js";
 
-export const CLI = resolve(import.meta.dirname, "../../dist/cli/atomic.js");
+export const CLI = resolve(import.meta.dirname, "../../dist/cli/atomic.cjs");
 
 /** Clients whose traffic has not been checked into a test's result yet (see test/setup.ts). */
 const unsettled = new Set<RpcClient>();

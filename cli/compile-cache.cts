@@ -1,0 +1,154 @@
+/**
+ * Loads the CLI's CommonJS bundle with V8's code cache: a fresh process otherwise parses and
+ * compiles every function it runs, which is most of Atomic's own startup (Node 22's
+ * `module.enableCompileCache()` does this for any module; Node 20 has only `vm.Script`'s
+ * `cachedData`). Each bundle file is compiled with the bytecode a previous process left in the
+ * cache folder; a file without one (first run, new build, other Node) is compiled from source and,
+ * once the process has served, its bytecode (top level and every function it ran) is written at
+ * exit for the next process. The bundle's own `require` and `import()` are routed here: chunks
+ * through this loader, everything else to Node's.
+ *
+ * V8 checks a cache against its own version, flags and the source length only, so cache files are
+ * named after the bundle files, whose names carry a content hash, inside a folder per bundle build,
+ * Node version, architecture and Node flags.
+ */
+import fs = require("node:fs");
+import nodeModule = require("node:module");
+import path = require("node:path");
+import url = require("node:url");
+import vm = require("node:vm");
+
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = fs;
+const { dirname, isAbsolute, join, resolve } = path;
+const { pathToFileURL } = url;
+
+/** How long a cache folder of another build or Node stays before a writing process removes it. */
+const STALE_CACHE_MS = 7 * 24 * 3600 * 1000;
+
+/** What the bundle's entry exports. */
+interface BundleEntry {
+  main(argv: string[], options?: { onServe?: () => void }): Promise<number>;
+}
+
+interface LoadedBundle {
+  entry: BundleEntry;
+  /** Called once the process serves: its compiled code is then worth keeping. */
+  persistOnExit(): void;
+}
+
+interface Chunk {
+  exports: unknown;
+  script: vm.Script;
+  cached: boolean;
+}
+
+/** `ATOMIC_COMPILE_CACHE`: a folder, or `off`; default `<agent dir>/cache/compile`. */
+function compileCacheRoot(env: NodeJS.ProcessEnv, homeDir: string): string | undefined {
+  const setting = env.ATOMIC_COMPILE_CACHE;
+  if (setting === "off" || setting === "0") return undefined;
+  if (setting) return resolve(setting);
+  const agentDir = env.ATOMIC_CODING_AGENT_DIR;
+  // The same rule as the kernel's resolveAgentDir (`~` expanded), without loading the kernel.
+  const base = agentDir ? resolve(agentDir.replace(/^~(?=$|[\\/])/, homeDir)) : join(homeDir, ".atomic", "agent");
+  return join(base, "cache", "compile");
+}
+
+/** FNV-1a, enough to tell flag sets apart in a folder name. */
+function shortHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(36);
+}
+
+/**
+ * The bundle in `bundleDir` (its `entry.json` names the entry file), or undefined when there is
+ * none (running the unbundled build).
+ */
+function loadBundle(bundleDir: string, cacheRoot: string | undefined): LoadedBundle | undefined {
+  let entryName: string;
+  try {
+    entryName = (JSON.parse(readFileSync(join(bundleDir, "entry.json"), "utf8")) as { main: string }).main;
+  } catch {
+    return undefined;
+  }
+  const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" ").trim();
+  const build = entryName.replace(/\.cjs$/, "");
+  const cacheDir = cacheRoot && join(cacheRoot, `${build}-node${process.version}-${process.arch}${flags ? `-${shortHash(flags)}` : ""}`);
+  const chunks = new Map<string, Chunk>();
+
+  const load = (filename: string): unknown => {
+    const known = chunks.get(filename);
+    if (known) return known.exports;
+    const source = readFileSync(filename, "utf8");
+    const cachedData = cacheDir ? readCache(join(cacheDir, `${basenameOf(filename)}.bin`)) : undefined;
+    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __atomicImport) {${source}\n})`, {
+      filename,
+      ...(cachedData ? { cachedData } : {}),
+    });
+    const module = { exports: {} as unknown };
+    const chunk: Chunk = { exports: module.exports, script, cached: cachedData !== undefined && !script.cachedDataRejected };
+    chunks.set(filename, chunk);
+    const nodeRequire = nodeModule.createRequire(filename);
+    const requireHere = (id: string): unknown => (id.endsWith(".cjs") && id.startsWith(".") ? load(join(dirname(filename), id)) : nodeRequire(id));
+    const importHere = (specifier: string): Promise<unknown> =>
+      import(specifier.startsWith(".") ? pathToFileURL(join(dirname(filename), specifier)).href : isAbsolute(specifier) ? pathToFileURL(specifier).href : specifier);
+    const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+    wrapper.call(module.exports, module.exports, requireHere, module, filename, dirname(filename), importHere);
+    chunk.exports = module.exports;
+    return module.exports;
+  };
+
+  const entry = load(join(bundleDir, entryName)) as BundleEntry;
+  let persisting = false;
+  return {
+    entry,
+    persistOnExit() {
+      if (!cacheDir || persisting) return;
+      persisting = true;
+      process.once("exit", () => writeCaches(cacheDir, chunks));
+    },
+  };
+}
+
+function basenameOf(filename: string): string {
+  return filename.slice(Math.max(filename.lastIndexOf("/"), filename.lastIndexOf("\\")) + 1);
+}
+
+function readCache(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** At exit (so synchronous): the bytecode of each chunk that had none, written whole or not at all. */
+function writeCaches(cacheDir: string, chunks: Map<string, Chunk>): void {
+  const missing = [...chunks].filter(([, chunk]) => !chunk.cached);
+  if (missing.length === 0) return;
+  try {
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    for (const [filename, chunk] of missing) {
+      const target = join(cacheDir, `${basenameOf(filename)}.bin`);
+      const temporary = `${target}.${process.pid}.tmp`;
+      // No fsync: a torn file fails V8's own checks (size, magic) and is written again.
+      writeFileSync(temporary, chunk.script.createCachedData(), { mode: 0o600 });
+      renameSync(temporary, target);
+    }
+    removeStaleSiblings(cacheDir);
+  } catch {
+    // A cache: a read-only or full disk costs the next start its speed, nothing else.
+  }
+}
+
+function removeStaleSiblings(cacheDir: string): void {
+  const root = dirname(cacheDir);
+  const now = Date.now();
+  for (const name of readdirSync(root)) {
+    const path = join(root, name);
+    if (path === cacheDir) continue;
+    if (now - statSync(path).mtimeMs > STALE_CACHE_MS) rmSync(path, { recursive: true, force: true });
+  }
+}
+
+export = { compileCacheRoot, loadBundle };

@@ -1,0 +1,132 @@
+/**
+ * The launcher's code cache (cli/compile-cache.cts) over the built CLI: a process that served
+ * leaves its bytecode in `<agent dir>/cache/compile/<build>-node<version>-<arch>/`, the next one
+ * uses it as is, a damaged file is replaced, `--version` leaves nothing, `ATOMIC_COMPILE_CACHE`
+ * moves or turns it off, and dynamic imports from the bundle work without an experimental warning.
+ */
+import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, tempDir } from "./helpers/rpc-client.js";
+
+const GET_STATE = `${JSON.stringify({ type: "get_state", id: "s" })}\n`;
+const DIST_CLI = resolve(import.meta.dirname, "../dist/cli");
+
+function cacheDirs(root: string): string[] {
+  return existsSync(root) ? readdirSync(root).map((name) => join(root, name)) : [];
+}
+
+async function serveOnce(agentDir: string, env: Record<string, string> = {}): Promise<void> {
+  const run = await runCli(["--mode", "rpc", "--no-session"], { cwd: agentDir, agentDir, env, stdin: GET_STATE });
+  expect(run.stderr).toBe("");
+  expect(JSON.parse(run.stdout.split("\n")[0]!)).toMatchObject({ id: "s", success: true });
+  expect(run.code).toBe(0);
+}
+
+describe("compileCacheRoot (the built launcher's)", () => {
+  const { compileCacheRoot } = createRequire(import.meta.url)(join(DIST_CLI, "compile-cache.cjs")) as {
+    compileCacheRoot(env: Record<string, string>, home: string): string | undefined;
+  };
+  const home = "/home/ada";
+  it("defaults to the agent dir's cache/compile, ~ expanded as the kernel does", () => {
+    expect(compileCacheRoot({}, home)).toBe("/home/ada/.atomic/agent/cache/compile");
+    expect(compileCacheRoot({ ATOMIC_CODING_AGENT_DIR: "~/agents/a" }, home)).toBe("/home/ada/agents/a/cache/compile");
+    expect(compileCacheRoot({ ATOMIC_CODING_AGENT_DIR: "/srv/agent" }, home)).toBe("/srv/agent/cache/compile");
+  });
+  it("ATOMIC_COMPILE_CACHE names the folder or turns the cache off", () => {
+    expect(compileCacheRoot({ ATOMIC_COMPILE_CACHE: "/var/cache/atomic" }, home)).toBe("/var/cache/atomic");
+    expect(compileCacheRoot({ ATOMIC_COMPILE_CACHE: "off", ATOMIC_CODING_AGENT_DIR: "/srv" }, home)).toBeUndefined();
+    expect(compileCacheRoot({ ATOMIC_COMPILE_CACHE: "0" }, home)).toBeUndefined();
+  });
+});
+
+describe("compile cache", () => {
+  it("a process that served writes its bytecode once; the next one uses it unchanged", async () => {
+    const agentDir = tempDir("atomic-cc-");
+    await serveOnce(agentDir);
+    const [dir, ...others] = cacheDirs(join(agentDir, "cache", "compile"));
+    expect(others).toEqual([]);
+    const { main } = JSON.parse(readFileSync(join(DIST_CLI, "bundle", "entry.json"), "utf8")) as { main: string };
+    expect(dir).toContain(`${main.replace(/\.cjs$/, "")}-node${process.version}-${process.arch}`);
+    const files = readdirSync(dir!);
+    expect(files).toContain(`${main}.bin`);
+    expect(files.every((name) => name.endsWith(".cjs.bin"))).toBe(true);
+    expect(statSync(dir!).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir!, `${main}.bin`)).mode & 0o777).toBe(0o600);
+
+    const before = new Map(files.map((name) => [name, statSync(join(dir!, name)).mtimeMs]));
+    await serveOnce(agentDir);
+    for (const [name, mtime] of before) expect(statSync(join(dir!, name)).mtimeMs, name).toBe(mtime);
+  }, 30_000);
+
+  it("a damaged cache file is compiled from source and replaced", async () => {
+    const agentDir = tempDir("atomic-cc-");
+    await serveOnce(agentDir);
+    const [dir] = cacheDirs(join(agentDir, "cache", "compile"));
+    const { main } = JSON.parse(readFileSync(join(DIST_CLI, "bundle", "entry.json"), "utf8")) as { main: string };
+    const file = join(dir!, `${main}.bin`);
+    const good = readFileSync(file);
+    writeFileSync(file, Buffer.alloc(good.length, 7));
+    await serveOnce(agentDir);
+    const rewritten = readFileSync(file);
+    expect(rewritten.equals(Buffer.alloc(good.length, 7))).toBe(false);
+    expect(rewritten.length).toBeGreaterThan(1000);
+  }, 30_000);
+
+  it("a run that does not serve (--version) writes nothing", async () => {
+    const agentDir = tempDir("atomic-cc-");
+    const run = await runCli(["--version"], { cwd: agentDir, agentDir });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(existsSync(join(agentDir, "cache"))).toBe(false);
+  });
+
+  it("ATOMIC_COMPILE_CACHE names another folder, or turns the cache off", async () => {
+    const agentDir = tempDir("atomic-cc-");
+    const elsewhere = join(tempDir("atomic-cc-root-"), "nested");
+    await serveOnce(agentDir, { ATOMIC_COMPILE_CACHE: elsewhere });
+    expect(cacheDirs(elsewhere)).toHaveLength(1);
+    expect(existsSync(join(agentDir, "cache"))).toBe(false);
+    await serveOnce(agentDir, { ATOMIC_COMPILE_CACHE: "off" });
+    expect(existsSync(join(agentDir, "cache"))).toBe(false);
+  }, 30_000);
+
+  it("a writing process removes another build's folder left for over a week, and keeps a recent one", async () => {
+    const agentDir = tempDir("atomic-cc-");
+    const root = join(agentDir, "cache", "compile");
+    const old = join(root, "main-OLD-nodev0-x64");
+    const recent = join(root, "main-RECENT-nodev0-x64");
+    for (const dir of [old, recent]) mkdirSync(dir, { recursive: true });
+    const weekAgo = (Date.now() - 8 * 24 * 3600 * 1000) / 1000;
+    utimesSync(old, weekAgo, weekAgo);
+    await serveOnce(agentDir);
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(recent)).toBe(true);
+  }, 30_000);
+
+  it("an unwritable cache folder costs nothing but the cache", async () => {
+    const agentDir = tempDir("atomic-cc-");
+    const blocker = join(agentDir, "not-a-folder");
+    writeFileSync(blocker, "");
+    await serveOnce(agentDir, { ATOMIC_COMPILE_CACHE: join(blocker, "cache") });
+  }, 30_000);
+
+  it("the bundle's dynamic imports (the ACP SDK) load without an experimental warning, cached or not", async () => {
+    const agentDir = tempDir("atomic-cc-");
+    const initialize = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1 } })}\n`;
+    for (let i = 0; i < 2; i++) {
+      const run = await runCli(["--mode", "acp"], { cwd: agentDir, agentDir, stdin: initialize });
+      expect(run.stderr).toBe("");
+      expect(JSON.parse(run.stdout.split("\n")[0]!)).toMatchObject({ id: 1, result: { protocolVersion: 1 } });
+    }
+  }, 30_000);
+
+  it("dist/cli/atomic.js, the executable's old path, still runs the CLI", async () => {
+    const agentDir = tempDir("atomic-cc-");
+    const { spawnSync } = await import("node:child_process");
+    const run = spawnSync(process.execPath, [join(DIST_CLI, "atomic.js"), "--version"], { encoding: "utf8", env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir } });
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
