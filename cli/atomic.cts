@@ -18,7 +18,7 @@ function fail(error: unknown): never {
 async function run(): Promise<number> {
   const bundle = compileCache.loadBundle(path.join(__dirname, "bundle"), compileCache.compileCacheRoot(process.env, os.homedir()));
   const entry: BundleEntry = bundle?.entry ?? ((await import("./main.js")) as BundleEntry);
-  return entry.main(process.argv.slice(2), { onServe: () => bundle?.persistOnExit() });
+  return entry.main(process.argv.slice(2), { onServe: () => bundle?.persistOnExit(), onSettled: () => bundle?.persistNow() });
 }
 
 run().then((code) => process.exit(code), fail);

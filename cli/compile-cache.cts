@@ -27,13 +27,18 @@ const STALE_CACHE_MS = 7 * 24 * 3600 * 1000;
 
 /** What the bundle's entry exports. */
 interface BundleEntry {
-  main(argv: string[], options?: { onServe?: () => void }): Promise<number>;
+  main(argv: string[], options?: { onServe?: () => void; onSettled?: () => void }): Promise<number>;
 }
 
 interface LoadedBundle {
   entry: BundleEntry;
-  /** Called once the process serves: its compiled code is then worth keeping. */
+  /** The process serves: its compiled code is worth keeping, at exit at the latest. */
   persistOnExit(): void;
+  /**
+   * Writes what is missing now (once the first prompt settled: startup and the prompt path are
+   * compiled, and V8 has not yet flushed the bytecode of functions idle for a long session).
+   */
+  persistNow(): void;
 }
 
 interface Chunk {
@@ -107,6 +112,9 @@ function loadBundle(bundleDir: string, cacheRoot: string | undefined): LoadedBun
       persisting = true;
       process.once("exit", () => writeCaches(cacheDir, chunks));
     },
+    persistNow() {
+      if (cacheDir) writeCaches(cacheDir, chunks);
+    },
   };
 }
 
@@ -122,10 +130,14 @@ function readCache(path: string): Buffer | undefined {
   }
 }
 
-/** At exit (so synchronous): the bytecode of each chunk that had none, written whole or not at all. */
+/**
+ * The bytecode of each chunk that had none, written whole or not at all. Synchronous: it also
+ * runs at exit.
+ */
 function writeCaches(cacheDir: string, chunks: Map<string, Chunk>): void {
   const missing = [...chunks].filter(([, chunk]) => !chunk.cached);
   if (missing.length === 0) return;
+  for (const [, chunk] of missing) chunk.cached = true;
   try {
     mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
     for (const [filename, chunk] of missing) {

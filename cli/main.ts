@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { claimStdout, ErrorCode, isKernelError, prepareHost, protocolSchema, resolveAgentDir, toKernelError, type ClaimedStdout, type HostOptions, type PreparedHost } from "../kernel/index.js";
+import { claimStdout, ErrorCode, isKernelError, prepareHost, protocolSchema, resolveAgentDir, STAGE, toKernelError, type ClaimedStdout, type HostOptions, type PreparedHost } from "../kernel/index.js";
 import type {} from "../plugins/models/api.js";
 import { BUILTIN_MODULES, BUILTIN_PLUGINS } from "./builtins.js";
 import { applyPrintFlag, MODE_USAGE } from "./mode.js";
@@ -42,6 +42,8 @@ function hostOptions(argv: string[]): HostOptions {
 export interface MainOptions {
   /** Called when the process starts serving (the launcher then keeps its compiled code). */
   onServe?: () => void;
+  /** Called once, when the first prompt has settled and the process is idle. */
+  onSettled?: () => void;
 }
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
@@ -94,6 +96,16 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       });
     }
     options.onServe?.();
+    const onSettled = options.onSettled;
+    if (onSettled) {
+      let settled = false;
+      host.kernel.hooks.agent_settled.tap({ name: "cli", stage: STAGE.LAST }, () => {
+        if (settled) return;
+        settled = true;
+        // After this turn's records are written.
+        setImmediate(onSettled);
+      });
+    }
     const code = await host.serve();
     return signalCode ?? code;
   } catch (error) {

@@ -96,7 +96,15 @@ const cli = await rolldown({
   plugins: [keepFileUrls(CLI_DIR), sdkGlobals],
   logLevel: "warn",
 });
-const { output } = await cli.write({ dir: CLI_DIR, format: "cjs", entryFileNames: "main-[hash].cjs", chunkFileNames: "chunks/[name]-[hash].cjs", minify });
+const { output } = await cli.write({
+  dir: CLI_DIR,
+  format: "cjs",
+  entryFileNames: "main-[hash].cjs",
+  chunkFileNames: "chunks/[name]-[hash].cjs",
+  // Everything startup needs in one chunk: each file is a read and a script to set up.
+  codeSplitting: { groups: [{ name: "startup", tags: ["$initial"] }] },
+  minify,
+});
 await cli.close();
 for (const file of output) if (file.type === "chunk") routeDynamicImports(join(CLI_DIR, file.fileName));
 const entry = output.find((file) => file.type === "chunk" && file.isEntry);

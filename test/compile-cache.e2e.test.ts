@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSy
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, tempDir } from "./helpers/rpc-client.js";
+import { RpcClient, runCli, tempDir } from "./helpers/rpc-client.js";
 
 const GET_STATE = `${JSON.stringify({ type: "get_state", id: "s" })}\n`;
 const DIST_CLI = resolve(import.meta.dirname, "../dist/cli");
@@ -60,18 +60,39 @@ describe("compile cache", () => {
     for (const [name, mtime] of before) expect(statSync(join(dir!, name)).mtimeMs, name).toBe(mtime);
   }, 30_000);
 
+  it("a long-lived process writes it once its first prompt settled, not only at exit", async () => {
+    const agentDir = tempDir("atomic-cc-");
+    const c = new RpcClient({ agentDir });
+    try {
+      await c.ok({ type: "get_state" });
+      expect(existsSync(join(agentDir, "cache"))).toBe(false);
+      await c.ok({ type: "prompt", message: "hello" });
+      await c.waitForEvent("agent_end");
+      const deadline = Date.now() + 5_000;
+      const { main } = JSON.parse(readFileSync(join(DIST_CLI, "bundle", "entry.json"), "utf8")) as { main: string };
+      const written = () => cacheDirs(join(agentDir, "cache", "compile")).some((dir) => existsSync(join(dir, `${main}.bin`)));
+      while (!written() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(written()).toBe(true);
+      expect(c.child.exitCode).toBeNull();
+    } finally {
+      await c.close();
+    }
+  }, 30_000);
+
   it("a damaged cache file is compiled from source and replaced", async () => {
     const agentDir = tempDir("atomic-cc-");
     await serveOnce(agentDir);
     const [dir] = cacheDirs(join(agentDir, "cache", "compile"));
-    const { main } = JSON.parse(readFileSync(join(DIST_CLI, "bundle", "entry.json"), "utf8")) as { main: string };
-    const file = join(dir!, `${main}.bin`);
-    const good = readFileSync(file);
-    writeFileSync(file, Buffer.alloc(good.length, 7));
+    // The largest: the startup chunk.
+    const [file] = readdirSync(dir!)
+      .map((name) => join(dir!, name))
+      .sort((a, b) => statSync(b).size - statSync(a).size);
+    const good = readFileSync(file!);
+    writeFileSync(file!, Buffer.alloc(good.length, 7));
     await serveOnce(agentDir);
-    const rewritten = readFileSync(file);
+    const rewritten = readFileSync(file!);
     expect(rewritten.equals(Buffer.alloc(good.length, 7))).toBe(false);
-    expect(rewritten.length).toBeGreaterThan(1000);
+    expect(rewritten.length).toBeGreaterThan(100_000);
   }, 30_000);
 
   it("a run that does not serve (--version) writes nothing", async () => {
