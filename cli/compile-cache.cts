@@ -12,6 +12,7 @@
  * named after the bundle files, whose names carry a content hash, inside a folder per bundle build,
  * Node version, architecture and Node flags.
  */
+import buffer = require("node:buffer");
 import fs = require("node:fs");
 import nodeModule = require("node:module");
 import path = require("node:path");
@@ -21,6 +22,7 @@ import vm = require("node:vm");
 const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = fs;
 const { dirname, isAbsolute, join, resolve } = path;
 const { pathToFileURL } = url;
+const { isAscii } = buffer;
 
 /** How long a cache folder of another build or Node stays before a writing process removes it. */
 const STALE_CACHE_MS = 7 * 24 * 3600 * 1000;
@@ -84,7 +86,7 @@ function loadBundle(bundleDir: string, cacheRoot: string | undefined): LoadedBun
   const load = (filename: string): unknown => {
     const known = chunks.get(filename);
     if (known) return known.exports;
-    const source = readFileSync(filename, "utf8");
+    const source = readSource(filename);
     const cachedData = cacheDir ? readCache(join(cacheDir, `${basenameOf(filename)}.bin`)) : undefined;
     const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __atomicImport) {${source}\n})`, {
       filename,
@@ -95,8 +97,12 @@ function loadBundle(bundleDir: string, cacheRoot: string | undefined): LoadedBun
     chunks.set(filename, chunk);
     const nodeRequire = nodeModule.createRequire(filename);
     const requireHere = (id: string): unknown => (id.endsWith(".cjs") && id.startsWith(".") ? load(join(dirname(filename), id)) : nodeRequire(id));
-    const importHere = (specifier: string): Promise<unknown> =>
-      import(specifier.startsWith(".") ? pathToFileURL(join(dirname(filename), specifier)).href : isAbsolute(specifier) ? pathToFileURL(specifier).href : specifier);
+    const importHere = (specifier: string): Promise<unknown> => {
+      // A Node builtin through require: the first import() of a process sets up the ES module
+      // loader, several milliseconds on the way to a first token (node:http).
+      if (specifier.startsWith("node:")) return Promise.resolve().then(() => builtinNamespace(nodeRequire(specifier)));
+      return import(specifier.startsWith(".") ? pathToFileURL(join(dirname(filename), specifier)).href : isAbsolute(specifier) ? pathToFileURL(specifier).href : specifier);
+    };
     const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
     wrapper.call(module.exports, module.exports, requireHere, module, filename, dirname(filename), importHere);
     chunk.exports = module.exports;
@@ -118,8 +124,19 @@ function loadBundle(bundleDir: string, cacheRoot: string | undefined): LoadedBun
   };
 }
 
+/** What `import("node:x")` gives: the builtin's exports by name, and itself as `default`. */
+function builtinNamespace(exports: unknown): unknown {
+  return Object.freeze({ ...(exports as object), default: exports });
+}
+
 function basenameOf(filename: string): string {
   return filename.slice(Math.max(filename.lastIndexOf("/"), filename.lastIndexOf("\\")) + 1);
+}
+
+/** ASCII (what the bundler writes) as Latin-1: the same text, without decoding UTF-8. */
+function readSource(filename: string): string {
+  const bytes = readFileSync(filename);
+  return bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
 }
 
 function readCache(path: string): Buffer | undefined {

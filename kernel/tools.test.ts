@@ -111,4 +111,20 @@ describe("tool registry", () => {
     d.register(perKernel(9));
     expect([(await c.validate("bash", { timeout: 7 })).ok, (await d.validate("bash", { timeout: 7 })).ok]).toEqual([false, true]);
   });
+
+  it("a precomputed JSON Schema is what the model is shown, without building the zod schema; validation still uses zod", async () => {
+    let built = 0;
+    const precomputed = { type: "object", properties: { path: { type: "string", description: "shown" } }, required: ["path"] };
+    const [a, b] = [new ToolRegistry(), new ToolRegistry()];
+    for (const registry of [a, b]) registry.register({ ...tool("read", "r", () => (built++, z.object({ path: z.string() }))), precomputedJsonSchema: precomputed });
+    const spec = a.specs()[0]!;
+    expect(spec.parameters).toEqual(precomputed);
+    expect(built).toBe(0);
+    // Each registry its own copy: a request hook editing one reaches nothing else.
+    (spec.parameters.properties as Record<string, unknown>).path = "edited";
+    expect(b.specs()[0]!.parameters).toEqual(precomputed);
+    expect(precomputed.properties.path).toEqual({ type: "string", description: "shown" });
+    expect(await a.validate("read", { path: 1 })).toMatchObject({ ok: false });
+    expect(built).toBe(1);
+  });
 });

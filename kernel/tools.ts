@@ -53,6 +53,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   parameters: ToolParameters<S>;
   /** Runs on the model's raw arguments before validation (a foreign tool's compatibility shim). */
   prepareArguments?(args: unknown): unknown;
+  /**
+   * The JSON Schema of zod `parameters`, computed ahead (a built-in tool's generated file, kept
+   * equal by a test): the model is shown it, so the first prompt of a process converts nothing.
+   */
+  precomputedJsonSchema?: Record<string, unknown>;
   execute(args: z.output<S>, ctx: ToolExecutionContext): Promise<ToolResult>;
 }
 
@@ -170,7 +175,10 @@ export class ToolRegistry implements ToolRegistryView {
   specs(): ToolSpec[] {
     this.#specs ??= this.activeNames().map((name) => {
       const entry = this.#tools.get(name)!;
-      return { name, description: entry.definition.description, parameters: toJsonSchema(this.#parametersOf(entry)) };
+      const precomputed = entry.definition.precomputedJsonSchema;
+      // A private copy, as toJsonSchema makes: a request hook editing it reaches no other agent.
+      const parameters = precomputed ? (JSON.parse(JSON.stringify(precomputed)) as Record<string, unknown>) : toJsonSchema(this.#parametersOf(entry));
+      return { name, description: entry.definition.description, parameters };
     });
     return this.#specs;
   }

@@ -4,7 +4,8 @@
  */
 import type { z } from "zod";
 
-export function formatValidationError(error: z.ZodError): string {
+/** Any zod error, classic or zod/mini (only its issues are read). */
+export function formatValidationError(error: Pick<z.core.$ZodError, "issues">): string {
   const issue = error.issues[0];
   if (!issue) return "Invalid input";
   const path = issue.path.map(String).join(".") || "input";

@@ -103,6 +103,8 @@ const { output } = await cli.write({
   chunkFileNames: "chunks/[name]-[hash].cjs",
   // Everything startup needs in one chunk: each file is a read and a script to set up.
   codeSplitting: { groups: [{ name: "startup", tags: ["$initial"] }] },
+  // ASCII source is read as a one-byte string, with no UTF-8 decoding (see compile-cache.cts).
+  charset: "ascii",
   minify,
 });
 await cli.close();

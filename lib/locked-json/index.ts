@@ -4,7 +4,7 @@
  * (temp file + rename, so a reader never sees half a file), and never by replacing a file that
  * could not be parsed: that is an error naming the file, and the file is left as it was.
  */
-import { randomBytes } from "node:crypto";
+import { secureRandomHex } from "../random-ids/index.js";
 import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ErrorCode, KernelError } from "../../kernel/index.js";
@@ -32,7 +32,7 @@ export async function updateJsonFile(path: string, mutate: (current: JsonObject)
   try {
     const current = await readObject(path);
     const next = mutate(current) ?? current;
-    const tmp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    const tmp = `${path}.${process.pid}.${secureRandomHex(4)}.tmp`;
     try {
       await writeFile(tmp, JSON.stringify(next, null, 2) + "\n", { mode: options.mode ?? 0o644 });
       if (options.mode !== undefined) await chmod(tmp, options.mode);

@@ -3,7 +3,7 @@
  * lifecycle of runs (start, abort, settle). It performs no I/O of its own: everything it says
  * goes out through the event bus and the hooks it owns.
  */
-import { randomUUID } from "node:crypto";
+import { uuidV7 } from "../../lib/random-ids/index.js";
 import {
   clampThinkingLevel,
   ErrorCode,
@@ -44,7 +44,7 @@ export class Agent implements AgentApi {
   readonly #deferred: { message: AgentMessage; stored: () => void }[] = [];
   #model: Model | null = null;
   #thinkingLevel: ThinkingLevel;
-  #sessionId: string | undefined = randomUUID();
+  #sessionId: string | undefined = uuidV7();
   #run: ActiveRun | undefined;
   #callIndex = 0;
   /** Arrival number of the latest `abort`: a prompt read before it starts aborted. */

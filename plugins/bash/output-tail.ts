@@ -5,7 +5,7 @@
  * and everything after is streamed to a temp file (asynchronously; `append` returning false is
  * back-pressure for the producer), and `close()` resolves once the file holds it all.
  */
-import { randomBytes } from "node:crypto";
+import { secureRandomHex } from "../../lib/random-ids/index.js";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,7 +67,7 @@ export class OutputTail {
       accepted = this.#file.write(text);
     } else if (this.truncated) {
       // Nothing has been dropped yet (trimming starts only once the file exists): write it all.
-      this.#fullOutputPath = join(this.#tempDir, `atomic-bash-${randomBytes(8).toString("hex")}.log`);
+      this.#fullOutputPath = join(this.#tempDir, `atomic-bash-${secureRandomHex(8)}.log`);
       this.#file = createWriteStream(this.#fullOutputPath, { mode: 0o600 });
       this.#file.on("error", () => undefined);
       for (const chunk of this.#chunks) accepted = this.#file.write(chunk);

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { tmpdir } from "node:os";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ToolResult } from "../../kernel/index.js";
+import { parametersJsonSchema, type ToolResult } from "../../kernel/index.js";
 import { createToolRunner, textOf } from "../tools/test-harness.js";
 import { isProcessAlive, waitUntil } from "./process-probe.js";
 import { createBashTool, type BashToolOptions } from "./tool.js";
@@ -127,5 +127,18 @@ describe("bash tool: settings", () => {
     const files: string[] = [];
     const result = await bash({ command: "seq 1 3000" }, {}, { onFullOutput: (path) => files.push(path) });
     expect(files).toEqual([(result.details as { fullOutputPath: string }).fullOutputPath]);
+  });
+});
+
+describe("bash tool: the JSON Schema the model is shown", () => {
+  it("with the default timeout, the generated one equals the zod schema converted (else run `npm run tool-schemas`)", () => {
+    const tool = createBashTool({ shell: async () => "/bin/sh" });
+    expect(tool.precomputedJsonSchema, "json-schema.generated.ts is stale; run npm run tool-schemas").toEqual(parametersJsonSchema(tool.parameters));
+  });
+
+  it("with another default timeout, none is precomputed: the converted schema names that timeout", () => {
+    const tool = createBashTool({ shell: async () => "/bin/sh", defaultTimeoutSeconds: 42 });
+    expect(tool.precomputedJsonSchema).toBeUndefined();
+    expect(JSON.stringify(parametersJsonSchema(tool.parameters))).toContain("default 42");
   });
 });

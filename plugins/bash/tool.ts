@@ -9,6 +9,7 @@ import { defineTool, type ToolDefinition, type ToolResult } from "../../kernel/i
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../../lib/truncate/index.js";
 import { runShellCommand, type RunShellResult } from "./run.js";
 import { withCommandPrefix } from "./shell.js";
+import { BASH_JSON_SCHEMA } from "./json-schema.generated.js";
 
 /** At most one partial update per this interval (plus a final one). */
 const UPDATE_INTERVAL_MS = 50;
@@ -48,6 +49,7 @@ export function createBashTool(options: BashToolOptions): ToolDefinition<ReturnT
       "tool or grep it). A non-zero exit code is reported as an error. Commands run non-interactively (no stdin); " +
       "use `timeout` for commands that might hang, and prefer the read/grep/find/ls tools for inspecting files.",
     parameters: bashParams(defaultTimeout),
+    ...(defaultTimeout === DEFAULT_TOOL_TIMEOUT_SECONDS ? { precomputedJsonSchema: BASH_JSON_SCHEMA } : {}),
     async execute(args, ctx): Promise<ToolResult> {
       const updates = throttledUpdates((text) =>
         ctx.onUpdate({ content: [{ type: "text", text }], details: { truncation: null, fullOutputPath: null } }),

@@ -5,7 +5,7 @@
  * between, with markdown rendered in a worker (markdown-pool.ts): a large session neither holds
  * the whole page in memory nor blocks the loop. Loaded lazily by the export command.
  */
-import { randomBytes } from "node:crypto";
+import { secureRandomHex } from "../../lib/random-ids/index.js";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { SessionEntry, SessionHeader } from "../session/api.js";
@@ -94,7 +94,7 @@ export async function writeSessionHtml(input: ExportInput, write: (text: string)
  * text can contain), filled in when the worker has rendered them.
  */
 function renderSlice(entries: readonly SessionEntry[], state: RenderState, pool: MarkdownPool): Promise<string> {
-  const marker = `\u0000${randomBytes(12).toString("hex")}:`;
+  const marker = `\u0000${secureRandomHex(12)}:`;
   const texts: string[] = [];
   const html = renderEntries(entries, state, (text) => `${marker}${texts.push(text) - 1}\u0000`);
   if (texts.length === 0) return Promise.resolve(html === "" ? "" : `${html}\n`);

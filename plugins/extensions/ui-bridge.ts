@@ -5,7 +5,7 @@
  * reply whose value has the wrong type resolves the dialog as cancelled; teardown (the `closing`
  * hook) cancels them all. Fire-and-forget methods only write the request.
  */
-import { randomUUID } from "node:crypto";
+import { uuidV7 } from "../../lib/random-ids/index.js";
 import type { Logger, UiResponse } from "../../kernel/index.js";
 import type { UiRequest } from "./events.js";
 import type { ExtensionUIDialogOptions } from "./types/context.js";
@@ -38,7 +38,7 @@ export class UiBridge {
   dialog<T>(request: DialogRequest, read: ReadReply<T>, fallback: T, options: ExtensionUIDialogOptions = {}, dismiss?: AbortSignal): Promise<T> {
     const signals = [options.signal, dismiss].filter((signal): signal is AbortSignal => signal !== undefined);
     if (signals.some((signal) => signal.aborted)) return Promise.resolve(fallback);
-    const id = randomUUID();
+    const id = uuidV7();
     return new Promise<T>((resolve) => {
       let timer: NodeJS.Timeout | undefined;
       const settle = (value: T) => {
@@ -69,7 +69,7 @@ export class UiBridge {
 
   /** A fire-and-forget request: nothing waits for a reply. */
   notice(request: NoticeRequest): void {
-    this.#write({ id: randomUUID(), ...request } as UiRequest);
+    this.#write({ id: uuidV7(), ...request } as UiRequest);
   }
 
   /** The `ui_response` hook: true when the reply belonged to a waiting dialog. */

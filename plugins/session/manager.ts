@@ -4,7 +4,7 @@
  * what a fork/clone copied, and closes the previous storage. Hooks and the agent are the
  * plugin's business (see switcher.ts), so this class stays testable with memory storage.
  */
-import { randomUUID } from "node:crypto";
+import { uuidV7 } from "../../lib/random-ids/index.js";
 import { ErrorCode, KernelError } from "../../kernel/index.js";
 import type { LoadedSession, NewSessionEntry, SessionEntry, SessionHeader, SessionStorage, SessionStore } from "./api.js";
 import { MemoryStorage } from "./memory-storage.js";
@@ -55,7 +55,7 @@ export class SessionManager {
     const header: SessionHeader = {
       type: "session",
       version: 1,
-      id: randomUUID(),
+      id: uuidV7(),
       timestamp: this.#now().toISOString(),
       cwd: this.#cwd,
     };

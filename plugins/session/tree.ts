@@ -4,25 +4,16 @@
  * A parent link only counts when the parent was appended earlier: that keeps every walk acyclic
  * even on a corrupted file, and an entry whose parent is unknown (or later) is an orphan root.
  */
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../../lib/random-ids/index.js";
 import type { NewSessionEntry, SessionEntry, TreeNode } from "./api.js";
 import { messageText } from "./text.js";
 
 /** Draws candidate ids; injectable so tests can force collisions. */
 export type IdSource = () => string;
 
-/** 8 random hex chars; random bytes are drawn in blocks because one crypto call per id is slow. */
+/** 8 random hex chars (identifiers, unique within a session; see lib/random-ids). */
 export function createRandomIdSource(): IdSource {
-  let pool = Buffer.alloc(0);
-  let offset = 0;
-  return () => {
-    if (offset + 4 > pool.length) {
-      pool = randomBytes(4096);
-      offset = 0;
-    }
-    offset += 4;
-    return pool.toString("hex", offset - 4, offset);
-  };
+  return () => randomHex(4);
 }
 
 const MAX_ID_ATTEMPTS = 100;
@@ -173,7 +164,7 @@ export class SessionTree {
     }
     // Practically unreachable (2^32 ids): fall back to a longer id rather than loop forever.
     let id: string;
-    do id = randomBytes(8).toString("hex");
+    do id = randomHex(8);
     while (this.#indexById.has(id));
     return id;
   }

@@ -6,6 +6,7 @@
 import { definePlugin, STAGE, type ToolDefinition } from "../../kernel/index.js";
 import { activeToolsFromCli, toolFlags } from "./active-tools.js";
 import { editTool } from "./edit.js";
+import { TOOL_JSON_SCHEMAS } from "./json-schemas.generated.js";
 import { findTool } from "./find.js";
 import { createGrepTool } from "./grep.js";
 import { lsTool } from "./ls.js";
@@ -15,9 +16,12 @@ import { writeTool } from "./write.js";
 
 export { createGrepTool, editTool, findTool, lsTool, readTool, writeTool };
 
-/** The file tools, in the order the model is told about them; grep keeps its regex worker in `workers`. */
+/**
+ * The file tools, in the order the model is told about them; grep keeps its regex worker in
+ * `workers`. Each carries its JSON Schema, generated ahead (json-schemas.generated.ts).
+ */
 export function fileTools(workers: RegexWorkers): ToolDefinition<any>[] {
-  return [readTool, editTool, writeTool, createGrepTool(workers), findTool, lsTool];
+  return [readTool, editTool, writeTool, createGrepTool(workers), findTool, lsTool].map((tool) => ({ ...tool, precomputedJsonSchema: TOOL_JSON_SCHEMAS[tool.name] }));
 }
 
 export default definePlugin({
