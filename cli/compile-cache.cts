@@ -37,8 +37,8 @@ interface LoadedBundle {
   /** The process serves: its compiled code is worth keeping, at exit at the latest. */
   persistOnExit(): void;
   /**
-   * Writes what is missing now (once the first prompt settled: startup and the prompt path are
-   * compiled, and V8 has not yet flushed the bytecode of functions idle for a long session).
+   * Writes what is missing now (soon after the first prompt settled: startup and the prompt path
+   * are compiled, and V8 has not yet flushed the bytecode of functions idle in a long session).
    */
   persistNow(): void;
 }

@@ -42,7 +42,7 @@ function hostOptions(argv: string[]): HostOptions {
 export interface MainOptions {
   /** Called when the process starts serving (the launcher then keeps its compiled code). */
   onServe?: () => void;
-  /** Called once, when the first prompt has settled and the process is idle. */
+  /** Called once, a second after the first prompt settled (the process is then likely idle). */
   onSettled?: () => void;
 }
 
@@ -102,8 +102,9 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       host.kernel.hooks.agent_settled.tap({ name: "cli", stage: STAGE.LAST }, () => {
         if (settled) return;
         settled = true;
-        // After this turn's records are written.
-        setImmediate(onSettled);
+        // A second later: writing the cache blocks the loop for a few milliseconds, which must not
+        // delay what the client asks right after the prompt (nor the session file's writes).
+        setTimeout(onSettled, 1_000).unref();
       });
     }
     const code = await host.serve();

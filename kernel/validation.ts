@@ -4,8 +4,7 @@
  */
 import type { z } from "zod";
 
-/** Any zod error, classic or zod/mini (only its issues are read). */
-export function formatValidationError(error: Pick<z.core.$ZodError, "issues">): string {
+export function formatValidationError(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return "Invalid input";
   const path = issue.path.map(String).join(".") || "input";

@@ -5,61 +5,53 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod/mini";
+import { z } from "zod";
 import { deepMerge, ONE_SHOT, THINKING_LEVELS, formatValidationError, type Model } from "../../kernel/index.js";
 import { levelsOfMap, type CatalogModel } from "../../lib/provider-kit/index.js";
 import type { ProviderRegistration } from "./api.js";
 
-/**
- * The schemas, built on first use (most processes have no models.json). zod/mini: the same
- * validation as zod classic, about half the cost to construct, which a process that has a
- * models.json pays on the way to its first response.
- */
+/** The schemas, built on first use (most processes have no models.json). */
 function buildSchemas() {
-  const nonNegative = () => z.number().check(z.gte(0));
-  const positiveInt = () => z.int().check(z.positive());
-  const nonEmpty = () => z.string().check(z.minLength(1));
   const Cost = z.object({
-    input: nonNegative(),
-    output: nonNegative(),
-    cacheRead: z.optional(nonNegative()),
-    cacheWrite: z.optional(nonNegative()),
+    input: z.number().min(0),
+    output: z.number().min(0),
+    cacheRead: z.number().min(0).optional(),
+    cacheWrite: z.number().min(0).optional(),
   });
   const Headers = z.record(z.string(), z.string());
   const Compat = z.record(z.string(), z.unknown());
-  const CostTier = z.object({ aboveInputTokens: positiveInt(), cost: Cost });
-  const ThinkingLevelMap = z.partialRecord(z.enum(THINKING_LEVELS), z.nullable(nonEmpty()));
+  const CostTier = z.object({ aboveInputTokens: z.number().int().positive(), cost: Cost });
+  const ThinkingLevelMap = z.partialRecord(z.enum(THINKING_LEVELS), z.string().min(1).nullable());
 
-  const patchShape = {
-    name: z.optional(z.string()),
-    api: z.optional(nonEmpty()),
-    baseUrl: z.optional(nonEmpty()),
-    reasoning: z.optional(z.boolean()),
-    input: z.optional(z.array(z.enum(["text", "image"]))),
-    cost: z.optional(Cost),
-    contextWindow: z.optional(positiveInt()),
-    maxTokens: z.optional(positiveInt()),
-    headers: z.optional(Headers),
-    compat: z.optional(Compat),
-    thinkingLevels: z.optional(z.array(z.enum(THINKING_LEVELS)).check(z.minLength(1))),
+  const ModelPatch = z.looseObject({
+    name: z.string().optional(),
+    api: z.string().min(1).optional(),
+    baseUrl: z.string().min(1).optional(),
+    reasoning: z.boolean().optional(),
+    input: z.array(z.enum(["text", "image"])).optional(),
+    cost: Cost.optional(),
+    contextWindow: z.number().int().positive().optional(),
+    maxTokens: z.number().int().positive().optional(),
+    headers: Headers.optional(),
+    compat: Compat.optional(),
+    thinkingLevels: z.array(z.enum(THINKING_LEVELS)).min(1).optional(),
     /** pi's level -> provider value map; `null` removes a level. */
-    thinkingLevelMap: z.optional(ThinkingLevelMap),
-    costTiers: z.optional(z.array(CostTier)),
-  };
-  const ModelPatch = z.looseObject(patchShape);
-  const ModelEntry = z.looseObject({ ...patchShape, id: nonEmpty() });
+    thinkingLevelMap: ThinkingLevelMap.optional(),
+    costTiers: z.array(CostTier).optional(),
+  });
+  const ModelEntry = ModelPatch.extend({ id: z.string().min(1) });
 
   const ProviderEntry = z.looseObject({
-    baseUrl: z.optional(nonEmpty()),
-    api: z.optional(nonEmpty()),
-    apiKey: z.optional(z.string()),
+    baseUrl: z.string().min(1).optional(),
+    api: z.string().min(1).optional(),
+    apiKey: z.string().optional(),
     /** Also send the key as `Authorization: Bearer <key>` (proxies that want it there). */
-    authHeader: z.optional(z.boolean()),
-    headers: z.optional(Headers),
-    compat: z.optional(Compat),
-    models: z.optional(z.array(ModelEntry)),
+    authHeader: z.boolean().optional(),
+    headers: Headers.optional(),
+    compat: Compat.optional(),
+    models: z.array(ModelEntry).optional(),
     /** Per-model patches of existing (built-in) models, keyed by model id. */
-    modelOverrides: z.optional(z.record(z.string(), ModelPatch)),
+    modelOverrides: z.record(z.string(), ModelPatch).optional(),
   });
 
   return { ProviderEntry, ModelPatch, ModelsFile: z.object({ providers: z.record(z.string(), ProviderEntry) }) };
