@@ -24,6 +24,9 @@ const { dirname, isAbsolute, join, resolve } = path;
 const { pathToFileURL } = url;
 const { isAscii } = buffer;
 
+/** A file in a cache folder: its bytecode was taken after a prompt settled. */
+const SETTLED_MARK = "settled";
+
 /** How long a cache folder of another build or Node stays before a writing process removes it. */
 const STALE_CACHE_MS = 7 * 24 * 3600 * 1000;
 
@@ -46,6 +49,7 @@ interface LoadedBundle {
 interface Chunk {
   exports: unknown;
   script: vm.Script;
+  /** Its bytecode came from the cache or was written by this process. */
   cached: boolean;
 }
 
@@ -82,6 +86,10 @@ function loadBundle(bundleDir: string, cacheRoot: string | undefined): LoadedBun
   const build = entryName.replace(/\.cjs$/, "");
   const cacheDir = cacheRoot && join(cacheRoot, `${build}-node${process.version}-${process.arch}${flags ? `-${shortHash(flags)}` : ""}`);
   const chunks = new Map<string, Chunk>();
+  // Written after a prompt settled: the cache then covers the prompt path too. Without it (a
+  // process that only answered commands wrote the cache at exit), the next process whose prompt
+  // settles writes every file again.
+  const complete = cacheDir !== undefined && readCache(join(cacheDir, SETTLED_MARK)) !== undefined;
 
   const load = (filename: string): unknown => {
     const known = chunks.get(filename);
@@ -119,7 +127,9 @@ function loadBundle(bundleDir: string, cacheRoot: string | undefined): LoadedBun
       process.once("exit", () => writeCaches(cacheDir, chunks));
     },
     persistNow() {
-      if (cacheDir) writeCaches(cacheDir, chunks);
+      if (!cacheDir) return;
+      if (!complete) for (const chunk of chunks.values()) chunk.cached = false;
+      writeCaches(cacheDir, chunks, !complete);
     },
   };
 }
@@ -151,9 +161,9 @@ function readCache(path: string): Buffer | undefined {
  * The bytecode of each chunk that had none, written whole or not at all. Synchronous: it also
  * runs at exit.
  */
-function writeCaches(cacheDir: string, chunks: Map<string, Chunk>): void {
+function writeCaches(cacheDir: string, chunks: Map<string, Chunk>, markSettled = false): void {
   const missing = [...chunks].filter(([, chunk]) => !chunk.cached);
-  if (missing.length === 0) return;
+  if (missing.length === 0 && !markSettled) return;
   for (const [, chunk] of missing) chunk.cached = true;
   try {
     mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
@@ -164,6 +174,7 @@ function writeCaches(cacheDir: string, chunks: Map<string, Chunk>): void {
       writeFileSync(temporary, chunk.script.createCachedData(), { mode: 0o600 });
       renameSync(temporary, target);
     }
+    if (markSettled) writeFileSync(join(cacheDir, SETTLED_MARK), "", { mode: 0o600 });
     removeStaleSiblings(cacheDir);
   } catch {
     // A cache: a read-only or full disk costs the next start its speed, nothing else.

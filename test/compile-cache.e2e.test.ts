@@ -52,6 +52,8 @@ describe("compile cache", () => {
     const files = readdirSync(dir!);
     expect(files).toContain(`${main}.bin`);
     expect(files.every((name) => name.endsWith(".cjs.bin"))).toBe(true);
+    // Taken without a prompt: not marked as covering the prompt path.
+    expect(existsSync(join(dir!, "settled"))).toBe(false);
     expect(statSync(dir!).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir!, `${main}.bin`)).mode & 0o777).toBe(0o600);
 
@@ -77,6 +79,31 @@ describe("compile cache", () => {
     } finally {
       await c.close();
     }
+  }, 30_000);
+
+  it("a cache taken without a prompt is written again once a prompt settles, then kept", async () => {
+    const agentDir = tempDir("atomic-cc-");
+    await serveOnce(agentDir);
+    const [dir] = cacheDirs(join(agentDir, "cache", "compile"));
+    const mtimes = () => new Map(readdirSync(dir!).filter((name) => name.endsWith(".bin")).map((name) => [name, statSync(join(dir!, name)).mtimeMs]));
+    const beforePrompt = mtimes();
+    const promptOnce = async () => {
+      const c = new RpcClient({ agentDir });
+      try {
+        await c.ok({ type: "prompt", message: "hello" });
+        await c.waitForEvent("agent_end");
+        const deadline = Date.now() + 5_000;
+        while (!existsSync(join(dir!, "settled")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      } finally {
+        await c.close();
+      }
+    };
+    await promptOnce();
+    expect(existsSync(join(dir!, "settled"))).toBe(true);
+    const afterPrompt = mtimes();
+    for (const [name, mtime] of beforePrompt) expect(afterPrompt.get(name), name).not.toBe(mtime);
+    await promptOnce();
+    expect(mtimes()).toEqual(afterPrompt);
   }, 30_000);
 
   it("a damaged cache file is compiled from source and replaced", async () => {

@@ -66,5 +66,8 @@ export default definePlugin({
     // After every other boot step (models picks the startup model at STAGE.LAST): the startup
     // model and thinking level are settings, not session history, so they are not recorded.
     k.hooks.boot.tapPromise({ name: k.name, stage: STAGE.LAST + 1 }, () => runtime.start());
+    // `agent_settled` is the "really done" signal: by then the session file holds every entry of
+    // the prompt, so a client may read it (a write error is reported as session_write_error).
+    k.hooks.agent_settled.tapPromise({ name: k.name, stage: STAGE.OBSERVE }, () => runtime.manager.flush().catch(() => undefined));
   },
 });

@@ -40,6 +40,24 @@ describe("session plugin: startup and recording", () => {
   });
 });
 
+describe("session plugin: agent_settled", () => {
+  it("waits until the session file holds every entry, so a client may read it on agent_settled", async () => {
+    const h = await createHarness();
+    const file = String(h.state().sessionFile);
+    const seen: number[] = [];
+    h.kernel.hooks.agent_settled.tapPromise({ name: "reader", stage: 1000 }, async () => {
+      seen.push((await readFile(file, "utf8")).trim().split("\n").length);
+    });
+    for (let i = 0; i < 20; i++) {
+      await h.agent.emit(user(`question ${i}`));
+      await h.agent.emit(assistant(`answer ${i}`.repeat(2000)));
+    }
+    await h.kernel.hooks.agent_settled.promise({});
+    // The header and 40 messages.
+    expect(seen).toEqual([41]);
+  });
+});
+
 describe("session plugin: queries", () => {
   it("should page entries with since and reject an unknown cursor", async () => {
     const h = await createHarness();
