@@ -4,13 +4,13 @@
  * `module.enableCompileCache()` does this for any module; Node 20 has only `vm.Script`'s
  * `cachedData`). Each bundle file is compiled with the bytecode a previous process left in the
  * cache folder; a file without one (first run, new build, other Node) is compiled from source and,
- * once the process has served, its bytecode (top level and every function it ran) is written at
- * exit for the next process. The bundle's own `require` and `import()` are routed here: chunks
- * through this loader, everything else to Node's.
+ * once the process has served, its bytecode (top level and every function it ran) is written for
+ * the next process: a second after the first prompt settled, or at exit. The bundle's own
+ * `require` and `import()` are routed here: chunks through this loader, everything else to Node's.
  *
- * V8 checks a cache against its own version, flags and the source length only, so cache files are
- * named after the bundle files, whose names carry a content hash, inside a folder per bundle build,
- * Node version, architecture and Node flags.
+ * V8 checks a cache against its own version, its flags, the source's length and the cache's own
+ * checksum, not the source's text, so cache files are named after the bundle files, whose names
+ * carry a content hash, inside a folder per bundle build, Node version, architecture and flags.
  */
 import buffer = require("node:buffer");
 import fs = require("node:fs");
