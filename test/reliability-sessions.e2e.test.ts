@@ -58,10 +58,12 @@ function writeBigSession(path: string, bytes: number, entry: (i: number) => obje
 
 const chatEntry = (i: number) => ({ type: "message", message: i % 2 === 0 ? { role: "user", content: `question ${i} about the code in src/app.ts`, timestamp: i } : { role: "assistant", content: [{ type: "text", text: `answer ${i}: look at the **handler**` }], api: "replay", provider: "replay", model: "chat", usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: i } });
 
+/** Until `agent_settled`: by then the session file holds every entry of the prompt. */
 async function promptAndWait(c: RpcClient, message: string): Promise<void> {
+  await c.ok({ type: "set_event_options", agentSettled: true });
   const from = c.records.length;
   await c.ok({ type: "prompt", message });
-  await c.waitForEvent("agent_end", 10_000, from);
+  await c.waitForEvent("agent_settled", 10_000, from);
 }
 
 describe("user strings stored in session files are capped", () => {
