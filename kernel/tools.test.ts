@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { ErrorCode, loadJsonSchemaSupport, ToolRegistry, type ToolDefinition } from "./index.js";
+import { ErrorCode, loadJsonSchemaSupport, ToolRegistry, toolJsonSchema, type ToolDefinition } from "./index.js";
 
 const tool = (name: string, text: string, parameters: ToolDefinition["parameters"] = z.object({ path: z.string() })): ToolDefinition => ({
   name,
@@ -126,5 +126,9 @@ describe("tool registry", () => {
     expect(precomputed.properties.path).toEqual({ type: "string", description: "shown" });
     expect(await a.validate("read", { path: 1 })).toMatchObject({ ok: false });
     expect(built).toBe(1);
+    // The same for a tool read outside the registry (an inactive one, listed by extensions).
+    const copy = toolJsonSchema({ ...tool("read", "r"), precomputedJsonSchema: precomputed });
+    expect(copy).toEqual(precomputed);
+    expect(copy).not.toBe(precomputed);
   });
 });

@@ -175,10 +175,9 @@ export class ToolRegistry implements ToolRegistryView {
   specs(): ToolSpec[] {
     this.#specs ??= this.activeNames().map((name) => {
       const entry = this.#tools.get(name)!;
-      const precomputed = entry.definition.precomputedJsonSchema;
-      // A private copy, as toJsonSchema makes: a request hook editing it reaches no other agent.
-      const parameters = precomputed ? (JSON.parse(JSON.stringify(precomputed)) as Record<string, unknown>) : toJsonSchema(this.#parametersOf(entry));
-      return { name, description: entry.definition.description, parameters };
+      const { definition } = entry;
+      const parameters = definition.precomputedJsonSchema ? toolJsonSchema(definition) : toJsonSchema(this.#parametersOf(entry));
+      return { name, description: definition.description, parameters };
     });
     return this.#specs;
   }
@@ -260,6 +259,15 @@ function isJsonSchemaParameters(parameters: unknown): parameters is { jsonSchema
 
 function isResolvedJsonSchema(parameters: z.ZodType | JsonSchemaParameters): parameters is JsonSchemaParameters {
   return !isZodSchema(parameters) && "jsonSchema" in parameters;
+}
+
+/**
+ * The JSON Schema the model is shown for a tool: its precomputed one, else its parameters'.
+ * A private copy either way: a request hook editing it reaches no other agent.
+ */
+export function toolJsonSchema(definition: ToolDefinition<any>): Record<string, unknown> {
+  const precomputed = definition.precomputedJsonSchema;
+  return precomputed ? (JSON.parse(JSON.stringify(precomputed)) as Record<string, unknown>) : parametersJsonSchema(definition.parameters);
 }
 
 /** The JSON Schema the model is shown for a tool's parameters (zod converted, or the tool's own JSON Schema). */

@@ -3,7 +3,7 @@
  * Schema, the active set (unknown names are left out with a warning, as pi ignores them), and
  * the command list (extension commands live; templates and skills as of the last listing).
  */
-import { parametersJsonSchema, type OpenLayer, type ToolRegistryView } from "../../kernel/index.js";
+import { toolJsonSchema, type OpenLayer, type ToolRegistryView } from "../../kernel/index.js";
 import type { ExtensionHost } from "./host.js";
 import type { ExtensionRecord } from "./record.js";
 import type { SlashCommandInfo, ToolInfo } from "./types/api.js";
@@ -14,7 +14,7 @@ export function allTools(tools: ToolRegistryView): ToolInfo[] {
     const spec = offered.get(name);
     if (spec) return { name, description: spec.description, parameters: spec.parameters };
     const definition = tools.get(name)!;
-    return { name, description: definition.description, parameters: parametersJsonSchema(definition.parameters) };
+    return { name, description: definition.description, parameters: toolJsonSchema(definition) };
   });
 }
 
