@@ -53,6 +53,22 @@ function anthropicChunks(model, deltas) {
   ];
 }
 
+const prepared = new Map();
+
+/**
+ * An answer's SSE records, built once per API and model: the server's own preparation (~25 ms
+ * for the long answer) would otherwise be counted in every measured prompt.
+ */
+function preparedChunks(api, model) {
+  const key = `${api}\u0000${model}`;
+  let chunks = prepared.get(key);
+  if (!chunks) {
+    chunks = (api === "openai" ? openAiChunks : anthropicChunks)(model, answerDeltas(model));
+    prepared.set(key, chunks);
+  }
+  return chunks;
+}
+
 /** One SSE record per write, as a real server flushes them; waits for drain past the buffer. */
 async function stream(res, chunks) {
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
@@ -75,9 +91,8 @@ export function startFakeLlm(port = 0) {
         res.writeHead(400).end();
         return;
       }
-      const deltas = answerDeltas(body.model);
-      if (req.url.endsWith("/chat/completions")) void stream(res, openAiChunks(body.model, deltas));
-      else if (req.url.endsWith("/messages")) void stream(res, anthropicChunks(body.model, deltas));
+      if (req.url.endsWith("/chat/completions")) void stream(res, preparedChunks("openai", body.model));
+      else if (req.url.endsWith("/messages")) void stream(res, preparedChunks("anthropic", body.model));
       else res.writeHead(404).end();
     });
   });

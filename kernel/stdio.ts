@@ -20,17 +20,26 @@ export function claimStdout(): ClaimedStdout {
   if (existing) return existing;
   const stdout = process.stdout;
   makeAsyncPipe(stdout);
-  const realWrite = stdout.write.bind(stdout) as (chunk: string, cb?: (error?: Error | null) => void) => boolean;
+  const realWrite = stdout.write.bind(stdout) as (chunk: string | Buffer, cb?: (error?: Error | null) => void) => boolean;
   const stderrWrite = process.stderr.write.bind(process.stderr);
   (stdout as unknown as { write: unknown }).write = (chunk: unknown, ...rest: unknown[]) =>
     (stderrWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
-  // Records written before the event loop turns leave together in one writev (a streamed
-  // answer emits thousands of small records in bursts: a syscall each cost more than producing
-  // them). `write` still returns false past the buffer limit, so producers wait for the drain
-  // that follows the flush, and memory stays bounded as before.
+  // Records written before the event loop turns leave together (a streamed answer emits
+  // thousands of small records in bursts: a syscall each cost more than producing them). Text
+  // is joined into one string per batch (up to COALESCE_CHARS): a writev of hundreds of small
+  // strings encodes and tracks each one. `write` still reports a congested pipe (the stream's
+  // own need-drain flag), so producers wait for the drain and memory stays bounded as before.
   let batching = false;
+  let pendingText = "";
+  const writePending = (): boolean => {
+    if (pendingText === "") return !stdout.writableNeedDrain;
+    const text = pendingText;
+    pendingText = "";
+    return realWrite(text);
+  };
   const endBatch = () => {
     batching = false;
+    writePending();
     stdout.uncork();
   };
   const batched = () => {
@@ -39,21 +48,32 @@ export function claimStdout(): ClaimedStdout {
     stdout.cork();
     setImmediate(endBatch);
   };
+  const queueText = (text: string): boolean => {
+    pendingText += text;
+    return pendingText.length < COALESCE_CHARS ? !stdout.writableNeedDrain : writePending();
+  };
   const claimed: ClaimedStdout = {
     write: (text) => {
       batched();
-      return realWrite(text);
+      return queueText(text);
     },
     writeParts: (parts) => {
       batched();
       let accepted = true;
-      for (const part of parts) accepted = (realWrite as (chunk: string | Buffer) => boolean)(part) && accepted;
+      for (const part of parts) {
+        if (typeof part === "string") accepted = queueText(part) && accepted;
+        else {
+          writePending();
+          accepted = realWrite(part) && accepted;
+        }
+      }
       return accepted;
     },
     onceDrain: (callback) => stdout.once("drain", callback),
     flush: () =>
       new Promise<void>((resolve) => {
         if (stdout.destroyed || stdout.writableEnded) return resolve();
+        writePending();
         realWrite("", () => resolve());
       }),
   };
@@ -77,3 +97,5 @@ function makeAsyncPipe(stdout: NodeJS.WriteStream): void {
 }
 
 const PIPE_BUFFER_BYTES = 1024 * 1024;
+/** Text joined per batch before it is handed to the stream (characters). */
+const COALESCE_CHARS = 64 * 1024;

@@ -1,9 +1,14 @@
 /**
- * The `Response` the frame's fetch returns: the standard interface over a web `ReadableStream`,
- * without loading undici (see fetch-headers.ts). The body can be read once (a second read is a
- * TypeError, as with the standard class); `clone()` tees it. `formData()`, which no provider
- * response needs, hands the bytes to the global `Response`.
+ * The `Response` the frame's fetch returns: the standard interface without loading undici (see
+ * fetch-headers.ts). The body can be read once (a second read is a TypeError, as with the
+ * standard class); `clone()` tees it. `formData()`, which no provider response needs, hands the
+ * bytes to the global `Response`.
+ *
+ * Over an HTTP response the body stays a Node stream until someone asks for `body`: the web
+ * stream adapter costs a few promise hops per chunk, so `takeNodeBody` (the SSE reader) and
+ * `bytes()` read the Node stream itself.
  */
+import { Readable } from "node:stream";
 import { FetchHeaders } from "./fetch-headers.js";
 
 export interface FetchResponseInit {
@@ -20,11 +25,14 @@ export class FetchResponse implements Response {
   readonly url: string;
   readonly redirected = false;
   readonly type = "basic" as const;
-  #body: ReadableStream<Uint8Array<ArrayBuffer>> | null;
+  #body: ReadableStream<Uint8Array<ArrayBuffer>> | null | undefined;
+  /** The Node stream behind the body while no web stream has been made of it. */
+  #source: Readable | undefined;
   #used = false;
 
-  constructor(body: ReadableStream<Uint8Array<ArrayBuffer>> | null, init: FetchResponseInit) {
-    this.#body = body;
+  constructor(body: ReadableStream<Uint8Array<ArrayBuffer>> | Readable | null, init: FetchResponseInit) {
+    if (body instanceof Readable) this.#source = body;
+    else this.#body = body;
     this.status = init.status;
     this.statusText = init.statusText ?? "";
     this.headers = init.headers;
@@ -36,7 +44,20 @@ export class FetchResponse implements Response {
   }
 
   get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
-    return this.#body;
+    if (this.#body === undefined && this.#source) {
+      this.#body = Readable.toWeb(this.#source) as ReadableStream<Uint8Array<ArrayBuffer>>;
+      this.#source = undefined;
+    }
+    return this.#body ?? null;
+  }
+
+  /** The body as the Node stream it came as, once (marks the body used); undefined otherwise. */
+  takeNodeBody(): Readable | undefined {
+    const source = this.#source;
+    if (!source || this.#used) return undefined;
+    this.#used = true;
+    this.#source = undefined;
+    return source;
   }
 
   /** True once a reading method ran (a reader taken from `body` directly locks the stream instead). */
@@ -45,11 +66,17 @@ export class FetchResponse implements Response {
   }
 
   async bytes(): Promise<Uint8Array<ArrayBuffer>> {
-    const stream = this.#take();
-    if (!stream) return new Uint8Array(0);
     const chunks: Uint8Array<ArrayBuffer>[] = [];
-    const reader = stream.getReader();
-    for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
+    const source = this.takeNodeBody();
+    if (source) {
+      for await (const chunk of source) chunks.push(chunk as Uint8Array<ArrayBuffer>);
+    } else {
+      const stream = this.#take();
+      if (!stream) return new Uint8Array(0);
+      const reader = stream.getReader();
+      for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
+    }
+    if (chunks.length === 0) return new Uint8Array(0);
     return chunks.length === 1 ? chunks[0]! : new Uint8Array(Buffer.concat(chunks));
   }
 
@@ -79,7 +106,8 @@ export class FetchResponse implements Response {
   clone(): FetchResponse {
     if (this.#used || this.#body?.locked) throw new TypeError("Response.clone: Body has already been consumed.");
     let copy: ReadableStream<Uint8Array<ArrayBuffer>> | null = null;
-    if (this.#body) [this.#body, copy] = this.#body.tee();
+    const body = this.body;
+    if (body) [this.#body, copy] = body.tee();
     return new FetchResponse(copy, { status: this.status, statusText: this.statusText, headers: new FetchHeaders(this.headers), url: this.url });
   }
 
@@ -88,8 +116,9 @@ export class FetchResponse implements Response {
   }
 
   #take(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
-    if (this.#used || this.#body?.locked) throw new TypeError("Body is unusable: Body has already been read");
+    const body = this.body;
+    if (this.#used || body?.locked) throw new TypeError("Body is unusable: Body has already been read");
     this.#used = true;
-    return this.#body;
+    return body;
   }
 }

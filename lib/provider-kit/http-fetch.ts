@@ -8,7 +8,7 @@
  * redirect (re-sent by the global fetch, which follows it as the standard says).
  */
 import type { Agent, ClientRequest, IncomingHttpHeaders, IncomingMessage, RequestOptions } from "node:http";
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import { FetchHeaders } from "./fetch-headers.js";
 import { FetchResponse } from "./fetch-response.js";
 
@@ -83,9 +83,9 @@ async function toResponse(message: IncomingMessage, url: URL, status: number, si
   signal?.addEventListener("abort", onAbort, { once: true });
   message.once("close", () => signal?.removeEventListener("abort", onAbort));
   message.setTimeout(IDLE_TIMEOUT_MS, () => message.destroy(new Error(`No data from the server for ${IDLE_TIMEOUT_MS / 1000} s`)));
-  let body: ReadableStream<Uint8Array<ArrayBuffer>> | null = null;
+  let body: Readable | null = null;
   if (NULL_BODY.has(status)) message.resume();
-  else body = Readable.toWeb(await decoded(message)) as ReadableStream<Uint8Array<ArrayBuffer>>;
+  else body = await decoded(message);
   return new FetchResponse(body, { status, statusText: message.statusMessage ?? "", headers: responseHeaders(message.headers), url: url.href });
 }
 

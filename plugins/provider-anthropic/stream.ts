@@ -1,14 +1,17 @@
 /**
  * Anthropic Messages streaming through `@anthropic-ai/sdk` (this module is loaded on first use),
- * mapped onto the unified events. Content blocks are keyed by Anthropic's block index.
+ * its body read by the provider kit's SSE reader, mapped onto the unified events. Content
+ * blocks are keyed by Anthropic's block index.
  */
 // The SDK's resource-less client and the one resource used: the full `Anthropic` client builds
 // every API resource (beta, files, organization, ...), so the bundle would load ~3x the code.
 import { BaseAnthropic } from "@anthropic-ai/sdk/client";
+import { APIError } from "@anthropic-ai/sdk/core/error";
 import { Messages } from "@anthropic-ai/sdk/resources/messages";
 import type { AssistantMessageEvent } from "../../kernel/index.js";
 import { splitBaseUrl } from "../../lib/provider-kit/base-url.js";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
+import { sseBatches } from "../../lib/provider-kit/sse.js";
 import { buildAnthropicRequest, type AnthropicRequestOptions } from "./request.js";
 
 /** The raw stream events we read; anything else (pings, server tools) is skipped. */
@@ -52,12 +55,12 @@ export async function* streamAnthropic(call: ProviderCall, options: AnthropicReq
     defaultHeaders: { ...(betas.length > 0 ? { "anthropic-beta": betas.join(",") } : {}), ...call.headers },
   });
   const messages = new Messages(client);
-  const stream = (await messages.create(params as never, { signal: call.signal })) as unknown as AsyncIterable<RawEvent>;
+  const response = await messages.create(params as never, { signal: call.signal }).asResponse();
   const b = call.builder;
   yield b.start();
   let stopReason: string | null | undefined;
   let stopped = false;
-  for await (const event of stream) {
+  for await (const events of rawEventBatches(response)) for (const event of events) {
     const index = event.index ?? -1;
     switch (event.type) {
       case "message_start":
@@ -118,4 +121,40 @@ function usageOf(usage: RawUsage) {
     cacheWrite: pick(usage.cache_creation_input_tokens),
     cacheWrite1h: pick(usage.cache_creation?.ephemeral_1h_input_tokens),
   };
+}
+
+/**
+ * The stream's events, in batches as they arrive, as the SDK's own stream gives them (pings and
+ * unnamed events skipped, an `error` event thrown as its `APIError`), read by the provider
+ * kit's SSE reader (see sse.ts for why).
+ */
+async function* rawEventBatches(response: Response): AsyncGenerator<RawEvent[], void, undefined> {
+  for await (const messages of sseBatches(response)) {
+    const events: RawEvent[] = [];
+    let failure: unknown;
+    try {
+      for (const message of messages) {
+        if (message.event === undefined || message.event === "ping") continue;
+        if (message.event === "error") {
+          const body = parsedOrText(message.data) as { error?: { type?: string } } | string;
+          const type = typeof body === "object" ? body?.error?.type : undefined;
+          throw new APIError(undefined, body as object, undefined, response.headers, type as never);
+        }
+        if (message.data) events.push(JSON.parse(message.data) as RawEvent);
+      }
+    } catch (error) {
+      failure = error ?? new Error("Anthropic stream failed");
+    }
+    // What came before a failure is still delivered, in order.
+    if (events.length > 0) yield events;
+    if (failure !== undefined) throw failure;
+  }
+}
+
+function parsedOrText(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return data;
+  }
 }

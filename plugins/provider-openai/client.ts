@@ -1,11 +1,12 @@
 /**
  * The SDK client both OpenAI adapters use: retries off (the retry plugin decides), no ambient
- * org/project headers, the frame's fetch. Only the adapters import this module, and they are
- * loaded on first use, so the SDK is too.
+ * org/project headers, the frame's fetch; and the streamed payloads of its responses. Only the
+ * adapters import this module, and they are loaded on first use, so the SDK is too.
  */
 import OpenAI from "openai";
 import { splitBaseUrl } from "../../lib/provider-kit/base-url.js";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
+import { sseBatches } from "../../lib/provider-kit/sse.js";
 
 export function openAiClient(call: ProviderCall): OpenAI {
   const { baseURL, query } = splitBaseUrl(call.baseUrl);
@@ -20,4 +21,37 @@ export function openAiClient(call: ProviderCall): OpenAI {
     project: null,
     defaultHeaders: call.headers,
   });
+}
+
+/**
+ * The JSON payloads of a streamed response, in batches as they arrive (see sse.ts for why):
+ * what the SDK's own stream gives, with the same `[DONE]` end and the same `APIError` for an
+ * `error` payload. Reads to the end of the body after `[DONE]`, as the SDK does, so the
+ * connection can be reused.
+ */
+export async function* streamedPayloads<T>(response: Response): AsyncGenerator<T[], void, undefined> {
+  let done = false;
+  for await (const messages of sseBatches(response)) {
+    if (done) continue;
+    const payloads: T[] = [];
+    let failure: unknown;
+    try {
+      for (const message of messages) {
+        if (message.data.startsWith("[DONE]")) {
+          done = true;
+          break;
+        }
+        // Assistants API events: never asked for by these adapters.
+        if (message.event?.startsWith("thread.")) continue;
+        const payload = JSON.parse(message.data) as { error?: unknown } | null;
+        if (payload?.error) throw new OpenAI.APIError(undefined, payload.error as object, undefined, response.headers);
+        payloads.push(payload as T);
+      }
+    } catch (error) {
+      failure = error ?? new Error("OpenAI stream failed");
+    }
+    // What came before a failure is still delivered, in order.
+    if (payloads.length > 0) yield payloads;
+    if (failure !== undefined) throw failure;
+  }
 }

@@ -8,7 +8,7 @@ import type { AssistantStreamBuilder } from "../../lib/provider-kit/stream-build
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
 import { completionsCompat } from "./completions-compat.js";
 import { REASONING_FIELDS, buildChatRequest } from "./completions-request.js";
-import { openAiClient } from "./client.js";
+import { openAiClient, streamedPayloads } from "./client.js";
 
 interface ChunkToolCall {
   index?: number;
@@ -41,22 +41,30 @@ export async function* streamChatCompletions(call: ProviderCall): AsyncGenerator
   const compat = completionsCompat(call.request.model);
   const sessionId = call.request.options.sessionId;
   const affinity = compat.sendSessionAffinityHeaders && sessionId ? { session_id: sessionId, "x-session-affinity": sessionId } : undefined;
-  const stream = (await client.chat.completions.create(buildChatRequest(call.request, compat) as never, {
-    signal: call.signal,
-    ...(affinity ? { headers: affinity } : {}),
-  })) as unknown as AsyncIterable<Chunk>;
+  const response = await client.chat.completions
+    .create(buildChatRequest(call.request, compat) as never, { signal: call.signal, ...(affinity ? { headers: affinity } : {}) })
+    .asResponse();
   const b = call.builder;
   yield b.start();
   const blocks = new ChunkBlocks(b);
   let finish: string | null | undefined;
-  for await (const chunk of stream) {
+  for await (const batch of streamedPayloads<Chunk>(response)) for (const chunk of batch) {
     if (chunk.usage) b.setUsage(usageOf(chunk.usage));
     const choice = chunk.choices?.[0];
     if (!choice) continue;
     const delta = choice.delta ?? {};
     const field = REASONING_FIELDS.find((name) => typeof delta[name] === "string" && delta[name] !== "");
-    if (field) yield* blocks.thinking(delta[field] as string, field);
-    if (typeof delta.content === "string" && delta.content !== "") yield* blocks.text(delta.content);
+    // A delta that continues the open block is the hot path: no generator for it.
+    if (field) {
+      const key = blocks.openProseKey("thinking");
+      if (key === undefined) yield* blocks.thinking(delta[field] as string, field);
+      else yield b.thinkingDelta(key, delta[field] as string);
+    }
+    if (typeof delta.content === "string" && delta.content !== "") {
+      const key = blocks.openProseKey("text");
+      if (key === undefined) yield* blocks.text(delta.content);
+      else yield b.textDelta(key, delta.content);
+    }
     for (const toolCall of delta.tool_calls ?? []) yield* blocks.toolCall(toolCall);
     for (const detail of delta.reasoning_details ?? []) blocks.reasoningDetail(detail);
     if (choice.finish_reason) finish = choice.finish_reason;
@@ -94,6 +102,11 @@ class ChunkBlocks {
 
   constructor(builder: AssistantStreamBuilder) {
     this.#b = builder;
+  }
+
+  /** The key of the open text or thinking block, if the open prose block is of that kind. */
+  openProseKey(kind: "text" | "thinking"): string | undefined {
+    return this.#prose?.kind === kind ? this.#prose.key : undefined;
   }
 
   *text(delta: string): Generator<AssistantMessageEvent> {

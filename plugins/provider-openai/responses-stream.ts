@@ -6,7 +6,7 @@
 import type { AssistantMessageEvent } from "../../kernel/index.js";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
 import { buildResponsesRequest } from "./responses-request.js";
-import { openAiClient } from "./client.js";
+import { openAiClient, streamedPayloads } from "./client.js";
 
 interface Item {
   type?: string;
@@ -35,11 +35,11 @@ interface StreamEvent {
 
 export async function* streamResponses(call: ProviderCall): AsyncGenerator<AssistantMessageEvent, void, undefined> {
   const client = openAiClient(call);
-  const stream = (await client.responses.create(buildResponsesRequest(call.request) as never, { signal: call.signal })) as unknown as AsyncIterable<StreamEvent>;
+  const response = await client.responses.create(buildResponsesRequest(call.request) as never, { signal: call.signal }).asResponse();
   const b = call.builder;
   yield b.start();
   let final: ResponseBody | undefined;
-  for await (const event of stream) {
+  for await (const batch of streamedPayloads<StreamEvent>(response)) for (const event of batch) {
     const key = event.output_index ?? -1;
     switch (event.type) {
       case "response.output_item.added": {
