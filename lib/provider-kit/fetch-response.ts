@@ -4,7 +4,7 @@
  * standard class); `clone()` tees it. `formData()`, which no provider response needs, hands the
  * bytes to the global `Response`.
  *
- * Over an HTTP response the body stays a Node stream until someone asks for `body`: the web
+ * Over an HTTP response the body stays a Node stream until someone reads `body`: the web
  * stream adapter costs a few promise hops per chunk, so `takeNodeBody` (the SSE reader) and
  * `bytes()` read the Node stream itself.
  */
@@ -28,6 +28,9 @@ export class FetchResponse implements Response {
   #body: ReadableStream<Uint8Array<ArrayBuffer>> | null | undefined;
   /** The Node stream behind the body while no web stream has been made of it. */
   #source: Readable | undefined;
+  /** The web body has started reading the Node stream: it is no longer there to take. */
+  #webStarted = false;
+  #nodeTaken = false;
   #used = false;
 
   constructor(body: ReadableStream<Uint8Array<ArrayBuffer>> | Readable | null, init: FetchResponseInit) {
@@ -44,20 +47,49 @@ export class FetchResponse implements Response {
   }
 
   get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
-    if (this.#body === undefined && this.#source) {
-      this.#body = Readable.toWeb(this.#source) as ReadableStream<Uint8Array<ArrayBuffer>>;
-      this.#source = undefined;
-    }
+    if (this.#body === undefined && this.#source) this.#body = this.#webBody(this.#source);
     return this.#body ?? null;
   }
 
   /** The body as the Node stream it came as, once (marks the body used); undefined otherwise. */
   takeNodeBody(): Readable | undefined {
     const source = this.#source;
-    if (!source || this.#used) return undefined;
+    if (!source || this.#used || this.#webStarted || this.#body?.locked) return undefined;
     this.#used = true;
+    this.#nodeTaken = true;
     this.#source = undefined;
     return source;
+  }
+
+  /**
+   * A web stream over the Node one that starts reading it only when read itself: an SDK may
+   * look at `body` without reading it (Anthropic's keeps it for a clean-up backstop), and
+   * `takeNodeBody` must still work then.
+   */
+  #webBody(source: Readable): ReadableStream<Uint8Array<ArrayBuffer>> {
+    let reader: ReadableStreamDefaultReader<Uint8Array<ArrayBuffer>> | undefined;
+    const open = () => {
+      this.#webStarted = true;
+      this.#source = undefined;
+      return (reader ??= (Readable.toWeb(source) as ReadableStream<Uint8Array<ArrayBuffer>>).getReader());
+    };
+    return new ReadableStream<Uint8Array<ArrayBuffer>>(
+      {
+        pull: async (controller) => {
+          const read = await open().read();
+          if (read.done) controller.close();
+          else controller.enqueue(read.value);
+        },
+        cancel: async (reason) => {
+          if (reader) return reader.cancel(reason);
+          // Cancelled before any read: release the connection, unless the Node stream was taken.
+          if (this.#nodeTaken) return;
+          this.#source = undefined;
+          source.destroy();
+        },
+      },
+      { highWaterMark: 0 },
+    );
   }
 
   /** True once a reading method ran (a reader taken from `body` directly locks the stream instead). */
@@ -107,6 +139,8 @@ export class FetchResponse implements Response {
     if (this.#used || this.#body?.locked) throw new TypeError("Response.clone: Body has already been consumed.");
     let copy: ReadableStream<Uint8Array<ArrayBuffer>> | null = null;
     const body = this.body;
+    // Both copies read the web body now: the Node stream under it is no longer anyone's to take.
+    this.#source = undefined;
     if (body) [this.#body, copy] = body.tee();
     return new FetchResponse(copy, { status: this.status, statusText: this.statusText, headers: new FetchHeaders(this.headers), url: this.url });
   }

@@ -53,7 +53,11 @@ async function* run(models: ProviderModelsApi, request: StreamRequest, body: Pro
   let httpFailure: HttpFailure | undefined;
   const hooks = models.requestHooks?.active() ? models.requestHooks : undefined;
   const capturingFetch: typeof fetch = async (input, init) => {
-    const response = await httpFetch(input, hooks ? await hookedInit(hooks, request.model, init) : init);
+    // Our own signal too, not only the SDK's: an SDK unlinks its signal from ours once it thinks
+    // the body is done with (Anthropic's does when the body object is collected), and the body
+    // is read here, past the SDK.
+    const linked: RequestInit = { ...init, signal: init?.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal };
+    const response = await httpFetch(input, hooks ? await hookedInit(hooks, request.model, linked) : linked);
     if (hooks) await hooks.response(request.model, response.status, headerRecord(response.headers));
     if (response.status >= 400) httpFailure = await readFailure(response);
     return response;

@@ -127,6 +127,21 @@ describe("FetchResponse over a Node stream", () => {
     source!.resume();
   });
 
+  it("still gives the Node stream when `body` was looked at but not read (an SDK keeps a reference to it)", async () => {
+    const response = (await served("/looked", ["data: z\n\n"])) as FetchResponse;
+    expect(response.body).toBeInstanceOf(ReadableStream);
+    const { messages } = await collect(response);
+    expect(messages).toEqual([{ event: undefined, data: "z" }]);
+    // Cancelling the unread web body afterwards does not cut the Node stream that was taken.
+    await response.body!.cancel();
+  });
+
+  it("releases the connection when the unread web body is cancelled", async () => {
+    const response = (await served("/cancelled", ["data: 1\n\n", "data: 2\n\n"])) as FetchResponse;
+    await response.body!.cancel();
+    expect(response.takeNodeBody()).toBeUndefined();
+  });
+
   it("makes a web body only when asked for one, and then no longer gives the Node stream", async () => {
     const response = (await served("/web", ["data: y\n\n"])) as FetchResponse;
     const reader = response.body!.getReader();
