@@ -14,11 +14,12 @@ async function oneRun(agentDir, provider, messageUpdates) {
   let agent;
   let updates = 0;
   let sentAt = 0;
-  let cpuAtPrompt = 0;
+  let atPrompt = { cpuMs: 0, waitMs: 0 };
   let cpuMs = 0;
+  let waitMs = 0;
   const prompt = () => {
     sentAt = performance.now();
-    cpuAtPrompt = mainThreadTimes(agent.child.pid).cpuMs;
+    atPrompt = mainThreadTimes(agent.child.pid);
     agent.send({ type: "prompt", message: "Write a long answer." });
   };
   const finished = new Promise((resolve, reject) => {
@@ -27,7 +28,9 @@ async function oneRun(agentDir, provider, messageUpdates) {
       onLine: (line) => {
         if (line.startsWith('{"type":"message_update"')) updates++;
         else if (line.startsWith('{"type":"agent_end"')) {
-          cpuMs = mainThreadTimes(agent.child.pid).cpuMs - cpuAtPrompt;
+          const now = mainThreadTimes(agent.child.pid);
+          cpuMs = now.cpuMs - atPrompt.cpuMs;
+          waitMs = now.waitMs - atPrompt.waitMs;
           resolve(performance.now() - sentAt);
         }
         else if (line.startsWith('{"type":"response","command":"set_event_options"')) {
@@ -46,7 +49,7 @@ async function oneRun(agentDir, provider, messageUpdates) {
   await agent.exited;
   // text_start, the deltas, text_end (the fake server's first chunk has empty content).
   if (updates !== DELTAS + 2) throw new Error(`expected ${DELTAS + 2} message_update events, saw ${updates}`);
-  return { ms, rss, bytes, cpuMs };
+  return { ms, rss, bytes, cpuMs, waitMs };
 }
 
 export async function benchLongAnswer({ runs = 5, provider = "bench-openai", messageUpdates } = {}) {
@@ -65,6 +68,8 @@ export async function benchLongAnswer({ runs = 5, provider = "bench-openai", mes
       agentEndMs: +median(pick("ms")).toFixed(1),
       // The agent's main thread on a CPU from the prompt to agent_end (the loaded-machine measure).
       mainThreadCpuMs: +median(pick("cpuMs")).toFixed(1),
+      // Runnable but waiting for a CPU (the fake server and this client share the machine).
+      mainThreadWaitMs: +median(pick("waitMs")).toFixed(1),
       stdoutMB: +(median(pick("bytes")) / 1e6).toFixed(1),
       peakRssMB: +median(pick("rss")).toFixed(1),
       peakRssMaxMB: +Math.max(...pick("rss")).toFixed(1),
