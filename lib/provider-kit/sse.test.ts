@@ -40,7 +40,8 @@ async function collect(response: Response): Promise<{ messages: SseMessage[]; ba
   let batches = 0;
   for await (const batch of sseBatches(response)) {
     batches++;
-    messages.push(...batch);
+    // The parser's own message objects are passed on (an `id` field too): compare what adapters read.
+    messages.push(...batch.map(({ event, data }) => ({ event, data })));
   }
   return { messages, batches };
 }

@@ -3,7 +3,7 @@
  * their vendor's SDK (`.asResponse()`) and read the body here. The SDKs' own readers pass every
  * event through three async generators over a web stream, bytes re-joined and decoded per event:
  * on a 5,000-delta answer that was half the main thread's time (docs/performance.md). Here the
- * body is read as the Node stream it came as, one promise per network chunk, and parsed by
+ * body is read as the Node stream it came as, one promise per network read, and parsed by
  * `eventsource-parser` (the WHATWG event-stream rules: CR/LF/CRLF, multi-line data, comments,
  * a leading BOM). As in the SDKs, an event the body ends in the middle of is dropped, and a
  * message without data is not delivered.
@@ -13,7 +13,7 @@ import { FetchResponse } from "./fetch-response.js";
 
 export interface SseMessage {
   /** The `event:` field; undefined for an unnamed event. */
-  event: string | undefined;
+  event?: string | undefined;
   data: string;
 }
 
@@ -24,7 +24,7 @@ export interface SseMessage {
  */
 export async function* sseBatches(response: Response): AsyncGenerator<SseMessage[], void, undefined> {
   let pending: SseMessage[] = [];
-  const parser = createParser({ onEvent: (message: EventSourceMessage) => pending.push({ event: message.event, data: message.data }) });
+  const parser = createParser({ onEvent: (message: EventSourceMessage) => pending.push(message) });
   for await (const text of bodyText(response)) {
     parser.feed(text);
     if (pending.length === 0) continue;
