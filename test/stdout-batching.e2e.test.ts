@@ -1,6 +1,6 @@
 /**
  * The claimed stdout (kernel/stdio.ts, built) batches the records written before the event loop
- * turns into one writev. Through a real pipe: a burst larger than the buffer limit still reports
+ * turns (text joined, Buffers between). Through a real pipe: a burst larger than the buffer limit still reports
  * backpressure, every record arrives once and in order, and flush() delivers the rest before exit.
  */
 import { spawn } from "node:child_process";
@@ -17,7 +17,11 @@ import { claimStdout } from ${JSON.stringify(STDIO)};
 const out = claimStdout();
 let congested = 0;
 for (let i = 0; i < 30000; i++) {
-  const accepted = out.writeParts(['{"i":' + i + ',"pad":"' + "x".repeat(80) + '"}', "\\n"]);
+  // Every third record has a Buffer in the middle (as a shared snapshot is written): text joined
+  // per batch must still leave in order around it.
+  const pad = "x".repeat(80);
+  const parts = i % 3 === 0 ? ['{"i":' + i + ',"pad":"', Buffer.from(pad), '"}', "\\n"] : ['{"i":' + i + ',"pad":"' + pad + '"}', "\\n"];
+  const accepted = out.writeParts(parts);
   if (!accepted) {
     congested++;
     await new Promise((resolve) => out.onceDrain(resolve));
@@ -43,6 +47,7 @@ describe("claimed stdout", () => {
     expect(lines.pop()).toBe("");
     expect(lines).toHaveLength(30000);
     expect(lines.every((line, i) => (JSON.parse(line) as { i: number }).i === i)).toBe(true);
+    expect(lines.every((line) => (JSON.parse(line) as { pad: string }).pad === "x".repeat(80))).toBe(true);
     expect((JSON.parse(stderr) as { congested: number }).congested).toBeGreaterThan(0);
   });
 });

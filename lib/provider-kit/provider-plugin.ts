@@ -3,7 +3,7 @@
  * on the first request (or warmed in the background once a model of that API is selected), so
  * startup only pays for a few lines per provider.
  */
-import type { AssistantMessageEvent, AssistantStream, PluginContext, StreamRequest } from "../../kernel/index.js";
+import type { AssistantStream, PluginContext, StreamRequest } from "../../kernel/index.js";
 import type { ProviderBody, ProviderStreamOptions } from "./provider-stream.js";
 import type { ProviderModelsApi } from "./types.js";
 
@@ -24,24 +24,10 @@ export function lazyProviderStream(
   loadBody: () => Promise<ProviderBody>,
   options?: ProviderStreamOptions,
 ): AssistantStream {
-  // Not an async generator around the frame's: that would add a promise hop to every event of
-  // the answer. Once the modules are loaded, each call goes straight to the frame's generator.
-  let inner: AsyncIterator<AssistantMessageEvent, void, undefined> | undefined;
-  let opening: Promise<AsyncIterator<AssistantMessageEvent, void, undefined>> | undefined;
-  const open = () =>
-    (opening ??= Promise.all([import("./provider-stream.js"), loadBody()]).then(
-      ([{ providerStream }, body]) => (inner = providerStream(models, request, body, options)[Symbol.asyncIterator]() as AsyncIterator<AssistantMessageEvent, void, undefined>),
-    ));
-  const finished = (): Promise<IteratorResult<AssistantMessageEvent, void>> => Promise.resolve({ done: true, value: undefined });
-  const stream: AsyncIterableIterator<AssistantMessageEvent, void, undefined> = {
-    next: () => (inner ? inner.next() : open().then((iterator) => iterator.next())),
-    // Before anything was loaded there is nothing to cancel: the stream just ends.
-    return: () => (inner?.return ? inner.return() : finished()),
-    [Symbol.asyncIterator]() {
-      return stream;
-    },
-  };
-  return stream;
+  return (async function* lazyStream() {
+    const [{ providerStream }, body] = await Promise.all([import("./provider-stream.js"), loadBody()]);
+    yield* providerStream(models, request, body, options);
+  })();
 }
 
 /**
