@@ -73,6 +73,19 @@ describe("sseBatches", () => {
     expect(messages).toEqual([{ event: undefined, data: '{"t":"né ✓ 🙂"}' }]);
   });
 
+  it("drops a leading byte-order mark, as the standard decoder does", async () => {
+    const { messages } = await collect(await served("/bom", ["\uFEFFdata: first\n\n", "data: second\n\n"]));
+    expect(messages.map((message) => message.data)).toEqual(["first", "second"]);
+  });
+
+  it("gives up on an event that never ends instead of buffering it without bound", async () => {
+    const response = await served("/endless", ["data: " + "x".repeat(3000), "y".repeat(3000), "z".repeat(3000)]);
+    const reading = (async () => {
+      for await (const _batch of sseBatches(response, { maxEventChars: 5000 })) void _batch;
+    })();
+    await expect(reading).rejects.toThrow("The server sent an event of more than 5000 characters without ending it");
+  });
+
   it("delivers what one chunk holds as one batch", async () => {
     const many = Array.from({ length: 50 }, (_, i) => `data: ${i}\n\n`).join("");
     const { messages, batches } = await collect(await served("/batch", [many]));
