@@ -7,25 +7,19 @@
  */
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlm, writeModelsJson, type FakeLlm, type RecordedRequest } from "./fake-llm/server.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { writeModelsJson, type RecordedRequest } from "./fake-llm/server.js";
+import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { AcpAgent } from "./helpers/acp-client.js";
 import { tempDir } from "./helpers/temp.js";
 
 const UI_DIALOG = resolve(import.meta.dirname, "fixtures/ui-dialog.ts");
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
-let fake: FakeLlm;
+const fake = useFakeLlm();
 const agents: AcpAgent[] = [];
 
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterAll(async () => {
-  await fake.close();
-});
 afterEach(async () => {
   await Promise.all(agents.splice(0).map((agent) => agent.close()));
-  fake.requests.length = 0;
   fake.setDefault({ text: "ok" });
 });
 

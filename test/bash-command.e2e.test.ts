@@ -7,9 +7,10 @@ import { spawn } from "node:child_process";
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { resolve } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { isProcessAlive, waitUntil } from "../plugins/bash/process-probe.js";
-import { startFakeLlm, writeModelsJson, type FakeLlm } from "./fake-llm/server.js";
+import { writeModelsJson } from "./fake-llm/server.js";
+import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { CLI, RpcClient, tempDir, textTurn, writeCassette, type Record_ } from "./helpers/rpc-client.js";
 
 const BASH_GUARD = resolve(import.meta.dirname, "fixtures/bash-guard.ts");
@@ -185,10 +186,7 @@ describe("bash: where results go", () => {
 });
 
 describe("bash: the model sees the result on the next prompt", () => {
-  let fake: FakeLlm;
-  beforeAll(async () => (fake = await startFakeLlm()));
-  afterAll(() => fake.close());
-  afterEach(() => void (fake.requests.length = 0));
+  const fake = useFakeLlm();
 
   async function startOnFake(): Promise<RpcClient> {
     const agentDir = tempDir("atomic-agent-");

@@ -5,25 +5,21 @@
  */
 import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlm, writeModelsJson, type FakeLlm } from "./fake-llm/server.js";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { writeModelsJson } from "./fake-llm/server.js";
+import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { RpcClient, runCli, tempDir } from "./helpers/rpc-client.js";
 
-let fake: FakeLlm;
+const fake = useFakeLlm();
 const clients: RpcClient[] = [];
 const dirs: string[] = [];
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
 
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
 afterAll(async () => {
-  await fake.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 afterEach(async () => {
   for (const c of clients.splice(0)) if (c.child.exitCode === null) await c.close();
-  fake.requests.length = 0;
 });
 
 function folders(): { agentDir: string; cwd: string } {

@@ -3,25 +3,19 @@
  * methods, waiting for a settled agent rather than the first `agent_end`, the typed public
  * `send`, bash by request id, event options, and a clear failure when the agent cannot start.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { RpcClient } from "../client/index.js";
-import { startFakeLlm, writeModelsJson, type FakeLlm } from "./fake-llm/server.js";
+import { writeModelsJson } from "./fake-llm/server.js";
+import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { CLI } from "./helpers/rpc-client.js";
 import { tempDir } from "./helpers/temp.js";
 
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
-let fake: FakeLlm;
+const fake = useFakeLlm();
 const clients: RpcClient[] = [];
 
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterAll(async () => {
-  await fake.close();
-});
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.stop()));
-  fake.requests.length = 0;
 });
 
 async function started(options: { settings?: object; args?: string[] } = {}): Promise<RpcClient> {

@@ -6,12 +6,14 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeLlm, type FakeLlm, type RecordedRequest } from "./fake-llm/server.js";
+import { afterEach, describe, expect, it } from "vitest";
+import type { RecordedRequest } from "./fake-llm/server.js";
+import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { waitIdle } from "./helpers/agent-harness.js";
 import { RpcClient, tempDir, type Record_ } from "./helpers/rpc-client.js";
 
-let fake: FakeLlm;
+// A server per test: nothing scripted for one test can answer another's request.
+const fake = useFakeLlm({ perTest: true });
 const clients: RpcClient[] = [];
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
 const FILLER = "lorem ipsum dolor sit amet ".repeat(6).trim();
@@ -19,17 +21,12 @@ const TS = "2026-01-01T00:00:00.000Z";
 /** ollama's wording, as the OpenAI SDK reports a 400. */
 const OVERFLOW = "prompt too long; exceeded max context length by 1200 tokens";
 
-// A server per test: nothing scripted for one test can answer another's request.
-beforeEach(async () => {
-  fake = await startFakeLlm();
-});
 afterEach(async () => {
   for (const c of clients.splice(0)) {
     await c.close();
     rmSync(c.agentDir, { recursive: true, force: true });
     rmSync(c.cwd, { recursive: true, force: true });
   }
-  await fake.close();
 });
 
 /** models.json: `fake/big` (200k window) and `fake/small` (4,000) served by the fake server. */

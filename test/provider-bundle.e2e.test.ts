@@ -5,24 +5,18 @@
  * run as one tool-using turn, an HTTP error keeps the server's message, and a malformed record
  * mid-stream ends the answer as an error.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlm, writeModelsJson, type FakeLlm } from "./fake-llm/server.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { writeModelsJson } from "./fake-llm/server.js";
+import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { RpcClient, tempDir, type Record_ } from "./helpers/rpc-client.js";
 
-let fake: FakeLlm;
+const fake = useFakeLlm();
 const clients: RpcClient[] = [];
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
 const PROVIDERS = ["fake-anthropic", "fake-openai", "fake-responses", "fake-google"];
 
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterAll(async () => {
-  await fake.close();
-});
 afterEach(() => {
   for (const c of clients.splice(0)) if (c.child.exitCode === null) c.child.kill("SIGKILL");
-  fake.requests.length = 0;
 });
 
 async function start(provider: string): Promise<RpcClient> {

@@ -6,21 +6,16 @@
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlm, type FakeLlm } from "./fake-llm/server.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { type FakeLlm } from "./fake-llm/server.js";
+import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { RpcClient, tempDir } from "./helpers/rpc-client.js";
 
-let fake: FakeLlm;
+const fake = useFakeLlm();
 const clients: RpcClient[] = [];
 const dirs: string[] = [];
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
 
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterAll(async () => {
-  await fake.close();
-});
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });

@@ -6,21 +6,16 @@
 import { execFile, spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlm, writeModelsJson, type FakeLlm } from "./fake-llm/server.js";
+import { describe, expect, it } from "vitest";
+import { writeModelsJson } from "./fake-llm/server.js";
+import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { CLI } from "./helpers/rpc-client.js";
 import { tempDir } from "./helpers/temp.js";
 
 const EXAMPLE = resolve(import.meta.dirname, "../docs/examples/atomic_client.py");
 const hasPython = spawnSync("python3", ["--version"]).status === 0;
-let fake: FakeLlm;
+const fake = useFakeLlm();
 
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterAll(async () => {
-  await fake.close();
-});
 
 describe.skipIf(!hasPython)("the Python client example", () => {
   it("streams two prompts' answers and reads the last one back exactly", async () => {

@@ -8,10 +8,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAgent, type Agent, type AgentEvent } from "../sdk/index.js";
 import { silentLogger } from "../kernel/index.js";
-import { startFakeLlm, writeModelsJson, type FakeLlm, type RecordedRequest } from "./fake-llm/server.js";
+import { writeModelsJson, type RecordedRequest } from "./fake-llm/server.js";
+import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { tempDir } from "./helpers/temp.js";
 
-let fake: FakeLlm;
+const fake = useFakeLlm();
 const agents: Agent[] = [];
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
 
@@ -22,14 +23,12 @@ function lastUserText(request: RecordedRequest): string {
   return typeof content === "string" ? content : JSON.stringify(content);
 }
 
-beforeAll(async () => {
-  fake = await startFakeLlm();
+beforeAll(() => {
   // Deterministic whatever the interleaving: every answer echoes the question.
   fake.setDefault((request) => ({ text: `echo: ${lastUserText(request)}` }));
 });
 afterAll(async () => {
   await Promise.all(agents.map((agent) => agent.dispose()));
-  await fake.close();
 });
 
 async function agentIn(agentDir: string, options: Parameters<typeof createAgent>[0] = {}): Promise<Agent> {

@@ -7,28 +7,22 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlm, writeModelsJson, type FakeLlm, type RecordedRequest } from "./fake-llm/server.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { writeModelsJson, type RecordedRequest } from "./fake-llm/server.js";
+import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { RpcClient, tempDir } from "./helpers/rpc-client.js";
 
 const PROBE = resolve(import.meta.dirname, "fixtures/extension-commands.ts");
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
-let fake: FakeLlm;
+const fake = useFakeLlm();
 const clients: RpcClient[] = [];
 
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterAll(async () => {
-  await fake.close();
-});
 afterEach(async () => {
   for (const c of clients.splice(0)) {
     if (c.child.exitCode === null) c.child.kill("SIGKILL");
     await c.exited;
     for (const dir of [c.agentDir, c.cwd]) rmSync(dir, { recursive: true, force: true });
   }
-  fake.requests.length = 0;
 });
 
 function write(path: string, text: string): string {

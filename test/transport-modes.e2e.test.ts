@@ -5,25 +5,17 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlm, writeModelsJson, type FakeLlm, type RecordedRequest } from "./fake-llm/server.js";
+import { describe, expect, it } from "vitest";
+import { writeModelsJson, type RecordedRequest } from "./fake-llm/server.js";
+import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { CLI, tempDir } from "./helpers/rpc-client.js";
 import { ProtocolChecker } from "./helpers/protocol.js";
 import { runCli } from "./helpers/run-cli.js";
 
 const LINE_TRANSPORT = resolve(import.meta.dirname, "fixtures/line-transport.ts");
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
-let fake: FakeLlm;
+const fake = useFakeLlm();
 
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterAll(async () => {
-  await fake.close();
-});
-afterEach(() => {
-  fake.requests.length = 0;
-});
 
 async function folders() {
   const agentDir = tempDir("atomic-agent-");
