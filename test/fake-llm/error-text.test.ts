@@ -3,28 +3,24 @@
  * when the SDK drops the body, numeric in-stream codes are kept, an unknown finish_reason or
  * a filtered Responses answer is an error, and each server's overflow wording is recognised.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kernel } from "../../kernel/kernel.js";
 import type { AssistantMessage, AssistantMessageEvent } from "../../kernel/index.js";
 import { isContextOverflow, isRetryableError } from "../../lib/provider-kit/index.js";
 import { VENDOR_PLUGINS, bootKernel, removeDir, runStream, streamRequest, tempDir } from "./harness.js";
-import { startFakeLlm, writeModelsJson, type FakeLlm, type FakeProviderName, type FakeReply } from "./server.js";
+import { writeModelsJson, type FakeProviderName, type FakeReply } from "./server.js";
+import { useFakeLlm } from "../helpers/use-fake-llm.js";
 
-let fake: FakeLlm;
+const fake = useFakeLlm();
 let agentDir: string;
 let kernel: Kernel;
 beforeAll(async () => {
-  fake = await startFakeLlm();
   agentDir = await tempDir();
   await writeModelsJson(agentDir, fake.url);
   kernel = await bootKernel({ agentDir, plugins: VENDOR_PLUGINS });
 });
 afterAll(async () => {
-  await fake.close();
   await removeDir(agentDir);
-});
-beforeEach(() => {
-  fake.requests.length = 0;
 });
 
 /** Streams one reply through `provider`; the reply is answered by request, so tests cannot steal each other's. */

@@ -11,20 +11,19 @@ import anthropicPlugin from "../../plugins/provider-anthropic/index.js";
 import googlePlugin from "../../plugins/provider-google/index.js";
 import openaiPlugin from "../../plugins/provider-openai/index.js";
 import { bootKernel, removeDir, tempDir } from "./harness.js";
-import { startFakeLlm, writeModelsJson, type FakeLlm, type FakeProviderName } from "./server.js";
+import { writeModelsJson, type FakeProviderName } from "./server.js";
+import { useFakeLlm } from "../helpers/use-fake-llm.js";
 
-let fake: FakeLlm;
+const fake = useFakeLlm();
 let agentDir: string;
 let kernel: Kernel;
 
 beforeAll(async () => {
-  fake = await startFakeLlm();
   agentDir = await tempDir();
   await writeModelsJson(agentDir, fake.url);
   kernel = await bootKernel({ agentDir, plugins: [anthropicPlugin, openaiPlugin, googlePlugin], cli: { model: "fake-anthropic/fake-1" } });
 });
 afterAll(async () => {
-  await fake.close();
   await removeDir(agentDir);
 });
 

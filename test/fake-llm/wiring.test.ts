@@ -11,14 +11,13 @@ import anthropicPlugin from "../../plugins/provider-anthropic/index.js";
 import googlePlugin from "../../plugins/provider-google/index.js";
 import openaiPlugin from "../../plugins/provider-openai/index.js";
 import { bootKernel, removeDir, runStream, streamRequest, tempDir } from "./harness.js";
-import { startFakeLlm, type FakeLlm } from "./server.js";
+import { useFakeLlm } from "../helpers/use-fake-llm.js";
 
-let fake: FakeLlm;
+const fake = useFakeLlm();
 let agentDir: string;
 let kernel: Kernel;
 
 beforeAll(async () => {
-  fake = await startFakeLlm();
   agentDir = await tempDir();
   const providers = {
     anthropic: { baseUrl: fake.url },
@@ -31,7 +30,6 @@ beforeAll(async () => {
   kernel = await bootKernel({ agentDir, env, plugins: [anthropicPlugin, openaiPlugin, googlePlugin] });
 });
 afterAll(async () => {
-  await fake.close();
   await removeDir(agentDir);
 });
 
