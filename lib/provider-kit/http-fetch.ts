@@ -2,7 +2,8 @@
  * The `fetch` the frame gives every provider SDK, carried by node:http and node:https. Node 20's
  * global fetch (undici) costs a fresh process its first-use load (see fetch-headers.ts), then
  * compiles its WebAssembly HTTP parser on the first request and holds ~30 MB more at the peak of
- * a long stream; node's native parser costs neither. The response is a `FetchResponse` (the
+ * a long stream; node's native parser costs neither. The environment's proxy (HTTPS_PROXY, ...,
+ * NO_PROXY: see proxy.ts) is honoured. The response is a `FetchResponse` (the
  * standard interface, no undici). What this does not carry itself goes to the global fetch
  * unchanged: a `Request` object, a body other than a string or bytes, another protocol, and any
  * redirect (re-sent by the global fetch, which follows it as the standard says).
@@ -11,6 +12,7 @@ import type { Agent, ClientRequest, IncomingHttpHeaders, IncomingMessage, Reques
 import type { Readable } from "node:stream";
 import { FetchHeaders } from "./fetch-headers.js";
 import { FetchResponse } from "./fetch-response.js";
+import { proxyRefusal, proxyRouteFor } from "./proxy.js";
 
 /** Statuses whose response carries no body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
@@ -48,7 +50,9 @@ export async function httpFetch(input: string | URL | Request, init: RequestInit
   }
   const signal = init.signal ?? undefined;
   signal?.throwIfAborted();
-  const { request, agent } = await transportFor(url.protocol);
+  const { request, agent: direct } = await transportFor(url.protocol);
+  const route = await proxyRouteFor(url);
+  const agent = route?.agent ?? direct;
   const headers = requestHeaders(init.headers, body);
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
     const req = request(url, { method: init.method ?? "GET", headers, agent }, resolve);
@@ -60,6 +64,11 @@ export async function httpFetch(input: string | URL | Request, init: RequestInit
     req.end(body ?? undefined);
   });
   const status = response.statusCode ?? 0;
+  const refusal = route && proxyRefusal(route, url, status, response.statusMessage ?? "", response.socket);
+  if (refusal) {
+    response.destroy();
+    throw refusal;
+  }
   if (REDIRECT.has(status) && response.headers.location) {
     response.destroy();
     return fetch(input, init);
