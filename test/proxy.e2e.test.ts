@@ -20,6 +20,8 @@ const TLS = resolve(import.meta.dirname, "fixtures/tls");
 /** The certificate's name: the proxy sends every tunnel for it to the local TLS endpoint. */
 const HOST = "llm.proxy.test";
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
+/** Whatever proxy the machine running the tests has (lower case wins over upper case). */
+const NO_PROXIES = Object.fromEntries(["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"].map((name) => [name, undefined]));
 // A server per test: a reply scripted for a test whose request never came cannot answer the next one.
 const fake = useFakeLlm({ perTest: true });
 let tlsEndpoint: TlsServer;
@@ -71,7 +73,7 @@ async function printThroughProxy(model: string, baseUrl: string, env: Record<str
   return runCli(["-p", "--model", model, "--no-session", "Hello?"], {
     cwd: tempDir("atomic-proxy-cwd-"),
     agentDir,
-    env: { ...NO_KEYS, HTTPS_PROXY: proxyUrl, HTTP_PROXY: undefined, ALL_PROXY: undefined, NO_PROXY: undefined, NODE_EXTRA_CA_CERTS: resolve(TLS, "cert.pem"), ...env },
+    env: { ...NO_KEYS, ...NO_PROXIES, HTTPS_PROXY: proxyUrl, NODE_EXTRA_CA_CERTS: resolve(TLS, "cert.pem"), ...env },
   });
 }
 
