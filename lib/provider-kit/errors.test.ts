@@ -88,6 +88,18 @@ describe("isRetryableError", () => {
   });
 });
 
+describe("a proxy's refusal", () => {
+  it("is retried for a transient status only, not for its policy's 403 or 407", () => {
+    const refusal = (status: string) => `Connection error. (The proxy http://proxy.corp:3128 refused the connection to api.openai.com: ${status})`;
+    expect(isRetryableError(refusal("403 Forbidden"))).toBe(false);
+    expect(isRetryableError(refusal("407 Proxy Authentication Required"))).toBe(false);
+    expect(isRetryableError(refusal("502 Bad Gateway"))).toBe(true);
+    expect(isRetryableError(refusal("503 Service Unavailable"))).toBe(true);
+    // Any other connection error stays retryable.
+    expect(isRetryableError("Connection error.")).toBe(true);
+  });
+});
+
 describe("an empty 400", () => {
   it("means overflow only from the servers that answer overflow that way", () => {
     expect(isContextOverflow("400 status code (no body)")).toBe(false);

@@ -64,6 +64,12 @@ const RETRY_STATUS = "(?:408|409|425|429|500|502|503|504|520|522|524|529)";
  */
 const REPLAY_ERROR = /^(?:Cassette exhausted: |Cassette turn \d+ of |Empty cassette: |Invalid cassette header in |Invalid (?:JSON|event) on line \d+ of |Line \d+ of )/;
 
+/**
+ * A proxy that refused the tunnel (http-fetch words it so): its status decides, as a server's
+ * would. A 403 or 407 from a proxy's policy fails the same way again; a 502 or 503 may not.
+ */
+const PROXY_REFUSED = /\bThe proxy \S+ refused the connection to \S+: (\d{3})\b/;
+
 /** An error that starts with its HTTP status (every adapter keeps the SDK's "<status> <body>"). */
 const LEADING_STATUS = /^(\d{3})\b/;
 const TRANSIENT_STATUS = new RegExp(`^${RETRY_STATUS}$`);
@@ -110,6 +116,8 @@ export function isRetryableError(message: string | undefined, model?: ErrorSourc
   if (isContextOverflow(message, model)) return false;
   if (REPLAY_ERROR.test(message)) return false;
   if (NOT_RETRYABLE.test(message) && !(PER_MINUTE_QUOTA.test(message) && !DAILY_QUOTA.test(message))) return false;
+  const refused = PROXY_REFUSED.exec(message)?.[1];
+  if (refused) return TRANSIENT_STATUS.test(refused);
   // A client error (400, 401, 404, 422...) fails the same way again, whatever its text mentions.
   const status = LEADING_STATUS.exec(message)?.[1];
   if (status && status.startsWith("4") && !TRANSIENT_STATUS.test(status)) return false;
