@@ -16,7 +16,6 @@ const EXAMPLE = resolve(import.meta.dirname, "../docs/examples/atomic_client.py"
 const hasPython = spawnSync("python3", ["--version"]).status === 0;
 const fake = useFakeLlm();
 
-
 describe.skipIf(!hasPython)("the Python client example", () => {
   it("streams two prompts' answers and reads the last one back exactly", async () => {
     const agentDir = tempDir("atomic-agent-");

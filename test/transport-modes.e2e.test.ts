@@ -16,7 +16,6 @@ const LINE_TRANSPORT = resolve(import.meta.dirname, "fixtures/line-transport.ts"
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
 const fake = useFakeLlm();
 
-
 async function folders() {
   const agentDir = tempDir("atomic-agent-");
   await writeModelsJson(agentDir, fake.url);
