@@ -3,10 +3,11 @@
  * global fetch (undici) costs a fresh process its first-use load (see fetch-headers.ts), then
  * compiles its WebAssembly HTTP parser on the first request and holds ~30 MB more at the peak of
  * a long stream; node's native parser costs neither. The environment's proxy (HTTPS_PROXY, ...,
- * NO_PROXY: see proxy.ts) is honoured. The response is a `FetchResponse` (the
- * standard interface, no undici). What this does not carry itself goes to the global fetch
- * unchanged: a `Request` object, a body other than a string or bytes, another protocol, and any
- * redirect (re-sent by the global fetch, which follows it as the standard says).
+ * NO_PROXY: see proxy.ts) is honoured. The response is a `FetchResponse` (the standard
+ * interface, no undici). What this does not carry itself goes to the global fetch unchanged,
+ * and without the proxy: a `Request` object, a body other than a string or bytes, another
+ * protocol, and any redirect (re-sent by the global fetch, which follows it as the standard
+ * says). No provider SDK sends those.
  */
 import type { Agent, ClientRequest, IncomingHttpHeaders, IncomingMessage, RequestOptions } from "node:http";
 import type { Readable } from "node:stream";
