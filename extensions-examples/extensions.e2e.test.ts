@@ -6,14 +6,12 @@
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { FakeLlm } from "../test/fake-llm/server.js";
 import { notified, promptSettled, startExtensionAgent, toolNames, toolResults, uiRequest, useExtensionAgents, userTexts, wireText } from "../test/helpers/extension-agent.js";
 import type { RpcClient } from "../test/helpers/rpc-client.js";
 
 const example = (name: string) => resolve(import.meta.dirname, "extensions", `${name}.ts`);
-let fake: FakeLlm;
 const clients: RpcClient[] = [];
-useExtensionAgents(clients, (started) => (fake = started));
+const fake = useExtensionAgents(clients);
 
 async function start(names: string[], options: Omit<Parameters<typeof startExtensionAgent>[1], "extensions"> = {}): Promise<RpcClient> {
   const client = await startExtensionAgent(fake, { extensions: names.map(example), ...options });

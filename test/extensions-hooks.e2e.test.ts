@@ -7,15 +7,13 @@
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { FakeLlm } from "./fake-llm/server.js";
 import { notified, promptSettled, startExtensionAgent, stderrContains, toolNames, toolResults, useExtensionAgents, userTexts, wireText } from "./helpers/extension-agent.js";
 import type { RpcClient } from "./helpers/rpc-client.js";
 
 const fixture = (name: string) => resolve(import.meta.dirname, "fixtures/extensions", `${name}.ts`);
 const QUEUE_ERROR = 'Extension command "/state" cannot be queued. Use prompt() or execute the command when not streaming.';
-let fake: FakeLlm;
 const clients: RpcClient[] = [];
-useExtensionAgents(clients, (started) => (fake = started));
+const fake = useExtensionAgents(clients);
 
 async function start(names: string[], args: string[] = []): Promise<RpcClient> {
   const client = await startExtensionAgent(fake, { extensions: names.map(fixture), args });

@@ -5,14 +5,12 @@
  */
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { FakeLlm } from "./fake-llm/server.js";
 import { notified, promptSettled, startExtensionAgent, toolResults, useExtensionAgents } from "./helpers/extension-agent.js";
 import type { RpcClient } from "./helpers/rpc-client.js";
 
 const PROBE = resolve(import.meta.dirname, "fixtures/extensions/lifecycle-probe.ts");
-let fake: FakeLlm;
 const clients: RpcClient[] = [];
-useExtensionAgents(clients, (started) => (fake = started));
+const fake = useExtensionAgents(clients);
 
 async function start(args: string[] = []): Promise<RpcClient> {
   const client = await startExtensionAgent(fake, { extensions: [PROBE], args });

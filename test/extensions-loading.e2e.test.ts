@@ -7,13 +7,11 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { FakeLlm } from "./fake-llm/server.js";
 import { notified, promptSettled, startExtensionAgent, stderrContains, toolResults, type ExtensionAgentOptions, useExtensionAgents } from "./helpers/extension-agent.js";
 import { tempDir as makeTempDir, type Record_, type RpcClient } from "./helpers/rpc-client.js";
 
 const fixture = (name: string) => resolve(import.meta.dirname, "fixtures/extensions", `${name}.ts`);
 const command = (name: string) => `export default function (pi) { pi.registerCommand(${JSON.stringify(name)}, { description: "from ${name}", handler: async (_a, ctx) => ctx.ui.notify(${JSON.stringify(`ran ${name}`)}) }); }\n`;
-let fake: FakeLlm;
 const clients: RpcClient[] = [];
 const folders: string[] = [];
 /** A temp folder removed after the test (the agent's own folders go with it). */
@@ -22,7 +20,7 @@ function tempDir(prefix: string): string {
   folders.push(dir);
   return dir;
 }
-useExtensionAgents(clients, (started) => (fake = started));
+const fake = useExtensionAgents(clients);
 afterEach(() => {
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
 });

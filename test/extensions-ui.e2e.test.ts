@@ -6,14 +6,12 @@
  */
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { FakeLlm } from "./fake-llm/server.js";
 import { notified, startExtensionAgent, stderrContains, uiRequest, useExtensionAgents } from "./helpers/extension-agent.js";
 import type { Record_, RpcClient } from "./helpers/rpc-client.js";
 
 const UI_PROBE = resolve(import.meta.dirname, "fixtures/extensions/ui-probe.ts");
-let fake: FakeLlm;
 const clients: RpcClient[] = [];
-useExtensionAgents(clients, (started) => (fake = started));
+const fake = useExtensionAgents(clients);
 
 async function start(): Promise<RpcClient> {
   const client = await startExtensionAgent(fake, { extensions: [UI_PROBE] });

@@ -3,9 +3,10 @@
  * plus readers for what extensions do over RPC: UI requests, what the model was sent, tool results.
  */
 import { rmSync } from "node:fs";
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterEach } from "vitest";
 import type { FakeLlm, RecordedRequest } from "../fake-llm/server.js";
-import { startFakeLlm, writeModelsJson } from "../fake-llm/server.js";
+import { writeModelsJson } from "../fake-llm/server.js";
+import { useFakeLlm } from "./use-fake-llm.js";
 import { RpcClient, tempDir, type Record_ } from "./rpc-client.js";
 
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
@@ -26,18 +27,13 @@ export interface ExtensionAgentOptions {
  * One fake LLM for the file's tests; after each test its clients are stopped and the server's
  * recorded requests and default answer reset, so tests pass in any order.
  */
-export function useExtensionAgents(clients: RpcClient[], onFake: (fake: FakeLlm) => void): void {
-  let fake: FakeLlm | undefined;
-  beforeAll(async () => {
-    fake = await startFakeLlm();
-    onFake(fake);
-  });
-  afterAll(() => fake?.close());
+export function useExtensionAgents(clients: RpcClient[]): FakeLlm {
+  const fake = useFakeLlm();
   afterEach(async () => {
     for (const client of clients.splice(0)) await stopAgent(client);
-    fake!.requests.length = 0;
-    fake!.setDefault({ text: "ok" });
+    fake.setDefault({ text: "ok" });
   });
+  return fake;
 }
 
 export async function startExtensionAgent(fake: FakeLlm, options: ExtensionAgentOptions): Promise<RpcClient> {
