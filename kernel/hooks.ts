@@ -17,7 +17,8 @@ import type {
   CompactionEntry,
   SessionEntry,
 } from "./session-types.js";
-import type { AgentMessage, AssistantStream, CustomMessage, ImageContent, Model, StreamRequest, TextContent, ThinkingLevel, ToolSpec } from "./types.js";
+import type { AssistantStream } from "./assistant-stream.js";
+import type { AgentMessage, CustomMessage, ImageContent, Model, StreamRequest, TextContent, ThinkingLevel, ToolSpec } from "./types.js";
 
 export type { PluginErrorEvent } from "./hook-policy.js";
 

@@ -3,6 +3,7 @@
  * commands and tools, the hook and event types they tap and emit, and the host entry points.
  */
 export * from "./types.js";
+export * from "./assistant-stream.js";
 export * from "./session-types.js";
 export * from "./thinking.js";
 export * from "./errors.js";

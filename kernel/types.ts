@@ -54,8 +54,6 @@ export interface LlmContext {
 /** The unified streaming events every provider maps its wire format onto. */
 export type AssistantMessageEvent = Out<typeof S.AssistantMessageEventSchema>;
 
-/** A provider's answer to one request: its events, ending with exactly one `done` or `error`. */
-export type AssistantStream = AsyncIterable<AssistantMessageEvent>;
 
 export interface StreamOptions {
   signal: AbortSignal;

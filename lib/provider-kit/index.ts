@@ -19,7 +19,7 @@ export { requestedRetryDelayMs, retryAfterFromHeaders, retryAfterNote } from "./
 export { lazyProviderStream, providerModels, warmSdkWhenUsed } from "./provider-plugin.js";
 export type { CatalogModel, CostTier, ProviderModelsApi, ProviderRegistration, RequestCredentials } from "./types.js";
 export { computeCost, priceFor } from "./pricing.js";
-export type { ProviderBody, ProviderCall, ProviderStreamOptions } from "./provider-stream.js";
+export type { ProviderBody, ProviderCall, ProviderStreamOptions, ProviderYield } from "./provider-stream.js";
 export type { AssistantStreamBuilder, TokenCounts } from "./stream-builder.js";
 export type { HistoryOptions } from "./history.js";
 export { COMPAT_KEYS, levelsOfMap, mappedLevelValue, thinkingLevelMapOf, unknownCompatKeys, type ThinkingLevelMap } from "./compat.js";

@@ -3,7 +3,7 @@
  * on the first request (or warmed in the background once a model of that API is selected), so
  * startup only pays for a few lines per provider.
  */
-import type { AssistantStream, PluginContext, StreamRequest } from "../../kernel/index.js";
+import { batchedAssistantStream, type AssistantStream, type PluginContext, type StreamRequest } from "../../kernel/index.js";
 import type { ProviderBody, ProviderStreamOptions } from "./provider-stream.js";
 import type { ProviderModelsApi } from "./types.js";
 
@@ -24,10 +24,10 @@ export function lazyProviderStream(
   loadBody: () => Promise<ProviderBody>,
   options?: ProviderStreamOptions,
 ): AssistantStream {
-  return (async function* lazyStream() {
-    const [{ providerStream }, body] = await Promise.all([import("./provider-stream.js"), loadBody()]);
-    yield* providerStream(models, request, body, options);
-  })();
+  return batchedAssistantStream(async function* lazyBatches() {
+    const [{ providerBatches }, body] = await Promise.all([import("./provider-stream.js"), loadBody()]);
+    yield* providerBatches(models, request, body, options);
+  });
 }
 
 /**

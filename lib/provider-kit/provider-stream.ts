@@ -3,9 +3,10 @@
  * a slow `!command` key never holds up an abort), links cancellation, gives the SDK a fetch that
  * keeps what it may drop of an HTTP error, and guarantees the stream contract — exactly one
  * final `done` or `error`, and once a request has started, failures arrive as an `error` event
- * (never as an exception into the agent loop).
+ * (never as an exception into the agent loop). It hands events on in batches (the kernel's
+ * `eventBatches`): an adapter may yield a lazy batch per network read instead of each event.
  */
-import type { AssistantMessageEvent, AssistantStream, StreamRequest } from "../../kernel/index.js";
+import { batchedAssistantStream, type AssistantMessageEvent, type AssistantStream, type StreamRequest } from "../../kernel/index.js";
 import { errorText, failureText, type HttpFailure } from "./failure-text.js";
 import { httpFetch } from "./http-fetch.js";
 import { headerRecord, hookedInit } from "./request-hooks.js";
@@ -31,7 +32,14 @@ export interface ProviderCall {
   fetch: typeof fetch;
 }
 
-export type ProviderBody = (call: ProviderCall) => AsyncGenerator<AssistantMessageEvent, void, undefined>;
+/**
+ * What an adapter yields: one event, or a batch of them (the events of one network read). A
+ * batch is walked synchronously by the consumer and should be lazy (a generator that maps as
+ * it is walked): the builder's partial must not run ahead of the event being relayed.
+ */
+export type ProviderYield = AssistantMessageEvent | Iterable<AssistantMessageEvent>;
+
+export type ProviderBody = (call: ProviderCall) => AsyncGenerator<ProviderYield, void, undefined>;
 
 export interface ProviderStreamOptions {
   /** false: the provider needs no key (e.g. a local server); an empty string is passed. */
@@ -40,10 +48,16 @@ export interface ProviderStreamOptions {
 
 /** Wraps an adapter body into the unified stream the `stream` hook returns. */
 export function providerStream(models: ProviderModelsApi, request: StreamRequest, body: ProviderBody, options: ProviderStreamOptions = {}): AssistantStream {
-  return run(models, request, body, options);
+  return batchedAssistantStream(() => providerBatches(models, request, body, options));
 }
 
-async function* run(models: ProviderModelsApi, request: StreamRequest, body: ProviderBody, options: ProviderStreamOptions): AsyncGenerator<AssistantMessageEvent> {
+/** The frame's events in batches (what `providerStream` wraps). */
+export async function* providerBatches(
+  models: ProviderModelsApi,
+  request: StreamRequest,
+  body: ProviderBody,
+  options: ProviderStreamOptions = {},
+): AsyncGenerator<Iterable<AssistantMessageEvent>, void, undefined> {
   const builder = new AssistantStreamBuilder(request.model);
   const outer = request.options.signal;
   const controller = new AbortController();
@@ -67,11 +81,11 @@ async function* run(models: ProviderModelsApi, request: StreamRequest, body: Pro
     try {
       credentials = await untilAborted(resolveCredentials(models, request, controller.signal), controller.signal);
     } catch (error) {
-      yield outer.aborted ? builder.error(ABORTED_MESSAGE, true) : builder.error(errorText(error));
+      yield [outer.aborted ? builder.error(ABORTED_MESSAGE, true) : builder.error(errorText(error))];
       return;
     }
     if (!credentials.apiKey && options.requiresKey !== false) {
-      yield builder.error(`No API key found for ${request.model.provider}.`);
+      yield [builder.error(`No API key found for ${request.model.provider}.`)];
       return;
     }
     const call: ProviderCall = {
@@ -83,23 +97,47 @@ async function* run(models: ProviderModelsApi, request: StreamRequest, body: Pro
       signal: controller.signal,
       fetch: capturingFetch,
     };
+    const failed = (error: unknown) => builder.error(outer.aborted ? ABORTED_MESSAGE : failureText(error, httpFailure), outer.aborted);
     try {
-      for await (const event of body(call)) {
-        yield event;
+      for await (const item of body(call)) {
+        yield isEventBatch(item) ? untilFinal(item, builder, failed) : [item];
         if (builder.finished) return;
       }
     } catch (error) {
-      if (!builder.finished) yield builder.error(outer.aborted ? ABORTED_MESSAGE : failureText(error, httpFailure), outer.aborted);
+      if (!builder.finished) yield [failed(error)];
       return;
     }
     // Some SDKs end their iterator silently on abort; a body may also just run out of events.
     if (!builder.finished) {
-      yield outer.aborted ? builder.error(ABORTED_MESSAGE, true) : builder.error("Provider stream ended without a final message");
+      yield [outer.aborted ? builder.error(ABORTED_MESSAGE, true) : builder.error("Provider stream ended without a final message")];
     }
   } finally {
     outer.removeEventListener("abort", onAbort);
     // The consumer may stop reading early: cancel the HTTP request (and a running key command) either way.
     if (!controller.signal.aborted) controller.abort();
+  }
+}
+
+function isEventBatch(item: ProviderYield): item is Iterable<AssistantMessageEvent> {
+  return typeof (item as Partial<Iterable<unknown>>)[Symbol.iterator] === "function";
+}
+
+/**
+ * A batch as the consumer walks it: nothing after the final event, and a failure while mapping
+ * (the adapter runs as it is walked) becomes the final `error` event, as it does between batches.
+ */
+function* untilFinal(
+  batch: Iterable<AssistantMessageEvent>,
+  builder: AssistantStreamBuilder,
+  failed: (error: unknown) => AssistantMessageEvent,
+): Generator<AssistantMessageEvent, void, undefined> {
+  try {
+    for (const event of batch) {
+      yield event;
+      if (builder.finished) return;
+    }
+  } catch (error) {
+    if (!builder.finished) yield failed(error);
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import {
   announce,
+  assistantEventBatches,
   emptyUsage,
   type AgentMessage,
   type AssistantMessage,
@@ -55,22 +56,26 @@ export async function streamAssistant(host: StreamHost, signal: AbortSignal): Pr
   };
   const updateHook = host.hooks.message_update;
   try {
-    for await (const event of stream) {
-      if (!partial) await begin(event.partial);
-      if (event.type === "start") continue;
-      if (event.type === "done") {
-        final = event.message;
-        break;
+    // A batch is walked without awaiting, except for what must be awaited per event (a tapped
+    // hook, a congested consumer): the adapter maps each event as it is reached.
+    relay: for await (const batch of assistantEventBatches(stream)) {
+      for (const event of batch) {
+        if (!partial) await begin(event.partial);
+        if (event.type === "start") continue;
+        if (event.type === "done") {
+          final = event.message;
+          break relay;
+        }
+        if (event.type === "error") {
+          final = event.error;
+          break relay;
+        }
+        const update = { type: "message_update" as const, message: event.partial, assistantMessageEvent: event };
+        host.events.dispatch(update);
+        if (updateHook.isUsed()) await updateHook.promise(update);
+        const congestion = host.events.drain();
+        if (congestion) await congestion;
       }
-      if (event.type === "error") {
-        final = event.error;
-        break;
-      }
-      const update = { type: "message_update" as const, message: event.partial, assistantMessageEvent: event };
-      host.events.dispatch(update);
-      if (updateHook.isUsed()) await updateHook.promise(update);
-      const congestion = host.events.drain();
-      if (congestion) await congestion;
     }
   } catch (error) {
     final = failure(model, messageOf(error), signal, partial);

@@ -10,7 +10,8 @@ import { APIError } from "@anthropic-ai/sdk/core/error";
 import { Messages } from "@anthropic-ai/sdk/resources/messages";
 import type { AssistantMessageEvent } from "../../kernel/index.js";
 import { splitBaseUrl } from "../../lib/provider-kit/base-url.js";
-import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
+import type { ProviderCall, ProviderYield } from "../../lib/provider-kit/provider-stream.js";
+import type { AssistantStreamBuilder } from "../../lib/provider-kit/stream-builder.js";
 import { sseBatches } from "../../lib/provider-kit/sse.js";
 import { buildAnthropicRequest, type AnthropicRequestOptions } from "./request.js";
 
@@ -41,7 +42,7 @@ const STOP: Record<string, "stop" | "length" | "toolUse"> = {
   tool_use: "toolUse",
 };
 
-export async function* streamAnthropic(call: ProviderCall, options: AnthropicRequestOptions = {}): AsyncGenerator<AssistantMessageEvent, void, undefined> {
+export async function* streamAnthropic(call: ProviderCall, options: AnthropicRequestOptions = {}): AsyncGenerator<ProviderYield, void, undefined> {
   const { params, betas } = buildAnthropicRequest(call.request, options);
   const { baseURL, query } = splitBaseUrl(call.baseUrl);
   const client = new BaseAnthropic({
@@ -58,9 +59,27 @@ export async function* streamAnthropic(call: ProviderCall, options: AnthropicReq
   const response = await messages.create(params as never, { signal: call.signal }).asResponse();
   const b = call.builder;
   yield b.start();
-  let stopReason: string | null | undefined;
-  let stopped = false;
-  for await (const events of rawEventBatches(response)) for (const event of events) {
+  const state: StreamState = { stopped: false };
+  // One lazy batch per network read: mapped as the consumer walks it (see ProviderYield).
+  for await (const events of rawEventBatches(response)) yield mapEvents(b, events, state);
+  const { stopped, stopReason } = state;
+  if (call.signal.aborted) return; // the frame reports the abort
+  if (!stopped) throw new Error("Anthropic stream ended without message_stop");
+  yield* b.endAll();
+  const reason = stopReason ? STOP[stopReason] : undefined;
+  if (reason) yield b.done(reason);
+  else if (stopReason === "refusal") yield b.error("The model refused to respond (stop_reason: refusal)");
+  else yield b.error(`Anthropic stream ended with unexpected stop_reason: ${stopReason ?? "none"}`);
+}
+
+interface StreamState {
+  stopped: boolean;
+  stopReason?: string | null;
+}
+
+/** The unified events of one batch, mapped as they are walked; the stop reason goes to `state`. */
+function* mapEvents(b: AssistantStreamBuilder, events: readonly RawEvent[], state: StreamState): Generator<AssistantMessageEvent, void, undefined> {
+  for (const event of events) {
     const index = event.index ?? -1;
     switch (event.type) {
       case "message_start":
@@ -94,21 +113,14 @@ export async function* streamAnthropic(call: ProviderCall, options: AnthropicReq
         if (b.isOpen(index)) yield b.end(index);
         break;
       case "message_delta":
-        if (event.delta?.stop_reason) stopReason = event.delta.stop_reason;
+        if (event.delta?.stop_reason) state.stopReason = event.delta.stop_reason;
         if (event.usage) b.setUsage(usageOf(event.usage));
         break;
       case "message_stop":
-        stopped = true;
+        state.stopped = true;
         break;
     }
   }
-  if (call.signal.aborted) return; // the frame reports the abort
-  if (!stopped) throw new Error("Anthropic stream ended without message_stop");
-  yield* b.endAll();
-  const reason = stopReason ? STOP[stopReason] : undefined;
-  if (reason) yield b.done(reason);
-  else if (stopReason === "refusal") yield b.error("The model refused to respond (stop_reason: refusal)");
-  else yield b.error(`Anthropic stream ended with unexpected stop_reason: ${stopReason ?? "none"}`);
 }
 
 /** message_delta repeats only the counts that changed; null or missing ones keep their value. */

@@ -5,7 +5,7 @@
  */
 import type { AssistantMessageEvent } from "../../kernel/index.js";
 import type { AssistantStreamBuilder } from "../../lib/provider-kit/stream-builder.js";
-import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
+import type { ProviderCall, ProviderYield } from "../../lib/provider-kit/provider-stream.js";
 import { completionsCompat } from "./completions-compat.js";
 import { REASONING_FIELDS, buildChatRequest } from "./completions-request.js";
 import { openAiClient, streamedPayloads } from "./client.js";
@@ -36,7 +36,7 @@ interface Chunk {
 
 const FINISH: Record<string, "stop" | "length" | "toolUse"> = { stop: "stop", end: "stop", length: "length", tool_calls: "toolUse", function_call: "toolUse" };
 
-export async function* streamChatCompletions(call: ProviderCall): AsyncGenerator<AssistantMessageEvent, void, undefined> {
+export async function* streamChatCompletions(call: ProviderCall): AsyncGenerator<ProviderYield, void, undefined> {
   const client = openAiClient(call);
   const compat = completionsCompat(call.request.model);
   const sessionId = call.request.options.sessionId;
@@ -47,39 +47,19 @@ export async function* streamChatCompletions(call: ProviderCall): AsyncGenerator
   const b = call.builder;
   yield b.start();
   const blocks = new ChunkBlocks(b);
-  let finish: string | null | undefined;
-  for await (const batch of streamedPayloads<Chunk>(response)) for (const chunk of batch) {
-    if (chunk.usage) b.setUsage(usageOf(chunk.usage));
-    const choice = chunk.choices?.[0];
-    if (!choice) continue;
-    const delta = choice.delta ?? {};
-    const field = REASONING_FIELDS.find((name) => typeof delta[name] === "string" && delta[name] !== "");
-    // A delta that continues the open block is the hot path: no generator for it.
-    if (field) {
-      const key = blocks.openProseKey("thinking");
-      if (key === undefined) yield* blocks.thinking(delta[field] as string, field);
-      else yield b.thinkingDelta(key, delta[field] as string);
-    }
-    if (typeof delta.content === "string" && delta.content !== "") {
-      const key = blocks.openProseKey("text");
-      if (key === undefined) yield* blocks.text(delta.content);
-      else yield b.textDelta(key, delta.content);
-    }
-    for (const toolCall of delta.tool_calls ?? []) yield* blocks.toolCall(toolCall);
-    for (const detail of delta.reasoning_details ?? []) blocks.reasoningDetail(detail);
-    if (choice.finish_reason) finish = choice.finish_reason;
-  }
+  // One lazy batch per network read: mapped as the consumer walks it (see ProviderYield).
+  for await (const batch of streamedPayloads<Chunk>(response)) yield blocks.chunkEvents(batch);
   if (call.signal.aborted) return;
-  blocks.fillMissingIds();
-  yield* b.endAll();
-  // No finish_reason at all is a clean end (some servers omit it); one we do not know
-  // (content_filter, network_error, ...) means the answer did not finish properly.
-  const reason = finish ? FINISH[finish] : "stop";
-  if (!reason) {
-    yield b.error(`Provider finish_reason: ${finish}`);
-    return;
+  yield blocks.finalEvents();
+}
+
+/** The first reasoning field that holds text, if any. */
+function reasoningField(delta: Record<string, unknown>): (typeof REASONING_FIELDS)[number] | undefined {
+  for (const name of REASONING_FIELDS) {
+    const value = delta[name];
+    if (typeof value === "string" && value !== "") return name;
   }
-  yield b.done(reason === "stop" && b.hasToolCalls() ? "toolUse" : reason);
+  return undefined;
 }
 
 /**
@@ -99,9 +79,74 @@ class ChunkBlocks {
   #prose: { kind: "text" | "thinking"; key: string } | undefined;
   readonly #tools = new Map<number, { key: string; id: string; name: string }>();
   #count = 0;
+  #finish: string | null | undefined;
 
   constructor(builder: AssistantStreamBuilder) {
     this.#b = builder;
+  }
+
+  *chunkEvents(chunks: readonly Chunk[]): Generator<AssistantMessageEvent, void, undefined> {
+    for (const chunk of chunks) {
+      const continued = this.#continuation(chunk);
+      if (continued) yield continued;
+      else yield* this.#events(chunk);
+    }
+  }
+
+  /**
+   * The event of a chunk that only continues the open text or thinking block (almost every
+   * chunk of an answer), else undefined. Kept apart from the general case so the loop that runs
+   * per chunk stays small (V8 optimises it early and cheaply).
+   */
+  #continuation(chunk: Chunk): AssistantMessageEvent | undefined {
+    const prose = this.#prose;
+    if (!prose || chunk.usage) return undefined;
+    const choice = chunk.choices?.[0];
+    if (!choice || choice.finish_reason) return undefined;
+    const delta = choice.delta;
+    if (!delta || delta.tool_calls || delta.reasoning_details) return undefined;
+    const field = reasoningField(delta);
+    const content = typeof delta.content === "string" && delta.content !== "" ? delta.content : undefined;
+    if (prose.kind === "text") return content !== undefined && !field ? this.#b.textDelta(prose.key, content) : undefined;
+    return field && content === undefined ? this.#b.thinkingDelta(prose.key, delta[field] as string) : undefined;
+  }
+
+  *#events(chunk: Chunk): Generator<AssistantMessageEvent, void, undefined> {
+    const b = this.#b;
+    if (chunk.usage) b.setUsage(usageOf(chunk.usage));
+    const choice = chunk.choices?.[0];
+    if (!choice) return;
+    const delta = choice.delta ?? {};
+    const field = reasoningField(delta);
+    if (field) {
+      const key = this.openProseKey("thinking");
+      if (key === undefined) yield* this.thinking(delta[field] as string, field);
+      else yield b.thinkingDelta(key, delta[field] as string);
+    }
+    if (typeof delta.content === "string" && delta.content !== "") {
+      const key = this.openProseKey("text");
+      if (key === undefined) yield* this.text(delta.content);
+      else yield b.textDelta(key, delta.content);
+    }
+    if (delta.tool_calls) for (const toolCall of delta.tool_calls) yield* this.toolCall(toolCall);
+    if (delta.reasoning_details) for (const detail of delta.reasoning_details) this.reasoningDetail(detail);
+    if (choice.finish_reason) this.#finish = choice.finish_reason;
+  }
+
+  /** The open blocks' ends and the final event, once the body is read. */
+  *finalEvents(): Generator<AssistantMessageEvent, void, undefined> {
+    const b = this.#b;
+    this.fillMissingIds();
+    yield* b.endAll();
+    // No finish_reason at all is a clean end (some servers omit it); one we do not know
+    // (content_filter, network_error, ...) means the answer did not finish properly.
+    const finish = this.#finish;
+    const reason = finish ? FINISH[finish] : "stop";
+    if (!reason) {
+      yield b.error(`Provider finish_reason: ${finish}`);
+      return;
+    }
+    yield b.done(reason === "stop" && b.hasToolCalls() ? "toolUse" : reason);
   }
 
   /** The key of the open text or thinking block, if the open prose block is of that kind. */

@@ -4,7 +4,8 @@
  * message's id and phase as `{v:1,id,phase}`, so the next request can replay them.
  */
 import type { AssistantMessageEvent } from "../../kernel/index.js";
-import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
+import type { ProviderCall, ProviderYield } from "../../lib/provider-kit/provider-stream.js";
+import type { AssistantStreamBuilder } from "../../lib/provider-kit/stream-builder.js";
 import { buildResponsesRequest } from "./responses-request.js";
 import { openAiClient, streamedPayloads } from "./client.js";
 
@@ -33,13 +34,36 @@ interface StreamEvent {
   response?: ResponseBody;
 }
 
-export async function* streamResponses(call: ProviderCall): AsyncGenerator<AssistantMessageEvent, void, undefined> {
+export async function* streamResponses(call: ProviderCall): AsyncGenerator<ProviderYield, void, undefined> {
   const client = openAiClient(call);
   const response = await client.responses.create(buildResponsesRequest(call.request) as never, { signal: call.signal }).asResponse();
   const b = call.builder;
   yield b.start();
-  let final: ResponseBody | undefined;
-  for await (const batch of streamedPayloads<StreamEvent>(response)) for (const event of batch) {
+  const state: { final?: ResponseBody } = {};
+  // One lazy batch per network read: mapped as the consumer walks it (see ProviderYield).
+  for await (const batch of streamedPayloads<StreamEvent>(response)) yield mapEvents(b, batch, state);
+  const final = state.final;
+  if (call.signal.aborted) return;
+  if (!final) throw new Error("OpenAI Responses stream ended without response.completed");
+  if (final.usage) {
+    const cached = final.usage.input_tokens_details?.cached_tokens ?? 0;
+    b.setUsage({ input: (final.usage.input_tokens ?? 0) - cached, output: final.usage.output_tokens ?? 0, cacheRead: cached });
+  }
+  yield* b.endAll();
+  if (final.status === "failed" || final.status === "cancelled") {
+    yield b.error(final.error ? `${final.error.code ?? "error"}: ${final.error.message ?? "The response failed"}` : `The response ${final.status}`);
+  } else if (final.status === "incomplete") {
+    // Only running out of output tokens is a length stop; a filtered answer is an error.
+    const reason = final.incomplete_details?.reason ?? "max_output_tokens";
+    yield reason === "max_output_tokens" ? b.done("length") : b.error(`The response is incomplete (incomplete_details.reason: ${reason})`);
+  } else {
+    yield b.done(b.hasToolCalls() ? "toolUse" : "stop");
+  }
+}
+
+/** The unified events of one batch, mapped as they are walked; the closing response goes to `state.final`. */
+function* mapEvents(b: AssistantStreamBuilder, events: readonly StreamEvent[], state: { final?: ResponseBody }): Generator<AssistantMessageEvent, void, undefined> {
+  for (const event of events) {
     const key = event.output_index ?? -1;
     switch (event.type) {
       case "response.output_item.added": {
@@ -81,26 +105,10 @@ export async function* streamResponses(call: ProviderCall): AsyncGenerator<Assis
       case "response.completed":
       case "response.incomplete":
       case "response.failed":
-        final = event.response ?? {};
+        state.final = event.response ?? {};
         break;
       case "error":
         throw new Error(`Error Code ${event.code ?? "unknown"}: ${event.message ?? "Unknown error"}`);
     }
-  }
-  if (call.signal.aborted) return;
-  if (!final) throw new Error("OpenAI Responses stream ended without response.completed");
-  if (final.usage) {
-    const cached = final.usage.input_tokens_details?.cached_tokens ?? 0;
-    b.setUsage({ input: (final.usage.input_tokens ?? 0) - cached, output: final.usage.output_tokens ?? 0, cacheRead: cached });
-  }
-  yield* b.endAll();
-  if (final.status === "failed" || final.status === "cancelled") {
-    yield b.error(final.error ? `${final.error.code ?? "error"}: ${final.error.message ?? "The response failed"}` : `The response ${final.status}`);
-  } else if (final.status === "incomplete") {
-    // Only running out of output tokens is a length stop; a filtered answer is an error.
-    const reason = final.incomplete_details?.reason ?? "max_output_tokens";
-    yield reason === "max_output_tokens" ? b.done("length") : b.error(`The response is incomplete (incomplete_details.reason: ${reason})`);
-  } else {
-    yield b.done(b.hasToolCalls() ? "toolUse" : "stop");
   }
 }

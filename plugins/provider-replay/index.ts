@@ -6,7 +6,7 @@
  */
 import { open, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { definePlugin, type AssistantMessageEvent, type Model, type StreamRequest } from "../../kernel/index.js";
+import { batchedAssistantStream, definePlugin, type AssistantStream, type Model, type StreamRequest } from "../../kernel/index.js";
 import type { Cassette } from "./cassette.js";
 import { installRecorder } from "./record.js";
 
@@ -54,9 +54,11 @@ export default definePlugin({
   },
 });
 
-async function* replay(cassette: Promise<Cassette>, request: StreamRequest): AsyncGenerator<AssistantMessageEvent> {
-  const [{ replayTurn }, tape] = await Promise.all([import("./replay-stream.js"), cassette]);
-  yield* replayTurn(tape, request.model, request);
+function replay(cassette: Promise<Cassette>, request: StreamRequest): AssistantStream {
+  return batchedAssistantStream(async function* replayBatches() {
+    const [{ replayTurnBatches }, tape] = await Promise.all([import("./replay-stream.js"), cassette]);
+    yield* replayTurnBatches(tape, request.model, request);
+  });
 }
 
 async function listCassettes(dir: string): Promise<string[]> {

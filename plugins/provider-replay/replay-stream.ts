@@ -7,7 +7,25 @@ import type { AssistantMessageEvent, Model, StreamRequest } from "../../kernel/i
 import { AssistantStreamBuilder } from "../../lib/provider-kit/stream-builder.js";
 import type { Cassette, CassetteEvent } from "./cassette.js";
 
-export async function* replayTurn(cassette: Cassette, model: Model, request: StreamRequest): AsyncGenerator<AssistantMessageEvent> {
+/**
+ * The turn's events in batches (the kernel's `eventBatches`): an unpaced cassette is one lazy
+ * batch, walked without an async step per event; a paced one (`eventDelayMs`) one event per
+ * batch, the delay before each.
+ */
+export async function* replayTurnBatches(cassette: Cassette, model: Model, request: StreamRequest): AsyncGenerator<Iterable<AssistantMessageEvent>, void, undefined> {
+  const events = turnEvents(cassette, model, request);
+  if (cassette.eventDelayMs <= 0) {
+    yield events;
+    return;
+  }
+  for (let next = events.next(); !next.done; next = events.next()) {
+    yield [next.value];
+    await sleep(cassette.eventDelayMs, request.options.signal);
+  }
+}
+
+/** The turn's events, each mapped as it is reached; an abort is seen before each recorded event. */
+function* turnEvents(cassette: Cassette, model: Model, request: StreamRequest): Generator<AssistantMessageEvent, void, undefined> {
   const { signal, callIndex } = request.options;
   const stream = new AssistantStreamBuilder(model);
   yield stream.start();
@@ -18,7 +36,6 @@ export async function* replayTurn(cassette: Cassette, model: Model, request: Str
     return;
   }
   for (const event of turn) {
-    if (cassette.eventDelayMs > 0) await sleep(cassette.eventDelayMs, signal);
     if (signal.aborted) {
       yield stream.error("Request was aborted", true);
       return;
