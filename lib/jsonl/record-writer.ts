@@ -26,6 +26,11 @@ export class RecordWriter {
     this.#track(this.#sink.write(rawId ? [withRawId(stringifyRecord(record), rawId) + "\n"] : serializeParts(record)));
   }
 
+  /** A record already serialised (one line of JSON, without its line feed). */
+  writeJson(json: string): void {
+    this.#track(this.#sink.write([json + "\n"]));
+  }
+
   #track(accepted: boolean): void {
     if (accepted || this.#congested) return;
     this.#congested = new Promise<void>((resolve) =>

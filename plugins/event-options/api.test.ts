@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { deltaUpdate, streamedDeltaJson } from "./api.js";
+
+const partial = { role: "assistant", content: [{ type: "text", text: "so far" }] };
+
+describe("streamedDeltaJson", () => {
+  it("writes exactly what JSON.stringify(deltaUpdate(event)) writes for the delta events", () => {
+    const deltas = [
+      { type: "text_delta", contentIndex: 0, delta: "plain ", partial },
+      { type: "thinking_delta", contentIndex: 3, delta: 'quotes " and \\ and \n and \u2028 and \u0001', partial },
+      { type: "toolcall_delta", contentIndex: 12, delta: '{"path":"ü/日本"', partial },
+      { type: "text_delta", contentIndex: 0, delta: "\ud800 lone surrogate", partial },
+    ];
+    for (const inner of deltas) {
+      const event = { type: "message_update", message: partial, assistantMessageEvent: inner };
+      expect(streamedDeltaJson(event)).toBe(JSON.stringify(deltaUpdate(event)));
+    }
+  });
+
+  it("leaves every other shape to the general serialiser", () => {
+    const others = [
+      { type: "text_start", contentIndex: 0, partial },
+      { type: "text_end", contentIndex: 0, content: "x", partial },
+      { type: "text_delta", delta: "keys in another order", contentIndex: 0, partial },
+      { type: "text_delta", contentIndex: 0, delta: "an extra key", partial, extra: 1 },
+      { type: "text_delta", contentIndex: 0.5, delta: "not an index", partial },
+      { type: "text_delta", contentIndex: 0, delta: 42, partial },
+      { type: "text_delta", contentIndex: 0, delta: "no partial" },
+    ];
+    for (const inner of others) expect(streamedDeltaJson({ assistantMessageEvent: inner })).toBeUndefined();
+  });
+});
