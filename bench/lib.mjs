@@ -8,6 +8,8 @@ import { fileURLToPath } from "node:url";
 
 /** The built CLI; ATOMIC_BENCH_CLI points the benchmarks at another build (to compare two). */
 export const CLI = process.env.ATOMIC_BENCH_CLI ?? fileURLToPath(new URL("../dist/cli/atomic.cjs", import.meta.url));
+/** Node flags for the agent processes (space-separated), e.g. to measure a V8 option. */
+const NODE_FLAGS = (process.env.ATOMIC_BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 
 const made = [];
 // Benchmarks leave nothing in the temp dir.
@@ -58,7 +60,7 @@ export function mainThreadTimes(pid) {
  */
 export function startAgent(args, { agentDir, cwd, onLine, cli = CLI }) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [cli, ...args], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, cli, ...args], {
     cwd: cwd ?? agentDir,
     env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir },
     stdio: ["pipe", "pipe", "inherit"],
