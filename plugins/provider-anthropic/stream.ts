@@ -12,7 +12,7 @@ import type { AssistantMessageEvent } from "../../kernel/index.js";
 import { splitBaseUrl } from "../../lib/provider-kit/base-url.js";
 import type { ProviderCall, ProviderYield } from "../../lib/provider-kit/provider-stream.js";
 import type { AssistantStreamBuilder } from "../../lib/provider-kit/stream-builder.js";
-import { sseBatches } from "../../lib/provider-kit/sse.js";
+import { sseBatches, type SseMessage } from "../../lib/provider-kit/sse.js";
 import { buildAnthropicRequest, type AnthropicRequestOptions } from "./request.js";
 
 /** The raw stream events we read; anything else (pings, server tools) is skipped. */
@@ -78,7 +78,7 @@ interface StreamState {
 }
 
 /** The unified events of one batch, mapped as they are walked; the stop reason goes to `state`. */
-function* mapEvents(b: AssistantStreamBuilder, events: readonly RawEvent[], state: StreamState): Generator<AssistantMessageEvent, void, undefined> {
+function* mapEvents(b: AssistantStreamBuilder, events: Iterable<RawEvent>, state: StreamState): Generator<AssistantMessageEvent, void, undefined> {
   for (const event of events) {
     const index = event.index ?? -1;
     switch (event.type) {
@@ -136,30 +136,23 @@ function usageOf(usage: RawUsage) {
 }
 
 /**
- * The stream's events, in batches as they arrive, as the SDK's own stream gives them (pings and
- * unnamed events skipped, an `error` event thrown as its `APIError`), read by the provider
- * kit's SSE reader (see sse.ts for why).
+ * The stream's events, one lazy iterable per network read, each parsed as it is reached, as the
+ * SDK's own stream gives them (pings and unnamed events skipped, an `error` event thrown as its
+ * `APIError` where it comes), read by the provider kit's SSE reader (see sse.ts for why).
  */
-async function* rawEventBatches(response: Response): AsyncGenerator<RawEvent[], void, undefined> {
-  for await (const messages of sseBatches(response)) {
-    const events: RawEvent[] = [];
-    let failure: unknown;
-    try {
-      for (const message of messages) {
-        if (message.event === undefined || message.event === "ping") continue;
-        if (message.event === "error") {
-          const body = parsedOrText(message.data) as { error?: { type?: string } } | string;
-          const type = typeof body === "object" ? body?.error?.type : undefined;
-          throw new APIError(undefined, body as object, undefined, response.headers, type as never);
-        }
-        if (message.data) events.push(JSON.parse(message.data) as RawEvent);
-      }
-    } catch (error) {
-      failure = error ?? new Error("Anthropic stream failed");
+async function* rawEventBatches(response: Response): AsyncGenerator<Iterable<RawEvent>, void, undefined> {
+  for await (const messages of sseBatches(response)) yield rawEvents(messages, response.headers);
+}
+
+function* rawEvents(messages: readonly SseMessage[], headers: Headers): Generator<RawEvent, void, undefined> {
+  for (const message of messages) {
+    if (message.event === undefined || message.event === "ping") continue;
+    if (message.event === "error") {
+      const body = parsedOrText(message.data) as { error?: { type?: string } } | string;
+      const type = typeof body === "object" ? body?.error?.type : undefined;
+      throw new APIError(undefined, body as object, undefined, headers, type as never);
     }
-    // What came before a failure is still delivered, in order.
-    if (events.length > 0) yield events;
-    if (failure !== undefined) throw failure;
+    if (message.data) yield JSON.parse(message.data) as RawEvent;
   }
 }
 

@@ -6,7 +6,7 @@
 import OpenAI from "openai";
 import { splitBaseUrl } from "../../lib/provider-kit/base-url.js";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
-import { sseBatches } from "../../lib/provider-kit/sse.js";
+import { sseBatches, type SseMessage } from "../../lib/provider-kit/sse.js";
 
 export function openAiClient(call: ProviderCall): OpenAI {
   const { baseURL, query } = splitBaseUrl(call.baseUrl);
@@ -24,34 +24,28 @@ export function openAiClient(call: ProviderCall): OpenAI {
 }
 
 /**
- * The JSON payloads of a streamed response, in batches as they arrive (see sse.ts for why):
- * what the SDK's own stream gives, with the same `[DONE]` end and the same `APIError` for an
- * `error` payload. Reads to the end of the body after `[DONE]`, as the SDK does, so the
- * connection can be reused.
+ * The JSON payloads of a streamed response, one lazy iterable per network read (see sse.ts for
+ * why batches): each payload is parsed as the consumer reaches it, so a read's parsed objects
+ * are never all alive at once. What the SDK's own stream gives, with the same `[DONE]` end and
+ * the same `APIError` for an `error` payload, thrown where it comes (what came before it is
+ * delivered). Reads to the end of the body after `[DONE]`, as the SDK does, so the connection
+ * can be reused.
  */
-export async function* streamedPayloads<T>(response: Response): AsyncGenerator<T[], void, undefined> {
-  let done = false;
-  for await (const messages of sseBatches(response)) {
-    if (done) continue;
-    const payloads: T[] = [];
-    let failure: unknown;
-    try {
-      for (const message of messages) {
-        if (message.data.startsWith("[DONE]")) {
-          done = true;
-          break;
-        }
-        // Assistants API events: never asked for by these adapters.
-        if (message.event?.startsWith("thread.")) continue;
-        const payload = JSON.parse(message.data) as { error?: unknown } | null;
-        if (payload?.error) throw new OpenAI.APIError(undefined, payload.error as object, undefined, response.headers);
-        payloads.push(payload as T);
-      }
-    } catch (error) {
-      failure = error ?? new Error("OpenAI stream failed");
+export async function* streamedPayloads<T>(response: Response): AsyncGenerator<Iterable<T>, void, undefined> {
+  const state = { done: false };
+  for await (const messages of sseBatches(response)) if (!state.done) yield payloads<T>(messages, state, response.headers);
+}
+
+function* payloads<T>(messages: readonly SseMessage[], state: { done: boolean }, headers: Headers): Generator<T, void, undefined> {
+  for (const message of messages) {
+    if (message.data.startsWith("[DONE]")) {
+      state.done = true;
+      return;
     }
-    // What came before a failure is still delivered, in order.
-    if (payloads.length > 0) yield payloads;
-    if (failure !== undefined) throw failure;
+    // Assistants API events: never asked for by these adapters.
+    if (message.event?.startsWith("thread.")) continue;
+    const payload = JSON.parse(message.data) as { error?: unknown } | null;
+    if (payload?.error) throw new OpenAI.APIError(undefined, payload.error as object, undefined, headers);
+    yield payload as T;
   }
 }

@@ -85,7 +85,7 @@ class ChunkBlocks {
     this.#b = builder;
   }
 
-  *chunkEvents(chunks: readonly Chunk[]): Generator<AssistantMessageEvent, void, undefined> {
+  *chunkEvents(chunks: Iterable<Chunk>): Generator<AssistantMessageEvent, void, undefined> {
     for (const chunk of chunks) {
       const continued = this.#continuation(chunk);
       if (continued) yield continued;

@@ -62,7 +62,7 @@ export async function* streamResponses(call: ProviderCall): AsyncGenerator<Provi
 }
 
 /** The unified events of one batch, mapped as they are walked; the closing response goes to `state.final`. */
-function* mapEvents(b: AssistantStreamBuilder, events: readonly StreamEvent[], state: { final?: ResponseBody }): Generator<AssistantMessageEvent, void, undefined> {
+function* mapEvents(b: AssistantStreamBuilder, events: Iterable<StreamEvent>, state: { final?: ResponseBody }): Generator<AssistantMessageEvent, void, undefined> {
   for (const event of events) {
     const key = event.output_index ?? -1;
     switch (event.type) {
