@@ -67,15 +67,17 @@ const model: Model = {
   cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 8000, maxTokens: 1000,
 };
 
-/** Answers with the last user message, reversed, in two deltas. */
+/** Answers with the last user message, reversed, in two deltas (handed over as one lazy batch). */
 const body: ProviderBody = async function* ({ request, builder }) {
   const last = request.context.messages.at(-1);
   const text = typeof last?.content === "string" ? [...last.content].reverse().join("") : "?";
   yield builder.start();
-  yield builder.textStart("t");
-  yield builder.textDelta("t", text.slice(0, 2));
-  yield builder.textDelta("t", text.slice(2));
-  yield builder.end("t");
+  yield (function* () {
+    yield builder.textStart("t");
+    yield builder.textDelta("t", text.slice(0, 2));
+    yield builder.textDelta("t", text.slice(2));
+    yield builder.end("t");
+  })();
   yield builder.done("stop");
 };
 

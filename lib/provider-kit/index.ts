@@ -7,7 +7,8 @@
  * frame. The parts an adapter uses per request live in their own files and load with it
  * (import them from the adapter module that the plugin imports lazily):
  *
- * - `provider-stream.js`: `providerStream` (the frame: key, headers, abort, one final event)
+ * - `provider-stream.js`: `providerStream` (the frame: key, headers, abort, one final event;
+ *   an adapter yields events, or a lazy batch of them per network read: `ProviderYield`)
  * - `stream-builder.js`: `AssistantStreamBuilder` (the partial message and its events)
  * - `history.js`: `prepareHistory` and helpers (history as one model may see it)
  * - `streaming-json.js`: `StreamingJson` (tool-call arguments parsed as they stream)
