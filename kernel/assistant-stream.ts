@@ -1,6 +1,6 @@
 /**
  * The provider stream contract's batch view. A streamed answer is thousands of small events
- * that arrive in a few hundred network reads; relayed one `await` per event through the
+ * that arrive in a few dozen network reads; relayed one `await` per event through the
  * provider frame, the adapter and the agent loop, the async steps (and V8 optimising the large
  * async functions that take them) cost more than the events. A stream may therefore also hand
  * its events over per read: `eventBatches()` yields synchronous iterables that the consumer

@@ -54,7 +54,6 @@ export interface LlmContext {
 /** The unified streaming events every provider maps its wire format onto. */
 export type AssistantMessageEvent = Out<typeof S.AssistantMessageEventSchema>;
 
-
 export interface StreamOptions {
   signal: AbortSignal;
   thinkingLevel: ThinkingLevel;
