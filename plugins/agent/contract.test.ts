@@ -1,12 +1,12 @@
 /**
  * The agent's side of the kernel contract, in-process with a scripted provider: context edits at
  * the run's edges, message_end replacement, notes injected by before_agent_start, messages
- * deferred past a run, agent_settled, an abort read before its prompt started, and the input
- * pipeline for steer/follow_up.
+ * deferred past a run, agent_settled, an abort read before its prompt started, an abort while a
+ * batch of events is relayed, and the input pipeline for steer/follow_up.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { bootKernel, removeDir, tempDir } from "../../test/fake-llm/harness.js";
-import { definePlugin, emptyUsage, type AgentMessage, type AssistantMessage, type AssistantMessageEvent, type Kernel, type LlmMessage, type Model, type OutEvent } from "../../kernel/index.js";
+import { batchedAssistantStream, definePlugin, emptyUsage, type AgentMessage, type AssistantMessage, type AssistantMessageEvent, type Kernel, type LlmMessage, type Model, type OutEvent } from "../../kernel/index.js";
 
 const MODEL: Model = {
   id: "m1", name: "Scripted", api: "scripted", provider: "scripted", baseUrl: "", reasoning: false, input: ["text"],
@@ -150,6 +150,54 @@ describe("agent contract", () => {
     await t.kernel.commands.invoke("prompt", { message: "later" }, { source: "rpc", seq: 3 });
     await t.agent.waitForIdle();
     expect(t.seen).toHaveLength(1);
+  });
+
+  it("an abort while a message_update tap is awaited ends the relay there, not after the rest of the batch", async () => {
+    const batchedProvider = definePlugin({
+      name: "batched",
+      requires: ["models"],
+      apply(k) {
+        k.service("models").registerProvider({ name: "batched", api: "batched", models: [{ ...MODEL, api: "batched", provider: "batched" }], requiresAuth: false });
+        k.hooks.stream.for("batched").tap(k.name, () =>
+          batchedAssistantStream(async function* () {
+            const partial: AssistantMessage = { role: "assistant", content: [], api: "batched", provider: "batched", model: "m1", usage: emptyUsage(), stopReason: "stop", timestamp: Date.now() };
+            yield [{ type: "start", partial } satisfies AssistantMessageEvent];
+            // One read's worth of deltas, mapped as they are walked.
+            yield (function* (): Generator<AssistantMessageEvent> {
+              partial.content.push({ type: "text", text: "" });
+              yield { type: "text_start", contentIndex: 0, partial };
+              for (let i = 0; i < 200; i++) {
+                (partial.content[0] as { text: string }).text += "x";
+                yield { type: "text_delta", contentIndex: 0, delta: "x", partial };
+              }
+            })();
+          }),
+        );
+      },
+    });
+    let updates = 0;
+    let agentRef: ReturnType<Kernel["services"]["get"]> | undefined;
+    const slowListener = definePlugin({
+      name: "slow-listener",
+      apply(k) {
+        k.hooks.message_update.tapPromise(k.name, async () => {
+          updates++;
+          if (updates === 3) void (agentRef as { abort(): Promise<void> }).abort();
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        });
+      },
+    });
+    const agentDir = await tempDir();
+    dirs.push(agentDir);
+    const kernel = await bootKernel({ agentDir, plugins: [batchedProvider, slowListener], cli: { provider: "batched", model: "m1" } });
+    const agent = kernel.services.get("agent");
+    agentRef = agent;
+    await kernel.commands.invoke("prompt", { message: "go" }, { source: "sdk", seq: 0 });
+    await agent.waitForIdle();
+    expect(updates).toBe(3);
+    const last = agent.getMessages().at(-1) as AssistantMessage;
+    expect(last).toMatchObject({ role: "assistant", stopReason: "aborted", errorMessage: "Request was aborted" });
+    expect(last.content).toEqual([{ type: "text", text: "xx" }]);
   });
 
   it("steer and follow_up go through the input hook and queue; a handled prompt settles at once", async () => {

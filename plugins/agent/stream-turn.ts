@@ -75,6 +75,9 @@ export async function streamAssistant(host: StreamHost, signal: AbortSignal): Pr
         if (updateHook.isUsed()) await updateHook.promise(update);
         const congestion = host.events.drain();
         if (congestion) await congestion;
+        // An abort that came while this waited (a hook, a slow client) ends the relay here, not
+        // after the rest of the network read's events.
+        if (signal.aborted) break relay;
       }
     }
   } catch (error) {
