@@ -4,6 +4,7 @@
  * leave every record exactly as the spec shows it.
  */
 import { z } from "zod";
+import { stringifyRecord } from "../../lib/jsonl/index.js";
 
 export const MessageUpdatesSchema = () => z.enum(["delta", "full"]).meta({ description: '"delta": `message_update` without `message` and without `assistantMessageEvent.partial`.' });
 
@@ -40,12 +41,17 @@ export function deltaUpdate(event: { assistantMessageEvent: object }): { type: "
 
 const DELTA_TYPES = new Set(["text_delta", "thinking_delta", "toolcall_delta"]);
 
+/** The JSON line (without its line feed) of `deltaUpdate(event)`: the fast path below, else the general serialiser. */
+export function deltaUpdateJson(event: { assistantMessageEvent: object }): string {
+  return streamedDeltaJson(event) ?? stringifyRecord(deltaUpdate(event));
+}
+
 /**
  * The JSON of `deltaUpdate(event)` for the records that make up almost all of a streamed answer
  * (a text, thinking or tool-argument delta, as the provider kit's builder shapes it), written
  * directly: a 5,000-delta answer spent half its serialising time copying each event without its
  * `partial` and walking the copy. Undefined for any other shape (same keys in the same order
- * only, so the text is exactly JSON.stringify's): the caller serialises `deltaUpdate(event)`.
+ * only, so the text is exactly JSON.stringify's).
  */
 export function streamedDeltaJson(event: { assistantMessageEvent: object }): string | undefined {
   const inner = event.assistantMessageEvent as { type?: unknown; contentIndex?: unknown; delta?: unknown };

@@ -118,16 +118,8 @@ class ChunkBlocks {
     if (!choice) return;
     const delta = choice.delta ?? {};
     const field = reasoningField(delta);
-    if (field) {
-      const key = this.openProseKey("thinking");
-      if (key === undefined) yield* this.thinking(delta[field] as string, field);
-      else yield b.thinkingDelta(key, delta[field] as string);
-    }
-    if (typeof delta.content === "string" && delta.content !== "") {
-      const key = this.openProseKey("text");
-      if (key === undefined) yield* this.text(delta.content);
-      else yield b.textDelta(key, delta.content);
-    }
+    if (field) yield* this.thinking(delta[field] as string, field);
+    if (typeof delta.content === "string" && delta.content !== "") yield* this.text(delta.content);
     if (delta.tool_calls) for (const toolCall of delta.tool_calls) yield* this.toolCall(toolCall);
     if (delta.reasoning_details) for (const detail of delta.reasoning_details) this.reasoningDetail(detail);
     if (choice.finish_reason) this.#finish = choice.finish_reason;
@@ -147,11 +139,6 @@ class ChunkBlocks {
       return;
     }
     yield b.done(reason === "stop" && b.hasToolCalls() ? "toolUse" : reason);
-  }
-
-  /** The key of the open text or thinking block, if the open prose block is of that kind. */
-  openProseKey(kind: "text" | "thinking"): string | undefined {
-    return this.#prose?.kind === kind ? this.#prose.key : undefined;
   }
 
   *text(delta: string): Generator<AssistantMessageEvent> {

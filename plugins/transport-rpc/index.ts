@@ -6,7 +6,7 @@
  */
 import { claimStdout, definePlugin, type TransportHost } from "../../kernel/index.js";
 import { LineReader, MAX_LINE_BYTES, rawNumericId, RecordWriter } from "../../lib/jsonl/index.js";
-import { deltaUpdate, streamedDeltaJson, type EventOptionsApi } from "../event-options/api.js";
+import { deltaUpdateJson, type EventOptionsApi } from "../event-options/api.js";
 import { InputGate } from "./input-gate.js";
 
 export default definePlugin({
@@ -25,12 +25,8 @@ async function serveRpc(host: TransportHost, options: EventOptionsApi | undefine
   // answer, stdin is not read until they drain: memory stays bounded whatever the client does.
   const gate = new InputGate({ pause: () => stdin.pause(), resume: () => stdin.resume(), congestion: () => writer.pressure() });
   host.events.subscribe((event) => {
-    if (event.type !== "message_update" || !options?.deltaUpdates) writer.writeRecord(event);
-    else {
-      const json = streamedDeltaJson(event);
-      if (json === undefined) writer.writeRecord(deltaUpdate(event));
-      else writer.writeJson(json);
-    }
+    if (event.type === "message_update" && options?.deltaUpdates) writer.writeJson(deltaUpdateJson(event));
+    else writer.writeRecord(event);
     gate.check();
   });
   host.events.addPressureSource(() => writer.pressure());
