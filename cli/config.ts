@@ -6,7 +6,8 @@
  * startup, the rest is still checked without them, so one report shows every problem.
  */
 import { stat } from "node:fs/promises";
-import { composeSettings, toKernelError, type HostOptions, type HostRuntime, type Logger, type PreparedHost } from "../kernel/index.js";
+import { composeSettings, type HostOptions, type HostRuntime, type PreparedHost } from "../host/index.js";
+import { toKernelError, type Logger } from "../kernel/index.js";
 import type {} from "../plugins/agent/api.js";
 import type { ModelsApi } from "../plugins/models/api.js";
 import { credentials } from "./list-models.js";

@@ -3,7 +3,7 @@
  * output limit, reasoning, images, where the provider's credential comes from), from the booted
  * host's `models` service. Every word of the pattern must appear in `provider/id name`.
  */
-import type { Model } from "../kernel/index.js";
+import type { Model } from "../lib/llm/index.js";
 import type { AuthStatus, ModelsApi } from "../plugins/models/api.js";
 
 export function modelListing(models: ModelsApi, pattern: string | true): { text: string; count: number } {

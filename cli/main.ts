@@ -8,7 +8,9 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { claimStdout, ErrorCode, isKernelError, prepareHost, protocolSchema, resolveAgentDir, STAGE, toKernelError, type ClaimedStdout, type HostOptions, type PreparedHost } from "../kernel/index.js";
+import { claimStdout, type ClaimedStdout } from "../lib/stdout/index.js";
+import { ErrorCode, isKernelError, resolveAgentDir, toKernelError } from "../kernel/index.js";
+import { packageAliases, prepareHost, protocolSchema, type HostOptions, type PreparedHost } from "../host/index.js";
 import type {} from "../plugins/models/api.js";
 import { BUILTIN_MODULES, BUILTIN_PLUGINS } from "./builtins.js";
 import { applyPrintFlag, MODE_USAGE } from "./mode.js";
@@ -21,7 +23,8 @@ import { piOnlyFlagMessage } from "./pi-flags.js";
 const INSTALL_DIR = `${dirname(fileURLToPath(new URL("../../package.json", import.meta.url)))}/`;
 // Resolved at run time: the CLI never imports a plugin's internals statically.
 const AUTH_CLI = new URL("../plugins/models/auth-cli.js", import.meta.url).href;
-const KERNEL_ENTRY = fileURLToPath(new URL("../kernel/index.js", import.meta.url));
+// The package's compiled root (dist/): its index.js is what user code imports as `atomic-agent`.
+const PACKAGE_MODULES = dirname(fileURLToPath(new URL("../index.js", import.meta.url)));
 
 const SIGNAL_EXIT_CODES = { SIGTERM: 143, SIGINT: 130, SIGHUP: 129 } as const;
 
@@ -32,8 +35,8 @@ function hostOptions(argv: string[]): HostOptions {
     agentDir: resolveAgentDir(process.env),
     env: process.env,
     plugins: BUILTIN_PLUGINS,
-    // User plugins outside this package still get the kernel and the same zod instance.
-    loader: { builtins: BUILTIN_MODULES, aliases: () => ({ "atomic-agent": KERNEL_ENTRY, "atomic-agent/kernel": KERNEL_ENTRY, zod: dirname(createRequire(import.meta.url).resolve("zod/package.json")) }) },
+    // User plugins outside this package still get this package's modules and the same zod instance.
+    loader: { builtins: BUILTIN_MODULES, aliases: () => packageAliases(PACKAGE_MODULES, dirname(createRequire(import.meta.url).resolve("zod/package.json"))) },
     argv,
     installDir: INSTALL_DIR,
   };
@@ -99,7 +102,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     const onSettled = options.onSettled;
     if (onSettled) {
       let settled = false;
-      host.kernel.hooks.agent_settled.tap({ name: "cli", stage: STAGE.LAST }, () => {
+      host.kernel.hookRegistry.viewFor("cli").agent_settled.tap({ name: "cli", order: "post" }, () => {
         if (settled) return;
         settled = true;
         // A second later: writing the cache blocks the loop for a few milliseconds, which must not

@@ -4,7 +4,7 @@
  * `system_prompt` hook is a waterfall: each tap receives the prompt so far and returns it.
  */
 import { z } from "zod";
-import { definePlugin, defineSetting, STAGE } from "atomic-agent";
+import { definePlugin, defineSetting } from "atomic-agent";
 
 declare module "atomic-agent" {
   interface Settings {
@@ -21,6 +21,6 @@ export default definePlugin({
     const rules = k.config.settings.houseRules;
     if (!rules || rules.length === 0) return;
     const section = "# House rules\n" + rules.map((rule) => `- ${rule}`).join("\n");
-    k.hooks.system_prompt.tap({ name: k.name, stage: STAGE.OBSERVE }, (prompt) => `${prompt}\n\n${section}`);
+    k.hooks.system_prompt.tap({ name: k.name, after: "context-files" }, (prompt) => `${prompt}\n\n${section}`);
   },
 });

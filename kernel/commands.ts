@@ -5,8 +5,10 @@
  */
 import { z } from "zod";
 import { ErrorCode, isKernelError, KernelError, kernelErrors } from "./errors.js";
-import type { CommandSource } from "./hooks.js";
 import { formatValidationError, ONE_SHOT } from "./validation.js";
+
+/** Who sent a command: a transport name, "sdk", "extension", ... */
+export type CommandSource = "rpc" | "json" | "print" | "acp" | "sdk" | "extension" | "cli" | (string & {});
 
 /** immediate: handled as soon as read; ordinary: one at a time, in arrival order. */
 export type Lane = "immediate" | "ordinary";

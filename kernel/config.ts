@@ -5,7 +5,9 @@
  */
 import { homedir } from "node:os";
 import nodePath, { join, resolve } from "node:path";
-import type { SettingSource } from "./settings.js";
+
+/** Which file a setting came from. */
+export type SettingSource = "user" | "project" | "override";
 
 /**
  * Validated settings (user file, project file, overrides; project wins). Plugins augment it:

@@ -1,37 +1,21 @@
 /**
- * The outward event stream (agent_start, message_update, queue_update, ...). Plugins emit,
- * transports subscribe. Fan-out is synchronous so every listener sees events in emit order;
- * producers that can flood (streamed deltas) await `drain()` to respect a slow consumer.
+ * The outward event stream. Plugins emit, transports subscribe. Fan-out is synchronous so every
+ * listener sees events in emit order; producers that can flood (streamed deltas) await `drain()`
+ * to respect a slow consumer.
  */
 
-import type { CoreEventPayload } from "./schemas-events.js";
-
 /**
- * The outward events and their payloads (the spec's Events section). Each payload type derives
- * from the event's zod schema (core events: kernel/schemas-events.ts), and the hook catalogue
- * derives the matching hooks' payloads from here. Closed: a plugin that emits its own event
- * declares it by augmentation and registers its schema, so an emitted typo does not compile.
+ * The outward events and their payloads. Closed: the plugin that emits an event declares it by
+ * augmentation (its payload type derived from the event's zod schema) and registers the schema,
+ * so an emitted typo does not compile. Hooks that mirror an event take their payload from here.
  *
  * @example
  * const MyEvent = () => z.object({ value: z.number() });
  * declare module "atomic-agent" { interface EventMap { my_event: z.output<ReturnType<typeof MyEvent>> } }
  * // in apply(k): k.registerEvent("my_event", MyEvent);
  */
-export interface EventMap {
-  /** No payload. */
-  agent_start: {};
-  agent_end: CoreEventPayload<"agent_end">;
-  /** No payload (hooks also get `turnIndex`). */
-  turn_start: {};
-  turn_end: CoreEventPayload<"turn_end">;
-  message_start: CoreEventPayload<"message_start">;
-  message_update: CoreEventPayload<"message_update">;
-  message_end: CoreEventPayload<"message_end">;
-  tool_execution_start: CoreEventPayload<"tool_execution_start">;
-  tool_execution_update: CoreEventPayload<"tool_execution_update">;
-  tool_execution_end: CoreEventPayload<"tool_execution_end">;
-  extension_error: CoreEventPayload<"extension_error">;
-}
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface EventMap {}
 
 export type EventName = keyof EventMap & string;
 

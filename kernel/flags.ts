@@ -1,10 +1,5 @@
-/**
- * Command-line flags composed from the plugins that accept them: one table per process, so
- * parsing, validation and --help never disagree. Unknown flags are collected rather than
- * rejected at once: extensions may register theirs while loading, and the host re-parses then.
- */
+/** Command-line flags as plugins declare them (the host composes and parses them). */
 import { ErrorCode, KernelError } from "./errors.js";
-import type { PluginDefinition } from "./plugin.js";
 
 export interface FlagSpec {
   /** Long form, e.g. "--record". */
@@ -27,126 +22,9 @@ export interface FlagSpec {
   description: string;
 }
 
-/** Flags the host itself reads. */
-export const CORE_FLAGS: readonly FlagSpec[] = [
-  { name: "--mode", key: "mode", value: "<mode>", description: "Transport: rpc (JSON lines on stdin/stdout) or another registered one. Default: settings `mode`, else rpc." },
-  { name: "--approve", key: "approve", description: "Trust this project for this run: its .atomic/extensions load and its execution settings apply." },
-  { name: "--help", alias: "-h", key: "help", description: "Show this help." },
-  { name: "--version", alias: "-v", key: "version", description: "Print the version." },
-];
-
-/** Flags with their owners; a name (or alias) claimed twice fails naming both owners. */
-export function composeFlags(plugins: readonly PluginDefinition[]): { flag: FlagSpec; owner: string }[] {
-  const byName = new Map<string, string>();
-  const out: { flag: FlagSpec; owner: string }[] = [];
-  const add = (owner: string, flags: readonly FlagSpec[]) => {
-    for (const flag of flags) {
-      for (const name of [flag.name, flag.alias].filter((n): n is string => !!n)) {
-        const existing = byName.get(name);
-        if (existing) throw new KernelError(ErrorCode.DUPLICATE, `Flag ${name} is declared by both "${existing}" and "${owner}"`, { plugin: owner });
-        byName.set(name, owner);
-      }
-      out.push({ flag, owner });
-    }
-  };
-  add("kernel", CORE_FLAGS);
-  for (const plugin of plugins) if (plugin.flags) add(plugin.name, plugin.flags);
-  return out;
-}
-
-export interface ParsedFlags {
-  values: Record<string, unknown>;
-  /** Arguments that are not flags, in order (prompts in print mode). */
-  positionals: string[];
-  /** Flags no table entry knows, as written (without a value). */
-  unknown: string[];
-}
-
 /** A mistake on the command line: the CLI prints the message as is and exits 2. */
 export class UsageError extends KernelError {
   constructor(message: string) {
     super(ErrorCode.USAGE, message);
   }
-}
-
-/** A flag no plugin or extension declares; `option` is the flag as written (entry points may explain it). */
-export class UnknownOptionError extends UsageError {
-  readonly option: string;
-
-  constructor(option: string) {
-    super(`Unknown option: ${option}`);
-    this.option = option;
-  }
-}
-
-/**
- * Parses argv against `flags`. `--name=value` and `--name value` both work; a value may not
- * start with "-" (so a forgotten value is reported instead of swallowing the next flag). An
- * unknown flag is collected; if the next argument does not look like a flag it is taken as that
- * flag's value, so a later re-parse (with extension flags known) sees the same positionals.
- * Two given flags that declare each other (either side) in `conflicts` are a usage error naming both.
- */
-export function parseFlags(argv: readonly string[], flags: readonly FlagSpec[]): ParsedFlags {
-  const values: Record<string, unknown> = {};
-  const positionals: string[] = [];
-  const unknown: string[] = [];
-  const given: { flag: FlagSpec; as: string }[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--") {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith("-") || arg === "-") {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const flag = flags.find((f) => f.name === name || f.alias === name);
-    if (!flag) {
-      unknown.push(name);
-      if (eq < 0 && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("-")) i++;
-      continue;
-    }
-    if (!given.some((entry) => entry.flag === flag)) given.push({ flag, as: name });
-    if (!flag.value) {
-      if (eq > 0) throw new UsageError(`Option ${name} takes no value`);
-      values[flag.key] = true;
-      continue;
-    }
-    if (flag.optionalValue && eq < 0 && (argv[i + 1] === undefined || argv[i + 1]!.startsWith("-"))) {
-      values[flag.key] = true;
-      continue;
-    }
-    const raw = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-    if (raw === undefined || (eq < 0 && raw.startsWith("-") && raw.length > 1)) throw new UsageError(`Option ${name} needs a value ${flag.value}`);
-    const value = raw.trim();
-    if (flag.repeatable) values[flag.key] = [...((values[flag.key] as string[] | undefined) ?? []), value];
-    else values[flag.key] = value;
-  }
-  checkConflicts(given);
-  return { values, positionals, unknown };
-}
-
-/** Named as written, in the order given. */
-function checkConflicts(given: readonly { flag: FlagSpec; as: string }[]): void {
-  for (let a = 0; a < given.length; a++) {
-    for (let b = a + 1; b < given.length; b++) {
-      const first = given[a]!;
-      const second = given[b]!;
-      if (first.flag.conflicts?.includes(second.flag.name) || second.flag.conflicts?.includes(first.flag.name)) {
-        throw new UsageError(`Options ${first.as} and ${second.as} cannot be used together`);
-      }
-    }
-  }
-}
-
-/** The --help table. */
-export function flagHelp(flags: readonly FlagSpec[]): string[] {
-  return flags.map((f) => {
-    const names = [f.name, f.alias].filter(Boolean).join(", ");
-    const left = `  ${names}${f.value ? ` ${f.value}` : ""}`;
-    return `${left.padEnd(32)} ${f.description}`;
-  });
 }

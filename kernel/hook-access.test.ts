@@ -1,50 +1,71 @@
 import { describe, expect, it } from "vitest";
-import { announce, definePlugin, ErrorCode, GUARD_VETO, HOOK_POLICY, Kernel, silentLogger, type HookName, type KernelConfig, type OutEvent } from "./index.js";
+import { announce, definePlugin, ErrorCode, Kernel, silentLogger, type KernelConfig, type OutEvent } from "./index.js";
+import { sampleHooks, sampleOwner } from "./sample-hooks.test-support.js";
 
 const config = (): KernelConfig => ({ agentDir: "/tmp/none", cwd: "/tmp", settings: {}, cli: { positionals: [] }, env: {}, trusted: false });
 const kernel = () => new Kernel({ config: config(), log: silentLogger });
+async function withSampleHooks(): Promise<Kernel> {
+  const k = kernel();
+  await k.use([sampleOwner()]);
+  return k;
+}
 
 describe("who may call a hook", () => {
   it("plugins get a tap-only view: tapping works, calling does not exist", async () => {
-    const k = kernel();
+    const k = await withSampleHooks();
     const view = k.context("p").hooks;
     const seen: string[] = [];
-    view.agent_start.tap("p", () => void seen.push("tapped"));
-    expect(view.agent_start.isUsed()).toBe(true);
-    expect("promise" in view.agent_start).toBe(false);
-    expect("call" in view.stream.for("x")).toBe(false);
+    view.sample_step.tap("p", () => void seen.push("tapped"));
+    expect(view.sample_step.isUsed()).toBe(true);
+    expect("promise" in view.sample_step).toBe(false);
+    expect("call" in view.sample_render.for("x")).toBe(false);
     // @ts-expect-error a tap-only hook has no caller side
-    expect(() => view.tool_call.promise({ toolCallId: "1", toolName: "x", input: {} })).toThrow();
-    await k.hooks.agent_start.promise({});
+    expect(() => view.sample_gate.promise({ item: "x" })).toThrow();
+    await k.hook("sample_step").promise({ index: 0 });
     expect(seen).toEqual(["tapped"]);
   });
 
-  it("an untapped hook is not used, though the policy interceptor is installed on it", () => {
-    const k = kernel();
-    expect(k.hooks.message_update.isUsed()).toBe(false);
-    expect(k.context("p").hooks.message_update.isUsed()).toBe(false);
-    k.hooks.message_update.tap("p", () => undefined);
-    expect(k.hooks.message_update.isUsed()).toBe(true);
+  it("an untapped hook is not used, though the policy interceptor is installed on it", async () => {
+    const k = await withSampleHooks();
+    expect(k.hook("sample_step").isUsed()).toBe(false);
+    expect(k.context("p").hooks.sample_step.isUsed()).toBe(false);
+    k.hook("sample_step").tap("p", () => undefined);
+    expect(k.hook("sample_step").isUsed()).toBe(true);
   });
 
-  it("a hook has one owner: a second claim fails naming both plugins", () => {
+  it("a hook has one owner: declaring it twice fails naming both plugins; only the owner gets it callable", async () => {
     const k = kernel();
-    const owned = k.context("compaction").ownHooks("session_before_compact", "session_compact");
-    expect(typeof owned.session_compact.promise).toBe("function");
-    expect(() => k.context("other").ownHooks("session_compact")).toThrow(
-      expect.objectContaining({ code: ErrorCode.DUPLICATE, message: 'Hook "session_compact" is owned by plugin "compaction"; plugin "other" cannot claim it too' }),
-    );
-    expect(() => k.context("x").ownHooks("boot")).toThrow('owned by plugin "kernel"');
+    let owned: { sample_step: { promise: unknown } } | undefined;
+    await k.use([sampleOwner((c) => void (owned = c.ownHooks(sampleHooks)))]);
+    expect(typeof owned?.sample_step.promise).toBe("function");
+    await expect(k.use([definePlugin({ name: "other", hooks: sampleHooks, apply() {} })])).rejects.toMatchObject({
+      code: ErrorCode.DUPLICATE,
+      message: 'Hook "sample_gate" is declared by plugin "sample"; plugin "other" cannot declare it too',
+    });
+    expect(() => k.context("x").ownHooks(sampleHooks)).toThrow('Plugin "x" asks for hooks it does not declare');
+    await expect(k.use([definePlugin({ name: "y", hooks: () => ({ closing: sampleHooks().sample_step }), apply() {} })])).rejects.toThrow('declared by plugin "kernel"');
+  });
+
+  it("a guard without a veto is refused when declared", async () => {
+    const k = kernel();
+    const { sample_gate } = sampleHooks();
+    await expect(k.use([definePlugin({ name: "z", hooks: () => ({ broken: { ...sample_gate, veto: undefined } }), apply() {} })])).rejects.toThrow('Guard hook "broken" of plugin "z" needs a veto');
+  });
+
+  it("lists every declared hook with its owner, policy and purpose", async () => {
+    const k = await withSampleHooks();
+    expect(k.hookRegistry.list().find((hook) => hook.name === "sample_gate")).toEqual({ name: "sample_gate", owner: "sample", policy: "guard", description: "Before an item is used: a tap may refuse it." });
+    expect(k.hookRegistry.list().slice(0, 3).map((hook) => hook.owner)).toEqual(["kernel", "kernel", "kernel"]);
   });
 
   it("the event map is closed: emitting an unknown event does not compile", () => {
     const k = kernel();
     const events: OutEvent[] = [];
     k.events.subscribe((e) => events.push(e));
-    // @ts-expect-error "agent_strat" is not an event
-    k.events.emit("agent_strat", {});
+    // @ts-expect-error "sample_addd" is not an event
+    k.events.emit("sample_addd", {});
     // @ts-expect-error a known event with a wrong payload
-    k.events.emit("queue_update", { steering: "x" });
+    k.events.emit("sample_added", { item: 1 });
     expect(events).toHaveLength(2);
   });
 
@@ -54,44 +75,25 @@ describe("who may call a hook", () => {
     const second: string[] = [];
     k.events.subscribe((e) => {
       first.push(e.type);
-      if (e.type === "agent_start") k.events.emit("agent_end", { messages: [] });
+      if (e.type === "sample_added") k.events.emit("sample_step", { index: 1 });
     });
     k.events.subscribe((e) => void second.push(e.type));
-    k.events.emit("agent_start", {});
-    expect(first).toEqual(["agent_start", "agent_end"]);
-    expect(second).toEqual(["agent_start", "agent_end"]);
+    k.events.emit("sample_added", { item: "a" });
+    expect(first).toEqual(["sample_added", "sample_step"]);
+    expect(second).toEqual(["sample_added", "sample_step"]);
   });
 
-  it("announce writes the event first, then runs taps with hook-only extras kept off the wire", async () => {
-    const k = kernel();
+  it("announce writes the event first, then runs the hook of the same name", async () => {
+    const k = await withSampleHooks();
     const order: string[] = [];
     k.events.subscribe((e) => void order.push(`event ${JSON.stringify(e)}`));
-    k.hooks.turn_start.tap("p", (e) => void order.push(`tap ${e.turnIndex}`));
-    await announce(k, "turn_start", {}, { turnIndex: 3 });
-    expect(order).toEqual(['event {"type":"turn_start"}', "tap 3"]);
+    k.hook("sample_step").tap("p", (e) => void order.push(`tap ${e.index}`));
+    await announce({ events: k.events, hooks: { sample_step: k.hook("sample_step") } }, "sample_step", { index: 3 });
+    expect(order).toEqual(['event {"type":"sample_step","index":3}', "tap 3"]);
   });
 });
 
-describe("failure policy", () => {
-  const guards = (Object.keys(HOOK_POLICY) as HookName[]).filter((name) => HOOK_POLICY[name] === "guard");
-
-  it("every guard hook has a veto, by construction", () => {
-    expect(Object.keys(GUARD_VETO).sort()).toEqual([...guards].sort());
-  });
-
-  it.each(guards)("a throwing %s tap blocks (fail closed) and is reported", async (name) => {
-    const k = kernel();
-    const errors: OutEvent[] = [];
-    k.events.subscribe((e) => errors.push(e));
-    const hook = k.hooks[name] as unknown as { tap(n: string, fn: () => never): void; promise(arg: unknown): Promise<unknown> };
-    hook.tap("gate", () => {
-      throw new Error("boom");
-    });
-    const verdict = await hook.promise({ command: "ls", cwd: "/", excludeFromContext: false, toolCallId: "1", toolName: "bash", input: {}, reason: "new", entryId: null, position: "at" });
-    expect(verdict).toEqual((GUARD_VETO as Record<string, (m: string) => unknown>)[name]!("boom"));
-    expect(errors).toEqual([{ type: "extension_error", extensionPath: "gate", event: name, error: "boom" }]);
-  });
-
+describe("plugin definitions", () => {
   it("plugin definitions are checked for a name and an apply function", () => {
     expect(() => definePlugin({ name: "", apply() {} })).toThrow("a plugin needs a name");
     expect(() => definePlugin({ name: "x" } as never)).toThrow('plugin "x" needs an apply(kernel) function');

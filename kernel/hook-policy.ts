@@ -1,108 +1,42 @@
 /**
- * What happens when a tap fails, declared per hook and implemented once, by a tapable `register`
- * interceptor that wraps every tap. Guards fail closed (the error counts as a veto), transforms
- * and notifications isolate the tap (the value passes through, the error is reported), internal
- * hooks propagate. Boot taps run under the same timeout and labelling as a plugin's apply().
+ * What happens when a tap fails, declared per hook (`HookDeclaration.policy`) and implemented
+ * once, by a tapable `register` interceptor that wraps every tap. Guards fail closed (the error
+ * counts as the declared veto), transforms and notifications isolate the tap (the value passes
+ * through, the error is reported), internal hooks propagate. Boot phase taps run under the same
+ * timeout and labelling as a plugin's apply(). A second interceptor places each tap by its
+ * named order (`TapOrder`).
  */
 import { HookMap } from "tapable";
 import { ErrorCode, isKernelError, KernelError, toKernelError } from "./errors.js";
-import type { HookName, Hooks } from "./hooks.js";
+import { BOOT_PHASES, type HookDeclaration, type PluginErrorEvent, type TapOrder } from "./hooks.js";
 
-export type HookPolicy = "guard" | "transform" | "notify" | "internal";
-
-export interface PluginErrorEvent {
-  /** Tap name: a plugin name or an extension path. */
-  source: string;
-  hook: string;
-  error: string;
-}
-
-/** Every hook's policy; `satisfies` makes a hook without one a compile error. */
-export const HOOK_POLICY = Object.freeze({
-  boot: "internal",
-  closing: "notify",
-  shutdown: "notify",
-  plugin_error: "internal",
-  abort: "notify",
-  ui_response: "notify",
-  project_trust: "guard",
-  resources_discover: "transform",
-  session_start: "notify",
-  session_before_switch: "guard",
-  session_before_fork: "guard",
-  session_before_compact: "guard",
-  session_compact: "notify",
-  session_shutdown: "notify",
-  session_info_changed: "notify",
-  input: "transform",
-  prompt_preflight: "internal",
-  system_prompt: "transform",
-  before_agent_start: "transform",
-  context: "transform",
-  run_start: "internal",
-  agent_start: "notify",
-  agent_end: "notify",
-  run_end: "internal",
-  agent_settled: "notify",
-  turn_start: "notify",
-  turn_end: "notify",
-  message_start: "notify",
-  message_update: "notify",
-  message_end: "transform",
-  tool_call: "guard",
-  tool_result: "transform",
-  tool_execution_start: "notify",
-  tool_execution_update: "notify",
-  tool_execution_end: "notify",
-  user_bash: "guard",
-  model_select: "notify",
-  thinking_level_select: "notify",
-  before_provider_headers: "notify",
-  before_provider_request: "transform",
-  after_provider_response: "notify",
-  stream: "internal",
-} as const satisfies Record<HookName, HookPolicy>);
-
-export type GuardHookName = { [K in HookName]: (typeof HOOK_POLICY)[K] extends "guard" ? K : never }[HookName];
-
-type BailResult<K extends HookName> = Hooks[K] extends { promise(...args: any[]): Promise<infer R> } ? Exclude<R, undefined | void> : never;
-
-/** What a guard's failure turns into: a veto its caller already understands. One entry per guard, by type. */
-export const GUARD_VETO: { readonly [K in GuardHookName]: (message: string) => BailResult<K> } = Object.freeze({
-  tool_call: (message: string) => ({ block: true as const, reason: `Tool call blocked: ${message}` }),
-  user_bash: (message: string) => ({ block: true as const, reason: `Command blocked: ${message}` }),
-  session_before_switch: () => ({ cancel: true as const }),
-  session_before_fork: () => ({ cancel: true as const }),
-  session_before_compact: () => ({ cancel: true }),
-  project_trust: () => ({ trusted: "no" as const }),
-});
-
-interface MutableTap {
+interface MutableTap extends TapOrder {
   name: string;
   type: "sync" | "async" | "promise";
   fn: Function;
+  stage?: number;
 }
 
 /** Wraps every tap's fn once, at registration, so the policy lives in one place. */
-function policyInterceptor(hookName: HookName, policy: HookPolicy, report: (event: PluginErrorEvent) => void) {
+function policyInterceptor(hookName: string, declaration: HookDeclaration, report: (event: PluginErrorEvent) => void) {
   const recover = (tapName: string, error: unknown, args: unknown[]): unknown => {
     const message = error instanceof Error ? error.message : String(error);
     report({ source: tapName, hook: hookName, error: message });
-    if (policy === "transform") return args[0];
-    if (policy === "guard") return (GUARD_VETO as Record<string, (m: string) => unknown>)[hookName]!(message);
+    if (declaration.policy === "transform") return args[0];
+    if (declaration.policy === "guard") return declaration.veto!(message);
     return undefined;
   };
   return { register: (tap: MutableTap) => wrapTap(tap, (error, args) => recover(tap.name, error, args)) };
 }
 
 /** Boot taps: a hung or failing tap fails boot with a coded error naming its plugin and the hook. */
-function bootInterceptor(timeoutMs: number) {
+function bootInterceptor(hookName: string, timeoutMs: number) {
   const label = (plugin: string, error: unknown): KernelError => {
     // A usage error (a flag's bad value found at boot) is for the user, unlabelled.
     if (isKernelError(error) && (error.plugin || error.code === ErrorCode.USAGE)) return error;
     const coded = toKernelError(error);
     const code = coded.code === ErrorCode.INTERNAL ? ErrorCode.HOOK_FAILED : coded.code;
-    return new KernelError(code, `[plugin ${plugin}] boot failed: ${coded.message}`, { plugin, hook: "boot", cause: error });
+    return new KernelError(code, `[plugin ${plugin}] boot failed: ${coded.message}`, { plugin, hook: hookName, cause: error });
   };
   return {
     register(tap: MutableTap) {
@@ -111,7 +45,7 @@ function bootInterceptor(timeoutMs: number) {
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<never>((_, reject) => {
           timer = setTimeout(
-            () => reject(new KernelError(ErrorCode.PLUGIN_BOOT_TIMEOUT, `Plugin "${tap.name}" did not finish its boot hook within ${timeoutMs} ms`, { plugin: tap.name, hook: "boot" })),
+            () => reject(new KernelError(ErrorCode.PLUGIN_BOOT_TIMEOUT, `Plugin "${tap.name}" did not finish its ${hookName} hook within ${timeoutMs} ms`, { plugin: tap.name, hook: hookName })),
             timeoutMs,
           );
           timer.unref();
@@ -168,16 +102,51 @@ function wrapTap(tap: MutableTap, recover: (error: unknown, args: unknown[]) => 
   return tap;
 }
 
-/** Installs each hook's policy interceptor (and the boot guard) on a fresh catalogue. */
-export function installPolicies(hooks: Hooks, report: (event: PluginErrorEvent) => void, bootTimeoutMs: number): void {
-  for (const name of Object.keys(hooks) as HookName[]) {
-    const hook = hooks[name];
-    if (hook instanceof HookMap || (HOOK_POLICY[name] === "internal" && name !== "boot")) continue;
-    const interceptor = name === "boot" ? bootInterceptor(bootTimeoutMs) : policyInterceptor(name, HOOK_POLICY[name], report);
-    const intercepted = hook as unknown as { intercept(i: unknown): void; isUsed(): boolean; taps: unknown[] };
-    intercepted.intercept(interceptor);
-    // tapable counts interceptors as use: the policy interceptor would make every hook look
-    // tapped, and owners would build payloads and await taps nobody registered (per delta).
-    intercepted.isUsed = () => intercepted.taps.length > 0;
+const GROUP_STAGE = { pre: -1, post: 1 } as const;
+const names = (value: string | string[] | undefined): string[] => (value === undefined ? [] : typeof value === "string" ? [value] : value);
+
+/**
+ * Places a tap by name: `order` picks its group (tapable's stage), `before` is tapable's own,
+ * `after: X` is kept by making X, when it registers later, go before the taps waiting for it.
+ * Numeric stages are not part of the contract: plugins say what they follow, not a number.
+ */
+function orderInterceptor(hookName: string, taps: () => readonly MutableTap[]) {
+  return {
+    register(tap: MutableTap) {
+      if (tap.order) tap.stage = GROUP_STAGE[tap.order];
+      const stage = tap.stage ?? 0;
+      const waiting: string[] = [];
+      for (const other of taps()) {
+        if (!names(other.after).includes(tap.name)) continue;
+        if ((other.stage ?? 0) < stage) throw new KernelError(ErrorCode.INVALID_INPUT, `Hook "${hookName}": "${other.name}" runs after "${tap.name}", but "${tap.name}" asks for a later group`, { hook: hookName });
+        if ((other.stage ?? 0) === stage) waiting.push(other.name);
+      }
+      for (const name of names(tap.after)) {
+        const earlier = taps().find((other) => other.name === name);
+        if (earlier && (earlier.stage ?? 0) > stage) throw new KernelError(ErrorCode.INVALID_INPUT, `Hook "${hookName}": "${tap.name}" runs after "${name}", which is in a later group`, { hook: hookName });
+      }
+      if (waiting.length > 0) tap.before = [...names(tap.before), ...waiting];
+      return tap;
+    },
+  };
+}
+
+type Interceptable = { intercept(interceptor: unknown): void; isUsed(): boolean; taps: MutableTap[] };
+
+/** Installs a declared hook's policy (or the boot guard) and the tap ordering. */
+export function installPolicy(name: string, declaration: HookDeclaration, report: (event: PluginErrorEvent) => void, bootTimeoutMs: number): void {
+  const install = (hook: Interceptable, label: string) => {
+    hook.intercept(orderInterceptor(label, () => hook.taps));
+    if ((BOOT_PHASES as readonly string[]).includes(name)) hook.intercept(bootInterceptor(name, bootTimeoutMs));
+    else if (declaration.policy !== "internal") hook.intercept(policyInterceptor(name, declaration, report));
+    // tapable counts interceptors as use: the interceptors would make every hook look tapped,
+    // and owners would build payloads and await taps nobody registered (per delta).
+    hook.isUsed = () => hook.taps.length > 0;
+  };
+  const hook = declaration.hook;
+  if (hook instanceof HookMap) {
+    (hook as HookMap<Interceptable>).intercept({ factory: (key: string, made: Interceptable) => (install(made, `${name}:${key}`), made) } as never);
+  } else {
+    install(hook as Interceptable, name);
   }
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineCommand, definePlugin, ErrorCode, KernelError, silentLogger, STAGE, type KernelConfig, type OutEvent } from "./index.js";
+import { defineCommand, definePlugin, ErrorCode, KernelError, silentLogger, type KernelConfig, type OutEvent, type PluginErrorEvent } from "./index.js";
 import { Kernel } from "./kernel.js";
+import { sampleOwner } from "./sample-hooks.test-support.js";
 
 function config(): KernelConfig {
   return { agentDir: "/tmp/none", cwd: "/tmp", settings: {}, cli: { positionals: [] }, env: {}, trusted: false };
@@ -11,6 +12,18 @@ function kernel(): Kernel {
   return new Kernel({ config: config(), log: silentLogger });
 }
 
+async function withSampleHooks(): Promise<Kernel> {
+  const k = kernel();
+  await k.use([sampleOwner()]);
+  return k;
+}
+
+function captureErrors(k: Kernel): PluginErrorEvent[] {
+  const reported: PluginErrorEvent[] = [];
+  k.hooks.plugin_error.tap("test", (event) => void reported.push(event));
+  return reported;
+}
+
 function capture(k: Kernel): OutEvent[] {
   const events: OutEvent[] = [];
   k.events.subscribe((e) => events.push(e));
@@ -18,85 +31,90 @@ function capture(k: Kernel): OutEvent[] {
 }
 
 describe("hooks", () => {
-  it("runs taps by stage, then registration order", async () => {
-    const k = kernel();
+  it("runs taps by group (pre, then the rest, then post), in registration order within one", async () => {
+    const k = await withSampleHooks();
     const seen: string[] = [];
-    k.hooks.agent_start.tap({ name: "late", stage: STAGE.OBSERVE }, () => void seen.push("late"));
-    k.hooks.agent_start.tap("a", () => void seen.push("a"));
-    k.hooks.agent_start.tap({ name: "first", stage: STAGE.FIRST }, () => void seen.push("first"));
-    k.hooks.agent_start.tap("b", () => void seen.push("b"));
-    await k.hooks.agent_start.promise({});
+    k.context("test").hooks.sample_step.tap({ name: "late", order: "post" }, () => void seen.push("late"));
+    k.hook("sample_step").tap("a", () => void seen.push("a"));
+    k.context("test").hooks.sample_step.tap({ name: "first", order: "pre" }, () => void seen.push("first"));
+    k.hook("sample_step").tap("b", () => void seen.push("b"));
+    await k.hook("sample_step").promise({ index: 0 });
     expect(seen).toEqual(["first", "a", "b", "late"]);
   });
 
-  it("guard hooks fail closed: a throwing tool_call tap blocks the call and is reported", async () => {
-    const k = kernel();
-    const events = capture(k);
-    k.hooks.tool_call.tapPromise("gate", async () => {
-      throw new Error("boom");
-    });
-    const verdict = await k.hooks.tool_call.promise({ toolCallId: "1", toolName: "bash", input: {} });
-    expect(verdict).toEqual({ block: true, reason: "Tool call blocked: boom" });
-    expect(events).toEqual([{ type: "extension_error", extensionPath: "gate", event: "tool_call", error: "boom" }]);
+  it("places a tap after a named one, whichever registers first", async () => {
+    const k = await withSampleHooks();
+    const seen: string[] = [];
+    k.context("test").hooks.sample_step.tap({ name: "follower", after: "leader" }, () => void seen.push("follower"));
+    k.hook("sample_step").tap("other", () => void seen.push("other"));
+    k.hook("sample_step").tap("leader", () => void seen.push("leader"));
+    await k.hook("sample_step").promise({ index: 0 });
+    expect(seen).toEqual(["leader", "follower", "other"]);
+    k.context("test").hooks.sample_step.tap({ name: "tail", order: "post" }, () => undefined);
+    expect(() => k.context("test").hooks.sample_step.tap({ name: "z", after: "tail" }, () => undefined)).toThrow('Hook "sample_step": "z" runs after "tail", which is in a later group');
+    expect(() => k.context("test").hooks.sample_step.tap({ name: "y", order: "pre", after: "other" }, () => undefined)).toThrow('"y" runs after "other", which is in a later group');
   });
 
-  it("a throwing session_before_switch tap cancels", async () => {
-    const k = kernel();
-    k.hooks.session_before_switch.tap("x", () => {
-      throw new Error("no");
+  it("guard hooks fail closed: a throwing tap counts as the declared veto and is reported", async () => {
+    const k = await withSampleHooks();
+    const reported = captureErrors(k);
+    k.hook("sample_gate").tapPromise("gate", async () => {
+      throw new Error("boom");
     });
-    expect(await k.hooks.session_before_switch.promise({ reason: "new" })).toEqual({ cancel: true });
+    expect(await k.hook("sample_gate").promise({ item: "x" })).toEqual({ refused: true, reason: "Refused: boom" });
+    expect(reported).toEqual([{ source: "gate", hook: "sample_gate", error: "boom" }]);
   });
 
   it("the first veto wins and later taps do not run", async () => {
-    const k = kernel();
+    const k = await withSampleHooks();
     let ran = false;
-    k.hooks.tool_call.tap("one", () => ({ block: true, reason: "first" }));
-    k.hooks.tool_call.tap("two", () => {
+    k.hook("sample_gate").tap("one", () => ({ refused: true, reason: "first" }));
+    k.hook("sample_gate").tap("two", () => {
       ran = true;
-      return { block: true, reason: "second" };
+      return { refused: true, reason: "second" };
     });
-    expect(await k.hooks.tool_call.promise({ toolCallId: "1", toolName: "x", input: {} })).toEqual({ block: true, reason: "first" });
+    expect(await k.hook("sample_gate").promise({ item: "x" })).toEqual({ refused: true, reason: "first" });
     expect(ran).toBe(false);
   });
 
   it("transform hooks isolate a failing tap and pass the value through", async () => {
-    const k = kernel();
-    const events = capture(k);
-    k.hooks.input.tap("upper", (e) => ({ ...e, text: e.text.toUpperCase() }));
-    k.hooks.input.tapPromise("broken", async () => {
+    const k = await withSampleHooks();
+    const reported = captureErrors(k);
+    k.hook("sample_shape").tap("upper", (e) => ({ ...e, text: e.text.toUpperCase() }));
+    k.hook("sample_shape").tapPromise("broken", async () => {
       throw new Error("bad transform");
     });
-    k.hooks.input.tap("suffix", (e) => ({ ...e, text: `${e.text}!` }));
-    const result = await k.hooks.input.promise({ text: "hi", source: "rpc", via: "prompt" });
-    expect(result.text).toBe("HI!");
-    expect(events).toEqual([{ type: "extension_error", extensionPath: "broken", event: "input", error: "bad transform" }]);
+    k.hook("sample_shape").tap("suffix", (e) => ({ ...e, text: `${e.text}!` }));
+    expect((await k.hook("sample_shape").promise({ text: "hi" })).text).toBe("HI!");
+    expect(reported).toEqual([{ source: "broken", hook: "sample_shape", error: "bad transform" }]);
   });
 
   it("notify hooks keep running after a failing tap", async () => {
-    const k = kernel();
+    const k = await withSampleHooks();
     const seen: string[] = [];
-    k.hooks.turn_end.tap("bad", () => {
+    k.hook("sample_step").tap("bad", () => {
       throw new Error("x");
     });
-    k.hooks.turn_end.tap("good", () => void seen.push("good"));
-    await k.hooks.turn_end.promise({ turnIndex: 0, message: {} as never, toolResults: [] });
+    k.hook("sample_step").tap("good", () => void seen.push("good"));
+    await k.hook("sample_step").promise({ index: 0 });
     expect(seen).toEqual(["good"]);
   });
 
   it("internal hooks propagate errors to the owner", async () => {
-    const k = kernel();
-    k.hooks.run_end.tap("x", () => {
+    const k = await withSampleHooks();
+    k.hook("sample_done").tap("x", () => {
       throw new Error("internal failure");
     });
-    const edge = { messages: [], produced: [], lastAssistant: undefined, signal: new AbortController().signal, setContext() {} };
-    await expect(k.hooks.run_end.promise(edge)).rejects.toThrow("internal failure");
+    await expect(k.hook("sample_done").promise({ count: 1 })).rejects.toThrow("internal failure");
   });
 
-  it("the catalogue is frozen", () => {
+  it("a hook not declared (its owner not loaded, or applied later) fails naming the fix", async () => {
     const k = kernel();
-    expect(Object.isFrozen(k.hooks)).toBe(true);
-    expect(() => ((k.hooks as Record<string, unknown>).extra = 1)).toThrow();
+    const view = k.context("early").hooks;
+    expect(() => view.sample_step).toThrow('Hook "sample_step" is not declared: the plugin that owns it is not loaded, or "early" is applied before it (list the owner in dependsOn or after)');
+    expect("sample_step" in view).toBe(false);
+    await k.use([sampleOwner()]);
+    expect("sample_step" in view).toBe(true);
   });
 });
 
@@ -171,10 +189,9 @@ describe("plugins and boot", () => {
     expect(await a.commands.invoke("ping", {})).toBe("a");
     expect(await b.commands.invoke("ping", {})).toBe("b");
     expect(b.frozen).toBe(false);
-    const seen: string[] = [];
-    a.hooks.agent_start.tap("x", () => void seen.push("a"));
-    await b.hooks.agent_start.promise({});
-    expect(seen).toEqual([]);
+    await b.use([sampleOwner()]);
+    expect(b.hookRegistry.has("sample_step")).toBe(true);
+    expect(a.hookRegistry.has("sample_step")).toBe(false);
   });
 });
 
@@ -182,17 +199,17 @@ describe("events emitted during boot", () => {
   it("reach the first subscriber that asks (the transport), in order, once; other subscribers see only new events", () => {
     const k = kernel();
     const plugin = capture(k);
-    k.reportError({ source: "/ext/broken.ts", hook: "load", error: "SyntaxError" });
-    k.events.emit("queue_update", { steering: ["a"], followUp: [] });
+    k.events.emit("sample_added", { item: "a" });
+    k.events.emit("sample_step", { index: 1 });
     const transport: OutEvent[] = [];
     k.events.subscribe((e) => transport.push(e), { replay: true });
-    expect(transport.map((e) => e.type)).toEqual(["extension_error", "queue_update"]);
+    expect(transport.map((e) => e.type)).toEqual(["sample_added", "sample_step"]);
     const late: OutEvent[] = [];
     k.events.subscribe((e) => late.push(e), { replay: true });
-    k.events.emit("agent_start", {});
-    expect(transport.map((e) => e.type)).toEqual(["extension_error", "queue_update", "agent_start"]);
-    expect(plugin.map((e) => e.type)).toEqual(["extension_error", "queue_update", "agent_start"]);
-    expect(late.map((e) => e.type)).toEqual(["agent_start"]);
+    k.events.emit("sample_step", { index: 2 });
+    expect(transport.map((e) => e.type)).toEqual(["sample_added", "sample_step", "sample_step"]);
+    expect(plugin.map((e) => e.type)).toEqual(["sample_added", "sample_step", "sample_step"]);
+    expect(late.map((e) => e.type)).toEqual(["sample_step"]);
   });
 
   it("requestShutdown is carried out by the serving host; without one it fails clearly", () => {

@@ -4,17 +4,15 @@
  * format or shell. Boot: admit and apply batches of plugins -> `boot` hook -> freeze. An open
  * layer (extensions) may still register tools and flags after that.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { admit } from "./admission.js";
-import { CommandRegistry, NO_DATA } from "./commands.js";
+import { CommandRegistry } from "./commands.js";
 import type { KernelConfig } from "./config.js";
 import { ErrorCode, isKernelError, KernelError, kernelErrors, toKernelError } from "./errors.js";
 import { EventBus } from "./events.js";
-import { CORE_EVENT_SCHEMAS } from "./schemas-events.js";
 import type { FlagSpec } from "./flags.js";
-import { HookOwnership, tapOnlyView, type TapOnly } from "./hook-access.js";
-import { createHooks, type Hooks } from "./hooks.js";
-import type { PluginErrorEvent } from "./hook-policy.js";
+import { HookRegistry } from "./hook-access.js";
+import { BOOT_PHASES, hostHooks, type DeclaredHooks, type HookCatalog, type HookName, type PluginErrorEvent } from "./hooks.js";
 import { createStderrLogger, type Logger } from "./logger.js";
 import type { OpenLayer, PluginContext, PluginDefinition } from "./plugin.js";
 import { ServiceRegistry } from "./services.js";
@@ -31,9 +29,10 @@ export interface KernelOptions {
 }
 
 export class Kernel {
-  readonly hooks: Hooks;
-  /** The tap-only view every plugin is handed. */
-  readonly hookView: TapOnly<Hooks>;
+  /** Every declared hook: the host's own below, the rest declared by the plugins that own them. */
+  readonly hookRegistry: HookRegistry;
+  /** The host's own hooks (boot phases, closing, shutdown, plugin_error), callable. */
+  readonly hooks: DeclaredHooks<ReturnType<typeof hostHooks>>;
   readonly events: EventBus;
   readonly commands = new CommandRegistry();
   readonly tools = new ToolRegistry();
@@ -41,13 +40,16 @@ export class Kernel {
   readonly transports = new Map<string, { definition: TransportDefinition; owner: string }>();
   /** Every outward event's zod schema and the plugin that declared it (docs, validation). */
   readonly eventSchemas = new Map<string, { schema: () => z.ZodType; owner: string }>();
+  /** Named schemas records share (the protocol schema's `$defs`), and who named them. */
+  readonly vocabulary = new Map<string, { schema: () => z.ZodType; owner: string }>();
   /** Flags registered after boot by an open layer (extensions), checked against argv by the host. */
   readonly lateFlags: { flag: FlagSpec; owner: string }[] = [];
   readonly config: KernelConfig;
   readonly log: Logger;
   readonly plugins: string[] = [];
-  readonly #ownership: HookOwnership;
   readonly #publishers = new Map<string, string>();
+  /** The callable hooks each plugin declared, by plugin name. */
+  readonly #ownedHooks = new Map<string, Readonly<Record<string, unknown>>>();
   readonly #applyTimeoutMs: number;
   readonly #staticFlags: readonly { flag: FlagSpec; owner: string }[];
   #frozen = false;
@@ -60,12 +62,13 @@ export class Kernel {
     this.#applyTimeoutMs = options.applyTimeoutMs ?? 15_000;
     this.#staticFlags = options.flags ?? [];
     this.events = new EventBus((error) => this.log.error(`event listener failed: ${toKernelError(error).message}`));
-    this.hooks = createHooks((event) => this.reportError(event), this.#applyTimeoutMs);
-    this.hookView = tapOnlyView(this.hooks);
-    this.#ownership = new HookOwnership(this.hooks);
-    this.#ownership.claim("kernel", ["boot", "closing", "shutdown", "plugin_error", "ui_response"]);
-    this.#registerReplyCommand();
-    for (const [name, schema] of Object.entries(CORE_EVENT_SCHEMAS)) this.eventSchemas.set(name, { schema, owner: "kernel" });
+    this.hookRegistry = new HookRegistry((event) => this.reportError(event), this.#applyTimeoutMs);
+    this.hooks = this.hookRegistry.declare("kernel", hostHooks());
+  }
+
+  /** A declared hook, callable: for the host and for tests (plugins tap through their view, owners call their own). */
+  hook<K extends HookName>(name: K): HookCatalog[K] {
+    return this.hookRegistry.callable(name);
   }
 
   get frozen(): boolean {
@@ -77,17 +80,24 @@ export class Kernel {
     this.#shutdownHandler = handler;
   }
 
-  /** A failing tap in an isolating hook: reported as `extension_error` and on stderr. */
+  /** A failing tap in an isolating hook: a stderr line, and `plugin_error` (which turns it into an outward event). */
   reportError(event: PluginErrorEvent): void {
     this.log.warn(`[${event.source}] ${event.hook} failed: ${event.error}`);
-    this.events.emit("extension_error", { extensionPath: event.source, event: event.hook, error: event.error });
-    if (this.hooks.plugin_error.isUsed()) void this.hooks.plugin_error.promise(event).catch(() => undefined);
+    if (!this.hooks.plugin_error.isUsed()) return;
+    try {
+      this.hooks.plugin_error.call(event);
+    } catch (error) {
+      this.log.error(`plugin_error: ${toKernelError(error).message}`);
+    }
   }
 
   /** Admits a batch (checked as a whole before anything runs), then applies it in order. Callable more than once before boot. */
   async use(batch: readonly PluginDefinition[]): Promise<void> {
     if (this.#frozen) throw new KernelError(ErrorCode.KERNEL_FROZEN, "Cannot add plugins: the kernel is frozen after boot. Add them before boot(), or register through an open layer.");
     const ordered = admit(batch, { plugins: new Set(this.plugins), services: this.#publishers });
+    // Every hook of the batch exists before any plugin applies: a plugin may tap a hook whatever
+    // the order its owner applies in.
+    for (const plugin of ordered) if (plugin.hooks) this.#ownedHooks.set(plugin.name, this.#declareHooks(plugin));
     for (const plugin of ordered) {
       for (const service of plugin.provides ?? []) this.#publishers.set(service, plugin.name);
       await this.#apply(plugin);
@@ -100,10 +110,11 @@ export class Kernel {
     }
   }
 
-  /** Runs the boot hook (each tap under the apply timeout), then freezes the registries. */
+  /** Runs the boot phases in order (each tap under the apply timeout), then freezes the registries. */
   async boot(): Promise<void> {
-    await this.hooks.boot.promise();
+    for (const phase of BOOT_PHASES) await this.hooks[phase].promise();
     this.#frozen = true;
+    this.hookRegistry.freeze();
     this.commands.freeze();
     this.tools.freeze();
     this.services.freeze();
@@ -115,17 +126,26 @@ export class Kernel {
     const declared = new Set(typeof plugin === "string" ? [] : (plugin.provides ?? []));
     return Object.freeze({
       name,
-      hooks: kernel.hookView,
+      hooks: kernel.hookRegistry.viewFor(name),
       events: kernel.events,
       config: kernel.config,
       log: kernel.log,
       commands: kernel.commands,
       tools: kernel.tools,
-      ownHooks: (...names) => kernel.#ownership.claim(name, names),
+      ownHooks: (declarations) => {
+        const owned = kernel.#ownedHooks.get(name);
+        if (!owned || typeof plugin === "string" || plugin.hooks !== declarations) {
+          throw new KernelError(ErrorCode.PLUGIN_INVALID, `Plugin "${name}" asks for hooks it does not declare: pass the function given as "hooks" in its definition`, { plugin: name });
+        }
+        return owned as never;
+      },
       registerCommand: (definition) => kernel.commands.register(definition, name),
       registerTool: (definition) => kernel.tools.register(definition, name),
       registerTransport: (definition) => kernel.#registerTransport(definition, name),
       registerEvent: (event, schema) => kernel.#registerEvent(event, schema, name),
+      registerVocabulary: (schemas) => {
+        for (const [id, schema] of Object.entries(schemas)) kernel.#registerNamed(kernel.vocabulary, "Schema", id, schema, name);
+      },
       provide: (key, value) => {
         if (!declared.has(key)) throw new KernelError(ErrorCode.PLUGIN_INVALID, `Plugin "${name}" provides the service "${key}" without declaring it in "provides"`, { plugin: name });
         kernel.services.provide(key, value, name);
@@ -134,6 +154,7 @@ export class Kernel {
       maybeService: (key) => kernel.services.maybe(key),
       setActiveTools: (names) => kernel.tools.setActive(names),
       openLayer: (owner) => kernel.openLayer(owner),
+      reportError: (event) => kernel.reportError(event),
       requestShutdown: () => {
         if (!kernel.#shutdownHandler) throw new KernelError(ErrorCode.UNAVAILABLE, `Plugin "${name}" asked for shutdown, but no host serves this kernel`);
         kernel.#shutdownHandler();
@@ -157,11 +178,24 @@ export class Kernel {
     } satisfies OpenLayer);
   }
 
+  #declareHooks(plugin: PluginDefinition): Readonly<Record<string, unknown>> {
+    try {
+      return this.hookRegistry.declare(plugin.name, plugin.hooks!());
+    } catch (error) {
+      if (isKernelError(error)) throw error;
+      throw new KernelError(ErrorCode.PLUGIN_INVALID, `[plugin ${plugin.name}] declaring its hooks failed: ${toKernelError(error).message}`, { plugin: plugin.name, cause: error });
+    }
+  }
+
   #registerEvent(name: string, schema: () => z.ZodType, owner: string): void {
-    if (this.#frozen) throw kernelErrors.frozen(`register event "${name}"`);
-    const existing = this.eventSchemas.get(name);
-    if (existing) throw kernelErrors.duplicate("Event", name, owner, existing.owner);
-    this.eventSchemas.set(name, { schema, owner });
+    this.#registerNamed(this.eventSchemas, "Event", name, schema, owner);
+  }
+
+  #registerNamed(into: Map<string, { schema: () => z.ZodType; owner: string }>, kind: string, name: string, schema: () => z.ZodType, owner: string): void {
+    if (this.#frozen) throw kernelErrors.frozen(`register ${kind.toLowerCase()} "${name}"`);
+    const existing = into.get(name);
+    if (existing) throw kernelErrors.duplicate(kind, name, owner, existing.owner);
+    into.set(name, { schema, owner });
   }
 
   #registerTransport(definition: TransportDefinition, owner: string): void {
@@ -169,25 +203,6 @@ export class Kernel {
     const existing = this.transports.get(definition.name);
     if (existing) throw kernelErrors.duplicate("Transport", definition.name, owner, existing.owner);
     this.transports.set(definition.name, { definition, owner });
-  }
-
-  /** `extension_ui_response` is a reply: validated on the immediate lane, answered by no response. */
-  #registerReplyCommand(): void {
-    this.commands.register(
-      {
-        name: "extension_ui_response",
-        description: "A client's answer to an extension_ui_request dialog (no response); a reply of the wrong type for its dialog resolves it as cancelled.",
-        lane: "immediate",
-        noResponse: true,
-        output: NO_DATA,
-        input: uiResponseInput,
-        run: async (reply: { id: string; value?: unknown; confirmed?: unknown; cancelled?: unknown }) => {
-          const handled = this.hooks.ui_response.isUsed() ? await this.hooks.ui_response.promise(reply) : undefined;
-          if (!handled) this.log.warn(`Ignored extension_ui_response "${reply.id}": no dialog is waiting for it`);
-        },
-      },
-      "kernel",
-    );
   }
 
   async #apply(plugin: PluginDefinition): Promise<void> {
@@ -214,18 +229,4 @@ export class Kernel {
 
 export function createKernel(options: KernelOptions): Kernel {
   return new Kernel(options);
-}
-
-/**
- * The reply's fields (spec: Extension UI Responses). A field of the wrong type is read as absent
- * rather than refused, so the waiting dialog still gets the reply and resolves it as cancelled
- * (DECISIONS); a reply without a string `id` matches no dialog and is only logged.
- */
-function uiResponseInput() {
-  return z.object({
-    id: z.string().meta({ description: "The id of the extension_ui_request being answered." }),
-    value: z.string().optional().catch(undefined).meta({ description: "select: the chosen option; input, editor: the text." }),
-    confirmed: z.boolean().optional().catch(undefined).meta({ description: "confirm: the answer." }),
-    cancelled: z.boolean().optional().catch(undefined).meta({ description: "true: the user dismissed the dialog (any method)." }),
-  });
 }

@@ -8,7 +8,7 @@ import type { KernelConfig } from "./config.js";
 import type { z } from "zod";
 import type { EventBus, EventMap, EventName } from "./events.js";
 import type { FlagSpec } from "./flags.js";
-import type { HookName, Hooks } from "./hooks.js";
+import type { DeclaredHooks, HookCatalog, HookDeclarations, PluginErrorEvent } from "./hooks.js";
 import type { TapOnly } from "./hook-access.js";
 import type { Logger } from "./logger.js";
 import type { Services } from "./services.js";
@@ -30,17 +30,22 @@ export interface OpenLayer {
 export interface PluginContext {
   /** This plugin's name: use it as the tap name. */
   readonly name: string;
-  /** Every hook, tap side only. Call the hooks you own through `ownHooks`. */
-  readonly hooks: TapOnly<Hooks>;
+  /** Every declared hook, tap side only. A hook not declared yet fails naming the fix (dependsOn/after its owner). */
+  readonly hooks: TapOnly<HookCatalog>;
   readonly events: EventBus;
   readonly config: KernelConfig;
   readonly log: Logger;
-  /** Claims hooks this plugin calls; a hook has one owner (a second claim fails naming both). */
-  ownHooks<K extends HookName>(...names: K[]): Pick<Hooks, K>;
+  /**
+   * The hooks this plugin declared in its definition (`hooks`), callable: pass the same
+   * function. Only their owner calls hooks; everyone taps them through `hooks`.
+   */
+  ownHooks<F extends () => HookDeclarations>(declarations: F): DeclaredHooks<ReturnType<F>>;
   registerCommand(definition: CommandDefinition<any, any>): void;
   registerTool(definition: ToolDefinition<any>): void;
   /** Registers the zod schema of an event this plugin declared in `EventMap` (docs, validation). */
   registerEvent<K extends EventName>(name: K, schema: () => z.ZodType<EventMap[K]>): void;
+  /** Names schemas that several records share (`AgentMessage`, `SessionEntry`): the protocol schema's `$defs`. */
+  registerVocabulary(schemas: Record<string, () => z.ZodType>): void;
   /** Offers a transport (`--mode <name>` / settings `mode`). */
   registerTransport(definition: TransportDefinition): void;
   /** Publishes a service declared in this plugin's `provides`. */
@@ -54,6 +59,11 @@ export interface PluginContext {
   setActiveTools(names: readonly string[] | undefined): void;
   /** Registrations that stay open after boot, labelled with `owner` (an extension's path). */
   openLayer(owner: string): OpenLayer;
+  /**
+   * Reports a failure this plugin isolated (a handler it ran threw): one stderr line and the
+   * `plugin_error` hook, which the extensions plugin turns into `extension_error`.
+   */
+  reportError(event: PluginErrorEvent): void;
   /**
    * Asks the host for the ordinary teardown, as on end of input (exit code 0): records already
    * read are answered, the run is aborted and long work drained. Returns at once.
@@ -76,6 +86,12 @@ export interface PluginDefinition {
   settings?: Record<string, SettingSpec>;
   /** Command-line flags this plugin accepts. */
   flags?: readonly FlagSpec[];
+  /**
+   * The hooks this plugin calls, built with `guard`/`transform`/`notify`/`internal`. Declared
+   * when the plugin is admitted, before any plugin applies, so others may tap them whatever the
+   * order. Publish their types by augmenting `HookCatalog` in the plugin's api.ts.
+   */
+  hooks?: () => HookDeclarations;
   apply(k: PluginContext): void | Promise<void>;
 }
 

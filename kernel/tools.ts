@@ -1,13 +1,12 @@
 /**
  * The LLM tool registry. Tools are not RPC commands: only the agent loop calls them, through
- * the tool_call / tool_result hooks. Parameters are a zod schema (validated here, and turned
+ * the hooks its owner declares. Parameters are a zod schema (validated here, and turned
  * into the JSON Schema the model sees) or, for foreign tools, a plain JSON Schema.
  * A later registration of a name overrides the earlier one, which stays reachable for
  * delegation (`overridden`); the active set decides what the model is offered.
  */
 import { z } from "zod";
 import { ErrorCode, KernelError, kernelErrors } from "./errors.js";
-import type { ImageContent, TextContent, ToolSpec } from "./types.js";
 import { formatValidationError, ONE_SHOT } from "./validation.js";
 import { isZodSchema, resolveSchema } from "./commands.js";
 
@@ -30,8 +29,19 @@ export function loadJsonSchemaSupport(): Promise<void> {
   return converterLoading;
 }
 
+/** A tool as the LLM sees it. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+/** What a tool hands back for the model: text and images (the message vocabulary's content blocks). */
+export type ToolContent = { type: "text"; text: string } | { type: "image"; data: string; mimeType: string };
+
 export interface ToolResult {
-  content: (TextContent | ImageContent)[];
+  content: ToolContent[];
   details?: unknown;
   isError?: boolean;
 }

@@ -3,7 +3,8 @@
  * serialises responses and events back; it holds no command logic. The host picks one by name
  * (`--mode`, settings `mode`); plugins offer them with `k.registerTransport`.
  */
-import type { CommandSource, ShutdownReason } from "./hooks.js";
+import type { CommandSource } from "./commands.js";
+import type { ShutdownReason } from "./hooks.js";
 import type { KernelConfig } from "./config.js";
 import type { EventBus, EventListener } from "./events.js";
 import type { Logger } from "./logger.js";
@@ -22,7 +23,7 @@ export interface SubmitOptions {
 
 /**
  * A booted host driven in-process, with no transport of its own (the SDK's agent, one ACP
- * session): commands in, responses and events out, and its own teardown.
+ * client's conversation): commands in, responses and events out, and its own teardown.
  */
 export interface EmbeddedHost {
   readonly config: KernelConfig;
@@ -35,7 +36,7 @@ export interface EmbeddedHost {
   readonly closing: Promise<ShutdownReason>;
 }
 
-/** What a sibling host may differ in: its working folder, hence its project settings and sessions. */
+/** What a sibling host may differ in: its working folder, hence its project settings and data. */
 export interface SiblingOptions {
   cwd: string;
 }
@@ -57,7 +58,7 @@ export interface TransportHost {
   idle(): Promise<void>;
   /**
    * Boots another host with the same plugins, flags and options but its own working folder, so
-   * its own agent state and session: a transport serving several sessions in one process (ACP)
+   * its own agent state: a transport serving several conversations in one process (ACP)
    * gives each one a sibling. The caller shuts it down.
    */
   openSibling(options: SiblingOptions): Promise<EmbeddedHost>;

@@ -10,12 +10,13 @@ export type { LoadedSession, SessionApi, SessionContext, SessionInfo, SessionSto
 export type { SettingsApi } from "./settings/api.js";
 export type { CompactionApi, CompactOptions } from "./compaction/api.js";
 export type { EventOptions, EventOptionsApi } from "./event-options/api.js";
-export type { ExtensionsApi, ExtensionSummary } from "./extensions/api.js";
+export type { ExtensionsApi, ExtensionSummary, UiResponse } from "./extensions/api.js";
 export type { SlashCommandEntry, SlashCommandProvider, SlashCommandsApi, SlashCommandSource } from "./slash-commands/api.js";
 // Every module that declares settings, flags, events or services, so their augmentations apply.
 export type {} from "./agent/api.js";
 export type {} from "./agent/events.js";
 export type {} from "./agent/settings.js";
+export type {} from "./bash/api.js";
 export type {} from "./bash/index.js";
 export type {} from "./bash/user-bash.js";
 export type {} from "./compaction/api.js";

@@ -118,7 +118,7 @@ export function generateProtocolTypes(schema) {
 }
 
 async function main() {
-  const kernel = await import(new URL("../dist/kernel/index.js", import.meta.url).href);
+  const kernel = { ...(await import(new URL("../dist/kernel/index.js", import.meta.url).href)), ...(await import(new URL("../dist/host/index.js", import.meta.url).href)) };
   const { BUILTIN_PLUGINS } = await import(new URL("../dist/cli/builtins.js", import.meta.url).href);
   const { mkdtempSync, rmSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");

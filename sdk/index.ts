@@ -6,7 +6,8 @@
  * handlers, no chdir; two agents share nothing but loaded code.
  */
 import type { Command, CommandType, Event, ExtraCommand, Response, ResponseOf } from "../lib/protocol-types/index.js";
-import { createHost, createStderrLogger, resolveAgentDir, type EmbeddedHost, type Logger, type PluginDefinition, type Settings } from "../kernel/index.js";
+import { createHost } from "../host/index.js";
+import { createStderrLogger, resolveAgentDir, type EmbeddedHost, type Logger, type PluginDefinition, type Settings } from "../kernel/index.js";
 import { BUILTIN_MODULES, BUILTIN_PLUGINS } from "../cli/builtins.js";
 import { checkAgentDir, installPaths } from "./install.js";
 

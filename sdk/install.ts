@@ -1,5 +1,5 @@
 /**
- * Where the SDK finds its own package (bundled assets such as replay cassettes, the kernel entry
+ * Where the SDK finds its own package (bundled assets such as replay cassettes, the modules
  * user plugins written in TypeScript import as `atomic-agent`), and the check that makes an
  * unusable agent dir one clear error instead of a failure deep inside a plugin.
  */
@@ -8,11 +8,12 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ErrorCode, KernelError } from "../kernel/index.js";
+import { packageAliases } from "../host/index.js";
 
 export interface InstallPaths {
   /** The package root (holds package.json). */
   installDir: string;
-  /** Aliases for transpiled user code: the kernel entry and Atomic's own zod. */
+  /** Aliases for transpiled user code: this package's modules and its own zod. */
   aliases: () => Record<string, string>;
 }
 
@@ -27,11 +28,11 @@ async function resolvePaths(): Promise<InstallPaths> {
   const here = dirname(fileURLToPath(import.meta.url));
   let root = dirname(here);
   if (!(await exists(join(root, "package.json")))) root = dirname(root);
-  const compiled = join(here, "..", "kernel", "index.js");
-  const kernelEntry = (await exists(compiled)) ? compiled : join(here, "..", "kernel", "index.ts");
+  const modules = join(here, "..");
+  const ext = (await exists(join(modules, "index.js"))) ? ".js" : ".ts";
   return {
     installDir: `${root}/`,
-    aliases: () => ({ "atomic-agent": kernelEntry, "atomic-agent/kernel": kernelEntry, zod: dirname(createRequire(import.meta.url).resolve("zod/package.json")) }),
+    aliases: () => packageAliases(modules, dirname(createRequire(import.meta.url).resolve("zod/package.json")), ext),
   };
 }
 

@@ -5,11 +5,12 @@
  * with the installed CLI, which resolves `atomic-agent` to the installed package.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import ts from "typescript";
 import { RpcClient, tempDir } from "./helpers/rpc-client.js";
 
 const REPO = resolve(import.meta.dirname, "..");
@@ -18,7 +19,7 @@ let project: string;
 let compileError: string | undefined;
 
 const PLUGIN = `import { z } from "zod";
-import { defineCommand, definePlugin, defineSetting, STAGE, type PluginContext } from "atomic-agent";
+import { defineCommand, definePlugin, defineSetting, type PluginContext } from "atomic-agent";
 // The built-in plugins' types: k.service("agent") and settings such as \`retry\` are typed.
 import type {} from "atomic-agent/plugins";
 
@@ -50,7 +51,7 @@ export default definePlugin({
         },
       }),
     );
-    k.hooks.agent_start.tap({ name: k.name, stage: STAGE.OBSERVE }, () => undefined);
+    k.hooks.agent_start.tap({ name: k.name, order: "post" }, () => undefined);
   },
 });
 `;
@@ -59,7 +60,7 @@ export default definePlugin({
 const PROVIDER = `import { definePlugin, type Model } from "atomic-agent";
 import { lazyProviderStream } from "atomic-agent/provider-kit";
 import type {} from "atomic-agent/plugins";
-import type { ProviderBody } from "atomic-agent/provider-kit/provider-stream";
+import type { ProviderBody } from "atomic-agent/provider-kit/adapter";
 
 const API = "echo-api";
 const model: Model = {
@@ -168,6 +169,18 @@ describe("the packed package", () => {
   it("type-checks and compiles a plugin, an SDK program and a client program outside the repository (and rejects misuse at compile time)", () => {
     expect(compileError).toBeUndefined();
     expect(readdirSync(join(project, "out")).sort()).toEqual(["broken.js", "echo-provider.js", "greeter.js", "use-client.js", "use-sdk.js"]);
+  });
+
+  it("publishes a short root API and no wildcard subpaths", () => {
+    const installed = join(project, "node_modules", "atomic-agent");
+    const entry = join(installed, "dist", "index.d.ts");
+    const program = ts.createProgram([entry], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true });
+    const checker = program.getTypeChecker();
+    const names = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry)!)!).map((symbol) => symbol.name);
+    expect(names).toContain("definePlugin");
+    expect(names.length).toBeLessThanOrEqual(60);
+    const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { exports: Record<string, unknown> };
+    expect(Object.keys(manifest.exports).filter((path) => path.includes("*"))).toEqual([]);
   });
 
   it("atomic-agent/sdk runs a prompt in the embedder's process", () => {

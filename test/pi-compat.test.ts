@@ -14,7 +14,8 @@ import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { BUILTIN_PLUGINS } from "../cli/builtins.js";
-import { createHost, silentLogger } from "../kernel/index.js";
+import { createHost } from "../host/index.js";
+import { silentLogger } from "../kernel/index.js";
 import type { ExtensionSummary } from "../plugins/extensions/api.js";
 import { MODULE_NAMES } from "../plugins/extensions/compat/modules.js";
 

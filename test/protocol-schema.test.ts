@@ -9,7 +9,8 @@ import { join, relative, resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { BUILTIN_PLUGINS } from "../cli/builtins.js";
-import { createHost, pascalCase, protocolSchema, silentLogger } from "../kernel/index.js";
+import { createHost, pascalCase, protocolSchema } from "../host/index.js";
+import { silentLogger } from "../kernel/index.js";
 import { renderProtocolDocs } from "../lib/protocol-docs/index.js";
 import { CLI, tempDir } from "./helpers/rpc-client.js";
 

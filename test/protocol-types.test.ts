@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUILTIN_PLUGINS } from "../cli/builtins.js";
-import { createHost, protocolSchema, silentLogger } from "../kernel/index.js";
+import { createHost, protocolSchema } from "../host/index.js";
+import { silentLogger } from "../kernel/index.js";
 import { generateProtocolTypes, typeOf } from "../scripts/protocol-types.mjs";
 import { tempDir } from "./helpers/temp.js";
 

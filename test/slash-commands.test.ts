@@ -7,7 +7,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { definePlugin, type InputEvent } from "../kernel/index.js";
+import { definePlugin } from "../kernel/index.js";
+import type { InputEvent } from "../plugins/agent/api.js";
 import type { Kernel } from "../kernel/kernel.js";
 import slashCommands from "../plugins/slash-commands/index.js";
 import skills from "../plugins/skills/index.js";
@@ -121,7 +122,7 @@ describe("slash-commands in process", () => {
 
   it("the system prompt lists skills between persona and footer, only while the read tool is active", async () => {
     const { kernel, root } = await boot([]);
-    const build = () => kernel.hooks.system_prompt.promise("", { cwd: root, tools: kernel.tools.specs(), model: null });
+    const build = () => kernel.hook("system_prompt").promise("", { cwd: root, tools: kernel.tools.specs(), model: null });
     const prompt = await build();
     const skillsAt = prompt.indexOf("<available_skills>");
     expect(skillsAt).toBeGreaterThan(prompt.indexOf("Available tools:"));

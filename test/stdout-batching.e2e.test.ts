@@ -1,5 +1,5 @@
 /**
- * The claimed stdout (kernel/stdio.ts, built) batches the records written before the event loop
+ * The claimed stdout (lib/stdout, built) batches the records written before the event loop
  * turns (text joined, Buffers between). Through a real pipe: a burst larger than the buffer limit still reports
  * backpressure, every record arrives once and in order, and flush() delivers the rest before exit.
  */
@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const STDIO = pathToFileURL(resolve(import.meta.dirname, "../dist/kernel/stdio.js")).href;
+const STDIO = pathToFileURL(resolve(import.meta.dirname, "../dist/lib/stdout/index.js")).href;
 
 // 30,000 records of ~100 bytes (3 MB, three times the 1 MB buffer limit) written in bursts that
 // stop only when write() says the pipe is congested.

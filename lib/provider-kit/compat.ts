@@ -4,7 +4,7 @@
  * of silently ignored; and `thinkingLevelMap` (pi): thinking level -> the value the provider
  * takes for it, `null` for a level the model does not offer.
  */
-import { THINKING_LEVELS, type Model, type ThinkingLevel } from "../../kernel/index.js";
+import { THINKING_LEVELS, type Model, type ThinkingLevel } from "../llm/index.js";
 import { ANTHROPIC_API, GOOGLE_API, OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API } from "./api-names.js";
 
 const EVERY_API = ["thinkingLevelMap"];

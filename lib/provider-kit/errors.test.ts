@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyUsage, type AssistantMessage } from "../../kernel/index.js";
+import { emptyUsage, type AssistantMessage } from "../llm/index.js";
 import { classifyError, isContextOverflow, isRetryableError, isSilentOverflow } from "./errors.js";
 
 describe("isContextOverflow", () => {

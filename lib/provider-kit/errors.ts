@@ -4,7 +4,7 @@
  * Pure functions of the error text, since that is all a stored message keeps; where a wording
  * means overflow only for some servers, the model (its base URL) decides.
  */
-import type { AssistantMessage, Model } from "../../kernel/index.js";
+import type { AssistantMessage, Model } from "../llm/index.js";
 
 /** Each provider's (and local server's) wording for "the prompt does not fit the context window". */
 const OVERFLOW_PATTERNS: RegExp[] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyUsage, type AssistantMessage, type LlmMessage, type Model } from "../../kernel/index.js";
+import { emptyUsage, type AssistantMessage, type LlmMessage, type Model } from "../llm/index.js";
 import { IMAGE_OMITTED, fitToolCallId, prepareHistory } from "./history.js";
 
 const target: Model = {

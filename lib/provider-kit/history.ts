@@ -5,7 +5,7 @@
  * target API accepts. Images are replaced by a note for text-only models, and unpaired UTF-16
  * surrogates (a tool output cut mid-character) are dropped, since the APIs refuse such JSON.
  */
-import type { AssistantMessage, ImageContent, LlmMessage, Model, TextContent, ToolResultMessage, UserMessage } from "../../kernel/index.js";
+import type { AssistantMessage, ImageContent, LlmMessage, Model, TextContent, ToolResultMessage, UserMessage } from "../llm/index.js";
 
 export const IMAGE_OMITTED = "(image omitted: this model does not accept images)";
 

@@ -4,8 +4,8 @@
  *
  * This entry holds the parts a plugin uses at load time, which stay small: API names, the
  * model-table helper, the error classification, the registry contract and the lazy stream
- * frame. The parts an adapter uses per request live in their own files and load with it
- * (import them from the adapter module that the plugin imports lazily):
+ * frame. The parts an adapter uses per request are in `atomic-agent/provider-kit/adapter`
+ * (import it from the adapter module that the plugin imports lazily):
  *
  * - `provider-stream.js`: `providerStream` (the frame: key, headers, abort, one final event;
  *   an adapter yields events, or a lazy batch of them per network read: `ProviderYield`)

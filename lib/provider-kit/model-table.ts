@@ -3,7 +3,7 @@
  * objects that share the provider's name, API and base URL. Row order is catalog order: the
  * first row is the provider's default.
  */
-import type { ThinkingLevel } from "../../kernel/index.js";
+import type { ThinkingLevel } from "../llm/index.js";
 import type { CatalogModel } from "./types.js";
 
 type Prices = [input: number, output: number, cacheRead: number, cacheWrite: number];

@@ -4,7 +4,7 @@
  * above a tier's threshold is billed entirely at that tier's prices (OpenAI above 272K
  * tokens, Gemini Pro above 200K, Claude Haiku 5.5 above 100K).
  */
-import type { Model, ModelCost, Usage } from "../../kernel/index.js";
+import type { Model, ModelCost, Usage } from "../llm/index.js";
 import type { CatalogModel } from "./types.js";
 
 /** The prices that apply to a prompt of `promptTokens` tokens. */

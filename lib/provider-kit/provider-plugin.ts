@@ -3,7 +3,8 @@
  * on the first request (or warmed in the background once a model of that API is selected), so
  * startup only pays for a few lines per provider.
  */
-import { batchedAssistantStream, type AssistantStream, type PluginContext, type StreamRequest } from "../../kernel/index.js";
+import { batchedAssistantStream, type AssistantStream, type StreamRequest } from "../llm/index.js";
+import type { PluginContext } from "../../kernel/index.js";
 import type { ProviderBody, ProviderStreamOptions } from "./provider-stream.js";
 import type { ProviderModelsApi } from "./types.js";
 

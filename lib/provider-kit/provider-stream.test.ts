@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assistantEventBatches, type AssistantMessageEvent, type AssistantStream, type Model, type StreamRequest } from "../../kernel/index.js";
+import { assistantEventBatches, type AssistantMessageEvent, type AssistantStream, type Model, type StreamRequest } from "../llm/index.js";
 import { providerStream, type ProviderBody } from "./provider-stream.js";
 import type { ProviderModelsApi } from "./types.js";
 

@@ -6,7 +6,7 @@
  * (never as an exception into the agent loop). It hands events on in batches (the kernel's
  * `eventBatches`): an adapter may yield a lazy batch per network read instead of each event.
  */
-import { batchedAssistantStream, type AssistantMessageEvent, type AssistantStream, type StreamRequest } from "../../kernel/index.js";
+import { batchedAssistantStream, type AssistantMessageEvent, type AssistantStream, type StreamRequest } from "../llm/index.js";
 import { errorText, failureText, type HttpFailure } from "./failure-text.js";
 import { httpFetch } from "./http-fetch.js";
 import { headerRecord, hookedInit } from "./request-hooks.js";

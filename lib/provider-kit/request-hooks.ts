@@ -6,7 +6,7 @@
  * as the object the SDK built, and the response's status and headers are announced before the
  * body is read. Nothing is parsed or copied when no hook is tapped.
  */
-import type { Model } from "../../kernel/index.js";
+import type { Model } from "../llm/index.js";
 import { FetchHeaders } from "./fetch-headers.js";
 
 export interface ProviderRequestHooks {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Model } from "../../kernel/index.js";
+import type { Model } from "../llm/index.js";
 import { AssistantStreamBuilder, computeCost, parseToolArguments } from "./stream-builder.js";
 
 const model: Model = {

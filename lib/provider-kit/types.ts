@@ -2,7 +2,7 @@
  * The registry contract a provider plugin needs, declared here so a provider written outside
  * this repository type-checks against the toolkit alone. The `models` service satisfies it.
  */
-import type { Model, ModelCost } from "../../kernel/index.js";
+import type { Model, ModelCost } from "../llm/index.js";
 import type { ProviderRequestHooks } from "./request-hooks.js";
 
 export interface ProviderRegistration {
@@ -53,5 +53,5 @@ export interface ProviderModelsApi {
 }
 
 /** Price tiers and retirement dates live on the kernel's `Model` (they cross the protocol). */
-export type { CostTier } from "../../kernel/index.js";
+export type { CostTier } from "../llm/index.js";
 export type CatalogModel = Model;

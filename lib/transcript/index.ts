@@ -4,7 +4,7 @@
  * boundary shows the model. Pure; one grammar for both, so a compacted text and a later
  * re-compaction of it read the same.
  */
-import type { AgentMessage, AssistantMessage, BashExecutionMessage, ImageContent, TextContent } from "../../kernel/index.js";
+import type { AgentMessage, AssistantMessage, BashExecutionMessage, ImageContent, TextContent } from "../llm/index.js";
 
 /**
  * `compacted`: what the planner sees (long tool output cut, images as an `[image]` line).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessage, AssistantMessage, ImageContent } from "../../kernel/index.js";
+import type { AgentMessage, AssistantMessage, ImageContent } from "../llm/index.js";
 import { bashExecutionToText, isContextVisible, messageSections, renderTranscript } from "./index.js";
 
 const image: ImageContent = { type: "image", data: "AAAA", mimeType: "image/png" };

@@ -4,20 +4,8 @@
  * goes out through the event bus and the hooks it owns.
  */
 import { uuidV7 } from "../../lib/random-ids/index.js";
-import {
-  clampThinkingLevel,
-  ErrorCode,
-  KernelError,
-  publicModel,
-  thinkingLevelsFor,
-  type AgentMessage,
-  type AssistantStream,
-  type CustomMessage,
-  type ImageContent,
-  type Model,
-  type PluginContext,
-  type ThinkingLevel,
-} from "../../kernel/index.js";
+import { clampThinkingLevel, publicModel, thinkingLevelsFor, type AgentMessage, type AssistantStream, type CustomMessage, type ImageContent, type Model, type ThinkingLevel } from "../../lib/llm/index.js";
+import { ErrorCode, KernelError, type PluginContext } from "../../kernel/index.js";
 import type { ZodRawShape, ZodType } from "zod";
 import type { AgentApi, CompletionRequest, PromptInput, QueueMode, StateContributor } from "./api.js";
 import type { AgentHooks } from "./hooks.js";

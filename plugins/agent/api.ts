@@ -4,7 +4,8 @@
  * this interface; it does no I/O of its own.
  */
 import type { ZodRawShape } from "zod";
-import type { AgentMessage, AssistantStream, CommandSource, CustomMessage, ImageContent, LlmMessage, Model, ThinkingLevel, ToolSpec } from "../../kernel/index.js";
+import type { AgentMessage, AssistantStream, CustomMessage, ImageContent, LlmMessage, Model, ThinkingLevel, ToolSpec } from "../../lib/llm/index.js";
+import type { CommandSource } from "../../kernel/index.js";
 
 export type QueueMode = "all" | "one-at-a-time";
 
@@ -116,9 +117,19 @@ export interface AgentApi {
 /** What the model sees of the conversation: agent messages as LLM messages (pure; extensions' `convertToLlm`). */
 export { toLlmMessages } from "./convert.js";
 export type {} from "./events.js";
+import type { AgentHooks } from "./hooks.js";
+export type * from "./hook-types.js";
+export type { AgentHooks } from "./hooks.js";
 
 declare module "../../kernel/services.js" {
   interface Services {
     agent: AgentApi;
   }
 }
+
+declare module "../../kernel/hooks.js" {
+  interface HookCatalog extends AgentHooks {}
+}
+
+/** The hooks this plugin declares (for a stand-in plugin in tests, which must declare them too). */
+export { agentHookDeclarations } from "./hooks.js";

@@ -1,6 +1,7 @@
 /** The agent core's RPC commands: prompting, queues, state. One zod schema per command. */
 import { z } from "zod";
-import { AgentMessageSchema, ImageContentSchema, defineCommand, type CommandDefinition, NO_DATA } from "../../kernel/index.js";
+import { AgentMessageSchema, ImageContentSchema } from "../../lib/llm/index.js";
+import { defineCommand, type CommandDefinition, NO_DATA } from "../../kernel/index.js";
 import type { Agent } from "./agent.js";
 import { assistantText } from "./convert.js";
 

@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { bootKernel, removeDir, tempDir } from "../../test/fake-llm/harness.js";
-import { batchedAssistantStream, definePlugin, emptyUsage, type AgentMessage, type AssistantMessage, type AssistantMessageEvent, type Kernel, type LlmMessage, type Model, type OutEvent } from "../../kernel/index.js";
+import { batchedAssistantStream, emptyUsage, type AgentMessage, type AssistantMessage, type AssistantMessageEvent, type LlmMessage, type Model } from "../../lib/llm/index.js";
+import { definePlugin, type Kernel, type OutEvent } from "../../kernel/index.js";
 
 const MODEL: Model = {
   id: "m1", name: "Scripted", api: "scripted", provider: "scripted", baseUrl: "", reasoning: false, input: ["text"],
@@ -124,13 +125,13 @@ describe("agent contract", () => {
   it("appendAfterRun stores at once when idle, after the run (before agent_settled) while one streams", async () => {
     const order: string[] = [];
     const t = await boot(["a1"]);
-    t.kernel.hooks.agent_settled.tap("t", () => void order.push("settled"));
+    t.kernel.hook("agent_settled").tap("t", () => void order.push("settled"));
     const bash = { role: "bashExecution", command: "ls", output: "x", exitCode: 0, cancelled: false, truncated: false, fullOutputPath: null, timestamp: 5 } as const;
-    t.kernel.hooks.agent_start.tap("t", () => {
+    t.kernel.hook("agent_start").tap("t", () => {
       order.push("agent_start");
       void t.agent.appendAfterRun({ ...bash }).then(() => order.push("stored"));
     });
-    t.kernel.hooks.message_end.tap("t", ({ message }) => void (message.role === "bashExecution" && order.push("recorded")));
+    t.kernel.hook("message_end").tap("t", ({ message }) => void (message.role === "bashExecution" && order.push("recorded")));
     await t.run("go");
     expect(order).toEqual(["agent_start", "recorded", "stored", "settled"]);
     expect(t.agent.getMessages().map((m) => m.role)).toEqual(["user", "assistant", "bashExecution"]);
@@ -210,7 +211,7 @@ describe("agent contract", () => {
         },
       }),
     ]);
-    t.kernel.hooks.agent_settled.tap("t", () => void settled.push("settled"));
+    t.kernel.hook("agent_settled").tap("t", () => void settled.push("settled"));
     await t.kernel.commands.invoke("steer", { message: "a" }, { source: "rpc", seq: 1 });
     await t.kernel.commands.invoke("follow_up", { message: "b" }, { source: "rpc", seq: 2 });
     const queue = t.events.filter((e): e is OutEvent<"queue_update"> => e.type === "queue_update").at(-1)!;
@@ -227,7 +228,7 @@ describe("agent contract", () => {
     const note = (text: string): AgentMessage => ({ role: "custom", customType: "ext", content: text, display: true, timestamp: 1 });
     const t = await boot(["a1", "a2", "a3", "a4"]);
     let queued = false;
-    t.kernel.hooks.agent_start.tap("t", () => {
+    t.kernel.hook("agent_start").tap("t", () => {
       if (queued) return;
       queued = true;
       t.agent.queueMessage("followUp", note("later") as never);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyUsage, type AgentMessage, type AssistantMessage, type BashExecutionMessage } from "../../kernel/index.js";
+import { emptyUsage, type AgentMessage, type AssistantMessage, type BashExecutionMessage } from "../../lib/llm/index.js";
 import { assistantText, bashExecutionToText, toLlmMessages } from "./convert.js";
 
 function assistant(content: AssistantMessage["content"], stopReason: AssistantMessage["stopReason"] = "stop"): AssistantMessage {

@@ -4,7 +4,7 @@
  * of their calls); a tool call left without a result (an interrupted run) gets a synthetic
  * error result after the turn's real results, so providers accept the history.
  */
-import type { AgentMessage, AssistantMessage, LlmMessage, ToolResultMessage } from "../../kernel/index.js";
+import type { AgentMessage, AssistantMessage, LlmMessage, ToolResultMessage } from "../../lib/llm/index.js";
 import { bashExecutionToText } from "../../lib/transcript/index.js";
 
 export { bashExecutionToText };

@@ -1,5 +1,31 @@
-/** The event the agent core declares besides the kernel's run events: the queue's state. */
+/**
+ * The events the agent core declares: its run's (agent_start ... tool_execution_end) and the
+ * queue's state. Each schema is the single source of its `EventMap` entry, of the validation
+ * tests run on traffic, and of the JSON Schema; hooks that mirror an event take its payload.
+ */
 import { z } from "zod";
+import { AgentMessageSchema, AssistantMessageDeltaSchema, AssistantMessageEventSchema, AssistantMessageSchema, ImageContentSchema, once, TextContentSchema, ToolResultMessageSchema } from "../../lib/llm/index.js";
+
+/** What a tool produced so far or in the end: `{content, details}`. */
+export const ToolOutputSchema = once(() =>
+  z.object({
+    content: z.array(z.discriminatedUnion("type", [TextContentSchema(), ImageContentSchema()])),
+    details: z.unknown().optional(),
+  }),
+);
+
+/**
+ * `message_update` as it may cross the wire: in full (the partial message twice), or with event
+ * options `messageUpdates: "delta"` without `message` and without `assistantMessageEvent.partial`.
+ */
+export const MessageUpdateWireSchema = once(() =>
+  z
+    .object({
+      message: AssistantMessageSchema().optional().meta({ description: 'The partial message so far; absent with `messageUpdates: "delta"`.' }),
+      assistantMessageEvent: z.union([AssistantMessageEventSchema(), AssistantMessageDeltaSchema()]),
+    })
+    .meta({ description: "A streaming update of the assistant message." }),
+);
 
 export const QueueUpdateSchema = () =>
   z
@@ -9,8 +35,38 @@ export const QueueUpdateSchema = () =>
     })
     .meta({ description: "The pending steering or follow-up queue changed." });
 
+/** The payloads the agent emits and its hooks carry (`message_update` in full; the wire form is registered). */
+export const RUN_EVENT_SCHEMAS = {
+  agent_start: once(() => z.object({}).meta({ description: "The agent begins processing a prompt." })),
+  agent_end: once(() => z.object({ messages: z.array(AgentMessageSchema()).meta({ description: "Every message this run produced." }) })),
+  turn_start: once(() => z.object({}).meta({ description: "A turn (one assistant response plus its tool calls) begins." })),
+  turn_end: once(() => z.object({ message: AssistantMessageSchema(), toolResults: z.array(ToolResultMessageSchema()) })),
+  message_start: once(() => z.object({ message: AgentMessageSchema() })),
+  message_update: once(() => z.object({ message: AssistantMessageSchema(), assistantMessageEvent: AssistantMessageEventSchema() })),
+  message_end: once(() => z.object({ message: AgentMessageSchema() })),
+  tool_execution_start: once(() => z.object({ toolCallId: z.string(), toolName: z.string(), args: z.unknown() })),
+  tool_execution_update: once(() =>
+    z.object({ toolCallId: z.string(), toolName: z.string(), args: z.unknown(), partialResult: ToolOutputSchema().meta({ description: "The accumulated output so far (not a delta)." }) }),
+  ),
+  tool_execution_end: once(() => z.object({ toolCallId: z.string(), toolName: z.string(), result: ToolOutputSchema(), isError: z.boolean() })),
+} as const;
+
+type RunEventPayload<K extends keyof typeof RUN_EVENT_SCHEMAS> = z.output<ReturnType<(typeof RUN_EVENT_SCHEMAS)[K]>>;
+
 declare module "../../kernel/events.js" {
   interface EventMap {
+    /** No payload. */
+    agent_start: {};
+    agent_end: RunEventPayload<"agent_end">;
+    /** No payload (hooks also get `turnIndex`). */
+    turn_start: {};
+    turn_end: RunEventPayload<"turn_end">;
+    message_start: RunEventPayload<"message_start">;
+    message_update: RunEventPayload<"message_update">;
+    message_end: RunEventPayload<"message_end">;
+    tool_execution_start: RunEventPayload<"tool_execution_start">;
+    tool_execution_update: RunEventPayload<"tool_execution_update">;
+    tool_execution_end: RunEventPayload<"tool_execution_end">;
     queue_update: z.output<ReturnType<typeof QueueUpdateSchema>>;
   }
 }

@@ -1,38 +1,55 @@
 /**
- * The hooks the agent core owns (calls), and how it announces a finished message: the only
- * announcement whose hook may change what goes on the wire (`message_end` may replace the
+ * The hooks the agent core declares and calls, and how it announces a finished message: the
+ * only announcement whose hook may change what goes on the wire (`message_end` may replace the
  * message, keeping its role).
  */
-import type { AgentMessage, EventBus, Hooks } from "../../kernel/index.js";
+import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncBailHook } from "tapable";
+import { guard, internal, notify, transform, type DeclaredHooks, type EventBus, type EventMap } from "../../kernel/index.js";
+import type { AgentMessage, AssistantStream, Model, StreamRequest, ThinkingLevel } from "../../lib/llm/index.js";
+import type { BeforeAgentStartEvent, InputEvent, ModelSelectSource, RunEdgeEvent, RunEndEvent, SystemPromptContext, ToolCallEvent, ToolCallVeto, ToolResultEvent } from "./hook-types.js";
 
-export const AGENT_HOOKS = [
-  "abort",
-  "input",
-  "prompt_preflight",
-  "system_prompt",
-  "before_agent_start",
-  "context",
-  "run_start",
-  "agent_start",
-  "agent_end",
-  "run_end",
-  "agent_settled",
-  "turn_start",
-  "turn_end",
-  "message_start",
-  "message_update",
-  "message_end",
-  "tool_call",
-  "tool_result",
-  "tool_execution_start",
-  "tool_execution_update",
-  "tool_execution_end",
-  "model_select",
-  "thinking_level_select",
-  "stream",
-] as const;
+type TurnIndex = { turnIndex: number };
 
-export type AgentHooks = Pick<Hooks, (typeof AGENT_HOOKS)[number]>;
+export function agentHookDeclarations() {
+  return {
+    abort: notify(new AsyncSeriesHook<[{ seq: number }]>(["event"]), "`abort` was read: everything cancellable (run, compaction, retry wait) stops. `seq` orders it against other input."),
+    input: transform(new AsyncSeriesWaterfallHook<[InputEvent]>(["event"]), "A prompt, steer or follow_up text arrives: taps run extension commands and expand skills and templates."),
+    prompt_preflight: internal(new AsyncSeriesBailHook<[{ text: string }], string | undefined>(["event"]), "Before a run starts: a returned string refuses the prompt before any event (model and key checks)."),
+    system_prompt: transform(new AsyncSeriesWaterfallHook<[string, SystemPromptContext]>(["prompt", "context"]), "Builds the system prompt: persona, context files, skills, then date and folder."),
+    before_agent_start: transform(new AsyncSeriesWaterfallHook<[BeforeAgentStartEvent]>(["event"]), "The prompt is about to run: taps may change this run's system prompt and add messages."),
+    context: transform(new AsyncSeriesWaterfallHook<[{ messages: AgentMessage[] }]>(["event"]), "Before each LLM call: the messages the model will see (taps may edit a copy)."),
+    run_start: internal(new AsyncSeriesHook<[RunEdgeEvent]>(["event"]), "Before agent_start: the one context edit allowed before the first LLM call (threshold compaction)."),
+    agent_start: notify(new AsyncSeriesHook<[EventMap["agent_start"]]>(["event"]), "A run begins."),
+    agent_end: notify(new AsyncSeriesHook<[EventMap["agent_end"]]>(["event"]), "A run ended, with every message it produced."),
+    run_end: internal(new AsyncSeriesBailHook<[RunEndEvent], { continue: true } | undefined>(["event"]), "After agent_end: a tap may edit the context and ask for a continuation (retry, overflow compaction)."),
+    agent_settled: notify(new AsyncSeriesHook<[{}]>(["event"]), "Nothing is pending any more: no run, retry, compaction or continuation."),
+    turn_start: notify(new AsyncSeriesHook<[EventMap["turn_start"] & TurnIndex]>(["event"]), "A turn (one LLM call and its tool calls) begins."),
+    turn_end: notify(new AsyncSeriesHook<[EventMap["turn_end"] & TurnIndex]>(["event"]), "A turn ended, with its assistant message and tool results."),
+    message_start: notify(new AsyncSeriesHook<[EventMap["message_start"]]>(["event"]), "A message begins (user, assistant, tool result, custom)."),
+    message_update: notify(new AsyncSeriesHook<[EventMap["message_update"]]>(["event"]), "The streamed assistant message grew."),
+    message_end: transform(
+      new AsyncSeriesWaterfallHook<[EventMap["message_end"]], EventMap["message_end"] | void>(["event"]),
+      "A message is complete: a tap may replace it (same role) before it is stored and written.",
+    ),
+    tool_call: guard(
+      new AsyncSeriesBailHook<[ToolCallEvent], ToolCallVeto | undefined>(["event"]),
+      (message) => ({ block: true as const, reason: `Tool call blocked: ${message}` }),
+      "Before a tool runs: a tap may block it or rewrite its arguments in place.",
+    ),
+    tool_result: transform(new AsyncSeriesWaterfallHook<[ToolResultEvent]>(["event"]), "A tool finished: taps may change its result before the model sees it."),
+    tool_execution_start: notify(new AsyncSeriesHook<[EventMap["tool_execution_start"]]>(["event"]), "A tool starts running."),
+    tool_execution_update: notify(new AsyncSeriesHook<[EventMap["tool_execution_update"]]>(["event"]), "A running tool reported its output so far."),
+    tool_execution_end: notify(new AsyncSeriesHook<[EventMap["tool_execution_end"]]>(["event"]), "A tool finished running."),
+    model_select: notify(new AsyncSeriesHook<[{ model: Model; previousModel?: Model; source: ModelSelectSource }]>(["event"]), "The model changed."),
+    thinking_level_select: notify(new AsyncSeriesHook<[{ level: ThinkingLevel; previousLevel: ThinkingLevel }]>(["event"]), "The thinking level changed."),
+    stream: internal(
+      new HookMap<SyncBailHook<[StreamRequest], AssistantStream | undefined>>((api: string) => new SyncBailHook<[StreamRequest], AssistantStream | undefined>(["request"], `stream:${api}`)),
+      "Providers, keyed by API name (`anthropic-messages`, `openai-completions`, ...): the first tap that answers streams the LLM call.",
+    ),
+  };
+}
+
+export type AgentHooks = DeclaredHooks<ReturnType<typeof agentHookDeclarations>>;
 
 export interface AnnounceTarget {
   hooks: AgentHooks;

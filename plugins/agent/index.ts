@@ -2,12 +2,13 @@
  * Plugin `agent`: the provider-agnostic core (conversation state, turn loop, queues) and its
  * commands. Every other feature plugs into it through hooks and the `agent` service.
  */
-import { definePlugin, STAGE } from "../../kernel/index.js";
+import { definePlugin, type EventName } from "../../kernel/index.js";
+import { messageVocabulary } from "../../lib/llm/index.js";
 import type {} from "../settings/api.js";
 import { Agent } from "./agent.js";
 import { agentCommands } from "./commands.js";
-import { QueueUpdateSchema } from "./events.js";
-import { AGENT_HOOKS } from "./hooks.js";
+import { MessageUpdateWireSchema, QueueUpdateSchema, RUN_EVENT_SCHEMAS } from "./events.js";
+import { agentHookDeclarations } from "./hooks.js";
 import { agentFlags, agentSettings } from "./settings.js";
 import { baseSystemPrompt, environmentFooter, promptText, type CustomPrompt } from "./system-prompt.js";
 
@@ -20,18 +21,21 @@ export default definePlugin({
   requires: ["settings"],
   settings: agentSettings,
   flags: agentFlags,
+  hooks: agentHookDeclarations,
   async apply(k) {
-    const agent = new Agent(k, k.ownHooks(...AGENT_HOOKS));
+    const agent = new Agent(k, k.ownHooks(agentHookDeclarations));
     k.provide("agent", agent);
+    for (const [name, schema] of Object.entries(RUN_EVENT_SCHEMAS)) k.registerEvent(name as EventName, (name === "message_update" ? MessageUpdateWireSchema : schema) as never);
     k.registerEvent("queue_update", QueueUpdateSchema);
+    k.registerVocabulary(messageVocabulary());
     const settings = k.service("settings");
     for (const command of agentCommands(agent, (patch) => settings.update(patch))) k.registerCommand(command);
     const { cli, cwd, env } = k.config;
     const [systemPrompt, append] = await Promise.all([promptText(cli.systemPrompt, cwd, env), promptText(cli.appendSystemPrompt, cwd, env)]);
     const custom: CustomPrompt = { ...(systemPrompt ? { systemPrompt } : {}), ...(append ? { append } : {}) };
     // Persona and tools first, date and cwd last: context files and skills go in between.
-    k.hooks.system_prompt.tap({ name: k.name, stage: STAGE.FIRST }, (prompt, context) => baseSystemPrompt(prompt, context, custom));
-    k.hooks.system_prompt.tap({ name: k.name, stage: STAGE.LAST }, (prompt, context) => environmentFooter(prompt, context));
+    k.hooks.system_prompt.tap({ name: k.name, order: "pre" }, (prompt, context) => baseSystemPrompt(prompt, context, custom));
+    k.hooks.system_prompt.tap({ name: k.name, order: "post" }, (prompt, context) => environmentFooter(prompt, context));
     // Teardown (EOF, signals): the running run ends with its closing events.
     k.hooks.shutdown.tapPromise(k.name, () => agent.abort());
   },

@@ -2,7 +2,7 @@
  * The steering and follow-up queues: user texts, and custom messages extensions send, waiting
  * for their delivery point in a run.
  */
-import type { CustomMessage, ImageContent } from "../../kernel/index.js";
+import type { CustomMessage, ImageContent } from "../../lib/llm/index.js";
 import type { QueueMode } from "./api.js";
 
 export interface QueuedMessage {

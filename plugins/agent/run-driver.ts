@@ -4,7 +4,8 @@
  * and ask for a continuation: retry, overflow compaction) -> messages deferred during the run are
  * stored -> agent_settled. Even a bug inside the loop closes the run with agent_end.
  */
-import { announce, type AgentMessage, type CustomMessage, type ImageContent, type Logger } from "../../kernel/index.js";
+import { announce, type Logger } from "../../kernel/index.js";
+import type { AgentMessage, CustomMessage, ImageContent } from "../../lib/llm/index.js";
 import type { AgentHooks, AnnounceTarget } from "./hooks.js";
 import { lastAssistant, runTurns, type Opening, type RunHost } from "./run-loop.js";
 

@@ -3,7 +3,8 @@
  * execute its tool calls", until the model stops and no steering or follow-up is waiting.
  * Provider-agnostic: the model is reached through `hooks.stream`, tools through the registry.
  */
-import { announce, type AgentMessage, type AssistantMessage, type ToolCall, type ToolResultMessage, type UserMessage } from "../../kernel/index.js";
+import { announce } from "../../kernel/index.js";
+import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage, UserMessage } from "../../lib/llm/index.js";
 import { endMessage } from "./hooks.js";
 import type { QueuedMessage } from "./queue.js";
 import { streamAssistant, type StreamHost } from "./stream-turn.js";

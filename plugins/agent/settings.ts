@@ -1,6 +1,7 @@
 /** The settings keys and flags the agent core owns, and their types for every plugin that reads them. */
 import { z } from "zod";
-import { defineSetting, THINKING_LEVELS, type FlagSpec } from "../../kernel/index.js";
+import { defineSetting, type FlagSpec } from "../../kernel/index.js";
+import { THINKING_LEVELS } from "../../lib/llm/index.js";
 
 const queueMode = () => z.enum(["all", "one-at-a-time"]);
 

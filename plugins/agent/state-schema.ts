@@ -1,6 +1,6 @@
 /** The `get_state` response: the agent's own fields, then each state contributor's. */
 import { z, type ZodRawShape } from "zod";
-import { ModelSchema, THINKING_LEVELS } from "../../kernel/index.js";
+import { ModelSchema, THINKING_LEVELS } from "../../lib/llm/index.js";
 
 const queueMode = () => z.enum(["all", "one-at-a-time"]);
 

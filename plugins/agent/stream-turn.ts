@@ -3,18 +3,8 @@
  * stream as message_start / message_update / message_end, and always ends with exactly one
  * final assistant message (errors and aborts become stopReason "error" / "aborted").
  */
-import {
-  announce,
-  assistantEventBatches,
-  emptyUsage,
-  type AgentMessage,
-  type AssistantMessage,
-  type AssistantStream,
-  type Model,
-  type StreamRequest,
-  type ThinkingLevel,
-  type ToolSpec,
-} from "../../kernel/index.js";
+import { announce } from "../../kernel/index.js";
+import { assistantEventBatches, emptyUsage, type AgentMessage, type AssistantMessage, type AssistantStream, type Model, type StreamRequest, type ThinkingLevel, type ToolSpec } from "../../lib/llm/index.js";
 import { toLlmMessages } from "./convert.js";
 import { endMessage, type AnnounceTarget } from "./hooks.js";
 

@@ -4,7 +4,8 @@
  */
 import { stat, readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { expandHome, type SystemPromptContext } from "../../kernel/index.js";
+import { expandHome } from "../../kernel/index.js";
+import type { SystemPromptContext } from "./api.js";
 
 /** `--system-prompt` / `--append-system-prompt`, read once at startup. */
 export interface CustomPrompt {
@@ -20,7 +21,7 @@ Read before you change, make the smallest change that solves the task, and verif
 
 /**
  * Persona (unless a custom prompt is already there) and the tool list, or `--system-prompt`
- * instead of both (as pi does); then `--append-system-prompt`. Tapped at STAGE.FIRST.
+ * instead of both (as pi does); then `--append-system-prompt`. Tapped first (group `pre`).
  */
 export function baseSystemPrompt(current: string, context: SystemPromptContext, custom: CustomPrompt = {}): string {
   const parts: string[] = [];
@@ -47,7 +48,7 @@ export async function promptText(value: string | undefined, cwd: string, env: No
   return value;
 }
 
-/** Date and working directory, closing the prompt. Tapped at STAGE.LAST. */
+/** Date and working directory, closing the prompt. Tapped last (group `post`). */
 export function environmentFooter(current: string, context: SystemPromptContext, now = new Date()): string {
   const footer = `Current date: ${now.toISOString().slice(0, 10)}\nCurrent working directory: ${context.cwd}`;
   return current.trim() === "" ? footer : `${current.trimEnd()}\n\n${footer}`;

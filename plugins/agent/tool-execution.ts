@@ -3,7 +3,8 @@
  * execute (streaming tool_execution_update) -> tool_result transform -> tool_execution_end ->
  * the ToolResultMessage. A failure of any step is an error result; the run goes on.
  */
-import { announce, type AgentMessage, type ToolCall, type ToolRegistryView, type ToolResult, type ToolResultMessage } from "../../kernel/index.js";
+import { announce, type ToolRegistryView, type ToolResult } from "../../kernel/index.js";
+import type { AgentMessage, ToolCall, ToolResultMessage } from "../../lib/llm/index.js";
 import { endMessage, type AnnounceTarget } from "./hooks.js";
 
 export interface ToolHost extends AnnounceTarget {

@@ -6,7 +6,8 @@
  */
 import { tmpdir } from "node:os";
 import { z } from "zod";
-import { definePlugin, defineSetting, STAGE } from "../../kernel/index.js";
+import { definePlugin, defineSetting } from "../../kernel/index.js";
+import { bashHookDeclarations } from "./hooks.js";
 import { DEFAULT_LOG_RETENTION_HOURS, FullOutputFiles, sweepOldOutputFiles } from "./output-files.js";
 import { BashRequests } from "./requests.js";
 import { sharedShell } from "./shell.js";
@@ -45,6 +46,7 @@ export default definePlugin({
     shellCommandPrefix: defineSetting(() => z.string(), { scope: "trusted", description: "Text prepended to every shell command (e.g. `set -euo pipefail;`)." }),
     bash: bashSetting,
   },
+  hooks: bashHookDeclarations,
   apply(k) {
     const { settings, env, cwd } = k.config;
     const shell = sharedShell({ shellPath: settings.shellPath, env, platform: process.platform });
@@ -56,7 +58,7 @@ export default definePlugin({
       createBashTool({ shell, commandPrefix: settings.shellCommandPrefix, defaultTimeoutSeconds: settings.bash?.toolTimeoutSeconds, onFullOutput: track }),
     );
     const commands = userBashCommands({
-      hooks: k.ownHooks("user_bash"),
+      hooks: k.ownHooks(bashHookDeclarations),
       events: k.events,
       cwd,
       shell,
@@ -69,22 +71,22 @@ export default definePlugin({
     k.registerEvent("bash_execution_update", BashExecutionUpdateSchema);
 
     // Results stored through the agent reach sessions via message_end: keep the files they name.
-    k.hooks.message_end.tap({ name: k.name, stage: STAGE.OBSERVE }, (event) => {
+    k.hooks.message_end.tap({ name: k.name, order: "post" }, (event) => {
       files.noteStored(event.message, () => k.maybeService("session")?.sessionFile() !== undefined);
       return event;
     });
     // Older files left by earlier processes: swept in the background a moment after startup, so
     // listing a busy temp folder (thousands of names) does not compete with the first commands.
-    k.hooks.boot.tap(k.name, () => {
+    k.hooks.boot_start.tap(k.name, () => {
       const sweep = () => void sweepOldOutputFiles(tmpdir(), settings.bash?.logRetentionHours ?? DEFAULT_LOG_RETENTION_HOURS).catch(() => undefined);
       setTimeout(sweep, SWEEP_DELAY_MS).unref();
     });
-    // Before the session closes its file (STAGE.DEFAULT): cancelled results must still be stored.
-    k.hooks.shutdown.tapPromise({ name: k.name, stage: STAGE.GUARD }, async () => {
+    // Before the session closes its file: cancelled results must still be stored.
+    k.hooks.shutdown.tapPromise({ name: k.name, order: "pre" }, async () => {
       requests.cancelAll();
       await requests.drain();
     });
     // After everything else stored what it had: files no session file refers to go.
-    k.hooks.shutdown.tapPromise({ name: k.name, stage: STAGE.LAST }, () => files.removeUnkept());
+    k.hooks.shutdown.tapPromise({ name: k.name, order: "post" }, () => files.removeUnkept());
   },
 });

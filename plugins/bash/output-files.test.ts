@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { BashExecutionMessage, ToolResultMessage } from "../../kernel/index.js";
+import type { BashExecutionMessage, ToolResultMessage } from "../../lib/llm/index.js";
 import { FullOutputFiles, sweepOldOutputFiles } from "./output-files.js";
 
 let dir: string;

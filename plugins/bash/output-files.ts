@@ -6,7 +6,7 @@
  */
 import { readdir, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { AgentMessage } from "../../kernel/index.js";
+import type { AgentMessage } from "../../lib/llm/index.js";
 
 const FILE_NAME = /^atomic-bash-[0-9a-f]{16}\.log$/;
 export const DEFAULT_LOG_RETENTION_HOURS = 24;

@@ -4,7 +4,8 @@
  * streams, so never between a tool call and its result; the session records it). Once it was
  * replaced, straight into that old session's storage, and not into the agent's live context.
  */
-import type { BashExecutionMessage, PluginContext } from "../../kernel/index.js";
+import type { BashExecutionMessage } from "../../lib/llm/index.js";
+import type { PluginContext } from "../../kernel/index.js";
 import type {} from "../agent/api.js";
 import type {} from "../session/api.js";
 import type { FullOutputFiles } from "./output-files.js";

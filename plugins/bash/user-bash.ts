@@ -6,21 +6,9 @@
  * stored in the session where it started (see store-result.ts).
  */
 import { z } from "zod";
-import {
-  defineCommand,
-  NO_DATA,
-  ErrorCode,
-  formatValidationError,
-  KernelError,
-  type BashExecutionMessage,
-  type CommandContext,
-  type CommandDefinition,
-  type EventBus,
-  type Hooks,
-  type UserBashEvent,
-  type UserBashResult,
-  type UserBashVerdict,
-} from "../../kernel/index.js";
+import { defineCommand, NO_DATA, ErrorCode, formatValidationError, KernelError, type CommandContext, type CommandDefinition, type EventBus } from "../../kernel/index.js";
+import type { BashExecutionMessage } from "../../lib/llm/index.js";
+import type { BashHooks, UserBashEvent, UserBashResult, UserBashVerdict } from "./hooks.js";
 import type { BashRequest, BashRequests } from "./requests.js";
 import { runShellCommand } from "./run.js";
 import { withCommandPrefix } from "./shell.js";
@@ -52,7 +40,7 @@ export interface BashCommandResult {
 }
 
 export interface UserBashDeps {
-  hooks: Pick<Hooks, "user_bash">;
+  hooks: BashHooks;
   events: Pick<EventBus, "emit" | "drain">;
   cwd: string;
   shell: () => Promise<string>;

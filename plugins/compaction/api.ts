@@ -2,7 +2,12 @@
  * The compaction plugin's public surface: the `compaction` service (manual compaction for the
  * SDK and extensions, the automatic switch) and the events it emits.
  */
-import type { CompactionReason, CompactionResult } from "../../kernel/index.js";
+import type { CompactionHooks } from "./hooks.js";
+import type { CompactionResult } from "./types.js";
+
+export type * from "./types.js";
+export type { BeforeCompactEvent, CompactionHooks, CompactVerdict } from "./hooks.js";
+export { CompactionResultSchema, CompactionParametersSchema, CompactionStatsSchema } from "./schemas.js";
 
 export interface CompactOptions {
   preserveRecent?: number;
@@ -30,4 +35,11 @@ declare module "../../kernel/services.js" {
   }
 }
 
+declare module "../../kernel/hooks.js" {
+  interface HookCatalog extends CompactionHooks {}
+}
+
 export type {} from "./events.js";
+
+/** The hooks this plugin declares (for a stand-in plugin in tests, which must declare them too). */
+export { compactionHookDeclarations } from "./hooks.js";

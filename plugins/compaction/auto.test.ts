@@ -2,7 +2,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { OutEvent, Settings, StreamRequest } from "../../kernel/index.js";
+import type { OutEvent, Settings } from "../../kernel/index.js";
+import type { StreamRequest } from "../../lib/llm/index.js";
 import { bootCompaction, conversation, isPlannerRequest, plannerText, type CompactionHarness } from "./harness.test-support.js";
 
 let h: CompactionHarness | undefined;

@@ -5,7 +5,8 @@
  * compact, then continue the prompt once. A second overflow in the same prompt is reported as
  * unresolved.
  */
-import type { AgentMessage, PluginContext } from "../../kernel/index.js";
+import type { AgentMessage } from "../../lib/llm/index.js";
+import type { PluginContext } from "../../kernel/index.js";
 import { contextTokens } from "./compactor.js";
 import { isContextOverflow } from "./provider-errors.js";
 import type { CompactionRunner } from "./runner.js";

@@ -6,7 +6,7 @@
  */
 import { constants } from "node:fs";
 import { copyFile, open, stat, unlink } from "node:fs/promises";
-import type { CompactionReason } from "../../kernel/index.js";
+import type { CompactionReason } from "./api.js";
 
 /** The backup's label says what made the compaction (manual `compact`, or which automatic trigger). */
 export const BACKUP_LABEL: Record<CompactionReason, string> = {

@@ -3,7 +3,9 @@ import { existsSync } from "node:fs";
 import { chmod, readdir, readFile, rename } from "node:fs/promises";
 import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CompactionEntry, OutEvent, SessionEntry, StreamRequest } from "../../kernel/index.js";
+import type { CompactionEntry, SessionEntry } from "../session/api.js";
+import type { OutEvent } from "../../kernel/index.js";
+import type { StreamRequest } from "../../lib/llm/index.js";
 import { VERBATIM_PREFIX } from "../session/api.js";
 import { bootCompaction, conversation, FILLER, isPlannerRequest, plannerText, user, type CompactionHarness } from "./harness.test-support.js";
 

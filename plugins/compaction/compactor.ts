@@ -5,21 +5,14 @@
  * written: `Nothing to compact (session too small)`, `Compaction cancelled`, or a
  * `CompactionFailure` the caller words for its trigger.
  */
-import {
-  ErrorCode,
-  KernelError,
-  type AgentMessage,
-  type CompactionEntry,
-  type CompactionParameters,
-  type CompactionReason,
-  type CompactionResult,
-  type CompactionSettings,
-  type CompactionStats,
-  type Hooks,
-} from "../../kernel/index.js";
+import { ErrorCode, KernelError } from "../../kernel/index.js";
+import type { AgentMessage } from "../../lib/llm/index.js";
+import type { CompactionEntry } from "../session/api.js";
+import type { CompactionParameters, CompactionReason, CompactionResult, CompactionSettings, CompactionStats } from "./api.js";
 import type { AgentApi } from "../agent/api.js";
 import { estimateContextTokens, estimateMessageTokens, VERBATIM_STRATEGY, type SessionApi } from "../session/api.js";
 import { SessionBackup } from "./backup.js";
+import type { CompactionHooks } from "./hooks.js";
 import { frozenPreparation, readVerdict, type TapDecision } from "./hook-payload.js";
 import { cancelled, planDeletions, type PlannerHost } from "./planner.js";
 import { PROMPT_VERSION } from "./prompt.js";
@@ -39,7 +32,7 @@ export class CompactionFailure extends KernelError {
 export interface CompactorHost {
   agent: AgentApi;
   session: SessionApi;
-  hooks: Pick<Hooks, "session_before_compact">;
+  hooks: Pick<CompactionHooks, "session_before_compact">;
   settings: CompactionSettings;
   retry: PlannerRetrySettings;
   emit: PlannerHost["emit"];

@@ -1,6 +1,6 @@
 /** The events the compaction plugin emits (spec: compaction_start/end, summarization_retry_*). */
 import { z } from "zod";
-import { CompactionResultSchema } from "../../kernel/index.js";
+import { CompactionResultSchema } from "./api.js";
 
 const reason = () => z.enum(["manual", "threshold", "overflow"]);
 

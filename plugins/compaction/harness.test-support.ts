@@ -5,18 +5,8 @@
  */
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  definePlugin,
-  emptyUsage,
-  type AgentMessage,
-  type AssistantMessage,
-  type AssistantMessageEvent,
-  type Kernel,
-  type Model,
-  type OutEvent,
-  type Settings,
-  type StreamRequest,
-} from "../../kernel/index.js";
+import { definePlugin, type Kernel, type OutEvent, type Settings } from "../../kernel/index.js";
+import { emptyUsage, type AgentMessage, type AssistantMessage, type AssistantMessageEvent, type Model, type StreamRequest } from "../../lib/llm/index.js";
 import { bootKernel, tempDir } from "../../test/fake-llm/harness.js";
 import retry from "../retry/index.js";
 import sessionJsonl from "../session-jsonl/index.js";

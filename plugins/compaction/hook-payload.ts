@@ -2,7 +2,9 @@
  * The `session_before_compact` payload (pi's field names, so a pi extension that writes its own
  * compaction reads what it expects) and the reading of a tap's verdict.
  */
-import type { AgentMessage, CompactionFileOps, CompactionPreparation, CompactionSettings, CompactVerdict, SessionEntry } from "../../kernel/index.js";
+import type { AgentMessage } from "../../lib/llm/index.js";
+import type { CompactionFileOps, CompactionPreparation, CompactionSettings, CompactVerdict } from "./api.js";
+import type { SessionEntry } from "../session/api.js";
 import { tailFrom, type Region, type VisibleMessage } from "./region.js";
 
 /** A preparation for taps: a deep copy, frozen, so a tap cannot change what is compacted. */

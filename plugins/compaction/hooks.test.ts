@@ -1,6 +1,7 @@
 /** session_before_compact (cancel, supplied text, pi's form, its payload) and session_compact. */
 import { afterEach, describe, expect, it } from "vitest";
-import type { CompactionEntry, HookPayload, SessionEntry } from "../../kernel/index.js";
+import type { CompactionEntry, SessionEntry } from "../session/api.js";
+import type { HookPayload } from "../../kernel/index.js";
 import { bootCompaction, conversation, type CompactionHarness } from "./harness.test-support.js";
 
 let h: CompactionHarness | undefined;
@@ -23,12 +24,12 @@ describe("compaction hooks", () => {
   it("should give taps pi's preparation, frozen, and let them supply the text (rung extension)", async () => {
     await ready();
     let seen: BeforeCompact | undefined;
-    h!.kernel.hooks.session_before_compact.tap("ext", (event) => {
+    h!.kernel.hook("session_before_compact").tap("ext", (event) => {
       seen = event;
       return { compactedText: "X\nY" };
     });
     const notified: unknown[] = [];
-    h!.kernel.hooks.session_compact.tap("ext", (event) => void notified.push(event));
+    h!.kernel.hook("session_compact").tap("ext", (event) => void notified.push(event));
     const result = await h!.invoke("compact");
 
     expect(h!.requests).toHaveLength(0);
@@ -51,7 +52,7 @@ describe("compaction hooks", () => {
 
   it("should accept pi's { compaction: { summary, firstKeptEntryId, details } }", async () => {
     await ready();
-    h!.kernel.hooks.session_before_compact.tap("ext", () => ({ compaction: { summary: "Summary of it all", firstKeptEntryId: null, tokensBefore: 1, details: { title: "t" } } }));
+    h!.kernel.hook("session_before_compact").tap("ext", () => ({ compaction: { summary: "Summary of it all", firstKeptEntryId: null, tokensBefore: 1, details: { title: "t" } } }));
     const result = await h!.invoke("compact");
     expect(result).toMatchObject({ compactedText: "Summary of it all", firstKeptEntryId: null, rung: "extension" });
     expect(await lastEntry()).toMatchObject({ firstKeptEntryId: null, fromHook: true, details: { extension: { title: "t" } } });
@@ -62,7 +63,7 @@ describe("compaction hooks", () => {
   it("should refuse a blank supplied text and an unknown firstKeptEntryId, writing nothing", async () => {
     await ready();
     const answers = [{ compactedText: "  " }, { compaction: { summary: "S", firstKeptEntryId: "nope" } }];
-    h!.kernel.hooks.session_before_compact.tap("ext", () => answers.shift());
+    h!.kernel.hook("session_before_compact").tap("ext", () => answers.shift());
     await expect(h!.invoke("compact")).rejects.toThrow("Compaction failed: session_before_compact returned a blank compacted text");
     await expect(h!.invoke("compact")).rejects.toThrow("Compaction failed: session_before_compact returned firstKeptEntryId nope, which is not on the current branch");
     expect((await lastEntry()).type).toBe("message");
@@ -71,11 +72,13 @@ describe("compaction hooks", () => {
   it("should cancel on { cancel: true } and on a throwing tap (guard: fails closed, reported)", async () => {
     await ready();
     const answers: (() => unknown)[] = [() => ({ cancel: true }), () => { throw new Error("tap broke"); }];
-    h!.kernel.hooks.session_before_compact.tap("ext", () => answers.shift()!() as undefined);
+    const reported: { hook: string; error: string }[] = [];
+    h!.kernel.hook("plugin_error").tap("test", (event) => { reported.push(event); });
+    h!.kernel.hook("session_before_compact").tap("ext", () => answers.shift()!() as undefined);
     await expect(h!.invoke("compact")).rejects.toThrow("Compaction cancelled");
     await expect(h!.invoke("compact")).rejects.toThrow("Compaction cancelled");
     expect(h!.events.filter((e) => e.type === "compaction_end").map((e) => (e as { aborted: boolean }).aborted)).toEqual([true, true]);
-    expect(h!.events.find((e) => e.type === "extension_error")).toMatchObject({ event: "session_before_compact", error: expect.stringContaining("tap broke") });
+    expect(reported).toEqual([expect.objectContaining({ hook: "session_before_compact", error: expect.stringContaining("tap broke") })]);
     expect(h!.requests).toHaveLength(0);
   });
 
@@ -85,7 +88,7 @@ describe("compaction hooks", () => {
     await h!.fill([{ role: "toolResult", toolCallId: "c1", toolName: "x", content: [{ type: "text", text: "out" }], details, isError: false, timestamp: 3 }]);
     await h!.fill(conversation(2, "late"));
     let seen: BeforeCompact | undefined;
-    h!.kernel.hooks.session_before_compact.tap("ext", (event) => void (seen = event));
+    h!.kernel.hook("session_before_compact").tap("ext", (event) => void (seen = event));
     h!.script({ text: "1,1" });
     expect((await h!.invoke("compact")).rung).toBe("planned");
     expect(seen!.preparation.messagesToSummarize).toHaveLength(31);
@@ -95,7 +98,7 @@ describe("compaction hooks", () => {
   it("should plan as usual when taps answer nothing, and pass customInstructions through", async () => {
     await ready();
     let instructions: string | undefined;
-    h!.kernel.hooks.session_before_compact.tap("ext", (event) => void (instructions = event.customInstructions));
+    h!.kernel.hook("session_before_compact").tap("ext", (event) => void (instructions = event.customInstructions));
     h!.script({ text: "1,1" });
     const result = await h!.invoke("compact", { customInstructions: "focus on tests" });
     expect(result.rung).toBe("planned");

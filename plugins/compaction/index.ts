@@ -7,11 +7,13 @@
  */
 import { COMPACTION_EVENT_SCHEMAS } from "./events.js";
 import { z } from "zod";
-import { CompactionResultSchema, defineCommand, definePlugin, NO_DATA } from "../../kernel/index.js";
+import { CompactionResultSchema } from "./api.js";
+import { defineCommand, definePlugin, NO_DATA } from "../../kernel/index.js";
 import type {} from "../session/api.js";
 import type {} from "../settings/api.js";
 import type { CompactionApi } from "./api.js";
 import { tapAutomaticCompaction } from "./auto.js";
+import { compactionHookDeclarations } from "./hooks.js";
 import { CompactionRunner } from "./runner.js";
 import { compactionSetting, effectiveCompactionSettings, plannerRetrySettings, ratioSchema } from "./settings.js";
 
@@ -23,9 +25,11 @@ export default definePlugin({
   provides: ["compaction"],
   requires: ["agent", "session", "settings"],
   settings: { compaction: compactionSetting },
+  hooks: compactionHookDeclarations,
   apply(k) {
     const settings = effectiveCompactionSettings(k.config.settings);
-    const runner = new CompactionRunner(k, k.ownHooks("session_before_compact", "session_compact"), settings, plannerRetrySettings(k.config.settings));
+    k.registerVocabulary({ CompactionResult: CompactionResultSchema });
+    const runner = new CompactionRunner(k, k.ownHooks(compactionHookDeclarations), settings, plannerRetrySettings(k.config.settings));
     let autoEnabled = settings.enabled;
 
     const api: CompactionApi = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyUsage, type AssistantMessage, type AssistantMessageEvent, type AssistantStream, type Model } from "../../kernel/index.js";
+import { emptyUsage, type AssistantMessage, type AssistantMessageEvent, type AssistantStream, type Model } from "../../lib/llm/index.js";
 import type { CompletionRequest } from "../agent/api.js";
 import { planDeletions, type PlannerHost } from "./planner.js";
 

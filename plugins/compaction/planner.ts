@@ -4,16 +4,9 @@
  * request itself does not fit the window, the oldest lines are withheld (half of what is left
  * each time) and count as deleted. No events of the conversation, no history.
  */
-import {
-  ErrorCode,
-  KernelError,
-  type AssistantMessage,
-  type AssistantStream,
-  type CompactionReason,
-  type EventMap,
-  type Model,
-  type ThinkingLevel,
-} from "../../kernel/index.js";
+import { ErrorCode, KernelError, type EventMap } from "../../kernel/index.js";
+import type { AssistantMessage, AssistantStream, Model, ThinkingLevel } from "../../lib/llm/index.js";
+import type { CompactionReason } from "./api.js";
 import type { CompletionRequest } from "../agent/api.js";
 import { normalizeRanges, parsePlan, type LineRange } from "./plan.js";
 import { PLANNER_SYSTEM_PROMPT, plannerUserMessage } from "./prompt.js";

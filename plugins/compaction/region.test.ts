@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessage, NewSessionEntry, SessionEntry } from "../../kernel/index.js";
+import type { AgentMessage } from "../../lib/llm/index.js";
+import type { NewSessionEntry, SessionEntry } from "../session/api.js";
 import { DEFAULT_QUERY, prepareRegion, tailFrom } from "./region.js";
 
 const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };

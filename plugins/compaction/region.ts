@@ -4,7 +4,8 @@
  * protected tail (the newest `preserve_recent` visible messages), which is never shown to the
  * planner and stays verbatim. Pure and linear in the branch length.
  */
-import type { AgentMessage, CompactionEntry, SessionEntry } from "../../kernel/index.js";
+import type { AgentMessage } from "../../lib/llm/index.js";
+import type { CompactionEntry, SessionEntry } from "../session/api.js";
 import { messageSections } from "../../lib/transcript/index.js";
 import { estimateMessageTokens } from "../session/api.js";
 

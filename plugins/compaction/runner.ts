@@ -3,21 +3,13 @@
  * the result or the error worded for its trigger, and `session_compact` after a commit. Holds
  * the "is compacting" state and cancels the running compaction when the client aborts.
  */
-import {
-  ErrorCode,
-  isKernelError,
-  KernelError,
-  type AgentMessage,
-  type CompactionReason,
-  type CompactionResult,
-  type CompactionSettings,
-  type EventMap,
-  type Hooks,
-  type PluginContext,
-} from "../../kernel/index.js";
+import { ErrorCode, isKernelError, KernelError, type EventMap, type PluginContext } from "../../kernel/index.js";
+import type { AgentMessage } from "../../lib/llm/index.js";
+import type { CompactionReason, CompactionResult, CompactionSettings } from "./api.js";
 import type { AgentApi } from "../agent/api.js";
 import type { SessionApi } from "../session/api.js";
 import type { CompactOptions } from "./api.js";
+import type { CompactionHooks } from "./hooks.js";
 import { hasTaps, NOTHING_TO_COMPACT, runCompaction, type CompactorHost } from "./compactor.js";
 import { cancelled, COMPACTION_CANCELLED } from "./planner.js";
 import type { PlannerRetrySettings } from "./settings.js";
@@ -51,14 +43,14 @@ interface RunSpec {
 
 export class CompactionRunner {
   readonly #k: PluginContext;
-  readonly #hooks: Pick<Hooks, "session_before_compact" | "session_compact">;
+  readonly #hooks: CompactionHooks;
   readonly settings: CompactionSettings;
   readonly #retry: PlannerRetrySettings;
   #running: Running | undefined;
   #manual: Promise<CompactionResult> | undefined;
   #lastAbortSeq = 0;
 
-  constructor(k: PluginContext, hooks: Pick<Hooks, "session_before_compact" | "session_compact">, settings: CompactionSettings, retry: PlannerRetrySettings) {
+  constructor(k: PluginContext, hooks: CompactionHooks, settings: CompactionSettings, retry: PlannerRetrySettings) {
     this.#k = k;
     this.#hooks = hooks;
     this.settings = settings;

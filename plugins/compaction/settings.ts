@@ -1,6 +1,7 @@
 /** The `compaction` settings key (owned here) and the effective values, defaults filled in. */
 import { z } from "zod";
-import { defineSetting, type CompactionSettings, type Settings } from "../../kernel/index.js";
+import { defineSetting, type Settings } from "../../kernel/index.js";
+import type { CompactionSettings } from "./api.js";
 
 export const COMPACTION_DEFAULTS: CompactionSettings = Object.freeze({ enabled: true, reserveTokens: 16_384, preserveRecent: 2, compressionRatio: 0.5 });
 

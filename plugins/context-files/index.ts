@@ -5,7 +5,7 @@
  * project file is read only when it is a regular file inside the project (see discover.ts);
  * a skipped file is named once on stderr.
  */
-import { definePlugin, STAGE } from "../../kernel/index.js";
+import { definePlugin } from "../../kernel/index.js";
 import { discoverContextFiles, renderProjectContext } from "./discover.js";
 
 export { discoverContextFiles, renderProjectContext, ancestry, MAX_CONTEXT_FILE_BYTES, type ContextFile } from "./discover.js";
@@ -22,8 +22,8 @@ export default definePlugin({
       noted.add(key);
       k.log.warn(`Skipped context file ${path}: ${reason}`);
     };
-    // After the agent's persona and tools (STAGE.FIRST), before its date/cwd footer (STAGE.LAST).
-    k.hooks.system_prompt.tapPromise({ name: k.name, stage: STAGE.DEFAULT }, async (prompt, context) => {
+    // After the agent's persona and tools (its `pre` tap), before its date/cwd footer (`post`).
+    k.hooks.system_prompt.tapPromise(k.name, async (prompt, context) => {
       const section = renderProjectContext(await discoverContextFiles(k.config.agentDir, context.cwd, { onSkip }));
       if (section === "") return prompt;
       return prompt.trim() === "" ? section : `${prompt.trimEnd()}\n\n${section}`;

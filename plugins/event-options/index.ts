@@ -6,7 +6,7 @@
  * changes until a client asks.
  */
 import { z } from "zod";
-import { defineCommand, definePlugin, STAGE } from "../../kernel/index.js";
+import { defineCommand, definePlugin } from "../../kernel/index.js";
 import { AgentSettledSchema, DEFAULT_EVENT_OPTIONS, EventOptionsSchema, MessageUpdatesSchema, type EventOptions } from "./api.js";
 
 export { deltaUpdate, DEFAULT_EVENT_OPTIONS, type EventOptions, type EventOptionsApi } from "./api.js";
@@ -25,7 +25,7 @@ export default definePlugin({
     });
     k.registerEvent("agent_settled", AgentSettledSchema);
     // Last, so every other settled tap (deferred writes, extensions) has run before clients hear it.
-    k.hooks.agent_settled.tap({ name: k.name, stage: STAGE.LAST }, () => {
+    k.hooks.agent_settled.tap({ name: k.name, order: "post" }, () => {
       if (options.agentSettled) k.events.emit("agent_settled", {});
     });
     k.registerCommand(

@@ -2,15 +2,7 @@
  * HTML for the entries of the exported branch. Every piece of session content goes through
  * `escapeHtml`, the safe markdown renderer or highlight.js (which escapes) — never raw.
  */
-import type {
-  AgentMessage,
-  AssistantMessage,
-  BashExecutionMessage,
-  ImageContent,
-  TextContent,
-  ToolCall,
-  ToolResultMessage,
-} from "../../kernel/index.js";
+import type { AgentMessage, AssistantMessage, BashExecutionMessage, ImageContent, TextContent, ToolCall, ToolResultMessage } from "../../lib/llm/index.js";
 import type { SessionEntry } from "../session/api.js";
 import { escapeHtml, highlightJson } from "./escape.js";
 

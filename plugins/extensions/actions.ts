@@ -4,7 +4,8 @@
  * own when idle with `triggerTurn`, else stored at once. `sendUserMessage` is a real user prompt
  * (its `input` event says `source: "extension"`); while streaming it needs `deliverAs`.
  */
-import type { CustomMessage, ImageContent, InputEvent, TextContent } from "../../kernel/index.js";
+import type { CustomMessage, ImageContent, TextContent } from "../../lib/llm/index.js";
+import type { InputEvent } from "../agent/api.js";
 import { toCustomMessage } from "./event-adapters.js";
 import type { ExtensionHost } from "./host.js";
 import type { ExtensionRecord } from "./record.js";

@@ -4,9 +4,12 @@
  * Types only. The extension API itself (`pi`, `ctx`) is typed in `types/` and exported to
  * extension authors as Atomic's `@mariozechner/pi-coding-agent` (`compat/`).
  */
+import type { ExtensionsHooks } from "./hooks.js";
 import type { ExtensionScope } from "./record.js";
 
 export type { ExtensionScope };
+export type { ExtensionsHooks, UiResponse } from "./hooks.js";
+export type {} from "./events.js";
 
 export interface ExtensionSummary {
   /** Absolute path: the name of its taps, `extensionPath` in extension_error, `path` in get_commands. */
@@ -38,6 +41,10 @@ declare module "../../kernel/services.js" {
   }
 }
 
+declare module "../../kernel/hooks.js" {
+  interface HookCatalog extends ExtensionsHooks {}
+}
+
 declare module "../../kernel/config.js" {
   interface Settings {
     /** Extra extension files or folders (user settings only), relative to the agent dir. */
@@ -50,3 +57,6 @@ declare module "../../kernel/config.js" {
     noExtensions?: boolean;
   }
 }
+
+/** The hooks this plugin declares (for a stand-in plugin in tests, which must declare them too). */
+export { extensionsHookDeclarations } from "./hooks.js";

@@ -4,21 +4,21 @@
  * finds something, the loading machinery (a separate chunk: a process without extensions never
  * loads it, nor jiti).
  */
-import type { Hooks, PluginContext } from "../../kernel/index.js";
+import type { PluginContext } from "../../kernel/index.js";
+import type { ExtensionsHooks } from "./hooks.js";
 import { discoverExtensions } from "./discover.js";
 import type { ExtensionHost } from "./host.js";
 
 /** All loading shares one budget, below the kernel's boot timeout: slow extensions fail, boot does not. */
 const LOAD_BUDGET_MS = 12_000;
 
-export async function bootExtensions(k: PluginContext, owned: Pick<Hooks, "project_trust">): Promise<ExtensionHost | undefined> {
+export async function bootExtensions(k: PluginContext, owned: ExtensionsHooks): Promise<ExtensionHost | undefined> {
   const deadline = Date.now() + LOAD_BUDGET_MS;
   const { cwd, agentDir, cli, settings } = k.config;
   const found = await discoverExtensions({ cwd, agentDir, cliPaths: cli.extension ?? [], settingsPaths: settings.extensions ?? [], discover: cli.noExtensions !== true });
   for (const { path } of found.missing) {
     const error = `Extension not found: ${path}`;
-    k.log.warn(`[${path}] load failed: ${error}`);
-    k.events.emit("extension_error", { extensionPath: path, event: "load", error });
+    k.reportError({ source: path, hook: "load", error });
   }
   if (found.sources.length === 0 && found.project.length === 0) return undefined;
   const { loadFound } = await import("./load-all.js");

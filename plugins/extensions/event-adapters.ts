@@ -5,7 +5,8 @@
  * (a throwing tool_call handler blocks; others are isolated and reported) are the hooks' own.
  */
 import { resolve } from "node:path";
-import { GUARD_VETO, type CustomMessage, type Hooks, type TapOnly } from "../../kernel/index.js";
+import type { CustomMessage } from "../../lib/llm/index.js";
+import type { HookCatalog, TapOnly } from "../../kernel/index.js";
 import type { ExtensionHost } from "./host.js";
 import type { ExtensionRecord } from "./record.js";
 import type { CallOptions } from "./context.js";
@@ -16,8 +17,8 @@ export const RELEASED: unique symbol = Symbol("released");
 export type Call = (event: object, options?: CallOptions) => Promise<unknown>;
 
 interface Site {
-  hooks: TapOnly<Hooks>;
-  tap: { name: string; stage: number };
+  hooks: TapOnly<HookCatalog>;
+  tap: { name: string; order: "pre" };
   call: Call;
   host: ExtensionHost;
   record: ExtensionRecord;
@@ -29,7 +30,7 @@ const answered = <T>(value: unknown): T | undefined => (value === RELEASED || va
 
 /** A notification: the handler's answer is ignored. */
 const notify =
-  <H extends keyof Hooks>(hook: H, toEvent: (payload: any) => object): Adapter =>
+  <H extends keyof HookCatalog>(hook: H, toEvent: (payload: any) => object): Adapter =>
   ({ hooks, tap, call }) =>
     (hooks[hook] as any).tapPromise(tap, async (payload: unknown) => void (await call(toEvent(payload))));
 
@@ -59,19 +60,19 @@ export const EVENT_ADAPTERS: Record<ExtensionEventName, Adapter | undefined> = {
   session_before_switch: ({ hooks, tap, call }) =>
     hooks.session_before_switch.tapPromise(tap, async (payload) => {
       const answer = await call({ type: "session_before_switch", ...payload });
-      if (answer === RELEASED) return GUARD_VETO.session_before_switch("released by abort");
+      if (answer === RELEASED) return hooks.session_before_switch.veto!("released by abort");
       return answered<Result<"session_before_switch">>(answer)?.cancel ? { cancel: true } : undefined;
     }),
   session_before_fork: ({ hooks, tap, call }) =>
     hooks.session_before_fork.tapPromise(tap, async (payload) => {
       const answer = await call({ type: "session_before_fork", ...payload });
-      if (answer === RELEASED) return GUARD_VETO.session_before_fork("released by abort");
+      if (answer === RELEASED) return hooks.session_before_fork.veto!("released by abort");
       return answered<Result<"session_before_fork">>(answer)?.cancel ? { cancel: true } : undefined;
     }),
   session_before_compact: ({ hooks, tap, call }) =>
     hooks.session_before_compact.tapPromise(tap, async (payload) => {
       const answer = await call({ type: "session_before_compact", ...payload });
-      if (answer === RELEASED) return GUARD_VETO.session_before_compact("released by abort");
+      if (answer === RELEASED) return hooks.session_before_compact.veto!("released by abort");
       const result = answered<Result<"session_before_compact">>(answer);
       if (result?.cancel) return { cancel: true };
       // Atomic's compactedText, or pi's compaction {summary, firstKeptEntryId?, details?}: the compactor reads both.
@@ -87,14 +88,14 @@ export const EVENT_ADAPTERS: Record<ExtensionEventName, Adapter | undefined> = {
     hooks.tool_call.tapPromise(tap, async (payload) => {
       // The same input object: a handler may rewrite the arguments in place.
       const answer = await call({ type: "tool_call", toolCallId: payload.toolCallId, toolName: payload.toolName, input: payload.input });
-      if (answer === RELEASED) return GUARD_VETO.tool_call("the call was aborted");
+      if (answer === RELEASED) return hooks.tool_call.veto!("the call was aborted");
       const result = answered<Result<"tool_call">>(answer);
       return result?.block ? { block: true, ...(typeof result.reason === "string" ? { reason: result.reason } : {}) } : undefined;
     }),
   user_bash: ({ hooks, tap, call, host, record }) =>
     hooks.user_bash.tapPromise(tap, async (payload) => {
       const answer = await call({ type: "user_bash", command: payload.command, excludeFromContext: payload.excludeFromContext, cwd: payload.cwd });
-      if (answer === RELEASED) return GUARD_VETO.user_bash("the command was aborted");
+      if (answer === RELEASED) return hooks.user_bash.veto!("the command was aborted");
       const result = answered<Result<"user_bash">>(answer);
       if (result?.block) return { block: true, ...(typeof result.reason === "string" ? { reason: result.reason } : {}) };
       if (result?.result) {

@@ -1,4 +1,7 @@
-/** The event the extensions plugin adds to the protocol: `extension_ui_request` (spec: Extension UI Protocol), every method. */
+/**
+ * The events the extensions plugin adds to the protocol: `extension_ui_request` (every method of
+ * the extension UI sub-protocol, docs/protocol-guide.md) and `extension_error`.
+ */
 import { z } from "zod";
 
 const id = () => z.string().meta({ description: "Unique per request; a dialog's extension_ui_response carries it back." });
@@ -9,7 +12,7 @@ const dialog = <M extends string, S extends z.ZodRawShape>(method: M, descriptio
 const notice = <M extends string, S extends z.ZodRawShape>(method: M, description: string, shape: S) =>
   z.object({ id: id(), method: z.literal(method), ...shape }).meta({ description: `Fire-and-forget (no reply expected): ${description}` });
 
-/** The requests, fields in the spec's order; one `method` each. */
+/** The requests, fields in the protocol's order; one `method` each. */
 export const ExtensionUiRequestSchema = () =>
   z
     .discriminatedUnion("method", [
@@ -31,8 +34,15 @@ export const ExtensionUiRequestSchema = () =>
 
 export type UiRequest = z.output<ReturnType<typeof ExtensionUiRequestSchema>>;
 
+/** A plugin's or extension's handler threw (the kernel's `plugin_error`, turned outward). */
+export const ExtensionErrorSchema = () =>
+  z
+    .object({ extensionPath: z.string().meta({ description: "The extension's path, or the plugin's name." }), event: z.string(), error: z.string() })
+    .meta({ description: "A plugin's or extension's handler threw; the agent kept running." });
+
 declare module "../../kernel/events.js" {
   interface EventMap {
     extension_ui_request: UiRequest;
+    extension_error: z.output<ReturnType<typeof ExtensionErrorSchema>>;
   }
 }

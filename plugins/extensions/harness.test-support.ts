@@ -8,7 +8,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUILTIN_PLUGINS } from "../../cli/builtins.js";
-import { createHost, definePlugin, emptyUsage, type AssistantMessage, type AssistantMessageEvent, type HostRuntime, type LlmContext, type Model, type OutEvent } from "../../kernel/index.js";
+import { createHost, type HostRuntime } from "../../host/index.js";
+import { definePlugin, type OutEvent } from "../../kernel/index.js";
+import { emptyUsage, type AssistantMessage, type AssistantMessageEvent, type LlmContext, type Model } from "../../lib/llm/index.js";
 import type { ExtensionAPI } from "./types/api.js";
 
 const FACTORIES = Symbol.for("atomic.test.extension-factories");

@@ -83,9 +83,7 @@ export class ExtensionHost {
 
   /** An extension's failure: `extension_error {extensionPath, event, error}` and one stderr line. */
   report(extensionPath: string, event: string, error: unknown): void {
-    const message = error instanceof Error ? error.message : String(error);
-    this.k.log.warn(`[${extensionPath}] ${event} failed: ${message}`);
-    this.k.events.emit("extension_error", { extensionPath, event, error: message });
+    this.k.reportError({ source: extensionPath, hook: event, error: error instanceof Error ? error.message : String(error) });
   }
 
   /** Refreshes the listing behind pi's synchronous getCommands (in the background). */

@@ -6,12 +6,14 @@
  * slash-command registry, dialogs through the extension UI sub-protocol.
  */
 import { z } from "zod";
-import { definePlugin, defineSetting, STAGE } from "../../kernel/index.js";
+import { definePlugin, defineSetting } from "../../kernel/index.js";
 import type {} from "../slash-commands/api.js";
 import type { ExtensionsApi } from "./api.js";
 import { bootExtensions } from "./boot.js";
-import { ExtensionUiRequestSchema } from "./events.js";
+import { ExtensionErrorSchema, ExtensionUiRequestSchema } from "./events.js";
+import { extensionsHookDeclarations } from "./hooks.js";
 import type { ExtensionHost } from "./host.js";
+import { uiReplyCommand } from "./ui-reply.js";
 
 export type * from "./api.js";
 
@@ -32,6 +34,7 @@ export default definePlugin({
     { name: "--extension", alias: "-e", key: "extension", value: "<path>", repeatable: true, description: "Load this extension file or folder (repeatable; also with --no-extensions)." },
     { name: "--no-extensions", key: "noExtensions", description: "Do not discover extensions (settings, agent dir, project); -e paths still load." },
   ],
+  hooks: extensionsHookDeclarations,
   apply(k) {
     let host: ExtensionHost | undefined;
     const api: ExtensionsApi = {
@@ -53,10 +56,14 @@ export default definePlugin({
     };
     k.provide("extensions", api);
     k.registerEvent("extension_ui_request", ExtensionUiRequestSchema);
-    const owned = k.ownHooks("project_trust");
-    // After every plugin applied (built-in tools exist to override), before the startup model
-    // (models, STAGE.LAST) and session_start (session, after that).
-    k.hooks.boot.tapPromise({ name: k.name, stage: STAGE.DEFAULT }, async () => {
+    k.registerEvent("extension_error", ExtensionErrorSchema);
+    // Every isolated failure (a plugin's or an extension's tap) reaches the client as extension_error.
+    k.hooks.plugin_error.tap(k.name, ({ source, hook, error }) => k.events.emit("extension_error", { extensionPath: source, event: hook, error }));
+    const owned = k.ownHooks(extensionsHookDeclarations);
+    k.registerCommand(uiReplyCommand(owned, k.log));
+    // The load phase: after every plugin applied (built-in tools exist to override), before the
+    // startup model is chosen (configure) and session_start (start).
+    k.hooks.boot_load.tapPromise(k.name, async () => {
       host = await bootExtensions(k, owned);
     });
   },

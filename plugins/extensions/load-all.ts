@@ -7,7 +7,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { loadJsonSchemaSupport, STAGE, type Hooks, type PluginContext } from "../../kernel/index.js";
+import { loadJsonSchemaSupport, type PluginContext } from "../../kernel/index.js";
+import type { ExtensionsHooks } from "./hooks.js";
 import { createVirtualModules } from "./compat/modules.js";
 import type { Discovery } from "./discover.js";
 import { ExtensionHost } from "./host.js";
@@ -15,7 +16,7 @@ import { LOAD_TIMEOUT_MS, loadExtension } from "./load.js";
 import { ExtensionImporter } from "./load-module.js";
 import type { ExtensionSource } from "./record.js";
 
-export async function loadFound(k: PluginContext, owned: Pick<Hooks, "project_trust">, found: Discovery, deadline: number): Promise<ExtensionHost> {
+export async function loadFound(k: PluginContext, owned: ExtensionsHooks, found: Discovery, deadline: number): Promise<ExtensionHost> {
   const host = new ExtensionHost(k);
   const { agentDir } = k.config;
   host.snapshotBuiltinTools();
@@ -40,7 +41,7 @@ export async function loadFound(k: PluginContext, owned: Pick<Hooks, "project_tr
 }
 
 /** Trusted by configuration, else by the first user or CLI extension that answers `project_trust`. */
-async function projectTrusted(host: ExtensionHost, owned: Pick<Hooks, "project_trust">): Promise<boolean> {
+async function projectTrusted(host: ExtensionHost, owned: ExtensionsHooks): Promise<boolean> {
   if (host.k.config.trusted) return true;
   if (!owned.project_trust.isUsed()) return false;
   return (await owned.project_trust.promise({ cwd: host.k.config.cwd }))?.trusted === "yes";
@@ -50,14 +51,14 @@ async function projectTrusted(host: ExtensionHost, owned: Pick<Hooks, "project_t
 function wire(host: ExtensionHost): void {
   const { k } = host;
   // First, before the run is aborted: pending extension work resolves now.
-  k.hooks.abort.tap({ name: k.name, stage: STAGE.FIRST }, ({ seq }) => host.gate.release(seq));
+  k.hooks.abort.tap({ name: k.name, order: "pre" }, ({ seq }) => host.gate.release(seq));
   k.hooks.closing.tap(k.name, () => host.bridge?.cancelAll());
   if (host.bridge) {
     const bridge = host.bridge;
     k.hooks.ui_response.tap(k.name, (reply) => bridge.answer(reply));
   }
   // The system prompt as it ends up (after every extension chained it): ctx.getSystemPrompt().
-  k.hooks.before_agent_start.tap({ name: k.name, stage: STAGE.LAST }, (event) => {
+  k.hooks.before_agent_start.tap({ name: k.name, order: "post" }, (event) => {
     host.systemPrompt = event.systemPrompt;
     return event;
   });
@@ -67,7 +68,8 @@ function wire(host: ExtensionHost): void {
     return lines.length === 0 ? prompt : `${prompt.trimEnd()}\n\nGuidelines for the extension tools:\n${lines.join("\n")}`;
   });
   // Templates and skills for pi's synchronous getCommands, listed once the session is up.
-  k.hooks.session_start.tap({ name: k.name, stage: STAGE.OBSERVE }, () => host.refreshCommandListing());
+  // Without a session plugin (a bare embedding) there is no session_start to wait for.
+  if ("session_start" in k.hooks) k.hooks.session_start.tap({ name: k.name, order: "post" }, () => host.refreshCommandListing());
 }
 
 async function versionOf(installDir: string | undefined): Promise<string> {

@@ -34,7 +34,7 @@ describe("pi actions", () => {
     api.sendMessage({ customType: "note", content: "stored now", display: true });
     await new Promise((resolve) => setImmediate(resolve));
     expect(h.events.filter((e) => e.type === "message_end").map((e) => (e as OutEvent<"message_end">).message.role)).toEqual(["custom"]);
-    h.host.kernel.hooks.agent_start.tap("test", () => {
+    h.host.kernel.hook("agent_start").tap("test", () => {
       if (h.seen.length > 0) return;
       api.sendMessage({ customType: "steer", content: "steered in", display: true });
       api.sendMessage({ customType: "later", content: "followed up", display: true }, { deliverAs: "followUp" });
@@ -52,7 +52,7 @@ describe("pi actions", () => {
     let api!: ExtensionAPI;
     const h = await boot([(pi) => void (api = pi)], { answers: ["a", "b"] });
     let thrown: unknown;
-    h.host.kernel.hooks.agent_start.tap("test", () => {
+    h.host.kernel.hook("agent_start").tap("test", () => {
       try {
         api.sendUserMessage("during");
       } catch (error) {

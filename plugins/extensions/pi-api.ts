@@ -3,7 +3,7 @@
  * factory runs, then applied together); event handlers become kernel taps named with the
  * extension's path, ordered by load order; actions drive the agent and session services.
  */
-import { STAGE, type ToolDefinition as KernelTool, type OpenLayer } from "../../kernel/index.js";
+import type { ToolDefinition as KernelTool, OpenLayer } from "../../kernel/index.js";
 import { sendMessage, sendUserMessage } from "./actions.js";
 import { addCommand, checkCommand } from "./commands.js";
 import { createContext, type CallOptions } from "./context.js";
@@ -16,15 +16,15 @@ import { adaptTool } from "./tool-adapter.js";
 import { allTools, commandInfos, setActiveTools } from "./tool-info.js";
 import type { ExtensionAPI, FlagOptions } from "./types/api.js";
 
-/** Extension taps run after the built-ins' guards, before their DEFAULT taps (session recording sees a replaced message_end), in load order. */
-export const extensionStage = (index: number) => STAGE.DEFAULT - 1 + index * 1e-6;
 const FLAG_NAME = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
 export const flagKey = (name: string) => `extension:${name}`;
 
 export function createPiApi(host: ExtensionHost, record: ExtensionRecord): ExtensionAPI {
   const { k } = host;
   const layer = k.openLayer(record.path);
-  const tap = { name: record.path, stage: extensionStage(record.index) };
+  // In the first group, after the built-ins' own (registered before any extension loads), before
+  // their ordinary taps (session recording sees a replaced message_end); in load order.
+  const tap = { name: record.path, order: "pre" as const };
   const ready = (what: string) => {
     if (record.loading) throw new Error(`pi.${what}() cannot be called while the extension loads; call it from an event handler or a command`);
   };

@@ -5,7 +5,7 @@
  * for its API that answers only for this provider's models). A config without `models` changes
  * the `baseUrl`/`headers` of a provider's existing models.
  */
-import { STAGE, type AssistantMessageEvent, type Model, type StreamRequest } from "../../kernel/index.js";
+import type { AssistantMessageEvent, Model, StreamRequest } from "../../lib/llm/index.js";
 import type { ExtensionHost } from "./host.js";
 import type { ExtensionRecord } from "./record.js";
 import type { ProviderConfig, ProviderModelConfig } from "./types/api.js";
@@ -72,7 +72,7 @@ function toModel(provider: string, config: ProviderConfig, model: ProviderModelC
 function tapStream(host: ExtensionHost, record: ExtensionRecord, provider: string, streamSimple: NonNullable<ProviderConfig["streamSimple"]>, apis: Set<string>): void {
   for (const api of apis) {
     // Ahead of a built-in provider of the same API, and only for this provider's models.
-    host.k.hooks.stream.for(api).tap({ name: record.path, stage: STAGE.GUARD }, (request) => (request.model.provider === provider ? relay(host, streamSimple, request) : undefined));
+    host.k.hooks.stream.for(api).tap({ name: record.path, order: "pre" }, (request) => (request.model.provider === provider ? relay(host, streamSimple, request) : undefined));
   }
 }
 

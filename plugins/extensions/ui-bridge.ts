@@ -6,7 +6,8 @@
  * hook) cancels them all. Fire-and-forget methods only write the request.
  */
 import { uuidV7 } from "../../lib/random-ids/index.js";
-import type { Logger, UiResponse } from "../../kernel/index.js";
+import type { Logger } from "../../kernel/index.js";
+import type { UiResponse } from "./api.js";
 import type { UiRequest } from "./events.js";
 import type { ExtensionUIDialogOptions } from "./types/context.js";
 

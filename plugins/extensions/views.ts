@@ -3,7 +3,8 @@
  * over the `session` service) and the model catalog with credentials (pi's `ModelRegistry`,
  * over the `models` and `agent` services).
  */
-import type { AssistantMessage, Model, SessionEntry, SessionHeader } from "../../kernel/index.js";
+import type { AssistantMessage, Model } from "../../lib/llm/index.js";
+import type { SessionEntry, SessionHeader } from "../session/api.js";
 import type { AgentApi } from "../agent/api.js";
 import type { ModelsApi } from "../models/api.js";
 import type { SessionApi } from "../session/api.js";

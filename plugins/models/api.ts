@@ -2,8 +2,9 @@
  * The model registry's service API (`services.get("models")`): the catalog, credentials and
  * model resolution. Provider plugins tap `hooks.stream.for(api)` and read keys from here.
  */
-import type { Model } from "../../kernel/index.js";
+import type { Model } from "../../lib/llm/index.js";
 import type { ProviderModelsApi, ProviderRegistration } from "../../lib/provider-kit/index.js";
+import type { ModelsHooks } from "./hooks.js";
 
 export type { ProviderRegistration };
 
@@ -47,3 +48,10 @@ declare module "../../kernel/services.js" {
     models: ModelsApi;
   }
 }
+
+declare module "../../kernel/hooks.js" {
+  interface HookCatalog extends ModelsHooks {}
+}
+
+/** The hooks this plugin declares (for a stand-in plugin in tests, which must declare them too). */
+export { modelsHookDeclarations } from "./hooks.js";

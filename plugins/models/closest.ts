@@ -1,5 +1,5 @@
 /** The catalog entries nearest to a pattern that matched nothing, for the error that names them. */
-import type { Model } from "../../kernel/index.js";
+import type { Model } from "../../lib/llm/index.js";
 
 /** Up to `limit` models as `provider/id`, nearest first (edit distance to the id or `provider/id`). */
 export function closestModels(models: readonly Model[], pattern: string, limit = 3): string[] {

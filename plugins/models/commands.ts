@@ -1,6 +1,7 @@
 /** The model and thinking RPC commands, exactly as the spec shows them. One zod schema each. */
 import { z } from "zod";
-import { ModelSchema, THINKING_LEVELS, defineCommand, publicModel, type CommandDefinition, NO_DATA } from "../../kernel/index.js";
+import { ModelSchema, THINKING_LEVELS, publicModel } from "../../lib/llm/index.js";
+import { defineCommand, type CommandDefinition, NO_DATA } from "../../kernel/index.js";
 import type { AgentApi } from "../agent/api.js";
 import type { ModelsApi } from "./api.js";
 import type { ModelSelection } from "./selection.js";

@@ -8,7 +8,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kernel } from "../../kernel/kernel.js";
-import type { AssistantMessage, Model } from "../../kernel/index.js";
+import type { AssistantMessage, Model } from "../../lib/llm/index.js";
 import { VENDOR_PLUGINS, bootKernel, removeDir, runStream, streamRequest, tempDir } from "../../test/fake-llm/harness.js";
 import { startFakeLlm, type FakeLlm, type RecordedRequest } from "../../test/fake-llm/server.js";
 

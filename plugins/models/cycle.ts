@@ -3,7 +3,7 @@
  * (`--models`, `enabledModels`), else every available model except the offline replay ones,
  * which join only when the current model is one of them (DECISIONS).
  */
-import type { Model, ThinkingLevel } from "../../kernel/index.js";
+import type { Model, ThinkingLevel } from "../../lib/llm/index.js";
 import type { ModelsApi } from "./api.js";
 import type { ScopedModel } from "./scope.js";
 

@@ -1,6 +1,7 @@
 /** The settings keys and command-line flags the models plugin owns. */
 import { z } from "zod";
-import { defineSetting, THINKING_LEVELS, UsageError, type CliOptions, type FlagSpec, type ThinkingLevel } from "../../kernel/index.js";
+import { defineSetting, UsageError, type CliOptions, type FlagSpec } from "../../kernel/index.js";
+import { THINKING_LEVELS, type ThinkingLevel } from "../../lib/llm/index.js";
 
 export const modelSettings = {
   defaultProvider: defineSetting(() => z.string(), { description: "Provider of the model a new session starts with (saved by set_model)." }),

@@ -5,11 +5,12 @@
  * model, no key).
  */
 import { z } from "zod";
-import { STAGE, UsageError, definePlugin } from "../../kernel/index.js";
+import { UsageError, definePlugin } from "../../kernel/index.js";
 import { cliThinkingLevel, modelFlags, modelSettings } from "./declarations.js";
 import { modelCommands } from "./commands.js";
 import { ModelRegistry } from "./registry.js";
-import { providerRequestHooks, REQUEST_HOOKS } from "./request-hooks.js";
+import { modelsHookDeclarations } from "./hooks.js";
+import { providerRequestHooks } from "./request-hooks.js";
 import { resolveScope, scopePatterns } from "./scope.js";
 import { ModelSelection } from "./selection.js";
 import { noModelMatches } from "./startup.js";
@@ -23,13 +24,14 @@ export default definePlugin({
   settings: modelSettings,
   flags: modelFlags,
   description: "Model catalog, credentials, model selection and the model/thinking commands.",
+  hooks: modelsHookDeclarations,
   async apply(k) {
     // A bad level fails before anything loads.
     cliThinkingLevel(k.config.cli);
     const registry = new ModelRegistry({ env: k.config.env, agentDir: k.config.agentDir, warn: (message) => k.log.warn(message) });
     // models.json first: its blocks patch providers as they register (provider plugins apply after this one).
     await registry.loadConfig();
-    registry.requestHooks = providerRequestHooks(k.ownHooks(...REQUEST_HOOKS));
+    registry.requestHooks = providerRequestHooks(k.ownHooks(modelsHookDeclarations));
     k.provide("models", registry);
 
     const agent = k.service("agent");
@@ -43,9 +45,9 @@ export default definePlugin({
       }),
     );
 
-    // Last, so provider plugins (and extension providers) have registered before we judge:
+    // In the configure phase, once provider plugins (and extension providers) have registered:
     // models.json providers no plugin registered become custom providers, then the startup model.
-    k.hooks.boot.tapPromise({ name: k.name, stage: STAGE.LAST }, async () => {
+    k.hooks.boot_configure.tapPromise(k.name, async () => {
       registry.registerCustomProviders();
       await selection.applyStartup(startupScope());
     });
@@ -62,8 +64,11 @@ export default definePlugin({
     }
 
     k.hooks.prompt_preflight.tapPromise(k.name, async () => selection.preflight());
-    k.hooks.session_start.tapPromise(k.name, async ({ reason }) => {
-      if (reason === "new" || reason === "resume" || reason === "fork") selection.reevaluateLock();
-    });
+    // With sessions (an embedder may run without): a new, loaded or forked session re-judges the locked default.
+    if ("session_start" in k.hooks) {
+      k.hooks.session_start.tapPromise(k.name, async ({ reason }) => {
+        if (reason === "new" || reason === "resume" || reason === "fork") selection.reevaluateLock();
+      });
+    }
   },
 });

@@ -6,7 +6,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { deepMerge, ONE_SHOT, THINKING_LEVELS, formatValidationError, type Model } from "../../kernel/index.js";
+import { deepMerge, ONE_SHOT, formatValidationError } from "../../kernel/index.js";
+import { THINKING_LEVELS, type Model } from "../../lib/llm/index.js";
 import { levelsOfMap, type CatalogModel } from "../../lib/provider-kit/index.js";
 import type { ProviderRegistration } from "./api.js";
 

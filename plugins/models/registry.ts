@@ -5,7 +5,7 @@
  * with secrets in their base URL redacted; requests get the original through `requestCredentials`.
  */
 import type { ProviderRequestHooks } from "../../lib/provider-kit/index.js";
-import type { Model } from "../../kernel/index.js";
+import type { Model } from "../../lib/llm/index.js";
 import { unknownCompatKeys, type RequestCredentials } from "../../lib/provider-kit/index.js";
 import type { AuthStatus, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
 import { AuthStore } from "./auth-store.js";

@@ -2,12 +2,11 @@
  * The models plugin owns the provider request hooks and hands them to every provider through
  * the registry (`requestHooks`), so the toolkit's frame applies them to each HTTP request.
  */
-import type { Hooks, Model } from "../../kernel/index.js";
+import type { Model } from "../../lib/llm/index.js";
 import type { ProviderRequestHooks } from "../../lib/provider-kit/index.js";
+import type { ModelsHooks } from "./hooks.js";
 
-export const REQUEST_HOOKS = ["before_provider_headers", "before_provider_request", "after_provider_response"] as const;
-
-export function providerRequestHooks(hooks: Pick<Hooks, (typeof REQUEST_HOOKS)[number]>): ProviderRequestHooks {
+export function providerRequestHooks(hooks: ModelsHooks): ProviderRequestHooks {
   return {
     active: () => hooks.before_provider_headers.isUsed() || hooks.before_provider_request.isUsed() || hooks.after_provider_response.isUsed(),
     async headers(model: Model, headers: Record<string, string>) {

@@ -3,7 +3,7 @@
  * with an optional `:<thinking>` suffix. Candidates with credentials win ties, and an alias
  * (`claude-sonnet-4-5`) beats a dated snapshot (`claude-sonnet-4-5-20250929`).
  */
-import { THINKING_LEVELS, type Model, type ThinkingLevel } from "../../kernel/index.js";
+import { THINKING_LEVELS, type Model, type ThinkingLevel } from "../../lib/llm/index.js";
 import type { ModelsApi } from "./api.js";
 
 export interface PatternMatch {

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Model } from "../../kernel/index.js";
+import type { Model } from "../../lib/llm/index.js";
 import { builtinProviders, removeDir, tempDir } from "../../test/fake-llm/harness.js";
 import providerReplay from "../provider-replay/index.js";
 import { closestModels, editDistance } from "./closest.js";

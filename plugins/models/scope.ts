@@ -3,7 +3,7 @@
  * A pattern is a glob (`anthropic/*`, `*sonnet*`, matched case-insensitively against `provider/id`
  * or the bare id) or a `--model` pattern, each with an optional `:<thinking>` suffix.
  */
-import type { Model, ThinkingLevel } from "../../kernel/index.js";
+import type { Model, ThinkingLevel } from "../../lib/llm/index.js";
 import type { ModelsApi } from "./api.js";
 import { matchModel, splitThinking } from "./resolve.js";
 

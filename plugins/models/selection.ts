@@ -4,7 +4,8 @@
  * replacement, cleared by an explicit model choice).
  */
 import type {} from "../settings/api.js";
-import { clampThinkingLevel, ErrorCode, KernelError, UsageError, type Model, type PluginContext, type ThinkingLevel } from "../../kernel/index.js";
+import { clampThinkingLevel, type Model, type ThinkingLevel } from "../../lib/llm/index.js";
+import { ErrorCode, KernelError, UsageError, type PluginContext } from "../../kernel/index.js";
 import type { AgentApi } from "../agent/api.js";
 import type { ModelsApi } from "./api.js";
 import { cycleCandidates, nextCandidate } from "./cycle.js";

@@ -3,6 +3,7 @@ import type { Kernel } from "../../kernel/kernel.js";
 import type { OutEvent, Settings } from "../../kernel/index.js";
 import { VENDOR_PLUGINS, bootKernel, removeDir, tempDir } from "../../test/fake-llm/harness.js";
 import replayPlugin from "../provider-replay/index.js";
+import { sessionHookDeclarations } from "../session/api.js";
 import { UNSUPPORTED_DEFAULT_ERROR } from "./startup.js";
 
 let agentDir: string;
@@ -42,7 +43,7 @@ describe("unsupported saved default provider", () => {
     const state = await invoke("get_state");
     expect(state.modelFallbackReason).toBeUndefined();
     expect(state.modelFallbackMessage).toBeUndefined();
-    expect(await kernel.hooks.prompt_preflight.promise({ text: "hi" })).toBeUndefined();
+    expect(await kernel.hook("prompt_preflight").promise({ text: "hi" })).toBeUndefined();
   });
 
   it("is cleared by a cycle to a different model, not by a null cycle", async () => {
@@ -60,11 +61,13 @@ describe("unsupported saved default provider", () => {
   });
 
   it("comes back when a new session starts", async () => {
-    await boot(UNSUPPORTED);
+    // A stand-in for the session plugin: the owner of session_start, so models can tap it.
+    const sessionOwner = { name: "session", hooks: sessionHookDeclarations, apply() {} };
+    kernel = await bootKernel({ agentDir, settings: UNSUPPORTED, env: { ANTHROPIC_API_KEY: "a" }, plugins: [sessionOwner, ...VENDOR_PLUGINS] });
     await invoke("set_model", { provider: "anthropic", modelId: "claude-haiku-4-5" });
-    await kernel.hooks.session_start.promise({ reason: "new" });
+    await kernel.hook("session_start").promise({ reason: "new" });
     expect((await invoke("get_state")).modelFallbackReason).toBe("configured-provider-unsupported");
-    expect(await kernel.hooks.prompt_preflight.promise({ text: "hi" })).toBe(UNSUPPORTED_DEFAULT_ERROR);
+    expect(await kernel.hook("prompt_preflight").promise({ text: "hi" })).toBe(UNSUPPORTED_DEFAULT_ERROR);
   });
 
   it("does not apply with a CLI model, an incomplete default, or a known provider", async () => {

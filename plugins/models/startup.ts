@@ -5,7 +5,8 @@
  * available model. Also detects the spec's "unsupported saved default provider" condition, which
  * blocks prompts instead of falling back.
  */
-import type { CliOptions, Model, Settings, ThinkingLevel } from "../../kernel/index.js";
+import type { CliOptions, Settings } from "../../kernel/index.js";
+import type { Model, ThinkingLevel } from "../../lib/llm/index.js";
 import type { ModelsApi } from "./api.js";
 import { closestModels } from "./closest.js";
 import { resolveModelPattern, splitThinking } from "./resolve.js";

@@ -1,6 +1,6 @@
 /** The Anthropic model table: sane rows, and thinking levels that match the request builder. */
 import { describe, expect, it } from "vitest";
-import { thinkingLevelsFor, type Model, type ThinkingLevel } from "../../kernel/index.js";
+import { thinkingLevelsFor, type Model, type ThinkingLevel } from "../../lib/llm/index.js";
 import { describeModelTable } from "../../test/fake-llm/catalog-suite.js";
 import { streamRequest } from "../../test/fake-llm/harness.js";
 import { CATALOG_CHECKED, anthropicProvider } from "./models.js";

@@ -4,8 +4,8 @@
  * (5-minute or 1-hour), tools streamed eagerly, and the thinking level as a token budget or an
  * adaptive effort (see thinking.ts for which model gets which).
  */
-import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent, ThinkingLevel, ToolResultMessage } from "../../kernel/index.js";
-import { clampThinkingLevel, thinkingLevelsFor } from "../../kernel/index.js";
+import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent, ThinkingLevel, ToolResultMessage } from "../../lib/llm/index.js";
+import { clampThinkingLevel, thinkingLevelsFor } from "../../lib/llm/index.js";
 import { defaultMaxTokens, fitToolCallId, isSameModel, prepareHistory } from "../../lib/provider-kit/history.js";
 import { budgetFor, effortFor, isAdaptive, thinkingDisplay, thinksByDefault } from "./thinking.js";
 

@@ -8,7 +8,7 @@
 import { BaseAnthropic } from "@anthropic-ai/sdk/client";
 import { APIError } from "@anthropic-ai/sdk/core/error";
 import { Messages } from "@anthropic-ai/sdk/resources/messages";
-import type { AssistantMessageEvent } from "../../kernel/index.js";
+import type { AssistantMessageEvent } from "../../lib/llm/index.js";
 import { splitBaseUrl } from "../../lib/provider-kit/base-url.js";
 import type { ProviderCall, ProviderYield } from "../../lib/provider-kit/provider-stream.js";
 import type { AssistantStreamBuilder } from "../../lib/provider-kit/stream-builder.js";

@@ -4,7 +4,7 @@
  * (effort instead of a budget) from 4.6 on, thinking content hidden unless `display:
  * "summarized"` from Opus 4.7 on, thinking on by default from the 5 generation on.
  */
-import type { Model, ThinkingLevel } from "../../kernel/index.js";
+import type { Model, ThinkingLevel } from "../../lib/llm/index.js";
 import { mappedLevelValue } from "../../lib/provider-kit/compat.js";
 
 type OnLevel = Exclude<ThinkingLevel, "off">;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyUsage, type AssistantMessage, type LlmMessage } from "../../kernel/index.js";
+import { emptyUsage, type AssistantMessage, type LlmMessage } from "../../lib/llm/index.js";
 import { BASH_TOOL, TINY_PNG, runStream, streamRequest } from "../../test/fake-llm/harness.js";
 import { describeProviderConformance, useProviderKernel } from "../../test/fake-llm/provider-suite.js";
 import { GEMINI_THOUGHT_SIGNATURE } from "../../test/fake-llm/render-google.js";

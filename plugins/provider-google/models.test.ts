@@ -1,6 +1,6 @@
 /** The Gemini model table: sane rows, and thinking configs that match the request builder. */
 import { describe, expect, it } from "vitest";
-import { thinkingLevelsFor } from "../../kernel/index.js";
+import { thinkingLevelsFor } from "../../lib/llm/index.js";
 import { describeModelTable } from "../../test/fake-llm/catalog-suite.js";
 import { CATALOG_CHECKED, googleProvider } from "./models.js";
 import { thinkingConfig } from "./request.js";

@@ -3,8 +3,8 @@
  * into one user turn, thought signatures replayed to the same model), tools as function
  * declarations, and the thinking level as a Gemini 3 `thinkingLevel` or a 2.5 `thinkingBudget`.
  */
-import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent, ThinkingLevel, ToolResultMessage } from "../../kernel/index.js";
-import { clampThinkingLevel, thinkingLevelsFor } from "../../kernel/index.js";
+import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent, ThinkingLevel, ToolResultMessage } from "../../lib/llm/index.js";
+import { clampThinkingLevel, thinkingLevelsFor } from "../../lib/llm/index.js";
 import { mappedLevelValue } from "../../lib/provider-kit/compat.js";
 import { defaultMaxTokens, isSameModel, prepareHistory, textOf } from "../../lib/provider-kit/history.js";
 

@@ -4,7 +4,7 @@
  * starts; a function call arrives whole, so it starts, streams its JSON and ends at once.
  */
 import { GoogleGenAI } from "@google/genai";
-import type { AssistantMessageEvent } from "../../kernel/index.js";
+import type { AssistantMessageEvent } from "../../lib/llm/index.js";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
 import { buildGeminiRequest } from "./request.js";
 

@@ -7,7 +7,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Kernel } from "../../kernel/kernel.js";
-import type { AssistantMessage, LlmMessage, Model } from "../../kernel/index.js";
+import type { AssistantMessage, LlmMessage, Model } from "../../lib/llm/index.js";
 import { BASH_TOOL, bootKernel, removeDir, runStream, streamRequest, tempDir } from "../../test/fake-llm/harness.js";
 import { startFakeLlm, type FakeLlm, type RecordedRequest } from "../../test/fake-llm/server.js";
 import { completionsCompat } from "./completions-compat.js";

@@ -3,7 +3,7 @@
  * (and provider name) for servers known to differ, then overridden by the model's `compat`
  * from models.json. Unknown servers get the conservative OpenAI subset Atomic always sent.
  */
-import type { Model } from "../../kernel/index.js";
+import type { Model } from "../../lib/llm/index.js";
 
 export type ThinkingFormat = "openai" | "deepseek" | "qwen" | "qwen-chat-template" | "zai" | "openrouter";
 

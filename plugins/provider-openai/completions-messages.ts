@@ -3,7 +3,7 @@
  * (images follow in a user message, since tool messages carry text only); thinking goes back to
  * the same model under the field it arrived in; the compat quirks of the server apply.
  */
-import type { AssistantMessage, ImageContent, LlmMessage, Model, TextContent } from "../../kernel/index.js";
+import type { AssistantMessage, ImageContent, LlmMessage, Model, TextContent } from "../../lib/llm/index.js";
 import { isSameModel } from "../../lib/provider-kit/history.js";
 import type { CompletionsCompat } from "./completions-compat.js";
 import { dataUrl, toolResultRun } from "./shared.js";

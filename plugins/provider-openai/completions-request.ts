@@ -4,8 +4,8 @@
  * strict tools, the thinking format (reasoning_effort, DeepSeek's `thinking`, Qwen/Z.ai
  * `enable_thinking`, OpenRouter's `reasoning`) and Anthropic-style cache marks.
  */
-import type { Model, StreamRequest, ThinkingLevel } from "../../kernel/index.js";
-import { clampThinkingLevel, thinkingLevelsFor } from "../../kernel/index.js";
+import type { Model, StreamRequest, ThinkingLevel } from "../../lib/llm/index.js";
+import { clampThinkingLevel, thinkingLevelsFor } from "../../lib/llm/index.js";
 import { thinkingLevelMapOf } from "../../lib/provider-kit/compat.js";
 import { defaultMaxTokens, prepareHistory } from "../../lib/provider-kit/history.js";
 import { completionsCompat, type CompletionsCompat } from "./completions-compat.js";

@@ -3,7 +3,7 @@
  * a text/thinking block ends when the other kind (or a tool call) starts; tool calls are keyed
  * by their `index` (a new id on the same index starts a new call); all close at the end.
  */
-import type { AssistantMessageEvent } from "../../kernel/index.js";
+import type { AssistantMessageEvent } from "../../lib/llm/index.js";
 import type { AssistantStreamBuilder } from "../../lib/provider-kit/stream-builder.js";
 import type { ProviderCall, ProviderYield } from "../../lib/provider-kit/provider-stream.js";
 import { completionsCompat } from "./completions-compat.js";

@@ -1,6 +1,6 @@
 /** The OpenAI model table: sane rows, tiers, and reasoning efforts that match the request builder. */
 import { describe, expect, it } from "vitest";
-import { emptyUsage, thinkingLevelsFor } from "../../kernel/index.js";
+import { emptyUsage, thinkingLevelsFor } from "../../lib/llm/index.js";
 import { computeCost } from "../../lib/provider-kit/index.js";
 import { describeModelTable } from "../../test/fake-llm/catalog-suite.js";
 import { CATALOG_CHECKED, openaiProvider } from "./models.js";

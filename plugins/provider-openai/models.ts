@@ -10,7 +10,7 @@
  * on 2026-12-11 and are left out; gpt-5.1, gpt-5.4-nano and gpt-5.3-codex retire on 2027-04-01.
  * The GPT-5.6 and GPT-6 families are not listed: no model page for them was in the corpus.
  */
-import type { ThinkingLevel } from "../../kernel/index.js";
+import type { ThinkingLevel } from "../../lib/llm/index.js";
 import type { ProviderRegistration } from "../../lib/provider-kit/index.js";
 import { ENV_API_KEYS, OPENAI_RESPONSES_API, modelTable, type ModelRow } from "../../lib/provider-kit/index.js";
 

@@ -3,7 +3,7 @@
  * items travel back verbatim (with their encrypted content), assistant text keeps its message
  * id and phase, and a tool call's internal id `call_id|item_id` is split back into both.
  */
-import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent } from "../../kernel/index.js";
+import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent } from "../../lib/llm/index.js";
 import { defaultMaxTokens, isSameModel, prepareHistory } from "../../lib/provider-kit/history.js";
 import { callIdOf, dataUrl, normalizeResponsesToolCallId, reasoningEffort, toolResultRun } from "./shared.js";
 

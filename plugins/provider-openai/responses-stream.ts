@@ -3,7 +3,7 @@
  * `output_index`; a finished reasoning item is kept whole as its block's signature and a
  * message's id and phase as `{v:1,id,phase}`, so the next request can replay them.
  */
-import type { AssistantMessageEvent } from "../../kernel/index.js";
+import type { AssistantMessageEvent } from "../../lib/llm/index.js";
 import type { ProviderCall, ProviderYield } from "../../lib/provider-kit/provider-stream.js";
 import type { AssistantStreamBuilder } from "../../lib/provider-kit/stream-builder.js";
 import { buildResponsesRequest } from "./responses-request.js";

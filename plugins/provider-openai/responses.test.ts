@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyUsage, type AssistantMessage, type LlmMessage, type ThinkingLevel } from "../../kernel/index.js";
+import { emptyUsage, type AssistantMessage, type LlmMessage, type ThinkingLevel } from "../../lib/llm/index.js";
 import { BASH_TOOL, TINY_PNG, runStream, streamRequest } from "../../test/fake-llm/harness.js";
 import { describeProviderConformance, useProviderKernel } from "../../test/fake-llm/provider-suite.js";
 import openaiPlugin from "./index.js";

@@ -2,8 +2,8 @@
  * What both OpenAI APIs share: the thinking level as a reasoning effort, image data URLs,
  * tool-call ids and tool-result runs.
  */
-import type { ImageContent, LlmMessage, Model, ThinkingLevel } from "../../kernel/index.js";
-import { clampThinkingLevel, thinkingLevelsFor } from "../../kernel/index.js";
+import type { ImageContent, LlmMessage, Model, ThinkingLevel } from "../../lib/llm/index.js";
+import { clampThinkingLevel, thinkingLevelsFor } from "../../lib/llm/index.js";
 import { mappedLevelValue } from "../../lib/provider-kit/compat.js";
 import { fitToolCallId, imagesOf, textOf } from "../../lib/provider-kit/history.js";
 

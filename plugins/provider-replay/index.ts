@@ -6,7 +6,8 @@
  */
 import { open, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { batchedAssistantStream, definePlugin, type AssistantStream, type Model, type StreamRequest } from "../../kernel/index.js";
+import { batchedAssistantStream, type AssistantStream, type Model, type StreamRequest } from "../../lib/llm/index.js";
+import { definePlugin } from "../../kernel/index.js";
 import type { Cassette } from "./cassette.js";
 import { installRecorder } from "./record.js";
 

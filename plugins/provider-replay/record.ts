@@ -2,7 +2,8 @@
  * `--record <name>`: every provider stream is also written to `<agent dir>/cassettes/<name>.jsonl`,
  * whatever plugin serves it, so the replay provider can play the session back offline.
  */
-import { STAGE, type AssistantStream, type PluginContext, type StreamRequest } from "../../kernel/index.js";
+import type { AssistantStream, StreamRequest } from "../../lib/llm/index.js";
+import type { PluginContext } from "../../kernel/index.js";
 import { CassetteRecorder, cassettePath, isValidCassetteName } from "./recorder.js";
 
 /** The tap side of one API's provider hook. */
@@ -42,8 +43,8 @@ export function installRecorder(k: PluginContext): void {
     },
   });
   // ...and those a provider applied before this plugin created: every API a model uses, once
-  // models has registered models.json's custom providers (at its STAGE.LAST boot step).
-  k.hooks.boot.tap({ name: k.name, stage: STAGE.LAST + 1 }, () => {
+  // models has registered models.json's custom providers (in the configure phase).
+  k.hooks.boot_configure.tap({ name: k.name, after: "models" }, () => {
     for (const api of new Set(k.service("models").all().map((model) => model.api))) wrap(api, k.hooks.stream.for(api));
   });
   k.hooks.shutdown.tapPromise(k.name, () => recorder.flush());

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AssistantMessageEvent } from "../../kernel/index.js";
+import type { AssistantMessageEvent } from "../../lib/llm/index.js";
 import { BASH_TOOL, bootKernel, removeDir, runStream, streamRequest, tempDir } from "../../test/fake-llm/harness.js";
 import { startFakeLlm, writeModelsJson, type FakeLlm } from "../../test/fake-llm/server.js";
 import anthropicPlugin from "../provider-anthropic/index.js";

@@ -5,7 +5,7 @@
  */
 import { appendFile, chmod, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { AssistantMessageEvent, AssistantStream, Model } from "../../kernel/index.js";
+import type { AssistantMessageEvent, AssistantStream, Model } from "../../lib/llm/index.js";
 
 export function cassettePath(agentDir: string, name: string): string {
   return join(agentDir, "cassettes", `${name}.jsonl`);

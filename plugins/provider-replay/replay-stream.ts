@@ -3,7 +3,7 @@
  * provider adapters use (so the partial message evolves exactly as it did when recorded),
  * honouring abort between events.
  */
-import type { AssistantMessageEvent, Model, StreamRequest } from "../../kernel/index.js";
+import type { AssistantMessageEvent, Model, StreamRequest } from "../../lib/llm/index.js";
 import { AssistantStreamBuilder } from "../../lib/provider-kit/stream-builder.js";
 import type { Cassette, CassetteEvent } from "./cassette.js";
 

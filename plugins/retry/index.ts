@@ -7,7 +7,7 @@
  * baseDelayMs, provider: {maxRetryDelayMs}}`; commands `set_auto_retry`, `abort_retry`.
  */
 import { z } from "zod";
-import { defineCommand, definePlugin, STAGE, NO_DATA } from "../../kernel/index.js";
+import { defineCommand, definePlugin, NO_DATA } from "../../kernel/index.js";
 import type {} from "../settings/api.js";
 import { RETRY_DEFAULTS, RetryChain } from "./retry-chain.js";
 import { retrySetting } from "./settings.js";
@@ -40,7 +40,7 @@ export default definePlugin({
     );
 
     // before_agent_start fires once per prompt (not per continuation): the chain starts fresh.
-    k.hooks.before_agent_start.tap({ name: k.name, stage: STAGE.FIRST }, (event) => {
+    k.hooks.before_agent_start.tap({ name: k.name, order: "pre" }, (event) => {
       chain.reset();
       return event;
     });

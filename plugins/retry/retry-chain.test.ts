@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyUsage, type AgentMessage, type AssistantMessage } from "../../kernel/index.js";
+import { emptyUsage, type AgentMessage, type AssistantMessage } from "../../lib/llm/index.js";
 import { RETRY_CANCELLED, RetryChain, retryDelayMs, type RetrySettings } from "./retry-chain.js";
 
 function reply(stopReason: AssistantMessage["stopReason"], errorMessage?: string): AssistantMessage {

@@ -3,7 +3,8 @@
  * turn is retried, waits out the backoff (abortable), and closes every started chain with
  * exactly one `auto_retry_end`. No I/O of its own: events go out through `emit`.
  */
-import type { AgentMessage, AssistantMessage, EventMap, Model } from "../../kernel/index.js";
+import type { AgentMessage, AssistantMessage, Model } from "../../lib/llm/index.js";
+import type { EventMap } from "../../kernel/index.js";
 import { isContextOverflow, isRetryableError, requestedRetryDelayMs } from "../../lib/provider-kit/index.js";
 
 export interface RetrySettings {

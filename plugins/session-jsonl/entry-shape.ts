@@ -4,7 +4,7 @@
  * would crash the session commands or the agent loop later, so the reader skips it. Unknown
  * entry types and message roles (from newer versions) are kept: nothing reads their fields.
  */
-import { THINKING_LEVELS } from "../../kernel/index.js";
+import { THINKING_LEVELS } from "../../lib/llm/index.js";
 
 type Obj = Record<string, unknown>;
 

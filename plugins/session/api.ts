@@ -4,9 +4,13 @@
  * plugins (export-html, compaction) read and append through.
  */
 import { z } from "zod";
-import type { AgentMessage, NewSessionEntry, SessionEntry, SessionHeader, SessionInfo, ThinkingLevel } from "../../kernel/index.js";
+import type { AgentMessage, ThinkingLevel } from "../../lib/llm/index.js";
+import type { NewSessionEntry, SessionEntry, SessionHeader, SessionInfo } from "./entry-types.js";
+import type { SessionHooks } from "./hooks.js";
 
-/** The entry types live in the kernel (they are protocol vocabulary); re-exported for plugins that read sessions. */
+export type { CancelVeto, SessionHooks, SessionStartReason } from "./hooks.js";
+export * from "./entry-schemas.js";
+/** The entry types: protocol vocabulary, and what plugins that read sessions use. */
 export type {
   SessionHeader,
   MessageEntry,
@@ -20,7 +24,7 @@ export type {
   SessionEntryType,
   NewSessionEntry,
   SessionInfo,
-} from "../../kernel/index.js";
+} from "./entry-types.js";
 
 /** What the model sees from the active branch. */
 export interface SessionContext {
@@ -132,6 +136,10 @@ declare module "../../kernel/services.js" {
   }
 }
 
+declare module "../../kernel/hooks.js" {
+  interface HookCatalog extends SessionHooks {}
+}
+
 /**
  * A session file could not be written (read-only folder, disk full, ...): the client hears it
  * here, once per failing file and message, and `get_state.sessionWriteError` holds the message
@@ -152,3 +160,6 @@ declare module "../../kernel/events.js" {
 export { computeSessionTotals, estimateContextTokens, estimateMessageTokens, type SessionTotals } from "./stats.js";
 /** How a verbatim-line compaction entry is recognised (`details.strategy`) and introduced to the model. */
 export { VERBATIM_PREFIX, VERBATIM_STRATEGY } from "./context.js";
+
+/** The hooks this plugin declares (for a stand-in plugin in tests, which must declare them too). */
+export { sessionHookDeclarations } from "./hooks.js";

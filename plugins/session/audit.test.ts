@@ -1,6 +1,6 @@
 /** Session behaviours from the spec/reference: labels across clone/fork, context usage after compaction. */
 import { describe, expect, it } from "vitest";
-import type { AgentMessage } from "../../kernel/index.js";
+import type { AgentMessage } from "../../lib/llm/index.js";
 import { assistant, user } from "./fixtures.test-support.js";
 import { SessionManager } from "./manager.js";
 import { estimateContextTokens } from "./stats.js";

@@ -2,7 +2,7 @@
  * What the model sees: the messages, model and thinking level of the active branch
  * (root -> leaf), with the latest compaction on that path honoured. Linear in session size.
  */
-import type { AgentMessage, CustomMessage, ImageContent } from "../../kernel/index.js";
+import type { AgentMessage, CustomMessage, ImageContent } from "../../lib/llm/index.js";
 import { renderTranscript } from "../../lib/transcript/index.js";
 import type { CompactionEntry, SessionContext, SessionEntry } from "./api.js";
 

@@ -1,5 +1,5 @@
 /** Message builders shared by the session tests (not loaded at runtime). */
-import type { AssistantMessage, ToolResultMessage, UserMessage } from "../../kernel/index.js";
+import type { AssistantMessage, ToolResultMessage, UserMessage } from "../../lib/llm/index.js";
 
 export function user(text: string, timestamp = 1): UserMessage {
   return { role: "user", content: text, timestamp };

@@ -5,8 +5,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createKernel, definePlugin, silentLogger, type AgentMessage, type Kernel, type Model, type ThinkingLevel } from "../../kernel/index.js";
-import type { AgentApi, StateContributor } from "../agent/api.js";
+import { createKernel, definePlugin, silentLogger, type Kernel } from "../../kernel/index.js";
+import type { AgentMessage, Model, ThinkingLevel } from "../../lib/llm/index.js";
+import { agentHookDeclarations, type AgentApi, type StateContributor } from "../agent/api.js";
 import type { ModelsApi } from "../models/api.js";
 import sessionJsonl from "../session-jsonl/index.js";
 import session from "./index.js";
@@ -39,19 +40,19 @@ export class FakeAgent {
 
   api(): AgentApi {
     const self = this;
-    const hooks = () => self.kernel().hooks;
+    const hook = <K extends "model_select" | "thinking_level_select" | "message_end">(name: K) => self.kernel().hook(name);
     return {
       getModel: () => self.model,
       async setModel(model, source) {
         self.log.push(`setModel ${model?.id} ${source}`);
         self.model = model;
-        if (model) await hooks().model_select.promise({ model, source });
+        if (model) await hook("model_select").promise({ model, source });
       },
       getThinkingLevel: () => self.thinking,
       async setThinkingLevel(level) {
         const previousLevel = self.thinking;
         self.thinking = level;
-        if (level !== previousLevel) await hooks().thinking_level_select.promise({ level, previousLevel });
+        if (level !== previousLevel) await hook("thinking_level_select").promise({ level, previousLevel });
         return level;
       },
       getMessages: () => self.messages,
@@ -61,7 +62,7 @@ export class FakeAgent {
       },
       async appendMessage(message) {
         self.messages.push(message);
-        await hooks().message_end.promise({ message });
+        await hook("message_end").promise({ message });
       },
       isStreaming: () => self.streaming,
       async abort() {
@@ -69,7 +70,7 @@ export class FakeAgent {
         self.streaming = false;
         const aborted = assistant("partial", { stopReason: "aborted" });
         self.messages.push(aborted);
-        await hooks().message_end.promise({ message: aborted });
+        await hook("message_end").promise({ message: aborted });
         self.log.push("aborted");
       },
       clearQueues() {},
@@ -117,11 +118,11 @@ export async function createHarness(options: { noSession?: boolean; name?: strin
     log: silentLogger,
   });
   const fakes = [
-    definePlugin({ name: "agent", provides: ["agent"], apply: (k) => k.provide("agent", agent.api()) }),
+    definePlugin({ name: "agent", provides: ["agent"], hooks: agentHookDeclarations, apply: (k) => k.provide("agent", agent.api()) }),
     definePlugin({ name: "models", provides: ["models"], apply: (k) => k.provide("models", models as ModelsApi) }),
   ];
   await kernel.use([...fakes, session, ...(options.store === false ? [] : [sessionJsonl])]);
-  const h = kernel.hooks;
+  const h = kernel.hookRegistry.viewFor("test");
   h.session_start.tap("test", (e) => void log.push(`session_start ${e.reason}`));
   h.session_shutdown.tap("test", (e) => void log.push(`session_shutdown ${e.reason}`));
   h.session_info_changed.tap("test", (e) => void log.push(`session_info_changed ${e.name}`));

@@ -4,13 +4,14 @@
  * persistence to the `sessionStore` service (plugin session-jsonl) or keeps sessions in memory.
  */
 import { z } from "zod";
-import { definePlugin, STAGE } from "../../kernel/index.js";
-import { SessionWriteErrorSchema, type SessionApi } from "./api.js";
+import { definePlugin } from "../../kernel/index.js";
+import { sessionVocabulary, SessionWriteErrorSchema, type SessionApi } from "./api.js";
 import { currentSessionHandle } from "./handle.js";
 import { lifecycleCommands } from "./lifecycle-commands.js";
 import { listSessionsCommand } from "./list-command.js";
 import { queryCommands } from "./query-commands.js";
-import { SESSION_HOOKS, SessionRuntime } from "./runtime.js";
+import { sessionHookDeclarations } from "./hooks.js";
+import { SessionRuntime } from "./runtime.js";
 import { sessionFlags } from "./startup-session.js";
 
 export type * from "./api.js";
@@ -32,8 +33,10 @@ export default definePlugin({
   requires: ["agent", "models"],
   after: ["session-jsonl"],
   flags: sessionFlags,
+  hooks: sessionHookDeclarations,
   apply(k) {
-    const runtime = new SessionRuntime(k, k.ownHooks(...SESSION_HOOKS));
+    const runtime = new SessionRuntime(k, k.ownHooks(sessionHookDeclarations));
+    k.registerVocabulary(sessionVocabulary());
     for (const command of [...lifecycleCommands(k, runtime), ...queryCommands(k, runtime), listSessionsCommand(k)]) k.registerCommand(command);
 
     const current = () => runtime.manager.current;
@@ -63,11 +66,11 @@ export default definePlugin({
       }),
     );
     k.registerEvent("session_write_error", SessionWriteErrorSchema);
-    // After every other boot step (models picks the startup model at STAGE.LAST): the startup
-    // model and thinking level are settings, not session history, so they are not recorded.
-    k.hooks.boot.tapPromise({ name: k.name, stage: STAGE.LAST + 1 }, () => runtime.start());
+    // In the start phase, after models picked the startup model (configure): the startup model
+    // and thinking level are settings, not session history, so they are not recorded.
+    k.hooks.boot_start.tapPromise(k.name, () => runtime.start());
     // `agent_settled` is the "really done" signal: by then the session file holds every entry of
     // the prompt, so a client may read it (a write error is reported as session_write_error).
-    k.hooks.agent_settled.tapPromise({ name: k.name, stage: STAGE.OBSERVE }, () => runtime.manager.flush().catch(() => undefined));
+    k.hooks.agent_settled.tapPromise(k.name, () => runtime.manager.flush().catch(() => undefined));
   },
 });

@@ -1,6 +1,7 @@
 /** `list_sessions`: the stored sessions of this folder (or of every folder with `all`), newest first. */
 import { z } from "zod";
-import { defineCommand, SessionInfoSchema, type CommandDefinition, type PluginContext } from "../../kernel/index.js";
+import { defineCommand, type CommandDefinition, type PluginContext } from "../../kernel/index.js";
+import { SessionInfoSchema } from "./api.js";
 
 export function listSessionsCommand(k: PluginContext): CommandDefinition<any, any> {
   return defineCommand({

@@ -45,14 +45,14 @@ describe("session plugin: agent_settled", () => {
     const h = await createHarness();
     const file = String(h.state().sessionFile);
     const seen: number[] = [];
-    h.kernel.hooks.agent_settled.tapPromise({ name: "reader", stage: 1000 }, async () => {
+    h.kernel.hook("agent_settled").tapPromise({ name: "reader", stage: 1000 }, async () => {
       seen.push((await readFile(file, "utf8")).trim().split("\n").length);
     });
     for (let i = 0; i < 20; i++) {
       await h.agent.emit(user(`question ${i}`));
       await h.agent.emit(assistant(`answer ${i}`.repeat(2000)));
     }
-    await h.kernel.hooks.agent_settled.promise({});
+    await h.kernel.hook("agent_settled").promise({});
     // The header and 40 messages.
     expect(seen).toEqual([41]);
   });
@@ -109,7 +109,7 @@ describe("session plugin: replacing the session", () => {
   it("should cancel new_session when a guard says so, changing nothing", async () => {
     const h = await createHarness();
     const before = h.state().sessionId;
-    h.kernel.hooks.session_before_switch.tapPromise("guard", async () => ({ cancel: true }));
+    h.kernel.hook("session_before_switch").tapPromise("guard", async () => ({ cancel: true }));
     expect(await h.invoke("new_session")).toEqual({ cancelled: true });
     expect(h.state().sessionId).toBe(before);
     expect(h.log).toEqual(["session_start startup"]);
@@ -145,7 +145,7 @@ describe("session plugin: replacing the session", () => {
     const newHeader = JSON.parse((await readFile(String(h.state().sessionFile), "utf8")).split("\n")[0]!);
     expect(newHeader.parentSession).toBe(oldFile);
 
-    h.kernel.hooks.session_before_fork.tapPromise("guard", async () => ({ cancel: true }));
+    h.kernel.hook("session_before_fork").tapPromise("guard", async () => ({ cancel: true }));
     expect(await h.invoke("fork", { entryId: entries[0].id })).toEqual({ text: "u1", cancelled: true });
   });
 

@@ -4,19 +4,17 @@
  * every command that swaps sessions follows one order.
  */
 import { dirname, resolve } from "node:path";
-import { ErrorCode, isKernelError, UsageError, type Hooks, type PluginContext, type SessionStartReason } from "../../kernel/index.js";
+import { ErrorCode, isKernelError, UsageError, type PluginContext } from "../../kernel/index.js";
 import type { AgentApi } from "../agent/api.js";
 import type { SessionContext, SessionWriteStatus } from "./api.js";
 import { contextFromPath } from "./context.js";
 import { checkSessionName } from "./limits.js";
 import { SessionManager, type Session } from "./manager.js";
+import type { SessionHooks, SessionStartReason } from "./hooks.js";
 import { startupSessionFile } from "./startup-session.js";
 
 type ShutdownReason = "new" | "resume" | "fork";
 
-/** The hooks the session plugin calls. */
-export const SESSION_HOOKS = ["session_start", "session_before_switch", "session_before_fork", "session_shutdown", "session_info_changed"] as const;
-export type SessionHooks = Pick<Hooks, (typeof SESSION_HOOKS)[number]>;
 
 export class SessionRuntime {
   readonly #k: PluginContext;

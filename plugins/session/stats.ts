@@ -2,7 +2,7 @@
  * Session statistics (pure): message counts and usage totals over every message entry of the
  * session (all branches), and the context-window estimate over the live context.
  */
-import type { AgentMessage, AssistantMessage } from "../../kernel/index.js";
+import type { AgentMessage, AssistantMessage } from "../../lib/llm/index.js";
 import type { SessionEntry } from "./api.js";
 
 export interface SessionTotals {

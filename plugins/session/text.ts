@@ -1,5 +1,5 @@
 /** Plain text of a message, as fork points and estimates see it. */
-import type { AgentMessage } from "../../kernel/index.js";
+import type { AgentMessage } from "../../lib/llm/index.js";
 
 /** Text blocks joined with "" (a string content is returned as is); other roles: "". */
 export function messageText(message: AgentMessage): string {

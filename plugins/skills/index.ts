@@ -6,7 +6,7 @@
  * data, not code: they load without the trust check project extensions need.
  */
 import { z } from "zod";
-import { definePlugin, defineSetting, STAGE } from "../../kernel/index.js";
+import { definePlugin, defineSetting } from "../../kernel/index.js";
 import type {} from "../slash-commands/api.js";
 import { SkillLibrary, type Skill } from "./library.js";
 import { renderSkillInvocation, renderSkillsSection } from "./render.js";
@@ -61,7 +61,7 @@ export default definePlugin({
 
     // After the persona and project context, before the date/cwd footer. Without the read tool
     // the model could not open a skill, so the list would only cost tokens.
-    k.hooks.system_prompt.tapPromise({ name: k.name, stage: STAGE.DEFAULT + 10 }, async (prompt) => {
+    k.hooks.system_prompt.tapPromise({ name: k.name, after: "context-files" }, async (prompt) => {
       if (!k.tools.isActive("read")) return prompt;
       const section = renderSkillsSection((await library.skills()).filter((skill) => !skill.hidden));
       if (section === "") return prompt;

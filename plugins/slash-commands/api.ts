@@ -3,7 +3,10 @@
  * commands, prompt templates, skills) contribute entries and run or expand `/name args` when a
  * `prompt`, `steer` or `follow_up` starts with one of their names. Types and pure helpers only.
  */
-import { STAGE, type InputEvent } from "../../kernel/index.js";
+import type { InputEvent } from "../agent/api.js";
+import type { SlashCommandsHooks } from "./hooks.js";
+
+export type { ResourcesDiscoverEvent, SlashCommandsHooks } from "./hooks.js";
 
 /** get_commands `source`, and the expansion stage an entry runs in. */
 export type SlashCommandSource = "extension" | "prompt" | "skill";
@@ -72,20 +75,18 @@ export interface SlashCommandsApi {
 }
 
 /**
- * Stages of the `input` hook: extension commands run before extensions' own `input` handlers
- * (STAGE.DEFAULT), which run before skill expansion, which runs before template expansion.
- * One pass, no recursion: an expansion is never expanded again.
+ * The `input` hook's expansion stages, in order: extension commands run first (group `pre`,
+ * before extensions' own `input` handlers, which load later), then skill expansion, then
+ * template expansion (group `post`, in this order). One pass, no recursion: an expansion is
+ * never expanded again.
  */
-export const INPUT_STAGE: Readonly<Record<SlashCommandSource, number>> = Object.freeze({
-  extension: STAGE.GUARD,
-  skill: STAGE.DEFAULT + 10,
-  prompt: STAGE.DEFAULT + 20,
-});
+export const EXPANSION_ORDER: readonly SlashCommandSource[] = ["extension", "skill", "prompt"];
+export const INPUT_GROUP: Readonly<Record<SlashCommandSource, "pre" | "post">> = Object.freeze({ extension: "pre", skill: "post", prompt: "post" });
 
-/** The order get_commands lists sources in (the spec's example). */
+/** The order get_commands lists sources in (the protocol's example). */
 export const SOURCE_ORDER: readonly SlashCommandSource[] = ["extension", "prompt", "skill"];
 
-/** DECISIONS.md: the exact error for an extension command sent by steer/follow_up. */
+/** The exact error for an extension command sent by steer/follow_up (docs/decisions.md#error-strings). */
 export function cannotQueueExtensionCommand(name: string): string {
   return `Extension command "/${name}" cannot be queued. Use prompt() or execute the command when not streaming.`;
 }
@@ -106,3 +107,10 @@ declare module "../../kernel/services.js" {
     slashCommands: SlashCommandsApi;
   }
 }
+
+declare module "../../kernel/hooks.js" {
+  interface HookCatalog extends SlashCommandsHooks {}
+}
+
+/** The hooks this plugin declares (for a stand-in plugin in tests, which must declare them too). */
+export { slashCommandsHookDeclarations } from "./hooks.js";

@@ -6,7 +6,8 @@
  */
 import { z } from "zod";
 import { defineCommand, definePlugin } from "../../kernel/index.js";
-import { INPUT_STAGE, SOURCE_ORDER, type SlashCommandEntry, type SlashCommandsApi } from "./api.js";
+import { EXPANSION_ORDER, INPUT_GROUP, type SlashCommandEntry, type SlashCommandsApi } from "./api.js";
+import { slashCommandsHookDeclarations } from "./hooks.js";
 import { SlashCommandRegistry } from "./registry.js";
 
 export * from "./api.js";
@@ -16,12 +17,10 @@ export default definePlugin({
   description: "The /command registry (extension commands, prompt templates, skills), input expansion and get_commands.",
   dependsOn: ["agent"],
   provides: ["slashCommands"],
+  hooks: slashCommandsHookDeclarations,
   apply(k) {
-    const { resources_discover } = k.ownHooks("resources_discover");
-    const registry = new SlashCommandRegistry((owner, event, error) => {
-      k.log.warn(`[${owner}] ${event} failed: ${error}`);
-      k.events.emit("extension_error", { extensionPath: owner, event, error });
-    });
+    const { resources_discover } = k.ownHooks(slashCommandsHookDeclarations);
+    const registry = new SlashCommandRegistry((owner, event, error) => k.reportError({ source: owner, hook: event, error }));
 
     let discovered: Promise<{ skillPaths: string[]; promptPaths: string[] }> | undefined;
     const api: SlashCommandsApi = {
@@ -35,9 +34,9 @@ export default definePlugin({
     };
     k.provide("slashCommands", api);
 
-    for (const source of SOURCE_ORDER) {
+    for (const source of EXPANSION_ORDER) {
       // An extension's own message is left alone unless it asked for expansion (then it came through `expand`).
-      k.hooks.input.tapPromise({ name: k.name, stage: INPUT_STAGE[source] }, async (event) => (event.source === "extension" ? event : registry.dispatch(source, event)));
+      k.hooks.input.tapPromise({ name: k.name, order: INPUT_GROUP[source] }, async (event) => (event.source === "extension" ? event : registry.dispatch(source, event)));
     }
 
     k.registerCommand(

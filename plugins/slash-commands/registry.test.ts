@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { InputEvent } from "../../kernel/index.js";
+import type { InputEvent } from "../agent/api.js";
 import { parseSlash, type SlashCommandProvider } from "./api.js";
 import { SlashCommandRegistry } from "./registry.js";
 

@@ -3,10 +3,11 @@
  * dispatch each `input` stage runs. Input that does not start with `/name` of a known entry
  * passes through untouched (it may be a path or an ordinary message).
  */
-import type { InputEvent } from "../../kernel/index.js";
+import type { InputEvent } from "../agent/api.js";
 import {
   cannotQueueExtensionCommand,
   parseSlash,
+  EXPANSION_ORDER,
   SOURCE_ORDER,
   type SlashCommandEntry,
   type SlashCommandProvider,
@@ -17,8 +18,6 @@ import {
 /** How a failing provider is reported: `extension_error` plus a stderr line. */
 export type ReportFailure = (owner: string, event: string, error: string) => void;
 
-/** Expansion order; `INPUT_STAGE` places the same order on the input hook. */
-const STAGE_ORDER: readonly SlashCommandSource[] = ["extension", "skill", "prompt"];
 
 /** The `extension_error` event name for a failure while running or expanding an entry. */
 const FAILURE_EVENT: Record<SlashCommandSource, string> = { extension: "command", skill: "skill_expansion", prompt: "prompt_expansion" };
@@ -48,7 +47,7 @@ export class SlashCommandRegistry {
   /** Every stage in order (extension commands, skills, templates): what the input hook does, on demand. */
   async expand(event: InputEvent): Promise<InputEvent> {
     let current = event;
-    for (const source of STAGE_ORDER) current = await this.dispatch(source, current);
+    for (const source of EXPANSION_ORDER) current = await this.dispatch(source, current);
     return current;
   }
 

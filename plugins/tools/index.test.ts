@@ -10,7 +10,7 @@ function fakeKernel(registered: ToolDefinition<any>[], shutdown: (() => Promise<
     name: "tools",
     registerTool: (tool: ToolDefinition<any>) => registered.push(tool),
     config: { cli: { positionals: [] } },
-    hooks: { shutdown: { tapPromise: (_: string, fn: () => Promise<void>) => shutdown.push(fn) }, boot: { tap: () => undefined } },
+    hooks: { shutdown: { tapPromise: (_: string, fn: () => Promise<void>) => shutdown.push(fn) }, boot_configure: { tap: () => undefined } },
   } as unknown as PluginContext;
 }
 

@@ -3,7 +3,7 @@
  * Each tool lives in its own module; this file only registers them. The shell tool is the
  * separate `bash` plugin.
  */
-import { definePlugin, STAGE, type ToolDefinition } from "../../kernel/index.js";
+import { definePlugin, type ToolDefinition } from "../../kernel/index.js";
 import { activeToolsFromCli, toolFlags } from "./active-tools.js";
 import { editTool } from "./edit.js";
 import { TOOL_JSON_SCHEMAS } from "./json-schemas.generated.js";
@@ -32,8 +32,9 @@ export default definePlugin({
     const workers = new RegexWorkers();
     for (const tool of fileTools(workers)) k.registerTool(tool);
     k.hooks.shutdown.tapPromise(k.name, () => workers.close());
-    // At boot every plugin (bash too) has registered its tools, so every name can be checked.
-    k.hooks.boot.tap({ name: k.name, stage: STAGE.LAST }, () => {
+    // In the configure phase every plugin (bash too) and extension has registered its tools, so
+    // every name can be checked.
+    k.hooks.boot_configure.tap(k.name, () => {
       const active = activeToolsFromCli(k.config.cli, k.tools.names());
       if (active) k.setActiveTools(active);
     });

@@ -4,7 +4,8 @@
  * current model accepts). Setting one sends `set_model` / `set_thinking_level`; the answer is
  * every option again, since a new model may change the levels.
  */
-import type { EmbeddedHost, ThinkingLevel } from "../../kernel/index.js";
+import type { EmbeddedHost } from "../../kernel/index.js";
+import type { ThinkingLevel } from "../../lib/llm/index.js";
 import { call } from "./call.js";
 
 export interface ConfigOption {

@@ -4,7 +4,8 @@
  * `agent_settled` event, asked for at open), cancel as `abort`, and the extension UI's confirm
  * and select dialogs asked as `session/request_permission`.
  */
-import type { AssistantMessage, EmbeddedHost, OutEvent } from "../../kernel/index.js";
+import type { AssistantMessage } from "../../lib/llm/index.js";
+import type { EmbeddedHost, OutEvent } from "../../kernel/index.js";
 import { call } from "./call.js";
 import { promptFields, type PromptBlock } from "./prompt-content.js";
 import { stopReasonOf, updatesOf, type StopReason, type Update } from "./updates.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AssistantMessage, OutEvent } from "../../kernel/index.js";
+import type { AssistantMessage } from "../../lib/llm/index.js";
+import type { OutEvent } from "../../kernel/index.js";
 import { historyUpdates, stopReasonOf, toolTitle, updatesOf } from "./updates.js";
 
 const assistant = (fields: Partial<AssistantMessage>): AssistantMessage =>

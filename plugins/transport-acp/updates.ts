@@ -6,7 +6,8 @@
  * reason becomes ACP's.
  */
 import { isAbsolute, resolve } from "node:path";
-import type { AgentMessage, AssistantMessage, OutEvent, ToolResultMessage } from "../../kernel/index.js";
+import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../../lib/llm/index.js";
+import type { OutEvent } from "../../kernel/index.js";
 
 /** The `update` of a `session/update` notification (the subset Atomic sends). */
 export type Update =

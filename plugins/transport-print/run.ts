@@ -5,7 +5,9 @@
  * then every event as one line, in RPC's shapes. A refused prompt or a failed run is one line on
  * stderr and exit code 1.
  */
-import { claimStdout, type AgentMessage, type OutEvent, type TransportHost } from "../../kernel/index.js";
+import { claimStdout } from "../../lib/stdout/index.js";
+import type { OutEvent, TransportHost } from "../../kernel/index.js";
+import type { AgentMessage } from "../../lib/llm/index.js";
 import { RecordWriter } from "../../lib/jsonl/index.js";
 import { promptTexts, readPipedStdin } from "./prompts.js";
 

@@ -4,7 +4,8 @@
  * ownership and backpressure. Commands go to the host's scheduler; teardown is the host's
  * (stdin EOF or a closed stdout asks for it).
  */
-import { claimStdout, definePlugin, type TransportHost } from "../../kernel/index.js";
+import { claimStdout } from "../../lib/stdout/index.js";
+import { definePlugin, type TransportHost } from "../../kernel/index.js";
 import { LineReader, MAX_LINE_BYTES, rawNumericId, RecordWriter } from "../../lib/jsonl/index.js";
 import { deltaUpdateJson, type EventOptionsApi } from "../event-options/api.js";
 import { InputGate } from "./input-gate.js";

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Kernel } from "../../kernel/kernel.js";
-import type { AssistantMessage } from "../../kernel/index.js";
+import type { AssistantMessage } from "../../lib/llm/index.js";
 import anthropicPlugin from "../../plugins/provider-anthropic/index.js";
 import openaiPlugin from "../../plugins/provider-openai/index.js";
 import { bootKernel, removeDir, tempDir } from "./harness.js";

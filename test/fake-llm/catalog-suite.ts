@@ -4,7 +4,7 @@
  * adapter actually sends for them (`wireValue`: undefined = nothing sent, the model's default).
  */
 import { describe, expect, it } from "vitest";
-import { THINKING_LEVELS, thinkingLevelsFor, type Model, type ThinkingLevel } from "../../kernel/index.js";
+import { THINKING_LEVELS, thinkingLevelsFor, type Model, type ThinkingLevel } from "../../lib/llm/index.js";
 import type { CatalogModel, ProviderRegistration } from "../../lib/provider-kit/index.js";
 
 /**

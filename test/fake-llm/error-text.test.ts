@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kernel } from "../../kernel/kernel.js";
-import type { AssistantMessage, AssistantMessageEvent } from "../../kernel/index.js";
+import type { AssistantMessage, AssistantMessageEvent } from "../../lib/llm/index.js";
 import { isContextOverflow, isRetryableError } from "../../lib/provider-kit/index.js";
 import { VENDOR_PLUGINS, bootKernel, removeDir, runStream, streamRequest, tempDir } from "./harness.js";
 import { writeModelsJson, type FakeProviderName, type FakeReply } from "./server.js";

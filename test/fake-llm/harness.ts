@@ -16,20 +16,9 @@ import openaiPlugin from "../../plugins/provider-openai/index.js";
 import { openaiProvider } from "../../plugins/provider-openai/models.js";
 import type { ProviderRegistration } from "../../lib/provider-kit/index.js";
 import type { Kernel } from "../../kernel/kernel.js";
-import {
-  createHost,
-  silentLogger,
-  type AssistantMessageEvent,
-  type CliOptions,
-  type LlmMessage,
-  type Logger,
-  type Model,
-  type PluginDefinition,
-  type Settings,
-  type StreamRequest,
-  type ThinkingLevel,
-  type ToolSpec,
-} from "../../kernel/index.js";
+import { createHost } from "../../host/index.js";
+import { silentLogger, type CliOptions, type Logger, type PluginDefinition, type Settings } from "../../kernel/index.js";
+import type { AssistantMessageEvent, LlmMessage, Model, StreamRequest, ThinkingLevel, ToolSpec } from "../../lib/llm/index.js";
 
 export interface TestKernelOptions {
   agentDir?: string;
@@ -110,7 +99,7 @@ export interface Collected {
 
 /** Calls the stream hook for `request.model.api` and drains it. */
 export async function runStream(kernel: Kernel, request: StreamRequest, onEvent?: (event: AssistantMessageEvent) => void): Promise<Collected> {
-  const stream = kernel.hooks.stream.get(request.model.api)?.call(request);
+  const stream = kernel.hook("stream").get(request.model.api)?.call(request);
   if (!stream) throw new Error(`No provider for ${request.model.api}`);
   const events: AssistantMessageEvent[] = [];
   const snapshots: string[] = [];

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kernel } from "../../kernel/kernel.js";
-import { emptyUsage, type AgentMessage, type AssistantMessage } from "../../kernel/index.js";
+import { emptyUsage, type AgentMessage, type AssistantMessage } from "../../lib/llm/index.js";
 import anthropicPlugin from "../../plugins/provider-anthropic/index.js";
 import googlePlugin from "../../plugins/provider-google/index.js";
 import openaiPlugin from "../../plugins/provider-openai/index.js";

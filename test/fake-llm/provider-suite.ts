@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Kernel } from "../../kernel/kernel.js";
-import type { AssistantMessage, AssistantMessageEvent, Model, PluginDefinition, Settings } from "../../kernel/index.js";
+import type { AssistantMessage, AssistantMessageEvent, Model } from "../../lib/llm/index.js";
+import type { PluginDefinition, Settings } from "../../kernel/index.js";
 import { isContextOverflow, isRetryableError } from "../../lib/provider-kit/index.js";
 import { BASH_TOOL, TINY_PNG, bootKernel, removeDir, runStream, streamRequest, tempDir } from "./harness.js";
 import { startFakeLlm, writeModelsJson, type FakeLlm, type FakeProviderName, type RecordedRequest } from "./server.js";

@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { Kernel } from "../../kernel/kernel.js";
-import type { AssistantMessage, OutEvent } from "../../kernel/index.js";
+import type { AssistantMessage } from "../../lib/llm/index.js";
+import type { OutEvent } from "../../kernel/index.js";
 import retryPlugin from "../../plugins/retry/index.js";
 import { VENDOR_PLUGINS, bootKernel, removeDir, tempDir } from "./harness.js";
 import { geminiQuotaErrorBody } from "./render-google.js";

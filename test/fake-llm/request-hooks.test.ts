@@ -4,7 +4,8 @@
  * payload the SDK built, and sees the response status, for each wire format.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { definePlugin, type Kernel, type Model } from "../../kernel/index.js";
+import { definePlugin, type Kernel } from "../../kernel/index.js";
+import type { Model } from "../../lib/llm/index.js";
 import { bootKernel, removeDir, runStream, streamRequest, tempDir, VENDOR_PLUGINS } from "./harness.js";
 import { startFakeLlm, writeModelsJson, type FakeLlm } from "./server.js";
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { emptyUsage, type AssistantMessage, type AssistantMessageEvent, type ToolDefinition } from "../../../kernel/index.js";
+import { emptyUsage, type AssistantMessage, type AssistantMessageEvent } from "../../../lib/llm/index.js";
+import type { ToolDefinition } from "../../../kernel/index.js";
 import { builtinToolFactories } from "./builtin-tools.js";
 import { createAssistantMessageEventStream } from "./event-stream.js";
 import { serializeConversation } from "./helpers.js";

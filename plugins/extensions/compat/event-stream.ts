@@ -4,7 +4,7 @@
  * `AssistantStream`. Events pushed before anyone reads are buffered; `result()` resolves with
  * the final message (`done` or `error`).
  */
-import type { AssistantMessage, AssistantMessageEvent } from "../../../kernel/index.js";
+import type { AssistantMessage, AssistantMessageEvent } from "../../../lib/llm/index.js";
 
 export class AssistantMessageEventStream implements AsyncIterable<AssistantMessageEvent> {
   readonly #buffer: AssistantMessageEvent[] = [];

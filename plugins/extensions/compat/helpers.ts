@@ -3,7 +3,7 @@
  * event type guards, conversation serialisation for one-off LLM calls, and the TUI component
  * classes (which exist so an extension that subclasses them loads; they cannot be built headless).
  */
-import type { LlmMessage } from "../../../kernel/index.js";
+import type { LlmMessage } from "../../../lib/llm/index.js";
 import type { ToolDefinition, ToolParametersSchema } from "../types/api.js";
 import type { ToolCallEvent, ToolResultEvent } from "../types/events.js";
 

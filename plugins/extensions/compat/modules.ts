@@ -6,7 +6,7 @@
  * jiti as virtual modules, so an installed pi is never loaded in their place.
  */
 import { resolve } from "node:path";
-import type { Model } from "../../../kernel/index.js";
+import type { Model } from "../../../lib/llm/index.js";
 import type { ExtensionHost } from "../host.js";
 import { completeWith, streamWith } from "../views.js";
 import { builtinToolFactories } from "./builtin-tools.js";

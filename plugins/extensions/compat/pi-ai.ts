@@ -4,30 +4,10 @@
  * one-off LLM calls (`complete`, `stream`, ...) through Atomic's providers. Values bound to the
  * running agent are declared here for TypeScript and supplied by the loader (`modules.ts`).
  */
-import type {
-  AssistantMessage,
-  AssistantMessageEvent,
-  LlmMessage,
-  Model,
-  ThinkingLevel,
-  ToolSpec,
-} from "../../../kernel/index.js";
+import type { AssistantMessage, AssistantMessageEvent, LlmMessage, Model, ThinkingLevel, ToolSpec } from "../../../lib/llm/index.js";
 import { Type, type SchemaOptions, type TSchema } from "./typebox.js";
 
-export type {
-  AssistantMessage,
-  AssistantMessageEvent,
-  ImageContent,
-  Model,
-  StopReason,
-  TextContent,
-  ThinkingContent,
-  ThinkingLevel,
-  ToolCall,
-  ToolResultMessage,
-  Usage,
-  UserMessage,
-} from "../../../kernel/index.js";
+export type { AssistantMessage, AssistantMessageEvent, ImageContent, Model, StopReason, TextContent, ThinkingContent, ThinkingLevel, ToolCall, ToolResultMessage, Usage, UserMessage } from "../../../lib/llm/index.js";
 export { Type, type Static, type TSchema } from "./typebox.js";
 export { AssistantMessageEventStream, createAssistantMessageEventStream } from "./event-stream.js";
 

@@ -8,8 +8,9 @@ import type { ToolDefinition } from "../types/api.js";
 export type * from "../types/api.js";
 export type * from "../types/context.js";
 export type * from "../types/events.js";
-export type { AgentMessage, CustomEntry, CustomMessage, SessionEntry, SessionHeader } from "../../../kernel/index.js";
-export type { MessageEntry as SessionMessageEntry } from "../../../kernel/index.js";
+export type { AgentMessage, CustomMessage } from "../../../lib/llm/index.js";
+export type { CustomEntry, SessionEntry, SessionHeader } from "../../session/api.js";
+export type { MessageEntry as SessionMessageEntry } from "../../session/api.js";
 
 export {
   BorderedLoader,

@@ -4,7 +4,7 @@
  * pi extension works unchanged; what Atomic does differently is said on each member.
  */
 import type { z } from "zod";
-import type { ImageContent, Model, TextContent, ThinkingLevel } from "../../../kernel/index.js";
+import type { ImageContent, Model, TextContent, ThinkingLevel } from "../../../lib/llm/index.js";
 import type { Context, SimpleStreamOptions } from "../compat/pi-ai.js";
 import type { Static, TSchema } from "../compat/typebox.js";
 import type { ExtensionCommandContext, ExtensionContext } from "./context.js";
@@ -96,7 +96,7 @@ export interface ProviderConfig {
   authHeader?: boolean;
   models?: ProviderModelConfig[];
   /** A stream function for a custom API: its events are Atomic's unified assistant events. */
-  streamSimple?: (model: Model, context: Context, options?: SimpleStreamOptions) => AsyncIterable<import("../../../kernel/index.js").AssistantMessageEvent>;
+  streamSimple?: (model: Model, context: Context, options?: SimpleStreamOptions) => AsyncIterable<import("../../../lib/llm/index.js").AssistantMessageEvent>;
   /** Not supported (no /login in a headless agent): reported as an extension error. */
   oauth?: unknown;
 }

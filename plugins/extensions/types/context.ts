@@ -3,7 +3,8 @@
  * extension UI sub-protocol), read access to the session and the model catalog, and the agent's
  * controls. pi's shapes, so pi extensions work unchanged.
  */
-import type { AssistantMessage, Model, SessionEntry, SessionHeader } from "../../../kernel/index.js";
+import type { AssistantMessage, Model } from "../../../lib/llm/index.js";
+import type { SessionEntry, SessionHeader } from "../../session/api.js";
 import type { Context, SimpleStreamOptions } from "../compat/pi-ai.js";
 
 export interface ExtensionUIDialogOptions {

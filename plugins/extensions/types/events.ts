@@ -3,23 +3,9 @@
  * what its handler may return, in pi's shapes (so pi extensions work unchanged). Each name is
  * the kernel hook of the same name; the adapter table (`event-adapters.ts`) maps one to the other.
  */
-import type {
-  AgentMessage,
-  AssistantMessage,
-  AssistantMessageEvent,
-  CompactionEntry,
-  CompactionParameters,
-  CompactionPreparation,
-  CompactionReason,
-  CompactionResult,
-  CustomMessage,
-  ImageContent,
-  Model,
-  SessionEntry,
-  TextContent,
-  ThinkingLevel,
-  ToolResultMessage,
-} from "../../../kernel/index.js";
+import type { AgentMessage, AssistantMessage, AssistantMessageEvent, CustomMessage, ImageContent, Model, TextContent, ThinkingLevel, ToolResultMessage } from "../../../lib/llm/index.js";
+import type { CompactionEntry, SessionEntry } from "../../session/api.js";
+import type { CompactionParameters, CompactionPreparation, CompactionReason, CompactionResult } from "../../compaction/api.js";
 
 /** What the host knows about the system prompt it built (a subset of pi's options). */
 export interface SystemPromptOptions {

@@ -1,43 +1,18 @@
 /**
- * The session vocabulary shared by the protocol (get_entries, get_tree, compaction results) and
- * the hooks: the entries of the append-only session tree and the compaction payloads. Wire
- * types derive from their zod schemas (kernel/schemas-session.ts).
+ * The compaction vocabulary: per-call parameters, results, and what `session_before_compact`
+ * taps see. Wire types derive from their zod schemas (schemas.ts).
  */
 import type { z } from "zod";
-import type * as S from "./schemas-session.js";
-import type { AgentMessage } from "./types.js";
+import type { AgentMessage } from "../../lib/llm/index.js";
+import type * as C from "./schemas.js";
 
 type Out<F extends () => z.ZodType> = z.output<ReturnType<F>>;
 
-/** First line of a session file; not part of the tree. */
-export type SessionHeader = Out<typeof S.SessionHeaderSchema>;
-export type MessageEntry = Out<typeof S.MessageEntrySchema>;
-export type ModelChangeEntry = Out<typeof S.ModelChangeEntrySchema>;
-export type ThinkingLevelChangeEntry = Out<typeof S.ThinkingLevelChangeEntrySchema>;
-/** Messages before `firstKeptEntryId` on the path are replaced by `summary` in the context. */
-export type CompactionEntry = Out<typeof S.CompactionEntrySchema>;
-export type SessionInfoEntry = Out<typeof S.SessionInfoEntrySchema>;
-/** Labels `targetId`; an absent or empty label clears it. */
-export type LabelEntry = Out<typeof S.LabelEntrySchema>;
-/** Plugin/extension data; never part of the LLM context. */
-export type CustomEntry = Out<typeof S.CustomEntrySchema>;
-export type SessionEntry = Out<typeof S.SessionEntrySchema>;
-
-export type SessionEntryType = SessionEntry["type"];
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-/** What callers append: an entry without its tree fields (the tree assigns them). */
-export type NewSessionEntry = DistributiveOmit<SessionEntry, "id" | "parentId" | "timestamp">;
-
-/** One stored session as `list_sessions` reports it (pi's SessionInfo, ISO times). */
-export type SessionInfo = Out<typeof S.SessionInfoSchema>;
-
 /** Per-call knobs of the verbatim-line compactor (the spec's snake_case names). */
-export type CompactionParameters = Out<typeof S.CompactionParametersSchema>;
-export type CompactionStats = Out<typeof S.CompactionStatsSchema>;
+export type CompactionParameters = Out<typeof C.CompactionParametersSchema>;
+export type CompactionStats = Out<typeof C.CompactionStatsSchema>;
 /** What `compact` answers and `compaction_end.result` carries (spec: compact). */
-export type CompactionResult = Out<typeof S.CompactionResultSchema>;
+export type CompactionResult = Out<typeof C.CompactionResultSchema>;
 
 export type CompactionReason = "manual" | "threshold" | "overflow";
 

@@ -4,10 +4,7 @@
  * ordinary lane runs one record at a time, in arrival order. Every record but a reply gets
  * exactly one response; every error becomes `success: false` text, never a stack.
  */
-import type { CommandRegistry } from "./commands.js";
-import { toKernelError } from "./errors.js";
-import type { Logger } from "./logger.js";
-import type { Id, Response, SubmitOptions } from "./transport.js";
+import { toKernelError, type CommandRegistry, type Id, type Logger, type Response, type SubmitOptions } from "../kernel/index.js";
 
 export const INVALID_COMMAND = 'Invalid command: expected a JSON object with a string "type"';
 

@@ -1,5 +1,5 @@
 /** Thinking levels a model accepts, and clamping a requested level onto them. */
-import { THINKING_LEVELS } from "./schemas-messages.js";
+import { THINKING_LEVELS } from "./schemas.js";
 import type { Model, ThinkingLevel } from "./types.js";
 
 const REASONING_DEFAULT: ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];

@@ -4,14 +4,22 @@
  * stop taking input, answer what was read, let plugins abort and drain (`shutdown` hook), answer
  * what that produced.
  */
-import type { KernelConfig } from "./config.js";
-import type { EventBus, EventListener } from "./events.js";
-import { UsageError } from "./flags.js";
-import type { ShutdownReason } from "./hooks.js";
-import type { Kernel } from "./kernel.js";
-import type { Logger } from "./logger.js";
+import {
+  UsageError,
+  type EmbeddedHost,
+  type EventBus,
+  type EventListener,
+  type Kernel,
+  type KernelConfig,
+  type Logger,
+  type Response,
+  type ShutdownReason,
+  type SiblingOptions,
+  type SubmitOptions,
+  type TransportDefinition,
+  type TransportHost,
+} from "../kernel/index.js";
 import { failure, type Scheduler } from "./scheduler.js";
-import type { EmbeddedHost, Response, SiblingOptions, SubmitOptions, TransportDefinition, TransportHost } from "./transport.js";
 
 /** How long plugins may take to drain at teardown before the host gives up on them. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;

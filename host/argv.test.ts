@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { composeFlags, CORE_FLAGS, definePlugin, ErrorCode, parseFlags, UnknownOptionError, type FlagSpec } from "./index.js";
+import { composeFlags, CORE_FLAGS, parseFlags, UnknownOptionError } from "./index.js";
+import { definePlugin, ErrorCode, type FlagSpec } from "../kernel/index.js";
 
 const flags: FlagSpec[] = [
   ...CORE_FLAGS,

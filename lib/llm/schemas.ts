@@ -1,7 +1,7 @@
 /**
  * The protocol's shared vocabulary as zod schemas: content blocks, messages, usage, models and
  * the unified assistant stream events. Each schema is the single source of its TypeScript type
- * (kernel/types.ts derives them), of the validation tests run on traffic and of the JSON Schema
+ * (types.ts derives them), of the validation tests run on traffic and of the JSON Schema
  * `atomic schema` prints. Built on first use (`once`), so startup builds none of them.
  */
 import { z } from "zod";
@@ -182,20 +182,20 @@ export const AssistantMessageEventSchema = once(() => streamEvents(() => ({ part
 export const AssistantMessageDeltaSchema = once(() => streamEvents(() => ({})));
 
 /** The named vocabulary, for the protocol schema's `$defs`. */
-export function messageVocabulary(): Record<string, z.ZodType> {
+export function messageVocabulary(): Record<string, () => z.ZodType> {
   return {
-    TextContent: TextContentSchema(),
-    ThinkingContent: ThinkingContentSchema(),
-    ImageContent: ImageContentSchema(),
-    ToolCall: ToolCallSchema(),
-    Usage: UsageSchema(),
-    UserMessage: UserMessageSchema(),
-    AssistantMessage: AssistantMessageSchema(),
-    ToolResultMessage: ToolResultMessageSchema(),
-    BashExecutionMessage: BashExecutionMessageSchema(),
-    CustomMessage: CustomMessageSchema(),
-    AgentMessage: AgentMessageSchema(),
-    Model: ModelSchema(),
-    AssistantMessageEvent: AssistantMessageEventSchema(),
+    TextContent: TextContentSchema,
+    ThinkingContent: ThinkingContentSchema,
+    ImageContent: ImageContentSchema,
+    ToolCall: ToolCallSchema,
+    Usage: UsageSchema,
+    UserMessage: UserMessageSchema,
+    AssistantMessage: AssistantMessageSchema,
+    ToolResultMessage: ToolResultMessageSchema,
+    BashExecutionMessage: BashExecutionMessageSchema,
+    CustomMessage: CustomMessageSchema,
+    AgentMessage: AgentMessageSchema,
+    Model: ModelSchema,
+    AssistantMessageEvent: AssistantMessageEventSchema,
   };
 }

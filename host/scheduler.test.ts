@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { CommandRegistry, defineCommand, INVALID_COMMAND, Scheduler, type Logger, type Response } from "./index.js";
+import { CommandRegistry, defineCommand, type Logger, type Response } from "../kernel/index.js";
+import { INVALID_COMMAND, Scheduler } from "./index.js";
 
 function setup() {
   const commands = new CommandRegistry();

@@ -1,10 +1,9 @@
 /**
- * The session vocabulary as zod schemas (the single source of the types in
- * kernel/session-types.ts): the header and entries of the append-only session tree, tree nodes,
- * and the compaction results `compact` and `compaction_end` carry.
+ * The session vocabulary as zod schemas (the single source of the types in entry-types.ts): the
+ * header and entries of the append-only session tree, tree nodes, and stored sessions as listed.
  */
 import { z } from "zod";
-import { AgentMessageSchema, once, THINKING_LEVELS } from "./schemas-messages.js";
+import { AgentMessageSchema, once, THINKING_LEVELS } from "../../lib/llm/index.js";
 
 export const SessionHeaderSchema = once(() =>
   z
@@ -114,44 +113,14 @@ export const SessionInfoSchema = once(() =>
     .meta({ description: "One stored session, as `list_sessions` lists it (pi's SessionInfo)." }),
 );
 
-export const CompactionParametersSchema = once(() =>
-  z.object({ compression_ratio: z.number(), preserve_recent: z.number(), query: z.string().optional() }).meta({ description: "Per-call knobs of the verbatim-line compactor." }),
-);
-
-export const CompactionStatsSchema = once(() =>
-  z.object({
-    linesBefore: z.number(),
-    linesDeleted: z.number(),
-    linesKept: z.number(),
-    rangeCount: z.number(),
-    tokensBefore: z.number(),
-    tokensAfter: z.number(),
-    percentReduction: z.number(),
-  }),
-);
-
-export const CompactionResultSchema = once(() =>
-  z.object({
-    compactedText: z.string(),
-    firstKeptEntryId: z.string().nullable(),
-    tokensBefore: z.number(),
-    promptVersion: z.number(),
-    parameters: CompactionParametersSchema(),
-    rung: z.string().meta({ description: '"planned" (the model\'s plan), "extension" (a hook), "fresh" (overflow fallback).' }),
-    stats: CompactionStatsSchema(),
-    backupPath: z.string().optional(),
-  }),
-);
-
 /** The named vocabulary, for the protocol schema's `$defs`. */
-export function sessionVocabulary(): Record<string, z.ZodType> {
+export function sessionVocabulary(): Record<string, () => z.ZodType> {
   return {
-    SessionHeader: SessionHeaderSchema(),
-    SessionEntry: SessionEntrySchema(),
-    ForeignSessionEntry: ForeignSessionEntrySchema(),
-    StoredSessionEntry: StoredSessionEntrySchema(),
-    TreeNode: TreeNodeSchema(),
-    SessionInfo: SessionInfoSchema(),
-    CompactionResult: CompactionResultSchema(),
+    SessionHeader: SessionHeaderSchema,
+    SessionEntry: SessionEntrySchema,
+    ForeignSessionEntry: ForeignSessionEntrySchema,
+    StoredSessionEntry: StoredSessionEntrySchema,
+    TreeNode: TreeNodeSchema,
+    SessionInfo: SessionInfoSchema,
   };
 }

@@ -4,21 +4,27 @@
  * parsed (again, once extensions have added theirs), the scheduler every transport submits to,
  * and teardown. It takes the plugin list as input, so the kernel still imports no plugin.
  */
-import type { CliOptions, KernelConfig } from "./config.js";
-import { isTrustedProject, projectSettingsPath, userSettingsPath } from "./config.js";
-import { ErrorCode, KernelError } from "./errors.js";
-import { composeFlags, flagHelp, parseFlags, UnknownOptionError, type FlagSpec } from "./flags.js";
-import type { ShutdownReason } from "./hooks.js";
-import { Kernel } from "./kernel.js";
+import {
+  createStderrLogger,
+  ErrorCode,
+  isTrustedProject,
+  Kernel,
+  KernelError,
+  projectSettingsPath,
+  userSettingsPath,
+  type CliOptions,
+  type FlagSpec,
+  type KernelConfig,
+  type Logger,
+  type PluginDefinition,
+  type ShutdownReason,
+  type SiblingOptions,
+} from "../kernel/index.js";
+import { composeFlags, flagHelp, parseFlags, UnknownOptionError } from "./argv.js";
 import { PluginLoader, type LoaderOptions } from "./loader.js";
-import { createStderrLogger, type Logger } from "./logger.js";
-import type { PluginDefinition } from "./plugin.js";
+import { HostRuntime } from "./runtime.js";
 import { Scheduler } from "./scheduler.js";
-import { composeSettings, readRawSettings, resolveSettings, validateSettingsFile, type RawSettingsFile } from "./settings.js";
-import { HostRuntime } from "./host-runtime.js";
-import type { SiblingOptions } from "./transport.js";
-
-export { HostRuntime as Host } from "./host-runtime.js";
+import { composeSettings, readRawSettings, resolveSettings, validateSettingsFile, type RawSettingsFile } from "./settings-files.js";
 
 export interface HostOptions {
   cwd: string;

@@ -1,10 +1,10 @@
 /**
  * The shared vocabulary of the protocol: messages, models, usage and the unified assistant
- * stream events. The wire types derive from their zod schemas (kernel/schemas-messages.ts);
+ * stream events. The wire types derive from their zod schemas (schemas.ts);
  * the kernel knows their shape, never a vendor or a transport.
  */
 import type { z } from "zod";
-import type * as S from "./schemas-messages.js";
+import type * as S from "./schemas.js";
 
 
 type Out<F extends () => z.ZodType> = z.output<ReturnType<F>>;
@@ -37,13 +37,9 @@ export type Model = Out<typeof S.ModelSchema>;
 /** A higher price that applies to the whole call once its prompt exceeds `aboveInputTokens`. */
 export type CostTier = NonNullable<Model["costTiers"]>[number];
 
-/** A tool as the LLM sees it. */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  /** JSON Schema of the arguments object. */
-  parameters: Record<string, unknown>;
-}
+/** A tool as the LLM sees it (the kernel's tool registry describes its tools so). */
+export type { ToolSpec } from "../../kernel/index.js";
+import type { ToolSpec } from "../../kernel/index.js";
 
 export interface LlmContext {
   systemPrompt: string;

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { ErrorCode, isBuiltinSpec, PluginLoader } from "./index.js";
+import { ErrorCode } from "../kernel/index.js";
+import { isBuiltinSpec, PluginLoader } from "./index.js";
 
 const KERNEL_ENTRY = fileURLToPath(new URL("./index.ts", import.meta.url));
 

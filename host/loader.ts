@@ -5,9 +5,7 @@
  */
 import { isAbsolute, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ErrorCode, KernelError } from "./errors.js";
-import { expandHome } from "./config.js";
-import { isPluginDefinition, type PluginDefinition } from "./plugin.js";
+import { ErrorCode, expandHome, isPluginDefinition, KernelError, type PluginDefinition } from "../kernel/index.js";
 
 export interface LoaderOptions {
   /** Directory holding built-in plugin folders (`<dir>/<name>/index.js`); without it, names resolve through `builtins` only. */
@@ -109,4 +107,18 @@ export class PluginLoader {
 
 function isMissingPackage(error: unknown): boolean {
   return (error as { code?: unknown })?.code === "ERR_MODULE_NOT_FOUND" && /Cannot find package/.test(String((error as Error).message));
+}
+
+/**
+ * What user code transpiled by jiti imports as `atomic-agent` (and its subpaths) resolves to:
+ * this package's own modules, whatever the user's folder has installed. `root` holds the
+ * compiled package (`dist/`), or the sources (`ext` ".ts") when running from the repository.
+ */
+export function packageAliases(root: string, zodDir: string, ext: ".js" | ".ts" = ".js"): Record<string, string> {
+  return {
+    "atomic-agent": join(root, `index${ext}`),
+    "atomic-agent/host": join(root, "host", `index${ext}`),
+    "atomic-agent/plugins": join(root, "plugins", `index${ext}`),
+    zod: zodDir,
+  };
 }

@@ -7,14 +7,13 @@
  * tests validate all traffic against it; docs/protocol.md is generated from it.
  */
 import { z } from "zod";
-import { NO_DATA, type CommandRegistry } from "./commands.js";
-import { MessageUpdateWireSchema } from "./schemas-events.js";
-import { messageVocabulary } from "./schemas-messages.js";
-import { sessionVocabulary } from "./schemas-session.js";
+import { NO_DATA, type CommandRegistry } from "../kernel/index.js";
 
 export interface ProtocolSource {
   commands: Pick<CommandRegistry, "names" | "definition" | "inputSchema" | "respondsTo" | "lane">;
   eventSchemas: ReadonlyMap<string, { schema: () => z.ZodType }>;
+  /** Named schemas records share (`AgentMessage`, `SessionEntry`): `$defs` of their own. */
+  vocabulary: ReadonlyMap<string, { schema: () => z.ZodType }>;
 }
 
 export type JsonSchema = Record<string, unknown>;
@@ -45,7 +44,7 @@ function eventRecord(name: string, payload: z.ZodType): z.ZodType {
 
 /** Every `$def`, in order: vocabulary, commands, responses, events, then the three unions. */
 export function protocolSchema(source: ProtocolSource): JsonSchema {
-  const vocabulary = { ...messageVocabulary(), ...sessionVocabulary() };
+  const vocabulary = Object.fromEntries([...source.vocabulary].map(([id, { schema }]) => [id, schema()]));
   const commands: Record<string, z.ZodType> = {};
   const responses: Record<string, z.ZodType> = {};
   const events: Record<string, z.ZodType> = {};
@@ -69,11 +68,10 @@ export function protocolSchema(source: ProtocolSource): JsonSchema {
     .meta({ description: 'Any failed command; `command` is "parse" for a line that is not JSON and "unknown" for a record without a string `type`.' });
 
   for (const name of [...source.eventSchemas.keys()].sort()) {
-    const payload = name === "message_update" ? MessageUpdateWireSchema() : source.eventSchemas.get(name)!.schema();
-    events[`${pascalCase(name)}Event`] = eventRecord(name, payload);
+    events[`${pascalCase(name)}Event`] = eventRecord(name, source.eventSchemas.get(name)!.schema());
   }
 
-  // Commands accept unknown extra fields (DECISIONS): their defs come from an input-mode pass.
+  // Commands accept unknown extra fields (docs/decisions.md#framing-and-envelope): their defs come from an input-mode pass.
   const inputDefs = toDefs({ ...vocabulary, ...commands }, "input");
   const outputDefs = toDefs({ ...vocabulary, ...responses, ...events }, "output");
   const defs: Record<string, JsonSchema> = {};

@@ -4,20 +4,8 @@ import { tmpdir } from "node:os";
 import { join, win32 } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  composeSettings,
-  deepMerge,
-  defineSetting,
-  definePlugin,
-  ErrorCode,
-  isTrustedProject,
-  expandHome,
-  isInsideFolder,
-  readRawSettings,
-  resolveAgentDir,
-  resolveSettings,
-  type PluginDefinition,
-} from "./index.js";
+import { composeSettings, readRawSettings, resolveSettings } from "./index.js";
+import { deepMerge, defineSetting, definePlugin, ErrorCode, isTrustedProject, expandHome, isInsideFolder, resolveAgentDir, type PluginDefinition } from "../kernel/index.js";
 
 const roots: string[] = [];
 afterEach(async () => {

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createHost, defineCommand, definePlugin, defineSetting, ErrorCode, prepareHost, type Logger, type PluginDefinition } from "./index.js";
+import { createHost, prepareHost } from "./index.js";
+import { defineCommand, definePlugin, defineSetting, ErrorCode, type Logger, type PluginDefinition } from "../kernel/index.js";
 
 const roots: string[] = [];
 afterEach(async () => {

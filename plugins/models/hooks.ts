@@ -1,0 +1,17 @@
+/** The provider request hooks the models plugin declares; every provider's requests call them (request-hooks.ts). */
+import { AsyncSeriesHook, AsyncSeriesWaterfallHook } from "tapable";
+import { notify, transform, type DeclaredHooks } from "../../kernel/index.js";
+import type { Model } from "../../lib/llm/index.js";
+
+export function modelsHookDeclarations() {
+  return {
+    before_provider_headers: notify(
+      new AsyncSeriesHook<[{ headers: Record<string, string | null>; model: Model }]>(["event"]),
+      "Before a provider request: taps edit `headers` in place (a value adds or changes one, null removes it).",
+    ),
+    before_provider_request: transform(new AsyncSeriesWaterfallHook<[{ payload: unknown; model: Model }]>(["event"]), "Before a provider request: taps may replace the request body."),
+    after_provider_response: notify(new AsyncSeriesHook<[{ status: number; headers: Record<string, string>; model: Model }]>(["event"]), "A provider answered: its status and headers."),
+  };
+}
+
+export type ModelsHooks = DeclaredHooks<ReturnType<typeof modelsHookDeclarations>>;
