@@ -138,7 +138,7 @@ export class Agent implements AgentApi {
         if (!this.#run && hooks.agent_settled.isUsed()) {
           setImmediate(() => {
             if (this.#run) return;
-            hooks.agent_settled.promise({}).catch((error: unknown) => this.#k.log.error(`agent_settled failed: ${error instanceof Error ? error.message : String(error)}`));
+            hooks.agent_settled.promise({ aborted: false }).catch((error: unknown) => this.#k.log.error(`agent_settled failed: ${error instanceof Error ? error.message : String(error)}`));
           });
         }
         return;
@@ -307,7 +307,7 @@ export class Agent implements AgentApi {
       void driveRun(this.#driverHost(), opening, prompt, images, controller.signal)
         .finally(() => {
           this.#run = undefined;
-          return settleRun(this.#driverHost());
+          return settleRun(this.#driverHost(), controller.signal.aborted);
         })
         .catch((error: unknown) => this.#k.log.error(`agent_settled failed: ${error instanceof Error ? error.message : String(error)}`))
         .finally(finish);

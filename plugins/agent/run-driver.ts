@@ -86,11 +86,11 @@ export async function driveRun(host: DriverHost, opening: Opening, prompt: strin
 }
 
 /** After the run: deferred messages are stored, then `agent_settled` fires once. */
-export async function settleRun(host: DriverHost): Promise<void> {
+export async function settleRun(host: DriverHost, aborted = false): Promise<void> {
   try {
     await host.flushDeferred();
   } catch (error) {
     host.log.error(`storing deferred messages failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (host.hooks.agent_settled.isUsed()) await host.hooks.agent_settled.promise({});
+  if (host.hooks.agent_settled.isUsed()) await host.hooks.agent_settled.promise({ aborted });
 }

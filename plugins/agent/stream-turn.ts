@@ -88,9 +88,11 @@ export async function streamAssistant(host: StreamHost, signal: AbortSignal): Pr
 async function openStream(host: StreamHost, model: Model, signal: AbortSignal): Promise<AssistantStream | undefined> {
   let context = host.messages;
   if (host.hooks.context.isUsed()) context = (await host.hooks.context.promise({ messages: [...context] })).messages;
+  let parts = { systemPrompt: host.systemPrompt(), tools: host.toolSpecs(), messages: context };
+  if (host.hooks.context_with_system.isUsed()) parts = await host.hooks.context_with_system.promise(parts);
   const request: StreamRequest = {
     model,
-    context: { systemPrompt: host.systemPrompt(), messages: toLlmMessages(context), tools: host.toolSpecs() },
+    context: { systemPrompt: parts.systemPrompt, messages: toLlmMessages(parts.messages), tools: parts.tools },
     options: { signal, thinkingLevel: host.thinkingLevel(), sessionId: host.sessionId(), callIndex: host.nextCallIndex() },
   };
   return host.hooks.stream.get(model.api)?.call(request);
