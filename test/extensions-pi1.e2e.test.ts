@@ -21,19 +21,27 @@ async function start(extensions: string[], args: string[] = []): Promise<RpcClie
 }
 
 describe("pi 1.6.0 examples at work", () => {
-  it("debug-provider stores the provider's parsed stream events of each answer", async () => {
-    const c = await start([example("debug-provider.ts")]);
+  it.each(["fake-openai", "fake-anthropic", "fake-responses", "fake-google"])("debug-provider stores the parsed stream events of each answer (%s)", async (provider) => {
+    const c = await startExtensionAgent(fake, { extensions: [example("debug-provider.ts")], model: `${provider}/fake-1` });
+    clients.push(c);
     fake.script({ text: "hello there" });
     await c.ok({ type: "prompt", message: "/debug-provider on" });
     await notified(c, "Provider event capture enabled");
     await promptSettled(c, "hi");
-    const entries = (await c.ok({ type: "get_entries" })) as { entries: { type: string; customType?: string; data?: { provider: string; model: string; events: { choices?: { delta?: { content?: string } }[] }[] } }[] };
-    const captured = entries.entries.filter((entry) => entry.type === "custom" && entry.customType === "debug-provider-events");
+    const { entries } = (await c.ok({ type: "get_entries" })) as { entries: { type: string; customType?: string; data?: { provider: string; model: string; events: unknown[] } }[] };
+    const captured = entries.filter((entry) => entry.type === "custom" && entry.customType === "debug-provider-events");
     expect(captured).toHaveLength(1);
-    const { provider, model, events } = captured[0]!.data!;
-    expect([provider, model]).toEqual(["fake-openai", "fake-1"]);
-    // OpenAI chat chunks as the server sent them: their deltas spell the answer.
-    expect(events.map((event) => event.choices?.[0]?.delta?.content ?? "").join("")).toBe("hello there");
+    const { model, events } = captured[0]!.data!;
+    expect([captured[0]!.data!.provider, model]).toEqual([provider, "fake-1"]);
+    // The events as the server sent them, parsed: objects of the vendor's wire format that carry the answer.
+    expect(events.length).toBeGreaterThan(1);
+    // OpenAI ends with a `[DONE]` data line, which is no JSON: it stays text.
+    expect(events.filter((event) => event !== "[DONE]").every((event) => typeof event === "object" && event !== null)).toBe(true);
+    expect(JSON.stringify(events)).toMatch(/hello/);
+    if (provider === "fake-openai") {
+      const chunks = events as { choices?: { delta?: { content?: string } }[] }[];
+      expect(chunks.map((chunk) => chunk.choices?.[0]?.delta?.content ?? "").join("")).toBe("hello there");
+    }
     expect(c.records.filter((r) => r.type === "extension_error")).toEqual([]);
   });
 

@@ -46,13 +46,16 @@ const tempDir = () => {
   return dir;
 };
 
-/** The examples without terminal UI, as pi counts them: `.ts` files directly in the folder that do not import pi-tui. */
-function examples(piDir: string): string[] {
+const drawsTerminalUi = (file: string) => /["']@(mariozechner|earendil-works)\/pi-tui["']/.test(readFileSync(file, "utf8"));
+
+/** The `.ts` files directly in the examples folder; pi's "non-TUI" count leaves out those that import pi-tui. */
+function examples(piDir: string, which: "terminal-free" | "terminal-ui"): string[] {
   const folder = join(piDir, "examples/extensions");
   return readdirSync(folder)
-    .filter((name) => name.endsWith(".ts") && !/["']@(mariozechner|earendil-works)\/pi-tui["']/.test(readFileSync(join(folder, name), "utf8")))
+    .filter((name) => name.endsWith(".ts"))
     .sort()
-    .map((name) => join(folder, name));
+    .map((name) => join(folder, name))
+    .filter((file) => drawsTerminalUi(file) === (which === "terminal-ui"));
 }
 
 /** Package names a file imports as values (what survives TypeScript's own type-import elision). */
@@ -107,7 +110,7 @@ async function misses(files: string[], pi: Record<string, PiAnswer>): Promise<Re
 }
 
 describe("pi 0.73.1 example extensions, unchanged", () => {
-  const files = examples(PI_0);
+  const files = examples(PI_0, "terminal-free");
 
   it("are the 44 files without terminal UI", () => {
     expect(files).toHaveLength(44);
@@ -135,7 +138,9 @@ describe("pi 0.73.1 example extensions, unchanged", () => {
 });
 
 describe("pi 1.6.0 example extensions, unchanged", () => {
-  const files = examples(PI_1);
+  const files = examples(PI_1, "terminal-free");
+  // Those that draw a terminal UI too: their pi-tui imports are served by Atomic's headless pi-tui.
+  const drawing = examples(PI_1, "terminal-ui");
   let pi: Record<string, PiAnswer> | undefined;
   let unavailable: string | undefined;
 
@@ -143,7 +148,7 @@ describe("pi 1.6.0 example extensions, unchanged", () => {
     try {
       const { nodeRuntime } = (await import(pathToFileURL(join(REPO, "scripts/node-runtime.mjs")).href)) as { nodeRuntime(major: number): Promise<string> };
       const node = await nodeRuntime(22);
-      const { stdout } = await run(node, [join(REPO, "test/pi-compat/pi-registrations.mjs"), PI_1, tempDir(), ...files], { maxBuffer: 16 << 20, timeout: 120_000 });
+      const { stdout } = await run(node, [join(REPO, "test/pi-compat/pi-registrations.mjs"), PI_1, tempDir(), ...files, ...drawing], { maxBuffer: 16 << 20, timeout: 120_000 });
       pi = JSON.parse(stdout) as Record<string, PiAnswer>;
     } catch (error) {
       unavailable = `pi 1.6.0's own loader could not run under Node 22: ${error instanceof Error ? error.message : String(error)}`;
@@ -167,5 +172,17 @@ describe("pi 1.6.0 example extensions, unchanged", () => {
     expect(Object.values(pi).filter((answer) => "error" in answer)).toEqual([]);
     expect(missed).toEqual({});
     expect(working).toBeGreaterThanOrEqual(45);
+  }, 180_000);
+
+  it("the 22 that draw a terminal UI load too, with Atomic's headless pi-tui, and register what pi 1.6 registers", async (ctx) => {
+    if (!pi) {
+      console.log(`skipped: ${unavailable}`);
+      ctx.skip();
+      return;
+    }
+    expect(drawing).toHaveLength(22);
+    const missed = await misses(drawing, pi);
+    console.log(`pi 1.6.0 terminal-UI examples: ${drawing.length - Object.keys(missed).length} of ${drawing.length} load and register as in pi`, missed);
+    expect(missed).toEqual({});
   }, 180_000);
 });

@@ -67,6 +67,14 @@ export declare const createEditTool: BuiltinToolFactory;
 export declare const createGrepTool: BuiltinToolFactory;
 export declare const createFindTool: BuiltinToolFactory;
 export declare const createLsTool: BuiltinToolFactory;
+/** pi 1.x's names for the tool-definition form: the same factories. */
+export declare const createBashToolDefinition: BuiltinToolFactory<BashToolOptions>;
+export declare const createReadToolDefinition: BuiltinToolFactory;
+export declare const createWriteToolDefinition: BuiltinToolFactory;
+export declare const createEditToolDefinition: BuiltinToolFactory;
+export declare const createGrepToolDefinition: BuiltinToolFactory;
+export declare const createFindToolDefinition: BuiltinToolFactory;
+export declare const createLsToolDefinition: BuiltinToolFactory;
 /** read, bash, edit, write. */
 export declare const createCodingTools: (cwd: string, options?: BuiltinToolOptions) => ToolDefinition<any>[];
 /** read, grep, find, ls. */
