@@ -45,10 +45,11 @@ export function createVirtualModules(host: ExtensionHost, version: string): Virt
     ...builtinToolFactories(host.builtinTools),
     withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => queueFileMutation(host.fileQueues, resolve(host.k.config.cwd, path), fn),
   } satisfies Partial<typeof piCodingAgent>;
-  const typeboxModule = { ...typebox };
+  // Per agent: an extension that patches a builder reaches no other agent in the process.
+  const typeboxModule = { ...typebox, Type: { ...typebox.Type } };
   const codingAgent = { ...piCodingAgent, ...boundCodingAgent };
   // pi-ai's `compat` entry is its root plus the provider-construction helpers: the same module here.
-  const ai = { ...piAi, ...boundAi };
+  const ai = { ...piAi, ...boundAi, Type: typeboxModule.Type };
   const packages: Record<PiPackage, Record<string, unknown>> = {
     "pi-coding-agent": codingAgent,
     "pi-ai": ai,
@@ -59,7 +60,7 @@ export function createVirtualModules(host: ExtensionHost, version: string): Virt
   const modules: VirtualModules = {
     typebox: typeboxModule,
     "@sinclair/typebox": typeboxModule,
-    "atomic-agent/extensions": { ...codingAgent, Type: typebox.Type, StringEnum: piAi.StringEnum },
+    "atomic-agent/extensions": { ...codingAgent, Type: typeboxModule.Type, StringEnum: piAi.StringEnum },
   };
   for (const scope of SCOPES) for (const name of PI_PACKAGES) modules[`${scope}/${name}`] = packages[name];
   return modules;

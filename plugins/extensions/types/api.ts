@@ -20,6 +20,10 @@ export interface ToolResultContent<TDetails = unknown> {
   content: (TextContent | ImageContent)[];
   details?: TDetails;
   isError?: boolean;
+  /** pi 1.x's machine-readable result (see `outputSchema`): accepted; the model is sent `content`. */
+  structuredContent?: unknown;
+  /** pi 1.x's hint to end after this tool batch: accepted, not applied (the model is called once more). */
+  terminate?: boolean;
 }
 
 export type ToolUpdateCallback<TDetails = unknown> = (partial: ToolResultContent<TDetails>) => void;
