@@ -4,7 +4,8 @@
  * (`lib/<name>/`) imports no plugin; provider plugins load their SDK lazily (only from adapters
  * loaded with import()).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, posix, relative, resolve, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -82,6 +83,17 @@ describe("architecture", () => {
     expect(lines).toBeLessThan(2000);
     const domain = /\b(sessions?|compactions?|compact|bash|agent_start|agent_end|turn_start|turn_end|message_update|tool_call|tool_result|before_agent_start|session_[a-z_]+)\b/i;
     const found = sources.flatMap(({ file, text }) => text.split("\n").flatMap((line, i) => (domain.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])));
+    expect(found).toEqual([]);
+  });
+
+  it("every reference points inside the repository (the protocol and the decisions are docs here)", () => {
+    const outside = /\bDECISIONS\b|rpc-mode\.txt|rpc-summary|\.\.\/shared\/|\b[Tt]he spec\b|\b[Ss]pec's\b/;
+    const tracked = execFileSync("git", ["ls-files", "-z", "--", "*.ts", "*.cts", "*.mjs", "*.md", "*.py", "*.json"], { cwd: ROOT, encoding: "utf8" }).split("\0").filter(Boolean);
+    expect(tracked.length).toBeGreaterThan(100);
+    const self = "test/architecture.test.ts";
+    const found = tracked.filter((file) => file !== self && existsSync(join(ROOT, file))).flatMap((file) =>
+      readFileSync(join(ROOT, file), "utf8").split("\n").flatMap((line, i) => (outside.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+    );
     expect(found).toEqual([]);
   });
 

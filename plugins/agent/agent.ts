@@ -113,7 +113,7 @@ export class Agent implements AgentApi {
     let text = input.text;
     let images = input.images;
     // Input taps run first, even while streaming: they run extension commands (which work
-    // mid-stream) and expand templates before a queued message is stored (spec, prompt pipeline).
+    // mid-stream) and expand templates before a queued message is stored (docs/architecture.md, the input pipeline).
     if (hooks.input.isUsed()) {
       const result = await hooks.input.promise({
         text,

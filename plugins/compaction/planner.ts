@@ -117,7 +117,7 @@ function textOf(message: AssistantMessage): string {
 
 type Answer = AssistantMessage | "overflow";
 
-/** Retries of transient errors across one compaction, and their events (spec: summarization_retry_*). */
+/** Retries of transient errors across one compaction, and their events (docs/protocol.md: summarization_retry_*). */
 class RetryBudget {
   readonly #deps: PlannerDeps;
   readonly #signal: AbortSignal;

@@ -14,7 +14,7 @@ import { hasTaps, NOTHING_TO_COMPACT, runCompaction, type CompactorDeps } from "
 import { cancelled, COMPACTION_CANCELLED } from "./planner.js";
 import type { PlannerRetrySettings } from "./settings.js";
 
-/** How each trigger words a failure (the spec's `compact` error is `Compaction failed: <message>`). */
+/** How each trigger words a failure (the protocol's `compact` error is `Compaction failed: <message>`). */
 const FAILURE_PREFIX: Record<CompactionReason, string> = {
   manual: "Compaction failed: ",
   threshold: "Auto-compaction failed: ",
