@@ -2,7 +2,7 @@
  * The registry contract a provider plugin needs, declared here so a provider written outside
  * this repository type-checks against the toolkit alone. The `models` service satisfies it.
  */
-import type { Model, ModelCost } from "../llm/index.js";
+import type { Model } from "../llm/index.js";
 import type { ProviderRequestHooks } from "./request-hooks.js";
 
 export interface ProviderRegistration {

@@ -297,7 +297,6 @@ export class Agent implements AgentApi {
   }
 
   #runDeps(): RunDeps {
-    const agent = this;
     const k = this.#k;
     return {
       hooks: this.#hooks,
@@ -306,17 +305,17 @@ export class Agent implements AgentApi {
       tools: k.tools,
       cwd: k.config.cwd,
       messages: this.#messages,
-      model: () => agent.#model,
-      thinkingLevel: () => agent.#thinkingLevel,
-      sessionId: () => agent.#sessionId,
-      systemPromptBase: () => agent.#hooks.system_prompt.promise("", { cwd: k.config.cwd, tools: k.tools.specs(), model: agent.#model }),
-      takeSteering: () => agent.#queues.takeSteering(),
-      takeFollowUp: () => agent.#queues.takeFollowUp(),
-      emitQueueUpdate: () => agent.#emitQueueUpdate(),
+      model: () => this.#model,
+      thinkingLevel: () => this.#thinkingLevel,
+      sessionId: () => this.#sessionId,
+      systemPromptBase: () => this.#hooks.system_prompt.promise("", { cwd: k.config.cwd, tools: k.tools.specs(), model: this.#model }),
+      takeSteering: () => this.#queues.takeSteering(),
+      takeFollowUp: () => this.#queues.takeFollowUp(),
+      emitQueueUpdate: () => this.#emitQueueUpdate(),
       flushDeferred: async () => {
-        for (const entry of agent.#deferred.splice(0, agent.#deferred.length)) {
+        for (const entry of this.#deferred.splice(0, this.#deferred.length)) {
           try {
-            await agent.appendMessage(entry.message);
+            await this.appendMessage(entry.message);
           } finally {
             entry.stored();
           }

@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Model } from "../../lib/llm/index.js";
 import { builtinProviders, removeDir, tempDir } from "../../test/fake-llm/harness.js";
-import providerReplay from "../provider-replay/index.js";
 import { closestModels, editDistance } from "./closest.js";
 import { cycleCandidates, nextCandidate } from "./cycle.js";
 import { ModelRegistry } from "./registry.js";

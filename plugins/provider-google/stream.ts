@@ -20,7 +20,6 @@ interface Chunk {
 }
 
 export async function* streamGemini(call: ProviderCall): AsyncGenerator<AssistantMessageEvent, void, undefined> {
-  const { model } = call.request;
   // apiVersion "" keeps the catalog's baseUrl (which already ends in /v1beta) as the whole prefix.
   const ai = new GoogleGenAI({ apiKey: call.apiKey, vertexai: false, httpOptions: { baseUrl: call.baseUrl, apiVersion: "", headers: call.headers, fetch: call.fetch } });
   const request = buildGeminiRequest(call.request);
