@@ -344,7 +344,8 @@ export const PROVIDERS: ImportSpec[] = [
     apis: { "bedrock-converse-stream": "anthropic-bedrock" },
     filter: (id) => /(^|\.)anthropic\.claude-/.test(id),
     modelsDevFilter: "(^|\\.)anthropic\\.claude-",
-    compat: { supportsEagerToolInputStreaming: false },
+    // Bedrock's Claude request names its own API version (in the body; the SDK moves it there).
+    compat: { supportsEagerToolInputStreaming: false, anthropicVersion: "bedrock-2023-05-31" },
   },
   local("ollama", "Ollama", "http://127.0.0.1:11434/v1", "OLLAMA_BASE_URL", undefined, "https://docs.ollama.com/api/openai-compatibility"),
   local("llama-cpp", "llama.cpp server", "http://127.0.0.1:8080/v1", "LLAMA_CPP_BASE_URL", "LLAMA_API_KEY", "https://github.com/ggml-org/llama.cpp/tree/master/tools/server"),

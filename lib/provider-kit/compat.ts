@@ -33,7 +33,7 @@ export const COMPAT_KEYS: Readonly<Record<string, readonly string[]>> = Object.f
   [OPENAI_RESPONSES_API]: [...EVERY_API, "supportsReasoningNone"],
   [ANTHROPIC_API]: [...EVERY_API, "adaptiveThinking", "supportsStrictTools", "supportsEagerToolInputStreaming", "thinkingDisplay", "apiKeyHeader", "anthropicVersion"],
   [GOOGLE_API]: [...EVERY_API],
-  [ANTHROPIC_BEDROCK_API]: [...EVERY_API, "adaptiveThinking", "supportsEagerToolInputStreaming", "thinkingDisplay"],
+  [ANTHROPIC_BEDROCK_API]: [...EVERY_API, "adaptiveThinking", "supportsEagerToolInputStreaming", "thinkingDisplay", "anthropicVersion"],
   [AZURE_OPENAI_RESPONSES_API]: [...EVERY_API, "supportsReasoningNone"],
   [GOOGLE_VERTEX_API]: [...EVERY_API],
 });
