@@ -113,7 +113,7 @@ describe("architecture", () => {
 
   it("provider SDKs load lazily: no plugin entry or library reaches one through static imports", () => {
     // An adapter module may import its SDK at the top: it is itself loaded with import() on first use.
-    const sdk = /^(@anthropic-ai\/sdk|openai|@google\/genai)(\/|$)/;
+    const sdk = /^(@anthropic-ai\/sdk|@anthropic-ai\/bedrock-sdk|openai|@google\/genai)(\/|$)/;
     const entries = [...layered.filter((f) => /^plugins\/[^/]+\/index\.ts$/.test(f)), ...layered.filter((f) => f.startsWith("lib/"))];
     const reached = new Set<string>();
     const pending = [...entries];
