@@ -29,7 +29,7 @@ export default definePlugin({
     }),
     npmCommand: defineSetting(() => z.array(z.string().min(1)).min(1), {
       scope: "user",
-      description: 'The npm client packages are installed with, and its leading arguments (default ["npm"]).',
+      description: 'The npm packages are installed with, and its leading arguments (default ["npm"]); it is given npm\'s arguments.',
     }),
   },
   apply(k) {
