@@ -20,7 +20,7 @@ import {
   type ShutdownReason,
   type SiblingOptions,
 } from "../kernel/index.js";
-import { composeFlags, flagHelp, parseFlags, UnknownOptionError } from "./argv.js";
+import { composeFlags, flagHelp, ignoredFlagsNotice, parseFlags, UnknownOptionError } from "./argv.js";
 import { PluginLoader, type LoaderOptions } from "./loader.js";
 import { HostRuntime } from "./runtime.js";
 import { Scheduler } from "./scheduler.js";
@@ -87,6 +87,8 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
     cli,
     helpText: () => flagHelp(flags).join("\n"),
     async boot() {
+      const notice = ignoredFlagsNotice(cli);
+      if (notice) log.warn(notice);
       const composed = composeSettings(definitions);
       const userSettings = validateSettingsFile(composed, userFile);
       const trusted = isTrustedProject(options.cwd, userSettings.trustedProjects as string[] | undefined, cli.approve, env);

@@ -85,12 +85,12 @@ export async function driveRun(host: DriverHost, opening: Opening, prompt: strin
   }
 }
 
-/** After the run: deferred messages are stored, then `agent_settled` fires once. */
-export async function settleRun(host: DriverHost): Promise<void> {
+/** After the run: deferred messages are stored, then `agent_settled` fires once (`aborted`: an abort ended the run). */
+export async function settleRun(host: DriverHost, aborted: boolean): Promise<void> {
   try {
     await host.flushDeferred();
   } catch (error) {
     host.log.error(`storing deferred messages failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (host.hooks.agent_settled.isUsed()) await host.hooks.agent_settled.promise({});
+  if (host.hooks.agent_settled.isUsed()) await host.hooks.agent_settled.promise({ aborted });
 }

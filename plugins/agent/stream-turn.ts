@@ -60,7 +60,8 @@ export async function streamAssistant(host: StreamHost, signal: AbortSignal): Pr
           final = event.error;
           break relay;
         }
-        const update = { type: "message_update" as const, message: event.partial, assistantMessageEvent: event };
+        // `usage` (pi 1.x) is the partial's own object: what the provider has reported so far.
+        const update = { type: "message_update" as const, message: event.partial, usage: event.partial.usage, assistantMessageEvent: event };
         host.events.dispatch(update);
         if (updateHook.isUsed()) await updateHook.promise(update);
         const congestion = host.events.drain();
