@@ -26,7 +26,7 @@ export const EVENT_ADAPTERS: Record<ExtensionEventName, Adapter | undefined> = {
   session_shutdown: notify("session_shutdown", (p) => ({ type: "session_shutdown", ...p })),
   agent_start: notify("agent_start", () => ({ type: "agent_start" })),
   agent_end: notify("agent_end", (p) => ({ type: "agent_end", messages: p.messages })),
-  agent_settled: notify("agent_settled", (p) => ({ type: "agent_settled", aborted: p.aborted === true })),
+  agent_settled: notify("agent_settled", (p) => ({ type: "agent_settled", aborted: p.aborted })),
   turn_start: notify("turn_start", (p) => ({ type: "turn_start", turnIndex: p.turnIndex, timestamp: Date.now() })),
   turn_end: ({ hooks, tap, call, host }) =>
     hooks.turn_end.tapPromise(tap, async (p) => {

@@ -14,7 +14,7 @@ import { checkProvider, registerProvider } from "./providers.js";
 import type { ExtensionRecord } from "./record.js";
 import { adaptTool } from "./tool-adapter.js";
 import { allTools, commandInfos, setActiveTools } from "./tool-info.js";
-import { applyActivation, toolMetaOf, type ToolMeta } from "./tool-meta.js";
+import { activatesOnRegister, toolMetaOf, type ToolMeta } from "./tool-meta.js";
 import type { ExtensionAPI, ExtensionVirtualModel, FlagOptions } from "./types/api.js";
 import { VirtualModels } from "./virtual-models.js";
 
@@ -59,8 +59,9 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
   return {
     on: on as ExtensionAPI["on"],
     registerTool(tool) {
-      const definition = adaptTool(host, record.path, tool);
       const meta = toolMetaOf(tool, record.path, record.scope);
+      // Whether registering offers it to the model is the registry's own rule (`defaultActive`).
+      const definition = { ...adaptTool(host, record.path, tool), ...(activatesOnRegister(meta) ? {} : { defaultActive: false }) };
       const guidelines = Array.isArray(tool.promptGuidelines) ? tool.promptGuidelines.filter((line) => typeof line === "string" && line.trim() !== "") : [];
       record.apply(() => addTool(host, record, layer, definition, guidelines, meta));
     },
@@ -166,7 +167,6 @@ function addTool(host: ExtensionHost, record: ExtensionRecord, layer: OpenLayer,
   if (guidelines.length > 0) host.toolGuidelines.set(definition.name, guidelines);
   else host.toolGuidelines.delete(definition.name);
   host.toolMeta.set(definition.name, meta);
-  applyActivation(host, layer, definition.name, meta);
   if (!record.tools.includes(definition.name)) record.tools.push(definition.name);
 }
 

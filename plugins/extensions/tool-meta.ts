@@ -2,12 +2,11 @@
  * pi 1.x's tool-definition fields beyond what the model is sent: `exposure`, `defaultActive`,
  * `annotations`, `namespace`, `outputSchema`, `reachesTools`, `promptSnippet`. They are checked
  * when the tool is registered, kept per tool name, and reported by `getAllTools()`. `exposure`
- * and `defaultActive` decide whether registering activates the tool (pi: `direct` and
- * `model-only` tools do unless `defaultActive: false`; `hidden` tools never become active).
+ * and `defaultActive` decide the kernel tool's `defaultActive` (pi: registering a `direct` or
+ * `model-only` tool activates it unless `defaultActive: false`; `hidden` tools never are).
  * Atomic has no codemode, so `codemode` and `deferred` tools are simply inactive until named.
  */
 import { dirname } from "node:path";
-import type { OpenLayer } from "../../kernel/index.js";
 import type { ExtensionHost } from "./host.js";
 import type { ExtensionScope } from "./record.js";
 import type { SourceInfo, ToolAnnotations, ToolDefinition, ToolExposure, ToolNamespace } from "./types/api.js";
@@ -55,15 +54,6 @@ export function toolMetaOf(tool: ToolDefinition<any>, path: string, scope: Exten
 
 export function activatesOnRegister(meta: ToolMeta): boolean {
   return (meta.exposure === "direct" || meta.exposure === "model-only") && meta.defaultActive !== false;
-}
-
-/** After (re)registering `name`: active or not, as its fields say. */
-export function applyActivation(host: ExtensionHost, layer: OpenLayer, name: string, meta: ToolMeta): void {
-  const tools = host.k.tools;
-  const active = tools.isActive(name);
-  const wanted = activatesOnRegister(meta);
-  if (wanted && !active) layer.setActiveTools([...tools.activeNames(), name]);
-  else if (!wanted && active) layer.setActiveTools(tools.activeNames().filter((other) => other !== name));
 }
 
 /** Where an extension's registrations come from, in pi's shape. */
