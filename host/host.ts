@@ -24,7 +24,7 @@ import { composeFlags, flagHelp, parseFlags, UnknownOptionError } from "./argv.j
 import { PluginLoader, type LoaderOptions } from "./loader.js";
 import { HostRuntime } from "./runtime.js";
 import { Scheduler } from "./scheduler.js";
-import { composeSettings, readRawSettings, resolveSettings, validateSettingsFile, type RawSettingsFile } from "./settings-files.js";
+import { checkSettingsFile, composeSettings, readRawSettings, resolveSettings, unknownSettingsOf, type RawSettingsFile } from "./settings-files.js";
 
 export interface HostOptions {
   cwd: string;
@@ -88,8 +88,10 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
     helpText: () => flagHelp(flags).join("\n"),
     async boot() {
       const composed = composeSettings(definitions);
-      const userSettings = validateSettingsFile(composed, userFile);
-      const trusted = isTrustedProject(options.cwd, userSettings.trustedProjects as string[] | undefined, cli.approve, env);
+      // Trust from a valid user file only; an invalid one is reported below with the project's problems.
+      const userSettings = checkSettingsFile(composed, userFile).value;
+      const trusted = isTrustedProject(options.cwd, userSettings?.trustedProjects as string[] | undefined, cli.approve, env);
+      for (const unknown of unknownSettingsOf(composed, { user: userFile, project: projectFile })) log.warn(unknown);
       const resolved = resolveSettings(composed, { user: userFile, project: projectFile }, { trusted, ...(options.settings ? { overrides: options.settings } : {}) });
       for (const note of resolved.notes) log.info(note);
       const config: KernelConfig = {

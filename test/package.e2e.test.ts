@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ts from "typescript";
 import { RpcClient, tempDir } from "./helpers/rpc-client.js";
+import { NODE } from "./helpers/node.js";
 
 const REPO = resolve(import.meta.dirname, "..");
 const TSC = join(REPO, "node_modules", "typescript", "bin", "tsc");
@@ -186,7 +187,7 @@ describe("the packed package", () => {
   it("atomic-agent/sdk runs a prompt in the embedder's process", () => {
     expect(compileError).toBeUndefined();
     const agentDir = tempDir("atomic-agent-");
-    const output = execFileSync(process.execPath, [join(project, "out", "use-sdk.js"), agentDir], { cwd: project, encoding: "utf8" });
+    const output = execFileSync(NODE, [join(project, "out", "use-sdk.js"), agentDir], { cwd: project, encoding: "utf8" });
     const result = JSON.parse(output) as { accepted: unknown; text: string; types: string[] };
     expect(result.accepted).toEqual({ type: "response", command: "prompt", success: true });
     expect(result.text).toBe("desserts");
@@ -197,7 +198,7 @@ describe("the packed package", () => {
     expect(compileError).toBeUndefined();
     const agentDir = tempDir("atomic-agent-");
     writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ plugins: [join(project, "out", "echo-provider.js")] }));
-    const output = execFileSync(process.execPath, [join(project, "out", "use-client.js"), agentDir], { cwd: project, encoding: "utf8" });
+    const output = execFileSync(NODE, [join(project, "out", "use-client.js"), agentDir], { cwd: project, encoding: "utf8" });
     expect(JSON.parse(output)).toEqual({ text: "reward", last: "agent_end" });
   }, 60_000);
 

@@ -13,6 +13,7 @@ import { createHost, pascalCase, protocolSchema } from "../host/index.js";
 import { silentLogger } from "../kernel/index.js";
 import { renderProtocolDocs } from "../lib/protocol-docs/index.js";
 import { CLI, tempDir } from "./helpers/rpc-client.js";
+import { NODE } from "./helpers/node.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 
@@ -51,7 +52,7 @@ describe("protocol schema", () => {
   });
 
   it("`atomic schema` prints one valid draft 2020-12 document covering every command, response and event", async () => {
-    const schema = JSON.parse(execFileSync(process.execPath, [CLI, "schema"], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: tempDir("atomic-schema-agent-") }, encoding: "utf8" }));
+    const schema = JSON.parse(execFileSync(NODE, [CLI, "schema"], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: tempDir("atomic-schema-agent-") }, encoding: "utf8" }));
     const ajv = new Ajv2020({ strict: false });
     expect(ajv.validateSchema(schema), JSON.stringify(ajv.errors)).toBe(true);
     ajv.addSchema(schema, "protocol");
@@ -73,7 +74,7 @@ describe("protocol schema", () => {
   });
 
   it("docs/protocol.md is the page generated from `atomic schema` (run `npm run docs:protocol` after changing a schema)", () => {
-    const schema = JSON.parse(execFileSync(process.execPath, [CLI, "schema"], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: tempDir("atomic-schema-agent-") }, encoding: "utf8" }));
+    const schema = JSON.parse(execFileSync(NODE, [CLI, "schema"], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: tempDir("atomic-schema-agent-") }, encoding: "utf8" }));
     const checkedIn = readFileSync(join(ROOT, "docs/protocol.md"), "utf8");
     expect(checkedIn === renderProtocolDocs(schema), "docs/protocol.md is stale: run `npm run docs:protocol`").toBe(true);
   });

@@ -11,6 +11,7 @@ import { writeModelsJson } from "./fake-llm/server.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { CLI } from "./helpers/rpc-client.js";
 import { tempDir } from "./helpers/temp.js";
+import { NODE } from "./helpers/node.js";
 
 const EXAMPLE = resolve(import.meta.dirname, "../docs/examples/atomic_client.py");
 const hasPython = spawnSync("python3", ["--version"]).status === 0;
@@ -24,7 +25,7 @@ describe.skipIf(!hasPython)("the Python client example", () => {
     // Asynchronously: the fake LLM answers from this very process.
     const { stdout: output } = await promisify(execFile)("python3", [EXAMPLE, "one", "two", "--", "--model", "fake-openai/fake-1", "--no-session"], {
       cwd: tempDir("atomic-cwd-"),
-      env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir, ATOMIC_CMD: `"${process.execPath}" "${CLI}"`, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", GEMINI_API_KEY: "" },
+      env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir, ATOMIC_CMD: `"${NODE}" "${CLI}"`, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", GEMINI_API_KEY: "" },
       encoding: "utf8",
       timeout: 60_000,
     });
