@@ -19,7 +19,7 @@ export const EventOptionsSchema = () =>
 export type EventOptions = z.output<ReturnType<typeof EventOptionsSchema>>;
 
 export const AgentSettledSchema = () =>
-  z.object({}).strict().meta({ description: "Opt-in (`set_event_options`): the prompt is fully done; no run, retry, compaction or continuation is pending." });
+  z.object({}).strict().meta({ description: "Opt-in (`set_event_options`): the prompt is fully done; no run, retry, compaction or continuation is pending.", examples: [{}] });
 
 export const DEFAULT_EVENT_OPTIONS: Readonly<EventOptions> = Object.freeze({ messageUpdates: "full", agentSettled: false });
 
