@@ -5,7 +5,7 @@
  * with the installed CLI, which resolves `atomic-agent` to the installed package.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -182,6 +182,14 @@ describe("the packed package", () => {
     expect(names.length).toBeLessThanOrEqual(60);
     const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { exports: Record<string, unknown> };
     expect(Object.keys(manifest.exports).filter((path) => path.includes("*"))).toEqual([]);
+  });
+
+  it("ships docs/, so the README's links work for npm users", () => {
+    const installed = join(project, "node_modules", "atomic-agent");
+    const readme = readFileSync(join(installed, "README.md"), "utf8");
+    const linked = [...readme.matchAll(/\]\((docs\/[^)#]+)/g)].map((match) => match[1]!);
+    expect(linked).toContain("docs/protocol.md");
+    for (const path of new Set(linked)) expect(existsSync(join(installed, path)), path).toBe(true);
   });
 
   it("atomic-agent/sdk runs a prompt in the embedder's process", () => {
