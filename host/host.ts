@@ -25,7 +25,7 @@ import { composeFlags, flagHelp, ignoredFlagsNotice, parseFlags, UnknownOptionEr
 import { PluginLoader, type LoaderOptions } from "./loader.js";
 import { HostRuntime } from "./runtime.js";
 import { Scheduler } from "./scheduler.js";
-import { composeSettings, readRawSettings, resolveSettings, validateSettingsFile, type RawSettingsFile } from "./settings-files.js";
+import { checkSettingsFile, composeSettings, readRawSettings, resolveSettings, unknownSettingsOf, type RawSettingsFile } from "./settings-files.js";
 
 export interface HostOptions {
   cwd: string;
@@ -96,10 +96,12 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
       const notice = ignoredFlagsNotice(cli);
       if (notice) log.warn(notice);
       const composed = composeSettings(definitions);
-      const userSettings = validateSettingsFile(composed, userFile);
+      // Trust from a valid user file only; an invalid one is reported below with the project's problems.
+      const userSettings = checkSettingsFile(composed, userFile).value;
       // Trust given on the command line covers the folder it was given for, not the others a client opens later.
       const approved = cli.approve === true && resolve(options.approvedFolder ?? options.cwd) === resolve(options.cwd);
-      const trusted = isTrustedProject(options.cwd, userSettings.trustedProjects as string[] | undefined, approved, env);
+      const trusted = isTrustedProject(options.cwd, userSettings?.trustedProjects as string[] | undefined, approved, env);
+      for (const unknown of unknownSettingsOf(composed, { user: userFile, project: projectFile })) log.warn(unknown);
       const resolved = resolveSettings(composed, { user: userFile, project: projectFile }, { trusted, ...(options.settings ? { overrides: options.settings } : {}) });
       for (const note of resolved.notes) log.info(note);
       const config: KernelConfig = {

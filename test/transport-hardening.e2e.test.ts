@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, RpcClient, tempDir, textTurn, writeCassette } from "./helpers/rpc-client.js";
+import { NODE } from "./helpers/node.js";
 
 const clients: RpcClient[] = [];
 const dirs: string[] = [];
@@ -62,7 +63,7 @@ describe("transport hardening", () => {
   });
 
   it("echoes ids exactly as sent, even beyond a double's precision", async () => {
-    const child = spawn(process.execPath, [CLI, "--mode", "rpc", "--no-session"], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ATOMIC_CODING_AGENT_DIR: tempDir("atomic-agent-") } });
+    const child = spawn(NODE, [CLI, "--mode", "rpc", "--no-session"], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ATOMIC_CODING_AGENT_DIR: tempDir("atomic-agent-") } });
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.stdin.end('{"id":12345678901234567890,"type":"get_state"}\n{"id":-0,"type":"nope"}\n{"type":"get_state","id":1.50}\n');
