@@ -353,6 +353,7 @@ export class Agent implements AgentApi {
       systemPrompt: () => systemPrompt,
       toolSpecs: () => k.tools.specs(),
       nextCallIndex: () => ++agent.#callIndex,
+      maxMessageChars: () => k.config.settings.assistantMessageMaxChars,
       takeSteering: () => agent.#queues.takeSteering(),
       takeFollowUp: () => agent.#queues.takeFollowUp(),
       emitQueueUpdate: () => agent.#emitQueueUpdate(),

@@ -7,6 +7,7 @@ import { announce } from "../../kernel/index.js";
 import { assistantEventBatches, emptyUsage, type AgentMessage, type AssistantMessage, type AssistantStream, type Model, type StreamRequest, type ThinkingLevel, type ToolSpec } from "../../lib/llm/index.js";
 import { toLlmMessages } from "./convert.js";
 import { endMessage, type AnnounceTarget } from "./hooks.js";
+import { MessageSizeCap } from "./message-cap.js";
 
 export interface StreamHost extends AnnounceTarget {
   messages: AgentMessage[];
@@ -17,6 +18,8 @@ export interface StreamHost extends AnnounceTarget {
   systemPrompt(): string;
   toolSpecs(): ToolSpec[];
   nextCallIndex(): number;
+  /** The most characters one assistant message may hold (settings `assistantMessageMaxChars`). */
+  maxMessageChars?(): number | undefined;
 }
 
 export async function streamAssistant(host: StreamHost, signal: AbortSignal): Promise<AssistantMessage> {
@@ -45,6 +48,7 @@ export async function streamAssistant(host: StreamHost, signal: AbortSignal): Pr
     await announce(host, "message_start", { message });
   };
   const updateHook = host.hooks.message_update;
+  const cap = new MessageSizeCap(host.maxMessageChars?.());
   try {
     // A batch is walked without awaiting, except for what must be awaited per event (a tapped
     // hook, a congested consumer): the adapter maps each event as it is reached.
@@ -58,6 +62,10 @@ export async function streamAssistant(host: StreamHost, signal: AbortSignal): Pr
         }
         if (event.type === "error") {
           final = event.error;
+          break relay;
+        }
+        if (cap.exceeded(event)) {
+          final = cap.stopped(event.partial);
           break relay;
         }
         const update = { type: "message_update" as const, message: event.partial, assistantMessageEvent: event };
