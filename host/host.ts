@@ -108,6 +108,7 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
         env,
         trusted,
         settingsSources: { sources: resolved.sources, userFile: userPath, projectFile: projectPath },
+        settingsLayers: resolved.layers,
         ...(options.installDir ? { installDir: options.installDir } : {}),
       };
       const kernel = new Kernel({ config, log, flags: composedFlags, ...(options.applyTimeoutMs ? { applyTimeoutMs: options.applyTimeoutMs } : {}) });

@@ -133,7 +133,7 @@ export function isRetryableError(message: string | undefined, model?: ErrorSourc
   if (refused) return TRANSIENT_STATUS.test(refused);
   // A client error (400, 401, 404, 422...) fails the same way again, whatever its text mentions.
   const status = LEADING_STATUS.exec(message)?.[1];
-  if (status && status.startsWith("4") && !TRANSIENT_STATUS.test(status)) return false;
+  if (status?.startsWith("4") && !TRANSIENT_STATUS.test(status)) return false;
   return RETRYABLE.some((pattern) => pattern.test(message));
 }
 

@@ -84,7 +84,7 @@ export async function* providerBatches(
       yield [outer.aborted ? builder.error(ABORTED_MESSAGE, true) : builder.error(errorText(error))];
       return;
     }
-    if (!credentials.apiKey && options.requiresKey !== false) {
+    if (!credentials.apiKey && options.requiresKey !== false && !credentials.keyless) {
       yield [builder.error(`No API key found for ${request.model.provider}.`)];
       return;
     }
