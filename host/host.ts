@@ -122,7 +122,7 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
       // A sibling reuses the loaded definitions (user plugins included): nothing is imported twice.
       const openSibling = (sibling: SiblingOptions) =>
         prepareHost({ ...options, cwd: sibling.cwd, plugins: definitions, userPlugins: false, approvedFolder: options.approvedFolder ?? options.cwd }).then((next) => next.boot());
-      return new HostRuntime(kernel, new Scheduler(kernel.commands, log), openSibling);
+      return new HostRuntime(kernel, new Scheduler(kernel.commands, log, () => kernel.events.drain()), openSibling);
     },
   };
 }
