@@ -151,6 +151,26 @@ describe("a conversation through a corpus package gives pi's result", () => {
     expect(atomic.roles).toEqual(["user", "assistant"]);
     expect(atomic.lastText).toBe(pi.lastText);
   }, 240_000);
+
+  // Needs ctx.ui to be proxy-safe (pi-mcp-adapter wraps it in a Proxy; Atomic's theme is frozen):
+  // the pi 1.6 extension API work (issue 24 item 1). Until then Atomic answers with the Proxy's
+  // TypeError instead of the status; enable this test with that fix.
+  it.skip("pi-mcp-adapter: the mcp tool reports the server --mcp-config names, as in pi", async () => {
+    if (!node22) return console.log(`skipped: ${skipReason}`);
+    const config = join(tempDir("atomic-mcp-config-"), "mcp.json");
+    const server = join(MODULES, "@modelcontextprotocol/server-everything/dist/index.js");
+    writeFileSync(config, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [server] } } }));
+    const conversation = {
+      folder: join(MODULES, "pi-mcp-adapter"),
+      args: ["--mcp-config", config],
+      prompts: ["Which MCP servers are there?"],
+      replies: [{ toolCalls: [{ id: "call_1", name: "mcp", args: {} }] }, { text: "One." }],
+    };
+    const pi = await converse("pi", node22, fake, conversation);
+    const atomic = await converse("atomic", process.execPath, fake, conversation);
+    expect(pi.toolResults[0]?.text).toMatch(/^MCP: 1\/1 servers, \d+ tools/);
+    expect(atomic.toolResults).toEqual(pi.toolResults);
+  }, 240_000);
 });
 
 /** The process id in the tool results the model has been sent so far. */

@@ -17,6 +17,8 @@ export const PI_16 = resolve(import.meta.dirname, "../../node_modules/@earendil-
 export interface Conversation {
   /** The package folder, loaded with `-e`. */
   folder: string;
+  /** More arguments for both agents (a flag the package registers). */
+  args?: string[];
   /** What the user sends, in order; each waits for the run it starts (`run: false`: a command that starts none). */
   prompts: (string | { message: string; run: false })[];
   /** The fake LLM's replies, in order (tool calls and texts, or functions of the request). */
@@ -105,7 +107,7 @@ export async function converse(agent: "atomic" | "pi", node: string, fake: FakeL
   await writeModelsJson(agentDir, fake.url);
   fake.script(...conversation.replies);
   const firstRequest = fake.requests.length;
-  const args = ["--mode", "rpc", "--no-session", "--provider", "fake-openai", "--model", "fake-1", "-e", conversation.folder];
+  const args = ["--mode", "rpc", "--no-session", "--provider", "fake-openai", "--model", "fake-1", "-e", conversation.folder, ...(conversation.args ?? [])];
   const env = { ...NO_KEYS, HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" };
   const client: Client = agent === "atomic" ? new RpcClient({ agentDir, cwd, env, args }) : new PlainClient(node, [join(PI_16, "dist/bundle/cli.js"), ...args], cwd, env);
   const unregister = registerStopper(() => (client.child.exitCode === null ? (client.child.kill("SIGKILL"), client.exited) : client.exited));
