@@ -12,6 +12,7 @@ import settings from "../plugins/settings/index.js";
 import agent from "../plugins/agent/index.js";
 import models from "../plugins/models/index.js";
 import providerReplay from "../plugins/provider-replay/index.js";
+import providerCatalog from "../plugins/provider-catalog/index.js";
 import providerAnthropic from "../plugins/provider-anthropic/index.js";
 import providerOpenai from "../plugins/provider-openai/index.js";
 import providerGoogle from "../plugins/provider-google/index.js";
@@ -38,6 +39,8 @@ export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   settings,
   agent,
   models,
+  // The built-in providers and their models (data); the adapters below stream them.
+  providerCatalog,
   providerAnthropic,
   providerOpenai,
   providerGoogle,

@@ -23,6 +23,7 @@ import { piOnlyFlagMessage } from "./pi-flags.js";
 const INSTALL_DIR = `${dirname(fileURLToPath(new URL("../../package.json", import.meta.url)))}/`;
 // Resolved at run time: the CLI never imports a plugin's internals statically.
 const AUTH_CLI = new URL("../plugins/models/auth-cli.js", import.meta.url).href;
+const MODELS_CLI = new URL("../plugins/provider-catalog/update-cli.js", import.meta.url).href;
 const PACKAGES_CLI = new URL("../plugins/packages/cli.js", import.meta.url).href;
 /** pi's package commands (plugins/packages/cli.ts). */
 const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "list", "update"]);
@@ -54,6 +55,7 @@ export interface MainOptions {
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   if (argv[0] === "auth") return runAuth(argv.slice(1));
+  if (argv[0] === "models") return runModels(argv.slice(1));
   if (argv[0] !== undefined && PACKAGE_COMMANDS.has(argv[0])) return runPackages(argv);
   const subcommand = argv[0] === "schema" ? "schema" : undefined;
   if (subcommand) argv = argv.slice(1);
@@ -151,6 +153,7 @@ function helpText(prepared: PreparedHost): string {
     "  atomic auth set <provider>        store an API key (read from stdin; --force for a provider Atomic does not know)",
     "  atomic auth clear <provider>      remove a stored API key",
     "  atomic auth list                  show which providers have credentials, and from where",
+    "  atomic models update [provider]   refresh the built-in model catalogs from models.dev (reset: back to the shipped data)",
     "  atomic config [options]           show where each setting comes from, models.json, credentials, problems",
     "  atomic install <source> [-l]      install a pi package (npm:<name>, git:<repo>, a folder) into your settings (-l: the project's)",
     "  atomic remove <source> [-l]       remove a package; atomic list: the configured packages; atomic update [source]: update them",
@@ -162,7 +165,8 @@ function helpText(prepared: PreparedHost): string {
     "",
     "Environment: ATOMIC_CODING_AGENT_DIR (agent dir, default ~/.atomic/agent),",
     "ATOMIC_CODING_AGENT_SESSION_DIR, ATOMIC_COMPILE_CACHE (compiled-code cache folder, or off;",
-    "default <agent dir>/cache/compile), ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY.",
+    "default <agent dir>/cache/compile); provider keys such as ANTHROPIC_API_KEY, OPENAI_API_KEY,",
+    "GEMINI_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY (every provider: atomic auth list, docs/providers.md).",
     "",
     "Examples:",
     "  atomic --mode rpc --continue                        resume this folder's latest session",
@@ -176,6 +180,11 @@ function helpText(prepared: PreparedHost): string {
 async function runAuth(argv: string[]): Promise<number> {
   const { runAuthCommand } = (await import(AUTH_CLI)) as { runAuthCommand(argv: string[], io: object): Promise<number> };
   return runAuthCommand(argv, { agentDir: resolveAgentDir(process.env), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+}
+
+async function runModels(argv: string[]): Promise<number> {
+  const { runModelsCommand } = (await import(MODELS_CLI)) as { runModelsCommand(argv: string[], io: object): Promise<number> };
+  return runModelsCommand(argv, { agentDir: resolveAgentDir(process.env), stdout: process.stdout, stderr: process.stderr, env: process.env });
 }
 
 async function runPackages(argv: string[]): Promise<number> {

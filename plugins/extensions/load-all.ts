@@ -22,7 +22,7 @@ export async function loadFound(k: PluginContext, owned: ExtensionsHooks, found:
   host.snapshotBuiltinTools();
   // Extension tools are mostly JSON Schema (TypeBox): with the converter loaded, a schema it cannot read fails at registerTool.
   const [version] = await Promise.all([versionOf(k.config.installDir), loadJsonSchemaSupport()]);
-  const importer = new ExtensionImporter(createVirtualModules(host, version));
+  const importer = new ExtensionImporter(createVirtualModules(host, version), agentDir);
   const loadEach = async (sources: ExtensionSource[]) => {
     for (const source of sources) await loadExtension(host, importer, source, deadline);
   };
