@@ -23,8 +23,8 @@ const REPO = resolve(import.meta.dirname, "..");
 const MODULES = join(REPO, "node_modules");
 const PROBE = join(REPO, "test/fixtures/extensions-probe.ts");
 
-/** The corpus: pi extension packages as published on npm (docs/packages.md says why each). */
-export const CORPUS = [
+/** The corpus: pi extension packages as published on npm (docs/packages.md lists what each registers). */
+const CORPUS = [
   "pi-mcp-adapter",
   "pi-subagents",
   "@agentuity/pi",
@@ -128,7 +128,8 @@ describe("a conversation through a corpus package gives pi's result", () => {
       ],
     };
     const pi = await converse("pi", node22, fake, conversation);
-    const atomic = await converse("atomic", process.execPath, fake, conversation);
+    await loadedByAtomic(conversation.folder); // a cold transpile cache is warmed first (tests run in any order)
+    const atomic = await converse("atomic", process.execPath, fake, conversation, agentDir);
     expect(normalized(atomic.toolResults)).toEqual(normalized(pi.toolResults));
     expect(atomic.toolResults.map((result) => result.isError)).toEqual([false, false, false]);
     expect(atomic.toolResults[2]?.text).toContain("hello from the corpus");
@@ -143,7 +144,8 @@ describe("a conversation through a corpus package gives pi's result", () => {
       replies: [{ text: "Noted." }, { text: "I do not know of any word." }],
     };
     const pi = await converse("pi", node22, fake, conversation);
-    const atomic = await converse("atomic", process.execPath, fake, conversation);
+    await loadedByAtomic(conversation.folder); // a cold transpile cache is warmed first (tests run in any order)
+    const atomic = await converse("atomic", process.execPath, fake, conversation, agentDir);
     expect(pi.userTurns).toEqual([["Remember the word kumquat."], ["What was the word?"]]);
     expect(atomic.userTurns).toEqual(pi.userTurns);
     // pi 1.6's get_messages also lists the system prompt as a message (the RPC additions, issue 24 item 3, are not this test's).
@@ -167,7 +169,8 @@ describe("a conversation through a corpus package gives pi's result", () => {
       replies: [{ toolCalls: [{ id: "call_1", name: "mcp", args: {} }] }, { text: "One." }],
     };
     const pi = await converse("pi", node22, fake, conversation);
-    const atomic = await converse("atomic", process.execPath, fake, conversation);
+    await loadedByAtomic(conversation.folder); // a cold transpile cache is warmed first (tests run in any order)
+    const atomic = await converse("atomic", process.execPath, fake, conversation, agentDir);
     expect(pi.toolResults[0]?.text).toMatch(/^MCP: 1\/1 servers, \d+ tools/);
     expect(atomic.toolResults).toEqual(pi.toolResults);
   }, 240_000);

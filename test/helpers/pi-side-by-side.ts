@@ -98,10 +98,14 @@ class PlainClient implements Client {
 
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
 
-/** Runs `conversation` through Atomic (`node` = this process's Node) or pi (`node` = a Node 22 binary). */
-export async function converse(agent: "atomic" | "pi", node: string, fake: FakeLlm, conversation: Conversation): Promise<ConversationRecord> {
+/**
+ * Runs `conversation` through Atomic (`node` = this process's Node) or pi (`node` = a Node 22
+ * binary). `atomicAgentDir`: an agent dir for Atomic to reuse (its jiti cache lives there, so a
+ * package transpiled once loads fast again); its models.json is rewritten for this fake LLM.
+ */
+export async function converse(agent: "atomic" | "pi", node: string, fake: FakeLlm, conversation: Conversation, atomicAgentDir?: string): Promise<ConversationRecord> {
   const home = tempDir(`side-by-side-${agent}-`);
-  const agentDir = join(home, "agent");
+  const agentDir = agent === "atomic" && atomicAgentDir ? atomicAgentDir : join(home, "agent");
   const cwd = join(home, "work");
   mkdirSync(cwd, { recursive: true });
   await writeModelsJson(agentDir, fake.url);
