@@ -4,7 +4,7 @@
  * assistant `stopReason:"aborted"`, turn_end and agent_end before the abort response.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { eventTypes, indexOf, isType, probeLog, startAgent, textOf } from "./helpers/agent-harness.js";
+import { eventTypes, isType, probeLog, startAgent, textOf } from "./helpers/agent-harness.js";
 import { textTurn, toolTurn, type Record_, type RpcClient } from "./helpers/rpc-client.js";
 
 let client: RpcClient | undefined;

@@ -56,6 +56,8 @@ export interface TemplateLibraryOptions {
   log: Pick<Logger, "warn">;
   settingPaths: readonly string[] | undefined;
   discoveredPaths: () => Promise<readonly string[]>;
+  /** Template files packages bring (the packages plugin), each with its package's location. */
+  packageRoots?: () => Promise<readonly ResourceRoot[]>;
   /** `--prompt-template` paths (relative to the cwd): found first, and also with `discover: false`. */
   cliPaths?: readonly string[];
   /** False with `--no-prompt-templates`: only `cliPaths` are searched. */
@@ -96,6 +98,7 @@ export class TemplateLibrary {
         ...settingRoots(config, "prompts", this.options.settingPaths, project),
         { path: join(config.cwd, ".atomic", "prompts"), location: "project" as const, confineTo: project },
         { path: join(config.agentDir, "prompts"), location: "user" as const },
+        ...((await this.options.packageRoots?.()) ?? []),
         ...discoveredRoots(config.cwd, await this.options.discoveredPaths()),
       ];
     })());

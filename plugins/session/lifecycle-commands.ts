@@ -3,7 +3,7 @@
  * clone. Each asks its guard hook first; a `{cancel:true}` answer changes nothing.
  */
 import { z } from "zod";
-import { defineCommand, ErrorCode, isKernelError, KernelError, type CommandDefinition, type PluginContext } from "../../kernel/index.js";
+import { defineCommand, ErrorCode, isKernelError, KernelError, type CommandDefinition } from "../../kernel/index.js";
 import type { LoadedSession } from "./api.js";
 import type { Session } from "./manager.js";
 import { checkPath } from "./limits.js";
@@ -18,7 +18,7 @@ function isUnwritten(error: unknown): boolean {
   return isKernelError(error) && (error.code === ErrorCode.NOT_FOUND || error.code === ErrorCode.INVALID_INPUT);
 }
 
-export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): CommandDefinition<any, any>[] {
+export function lifecycleCommands(runtime: SessionRuntime): CommandDefinition<any, any>[] {
   const { hooks } = runtime;
 
   const newSession = defineCommand({
@@ -97,7 +97,7 @@ export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): Co
     output: () => z.object({ text: z.string().meta({ description: "The text of the message forked from." }), cancelled: z.boolean() }),
     async run({ entryId }) {
       const entry = runtime.manager.current.tree.get(entryId);
-      if (!entry || entry.type !== "message" || entry.message.role !== "user") {
+      if (entry?.type !== "message" || entry.message.role !== "user") {
         throw new KernelError(ErrorCode.INVALID_INPUT, "Invalid entry ID for forking");
       }
       const text = messageText(entry.message);

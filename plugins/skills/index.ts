@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { definePlugin, defineSetting } from "../../kernel/index.js";
 import type {} from "../slash-commands/api.js";
+import { packageRoots } from "../packages/api.js";
 import { SkillLibrary, type Skill } from "./library.js";
 import { renderSkillInvocation, renderSkillsSection } from "./render.js";
 
@@ -47,6 +48,10 @@ export default definePlugin({
       log: k.log,
       settingPaths: k.config.settings.skills,
       discoveredPaths: async () => (await slash.discoveredPaths()).skillPaths,
+      packageRoots: async () => {
+        const packages = k.maybeService("packages");
+        return packages ? packageRoots(await packages.resolve(), "skills") : [];
+      },
       cliPaths: k.config.cli.skill,
       discover: !k.config.cli.noSkills,
     });

@@ -43,6 +43,8 @@ export interface SkillLibraryOptions {
   settingPaths: readonly string[] | undefined;
   /** Paths extensions add (resources_discover). */
   discoveredPaths: () => Promise<readonly string[]>;
+  /** Skill files packages bring (the packages plugin), each with its package's location. */
+  packageRoots?: () => Promise<readonly ResourceRoot[]>;
   /** `--skill` paths (relative to the cwd): found first, and also with `discover: false`. */
   cliPaths?: readonly string[];
   /** False with `--no-skills`: only `cliPaths` are searched. */
@@ -73,7 +75,7 @@ export class SkillLibrary {
     return skillBody(read.text);
   }
 
-  /** `--skill` paths, settings paths, project folders (cwd up to the repository root), the agent dir, then extension paths. */
+  /** `--skill` paths, settings paths, project folders (cwd up to the repository root), the agent dir, packages, then extension paths. */
   #rootList(): Promise<ResourceRoot[]> {
     return (this.#roots ??= (async () => {
       const { config } = this.options;
@@ -86,6 +88,7 @@ export class SkillLibrary {
         ...settingRoots(config, "skills", this.options.settingPaths, project),
         ...ancestry.map((dir) => ({ path: join(dir, ".atomic", "skills"), location: "project" as const, confineTo: project })),
         { path: join(config.agentDir, "skills"), location: "user" as const },
+        ...((await this.options.packageRoots?.()) ?? []),
         ...discoveredRoots(config.cwd, await this.options.discoveredPaths()),
       ];
     })());

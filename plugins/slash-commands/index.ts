@@ -75,7 +75,7 @@ const SourceInfoSchema = () =>
     })
     .meta({ description: "Where the command comes from, as pi reports it." });
 
-/** The spec's field order; `location` only for files found on disk (never for extensions); pi's `sourceInfo` last. */
+/** The protocol's field order; `location` only for files found on disk (never for extensions); pi's `sourceInfo` last. */
 function wireEntry(entry: SlashCommandEntry): SlashCommandEntry & { sourceInfo: SourceInfo } {
   return {
     name: entry.name,
