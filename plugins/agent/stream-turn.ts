@@ -86,9 +86,11 @@ export async function streamAssistant(run: Run): Promise<AssistantMessage> {
 async function openStream(run: Run, model: Model, signal: AbortSignal): Promise<AssistantStream | undefined> {
   let context = run.messages;
   if (run.hooks.context.isUsed()) context = (await run.hooks.context.promise({ messages: [...context] })).messages;
+  let parts = { systemPrompt: run.systemPrompt, tools: run.deps.tools.specs(), messages: context };
+  if (run.hooks.context_with_system.isUsed()) parts = await run.hooks.context_with_system.promise(parts);
   const request: StreamRequest = {
     model,
-    context: { systemPrompt: run.systemPrompt, messages: toLlmMessages(context), tools: run.deps.tools.specs() },
+    context: { systemPrompt: parts.systemPrompt, messages: toLlmMessages(parts.messages), tools: parts.tools },
     options: { signal, thinkingLevel: run.deps.thinkingLevel(), sessionId: run.deps.sessionId(), callIndex: run.nextCallIndex() },
   };
   return run.hooks.stream.get(model.api)?.call(request);
