@@ -27,6 +27,7 @@ import slashCommands from "../plugins/slash-commands/index.js";
 import skills from "../plugins/skills/index.js";
 import promptTemplates from "../plugins/prompt-templates/index.js";
 import extensions from "../plugins/extensions/index.js";
+import mcp from "../plugins/mcp/index.js";
 
 /** In a stable order; the kernel re-orders by dependencies. */
 export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
@@ -53,6 +54,7 @@ export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   slashCommands,
   skills,
   promptTemplates,
+  mcp,
   extensions,
 ];
 

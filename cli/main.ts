@@ -1,5 +1,5 @@
 /**
- * The `atomic` executable's boot: subcommands (`auth`, `config`, `schema`, only as the first
+ * The `atomic` executable's boot: subcommands (`auth`, `mcp`, `config`, `schema`, only as the first
  * argument), then the host (settings, plugins, flags), then serving with the chosen transport, or
  * printing the model list or the protocol schema. Signals ask the host for teardown. Anything that
  * goes wrong before serving is one clear line on stderr: exit 2 for a usage mistake, 1 otherwise.
@@ -23,6 +23,7 @@ import { piOnlyFlagMessage } from "./pi-flags.js";
 const INSTALL_DIR = `${dirname(fileURLToPath(new URL("../../package.json", import.meta.url)))}/`;
 // Resolved at run time: the CLI never imports a plugin's internals statically.
 const AUTH_CLI = new URL("../plugins/models/auth-cli.js", import.meta.url).href;
+const MCP_CLI = new URL("../plugins/mcp/cli.js", import.meta.url).href;
 // The package's compiled root (dist/): its index.js is what user code imports as `atomic-agent`.
 const PACKAGE_MODULES = dirname(fileURLToPath(new URL("../index.js", import.meta.url)));
 
@@ -51,6 +52,7 @@ export interface MainOptions {
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   if (argv[0] === "auth") return runAuth(argv.slice(1));
+  if (argv[0] === "mcp") return runMcp(argv.slice(1));
   const subcommand = argv[0] === "schema" ? "schema" : undefined;
   if (subcommand) argv = argv.slice(1);
   // Claimed before any user plugin is imported: nothing else can write protocol noise.
@@ -148,6 +150,7 @@ function helpText(prepared: PreparedHost): string {
     "  atomic auth clear <provider>      remove a stored API key",
     "  atomic auth list                  show which providers have credentials, and from where",
     "  atomic config [options]           show where each setting comes from, models.json, credentials, problems",
+    "  atomic mcp add|remove|list|test   configure MCP servers in mcp.json, check that they connect (atomic mcp help)",
     "  atomic schema                     print the protocol as one JSON Schema document",
     "  atomic --list-models [pattern]    print the models and whether their provider has credentials",
     "",
@@ -170,6 +173,11 @@ function helpText(prepared: PreparedHost): string {
 async function runAuth(argv: string[]): Promise<number> {
   const { runAuthCommand } = (await import(AUTH_CLI)) as { runAuthCommand(argv: string[], io: object): Promise<number> };
   return runAuthCommand(argv, { agentDir: resolveAgentDir(process.env), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+}
+
+async function runMcp(argv: string[]): Promise<number> {
+  const { runMcpCommand } = (await import(MCP_CLI)) as { runMcpCommand(argv: string[], io: object): Promise<number> };
+  return runMcpCommand(argv, { agentDir: resolveAgentDir(process.env), cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr });
 }
 
 async function version(): Promise<string> {

@@ -168,6 +168,7 @@ export class Kernel {
     return Object.freeze({
       owner,
       registerTool: (definition) => kernel.tools.register(definition, owner, { late: true }),
+      unregisterTool: (name) => kernel.tools.unregister(name, owner),
       registerFlag: (flag) => {
         const names = [flag.name, flag.alias].filter((name): name is string => !!name);
         const clash = [...kernel.#staticFlags, ...kernel.lateFlags].find((entry) => names.some((name) => name === entry.flag.name || name === entry.flag.alias));

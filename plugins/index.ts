@@ -11,6 +11,7 @@ export type { SettingsApi } from "./settings/api.js";
 export type { CompactionApi, CompactOptions } from "./compaction/api.js";
 export type { EventOptions, EventOptionsApi } from "./event-options/api.js";
 export type { ExtensionsApi, ExtensionSummary, UiResponse } from "./extensions/api.js";
+export type { McpApi, McpExposure, McpServerSource, McpServerState, McpServerStatus, McpStatus, McpToolStatus, RegisteredMcpServer } from "./mcp/api.js";
 export type { SlashCommandEntry, SlashCommandProvider, SlashCommandsApi, SlashCommandSource } from "./slash-commands/api.js";
 // Every module that declares settings, flags, events or services, so their augmentations apply.
 export type {} from "./agent/api.js";
@@ -25,6 +26,8 @@ export type {} from "./compaction/settings.js";
 export type {} from "./event-options/api.js";
 export type {} from "./extensions/api.js";
 export type {} from "./extensions/events.js";
+export type {} from "./mcp/api.js";
+export type {} from "./mcp/index.js";
 export type {} from "./models/api.js";
 export type {} from "./models/declarations.js";
 export type {} from "./prompt-templates/index.js";

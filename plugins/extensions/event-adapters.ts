@@ -11,6 +11,7 @@ import type { ExtensionHost } from "./host.js";
 import type { ExtensionRecord } from "./record.js";
 import type { CallOptions } from "./context.js";
 import type { ExtensionEventName, ExtensionEvents } from "./types/events.js";
+import { mcpServersChange } from "./mcp-servers.js";
 
 /** What a handler call resolves to when an abort released it before it answered. */
 export const RELEASED: unique symbol = Symbol("released");
@@ -54,6 +55,7 @@ export const EVENT_ADAPTERS: Record<ExtensionEventName, Adapter | undefined> = {
   thinking_level_select: notify("thinking_level_select", (p) => ({ type: "thinking_level_select", ...p })),
   before_provider_headers: notify("before_provider_headers", (p) => ({ type: "before_provider_headers", headers: p.headers, model: p.model })),
   after_provider_response: notify("after_provider_response", (p) => ({ type: "after_provider_response", ...p })),
+  mcp_servers_change: mcpServersChange,
   session_before_tree: undefined,
   session_tree: undefined,
 

@@ -9,6 +9,7 @@ import { addCommand, checkCommand } from "./commands.js";
 import { createContext, type CallOptions } from "./context.js";
 import { EVENT_ADAPTERS, RELEASED } from "./event-adapters.js";
 import { exec } from "./exec.js";
+import { mcpServerApi } from "./mcp-servers.js";
 import type { ExtensionHost } from "./host.js";
 import { checkProvider, registerProvider } from "./providers.js";
 import type { ExtensionRecord } from "./record.js";
@@ -124,6 +125,7 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
     unregisterProvider(name) {
       throw new Error(`unregisterProvider("${String(name)}") is not supported by Atomic: a registered provider stays for the process`);
     },
+    ...mcpServerApi(k, record),
     events: host.bus.forExtension(record.path),
   };
 }

@@ -1,0 +1,106 @@
+/**
+ * `tool_search`: finds tools that are not declared to the model yet (MCP tools with `deferred`
+ * exposure) by words of their name, description, parameters and server, and loads the best
+ * matches so they are declared from the model's next call on. Ranking is minisearch's BM25+
+ * (loaded on the first search), with the name counting most; a query that is a tool's whole
+ * name (or the part after its server) puts that tool first.
+ */
+import type { ToolDefinition } from "../../kernel/index.js";
+
+export const TOOL_SEARCH = "tool_search";
+const DEFAULT_LIMIT = 8;
+const MAX_LIMIT = 25;
+
+export interface SearchCandidate {
+  name: string;
+  description: string;
+  /** Property names and descriptions of its parameters. */
+  parameters: string;
+  /** Its server's name, description and instructions. */
+  server: string;
+}
+
+export interface ToolSearchHost {
+  /** Waits (bounded) for servers with deferred tools that are still connecting. */
+  ready(signal: AbortSignal): Promise<void>;
+  candidates(): SearchCandidate[];
+  /** Registers and activates the named tools; returns those it loaded. */
+  load(names: string[]): string[];
+}
+
+const DESCRIPTION = `Finds tools that are not loaded yet (tools of MCP servers the user set to "deferred") and loads the best matches: they can be called from your next turn on. Search with words of what you need done (e.g. "create issue", "query database"); a tool's exact name also works. Use it before concluding that no tool fits.`;
+
+export function toolSearchTool(host: ToolSearchHost): ToolDefinition {
+  return {
+    name: TOOL_SEARCH,
+    description: DESCRIPTION,
+    parameters: {
+      jsonSchema: {
+        type: "object",
+        properties: {
+          query: { type: "string", description: "Words describing the tool you need, or its name." },
+          limit: { type: "integer", minimum: 1, maximum: MAX_LIMIT, description: `How many tools to load at most (default ${DEFAULT_LIMIT}).` },
+        },
+        required: ["query"],
+      },
+    },
+    async execute(args, ctx) {
+      const query = String((args as { query?: unknown }).query ?? "").trim();
+      if (query === "") throw new Error("query must not be empty: give words describing the tool you need");
+      const limit = (args as { limit?: number }).limit ?? DEFAULT_LIMIT;
+      await host.ready(ctx.signal);
+      const candidates = host.candidates();
+      const ranked = await rankTools(query, candidates, limit);
+      const loaded = host.load(ranked);
+      if (loaded.length === 0) {
+        const text = candidates.length === 0 ? "No tools are waiting to be loaded: every tool there is is already available to you." : `No tool matches "${query}". Try other words.`;
+        return { content: [{ type: "text", text }], details: { loaded: [] } };
+      }
+      const byName = new Map(candidates.map((candidate) => [candidate.name, candidate]));
+      const lines = loaded.map((name) => `- ${name}: ${firstLine(byName.get(name)?.description ?? "")}`);
+      return { content: [{ type: "text", text: `Loaded ${loaded.length} tool${loaded.length === 1 ? "" : "s"}; call them from your next turn:\n${lines.join("\n")}` }], details: { loaded } };
+    },
+  };
+}
+
+/** The names of the best matches, best first. */
+export async function rankTools(query: string, candidates: readonly SearchCandidate[], limit: number): Promise<string[]> {
+  if (candidates.length === 0) return [];
+  const wanted = identifier(query);
+  const exact = candidates.filter((candidate) => identifier(candidate.name) === wanted || identifier(candidate.name).endsWith(`__${wanted}`)).map((candidate) => candidate.name);
+  const { default: MiniSearch } = await import("minisearch");
+  const index = new MiniSearch<SearchCandidate & { words: string }>({
+    idField: "name",
+    fields: ["words", "description", "parameters", "server"],
+    searchOptions: { boost: { words: 3, description: 1, parameters: 0.6, server: 0.4 }, prefix: true, fuzzy: 0.15, combineWith: "OR" },
+  });
+  index.addAll(candidates.map((candidate) => ({ ...candidate, words: words(candidate.name) })));
+  const hits = index.search(words(query)).map((hit) => String(hit.id));
+  return [...new Set([...exact, ...hits])].slice(0, limit);
+}
+
+/** `mcp__github__create_issue` and `createIssue` read as their words. */
+function words(text: string): string {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
+function identifier(text: string): string {
+  return text.trim().toLowerCase().replace(/[^a-z0-9_]/g, "_");
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split("\n", 1)[0] ?? "";
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+}
+
+/** Property names and descriptions of a JSON Schema, a level deep: what the search reads of parameters. */
+export function schemaWords(schema: Record<string, unknown> | undefined): string {
+  const properties = schema?.properties;
+  if (typeof properties !== "object" || properties === null) return "";
+  return Object.entries(properties as Record<string, { description?: unknown }>)
+    .map(([key, value]) => `${key} ${typeof value?.description === "string" ? value.description : ""}`)
+    .join(" ");
+}
