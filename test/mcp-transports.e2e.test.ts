@@ -11,7 +11,7 @@ import { startHttpProbe } from "./helpers/mcp-http.js";
 import { RpcClient, tempDir } from "./helpers/rpc-client.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 
-const fake = useFakeLlm();
+const fake = useFakeLlm({ perTest: true });
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
 const clients: RpcClient[] = [];
 

@@ -57,6 +57,10 @@ export class McpConnection {
   #current: Transport | undefined;
   #connecting: Promise<Client> | undefined;
   #closed = false;
+  /** The tool listing a list_changed notice started, while it runs. */
+  #refreshing: Promise<void> | undefined;
+  /** Set while listing: another notice came, so list again. */
+  #refreshAgain: boolean | undefined;
   /** Settles when the first connection attempt has (either way). */
   readonly firstAttempt: Promise<void>;
   #settleFirst!: () => void;
@@ -79,8 +83,9 @@ export class McpConnection {
   async callTool(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const client = await this.client();
     const { types } = await loadSdk();
+    let result: CallToolResult;
     try {
-      return (await client.callTool({ name: tool, arguments: args }, undefined, {
+      result = (await client.callTool({ name: tool, arguments: args }, undefined, {
         signal: options.signal,
         timeout: this.#options.timeoutMs,
         resetTimeoutOnProgress: true,
@@ -89,6 +94,8 @@ export class McpConnection {
     } catch (error) {
       throw this.#callError(error, `tool ${tool}`, options.signal, types);
     }
+    if (this.#refreshing) await this.#refreshing;
+    return result;
   }
 
   /** A request other than a tool call (resources), with the same timeout and error sentences. */
@@ -125,15 +132,15 @@ export class McpConnection {
 
   async #connect(): Promise<Client> {
     this.#setState("connecting");
-    const { client: clientModule, stdio } = await loadSdk();
+    const { client: clientModule, stdio, types } = await loadSdk();
     let client: Client | undefined;
     try {
       const launch = this.#options.launch();
-      const make = () =>
-        new clientModule.Client(this.#options.clientInfo, {
-          capabilities: {},
-          listChanged: { tools: { autoRefresh: false, debounceMs: 50, onChanged: () => void this.#refresh(client!) } },
-        });
+      const make = () => {
+        const made = new clientModule.Client(this.#options.clientInfo, { capabilities: {} });
+        made.setNotificationHandler(types.ToolListChangedNotificationSchema, () => this.#toolsChanged(made));
+        return made;
+      };
       if (launch.type === "stdio") {
         client = make();
         const transport = new StdioTransport(launch, this.name, stdio, this.#options.writeStderr);
@@ -177,14 +184,32 @@ export class McpConnection {
     await client.connect(transport, { timeout: this.#options.timeoutMs });
   }
 
-  async #refresh(client: Client): Promise<void> {
-    if (this.#client !== client) return;
-    try {
-      this.tools = await listAllTools(client, this.#options.timeoutMs);
-      this.#options.onTools(this);
-    } catch {
-      // The list stays as it was; a dropped connection reports itself through onclose.
+  /**
+   * `notifications/tools/list_changed`: lists the tools again (one listing at a time; a change
+   * announced meanwhile lists once more after it). A call whose answer comes after the notice
+   * waits for the listing, so the model's next request already has the new set.
+   */
+  #toolsChanged(client: Client): void {
+    if (this.#refreshAgain !== undefined) {
+      this.#refreshAgain = true;
+      return;
     }
+    this.#refreshAgain = false;
+    this.#refreshing = (async () => {
+      do {
+        this.#refreshAgain = false;
+        if (this.#client !== client) break;
+        try {
+          this.tools = await listAllTools(client, this.#options.timeoutMs);
+          this.#options.onTools(this);
+        } catch {
+          // The list stays as it was; a dropped connection reports itself through onclose.
+        }
+      } while (this.#refreshAgain);
+    })().finally(() => {
+      this.#refreshAgain = undefined;
+      this.#refreshing = undefined;
+    });
   }
 
   #setState(state: McpConnection["state"]): void {

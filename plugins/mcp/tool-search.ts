@@ -9,6 +9,9 @@ import type { ToolDefinition } from "../../kernel/index.js";
 
 export const TOOL_SEARCH = "tool_search";
 const DEFAULT_LIMIT = 8;
+/** Matches scoring below this share of the best one are left out. */
+const RELATIVE_SCORE = 0.3;
+const STOP_WORDS = new Set(["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "is", "it", "of", "on", "or", "that", "the", "this", "to", "with", "me", "my", "i", "tool", "tools", "mcp"]);
 const MAX_LIMIT = 25;
 
 export interface SearchCandidate {
@@ -72,11 +75,24 @@ export async function rankTools(query: string, candidates: readonly SearchCandid
   const index = new MiniSearch<SearchCandidate & { words: string }>({
     idField: "name",
     fields: ["words", "description", "parameters", "server"],
-    searchOptions: { boost: { words: 3, description: 1, parameters: 0.6, server: 0.4 }, prefix: true, fuzzy: 0.15, combineWith: "OR" },
+    processTerm: (term) => {
+      const lower = term.toLowerCase();
+      return STOP_WORDS.has(lower) ? null : lower;
+    },
+    searchOptions: {
+      boost: { words: 3, description: 1, parameters: 0.6, server: 0.4 },
+      // Short words only match as written or as a prefix: fuzzy matching makes "text" find "next".
+      prefix: (term) => term.length > 2,
+      fuzzy: (term) => (term.length > 5 ? 0.2 : false),
+      combineWith: "OR",
+    },
   });
   index.addAll(candidates.map((candidate) => ({ ...candidate, words: words(candidate.name) })));
-  const hits = index.search(words(query)).map((hit) => String(hit.id));
-  return [...new Set([...exact, ...hits])].slice(0, limit);
+  const hits = index.search(words(query));
+  // A tool that only shares a word in passing is not loaded beside those that match well.
+  const best = hits[0]?.score ?? 0;
+  const good = hits.filter((hit) => hit.score >= best * RELATIVE_SCORE).map((hit) => String(hit.id));
+  return [...new Set([...exact, ...good])].slice(0, limit);
 }
 
 /** `mcp__github__create_issue` and `createIssue` read as their words. */
