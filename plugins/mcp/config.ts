@@ -72,10 +72,19 @@ function buildSchemas() {
     oauth: z.unknown().refine((value) => value === undefined, OAUTH_UNSUPPORTED).optional(),
   };
   const stdio = z.object({ ...common, type: z.literal("stdio").optional(), command: z.string().min(1), args: z.array(z.string()).optional(), env: strings.optional(), cwd: z.string().optional() });
-  const http = z.object({ ...common, type: z.enum(["http", "streamable-http", "sse"]).optional(), url: z.url({ protocol: /^https?$/, error: "an http:// or https:// URL" }), headers: strings.optional() });
+  const http = z.object({ ...common, type: z.enum(["http", "streamable-http", "sse"]).optional(), url: z.string().refine(isHttpUrl, "an http:// or https:// URL"), headers: strings.optional() });
   const override = z.object({ enabled: z.boolean().optional(), exposure: exposure.optional(), toolExposure: z.record(z.string(), exposure).optional() }).strict();
   const file = z.object({ mcpServers: z.record(z.string(), z.unknown()).optional() });
   return { stdio, http, override, file };
+}
+
+/** `${VAR}` references are resolved at start: checked here with a stand-in value. */
+function isHttpUrl(text: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(text.replace(/\$\{[^}]*\}/g, "0")).protocol);
+  } catch {
+    return false;
+  }
 }
 
 function getSchemas() {

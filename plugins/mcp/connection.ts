@@ -84,15 +84,18 @@ export class McpConnection {
     const client = await this.client();
     const { types } = await loadSdk();
     let result: CallToolResult;
+    const call = callSignal(options.signal);
     try {
       result = (await client.callTool({ name: tool, arguments: args }, undefined, {
-        signal: options.signal,
+        signal: call.signal,
         timeout: this.#options.timeoutMs,
         resetTimeoutOnProgress: true,
         ...(options.onProgress ? { onprogress: (p) => options.onProgress!(p.message ?? `Progress ${p.progress}${p.total === undefined ? "" : `/${p.total}`}`) } : {}),
       })) as CallToolResult;
     } catch (error) {
       throw this.#callError(error, `tool ${tool}`, options.signal, types);
+    } finally {
+      call.done();
     }
     if (this.#refreshing) await this.#refreshing;
     return result;
@@ -102,10 +105,13 @@ export class McpConnection {
   async request<T>(what: string, signal: AbortSignal, run: (client: Client, options: { signal: AbortSignal; timeout: number }) => Promise<T>): Promise<T> {
     const client = await this.client();
     const { types } = await loadSdk();
+    const call = callSignal(signal);
     try {
-      return await run(client, { signal, timeout: this.#options.timeoutMs });
+      return await run(client, { signal: call.signal, timeout: this.#options.timeoutMs });
     } catch (error) {
       throw this.#callError(error, what, signal, types);
+    } finally {
+      call.done();
     }
   }
 
@@ -244,6 +250,22 @@ export class McpConnection {
     }
     return new Error(`MCP server "${this.name}": ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/**
+ * A signal of one request, aborted with the run's. The SDK adds an abort listener to the signal
+ * of every request and never removes it: handed the run's signal, a run of a thousand calls
+ * would keep a thousand listeners.
+ */
+function callSignal(parent: AbortSignal): { signal: AbortSignal; done(): void } {
+  const controller = new AbortController();
+  if (parent.aborted) {
+    controller.abort(parent.reason);
+    return { signal: controller.signal, done: () => undefined };
+  }
+  const onAbort = () => controller.abort(parent.reason);
+  parent.addEventListener("abort", onAbort, { once: true });
+  return { signal: controller.signal, done: () => parent.removeEventListener("abort", onAbort) };
 }
 
 async function listAllTools(client: Client, timeout: number): Promise<Tool[]> {

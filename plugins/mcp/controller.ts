@@ -2,8 +2,8 @@
  * What the plugin keeps from boot on, before any server runs: extension and client entries, the
  * decision whether to start at all, and the bounded wait before a prompt. The manager (and with
  * it the MCP SDK) loads only when there is a server to run: an mcp.json exists, an extension
- * registered one, or a client added one. Boot never waits for any of it: the start runs on the
- * event loop's next turn after boot, once the transport is reading input.
+ * registered one, or a client added one. Boot never waits for any of it: the start runs shortly
+ * after boot, or at once when a prompt or a command needs the servers first.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -14,6 +14,9 @@ import { anyConfigFile, configFiles, loadConfig } from "./config-files.js";
 import type { McpHooks } from "./hooks.js";
 import type { McpManager } from "./manager.js";
 import { saveToTempFile } from "./save-text.js";
+
+/** How long after boot the servers start on their own (bench/mcp: startup with servers is that of none). */
+const START_DELAY_MS = 200;
 
 export interface ControllerOptions {
   disabled: boolean;
@@ -53,13 +56,17 @@ export class McpController {
     };
   }
 
-  /** Boot is over: start on the next turn of the event loop, unless held or closing by then. */
+  /**
+   * Boot is over: start a moment later (unless held or closing by then), once the client's first
+   * commands are answered, so loading the SDK and spawning servers never delays them. Anything
+   * that needs the servers sooner (a prompt, `get_mcp_servers`) starts them itself.
+   */
   booted(): void {
     this.#booted = true;
     if (this.#options.disabled) return;
-    setImmediate(() => {
+    setTimeout(() => {
       if (!this.#held && !this.#closing) void this.start();
-    });
+    }, START_DELAY_MS).unref();
   }
 
   start(): Promise<void> {
