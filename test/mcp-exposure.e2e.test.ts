@@ -20,11 +20,11 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
 });
 
-async function start(servers: Record<string, unknown>, cwd?: string): Promise<RpcClient> {
+async function start(servers: Record<string, unknown>, cwd?: string, args: string[] = []): Promise<RpcClient> {
   const agentDir = tempDir("atomic-mcp-");
   await writeModelsJson(agentDir, fake.url);
   writeMcpJson(agentDir, servers);
-  const client = new RpcClient({ agentDir, ...(cwd ? { cwd } : {}), args: ["--mode", "rpc", "--no-session", "--model", "fake-openai/fake-1"], env: NO_KEYS });
+  const client = new RpcClient({ agentDir, ...(cwd ? { cwd } : {}), args: ["--mode", "rpc", "--no-session", "--model", "fake-openai/fake-1", ...args], env: NO_KEYS });
   clients.push(client);
   return client;
 }
@@ -65,6 +65,22 @@ describe("MCP exposure and results", () => {
     expect(declared).toEqual(expect.arrayContaining(["mcp__probe__slow", "mcp__probe__big", "tool_search"]));
     expect(declared).not.toContain("mcp__probe__echo");
     expect(toolResults(fake.requests[1]!)[0]).toBe("Tool mcp__probe__echo not found");
+  });
+
+  it("--tools <list> keeps MCP tools (as in pi); --no-tools alone offers none", async () => {
+    const some = await start({ probe: probeStdio() }, undefined, ["--tools", "read"]);
+    fake.script({ text: "a" });
+    await some.ok({ type: "prompt", message: "go" });
+    await some.waitForEvent("agent_end", 30_000);
+    const declared = declaredTools(fake.requests[0]!);
+    expect(declared).toContain("read");
+    expect(declared).not.toContain("bash");
+    expect(declared).toContain("mcp__probe__echo");
+    const none = await start({ probe: probeStdio() }, undefined, ["--no-tools"]);
+    fake.script({ text: "b" });
+    await none.ok({ type: "prompt", message: "go" });
+    await none.waitForEvent("agent_end", 30_000);
+    expect(fake.requests[1]!.body.tools ?? []).toEqual([]);
   });
 
   it("results: images pass through, isError stays an error, long text is cut with the whole of it in a file", async () => {

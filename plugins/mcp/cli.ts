@@ -192,6 +192,7 @@ async function probe(entry: ServerEntry, io: McpCliIo): Promise<{ ok: boolean; t
       launch: () => launchOf(entry.name, config, io.env, io.cwd),
       clientInfo: { name: "atomic", version: "cli" },
       timeoutMs: (config.timeout ?? 30) * 1000,
+      connectTimeoutMs: 30_000,
       onTools: () => undefined,
       onState: () => undefined,
       writeStderr: (text) => io.stderr.write(text),

@@ -15,7 +15,7 @@ export const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
 interface CommonConfig {
   description?: string;
   enabled: boolean;
-  /** Seconds a request may take (connect and each call); progress notifications renew it. */
+  /** Seconds a request (a tool call, a resource read) may take; progress notifications renew it. */
   timeout?: number;
   exposure?: McpExposure;
   /** Per tool: an exact server tool name or a `*` pattern. */

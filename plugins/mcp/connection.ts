@@ -31,7 +31,10 @@ export interface ConnectionOptions {
   /** Resolved when a connection starts, so a changed environment variable applies to a reconnect. */
   launch(): Launch;
   clientInfo: { name: string; version: string };
+  /** A request's timeout (a tool call, a resource read). */
   timeoutMs: number;
+  /** Starting the server and initialize, then listing its tools. */
+  connectTimeoutMs: number;
   /** The tool list changed (first listing, list_changed, reconnect). */
   onTools(connection: McpConnection): void;
   onState(connection: McpConnection): void;
@@ -47,6 +50,8 @@ export class McpConnection {
   readonly name: string;
   state: Exclude<McpServerState, "disabled"> = "pending";
   error: string | undefined;
+  /** When the last attempt failed. */
+  failedAt: number | undefined;
   tools: Tool[] = [];
   instructions: string | undefined;
   hasResources = false;
@@ -158,7 +163,7 @@ export class McpConnection {
         this.transport = connected.transport;
       }
       if (this.#closed) throw new Error(`MCP server "${this.name}" was stopped`);
-      this.tools = await listAllTools(client, this.#options.timeoutMs);
+      this.tools = await listAllTools(client, this.#options.connectTimeoutMs);
       this.instructions = client.getInstructions();
       this.hasResources = client.getServerCapabilities()?.resources !== undefined;
       this.#client = client;
@@ -171,6 +176,7 @@ export class McpConnection {
       this.error = this.#connectError(error, current);
       await (client ?? current)?.close().catch(() => undefined);
       if (this.#client === client) this.#client = undefined;
+      this.failedAt = Date.now();
       this.#setState(this.#closed ? "pending" : "failed");
       throw new Error(this.error);
     } finally {
@@ -187,7 +193,7 @@ export class McpConnection {
     };
     // Transport noise (a server that logs to stdout) must not end anything; the close says why it ended.
     client.onerror = () => undefined;
-    await client.connect(transport, { timeout: this.#options.timeoutMs });
+    await client.connect(transport, { timeout: this.#options.connectTimeoutMs });
   }
 
   /**
@@ -233,7 +239,7 @@ export class McpConnection {
 
   #connectError(error: unknown, transport: Transport | undefined): string {
     const detail = transport instanceof StdioTransport ? this.#exitDetail() : "";
-    return `${describeConnectError(error, this.#options.timeoutMs)}${detail}`;
+    return `${describeConnectError(error, this.#options.connectTimeoutMs)}${detail}`;
   }
 
   #callError(error: unknown, what: string, signal: AbortSignal, types: typeof import("@modelcontextprotocol/sdk/types.js")): Error {

@@ -21,6 +21,7 @@ const START_DELAY_MS = 200;
 export interface ControllerOptions {
   disabled: boolean;
   timeoutMs: number;
+  connectTimeoutMs: number;
   startupWaitMs: number;
   hooks: McpHooks;
 }
@@ -82,7 +83,7 @@ export class McpController {
   async beforePrompt(): Promise<void> {
     if (this.#options.disabled) return;
     await this.start();
-    await this.#manager?.waitForDirect(this.#waits.signal);
+    await this.#manager?.beforePrompt(this.#waits.signal);
   }
 
   /** An `abort` (or teardown) ends the waits under way; later ones wait again. */
@@ -123,7 +124,9 @@ export class McpController {
         cwd: k.config.cwd,
         clientInfo: { name: "atomic", version },
         timeoutMs: this.#options.timeoutMs,
+        connectTimeoutMs: this.#options.connectTimeoutMs,
         startupWaitMs: this.#options.startupWaitMs,
+        activateTools: !(k.config.cli.noTools && k.config.cli.tools === undefined),
         saveText: saveToTempFile,
       });
       const files = configFiles(k.config.agentDir, k.config.cwd);

@@ -54,7 +54,7 @@ export function describeConnectError(error: unknown, timeoutMs: number): string 
   const name = (error as { name?: unknown; constructor?: { name?: string } }).constructor?.name;
   const message = error instanceof Error ? error.message : String(error);
   if (name === "UnauthorizedError" || status === 401 || /\b401\b/.test(message)) return `the server answered 401 Unauthorized: ${OAUTH_MESSAGE}`;
-  if (status === -32001) return `the server did not answer initialize within ${Math.round(timeoutMs / 100) / 10} s`;
+  if (status === -32001) return `the server did not finish connecting (initialize, tools/list) within ${Math.round(timeoutMs / 100) / 10} s (settings mcp.connectTimeout)`;
   if (status === -32000) return "the server closed the connection before it answered initialize";
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   if (typeof cause?.code === "string") return `cannot reach the server (${cause.code}${typeof cause.message === "string" && cause.message ? `: ${cause.message}` : ""})`;

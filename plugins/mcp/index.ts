@@ -15,11 +15,12 @@ import { mcpHookDeclarations } from "./hooks.js";
 import { AddServersInput, AddServersOutput, McpStatusSchema, mcpSettingSchema, NoInput } from "./schemas.js";
 
 const DEFAULT_TIMEOUT_S = 60;
+const DEFAULT_CONNECT_TIMEOUT_S = 60;
 const DEFAULT_STARTUP_WAIT_S = 10;
 
 declare module "../../kernel/config.js" {
   interface Settings {
-    mcp?: { timeout?: number; startupWait?: number };
+    mcp?: { timeout?: number; connectTimeout?: number; startupWait?: number };
   }
   interface CliOptions {
     noMcp?: boolean;
@@ -32,13 +33,14 @@ export default definePlugin({
   requires: ["agent"],
   provides: ["mcp"],
   hooks: mcpHookDeclarations,
-  settings: { mcp: defineSetting(mcpSettingSchema, { description: "MCP: request timeout and the first prompt's wait for connecting servers (seconds). Servers are configured in mcp.json (docs/mcp.md)." }) },
+  settings: { mcp: defineSetting(mcpSettingSchema, { description: "MCP: timeouts of requests and of connecting, and the first prompt's wait for connecting servers (seconds). Servers are configured in mcp.json (docs/mcp.md)." }) },
   flags: [{ name: "--no-mcp", key: "noMcp", description: "Connect no MCP server for this run (mcp.json, extensions and clients alike)." }],
   apply(k) {
     const settings = k.config.settings.mcp ?? {};
     const controller = new McpController(k, {
       disabled: k.config.cli.noMcp === true,
       timeoutMs: (settings.timeout ?? DEFAULT_TIMEOUT_S) * 1000,
+      connectTimeoutMs: (settings.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_S) * 1000,
       startupWaitMs: (settings.startupWait ?? DEFAULT_STARTUP_WAIT_S) * 1000,
       hooks: k.ownHooks(mcpHookDeclarations),
     });

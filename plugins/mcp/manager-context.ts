@@ -11,8 +11,12 @@ export interface ManagerContext {
   clientInfo: { name: string; version: string };
   /** A request's timeout for servers without their own `timeout`. */
   timeoutMs: number;
+  /** How long starting a server and its initialize may take. */
+  connectTimeoutMs: number;
   /** How long a prompt (or a search) waits for servers still connecting. */
   startupWaitMs: number;
+  /** Whether MCP tools join an active set someone restricted (not under `--no-tools` alone). */
+  activateTools: boolean;
   /** Keeps the whole text of a cut result; returns its path. */
   saveText(text: string): Promise<string>;
 }

@@ -18,6 +18,9 @@ import { serverStatus, type ManagedServer } from "./status.js";
 import type { ManagerContext } from "./manager-context.js";
 import { ReachTools } from "./reach-tools.js";
 
+/** A server whose connection failed is tried again by a prompt that comes this long after. */
+const RETRY_FAILED_AFTER_MS = 30_000;
+
 export class McpManager {
   readonly #ctx: ManagerContext;
   readonly #tools: AgentTools;
@@ -32,7 +35,7 @@ export class McpManager {
 
   constructor(ctx: ManagerContext) {
     this.#ctx = ctx;
-    this.#tools = new AgentTools(ctx.layer, ctx.tools, ctx.log);
+    this.#tools = new AgentTools(ctx.layer, ctx.tools, ctx.log, ctx.activateTools);
     this.#reach = new ReachTools(this, this.#tools);
   }
 
@@ -80,7 +83,22 @@ export class McpManager {
     if (onAbort) signal?.removeEventListener("abort", onAbort);
   }
 
-  /** Before a prompt: servers with direct tools that no earlier prompt waited for. */
+  /**
+   * Before a prompt: servers whose last connection failed a while ago are tried again in the
+   * background (their tools appear once they connect; no prompt waits for them), then the wait for
+   * servers with direct tools that no earlier prompt waited for.
+   */
+  async beforePrompt(signal: AbortSignal): Promise<void> {
+    const now = Date.now();
+    for (const server of this.#servers.values()) {
+      const connection = server.connection;
+      if (connection?.state !== "failed" || now - (connection.failedAt ?? now) < RETRY_FAILED_AFTER_MS) continue;
+      connection.client().catch(() => undefined);
+    }
+    await this.waitForDirect(signal);
+  }
+
+  /** Servers with direct tools that no earlier prompt waited for. */
   async waitForDirect(signal: AbortSignal): Promise<void> {
     const direct = (server: ManagedServer) => !server.waited && exposuresOf(server.entry.config).has("direct");
     const waiting = [...this.#servers.values()].filter((server) => server.connection && !server.settled && direct(server));
@@ -179,6 +197,7 @@ export class McpManager {
         launch: () => launchOf(name, config, this.#ctx.env, this.#ctx.cwd),
         clientInfo: this.#ctx.clientInfo,
         timeoutMs: config.timeout !== undefined ? config.timeout * 1000 : this.#ctx.timeoutMs,
+        connectTimeoutMs: this.#ctx.connectTimeoutMs,
         onTools: () => current() && this.#syncTools(server),
         onState: (conn) => {
           if (!current()) return;

@@ -46,7 +46,8 @@ export const NoInput = () => z.object({});
 export const mcpSettingSchema = () =>
   z
     .object({
-      timeout: z.number().positive().meta({ description: "Seconds a request to a server may take (connect, each tool call) unless its entry sets `timeout`; progress notifications renew it. Default 60." }),
+      timeout: z.number().positive().meta({ description: "Seconds a request to a server (a tool call, a resource read) may take unless its entry sets `timeout`; progress notifications renew it. Default 60." }),
+      connectTimeout: z.number().positive().meta({ description: "Seconds starting a server, its initialize and its tool listing may take before it counts as failed. Default 60." }),
       startupWait: z.number().min(0).meta({ description: "Seconds the first prompt waits for servers with direct tools that are still connecting. Default 10." }),
     })
     .partial();

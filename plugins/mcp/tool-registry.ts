@@ -19,10 +19,14 @@ export class AgentTools {
   readonly #registered = new Set<string>();
   readonly #warnedSchemas = new Set<string>();
 
-  constructor(layer: OpenLayer, view: ToolRegistryView, log: Logger) {
+  /** False under `--no-tools` alone: the model is offered no tool, MCP's included. */
+  readonly #activates: boolean;
+
+  constructor(layer: OpenLayer, view: ToolRegistryView, log: Logger, activates = true) {
     this.#layer = layer;
     this.#view = view;
     this.#log = log;
+    this.#activates = activates;
   }
 
   /** Loads the kernel's JSON Schema converter, so a schema it cannot take is found at registration. */
@@ -87,8 +91,12 @@ export class AgentTools {
     this.#layer.unregisterTool(name);
   }
 
-  /** Adds tools to the active set when one is set (with none set, every tool is offered already). */
+  /**
+   * Adds tools to the active set when one is set (with none set, every tool is offered already):
+   * as in pi, `--tools <list>` does not take MCP tools away.
+   */
   activate(names: readonly string[]): void {
+    if (!this.#activates) return;
     const missing = names.filter((name) => this.#view.get(name) !== undefined && !this.#view.isActive(name));
     if (missing.length > 0) this.#layer.setActiveTools([...this.#view.activeNames(), ...missing]);
   }
