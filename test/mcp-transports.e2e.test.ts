@@ -76,4 +76,38 @@ describe("MCP transports", () => {
     expect(client.stderr).toMatch(/mcp: server "nokey" could not connect: .*401/);
     await probe.close();
   });
+
+  it("an HTTP server that went away: a clear error, then the next call reconnects (a new session once it restarted)", async () => {
+    const probe = await startHttpProbe();
+    const client = await start({ web: { url: probe.url } });
+    const call = (text: string) => ({ toolCalls: [{ name: "mcp__web__echo", args: { text } }] });
+    fake.script(call("one"), { text: "ok" }, call("two"), { text: "ok" }, call("three"), { text: "ok" });
+    const turn = async (message: string) => {
+      const from = client.records.length;
+      await client.ok({ type: "prompt", message });
+      await client.waitForEvent("agent_end", 30_000, from);
+    };
+    await turn("first");
+    await probe.down();
+    await turn("while it is down");
+    await probe.up();
+    await turn("after it restarted");
+    expect(toolResults(fake.requests[1]!)).toEqual(["echo: one"]);
+    expect(toolResults(fake.requests[3]!)[1]).toMatch(/^MCP server "web" cannot be reached \(.*ECONNREFUSED.*\); it is reconnected on the next call$/);
+    expect(toolResults(fake.requests[5]!)[2]).toBe("echo: three");
+    await probe.close();
+  });
+
+  it("an HTTP server that forgot the session (404) gets a new one and the call runs once", async () => {
+    const probe = await startHttpProbe();
+    const client = await start({ web: { url: probe.url } });
+    await waitForServers(client, allConnected("web"));
+    await probe.down();
+    await probe.up();
+    fake.script({ toolCalls: [{ name: "mcp__web__echo", args: { text: "new session" } }] }, { text: "ok" });
+    await client.ok({ type: "prompt", message: "go" });
+    await client.waitForEvent("agent_end", 30_000);
+    expect(toolResults(fake.requests[1]!)).toEqual(["echo: new session"]);
+    await probe.close();
+  });
 });

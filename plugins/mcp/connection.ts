@@ -9,7 +9,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerState } from "./api.js";
-import { connectHttp, describeConnectError } from "./http-transport.js";
+import { connectHttp, describeConnectError, isSessionGone } from "./http-transport.js";
 import type { Launch } from "./resolve.js";
 import { StdioTransport } from "./stdio-transport.js";
 
@@ -86,7 +86,18 @@ export class McpConnection {
   }
 
   async callTool(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
-    const client = await this.client();
+    try {
+      return await this.#callTool(await this.client(), tool, args, options);
+    } catch (error) {
+      // An HTTP server that forgot the session (it restarted) answers 404 without running the
+      // call: a new session, and the call once more.
+      if (!isSessionGone(error) || options.signal.aborted) throw error;
+      await this.#drop("the server ended the session");
+      return this.#callTool(await this.client(), tool, args, options);
+    }
+  }
+
+  async #callTool(client: Client, tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const { types } = await loadSdk();
     let result: CallToolResult;
     const call = callSignal(options.signal);
@@ -98,6 +109,8 @@ export class McpConnection {
         ...(options.onProgress ? { onprogress: (p) => options.onProgress!(p.message ?? `Progress ${p.progress}${p.total === undefined ? "" : `/${p.total}`}`) } : {}),
       })) as CallToolResult;
     } catch (error) {
+      if (isSessionGone(error)) throw error;
+      if (isUnreachable(error)) await this.#drop("the server cannot be reached");
       throw this.#callError(error, `tool ${tool}`, options.signal, types);
     } finally {
       call.done();
@@ -139,6 +152,16 @@ export class McpConnection {
   /** Kills a stdio server at once (tests of a server dying mid-call). */
   kill(): void {
     if (this.#current instanceof StdioTransport) this.#current.kill("SIGKILL");
+  }
+
+  /** Forgets the current client (an HTTP server that went away): the next use connects again. */
+  async #drop(reason: string): Promise<void> {
+    const client = this.#client;
+    if (!client) return;
+    this.#client = undefined;
+    this.error = reason;
+    this.#setState("disconnected");
+    await client.close().catch(() => undefined);
   }
 
   async #connect(): Promise<Client> {
@@ -245,6 +268,7 @@ export class McpConnection {
   #callError(error: unknown, what: string, signal: AbortSignal, types: typeof import("@modelcontextprotocol/sdk/types.js")): Error {
     if (signal.aborted) return new Error("Operation aborted");
     const seconds = Math.round(this.#options.timeoutMs / 100) / 10;
+    if (isUnreachable(error)) return new Error(`MCP server "${this.name}" cannot be reached (${describeConnectError(error, 0)}); it is reconnected on the next call`);
     if (error instanceof types.McpError) {
       if (error.code === types.ErrorCode.ConnectionClosed) {
         return new Error(`MCP server "${this.name}" closed the connection during ${what}${this.#exitDetail()}; it is reconnected on the next call`);
@@ -256,6 +280,12 @@ export class McpConnection {
     }
     return new Error(`MCP server "${this.name}": ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** A request that never reached an HTTP server (it is down, or restarting). */
+function isUnreachable(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } })?.cause?.code;
+  return code === "ECONNREFUSED" || code === "ECONNRESET" || code === "EHOSTUNREACH" || code === "ENOTFOUND";
 }
 
 /**

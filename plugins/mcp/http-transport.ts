@@ -10,6 +10,14 @@ import type { HttpLaunch } from "./resolve.js";
 
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
 
+/** The SDK's error class for an HTTP status, once its module is loaded (the bundle renames classes). */
+let httpError: (new (...args: never[]) => Error & { code?: number }) | undefined;
+
+/** Streamable HTTP's answer to a request in a session the server no longer has. */
+export function isSessionGone(error: unknown): boolean {
+  return httpError !== undefined && error instanceof httpError && error.code === 404;
+}
+
 export const OAUTH_MESSAGE =
   'OAuth sign-in is not supported by Atomic; give the server a token in "headers" (e.g. "Authorization": "Bearer ${TOKEN}", or `atomic mcp add <name> --url <url> --bearer-token-env-var TOKEN`)';
 
@@ -31,6 +39,7 @@ export async function connectHttp(
   };
   if (launch.type === "sse") return sse();
   const { StreamableHTTPClientTransport, StreamableHTTPError } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+  httpError = StreamableHTTPError;
   const client = makeClient();
   const transport = new StreamableHTTPClientTransport(url, { requestInit });
   onTransport(transport);
@@ -51,9 +60,9 @@ export async function connectHttp(
 /** Why a connection could not be made, in a sentence; `timeoutMs` is the initialize timeout. */
 export function describeConnectError(error: unknown, timeoutMs: number): string {
   const status = (error as { code?: unknown }).code;
-  const name = (error as { name?: unknown; constructor?: { name?: string } }).constructor?.name;
   const message = error instanceof Error ? error.message : String(error);
-  if (name === "UnauthorizedError" || status === 401 || /\b401\b/.test(message)) return `the server answered 401 Unauthorized: ${OAUTH_MESSAGE}`;
+  // 401 from either transport (the SDK's auth error needs an auth provider, which Atomic never gives).
+  if (status === 401 || /\b401\b|Unauthorized/.test(message)) return `the server answered 401 Unauthorized: ${OAUTH_MESSAGE}`;
   if (status === -32001) return `the server did not finish connecting (initialize, tools/list) within ${Math.round(timeoutMs / 100) / 10} s (settings mcp.connectTimeout)`;
   if (status === -32000) return "the server closed the connection before it answered initialize";
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;

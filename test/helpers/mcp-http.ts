@@ -15,6 +15,8 @@ import { registerStopper } from "./temp.js";
 export interface HttpProbe {
   url: string;
   authorizations: (string | undefined)[];
+  down(): Promise<void>;
+  up(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,25 +42,36 @@ export async function startHttpProbe(options: { token?: string } = {}): Promise<
         transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sessionId) => void sessions.set(sessionId, transport!) });
         await buildProbeServer("http-probe").connect(transport);
       }
-      if (!transport) return void response.writeHead(400).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "no session" }, id: null }));
+      // What the spec asks for a session the server does not know: 404, so the client starts a new one.
+      if (!transport) return void response.writeHead(typeof id === "string" ? 404 : 400).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "no such session" }, id: null }));
       await transport.handleRequest(request, response, parsed);
     } catch (error) {
       if (!response.headersSent) response.writeHead(500).end(String(error));
     }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const close = async () => {
+  const port = (server.address() as AddressInfo).port;
+  let listening = true;
+  const down = async () => {
+    if (!listening) return;
+    listening = false;
     for (const transport of sessions.values()) await transport.close().catch(() => undefined);
+    sessions.clear();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
-  const unregister = registerStopper(close);
+  const unregister = registerStopper(down);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    url: `http://127.0.0.1:${port}/mcp`,
     authorizations,
+    down,
+    up: async () => {
+      await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+      listening = true;
+    },
     close: async () => {
       unregister();
-      await close();
+      await down();
     },
   };
 }
