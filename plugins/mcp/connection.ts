@@ -11,6 +11,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerState } from "./api.js";
 import { connectHttp, describeConnectError, isSessionGone } from "./http-transport.js";
 import type { Launch } from "./resolve.js";
+import { callSignal, isUnreachable, listAllTools } from "./requests.js";
 import { StdioTransport } from "./stdio-transport.js";
 
 type SdkClient = typeof import("@modelcontextprotocol/sdk/client/index.js");
@@ -144,16 +145,6 @@ export class McpConnection {
     this.#setState("pending");
   }
 
-  /** The stdio server's process id (tests, diagnostics). */
-  get pid(): number | undefined {
-    return this.#current instanceof StdioTransport ? this.#current.pid : undefined;
-  }
-
-  /** Kills a stdio server at once (tests of a server dying mid-call). */
-  kill(): void {
-    if (this.#current instanceof StdioTransport) this.#current.kill("SIGKILL");
-  }
-
   /** Forgets the current client (an HTTP server that went away): the next use connects again. */
   async #drop(reason: string): Promise<void> {
     const client = this.#client;
@@ -280,40 +271,4 @@ export class McpConnection {
     }
     return new Error(`MCP server "${this.name}": ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-}
-
-/** A request that never reached an HTTP server (it is down, or restarting). */
-function isUnreachable(error: unknown): boolean {
-  const code = (error as { cause?: { code?: unknown } })?.cause?.code;
-  return code === "ECONNREFUSED" || code === "ECONNRESET" || code === "EHOSTUNREACH" || code === "ENOTFOUND";
-}
-
-/**
- * A signal of one request, aborted with the run's. The SDK adds an abort listener to the signal
- * of every request and never removes it: handed the run's signal, a run of a thousand calls
- * would keep a thousand listeners.
- */
-function callSignal(parent: AbortSignal): { signal: AbortSignal; done(): void } {
-  const controller = new AbortController();
-  if (parent.aborted) {
-    controller.abort(parent.reason);
-    return { signal: controller.signal, done: () => undefined };
-  }
-  const onAbort = () => controller.abort(parent.reason);
-  parent.addEventListener("abort", onAbort, { once: true });
-  return { signal: controller.signal, done: () => parent.removeEventListener("abort", onAbort) };
-}
-
-async function listAllTools(client: Client, timeout: number): Promise<Tool[]> {
-  if (!client.getServerCapabilities()?.tools) return [];
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  // A server that keeps handing out cursors would loop forever: 100 pages is more than any real one.
-  for (let page = 0; page < 100; page++) {
-    const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout });
-    tools.push(...result.tools);
-    cursor = result.nextCursor;
-    if (!cursor) break;
-  }
-  return tools;
 }

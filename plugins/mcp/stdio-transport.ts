@@ -60,10 +60,6 @@ export class StdioTransport implements Transport {
     this.#writeStderr = writeStderr;
   }
 
-  get pid(): number | undefined {
-    return this.#child?.pid;
-  }
-
   async start(): Promise<void> {
     this.#system = await processSystem();
     const { command, args, env, cwd } = this.#launch;
@@ -117,11 +113,6 @@ export class StdioTransport implements Transport {
     if (await exitsWithin(this.#exited!, TERM_GRACE_MS)) return;
     this.#signal("SIGKILL");
     await exitsWithin(this.#exited!, TERM_GRACE_MS);
-  }
-
-  /** Kills the group at once (a test's "the server died"; a hung server). */
-  kill(signal: TreeSignal = "SIGKILL"): void {
-    this.#signal(signal);
   }
 
   #signal(signal: TreeSignal): void {
