@@ -36,7 +36,7 @@ function shapeOf(schema: z.ZodType): z.ZodRawShape {
 function eventRecord(name: string, payload: z.ZodType): z.ZodType {
   const meta = payload.meta() ?? {};
   const options = payload instanceof z.ZodUnion ? (payload.options as z.ZodType[]) : undefined;
-  if (options && options.every((option) => option instanceof z.ZodObject)) {
+  if (options?.every((option) => option instanceof z.ZodObject)) {
     return z.union(options.map((option) => z.object({ type: z.literal(name), ...option.shape }).meta(option.meta() ?? {}))).meta(meta);
   }
   return z.object({ type: z.literal(name), ...shapeOf(payload) }).meta(meta);

@@ -95,6 +95,8 @@ export interface ResolvedSettings {
   sources: Record<string, SettingSource>;
   /** One line each, for stderr: keys a project may not set, and why. */
   notes: string[];
+  /** Each file's validated keys, before the merge. */
+  layers: { user: Record<string, unknown>; project: Record<string, unknown> };
 }
 
 /** Validates and merges user, project (filtered by scope and trust) and in-memory overrides. */
@@ -124,7 +126,7 @@ export function resolveSettings(
   for (const key of Object.keys(user)) sources[key] = "user";
   for (const key of Object.keys(project)) sources[key] = "project";
   for (const key of Object.keys(overrides)) sources[key] = "override";
-  return { settings: deepMerge(deepMerge(user, project), overrides), sources, notes };
+  return { settings: deepMerge(deepMerge(user, project), overrides), sources, notes, layers: { user, project } };
 }
 
 /** Objects merge key by key; arrays and scalars from `override` replace. */

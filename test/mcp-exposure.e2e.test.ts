@@ -67,20 +67,24 @@ describe("MCP exposure and results", () => {
     expect(toolResults(fake.requests[1]!)[0]).toBe("Tool mcp__probe__echo not found");
   });
 
-  it("--tools <list> keeps MCP tools (as in pi); --no-tools alone offers none", async () => {
-    const some = await start({ probe: probeStdio() }, undefined, ["--tools", "read"]);
-    fake.script({ text: "a" });
-    await some.ok({ type: "prompt", message: "go" });
-    await some.waitForEvent("agent_end", 30_000);
-    const declared = declaredTools(fake.requests[0]!);
-    expect(declared).toContain("read");
-    expect(declared).not.toContain("bash");
-    expect(declared).toContain("mcp__probe__echo");
-    const none = await start({ probe: probeStdio() }, undefined, ["--no-tools"]);
-    fake.script({ text: "b" });
-    await none.ok({ type: "prompt", message: "go" });
-    await none.waitForEvent("agent_end", 30_000);
-    expect(fake.requests[1]!.body.tools ?? []).toEqual([]);
+  it("the tool selection applies to MCP tools as to any other: --tools names or patterns, --exclude-tools, --no-tools", async () => {
+    const declaredWith = async (args: string[]) => {
+      const client = await start({ probe: probeStdio() }, undefined, args);
+      fake.script({ text: "ok" });
+      const from = fake.requests.length;
+      await client.ok({ type: "prompt", message: "go" });
+      await client.waitForEvent("agent_end", 30_000);
+      await client.close();
+      return declaredTools(fake.requests[from]!);
+    };
+    expect(await declaredWith(["--tools", "read"])).toEqual(["read"]);
+    const patterned = await declaredWith(["--tools", "read,mcp__probe__*"]);
+    expect(patterned).toEqual(expect.arrayContaining(["read", "mcp__probe__echo", "mcp__probe__slow"]));
+    expect(patterned).not.toContain("bash");
+    const excluded = await declaredWith(["--exclude-tools", "mcp__probe__e*"]);
+    expect(excluded).toEqual(expect.arrayContaining(["bash", "mcp__probe__slow"]));
+    expect(excluded).not.toContain("mcp__probe__echo");
+    expect(await declaredWith(["--no-tools"])).toEqual([]);
   });
 
   it("results: images pass through, isError stays an error, long text is cut with the whole of it in a file", async () => {

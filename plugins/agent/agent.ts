@@ -7,22 +7,15 @@ import { uuidV7 } from "../../lib/random-ids/index.js";
 import { clampThinkingLevel, publicModel, thinkingLevelsFor, type AgentMessage, type AssistantStream, type CustomMessage, type ImageContent, type Model, type ThinkingLevel } from "../../lib/llm/index.js";
 import { ErrorCode, KernelError, type PluginContext } from "../../kernel/index.js";
 import type { ZodRawShape, ZodType } from "zod";
-import type { AgentApi, CompletionRequest, PromptInput, QueueMode, StateContributor } from "./api.js";
+import type { AgentApi, CompletionRequest, PromptDisposition, PromptInput, QueueMode, StateContributor } from "./api.js";
 import type { AgentHooks } from "./hooks.js";
 import { MessageQueues } from "./queue.js";
-import { driveRun, replaceInPlace, settleRun, type DriverHost } from "./run-driver.js";
+import { replaceInPlace, Run, type RunDeps, type RunRequest } from "./run.js";
 import { stateSchema } from "./state-schema.js";
-import { queuedToMessage, toUserMessage, type Opening, type RunHost } from "./run-loop.js";
+import { queuedToMessage, toUserMessage } from "./run-loop.js";
 
 export const STREAMING_WITHOUT_BEHAVIOR =
   "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
-
-interface ActiveRun {
-  controller: AbortController;
-  settled: Promise<void>;
-  /** Arrival number of the prompt that started it (undefined: started by a plugin). */
-  seq: number | undefined;
-}
 
 export class Agent implements AgentApi {
   readonly #k: PluginContext;
@@ -33,12 +26,13 @@ export class Agent implements AgentApi {
   #model: Model | null = null;
   #thinkingLevel: ThinkingLevel;
   #sessionId: string | undefined = uuidV7();
-  #run: ActiveRun | undefined;
-  #callIndex = 0;
+  #run: Run | undefined;
   /** Arrival number of the latest `abort`: a prompt read before it starts aborted. */
   #abortSeq = 0;
   readonly #queues: MessageQueues;
   readonly #contributors: { contributor: StateContributor; fields: () => ZodRawShape }[] = [];
+  /** Set once boot is over: a change of level before that is the startup choice, not news for a client. */
+  #live = false;
 
   constructor(k: PluginContext, hooks: AgentHooks) {
     this.#k = k;
@@ -56,23 +50,31 @@ export class Agent implements AgentApi {
   async setModel(model: Model | null, source: "set" | "cycle" | "restore" | "startup"): Promise<void> {
     const previousModel = this.#model;
     this.#model = model;
-    // model_select / thinking_level_select are hooks for plugins, not protocol events: nothing on stdout.
+    // model_select is a hook for plugins, not a protocol event: nothing on stdout.
     const hook = this.#hooks.model_select;
     if (model && hook.isUsed()) await hook.promise({ model, ...(previousModel ? { previousModel } : {}), source });
-    await this.setThinkingLevel(this.#thinkingLevel);
+    // A level the new model clamps is news for the client (pi 1.x), except while a session loads.
+    await this.setThinkingLevel(this.#thinkingLevel, { restore: source === "restore" });
   }
 
   getThinkingLevel(): ThinkingLevel {
     return this.#thinkingLevel;
   }
 
-  async setThinkingLevel(level: ThinkingLevel): Promise<ThinkingLevel> {
+  async setThinkingLevel(level: ThinkingLevel, options: { restore?: boolean } = {}): Promise<ThinkingLevel> {
     const previousLevel = this.#thinkingLevel;
     const next = clampThinkingLevel(level, this.availableThinkingLevels());
     this.#thinkingLevel = next;
+    if (next === previousLevel) return next;
+    if (this.#live && !options.restore) this.#k.events.emit("thinking_level_changed", { level: next });
     const hook = this.#hooks.thinking_level_select;
-    if (next !== previousLevel && hook.isUsed()) await hook.promise({ level: next, previousLevel });
+    if (hook.isUsed()) await hook.promise({ level: next, previousLevel });
     return next;
+  }
+
+  /** Boot is over: from now on a change of level is announced (`thinking_level_changed`). */
+  goLive(): void {
+    this.#live = true;
   }
 
   availableThinkingLevels(model: Model | null = this.#model): ThinkingLevel[] {
@@ -113,15 +115,15 @@ export class Agent implements AgentApi {
   }
 
   runSignal(): AbortSignal | undefined {
-    return this.#run?.controller.signal;
+    return this.#run?.signal;
   }
 
-  async prompt(input: PromptInput): Promise<void> {
+  async prompt(input: PromptInput): Promise<PromptDisposition> {
     const hooks = this.#hooks;
     let text = input.text;
     let images = input.images;
     // Input taps run first, even while streaming: they run extension commands (which work
-    // mid-stream) and expand templates before a queued message is stored (spec, prompt pipeline).
+    // mid-stream) and expand templates before a queued message is stored (docs/architecture.md, the input pipeline).
     if (hooks.input.isUsed()) {
       const result = await hooks.input.promise({
         text,
@@ -132,29 +134,18 @@ export class Agent implements AgentApi {
         ...(input.seq !== undefined ? { seq: input.seq } : {}),
       });
       if (result.rejected !== undefined) throw new KernelError(ErrorCode.CONFLICT, result.rejected);
-      if (result.handled) {
-        // Handled without a run (an extension command): settled once the command has been
-        // answered (the next turn of the event loop), unless a run is going by then.
-        if (!this.#run && hooks.agent_settled.isUsed()) {
-          setImmediate(() => {
-            if (this.#run) return;
-            hooks.agent_settled.promise({}).catch((error: unknown) => this.#k.log.error(`agent_settled failed: ${error instanceof Error ? error.message : String(error)}`));
-          });
-        }
-        return;
-      }
+      // Handled without a run (an extension command): as in pi 1.x no agent_settled follows, the
+      // disposition tells the client not to wait (a run the command started settles by itself).
+      if (result.handled) return "handled";
       text = result.text;
       images = result.images;
     }
     // steer/follow_up queue whether or not a run streams (idle: delivered with the next run).
-    if (input.via === "steer") return this.steer(text, images);
-    if (input.via === "follow_up") return this.followUp(text, images);
-    if (this.#run) {
-      if (!input.streamingBehavior) throw new KernelError(ErrorCode.CONFLICT, STREAMING_WITHOUT_BEHAVIOR);
-      if (input.streamingBehavior === "steer") this.steer(text, images);
-      else this.followUp(text, images);
-      return;
-    }
+    const queueAs = input.via === "steer" ? "steer" : input.via === "follow_up" ? "followUp" : this.#run ? input.streamingBehavior : undefined;
+    if (this.#run && !queueAs) throw new KernelError(ErrorCode.CONFLICT, STREAMING_WITHOUT_BEHAVIOR);
+    if (queueAs === "steer") this.steer(text, images);
+    if (queueAs === "followUp") this.followUp(text, images);
+    if (queueAs) return "queued";
     const rejection = await hooks.prompt_preflight.promise({ text });
     if (rejection) throw new KernelError(ErrorCode.UNAVAILABLE, rejection);
     if (!this.#model) throw new KernelError(ErrorCode.UNAVAILABLE, "No model selected. Use set_model or start with --provider/--model.");
@@ -163,7 +154,8 @@ export class Agent implements AgentApi {
 
     const queued = this.#queues.takeAll().map(queuedToMessage);
     const abortedBeforeStart = input.seq !== undefined && input.seq < this.#abortSeq;
-    this.#startRun({ messages: [...queued, toUserMessage(text, images)], fromQueue: queued.length > 0 }, text, images, abortedBeforeStart, input.seq);
+    this.#startRun({ opening: { messages: [...queued, toUserMessage(text, images)], fromQueue: queued.length > 0 }, prompt: text, images, aborted: abortedBeforeStart, seq: input.seq });
+    return "started";
   }
 
   async promptMessage(message: CustomMessage): Promise<void> {
@@ -174,7 +166,7 @@ export class Agent implements AgentApi {
     if (!this.#model) throw new KernelError(ErrorCode.UNAVAILABLE, "No model selected. Use set_model or start with --provider/--model.");
     if (this.#run) throw new KernelError(ErrorCode.CONFLICT, STREAMING_WITHOUT_BEHAVIOR);
     const queued = this.#queues.takeAll().map(queuedToMessage);
-    this.#startRun({ messages: [...queued, message], fromQueue: queued.length > 0 }, text, undefined, false, undefined);
+    this.#startRun({ opening: { messages: [...queued, message], fromQueue: queued.length > 0 }, prompt: text, images: undefined, aborted: false, seq: undefined });
   }
 
   complete(request: CompletionRequest): AssistantStream {
@@ -190,7 +182,7 @@ export class Agent implements AgentApi {
         ...(this.#sessionId ? { sessionId: this.#sessionId } : {}),
         ...(request.maxTokens ? { maxTokens: request.maxTokens } : {}),
         // Inside a run it is the run's next call (replay cassettes count calls per run).
-        callIndex: this.#run ? ++this.#callIndex : 1,
+        callIndex: this.#run ? this.#run.nextCallIndex() : 1,
       },
     });
     if (!stream) throw new KernelError(ErrorCode.UNAVAILABLE, `No provider is registered for API "${model.api}" (model ${model.provider}/${model.id})`);
@@ -217,7 +209,7 @@ export class Agent implements AgentApi {
     if (this.#hooks.abort.isUsed()) await this.#hooks.abort.promise({ seq: seq ?? this.#abortSeq });
     const run = this.#run;
     if (run) {
-      run.controller.abort();
+      run.abort();
       await run.settled;
     }
     if (!earlier || seq === undefined) return;
@@ -226,7 +218,7 @@ export class Agent implements AgentApi {
     await earlier();
     const late = this.#run;
     if (late && late.seq !== undefined && late.seq < seq) {
-      late.controller.abort();
+      late.abort();
       await late.settled;
     }
   }
@@ -260,6 +252,13 @@ export class Agent implements AgentApi {
     if (this.#queues.size === 0) return;
     this.#queues.takeAll();
     this.#emitQueueUpdate();
+  }
+
+  takeQueues(): { steering: string[]; followUp: string[] } {
+    const waiting = this.#queues.snapshot();
+    this.#queues.takeAll();
+    this.#emitQueueUpdate();
+    return waiting;
   }
 
   setSessionId(id: string | undefined): void {
@@ -296,66 +295,39 @@ export class Agent implements AgentApi {
   }
 
   /** Marks the agent busy now (so the response can precede agent_start) and runs on the next tick. */
-  #startRun(opening: Opening, prompt: string, images: ImageContent[] | undefined, aborted: boolean, seq: number | undefined): void {
-    const controller = new AbortController();
-    if (aborted) controller.abort();
-    let finish!: () => void;
-    const settled = new Promise<void>((resolve) => (finish = resolve));
-    this.#run = { controller, settled, seq };
-    setImmediate(() => {
-      this.#callIndex = 0;
-      void driveRun(this.#driverHost(), opening, prompt, images, controller.signal)
-        .finally(() => {
-          this.#run = undefined;
-          return settleRun(this.#driverHost());
-        })
-        .catch((error: unknown) => this.#k.log.error(`agent_settled failed: ${error instanceof Error ? error.message : String(error)}`))
-        .finally(finish);
+  #startRun(request: RunRequest): void {
+    const run = new Run(this.#runDeps(), request);
+    this.#run = run;
+    run.start(() => {
+      if (this.#run === run) this.#run = undefined;
     });
   }
 
-  #driverHost(): DriverHost {
-    const agent = this;
+  #runDeps(): RunDeps {
     const k = this.#k;
     return {
       hooks: this.#hooks,
       events: k.events,
       log: k.log,
-      warn: (message) => k.log.warn(message),
+      tools: k.tools,
+      cwd: k.config.cwd,
       messages: this.#messages,
-      runHost: (systemPrompt) => agent.#runHost(systemPrompt),
-      systemPromptBase: () => agent.#hooks.system_prompt.promise("", { cwd: k.config.cwd, tools: k.tools.specs(), model: agent.#model }),
+      model: () => this.#model,
+      thinkingLevel: () => this.#thinkingLevel,
+      sessionId: () => this.#sessionId,
+      systemPromptBase: () => this.#hooks.system_prompt.promise("", { cwd: k.config.cwd, tools: k.tools.specs(), model: this.#model }),
+      takeSteering: () => this.#queues.takeSteering(),
+      takeFollowUp: () => this.#queues.takeFollowUp(),
+      emitQueueUpdate: () => this.#emitQueueUpdate(),
       flushDeferred: async () => {
-        for (const entry of agent.#deferred.splice(0, agent.#deferred.length)) {
+        for (const entry of this.#deferred.splice(0, this.#deferred.length)) {
           try {
-            await agent.appendMessage(entry.message);
+            await this.appendMessage(entry.message);
           } finally {
             entry.stored();
           }
         }
       },
-    };
-  }
-
-  #runHost(systemPrompt: string): RunHost {
-    const agent = this;
-    const k = this.#k;
-    return {
-      hooks: this.#hooks,
-      events: k.events,
-      warn: (message) => k.log.warn(message),
-      tools: k.tools,
-      cwd: k.config.cwd,
-      messages: this.#messages,
-      model: () => agent.#model,
-      thinkingLevel: () => agent.#thinkingLevel,
-      sessionId: () => agent.#sessionId,
-      systemPrompt: () => systemPrompt,
-      toolSpecs: () => k.tools.specs(),
-      nextCallIndex: () => ++agent.#callIndex,
-      takeSteering: () => agent.#queues.takeSteering(),
-      takeFollowUp: () => agent.#queues.takeFollowUp(),
-      emitQueueUpdate: () => agent.#emitQueueUpdate(),
     };
   }
 }

@@ -1,10 +1,10 @@
 /**
- * The events the agent core declares: its run's (agent_start ... tool_execution_end) and the
- * queue's state. Each schema is the single source of its `EventMap` entry, of the validation
+ * The events the agent core declares: its run's (agent_start ... tool_execution_end), the
+ * queue's state and the thinking level's. Each schema is the single source of its `EventMap` entry, of the validation
  * tests run on traffic, and of the JSON Schema; hooks that mirror an event take its payload.
  */
 import { z } from "zod";
-import { AgentMessageSchema, AssistantMessageDeltaSchema, AssistantMessageEventSchema, AssistantMessageSchema, ImageContentSchema, once, TextContentSchema, ToolResultMessageSchema } from "../../lib/llm/index.js";
+import { AgentMessageSchema, AssistantMessageDeltaSchema, AssistantMessageEventSchema, AssistantMessageSchema, ImageContentSchema, once, TextContentSchema, THINKING_LEVELS, ToolResultMessageSchema, UsageSchema } from "../../lib/llm/index.js";
 
 /** What a tool produced so far or in the end: `{content, details}`. */
 export const ToolOutputSchema = once(() =>
@@ -22,10 +22,24 @@ export const MessageUpdateWireSchema = once(() =>
   z
     .object({
       message: AssistantMessageSchema().optional().meta({ description: 'The partial message so far; absent with `messageUpdates: "delta"`.' }),
+      usage: MessageUsageSchema(),
       assistantMessageEvent: z.union([AssistantMessageEventSchema(), AssistantMessageDeltaSchema()]),
     })
     .meta({ description: "A streaming update of the assistant message." }),
 );
+
+/** pi 1.x's `message_update.usage`: the partial message's usage (the same object as `message.usage`). */
+const MessageUsageSchema = () =>
+  UsageSchema().meta({ description: "The latest cumulative usage the provider reported for this response (zero until it reports any; some providers report only at the end)." });
+
+/** `tool_execution_end.durationMs` (pi 1.x): absent when the tool did not run (invalid arguments, blocked, aborted first). */
+const DurationSchema = () =>
+  z.number().int().nonnegative().optional().meta({ description: "How long the tool's execute() took, in whole milliseconds (monotonic clock); absent when the tool did not run." });
+
+export const ThinkingLevelChangedSchema = () =>
+  z
+    .object({ level: z.enum(THINKING_LEVELS).meta({ description: "The level now in force." }) })
+    .meta({ description: "The thinking level changed (set_thinking_level, cycle_thinking_level, a model switch that clamped it, an extension); not when a session is loaded." });
 
 export const QueueUpdateSchema = () =>
   z
@@ -42,13 +56,13 @@ export const RUN_EVENT_SCHEMAS = {
   turn_start: once(() => z.object({}).meta({ description: "A turn (one assistant response plus its tool calls) begins." })),
   turn_end: once(() => z.object({ message: AssistantMessageSchema(), toolResults: z.array(ToolResultMessageSchema()) })),
   message_start: once(() => z.object({ message: AgentMessageSchema() })),
-  message_update: once(() => z.object({ message: AssistantMessageSchema(), assistantMessageEvent: AssistantMessageEventSchema() })),
+  message_update: once(() => z.object({ message: AssistantMessageSchema(), usage: MessageUsageSchema(), assistantMessageEvent: AssistantMessageEventSchema() })),
   message_end: once(() => z.object({ message: AgentMessageSchema() })),
   tool_execution_start: once(() => z.object({ toolCallId: z.string(), toolName: z.string(), args: z.unknown() })),
   tool_execution_update: once(() =>
     z.object({ toolCallId: z.string(), toolName: z.string(), args: z.unknown(), partialResult: ToolOutputSchema().meta({ description: "The accumulated output so far (not a delta)." }) }),
   ),
-  tool_execution_end: once(() => z.object({ toolCallId: z.string(), toolName: z.string(), result: ToolOutputSchema(), isError: z.boolean() })),
+  tool_execution_end: once(() => z.object({ toolCallId: z.string(), toolName: z.string(), result: ToolOutputSchema(), isError: z.boolean(), durationMs: DurationSchema() })),
 } as const;
 
 type RunEventPayload<K extends keyof typeof RUN_EVENT_SCHEMAS> = z.output<ReturnType<(typeof RUN_EVENT_SCHEMAS)[K]>>;
@@ -68,5 +82,6 @@ declare module "../../kernel/events.js" {
     tool_execution_update: RunEventPayload<"tool_execution_update">;
     tool_execution_end: RunEventPayload<"tool_execution_end">;
     queue_update: z.output<ReturnType<typeof QueueUpdateSchema>>;
+    thinking_level_changed: z.output<ReturnType<typeof ThinkingLevelChangedSchema>>;
   }
 }

@@ -126,7 +126,6 @@ export class McpController {
         timeoutMs: this.#options.timeoutMs,
         connectTimeoutMs: this.#options.connectTimeoutMs,
         startupWaitMs: this.#options.startupWaitMs,
-        activateTools: !(k.config.cli.noTools && k.config.cli.tools === undefined),
         saveText: saveToTempFile,
       });
       const files = configFiles(k.config.agentDir, k.config.cwd);

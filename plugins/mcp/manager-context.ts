@@ -15,8 +15,6 @@ export interface ManagerContext {
   connectTimeoutMs: number;
   /** How long a prompt (or a search) waits for servers still connecting. */
   startupWaitMs: number;
-  /** Whether MCP tools join an active set someone restricted (not under `--no-tools` alone). */
-  activateTools: boolean;
   /** Keeps the whole text of a cut result; returns its path. */
   saveText(text: string): Promise<string>;
 }

@@ -35,7 +35,7 @@ export class McpManager {
 
   constructor(ctx: ManagerContext) {
     this.#ctx = ctx;
-    this.#tools = new AgentTools(ctx.layer, ctx.tools, ctx.log, ctx.activateTools);
+    this.#tools = new AgentTools(ctx.layer, ctx.tools, ctx.log);
     this.#reach = new ReachTools(this, this.#tools);
   }
 
@@ -122,7 +122,7 @@ export class McpManager {
     return path;
   }
 
-  /** Registers and activates deferred tools `tool_search` picked; returns the names it loaded. */
+  /** Registers the deferred tools `tool_search` picked; returns the names it loaded. */
   load(names: readonly string[]): string[] {
     const loaded: string[] = [];
     for (const name of names) {
@@ -226,7 +226,6 @@ export class McpManager {
     this.#tools.release(gone);
     for (const tool of server.loaded) if (!names.has(tool)) server.loaded.delete(tool);
     server.names = names;
-    const activate: string[] = [];
     for (const tool of offered) {
       const agentName = names.get(tool.name)!;
       const exposure = toolExposureOf(config, tool.name);
@@ -236,13 +235,8 @@ export class McpManager {
         continue;
       }
       const source = { server: name, tool: tool.name, ...(tool.description ? { description: tool.description } : {}), ...(tool.title ? { title: tool.title } : {}), inputSchema: tool.inputSchema as Record<string, unknown> };
-      this.#tools.register(
-        mcpToolDefinition(agentName, source, (s, t, args, ctx) => this.callTool(s, t, args, ctx)),
-        false,
-      );
-      activate.push(agentName);
+      this.#tools.register(mcpToolDefinition(agentName, source, (s, t, args, ctx) => this.callTool(s, t, args, ctx)));
     }
-    this.#tools.activate(activate);
     this.#reach.sync();
   }
 }

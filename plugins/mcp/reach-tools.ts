@@ -44,11 +44,11 @@ export class ReachTools {
     const resources = mode === "direct" || (mode === "deferred" && this.#resourcesLoaded);
     for (const definition of this.#resourceDefinitions()) {
       if (!resources) this.#tools.unregister(definition.name);
-      else if (!this.#tools.isRegistered(definition.name)) this.#tools.register(definition, true);
+      else if (!this.#tools.isRegistered(definition.name)) this.#tools.register(definition);
     }
     const search = mode === "deferred" || [...this.#enabled()].some((server) => exposuresOf(server.entry.config).has("deferred"));
     if (!search) this.#tools.unregister(TOOL_SEARCH);
-    else if (!this.#tools.isRegistered(TOOL_SEARCH)) this.#tools.register(this.#searchDefinition(), true);
+    else if (!this.#tools.isRegistered(TOOL_SEARCH)) this.#tools.register(this.#searchDefinition());
   }
 
   /** `tool_search` picked a resource tool: they load together. */
@@ -121,6 +121,7 @@ export class ReachTools {
       ready: (signal) => this.#host.waitFor((server) => exposuresOf(server.entry.config).has("deferred"), this.#host.startupWaitMs, signal),
       candidates: () => this.candidates(),
       load: (names) => this.#host.load(names),
+      offered: (name) => this.#tools.isOffered(name),
     });
     return this.#search;
   }

@@ -1,8 +1,8 @@
 /**
  * The agent's side of MCP tools: which of a server's tools are registered with the kernel (direct
- * ones once listed, deferred ones once `tool_search` loaded them, hidden ones never), under which
- * names (stable across re-listings; naming.ts), and that direct ones are in the active set. A tool
- * the server withdrew, or the tools of a server that went away, are unregistered.
+ * ones once listed, deferred ones once `tool_search` loaded them, hidden ones never) and under
+ * which names (stable across re-listings; naming.ts). A tool the server withdrew, or the tools of
+ * a server that went away, are unregistered.
  */
 import { loadJsonSchemaSupport, type OpenLayer, type ToolDefinition, type ToolRegistryView } from "../../kernel/index.js";
 import type { Logger } from "../../kernel/index.js";
@@ -19,14 +19,10 @@ export class AgentTools {
   readonly #registered = new Set<string>();
   readonly #warnedSchemas = new Set<string>();
 
-  /** False under `--no-tools` alone: the model is offered no tool, MCP's included. */
-  readonly #activates: boolean;
-
-  constructor(layer: OpenLayer, view: ToolRegistryView, log: Logger, activates = true) {
+  constructor(layer: OpenLayer, view: ToolRegistryView, log: Logger) {
     this.#layer = layer;
     this.#view = view;
     this.#log = log;
-    this.#activates = activates;
   }
 
   /** Loads the kernel's JSON Schema converter, so a schema it cannot take is found at registration. */
@@ -67,8 +63,12 @@ export class AgentTools {
     return this.#registered.has(name);
   }
 
-  /** Registers (or replaces) a tool; `activate` also puts it in the active set. */
-  register(definition: ToolDefinition, activate: boolean): void {
+  /**
+   * Registers (or replaces) a tool. Whether the model is offered it is the tool selection's say
+   * (by default every registered tool; `--tools`, `--exclude-tools`, an extension's
+   * `setActiveTools` may narrow it), as for any other tool.
+   */
+  register(definition: ToolDefinition): void {
     if (this.#registered.has(definition.name)) this.#layer.unregisterTool(definition.name);
     try {
       this.#layer.registerTool(definition);
@@ -83,7 +83,11 @@ export class AgentTools {
     }
     this.#registered.add(definition.name);
     if (!this.#owners.has(definition.name)) this.#owners.set(definition.name, definition.name);
-    if (activate) this.activate([definition.name]);
+  }
+
+  /** Whether the model is offered the tool now. */
+  isOffered(name: string): boolean {
+    return this.#view.isActive(name);
   }
 
   unregister(name: string): void {
@@ -91,13 +95,4 @@ export class AgentTools {
     this.#layer.unregisterTool(name);
   }
 
-  /**
-   * Adds tools to the active set when one is set (with none set, every tool is offered already):
-   * as in pi, `--tools <list>` does not take MCP tools away.
-   */
-  activate(names: readonly string[]): void {
-    if (!this.#activates) return;
-    const missing = names.filter((name) => this.#view.get(name) !== undefined && !this.#view.isActive(name));
-    if (missing.length > 0) this.#layer.setActiveTools([...this.#view.activeNames(), ...missing]);
-  }
 }

@@ -27,8 +27,10 @@ export interface ToolSearchHost {
   /** Waits (bounded) for servers with deferred tools that are still connecting. */
   ready(signal: AbortSignal): Promise<void>;
   candidates(): SearchCandidate[];
-  /** Registers and activates the named tools; returns those it loaded. */
+  /** Registers the named tools; returns those it loaded. */
   load(names: string[]): string[];
+  /** Whether the tool selection offers a tool to the model. */
+  offered(name: string): boolean;
 }
 
 const DESCRIPTION = `Finds tools that are not loaded yet (tools of MCP servers the user set to "deferred") and loads the best matches: they can be called from your next turn on. Search with words of what you need done (e.g. "create issue", "query database"); a tool's exact name also works. Use it before concluding that no tool fits.`;
@@ -54,14 +56,18 @@ export function toolSearchTool(host: ToolSearchHost): ToolDefinition {
       await host.ready(ctx.signal);
       const candidates = host.candidates();
       const ranked = await rankTools(query, candidates, limit);
-      const loaded = host.load(ranked);
+      const registered = host.load(ranked);
+      // The tool selection (--tools, --exclude-tools) still decides what the model is offered.
+      const loaded = registered.filter((name) => host.offered(name));
+      const withheld = registered.filter((name) => !host.offered(name));
+      const note = withheld.length > 0 ? `\nNot offered by the tool selection (--tools / --exclude-tools): ${withheld.join(", ")}` : "";
       if (loaded.length === 0) {
-        const text = candidates.length === 0 ? "No tools are waiting to be loaded: every tool there is is already available to you." : `No tool matches "${query}". Try other words.`;
-        return { content: [{ type: "text", text }], details: { loaded: [] } };
+        const text = withheld.length > 0 ? `No tool could be loaded.${note}` : candidates.length === 0 ? "No tools are waiting to be loaded: every tool there is is already available to you." : `No tool matches "${query}". Try other words.`;
+        return { content: [{ type: "text", text }], details: { loaded: [], withheld } };
       }
       const byName = new Map(candidates.map((candidate) => [candidate.name, candidate]));
       const lines = loaded.map((name) => `- ${name}: ${firstLine(byName.get(name)?.description ?? "")}`);
-      return { content: [{ type: "text", text: `Loaded ${loaded.length} tool${loaded.length === 1 ? "" : "s"}; call them from your next turn:\n${lines.join("\n")}` }], details: { loaded } };
+      return { content: [{ type: "text", text: `Loaded ${loaded.length} tool${loaded.length === 1 ? "" : "s"}; call them from your next turn:\n${lines.join("\n")}${note}` }], details: { loaded, withheld } };
     },
   };
 }

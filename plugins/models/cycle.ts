@@ -1,7 +1,7 @@
 /**
  * What `cycle_model` moves through: the scope's models that have credentials when a scope is set
  * (`--models`, `enabledModels`), else every available model except the offline replay ones,
- * which join only when the current model is one of them (DECISIONS).
+ * which join only when the current model is one of them (docs/decisions.md).
  */
 import type { Model, ThinkingLevel } from "../../lib/llm/index.js";
 import type { ModelsApi } from "./api.js";
@@ -10,6 +10,17 @@ import type { ScopedModel } from "./scope.js";
 export interface CycleCandidate {
   model: Model;
   thinkingLevel?: ThinkingLevel;
+}
+
+/**
+ * What `get_available_models` lists: the available models, without the offline replay ones
+ * unless one is current or the scope (`--models`, `enabledModels`) names one (DECISIONS: a client
+ * choosing "another model" from the list must never land on a cassette).
+ */
+export function listedModels(models: ModelsApi, current: Model | null, scope: readonly ScopedModel[]): Model[] {
+  const offline = (model: Model) => models.authStatus(model.provider).source === "none";
+  const inUse = (current !== null && offline(current)) || scope.some((entry) => offline(entry.model));
+  return models.available().filter((model) => inUse || !offline(model));
 }
 
 export function cycleCandidates(models: ModelsApi, current: Model | null, scope: readonly ScopedModel[]): { candidates: CycleCandidate[]; scoped: boolean } {

@@ -2,7 +2,7 @@
  * Which model a fresh process (or a replaced session) starts with: CLI `--provider`/`--model`
  * first (a pattern that matches nothing is an error naming the closest models, never a silent
  * fallback), then the scope (`--models`/`enabledModels`), then the saved defaults, then the first
- * available model. Also detects the spec's "unsupported saved default provider" condition, which
+ * available model. Also detects the protocol's "unsupported saved default provider" condition, which
  * blocks prompts instead of falling back.
  */
 import type { CliOptions, Settings } from "../../kernel/index.js";

@@ -34,7 +34,7 @@ export default definePlugin({
         name,
         description,
         acceptsPrompts: true,
-        serve: (host) => runPrompts(host, { mode: name, settled, header: () => k.maybeService("session")?.header() }),
+        serve: (host) => runPrompts(host, { mode: name, settled, header: () => k.maybeService("session")?.header(), busy: () => k.maybeService("agent")?.isStreaming() ?? false }),
       });
     }
   },

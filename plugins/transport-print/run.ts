@@ -31,6 +31,8 @@ export interface RunOptions {
   settled: SettledSignal;
   /** The session header JSON mode writes first (pi's first line). */
   header(): object | undefined;
+  /** Whether a run is going (an extension command's prompt may have started one). */
+  busy(): boolean;
 }
 
 export async function runPrompts(host: TransportHost, options: RunOptions): Promise<number> {
@@ -60,11 +62,23 @@ export async function runPrompts(host: TransportHost, options: RunOptions): Prom
   for (const message of prompts) {
     const settled = options.settled.next();
     let refused: string | undefined;
-    await host.submit({ type: "prompt", message }, { source: options.mode, respond: (response) => void (refused = response.success ? undefined : response.error) });
+    let handled = false;
+    await host.submit(
+      { type: "prompt", message },
+      {
+        source: options.mode,
+        respond: (response) => {
+          refused = response.success ? undefined : response.error;
+          handled = response.success && (response.data as { disposition?: unknown } | undefined)?.disposition === "handled";
+        },
+      },
+    );
     if (refused !== undefined) {
       exitCode = fail(refused);
       break;
     }
+    // An extension command handled it: nothing settles unless the command started a run.
+    if (handled && !options.busy()) continue;
     if ((await Promise.race([settled, closing])) === "closing") break;
     const failure = failureOf(lastAssistant);
     if (failure) {
@@ -85,7 +99,7 @@ function fail(message: string): number {
 
 /** Why a final assistant message is not an answer (provider error, abort), or undefined. */
 function failureOf(message: AgentMessage | undefined): string | undefined {
-  if (!message || message.role !== "assistant") return undefined;
+  if (message?.role !== "assistant") return undefined;
   if (message.stopReason === "error") return message.errorMessage ?? "The request failed";
   if (message.stopReason === "aborted") return message.errorMessage ?? "The request was aborted";
   return undefined;
