@@ -35,10 +35,12 @@ export default definePlugin({
         // Immediate: a client may switch while a run streams; records after the response follow it.
         lane: "immediate",
         input: () =>
-          z.object({
-            messageUpdates: MessageUpdatesSchema().optional(),
-            agentSettled: z.boolean().optional().meta({ description: "true (the default): one `agent_settled` event once each prompt is fully done; false: none." }),
-          }),
+          z
+            .object({
+              messageUpdates: MessageUpdatesSchema().optional(),
+              agentSettled: z.boolean().optional().meta({ description: "true (the default): one `agent_settled` event once each prompt is fully done; false: none." }),
+            })
+            .meta({ examples: [{ messageUpdates: "delta", agentSettled: true }] }),
         output: EventOptionsSchema,
         run(input) {
           options = {

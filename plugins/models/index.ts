@@ -43,7 +43,7 @@ export default definePlugin({
       () => selection.state(),
       () => ({
         modelFallbackReason: z.string().optional().meta({ description: "Set while a saved default's provider is unsupported (prompts are refused)." }),
-        modelFallbackMessage: z.string().optional(),
+        modelFallbackMessage: z.string().optional().describe("Why prompts are refused, and what to change (with modelFallbackReason)."),
       }),
     );
 
