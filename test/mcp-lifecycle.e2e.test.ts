@@ -65,14 +65,15 @@ describe("MCP lifecycle", () => {
   });
 
   it("a server that never answers initialize costs the first prompt at most the wait; the other server's tools are there", async () => {
-    const { client } = await start({ stuck: probeStdio("--hang"), probe: probeStdio() }, { mcp: { startupWait: 1.5, connectTimeout: 3 } });
+    const { client } = await start({ stuck: probeStdio("--hang"), probe: probeStdio() }, { mcp: { startupWait: 4, connectTimeout: 6 } });
     fake.script({ text: "first" }, { text: "second" });
     const sent = Date.now();
     await client.ok({ type: "prompt", message: "hi" });
     await fake.waitForRequests(1, 10_000);
     const waited = Date.now() - sent;
-    expect(waited).toBeGreaterThanOrEqual(1_400);
-    expect(waited).toBeLessThan(4_000);
+    // The wait, and not the connect timeout: a loaded machine may need seconds to start the other server.
+    expect(waited).toBeGreaterThanOrEqual(3_900);
+    expect(waited).toBeLessThan(6_000);
     expect(declaredTools(fake.requests[0]!)).toContain("mcp__probe__echo");
     await client.waitForEvent("agent_end");
     // The next prompt does not wait for it again.
@@ -80,9 +81,9 @@ describe("MCP lifecycle", () => {
     const from = client.records.length;
     await client.ok({ type: "prompt", message: "again" });
     await client.waitForEvent("agent_end", 10_000, from);
-    expect(Date.now() - again).toBeLessThan(1_400);
+    expect(Date.now() - again).toBeLessThan(3_000);
     const { servers } = await waitForServers(client, (list) => list.find((server) => server.name === "stuck")?.state === "failed");
-    expect(servers.find((server) => server.name === "stuck")!.error).toBe("the server did not finish connecting (initialize, tools/list) within 3 s (settings mcp.connectTimeout)");
+    expect(servers.find((server) => server.name === "stuck")!.error).toBe("the server did not finish connecting (initialize, tools/list) within 6 s (settings mcp.connectTimeout)");
     expect(servers.find((server) => server.name === "probe")!.state).toBe("connected");
   });
 

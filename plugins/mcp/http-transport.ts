@@ -1,6 +1,6 @@
 /**
  * Remote servers: streamable HTTP first, and the older HTTP+SSE transport when the server turns
- * the streamable POST away (400, 404, 405: what the MCP spec's compatibility note says to look
+ * the streamable POST away (400, 404, 405: what the MCP specification's compatibility note says to look
  * for), or at once for `"type": "sse"`. Headers (a bearer token from an environment variable)
  * go with every request. OAuth sign-in is not supported: a 401 says so and how to send a token.
  */

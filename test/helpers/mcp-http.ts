@@ -42,7 +42,7 @@ export async function startHttpProbe(options: { token?: string } = {}): Promise<
         transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sessionId) => void sessions.set(sessionId, transport!) });
         await buildProbeServer("http-probe").connect(transport);
       }
-      // What the spec asks for a session the server does not know: 404, so the client starts a new one.
+      // What MCP asks of a server for a session it does not know: 404, so the client starts a new one.
       if (!transport) return void response.writeHead(typeof id === "string" ? 404 : 400).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "no such session" }, id: null }));
       await transport.handleRequest(request, response, parsed);
     } catch (error) {
