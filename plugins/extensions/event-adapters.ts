@@ -9,6 +9,7 @@ import { boundaryState, outcomeOf } from "./boundary.js";
 import { PI1_ADAPTERS } from "./event-adapters-pi1.js";
 import { answered, notifyAdapter as notify, RELEASED, type Adapter, type Result } from "./event-site.js";
 import type { ExtensionEventName } from "./types/events.js";
+import { mcpServersChange } from "./mcp-servers.js";
 
 export { RELEASED, type Call } from "./event-site.js";
 export { toCustomMessage } from "./actions.js";
@@ -40,6 +41,7 @@ export const EVENT_ADAPTERS: Record<ExtensionEventName, Adapter | undefined> = {
   thinking_level_select: notify("thinking_level_select", (p) => ({ type: "thinking_level_select", ...p })),
   before_provider_headers: notify("before_provider_headers", (p) => ({ type: "before_provider_headers", headers: p.headers, model: p.model })),
   after_provider_response: notify("after_provider_response", (p) => ({ type: "after_provider_response", ...p })),
+  mcp_servers_change: mcpServersChange,
   session_before_tree: undefined,
   session_tree: undefined,
 

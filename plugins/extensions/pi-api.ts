@@ -9,6 +9,7 @@ import { addCommand, checkCommand } from "./commands.js";
 import { createContext, type CallOptions } from "./context.js";
 import { EVENT_ADAPTERS, RELEASED, type Call } from "./event-adapters.js";
 import { exec } from "./exec.js";
+import { mcpServerApi } from "./mcp-servers.js";
 import type { ExtensionHost } from "./host.js";
 import { checkProvider, registerProvider } from "./providers.js";
 import type { ExtensionRecord } from "./record.js";
@@ -146,6 +147,7 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
     unregisterVirtualModel(provider, id) {
       record.apply(() => host.virtualModels.unregister(provider, id));
     },
+    ...mcpServerApi(k, record),
     events: host.bus.forExtension(record.path),
   };
 }

@@ -9,6 +9,7 @@ import type { Context, SimpleStreamOptions } from "../compat/pi-ai.js";
 import type { Static, TSchema } from "../compat/typebox.js";
 import type { ExtensionCommandContext, ExtensionContext, ExtensionToolContext } from "./context.js";
 import type { CustomMessageInput, ExtensionEvent, ExtensionEventName, ExtensionEventResult } from "./events.js";
+import type { RegisteredMcpServer } from "../../mcp/api.js";
 
 export type ExtensionHandler<E, R = void> = (event: E, ctx: ExtensionContext) => R | void | Promise<R | void>;
 
@@ -253,6 +254,16 @@ export interface ExtensionAPI {
   /** A selectable model that routes each request to a physical model (its `route`). */
   registerVirtualModel<TState = unknown>(model: ExtensionVirtualModel<TState>): void;
   unregisterVirtualModel(provider: string, id: string): void;
+  /**
+   * An MCP server for this process, in the `mcpServers` entry format of mcp.json; it connects like
+   * a configured one. Throws for an invalid entry or a name another extension registered; a server
+   * of the same name in an mcp.json wins.
+   */
+  registerMcpServer(name: string, config: Record<string, unknown>): void;
+  /** Removes a server this extension registered and closes its connection. */
+  unregisterMcpServer(name: string): void;
+  /** Every MCP server extensions registered. */
+  getMcpServers(): RegisteredMcpServer[];
   events: ExtensionEventBus;
 }
 

@@ -6,6 +6,7 @@
 import type { AgentMessage, AssistantMessage, AssistantMessageEvent, CustomMessage, ImageContent, Model, TextContent, ThinkingLevel, ToolResultMessage } from "../../../lib/llm/index.js";
 import type { SystemMessage } from "../compat/transcript.js";
 import type { CompactionEntry, SessionEntry } from "../../session/api.js";
+import type { RegisteredMcpServer } from "../../mcp/api.js";
 import type { CompactionParameters, CompactionPreparation, CompactionReason, CompactionResult } from "../../compaction/api.js";
 
 /**
@@ -70,6 +71,8 @@ export interface UserBashResultPayload {
 export interface ExtensionEvents {
   project_trust: { event: { type: "project_trust"; cwd: string }; result: { trusted: "yes" | "no" | "undecided"; remember?: boolean } };
   resources_discover: { event: { type: "resources_discover"; cwd: string; reason: "startup" | "reload" }; result: { skillPaths?: string[]; promptPaths?: string[]; themePaths?: string[] } };
+  /** An extension registered or removed an MCP server after startup (pi's `mcp_servers_change`): every registered server. */
+  mcp_servers_change: { event: { type: "mcp_servers_change"; servers: RegisteredMcpServer[] }; result: void };
   session_start: { event: { type: "session_start"; reason: "startup" | "reload" | "new" | "resume" | "fork"; previousSessionFile?: string }; result: void };
   session_info_changed: { event: { type: "session_info_changed"; name?: string }; result: void };
   session_before_switch: { event: { type: "session_before_switch"; reason: "new" | "resume"; targetSessionFile?: string }; result: { cancel?: boolean } };
