@@ -44,7 +44,7 @@ export const MessageUpdateWireSchema = once(() =>
     })
     .meta({
       description: "A streaming update of the assistant message.",
-      examples: [{ message: answer("Yes, all"), assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: " all", partial: answer("Yes, all") } }],
+      examples: [{ message: answer("Yes, all"), usage: answer("Yes, all").usage, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: " all", partial: answer("Yes, all") } }],
     }),
 );
 
@@ -59,7 +59,10 @@ const DurationSchema = () =>
 export const ThinkingLevelChangedSchema = () =>
   z
     .object({ level: z.enum(THINKING_LEVELS).meta({ description: "The level now in force." }) })
-    .meta({ description: "The thinking level changed (set_thinking_level, cycle_thinking_level, a model switch that clamped it, an extension); not when a session is loaded." });
+    .meta({
+      description: "The thinking level changed (set_thinking_level, cycle_thinking_level, a model switch that clamped it, an extension); not when a session is loaded.",
+      examples: [{ level: "high" }],
+    });
 
 export const QueueUpdateSchema = () =>
   z
