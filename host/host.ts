@@ -21,11 +21,11 @@ import {
   type SiblingOptions,
 } from "../kernel/index.js";
 import { resolve } from "node:path";
-import { composeFlags, flagHelp, parseFlags, UnknownOptionError } from "./argv.js";
+import { composeFlags, flagHelp, ignoredFlagsNotice, parseFlags, UnknownOptionError } from "./argv.js";
 import { PluginLoader, type LoaderOptions } from "./loader.js";
 import { HostRuntime } from "./runtime.js";
 import { Scheduler } from "./scheduler.js";
-import { composeSettings, readRawSettings, resolveSettings, validateSettingsFile, type RawSettingsFile } from "./settings-files.js";
+import { checkSettingsFile, composeSettings, readRawSettings, resolveSettings, unknownSettingsOf, type RawSettingsFile } from "./settings-files.js";
 
 export interface HostOptions {
   cwd: string;
@@ -93,11 +93,15 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
     cli,
     helpText: () => flagHelp(flags).join("\n"),
     async boot() {
+      const notice = ignoredFlagsNotice(cli);
+      if (notice) log.warn(notice);
       const composed = composeSettings(definitions);
-      const userSettings = validateSettingsFile(composed, userFile);
+      // Trust from a valid user file only; an invalid one is reported below with the project's problems.
+      const userSettings = checkSettingsFile(composed, userFile).value;
       // Trust given on the command line covers the folder it was given for, not the others a client opens later.
       const approved = cli.approve === true && resolve(options.approvedFolder ?? options.cwd) === resolve(options.cwd);
-      const trusted = isTrustedProject(options.cwd, userSettings.trustedProjects as string[] | undefined, approved, env);
+      const trusted = isTrustedProject(options.cwd, userSettings?.trustedProjects as string[] | undefined, approved, env);
+      for (const unknown of unknownSettingsOf(composed, { user: userFile, project: projectFile })) log.warn(unknown);
       const resolved = resolveSettings(composed, { user: userFile, project: projectFile }, { trusted, ...(options.settings ? { overrides: options.settings } : {}) });
       for (const note of resolved.notes) log.info(note);
       const config: KernelConfig = {
@@ -122,7 +126,7 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
       // A sibling reuses the loaded definitions (user plugins included): nothing is imported twice.
       const openSibling = (sibling: SiblingOptions) =>
         prepareHost({ ...options, cwd: sibling.cwd, plugins: definitions, userPlugins: false, approvedFolder: options.approvedFolder ?? options.cwd }).then((next) => next.boot());
-      return new HostRuntime(kernel, new Scheduler(kernel.commands, log), openSibling);
+      return new HostRuntime(kernel, new Scheduler(kernel.commands, log, () => kernel.events.drain()), openSibling);
     },
   };
 }

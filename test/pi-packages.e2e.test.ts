@@ -11,7 +11,6 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error -- a plain .mjs script without types
 import { nodeRuntime } from "../scripts/node-runtime.mjs";
 import type { RecordedRequest } from "./fake-llm/server.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";

@@ -6,7 +6,7 @@
 import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncBailHook } from "tapable";
 import { guard, internal, notify, transform, type DeclaredHooks, type EventBus, type EventMap } from "../../kernel/index.js";
 import type { AgentMessage, AssistantStream, Model, StreamRequest, ThinkingLevel } from "../../lib/llm/index.js";
-import type { BeforeAgentStartEvent, InputEvent, ModelSelectSource, RunEdgeEvent, RunEndEvent, SystemPromptContext, ToolCallEvent, ToolCallVeto, ToolResultEvent } from "./hook-types.js";
+import type { BeforeAgentStartEvent, InputEvent, ModelSelectSource, RequestContext, RunEdgeEvent, RunEndEvent, SystemPromptContext, ToolCallEvent, ToolCallVeto, ToolResultEvent } from "./hook-types.js";
 
 type TurnIndex = { turnIndex: number };
 
@@ -18,11 +18,18 @@ export function agentHookDeclarations() {
     system_prompt: transform(new AsyncSeriesWaterfallHook<[string, SystemPromptContext]>(["prompt", "context"]), "Builds the system prompt: persona, context files, skills, then date and folder."),
     before_agent_start: transform(new AsyncSeriesWaterfallHook<[BeforeAgentStartEvent]>(["event"]), "The prompt is about to run: taps may change this run's system prompt and add messages."),
     context: transform(new AsyncSeriesWaterfallHook<[{ messages: AgentMessage[] }]>(["event"]), "Before each LLM call: the messages the model will see (taps may edit a copy)."),
+    context_with_system: transform(
+      new AsyncSeriesWaterfallHook<[RequestContext]>(["event"]),
+      "Before each LLM call, after `context`: the whole request (system prompt, tools, messages); what the taps return is sent.",
+    ),
     run_start: internal(new AsyncSeriesHook<[RunEdgeEvent]>(["event"]), "Before agent_start: the one context edit allowed before the first LLM call (threshold compaction)."),
     agent_start: notify(new AsyncSeriesHook<[EventMap["agent_start"]]>(["event"]), "A run begins."),
     agent_end: notify(new AsyncSeriesHook<[EventMap["agent_end"]]>(["event"]), "A run ended, with every message it produced."),
     run_end: internal(new AsyncSeriesBailHook<[RunEndEvent], { continue: true } | undefined>(["event"]), "After agent_end: a tap may edit the context and ask for a continuation (retry, overflow compaction)."),
-    agent_settled: notify(new AsyncSeriesHook<[{}]>(["event"]), "Nothing is pending any more: no run, retry, compaction or continuation."),
+    agent_settled: notify(
+      new AsyncSeriesHook<[{ aborted: boolean }]>(["event"]),
+      "A prompt's run is over and nothing is pending any more (no retry, compaction or continuation); `aborted` when an abort ended it. Not for a prompt an extension command handled.",
+    ),
     turn_start: notify(new AsyncSeriesHook<[EventMap["turn_start"] & TurnIndex]>(["event"]), "A turn (one LLM call and its tool calls) begins."),
     turn_end: notify(new AsyncSeriesHook<[EventMap["turn_end"] & TurnIndex]>(["event"]), "A turn ended, with its assistant message and tool results."),
     message_start: notify(new AsyncSeriesHook<[EventMap["message_start"]]>(["event"]), "A message begins (user, assistant, tool result, custom)."),
