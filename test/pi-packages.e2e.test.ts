@@ -153,10 +153,8 @@ describe("a conversation through a corpus package gives pi's result", () => {
     expect(atomic.lastText).toBe(pi.lastText);
   }, 240_000);
 
-  // Needs ctx.ui to be proxy-safe (pi-mcp-adapter wraps it in a Proxy; Atomic's theme is frozen):
-  // the pi 1.6 extension API work (issue 24 item 1). Until then Atomic answers with the Proxy's
-  // TypeError instead of the status; enable this test with that fix.
-  it.skip("pi-mcp-adapter: the mcp tool reports the server --mcp-config names, as in pi", async () => {
+  // Needs --mcp-config's value in session_start, and a proxy-safe ctx.ui (pi-mcp-adapter wraps it in a Proxy).
+  it("pi-mcp-adapter: the mcp tool reports the server --mcp-config names, as in pi", async () => {
     if (!node22) return console.log(`skipped: ${skipReason}`);
     const config = join(tempDir("atomic-mcp-config-"), "mcp.json");
     const server = join(MODULES, "@modelcontextprotocol/server-everything/dist/index.js");
