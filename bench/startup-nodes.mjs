@@ -57,7 +57,7 @@ export async function benchStartupNodes({ runs = 15, majors = [20, 22, 24] } = {
     }
   }
   return Object.fromEntries(
-    majors.map((major, i) => [
+    majors.map((_major, i) => [
       versions[i],
       {
         firstStartMs: +first[i].toFixed(1),

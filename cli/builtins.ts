@@ -12,6 +12,7 @@ import settings from "../plugins/settings/index.js";
 import agent from "../plugins/agent/index.js";
 import models from "../plugins/models/index.js";
 import providerReplay from "../plugins/provider-replay/index.js";
+import providerCatalog from "../plugins/provider-catalog/index.js";
 import providerAnthropic from "../plugins/provider-anthropic/index.js";
 import providerOpenai from "../plugins/provider-openai/index.js";
 import providerGoogle from "../plugins/provider-google/index.js";
@@ -26,6 +27,7 @@ import exportHtml from "../plugins/export-html/index.js";
 import slashCommands from "../plugins/slash-commands/index.js";
 import skills from "../plugins/skills/index.js";
 import promptTemplates from "../plugins/prompt-templates/index.js";
+import packages from "../plugins/packages/index.js";
 import extensions from "../plugins/extensions/index.js";
 
 /** In a stable order; the kernel re-orders by dependencies. */
@@ -37,6 +39,8 @@ export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   settings,
   agent,
   models,
+  // The built-in providers and their models (data); the adapters below stream them.
+  providerCatalog,
   providerAnthropic,
   providerOpenai,
   providerGoogle,
@@ -53,6 +57,7 @@ export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   slashCommands,
   skills,
   promptTemplates,
+  packages,
   extensions,
 ];
 

@@ -1,7 +1,8 @@
 /**
  * `atomic --list-models [pattern]`: the catalog as a table (provider, model, context window,
- * output limit, reasoning, images, where the provider's credential comes from), from the booted
- * host's `models` service. Every word of the pattern must appear in `provider/id name`.
+ * output limit, reasoning, images, where the provider's credential comes from, or the variable
+ * that would give it), from the booted host's `models` service. Every word of the pattern must
+ * appear in `provider/id name`.
  */
 import { closest } from "../lib/closest/index.js";
 import type { Model } from "../lib/llm/index.js";
@@ -23,7 +24,7 @@ export function modelListing(models: ModelsApi, pattern: string | true): { text:
       tokens(model.maxTokens),
       model.reasoning ? "yes" : "no",
       model.input.includes("image") ? "yes" : "no",
-      credentials(models.authStatus(model.provider)),
+      credentials(models.authStatus(model.provider), models.providerInfo(model.provider)?.envKey),
     ]),
   ];
   const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
@@ -38,9 +39,9 @@ export function noListingMatches(models: ModelsApi, pattern: string): string {
   return `No models match "${pattern}".${near.length > 0 ? ` Closest: ${near.join(", ")}.` : ""} Run 'atomic --list-models' to see every model.`;
 }
 
-/** Where the key comes from, never the key. */
-export function credentials(status: AuthStatus): string {
-  if (!status.configured) return "none";
+/** Where the key comes from, never the key; for a provider without one, the variable that would give it. */
+export function credentials(status: AuthStatus, envKey?: string): string {
+  if (!status.configured) return envKey ? `none (${envKey})` : "none";
   switch (status.source) {
     case "none":
       return "not needed";

@@ -1,6 +1,6 @@
 /**
- * The `atomic` executable's boot: subcommands (`auth`, `config`, `schema`, only as the first
- * argument), then the host (settings, plugins, flags), then serving with the chosen transport, or
+ * The `atomic` executable's boot: subcommands (`auth`, `config`, `schema`, the package commands,
+ * only as the first argument), then the host (settings, plugins, flags), then serving with the chosen transport, or
  * printing the model list or the protocol schema. Signals ask the host for teardown. Anything that
  * goes wrong before serving is one clear line on stderr: exit 2 for a usage mistake, 1 otherwise.
  */
@@ -24,6 +24,10 @@ import { promptArgumentsMessage, terminalNote } from "./hints.js";
 const INSTALL_DIR = `${dirname(fileURLToPath(new URL("../../package.json", import.meta.url)))}/`;
 // Resolved at run time: the CLI never imports a plugin's internals statically.
 const AUTH_CLI = new URL("../plugins/models/auth-cli.js", import.meta.url).href;
+const MODELS_CLI = new URL("../plugins/provider-catalog/update-cli.js", import.meta.url).href;
+const PACKAGES_CLI = new URL("../plugins/packages/cli.js", import.meta.url).href;
+/** pi's package commands (plugins/packages/cli.ts). */
+const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "list", "update"]);
 // The package's compiled root (dist/): its index.js is what user code imports as `atomic-agent`.
 const PACKAGE_MODULES = dirname(fileURLToPath(new URL("../index.js", import.meta.url)));
 
@@ -52,6 +56,8 @@ export interface MainOptions {
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   if (argv[0] === "auth") return runAuth(argv.slice(1));
+  if (argv[0] === "models") return runModels(argv.slice(1));
+  if (argv[0] !== undefined && PACKAGE_COMMANDS.has(argv[0])) return runPackages(argv);
   const subcommand = argv[0] === "schema" ? "schema" : undefined;
   if (subcommand) argv = argv.slice(1);
   // Claimed before any user plugin is imported: nothing else can write protocol noise.
@@ -190,7 +196,10 @@ function helpText(prepared: PreparedHost): string {
     "  atomic auth set <provider>        store an API key (read from stdin; --force for a provider Atomic does not know)",
     "  atomic auth clear <provider>      remove a stored API key",
     "  atomic auth list                  show which providers have credentials, and from where",
+    "  atomic models update [provider]   refresh the built-in model catalogs from models.dev (reset: back to the shipped data)",
     "  atomic config [options]           show where each setting comes from, models.json, credentials, problems",
+    "  atomic install <source> [-l]      install a pi package (npm:<name>, git:<repo>, a folder) into your settings (-l: the project's)",
+    "  atomic remove <source> [-l]       remove a package; atomic list: the configured packages; atomic update [source]: update them",
     "  atomic schema                     print the protocol as one JSON Schema document",
     "  atomic --list-models [pattern]    print the models and whether their provider has credentials",
     "",
@@ -199,7 +208,8 @@ function helpText(prepared: PreparedHost): string {
     "",
     "Environment: ATOMIC_CODING_AGENT_DIR (agent dir, default ~/.atomic/agent),",
     "ATOMIC_CODING_AGENT_SESSION_DIR, ATOMIC_COMPILE_CACHE (compiled-code cache folder, or off;",
-    "default <agent dir>/cache/compile), ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY.",
+    "default <agent dir>/cache/compile); provider keys such as ANTHROPIC_API_KEY, OPENAI_API_KEY,",
+    "GEMINI_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY (every provider: atomic auth list, docs/providers.md).",
     "",
     "Examples:",
     "  atomic --mode rpc --continue                        resume this folder's latest session",
@@ -213,6 +223,16 @@ function helpText(prepared: PreparedHost): string {
 async function runAuth(argv: string[]): Promise<number> {
   const { runAuthCommand } = (await import(AUTH_CLI)) as { runAuthCommand(argv: string[], io: object): Promise<number> };
   return runAuthCommand(argv, { agentDir: resolveAgentDir(process.env), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+}
+
+async function runModels(argv: string[]): Promise<number> {
+  const { runModelsCommand } = (await import(MODELS_CLI)) as { runModelsCommand(argv: string[], io: object): Promise<number> };
+  return runModelsCommand(argv, { agentDir: resolveAgentDir(process.env), stdout: process.stdout, stderr: process.stderr, env: process.env });
+}
+
+async function runPackages(argv: string[]): Promise<number> {
+  const { runPackagesCommand } = (await import(PACKAGES_CLI)) as { runPackagesCommand(argv: string[], io: object): Promise<number> };
+  return runPackagesCommand(argv, { agentDir: resolveAgentDir(process.env), cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr });
 }
 
 async function version(): Promise<string> {

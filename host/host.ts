@@ -20,6 +20,7 @@ import {
   type ShutdownReason,
   type SiblingOptions,
 } from "../kernel/index.js";
+import { resolve } from "node:path";
 import { composeFlags, flagHelp, parseFlags, UnknownOptionError } from "./argv.js";
 import { PluginLoader, type LoaderOptions } from "./loader.js";
 import { HostRuntime } from "./runtime.js";
@@ -47,6 +48,11 @@ export interface HostOptions {
   log?: Logger;
   installDir?: string;
   applyTimeoutMs?: number;
+  /**
+   * The folder `--approve` was given for (the launch cwd): a sibling host for another folder
+   * (ACP's `session/new`) is trusted only by the user's settings. Default: this host's `cwd`.
+   */
+  approvedFolder?: string;
 }
 
 /** Plugins loaded and flags parsed, nothing applied yet: enough for --help. */
@@ -90,7 +96,9 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
       const composed = composeSettings(definitions);
       // Trust from a valid user file only; an invalid one is reported below with the project's problems.
       const userSettings = checkSettingsFile(composed, userFile).value;
-      const trusted = isTrustedProject(options.cwd, userSettings?.trustedProjects as string[] | undefined, cli.approve, env);
+      // Trust given on the command line covers the folder it was given for, not the others a client opens later.
+      const approved = cli.approve === true && resolve(options.approvedFolder ?? options.cwd) === resolve(options.cwd);
+      const trusted = isTrustedProject(options.cwd, userSettings?.trustedProjects as string[] | undefined, approved, env);
       for (const unknown of unknownSettingsOf(composed, { user: userFile, project: projectFile })) log.warn(unknown);
       const resolved = resolveSettings(composed, { user: userFile, project: projectFile }, { trusted, ...(options.settings ? { overrides: options.settings } : {}) });
       for (const note of resolved.notes) log.info(note);
@@ -102,6 +110,7 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
         env,
         trusted,
         settingsSources: { sources: resolved.sources, userFile: userPath, projectFile: projectPath },
+        settingsLayers: resolved.layers,
         ...(options.installDir ? { installDir: options.installDir } : {}),
       };
       const kernel = new Kernel({ config, log, flags: composedFlags, ...(options.applyTimeoutMs ? { applyTimeoutMs: options.applyTimeoutMs } : {}) });
@@ -109,7 +118,8 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
       await kernel.boot();
       if (parsed.unknown.length > 0) checkLateFlags(argv, [...flags, ...kernel.lateFlags.map((entry) => entry.flag)], cli);
       // A sibling reuses the loaded definitions (user plugins included): nothing is imported twice.
-      const openSibling = (sibling: SiblingOptions) => prepareHost({ ...options, cwd: sibling.cwd, plugins: definitions, userPlugins: false }).then((next) => next.boot());
+      const openSibling = (sibling: SiblingOptions) =>
+        prepareHost({ ...options, cwd: sibling.cwd, plugins: definitions, userPlugins: false, approvedFolder: options.approvedFolder ?? options.cwd }).then((next) => next.boot());
       return new HostRuntime(kernel, new Scheduler(kernel.commands, log), openSibling);
     },
   };

@@ -61,7 +61,7 @@ describe("plugin loader", () => {
     await expect(l.load("./bad.ts")).rejects.toMatchObject({ code: ErrorCode.PLUGIN_INVALID });
   });
 
-  it("a missing plugin names the spec", async () => {
+  it("a missing plugin names the plugin spec", async () => {
     const { loader: l } = loader();
     await expect(l.load("does-not-exist")).rejects.toMatchObject({ code: ErrorCode.PLUGIN_LOAD, plugin: "does-not-exist" });
   });

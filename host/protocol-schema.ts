@@ -37,7 +37,7 @@ function shapeOf(schema: z.ZodType): z.ZodRawShape {
 function eventRecord(name: string, payload: z.ZodType): z.ZodType {
   const meta = recordMeta(payload.meta(), { type: name });
   const options = payload instanceof z.ZodUnion ? (payload.options as z.ZodType[]) : undefined;
-  if (options && options.every((option) => option instanceof z.ZodObject)) {
+  if (options?.every((option) => option instanceof z.ZodObject)) {
     return z.union(options.map((option) => z.object({ type: z.literal(name), ...option.shape }).meta(recordMeta(option.meta(), { type: name })))).meta(meta);
   }
   const shape = shapeOf(payload);

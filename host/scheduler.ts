@@ -1,5 +1,5 @@
 /**
- * The command scheduler every transport and the SDK share. Two lanes (DECISIONS: Lanes): the
+ * The command scheduler every transport and the SDK share. Two lanes (docs/decisions.md, Lanes): the
  * immediate lane runs a record as soon as it is submitted (abort, bash, UI replies); the
  * ordinary lane runs one record at a time, in arrival order. Every record but a reply gets
  * exactly one response; every error becomes `success: false` text, never a stack.
@@ -82,7 +82,7 @@ export class Scheduler {
   }
 }
 
-/** Why an `id` field is unusable: it must be a string or a finite number (the spec's correlation id). */
+/** Why an `id` field is unusable: it must be a string or a finite number (the protocol's correlation id). */
 function idError(value: unknown): string | undefined {
   if (typeof value === "string" || (typeof value === "number" && Number.isFinite(value))) return undefined;
   return typeof value === "number" ? "Invalid id: expected a finite number" : "Invalid id: expected string or number";

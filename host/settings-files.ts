@@ -115,6 +115,8 @@ export interface ResolvedSettings {
   sources: Record<string, SettingSource>;
   /** One line each, for stderr: keys a project may not set, and why. */
   notes: string[];
+  /** Each file's validated keys, before the merge. */
+  layers: { user: Record<string, unknown>; project: Record<string, unknown> };
 }
 
 /** Keys nothing reads in the user and project files (reported even when a value is invalid). */
@@ -152,7 +154,7 @@ export function resolveSettings(
   for (const key of Object.keys(userValue)) sources[key] = "user";
   for (const key of Object.keys(projectValue)) sources[key] = "project";
   for (const key of Object.keys(overrideValue)) sources[key] = "override";
-  return { settings: deepMerge(deepMerge(userValue, projectValue), overrideValue), sources, notes };
+  return { settings: deepMerge(deepMerge(userValue, projectValue), overrideValue), sources, notes, layers: { user: userValue, project: projectValue } };
 }
 
 /** Objects merge key by key; arrays and scalars from `override` replace. */

@@ -4,7 +4,7 @@
  * declared object setting, keys its schema does not have (zod drops them without a word). Each
  * is named with the nearest known key, since it is most often a typo (`retyr`, `maxRetry`).
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { closest } from "../lib/closest/index.js";
 import type { ComposedSetting, RawSettingsFile } from "./settings-files.js";
 

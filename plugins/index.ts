@@ -12,6 +12,7 @@ export type { CompactionApi, CompactOptions } from "./compaction/api.js";
 export type { EventOptions, EventOptionsApi } from "./event-options/api.js";
 export type { ExtensionsApi, ExtensionSummary, UiResponse } from "./extensions/api.js";
 export type { SlashCommandEntry, SlashCommandProvider, SlashCommandsApi, SlashCommandSource } from "./slash-commands/api.js";
+export type { LoadedPackage, PackageResolution, PackagesApi, PackageScope, PackageSetting } from "./packages/api.js";
 // Every module that declares settings, flags, events or services, so their augmentations apply.
 export type {} from "./agent/api.js";
 export type {} from "./agent/events.js";
@@ -27,6 +28,7 @@ export type {} from "./extensions/api.js";
 export type {} from "./extensions/events.js";
 export type {} from "./models/api.js";
 export type {} from "./models/declarations.js";
+export type {} from "./packages/api.js";
 export type {} from "./prompt-templates/index.js";
 export type {} from "./provider-anthropic/settings.js";
 export type {} from "./provider-replay/index.js";

@@ -20,7 +20,7 @@ const MARK = "atomic-dist-file:";
 
 /**
  * `new URL("./x.js", import.meta.url)` names a compiled file next to its module (a worker's
- * entry, loaded by path, never bundled; package.json). Bundled, the module lands in another
+ * entry, loaded by path, never bundled; package.json; the compiled model catalog, .jsonl). Bundled, the module lands in another
  * folder, so the URL is re-pointed from the chunk that holds it to the same file of the tsc output
  * in dist/ (or the package root).
  */
@@ -28,14 +28,14 @@ const keepFileUrls = (outDir) => ({
   name: "keep-file-urls",
   transform(code, id) {
     if (!id.startsWith(DIST + sep) || !code.includes("import.meta.url")) return null;
-    const pattern = /new URL\((["'`])(\.{1,2}\/[^"'`]+\.js(?:on)?)\1,\s*import\.meta\.url\)/g;
+    const pattern = /new URL\((["'`])(\.{1,2}\/[^"'`]+\.js(?:onl?)?)\1,\s*import\.meta\.url\)/g;
     if (!pattern.test(code)) return null;
     return code.replace(pattern, (_, __, path) => `new URL(${JSON.stringify(MARK + relative(DIST, resolve(dirname(id), path)))}, import.meta.url)`);
   },
   renderChunk(code, chunk) {
     if (!code.includes(MARK)) return null;
     const from = dirname(join(outDir, chunk.fileName));
-    return code.replace(/(["'`])atomic-dist-file:([^"'`]+)\1/g, (_, quote, path) => {
+    return code.replace(/(["'`])atomic-dist-file:([^"'`]+)\1/g, (_, _quote, path) => {
       const target = relative(from, join(DIST, path)).split(sep).join("/");
       return JSON.stringify(target.startsWith(".") ? target : `./${target}`);
     });

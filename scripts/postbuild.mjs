@@ -1,6 +1,11 @@
-// After tsc: bundle the CLI (startup cost is per module loaded) and make the bin executable.
-import { chmodSync } from "node:fs";
+// After tsc: compile the model catalog, bundle the CLI (startup cost is per module loaded) and make the bin executable.
+import { chmodSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
+import { resolve } from "node:path";
+
+// The per-provider data files, validated, as one file the catalog reads at startup (see lib/model-catalog/source.ts).
+const { compileCatalog, readDataFiles } = await import("../dist/lib/model-catalog/source.js");
+writeFileSync("dist/lib/model-catalog/catalog.jsonl", compileCatalog(await readDataFiles(resolve("lib/model-catalog/data"))));
 
 execFileSync(process.execPath, ["scripts/bundle.mjs"], { stdio: "inherit" });
 chmodSync("dist/cli/atomic.cjs", 0o755);

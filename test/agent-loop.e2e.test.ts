@@ -15,7 +15,7 @@ afterEach(async () => {
   client = undefined;
 });
 
-/** Collapses runs of message_update so sequences read like the spec's. */
+/** Collapses runs of message_update so sequences read like the protocol's. */
 function collapse(types: string[]): string[] {
   return types.filter((type, i) => type !== "message_update" || types[i - 1] !== "message_update");
 }

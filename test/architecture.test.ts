@@ -4,7 +4,8 @@
  * (`lib/<name>/`) imports no plugin; provider plugins load their SDK lazily (only from adapters
  * loaded with import()).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, posix, relative, resolve, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -85,6 +86,17 @@ describe("architecture", () => {
     expect(found).toEqual([]);
   });
 
+  it("every reference points inside the repository (the protocol and the decisions are docs here)", () => {
+    const outside = /\bDECISIONS\b|rpc-mode\.txt|rpc-summary|\.\.\/shared\/|\b[Tt]he spec\b|\b[Ss]pec's\b/;
+    const tracked = execFileSync("git", ["ls-files", "-z", "--", "*.ts", "*.cts", "*.mjs", "*.md", "*.py", "*.json"], { cwd: ROOT, encoding: "utf8" }).split("\0").filter(Boolean);
+    expect(tracked.length).toBeGreaterThan(100);
+    const self = "test/architecture.test.ts";
+    const found = tracked.filter((file) => file !== self && existsSync(join(ROOT, file))).flatMap((file) =>
+      readFileSync(join(ROOT, file), "utf8").split("\n").flatMap((line, i) => (outside.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(found).toEqual([]);
+  });
+
   it("no plugin imports another plugin's internal files; no library imports a plugin", () => {
     const violations = layered.flatMap((file) => importsOf(readFileSync(join(ROOT, file), "utf8")).flatMap((spec) => layerViolation(file, spec) ?? []));
     expect(violations).toEqual([]);
@@ -101,7 +113,7 @@ describe("architecture", () => {
 
   it("provider SDKs load lazily: no plugin entry or library reaches one through static imports", () => {
     // An adapter module may import its SDK at the top: it is itself loaded with import() on first use.
-    const sdk = /^(@anthropic-ai\/sdk|openai|@google\/genai)(\/|$)/;
+    const sdk = /^(@anthropic-ai\/sdk|@anthropic-ai\/bedrock-sdk|openai|@google\/genai)(\/|$)/;
     const entries = [...layered.filter((f) => /^plugins\/[^/]+\/index\.ts$/.test(f)), ...layered.filter((f) => f.startsWith("lib/"))];
     const reached = new Set<string>();
     const pending = [...entries];

@@ -1,6 +1,6 @@
 /**
  * The built CLI against the loopback fake LLM over real HTTP (official SDKs, real wire formats):
- * steering lands where the spec says, retries and aborts reach the server, and model selection
+ * steering lands where the protocol says, retries and aborts reach the server, and model selection
  * failures are reported before any event.
  */
 import { statSync, writeFileSync } from "node:fs";

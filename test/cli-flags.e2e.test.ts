@@ -271,7 +271,7 @@ describe("--list-models", () => {
     ]);
     const all = await runCli(["--list-models"], { agentDir, cwd, env: { ...NO_KEYS, ANTHROPIC_API_KEY: "k" } });
     expect(all.stdout).toMatch(/^anthropic +claude-sonnet-5-5 +1M +128K +yes +yes +env ANTHROPIC_API_KEY$/m);
-    expect(all.stdout).toMatch(/^openai +\S+ .* none$/m);
+    expect(all.stdout).toMatch(/^openai +\S+ .* none \(OPENAI_API_KEY\)$/m);
     expect(all.stdout).toMatch(/^replay +demo .* not needed$/m);
     const none = await runCli(["--list-models", "no-such-model"], { agentDir, cwd });
     expect(none).toMatchObject({ code: 1, stdout: "", stderr: "atomic: No models match \"no-such-model\". Run 'atomic --list-models' to see every model.\n" });

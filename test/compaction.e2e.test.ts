@@ -81,7 +81,7 @@ const compactionRecords = (records: Record_[], from = 0) => records.slice(from).
 const backups = (file: string) => readdirSync(dirname(file)).filter((name) => name.endsWith(".bak"));
 
 describe("compaction over the CLI", () => {
-  it("compact: events, then the spec's data; the backup is the old file; the next request has the compacted text only", async () => {
+  it("compact: events, then the protocol's data; the backup is the old file; the next request has the compacted text only", async () => {
     const { c, file } = await start();
     const original = readFileSync(file, "utf8");
     fake.script(deleting(/^detail (\d|1\d|2[0-7]):/), { text: "next answer" });
@@ -113,7 +113,7 @@ describe("compaction over the CLI", () => {
     expect(sent).toContain("carry on");
   });
 
-  it("a malformed plan fails with the DECISIONS string and writes nothing", async () => {
+  it("a malformed plan fails with the documented string and writes nothing", async () => {
     const { c, file } = await start();
     const before = readFileSync(file, "utf8");
     fake.script({ text: "Sure! Here are the lines to delete:\n2,5" });

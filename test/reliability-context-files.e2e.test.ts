@@ -1,6 +1,6 @@
 /**
  * Context files are project data: read only when they are regular files inside the project
- * (DECISIONS: Trust). A symlink leaving the project, a FIFO or a device is skipped with one
+ * (docs/decisions.md, Trust). A symlink leaving the project, a FIFO or a device is skipped with one
  * stderr note and the prompt goes on; the user's own agent dir may link anywhere, but only to a
  * regular file.
  */

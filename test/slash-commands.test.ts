@@ -62,7 +62,7 @@ async function boot(ran: string[]): Promise<{ kernel: Kernel; root: string }> {
 }
 
 describe("slash-commands in process", () => {
-  it("get_commands lists extension commands, templates and skills in the spec's shape", async () => {
+  it("get_commands lists extension commands, templates and skills in the protocol's shape", async () => {
     const { kernel, root } = await boot([]);
     expect(await kernel.commands.invoke("get_commands", {})).toEqual({
       commands: [

@@ -155,7 +155,7 @@ describe("lifecycle", () => {
     writeCassette(agentDir, "slow", [textTurn(long, 200)], { eventDelayMs: 10 });
   }
 
-  it("replays a prompt with the spec's event sequence, response before agent_start", async () => {
+  it("replays a prompt with the protocol's event sequence, response before agent_start", async () => {
     const agentDir = tempDir();
     writeCassette(agentDir, "hello", [textTurn("Hello there, world!", 4)]);
     const c = start({ agentDir, args: replayArgs("hello") });

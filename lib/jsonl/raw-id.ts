@@ -1,5 +1,5 @@
 /**
- * Ids are echoed exactly as sent (DECISIONS). A numeric id's JSON text can carry more than a
+ * Ids are echoed exactly as sent (docs/decisions.md). A numeric id's JSON text can carry more than a
  * double holds (`12345678901234567890`, `-0`, `1.50`): the response repeats the original text.
  * Only the top level of the record is scanned, and only when the parsed id is a number whose
  * canonical text differs, so the common case costs nothing.

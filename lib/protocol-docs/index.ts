@@ -104,7 +104,7 @@ function dataSection(response: Schema | undefined): string[] {
 /** The shapes of a record whose payload is a union (`extension_ui_request`: one per `method`). */
 function variants(def: Schema): Schema[] | undefined {
   const union = (def.anyOf ?? def.oneOf) as Schema[] | undefined;
-  return union && union.every((option) => option.type === "object" && option.properties) ? union : undefined;
+  return union?.every((option) => option.type === "object" && option.properties) ? union : undefined;
 }
 
 function commandName(def: Schema): string {

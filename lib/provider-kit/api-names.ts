@@ -1,12 +1,11 @@
 /** The wire APIs the built-in adapters speak: the keys of the kernel's `stream` hook map. */
 export const ANTHROPIC_API = "anthropic-messages";
+/** Claude on Amazon Bedrock: the Messages request through Anthropic's Bedrock SDK. */
+export const ANTHROPIC_BEDROCK_API = "anthropic-bedrock";
 export const OPENAI_RESPONSES_API = "openai-responses";
 export const OPENAI_COMPLETIONS_API = "openai-completions";
+/** OpenAI models deployed on Azure: the Responses request through the openai SDK's Azure client. */
+export const AZURE_OPENAI_RESPONSES_API = "azure-openai-responses";
 export const GOOGLE_API = "google-generative-ai";
-
-/** Where each well-known provider reads its key from the environment (pi's names). */
-export const ENV_API_KEYS: Readonly<Record<string, string>> = Object.freeze({
-  anthropic: "ANTHROPIC_API_KEY",
-  openai: "OPENAI_API_KEY",
-  google: "GEMINI_API_KEY",
-});
+/** Gemini on Google Cloud Vertex AI: the same request through @google/genai's Vertex mode. */
+export const GOOGLE_VERTEX_API = "google-vertex";

@@ -5,7 +5,7 @@
  * takes for it, `null` for a level the model does not offer.
  */
 import { THINKING_LEVELS, type Model, type ThinkingLevel } from "../llm/index.js";
-import { ANTHROPIC_API, GOOGLE_API, OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API } from "./api-names.js";
+import { ANTHROPIC_API, ANTHROPIC_BEDROCK_API, AZURE_OPENAI_RESPONSES_API, GOOGLE_API, GOOGLE_VERTEX_API, OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API } from "./api-names.js";
 
 const EVERY_API = ["thinkingLevelMap"];
 
@@ -28,10 +28,14 @@ export const COMPAT_KEYS: Readonly<Record<string, readonly string[]>> = Object.f
     "openRouterRouting",
     "zaiToolStream",
     "sendSessionAffinityHeaders",
+    "toolCallIds",
   ],
   [OPENAI_RESPONSES_API]: [...EVERY_API, "supportsReasoningNone"],
-  [ANTHROPIC_API]: [...EVERY_API, "adaptiveThinking", "supportsStrictTools", "supportsEagerToolInputStreaming", "thinkingDisplay"],
+  [ANTHROPIC_API]: [...EVERY_API, "adaptiveThinking", "supportsStrictTools", "supportsEagerToolInputStreaming", "thinkingDisplay", "apiKeyHeader", "anthropicVersion"],
   [GOOGLE_API]: [...EVERY_API],
+  [ANTHROPIC_BEDROCK_API]: [...EVERY_API, "adaptiveThinking", "supportsEagerToolInputStreaming", "thinkingDisplay", "anthropicVersion"],
+  [AZURE_OPENAI_RESPONSES_API]: [...EVERY_API, "supportsReasoningNone"],
+  [GOOGLE_VERTEX_API]: [...EVERY_API],
 });
 
 /** Keys of `compat` the adapter of `api` does not read (none for an API this table does not know). */

@@ -13,12 +13,12 @@
  * - `history.js`: `prepareHistory` and helpers (history as one model may see it)
  * - `streaming-json.js`: `StreamingJson` (tool-call arguments parsed as they stream)
  */
-export { ANTHROPIC_API, ENV_API_KEYS, GOOGLE_API, OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API } from "./api-names.js";
+export { ANTHROPIC_API, ANTHROPIC_BEDROCK_API, AZURE_OPENAI_RESPONSES_API, GOOGLE_API, GOOGLE_VERTEX_API, OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API } from "./api-names.js";
 export { classifyError, isContextOverflow, isRetryableError, isSilentOverflow, type ErrorClass, type ErrorSource } from "./errors.js";
 export { modelTable, type ModelRow } from "./model-table.js";
 export { requestedRetryDelayMs, retryAfterFromHeaders, retryAfterNote } from "./retry-delay.js";
 export { lazyProviderStream, providerModels, warmSdkWhenUsed } from "./provider-plugin.js";
-export type { CatalogModel, CostTier, ProviderModelsApi, ProviderRegistration, RequestCredentials } from "./types.js";
+export type { CatalogModel, CostTier, ProviderHttpOptions, ProviderModelsApi, ProviderRegistration, RequestCredentials } from "./types.js";
 export { computeCost, priceFor } from "./pricing.js";
 export type { ProviderBody, ProviderCall, ProviderStreamOptions, ProviderYield } from "./provider-stream.js";
 export type { AssistantStreamBuilder, TokenCounts } from "./stream-builder.js";

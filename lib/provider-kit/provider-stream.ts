@@ -71,7 +71,7 @@ export async function* providerBatches(
     // the body is done with (Anthropic's does when the body object is collected), and the body
     // is read here, past the SDK.
     const linked: RequestInit = { ...init, signal: init?.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal };
-    const response = await httpFetch(input, hooks ? await hookedInit(hooks, request.model, linked) : linked);
+    const response = await httpFetch(input, hooks ? await hookedInit(hooks, request.model, linked) : linked, models.httpOptions);
     if (hooks) await hooks.response(request.model, response.status, headerRecord(response.headers));
     if (response.status >= 400) httpFailure = await readFailure(response);
     return response;
@@ -84,7 +84,7 @@ export async function* providerBatches(
       yield [outer.aborted ? builder.error(ABORTED_MESSAGE, true) : builder.error(errorText(error))];
       return;
     }
-    if (!credentials.apiKey && options.requiresKey !== false) {
+    if (!credentials.apiKey && options.requiresKey !== false && !credentials.keyless) {
       yield [builder.error(`No API key found for ${request.model.provider}.`)];
       return;
     }

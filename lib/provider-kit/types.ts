@@ -2,7 +2,7 @@
  * The registry contract a provider plugin needs, declared here so a provider written outside
  * this repository type-checks against the toolkit alone. The `models` service satisfies it.
  */
-import type { Model, ModelCost } from "../llm/index.js";
+import type { Model } from "../llm/index.js";
 import type { ProviderRequestHooks } from "./request-hooks.js";
 
 export interface ProviderRegistration {
@@ -24,6 +24,16 @@ export interface ProviderRegistration {
   apiKey?: string;
   /** Also send the key as `Authorization: Bearer <key>` (as models.json's `authHeader`). */
   authHeader?: boolean;
+  /**
+   * Credentials the provider's SDK finds itself, without a key: configured when every variable
+   * of any one group is set (AWS: `AWS_ACCESS_KEY_ID` + `AWS_SECRET_ACCESS_KEY`, or `AWS_PROFILE`).
+   */
+  ambientAuth?: string[][];
+}
+
+export interface ProviderHttpOptions {
+  /** A connection that sends nothing for this long fails the request (0: no limit); default 300 s. */
+  idleTimeoutMs?: number;
 }
 
 /** What one request needs from the registry, resolved at request time. */
@@ -33,12 +43,19 @@ export interface RequestCredentials {
   headers: Record<string, string>;
   /** The base URL to call (a model's listed URL may have its query secrets redacted). */
   baseUrl: string;
+  /**
+   * No key is needed: a local server, or credentials the SDK finds itself (`ambientAuth`). The
+   * frame then calls the adapter with an empty key instead of failing.
+   */
+  keyless?: boolean;
 }
 
 /** What the provider frame and a provider plugin use of the model registry. */
 export interface ProviderModelsApi {
   /** Optional: the request hooks the frame applies to every provider HTTP request. */
   readonly requestHooks?: ProviderRequestHooks;
+  /** Optional: how the frame's fetch treats every provider connection (settings `httpIdleTimeoutMs`). */
+  readonly httpOptions?: ProviderHttpOptions;
   /** Adds (or extends) a provider; models.json patches for it apply as it registers. */
   registerProvider(registration: ProviderRegistration): void;
   /** The API key for a provider, or undefined. Resolves `!command` and env-var-name values. */

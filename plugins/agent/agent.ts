@@ -10,19 +10,12 @@ import type { ZodRawShape, ZodType } from "zod";
 import type { AgentApi, CompletionRequest, PromptInput, QueueMode, StateContributor } from "./api.js";
 import type { AgentHooks } from "./hooks.js";
 import { MessageQueues } from "./queue.js";
-import { driveRun, replaceInPlace, settleRun, type DriverHost } from "./run-driver.js";
+import { replaceInPlace, Run, type RunDeps, type RunRequest } from "./run.js";
 import { stateSchema } from "./state-schema.js";
-import { queuedToMessage, toUserMessage, type Opening, type RunHost } from "./run-loop.js";
+import { queuedToMessage, toUserMessage } from "./run-loop.js";
 
 export const STREAMING_WITHOUT_BEHAVIOR =
   "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
-
-interface ActiveRun {
-  controller: AbortController;
-  settled: Promise<void>;
-  /** Arrival number of the prompt that started it (undefined: started by a plugin). */
-  seq: number | undefined;
-}
 
 export class Agent implements AgentApi {
   readonly #k: PluginContext;
@@ -33,8 +26,7 @@ export class Agent implements AgentApi {
   #model: Model | null = null;
   #thinkingLevel: ThinkingLevel;
   #sessionId: string | undefined = uuidV7();
-  #run: ActiveRun | undefined;
-  #callIndex = 0;
+  #run: Run | undefined;
   /** Arrival number of the latest `abort`: a prompt read before it starts aborted. */
   #abortSeq = 0;
   readonly #queues: MessageQueues;
@@ -113,7 +105,7 @@ export class Agent implements AgentApi {
   }
 
   runSignal(): AbortSignal | undefined {
-    return this.#run?.controller.signal;
+    return this.#run?.signal;
   }
 
   async prompt(input: PromptInput): Promise<void> {
@@ -121,7 +113,7 @@ export class Agent implements AgentApi {
     let text = input.text;
     let images = input.images;
     // Input taps run first, even while streaming: they run extension commands (which work
-    // mid-stream) and expand templates before a queued message is stored (spec, prompt pipeline).
+    // mid-stream) and expand templates before a queued message is stored (docs/architecture.md, the input pipeline).
     if (hooks.input.isUsed()) {
       const result = await hooks.input.promise({
         text,
@@ -163,7 +155,7 @@ export class Agent implements AgentApi {
 
     const queued = this.#queues.takeAll().map(queuedToMessage);
     const abortedBeforeStart = input.seq !== undefined && input.seq < this.#abortSeq;
-    this.#startRun({ messages: [...queued, toUserMessage(text, images)], fromQueue: queued.length > 0 }, text, images, abortedBeforeStart, input.seq);
+    this.#startRun({ opening: { messages: [...queued, toUserMessage(text, images)], fromQueue: queued.length > 0 }, prompt: text, images, aborted: abortedBeforeStart, seq: input.seq });
   }
 
   async promptMessage(message: CustomMessage): Promise<void> {
@@ -174,7 +166,7 @@ export class Agent implements AgentApi {
     if (!this.#model) throw new KernelError(ErrorCode.UNAVAILABLE, "No model selected. Use set_model or start with --provider/--model.");
     if (this.#run) throw new KernelError(ErrorCode.CONFLICT, STREAMING_WITHOUT_BEHAVIOR);
     const queued = this.#queues.takeAll().map(queuedToMessage);
-    this.#startRun({ messages: [...queued, message], fromQueue: queued.length > 0 }, text, undefined, false, undefined);
+    this.#startRun({ opening: { messages: [...queued, message], fromQueue: queued.length > 0 }, prompt: text, images: undefined, aborted: false, seq: undefined });
   }
 
   complete(request: CompletionRequest): AssistantStream {
@@ -190,7 +182,7 @@ export class Agent implements AgentApi {
         ...(this.#sessionId ? { sessionId: this.#sessionId } : {}),
         ...(request.maxTokens ? { maxTokens: request.maxTokens } : {}),
         // Inside a run it is the run's next call (replay cassettes count calls per run).
-        callIndex: this.#run ? ++this.#callIndex : 1,
+        callIndex: this.#run ? this.#run.nextCallIndex() : 1,
       },
     });
     if (!stream) throw new KernelError(ErrorCode.UNAVAILABLE, `No provider is registered for API "${model.api}" (model ${model.provider}/${model.id})`);
@@ -217,7 +209,7 @@ export class Agent implements AgentApi {
     if (this.#hooks.abort.isUsed()) await this.#hooks.abort.promise({ seq: seq ?? this.#abortSeq });
     const run = this.#run;
     if (run) {
-      run.controller.abort();
+      run.abort();
       await run.settled;
     }
     if (!earlier || seq === undefined) return;
@@ -226,7 +218,7 @@ export class Agent implements AgentApi {
     await earlier();
     const late = this.#run;
     if (late && late.seq !== undefined && late.seq < seq) {
-      late.controller.abort();
+      late.abort();
       await late.settled;
     }
   }
@@ -296,66 +288,39 @@ export class Agent implements AgentApi {
   }
 
   /** Marks the agent busy now (so the response can precede agent_start) and runs on the next tick. */
-  #startRun(opening: Opening, prompt: string, images: ImageContent[] | undefined, aborted: boolean, seq: number | undefined): void {
-    const controller = new AbortController();
-    if (aborted) controller.abort();
-    let finish!: () => void;
-    const settled = new Promise<void>((resolve) => (finish = resolve));
-    this.#run = { controller, settled, seq };
-    setImmediate(() => {
-      this.#callIndex = 0;
-      void driveRun(this.#driverHost(), opening, prompt, images, controller.signal)
-        .finally(() => {
-          this.#run = undefined;
-          return settleRun(this.#driverHost());
-        })
-        .catch((error: unknown) => this.#k.log.error(`agent_settled failed: ${error instanceof Error ? error.message : String(error)}`))
-        .finally(finish);
+  #startRun(request: RunRequest): void {
+    const run = new Run(this.#runDeps(), request);
+    this.#run = run;
+    run.start(() => {
+      if (this.#run === run) this.#run = undefined;
     });
   }
 
-  #driverHost(): DriverHost {
-    const agent = this;
+  #runDeps(): RunDeps {
     const k = this.#k;
     return {
       hooks: this.#hooks,
       events: k.events,
       log: k.log,
-      warn: (message) => k.log.warn(message),
+      tools: k.tools,
+      cwd: k.config.cwd,
       messages: this.#messages,
-      runHost: (systemPrompt) => agent.#runHost(systemPrompt),
-      systemPromptBase: () => agent.#hooks.system_prompt.promise("", { cwd: k.config.cwd, tools: k.tools.specs(), model: agent.#model }),
+      model: () => this.#model,
+      thinkingLevel: () => this.#thinkingLevel,
+      sessionId: () => this.#sessionId,
+      systemPromptBase: () => this.#hooks.system_prompt.promise("", { cwd: k.config.cwd, tools: k.tools.specs(), model: this.#model }),
+      takeSteering: () => this.#queues.takeSteering(),
+      takeFollowUp: () => this.#queues.takeFollowUp(),
+      emitQueueUpdate: () => this.#emitQueueUpdate(),
       flushDeferred: async () => {
-        for (const entry of agent.#deferred.splice(0, agent.#deferred.length)) {
+        for (const entry of this.#deferred.splice(0, this.#deferred.length)) {
           try {
-            await agent.appendMessage(entry.message);
+            await this.appendMessage(entry.message);
           } finally {
             entry.stored();
           }
         }
       },
-    };
-  }
-
-  #runHost(systemPrompt: string): RunHost {
-    const agent = this;
-    const k = this.#k;
-    return {
-      hooks: this.#hooks,
-      events: k.events,
-      warn: (message) => k.log.warn(message),
-      tools: k.tools,
-      cwd: k.config.cwd,
-      messages: this.#messages,
-      model: () => agent.#model,
-      thinkingLevel: () => agent.#thinkingLevel,
-      sessionId: () => agent.#sessionId,
-      systemPrompt: () => systemPrompt,
-      toolSpecs: () => k.tools.specs(),
-      nextCallIndex: () => ++agent.#callIndex,
-      takeSteering: () => agent.#queues.takeSteering(),
-      takeFollowUp: () => agent.#queues.takeFollowUp(),
-      emitQueueUpdate: () => agent.#emitQueueUpdate(),
     };
   }
 }

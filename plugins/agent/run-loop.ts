@@ -7,15 +7,9 @@ import { announce } from "../../kernel/index.js";
 import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage, UserMessage } from "../../lib/llm/index.js";
 import { endMessage } from "./hooks.js";
 import type { QueuedMessage } from "./queue.js";
-import { streamAssistant, type StreamHost } from "./stream-turn.js";
-import { executeToolCalls, type ToolHost } from "./tool-execution.js";
-
-export interface RunHost extends StreamHost, ToolHost {
-  /** Takes the steering messages due at this delivery point (per steering mode). */
-  takeSteering(): QueuedMessage[];
-  takeFollowUp(): QueuedMessage[];
-  emitQueueUpdate(): void;
-}
+import type { Run } from "./run.js";
+import { streamAssistant } from "./stream-turn.js";
+import { executeToolCalls } from "./tool-execution.js";
 
 /** A queued entry as the message it delivers: the user's text, or an extension's custom message. */
 export function queuedToMessage(queued: QueuedMessage): AgentMessage {
@@ -38,38 +32,39 @@ export interface Opening {
  * Runs turns until the agent would stop. `opening` holds the messages that open the run (none
  * for a continuation). Returns the messages this run produced, for agent_end.
  */
-export async function runTurns(host: RunHost, opening: Opening, signal: AbortSignal): Promise<AgentMessage[]> {
+export async function runTurns(run: Run, opening: Opening): Promise<AgentMessage[]> {
+  const { signal, deps } = run;
   const produced: AgentMessage[] = [];
   let pending = opening.messages;
   let pendingFromQueue = opening.fromQueue;
   if (pending.length === 0 && !signal.aborted) {
     // A continuation's next LLM call is the "next LLM call" steering waits for.
-    const steering = host.takeSteering();
+    const steering = deps.takeSteering();
     pending = steering.map(queuedToMessage);
     pendingFromQueue = steering.length > 0;
   }
   for (let turnIndex = 0; ; turnIndex++) {
-    await announce(host, "turn_start", {}, { turnIndex });
+    await announce(run, "turn_start", {}, { turnIndex });
     // The queue_update for dequeued messages precedes their message_start.
-    if (pendingFromQueue) host.emitQueueUpdate();
+    if (pendingFromQueue) deps.emitQueueUpdate();
     for (const message of pending) {
-      host.messages.push(message);
-      await announce(host, "message_start", { message });
-      produced.push(await endMessage(host, message, host.messages));
+      run.messages.push(message);
+      await announce(run, "message_start", { message });
+      produced.push(await endMessage(run, message, run.messages));
     }
 
-    const assistant = await streamAssistant(host, signal);
+    const assistant = await streamAssistant(run);
     produced.push(assistant);
 
     if (assistant.stopReason === "error" || assistant.stopReason === "aborted") {
-      await announce(host, "turn_end", { message: assistant, toolResults: [] }, { turnIndex });
+      await announce(run, "turn_end", { message: assistant, toolResults: [] }, { turnIndex });
       return produced;
     }
 
     const calls = assistant.content.filter((block): block is ToolCall => block.type === "toolCall");
-    const toolResults: ToolResultMessage[] = calls.length > 0 ? await executeToolCalls(host, calls, signal) : [];
+    const toolResults: ToolResultMessage[] = calls.length > 0 ? await executeToolCalls(run, calls) : [];
     produced.push(...toolResults);
-    await announce(host, "turn_end", { message: assistant, toolResults }, { turnIndex });
+    await announce(run, "turn_end", { message: assistant, toolResults }, { turnIndex });
 
     if (signal.aborted) {
       // Aborted while its tools ran: the model wanted another call, so the run closes with an
@@ -80,13 +75,13 @@ export async function runTurns(host: RunHost, opening: Opening, signal: AbortSig
       pendingFromQueue = false;
       continue;
     }
-    const steering = host.takeSteering();
+    const steering = deps.takeSteering();
     if (calls.length > 0 || steering.length > 0) {
       pending = steering.map(queuedToMessage);
       pendingFromQueue = steering.length > 0;
       continue;
     }
-    const followUps = host.takeFollowUp();
+    const followUps = deps.takeFollowUp();
     if (followUps.length === 0) return produced;
     pending = followUps.map(queuedToMessage);
     pendingFromQueue = true;

@@ -4,47 +4,38 @@
  * final assistant message (errors and aborts become stopReason "error" / "aborted").
  */
 import { announce } from "../../kernel/index.js";
-import { assistantEventBatches, emptyUsage, type AgentMessage, type AssistantMessage, type AssistantStream, type Model, type StreamRequest, type ThinkingLevel, type ToolSpec } from "../../lib/llm/index.js";
+import { assistantEventBatches, emptyUsage, type AssistantMessage, type AssistantStream, type Model, type StreamRequest } from "../../lib/llm/index.js";
 import { toLlmMessages } from "./convert.js";
-import { endMessage, type AnnounceTarget } from "./hooks.js";
+import { endMessage } from "./hooks.js";
+import type { Run } from "./run.js";
 
-export interface StreamHost extends AnnounceTarget {
-  messages: AgentMessage[];
-  model(): Model | null;
-  thinkingLevel(): ThinkingLevel;
-  sessionId(): string | undefined;
-  /** System prompt fixed for the current run. */
-  systemPrompt(): string;
-  toolSpecs(): ToolSpec[];
-  nextCallIndex(): number;
-}
-
-export async function streamAssistant(host: StreamHost, signal: AbortSignal): Promise<AssistantMessage> {
-  const model = host.model();
-  if (!model) return finishWithoutStream(host, failure(undefined, "No model selected.", signal));
+export async function streamAssistant(run: Run): Promise<AssistantMessage> {
+  const { signal } = run;
+  const model = run.deps.model();
+  if (!model) return finishWithoutStream(run, failure(undefined, "No model selected.", signal));
   // Aborted before the call (e.g. during the previous turn's tools): no request is sent.
-  if (signal.aborted) return finishWithoutStream(host, failure(model, "Request was aborted", signal));
+  if (signal.aborted) return finishWithoutStream(run, failure(model, "Request was aborted", signal));
 
   // Anything that fails before the provider answers (a context tap, converting the history,
   // the provider's own setup) ends this turn as an error message, never the run.
   let stream: AssistantStream | undefined;
   try {
-    stream = await openStream(host, model, signal);
+    stream = await openStream(run, model, signal);
   } catch (error) {
-    return finishWithoutStream(host, failure(model, messageOf(error), signal));
+    return finishWithoutStream(run, failure(model, messageOf(error), signal));
   }
   if (!stream) {
-    return finishWithoutStream(host, failure(model, `No provider is registered for API "${model.api}" (model ${model.provider}/${model.id})`, signal));
+    return finishWithoutStream(run, failure(model, `No provider is registered for API "${model.api}" (model ${model.provider}/${model.id})`, signal));
   }
 
   let partial: AssistantMessage | undefined;
   let final: AssistantMessage | undefined;
   const begin = async (message: AssistantMessage) => {
     partial = message;
-    host.messages.push(message);
-    await announce(host, "message_start", { message });
+    run.messages.push(message);
+    await announce(run, "message_start", { message });
   };
-  const updateHook = host.hooks.message_update;
+  const updateHook = run.hooks.message_update;
   try {
     // A batch is walked without awaiting, except for what must be awaited per event (a tapped
     // hook, a congested consumer): the adapter maps each event as it is reached.
@@ -61,9 +52,9 @@ export async function streamAssistant(host: StreamHost, signal: AbortSignal): Pr
           break relay;
         }
         const update = { type: "message_update" as const, message: event.partial, assistantMessageEvent: event };
-        host.events.dispatch(update);
+        run.events.dispatch(update);
         if (updateHook.isUsed()) await updateHook.promise(update);
-        const congestion = host.events.drain();
+        const congestion = run.events.drain();
         if (congestion) await congestion;
         // An abort that came while this waited (a hook, a slow client) ends the relay here, not
         // after the rest of the network read's events.
@@ -78,28 +69,28 @@ export async function streamAssistant(host: StreamHost, signal: AbortSignal): Pr
     final = { ...final, stopReason: "aborted", errorMessage: final.errorMessage ?? "Request was aborted" };
   }
 
-  if (!partial) return finishWithoutStream(host, final);
-  const index = host.messages.lastIndexOf(partial);
-  if (index >= 0) host.messages[index] = final;
-  else host.messages.push(final);
-  return endMessage(host, final, host.messages);
+  if (!partial) return finishWithoutStream(run, final);
+  const index = run.messages.lastIndexOf(partial);
+  if (index >= 0) run.messages[index] = final;
+  else run.messages.push(final);
+  return endMessage(run, final, run.messages);
 }
 
-async function openStream(host: StreamHost, model: Model, signal: AbortSignal): Promise<AssistantStream | undefined> {
-  let context = host.messages;
-  if (host.hooks.context.isUsed()) context = (await host.hooks.context.promise({ messages: [...context] })).messages;
+async function openStream(run: Run, model: Model, signal: AbortSignal): Promise<AssistantStream | undefined> {
+  let context = run.messages;
+  if (run.hooks.context.isUsed()) context = (await run.hooks.context.promise({ messages: [...context] })).messages;
   const request: StreamRequest = {
     model,
-    context: { systemPrompt: host.systemPrompt(), messages: toLlmMessages(context), tools: host.toolSpecs() },
-    options: { signal, thinkingLevel: host.thinkingLevel(), sessionId: host.sessionId(), callIndex: host.nextCallIndex() },
+    context: { systemPrompt: run.systemPrompt, messages: toLlmMessages(context), tools: run.deps.tools.specs() },
+    options: { signal, thinkingLevel: run.deps.thinkingLevel(), sessionId: run.deps.sessionId(), callIndex: run.nextCallIndex() },
   };
-  return host.hooks.stream.get(model.api)?.call(request);
+  return run.hooks.stream.get(model.api)?.call(request);
 }
 
-async function finishWithoutStream(host: StreamHost, message: AssistantMessage): Promise<AssistantMessage> {
-  host.messages.push(message);
-  await announce(host, "message_start", { message });
-  return endMessage(host, message, host.messages);
+async function finishWithoutStream(run: Run, message: AssistantMessage): Promise<AssistantMessage> {
+  run.messages.push(message);
+  await announce(run, "message_start", { message });
+  return endMessage(run, message, run.messages);
 }
 
 function failure(model: Model | undefined, errorMessage: string, signal: AbortSignal, partial?: AssistantMessage): AssistantMessage {

@@ -3,20 +3,15 @@
  * execute (streaming tool_execution_update) -> tool_result transform -> tool_execution_end ->
  * the ToolResultMessage. A failure of any step is an error result; the run goes on.
  */
-import { announce, type ToolRegistryView, type ToolResult } from "../../kernel/index.js";
-import type { AgentMessage, ToolCall, ToolResultMessage } from "../../lib/llm/index.js";
-import { endMessage, type AnnounceTarget } from "./hooks.js";
+import { announce, type ToolResult } from "../../kernel/index.js";
+import type { ToolCall, ToolResultMessage } from "../../lib/llm/index.js";
+import { endMessage } from "./hooks.js";
+import type { Run } from "./run.js";
 
-export interface ToolHost extends AnnounceTarget {
-  tools: ToolRegistryView;
-  cwd: string;
-  messages: AgentMessage[];
-}
-
-export async function executeToolCalls(host: ToolHost, calls: ToolCall[], signal: AbortSignal): Promise<ToolResultMessage[]> {
+export async function executeToolCalls(run: Run, calls: ToolCall[]): Promise<ToolResultMessage[]> {
   const results: ToolResultMessage[] = [];
   for (const call of calls) {
-    const result = await executeOne(host, call, signal);
+    const result = await executeOne(run, call);
     const message: ToolResultMessage = {
       role: "toolResult",
       toolCallId: call.id,
@@ -26,20 +21,20 @@ export async function executeToolCalls(host: ToolHost, calls: ToolCall[], signal
       isError: result.isError === true,
       timestamp: Date.now(),
     };
-    host.messages.push(message);
-    await announce(host, "message_start", { message });
-    results.push(await endMessage(host, message, host.messages));
+    run.messages.push(message);
+    await announce(run, "message_start", { message });
+    results.push(await endMessage(run, message, run.messages));
   }
   return results;
 }
 
-async function executeOne(host: ToolHost, call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
+async function executeOne(run: Run, call: ToolCall): Promise<ToolResult> {
   const args = call.arguments;
-  await announce(host, "tool_execution_start", { toolCallId: call.id, toolName: call.name, args });
+  await announce(run, "tool_execution_start", { toolCallId: call.id, toolName: call.name, args });
 
-  let result = await runTool(host, call, signal);
-  if (host.hooks.tool_result.isUsed()) {
-    const transformed = await host.hooks.tool_result.promise({
+  let result = await runTool(run, call);
+  if (run.hooks.tool_result.isUsed()) {
+    const transformed = await run.hooks.tool_result.promise({
       toolCallId: call.id,
       toolName: call.name,
       input: args,
@@ -50,7 +45,7 @@ async function executeOne(host: ToolHost, call: ToolCall, signal: AbortSignal): 
     result = { content: transformed.content, details: transformed.details, isError: transformed.isError };
   }
   const isError = result.isError === true;
-  await announce(host, "tool_execution_end", {
+  await announce(run, "tool_execution_end", {
     toolCallId: call.id,
     toolName: call.name,
     result: { content: result.content, details: result.details },
@@ -59,17 +54,18 @@ async function executeOne(host: ToolHost, call: ToolCall, signal: AbortSignal): 
   return { ...result, isError };
 }
 
-async function runTool(host: ToolHost, call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
+async function runTool(run: Run, call: ToolCall): Promise<ToolResult> {
+  const { signal } = run;
   if (signal.aborted) return errorResult("Operation aborted");
-  const validation = await host.tools.validate(call.name, call.arguments);
+  const validation = await run.deps.tools.validate(call.name, call.arguments);
   if (!validation.ok) return errorResult(validation.error);
 
-  if (host.hooks.tool_call.isUsed()) {
-    const veto = await host.hooks.tool_call.promise({ toolCallId: call.id, toolName: call.name, input: validation.args });
+  if (run.hooks.tool_call.isUsed()) {
+    const veto = await run.hooks.tool_call.promise({ toolCallId: call.id, toolName: call.name, input: validation.args });
     if (veto?.block) return errorResult(veto.reason ?? "Tool execution was blocked");
   }
 
-  const tool = host.tools.get(call.name)!;
+  const tool = run.deps.tools.get(call.name)!;
   // A tool may call onUpdate after it settled (a late stream chunk): that would put an update
   // after tool_execution_end, so updates stop once execute returns.
   let running = true;
@@ -77,10 +73,10 @@ async function runTool(host: ToolHost, call: ToolCall, signal: AbortSignal): Pro
     const result = await tool.execute(validation.args, {
       toolCallId: call.id,
       signal,
-      cwd: host.cwd,
+      cwd: run.deps.cwd,
       onUpdate: (partial) => {
         if (!running) return;
-        void announce(host, "tool_execution_update", {
+        void announce(run, "tool_execution_update", {
           toolCallId: call.id,
           toolName: call.name,
           args: call.arguments,

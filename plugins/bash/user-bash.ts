@@ -29,7 +29,7 @@ declare module "../../kernel/events.js" {
   }
 }
 
-/** What the `bash` command answers (the spec's BashResult). */
+/** What the `bash` command answers (the protocol's BashResult). */
 export interface BashCommandResult {
   output: string;
   /** Absent when cancelled. */

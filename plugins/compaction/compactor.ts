@@ -14,7 +14,7 @@ import { estimateContextTokens, estimateMessageTokens, VERBATIM_STRATEGY, type S
 import { SessionBackup } from "./backup.js";
 import type { CompactionHooks } from "./hooks.js";
 import { frozenPreparation, readVerdict, type TapDecision } from "./hook-payload.js";
-import { cancelled, planDeletions, type PlannerHost } from "./planner.js";
+import { cancelled, planDeletions, type PlannerDeps } from "./planner.js";
 import { PROMPT_VERSION } from "./prompt.js";
 import { reconstruct } from "./reconstruct.js";
 import { MIN_REGION_LINES, prepareRegion, type Region } from "./region.js";
@@ -29,13 +29,13 @@ export class CompactionFailure extends KernelError {
   }
 }
 
-export interface CompactorHost {
+export interface CompactorDeps {
   agent: AgentApi;
   session: SessionApi;
   hooks: Pick<CompactionHooks, "session_before_compact">;
   settings: CompactionSettings;
   retry: PlannerRetrySettings;
-  emit: PlannerHost["emit"];
+  emit: PlannerDeps["emit"];
 }
 
 export interface CompactionRequest {
@@ -71,8 +71,8 @@ export function contextTokens(messages: readonly AgentMessage[]): number {
   return estimateContextTokens(messages) ?? messages.reduce((sum, message) => sum + estimateMessageTokens(message), 0);
 }
 
-export async function runCompaction(host: CompactorHost, request: CompactionRequest): Promise<Committed> {
-  const { agent, session } = host;
+export async function runCompaction(deps: CompactorDeps, request: CompactionRequest): Promise<Committed> {
+  const { agent, session } = deps;
   const { signal } = request;
   const path = session.branch();
   const region = prepareRegion(path, request.preserveRecent, request.query);
@@ -87,9 +87,9 @@ export async function runCompaction(host: CompactorHost, request: CompactionRequ
   let committed: Committed | undefined;
   try {
     let decision: TapDecision = { kind: "none" };
-    const hook = host.hooks.session_before_compact;
+    const hook = deps.hooks.session_before_compact;
     if (hasTaps(hook)) {
-      const { preparation, branchEntries } = frozenPreparation(region, tokensBefore, host.settings, path);
+      const { preparation, branchEntries } = frozenPreparation(region, tokensBefore, deps.settings, path);
       const verdict = await hook.promise({
         reason: request.reason,
         parameters,
@@ -103,7 +103,7 @@ export async function runCompaction(host: CompactorHost, request: CompactionRequ
     if (decision.kind === "cancel" || signal.aborted) throw cancelled();
     if (decision.kind === "invalid") throw new CompactionFailure(decision.reason);
 
-    const produced = decision.kind === "text" ? supplied(decision, region) : await planned(host, request, region);
+    const produced = decision.kind === "text" ? supplied(decision, region) : await planned(deps, request, region);
     if (signal.aborted) throw cancelled();
     const { text, firstKeptEntryId } = produced;
     const L = region.lines.length;
@@ -160,9 +160,9 @@ function supplied(decision: Extract<TapDecision, { kind: "text" }>, region: Regi
 }
 
 /** The planner's deletions applied; load-bearing and no usable plan: the whole region goes (rung "fresh"). */
-async function planned(host: CompactorHost, request: CompactionRequest, region: Region): Promise<Produced> {
-  const { agent } = host;
-  const planner: PlannerHost = { complete: (r) => agent.complete(r), model: agent.getModel()!, thinkingLevel: agent.getThinkingLevel(), retry: host.retry, reason: request.reason, emit: host.emit };
+async function planned(deps: CompactorDeps, request: CompactionRequest, region: Region): Promise<Produced> {
+  const { agent } = deps;
+  const planner: PlannerDeps = { complete: (r) => agent.complete(r), model: agent.getModel()!, thinkingLevel: agent.getThinkingLevel(), retry: deps.retry, reason: request.reason, emit: deps.emit };
   const outcome = await planDeletions(planner, { lines: region.lines, compressionRatio: request.compressionRatio, query: region.query, signal: request.signal });
   if (!outcome.ok && !request.loadBearing) throw new CompactionFailure(outcome.error);
   const rebuilt = reconstruct(region.lines, outcome.ok ? outcome.ranges : [{ start: 1, end: region.lines.length }]);

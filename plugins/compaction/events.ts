@@ -1,4 +1,4 @@
-/** The events the compaction plugin emits (spec: compaction_start/end, summarization_retry_*). */
+/** The events the compaction plugin emits (docs/protocol.md: compaction_start/end, summarization_retry_*). */
 import { z } from "zod";
 import { CompactionResultSchema } from "./api.js";
 

@@ -1,5 +1,5 @@
 /**
- * The planner's answer as a deletion plan (DECISIONS: compaction plan validation). Each line is
+ * The planner's answer as a deletion plan (docs/decisions.md, Compaction plans). Each line is
  * a `start,end` record deleting lines start..end inclusive (1-based); any other non-empty line
  * rejects the whole plan. Valid records are normalised: reversed pairs swapped, ranges clipped to
  * 1..N (a range wholly outside is dropped), then sorted and merged when they overlap or touch.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { emptyUsage, type AssistantMessage, type AssistantMessageEvent, type AssistantStream, type Model } from "../../lib/llm/index.js";
 import type { CompletionRequest } from "../agent/api.js";
-import { planDeletions, type PlannerHost } from "./planner.js";
+import { planDeletions, type PlannerDeps } from "./planner.js";
 
 const MODEL: Model = {
   id: "m", name: "M", api: "test", provider: "p", baseUrl: "", reasoning: true, input: ["text"],
@@ -20,7 +20,7 @@ function message(reply: { text: string; stop?: "stop" | "length" } | { error: st
 function host(replies: Reply[], retry = { enabled: true, maxRetries: 3, baseDelayMs: 1 }) {
   const requests: CompletionRequest[] = [];
   const events: { type: string; payload: unknown }[] = [];
-  const plannerHost: PlannerHost = {
+  const plannerHost: PlannerDeps = {
     model: MODEL,
     thinkingLevel: "high",
     retry,

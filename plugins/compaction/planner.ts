@@ -17,7 +17,7 @@ export const COMPACTION_CANCELLED = "Compaction cancelled";
 
 type RetryEvent = "summarization_retry_scheduled" | "summarization_retry_attempt_start" | "summarization_retry_finished";
 
-export interface PlannerHost {
+export interface PlannerDeps {
   complete(request: CompletionRequest): AssistantStream;
   model: Model;
   thinkingLevel: ThinkingLevel;
@@ -41,14 +41,14 @@ export function cancelled(): KernelError {
 }
 
 /** Plans the deletions; throws `Compaction cancelled` when `signal` aborts. */
-export async function planDeletions(host: PlannerHost, request: PlanRequest): Promise<PlanOutcome> {
-  const retries = new RetryBudget(host, request.signal);
+export async function planDeletions(deps: PlannerDeps, request: PlanRequest): Promise<PlanOutcome> {
+  const retries = new RetryBudget(deps, request.signal);
   try {
     const total = request.lines.length;
     // Lines withheld from the front after the planner request overflowed the window.
     for (let offset = 0; offset < total; offset += Math.max(1, Math.floor((total - offset) / 2))) {
       const view = offset === 0 ? request.lines : request.lines.slice(offset);
-      const answer = await retries.call(() => ask(host, view, request));
+      const answer = await retries.call(() => ask(deps, view, request));
       if (answer === "overflow") continue;
       if (answer.stopReason === "error" || answer.stopReason === "aborted") {
         return { ok: false, error: answer.errorMessage ?? "the planner request failed", invalidPlan: false };
@@ -66,13 +66,13 @@ export async function planDeletions(host: PlannerHost, request: PlanRequest): Pr
 }
 
 /** One planner request; "overflow" when it did not fit the window. */
-async function ask(host: PlannerHost, lines: readonly string[], request: PlanRequest): Promise<AssistantMessage | "overflow"> {
-  const { model, thinkingLevel } = host;
+async function ask(deps: PlannerDeps, lines: readonly string[], request: PlanRequest): Promise<AssistantMessage | "overflow"> {
+  const { model, thinkingLevel } = deps;
   const signal = request.signal;
   if (signal.aborted) throw cancelled();
   let final: AssistantMessage | undefined;
   try {
-    const stream = host.complete({
+    const stream = deps.complete({
       model,
       systemPrompt: PLANNER_SYSTEM_PROMPT,
       messages: [{ role: "user", content: plannerUserMessage({ lines, compressionRatio: request.compressionRatio, query: request.query }), timestamp: Date.now() }],
@@ -117,34 +117,34 @@ function textOf(message: AssistantMessage): string {
 
 type Answer = AssistantMessage | "overflow";
 
-/** Retries of transient errors across one compaction, and their events (spec: summarization_retry_*). */
+/** Retries of transient errors across one compaction, and their events (docs/protocol.md: summarization_retry_*). */
 class RetryBudget {
-  readonly #host: PlannerHost;
+  readonly #deps: PlannerDeps;
   readonly #signal: AbortSignal;
   #attempt = 0;
 
-  constructor(host: PlannerHost, signal: AbortSignal) {
-    this.#host = host;
+  constructor(deps: PlannerDeps, signal: AbortSignal) {
+    this.#deps = deps;
     this.#signal = signal;
   }
 
   async call(ask: () => Promise<Answer>): Promise<Answer> {
-    const { retry, reason } = this.#host;
+    const { retry, reason } = this.#deps;
     for (;;) {
       const answer = await ask();
       const error = answer !== "overflow" && answer.stopReason === "error" ? (answer.errorMessage ?? "") : undefined;
       if (error === undefined || !retry.enabled || !isRetryableError(error) || this.#attempt >= retry.maxRetries) return answer;
       this.#attempt++;
       const delayMs = retry.baseDelayMs * 2 ** (this.#attempt - 1);
-      this.#host.emit("summarization_retry_scheduled", { attempt: this.#attempt, maxAttempts: retry.maxRetries, delayMs, errorMessage: error });
+      this.#deps.emit("summarization_retry_scheduled", { attempt: this.#attempt, maxAttempts: retry.maxRetries, delayMs, errorMessage: error });
       await this.#sleep(delayMs);
-      this.#host.emit("summarization_retry_attempt_start", { source: "compaction", reason });
+      this.#deps.emit("summarization_retry_attempt_start", { source: "compaction", reason });
     }
   }
 
   /** Closes a retry loop that started (every way out of the planner, cancellation included). */
   finish(): void {
-    if (this.#attempt > 0) this.#host.emit("summarization_retry_finished", {});
+    if (this.#attempt > 0) this.#deps.emit("summarization_retry_finished", {});
     this.#attempt = 0;
   }
 

@@ -10,11 +10,11 @@ import type { AgentApi } from "../agent/api.js";
 import type { SessionApi } from "../session/api.js";
 import type { CompactOptions } from "./api.js";
 import type { CompactionHooks } from "./hooks.js";
-import { hasTaps, NOTHING_TO_COMPACT, runCompaction, type CompactorHost } from "./compactor.js";
+import { hasTaps, NOTHING_TO_COMPACT, runCompaction, type CompactorDeps } from "./compactor.js";
 import { cancelled, COMPACTION_CANCELLED } from "./planner.js";
 import type { PlannerRetrySettings } from "./settings.js";
 
-/** How each trigger words a failure (the spec's `compact` error is `Compaction failed: <message>`). */
+/** How each trigger words a failure (the protocol's `compact` error is `Compaction failed: <message>`). */
 const FAILURE_PREFIX: Record<CompactionReason, string> = {
   manual: "Compaction failed: ",
   threshold: "Auto-compaction failed: ",
@@ -134,7 +134,7 @@ export class CompactionRunner {
     if (!spec.quietWhenNothing) start();
     try {
       const settings = this.settings;
-      const host: CompactorHost = {
+      const deps: CompactorDeps = {
         agent: this.#agent,
         session: this.#session,
         hooks: this.#hooks,
@@ -142,7 +142,7 @@ export class CompactionRunner {
         retry: this.#retry,
         emit: (type, payload) => this.#emit(type, payload),
       };
-      const committed = await runCompaction(host, {
+      const committed = await runCompaction(deps, {
         reason,
         preserveRecent: spec.options.preserveRecent ?? settings.preserveRecent,
         compressionRatio: spec.options.compressionRatio ?? settings.compressionRatio,

@@ -45,7 +45,7 @@ export function effectiveCompactionSettings(settings: Settings): CompactionSetti
   };
 }
 
-/** Read from the startup snapshot of `retry` (spec: the same retry settings as assistant turns). */
+/** Read from the startup snapshot of `retry` (docs/protocol.md: the same retry settings as assistant turns). */
 export function plannerRetrySettings(settings: Settings): PlannerRetrySettings {
   const retry = (settings as { retry?: Partial<PlannerRetrySettings> }).retry ?? {};
   return {

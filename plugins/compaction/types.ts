@@ -8,10 +8,10 @@ import type * as C from "./schemas.js";
 
 type Out<F extends () => z.ZodType> = z.output<ReturnType<F>>;
 
-/** Per-call knobs of the verbatim-line compactor (the spec's snake_case names). */
+/** Per-call knobs of the verbatim-line compactor (the protocol's snake_case names). */
 export type CompactionParameters = Out<typeof C.CompactionParametersSchema>;
 export type CompactionStats = Out<typeof C.CompactionStatsSchema>;
-/** What `compact` answers and `compaction_end.result` carries (spec: compact). */
+/** What `compact` answers and `compaction_end.result` carries (docs/protocol.md: compact). */
 export type CompactionResult = Out<typeof C.CompactionResultSchema>;
 
 export type CompactionReason = "manual" | "threshold" | "overflow";

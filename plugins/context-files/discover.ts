@@ -3,7 +3,7 @@
  * directory from the filesystem root down to the cwd the first of AGENTS.md, CLAUDE.md.
  * Asynchronous throughout (a prompt never blocks the event loop on disk), each file capped.
  *
- * Project files are data from a cloned repository (DECISIONS: Trust): one is read only when it
+ * Project files are data from a cloned repository (docs/decisions.md, Trust): one is read only when it
  * is a regular file inside the project, so an `AGENTS.md -> ~/.aws/credentials` link is never
  * sent to a provider, and a FIFO or device never stalls the prompt. Such a file is skipped and
  * reported through `onSkip`; the next name in the directory is tried. The agent dir is the

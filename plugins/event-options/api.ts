@@ -1,7 +1,7 @@
 /**
  * The `eventOptions` service and what it projects: how this client wants the outward stream
  * shaped (`set_event_options`). Transports read it when they serialise; the default options
- * leave every record exactly as the spec shows it.
+ * leave every record exactly as the protocol shows it.
  */
 import { z } from "zod";
 import { stringifyRecord } from "../../lib/jsonl/index.js";

@@ -11,7 +11,7 @@ function bridge() {
 }
 
 describe("UI bridge", () => {
-  it("a dialog writes its request in the spec's shape and resolves with the matching reply", async () => {
+  it("a dialog writes its request in the protocol's shape and resolves with the matching reply", async () => {
     const { ui, written, ctx } = bridge();
     const answer = ctx.select("Pick", ["a", "b"]);
     expect(written).toEqual([{ id: expect.any(String), method: "select", title: "Pick", options: ["a", "b"] }]);
@@ -59,7 +59,7 @@ describe("UI bridge", () => {
     expect(await Promise.all(pending)).toEqual([undefined, undefined]);
   });
 
-  it("fire-and-forget methods write requests without waiting; TUI-only ones degrade as the spec lists", async () => {
+  it("fire-and-forget methods write requests without waiting; TUI-only ones degrade as pi's RPC mode does", async () => {
     const { written, ctx } = bridge();
     ctx.notify("hi");
     ctx.notify("careful", "warning");

@@ -1,5 +1,5 @@
 /**
- * The extension UI sub-protocol (spec: Extension UI Protocol). Dialogs (select, confirm, input,
+ * The extension UI sub-protocol (docs/protocol-guide.md, Extension UI). Dialogs (select, confirm, input,
  * editor) write an `extension_ui_request` and wait for the `extension_ui_response` with the same
  * id; a `timeout` resolves them with their default by itself (a later reply is then unknown); a
  * reply whose value has the wrong type resolves the dialog as cancelled; teardown (the `closing`
@@ -96,7 +96,7 @@ function isCancel(value: unknown): boolean {
   return value !== undefined && value !== false;
 }
 
-/** How each dialog reads a reply (spec: value / confirmed / cancelled). */
+/** How each dialog reads a reply (docs/protocol.md: value / confirmed / cancelled). */
 export const readSelect =
   (options: readonly string[]): ReadReply<string | undefined> =>
   (reply) =>

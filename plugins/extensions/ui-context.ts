@@ -1,7 +1,7 @@
 /**
  * `ctx.ui`: over RPC, dialogs and notices go through the UI bridge; without a client that can
  * answer (another transport) dialogs resolve with their defaults at once and notices are dropped.
- * Terminal-only methods behave as the spec's "degraded in RPC mode" list says.
+ * Terminal-only methods behave as pi's RPC mode degrades them (docs/extensions.md) says.
  */
 import type { ExtensionUIContext, ExtensionUIDialogOptions, Theme } from "./types/context.js";
 import { readConfirm, readSelect, readText, type UiBridge } from "./ui-bridge.js";

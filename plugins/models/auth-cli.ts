@@ -7,7 +7,7 @@
 import { AuthStore } from "./auth-store.js";
 import { describeConfigValue } from "./config-value.js";
 import { modelsJsonPath, readModelsJson, type ProviderConfig } from "./models-json.js";
-import { ENV_API_KEYS as ENV_KEYS } from "../../lib/provider-kit/api-names.js";
+import { readCatalog } from "../../lib/model-catalog/index.js";
 
 export interface AuthCliIo {
   agentDir: string;
@@ -43,14 +43,15 @@ export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<num
   if (action === "list" && provider === undefined) {
     await store.load((message) => io.stderr.write(`${message}\n`));
     const modelsJson = await modelsJsonProviders(io);
-    io.stdout.write(listing(store, modelsJson, io.env ?? process.env));
+    io.stdout.write(listing(store, modelsJson, await builtinKeys(), io.env ?? process.env));
     return 0;
   }
   if (action === "set" || action === "clear") {
     if (provider === undefined) {
       await store.load().catch(() => undefined);
-      const known = [...new Set([...Object.keys(ENV_KEYS), ...Object.keys(await modelsJsonProviders(io)), ...store.providers()])];
-      return fail(`atomic auth ${action} needs a provider name, for example: atomic auth ${action} ${known[0] ?? "anthropic"}. Known providers: ${known.join(", ")}.`, true);
+      const known = [...new Set([...Object.keys(await builtinKeys()), ...Object.keys(await modelsJsonProviders(io)), ...store.providers()])];
+      const example = known.includes("anthropic") ? "anthropic" : (known[0] ?? "<provider>");
+      return fail(`atomic auth ${action} needs a provider name, for example: atomic auth ${action} ${example}. Known providers: ${known.join(", ")}.`, true);
     }
     if (extra.length > 0) return fail(action === "set" ? "The key is read from stdin, not from the command line." : `atomic auth clear takes one provider name, not ${1 + extra.length}.`, true);
   } else if (action !== "list") {
@@ -68,7 +69,7 @@ export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<num
     }
     if (!force) {
       await store.load();
-      const known = [...new Set([...Object.keys(ENV_KEYS), ...Object.keys(await modelsJsonProviders(io)), ...store.providers()])];
+      const known = [...new Set([...Object.keys(await builtinKeys()), ...Object.keys(await modelsJsonProviders(io)), ...store.providers()])];
       if (!known.includes(provider)) {
         io.stderr.write(`Unknown provider "${provider}". Known providers: ${known.join(", ")}. For a provider a plugin of yours registers, pass --force.\n`);
         return 2;
@@ -92,14 +93,20 @@ async function modelsJsonProviders(io: AuthCliIo): Promise<Record<string, Provid
   return result.file?.providers ?? {};
 }
 
+/** The built-in providers (the catalog's) and the environment variable each reads its key from. */
+async function builtinKeys(): Promise<Record<string, string | undefined>> {
+  const catalog = await readCatalog();
+  return Object.fromEntries(catalog.providers.map((provider) => [provider.provider, provider.envKey]));
+}
+
 /** Each provider's key sources in lookup order (the first one is used); never a key. */
-function listing(store: AuthStore, modelsJson: Record<string, ProviderConfig>, env: NodeJS.ProcessEnv): string {
+function listing(store: AuthStore, modelsJson: Record<string, ProviderConfig>, envKeys: Record<string, string | undefined>, env: NodeJS.ProcessEnv): string {
   const lines: string[] = [];
-  const providers = new Set([...Object.keys(ENV_KEYS), ...store.providers(), ...Object.keys(modelsJson)]);
+  const providers = new Set([...Object.keys(envKeys), ...store.providers(), ...Object.keys(modelsJson)]);
   for (const provider of providers) {
     const sources: string[] = [];
     if (store.has(provider)) sources.push("auth.json");
-    const variable = ENV_KEYS[provider];
+    const variable = envKeys[provider];
     if (variable && env[variable]) sources.push(`environment (${variable})`);
     const configured = modelsJson[provider]?.apiKey;
     if (configured) sources.push(`models.json (${describeModelsJsonKey(configured, env)})`);

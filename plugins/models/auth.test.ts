@@ -18,7 +18,7 @@ async function registry(env: NodeJS.ProcessEnv, modelsJson?: unknown): Promise<M
   if (modelsJson) await writeFile(join(agentDir, "models.json"), JSON.stringify(modelsJson));
   const r = new ModelRegistry({ env, agentDir });
   await r.loadConfig();
-  for (const provider of builtinProviders()) r.registerProvider(provider);
+  for (const provider of await builtinProviders()) r.registerProvider(provider);
   r.registerCustomProviders();
   return r;
 }
@@ -60,7 +60,7 @@ describe("credentials", () => {
 
   it("a provider's own key (registerProvider) comes after models.json: a literal, or an env var it names", async () => {
     const r = await registry({ PROXY_KEY: "p" }, { providers: { proxied: { apiKey: "sk-file" } } });
-    const model = { ...builtinProviders()[0]!.models[0]!, provider: "own" };
+    const model = { ...(await builtinProviders())[0]!.models[0]!, provider: "own" };
     r.registerProvider({ name: "own", api: model.api, models: [model], apiKey: "sk-own" });
     expect(await r.apiKey("own")).toBe("sk-own");
     expect(r.authStatus("own")).toEqual({ configured: true, source: "provider", label: "registered by the provider" });
@@ -126,7 +126,7 @@ describe("atomic auth", () => {
     await writeFile(join(agentDir, "models.json"), JSON.stringify({ providers: { local: { baseUrl: "http://127.0.0.1:1/v1", api: "openai-completions", models: [{ id: "m" }] } } }));
     const typo = io("k\n");
     expect(await runAuthCommand(["set", "antropic"], typo)).toBe(2);
-    expect(typo.text().err).toBe('Unknown provider "antropic". Known providers: anthropic, openai, google, local. For a provider a plugin of yours registers, pass --force.\n');
+    expect(typo.text().err).toMatch(/^Unknown provider "antropic"\. Known providers: anthropic, openai, google, openrouter, .*, lmstudio, local\. For a provider a plugin of yours registers, pass --force\.\n$/);
     expect(await runAuthCommand(["set", "local"], io("k-local\n"))).toBe(0);
     expect(await runAuthCommand(["set", "--force", "my-gateway"], io("k-gw\n"))).toBe(0);
     expect(await runAuthCommand(["set", "my-gateway"], io("k-gw2\n"))).toBe(0); // stored before: known now

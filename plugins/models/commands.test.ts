@@ -34,7 +34,7 @@ describe("model commands", () => {
   it("set_model switches, returns the Model and persists the default", async () => {
     await boot({ ANTHROPIC_API_KEY: "a" });
     const model = await invoke("set_model", { provider: "anthropic", modelId: "claude-haiku-4-5" });
-    expect(model).toMatchObject({ provider: "anthropic", id: "claude-haiku-4-5", name: "Claude Haiku 4.5" });
+    expect(model).toMatchObject({ provider: "anthropic", id: "claude-haiku-4-5", name: expect.stringMatching(/^Claude Haiku 4\.5/) });
     expect((await invoke("get_state")).model.id).toBe("claude-haiku-4-5");
     expect(await settings()).toMatchObject({ defaultProvider: "anthropic", defaultModel: "claude-haiku-4-5" });
   });

@@ -1,4 +1,4 @@
-/** The model and thinking RPC commands, exactly as the spec shows them. One zod schema each. */
+/** The model and thinking RPC commands, exactly as the protocol shows them. One zod schema each. */
 import { z } from "zod";
 import { ModelSchema, THINKING_LEVELS, publicModel } from "../../lib/llm/index.js";
 import { defineCommand, type CommandDefinition, NO_DATA } from "../../kernel/index.js";

@@ -1,7 +1,7 @@
 /**
  * What `cycle_model` moves through: the scope's models that have credentials when a scope is set
  * (`--models`, `enabledModels`), else every available model except the offline replay ones,
- * which join only when the current model is one of them (DECISIONS).
+ * which join only when the current model is one of them (docs/decisions.md).
  */
 import type { Model, ThinkingLevel } from "../../lib/llm/index.js";
 import type { ModelsApi } from "./api.js";

@@ -19,19 +19,19 @@ async function registryWith(modelsJson: unknown, env: NodeJS.ProcessEnv = {}): P
   if (modelsJson !== undefined) await writeFile(join(agentDir, "models.json"), typeof modelsJson === "string" ? modelsJson : JSON.stringify(modelsJson));
   const registry = new ModelRegistry({ env, agentDir, warn: (message) => warnings.push(message) });
   await registry.loadConfig();
-  for (const provider of builtinProviders()) registry.registerProvider(provider);
+  for (const provider of await builtinProviders()) registry.registerProvider(provider);
   registry.registerCustomProviders();
   return registry;
 }
 
 describe("models.json", () => {
   it("adds a custom OpenAI-compatible provider with pi's model defaults", async () => {
-    const registry = await registryWith({ providers: { ollama: { baseUrl: "http://localhost:11434/v1", api: "openai-completions", apiKey: "ollama", models: [{ id: "llama3.1:8b" }] } } });
-    expect(registry.find("ollama", "llama3.1:8b")).toEqual({
+    const registry = await registryWith({ providers: { homelab: { baseUrl: "http://localhost:11434/v1", api: "openai-completions", apiKey: "homelab", models: [{ id: "llama3.1:8b" }] } } });
+    expect(registry.find("homelab", "llama3.1:8b")).toEqual({
       id: "llama3.1:8b",
       name: "llama3.1:8b",
       api: "openai-completions",
-      provider: "ollama",
+      provider: "homelab",
       baseUrl: "http://localhost:11434/v1",
       reasoning: false,
       input: ["text"],
@@ -39,8 +39,8 @@ describe("models.json", () => {
       contextWindow: 128000,
       maxTokens: 16384,
     });
-    expect(registry.authStatus("ollama")).toEqual({ configured: true, source: "models_json", label: "models.json" });
-    expect(registry.available().some((m) => m.provider === "ollama")).toBe(true);
+    expect(registry.authStatus("homelab")).toEqual({ configured: true, source: "models_json", label: "models.json" });
+    expect(registry.available().some((m) => m.provider === "homelab")).toBe(true);
     expect(warnings).toEqual([]);
   });
 

@@ -4,7 +4,7 @@
  * models.json; every value may be a literal, an env-var name or a `!command`. Models are listed
  * with secrets in their base URL redacted; requests get the original through `requestCredentials`.
  */
-import type { ProviderRequestHooks } from "../../lib/provider-kit/index.js";
+import type { ProviderHttpOptions, ProviderRequestHooks } from "../../lib/provider-kit/index.js";
 import type { Model } from "../../lib/llm/index.js";
 import { unknownCompatKeys, type RequestCredentials } from "../../lib/provider-kit/index.js";
 import type { AuthStatus, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
@@ -22,6 +22,8 @@ export interface RegistryOptions {
 
 export class ModelRegistry implements ModelsApi {
   readonly #providers = new Map<string, ProviderRegistration>();
+  /** Catalog providers whose models are not built yet: built on first use (most starts use one provider). */
+  readonly #pending = new Map<string, () => Model[]>();
   /** models.json blocks by provider; applied whenever that provider registers. */
   readonly #config = new Map<string, ProviderConfig>();
   /** Original base URLs of models listed with a redacted one, by `provider\0id`. */
@@ -36,6 +38,8 @@ export class ModelRegistry implements ModelsApi {
   readonly auth: AuthStore;
   /** Set by the models plugin: the provider request hooks every provider frame applies. */
   requestHooks?: ProviderRequestHooks;
+  /** Set by the models plugin: how every provider request's connection behaves (settings). */
+  httpOptions?: ProviderHttpOptions;
 
   constructor(options: RegistryOptions) {
     this.#env = options.env;
@@ -97,8 +101,18 @@ export class ModelRegistry implements ModelsApi {
     }
   }
 
+  registerCatalogProvider(registration: Omit<ProviderRegistration, "models">, load: () => Model[]): void {
+    // An existing provider, or one models.json patches (its problems are reported at startup): built now.
+    if (this.#providers.has(registration.name) || this.#config.has(registration.name)) {
+      this.registerProvider({ ...registration, models: load() });
+      return;
+    }
+    this.#providers.set(registration.name, { ...registration, models: [] });
+    this.#pending.set(registration.name, load);
+  }
+
   registerProvider(registration: ProviderRegistration): void {
-    const existing = this.#providers.get(registration.name);
+    const existing = this.#registration(registration.name);
     let merged = registration;
     if (existing) {
       const byId = new Map(existing.models.map((m) => [m.id, m]));
@@ -112,15 +126,22 @@ export class ModelRegistry implements ModelsApi {
   }
 
   all(): Model[] {
-    return [...this.#providers.values()].flatMap((p) => p.models);
+    return [...this.#providers.keys()].flatMap((name) => this.#registration(name)!.models);
   }
 
   available(): Model[] {
-    return [...this.#providers.values()].filter((p) => this.authStatus(p.name).configured).flatMap((p) => p.models);
+    return [...this.#providers.keys()].filter((name) => this.authStatus(name).configured).flatMap((name) => this.#registration(name)!.models);
   }
 
   find(provider: string, id: string): Model | undefined {
-    return this.#providers.get(provider)?.models.find((m) => m.id === id);
+    return this.#registration(provider)?.models.find((m) => m.id === id);
+  }
+
+  providerInfo(provider: string): { api: string; baseUrl?: string; envKey?: string } | undefined {
+    const registration = this.#providers.get(provider);
+    if (!registration) return undefined;
+    const { api, baseUrl, envKey } = registration;
+    return { api, ...(baseUrl !== undefined ? { baseUrl } : {}), ...(envKey ? { envKey } : {}) };
   }
 
   hasProvider(provider: string): boolean {
@@ -159,7 +180,9 @@ export class ModelRegistry implements ModelsApi {
     const [apiKey, headers] = await Promise.all([this.apiKey(model.provider, signal), this.headers(model, signal)]);
     if (apiKey && (this.#config.get(model.provider)?.authHeader ?? this.#providers.get(model.provider)?.authHeader)) headers.Authorization = `Bearer ${apiKey}`;
     const real = this.#realBaseUrls.get(`${model.provider}\0${model.id}`);
-    return { ...(apiKey ? { apiKey } : {}), headers, baseUrl: real && redactUrl(real) === model.baseUrl ? real : model.baseUrl };
+    // A local server, or an SDK that finds its own credentials (AWS, Google ADC), needs no key.
+    const keyless = !apiKey && (this.#providers.get(model.provider)?.requiresAuth === false || this.#ambientGroup(model.provider) !== undefined);
+    return { ...(apiKey ? { apiKey } : {}), headers, baseUrl: real && redactUrl(real) === model.baseUrl ? real : model.baseUrl, ...(keyless ? { keyless } : {}) };
   }
 
   authStatus(provider: string): AuthStatus {
@@ -168,6 +191,8 @@ export class ModelRegistry implements ModelsApi {
     if (this.auth.has(provider)) return { configured: true, source: "stored", label: "auth.json" };
     const variable = this.#providers.get(provider)?.envKey;
     if (variable && this.#env[variable]) return { configured: true, source: "environment", label: variable };
+    const ambient = this.#ambientGroup(provider);
+    if (ambient) return { configured: true, source: "environment", label: ambient.join(" + ") };
     const fromFile = this.#config.get(provider)?.apiKey;
     const configured = fromFile ?? this.#providers.get(provider)?.apiKey;
     if (configured) {
@@ -187,6 +212,22 @@ export class ModelRegistry implements ModelsApi {
 
   removeStoredKey(provider: string): Promise<boolean> {
     return this.auth.remove(provider);
+  }
+
+  /** The first credential group of `ambientAuth` whose variables are all set. */
+  #ambientGroup(provider: string): string[] | undefined {
+    return this.#providers.get(provider)?.ambientAuth?.find((group) => group.every((name) => Boolean(this.#env[name])));
+  }
+
+  /** The provider's registration, its catalog models built first if they were not yet. */
+  #registration(name: string): ProviderRegistration | undefined {
+    const load = this.#pending.get(name);
+    if (load) {
+      this.#pending.delete(name);
+      const registration = this.#providers.get(name)!;
+      this.#providers.set(name, { ...registration, models: load().map((model) => this.#listed(model)) });
+    }
+    return this.#providers.get(name);
   }
 
   /** The model as listed: a base URL with secrets is shown redacted, its original kept for requests. */

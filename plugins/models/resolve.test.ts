@@ -24,7 +24,7 @@ beforeAll(async () => {
   );
   registry = new ModelRegistry({ env: { OPENAI_API_KEY: "o" }, agentDir });
   await registry.loadConfig();
-  for (const provider of builtinProviders()) registry.registerProvider(provider);
+  for (const provider of await builtinProviders()) registry.registerProvider(provider);
   registry.registerCustomProviders();
 });
 afterAll(() => removeDir(agentDir));
@@ -71,21 +71,21 @@ describe("model pattern resolution", () => {
 
 describe("startup model", () => {
   it("takes --provider alone as that provider's default model", () => {
-    expect(resolveStartupModel(registry, { ...cli, provider: "openai" }, {}).model?.id).toBe("gpt-5.5");
+    expect(resolveStartupModel(registry, { ...cli, provider: "openai" }, {}).model?.id).toBe("gpt-6.2-sol");
   });
 
   it("falls back to saved defaults, then the first available model", () => {
     expect(resolveStartupModel(registry, cli, { defaultProvider: "openai", defaultModel: "gpt-4.1" }).model?.id).toBe("gpt-4.1");
     // Saved default without credentials: ordinary fallback.
     expect(resolveStartupModel(registry, cli, { defaultProvider: "anthropic", defaultModel: "claude-opus-4-6" }).model?.provider).toBe("openai");
-    expect(resolveStartupModel(registry, cli, {}).model?.id).toBe("gpt-5.5");
+    expect(resolveStartupModel(registry, cli, {}).model?.id).toBe("gpt-6.2-sol");
   });
 
   it("refuses a CLI pattern that matches nothing, naming the closest models; an unknown --provider lists the known ones", () => {
     const choice = resolveStartupModel(registry, { ...cli, model: "gpt-5.6-mimi" }, {});
     expect(choice.model).toBeUndefined();
-    expect(choice.error).toMatch(/^No model matches --model "gpt-5.6-mimi"\. Closest: openai\/gpt-5\.\S+, /);
-    expect(resolveStartupModel(registry, { ...cli, provider: "nope", model: "x" }, {}).error).toMatch(/^Unknown provider "nope" \(--provider\)\. Known providers: anthropic, openai, google, local, mirror\./);
+    expect(choice.error).toMatch(/^No model matches --model "gpt-5.6-mimi"\. Closest: \S+\/gpt-5\.4-mini, /);
+    expect(resolveStartupModel(registry, { ...cli, provider: "nope", model: "x" }, {}).error).toMatch(/^Unknown provider "nope" \(--provider\)\. Known providers: anthropic, openai, google, openrouter, .*, lmstudio, local, mirror\./);
     // With a known --provider an unknown id is still a custom id (with the warning).
     expect(resolveStartupModel(registry, { ...cli, provider: "openai", model: "gpt-next" }, {})).toMatchObject({ model: { id: "gpt-next" }, warning: expect.stringMatching(/not in the openai catalog/) });
   });

@@ -61,8 +61,9 @@ export function matchModel(models: ModelsApi, provider: string | undefined, patt
   if (fuzzy.length === 0) return undefined;
   const ranked = preferAvailable(fuzzy, available);
   const best = ranked.filter((m) => available.has(m) === available.has(ranked[0]!));
+  // Catalogs list a family's newest model first ("sonnet": Sonnet 5.5 before Sonnet 5).
   const aliases = best.filter((m) => !DATED.test(m.id));
-  if (aliases.length > 0) return aliases.sort((a, b) => a.id.length - b.id.length)[0];
+  if (aliases.length > 0) return aliases[0];
   // Only dated snapshots: the newest one.
   return best.sort((a, b) => b.id.localeCompare(a.id))[0];
 }

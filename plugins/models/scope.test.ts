@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Model } from "../../lib/llm/index.js";
 import { builtinProviders, removeDir, tempDir } from "../../test/fake-llm/harness.js";
-import providerReplay from "../provider-replay/index.js";
 import { closestModels } from "./closest.js";
 import { cycleCandidates, nextCandidate } from "./cycle.js";
 import { ModelRegistry } from "./registry.js";
@@ -18,7 +17,7 @@ beforeAll(async () => {
   await writeFile(join(agentDir, "models.json"), JSON.stringify({ providers: { local: { baseUrl: "http://localhost:1/v1", api: "openai-completions", apiKey: "k", models: [{ id: "llama3:8b" }] } } }));
   registry = new ModelRegistry({ env: { ANTHROPIC_API_KEY: "a" }, agentDir });
   await registry.loadConfig();
-  for (const provider of builtinProviders()) registry.registerProvider(provider);
+  for (const provider of await builtinProviders()) registry.registerProvider(provider);
   registry.registerProvider({ name: "replay", api: "replay", requiresAuth: false, models: [replayModel("demo"), replayModel("other")] });
   registry.registerCustomProviders();
 });

@@ -40,7 +40,12 @@ export function resolveScope(models: ModelsApi, patterns: readonly string[]): Re
     const { pattern: body, thinkingLevel } = splitThinking(pattern);
     if (GLOB_CHARS.test(body)) {
       const glob = globToRegExp(body);
-      const matching = models.all().filter((m) => glob.test(`${m.provider}/${m.id}`) || glob.test(m.id));
+      // `anthropic/*` names the provider, not OpenRouter's `anthropic/...` ids: a glob that starts
+      // with a provider's name matches `provider/id` only.
+      const slash = body.indexOf("/");
+      const head = slash > 0 ? body.slice(0, slash) : "";
+      const namesProvider = head !== "" && !GLOB_CHARS.test(head) && models.hasProvider(head);
+      const matching = models.all().filter((m) => glob.test(`${m.provider}/${m.id}`) || (!namesProvider && glob.test(m.id)));
       if (matching.length === 0) unmatched.push(pattern);
       for (const model of matching) add(model, thinkingLevel);
       continue;

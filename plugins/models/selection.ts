@@ -12,7 +12,7 @@ import { cycleCandidates, nextCandidate } from "./cycle.js";
 import { cliThinkingLevel } from "./declarations.js";
 import type { ScopedModel } from "./scope.js";
 import { UNSUPPORTED_DEFAULT_ERROR, hasCliModel, resolveStartupModel, unsupportedDefault, type UnsupportedDefault } from "./startup.js";
-import { keyHowTo, modeFamily, noKeysHint, noModelSelected, unsupportedDefaultHint } from "./hints.js";
+import { keyHowTo, modeFamily, noKeysHint, noModelSelected, unsupportedDefaultHint, USUAL_PROVIDERS } from "./hints.js";
 
 export interface CycleResult {
   model: Model;
@@ -84,9 +84,11 @@ export class ModelSelection {
       const problem = this.#models.diagnostics().modelsJson.error;
       if (problem) return `${noModelSelected(family)} ${problem} (models.json was ignored)`;
       const anyKey = this.#models.providers().some((provider) => this.#models.authStatus(provider).source !== "none" && this.#models.authStatus(provider).configured);
-      return anyKey ? noModelSelected(family) : `${noModelSelected(family)} ${noKeysHint()}`;
+      if (anyKey) return noModelSelected(family);
+      const envKeys = USUAL_PROVIDERS.flatMap((provider) => this.#models.providerInfo(provider)?.envKey ?? []);
+      return `${noModelSelected(family)} ${noKeysHint(envKeys)}`;
     }
-    if (!this.#models.authStatus(model.provider).configured) return `No API key found for ${model.provider}. ${keyHowTo(model.provider)}`;
+    if (!this.#models.authStatus(model.provider).configured) return `No API key found for ${model.provider}. ${keyHowTo(model.provider, this.#models.providerInfo(model.provider)?.envKey)}`;
     return undefined;
   }
 

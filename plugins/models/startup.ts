@@ -2,7 +2,7 @@
  * Which model a fresh process (or a replaced session) starts with: CLI `--provider`/`--model`
  * first (a pattern that matches nothing is an error naming the closest models, never a silent
  * fallback), then the scope (`--models`/`enabledModels`), then the saved defaults, then the first
- * available model. Also detects the spec's "unsupported saved default provider" condition, which
+ * available model. Also detects the protocol's "unsupported saved default provider" condition, which
  * blocks prompts instead of falling back.
  */
 import type { CliOptions, Settings } from "../../kernel/index.js";
@@ -90,7 +90,7 @@ function savedOrFirst(models: ModelsApi, settings: Settings): StartupChoice {
     if (model && models.authStatus(model.provider).configured) return { model };
     if (model) {
       const first = models.available().find((m) => models.authStatus(m.provider).source !== "none");
-      const missing = `The default model ${defaultProvider}/${defaultModel} (settings defaultProvider/defaultModel) has no API key. ${keyHowTo(defaultProvider)}`;
+      const missing = `The default model ${defaultProvider}/${defaultModel} (settings defaultProvider/defaultModel) has no API key. ${keyHowTo(defaultProvider, models.providerInfo(defaultProvider)?.envKey)}`;
       return first ? { model: first, warning: `${missing} Using ${first.provider}/${first.id} instead.` } : { model, warning: missing };
     }
   }

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { definePlugin, defineSetting } from "../../kernel/index.js";
 import type {} from "../slash-commands/api.js";
+import { packageRoots } from "../packages/api.js";
 import { expandTemplate, splitArguments } from "./expand.js";
 import { TemplateLibrary, type PromptTemplate } from "./library.js";
 
@@ -36,6 +37,10 @@ export default definePlugin({
       log: k.log,
       settingPaths: k.config.settings.prompts,
       discoveredPaths: async () => (await slash.discoveredPaths()).promptPaths,
+      packageRoots: async () => {
+        const packages = k.maybeService("packages");
+        return packages ? packageRoots(await packages.resolve(), "prompts") : [];
+      },
     });
 
     // The templates of the latest listing: `invoke` follows the `entries` call that found its entry.

@@ -51,6 +51,8 @@ export interface TemplateLibraryOptions {
   log: Pick<Logger, "warn">;
   settingPaths: readonly string[] | undefined;
   discoveredPaths: () => Promise<readonly string[]>;
+  /** Template files packages bring (the packages plugin), each with its package's location. */
+  packageRoots?: () => Promise<readonly ResourceRoot[]>;
 }
 
 export class TemplateLibrary {
@@ -84,6 +86,7 @@ export class TemplateLibrary {
         ...settingRoots(config, "prompts", this.options.settingPaths, project),
         { path: join(config.cwd, ".atomic", "prompts"), location: "project" as const, confineTo: project },
         { path: join(config.agentDir, "prompts"), location: "user" as const },
+        ...((await this.options.packageRoots?.()) ?? []),
         ...discoveredRoots(config.cwd, await this.options.discoveredPaths()),
       ];
     })());

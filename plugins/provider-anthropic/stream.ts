@@ -42,19 +42,16 @@ const STOP: Record<string, "stop" | "length" | "toolUse"> = {
   tool_use: "toolUse",
 };
 
-export async function* streamAnthropic(call: ProviderCall, options: AnthropicRequestOptions = {}): AsyncGenerator<ProviderYield, void, undefined> {
+/** The client an adapter sends through: Anthropic's own API (default), or a cloud route (Bedrock). */
+export type AnthropicClientFactory = (call: ProviderCall, headers: Record<string, string | null>) => BaseAnthropic | Promise<BaseAnthropic>;
+
+export async function* streamAnthropic(
+  call: ProviderCall,
+  options: AnthropicRequestOptions = {},
+  clientFor: AnthropicClientFactory = anthropicClient,
+): AsyncGenerator<ProviderYield, void, undefined> {
   const { params, betas } = buildAnthropicRequest(call.request, options);
-  const { baseURL, query } = splitBaseUrl(call.baseUrl);
-  const client = new BaseAnthropic({
-    apiKey: call.apiKey,
-    // Never let ANTHROPIC_AUTH_TOKEN or a credentials profile from the environment replace our key.
-    authToken: null,
-    baseURL,
-    ...(query ? { defaultQuery: query } : {}),
-    maxRetries: 0,
-    fetch: call.fetch,
-    defaultHeaders: { ...(betas.length > 0 ? { "anthropic-beta": betas.join(",") } : {}), ...call.headers },
-  });
+  const client = await clientFor(call, { ...(betas.length > 0 ? { "anthropic-beta": betas.join(",") } : {}), ...endpointHeaders(call), ...call.headers });
   const messages = new Messages(client);
   const response = await messages.create(params as never, { signal: call.signal }).asResponse();
   const b = call.builder;
@@ -70,6 +67,37 @@ export async function* streamAnthropic(call: ProviderCall, options: AnthropicReq
   if (reason) yield b.done(reason);
   else if (stopReason === "refusal") yield b.error("The model refused to respond (stop_reason: refusal)");
   else yield b.error(`Anthropic stream ended with unexpected stop_reason: ${stopReason ?? "none"}`);
+}
+
+function anthropicClient(call: ProviderCall, headers: Record<string, string | null>): BaseAnthropic {
+  const { baseURL, query } = splitBaseUrl(call.baseUrl);
+  return new BaseAnthropic({
+    apiKey: call.apiKey,
+    // Never let ANTHROPIC_AUTH_TOKEN or a credentials profile from the environment replace our key.
+    authToken: null,
+    baseURL,
+    ...(query ? { defaultQuery: query } : {}),
+    maxRetries: 0,
+    fetch: call.fetch,
+    defaultHeaders: headers,
+  });
+}
+
+/**
+ * What an Anthropic-compatible endpoint needs that the SDK does not send: the key as `x-api-key`
+ * (the SDK sends `Authorization: Bearer`, which MiniMax, Kimi and other compatible services do
+ * not read; the SDK's own header is removed) and the API version it accepts (compat
+ * `apiKeyHeader`, `anthropicVersion`).
+ */
+export function endpointHeaders(call: Pick<ProviderCall, "request" | "apiKey">): Record<string, string | null> {
+  const compat = call.request.model.compat ?? {};
+  const out: Record<string, string | null> = {};
+  if (compat.apiKeyHeader === "x-api-key" && call.apiKey) {
+    out["x-api-key"] = call.apiKey;
+    out.Authorization = null;
+  }
+  if (typeof compat.anthropicVersion === "string" && compat.anthropicVersion !== "") out["anthropic-version"] = compat.anthropicVersion;
+  return out;
 }
 
 interface StreamState {

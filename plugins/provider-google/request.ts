@@ -1,7 +1,8 @@
 /**
  * The Gemini `generateContent` request: history as user/model `contents` (tool responses merged
  * into one user turn, thought signatures replayed to the same model), tools as function
- * declarations, and the thinking level as a Gemini 3 `thinkingLevel` or a 2.5 `thinkingBudget`.
+ * declarations, and the thinking level as a `thinkingLevel` (Gemini 3 and later) or a 2.5
+ * `thinkingBudget`.
  */
 import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent, ThinkingLevel, ToolResultMessage } from "../../lib/llm/index.js";
 import { clampThinkingLevel, thinkingLevelsFor } from "../../lib/llm/index.js";
@@ -104,8 +105,11 @@ function inline(image: ImageContent): Part {
  */
 export const SKIP_THOUGHT_SIGNATURE = "skip_thought_signature_validator";
 
+/** Gemini 3 and later (and Gemma 4): a thinking level instead of a budget, signed function calls. */
 function isGemini3(model: Model): boolean {
-  return model.id.toLowerCase().includes("gemini-3");
+  const id = model.id.toLowerCase();
+  const major = /gemini-(\d+)/.exec(id)?.[1];
+  return (major !== undefined && Number(major) >= 3) || /gemma-?4/.test(id);
 }
 
 function modelParts(message: AssistantMessage, model: Model): Part[] {

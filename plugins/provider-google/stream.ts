@@ -19,10 +19,16 @@ interface Chunk {
   usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number; thoughtsTokenCount?: number; cachedContentTokenCount?: number };
 }
 
-export async function* streamGemini(call: ProviderCall): AsyncGenerator<AssistantMessageEvent, void, undefined> {
-  const { model } = call.request;
+/** The client a request goes through: the Gemini API (default) or Vertex AI. */
+export type GeminiClientFactory = (call: ProviderCall) => GoogleGenAI;
+
+function geminiApiClient(call: ProviderCall): GoogleGenAI {
   // apiVersion "" keeps the catalog's baseUrl (which already ends in /v1beta) as the whole prefix.
-  const ai = new GoogleGenAI({ apiKey: call.apiKey, vertexai: false, httpOptions: { baseUrl: call.baseUrl, apiVersion: "", headers: call.headers, fetch: call.fetch } });
+  return new GoogleGenAI({ apiKey: call.apiKey, vertexai: false, httpOptions: { baseUrl: call.baseUrl, apiVersion: "", headers: call.headers, fetch: call.fetch } });
+}
+
+export async function* streamGemini(call: ProviderCall, clientFor: GeminiClientFactory = geminiApiClient): AsyncGenerator<AssistantMessageEvent, void, undefined> {
+  const ai = clientFor(call);
   const request = buildGeminiRequest(call.request);
   const stream = (await ai.models.generateContentStream({
     model: request.model,

@@ -8,10 +8,13 @@ import { splitBaseUrl } from "../../lib/provider-kit/base-url.js";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
 import { sseBatches, type SseMessage } from "../../lib/provider-kit/sse.js";
 
+/** The SDK refuses to start without a key; a keyless local server gets a placeholder it never sees. */
+const NO_KEY = "no-key";
+
 export function openAiClient(call: ProviderCall): OpenAI {
   const { baseURL, query } = splitBaseUrl(call.baseUrl);
   return new OpenAI({
-    apiKey: call.apiKey,
+    apiKey: call.apiKey || NO_KEY,
     baseURL,
     ...(query ? { defaultQuery: query } : {}),
     maxRetries: 0,
@@ -19,7 +22,8 @@ export function openAiClient(call: ProviderCall): OpenAI {
     // The environment's OPENAI_ORG_ID / OPENAI_PROJECT_ID would otherwise leak into every request.
     organization: null,
     project: null,
-    defaultHeaders: call.headers,
+    // No key: no Authorization header at all (the placeholder is removed).
+    defaultHeaders: call.apiKey ? call.headers : { Authorization: null, ...call.headers },
   });
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Model } from "../../lib/llm/index.js";
 
-export type ThinkingFormat = "openai" | "deepseek" | "qwen" | "qwen-chat-template" | "zai" | "openrouter";
+export type ThinkingFormat = "openai" | "deepseek" | "qwen" | "qwen-chat-template" | "zai" | "openrouter" | "together";
 
 export interface CompletionsCompat {
   /** Send `store: false` (OpenAI keeps completions otherwise). */
@@ -38,6 +38,8 @@ export interface CompletionsCompat {
   zaiToolStream: boolean;
   /** Send the session id as affinity headers (sticky routing on some gateways). */
   sendSessionAffinityHeaders: boolean;
+  /** "mistral": tool-call ids of exactly nine letters and digits (Mistral rejects others). */
+  toolCallIds: "mistral" | undefined;
 }
 
 /** The compat a request to `model` uses: detection, then the model's own `compat`. */
@@ -54,29 +56,33 @@ function detect(model: Model): CompletionsCompat {
   const isMistral = provider === "mistral" || url.includes("mistral.ai");
   const isZai = provider === "zai" || url.includes("api.z.ai") || url.includes("bigmodel.cn");
   const isGrok = provider === "xai" || url.includes("api.x.ai");
+  const isTogether = provider === "together" || url.includes("api.together.");
+  const isMoonshot = provider.startsWith("moonshotai") || url.includes("api.moonshot.");
   // These reject `stream_options` or `max_completion_tokens` (pi's detection).
   const classicParams = isDeepSeek || isOpenRouter || isMistral;
   return {
     supportsStore: isOpenAI,
     supportsDeveloperRole: isOpenAI,
-    supportsReasoningEffort: !isGrok && !isZai,
+    supportsReasoningEffort: !isGrok && !isZai && !isTogether && !isMoonshot,
     supportsReasoningNone: false,
     supportsUsageInStreaming: !classicParams,
-    maxTokensField: classicParams ? "max_tokens" : "max_completion_tokens",
-    supportsStrictMode: true,
+    maxTokensField: classicParams || isTogether || isMoonshot || isZai ? "max_tokens" : "max_completion_tokens",
+    // Together and Moonshot reject the `strict` field on tools.
+    supportsStrictMode: !isTogether && !isMoonshot,
     requiresToolResultName: isMistral,
     requiresAssistantAfterToolResult: false,
     requiresThinkingAsText: false,
     requiresReasoningContentOnAssistantMessages: isDeepSeek,
-    thinkingFormat: isDeepSeek ? "deepseek" : isZai ? "zai" : isOpenRouter ? "openrouter" : "openai",
+    thinkingFormat: isDeepSeek ? "deepseek" : isZai ? "zai" : isTogether ? "together" : isOpenRouter ? "openrouter" : "openai",
     cacheControlFormat: isOpenRouter && model.id.startsWith("anthropic/") ? "anthropic" : undefined,
     openRouterRouting: undefined,
     zaiToolStream: false,
     sendSessionAffinityHeaders: false,
+    toolCallIds: isMistral ? "mistral" : undefined,
   };
 }
 
-const FORMATS: readonly ThinkingFormat[] = ["openai", "deepseek", "qwen", "qwen-chat-template", "zai", "openrouter"];
+const FORMATS: readonly ThinkingFormat[] = ["openai", "deepseek", "qwen", "qwen-chat-template", "zai", "openrouter", "together"];
 const BOOLEAN_KEYS = [
   "supportsStore",
   "supportsDeveloperRole",
@@ -99,6 +105,7 @@ function overrides(compat: Record<string, unknown>): Partial<CompletionsCompat> 
   if (compat.maxTokensField === "max_tokens" || compat.maxTokensField === "max_completion_tokens") out.maxTokensField = compat.maxTokensField;
   if (FORMATS.includes(compat.thinkingFormat as ThinkingFormat)) out.thinkingFormat = compat.thinkingFormat as ThinkingFormat;
   if (compat.cacheControlFormat === "anthropic") out.cacheControlFormat = "anthropic";
+  if (compat.toolCallIds === "mistral") out.toolCallIds = "mistral";
   if (typeof compat.openRouterRouting === "object" && compat.openRouterRouting !== null) out.openRouterRouting = compat.openRouterRouting as Record<string, unknown>;
   return out;
 }

@@ -1,8 +1,9 @@
 /**
  * The Chat Completions request body (`openai-completions`: OpenAI and every OpenAI-compatible
  * server), shaped by the server's compat: which token-limit field, usage streaming, `store`,
- * strict tools, the thinking format (reasoning_effort, DeepSeek's `thinking`, Qwen/Z.ai
- * `enable_thinking`, OpenRouter's `reasoning`) and Anthropic-style cache marks.
+ * strict tools, the thinking format (reasoning_effort, DeepSeek's and Z.ai's `thinking`, Qwen's
+ * `enable_thinking`, OpenRouter's and Together's `reasoning`), tool-call ids and Anthropic-style
+ * cache marks.
  */
 import type { Model, StreamRequest, ThinkingLevel } from "../../lib/llm/index.js";
 import { clampThinkingLevel, thinkingLevelsFor } from "../../lib/llm/index.js";
@@ -10,7 +11,7 @@ import { thinkingLevelMapOf } from "../../lib/provider-kit/compat.js";
 import { defaultMaxTokens, prepareHistory } from "../../lib/provider-kit/history.js";
 import { completionsCompat, type CompletionsCompat } from "./completions-compat.js";
 import { convertMessages, type ChatMessage } from "./completions-messages.js";
-import { normalizeChatToolCallId, reasoningEffort } from "./shared.js";
+import { mistralToolCallId, normalizeChatToolCallId, reasoningEffort } from "./shared.js";
 
 export { REASONING_FIELDS } from "./completions-messages.js";
 
@@ -20,7 +21,8 @@ export function buildChatRequest(request: StreamRequest, compat: CompletionsComp
   const { model, context, options } = request;
   const messages: ChatMessage[] = [];
   if (context.systemPrompt) messages.push({ role: model.reasoning && compat.supportsDeveloperRole ? "developer" : "system", content: context.systemPrompt });
-  messages.push(...convertMessages(prepareHistory(context.messages, model, { normalizeToolCallId: normalizeChatToolCallId }), model, compat));
+  const normalizeToolCallId = compat.toolCallIds === "mistral" ? mistralToolCallId : normalizeChatToolCallId;
+  messages.push(...convertMessages(prepareHistory(context.messages, model, { normalizeToolCallId }), model, compat));
   const params: Record<string, unknown> = { model: model.id, messages, stream: true };
   if (compat.supportsUsageInStreaming) params.stream_options = { include_usage: true };
   if (compat.supportsStore) params.store = false;
@@ -45,8 +47,12 @@ function thinkingParams(model: Model, requested: ThinkingLevel, compat: Completi
     case "deepseek":
       return { thinking: { type: on ? "enabled" : "disabled" }, ...(on && effort && compat.supportsReasoningEffort ? { reasoning_effort: effort } : {}) };
     case "qwen":
+      return { enable_thinking: on, ...(on && effort && compat.supportsReasoningEffort ? { reasoning_effort: effort } : {}) };
     case "zai":
-      return { enable_thinking: on };
+      // Z.ai keeps earlier turns' thinking unless told otherwise; Atomic replays what it wants kept.
+      return on ? { thinking: { type: "enabled", clear_thinking: false }, ...(effort && compat.supportsReasoningEffort ? { reasoning_effort: effort } : {}) } : { thinking: { type: "disabled" } };
+    case "together":
+      return { reasoning: { enabled: on }, ...(on && effort && compat.supportsReasoningEffort ? { reasoning_effort: effort } : {}) };
     case "qwen-chat-template":
       return { chat_template_kwargs: { enable_thinking: on, preserve_thinking: true } };
     case "openrouter": {

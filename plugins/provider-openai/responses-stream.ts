@@ -7,6 +7,7 @@ import type { AssistantMessageEvent } from "../../lib/llm/index.js";
 import type { ProviderCall, ProviderYield } from "../../lib/provider-kit/provider-stream.js";
 import type { AssistantStreamBuilder } from "../../lib/provider-kit/stream-builder.js";
 import { buildResponsesRequest } from "./responses-request.js";
+import type OpenAI from "openai";
 import { openAiClient, streamedPayloads } from "./client.js";
 
 interface Item {
@@ -34,9 +35,18 @@ interface StreamEvent {
   response?: ResponseBody;
 }
 
-export async function* streamResponses(call: ProviderCall): AsyncGenerator<ProviderYield, void, undefined> {
-  const client = openAiClient(call);
-  const response = await client.responses.create(buildResponsesRequest(call.request) as never, { signal: call.signal }).asResponse();
+/** The client and the model name to send: OpenAI's own API by default, a deployment on Azure. */
+export interface ResponsesRoute {
+  client(call: ProviderCall): OpenAI;
+  /** The `model` field (Azure: the deployment's name). */
+  modelName?(call: ProviderCall): string;
+}
+
+export async function* streamResponses(call: ProviderCall, route?: ResponsesRoute): AsyncGenerator<ProviderYield, void, undefined> {
+  const client = route ? route.client(call) : openAiClient(call);
+  const params = buildResponsesRequest(call.request);
+  if (route?.modelName) params.model = route.modelName(call);
+  const response = await client.responses.create(params as never, { signal: call.signal }).asResponse();
   const b = call.builder;
   yield b.start();
   const state: { final?: ResponseBody } = {};

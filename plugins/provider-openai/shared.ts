@@ -45,6 +45,25 @@ export function normalizeChatToolCallId(id: string): string {
   return fitToolCallId(callIdOf(id), 40);
 }
 
+/**
+ * Mistral takes exactly nine letters and digits: its own ids pass as they are, any other id
+ * (another model's, from an earlier turn) becomes a stable nine-character fingerprint of itself.
+ */
+export function mistralToolCallId(id: string): string {
+  const clean = callIdOf(id).replace(/[^A-Za-z0-9]/g, "");
+  if (clean.length === 9) return clean;
+  return (fnv1a(id) + fnv1a(`${id}#`)).slice(0, 9);
+}
+
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(36).padStart(7, "0");
+}
+
 /** Responses `call_id`s: at most 64 characters; a foreign `call|item` id keeps its call part. */
 export function normalizeResponsesToolCallId(id: string): string {
   return fitToolCallId(callIdOf(id), 64);

@@ -1,4 +1,4 @@
-/** The events the retry plugin declares (spec: auto_retry_start / auto_retry_end). */
+/** The events the retry plugin declares (docs/protocol.md: auto_retry_start / auto_retry_end). */
 import { z } from "zod";
 
 export const AutoRetryStartSchema = () =>

@@ -24,7 +24,7 @@ export function retryDelayMs(baseDelayMs: number, attempt: number): number {
   return baseDelayMs * 2 ** (attempt - 1);
 }
 
-export interface RetryChainHost {
+export interface RetryChainDeps {
   emit<K extends "auto_retry_start" | "auto_retry_end">(type: K, payload: EventMap[K]): void;
   /** Drops the failed turn from the live context (the session file keeps it). */
   removeMessage(message: AgentMessage): void;
@@ -38,16 +38,16 @@ interface Delay {
 
 export class RetryChain {
   readonly settings: RetrySettings;
-  readonly #host: RetryChainHost;
+  readonly #deps: RetryChainDeps;
   /** Retries started in the current chain; 0 = no chain. */
   #attempt = 0;
   /** abort_retry arrived while a retried call was in flight: stop at its outcome. */
   #stopRequested = false;
   #delay: Delay | undefined;
 
-  constructor(settings: RetrySettings, host: RetryChainHost) {
+  constructor(settings: RetrySettings, deps: RetryChainDeps) {
     this.settings = { ...settings };
-    this.#host = host;
+    this.#deps = deps;
   }
 
   get attempt(): number {
@@ -73,7 +73,7 @@ export class RetryChain {
 
   /** A run ended. Resolves `true` when the agent should continue (after the backoff). */
   async onRunEnd(last: AssistantMessage | undefined, signal: AbortSignal, model?: Model): Promise<boolean> {
-    if (!last || last.stopReason !== "error") return false;
+    if (last?.stopReason !== "error") return false;
     const error = last.errorMessage ?? "Unknown error";
     // The server's own delay (retry-after, RetryInfo) is a floor; one beyond the cap is a refusal.
     const requested = requestedRetryDelayMs(error);
@@ -90,8 +90,8 @@ export class RetryChain {
 
     this.#attempt++;
     const delayMs = Math.max(retryDelayMs(this.settings.baseDelayMs, this.#attempt), requested ?? 0);
-    this.#host.emit("auto_retry_start", { attempt: this.#attempt, maxAttempts: this.settings.maxRetries, delayMs, errorMessage: error });
-    this.#host.removeMessage(last);
+    this.#deps.emit("auto_retry_start", { attempt: this.#attempt, maxAttempts: this.settings.maxRetries, delayMs, errorMessage: error });
+    this.#deps.removeMessage(last);
 
     const controller = new AbortController();
     let settle!: () => void;
@@ -123,7 +123,7 @@ export class RetryChain {
   #end(outcome: { success: true } | { success: false; finalError: string }): void {
     const attempt = this.#attempt;
     this.reset();
-    this.#host.emit("auto_retry_end", outcome.success ? { success: true, attempt } : { success: false, attempt, finalError: outcome.finalError });
+    this.#deps.emit("auto_retry_end", outcome.success ? { success: true, attempt } : { success: false, attempt, finalError: outcome.finalError });
   }
 }
 

@@ -1,4 +1,4 @@
-/** Session behaviours from the spec/reference: labels across clone/fork, context usage after compaction. */
+/** Session behaviours from the protocol reference: labels across clone/fork, context usage after compaction. */
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../lib/llm/index.js";
 import { assistant, user } from "./fixtures.test-support.js";

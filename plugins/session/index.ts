@@ -37,7 +37,7 @@ export default definePlugin({
   apply(k) {
     const runtime = new SessionRuntime(k, k.ownHooks(sessionHookDeclarations));
     k.registerVocabulary(sessionVocabulary());
-    for (const command of [...lifecycleCommands(k, runtime), ...queryCommands(k, runtime), listSessionsCommand(k)]) k.registerCommand(command);
+    for (const command of [...lifecycleCommands(runtime), ...queryCommands(runtime), listSessionsCommand(k)]) k.registerCommand(command);
 
     const current = () => runtime.manager.current;
     const api: SessionApi = {

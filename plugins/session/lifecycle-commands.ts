@@ -3,7 +3,7 @@
  * clone. Each asks its guard hook first; a `{cancel:true}` answer changes nothing.
  */
 import { z } from "zod";
-import { defineCommand, ErrorCode, KernelError, type CommandDefinition, type PluginContext } from "../../kernel/index.js";
+import { defineCommand, ErrorCode, KernelError, type CommandDefinition, } from "../../kernel/index.js";
 import type { LoadedSession } from "./api.js";
 import type { Session } from "./manager.js";
 import { checkPath } from "./limits.js";
@@ -13,7 +13,7 @@ import { messageText } from "./text.js";
 /** `cancelled: true` when a session_before_switch/fork tap vetoed it. */
 const Cancelled = () => z.object({ cancelled: z.boolean().describe("An extension's session_before_* handler cancelled it: nothing changed.") });
 
-export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): CommandDefinition<any, any>[] {
+export function lifecycleCommands(runtime: SessionRuntime): CommandDefinition<any, any>[] {
   const { hooks } = runtime;
 
   const newSession = defineCommand({
@@ -67,7 +67,7 @@ export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): Co
     output: () => z.object({ text: z.string().meta({ description: "The text of the message forked from." }), cancelled: Cancelled().shape.cancelled }),
     async run({ entryId }) {
       const entry = runtime.manager.current.tree.get(entryId);
-      if (!entry || entry.type !== "message" || entry.message.role !== "user") {
+      if (entry?.type !== "message" || entry.message.role !== "user") {
         throw new KernelError(ErrorCode.INVALID_INPUT, "Invalid entry ID for forking");
       }
       const text = messageText(entry.message);

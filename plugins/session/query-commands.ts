@@ -3,13 +3,13 @@
  * set_session_name, get_session_stats.
  */
 import { z } from "zod";
-import { defineCommand, ErrorCode, NO_DATA, KernelError, type CommandDefinition, type PluginContext } from "../../kernel/index.js";
+import { defineCommand, ErrorCode, NO_DATA, KernelError, type CommandDefinition, } from "../../kernel/index.js";
 import { StoredSessionEntrySchema, TreeNodeSchema } from "./api.js";
 import type { SessionRuntime } from "./runtime.js";
 import { MAX_SESSION_NAME_CHARS } from "./limits.js";
 import { computeSessionTotals, estimateContextTokens } from "./stats.js";
 
-export function queryCommands(k: PluginContext, runtime: SessionRuntime): CommandDefinition<any, any>[] {
+export function queryCommands(runtime: SessionRuntime): CommandDefinition<any, any>[] {
   const tree = () => runtime.manager.current.tree;
 
   const getForkMessages = defineCommand({

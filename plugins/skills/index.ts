@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { definePlugin, defineSetting } from "../../kernel/index.js";
 import type {} from "../slash-commands/api.js";
+import { packageRoots } from "../packages/api.js";
 import { SkillLibrary, type Skill } from "./library.js";
 import { renderSkillInvocation, renderSkillsSection } from "./render.js";
 
@@ -39,6 +40,10 @@ export default definePlugin({
       log: k.log,
       settingPaths: k.config.settings.skills,
       discoveredPaths: async () => (await slash.discoveredPaths()).skillPaths,
+      packageRoots: async () => {
+        const packages = k.maybeService("packages");
+        return packages ? packageRoots(await packages.resolve(), "skills") : [];
+      },
     });
 
     // The skills of the latest listing, by command name: `invoke` follows the `entries` call that found its entry.

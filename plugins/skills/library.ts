@@ -38,6 +38,8 @@ export interface SkillLibraryOptions {
   settingPaths: readonly string[] | undefined;
   /** Paths extensions add (resources_discover). */
   discoveredPaths: () => Promise<readonly string[]>;
+  /** Skill files packages bring (the packages plugin), each with its package's location. */
+  packageRoots?: () => Promise<readonly ResourceRoot[]>;
 }
 
 export class SkillLibrary {
@@ -64,7 +66,7 @@ export class SkillLibrary {
     return skillBody(read.text);
   }
 
-  /** Settings paths, project folders (cwd up to the repository root), the agent dir, then extension paths. */
+  /** Settings paths, project folders (cwd up to the repository root), the agent dir, packages, then extension paths. */
   #rootList(): Promise<ResourceRoot[]> {
     return (this.#roots ??= (async () => {
       const { config } = this.options;
@@ -74,6 +76,7 @@ export class SkillLibrary {
         ...settingRoots(config, "skills", this.options.settingPaths, project),
         ...ancestry.map((dir) => ({ path: join(dir, ".atomic", "skills"), location: "project" as const, confineTo: project })),
         { path: join(config.agentDir, "skills"), location: "user" as const },
+        ...((await this.options.packageRoots?.()) ?? []),
         ...discoveredRoots(config.cwd, await this.options.discoveredPaths()),
       ];
     })());

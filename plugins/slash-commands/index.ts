@@ -62,7 +62,7 @@ export default definePlugin({
   },
 });
 
-/** The spec's field order; `location` only for files found on disk (never for extensions). */
+/** The protocol's field order; `location` only for files found on disk (never for extensions). */
 function wireEntry(entry: SlashCommandEntry): SlashCommandEntry {
   return {
     name: entry.name,

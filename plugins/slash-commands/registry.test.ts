@@ -55,7 +55,7 @@ describe("SlashCommandRegistry", () => {
     expect(calls).toEqual(["prompt:t(x y)"]);
   });
 
-  it("an extension command is handled for prompt and refused for steer/follow_up with the DECISIONS string", async () => {
+  it("an extension command is handled for prompt and refused for steer/follow_up with the documented string", async () => {
     const { registry, provider, calls } = setup();
     registry.addProvider(provider("extension", ["deploy"], () => ({ handled: true })));
     expect(await registry.dispatch("extension", input("/deploy now"))).toMatchObject({ handled: true });

@@ -35,7 +35,7 @@ export class TurnError extends Error {
   }
 }
 
-/** The dialogs of the extension UI sub-protocol (spec: Extension UI Protocol). */
+/** The dialogs of the extension UI sub-protocol (docs/protocol-guide.md, Extension UI). */
 type UiRequest = { type: "extension_ui_request"; id: string; method: string; title?: string; message?: string; options?: string[] };
 
 interface Turn {

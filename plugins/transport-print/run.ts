@@ -110,7 +110,7 @@ export function retryLine(event: { attempt: number; maxAttempts: number; delayMs
 
 /** Why a final assistant message is not an answer (provider error, abort), or undefined. */
 function failureOf(message: AgentMessage | undefined): string | undefined {
-  if (!message || message.role !== "assistant") return undefined;
+  if (message?.role !== "assistant") return undefined;
   if (message.stopReason === "error") return message.errorMessage ?? "The request failed";
   if (message.stopReason === "aborted") return message.errorMessage ?? "The request was aborted";
   return undefined;

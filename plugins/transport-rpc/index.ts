@@ -1,5 +1,5 @@
 /**
- * Plugin `transport-rpc`: JSON lines over stdin/stdout per the spec's Framing section. Only
+ * Plugin `transport-rpc`: JSON lines over stdin/stdout per docs/protocol-guide.md, Framing. Only
  * what is RPC-specific lives here: LF framing, JSON decoding and encoding, exact id echo, stdout
  * ownership and backpressure. Commands go to the host's scheduler; teardown is the host's
  * (stdin EOF or a closed stdout asks for it).

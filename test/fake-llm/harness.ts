@@ -9,11 +9,10 @@ import agentPlugin from "../../plugins/agent/index.js";
 import modelsPlugin from "../../plugins/models/index.js";
 import settingsPlugin from "../../plugins/settings/index.js";
 import anthropicPlugin from "../../plugins/provider-anthropic/index.js";
-import { anthropicProvider } from "../../plugins/provider-anthropic/models.js";
+import catalogPlugin from "../../plugins/provider-catalog/index.js";
 import googlePlugin from "../../plugins/provider-google/index.js";
-import { googleProvider } from "../../plugins/provider-google/models.js";
 import openaiPlugin from "../../plugins/provider-openai/index.js";
-import { openaiProvider } from "../../plugins/provider-openai/models.js";
+import { expandModels, providerRegistration, readDataFiles } from "../../lib/model-catalog/index.js";
 import type { ProviderRegistration } from "../../lib/provider-kit/index.js";
 import type { Kernel } from "../../kernel/kernel.js";
 import { createHost } from "../../host/index.js";
@@ -41,12 +40,12 @@ export async function removeDir(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 }
 
-/** The built-in vendor providers' plugins, in the CLI's order (each registers its model table). */
-export const VENDOR_PLUGINS: PluginDefinition[] = [anthropicPlugin, openaiPlugin, googlePlugin];
+/** The built-in provider plugins, in the CLI's order: the catalog (every built-in provider's models) and the adapters. */
+export const VENDOR_PLUGINS: PluginDefinition[] = [catalogPlugin, anthropicPlugin, openaiPlugin, googlePlugin];
 
-/** The built-in vendor model tables, for registry-level tests that boot no kernel. */
-export function builtinProviders(): ProviderRegistration[] {
-  return [anthropicProvider(), openaiProvider(), googleProvider()];
+/** Every built-in provider of the shipped catalog, models built, for registry-level tests that boot no kernel. */
+export async function builtinProviders(): Promise<ProviderRegistration[]> {
+  return (await readDataFiles()).map((file) => ({ ...providerRegistration(file), models: expandModels(file, file.models) }));
 }
 
 /** A kernel booted by the host (as every entry point does) with settings + agent + models + `plugins`. */

@@ -9,7 +9,8 @@ export interface RenderContext {
 }
 
 export interface Rendered {
-  frames: string[];
+  /** SSE text, or binary event-stream messages (Bedrock). */
+  frames: (string | Buffer)[];
   /** Frame index after which a `malformed` reply injects its broken record. */
   malformedAfter: number;
 }

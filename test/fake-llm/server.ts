@@ -17,6 +17,7 @@ import { anthropicError, renderAnthropic } from "./render-anthropic.js";
 import { MALFORMED_DATA, sse, type RenderContext, type Rendered } from "./render-common.js";
 import { googleError, renderGoogle } from "./render-google.js";
 import { openAiError, renderOpenAiChat, renderOpenAiResponses } from "./render-openai.js";
+import { EVENTSTREAM_TYPE, bedrockError, bedrockFrame, renderBedrock } from "./render-bedrock.js";
 import type { FakeReply, RecordedRequest, ReplySource, WireFormat } from "./types.js";
 
 export type { FakeReply, FakeToolCall, FakeUsage, RecordedRequest, ReplySource, WireFormat } from "./types.js";
@@ -29,6 +30,8 @@ export interface FakeLlm {
   setDefault(reply: ReplySource): void;
   /** Every request so far, in arrival order. */
   requests: RecordedRequest[];
+  /** What `GET …/models` answers (OpenAI's list shape, as local servers serve it); unset: 404. */
+  listModels(models: Record<string, unknown>[] | undefined): void;
   /** Scripted replies not yet used. */
   pending(): number;
   /** Resolves when at least `count` requests have arrived. */
@@ -43,12 +46,14 @@ const RENDER: Record<WireFormat, (reply: FakeReply, ctx: RenderContext) => Rende
   "openai-chat": renderOpenAiChat,
   "openai-responses": renderOpenAiResponses,
   google: renderGoogle,
+  bedrock: renderBedrock,
 };
 const ERROR_BODY: Record<WireFormat, (status: number, message: string) => string> = {
   anthropic: anthropicError,
   "openai-chat": openAiError,
   "openai-responses": openAiError,
   google: googleError,
+  bedrock: bedrockError,
 };
 
 export function wireFormatOf(path: string): WireFormat | "unknown" {
@@ -56,12 +61,14 @@ export function wireFormatOf(path: string): WireFormat | "unknown" {
   if (path.endsWith("/chat/completions")) return "openai-chat";
   if (path.endsWith("/responses")) return "openai-responses";
   if (path.includes(":streamGenerateContent")) return "google";
+  if (path.endsWith("/invoke-with-response-stream")) return "bedrock";
   return "unknown";
 }
 
 export async function startFakeLlm(): Promise<FakeLlm> {
   const queue: ReplySource[] = [];
   let fallback: ReplySource = { text: "ok" };
+  let modelList: Record<string, unknown>[] | undefined;
   const requests: RecordedRequest[] = [];
   const listeners = new Set<() => void>();
   const changed = () => listeners.forEach((listener) => listener());
@@ -96,6 +103,11 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       changed();
     });
     changed();
+    if (format === "unknown" && req.method === "GET" && url.pathname.endsWith("/models") && modelList) {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: modelList }));
+      recorded.completed = true;
+      return;
+    }
     if (format === "unknown") {
       res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `No fake endpoint at ${url.pathname}` } }));
       return;
@@ -131,6 +143,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     requests,
     script: (...replies) => void queue.push(...replies),
     setDefault: (reply) => void (fallback = reply),
+    listModels: (models) => void (modelList = models),
     pending: () => queue.length,
     waitForRequests: (count, timeoutMs = 5000) => waitFor(() => requests.length >= count, timeoutMs, `${count} requests`),
     waitForDisconnect: (index, timeoutMs = 5000) =>
@@ -151,9 +164,13 @@ async function respond(res: ServerResponse, format: WireFormat, reply: FakeReply
   }
   const rendered = RENDER[format](reply, ctx);
   let frames = rendered.frames;
-  if (reply.malformed) frames = [...frames.slice(0, rendered.malformedAfter), sse(MALFORMED_DATA, format === "anthropic" ? "content_block_delta" : undefined)];
+  if (reply.malformed) {
+    const broken = format === "bedrock" ? bedrockFrame(MALFORMED_DATA) : sse(MALFORMED_DATA, format === "anthropic" ? "content_block_delta" : undefined);
+    frames = [...frames.slice(0, rendered.malformedAfter), broken];
+  }
   const stallAt = reply.stall === true ? 3 : reply.stall;
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", ...reply.headers });
+  const type = format === "bedrock" ? EVENTSTREAM_TYPE : "text/event-stream";
+  res.writeHead(200, { "content-type": type, "cache-control": "no-cache", connection: "keep-alive", ...reply.headers });
   for (let i = 0; i < frames.length; i++) {
     if (stallAt !== undefined && i >= stallAt) {
       // Hold the connection open; the client must abort (the test checks the disconnect).
@@ -175,6 +192,7 @@ function defaultErrorMessage(status: number): string {
 }
 
 function modelOf(format: WireFormat, path: string, body: unknown): string {
+  if (format === "bedrock") return decodeURIComponent(path.split("/model/")[1]?.split("/")[0] ?? "unknown");
   if (format === "google") return decodeURIComponent(path.split("/models/")[1]?.split(":")[0] ?? "unknown");
   return String((body as { model?: unknown } | undefined)?.model ?? "unknown");
 }

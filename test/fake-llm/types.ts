@@ -62,7 +62,7 @@ export interface FakeReply {
 
 export type ReplySource = FakeReply | ((request: RecordedRequest) => FakeReply);
 
-export type WireFormat = "anthropic" | "openai-chat" | "openai-responses" | "google";
+export type WireFormat = "anthropic" | "openai-chat" | "openai-responses" | "google" | "bedrock";
 
 export interface RecordedRequest {
   method: string;

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kernel } from "../../kernel/kernel.js";
 import anthropicPlugin from "../../plugins/provider-anthropic/index.js";
+import catalogPlugin from "../../plugins/provider-catalog/index.js";
 import googlePlugin from "../../plugins/provider-google/index.js";
 import openaiPlugin from "../../plugins/provider-openai/index.js";
 import { bootKernel, removeDir, runStream, streamRequest, tempDir } from "./harness.js";
@@ -27,7 +28,7 @@ beforeAll(async () => {
   };
   await writeFile(join(agentDir, "models.json"), JSON.stringify({ providers }));
   const env = { ANTHROPIC_API_KEY: "sk-ant-env", OPENAI_API_KEY: "sk-oai-env", GEMINI_API_KEY: "gem-env", LOCAL_LLM_KEY: "local-secret" };
-  kernel = await bootKernel({ agentDir, env, plugins: [anthropicPlugin, openaiPlugin, googlePlugin] });
+  kernel = await bootKernel({ agentDir, env, plugins: [catalogPlugin, anthropicPlugin, openaiPlugin, googlePlugin] });
 });
 afterAll(async () => {
   await removeDir(agentDir);

@@ -51,6 +51,7 @@ export function useFakeLlm(options: UseFakeLlmOptions = {}): FakeLlm {
     },
     script: (...replies) => current().script(...replies),
     setDefault: (reply) => current().setDefault(reply),
+    listModels: (models) => current().listModels(models),
     pending: () => current().pending(),
     waitForRequests: (count, timeoutMs) => current().waitForRequests(count, timeoutMs),
     waitForDisconnect: (index, timeoutMs) => current().waitForDisconnect(index, timeoutMs),

@@ -1,0 +1,165 @@
+/**
+ * Where the catalog comes from at run time. The build compiles the per-provider files of
+ * `data/` into one `catalog.jsonl` next to this module: its first line holds every provider's
+ * header (name, API, base URL, credential), each further line one provider's models, so a start
+ * reads one file and parses only the providers it uses (a start that names one model parses one
+ * line). Run from the source tree (tests), the `data/` files are read instead. Refreshed copies
+ * (`atomic models update`, `<agent dir>/catalog/<provider>.json`) replace a provider's shipped
+ * data when they were checked later.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { ONE_SHOT, formatValidationError } from "../../kernel/index.js";
+import { CATALOG_ORDER } from "./order.js";
+import { catalogSchemas, type CatalogEntry, type CatalogFile, type CatalogProvider } from "./schema.js";
+
+export interface CatalogSource {
+  /** Provider headers, in catalog order. */
+  providers: CatalogProvider[];
+  /** A provider's entries, parsed on the first call. */
+  entries(provider: string): CatalogEntry[];
+  /** What could not be read (a refreshed file that is broken is skipped, the shipped data kept). */
+  problems: string[];
+}
+
+/** The refreshed catalogs' folder. */
+export function catalogDir(agentDir: string): string {
+  return join(agentDir, "catalog");
+}
+
+const COMPILED = new URL("./catalog.jsonl", import.meta.url);
+const DATA_DIR = new URL("./data/", import.meta.url);
+
+/** The shipped catalog merged with the refreshed files of `agentDir` (when given). */
+export async function readCatalog(agentDir?: string): Promise<CatalogSource> {
+  const [shipped, refreshed] = await Promise.all([readShipped(), agentDir ? readRefreshed(catalogDir(agentDir)) : { files: [], problems: [] }]);
+  const providers = [...shipped.providers];
+  const replaced = new Map<string, CatalogEntry[]>();
+  const problems = [...refreshed.problems];
+  for (const file of refreshed.files) {
+    const at = providers.findIndex((provider) => provider.provider === file.provider);
+    if (at < 0) {
+      problems.push(`${join(catalogDir(agentDir!), `${file.provider}.json`)}: Atomic has no built-in provider "${file.provider}" (file ignored)`);
+      continue;
+    }
+    // Shipped data checked later than the refresh (a newer Atomic) wins.
+    if (file.source.checked < providers[at]!.source.checked) continue;
+    const { models, ...header } = file;
+    providers[at] = header;
+    replaced.set(file.provider, models);
+  }
+  return { providers, entries: (provider) => replaced.get(provider) ?? shipped.entries(provider), problems };
+}
+
+/** The shipped catalog as whole files (each provider's header with its models). */
+export async function readShippedFiles(): Promise<CatalogFile[]> {
+  const shipped = await readShipped();
+  return shipped.providers.map((provider) => ({ ...provider, models: shipped.entries(provider.provider) }));
+}
+
+/** The compiled catalog, else (running from the source tree) the data files. */
+async function readShipped(): Promise<Omit<CatalogSource, "problems">> {
+  let text: string;
+  try {
+    text = await readFile(COMPILED, "latin1");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    return fromFiles(await readDataFiles());
+  }
+  return fromCompiled(text);
+}
+
+/** `compileCatalog`'s output read back: headers now, each provider's line when first asked for. */
+export function fromCompiled(text: string): Omit<CatalogSource, "problems"> {
+  const lines = text.split("\n");
+  const providers = JSON.parse(lines[0]!) as CatalogProvider[];
+  const parsed = new Map<string, CatalogEntry[]>();
+  const index = new Map(providers.map((provider, i) => [provider.provider, i + 1]));
+  return {
+    providers,
+    entries(provider) {
+      let entries = parsed.get(provider);
+      if (!entries) {
+        const line = index.get(provider);
+        entries = line === undefined ? [] : (JSON.parse(lines[line]!) as CatalogEntry[]);
+        parsed.set(provider, entries);
+      }
+      return entries;
+    },
+  };
+}
+
+/** One line of headers, then one line of entries per provider (ASCII: `\u` escapes). */
+export function compileCatalog(files: readonly CatalogFile[]): string {
+  const ascii = (value: unknown) => JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const headers = files.map(({ models: _models, ...header }) => header);
+  return [ascii(headers), ...files.map((file) => ascii(file.models))].join("\n") + "\n";
+}
+
+function fromFiles(files: CatalogFile[]): Omit<CatalogSource, "problems"> {
+  const byName = new Map(files.map((file) => [file.provider, file]));
+  return { providers: files.map(({ models: _models, ...header }) => header), entries: (provider) => byName.get(provider)?.models ?? [] };
+}
+
+/** The shipped data files in catalog order, validated (the build and the tests read them so). */
+export async function readDataFiles(dir: URL | string = DATA_DIR): Promise<CatalogFile[]> {
+  const names = (await readdir(dir)).filter((name) => name.endsWith(".json"));
+  const files = await Promise.all(
+    names.map(async (name) => {
+      const path = typeof dir === "string" ? join(dir, name) : new URL(name, dir);
+      const parsed = parseCatalogFile(await readFile(path, "utf8"), String(path));
+      if (parsed.error) throw new Error(parsed.error);
+      return parsed.file!;
+    }),
+  );
+  const rank = (name: string) => {
+    const at = CATALOG_ORDER.indexOf(name);
+    return at < 0 ? CATALOG_ORDER.length : at;
+  };
+  return files.sort((a, b) => rank(a.provider) - rank(b.provider) || a.provider.localeCompare(b.provider));
+}
+
+export function parseCatalogFile(text: string, path: string): { file?: CatalogFile; error?: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { error: `Invalid JSON in ${path}: ${(error as Error).message}` };
+  }
+  const parsed = catalogSchemas().File.safeParse(json, ONE_SHOT);
+  if (!parsed.success) return { error: `Invalid catalog file ${path}: ${formatValidationError(parsed.error)}` };
+  const ids = new Set<string>();
+  for (const model of parsed.data.models) {
+    if (ids.has(model.id)) return { error: `Invalid catalog file ${path}: model "${model.id}" is listed twice` };
+    ids.add(model.id);
+  }
+  return { file: parsed.data };
+}
+
+/** The agent dir's refreshed files; a missing folder is none, a broken file a problem. */
+async function readRefreshed(dir: string): Promise<{ files: CatalogFile[]; problems: string[] }> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((name) => name.endsWith(".json"));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { files: [], problems: [] };
+    return { files: [], problems: [`Cannot read ${dir}: ${(error as Error).message} (shipped catalog used)`] };
+  }
+  const files: CatalogFile[] = [];
+  const problems: string[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (error) {
+      problems.push(`Cannot read ${path}: ${(error as Error).message} (shipped data used)`);
+      continue;
+    }
+    const parsed = parseCatalogFile(text, path);
+    if (parsed.error) problems.push(`${parsed.error} (shipped data used)`);
+    else if (`${parsed.file!.provider}.json` !== name) problems.push(`${path}: names provider "${parsed.file!.provider}" (file ignored)`);
+    else files.push(parsed.file!);
+  }
+  return { files, problems };
+}

@@ -1,0 +1,138 @@
+/**
+ * `atomic models update|reset`: refresh the built-in providers' catalogs from the public
+ * models.dev catalog (prices, new models; see lib/model-catalog/models-dev.ts for what changes),
+ * written as `<agent dir>/catalog/<provider>.json` and used instead of the shipped data from the
+ * next start; `reset` removes them (the shipped data is used again). Without network, nothing is
+ * written and the shipped (or last refreshed) data stays in use.
+ */
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { catalogDir, parseCatalogFile, readShippedFiles, type CatalogFile } from "../../lib/model-catalog/index.js";
+import { modelsDevEntries, refreshCatalog } from "../../lib/model-catalog/models-dev.js";
+import { httpFetch } from "../../lib/provider-kit/http-fetch.js";
+
+export const MODELS_DEV_URL = "https://models.dev/api.json";
+const FETCH_TIMEOUT_MS = 30_000;
+const MAX_BYTES = 64 * 1024 * 1024;
+
+export interface ModelsCliIo {
+  agentDir: string;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env?: NodeJS.ProcessEnv;
+  /** The date written as `checked` (tests pin it). */
+  today?: string;
+}
+
+const USAGE = `Usage:
+  atomic models update [provider...] [--from <url>]   refresh the built-in catalogs from models.dev
+                                                       (default ${MODELS_DEV_URL}; ATOMIC_MODELS_CATALOG_URL)
+  atomic models reset [provider...]                    drop the refreshed catalogs: the shipped data is used again
+`;
+
+/** Runs the subcommand (`argv` after `atomic models`); resolves to the exit code. */
+export async function runModelsCommand(argv: string[], io: ModelsCliIo): Promise<number> {
+  const [action, ...rest] = argv;
+  if (action === undefined || action === "help" || action === "--help" || action === "-h") {
+    io.stdout.write(USAGE);
+    return action === undefined ? 2 : 0;
+  }
+  const args = parseArgs(rest);
+  if (typeof args === "string" || (action !== "update" && action !== "reset")) {
+    io.stderr.write(`${typeof args === "string" ? args : `Unknown models command: ${action}`}\n${USAGE}`);
+    return 2;
+  }
+  const shipped = await readShippedFiles();
+  const unknown = args.providers.filter((name) => !shipped.some((file) => file.provider === name));
+  if (unknown.length > 0) {
+    io.stderr.write(`Unknown provider${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}. Built-in providers: ${shipped.map((file) => file.provider).join(", ")}\n`);
+    return 2;
+  }
+  const chosen = args.providers.length > 0 ? shipped.filter((file) => args.providers.includes(file.provider)) : shipped;
+  if (action === "reset") return reset(chosen, io);
+  const url = args.from ?? (io.env ?? process.env).ATOMIC_MODELS_CATALOG_URL ?? MODELS_DEV_URL;
+  return update(chosen, url, io);
+}
+
+function parseArgs(rest: string[]): { providers: string[]; from?: string } | string {
+  const providers: string[] = [];
+  let from: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (arg === "--from") {
+      from = rest[++i];
+      if (!from) return "--from needs a URL";
+    } else if (arg.startsWith("-")) {
+      return `Unknown option: ${arg}`;
+    } else providers.push(arg);
+  }
+  return { providers, ...(from ? { from } : {}) };
+}
+
+async function update(files: CatalogFile[], url: string, io: ModelsCliIo): Promise<number> {
+  let catalog: Record<string, unknown>;
+  try {
+    catalog = await fetchCatalog(url);
+  } catch (error) {
+    io.stderr.write(`Cannot read the catalog at ${url}: ${(error as Error).message}. Nothing changed: the catalog in use stays.\n`);
+    return 1;
+  }
+  const dir = catalogDir(io.agentDir);
+  await mkdir(dir, { recursive: true });
+  const today = io.today ?? new Date().toISOString().slice(0, 10);
+  let written = 0;
+  for (const file of files) {
+    if (!file.modelsDev) {
+      io.stdout.write(`${file.provider}: not in the public catalog (${file.local ? "a local server lists its own models" : "shipped data kept"})\n`);
+      continue;
+    }
+    const entries = modelsDevEntries(catalog[file.modelsDev], file.modelsDevFilter ? new RegExp(file.modelsDevFilter) : undefined);
+    if (entries.length === 0) {
+      io.stdout.write(`${file.provider}: no usable models under "${file.modelsDev}" in the catalog (shipped data kept)\n`);
+      continue;
+    }
+    const { file: refreshed, added, updated } = refreshCatalog(file, entries, today, url);
+    const text = `${JSON.stringify(refreshed, null, 2)}\n`;
+    const path = join(dir, `${file.provider}.json`);
+    // The file must read back as the registry will read it, or it is not written.
+    const check = parseCatalogFile(text, path);
+    if (check.error) {
+      io.stderr.write(`${file.provider}: the refreshed catalog does not validate (${check.error}); not written\n`);
+      continue;
+    }
+    await writeFile(`${path}.tmp`, text);
+    await rename(`${path}.tmp`, path);
+    written++;
+    io.stdout.write(`${file.provider}: ${refreshed.models.length} models, ${added.length} added${added.length > 0 ? ` (${preview(added)})` : ""}, ${updated.length} repriced\n`);
+  }
+  io.stdout.write(`Wrote ${written} catalog${written === 1 ? "" : "s"} to ${dir}; used from the next start. \`atomic models reset\` goes back to the shipped data.\n`);
+  return 0;
+}
+
+async function reset(files: CatalogFile[], io: ModelsCliIo): Promise<number> {
+  const dir = catalogDir(io.agentDir);
+  for (const file of files) await rm(join(dir, `${file.provider}.json`), { force: true });
+  io.stdout.write(`Removed the refreshed catalogs of ${files.length === 1 ? files[0]!.provider : `${files.length} providers`} from ${dir}: the shipped data is used.\n`);
+  return 0;
+}
+
+async function fetchCatalog(url: string): Promise<Record<string, unknown>> {
+  const response = await httpFetch(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+  if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
+  const length = Number(response.headers.get("content-length") ?? 0);
+  if (length > MAX_BYTES) throw new Error(`the answer is ${length} bytes, more than the ${MAX_BYTES} accepted`);
+  const text = await response.text();
+  if (text.length > MAX_BYTES) throw new Error(`the answer is larger than the ${MAX_BYTES} bytes accepted`);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error("the answer is not JSON");
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) throw new Error("the answer is not a catalog object");
+  return json as Record<string, unknown>;
+}
+
+function preview(ids: string[]): string {
+  return ids.length <= 3 ? ids.join(", ") : `${ids.slice(0, 3).join(", ")}, ...`;
+}

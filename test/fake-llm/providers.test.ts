@@ -1,0 +1,255 @@
+/**
+ * Every built-in provider of the catalog, over real HTTP through its official SDK to the
+ * loopback fake: the provider's default model (and its other APIs' models) with nothing but its
+ * key in the environment, the base URL re-pointed by models.json (Azure: by its variable). Each
+ * case checks the request (path, auth header, the thinking and token-limit fields the provider's
+ * compat asks for), the streamed answer, the usage and cost at the catalog's prices, and an HTTP
+ * error as a retryable error event.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Kernel } from "../../kernel/kernel.js";
+import type { AssistantMessage, Model, ThinkingLevel } from "../../lib/llm/index.js";
+import { isRetryableError } from "../../lib/provider-kit/index.js";
+import { useFakeLlm } from "../helpers/use-fake-llm.js";
+import { BASH_TOOL, VENDOR_PLUGINS, bootKernel, removeDir, runStream, streamRequest, tempDir } from "./harness.js";
+import type { RecordedRequest } from "./server.js";
+
+const fake = useFakeLlm();
+let agentDir: string;
+let kernel: Kernel;
+
+const KEYS = {
+  ANTHROPIC_API_KEY: "sk-ant",
+  OPENAI_API_KEY: "sk-oai",
+  GEMINI_API_KEY: "gem",
+  OPENROUTER_API_KEY: "sk-or",
+  GROQ_API_KEY: "gsk",
+  CEREBRAS_API_KEY: "csk",
+  XAI_API_KEY: "xai-key",
+  DEEPSEEK_API_KEY: "ds-key",
+  MISTRAL_API_KEY: "mis-key",
+  TOGETHER_API_KEY: "tg-key",
+  FIREWORKS_API_KEY: "fw-key",
+  ZAI_API_KEY: "zai-key",
+  MOONSHOT_API_KEY: "ms-key",
+  KIMI_API_KEY: "kimi-key",
+  MINIMAX_API_KEY: "mm-key",
+  HF_TOKEN: "hf-key",
+  AZURE_OPENAI_API_KEY: "az-key",
+  GOOGLE_CLOUD_API_KEY: "gcp-key",
+  AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
+  AWS_SECRET_ACCESS_KEY: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+  AWS_REGION: "eu-west-1",
+};
+
+/** Where each provider's requests go on the fake (the path its real base URL has). */
+const BASE_PATHS: Record<string, string> = {
+  anthropic: "",
+  openai: "/v1",
+  google: "/v1beta",
+  openrouter: "/api/v1",
+  groq: "/openai/v1",
+  cerebras: "/v1",
+  xai: "/v1",
+  deepseek: "",
+  mistral: "/v1",
+  together: "/v1",
+  fireworks: "/inference/v1",
+  zai: "/api/coding/paas/v4",
+  moonshotai: "/v1",
+  "kimi-coding": "/coding/v1",
+  minimax: "/anthropic",
+  huggingface: "/v1",
+  "google-vertex": "",
+  "amazon-bedrock": "",
+};
+
+beforeAll(async () => {
+  agentDir = await tempDir();
+  const providers: Record<string, unknown> = Object.fromEntries(Object.entries(BASE_PATHS).map(([name, path]) => [name, { baseUrl: `${fake.url}${path}` }]));
+  // Models of a second API keep that API's own path (OpenRouter's and Fireworks' Anthropic endpoints).
+  (providers.openrouter as Record<string, unknown>).modelOverrides = { "anthropic/claude-sonnet-5.5": { baseUrl: `${fake.url}/api` } };
+  (providers.fireworks as Record<string, unknown>).modelOverrides = { "accounts/fireworks/models/minimax-m3": { baseUrl: `${fake.url}/inference` } };
+  await writeFile(join(agentDir, "models.json"), JSON.stringify({ providers }));
+  const env = { ...KEYS, AZURE_OPENAI_BASE_URL: `${fake.url}/openai/v1`, AZURE_OPENAI_DEPLOYMENT_NAME_MAP: "gpt-6.2-sol=team-sol" };
+  kernel = await bootKernel({ agentDir, env, plugins: VENDOR_PLUGINS });
+});
+afterAll(() => removeDir(agentDir));
+
+function model(provider: string, id?: string): Model {
+  const models = kernel.services.get("models");
+  const found = id ? models.find(provider, id) : models.all().find((m) => m.provider === provider);
+  if (!found) throw new Error(`no model ${provider}/${id ?? "(default)"}`);
+  return found;
+}
+
+async function call(target: Model, thinkingLevel: ThinkingLevel = "high"): Promise<{ request: RecordedRequest; message: AssistantMessage }> {
+  fake.requests.length = 0;
+  fake.script({ thinking: target.reasoning ? "Thinking it over" : undefined, text: "Hello from the fake", usage: { input: 10_000, output: 10_000 } });
+  const { final } = await runStream(kernel, streamRequest(target, { thinkingLevel, tools: [BASH_TOOL] }));
+  expect(final.type, final.type === "error" ? final.error.errorMessage : "").toBe("done");
+  const message = final.type === "done" ? final.message : final.partial;
+  return { request: fake.requests[0]!, message };
+}
+
+const header = (request: RecordedRequest, name: string) => request.headers[name] as string | undefined;
+
+interface Case {
+  provider: string;
+  id?: string;
+  path: string | RegExp;
+  auth: (request: RecordedRequest) => void;
+  body?: (body: any, request: RecordedRequest) => void;
+}
+
+const bearer = (key: string) => (request: RecordedRequest) => expect(header(request, "authorization")).toBe(`Bearer ${key}`);
+/** Anthropic-compatible endpoints: the key in x-api-key only, the first API version. */
+const xApiKey = (key: string) => (request: RecordedRequest) => {
+  expect(header(request, "x-api-key")).toBe(key);
+  expect(header(request, "authorization")).toBeUndefined();
+  expect(header(request, "anthropic-version")).toBe("2023-06-01");
+};
+
+const CASES: Case[] = [
+  {
+    provider: "anthropic",
+    path: "/v1/messages",
+    auth: (request) => {
+      expect(header(request, "authorization")).toBe("Bearer sk-ant");
+      expect(header(request, "x-api-key")).toBeUndefined();
+    },
+    body: (body) => expect(body).toMatchObject({ model: "claude-opus-5-5", thinking: { type: "adaptive" }, output_config: { effort: "high" } }),
+  },
+  { provider: "openai", path: "/v1/responses", auth: bearer("sk-oai"), body: (body) => expect(body).toMatchObject({ model: "gpt-6.2-sol", reasoning: { effort: "high" }, store: false }) },
+  {
+    provider: "google",
+    path: "/v1beta/models/gemini-4-argon:streamGenerateContent",
+    auth: (request) => expect(header(request, "x-goog-api-key")).toBe("gem"),
+    body: (body) => expect(body.generationConfig.thinkingConfig).toEqual({ includeThoughts: true, thinkingLevel: "HIGH" }),
+  },
+  {
+    provider: "openrouter",
+    path: "/api/v1/chat/completions",
+    auth: bearer("sk-or"),
+    body: (body) => expect(body).toMatchObject({ model: "moonshotai/kimi-k2.7-code", reasoning: { effort: "high" }, max_tokens: expect.any(Number) }),
+  },
+  { provider: "openrouter", id: "anthropic/claude-sonnet-5.5", path: "/api/v1/messages", auth: xApiKey("sk-or"), body: (body) => expect(body.model).toBe("anthropic/claude-sonnet-5.5") },
+  { provider: "groq", path: "/openai/v1/chat/completions", auth: bearer("gsk"), body: (body) => expect(body).toMatchObject({ model: "openai/gpt-oss-120b", reasoning_effort: "high", max_completion_tokens: expect.any(Number) }) },
+  { provider: "cerebras", path: "/v1/chat/completions", auth: bearer("csk"), body: (body) => expect(body).toMatchObject({ model: "gpt-oss-120b", reasoning_effort: "high" }) },
+  { provider: "xai", path: "/v1/responses", auth: bearer("xai-key"), body: (body) => expect(body).toMatchObject({ model: "grok-4.7", reasoning: { effort: "high" } }) },
+  {
+    provider: "deepseek",
+    path: "/chat/completions",
+    auth: bearer("ds-key"),
+    body: (body) => expect(body).toMatchObject({ model: "deepseek-v4-pro", thinking: { type: "enabled" }, reasoning_effort: "high", max_tokens: expect.any(Number) }),
+  },
+  { provider: "mistral", path: "/v1/chat/completions", auth: bearer("mis-key"), body: (body) => expect(body).toMatchObject({ model: "devstral-medium-latest", max_tokens: expect.any(Number) }) },
+  {
+    provider: "together",
+    path: "/v1/chat/completions",
+    auth: bearer("tg-key"),
+    body: (body) => {
+      expect(body).toMatchObject({ model: "moonshotai/Kimi-K3", reasoning: { enabled: true }, max_tokens: expect.any(Number) });
+      // Together rejects the `strict` field on tools.
+      expect(body.tools[0].function.strict).toBeUndefined();
+    },
+  },
+  { provider: "fireworks", path: "/inference/v1/chat/completions", auth: bearer("fw-key"), body: (body) => expect(body).toMatchObject({ model: "accounts/fireworks/models/kimi-k3", reasoning_effort: "high" }) },
+  { provider: "fireworks", id: "accounts/fireworks/models/minimax-m3", path: "/inference/v1/messages", auth: xApiKey("fw-key"), body: (body) => expect(body).toMatchObject({ thinking: { type: "adaptive" } }) },
+  {
+    provider: "zai",
+    path: "/api/coding/paas/v4/chat/completions",
+    auth: bearer("zai-key"),
+    body: (body) => expect(body).toMatchObject({ model: "glm-5.3", thinking: { type: "enabled" }, reasoning_effort: "high", tool_stream: true, max_tokens: expect.any(Number) }),
+  },
+  { provider: "moonshotai", path: "/v1/chat/completions", auth: bearer("ms-key"), body: (body) => expect(body).toMatchObject({ model: "kimi-k2.7-code", thinking: { type: "enabled" }, max_tokens: expect.any(Number) }) },
+  { provider: "kimi-coding", path: "/coding/v1/chat/completions", auth: bearer("kimi-key"), body: (body) => expect(body).toMatchObject({ model: "kimi-for-coding", reasoning_effort: "high" }) },
+  { provider: "minimax", path: "/anthropic/v1/messages", auth: xApiKey("mm-key"), body: (body) => expect(body.model).toBe("MiniMax-M3") },
+  { provider: "huggingface", path: "/v1/chat/completions", auth: bearer("hf-key"), body: (body) => expect(body.model).toBe("moonshotai/Kimi-K2.7-Code") },
+  {
+    provider: "azure",
+    path: "/openai/v1/responses",
+    auth: (request) => {
+      expect(header(request, "api-key")).toBe("az-key");
+      expect(request.query["api-version"]).toBe("v1");
+    },
+    // The deployment's name, from AZURE_OPENAI_DEPLOYMENT_NAME_MAP.
+    body: (body) => expect(body).toMatchObject({ model: "team-sol", reasoning: { effort: "high" } }),
+  },
+  {
+    provider: "google-vertex",
+    path: "/v1beta1/publishers/google/models/gemini-4-argon:streamGenerateContent",
+    auth: (request) => expect(header(request, "x-goog-api-key")).toBe("gcp-key"),
+    body: (body) => expect(body.generationConfig.thinkingConfig).toEqual({ includeThoughts: true, thinkingLevel: "HIGH" }),
+  },
+  {
+    provider: "amazon-bedrock",
+    path: "/model/us.anthropic.claude-opus-5-5/invoke-with-response-stream",
+    // SigV4 with the environment's keys, in its region, for the bedrock service.
+    auth: (request) => expect(header(request, "authorization")).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/bedrock\/aws4_request, SignedHeaders=\S+, Signature=[0-9a-f]{64}$/),
+    body: (body) => {
+      expect(body).toMatchObject({ anthropic_version: "bedrock-2023-05-31", thinking: { type: "adaptive" }, output_config: { effort: "high" } });
+      expect(body.model).toBeUndefined();
+      expect(body.anthropic_beta).toEqual(["fine-grained-tool-streaming-2025-05-14"]);
+    },
+  },
+];
+
+describe("built-in providers over HTTP (official SDKs, loopback fake)", () => {
+  it("covers every built-in provider that has shipped models", () => {
+    const covered = new Set(CASES.map((c) => c.provider));
+    const shipped = new Set(kernel.services.get("models").all().map((m) => m.provider));
+    expect([...shipped].filter((provider) => !covered.has(provider))).toEqual([]);
+  });
+
+  it.each(CASES.map((c) => [`${c.provider}${c.id ? ` ${c.id}` : ""}`, c] as const))("%s: request, auth, stream, usage and cost", async (_name, c) => {
+    const target = model(c.provider, c.id);
+    const { request, message } = await call(target);
+    expect(request.method).toBe("POST");
+    expect(request.path).toEqual(c.path);
+    c.auth(request);
+    c.body?.(request.body, request);
+    expect(message.content.filter((block) => block.type === "text")).toEqual([expect.objectContaining({ text: "Hello from the fake" })]);
+    if (target.reasoning) expect(message.content[0]).toMatchObject({ type: "thinking", thinking: "Thinking it over" });
+    // Ten thousand tokens each way (below every price tier): the catalog's price per million / 100.
+    expect(message.usage).toMatchObject({ input: 10_000, output: 10_000 });
+    expect(message.usage.cost.input).toBeCloseTo(target.cost.input / 100, 9);
+    expect(message.usage.cost.output).toBeCloseTo(target.cost.output / 100, 9);
+    expect(message).toMatchObject({ provider: c.provider, model: target.id, api: target.api, stopReason: "stop" });
+  });
+
+  it.each(CASES.map((c) => [`${c.provider}${c.id ? ` ${c.id}` : ""}`, c] as const))("%s: an HTTP 429 is a retryable error event", async (_name, c) => {
+    fake.requests.length = 0;
+    fake.script({ status: 429 });
+    const { final } = await runStream(kernel, streamRequest(model(c.provider, c.id)));
+    expect(final.type).toBe("error");
+    const message = final.type === "error" ? final.error : final.partial;
+    expect(message.errorMessage).toMatch(/429/);
+    expect(isRetryableError(message.errorMessage)).toBe(true);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it("sends pi's `max` where the API has it (GPT-6.2 Sol, Claude Opus 5.5, DeepSeek)", async () => {
+    expect((await call(model("openai"), "max")).request.body.reasoning).toEqual({ effort: "max", summary: "auto" });
+    expect((await call(model("anthropic"), "max")).request.body.output_config).toEqual({ effort: "max" });
+    expect((await call(model("deepseek"), "max")).request.body.reasoning_effort).toBe("max");
+  });
+
+  it("Mistral gets nine-character tool-call ids, also for another model's earlier calls", async () => {
+    fake.requests.length = 0;
+    fake.script({ text: "ok" });
+    const foreign = { role: "assistant" as const, content: [{ type: "toolCall" as const, id: "call_abc|fc_0123456789abcdef", name: "bash", arguments: { command: "ls" } }], api: "openai-responses", provider: "openai", model: "gpt-6.2-sol", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "toolUse" as const, timestamp: 1 };
+    const messages = [
+      { role: "user" as const, content: "list", timestamp: 0 },
+      foreign,
+      { role: "toolResult" as const, toolCallId: "call_abc|fc_0123456789abcdef", toolName: "bash", content: [{ type: "text" as const, text: "a.txt" }], isError: false, timestamp: 2 },
+    ];
+    await runStream(kernel, streamRequest(model("mistral"), { messages, tools: [BASH_TOOL] }));
+    const sent = fake.requests[0]!.body.messages as { role: string; tool_calls?: { id: string }[]; tool_call_id?: string; name?: string }[];
+    const id = sent.find((m) => m.role === "assistant")!.tool_calls![0]!.id;
+    expect(id).toMatch(/^[A-Za-z0-9]{9}$/);
+    expect(sent.find((m) => m.role === "tool")).toMatchObject({ tool_call_id: id, name: "bash" });
+  });
+});
