@@ -21,7 +21,7 @@ import {
   type SiblingOptions,
 } from "../kernel/index.js";
 import { resolve } from "node:path";
-import { composeFlags, flagHelp, parseFlags, UnknownOptionError } from "./argv.js";
+import { composeFlags, flagHelp, ignoredFlagsNotice, parseFlags, UnknownOptionError } from "./argv.js";
 import { PluginLoader, type LoaderOptions } from "./loader.js";
 import { HostRuntime } from "./runtime.js";
 import { Scheduler } from "./scheduler.js";
@@ -93,6 +93,8 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
     cli,
     helpText: () => flagHelp(flags).join("\n"),
     async boot() {
+      const notice = ignoredFlagsNotice(cli);
+      if (notice) log.warn(notice);
       const composed = composeSettings(definitions);
       // Trust from a valid user file only; an invalid one is reported below with the project's problems.
       const userSettings = checkSettingsFile(composed, userFile).value;

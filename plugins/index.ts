@@ -4,7 +4,7 @@
  * they declare, so `k.service("agent")` or `k.config.settings.retry` are typed there too.
  * Types only: nothing here runs.
  */
-export type { AgentApi, CompletionRequest, PromptInput, QueueMode, StateContributor } from "./agent/api.js";
+export type { AgentApi, CompletionRequest, PromptDisposition, PromptInput, QueuedInputDisposition, QueueMode, StateContributor } from "./agent/api.js";
 export type { AuthStatus, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./models/api.js";
 export type { LoadedSession, SessionApi, SessionContext, SessionInfo, SessionStorage, SessionStore, TreeNode } from "./session/api.js";
 export type { SettingsApi } from "./settings/api.js";
@@ -23,6 +23,7 @@ export type {} from "./bash/user-bash.js";
 export type {} from "./compaction/api.js";
 export type {} from "./compaction/events.js";
 export type {} from "./compaction/settings.js";
+export type {} from "./context-files/index.js";
 export type {} from "./event-options/api.js";
 export type {} from "./extensions/api.js";
 export type {} from "./extensions/events.js";

@@ -8,7 +8,7 @@ const lines = [
     type: "cassette",
     version: 1,
     name: "demo",
-    description: "Asked to create a file: writes notes/hello.md, lists it, summarises. Anything else: lists the folder and changes nothing.",
+    description: "Asked to create a file: writes notes/hello.md, reads it back, summarises. Anything else: lists the folder and changes nothing.",
     eventDelayMs: 20,
   },
 ];
@@ -30,16 +30,17 @@ text(0, "I'll create a small notes file in this folder, then check that it is th
 tool(1, "call_demo_write", "write", { path: "notes/hello.md", content: "# Hello from Atomic\n\nThis file was written by the offline replay demo.\n" });
 lines.push({ type: "done", reason: "toolUse", usage: { input: 412, output: 58 } });
 lines.push({ type: "turn" });
-text(0, "The file is written. Let me list the folder to confirm.");
-tool(1, "call_demo_ls", "ls", { path: "notes" });
+text(0, "The file is written. Let me read it back to confirm.");
+tool(1, "call_demo_read", "read", { path: "notes/hello.md" });
 lines.push({ type: "done", reason: "toolUse", usage: { input: 530, output: 31 } });
 lines.push({ type: "turn" });
-text(0, "Done. I created `notes/hello.md` with a short greeting, and the listing shows it in the `notes` folder.");
+text(0, "Done. I created `notes/hello.md` with a short greeting, and reading it back shows the greeting is there.");
 lines.push({ type: "done", reason: "stop", usage: { input: 601, output: 29 } });
 lines.push({ type: "tape" });
 lines.push({ type: "turn" });
 text(0, "This is Atomic's offline replay model: it plays back recorded answers and does not read your prompt. Here is a look at this folder, changing nothing.");
-tool(1, "call_demo_look", "ls", { path: "." });
+// bash is one of the default tools (ls is not); `ls -A` changes nothing.
+tool(1, "call_demo_look", "bash", { command: "ls -A" });
 lines.push({ type: "done", reason: "toolUse", usage: { input: 398, output: 41 } });
 lines.push({ type: "turn" });
 text(

@@ -197,7 +197,7 @@ describe("the packed package", () => {
     const agentDir = tempDir("atomic-agent-");
     const output = execFileSync(NODE, [join(project, "out", "use-sdk.js"), agentDir], { cwd: project, encoding: "utf8" });
     const result = JSON.parse(output) as { accepted: unknown; text: string; types: string[] };
-    expect(result.accepted).toEqual({ type: "response", command: "prompt", success: true });
+    expect(result.accepted).toEqual({ type: "response", command: "prompt", success: true, data: { disposition: "started" } });
     expect(result.text).toBe("desserts");
     expect(result.types).toEqual(expect.arrayContaining(["agent_start", "message_update", "agent_end"]));
   }, 60_000);

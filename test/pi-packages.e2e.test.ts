@@ -11,12 +11,12 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error -- a plain .mjs script without types
 import { nodeRuntime } from "../scripts/node-runtime.mjs";
 import type { RecordedRequest } from "./fake-llm/server.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { converse, PI_16 } from "./helpers/pi-side-by-side.js";
 import { RpcClient, tempDir } from "./helpers/rpc-client.js";
+import { NODE } from "./helpers/node.js";
 
 const run = promisify(execFile);
 const REPO = resolve(import.meta.dirname, "..");
@@ -24,7 +24,7 @@ const MODULES = join(REPO, "node_modules");
 const PROBE = join(REPO, "test/fixtures/extensions-probe.ts");
 
 /** The corpus: pi extension packages as published on npm (docs/packages.md says why each). */
-export const CORPUS = [
+const CORPUS = [
   "pi-mcp-adapter",
   "pi-subagents",
   "@agentuity/pi",
@@ -128,7 +128,7 @@ describe("a conversation through a corpus package gives pi's result", () => {
       ],
     };
     const pi = await converse("pi", node22, fake, conversation);
-    const atomic = await converse("atomic", process.execPath, fake, conversation);
+    const atomic = await converse("atomic", NODE, fake, conversation);
     expect(normalized(atomic.toolResults)).toEqual(normalized(pi.toolResults));
     expect(atomic.toolResults.map((result) => result.isError)).toEqual([false, false, false]);
     expect(atomic.toolResults[2]?.text).toContain("hello from the corpus");
@@ -143,7 +143,7 @@ describe("a conversation through a corpus package gives pi's result", () => {
       replies: [{ text: "Noted." }, { text: "I do not know of any word." }],
     };
     const pi = await converse("pi", node22, fake, conversation);
-    const atomic = await converse("atomic", process.execPath, fake, conversation);
+    const atomic = await converse("atomic", NODE, fake, conversation);
     expect(pi.userTurns).toEqual([["Remember the word kumquat."], ["What was the word?"]]);
     expect(atomic.userTurns).toEqual(pi.userTurns);
     // pi 1.6's get_messages also lists the system prompt as a message (the RPC additions, issue 24 item 3, are not this test's).

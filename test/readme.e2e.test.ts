@@ -96,8 +96,9 @@ describe("the README", () => {
     expect(run.code, run.stderr).toBe(0);
     const records = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; toolName?: string; messages?: { role: string; stopReason?: string }[] });
     expect(records[0]).toMatchObject({ type: "session", cwd: REPO });
-    expect(records.find((record) => record.type === "tool_execution_start")).toMatchObject({ toolName: "ls" });
-    expect(records.at(-1)!.type).toBe("agent_end");
-    expect(records.at(-1)!.messages!.at(-1)).toMatchObject({ role: "assistant", stopReason: "stop" });
+    expect(records.find((record) => record.type === "tool_execution_start")).toMatchObject({ toolName: "bash" });
+    expect(records.at(-1)).toEqual({ type: "agent_settled", aborted: false });
+    const end = records.filter((record) => record.type === "agent_end").at(-1)!;
+    expect(end.messages!.at(-1)).toMatchObject({ role: "assistant", stopReason: "stop" });
   }, 70_000);
 });

@@ -49,7 +49,7 @@ async function promptAndCollect(agent: Agent, message: string): Promise<AgentEve
     });
   });
   const response = await agent.send({ type: "prompt", message });
-  expect(response).toEqual({ type: "response", command: "prompt", success: true });
+  expect(response).toEqual({ type: "response", command: "prompt", success: true, data: { disposition: "started" } });
   await ended;
   unsubscribe();
   return events;

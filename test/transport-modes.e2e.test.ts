@@ -89,7 +89,7 @@ describe("JSON mode (--mode json)", () => {
     expect(header).toMatchObject({ type: "session", version: expect.any(Number), id: expect.any(String), cwd: expect.any(String) });
     const types = events.map((e) => e.type);
     expect(types[0]).toBe("agent_start");
-    expect(types.at(-1)).toBe("agent_end");
+    expect(types.slice(-2)).toEqual(["agent_end", "agent_settled"]);
     expect(types).toEqual(expect.arrayContaining(["message_update", "tool_execution_start", "tool_execution_end", "turn_end"]));
     const checker = new ProtocolChecker(CLI, []);
     expect(events.map((event) => checker.checkIncoming(event)).filter(Boolean)).toEqual([]);
@@ -99,7 +99,7 @@ describe("JSON mode (--mode json)", () => {
     fake.script({ status: 400, errorMessage: "Nope" });
     const run = await runCli(["--mode", "json", "--model", "fake-openai/fake-1", "--no-session", "hi"], await folders());
     expect(run.code).toBe(1);
-    expect(run.stdout.trimEnd().split("\n").map((line) => (JSON.parse(line) as { type: string }).type).at(-1)).toBe("agent_end");
+    expect(run.stdout.trimEnd().split("\n").map((line) => (JSON.parse(line) as { type: string }).type).slice(-2)).toEqual(["agent_end", "agent_settled"]);
     expect(run.stderr).toContain("Nope");
   });
 });

@@ -379,6 +379,13 @@ export type BashCommand = {
   excludeFromContext?: boolean;
 };
 
+/** Remove every queued steering and follow-up message and return their texts (a client restores them to its editor, then aborts). Immediate lane: handled as soon as read. */
+export type ClearQueueCommand = {
+  type: "clear_queue";
+  /** Echoed exactly as sent. */
+  id?: string | number;
+};
+
 /** Duplicate the active branch into a new session. */
 export type CloneCommand = {
   type: "clone";
@@ -450,7 +457,7 @@ export type ForkCommand = {
   entryId: string;
 };
 
-/** Models whose provider has credentials, as full Model objects. */
+/** Models whose provider has credentials, as full Model objects; the offline `replay` models only while one is current or `--models`/`enabledModels` names one. */
 export type GetAvailableModelsCommand = {
   type: "get_available_models";
   /** Echoed exactly as sent. */
@@ -587,7 +594,7 @@ export type SetEventOptionsCommand = {
   id?: string | number;
   /** "delta": `message_update` without `message` and without `assistantMessageEvent.partial`. */
   messageUpdates?: "delta" | "full";
-  /** true: one `agent_settled` event once each prompt is fully done. */
+  /** true (the default): one `agent_settled` event once each prompt is fully done; false: none. */
   agentSettled?: boolean;
 };
 
@@ -641,7 +648,7 @@ export type SteerCommand = {
   images?: ImageContent[];
 };
 
-/** Load a session file (cancellable by session_before_switch). */
+/** Load a session file (cancellable by session_before_switch); a path where no session is written yet (no file, or an empty one) starts a new session there, as in pi. */
 export type SwitchSessionCommand = {
   type: "switch_session";
   /** Echoed exactly as sent. */
@@ -691,6 +698,22 @@ export type BashResponse = {
     truncated: boolean;
     /** The complete output, when truncated. */
     fullOutputPath?: string;
+  };
+};
+
+/** The successful response to `clear_queue`. */
+export type ClearQueueResponse = {
+  /** Echoed exactly as sent. */
+  id?: string | number;
+  type: "response";
+  command: "clear_queue";
+  success: true;
+  /** What was queued; a `queue_update` with empty lists precedes this response. */
+  data: {
+    /** The steering texts that were waiting, in order. */
+    steering: string[];
+    /** The follow-up texts that were waiting, in order. */
+    followUp: string[];
   };
 };
 
@@ -763,6 +786,11 @@ export type FollowUpResponse = {
   type: "response";
   command: "follow_up";
   success: true;
+  /** What became of the message. */
+  data: {
+    /** "queued", or "handled" when an input handler consumed it. */
+    disposition: "queued" | "handled";
+  };
 };
 
 /** The successful response to `fork`. */
@@ -819,6 +847,19 @@ export type GetCommandsResponse = {
       /** Where it was found (not for extension commands). */
       location?: "user" | "project" | "path";
       path?: string;
+      /** Where the command comes from, as pi reports it. */
+      sourceInfo: {
+        /** The file that registered it (the extension, the template, the SKILL.md); `<kind:name>` when there is none. */
+        path: string;
+        /** How it was found: "auto" (a conventional folder), "local" (a settings entry), "cli" (a flag), "extension" (a path an extension announced). */
+        source: string;
+        /** Whose configuration brought it; `temporary`: this run only. */
+        scope: "user" | "project" | "temporary";
+        /** "package" for a resource of an installed package. */
+        origin: "top-level" | "package";
+        /** The package's folder, for a package resource. */
+        baseDir?: string;
+      };
     }>;
   };
 };
@@ -1022,6 +1063,11 @@ export type PromptResponse = {
   type: "response";
   command: "prompt";
   success: true;
+  /** What became of the prompt. */
+  data: {
+    /** "started": a run began (wait for `agent_settled`); "queued": queued while a run streams; "handled": an extension command or input handler consumed it (no run, no `agent_settled`). */
+    disposition: "started" | "queued" | "handled";
+  };
 };
 
 /** The successful response to `set_auto_compaction`. */
@@ -1053,7 +1099,7 @@ export type SetEventOptionsResponse = {
   data: {
     /** "delta": `message_update` without `message` and without `assistantMessageEvent.partial`. */
     messageUpdates: "delta" | "full";
-    /** Emit `agent_settled` once nothing is pending after a prompt. */
+    /** Emit `agent_settled` once nothing is pending after a prompt (default true, as pi 1.x). */
     agentSettled: boolean;
   };
 };
@@ -1111,6 +1157,11 @@ export type SteerResponse = {
   type: "response";
   command: "steer";
   success: true;
+  /** What became of the message. */
+  data: {
+    /** "queued", or "handled" when an input handler consumed it. */
+    disposition: "queued" | "handled";
+  };
 };
 
 /** The successful response to `switch_session`. */
@@ -1141,9 +1192,11 @@ export type AgentEndEvent = {
   messages: AgentMessage[];
 };
 
-/** Opt-in (`set_event_options`): the prompt is fully done; no run, retry, compaction or continuation is pending. */
+/** The prompt is fully done: after its last `agent_end`, with no retry, compaction or continuation pending (pi 1.x). Once per prompt that started a run (not for `disposition: "handled"`); `set_event_options {agentSettled: false}` turns it off. */
 export type AgentSettledEvent = {
   type: "agent_settled";
+  /** True when an abort ended the prompt's run. */
+  aborted: boolean;
 };
 
 /** The agent begins processing a prompt. */
@@ -1195,6 +1248,13 @@ export type CompactionEndEvent = {
 export type CompactionStartEvent = {
   type: "compaction_start";
   reason: "manual" | "threshold" | "overflow";
+};
+
+/** An extension stored a custom entry in the session (pi's appendEntry); `since` cursors of get_entries may use its id. */
+export type EntryAppendedEvent = {
+  type: "entry_appended";
+  /** The stored entry, as get_entries returns it. */
+  entry: SessionEntry;
 };
 
 /** A plugin's or extension's handler threw; the agent kept running. */
@@ -1295,6 +1355,8 @@ export type MessageUpdateEvent = {
   type: "message_update";
   /** The partial message so far; absent with `messageUpdates: "delta"`. */
   message?: AssistantMessage;
+  /** The latest cumulative usage the provider reported for this response (zero until it reports any; some providers report only at the end). */
+  usage: Usage;
   assistantMessageEvent: AssistantMessageEvent | {
     type: "start";
   } | {
@@ -1350,6 +1412,13 @@ export type QueueUpdateEvent = {
   followUp: string[];
 };
 
+/** The session's display name changed (set_session_name, or an extension's setSessionName). */
+export type SessionInfoChangedEvent = {
+  type: "session_info_changed";
+  /** The session's name now; absent when it has none. */
+  name?: string;
+};
+
 /** A session file could not be written (read-only folder, disk full, ...); entries are kept and written when it works again. */
 export type SessionWriteErrorEvent = {
   type: "session_write_error";
@@ -1378,6 +1447,13 @@ export type SummarizationRetryScheduledEvent = {
   errorMessage: string;
 };
 
+/** The thinking level changed (set_thinking_level, cycle_thinking_level, a model switch that clamped it, an extension); not when a session is loaded. */
+export type ThinkingLevelChangedEvent = {
+  type: "thinking_level_changed";
+  /** The level now in force. */
+  level: "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+};
+
 export type ToolExecutionEndEvent = {
   type: "tool_execution_end";
   toolCallId: string;
@@ -1387,6 +1463,8 @@ export type ToolExecutionEndEvent = {
     details?: unknown;
   };
   isError: boolean;
+  /** How long the tool's execute() took, in whole milliseconds (monotonic clock); absent when the tool did not run. */
+  durationMs?: number;
 };
 
 export type ToolExecutionStartEvent = {
@@ -1420,13 +1498,13 @@ export type TurnStartEvent = {
 };
 
 /** Every input record, discriminated by `type`. */
-export type Command = AbortCommand | AbortBashCommand | AbortRetryCommand | BashCommand | CloneCommand | CompactCommand | CycleModelCommand | CycleThinkingLevelCommand | ExportHtmlCommand | ExtensionUiResponseCommand | FollowUpCommand | ForkCommand | GetAvailableModelsCommand | GetAvailableThinkingLevelsCommand | GetCommandsCommand | GetEntriesCommand | GetForkMessagesCommand | GetLastAssistantTextCommand | GetMessagesCommand | GetSessionStatsCommand | GetStateCommand | GetTreeCommand | ImportSessionCommand | ListSessionsCommand | LogoutProviderCommand | NewSessionCommand | PromptCommand | SetAutoCompactionCommand | SetAutoRetryCommand | SetEventOptionsCommand | SetFollowUpModeCommand | SetModelCommand | SetSessionNameCommand | SetSteeringModeCommand | SetThinkingLevelCommand | SteerCommand | SwitchSessionCommand;
+export type Command = AbortCommand | AbortBashCommand | AbortRetryCommand | BashCommand | ClearQueueCommand | CloneCommand | CompactCommand | CycleModelCommand | CycleThinkingLevelCommand | ExportHtmlCommand | ExtensionUiResponseCommand | FollowUpCommand | ForkCommand | GetAvailableModelsCommand | GetAvailableThinkingLevelsCommand | GetCommandsCommand | GetEntriesCommand | GetForkMessagesCommand | GetLastAssistantTextCommand | GetMessagesCommand | GetSessionStatsCommand | GetStateCommand | GetTreeCommand | ImportSessionCommand | ListSessionsCommand | LogoutProviderCommand | NewSessionCommand | PromptCommand | SetAutoCompactionCommand | SetAutoRetryCommand | SetEventOptionsCommand | SetFollowUpModeCommand | SetModelCommand | SetSessionNameCommand | SetSteeringModeCommand | SetThinkingLevelCommand | SteerCommand | SwitchSessionCommand;
 
 /** Every response: a command's success, or ErrorResponse. */
-export type Response = AbortResponse | AbortBashResponse | AbortRetryResponse | BashResponse | CloneResponse | CompactResponse | CycleModelResponse | CycleThinkingLevelResponse | ExportHtmlResponse | FollowUpResponse | ForkResponse | GetAvailableModelsResponse | GetAvailableThinkingLevelsResponse | GetCommandsResponse | GetEntriesResponse | GetForkMessagesResponse | GetLastAssistantTextResponse | GetMessagesResponse | GetSessionStatsResponse | GetStateResponse | GetTreeResponse | ImportSessionResponse | ListSessionsResponse | LogoutProviderResponse | NewSessionResponse | PromptResponse | SetAutoCompactionResponse | SetAutoRetryResponse | SetEventOptionsResponse | SetFollowUpModeResponse | SetModelResponse | SetSessionNameResponse | SetSteeringModeResponse | SetThinkingLevelResponse | SteerResponse | SwitchSessionResponse | ErrorResponse;
+export type Response = AbortResponse | AbortBashResponse | AbortRetryResponse | BashResponse | ClearQueueResponse | CloneResponse | CompactResponse | CycleModelResponse | CycleThinkingLevelResponse | ExportHtmlResponse | FollowUpResponse | ForkResponse | GetAvailableModelsResponse | GetAvailableThinkingLevelsResponse | GetCommandsResponse | GetEntriesResponse | GetForkMessagesResponse | GetLastAssistantTextResponse | GetMessagesResponse | GetSessionStatsResponse | GetStateResponse | GetTreeResponse | ImportSessionResponse | ListSessionsResponse | LogoutProviderResponse | NewSessionResponse | PromptResponse | SetAutoCompactionResponse | SetAutoRetryResponse | SetEventOptionsResponse | SetFollowUpModeResponse | SetModelResponse | SetSessionNameResponse | SetSteeringModeResponse | SetThinkingLevelResponse | SteerResponse | SwitchSessionResponse | ErrorResponse;
 
 /** Every event, discriminated by `type`. */
-export type Event = AgentEndEvent | AgentSettledEvent | AgentStartEvent | AutoRetryEndEvent | AutoRetryStartEvent | BashExecutionUpdateEvent | CompactionEndEvent | CompactionStartEvent | ExtensionErrorEvent | ExtensionUiRequestEvent | MessageEndEvent | MessageStartEvent | MessageUpdateEvent | QueueUpdateEvent | SessionWriteErrorEvent | SummarizationRetryAttemptStartEvent | SummarizationRetryFinishedEvent | SummarizationRetryScheduledEvent | ToolExecutionEndEvent | ToolExecutionStartEvent | ToolExecutionUpdateEvent | TurnEndEvent | TurnStartEvent;
+export type Event = AgentEndEvent | AgentSettledEvent | AgentStartEvent | AutoRetryEndEvent | AutoRetryStartEvent | BashExecutionUpdateEvent | CompactionEndEvent | CompactionStartEvent | EntryAppendedEvent | ExtensionErrorEvent | ExtensionUiRequestEvent | MessageEndEvent | MessageStartEvent | MessageUpdateEvent | QueueUpdateEvent | SessionInfoChangedEvent | SessionWriteErrorEvent | SummarizationRetryAttemptStartEvent | SummarizationRetryFinishedEvent | SummarizationRetryScheduledEvent | ThinkingLevelChangedEvent | ToolExecutionEndEvent | ToolExecutionStartEvent | ToolExecutionUpdateEvent | TurnEndEvent | TurnStartEvent;
 
 /** Every command by its `type`: the input record and the successful response (`undefined` for a reply). */
 export interface CommandMap {
@@ -1434,6 +1512,7 @@ export interface CommandMap {
   abort_bash: { command: AbortBashCommand; response: AbortBashResponse };
   abort_retry: { command: AbortRetryCommand; response: AbortRetryResponse };
   bash: { command: BashCommand; response: BashResponse };
+  clear_queue: { command: ClearQueueCommand; response: ClearQueueResponse };
   clone: { command: CloneCommand; response: CloneResponse };
   compact: { command: CompactCommand; response: CompactResponse };
   cycle_model: { command: CycleModelCommand; response: CycleModelResponse };

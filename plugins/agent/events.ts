@@ -1,10 +1,10 @@
 /**
- * The events the agent core declares: its run's (agent_start ... tool_execution_end) and the
- * queue's state. Each schema is the single source of its `EventMap` entry, of the validation
+ * The events the agent core declares: its run's (agent_start ... tool_execution_end), the
+ * queue's state and the thinking level's. Each schema is the single source of its `EventMap` entry, of the validation
  * tests run on traffic, and of the JSON Schema; hooks that mirror an event take its payload.
  */
 import { z } from "zod";
-import { AgentMessageSchema, AssistantMessageDeltaSchema, AssistantMessageEventSchema, AssistantMessageSchema, ImageContentSchema, once, TextContentSchema, ToolResultMessageSchema } from "../../lib/llm/index.js";
+import { AgentMessageSchema, AssistantMessageDeltaSchema, AssistantMessageEventSchema, AssistantMessageSchema, ImageContentSchema, once, TextContentSchema, THINKING_LEVELS, ToolResultMessageSchema, UsageSchema } from "../../lib/llm/index.js";
 
 /** What a tool produced so far or in the end: `{content, details}`. */
 export const ToolOutputSchema = once(() =>
@@ -39,13 +39,27 @@ export const MessageUpdateWireSchema = once(() =>
   z
     .object({
       message: AssistantMessageSchema().optional().meta({ description: 'The partial message so far; absent with `messageUpdates: "delta"`.' }),
+      usage: MessageUsageSchema(),
       assistantMessageEvent: z.union([AssistantMessageEventSchema(), AssistantMessageDeltaSchema()]).describe('What changed (without `partial` with `messageUpdates: "delta"`).'),
     })
     .meta({
       description: "A streaming update of the assistant message.",
-      examples: [{ message: answer("Yes, all"), assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: " all", partial: answer("Yes, all") } }],
+      examples: [{ message: answer("Yes, all"), usage: USAGE, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: " all", partial: answer("Yes, all") } }],
     }),
 );
+
+/** pi 1.x's `message_update.usage`: the partial message's usage (the same object as `message.usage`). */
+const MessageUsageSchema = () =>
+  UsageSchema().meta({ description: "The latest cumulative usage the provider reported for this response (zero until it reports any; some providers report only at the end)." });
+
+/** `tool_execution_end.durationMs` (pi 1.x): absent when the tool did not run (invalid arguments, blocked, aborted first). */
+const DurationSchema = () =>
+  z.number().int().nonnegative().optional().meta({ description: "How long the tool's execute() took, in whole milliseconds (monotonic clock); absent when the tool did not run." });
+
+export const ThinkingLevelChangedSchema = () =>
+  z
+    .object({ level: z.enum(THINKING_LEVELS).meta({ description: "The level now in force." }) })
+    .meta({ description: "The thinking level changed (set_thinking_level, cycle_thinking_level, a model switch that clamped it, an extension); not when a session is loaded.", examples: [{ level: "high" }] });
 
 export const QueueUpdateSchema = () =>
   z
@@ -72,7 +86,7 @@ export const RUN_EVENT_SCHEMAS = {
   message_start: once(() =>
     z.object({ message: AgentMessageSchema().describe("The message as it starts (an assistant reply is empty at first).") }).meta({ description: "A message begins: the prompt, a reply, a tool result.", examples: [{ message: PROMPT }] }),
   ),
-  message_update: once(() => z.object({ message: AssistantMessageSchema(), assistantMessageEvent: AssistantMessageEventSchema() })),
+  message_update: once(() => z.object({ message: AssistantMessageSchema(), usage: MessageUsageSchema(), assistantMessageEvent: AssistantMessageEventSchema() })),
   message_end: once(() =>
     z.object({ message: AgentMessageSchema().describe("The complete message.") }).meta({ description: "A message is complete.", examples: [{ message: answer("Yes, all 12 pass.") }] }),
   ),
@@ -98,8 +112,9 @@ export const RUN_EVENT_SCHEMAS = {
         toolName: z.string().describe("The tool."),
         result: ToolOutputSchema().describe("What it produced."),
         isError: z.boolean().describe("It failed (the content says why)."),
+        durationMs: DurationSchema(),
       })
-      .meta({ description: "A tool finished.", examples: [{ toolCallId: CALL.toolCallId, toolName: CALL.toolName, result: OUTPUT, isError: false }] }),
+      .meta({ description: "A tool finished.", examples: [{ toolCallId: CALL.toolCallId, toolName: CALL.toolName, result: OUTPUT, isError: false, durationMs: 2140 }] }),
   ),
 } as const;
 
@@ -120,5 +135,6 @@ declare module "../../kernel/events.js" {
     tool_execution_update: RunEventPayload<"tool_execution_update">;
     tool_execution_end: RunEventPayload<"tool_execution_end">;
     queue_update: z.output<ReturnType<typeof QueueUpdateSchema>>;
+    thinking_level_changed: z.output<ReturnType<typeof ThinkingLevelChangedSchema>>;
   }
 }

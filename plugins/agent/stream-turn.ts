@@ -51,7 +51,8 @@ export async function streamAssistant(run: Run): Promise<AssistantMessage> {
           final = event.error;
           break relay;
         }
-        const update = { type: "message_update" as const, message: event.partial, assistantMessageEvent: event };
+        // `usage` (pi 1.x) is the partial's own object: what the provider has reported so far.
+        const update = { type: "message_update" as const, message: event.partial, usage: event.partial.usage, assistantMessageEvent: event };
         run.events.dispatch(update);
         if (updateHook.isUsed()) await updateHook.promise(update);
         const congestion = run.events.drain();

@@ -4,6 +4,7 @@ import { ModelSchema, THINKING_LEVELS, publicModel } from "../../lib/llm/index.j
 import { defineCommand, type CommandDefinition, NO_DATA } from "../../kernel/index.js";
 import type { AgentApi } from "../agent/api.js";
 import type { ModelsApi } from "./api.js";
+import { listedModels } from "./cycle.js";
 import type { ModelSelection } from "./selection.js";
 
 /** A Model as it crosses the protocol (never its headers). */
@@ -26,10 +27,10 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
   return [
     defineCommand({
       name: "get_available_models",
-      description: "Models whose provider has credentials, as full Model objects.",
+      description: "Models whose provider has credentials, as full Model objects; the offline `replay` models only while one is current or `--models`/`enabledModels` names one.",
       input: () => z.object({}),
-      output: () => z.object({ models: z.array(PublicModel()).describe("Models whose provider has a key (or needs none), in catalog order.") }),
-      run: () => ({ models: models.available().map(publicModel) }),
+      output: () => z.object({ models: z.array(PublicModel()).describe("The models a client may choose, in catalog order.") }),
+      run: () => ({ models: listedModels(models, agent.getModel(), selection.scope).map(publicModel) }),
     }),
     defineCommand({
       name: "set_model",
@@ -62,7 +63,7 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
         const scopedModels = selection.scope
           .filter((entry) => models.authStatus(entry.model.provider).configured)
           .map((entry) => ({ model: publicModel(entry.model), ...(entry.thinkingLevel ? { thinkingLevel: entry.thinkingLevel } : {}) }));
-        return { provider, authStatus: models.authStatus(provider), models: models.available().map(publicModel), scopedModels };
+        return { provider, authStatus: models.authStatus(provider), models: listedModels(models, agent.getModel(), selection.scope).map(publicModel), scopedModels };
       },
     }),
     defineCommand({

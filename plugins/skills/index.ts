@@ -19,6 +19,10 @@ declare module "../../kernel/config.js" {
   interface Settings {
     skills?: string[];
   }
+  interface CliOptions {
+    skill?: string[];
+    noSkills?: boolean;
+  }
 }
 
 const PREFIX = "skill:";
@@ -28,6 +32,10 @@ export default definePlugin({
   description: "Skills (folders with a SKILL.md): listed in the system prompt, invoked with /skill:name.",
   dependsOn: ["slash-commands"],
   requires: ["slashCommands"],
+  flags: [
+    { name: "--skill", key: "skill", value: "<path>", repeatable: true, description: "Load this skill (a folder with a SKILL.md, the file, or a folder of skills) for this run; repeatable, also with --no-skills." },
+    { name: "--no-skills", alias: "-ns", key: "noSkills", description: "Do not load discovered or configured skills; --skill paths still load." },
+  ],
   settings: {
     skills: defineSetting(() => z.array(z.string()), {
       description: "Extra skill paths (a skill folder, a SKILL.md, or a folder of skills); relative to the settings file's folder.",
@@ -44,6 +52,8 @@ export default definePlugin({
         const packages = k.maybeService("packages");
         return packages ? packageRoots(await packages.resolve(), "skills") : [];
       },
+      cliPaths: k.config.cli.skill,
+      discover: !k.config.cli.noSkills,
     });
 
     // The skills of the latest listing, by command name: `invoke` follows the `entries` call that found its entry.
@@ -55,7 +65,14 @@ export default definePlugin({
       entries: async () => {
         const skills = await library.skills();
         listed = new Map(skills.map((skill) => [PREFIX + skill.name, skill]));
-        return skills.map((skill) => ({ name: PREFIX + skill.name, description: skill.description, source: "skill" as const, location: skill.location, path: skill.path }));
+        return skills.map((skill) => ({
+          name: PREFIX + skill.name,
+          description: skill.description,
+          source: "skill" as const,
+          location: skill.location,
+          path: skill.path,
+          sourceInfo: { path: skill.path, ...skill.provenance },
+        }));
       },
       invoke: async ({ entry, args }) => {
         const skill = listed.get(entry.name);

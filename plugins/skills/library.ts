@@ -7,15 +7,18 @@
 import { dirname, join } from "node:path";
 import type { KernelConfig, Logger } from "../../kernel/index.js";
 import {
+  cliRoots,
   discoveredRoots,
   FreshScan,
   OnceNotes,
   projectAncestry,
   projectRoot,
   readResourceText,
+  provenanceOf,
   realFolder,
   settingRoots,
   StampedCache,
+  type Provenance,
   type ResourceLocation,
   type ResourceRoot,
 } from "../../lib/resource-files/index.js";
@@ -27,6 +30,8 @@ export interface Skill extends SkillMeta {
   path: string;
   baseDir: string;
   location: ResourceLocation;
+  /** How it was found (get_commands `sourceInfo`). */
+  provenance: Provenance;
 }
 
 type Parsed = { ok: true; meta: SkillMeta } | { ok: false; problem: string };
@@ -40,6 +45,10 @@ export interface SkillLibraryOptions {
   discoveredPaths: () => Promise<readonly string[]>;
   /** Skill files packages bring (the packages plugin), each with its package's location. */
   packageRoots?: () => Promise<readonly ResourceRoot[]>;
+  /** `--skill` paths (relative to the cwd): found first, and also with `discover: false`. */
+  cliPaths?: readonly string[];
+  /** False with `--no-skills`: only `cliPaths` are searched. */
+  discover?: boolean;
 }
 
 export class SkillLibrary {
@@ -66,13 +75,16 @@ export class SkillLibrary {
     return skillBody(read.text);
   }
 
-  /** Settings paths, project folders (cwd up to the repository root), the agent dir, packages, then extension paths. */
+  /** `--skill` paths, settings paths, project folders (cwd up to the repository root), the agent dir, packages, then extension paths. */
   #rootList(): Promise<ResourceRoot[]> {
     return (this.#roots ??= (async () => {
       const { config } = this.options;
+      const explicit = cliRoots(config, this.options.cliPaths);
+      if (this.options.discover === false) return explicit;
       const project = await realFolder(await projectRoot(config.cwd));
       const ancestry = await projectAncestry(config.cwd);
       return [
+        ...explicit,
         ...settingRoots(config, "skills", this.options.settingPaths, project),
         ...ancestry.map((dir) => ({ path: join(dir, ".atomic", "skills"), location: "project" as const, confineTo: project })),
         { path: join(config.agentDir, "skills"), location: "user" as const },
@@ -98,7 +110,7 @@ export class SkillLibrary {
       if (!result.ok) return note(candidate.path, `Skipped skill ${candidate.path}: ${result.problem}`);
       const winner = byName.get(result.meta.name);
       if (winner) return note(`${candidate.path}#name`, `Skipped skill ${candidate.path}: the name "${result.meta.name}" is already used by ${winner.path}`);
-      const skill: Skill = { ...result.meta, path: candidate.path, baseDir: dirname(candidate.path), location: candidate.root.location };
+      const skill: Skill = { ...result.meta, path: candidate.path, baseDir: dirname(candidate.path), location: candidate.root.location, provenance: provenanceOf(candidate.root) };
       byName.set(skill.name, skill);
       skills.push(skill);
     });

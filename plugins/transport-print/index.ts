@@ -36,7 +36,13 @@ export default definePlugin({
         description,
         acceptsPrompts: true,
         serve: (host) =>
-          runPrompts(host, { mode: name, settled, header: () => k.maybeService("session")?.header(), modelUrl: () => k.maybeService("agent")?.getModel()?.baseUrl || undefined }),
+          runPrompts(host, {
+            mode: name,
+            settled,
+            header: () => k.maybeService("session")?.header(),
+            busy: () => k.maybeService("agent")?.isStreaming() ?? false,
+            modelUrl: () => k.maybeService("agent")?.getModel()?.baseUrl || undefined,
+          }),
       });
     }
   },

@@ -32,6 +32,8 @@ export interface RunOptions {
   settled: SettledSignal;
   /** The session header JSON mode writes first (pi's first line). */
   header(): object | undefined;
+  /** Whether a run is going (an extension command's prompt may have started one). */
+  busy(): boolean;
   /** The base URL of the current model (shown redacted), named in connection errors. */
   modelUrl(): string | undefined;
 }
@@ -64,11 +66,23 @@ export async function runPrompts(host: TransportHost, options: RunOptions): Prom
   for (const message of prompts) {
     const settled = options.settled.next();
     let refused: string | undefined;
-    await host.submit({ type: "prompt", message }, { source: options.mode, respond: (response) => void (refused = response.success ? undefined : response.error) });
+    let handled = false;
+    await host.submit(
+      { type: "prompt", message },
+      {
+        source: options.mode,
+        respond: (response) => {
+          refused = response.success ? undefined : response.error;
+          handled = response.success && (response.data as { disposition?: unknown } | undefined)?.disposition === "handled";
+        },
+      },
+    );
     if (refused !== undefined) {
       exitCode = fail(refused);
       break;
     }
+    // An extension command handled it: nothing settles unless the command started a run.
+    if (handled && !options.busy()) continue;
     if ((await Promise.race([settled, closing])) === "closing") break;
     const failure = failureOf(lastAssistant);
     if (failure) {
