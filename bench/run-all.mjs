@@ -7,6 +7,7 @@ import { benchFirstToken } from "./first-token.mjs";
 import { benchGrep } from "./grep.mjs";
 import { benchListSessions } from "./list-sessions.mjs";
 import { benchManyAgents } from "./many-agents.mjs";
+import { benchMcpCalls, benchMcpLoop, benchMcpStartup } from "./mcp.mjs";
 import { benchLongAnswer } from "./long-answer.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchSkills } from "./skills.mjs";
@@ -36,5 +37,8 @@ const results = {
   exportHtml: await benchExportHtml({ runs: 3 }),
   grep: await benchGrep({ runs: 5 }),
   manyAgents: await benchManyAgents({ agents: 100, processes: 100 }),
+  mcpStartup: await benchMcpStartup(21),
+  mcpCalls: await benchMcpCalls(),
+  mcpLoop: await benchMcpLoop(),
 };
 console.log(JSON.stringify(results, null, 2));

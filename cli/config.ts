@@ -9,6 +9,7 @@ import { stat } from "node:fs/promises";
 import { composeSettings, PI_ONLY_SETTINGS, type HostOptions, type HostRuntime, type PreparedHost } from "../host/index.js";
 import { toKernelError, type Logger } from "../kernel/index.js";
 import type {} from "../plugins/agent/api.js";
+import type {} from "../plugins/mcp/api.js";
 import type { ModelsApi } from "../plugins/models/api.js";
 import { credentials } from "./list-models.js";
 
@@ -36,6 +37,8 @@ export async function configReport(options: HostOptions, prepare: (options: Host
     try {
       prepared = await prepare({ ...attempt, log });
       host = await prepared.boot();
+      // A report starts no MCP server (`atomic mcp test` connects them).
+      host.kernel.services.maybe("mcp")?.hold();
       skipped = without;
       break;
     } catch (error) {

@@ -1,6 +1,6 @@
 /**
- * The `atomic` executable's boot: subcommands (`auth`, `config`, `schema`, the package commands,
- * only as the first argument), then the host (settings, plugins, flags), then serving with the chosen transport, or
+ * The `atomic` executable's boot: subcommands (`auth`, `mcp`, `config`, `schema`, the package
+ * commands, only as the first argument), then the host (settings, plugins, flags), then serving with the chosen transport, or
  * printing the model list or the protocol schema. Signals ask the host for teardown. Anything that
  * goes wrong before serving is one clear line on stderr: exit 2 for a usage mistake, 1 otherwise.
  */
@@ -24,6 +24,7 @@ import { promptArgumentsMessage, terminalNote } from "./hints.js";
 const INSTALL_DIR = `${dirname(fileURLToPath(new URL("../../package.json", import.meta.url)))}/`;
 // Resolved at run time: the CLI never imports a plugin's internals statically.
 const AUTH_CLI = new URL("../plugins/models/auth-cli.js", import.meta.url).href;
+const MCP_CLI = new URL("../plugins/mcp/cli.js", import.meta.url).href;
 const MODELS_CLI = new URL("../plugins/provider-catalog/update-cli.js", import.meta.url).href;
 const PACKAGES_CLI = new URL("../plugins/packages/cli.js", import.meta.url).href;
 /** pi's package commands (plugins/packages/cli.ts). */
@@ -56,6 +57,7 @@ export interface MainOptions {
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   if (argv[0] === "auth") return runAuth(argv.slice(1));
+  if (argv[0] === "mcp") return runMcp(argv.slice(1));
   if (argv[0] === "models") return runModels(argv.slice(1));
   if (argv[0] !== undefined && PACKAGE_COMMANDS.has(argv[0])) return runPackages(argv);
   const subcommand = argv[0] === "schema" ? "schema" : undefined;
@@ -198,6 +200,7 @@ function helpText(prepared: PreparedHost): string {
     "  atomic auth list                  show which providers have credentials, and from where",
     "  atomic models update [provider]   refresh the built-in model catalogs from models.dev (reset: back to the shipped data)",
     "  atomic config [options]           show where each setting comes from, models.json, credentials, problems",
+    "  atomic mcp add|remove|list|test   configure MCP servers in mcp.json, check that they connect (atomic mcp help)",
     "  atomic install <source> [-l]      install a pi package (npm:<name>, git:<repo>, a folder) into your settings (-l: the project's)",
     "  atomic remove <source> [-l]       remove a package; atomic list: the configured packages; atomic update [source]: update them",
     "  atomic schema                     print the protocol as one JSON Schema document",
@@ -223,6 +226,11 @@ function helpText(prepared: PreparedHost): string {
 async function runAuth(argv: string[]): Promise<number> {
   const { runAuthCommand } = (await import(AUTH_CLI)) as { runAuthCommand(argv: string[], io: object): Promise<number> };
   return runAuthCommand(argv, { agentDir: resolveAgentDir(process.env), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+}
+
+async function runMcp(argv: string[]): Promise<number> {
+  const { runMcpCommand } = (await import(MCP_CLI)) as { runMcpCommand(argv: string[], io: object): Promise<number> };
+  return runMcpCommand(argv, { agentDir: resolveAgentDir(process.env), cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr });
 }
 
 async function runModels(argv: string[]): Promise<number> {

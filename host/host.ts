@@ -117,12 +117,16 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
       };
       const kernel = new Kernel({ config, log, flags: composedFlags, ...(options.applyTimeoutMs ? { applyTimeoutMs: options.applyTimeoutMs } : {}) });
       await kernel.use(definitions);
+      const lateFlags = () => [...flags, ...kernel.lateFlags.map((entry) => entry.flag)];
+      // Values of flags extensions registered while loading, before the startup choices and
+      // session_start read them (pi.getFlag in a session_start handler); still unknown: below.
+      if (parsed.unknown.length > 0) kernel.hookRegistry.viewFor("host").boot_configure.tap({ name: "host", order: "pre" }, () => void Object.assign(cli, parseFlags(argv, lateFlags()).values));
       await kernel.boot();
-      if (parsed.unknown.length > 0) checkLateFlags(argv, [...flags, ...kernel.lateFlags.map((entry) => entry.flag)], cli);
+      if (parsed.unknown.length > 0) checkLateFlags(argv, lateFlags(), cli);
       // A sibling reuses the loaded definitions (user plugins included): nothing is imported twice.
       const openSibling = (sibling: SiblingOptions) =>
         prepareHost({ ...options, cwd: sibling.cwd, plugins: definitions, userPlugins: false, approvedFolder: options.approvedFolder ?? options.cwd }).then((next) => next.boot());
-      return new HostRuntime(kernel, new Scheduler(kernel.commands, log), openSibling);
+      return new HostRuntime(kernel, new Scheduler(kernel.commands, log, () => kernel.events.drain()), openSibling);
     },
   };
 }

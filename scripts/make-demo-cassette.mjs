@@ -1,6 +1,7 @@
 // Regenerates plugins/provider-replay/cassettes/demo.jsonl (the README demo's recorded turns).
 // Two tapes: a prompt that asks for a file to be created gets the write; any other prompt gets a
-// look at the folder that changes nothing (the offline default must not touch the user's folder).
+// look at the folder (`ls` through bash, a default tool) that changes nothing: the offline
+// default must not touch the user's folder.
 import { writeFileSync } from "node:fs";
 
 const lines = [
@@ -39,8 +40,7 @@ lines.push({ type: "done", reason: "stop", usage: { input: 601, output: 29 } });
 lines.push({ type: "tape" });
 lines.push({ type: "turn" });
 text(0, "This is Atomic's offline replay model: it plays back recorded answers and does not read your prompt. Here is a look at this folder, changing nothing.");
-// bash is one of the default tools (ls is not); `ls -A` changes nothing.
-tool(1, "call_demo_look", "bash", { command: "ls -A" });
+tool(1, "call_demo_look", "bash", { command: "ls" });
 lines.push({ type: "done", reason: "toolUse", usage: { input: 398, output: 41 } });
 lines.push({ type: "turn" });
 text(

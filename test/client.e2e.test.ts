@@ -57,6 +57,26 @@ describe("RpcClient", () => {
     expect(fake.requests).toHaveLength(3);
   });
 
+  it("prompt, steer and followUp return pi 1.x's disposition; clearQueue returns what was queued; promptAndWait returns for a handled command", async () => {
+    const extension = `${tempDir("atomic-ext-")}/hello.js`;
+    (await import("node:fs")).writeFileSync(extension, `export default function (pi) { pi.registerCommand("hello", { handler: async (_args, ctx) => ctx.ui.notify("hi") }); }\n`);
+    const client = await started({ args: ["-e", extension] });
+    fake.script({ text: "one two three four five six", chunkDelayMs: 80 });
+    const streaming = new Promise<void>((resolve) => {
+      const stop = client.onEvent((event) => void (event.type === "message_update" && (stop(), resolve())));
+    });
+    expect(await client.prompt("start")).toBe("started");
+    await streaming;
+    expect(await client.steer("left")).toBe("queued");
+    expect(await client.followUp("later")).toBe("queued");
+    expect(await client.prompt("queued one", undefined, "followUp")).toBe("queued");
+    expect(await client.clearQueue()).toEqual({ steering: ["left"], followUp: ["later", "queued one"] });
+    await client.waitForIdle(20_000);
+    expect(await client.prompt("/hello")).toBe("handled");
+    // No run: nothing to wait for (pi's promptAndWait would wait for an agent_settled that never comes).
+    expect((await client.promptAndWait("/hello", undefined, 5_000)).map((e) => e.type)).toEqual(["extension_ui_request"]);
+  });
+
   it("send is typed per command and never throws for a failed one; convenience methods do", async () => {
     const client = await started();
     const state = await client.send({ type: "get_state" });

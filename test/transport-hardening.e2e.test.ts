@@ -48,6 +48,28 @@ describe("transport hardening", () => {
     expect((await c.close()).code).toBe(0);
   }, 90_000);
 
+  it("800 get_messages of 1 MiB each in one write to a paused reader: answered in order, memory flat", async () => {
+    const c = start(["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"]);
+    const from = c.records.length;
+    c.send({ id: "big", type: "prompt", message: "x".repeat(1024 * 1024) });
+    await c.waitForEvent("agent_end", 30_000, from);
+    await c.waitFor((r) => r.type === "response" && r.id === "big", 30_000, from);
+    const before = c.records.length;
+    c.child.stdout.pause();
+    c.write(Array.from({ length: 800 }, (_, i) => `{"id":${i},"type":"get_messages"}\n`).join(""));
+    // Long enough for every command to have run ahead of the pipe, had it been allowed to.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const rss = peakRssMb(c.child.pid!);
+    c.child.stdout.resume();
+    await c.waitFor((r) => r.type === "response" && r.id === 799, 120_000, before);
+    const responses = c.records.slice(before).filter((r) => r.type === "response");
+    expect(responses.map((r) => r.id)).toEqual(Array.from({ length: 800 }, (_, i) => i));
+    expect(responses.every((r) => r.success === true && JSON.stringify(r.data).length > 1024 * 1024)).toBe(true);
+    console.log(`800 x 1 MiB get_messages with a paused reader: peak RSS ${rss.toFixed(0)} MB`);
+    expect(rss).toBeLessThan(160);
+    expect((await c.close()).code).toBe(0);
+  }, 180_000);
+
   it("an abort read together with a prompt aborts the run that prompt started", async () => {
     const agentDir = tempDir("atomic-agent-");
     writeCassette(agentDir, "slow", [textTurn("a b c d e f g h", 8)], { eventDelayMs: 50 });

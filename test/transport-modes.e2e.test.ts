@@ -3,7 +3,7 @@
  * loopback fake LLM (answer, failure exit code, piped stdin, several prompts, flags), mode
  * selection errors, and a user's plugin adding its own transport through settings `plugins`.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeModelsJson, type RecordedRequest } from "./fake-llm/server.js";
@@ -63,6 +63,15 @@ describe("print mode (-p)", () => {
     const run = await runCli(["-p", "--model", "fake-openai/fake-1", "--no-session"], await folders());
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('atomic -p needs a prompt: give it as an argument (atomic -p "your prompt") or pipe it on stdin');
+  });
+
+  it("a prompt an extension command handles (no run, so nothing settles) goes on to the next prompt", async () => {
+    const extension = join(tempDir("atomic-ext-"), "note.js");
+    writeFileSync(extension, `export default function (pi) { pi.registerCommand("note", { handler: async () => undefined }); }\n`);
+    fake.script({ text: "after the command" });
+    const run = await runCli(["-p", "--model", "fake-openai/fake-1", "--no-session", "-e", extension, "/note", "then this"], { ...(await folders()), timeoutMs: 15_000 });
+    expect(run).toMatchObject({ code: 0, stdout: "after the command\n" });
+    expect(fake.requests).toHaveLength(1);
   });
 
   it("honours --session-dir: the session is written there", async () => {

@@ -43,7 +43,8 @@ class AtomicClient:
         self._lock = threading.Lock()
         self.events = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
-        # The "really done" signal: one agent_settled event after each prompt.
+        # The "really done" signal: one agent_settled event after each prompt (on by default;
+        # asked for anyway, and the answer shows the agent is up).
         self.request({"type": "set_event_options", "agentSettled": True})
 
     def _read(self):
@@ -93,6 +94,10 @@ class AtomicClient:
         if not response["success"]:
             raise RuntimeError(response["error"])
         seen = []
+        # An extension command handled it: nothing settles unless the command started a run.
+        if response.get("data", {}).get("disposition") == "handled":
+            if not self.request({"type": "get_state"})["data"]["isStreaming"]:
+                return seen
         while True:
             event = self.events.get(timeout=timeout)
             if event is None:

@@ -524,6 +524,15 @@ export type AbortRetryCommand = {
   id?: string | number;
 };
 
+/** Adds MCP servers for this process (not saved), in the mcpServers entry format of mcp.json: what an editor passes for a session (ACP session/new does the same). They take precedence over configured servers of the same name and connect in the background; the next prompt waits for those with direct tools. Every entry is checked first: one invalid entry adds none, and the error names it. */
+export type AddMcpServersCommand = {
+  type: "add_mcp_servers";
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  /** Server name -> an mcpServers entry ({command, args, env, cwd} or {url, headers, type}), as in mcp.json. */
+  servers: Record<string, unknown>;
+};
+
 /** Run a shell command for the user in the working directory; its output reaches the LLM with the next prompt. Immediate lane: handled as soon as read. */
 export type BashCommand = {
   type: "bash";
@@ -662,6 +671,13 @@ export type GetForkMessagesCommand = {
 /** The text of the last assistant message. */
 export type GetLastAssistantTextCommand = {
   type: "get_last_assistant_text";
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+};
+
+/** Every MCP server (from mcp.json, extensions and the client) with its source, transport, state, last error and tools, and the configuration problems found. Starts the servers if they have not started yet; it does not wait for them to connect. */
+export type GetMcpServersCommand = {
+  type: "get_mcp_servers";
   /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
 };
@@ -835,7 +851,7 @@ export type SwitchSessionCommand = {
   type: "switch_session";
   /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
-  /** The session file to open (as `list_sessions` lists it), or a new one to start. */
+  /** The session file to open (as `list_sessions` lists it). */
   sessionPath: string;
 };
 
@@ -870,6 +886,21 @@ export type AbortRetryResponse = {
   command: "abort_retry";
   /** The command succeeded. */
   success: true;
+};
+
+/** The successful response to `add_mcp_servers`. */
+export type AddMcpServersResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "add_mcp_servers";
+  /** The command succeeded. */
+  success: true;
+  data: {
+    /** The names added (or replaced). */
+    servers: string[];
+  };
 };
 
 /** The successful response to `bash`. */
@@ -1032,7 +1063,7 @@ export type GetAvailableModelsResponse = {
   /** The command succeeded. */
   success: true;
   data: {
-    /** The models a client may choose, in catalog order. */
+    /** Models whose provider has a key (or needs none), in catalog order. */
     models: Model[];
   };
 };
@@ -1140,6 +1171,60 @@ export type GetLastAssistantTextResponse = {
   data: {
     /** null when there is no assistant message. */
     text: string | null;
+  };
+};
+
+/** The successful response to `get_mcp_servers`. */
+export type GetMcpServersResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "get_mcp_servers";
+  /** The command succeeded. */
+  success: true;
+  /** Every MCP server with its state and tools. */
+  data: {
+    /** Every server, configured, added or registered. */
+    servers: Array<{
+      /** The server's name (the <server> of its tools' names). */
+      name: string;
+      /** client: added by the client (add_mcp_servers, ACP session/new); project/user: an mcp.json; extension: pi.registerMcpServer. */
+      source: "client" | "project" | "user" | "extension";
+      /** The file or extension it came from. */
+      origin?: string;
+      /** sse after a streamable-HTTP server fell back to the older transport. */
+      transport: "stdio" | "http" | "sse";
+      /** False: configured with enabled false (or switched off by a project override); it is not started. */
+      enabled: boolean;
+      /** disconnected: it dropped and reconnects on the next call; failed: the last attempt failed (see error), the next call tries again. */
+      state: "disabled" | "pending" | "connecting" | "connected" | "disconnected" | "failed";
+      /** Why the last connection failed or dropped. */
+      error?: string;
+      /** The server's exposure (tools may differ: toolExposure): direct (offered to the model), deferred (found with tool_search) or hidden. */
+      exposure: "direct" | "deferred" | "hidden";
+      /** The description its entry gives. */
+      description?: string;
+      /** First line of the instructions the server sent. */
+      instructions?: string;
+      /** The server offers resources (list_mcp_resources, read_mcp_resource). */
+      resources: boolean;
+      /** The tools it offers (empty until it connected). */
+      tools: Array<{
+        /** The tool's name on its server. */
+        name: string;
+        /** The name the model calls it by: mcp__<server>__<tool>. */
+        toolName: string;
+        /** The first line of the tool's description. */
+        description?: string;
+        /** The tool's exposure: direct (offered to the model), deferred (found with tool_search) or hidden. */
+        exposure: "direct" | "deferred" | "hidden";
+        /** Registered with the agent (direct tools once listed, deferred ones once tool_search loaded them). */
+        loaded: boolean;
+      }>;
+    }>;
+    /** Configuration problems, each naming its file and key path. */
+    errors: string[];
   };
 };
 
@@ -1900,10 +1985,10 @@ export type TurnStartEvent = {
 };
 
 /** Every input record, discriminated by `type`. */
-export type Command = AbortCommand | AbortBashCommand | AbortRetryCommand | BashCommand | ClearQueueCommand | CloneCommand | CompactCommand | CycleModelCommand | CycleThinkingLevelCommand | ExportHtmlCommand | ExtensionUiResponseCommand | FollowUpCommand | ForkCommand | GetAvailableModelsCommand | GetAvailableThinkingLevelsCommand | GetCommandsCommand | GetEntriesCommand | GetForkMessagesCommand | GetLastAssistantTextCommand | GetMessagesCommand | GetSessionStatsCommand | GetStateCommand | GetTreeCommand | ImportSessionCommand | ListSessionsCommand | LogoutProviderCommand | NewSessionCommand | PromptCommand | SetAutoCompactionCommand | SetAutoRetryCommand | SetEventOptionsCommand | SetFollowUpModeCommand | SetModelCommand | SetSessionNameCommand | SetSteeringModeCommand | SetThinkingLevelCommand | SteerCommand | SwitchSessionCommand;
+export type Command = AbortCommand | AbortBashCommand | AbortRetryCommand | AddMcpServersCommand | BashCommand | ClearQueueCommand | CloneCommand | CompactCommand | CycleModelCommand | CycleThinkingLevelCommand | ExportHtmlCommand | ExtensionUiResponseCommand | FollowUpCommand | ForkCommand | GetAvailableModelsCommand | GetAvailableThinkingLevelsCommand | GetCommandsCommand | GetEntriesCommand | GetForkMessagesCommand | GetLastAssistantTextCommand | GetMcpServersCommand | GetMessagesCommand | GetSessionStatsCommand | GetStateCommand | GetTreeCommand | ImportSessionCommand | ListSessionsCommand | LogoutProviderCommand | NewSessionCommand | PromptCommand | SetAutoCompactionCommand | SetAutoRetryCommand | SetEventOptionsCommand | SetFollowUpModeCommand | SetModelCommand | SetSessionNameCommand | SetSteeringModeCommand | SetThinkingLevelCommand | SteerCommand | SwitchSessionCommand;
 
 /** Every response: a command's success, or ErrorResponse. */
-export type Response = AbortResponse | AbortBashResponse | AbortRetryResponse | BashResponse | ClearQueueResponse | CloneResponse | CompactResponse | CycleModelResponse | CycleThinkingLevelResponse | ExportHtmlResponse | FollowUpResponse | ForkResponse | GetAvailableModelsResponse | GetAvailableThinkingLevelsResponse | GetCommandsResponse | GetEntriesResponse | GetForkMessagesResponse | GetLastAssistantTextResponse | GetMessagesResponse | GetSessionStatsResponse | GetStateResponse | GetTreeResponse | ImportSessionResponse | ListSessionsResponse | LogoutProviderResponse | NewSessionResponse | PromptResponse | SetAutoCompactionResponse | SetAutoRetryResponse | SetEventOptionsResponse | SetFollowUpModeResponse | SetModelResponse | SetSessionNameResponse | SetSteeringModeResponse | SetThinkingLevelResponse | SteerResponse | SwitchSessionResponse | ErrorResponse;
+export type Response = AbortResponse | AbortBashResponse | AbortRetryResponse | AddMcpServersResponse | BashResponse | ClearQueueResponse | CloneResponse | CompactResponse | CycleModelResponse | CycleThinkingLevelResponse | ExportHtmlResponse | FollowUpResponse | ForkResponse | GetAvailableModelsResponse | GetAvailableThinkingLevelsResponse | GetCommandsResponse | GetEntriesResponse | GetForkMessagesResponse | GetLastAssistantTextResponse | GetMcpServersResponse | GetMessagesResponse | GetSessionStatsResponse | GetStateResponse | GetTreeResponse | ImportSessionResponse | ListSessionsResponse | LogoutProviderResponse | NewSessionResponse | PromptResponse | SetAutoCompactionResponse | SetAutoRetryResponse | SetEventOptionsResponse | SetFollowUpModeResponse | SetModelResponse | SetSessionNameResponse | SetSteeringModeResponse | SetThinkingLevelResponse | SteerResponse | SwitchSessionResponse | ErrorResponse;
 
 /** Every event, discriminated by `type`. */
 export type Event = AgentEndEvent | AgentSettledEvent | AgentStartEvent | AutoRetryEndEvent | AutoRetryStartEvent | BashExecutionUpdateEvent | CompactionEndEvent | CompactionStartEvent | EntryAppendedEvent | ExtensionErrorEvent | ExtensionUiRequestEvent | MessageEndEvent | MessageStartEvent | MessageUpdateEvent | QueueUpdateEvent | SessionInfoChangedEvent | SessionWriteErrorEvent | SummarizationRetryAttemptStartEvent | SummarizationRetryFinishedEvent | SummarizationRetryScheduledEvent | ThinkingLevelChangedEvent | ToolExecutionEndEvent | ToolExecutionStartEvent | ToolExecutionUpdateEvent | TurnEndEvent | TurnStartEvent;
@@ -1913,6 +1998,7 @@ export interface CommandMap {
   abort: { command: AbortCommand; response: AbortResponse };
   abort_bash: { command: AbortBashCommand; response: AbortBashResponse };
   abort_retry: { command: AbortRetryCommand; response: AbortRetryResponse };
+  add_mcp_servers: { command: AddMcpServersCommand; response: AddMcpServersResponse };
   bash: { command: BashCommand; response: BashResponse };
   clear_queue: { command: ClearQueueCommand; response: ClearQueueResponse };
   clone: { command: CloneCommand; response: CloneResponse };
@@ -1929,6 +2015,7 @@ export interface CommandMap {
   get_entries: { command: GetEntriesCommand; response: GetEntriesResponse };
   get_fork_messages: { command: GetForkMessagesCommand; response: GetForkMessagesResponse };
   get_last_assistant_text: { command: GetLastAssistantTextCommand; response: GetLastAssistantTextResponse };
+  get_mcp_servers: { command: GetMcpServersCommand; response: GetMcpServersResponse };
   get_messages: { command: GetMessagesCommand; response: GetMessagesResponse };
   get_session_stats: { command: GetSessionStatsCommand; response: GetSessionStatsResponse };
   get_state: { command: GetStateCommand; response: GetStateResponse };

@@ -12,7 +12,7 @@ const queueModeSchema = () => z.enum(["all", "one-at-a-time"]).describe('"all": 
 const messageSchema = () => z.string().describe("The text (a `/name` runs a slash command, an extension's command or a prompt template).");
 const imagesSchema = () => z.array(imageSchema()).optional().describe("Images sent with the text.");
 
-/** pi 1.x's `data.disposition`: what became of the submitted text (a field added to the spec's response). */
+/** pi 1.x's `data.disposition`: what became of the submitted text (a field added to the protocol's response). */
 const PromptDispositionSchema = () =>
   z
     .object({

@@ -44,7 +44,7 @@ export const MessageUpdateWireSchema = once(() =>
     })
     .meta({
       description: "A streaming update of the assistant message.",
-      examples: [{ message: answer("Yes, all"), usage: USAGE, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: " all", partial: answer("Yes, all") } }],
+      examples: [{ message: answer("Yes, all"), usage: answer("Yes, all").usage, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: " all", partial: answer("Yes, all") } }],
     }),
 );
 
@@ -59,7 +59,10 @@ const DurationSchema = () =>
 export const ThinkingLevelChangedSchema = () =>
   z
     .object({ level: z.enum(THINKING_LEVELS).meta({ description: "The level now in force." }) })
-    .meta({ description: "The thinking level changed (set_thinking_level, cycle_thinking_level, a model switch that clamped it, an extension); not when a session is loaded.", examples: [{ level: "high" }] });
+    .meta({
+      description: "The thinking level changed (set_thinking_level, cycle_thinking_level, a model switch that clamped it, an extension); not when a session is loaded.",
+      examples: [{ level: "high" }],
+    });
 
 export const QueueUpdateSchema = () =>
   z
@@ -114,7 +117,7 @@ export const RUN_EVENT_SCHEMAS = {
         isError: z.boolean().describe("It failed (the content says why)."),
         durationMs: DurationSchema(),
       })
-      .meta({ description: "A tool finished.", examples: [{ toolCallId: CALL.toolCallId, toolName: CALL.toolName, result: OUTPUT, isError: false, durationMs: 2140 }] }),
+      .meta({ description: "A tool finished.", examples: [{ toolCallId: CALL.toolCallId, toolName: CALL.toolName, result: OUTPUT, isError: false }] }),
   ),
 } as const;
 

@@ -28,7 +28,7 @@ export const AgentSettledSchema = () =>
       examples: [{ aborted: false }],
     });
 
-/** `message_update` in full (the spec's snapshots); `agent_settled` on, as pi 1.x emits it. */
+/** `message_update` in full (the protocol's snapshots); `agent_settled` on, as pi 1.x emits it. */
 export const DEFAULT_EVENT_OPTIONS: Readonly<EventOptions> = Object.freeze({ messageUpdates: "full", agentSettled: true });
 
 export interface EventOptionsApi {

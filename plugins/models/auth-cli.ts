@@ -50,8 +50,7 @@ export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<num
     if (provider === undefined) {
       await store.load().catch(() => undefined);
       const known = [...new Set([...Object.keys(await builtinKeys()), ...Object.keys(await modelsJsonProviders(io)), ...store.providers()])];
-      const example = known.includes("anthropic") ? "anthropic" : (known[0] ?? "<provider>");
-      return fail(`atomic auth ${action} needs a provider name, for example: atomic auth ${action} ${example}. Known providers: ${known.join(", ")}.`, true);
+      return fail(`atomic auth ${action} needs a provider name, for example: atomic auth ${action} ${known[0] ?? "anthropic"}. Known providers: ${known.join(", ")}.`, true);
     }
     if (extra.length > 0) return fail(action === "set" ? "The key is read from stdin, not from the command line." : `atomic auth clear takes one provider name, not ${1 + extra.length}.`, true);
   } else if (action !== "list") {

@@ -29,7 +29,7 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
       name: "get_available_models",
       description: "Models whose provider has credentials, as full Model objects; the offline `replay` models only while one is current or `--models`/`enabledModels` names one.",
       input: () => z.object({}),
-      output: () => z.object({ models: z.array(PublicModel()).describe("The models a client may choose, in catalog order.") }),
+      output: () => z.object({ models: z.array(PublicModel()).describe("Models whose provider has a key (or needs none), in catalog order.") }),
       run: () => ({ models: listedModels(models, agent.getModel(), selection.scope).map(publicModel) }),
     }),
     defineCommand({

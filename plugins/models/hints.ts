@@ -30,19 +30,15 @@ export function noModelSelected(family: ModeFamily): string {
   return `No model selected. ${chooseModelHint(family)}`;
 }
 
-/** Where a provider's key can come from, naming its environment variable when it has one. */
-export function keyHowTo(provider: string, envKey: string | undefined): string {
-  return `Set ${envKey ?? "its API key environment variable"}, add the key to models.json, or run \`atomic auth set ${provider}\`.`;
+/** Where a provider's key can come from, naming its environment variable when it has a known one. */
+export function keyHowTo(provider: string, variable: string | undefined): string {
+  return `Set ${variable ?? "its API key environment variable"}, add the key to models.json, or run \`atomic auth set ${provider}\`.`;
 }
 
-/** No provider has a key (the usual first run): the usual ways to get one, and the offline demo. */
-export function noKeysHint(envKeys: readonly string[]): string {
-  const variables = envKeys.length > 0 ? `set ${envKeys.join(", ")}` : "set a provider's API key environment variable";
-  return `No provider has an API key: ${variables} or run \`atomic auth set <provider>\`; \`--provider replay --model demo\` runs the offline demo.`;
+/** No provider has a key (the usual first run): every way to get one, and the offline demo. */
+export function noKeysHint(variables: readonly string[]): string {
+  return `No provider has an API key: set ${variables.join(", ")} or run \`atomic auth set <provider>\`; \`--provider replay --model demo\` runs the offline demo.`;
 }
-
-/** The providers a first key is most often for, in the order named. */
-export const USUAL_PROVIDERS = ["anthropic", "openai", "google"] as const;
 
 /** The unsupported-saved-default error outside RPC (in RPC it is the protocol's exact text). */
 export function unsupportedDefaultHint(family: ModeFamily): string {

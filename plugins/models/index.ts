@@ -38,6 +38,7 @@ export default definePlugin({
 
     const agent = k.service("agent");
     const selection = new ModelSelection(k, registry, agent);
+    registry.scopeSource = () => selection.scope;
     for (const command of modelCommands(registry, selection, agent)) k.registerCommand(command);
     agent.addStateContributor(
       () => selection.state(),

@@ -84,8 +84,8 @@ describe("cycle candidates", () => {
 
 describe("closest models", () => {
   it("orders the catalog by edits to a part of the id or provider/id, then to the whole", () => {
-    for (const near of closestModels(registry.all(), "sonet")) expect(near).toMatch(/^anthropic\/claude-sonnet-/);
-    expect(closestModels(registry.all(), "claude-haiku-4-6")[0]).toBe("anthropic/claude-haiku-4-5");
+    expect(closestModels(registry.all(), "sonet", 2)).toEqual(["anthropic/claude-sonnet-5", "anthropic/claude-sonnet-5-5"]);
+    expect(closestModels(registry.all(), "claude-haiku-4-6").slice(0, 2)).toEqual(["anthropic/claude-haiku-4-5", "amazon-bedrock/anthropic.claude-haiku-4-5-20251001-v1:0"]);
     expect(closestModels(registry.all(), "claude-haiku-4-6", 5)).toHaveLength(5);
     expect(closestModels(registry.all(), "")).toEqual([]);
   });

@@ -12,7 +12,7 @@ import { cycleCandidates, nextCandidate } from "./cycle.js";
 import { cliThinkingLevel } from "./declarations.js";
 import type { ScopedModel } from "./scope.js";
 import { UNSUPPORTED_DEFAULT_ERROR, hasCliModel, resolveStartupModel, unsupportedDefault, type UnsupportedDefault } from "./startup.js";
-import { keyHowTo, modeFamily, noKeysHint, noModelSelected, unsupportedDefaultHint, USUAL_PROVIDERS } from "./hints.js";
+import { keyHowTo, modeFamily, noKeysHint, noModelSelected, unsupportedDefaultHint } from "./hints.js";
 
 export interface CycleResult {
   model: Model;
@@ -21,6 +21,9 @@ export interface CycleResult {
 }
 
 export const NO_MODEL_SELECTED = noModelSelected("rpc");
+
+/** The providers a first run is pointed at when no key is set anywhere. */
+const MAIN_PROVIDERS = ["anthropic", "openai", "google"];
 
 export class ModelSelection {
   readonly #k: PluginContext;
@@ -84,9 +87,7 @@ export class ModelSelection {
       const problem = this.#models.diagnostics().modelsJson.error;
       if (problem) return `${noModelSelected(family)} ${problem} (models.json was ignored)`;
       const anyKey = this.#models.providers().some((provider) => this.#models.authStatus(provider).source !== "none" && this.#models.authStatus(provider).configured);
-      if (anyKey) return noModelSelected(family);
-      const envKeys = USUAL_PROVIDERS.flatMap((provider) => this.#models.providerInfo(provider)?.envKey ?? []);
-      return `${noModelSelected(family)} ${noKeysHint(envKeys)}`;
+      return anyKey ? noModelSelected(family) : `${noModelSelected(family)} ${noKeysHint(MAIN_PROVIDERS.flatMap((provider) => this.#models.providerInfo(provider)?.envKey ?? []))}`;
     }
     if (!this.#models.authStatus(model.provider).configured) return `No API key found for ${model.provider}. ${keyHowTo(model.provider, this.#models.providerInfo(model.provider)?.envKey)}`;
     return undefined;

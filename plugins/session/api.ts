@@ -164,7 +164,7 @@ export const SessionWriteErrorSchema = () =>
 export const SessionInfoChangedSchema = () =>
   z
     .object({ name: z.string().optional().meta({ description: "The session's name now; absent when it has none." }) })
-    .meta({ description: "The session's display name changed (set_session_name, or an extension's setSessionName).", examples: [{ name: "Parser refactor" }] });
+    .meta({ description: "The session's display name changed (set_session_name, or an extension's setSessionName).", examples: [{ name: "fix-flaky-test" }] });
 
 /** pi 1.x: an entry the client did not cause through a command was stored. */
 export const EntryAppendedSchema = () =>
@@ -172,7 +172,7 @@ export const EntryAppendedSchema = () =>
     .object({ entry: SessionEntrySchema().meta({ description: "The stored entry, as get_entries returns it." }) })
     .meta({
       description: "An extension stored a custom entry in the session (pi's appendEntry); `since` cursors of get_entries may use its id.",
-      examples: [{ entry: { type: "custom", id: "e5f6a7b8", parentId: "a1b2c3d4", timestamp: "2026-12-01T09:00:05.000Z", customType: "todo-list", data: { open: 2 } } }],
+      examples: [{ entry: { type: "message", id: "a1b2c3d4", parentId: null, timestamp: "2026-12-01T09:00:00.000Z", message: { role: "user", content: "Hi", timestamp: 1764579600000 } } }],
     });
 
 declare module "../../kernel/events.js" {

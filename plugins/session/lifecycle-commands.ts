@@ -78,7 +78,7 @@ export function lifecycleCommands(runtime: SessionRuntime): CommandDefinition<an
     name: "switch_session",
     description: "Load a session file (cancellable by session_before_switch); a path where no session is written yet (no file, or an empty one) starts a new session there, as in pi.",
     input: () =>
-      z.object({ sessionPath: z.string().describe("The session file to open (as `list_sessions` lists it), or a new one to start.") }).meta({ examples: [{ sessionPath: "/home/ada/.atomic/agent/sessions/--home-ada-app--/2026-12-01T09-00-00-000Z_0193.jsonl" }] }),
+      z.object({ sessionPath: z.string().describe("The session file to open (as `list_sessions` lists it).") }).meta({ examples: [{ sessionPath: "/home/ada/.atomic/agent/sessions/--home-ada-app--/2026-12-01T09-00-00-000Z_0193.jsonl" }] }),
     output: Cancelled,
     run: ({ sessionPath }) => switchTo(sessionPath),
   });
