@@ -148,8 +148,8 @@ function fail(error: unknown): number {
     process.stderr.write(`atomic: ${piOnlyFlagMessage(option) ?? `${coded.message}. Run 'atomic --help' for the list of options.`}\n`);
     return 2;
   }
-  // Several problems at once (every invalid setting): one line each.
-  process.stderr.write(coded.message.split("\n").map((line) => `atomic: ${line}\n`).join(""));
+  // Several problems at once (every invalid setting) are a line each; indented lines continue the one before.
+  process.stderr.write(coded.message.split("\n").map((line) => (/^\s/.test(line) ? `${line}\n` : `atomic: ${line}\n`)).join(""));
   return usage ? 2 : 1;
 }
 

@@ -4,7 +4,7 @@
 // "installs" the folder itself to find its bin): there a build that already exists is used as
 // is, instead of a silent rebuild under npx that, when interrupted, leaves npx's cache broken.
 // A folder without a build (a `npx github:...` clone) is still built.
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -12,5 +12,8 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const built = existsSync(`${root}dist/cli/atomic.cjs`) && existsSync(`${root}dist/cli/bundle/entry.json`);
 if (process.env.npm_command === "exec" && built) process.exit(0);
 const npm = process.env.npm_execpath;
-if (npm) execFileSync(process.execPath, [npm, "run", "build"], { cwd: root, stdio: "inherit" });
-else execFileSync(process.platform === "win32" ? "npm.cmd" : "npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+// The build reports its own errors: only its exit status is passed on.
+const build = npm
+  ? spawnSync(process.execPath, [npm, "run", "build"], { cwd: root, stdio: "inherit" })
+  : spawnSync(process.platform === "win32" ? "npm.cmd" : "npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+process.exit(build.status ?? 1);

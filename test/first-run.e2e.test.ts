@@ -97,7 +97,7 @@ describe("a person at a terminal", () => {
   it("`atomic auth set` without a provider says what is missing; `atomic config --help` prints help", async () => {
     const set = await runCli(["auth", "set"], folders());
     expect(set.code).toBe(2);
-    expect(set.stderr).toMatch(/^atomic auth set needs a provider name, for example: atomic auth set anthropic\. Known providers: anthropic, openai, google\.\nUsage:/);
+    expect(set.stderr).toMatch(/^atomic auth set needs a provider name, for example: atomic auth set anthropic\. Known providers: anthropic, openai, google\b[^\n]*\.\nUsage:/);
     const unknown = await runCli(["auth", "frob"], folders());
     expect(unknown.stderr).toMatch(/^Unknown auth command: frob\. The commands are set, clear and list\./);
     for (const flag of ["--help", "-h"]) {
@@ -136,9 +136,11 @@ describe("print mode names what Atomic has", () => {
     expect(run.code).toBe(1);
     const lines = run.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(new RegExp(`^atomic: .*\\(server: ${url}/v1\\); retrying in 10ms \\(attempt 1 of 2\\)$`));
+    // The server is named: by the provider's own error text, or else by print mode (`server: <url>`).
+    const host = url.replace("http://", "");
+    expect(lines[0]).toMatch(/^atomic: .*; retrying in 10ms \(attempt 1 of 2\)$/);
     expect(lines[1]).toMatch(/; retrying in 20ms \(attempt 2 of 2\)$/);
-    expect(lines[2]).toMatch(new RegExp(`^atomic: .*\\(server: ${url}/v1\\)$`));
+    for (const line of lines) expect(line).toContain(host);
   }, 40_000);
 });
 
@@ -146,7 +148,7 @@ describe("model names", () => {
   it("a misspelt --model or --list-models pattern suggests the model meant", async () => {
     const model = await runCli(["--mode", "rpc", "--model", "sonet"], folders());
     expect(model.code).toBe(2);
-    expect(model.stderr).toMatch(/^atomic: No model matches --model "sonet"\. Closest: anthropic\/claude-sonnet-[\d-]+, anthropic\/claude-sonnet-[\d-]+\. /);
+    expect(model.stderr).toMatch(/^atomic: No model matches --model "sonet"\. Closest: anthropic\/claude-sonnet-[\w.-]+(, anthropic\/claude-sonnet-[\w.-]+)*\. /);
     const list = await runCli(["--list-models", "sonet"], folders());
     expect(list.code).toBe(1);
     expect(list.stderr).toMatch(/^atomic: No models match "sonet"\. Closest: anthropic\/claude-sonnet-/);

@@ -16,6 +16,7 @@ import type { RecordedRequest } from "./fake-llm/server.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { converse, PI_16 } from "./helpers/pi-side-by-side.js";
 import { RpcClient, tempDir } from "./helpers/rpc-client.js";
+import { NODE } from "./helpers/node.js";
 
 const run = promisify(execFile);
 const REPO = resolve(import.meta.dirname, "..");
@@ -129,7 +130,7 @@ describe("a conversation through a corpus package gives pi's result", () => {
     };
     const pi = await converse("pi", node22, fake, conversation);
     await loadedByAtomic(conversation.folder); // a cold transpile cache is warmed first (tests run in any order)
-    const atomic = await converse("atomic", process.execPath, fake, conversation, agentDir);
+    const atomic = await converse("atomic", NODE, fake, conversation, agentDir);
     expect(normalized(atomic.toolResults)).toEqual(normalized(pi.toolResults));
     expect(atomic.toolResults.map((result) => result.isError)).toEqual([false, false, false]);
     expect(atomic.toolResults[2]?.text).toContain("hello from the corpus");
@@ -145,7 +146,7 @@ describe("a conversation through a corpus package gives pi's result", () => {
     };
     const pi = await converse("pi", node22, fake, conversation);
     await loadedByAtomic(conversation.folder); // a cold transpile cache is warmed first (tests run in any order)
-    const atomic = await converse("atomic", process.execPath, fake, conversation, agentDir);
+    const atomic = await converse("atomic", NODE, fake, conversation, agentDir);
     expect(pi.userTurns).toEqual([["Remember the word kumquat."], ["What was the word?"]]);
     expect(atomic.userTurns).toEqual(pi.userTurns);
     // pi 1.6's get_messages also lists the system prompt as a message (the RPC additions, issue 24 item 3, are not this test's).
@@ -168,7 +169,7 @@ describe("a conversation through a corpus package gives pi's result", () => {
     };
     const pi = await converse("pi", node22, fake, conversation);
     await loadedByAtomic(conversation.folder); // a cold transpile cache is warmed first (tests run in any order)
-    const atomic = await converse("atomic", process.execPath, fake, conversation, agentDir);
+    const atomic = await converse("atomic", NODE, fake, conversation, agentDir);
     expect(pi.toolResults[0]?.text).toMatch(/^MCP: 1\/1 servers, \d+ tools/);
     expect(atomic.toolResults).toEqual(pi.toolResults);
   }, 240_000);

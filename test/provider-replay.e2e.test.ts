@@ -76,14 +76,14 @@ describe("provider-replay", () => {
     await c.request({ type: "prompt", message: "Explain index.ts" });
     await c.waitForEvent("agent_end", 20_000);
     const tools = c.records.filter((r) => r.type === "tool_execution_start").map((r) => r.toolName);
-    expect(tools).toEqual(["ls"]);
+    expect(tools).toEqual(["bash"]);
     expect(readdirSync(cwd)).toEqual(["index.ts"]);
     expect(((await c.request({ type: "get_last_assistant_text" })).data as { text: string }).text).toMatch(/nothing in it was changed/);
 
     const from = c.records.length;
     await c.request({ type: "prompt", message: "Create a notes file saying hello, then show me it exists." });
     await c.waitForEvent("agent_end", 20_000, from);
-    expect(c.records.slice(from).filter((r) => r.type === "tool_execution_start").map((r) => r.toolName)).toEqual(["write", "ls"]);
+    expect(c.records.slice(from).filter((r) => r.type === "tool_execution_start").map((r) => r.toolName)).toEqual(["write", "read"]);
     expect(readFileSync(join(cwd, "notes", "hello.md"), "utf8")).toMatch(/^# Hello from Atomic/);
   });
 });

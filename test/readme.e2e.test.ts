@@ -49,7 +49,7 @@ function runAsWritten(command: string): Promise<{ code: number | null; stdout: s
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
     child.once("close", (code) => {
       clearTimeout(timer);
       resolvePromise({ code, stdout, stderr, ms: Date.now() - started });
@@ -82,12 +82,12 @@ describe("the README", () => {
       const run = await runAsWritten(command);
       expect(run.code, `${command}\n${run.stderr}`).toBe(0);
       expect(run.stderr, command).not.toMatch(/\n\s+at |npm error/);
-      // A build under npx takes most of a minute; the existing one starts in a few seconds even here.
-      expect(run.ms, command).toBeLessThan(20_000);
+      // The build's files are the proof (below); a rebuild also takes minutes of a loaded machine.
+      expect(run.ms, command).toBeLessThan(60_000);
       if (command.includes(" -p ")) expect(run.stdout, command).toMatch(/nothing in it was changed/);
     }
     expect(BUILD.map((file) => statSync(file).mtimeMs)).toEqual(before);
-  }, 300_000);
+  }, 900_000);
 
   it("the piped JSONL example answers as written: every record a JSON line, the answer complete", async () => {
     const [command] = commandsUnder("One prompt from a shell:");

@@ -8,6 +8,7 @@ import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, w
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, RpcClient, tempDir } from "./helpers/rpc-client.js";
+import { NODE } from "./helpers/node.js";
 
 const clients: RpcClient[] = [];
 afterEach(async () => {
@@ -41,7 +42,7 @@ describe("symlinked settings and auth files", () => {
   it("`atomic auth set` stores the key in the auth file's target, 0600", async () => {
     const { agentDir, target } = linked("auth.json", { openai: { type: "api_key", key: "sk-old" } }, 0o600);
     const code = await new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, [CLI, "auth", "set", "anthropic"], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir }, stdio: ["pipe", "ignore", "pipe"] });
+      const child = spawn(NODE, [CLI, "auth", "set", "anthropic"], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir }, stdio: ["pipe", "ignore", "pipe"] });
       child.stdin.end("sk-ant-new\n");
       child.once("exit", resolve);
     });

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { CLI } from "./rpc-client.js";
 import { registerStopper, tempDir } from "./temp.js";
+import { NODE } from "./node.js";
 
 export interface PiShim {
   /** The executable (`<dir>/pi`). */
@@ -18,7 +19,7 @@ export interface PiShim {
   settle(timeoutMs?: number): Promise<void>;
 }
 
-export function piShim(node: string = process.execPath): PiShim {
+export function piShim(node: string = NODE): PiShim {
   const dir = tempDir("atomic-pi-shim-");
   const pidFile = join(dir, "pids");
   const command = join(dir, "pi");
