@@ -12,12 +12,14 @@ import { benchSessionLoad } from "./session-load.mjs";
 import { benchSkills } from "./skills.mjs";
 import { benchStartup } from "./startup.mjs";
 import { benchStartupModes } from "./startup-modes.mjs";
+import { benchStartupNodes } from "./startup-nodes.mjs";
 import { benchStream } from "./stream.mjs";
 import { benchToolArgs } from "./tool-args.mjs";
 
 const results = {
   node: process.version,
   startup: await benchStartup(21),
+  startupNodes: await benchStartupNodes({ runs: 11 }),
   startupModes: await benchStartupModes(11),
   firstToken: await benchFirstToken({ runs: 11 }),
   stream: await benchStream({ runs: 5 }),

@@ -27,6 +27,7 @@ import exportHtml from "../plugins/export-html/index.js";
 import slashCommands from "../plugins/slash-commands/index.js";
 import skills from "../plugins/skills/index.js";
 import promptTemplates from "../plugins/prompt-templates/index.js";
+import packages from "../plugins/packages/index.js";
 import extensions from "../plugins/extensions/index.js";
 
 /** In a stable order; the kernel re-orders by dependencies. */
@@ -56,6 +57,7 @@ export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   slashCommands,
   skills,
   promptTemplates,
+  packages,
   extensions,
 ];
 

@@ -1,10 +1,11 @@
 /**
  * `atomic-agent/client`: a typed client for `atomic --mode rpc`, with the options and methods of
- * pi's RpcClient (a pi integrator changes the import), typed from the protocol schema. It spawns
- * Atomic's own CLI, reads with an LF-only splitter, and widens where Atomic offers more: `send`
- * is public and typed per command, `waitForIdle` waits for a settled agent (the opt-in
- * `agent_settled` event, asked for at start), not the first `agent_end`, and the commands pi's
- * client lacks have methods too. Convenience methods throw on a failed command; `send` never does.
+ * pi 1.6's RpcClient (a pi integrator changes the import), typed from the protocol schema. It
+ * spawns Atomic's own CLI, reads with an LF-only splitter, and widens where Atomic offers more:
+ * `send` is public and typed per command, `waitForIdle` waits for a settled agent (the
+ * `agent_settled` event), not the first `agent_end`, `promptAndWait` also returns for a prompt an
+ * extension command handled, and the commands pi's client lacks have methods too. Convenience
+ * methods throw on a failed command; `send` never does.
  */
 import type { Command, CommandType, CompactCommand, DataOf, Event, ExtraCommand, ImageContent, Response, ResponseOf, ThinkingLevel } from "../lib/protocol-types/index.js";
 import { Connection, type ConnectionOptions, type Record_ } from "./connection.js";
@@ -48,7 +49,7 @@ export class RpcClient {
     const args = ["--mode", "rpc"];
     if (this.#options.provider) args.push("--provider", this.#options.provider);
     if (this.#options.model) args.push("--model", this.#options.model);
-    this.#connection.open(args);
+    await this.#connection.open(args);
     await this.setEventOptions({ agentSettled: true });
   }
 
@@ -76,7 +77,8 @@ export class RpcClient {
       return undefined;
     }
     const response = await this.#connection.request(command);
-    if (response.command === "prompt" && response.success === true) this.#busy = true;
+    // A handled prompt starts no run of its own (pi 1.x: no agent_settled follows it).
+    if (response.command === "prompt" && response.success === true && (response.data as { disposition?: unknown } | undefined)?.disposition !== "handled") this.#busy = true;
     return response;
   }
 
@@ -89,17 +91,22 @@ export class RpcClient {
   }
 
   // ---- prompting (pi's methods)
-  async prompt(message: string, images?: ImageContent[]): Promise<void> {
-    await this.#data({ type: "prompt", message, ...(images ? { images } : {}) });
+  /** What became of the prompt: "started" (wait for it), "queued", or "handled" (an extension command; no run). */
+  async prompt(message: string, images?: ImageContent[], streamingBehavior?: "steer" | "followUp"): Promise<DataOf<"prompt">["disposition"]> {
+    return (await this.#data({ type: "prompt", message, ...(images ? { images } : {}), ...(streamingBehavior ? { streamingBehavior } : {}) })).disposition;
   }
-  async steer(message: string, images?: ImageContent[]): Promise<void> {
-    await this.#data({ type: "steer", message, ...(images ? { images } : {}) });
+  async steer(message: string, images?: ImageContent[]): Promise<DataOf<"steer">["disposition"]> {
+    return (await this.#data({ type: "steer", message, ...(images ? { images } : {}) })).disposition;
   }
-  async followUp(message: string, images?: ImageContent[]): Promise<void> {
-    await this.#data({ type: "follow_up", message, ...(images ? { images } : {}) });
+  async followUp(message: string, images?: ImageContent[]): Promise<DataOf<"follow_up">["disposition"]> {
+    return (await this.#data({ type: "follow_up", message, ...(images ? { images } : {}) })).disposition;
   }
   async abort(): Promise<void> {
     await this.#data({ type: "abort" });
+  }
+  /** Removes every queued steering and follow-up message; returns their texts (to restore to an editor before `abort`). */
+  clearQueue(): Promise<DataOf<"clear_queue">> {
+    return this.#data({ type: "clear_queue" });
   }
   newSession(parentSession?: string): Promise<DataOf<"new_session">> {
     return this.#data({ type: "new_session", ...(parentSession ? { parentSession } : {}) });
@@ -205,7 +212,7 @@ export class RpcClient {
   logoutProvider(provider: string): Promise<DataOf<"logout_provider">> {
     return this.#data({ type: "logout_provider", provider });
   }
-  /** `messageUpdates: "delta"` makes long answers cost linear output; `agentSettled` is on from `start()`. */
+  /** `messageUpdates: "delta"` makes long answers cost linear output; `agentSettled` is on by default (this client needs it). */
   setEventOptions(options: { messageUpdates?: "delta" | "full"; agentSettled?: boolean }): Promise<DataOf<"set_event_options">> {
     return this.#data({ type: "set_event_options", ...options });
   }
@@ -226,31 +233,46 @@ export class RpcClient {
     return this.#collect(timeout);
   }
 
-  /** Sends a prompt and resolves with its events once the agent has settled. */
+  /**
+   * Sends a prompt and resolves with its events once the agent has settled; at once (with the
+   * events so far) when an extension command handled it without starting a run.
+   */
   async promptAndWait(message: string, images?: ImageContent[], timeout = 60_000): Promise<AgentEvent[]> {
-    const events = this.#collect(timeout);
+    const collector = this.#collector(timeout);
     try {
-      await this.prompt(message, images);
+      const disposition = await this.prompt(message, images);
+      if (disposition === "handled" && !(await this.getState()).isStreaming) collector.finish();
     } catch (error) {
-      events.catch(() => undefined);
+      collector.events.catch(() => undefined);
+      collector.finish();
       throw error;
     }
-    return events;
+    return collector.events;
   }
 
   #collect(timeout: number): Promise<AgentEvent[]> {
-    return new Promise((resolve, reject) => {
-      const events: AgentEvent[] = [];
+    return this.#collector(timeout).events;
+  }
+
+  /** Events until `agent_settled` (or `finish()`), or a timeout. */
+  #collector(timeout: number): { events: Promise<AgentEvent[]>; finish(): void } {
+    const events: AgentEvent[] = [];
+    let finish!: () => void;
+    const promise = new Promise<AgentEvent[]>((resolve, reject) => {
       const timer = setTimeout(() => {
         unsubscribe();
         reject(new Error(`Timeout waiting for the agent to settle. Stderr: ${this.getStderr()}`));
       }, timeout);
       const unsubscribe = this.onEvent((event) => {
         if ((event.type as string) !== "agent_settled") return void events.push(event);
+        finish();
+      });
+      finish = () => {
         clearTimeout(timer);
         unsubscribe();
         resolve(events);
-      });
+      };
     });
+    return { events: promise, finish };
   }
 }

@@ -13,6 +13,25 @@ export const CORE_FLAGS: readonly FlagSpec[] = [
   { name: "--version", alias: "-v", key: "version", description: "Print the version." },
 ];
 
+/**
+ * pi's options that only concern its terminal UI (DECISIONS): accepted, so a wrapper written for
+ * pi starts Atomic, and ignored with one stderr line. Values are taken as pi takes them.
+ */
+export const TERMINAL_UI_FLAGS: readonly FlagSpec[] = [
+  { name: "--no-themes", key: "ignoredNoThemes", description: "pi's terminal UI option: accepted and ignored." },
+  { name: "--theme", key: "ignoredTheme", value: "<path>", repeatable: true, description: "pi's terminal UI option: accepted and ignored." },
+  { name: "--use-theme", key: "ignoredUseTheme", value: "<name>", description: "pi's terminal UI option: accepted and ignored." },
+  { name: "--tui-mode", key: "ignoredTuiMode", value: "<mode>", description: "pi's terminal UI option: accepted and ignored." },
+  { name: "--verbose", key: "ignoredVerbose", description: "pi's terminal UI option: accepted and ignored." },
+];
+
+/** The one stderr line for the terminal-UI options given, or undefined when none was. */
+export function ignoredFlagsNotice(cli: Record<string, unknown>): string | undefined {
+  const given = TERMINAL_UI_FLAGS.filter((flag) => cli[flag.key] !== undefined).map((flag) => flag.name);
+  if (given.length === 0) return undefined;
+  return `ignoring ${given.join(", ")}: pi's terminal-UI option${given.length > 1 ? "s have" : " has"} no effect in Atomic, which has no terminal UI`;
+}
+
 /** Flags with their owners; a name (or alias) claimed twice fails naming both owners. */
 export function composeFlags(plugins: readonly PluginDefinition[]): { flag: FlagSpec; owner: string }[] {
   const byName = new Map<string, string>();
@@ -28,6 +47,7 @@ export function composeFlags(plugins: readonly PluginDefinition[]): { flag: Flag
     }
   };
   add("kernel", CORE_FLAGS);
+  add("kernel", TERMINAL_UI_FLAGS);
   for (const plugin of plugins) if (plugin.flags) add(plugin.name, plugin.flags);
   return out;
 }
@@ -113,11 +133,14 @@ function checkConflicts(given: readonly { flag: FlagSpec; as: string }[]): void 
   }
 }
 
-/** The --help table. */
+/** The --help table; the ignored terminal-UI options are one line at its end. */
 export function flagHelp(flags: readonly FlagSpec[]): string[] {
-  return flags.map((f) => {
+  const ignored = flags.filter((f) => TERMINAL_UI_FLAGS.includes(f));
+  const lines = flags.filter((f) => !ignored.includes(f)).map((f) => {
     const names = [f.name, f.alias].filter(Boolean).join(", ");
     const left = `  ${names}${f.value ? ` ${f.value}` : ""}`;
     return `${left.padEnd(32)} ${f.description}`;
   });
+  if (ignored.length > 0) lines.push(`  ${ignored.map((f) => f.name).join(", ")}: pi's terminal-UI options, accepted and ignored.`);
+  return lines;
 }

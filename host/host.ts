@@ -20,11 +20,12 @@ import {
   type ShutdownReason,
   type SiblingOptions,
 } from "../kernel/index.js";
-import { composeFlags, flagHelp, parseFlags, UnknownOptionError } from "./argv.js";
+import { resolve } from "node:path";
+import { composeFlags, flagHelp, ignoredFlagsNotice, parseFlags, UnknownOptionError } from "./argv.js";
 import { PluginLoader, type LoaderOptions } from "./loader.js";
 import { HostRuntime } from "./runtime.js";
 import { Scheduler } from "./scheduler.js";
-import { composeSettings, readRawSettings, resolveSettings, validateSettingsFile, type RawSettingsFile } from "./settings-files.js";
+import { checkSettingsFile, composeSettings, readRawSettings, resolveSettings, unknownSettingsOf, type RawSettingsFile } from "./settings-files.js";
 
 export interface HostOptions {
   cwd: string;
@@ -47,6 +48,11 @@ export interface HostOptions {
   log?: Logger;
   installDir?: string;
   applyTimeoutMs?: number;
+  /**
+   * The folder `--approve` was given for (the launch cwd): a sibling host for another folder
+   * (ACP's `session/new`) is trusted only by the user's settings. Default: this host's `cwd`.
+   */
+  approvedFolder?: string;
 }
 
 /** Plugins loaded and flags parsed, nothing applied yet: enough for --help. */
@@ -87,9 +93,15 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
     cli,
     helpText: () => flagHelp(flags).join("\n"),
     async boot() {
+      const notice = ignoredFlagsNotice(cli);
+      if (notice) log.warn(notice);
       const composed = composeSettings(definitions);
-      const userSettings = validateSettingsFile(composed, userFile);
-      const trusted = isTrustedProject(options.cwd, userSettings.trustedProjects as string[] | undefined, cli.approve, env);
+      // Trust from a valid user file only; an invalid one is reported below with the project's problems.
+      const userSettings = checkSettingsFile(composed, userFile).value;
+      // Trust given on the command line covers the folder it was given for, not the others a client opens later.
+      const approved = cli.approve === true && resolve(options.approvedFolder ?? options.cwd) === resolve(options.cwd);
+      const trusted = isTrustedProject(options.cwd, userSettings?.trustedProjects as string[] | undefined, approved, env);
+      for (const unknown of unknownSettingsOf(composed, { user: userFile, project: projectFile })) log.warn(unknown);
       const resolved = resolveSettings(composed, { user: userFile, project: projectFile }, { trusted, ...(options.settings ? { overrides: options.settings } : {}) });
       for (const note of resolved.notes) log.info(note);
       const config: KernelConfig = {
@@ -100,15 +112,21 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
         env,
         trusted,
         settingsSources: { sources: resolved.sources, userFile: userPath, projectFile: projectPath },
+        settingsLayers: resolved.layers,
         ...(options.installDir ? { installDir: options.installDir } : {}),
       };
       const kernel = new Kernel({ config, log, flags: composedFlags, ...(options.applyTimeoutMs ? { applyTimeoutMs: options.applyTimeoutMs } : {}) });
       await kernel.use(definitions);
+      const lateFlags = () => [...flags, ...kernel.lateFlags.map((entry) => entry.flag)];
+      // Values of flags extensions registered while loading, before the startup choices and
+      // session_start read them (pi.getFlag in a session_start handler); still unknown: below.
+      if (parsed.unknown.length > 0) kernel.hookRegistry.viewFor("host").boot_configure.tap({ name: "host", order: "pre" }, () => void Object.assign(cli, parseFlags(argv, lateFlags()).values));
       await kernel.boot();
-      if (parsed.unknown.length > 0) checkLateFlags(argv, [...flags, ...kernel.lateFlags.map((entry) => entry.flag)], cli);
+      if (parsed.unknown.length > 0) checkLateFlags(argv, lateFlags(), cli);
       // A sibling reuses the loaded definitions (user plugins included): nothing is imported twice.
-      const openSibling = (sibling: SiblingOptions) => prepareHost({ ...options, cwd: sibling.cwd, plugins: definitions, userPlugins: false }).then((next) => next.boot());
-      return new HostRuntime(kernel, new Scheduler(kernel.commands, log), openSibling);
+      const openSibling = (sibling: SiblingOptions) =>
+        prepareHost({ ...options, cwd: sibling.cwd, plugins: definitions, userPlugins: false, approvedFolder: options.approvedFolder ?? options.cwd }).then((next) => next.boot());
+      return new HostRuntime(kernel, new Scheduler(kernel.commands, log, () => kernel.events.drain()), openSibling);
     },
   };
 }

@@ -1,11 +1,13 @@
 /**
  * One loader for every plugin. Built-in names (`transport-rpc`) resolve to compiled modules
  * imported natively (jiti's native path: no transpiler is loaded); paths (`./my-plugin.ts`)
- * go through full jiti, loaded lazily, with its filesystem cache on.
+ * go through full jiti, loaded lazily, with its filesystem cache in a private folder (never the
+ * shared temp dir: a file planted there would run as the plugin, docs/reliability.md).
  */
 import { isAbsolute, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ErrorCode, expandHome, isPluginDefinition, KernelError, type PluginDefinition } from "../kernel/index.js";
+import { privatizeFiles, transpileCache } from "../lib/private-dir/index.js";
 
 export interface LoaderOptions {
   /** Directory holding built-in plugin folders (`<dir>/<name>/index.js`); without it, names resolve through `builtins` only. */
@@ -16,6 +18,8 @@ export interface LoaderOptions {
   aliases?: Record<string, string> | (() => Record<string, string>);
   /** Built-ins already known to the host (compiled in): name -> native import. Checked before `builtinDir`. */
   builtins?: Record<string, () => Promise<unknown>>;
+  /** The agent dir whose private `cache/jiti` holds transpiled plugins (default: `baseDir`). */
+  cacheRoot?: string;
 }
 
 const BUILTIN_NAME = /^[a-z0-9][a-z0-9-]*$/;
@@ -93,13 +97,21 @@ export class PluginLoader {
   async #transpilingImporter(): Promise<Importer> {
     if (!this.#transpiling) {
       const { createJiti } = await import("jiti");
+      const fsCache = transpileCache(this.#options.cacheRoot ?? this.#options.baseDir);
       const jiti = createJiti(import.meta.url, {
-        fsCache: true,
+        fsCache,
         moduleCache: true,
         interopDefault: true,
         alias: typeof this.#options.aliases === "function" ? this.#options.aliases() : (this.#options.aliases ?? {}),
       });
-      this.#transpiling = (specifier) => jiti.import(specifier);
+      const swept = new Set<string>();
+      this.#transpiling = async (specifier) => {
+        try {
+          return await jiti.import(specifier);
+        } finally {
+          if (fsCache) privatizeFiles(fsCache, swept);
+        }
+      };
     }
     return this.#transpiling;
   }

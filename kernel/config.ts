@@ -40,6 +40,11 @@ export interface KernelConfig {
   trusted: boolean;
   /** Where each top-level setting came from, and the files read (diagnostics). */
   settingsSources?: { sources: Record<string, SettingSource>; userFile: string; projectFile: string };
+  /**
+   * Each file's validated settings before the merge (the project's without what it may not set):
+   * for a key whose values add up instead of replacing (packages from both files).
+   */
+  settingsLayers?: { user: Readonly<Record<string, unknown>>; project: Readonly<Record<string, unknown>> };
   /** Where Atomic itself is installed (the package root): bundled assets live under it. */
   installDir?: string;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineCommand, definePlugin, ErrorCode, KernelError, silentLogger, type KernelConfig, type OutEvent, type PluginErrorEvent } from "./index.js";
+import { defineCommand, definePlugin, ErrorCode, type KernelError, silentLogger, type KernelConfig, type OutEvent, type PluginErrorEvent } from "./index.js";
 import { Kernel } from "./kernel.js";
 import { sampleOwner } from "./sample-hooks.test-support.js";
 

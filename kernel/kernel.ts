@@ -121,60 +121,58 @@ export class Kernel {
   }
 
   context(plugin: PluginDefinition | string): PluginContext {
-    const kernel = this;
     const name = typeof plugin === "string" ? plugin : plugin.name;
     const declared = new Set(typeof plugin === "string" ? [] : (plugin.provides ?? []));
     return Object.freeze({
       name,
-      hooks: kernel.hookRegistry.viewFor(name),
-      events: kernel.events,
-      config: kernel.config,
-      log: kernel.log,
-      commands: kernel.commands,
-      tools: kernel.tools,
+      hooks: this.hookRegistry.viewFor(name),
+      events: this.events,
+      config: this.config,
+      log: this.log,
+      commands: this.commands,
+      tools: this.tools,
       ownHooks: (declarations) => {
-        const owned = kernel.#ownedHooks.get(name);
+        const owned = this.#ownedHooks.get(name);
         if (!owned || typeof plugin === "string" || plugin.hooks !== declarations) {
           throw new KernelError(ErrorCode.PLUGIN_INVALID, `Plugin "${name}" asks for hooks it does not declare: pass the function given as "hooks" in its definition`, { plugin: name });
         }
         return owned as never;
       },
-      registerCommand: (definition) => kernel.commands.register(definition, name),
-      registerTool: (definition) => kernel.tools.register(definition, name),
-      registerTransport: (definition) => kernel.#registerTransport(definition, name),
-      registerEvent: (event, schema) => kernel.#registerEvent(event, schema, name),
+      registerCommand: (definition) => this.commands.register(definition, name),
+      registerTool: (definition) => this.tools.register(definition, name),
+      registerTransport: (definition) => this.#registerTransport(definition, name),
+      registerEvent: (event, schema) => this.#registerEvent(event, schema, name),
       registerVocabulary: (schemas) => {
-        for (const [id, schema] of Object.entries(schemas)) kernel.#registerNamed(kernel.vocabulary, "Schema", id, schema, name);
+        for (const [id, schema] of Object.entries(schemas)) this.#registerNamed(this.vocabulary, "Schema", id, schema, name);
       },
       provide: (key, value) => {
         if (!declared.has(key)) throw new KernelError(ErrorCode.PLUGIN_INVALID, `Plugin "${name}" provides the service "${key}" without declaring it in "provides"`, { plugin: name });
-        kernel.services.provide(key, value, name);
+        this.services.provide(key, value, name);
       },
-      service: (key) => kernel.services.get(key),
-      maybeService: (key) => kernel.services.maybe(key),
-      setActiveTools: (names) => kernel.tools.setActive(names),
-      openLayer: (owner) => kernel.openLayer(owner),
-      reportError: (event) => kernel.reportError(event),
+      service: (key) => this.services.get(key),
+      maybeService: (key) => this.services.maybe(key),
+      setActiveTools: (names) => this.tools.setActive(names),
+      openLayer: (owner) => this.openLayer(owner),
+      reportError: (event) => this.reportError(event),
       requestShutdown: () => {
-        if (!kernel.#shutdownHandler) throw new KernelError(ErrorCode.UNAVAILABLE, `Plugin "${name}" asked for shutdown, but no host serves this kernel`);
-        kernel.#shutdownHandler();
+        if (!this.#shutdownHandler) throw new KernelError(ErrorCode.UNAVAILABLE, `Plugin "${name}" asked for shutdown, but no host serves this kernel`);
+        this.#shutdownHandler();
       },
     } satisfies PluginContext);
   }
 
   /** Registrations that stay open after boot, labelled with their owner. */
   openLayer(owner: string): OpenLayer {
-    const kernel = this;
     return Object.freeze({
       owner,
-      registerTool: (definition) => kernel.tools.register(definition, owner, { late: true }),
+      registerTool: (definition) => this.tools.register(definition, owner, { late: true }),
       registerFlag: (flag) => {
         const names = [flag.name, flag.alias].filter((name): name is string => !!name);
-        const clash = [...kernel.#staticFlags, ...kernel.lateFlags].find((entry) => names.some((name) => name === entry.flag.name || name === entry.flag.alias));
+        const clash = [...this.#staticFlags, ...this.lateFlags].find((entry) => names.some((name) => name === entry.flag.name || name === entry.flag.alias));
         if (clash) throw kernelErrors.duplicate("Flag", flag.name, owner, clash.owner);
-        kernel.lateFlags.push({ flag, owner });
+        this.lateFlags.push({ flag, owner });
       },
-      setActiveTools: (names) => kernel.tools.setActive(names),
+      setActiveTools: (names) => this.tools.setActive(names),
     } satisfies OpenLayer);
   }
 

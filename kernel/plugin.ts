@@ -13,7 +13,7 @@ import type { TapOnly } from "./hook-access.js";
 import type { Logger } from "./logger.js";
 import type { Services } from "./services.js";
 import type { SettingSpec } from "./settings.js";
-import type { ToolDefinition, ToolRegistryView } from "./tools.js";
+import type { ToolDefinition, ToolRegistryView, ToolSelection } from "./tools.js";
 import type { TransportDefinition } from "./transport.js";
 
 /** Registrations that stay open after boot: what the extensions plugin hands each extension. */
@@ -23,7 +23,7 @@ export interface OpenLayer {
   registerTool(definition: ToolDefinition<any>): void;
   /** A flag an extension accepts on the command line (checked once extensions have loaded). */
   registerFlag(flag: FlagSpec): void;
-  /** Restricts the tools the model is offered (`undefined`: all). Unknown names fail. */
+  /** Restricts the tools the model is offered (`undefined`: the default-active ones). Unknown names fail. */
   setActiveTools(names: readonly string[] | undefined): void;
 }
 
@@ -55,8 +55,8 @@ export interface PluginContext {
   /** Read-only views of the registries. */
   readonly commands: Pick<CommandRegistry, "has" | "names" | "lane" | "invoke" | "jsonSchema" | "ownerOf">;
   readonly tools: ToolRegistryView;
-  /** Restricts the tools the model is offered (`undefined`: all). Unknown names fail. */
-  setActiveTools(names: readonly string[] | undefined): void;
+  /** What the model is offered: names, a rule (also for tools registered later), or `undefined` (the default-active ones). Unknown names fail. */
+  setActiveTools(selection: ToolSelection): void;
   /** Registrations that stay open after boot, labelled with `owner` (an extension's path). */
   openLayer(owner: string): OpenLayer;
   /**

@@ -68,8 +68,16 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * equal by a test): the model is shown it, so the first prompt of a process converts nothing.
    */
   precomputedJsonSchema?: Record<string, unknown>;
+  /** False: registered but not offered to the model until a selection names it (pi's `defaultActive`). Default true. */
+  defaultActive?: boolean;
   execute(args: z.output<S>, ctx: ToolExecutionContext): Promise<ToolResult>;
 }
+
+/**
+ * Which tools the model is offered: the names (an allowlist), or a rule asked for every tool,
+ * also for those registered later. `undefined`: every tool whose definition is `defaultActive`.
+ */
+export type ToolSelection = readonly string[] | ((name: string, definition: ToolDefinition) => boolean) | undefined;
 
 /** Identity helper that infers `execute`'s argument type from the schema. */
 export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): ToolDefinition<S> {
@@ -121,7 +129,7 @@ export interface ToolRegistryView {
 
 export class ToolRegistry implements ToolRegistryView {
   readonly #tools = new Map<string, Entry>();
-  #active: Set<string> | undefined;
+  #active: Set<string> | ((name: string, definition: ToolDefinition) => boolean) | undefined;
   #specs: ToolSpec[] | undefined;
   #frozen = false;
 
@@ -165,13 +173,19 @@ export class ToolRegistry implements ToolRegistryView {
   }
 
   isActive(name: string): boolean {
-    return this.#tools.has(name) && (!this.#active || this.#active.has(name));
+    const entry = this.#tools.get(name);
+    if (!entry) return false;
+    const active = this.#active;
+    if (active === undefined) return entry.definition.defaultActive !== false;
+    return typeof active === "function" ? active(name, entry.definition) : active.has(name);
   }
 
-  /** Restricts what the model is offered; `undefined` offers every registered tool. Unknown names fail. */
-  setActive(names: readonly string[] | undefined): void {
+  /** What the model is offered (see ToolSelection). Unknown names in a list fail. */
+  setActive(names: ToolSelection): void {
     if (names === undefined) {
       this.#active = undefined;
+    } else if (typeof names === "function") {
+      this.#active = names;
     } else {
       const unknown = names.filter((name) => !this.#tools.has(name));
       if (unknown.length > 0) {

@@ -4,7 +4,7 @@
  * they declare, so `k.service("agent")` or `k.config.settings.retry` are typed there too.
  * Types only: nothing here runs.
  */
-export type { AgentApi, CompletionRequest, PromptInput, QueueMode, StateContributor } from "./agent/api.js";
+export type { AgentApi, CompletionRequest, PromptDisposition, PromptInput, QueuedInputDisposition, QueueMode, StateContributor } from "./agent/api.js";
 export type { AuthStatus, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./models/api.js";
 export type { LoadedSession, SessionApi, SessionContext, SessionInfo, SessionStorage, SessionStore, TreeNode } from "./session/api.js";
 export type { SettingsApi } from "./settings/api.js";
@@ -12,6 +12,7 @@ export type { CompactionApi, CompactOptions } from "./compaction/api.js";
 export type { EventOptions, EventOptionsApi } from "./event-options/api.js";
 export type { ExtensionsApi, ExtensionSummary, UiResponse } from "./extensions/api.js";
 export type { SlashCommandEntry, SlashCommandProvider, SlashCommandsApi, SlashCommandSource } from "./slash-commands/api.js";
+export type { LoadedPackage, PackageResolution, PackagesApi, PackageScope, PackageSetting } from "./packages/api.js";
 // Every module that declares settings, flags, events or services, so their augmentations apply.
 export type {} from "./agent/api.js";
 export type {} from "./agent/events.js";
@@ -22,11 +23,13 @@ export type {} from "./bash/user-bash.js";
 export type {} from "./compaction/api.js";
 export type {} from "./compaction/events.js";
 export type {} from "./compaction/settings.js";
+export type {} from "./context-files/index.js";
 export type {} from "./event-options/api.js";
 export type {} from "./extensions/api.js";
 export type {} from "./extensions/events.js";
 export type {} from "./models/api.js";
 export type {} from "./models/declarations.js";
+export type {} from "./packages/api.js";
 export type {} from "./prompt-templates/index.js";
 export type {} from "./provider-anthropic/settings.js";
 export type {} from "./provider-replay/index.js";

@@ -38,7 +38,7 @@ const keepFileUrls = (outDir) => ({
   renderChunk(code, chunk) {
     if (!code.includes(MARK)) return null;
     const from = dirname(join(outDir, chunk.fileName));
-    return code.replace(/(["'`])atomic-dist-file:([^"'`]+)\1/g, (_, quote, path) => {
+    return code.replace(/(["'`])atomic-dist-file:([^"'`]+)\1/g, (_, _quote, path) => {
       const target = relative(from, join(DIST, path)).split(sep).join("/");
       return JSON.stringify(target.startsWith(".") ? target : `./${target}`);
     });

@@ -146,7 +146,8 @@ describe("ACP: sessions", () => {
 
 describe("ACP: permissions and bad input", () => {
   it("an extension's confirm and select dialogs become session/request_permission on the tool call", async () => {
-    const agent = await start({ settings: { plugins: [UI_DIALOG] } });
+    // ls is offered only when named (pi's defaults are read, bash, edit, write).
+    const agent = await start({ settings: { plugins: [UI_DIALOG], tools: ["+ls"] } });
     const { sessionId } = await agent.newSession(tempDir("atomic-cwd-"));
     fake.script({ toolCalls: [{ id: "call_ok", name: "bash", args: { command: "echo allowed-run" } }] }, { text: "done" });
     agent.policy = () => ({ outcome: { outcome: "selected", optionId: "allow" } });

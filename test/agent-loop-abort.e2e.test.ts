@@ -4,7 +4,7 @@
  * assistant `stopReason:"aborted"`, turn_end and agent_end before the abort response.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { eventTypes, indexOf, isType, probeLog, startAgent, textOf } from "./helpers/agent-harness.js";
+import { eventTypes, isType, probeLog, startAgent, textOf } from "./helpers/agent-harness.js";
 import { textTurn, toolTurn, type Record_, type RpcClient } from "./helpers/rpc-client.js";
 
 let client: RpcClient | undefined;
@@ -33,7 +33,8 @@ describe("abort", () => {
     const { records, responseAt } = await abortNow(client);
 
     const tail = eventTypes(records.slice(0, responseAt)).filter((t) => t !== "message_update");
-    expect(tail).toEqual(["message_end", "turn_end", "agent_end"]);
+    expect(tail).toEqual(["message_end", "turn_end", "agent_end", "agent_settled"]);
+    expect(records.find(isType("agent_settled"))).toEqual({ type: "agent_settled", aborted: true });
     expect(records[responseAt + 1]).toBeUndefined(); // nothing after the response
     const end = records.find(isType("message_end"));
     expect(stopReasonOf(end)).toBe("aborted");
@@ -63,6 +64,7 @@ describe("abort", () => {
       "message_start", "message_end", // the closing aborted assistant turn
       "turn_end",
       "agent_end",
+      "agent_settled",
     ]);
     const toolEnd = records.find(isType("tool_execution_end")) as unknown as { isError: boolean; result: { content: { text: string }[] } };
     expect(toolEnd.isError).toBe(true);
@@ -118,9 +120,9 @@ describe("abort", () => {
     const exit = await client.close();
     expect(exit.code).toBe(0);
     const records = client.records.slice(from);
-    expect(eventTypes(records).slice(-3)).toEqual(["message_end", "turn_end", "agent_end"]);
+    expect(eventTypes(records).slice(-4)).toEqual(["message_end", "turn_end", "agent_end", "agent_settled"]);
     expect(stopReasonOf(records.filter(isType("message_end")).at(-1))).toBe("aborted");
-    expect(indexOf(records, isType("agent_end"))).toBe(records.length - 1);
+    expect(records.at(-1)).toEqual({ type: "agent_settled", aborted: true });
     client = undefined;
   });
 });

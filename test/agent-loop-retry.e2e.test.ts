@@ -28,7 +28,7 @@ describe("auto retry", () => {
     client = startAgent({ turns: [errorTurn(OVERLOADED), textTurn("Recovered answer")], settings: { retry: { baseDelayMs: 30 } } });
     const from = await prompt(client);
     await client.waitForEvent("auto_retry_end", 5000, from);
-    await waitIdle(client);
+    await client.waitForEvent("agent_settled", 5000, from);
     const records = client.records.slice(from);
 
     expect(eventTypes(records).filter((t) => t !== "message_update" && t !== "response")).toEqual([
@@ -38,6 +38,7 @@ describe("auto retry", () => {
       "agent_start", "turn_start", "message_start", "message_end", // good assistant
       "auto_retry_end",
       "turn_end", "agent_end",
+      "agent_settled", // once, after the retry's run
     ]);
     expect(retryEvents(records)).toEqual([
       { type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 30, errorMessage: OVERLOADED },
@@ -114,7 +115,8 @@ describe("auto retry", () => {
     const response = await client.request({ type: "abort" }, 2000);
     expect(response).toMatchObject({ command: "abort", success: true });
     const records = client.records.slice(from);
-    expect(eventTypes(records).filter((t) => t !== "response").slice(-2)).toEqual(["auto_retry_start", "auto_retry_end"]);
+    expect(eventTypes(records).filter((t) => t !== "response").slice(-3)).toEqual(["auto_retry_start", "auto_retry_end", "agent_settled"]);
+    expect(records.find(isType("agent_settled"))).toEqual({ type: "agent_settled", aborted: true });
     expect(records.find(isType("auto_retry_end"))).toMatchObject({ success: false, attempt: 1, finalError: "Retry cancelled" });
     expect(indexOf(records, isType("auto_retry_end"))).toBeLessThan(records.indexOf(response));
     expect((await client.request({ type: "get_state" })).data).toMatchObject({ isStreaming: false });

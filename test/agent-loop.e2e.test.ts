@@ -39,6 +39,7 @@ describe("a prompt with a tool call", () => {
       "message_start", "message_update", "message_end", // final answer
       "turn_end",
       "agent_end",
+      "agent_settled",
     ]);
     // 3 text events + toolcall start, 2 deltas, end; then text_start, 3 deltas, text_end.
     expect(eventTypes(records).filter((t) => t === "message_update")).toHaveLength(12);
@@ -52,7 +53,9 @@ describe("a prompt with a tool call", () => {
       toolName: "echo",
       result: { content: [{ type: "text", text: "echo: hi" }], details: { length: 2 } },
       isError: false,
+      durationMs: expect.any(Number),
     });
+    expect(records.filter(isType("message_update")).every((r) => typeof (r.usage as { totalTokens?: unknown }).totalTokens === "number")).toBe(true);
 
     const turnEnds = records.filter(isType("turn_end"));
     const firstTurn = turnEnds[0] as unknown as { message: { stopReason: string }; toolResults: { toolCallId: string; role: string }[] };

@@ -21,7 +21,8 @@ type End = Record_ & { toolCallId: string; isError: boolean; result: { content: 
 
 /** Runs one prompt whose model turn calls `calls`; returns each call's tool_execution_end. */
 async function runCalls(cwd: string, calls: Call[]): Promise<Map<string, End>> {
-  client = startAgent({ cwd, turns: [callsTurn(calls), textTurn("done")] });
+  // Every file tool offered: grep, find and ls are pi's opt-in tools.
+  client = startAgent({ cwd, turns: [callsTurn(calls), textTurn("done")], settings: { tools: ["+grep", "+find", "+ls"] } });
   const { from } = await promptAndSettle(client, "go");
   const ends = client.records.slice(from).filter(isType("tool_execution_end")) as End[];
   return new Map(ends.map((end) => [end.toolCallId, end]));

@@ -183,8 +183,10 @@ describe("--models / enabledModels and cycle_model", () => {
     const ids = new Set<string>();
     for (let i = 0; i < 6; i++) ids.add((await c.ok({ type: "cycle_model" })).model.provider);
     expect(ids.has("replay")).toBe(false);
-    expect((await c.ok({ type: "get_available_models" })).models.map((m: { provider: string }) => m.provider)).toContain("replay");
+    // Not in use, so not listed either (a client choosing "another model" never lands on it).
+    expect((await c.ok({ type: "get_available_models" })).models.map((m: { provider: string }) => m.provider)).not.toContain("replay");
     const fromReplay = await start(["--provider", "replay", "--model", "demo"]);
+    expect((await fromReplay.ok({ type: "get_available_models" })).models.map((m: { provider: string }) => m.provider)).toContain("replay");
     const next = await fromReplay.ok({ type: "cycle_model" });
     expect(next.isScoped).toBe(false);
     expect(next.model.provider).not.toBe("replay");
@@ -201,7 +203,7 @@ describe("--models / enabledModels and cycle_model", () => {
 
 describe("--model and --provider mistakes", () => {
   it("a pattern that matches no model of any provider exits 2 naming the closest (no silent fallback)", async () => {
-    await usageError(["--mode", "rpc", "--model", "fake-2"], "No model matches --model \"fake-2\". Closest: fake-anthropic/fake-1, fake-google/fake-1, fake-openai/fake-1. Run 'atomic --list-models' to see every model.");
+    await usageError(["--mode", "rpc", "--model", "fake-2"], "No model matches --model \"fake-2\". Closest: fake-anthropic/fake-1, fake-openai/fake-1, fake-responses/fake-1. Run 'atomic --list-models' to see every model.");
   });
 
   it("an unknown --provider exits 2 listing the known ones; a known one takes an unknown id with a warning", async () => {
@@ -252,7 +254,8 @@ describe("flags pi has and Atomic does not, conflicts and unknown flags", () => 
     const { agentDir, cwd } = folders();
     const run = await runCli(["--help"], { agentDir, cwd });
     expect(run.code).toBe(0);
-    for (const flag of ["--continue, -c", "--resume, -r", "--session <path|id>", "--thinking <level>", "--system-prompt <text|file>", "--append-system-prompt <text|file>", "--tools <list>", "--no-tools", "--api-key <key>", "--models <patterns>", "--list-models [pattern]"]) {
+    expect(run.stdout).toContain("  --no-themes, --theme, --use-theme, --tui-mode, --verbose: pi's terminal-UI options, accepted and ignored.");
+    for (const flag of ["--continue, -c", "--resume, -r", "--session <path|id>", "--thinking <level>", "--system-prompt <text|file>", "--append-system-prompt <text|file>", "--tools, -t <list>", "--no-tools", "--exclude-tools, -xt <list>", "--no-builtin-tools", "--session-id <id>", "--fork <path|id>", "--skill <path>", "--prompt-template <path>", "--no-context-files, -nc", "--api-key <key>", "--models <patterns>", "--list-models [pattern]"]) {
       expect(run.stdout).toContain(flag);
     }
   });
@@ -274,6 +277,6 @@ describe("--list-models", () => {
     expect(all.stdout).toMatch(/^openai +\S+ .* none \(OPENAI_API_KEY\)$/m);
     expect(all.stdout).toMatch(/^replay +demo .* not needed$/m);
     const none = await runCli(["--list-models", "no-such-model"], { agentDir, cwd });
-    expect(none).toMatchObject({ code: 1, stdout: "", stderr: 'atomic: No models match "no-such-model".\n' });
+    expect(none).toMatchObject({ code: 1, stdout: "", stderr: "atomic: No models match \"no-such-model\". Run 'atomic --list-models' to see every model.\n" });
   });
 });

@@ -117,15 +117,21 @@ describe("bad input on every in-scope command", () => {
 });
 
 describe("model and thinking commands", () => {
-  it("put only their responses on stdout (plugin hooks are not protocol events)", async () => {
+  it("put their responses on stdout, and thinking_level_changed (pi 1.x) before the response that changed the level; model_select is a hook, not an event", async () => {
     const c = await start();
     const from = c.records.length;
     expect(await c.request({ type: "set_model", provider: "fake-openai", modelId: "fake-1" })).toMatchObject({ success: true });
     await c.request({ type: "set_thinking_level", level: "high" });
+    await c.request({ type: "set_thinking_level", level: "high" });
     await c.request({ type: "cycle_thinking_level" });
     expect((await c.request({ type: "cycle_model" })).data).toMatchObject({ isScoped: false });
     await c.request({ type: "cycle_model", direction: "backward" });
-    expect(c.records.slice(from).map((r) => r.type)).toEqual(Array(5).fill("response"));
+    const records = c.records.slice(from);
+    expect(records.map((r) => r.type)).toEqual(["response", "thinking_level_changed", "response", "response", "thinking_level_changed", "response", "response", "response"]);
+    expect(records.filter((r) => r.type === "thinking_level_changed")).toEqual([
+      { type: "thinking_level_changed", level: "high" },
+      { type: "thinking_level_changed", level: "off" },
+    ]);
   });
 
   it("cycle forward/backward, clamp thinking to the model, and report it in get_state", async () => {
@@ -197,7 +203,7 @@ describe("signals", () => {
     await c.waitForEvent("message_update");
     c.child.kill(signal);
     expect((await c.exited).code).toBe(code);
-    expect(c.types().slice(-3)).toEqual(["message_end", "turn_end", "agent_end"]);
-    expect(c.records.at(-3)).toMatchObject({ message: { role: "assistant", stopReason: "aborted" } });
+    expect(c.types().slice(-4)).toEqual(["message_end", "turn_end", "agent_end", "agent_settled"]);
+    expect(c.records.at(-4)).toMatchObject({ message: { role: "assistant", stopReason: "aborted" } });
   });
 });

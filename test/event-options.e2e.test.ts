@@ -1,8 +1,9 @@
 /**
  * Event options over the built CLI: `message_update` deltas on a long answer (concatenated
- * deltas equal the final text, bytes grow linearly), `agent_settled` after a plain prompt, a
- * retry, queued follow-ups and an extension-style command handled without a run, never when
- * not asked for, and the bad input a client can send.
+ * deltas equal the final text, bytes grow linearly, pi 1.x's `usage` on each), `agent_settled`
+ * (on by default, as pi 1.x) after a plain prompt, a retry, queued follow-ups, never for an
+ * extension-style command handled without a run, never once turned off, and the bad input a
+ * client can send.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { errorTurn, isType, startAgent, waitIdle } from "./helpers/agent-harness.js";
@@ -14,7 +15,7 @@ afterEach(async () => {
   client = undefined;
 });
 
-const FULL = { messageUpdates: "full", agentSettled: false };
+const DEFAULTS = { messageUpdates: "full", agentSettled: true };
 
 /** Sends a prompt and returns the records from it up to its agent_settled. */
 async function promptUntilSettled(c: RpcClient, message: string): Promise<Record_[]> {
@@ -27,10 +28,10 @@ async function promptUntilSettled(c: RpcClient, message: string): Promise<Record
 describe("set_event_options", () => {
   it("answers with every option in force; each field is optional and a second call keeps the first's", async () => {
     client = startAgent({ turns: [] });
-    expect(await client.ok({ type: "set_event_options" })).toEqual(FULL);
-    expect(await client.ok({ type: "set_event_options", agentSettled: true })).toEqual({ messageUpdates: "full", agentSettled: true });
-    expect(await client.ok({ type: "set_event_options", messageUpdates: "delta" })).toEqual({ messageUpdates: "delta", agentSettled: true });
-    expect(await client.ok({ type: "set_event_options", messageUpdates: "full", agentSettled: false })).toEqual(FULL);
+    expect(await client.ok({ type: "set_event_options" })).toEqual(DEFAULTS);
+    expect(await client.ok({ type: "set_event_options", agentSettled: false })).toEqual({ messageUpdates: "full", agentSettled: false });
+    expect(await client.ok({ type: "set_event_options", messageUpdates: "delta" })).toEqual({ messageUpdates: "delta", agentSettled: false });
+    expect(await client.ok({ type: "set_event_options", messageUpdates: "full", agentSettled: true })).toEqual(DEFAULTS);
   });
 
   it("bad values name the field and change nothing", async () => {
@@ -45,18 +46,30 @@ describe("set_event_options", () => {
     expect(await client.ok({ type: "set_event_options" })).toEqual({ messageUpdates: "full", agentSettled: true });
   });
 
-  it("default stream: message_update carries the partial message twice and no agent_settled is ever written", async () => {
+  it("default stream: message_update carries the partial message twice (the spec's snapshots) and pi's usage; agent_settled once per prompt", async () => {
     client = startAgent({ turns: [errorTurn("503 Service Unavailable"), textTurn("Hello there", 3)], settings: { retry: { baseDelayMs: 5 } } });
     const from = client.records.length;
     await client.ok({ type: "prompt", message: "retry me" });
     await client.waitForEvent("auto_retry_end", 10_000, from);
-    await waitIdle(client);
+    await client.waitForEvent("agent_settled", 10_000, from);
     const updates = client.records.slice(from).filter(isType("message_update"));
     expect(updates.length).toBeGreaterThan(0);
     for (const update of updates) {
       expect(update.message).toBeDefined();
       expect((update.assistantMessageEvent as Record_).partial).toEqual(update.message);
+      expect(update.usage).toEqual((update.message as Record_).usage);
     }
+    expect(client.records.filter(isType("agent_settled"))).toEqual([{ type: "agent_settled", aborted: false }]);
+  });
+
+  it("agentSettled: false turns agent_settled off", async () => {
+    client = startAgent({ turns: [textTurn("One")] });
+    await client.ok({ type: "set_event_options", agentSettled: false });
+    const from = client.records.length;
+    await client.ok({ type: "prompt", message: "first" });
+    await client.waitForEvent("agent_end", 10_000, from);
+    await waitIdle(client);
+    expect((await client.ok({ type: "get_state" })).isStreaming).toBe(false);
     expect(client.records.filter(isType("agent_settled"))).toEqual([]);
   });
 });
@@ -74,7 +87,8 @@ describe("messageUpdates: delta", () => {
     const updates = records.filter(isType("message_update"));
     expect(updates.length).toBeGreaterThanOrEqual(1000);
     for (const update of updates) {
-      expect(Object.keys(update).sort()).toEqual(["assistantMessageEvent", "type"]);
+      // pi 1.x's wire form: the event without its snapshot, and the usage so far.
+      expect(Object.keys(update)).toEqual(["type", "usage", "assistantMessageEvent"]);
       expect(update.assistantMessageEvent).not.toHaveProperty("partial");
     }
     const text = updates.map((u) => u.assistantMessageEvent as Record_).filter((e) => e.type === "text_delta").map((e) => e.delta).join("");
@@ -83,8 +97,10 @@ describe("messageUpdates: delta", () => {
     const end = records.filter(isType("message_end")).at(-1)!;
     expect((end.message as { content: { text: string }[] }).content[0]!.text).toBe(answer);
     // Linear: every byte of the answer is written a small constant number of times (deltas,
-    // text_end, message_end, turn_end, agent_end), not once per delta.
-    expect(client.stdoutBytes - bytesBefore).toBeLessThan(answer.length * 20);
+    // text_end, message_end, turn_end, agent_end), not once per delta; each delta adds its
+    // usage (pi 1.x's wire form, a fixed-size object).
+    const usageBytes = Buffer.byteLength(JSON.stringify(updates[0]!.usage)) + 10;
+    expect(client.stdoutBytes - bytesBefore).toBeLessThan(answer.length * 20 + updates.length * usageBytes);
   });
 
   it("switched while a run streams: applies from the next record", async () => {
@@ -106,7 +122,6 @@ describe("messageUpdates: delta", () => {
 describe("agentSettled", () => {
   it("once per prompt, after its last agent_end", async () => {
     client = startAgent({ turns: [textTurn("One"), textTurn("Two")] });
-    await client.ok({ type: "set_event_options", agentSettled: true });
     for (const message of ["first", "second"]) {
       const records = await promptUntilSettled(client, message);
       expect(records.filter(isType("agent_settled"))).toHaveLength(1);
@@ -116,7 +131,6 @@ describe("agentSettled", () => {
 
   it("after a retry: not between the failed run and its retry, once after the good answer", async () => {
     client = startAgent({ turns: [errorTurn("503 Service Unavailable"), textTurn("Recovered")], settings: { retry: { baseDelayMs: 20 } } });
-    await client.ok({ type: "set_event_options", agentSettled: true });
     const records = await promptUntilSettled(client, "go");
     expect(records.filter(isType("agent_start"))).toHaveLength(2);
     expect(records.findIndex(isType("auto_retry_end"))).toBeLessThan(records.length - 1);
@@ -126,7 +140,6 @@ describe("agentSettled", () => {
 
   it("after queued follow-ups: once, when the last one is answered", async () => {
     client = startAgent({ turns: [textTurn("A1", 6), textTurn("A2"), textTurn("A3")], eventDelayMs: 30 });
-    await client.ok({ type: "set_event_options", agentSettled: true });
     const from = client.records.length;
     await client.ok({ type: "prompt", message: "start" });
     await client.waitForEvent("message_update", 10_000, from);
@@ -142,14 +155,15 @@ describe("agentSettled", () => {
 });
 
 describe("agentSettled without a run", () => {
-  it("a prompt handled by an input tap settles once, after its response", async () => {
-    client = startAgent({ turns: [] });
-    await client.ok({ type: "set_event_options", agentSettled: true });
+  it('a prompt handled by an input tap answers disposition "handled" and no agent_settled follows (pi 1.x)', async () => {
+    client = startAgent({ turns: [textTurn("after")] });
     const from = client.records.length;
     const response = await client.request({ type: "prompt", message: "/probe-handled" });
-    expect(response.success).toBe(true);
-    const settled = await client.waitForEvent("agent_settled", 10_000, from);
-    expect(client.records.indexOf(settled)).toBeGreaterThan(client.records.indexOf(response));
-    expect(client.records.slice(from).filter(isType("agent_start"))).toEqual([]);
+    expect(response).toMatchObject({ success: true, data: { disposition: "handled" } });
+    // The next prompt's run is the first to settle: nothing was left over from the handled one.
+    const records = await promptUntilSettled(client, "now a real one");
+    expect(records[0]).toMatchObject({ type: "response", data: { disposition: "started" } });
+    expect(client.records.slice(from).filter(isType("agent_settled"))).toHaveLength(1);
+    expect(client.records.slice(from, client.records.indexOf(records[0]!)).filter(isType("agent_start"))).toEqual([]);
   });
 });

@@ -94,9 +94,10 @@ describe("extensions and the agent", () => {
   it("setActiveTools changes what the model is offered (unknown names left out with a warning)", async () => {
     const c = await start(["actions"]);
     await promptSettled(c, "before");
-    expect(toolNames(fake.requests[0]!)).toEqual(expect.arrayContaining(["read", "bash", "edit", "write", "ls"]));
+    expect(toolNames(fake.requests[0]!)).toEqual(["read", "edit", "write", "bash"]);
     await c.ok({ type: "prompt", message: "/readonly" });
     await promptSettled(c, "after");
+    // An extension may switch on a tool registered inactive (ls).
     expect(toolNames(fake.requests[1]!)).toEqual(["read", "ls"]);
     await stderrContains(c, "setActiveTools: no tool named no-such-tool (left out)");
   });

@@ -31,8 +31,8 @@ describe("the extension API over RPC", () => {
     const { commands } = await c.ok({ type: "get_commands" });
     expect(commands).toEqual(
       expect.arrayContaining([
-        { name: "seen", description: "Report the events seen so far", source: "extension", path: PROBE },
-        { name: "ctx", source: "extension", path: PROBE },
+        { name: "seen", description: "Report the events seen so far", source: "extension", path: PROBE, sourceInfo: { path: PROBE, source: "cli", scope: "temporary", origin: "top-level" } },
+        { name: "ctx", source: "extension", path: PROBE, sourceInfo: { path: PROBE, source: "cli", scope: "temporary", origin: "top-level" } },
       ]),
     );
     fake.script(
@@ -109,7 +109,8 @@ describe("the extension API over RPC", () => {
       entries: 0,
       models: undefined,
       flag: "7",
-      tools: ["read", "edit", "write", "grep", "find", "ls", "bash", "zod_add", "tb_echo"],
+      // pi's four and the extension's tools; grep, find and ls only when named.
+      tools: ["read", "edit", "write", "bash", "zod_add", "tb_echo"],
     });
     await c.ok({ type: "prompt", message: "/bye" });
     expect(await c.exited).toEqual({ code: 0, signal: null });

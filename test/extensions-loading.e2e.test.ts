@@ -70,9 +70,9 @@ describe("loading extensions", () => {
 
   it("isolates failing handlers: errors are reported, a throwing tool_call blocks, the agent keeps running", async () => {
     const c = await start({ extensions: [fixture("handler-errors")] });
-    fake.script({ toolCalls: [{ name: "ls", args: {} }] }, { text: "done" });
-    const from = await promptSettled(c, "list");
-    expect(toolResults(c, from)).toEqual([{ tool: "ls", isError: true, text: "Tool call blocked: the guard crashed" }]);
+    fake.script({ toolCalls: [{ name: "read", args: { path: "notes.md" } }] }, { text: "done" });
+    const from = await promptSettled(c, "read it");
+    expect(toolResults(c, from)).toEqual([{ tool: "read", isError: true, text: "Tool call blocked: the guard crashed" }]);
     const path = fixture("handler-errors");
     await c.waitFor((r) => r.type === "extension_error" && r.event === "agent_end", 10_000, from);
     expect(errors(c).map((e) => [e.extensionPath, e.event, e.error])).toEqual([

@@ -23,7 +23,7 @@ const CATASTROPHIC = "(a+)+$";
 const evilLine = (n: number) => `${"a".repeat(n)}b`;
 
 function startGrep(cwd: string, args: Record<string, unknown>): RpcClient {
-  client = startAgent({ cwd, turns: [callsTurn([{ id: "g1", name: "grep", args }]), textTurn("done")] });
+  client = startAgent({ cwd, turns: [callsTurn([{ id: "g1", name: "grep", args }]), textTurn("done")], settings: { tools: ["+grep"] } });
   return client;
 }
 

@@ -121,10 +121,11 @@ describe("get_commands and extension commands", () => {
     );
     expect(await c.ok({ type: "get_commands" })).toEqual({
       commands: [
-        { name: "hello", description: "Say hello", source: "extension", path: "/extensions/probe.ts" },
-        { name: "boom", source: "extension", path: "/extensions/probe.ts" },
-        { name: "fix-tests", description: "Fix failing tests", source: "prompt", location: "project", path: template },
-        { name: "skill:brave-search", description: "Web search via Brave API", source: "skill", location: "user", path: skill },
+        // A plugin's provider gives no sourceInfo: derived (no location: named for this run).
+        { name: "hello", description: "Say hello", source: "extension", path: "/extensions/probe.ts", sourceInfo: { path: "/extensions/probe.ts", source: "local", scope: "temporary", origin: "top-level" } },
+        { name: "boom", source: "extension", path: "/extensions/probe.ts", sourceInfo: { path: "/extensions/probe.ts", source: "local", scope: "temporary", origin: "top-level" } },
+        { name: "fix-tests", description: "Fix failing tests", source: "prompt", location: "project", path: template, sourceInfo: { path: template, source: "auto", scope: "project", origin: "top-level" } },
+        { name: "skill:brave-search", description: "Web search via Brave API", source: "skill", location: "user", path: skill, sourceInfo: { path: skill, source: "auto", scope: "user", origin: "top-level" } },
       ],
     });
 

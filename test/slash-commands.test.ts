@@ -61,16 +61,19 @@ async function boot(ran: string[]): Promise<{ kernel: Kernel; root: string }> {
   return { kernel, root };
 }
 
+const info = (path: string, source: string, scope: string) => ({ path, source, scope, origin: "top-level" });
+
 describe("slash-commands in process", () => {
   it("get_commands lists extension commands, templates and skills in the protocol's shape", async () => {
     const { kernel, root } = await boot([]);
     expect(await kernel.commands.invoke("get_commands", {})).toEqual({
       commands: [
-        { name: "session-name", description: "Set or clear session name", source: "extension", path: "/ext/session.ts" },
-        { name: "fix-tests", description: "Fix failing tests", source: "prompt", location: "project", path: join(root, ".atomic", "prompts", "fix-tests.md") },
-        { name: "ext-prompt", description: "Extension prompt $@", source: "prompt", location: "path", path: join(root, "ext-prompts", "ext-prompt.md") },
-        { name: "skill:brave-search", description: "Web search via Brave API", source: "skill", location: "user", path: join(root, "skills", "brave-search", "SKILL.md") },
-        { name: "skill:ext-skill", description: "From an extension", source: "skill", location: "path", path: join(root, "ext-skills", "ext-skill", "SKILL.md") },
+        // pi 1.x's sourceInfo on each: the file, and how it was found.
+        { name: "session-name", description: "Set or clear session name", source: "extension", path: "/ext/session.ts", sourceInfo: info("/ext/session.ts", "auto", "user") },
+        { name: "fix-tests", description: "Fix failing tests", source: "prompt", location: "project", path: join(root, ".atomic", "prompts", "fix-tests.md"), sourceInfo: info(join(root, ".atomic", "prompts", "fix-tests.md"), "auto", "project") },
+        { name: "ext-prompt", description: "Extension prompt $@", source: "prompt", location: "path", path: join(root, "ext-prompts", "ext-prompt.md"), sourceInfo: info(join(root, "ext-prompts", "ext-prompt.md"), "extension", "temporary") },
+        { name: "skill:brave-search", description: "Web search via Brave API", source: "skill", location: "user", path: join(root, "skills", "brave-search", "SKILL.md"), sourceInfo: info(join(root, "skills", "brave-search", "SKILL.md"), "auto", "user") },
+        { name: "skill:ext-skill", description: "From an extension", source: "skill", location: "path", path: join(root, "ext-skills", "ext-skill", "SKILL.md"), sourceInfo: info(join(root, "ext-skills", "ext-skill", "SKILL.md"), "extension", "temporary") },
       ],
     });
   });

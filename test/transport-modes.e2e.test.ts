@@ -3,7 +3,7 @@
  * loopback fake LLM (answer, failure exit code, piped stdin, several prompts, flags), mode
  * selection errors, and a user's plugin adding its own transport through settings `plugins`.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeModelsJson, type RecordedRequest } from "./fake-llm/server.js";
@@ -65,6 +65,15 @@ describe("print mode (-p)", () => {
     expect(run.stderr).toContain('atomic -p needs a prompt: give it as an argument (atomic -p "your prompt") or pipe it on stdin');
   });
 
+  it("a prompt an extension command handles (no run, so nothing settles) goes on to the next prompt", async () => {
+    const extension = join(tempDir("atomic-ext-"), "note.js");
+    writeFileSync(extension, `export default function (pi) { pi.registerCommand("note", { handler: async () => undefined }); }\n`);
+    fake.script({ text: "after the command" });
+    const run = await runCli(["-p", "--model", "fake-openai/fake-1", "--no-session", "-e", extension, "/note", "then this"], { ...(await folders()), timeoutMs: 15_000 });
+    expect(run).toMatchObject({ code: 0, stdout: "after the command\n" });
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it("honours --session-dir: the session is written there", async () => {
     fake.script({ text: "saved" });
     const sessionDir = tempDir("atomic-sessions-");
@@ -89,7 +98,7 @@ describe("JSON mode (--mode json)", () => {
     expect(header).toMatchObject({ type: "session", version: expect.any(Number), id: expect.any(String), cwd: expect.any(String) });
     const types = events.map((e) => e.type);
     expect(types[0]).toBe("agent_start");
-    expect(types.at(-1)).toBe("agent_end");
+    expect(types.slice(-2)).toEqual(["agent_end", "agent_settled"]);
     expect(types).toEqual(expect.arrayContaining(["message_update", "tool_execution_start", "tool_execution_end", "turn_end"]));
     const checker = new ProtocolChecker(CLI, []);
     expect(events.map((event) => checker.checkIncoming(event)).filter(Boolean)).toEqual([]);
@@ -99,7 +108,7 @@ describe("JSON mode (--mode json)", () => {
     fake.script({ status: 400, errorMessage: "Nope" });
     const run = await runCli(["--mode", "json", "--model", "fake-openai/fake-1", "--no-session", "hi"], await folders());
     expect(run.code).toBe(1);
-    expect(run.stdout.trimEnd().split("\n").map((line) => (JSON.parse(line) as { type: string }).type).at(-1)).toBe("agent_end");
+    expect(run.stdout.trimEnd().split("\n").map((line) => (JSON.parse(line) as { type: string }).type).slice(-2)).toEqual(["agent_end", "agent_settled"]);
     expect(run.stderr).toContain("Nope");
   });
 });
@@ -115,12 +124,17 @@ describe("choosing a transport", () => {
     expect(bySettings.stderr).toContain('Unknown mode "telepathy"');
   });
 
-  it("positional arguments in rpc or acp mode are a usage error", async () => {
+  it("positional arguments in rpc or acp mode are a usage error that shows the -p command", async () => {
     for (const mode of ["rpc", "acp"]) {
       const run = await runCli(["--mode", mode, "hello"], await folders());
       expect(run.code).toBe(2);
-      expect(run.stderr).toContain(`Unexpected argument "hello": --mode ${mode} takes its input on stdin, not as arguments`);
+      expect(run.stderr).toBe(`atomic: Unexpected argument "hello": --mode ${mode} reads commands on stdin, not prompts as arguments. To answer it and exit, use print mode: atomic -p hello\n`);
     }
+    const bare = await runCli(["do X", "now"], await folders());
+    expect(bare).toMatchObject({ code: 2, stdout: "" });
+    expect(bare.stderr).toContain('use print mode: atomic -p "do X" now\n');
+    const quoted = await runCli(["it's $5"], await folders());
+    expect(quoted.stderr).toContain(`atomic -p 'it'\\''s $5'`);
   });
 
   it("a user's plugin adds a transport under its own name, chosen by --mode or settings `mode`", async () => {

@@ -160,11 +160,14 @@ describe("lifecycle", () => {
     writeCassette(agentDir, "hello", [textTurn("Hello there, world!", 4)]);
     const c = start({ agentDir, args: replayArgs("hello") });
     const response = await c.request({ type: "prompt", message: "hi" });
+    expect(response.data).toEqual({ disposition: "started" });
     const end = await c.waitForEvent("agent_end");
+    // pi 1.x: agent_settled closes the prompt (DECISIONS: on by default).
+    expect(await c.waitForEvent("agent_settled")).toEqual({ type: "agent_settled", aborted: false });
     const from = c.records.indexOf(response);
     const types = c.types(from);
     expect(types.slice(0, 7)).toEqual(["response", "agent_start", "turn_start", "message_start", "message_end", "message_start", "message_update"]);
-    expect(types.slice(-4)).toEqual(["message_update", "message_end", "turn_end", "agent_end"]);
+    expect(types.slice(-5)).toEqual(["message_update", "message_end", "turn_end", "agent_end", "agent_settled"]);
     const updates = c.records.filter((r) => r.type === "message_update");
     let text = "";
     for (const update of updates) {
@@ -196,8 +199,9 @@ describe("lifecycle", () => {
     const result = await c.close();
     expect(result.code).toBe(0);
     expect(c.records.find((r) => r.id === "before-eof")).toMatchObject({ success: true });
-    expect(c.types().slice(-3)).toEqual(["message_end", "turn_end", "agent_end"]);
-    expect((c.records.at(-1)!.messages as Record_[]).at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
+    expect(c.types().slice(-4)).toEqual(["message_end", "turn_end", "agent_end", "agent_settled"]);
+    expect((c.records.at(-2)!.messages as Record_[]).at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
+    expect(c.records.at(-1)).toEqual({ type: "agent_settled", aborted: true });
   });
 
   it("SIGTERM tears down the same way and exits 143", async () => {
@@ -209,7 +213,7 @@ describe("lifecycle", () => {
     c.child.kill("SIGTERM");
     const result = await c.exited;
     expect(result.code).toBe(143);
-    expect(c.types().slice(-1)).toEqual(["agent_end"]);
+    expect(c.types().slice(-2)).toEqual(["agent_end", "agent_settled"]);
   });
 
   it("abort mid-stream: aborted assistant, closing events, then the abort response", async () => {
@@ -220,8 +224,8 @@ describe("lifecycle", () => {
     await c.waitFor((r) => r.type === "message_update");
     const response = await c.request({ type: "abort" });
     const at = c.records.indexOf(response);
-    expect(c.records.slice(at - 3, at).map((r) => r.type)).toEqual(["message_end", "turn_end", "agent_end"]);
-    expect(c.records[at - 3]).toMatchObject({ message: { stopReason: "aborted" } });
+    expect(c.records.slice(at - 4, at).map((r) => r.type)).toEqual(["message_end", "turn_end", "agent_end", "agent_settled"]);
+    expect(c.records[at - 4]).toMatchObject({ message: { stopReason: "aborted" } });
     const idle = await c.request({ type: "abort" });
     expect(c.records.indexOf(idle)).toBe(c.records.indexOf(response) + 1);
     expect(await c.request({ type: "get_state" })).toMatchObject({ data: { isStreaming: false } });

@@ -47,12 +47,17 @@ export class RecordWriter {
   }
 }
 
-type UpdateRecord = { type?: unknown; message?: unknown; assistantMessageEvent?: { partial?: unknown } };
+type UpdateRecord = { type?: unknown; message?: unknown; usage?: unknown; assistantMessageEvent?: { partial?: unknown } };
+
+/** The keys the shared-snapshot form writes; a record with any other key takes the general path. */
+const UPDATE_KEYS = new Set(["type", "message", "usage", "assistantMessageEvent"]);
 
 function isSharedSnapshotUpdate(record: object): record is UpdateRecord & { message: Record<string, unknown> } {
   const event = record as UpdateRecord;
   // A delta-mode update has neither snapshot: undefined === undefined is not a shared one.
-  return event.type === "message_update" && typeof event.message === "object" && event.message !== null && !!event.assistantMessageEvent && event.assistantMessageEvent.partial === event.message;
+  if (!(event.type === "message_update" && typeof event.message === "object" && event.message !== null && !!event.assistantMessageEvent && event.assistantMessageEvent.partial === event.message)) return false;
+  for (const key in event) if (!UPDATE_KEYS.has(key)) return false;
+  return true;
 }
 
 /**
@@ -65,7 +70,9 @@ export function serializeParts(record: object): Part[] {
   const snapshot = snapshotParts(record.message);
   const { partial: _partial, ...delta } = record.assistantMessageEvent!;
   const deltaJson = JSON.stringify(delta);
-  return ['{"type":"message_update","message":', ...snapshot, `,"assistantMessageEvent":${deltaJson.slice(0, -1)},"partial":`, ...snapshot, "}}\n"];
+  // pi 1.x's `usage` (a dozen numbers) is written as is, in the event's key order.
+  const usage = record.usage === undefined ? "" : `,"usage":${JSON.stringify(record.usage)}`;
+  return ['{"type":"message_update","message":', ...snapshot, `${usage},"assistantMessageEvent":${deltaJson.slice(0, -1)},"partial":`, ...snapshot, "}}\n"];
 }
 
 /** The whole line as one string (tests and diagnostics). */

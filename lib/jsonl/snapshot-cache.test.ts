@@ -54,5 +54,11 @@ describe("snapshot cache", () => {
     const line = serialize(event);
     expect(JSON.parse(line)).toEqual(JSON.parse(JSON.stringify(event)));
     expect(line).toBe(JSON.stringify(event));
+    // pi 1.x's top-level usage rides along, byte for byte.
+    const withUsage = { type: "message_update", message: m, usage: m.usage, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: " there", partial: m } };
+    expect(serialize(withUsage)).toBe(JSON.stringify(withUsage));
+    // Any other key: the general serialiser, so nothing is dropped.
+    const extra = { ...withUsage, note: "x" };
+    expect(serialize(extra)).toBe(JSON.stringify(extra));
   });
 });

@@ -42,7 +42,7 @@ type Block = { type?: unknown; text?: unknown; thinking?: unknown } & Record<str
 const caches = new WeakMap<object, (BlockCache | undefined)[]>();
 
 /** Escaped JSON string content (no quotes). */
-function escape(text: string): string {
+function escapeJson(text: string): string {
   return JSON.stringify(text).slice(1, -1);
 }
 
@@ -70,10 +70,10 @@ function pushBlock(parts: Part[], blocks: (BlockCache | undefined)[], index: num
   let entry = blocks[index];
   if (!entry || entry.length > stable) entry = blocks[index] = { length: 0, bytes: new GrowingBytes() };
   if (entry.length < stable) {
-    entry.bytes.append(escape(text.slice(entry.length, stable)));
+    entry.bytes.append(escapeJson(text.slice(entry.length, stable)));
     entry.length = stable;
   }
-  const pending = stable < text.length ? escape(text.slice(stable)) : "";
+  const pending = stable < text.length ? escapeJson(text.slice(stable)) : "";
   parts.push(`{"type":"${field}","${field}":"`, entry.bytes.view(), `${pending}"}`);
 }
 

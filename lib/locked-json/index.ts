@@ -3,14 +3,18 @@
  * auth): under an advisory lock (proper-lockfile, loaded on first use), written atomically
  * (temp file + rename, so a reader never sees half a file), and never by replacing a file that
  * could not be parsed: that is an error naming the file, and the file is left as it was.
+ *
+ * A file that is a symlink (a dotfile manager's) is written through to its target, which keeps
+ * its permission bits: renaming over the link would replace it with a regular file of the
+ * default mode, unlinking the user's dotfiles repository from what Atomic writes.
  */
 import { secureRandomHex } from "../random-ids/index.js";
-import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { chmod, mkdir, readFile, readlink, rename, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { ErrorCode, KernelError } from "../../kernel/index.js";
 
 export interface UpdateOptions {
-  /** Permission bits of the file (auth.json: 0o600). */
+  /** Permission bits of a new file, and the most an existing one keeps (auth.json: 0o600). */
   mode?: number;
   /** Permission bits of a folder created for it. */
   dirMode?: number;
@@ -32,19 +36,43 @@ export async function updateJsonFile(path: string, mutate: (current: JsonObject)
   try {
     const current = await readObject(path);
     const next = mutate(current) ?? current;
-    const tmp = `${path}.${process.pid}.${secureRandomHex(4)}.tmp`;
+    let tmp: string | undefined;
     try {
-      await writeFile(tmp, JSON.stringify(next, null, 2) + "\n", { mode: options.mode ?? 0o644 });
-      if (options.mode !== undefined) await chmod(tmp, options.mode);
-      await rename(tmp, path);
+      const target = await linkTarget(path);
+      const existing = await stat(target).catch(() => undefined);
+      const mode = existing ? existing.mode & 0o7777 & (options.mode ?? 0o7777) : (options.mode ?? 0o644);
+      tmp = `${target}.${process.pid}.${secureRandomHex(4)}.tmp`;
+      await writeFile(tmp, JSON.stringify(next, null, 2) + "\n", { mode });
+      // writeFile's mode is narrowed by the umask: an existing file keeps exactly what it had.
+      if (existing || options.mode !== undefined) await chmod(tmp, mode);
+      await rename(tmp, target);
     } catch (error) {
-      await rm(tmp, { force: true });
+      if (error instanceof KernelError) throw error;
+      if (tmp) await rm(tmp, { force: true });
       throw new KernelError(ErrorCode.UNAVAILABLE, `Cannot write ${path}: ${(error as Error).message}`);
     }
     return next;
   } finally {
     await release().catch(() => undefined);
   }
+}
+
+/** The file a write to `path` lands in: `path` itself, or where its chain of symlinks leads. */
+async function linkTarget(path: string): Promise<string> {
+  let current = path;
+  for (let hops = 0; hops < 40; hops++) {
+    let link: string;
+    try {
+      link = await readlink(current);
+    } catch (error) {
+      // Not a link (EINVAL), or nothing there yet (ENOENT): this is the file.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EINVAL" || code === "ENOENT") return current;
+      throw error;
+    }
+    current = resolve(dirname(current), link);
+  }
+  throw new KernelError(ErrorCode.UNAVAILABLE, `Cannot write ${path}: too many levels of symbolic links`);
 }
 
 async function readObject(path: string): Promise<JsonObject> {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,6 +37,46 @@ describe("updateJsonFile", () => {
   it("writes with the requested mode", async () => {
     const path = file();
     await updateJsonFile(path, () => ({ key: "secret" }), { mode: 0o600, dirMode: 0o700 });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  it("writes through a symlink to its target, which keeps its mode; the link stays a link", async () => {
+    const path = file();
+    const dotfiles = join(path, "..", "..", "dotfiles");
+    mkdirSync(join(path, ".."), { recursive: true });
+    mkdirSync(dotfiles);
+    const target = join(dotfiles, "atomic-settings.json");
+    writeFileSync(target, JSON.stringify({ kept: true }));
+    chmodSync(target, 0o640);
+    // A relative link, as GNU stow makes them.
+    symlinkSync("../dotfiles/atomic-settings.json", path);
+    await updateJsonFile(path, (current) => ({ ...current, added: 1 }));
+    expect(lstatSync(path).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(path)).toBe("../dotfiles/atomic-settings.json");
+    expect(JSON.parse(readFileSync(target, "utf8"))).toEqual({ kept: true, added: 1 });
+    expect(statSync(target).mode & 0o777).toBe(0o640);
+  });
+
+  it("follows a chain of links and creates a missing target; a private file never gets wider than its mode", async () => {
+    const path = file();
+    const dir = join(path, "..");
+    mkdirSync(dir, { recursive: true });
+    symlinkSync(join(dir, "middle.json"), path);
+    symlinkSync(join(dir, "real.json"), join(dir, "middle.json"));
+    await updateJsonFile(path, () => ({ key: "secret" }), { mode: 0o600 });
+    expect(lstatSync(join(dir, "middle.json")).isSymbolicLink()).toBe(true);
+    expect(statSync(join(dir, "real.json")).mode & 0o777).toBe(0o600);
+    chmodSync(join(dir, "real.json"), 0o644);
+    await updateJsonFile(path, (current) => ({ ...current, more: 1 }), { mode: 0o600 });
+    expect(statSync(join(dir, "real.json")).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(join(dir, "real.json"), "utf8"))).toEqual({ key: "secret", more: 1 });
+  });
+
+  it("keeps a regular file's own mode (a 0600 settings file stays 0600)", async () => {
+    const path = file();
+    await updateJsonFile(path, () => ({ a: 1 }));
+    chmodSync(path, 0o600);
+    await updateJsonFile(path, (current) => ({ ...current, b: 2 }));
     expect(statSync(path).mode & 0o777).toBe(0o600);
   });
 });

@@ -70,6 +70,18 @@ const REPLAY_ERROR = /^(?:Cassette exhausted: |Cassette turn \d+ of |Empty casse
  */
 const PROXY_REFUSED = /\bThe proxy \S+ refused the connection to \S+: (\d{3})\b/;
 
+/**
+ * Connection failures that fail the same way again (http-fetch.ts keeps the cause's code in
+ * the text): a name that does not exist (EAI_AGAIN, a resolver that did not answer, may
+ * pass), a certificate or TLS setup that is rejected, a redirect that is not followed. Checked
+ * before the retryable wordings, which "Connection error." would match.
+ */
+const PERMANENT_CONNECTION: RegExp[] = [
+  /\bENOTFOUND\b/,
+  /\b(?:CERT_[A-Z_]+|UNABLE_TO_[A-Z_]+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH|ERR_SSL_[A-Z_]+)\b/,
+  /\bthe redirect was not followed\b/,
+];
+
 /** An error that starts with its HTTP status (every adapter keeps the SDK's "<status> <body>"). */
 const LEADING_STATUS = /^(\d{3})\b/;
 const TRANSIENT_STATUS = new RegExp(`^${RETRY_STATUS}$`);
@@ -88,7 +100,7 @@ const RETRYABLE: RegExp[] = [
   /server.?error/i,
   /internal.?error/i,
   /connection.?(?:error|refused|reset|closed|lost)/i,
-  /\bE(?:CONNRESET|CONNREFUSED|CONNABORTED|TIMEDOUT|PIPE|AI_AGAIN|NOTFOUND|HOSTUNREACH|NETUNREACH)\b/,
+  /\bE(?:CONNRESET|CONNREFUSED|CONNABORTED|TIMEDOUT|PIPE|AI_AGAIN|HOSTUNREACH|NETUNREACH)\b/,
   /socket hang up|other side closed|premature close|network.?error/i,
   /fetch failed/i,
   /upstream.?connect|reset before headers/i,
@@ -116,11 +128,12 @@ export function isRetryableError(message: string | undefined, model?: ErrorSourc
   if (isContextOverflow(message, model)) return false;
   if (REPLAY_ERROR.test(message)) return false;
   if (NOT_RETRYABLE.test(message) && !(PER_MINUTE_QUOTA.test(message) && !DAILY_QUOTA.test(message))) return false;
+  if (PERMANENT_CONNECTION.some((pattern) => pattern.test(message))) return false;
   const refused = PROXY_REFUSED.exec(message)?.[1];
   if (refused) return TRANSIENT_STATUS.test(refused);
   // A client error (400, 401, 404, 422...) fails the same way again, whatever its text mentions.
   const status = LEADING_STATUS.exec(message)?.[1];
-  if (status && status.startsWith("4") && !TRANSIENT_STATUS.test(status)) return false;
+  if (status?.startsWith("4") && !TRANSIENT_STATUS.test(status)) return false;
   return RETRYABLE.some((pattern) => pattern.test(message));
 }
 

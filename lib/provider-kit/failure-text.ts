@@ -13,10 +13,16 @@ export interface HttpFailure {
 }
 
 const MAX_BODY_CHARS = 2000;
+/**
+ * The most an error text keeps: an SDK puts the whole error body in its message, and a body
+ * may be a megabyte (http-body.ts). The status and the message lead; the rest is cut.
+ */
+export const MAX_ERROR_CHARS = 4000;
 
 /** The error text for `error`, completed from the HTTP response the SDK read, if any. */
 export function failureText(error: unknown, http?: HttpFailure): string {
-  let text = errorText(error);
+  // Shortened first: the retry delay noted after it must stay.
+  let text = shortened(errorText(error));
   const status = statusOf(error);
   if (http && (status === undefined || status === http.status)) {
     const lost = /\(no body\)|^\d{3} status code/i.test(text) || (status !== undefined && text.trim() === String(status));
@@ -25,6 +31,11 @@ export function failureText(error: unknown, http?: HttpFailure): string {
     if (http.retryAfterMs !== undefined) text = `${text} ${retryAfterNote(http.retryAfterMs)}`;
   }
   return text;
+}
+
+function shortened(text: string): string {
+  if (text.length <= MAX_ERROR_CHARS) return text;
+  return `${text.slice(0, MAX_ERROR_CHARS)}… (${text.length - MAX_ERROR_CHARS} more characters)`;
 }
 
 /** The SDK's own wording (status + body text) is kept: retry and overflow checks read it. */

@@ -16,6 +16,8 @@ export interface FetchResponseInit {
   statusText?: string;
   headers: FetchHeaders;
   url?: string;
+  /** The response came after following a redirect. */
+  redirected?: boolean;
 }
 
 export class FetchResponse implements Response {
@@ -23,7 +25,7 @@ export class FetchResponse implements Response {
   readonly statusText: string;
   readonly headers: FetchHeaders;
   readonly url: string;
-  readonly redirected = false;
+  readonly redirected: boolean;
   readonly type = "basic" as const;
   #body: ReadableStream<Uint8Array<ArrayBuffer>> | null | undefined;
   /** The Node stream behind the body while no web stream has been made of it. */
@@ -40,6 +42,7 @@ export class FetchResponse implements Response {
     this.statusText = init.statusText ?? "";
     this.headers = init.headers;
     this.url = init.url ?? "";
+    this.redirected = init.redirected ?? false;
   }
 
   get ok(): boolean {
@@ -142,7 +145,7 @@ export class FetchResponse implements Response {
     // Both copies read the web body now: the Node stream under it is no longer anyone's to take.
     this.#source = undefined;
     if (body) [this.#body, copy] = body.tee();
-    return new FetchResponse(copy, { status: this.status, statusText: this.statusText, headers: new FetchHeaders(this.headers), url: this.url });
+    return new FetchResponse(copy, { status: this.status, statusText: this.statusText, headers: new FetchHeaders(this.headers), url: this.url, redirected: this.redirected });
   }
 
   get [Symbol.toStringTag](): string {

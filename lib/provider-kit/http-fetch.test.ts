@@ -108,10 +108,10 @@ describe("httpFetch", () => {
     expect(rest).toBe("data: 2\n\ndata: 3\n\n");
   });
 
-  it("hands a redirect to the global fetch, which follows it", async () => {
+  it("follows a redirect itself, as the global fetch would", async () => {
     const response = await httpFetch(`${base}/redirect`);
-    expect(response).not.toBeInstanceOf(FetchResponse);
-    expect([response.status, response.redirected, await response.text()]).toEqual([201, true, '{"ok":true}']);
+    expect(response).toBeInstanceOf(FetchResponse);
+    expect([response.status, response.redirected, response.url, await response.text()]).toEqual([201, true, `${base}/json`, '{"ok":true}']);
   });
 
   it("aborts before the response and while the body streams, with the signal's reason", async () => {
@@ -127,11 +127,15 @@ describe("httpFetch", () => {
     await expect(reading).rejects.toThrow("stopped reading");
   });
 
-  it("fails as fetch does when nothing listens", async () => {
+  it("fails with a TypeError, as fetch does, that names the host and the cause when nothing listens", async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    await expect(httpFetch(`http://127.0.0.1:${port}/`)).rejects.toMatchObject({ name: "TypeError", message: "fetch failed" });
+    await expect(httpFetch(`http://127.0.0.1:${port}/`)).rejects.toMatchObject({
+      name: "TypeError",
+      message: `Request to 127.0.0.1:${port} failed: connect ECONNREFUSED 127.0.0.1:${port}`,
+      cause: { code: "ECONNREFUSED" },
+    });
   });
 });

@@ -3,23 +3,38 @@
  * global fetch (undici) costs a fresh process its first-use load (see fetch-headers.ts), then
  * compiles its WebAssembly HTTP parser on the first request and holds ~30 MB more at the peak of
  * a long stream; node's native parser costs neither. The environment's proxy (HTTPS_PROXY, ...,
- * NO_PROXY: see proxy.ts) is honoured. The response is a `FetchResponse` (the standard
- * interface, no undici). What this does not carry itself goes to the global fetch unchanged,
- * and without the proxy: a `Request` object, a body other than a string or bytes, another
- * protocol, and any redirect (re-sent by the global fetch, which follows it as the standard
- * says). No provider SDK sends those.
+ * NO_PROXY: see proxy.ts) is honoured, for a redirect too: one is followed here (see
+ * http-redirect.ts). The response is a `FetchResponse` (the standard interface, no undici), its
+ * body decoded and bounded (http-body.ts). What this does not carry itself goes to the global
+ * fetch unchanged, and without the proxy: a `Request` object, a body other than a string or
+ * bytes, another protocol. No provider SDK sends those.
+ *
+ * Connections are kept between requests as long as the server says it keeps them (its
+ * `Keep-Alive: timeout=N`), else a minute: an agent's tool steps often take longer than
+ * undici's 4 s, and each new connection costs a TLS handshake. A request whose reused
+ * connection turns out closed before any answer is sent once more on a new one.
  */
-import type { Agent, ClientRequest, IncomingHttpHeaders, IncomingMessage, RequestOptions } from "node:http";
+import type { Agent, AgentOptions, ClientRequest, IncomingHttpHeaders, IncomingMessage, RequestOptions } from "node:http";
+import type { Socket } from "node:net";
 import type { Readable } from "node:stream";
+import { connectionError } from "./connection-error.js";
 import { FetchHeaders } from "./fetch-headers.js";
 import { FetchResponse } from "./fetch-response.js";
-import { proxyRefusal, proxyRouteFor } from "./proxy.js";
+import { boundedBody } from "./http-body.js";
+import { REDIRECT_STATUSES, redirectHop, refused, type Hop } from "./http-redirect.js";
+import { proxyRefusal, proxyRouteFor, type ProxyRoute } from "./proxy.js";
+import type { ProviderHttpOptions } from "./types.js";
 
 /** Statuses whose response carries no body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-const REDIRECT = new Set([301, 302, 303, 307, 308]);
-/** undici's headers and body timeouts: the same bound on a silent connection. */
-const IDLE_TIMEOUT_MS = 300_000;
+/** undici's headers and body timeouts: the default bound on a silent connection (settings: `httpIdleTimeoutMs`). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+/** How long an idle connection is kept when the server gives no `Keep-Alive` hint. */
+export const KEEP_IDLE_MS = 60_000;
+/** The longest a server's hint keeps one (undici's `keepAliveMaxTimeout`). */
+export const KEEP_IDLE_MAX_MS = 600_000;
+
+export type HttpFetchOptions = ProviderHttpOptions;
 
 interface Transport {
   request(url: URL, options: RequestOptions, callback: (response: IncomingMessage) => void): ClientRequest;
@@ -27,54 +42,110 @@ interface Transport {
 }
 
 const transports = new Map<string, Promise<Transport>>();
+/** The `Keep-Alive: timeout` (seconds) of the last response on each socket. */
+const keepAliveHints = new WeakMap<Socket, number>();
 
-/** Keep-alive agents (as undici keeps connections), loaded per protocol on first use. */
+/** Keep-alive agents, loaded per protocol on first use. */
 function transportFor(protocol: string): Promise<Transport> {
   let transport = transports.get(protocol);
   if (!transport) {
     transport = (protocol === "https:" ? import("node:https") : import("node:http")).then((module) => ({
       request: module.request,
-      // Idle sockets are closed after 4 s (undici's default), before most servers drop them.
-      agent: new module.Agent({ keepAlive: true, timeout: 4_000 }),
+      agent: keepingAgent(module.Agent, { keepAlive: true }),
     }));
     transports.set(protocol, transport);
   }
   return transport;
 }
 
-export async function httpFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+function keepingAgent(Base: new (options: AgentOptions) => Agent, options: AgentOptions): Agent {
+  // Node's own keepSocketAlive caps a server's hint at the agent's `timeout`, one value for all.
+  class KeepingAgent extends Base {
+    override keepSocketAlive(socket: Socket): boolean {
+      socket.setKeepAlive(true, 1000);
+      socket.unref();
+      const hint = keepAliveHints.get(socket);
+      // A second early, as Node does: the server may close it at the very moment it said.
+      const idle = hint === undefined ? KEEP_IDLE_MS : Math.min(hint * 1000 - 1000, KEEP_IDLE_MAX_MS);
+      if (idle <= 0) return false;
+      socket.setTimeout(idle);
+      return true;
+    }
+  }
+  return new KeepingAgent(options);
+}
+
+export async function httpFetch(input: string | URL | Request, init: RequestInit = {}, options: HttpFetchOptions = {}): Promise<Response> {
   const url = typeof input === "string" ? new URL(input) : input instanceof URL ? input : undefined;
   const body = init.body;
   const carried = body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array;
-  if (!url || !carried || (url.protocol !== "http:" && url.protocol !== "https:") || (init.redirect !== undefined && init.redirect !== "follow")) {
-    return fetch(input, init);
-  }
+  if (!url || !carried || (url.protocol !== "http:" && url.protocol !== "https:")) return fetch(input, init);
   const signal = init.signal ?? undefined;
   signal?.throwIfAborted();
-  const { request, agent: direct } = await transportFor(url.protocol);
-  const route = await proxyRouteFor(url);
+  const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  let hop: Hop = { url, method: init.method ?? "GET", headers: requestHeaders(init.headers, body), body };
+  for (let followed = 0; ; followed++) {
+    const response = await send(hop, signal, idleMs);
+    const status = response.statusCode ?? 0;
+    const location = response.headers.location;
+    if (!REDIRECT_STATUSES.has(status) || !location || init.redirect === "manual") return toResponse(response, hop.url, status, signal, idleMs, followed > 0);
+    response.destroy();
+    if (init.redirect === "error") throw refused(`${hop.url.host} answered with a redirect (${status})`, "the request asked for none");
+    hop = redirectHop(hop, status, location, followed);
+  }
+}
+
+/** The response to `hop`: through the proxy if the environment has one, once more on a new connection if a kept one was closed. */
+async function send(hop: Hop, signal: AbortSignal | undefined, idleMs: number): Promise<IncomingMessage> {
+  const { request, agent: direct } = await transportFor(hop.url.protocol);
+  const route = await proxyRouteFor(hop.url);
   const agent = route?.agent ?? direct;
-  const headers = requestHeaders(init.headers, body);
-  const response = await new Promise<IncomingMessage>((resolve, reject) => {
-    const req = request(url, { method: init.method ?? "GET", headers, agent }, resolve);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await exchange(request, agent, hop, route, signal, idleMs);
+    } catch (error) {
+      if (attempt > 0 || !(error as { staleConnection?: boolean }).staleConnection) throw error;
+    }
+  }
+}
+
+function exchange(request: Transport["request"], agent: Agent, hop: Hop, route: ProxyRoute | undefined, signal: AbortSignal | undefined, idleMs: number): Promise<IncomingMessage> {
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const req = request(hop.url, { method: hop.method, headers: hop.headers, agent }, (response) => {
+      const hint = /\btimeout=(\d+)/i.exec(String(response.headers["keep-alive"] ?? ""))?.[1];
+      if (hint !== undefined) keepAliveHints.set(response.socket, Number(hint));
+      else keepAliveHints.delete(response.socket);
+      const status = response.statusCode ?? 0;
+      const refusal = route && proxyRefusal(route, hop.url, status, response.statusMessage ?? "", response.socket);
+      if (refusal) {
+        response.destroy();
+        reject(refusal);
+      } else resolve(response);
+    });
     const onAbort = () => req.destroy(abortReason(signal!) as Error);
     signal?.addEventListener("abort", onAbort, { once: true });
     req.once("close", () => signal?.removeEventListener("abort", onAbort));
-    req.once("error", (error) => reject(signal?.aborted ? abortReason(signal) : new TypeError("fetch failed", { cause: error })));
-    req.setTimeout(IDLE_TIMEOUT_MS, () => req.destroy(new Error(`No data from the server for ${IDLE_TIMEOUT_MS / 1000} s`)));
-    req.end(body ?? undefined);
+    req.once("error", (error) => {
+      if (signal?.aborted) return reject(abortReason(signal));
+      const failure = connectionError(hop.url, error, route?.shown);
+      // A kept connection the server closed while it sat idle: nothing reached the server.
+      if (req.reusedSocket && isClosedConnection(error)) Object.assign(failure, { staleConnection: true });
+      reject(failure);
+    });
+    // 0 also clears the idle timeout a kept connection was given while it sat in the pool.
+    if (idleMs > 0) req.setTimeout(idleMs, () => req.destroy(idleError(idleMs)));
+    else req.setTimeout(0);
+    req.end(hop.body ?? undefined);
   });
-  const status = response.statusCode ?? 0;
-  const refusal = route && proxyRefusal(route, url, status, response.statusMessage ?? "", response.socket);
-  if (refusal) {
-    response.destroy();
-    throw refusal;
-  }
-  if (REDIRECT.has(status) && response.headers.location) {
-    response.destroy();
-    return fetch(input, init);
-  }
-  return toResponse(response, url, status, signal);
+}
+
+function isClosedConnection(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "ECONNRESET" || code === "EPIPE";
+}
+
+function idleError(idleMs: number): Error {
+  return Object.assign(new Error(`no data from the server for ${idleMs / 1000} s, timed out (settings: httpIdleTimeoutMs)`), { code: "ETIMEDOUT" });
 }
 
 function requestHeaders(source: HeadersInit | undefined, body: string | Uint8Array | null | undefined): Record<string, string> {
@@ -88,33 +159,15 @@ function requestHeaders(source: HeadersInit | undefined, body: string | Uint8Arr
   return headers;
 }
 
-async function toResponse(message: IncomingMessage, url: URL, status: number, signal: AbortSignal | undefined): Promise<FetchResponse> {
+async function toResponse(message: IncomingMessage, url: URL, status: number, signal: AbortSignal | undefined, idleMs: number, redirected: boolean): Promise<FetchResponse> {
   const onAbort = () => message.destroy(abortReason(signal!) as Error);
   signal?.addEventListener("abort", onAbort, { once: true });
   message.once("close", () => signal?.removeEventListener("abort", onAbort));
-  message.setTimeout(IDLE_TIMEOUT_MS, () => message.destroy(new Error(`No data from the server for ${IDLE_TIMEOUT_MS / 1000} s`)));
+  if (idleMs > 0) message.setTimeout(idleMs, () => message.destroy(connectionError(url, idleError(idleMs))));
   let body: Readable | null = null;
   if (NULL_BODY.has(status)) message.resume();
-  else body = await decoded(message);
-  return new FetchResponse(body, { status, statusText: message.statusMessage ?? "", headers: responseHeaders(message.headers), url: url.href });
-}
-
-/** The body as undici gives it: decompressed per `content-encoding`. */
-async function decoded(message: IncomingMessage): Promise<Readable> {
-  const encoding = message.headers["content-encoding"]?.trim().toLowerCase();
-  if (!encoding || encoding === "identity") return message;
-  // Loaded only for a compressed body (most streaming APIs send none).
-  const decoder = zlibDecoder(await import("node:zlib"), encoding);
-  if (!decoder) return message;
-  message.once("error", (error) => decoder.destroy(error));
-  return message.pipe(decoder);
-}
-
-function zlibDecoder(zlib: typeof import("node:zlib"), encoding: string) {
-  if (encoding === "gzip" || encoding === "x-gzip") return zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH });
-  if (encoding === "deflate") return zlib.createInflate({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH });
-  if (encoding === "br") return zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
-  return undefined;
+  else body = await boundedBody(message, url, status);
+  return new FetchResponse(body, { status, statusText: message.statusMessage ?? "", headers: responseHeaders(message.headers), url: url.href, redirected });
 }
 
 function responseHeaders(source: IncomingHttpHeaders): FetchHeaders {

@@ -18,7 +18,7 @@ export { classifyError, isContextOverflow, isRetryableError, isSilentOverflow, t
 export { modelTable, type ModelRow } from "./model-table.js";
 export { requestedRetryDelayMs, retryAfterFromHeaders, retryAfterNote } from "./retry-delay.js";
 export { lazyProviderStream, providerModels, warmSdkWhenUsed } from "./provider-plugin.js";
-export type { CatalogModel, CostTier, ProviderModelsApi, ProviderRegistration, RequestCredentials } from "./types.js";
+export type { CatalogModel, CostTier, ProviderHttpOptions, ProviderModelsApi, ProviderRegistration, RequestCredentials } from "./types.js";
 export { computeCost, priceFor } from "./pricing.js";
 export type { ProviderBody, ProviderCall, ProviderStreamOptions, ProviderYield } from "./provider-stream.js";
 export type { AssistantStreamBuilder, TokenCounts } from "./stream-builder.js";

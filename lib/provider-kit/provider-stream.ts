@@ -71,7 +71,7 @@ export async function* providerBatches(
     // the body is done with (Anthropic's does when the body object is collected), and the body
     // is read here, past the SDK.
     const linked: RequestInit = { ...init, signal: init?.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal };
-    const response = await httpFetch(input, hooks ? await hookedInit(hooks, request.model, linked) : linked);
+    const response = await httpFetch(input, hooks ? await hookedInit(hooks, request.model, linked) : linked, models.httpOptions);
     if (hooks) await hooks.response(request.model, response.status, headerRecord(response.headers));
     if (response.status >= 400) httpFailure = await readFailure(response);
     return response;

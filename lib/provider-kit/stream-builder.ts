@@ -5,7 +5,7 @@
  * the event (the partial is never changed while an event is in flight).
  */
 import { parse as parsePartialJson } from "partial-json";
-import type { AssistantMessage, AssistantMessageEvent, Model, TextContent, ThinkingContent, ToolCall, Usage } from "../llm/index.js";
+import type { AssistantMessage, AssistantMessageEvent, Model, TextContent, ThinkingContent, ToolCall } from "../llm/index.js";
 import { emptyUsage } from "../llm/index.js";
 import { computeCost } from "./pricing.js";
 import { StreamingJson } from "./streaming-json.js";

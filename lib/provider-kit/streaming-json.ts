@@ -192,15 +192,15 @@ export class StreamingJson {
   }
 
   #readEscaped(char: string): void {
-    const escape = this.#escape;
-    if (escape === undefined) {
+    const pending = this.#escape;
+    if (pending === undefined) {
       if (char === '"') return this.#endString();
       if (char === "\\") this.#escape = "";
       else if (char.charCodeAt(0) < 32) this.#fail();
       else this.#text += char;
       return;
     }
-    if (escape === "") {
+    if (pending === "") {
       if (char === "u") this.#escape = "u";
       else if (ESCAPES[char] !== undefined) {
         this.#text += ESCAPES[char];
@@ -209,11 +209,11 @@ export class StreamingJson {
       return;
     }
     if (!HEX.test(char)) return this.#fail();
-    if (escape.length < 4) {
-      this.#escape = escape + char;
+    if (pending.length < 4) {
+      this.#escape = pending + char;
       return;
     }
-    this.#text += String.fromCharCode(parseInt(escape.slice(1) + char, 16));
+    this.#text += String.fromCharCode(parseInt(pending.slice(1) + char, 16));
     this.#escape = undefined;
   }
 

@@ -2,7 +2,7 @@
  * The registry contract a provider plugin needs, declared here so a provider written outside
  * this repository type-checks against the toolkit alone. The `models` service satisfies it.
  */
-import type { Model, ModelCost } from "../llm/index.js";
+import type { Model } from "../llm/index.js";
 import type { ProviderRequestHooks } from "./request-hooks.js";
 
 export interface ProviderRegistration {
@@ -31,6 +31,11 @@ export interface ProviderRegistration {
   ambientAuth?: string[][];
 }
 
+export interface ProviderHttpOptions {
+  /** A connection that sends nothing for this long fails the request (0: no limit); default 300 s. */
+  idleTimeoutMs?: number;
+}
+
 /** What one request needs from the registry, resolved at request time. */
 export interface RequestCredentials {
   apiKey?: string;
@@ -49,6 +54,8 @@ export interface RequestCredentials {
 export interface ProviderModelsApi {
   /** Optional: the request hooks the frame applies to every provider HTTP request. */
   readonly requestHooks?: ProviderRequestHooks;
+  /** Optional: how the frame's fetch treats every provider connection (settings `httpIdleTimeoutMs`). */
+  readonly httpOptions?: ProviderHttpOptions;
   /** Adds (or extends) a provider; models.json patches for it apply as it registers. */
   registerProvider(registration: ProviderRegistration): void;
   /** The API key for a provider, or undefined. Resolves `!command` and env-var-name values. */

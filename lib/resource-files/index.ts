@@ -9,12 +9,16 @@ export { OnceNotes } from "./notes.js";
 export { FreshScan, StampedCache, type FileStamp } from "./fresh-scan.js";
 export { checkFile, checkFolder, realFolder, type Checked } from "./checked.js";
 export {
+  cliRoots,
   discoveredRoots,
   isInside,
   projectAncestry,
   projectRoot,
   repositoryRoot,
+  provenanceOf,
   settingRoots,
+  type Provenance,
   type ResourceLocation,
   type ResourceRoot,
+  type SourceInfo,
 } from "./places.js";

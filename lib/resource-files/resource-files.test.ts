@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkFile, checkFolder, FreshScan, OnceNotes, parseFrontmatter, projectAncestry, readResourceText, settingRoots, StampedCache } from "./index.js";
+import { checkFile, checkFolder, cliRoots, discoveredRoots, FreshScan, OnceNotes, parseFrontmatter, projectAncestry, provenanceOf, readResourceText, settingRoots, StampedCache } from "./index.js";
 import { parseSimpleMapping } from "./frontmatter.js";
 import type { KernelConfig } from "../../kernel/index.js";
 
@@ -84,12 +84,25 @@ describe("places", () => {
   it("setting paths resolve against the folder of the file that set them; a project's stay confined", () => {
     const config = (source: "user" | "project") =>
       ({ agentDir: "/agent", cwd: "/work/p", env: { HOME: "/home/u" }, settingsSources: { sources: { skills: source } } }) as unknown as KernelConfig;
+    const user = { source: "local", scope: "user", origin: "top-level" };
     expect(settingRoots(config("user"), "skills", ["mine", "~/s", "/abs"], "/work/p")).toEqual([
-      { path: "/agent/mine", location: "path" },
-      { path: "/home/u/s", location: "path" },
-      { path: "/abs", location: "path" },
+      { path: "/agent/mine", location: "path", provenance: user },
+      { path: "/home/u/s", location: "path", provenance: user },
+      { path: "/abs", location: "path", provenance: user },
     ]);
-    expect(settingRoots(config("project"), "skills", ["../shared"], "/work/p")).toEqual([{ path: "/work/p/shared", location: "path", confineTo: "/work/p" }]);
+    expect(settingRoots(config("project"), "skills", ["../shared"], "/work/p")).toEqual([
+      { path: "/work/p/shared", location: "path", confineTo: "/work/p", provenance: { source: "local", scope: "project", origin: "top-level" } },
+    ]);
+  });
+
+  it("provenance (get_commands sourceInfo): conventional folders are auto, flags cli, extension paths extension", () => {
+    expect(provenanceOf({ path: "/agent/skills", location: "user" })).toEqual({ source: "auto", scope: "user", origin: "top-level" });
+    expect(provenanceOf({ path: "/work/p/.atomic/skills", location: "project" })).toEqual({ source: "auto", scope: "project", origin: "top-level" });
+    expect(cliRoots({ cwd: "/work/p", env: { HOME: "/home/u" } }, ["s", "~/t"])).toEqual([
+      { path: "/work/p/s", location: "path", provenance: { source: "cli", scope: "temporary", origin: "top-level" } },
+      { path: "/home/u/t", location: "path", provenance: { source: "cli", scope: "temporary", origin: "top-level" } },
+    ]);
+    expect(discoveredRoots("/work/p", ["x"]).map(provenanceOf)).toEqual([{ source: "extension", scope: "temporary", origin: "top-level" }]);
   });
 
   it("a folder symlink leaving the confinement is refused; a self-loop is reported as such", async () => {

@@ -13,8 +13,9 @@ const require = createRequire(import.meta.url);
 const FROM_SOURCES = import.meta.url.endsWith(".ts");
 
 /**
- * Runs in the worker when loading from sources: jiti transpiles the entry and what it imports,
- * caching the result in <tmpdir>/jiti (the same cache the plugin loader uses).
+ * Runs in the worker when loading from sources (this repository's unit tests only; the built CLI
+ * runs its compiled workers): jiti transpiles the entry and what it imports, caching the result
+ * in jiti's default folder.
  */
 const SOURCE_BOOTSTRAP = `
 const { workerData } = require("node:worker_threads");

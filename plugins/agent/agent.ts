@@ -7,7 +7,7 @@ import { uuidV7 } from "../../lib/random-ids/index.js";
 import { clampThinkingLevel, publicModel, thinkingLevelsFor, type AgentMessage, type AssistantStream, type CustomMessage, type ImageContent, type Model, type ThinkingLevel } from "../../lib/llm/index.js";
 import { ErrorCode, KernelError, type PluginContext } from "../../kernel/index.js";
 import type { ZodRawShape, ZodType } from "zod";
-import type { AgentApi, CompletionRequest, PromptInput, QueueMode, StateContributor } from "./api.js";
+import type { AgentApi, CompletionRequest, PromptDisposition, PromptInput, QueueMode, StateContributor } from "./api.js";
 import type { AgentHooks } from "./hooks.js";
 import { MessageQueues } from "./queue.js";
 import { replaceInPlace, Run, type RunDeps, type RunRequest } from "./run.js";
@@ -31,6 +31,8 @@ export class Agent implements AgentApi {
   #abortSeq = 0;
   readonly #queues: MessageQueues;
   readonly #contributors: { contributor: StateContributor; fields: () => ZodRawShape }[] = [];
+  /** Set once boot is over: a change of level before that is the startup choice, not news for a client. */
+  #live = false;
 
   constructor(k: PluginContext, hooks: AgentHooks) {
     this.#k = k;
@@ -48,23 +50,31 @@ export class Agent implements AgentApi {
   async setModel(model: Model | null, source: "set" | "cycle" | "restore" | "startup"): Promise<void> {
     const previousModel = this.#model;
     this.#model = model;
-    // model_select / thinking_level_select are hooks for plugins, not protocol events: nothing on stdout.
+    // model_select is a hook for plugins, not a protocol event: nothing on stdout.
     const hook = this.#hooks.model_select;
     if (model && hook.isUsed()) await hook.promise({ model, ...(previousModel ? { previousModel } : {}), source });
-    await this.setThinkingLevel(this.#thinkingLevel);
+    // A level the new model clamps is news for the client (pi 1.x), except while a session loads.
+    await this.setThinkingLevel(this.#thinkingLevel, { restore: source === "restore" });
   }
 
   getThinkingLevel(): ThinkingLevel {
     return this.#thinkingLevel;
   }
 
-  async setThinkingLevel(level: ThinkingLevel): Promise<ThinkingLevel> {
+  async setThinkingLevel(level: ThinkingLevel, options: { restore?: boolean } = {}): Promise<ThinkingLevel> {
     const previousLevel = this.#thinkingLevel;
     const next = clampThinkingLevel(level, this.availableThinkingLevels());
     this.#thinkingLevel = next;
+    if (next === previousLevel) return next;
+    if (this.#live && !options.restore) this.#k.events.emit("thinking_level_changed", { level: next });
     const hook = this.#hooks.thinking_level_select;
-    if (next !== previousLevel && hook.isUsed()) await hook.promise({ level: next, previousLevel });
+    if (hook.isUsed()) await hook.promise({ level: next, previousLevel });
     return next;
+  }
+
+  /** Boot is over: from now on a change of level is announced (`thinking_level_changed`). */
+  goLive(): void {
+    this.#live = true;
   }
 
   availableThinkingLevels(model: Model | null = this.#model): ThinkingLevel[] {
@@ -108,7 +118,7 @@ export class Agent implements AgentApi {
     return this.#run?.signal;
   }
 
-  async prompt(input: PromptInput): Promise<void> {
+  async prompt(input: PromptInput): Promise<PromptDisposition> {
     const hooks = this.#hooks;
     let text = input.text;
     let images = input.images;
@@ -124,29 +134,18 @@ export class Agent implements AgentApi {
         ...(input.seq !== undefined ? { seq: input.seq } : {}),
       });
       if (result.rejected !== undefined) throw new KernelError(ErrorCode.CONFLICT, result.rejected);
-      if (result.handled) {
-        // Handled without a run (an extension command): settled once the command has been
-        // answered (the next turn of the event loop), unless a run is going by then.
-        if (!this.#run && hooks.agent_settled.isUsed()) {
-          setImmediate(() => {
-            if (this.#run) return;
-            hooks.agent_settled.promise({}).catch((error: unknown) => this.#k.log.error(`agent_settled failed: ${error instanceof Error ? error.message : String(error)}`));
-          });
-        }
-        return;
-      }
+      // Handled without a run (an extension command): as in pi 1.x no agent_settled follows, the
+      // disposition tells the client not to wait (a run the command started settles by itself).
+      if (result.handled) return "handled";
       text = result.text;
       images = result.images;
     }
     // steer/follow_up queue whether or not a run streams (idle: delivered with the next run).
-    if (input.via === "steer") return this.steer(text, images);
-    if (input.via === "follow_up") return this.followUp(text, images);
-    if (this.#run) {
-      if (!input.streamingBehavior) throw new KernelError(ErrorCode.CONFLICT, STREAMING_WITHOUT_BEHAVIOR);
-      if (input.streamingBehavior === "steer") this.steer(text, images);
-      else this.followUp(text, images);
-      return;
-    }
+    const queueAs = input.via === "steer" ? "steer" : input.via === "follow_up" ? "followUp" : this.#run ? input.streamingBehavior : undefined;
+    if (this.#run && !queueAs) throw new KernelError(ErrorCode.CONFLICT, STREAMING_WITHOUT_BEHAVIOR);
+    if (queueAs === "steer") this.steer(text, images);
+    if (queueAs === "followUp") this.followUp(text, images);
+    if (queueAs) return "queued";
     const rejection = await hooks.prompt_preflight.promise({ text });
     if (rejection) throw new KernelError(ErrorCode.UNAVAILABLE, rejection);
     if (!this.#model) throw new KernelError(ErrorCode.UNAVAILABLE, "No model selected. Use set_model or start with --provider/--model.");
@@ -156,6 +155,7 @@ export class Agent implements AgentApi {
     const queued = this.#queues.takeAll().map(queuedToMessage);
     const abortedBeforeStart = input.seq !== undefined && input.seq < this.#abortSeq;
     this.#startRun({ opening: { messages: [...queued, toUserMessage(text, images)], fromQueue: queued.length > 0 }, prompt: text, images, aborted: abortedBeforeStart, seq: input.seq });
+    return "started";
   }
 
   async promptMessage(message: CustomMessage): Promise<void> {
@@ -254,6 +254,13 @@ export class Agent implements AgentApi {
     this.#emitQueueUpdate();
   }
 
+  takeQueues(): { steering: string[]; followUp: string[] } {
+    const waiting = this.#queues.snapshot();
+    this.#queues.takeAll();
+    this.#emitQueueUpdate();
+    return waiting;
+  }
+
   setSessionId(id: string | undefined): void {
     this.#sessionId = id;
   }
@@ -297,7 +304,6 @@ export class Agent implements AgentApi {
   }
 
   #runDeps(): RunDeps {
-    const agent = this;
     const k = this.#k;
     return {
       hooks: this.#hooks,
@@ -306,17 +312,18 @@ export class Agent implements AgentApi {
       tools: k.tools,
       cwd: k.config.cwd,
       messages: this.#messages,
-      model: () => agent.#model,
-      thinkingLevel: () => agent.#thinkingLevel,
-      sessionId: () => agent.#sessionId,
-      systemPromptBase: () => agent.#hooks.system_prompt.promise("", { cwd: k.config.cwd, tools: k.tools.specs(), model: agent.#model }),
-      takeSteering: () => agent.#queues.takeSteering(),
-      takeFollowUp: () => agent.#queues.takeFollowUp(),
-      emitQueueUpdate: () => agent.#emitQueueUpdate(),
+      model: () => this.#model,
+      thinkingLevel: () => this.#thinkingLevel,
+      sessionId: () => this.#sessionId,
+      systemPromptBase: () => this.#hooks.system_prompt.promise("", { cwd: k.config.cwd, tools: k.tools.specs(), model: this.#model }),
+      takeSteering: () => this.#queues.takeSteering(),
+      takeFollowUp: () => this.#queues.takeFollowUp(),
+      emitQueueUpdate: () => this.#emitQueueUpdate(),
+      maxMessageChars: () => k.config.settings.assistantMessageMaxChars,
       flushDeferred: async () => {
-        for (const entry of agent.#deferred.splice(0, agent.#deferred.length)) {
+        for (const entry of this.#deferred.splice(0, this.#deferred.length)) {
           try {
-            await agent.appendMessage(entry.message);
+            await this.appendMessage(entry.message);
           } finally {
             entry.stored();
           }

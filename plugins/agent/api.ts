@@ -9,6 +9,14 @@ import type { CommandSource } from "../../kernel/index.js";
 
 export type QueueMode = "all" | "one-at-a-time";
 
+/**
+ * What became of a submitted `prompt` (pi 1.x): `started` a run, `queued` while one streams, or
+ * `handled` by an extension command or input handler (no run: no `agent_settled` follows).
+ */
+export type PromptDisposition = "started" | "queued" | "handled";
+/** What became of a `steer` / `follow_up`: queued, or consumed by an input handler. */
+export type QueuedInputDisposition = Exclude<PromptDisposition, "started">;
+
 export interface PromptInput {
   text: string;
   /** The command that carried it (default `prompt`): `steer`/`follow_up` always queue. */
@@ -42,8 +50,12 @@ export interface AgentApi {
   /** Sets the model, re-clamps the thinking level, fires model_select. */
   setModel(model: Model | null, source: "set" | "cycle" | "restore" | "startup"): Promise<void>;
   getThinkingLevel(): ThinkingLevel;
-  /** Clamps to what the model supports; fires thinking_level_select when it changes. Returns the level set. */
-  setThinkingLevel(level: ThinkingLevel): Promise<ThinkingLevel>;
+  /**
+   * Clamps to what the model supports; fires thinking_level_select when it changes, and (once
+   * booted, unless `restore`: a session being loaded) the `thinking_level_changed` event. Returns
+   * the level set.
+   */
+  setThinkingLevel(level: ThinkingLevel, options?: { restore?: boolean }): Promise<ThinkingLevel>;
   /** Levels the current (or given) model accepts, in cycle order. */
   availableThinkingLevels(model?: Model | null): ThinkingLevel[];
 
@@ -65,9 +77,10 @@ export interface AgentApi {
   /**
    * The input pipeline of `prompt`, `steer` and `follow_up`: the `input` hook (extension
    * commands, skill and template expansion), then a run, or the queue (steer/follow_up, or a
-   * prompt while streaming with a streamingBehavior). Resolves once accepted.
+   * prompt while streaming with a streamingBehavior). Resolves once accepted, with what became
+   * of it (`steer`/`follow_up` never start a run).
    */
-  prompt(input: PromptInput): Promise<void>;
+  prompt(input: PromptInput): Promise<PromptDisposition>;
   /**
    * Streams one LLM call through the same providers, outside the conversation: no events, no
    * history. Throws when there is no model or no provider for its API.
@@ -104,6 +117,11 @@ export interface AgentApi {
   pendingMessageCount(): number;
   /** Drops every queued steering/follow-up message (session replacement); queue_update when any was queued. */
   clearQueues(): void;
+  /**
+   * `clear_queue`: removes every queued message (extensions' too) and returns the user texts that
+   * were waiting; a `queue_update` with empty lists says so, as in pi.
+   */
+  takeQueues(): { steering: string[]; followUp: string[] };
 
   /** Session identity used for provider cache keys; set by the session plugin. */
   setSessionId(id: string | undefined): void;

@@ -201,7 +201,7 @@ describe("agent contract", () => {
     expect(last.content).toEqual([{ type: "text", text: "xx" }]);
   });
 
-  it("steer and follow_up go through the input hook and queue; a handled prompt settles at once", async () => {
+  it("steer and follow_up go through the input hook and queue; a handled prompt answers handled and never settles (pi 1.x)", async () => {
     const settled: string[] = [];
     const t = await boot(["x"], [
       definePlugin({
@@ -212,16 +212,52 @@ describe("agent contract", () => {
       }),
     ]);
     t.kernel.hook("agent_settled").tap("t", () => void settled.push("settled"));
-    await t.kernel.commands.invoke("steer", { message: "a" }, { source: "rpc", seq: 1 });
-    await t.kernel.commands.invoke("follow_up", { message: "b" }, { source: "rpc", seq: 2 });
+    expect(await t.kernel.commands.invoke("steer", { message: "a" }, { source: "rpc", seq: 1 })).toEqual({ disposition: "queued" });
+    expect(await t.kernel.commands.invoke("follow_up", { message: "b" }, { source: "rpc", seq: 2 })).toEqual({ disposition: "queued" });
     const queue = t.events.filter((e): e is OutEvent<"queue_update"> => e.type === "queue_update").at(-1)!;
     expect(queue).toEqual({ type: "queue_update", steering: ["steer:a"], followUp: ["follow_up:b"] });
-    await t.kernel.commands.invoke("prompt", { message: "/done" }, { source: "rpc", seq: 3 });
-    // After the command's answer, not before it.
+    expect(await t.kernel.commands.invoke("steer", { message: "/done" }, { source: "rpc", seq: 3 })).toEqual({ disposition: "handled" });
+    expect(await t.kernel.commands.invoke("prompt", { message: "/done" }, { source: "rpc", seq: 4 })).toEqual({ disposition: "handled" });
+    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(settled).toEqual([]);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(settled).toEqual(["settled"]);
     expect(t.agent.isStreaming()).toBe(false);
+  });
+
+  it("clear_queue takes every queued message (extensions' too) and returns the user texts, with a queue_update", async () => {
+    const t = await boot(["x"]);
+    await t.kernel.commands.invoke("steer", { message: "a" }, { source: "rpc", seq: 1 });
+    await t.kernel.commands.invoke("follow_up", { message: "b" }, { source: "rpc", seq: 2 });
+    t.agent.queueMessage("followUp", { role: "custom", customType: "ext", content: "note", display: true, timestamp: 1 } as never);
+    expect(t.agent.pendingMessageCount()).toBe(3);
+    const before = t.events.length;
+    expect(await t.kernel.commands.invoke("clear_queue", {}, { source: "rpc", seq: 3 })).toEqual({ steering: ["a"], followUp: ["b"] });
+    expect(t.events.slice(before)).toEqual([{ type: "queue_update", steering: [], followUp: [] }]);
+    expect(t.agent.pendingMessageCount()).toBe(0);
+    // Nothing queued: an empty answer, and the queue_update all the same (as pi).
+    expect(await t.kernel.commands.invoke("clear_queue", {}, { source: "rpc", seq: 4 })).toEqual({ steering: [], followUp: [] });
+  });
+
+  it("agent_settled says whether an abort ended the run; a changed thinking level is announced once booted", async () => {
+    const t = await boot(["one", "two"]);
+    const settled: { aborted: boolean }[] = [];
+    t.kernel.hook("agent_settled").tap("t", (event) => void settled.push(event));
+    expect(await t.kernel.commands.invoke("prompt", { message: "hi" }, { source: "rpc", seq: 1 })).toEqual({ disposition: "started" });
+    await t.agent.waitForIdle();
+    expect(settled).toEqual([{ aborted: false }]);
+    await t.kernel.commands.invoke("prompt", { message: "again" }, { source: "rpc", seq: 2 });
+    await t.agent.abort(3);
+    expect(settled).toEqual([{ aborted: false }, { aborted: true }]);
+    const from = t.events.length;
+    await t.agent.setModel({ ...MODEL, id: "m2", reasoning: true }, "set");
+    await t.agent.setThinkingLevel("low");
+    await t.agent.setThinkingLevel("low");
+    await t.agent.setThinkingLevel("high", { restore: true });
+    // A model that clamps the level changes it too (pi 1.x); a session being loaded does not announce.
+    await t.agent.setModel(MODEL, "set");
+    expect(t.events.slice(from).filter((e) => e.type === "thinking_level_changed")).toEqual([
+      { type: "thinking_level_changed", level: "low" },
+      { type: "thinking_level_changed", level: "off" },
+    ]);
   });
 
   it("custom messages queue like steer/follow_up texts (not listed in queue_update) and can open a run", async () => {

@@ -22,7 +22,10 @@ export function agentHookDeclarations() {
     agent_start: notify(new AsyncSeriesHook<[EventMap["agent_start"]]>(["event"]), "A run begins."),
     agent_end: notify(new AsyncSeriesHook<[EventMap["agent_end"]]>(["event"]), "A run ended, with every message it produced."),
     run_end: internal(new AsyncSeriesBailHook<[RunEndEvent], { continue: true } | undefined>(["event"]), "After agent_end: a tap may edit the context and ask for a continuation (retry, overflow compaction)."),
-    agent_settled: notify(new AsyncSeriesHook<[{}]>(["event"]), "Nothing is pending any more: no run, retry, compaction or continuation."),
+    agent_settled: notify(
+      new AsyncSeriesHook<[{ aborted: boolean }]>(["event"]),
+      "A prompt's run is over and nothing is pending any more (no retry, compaction or continuation); `aborted` when an abort ended it. Not for a prompt an extension command handled.",
+    ),
     turn_start: notify(new AsyncSeriesHook<[EventMap["turn_start"] & TurnIndex]>(["event"]), "A turn (one LLM call and its tool calls) begins."),
     turn_end: notify(new AsyncSeriesHook<[EventMap["turn_end"] & TurnIndex]>(["event"]), "A turn ended, with its assistant message and tool results."),
     message_start: notify(new AsyncSeriesHook<[EventMap["message_start"]]>(["event"]), "A message begins (user, assistant, tool result, custom)."),

@@ -7,12 +7,12 @@ import { messageVocabulary } from "../../lib/llm/index.js";
 import type {} from "../settings/api.js";
 import { Agent } from "./agent.js";
 import { agentCommands } from "./commands.js";
-import { MessageUpdateWireSchema, QueueUpdateSchema, RUN_EVENT_SCHEMAS } from "./events.js";
+import { MessageUpdateWireSchema, QueueUpdateSchema, RUN_EVENT_SCHEMAS, ThinkingLevelChangedSchema } from "./events.js";
 import { agentHookDeclarations } from "./hooks.js";
 import { agentFlags, agentSettings } from "./settings.js";
 import { baseSystemPrompt, environmentFooter, promptText, type CustomPrompt } from "./system-prompt.js";
 
-export type { AgentApi, CompletionRequest, PromptInput, QueueMode, StateContributor } from "./api.js";
+export type { AgentApi, CompletionRequest, PromptDisposition, PromptInput, QueuedInputDisposition, QueueMode, StateContributor } from "./api.js";
 
 export default definePlugin({
   name: "agent",
@@ -27,6 +27,7 @@ export default definePlugin({
     k.provide("agent", agent);
     for (const [name, schema] of Object.entries(RUN_EVENT_SCHEMAS)) k.registerEvent(name as EventName, (name === "message_update" ? MessageUpdateWireSchema : schema) as never);
     k.registerEvent("queue_update", QueueUpdateSchema);
+    k.registerEvent("thinking_level_changed", ThinkingLevelChangedSchema);
     k.registerVocabulary(messageVocabulary());
     const settings = k.service("settings");
     for (const command of agentCommands(agent, (patch) => settings.update(patch))) k.registerCommand(command);
@@ -36,6 +37,8 @@ export default definePlugin({
     // Persona and tools first, date and cwd last: context files and skills go in between.
     k.hooks.system_prompt.tap({ name: k.name, order: "pre" }, (prompt, context) => baseSystemPrompt(prompt, context, custom));
     k.hooks.system_prompt.tap({ name: k.name, order: "post" }, (prompt, context) => environmentFooter(prompt, context));
+    // The startup level (settings, --thinking, a resumed session) is chosen by now; later changes are news.
+    k.hooks.boot_start.tap({ name: k.name, order: "post" }, () => agent.goLive());
     // Teardown (EOF, signals): the running run ends with its closing events.
     k.hooks.shutdown.tapPromise(k.name, () => agent.abort());
   },

@@ -31,6 +31,8 @@ export interface RunDeps {
   takeSteering(): QueuedMessage[];
   takeFollowUp(): QueuedMessage[];
   emitQueueUpdate(): void;
+  /** The most characters one assistant message may hold (settings `assistantMessageMaxChars`; message-cap.ts). */
+  maxMessageChars?(): number | undefined;
   /** Stores the messages deferred while the run streamed (user bash results, next-turn notes). */
   flushDeferred(): Promise<void>;
 }
@@ -142,7 +144,7 @@ export class Run implements AnnounceTarget {
     }
   }
 
-  /** Deferred messages are stored, then `agent_settled` fires once. */
+  /** Deferred messages are stored, then `agent_settled` fires once (`aborted`: an abort ended the run). */
   async #settle(): Promise<void> {
     try {
       await this.deps.flushDeferred();
@@ -150,7 +152,7 @@ export class Run implements AnnounceTarget {
       this.deps.log.error(`storing deferred messages failed: ${error instanceof Error ? error.message : String(error)}`);
     }
     try {
-      if (this.hooks.agent_settled.isUsed()) await this.hooks.agent_settled.promise({});
+      if (this.hooks.agent_settled.isUsed()) await this.hooks.agent_settled.promise({ aborted: this.signal.aborted });
     } catch (error) {
       this.deps.log.error(`agent_settled failed: ${error instanceof Error ? error.message : String(error)}`);
     }

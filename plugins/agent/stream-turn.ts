@@ -7,6 +7,7 @@ import { announce } from "../../kernel/index.js";
 import { assistantEventBatches, emptyUsage, type AssistantMessage, type AssistantStream, type Model, type StreamRequest } from "../../lib/llm/index.js";
 import { toLlmMessages } from "./convert.js";
 import { endMessage } from "./hooks.js";
+import { MessageSizeCap } from "./message-cap.js";
 import type { Run } from "./run.js";
 
 export async function streamAssistant(run: Run): Promise<AssistantMessage> {
@@ -36,6 +37,7 @@ export async function streamAssistant(run: Run): Promise<AssistantMessage> {
     await announce(run, "message_start", { message });
   };
   const updateHook = run.hooks.message_update;
+  const cap = new MessageSizeCap(run.deps.maxMessageChars?.());
   try {
     // A batch is walked without awaiting, except for what must be awaited per event (a tapped
     // hook, a congested consumer): the adapter maps each event as it is reached.
@@ -51,7 +53,12 @@ export async function streamAssistant(run: Run): Promise<AssistantMessage> {
           final = event.error;
           break relay;
         }
-        const update = { type: "message_update" as const, message: event.partial, assistantMessageEvent: event };
+        if (cap.exceeded(event)) {
+          final = cap.stopped(event.partial);
+          break relay;
+        }
+        // `usage` (pi 1.x) is the partial's own object: what the provider has reported so far.
+        const update = { type: "message_update" as const, message: event.partial, usage: event.partial.usage, assistantMessageEvent: event };
         run.events.dispatch(update);
         if (updateHook.isUsed()) await updateHook.promise(update);
         const congestion = run.events.drain();

@@ -32,7 +32,8 @@ async function executeOne(run: Run, call: ToolCall): Promise<ToolResult> {
   const args = call.arguments;
   await announce(run, "tool_execution_start", { toolCallId: call.id, toolName: call.name, args });
 
-  let result = await runTool(run, call);
+  const ran = await runTool(run, call);
+  let result = ran.result;
   if (run.hooks.tool_result.isUsed()) {
     const transformed = await run.hooks.tool_result.promise({
       toolCallId: call.id,
@@ -50,25 +51,29 @@ async function executeOne(run: Run, call: ToolCall): Promise<ToolResult> {
     toolName: call.name,
     result: { content: result.content, details: result.details },
     isError,
+    ...(ran.durationMs !== undefined ? { durationMs: ran.durationMs } : {}),
   });
   return { ...result, isError };
 }
 
-async function runTool(run: Run, call: ToolCall): Promise<ToolResult> {
+/** The tool's result, with how long its execute() took when it ran (`tool_execution_end.durationMs`). */
+async function runTool(run: Run, call: ToolCall): Promise<{ result: ToolResult; durationMs?: number }> {
   const { signal } = run;
-  if (signal.aborted) return errorResult("Operation aborted");
+  if (signal.aborted) return { result: errorResult("Operation aborted") };
   const validation = await run.deps.tools.validate(call.name, call.arguments);
-  if (!validation.ok) return errorResult(validation.error);
+  if (!validation.ok) return { result: errorResult(validation.error) };
 
   if (run.hooks.tool_call.isUsed()) {
     const veto = await run.hooks.tool_call.promise({ toolCallId: call.id, toolName: call.name, input: validation.args });
-    if (veto?.block) return errorResult(veto.reason ?? "Tool execution was blocked");
+    if (veto?.block) return { result: errorResult(veto.reason ?? "Tool execution was blocked") };
   }
 
   const tool = run.deps.tools.get(call.name)!;
   // A tool may call onUpdate after it settled (a late stream chunk): that would put an update
   // after tool_execution_end, so updates stop once execute returns.
   let running = true;
+  const started = performance.now();
+  const timed = (result: ToolResult) => ({ result, durationMs: Math.round(performance.now() - started) });
   try {
     const result = await tool.execute(validation.args, {
       toolCallId: call.id,
@@ -84,10 +89,10 @@ async function runTool(run: Run, call: ToolCall): Promise<ToolResult> {
         });
       },
     });
-    if (!result || !Array.isArray(result.content)) return errorResult(`Tool ${call.name} returned no content`);
-    return result;
+    if (!result || !Array.isArray(result.content)) return timed(errorResult(`Tool ${call.name} returned no content`));
+    return timed(result);
   } catch (error) {
-    return errorResult(error instanceof Error ? error.message : String(error));
+    return timed(errorResult(error instanceof Error ? error.message : String(error)));
   } finally {
     running = false;
   }

@@ -12,16 +12,24 @@ export const EventOptionsSchema = () =>
   z
     .object({
       messageUpdates: MessageUpdatesSchema(),
-      agentSettled: z.boolean().meta({ description: "Emit `agent_settled` once nothing is pending after a prompt." }),
+      agentSettled: z.boolean().meta({ description: "Emit `agent_settled` once nothing is pending after a prompt (default true, as pi 1.x)." }),
     })
     .meta({ description: "The event options in force." });
 
 export type EventOptions = z.output<ReturnType<typeof EventOptionsSchema>>;
 
 export const AgentSettledSchema = () =>
-  z.object({}).strict().meta({ description: "Opt-in (`set_event_options`): the prompt is fully done; no run, retry, compaction or continuation is pending." });
+  z
+    .object({ aborted: z.boolean().meta({ description: "True when an abort ended the prompt's run." }) })
+    .strict()
+    .meta({
+      examples: [{ aborted: false }],
+      description:
+        "The prompt is fully done: after its last `agent_end`, with no retry, compaction or continuation pending (pi 1.x). Once per prompt that started a run (not for `disposition: \"handled\"`); `set_event_options {agentSettled: false}` turns it off.",
+    });
 
-export const DEFAULT_EVENT_OPTIONS: Readonly<EventOptions> = Object.freeze({ messageUpdates: "full", agentSettled: false });
+/** `message_update` in full (the spec's snapshots); `agent_settled` on, as pi 1.x emits it. */
+export const DEFAULT_EVENT_OPTIONS: Readonly<EventOptions> = Object.freeze({ messageUpdates: "full", agentSettled: true });
 
 export interface EventOptionsApi {
   /** The options in force (a copy). */
@@ -32,17 +40,18 @@ export interface EventOptionsApi {
 
 /**
  * A `message_update` in delta form: the stream event without its `partial` snapshot and no
- * `message`, so the bytes written grow with the delta, not with the answer.
+ * `message` (pi 1.x's wire form, `usage` kept), so the bytes written grow with the delta, not
+ * with the answer.
  */
-export function deltaUpdate(event: { assistantMessageEvent: object }): { type: "message_update"; assistantMessageEvent: object } {
+export function deltaUpdate(event: { usage?: unknown; assistantMessageEvent: object }): { type: "message_update"; usage?: unknown; assistantMessageEvent: object } {
   const { partial: _partial, ...delta } = event.assistantMessageEvent as { partial?: unknown };
-  return { type: "message_update", assistantMessageEvent: delta };
+  return event.usage === undefined ? { type: "message_update", assistantMessageEvent: delta } : { type: "message_update", usage: event.usage, assistantMessageEvent: delta };
 }
 
 const DELTA_TYPES = new Set(["text_delta", "thinking_delta", "toolcall_delta"]);
 
 /** The JSON line (without its line feed) of `deltaUpdate(event)`: the fast path below, else the general serialiser. */
-export function deltaUpdateJson(event: { assistantMessageEvent: object }): string {
+export function deltaUpdateJson(event: { usage?: unknown; assistantMessageEvent: object }): string {
   return streamedDeltaJson(event) ?? stringifyRecord(deltaUpdate(event));
 }
 
@@ -53,12 +62,14 @@ export function deltaUpdateJson(event: { assistantMessageEvent: object }): strin
  * `partial` and walking the copy. Undefined for any other shape (same keys in the same order
  * only, so the text is exactly JSON.stringify's).
  */
-export function streamedDeltaJson(event: { assistantMessageEvent: object }): string | undefined {
+export function streamedDeltaJson(event: { usage?: unknown; assistantMessageEvent: object }): string | undefined {
   const inner = event.assistantMessageEvent as { type?: unknown; contentIndex?: unknown; delta?: unknown };
   if (!DELTA_TYPES.has(inner.type as string) || typeof inner.delta !== "string" || !Number.isSafeInteger(inner.contentIndex)) return undefined;
   const keys = Object.keys(inner);
   if (keys.length !== 4 || keys[0] !== "type" || keys[1] !== "contentIndex" || keys[2] !== "delta" || keys[3] !== "partial") return undefined;
-  return `{"type":"message_update","assistantMessageEvent":{"type":"${inner.type as string}","contentIndex":${inner.contentIndex as number},"delta":${JSON.stringify(inner.delta)}}}`;
+  // The usage object is small (a dozen numbers): serialising it per delta keeps the output linear.
+  const usage = event.usage === undefined ? "" : `"usage":${JSON.stringify(event.usage)},`;
+  return `{"type":"message_update",${usage}"assistantMessageEvent":{"type":"${inner.type as string}","contentIndex":${inner.contentIndex as number},"delta":${JSON.stringify(inner.delta)}}}`;
 }
 
 declare module "../../kernel/services.js" {

@@ -1,9 +1,9 @@
 /**
- * Plugin `event-options`: the opt-in shapes of the outward stream. `set_event_options` chooses
- * `message_update` deltas (linear output on long answers) and the `agent_settled` event (the
- * "really done" signal: emitted when the agent's `agent_settled` hook fires, i.e. after the
- * last `agent_end` of a prompt with no retry, compaction or continuation pending). Nothing
- * changes until a client asks.
+ * Plugin `event-options`: the shapes of the outward stream a client may choose. `set_event_options`
+ * chooses `message_update` deltas (linear output on long answers; the default keeps the spec's
+ * snapshots) and whether the `agent_settled` event is written (the "really done" signal, on by
+ * default as in pi 1.x: emitted when the agent's `agent_settled` hook fires, i.e. after the last
+ * `agent_end` of a prompt with no retry, compaction or continuation pending).
  */
 import { z } from "zod";
 import { defineCommand, definePlugin } from "../../kernel/index.js";
@@ -13,7 +13,7 @@ export { deltaUpdate, DEFAULT_EVENT_OPTIONS, type EventOptions, type EventOption
 
 export default definePlugin({
   name: "event-options",
-  description: "Opt-in event options: message_update deltas and agent_settled.",
+  description: "Event options: message_update deltas, and whether agent_settled is written.",
   provides: ["eventOptions"],
   apply(k) {
     let options: EventOptions = { ...DEFAULT_EVENT_OPTIONS };
@@ -25,8 +25,8 @@ export default definePlugin({
     });
     k.registerEvent("agent_settled", AgentSettledSchema);
     // Last, so every other settled tap (deferred writes, extensions) has run before clients hear it.
-    k.hooks.agent_settled.tap({ name: k.name, order: "post" }, () => {
-      if (options.agentSettled) k.events.emit("agent_settled", {});
+    k.hooks.agent_settled.tap({ name: k.name, order: "post" }, ({ aborted }) => {
+      if (options.agentSettled) k.events.emit("agent_settled", { aborted });
     });
     k.registerCommand(
       defineCommand({
@@ -35,10 +35,12 @@ export default definePlugin({
         // Immediate: a client may switch while a run streams; records after the response follow it.
         lane: "immediate",
         input: () =>
-          z.object({
-            messageUpdates: MessageUpdatesSchema().optional(),
-            agentSettled: z.boolean().optional().meta({ description: "true: one `agent_settled` event once each prompt is fully done." }),
-          }),
+          z
+            .object({
+              messageUpdates: MessageUpdatesSchema().optional(),
+              agentSettled: z.boolean().optional().meta({ description: "true (the default): one `agent_settled` event once each prompt is fully done; false: none." }),
+            })
+            .meta({ examples: [{ messageUpdates: "delta", agentSettled: true }] }),
         output: EventOptionsSchema,
         run(input) {
           options = {

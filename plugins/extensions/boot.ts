@@ -5,8 +5,9 @@
  * loads it, nor jiti).
  */
 import type { PluginContext } from "../../kernel/index.js";
+import type {} from "../packages/api.js";
 import type { ExtensionsHooks } from "./hooks.js";
-import { discoverExtensions } from "./discover.js";
+import { discoverExtensions, type PackageExtensions } from "./discover.js";
 import type { ExtensionHost } from "./host.js";
 
 /** All loading shares one budget, below the kernel's boot timeout: slow extensions fail, boot does not. */
@@ -15,12 +16,22 @@ const LOAD_BUDGET_MS = 12_000;
 export async function bootExtensions(k: PluginContext, owned: ExtensionsHooks): Promise<ExtensionHost | undefined> {
   const deadline = Date.now() + LOAD_BUDGET_MS;
   const { cwd, agentDir, cli, settings } = k.config;
-  const found = await discoverExtensions({ cwd, agentDir, cliPaths: cli.extension ?? [], settingsPaths: settings.extensions ?? [], discover: cli.noExtensions !== true });
+  const packages = await packageExtensions(k);
+  const found = await discoverExtensions({ cwd, agentDir, cliPaths: cli.extension ?? [], settingsPaths: settings.extensions ?? [], discover: cli.noExtensions !== true, ...(packages ? { packages } : {}) });
   for (const { path } of found.missing) {
     const error = `Extension not found: ${path}`;
     k.reportError({ source: path, hook: "load", error });
   }
+  for (const { path, error } of found.problems) k.reportError({ source: path, hook: "load", error });
   if (found.sources.length === 0 && found.project.length === 0) return undefined;
   const { loadFound } = await import("./load-all.js");
   return loadFound(k, owned, found, deadline);
+}
+
+/** What the packages plugin resolved (when it is loaded): extension files per `-e` entry, the user's, the trusted project's. */
+async function packageExtensions(k: PluginContext): Promise<PackageExtensions | undefined> {
+  const resolution = await k.maybeService("packages")?.resolve();
+  if (!resolution) return undefined;
+  const of = (scope: "user" | "project") => resolution.packages.filter((pkg) => pkg.scope === scope).flatMap((pkg) => pkg.extensions);
+  return { cliEntries: resolution.cliEntries, user: of("user"), project: of("project") };
 }

@@ -10,6 +10,14 @@ import type { ExtensionHost } from "./host.js";
 import type { ExtensionRecord } from "./record.js";
 import type { RegisteredCommandOptions } from "./types/api.js";
 
+/** get_commands `sourceInfo` of an extension, by how it was found (pi's words). */
+const EXTENSION_PROVENANCE: Record<ExtensionRecord["scope"], { source: string; scope: "user" | "project" | "temporary" }> = {
+  cli: { source: "cli", scope: "temporary" },
+  settings: { source: "local", scope: "user" },
+  user: { source: "auto", scope: "user" },
+  project: { source: "auto", scope: "project" },
+};
+
 /** Names a prompt can carry after "/": no whitespace, no leading slash. */
 const COMMAND_NAME = /^[^\s/][^\s]*$/;
 
@@ -44,6 +52,7 @@ function addProvider(host: ExtensionHost, record: ExtensionRecord): void {
         ...(typeof options.description === "string" ? { description: options.description } : {}),
         source: "extension",
         path: record.path,
+        sourceInfo: { path: record.path, ...EXTENSION_PROVENANCE[record.scope], origin: "top-level" },
       })),
     // The prompt holds the ordinary lane until the handler is done; an abort releases it.
     invoke: ({ entry, args, input }) =>

@@ -1,14 +1,26 @@
 /**
  * Where extensions come from, in load order: `-e` paths, the `extensions` setting, the user's
- * `<agent dir>/extensions/`, then the project's `.atomic/extensions/` (loaded only for a trusted
- * project). In a folder, each `.ts`/`.js` file is an extension, and so is each subfolder: the
- * entries its package.json names (`"atomic": {"extensions": [...]}` or pi's `"pi"`), else its
- * `index.ts`/`index.js`. A path is loaded once, however often it is named.
+ * packages, the user's `<agent dir>/extensions/`, then (loaded only for a trusted project) the
+ * project's packages and its `.atomic/extensions/`. In those two folders, each `.ts`/`.js` file is
+ * an extension, and so is each subfolder: the entries its package.json names (`"atomic":
+ * {"extensions": [...]}` or pi's `"pi"`), else its `index.ts`/`index.js`. A named folder is a
+ * package (lib/packages: its manifest, conventional folders, or its one entry file). What the
+ * packages plugin resolved (`-e npm:...`, package folders, the `packages` setting) comes in
+ * ready. A path is loaded once, however often it is named.
  */
-import { readdir, readFile, stat } from "node:fs/promises";
-import { isAbsolute, join, resolve } from "node:path";
+import { readdir, realpath, stat } from "node:fs/promises";
+import { isAbsolute, join, resolve, sep } from "node:path";
 import { expandHome } from "../../kernel/index.js";
 import type { ExtensionScope, ExtensionSource } from "./record.js";
+
+/** The extension files of packages, as the packages plugin resolved them. */
+export interface PackageExtensions {
+  /** Per `-e` entry (as written) that named a package or a folder. */
+  cliEntries: ReadonlyMap<string, readonly string[]>;
+  /** The user's packages, then the trusted project's. */
+  user: readonly string[];
+  project: readonly string[];
+}
 
 export interface DiscoverOptions {
   cwd: string;
@@ -19,6 +31,7 @@ export interface DiscoverOptions {
   settingsPaths: readonly string[];
   /** False with --no-extensions: only `-e` paths load. */
   discover: boolean;
+  packages?: PackageExtensions;
 }
 
 export interface Discovery {
@@ -28,6 +41,8 @@ export interface Discovery {
   projectDir: string;
   /** Named paths that do not exist. */
   missing: ExtensionSource[];
+  /** Manifest entries refused (pointing outside their package), one sentence each, by the folder that named them. */
+  problems: { path: string; error: string }[];
 }
 
 export async function discoverExtensions(options: DiscoverOptions): Promise<Discovery> {
@@ -35,12 +50,18 @@ export async function discoverExtensions(options: DiscoverOptions): Promise<Disc
   const take = (paths: string[], scope: ExtensionScope): ExtensionSource[] =>
     paths.filter((path) => !seen.has(path) && seen.add(path)).map((path) => ({ path, scope }));
   const missing: ExtensionSource[] = [];
+  const problems: Discovery["problems"] = [];
   const named = async (paths: readonly string[], base: string, scope: ExtensionScope): Promise<ExtensionSource[]> => {
     const out: ExtensionSource[] = [];
     for (const raw of paths) {
+      const resolved = scope === "cli" ? options.packages?.cliEntries.get(raw) : undefined;
+      if (resolved) {
+        out.push(...take([...resolved], scope));
+        continue;
+      }
       const expanded = expandHome(raw);
       const path = isAbsolute(expanded) ? expanded : resolve(base, expanded);
-      const entries = await entriesOfPath(path);
+      const entries = await entriesOfPath(path, problems);
       if (entries === undefined) missing.push({ path, scope });
       else out.push(...take(entries, scope));
     }
@@ -48,23 +69,27 @@ export async function discoverExtensions(options: DiscoverOptions): Promise<Disc
   };
   const projectDir = join(options.cwd, ".atomic", "extensions");
   const sources = [...(await named(options.cliPaths, options.cwd, "cli"))];
-  if (!options.discover) return { sources, project: [], projectDir, missing };
+  if (!options.discover) return { sources, project: [], projectDir, missing, problems };
   sources.push(...(await named(options.settingsPaths, options.agentDir, "settings")));
-  sources.push(...take(await entriesOfFolder(join(options.agentDir, "extensions")), "user"));
-  const project = take(await entriesOfFolder(projectDir), "project");
-  return { sources, project, projectDir, missing };
+  sources.push(...take([...(options.packages?.user ?? [])], "settings"));
+  sources.push(...take(await entriesOfFolder(join(options.agentDir, "extensions"), problems), "user"));
+  const project = take([...(options.packages?.project ?? []), ...(await entriesOfFolder(projectDir, problems))], "project");
+  return { sources, project, projectDir, missing, problems };
 }
 
-/** A named path: a file is itself; a folder is its declared entries, else every extension in it. Undefined when missing. */
-async function entriesOfPath(path: string): Promise<string[] | undefined> {
+/** A named path: a file is itself; a folder is a package (one entry, never also the sources beside it). Undefined when missing. */
+async function entriesOfPath(path: string, problems: Discovery["problems"]): Promise<string[] | undefined> {
   const kind = await kindOf(path);
   if (kind === undefined) return undefined;
   if (kind === "file") return [path];
-  return (await packageEntries(path)) ?? (await entriesOfFolder(path));
+  const { packageResources } = await import("../../lib/packages/index.js");
+  const resources = await packageResources(path);
+  for (const error of resources.problems) problems.push({ path, error });
+  return resources.extensions;
 }
 
 /** One level: extension files, and subfolders with a manifest or an index. Sorted by name. */
-async function entriesOfFolder(dir: string): Promise<string[]> {
+async function entriesOfFolder(dir: string, problems: Discovery["problems"]): Promise<string[]> {
   let names: string[];
   try {
     names = (await readdir(dir)).sort();
@@ -77,45 +102,26 @@ async function entriesOfFolder(dir: string): Promise<string[]> {
     const path = join(dir, name);
     const kind = await kindOf(path);
     if (kind === "file" && isExtensionFile(name)) out.push(path);
-    else if (kind === "folder") out.push(...((await packageEntries(path)) ?? []));
+    else if (kind === "folder") {
+      const { folderEntries } = await import("../../lib/packages/index.js");
+      const refused: string[] = [];
+      out.push(...((await folderEntries(path, insideOf(path), refused)) ?? []));
+      for (const error of refused) problems.push({ path, error });
+    }
   }
   return out;
 }
 
-/** A folder's entries: its package.json manifest (`atomic`, else `pi`), else index.ts / index.js. */
-async function packageEntries(dir: string): Promise<string[] | undefined> {
-  const manifest = await readManifest(join(dir, "package.json"));
-  if (manifest) {
-    const declared: string[] = [];
-    for (const entry of manifest) {
-      const path = resolve(dir, entry);
-      if ((await kindOf(path)) === "file") declared.push(path);
-    }
-    if (declared.length > 0) return declared;
-  }
-  for (const index of ["index.ts", "index.js"]) {
-    const path = join(dir, index);
-    if ((await kindOf(path)) === "file") return [path];
-  }
-  return undefined;
-}
-
-async function readManifest(path: string): Promise<string[] | undefined> {
-  let pkg: unknown;
-  try {
-    pkg = JSON.parse(await readFile(path, "utf8"));
-  } catch {
-    return undefined;
-  }
-  for (const key of ["atomic", "pi"]) {
-    const extensions = (pkg as Record<string, { extensions?: unknown } | undefined>)?.[key]?.extensions;
-    if (Array.isArray(extensions)) return extensions.filter((entry): entry is string => typeof entry === "string");
-  }
-  return undefined;
+/** A subfolder's manifest may name only files inside it. */
+function insideOf(dir: string): (path: string) => Promise<boolean> {
+  return async (path) => {
+    const [real, root] = await Promise.all([realpath(path).catch(() => path), realpath(dir).catch(() => dir)]);
+    return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
+  };
 }
 
 function isExtensionFile(name: string): boolean {
-  return (name.endsWith(".ts") && !name.endsWith(".d.ts")) || name.endsWith(".js");
+  return (name.endsWith(".ts") && !name.endsWith(".d.ts")) || name.endsWith(".js") || name.endsWith(".mjs");
 }
 
 async function kindOf(path: string): Promise<"file" | "folder" | undefined> {

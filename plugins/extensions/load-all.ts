@@ -12,7 +12,7 @@ import type { ExtensionsHooks } from "./hooks.js";
 import { createVirtualModules } from "./compat/modules.js";
 import type { Discovery } from "./discover.js";
 import { ExtensionHost } from "./host.js";
-import { LOAD_TIMEOUT_MS, loadExtension } from "./load.js";
+import { loadExtension } from "./load.js";
 import { ExtensionImporter } from "./load-module.js";
 import type { ExtensionSource } from "./record.js";
 
@@ -22,9 +22,9 @@ export async function loadFound(k: PluginContext, owned: ExtensionsHooks, found:
   host.snapshotBuiltinTools();
   // Extension tools are mostly JSON Schema (TypeBox): with the converter loaded, a schema it cannot read fails at registerTool.
   const [version] = await Promise.all([versionOf(k.config.installDir), loadJsonSchemaSupport()]);
-  const importer = new ExtensionImporter(createVirtualModules(host, version));
+  const importer = new ExtensionImporter(createVirtualModules(host, version), agentDir);
   const loadEach = async (sources: ExtensionSource[]) => {
-    for (const source of sources) await loadExtension(host, importer, source, Math.max(1, Math.min(LOAD_TIMEOUT_MS, deadline - Date.now())));
+    for (const source of sources) await loadExtension(host, importer, source, deadline);
   };
   await loadEach(found.sources);
   if (found.project.length > 0) {

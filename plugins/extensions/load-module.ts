@@ -6,6 +6,7 @@
  * used. Never throws: a failure is returned as text.
  */
 import { createRequire } from "node:module";
+import { privatizeFiles, transpileCache } from "../../lib/private-dir/index.js";
 import type { VirtualModules } from "./compat/modules.js";
 import type { ExtensionFactory } from "./types/api.js";
 
@@ -18,9 +19,14 @@ export class ExtensionImporter {
   readonly #modules: VirtualModules;
   /** Where the virtual module names asked for go: the extension being imported (imports run one at a time). */
   #served: Set<string> | undefined;
+  /** jiti's transpile cache: the agent dir's private folder (never the shared temp dir), or off. */
+  readonly #agentDir: string;
+  #cache: string | false | undefined;
+  readonly #swept = new Set<string>();
 
-  constructor(modules: VirtualModules) {
+  constructor(modules: VirtualModules, agentDir: string) {
     this.#modules = modules;
+    this.#agentDir = agentDir;
   }
 
   /** Imports `path`; every virtual module name it asked for is added to `served`. Not concurrent. */
@@ -33,6 +39,7 @@ export class ExtensionImporter {
       return { error: `Cannot load extension ${path}: ${error instanceof Error ? error.message : String(error)}` };
     } finally {
       if (this.#served === served) this.#served = undefined;
+      if (this.#cache) privatizeFiles(this.#cache, this.#swept);
     }
     const factory = (mod as { default?: unknown } | undefined)?.default ?? mod;
     if (typeof factory !== "function") {
@@ -52,7 +59,8 @@ export class ExtensionImporter {
         return Reflect.get(target, key);
       },
     });
-    this.#jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: true, interopDefault: true, virtualModules });
+    this.#cache = transpileCache(this.#agentDir);
+    this.#jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: this.#cache, interopDefault: true, virtualModules });
     return this.#jiti;
   }
 }

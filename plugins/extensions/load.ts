@@ -13,7 +13,14 @@ import { ExtensionRecord, type ExtensionSource } from "./record.js";
 /** How long a factory may run (an async one may fetch something) before its load fails. */
 export const LOAD_TIMEOUT_MS = 5_000;
 
-export async function loadExtension(host: ExtensionHost, importer: ExtensionImporter, source: ExtensionSource, timeoutMs = LOAD_TIMEOUT_MS): Promise<ExtensionRecord> {
+/**
+ * `deadline` (Date.now() time): when all loading's time is up. Importing the file must end by
+ * then (a first import of a large TypeScript package transpiles every file, tens of seconds on a
+ * slow machine: past the deadline this extension fails to load instead of the whole boot, and
+ * the import goes on in the background so jiti's cache is warm for the next start); the factory
+ * gets `LOAD_TIMEOUT_MS`, or what is left.
+ */
+export async function loadExtension(host: ExtensionHost, importer: ExtensionImporter, source: ExtensionSource, deadline = Date.now() + LOAD_TIMEOUT_MS): Promise<ExtensionRecord> {
   const record = new ExtensionRecord(source, host.records.length);
   host.records.push(record);
   const started = performance.now();
@@ -23,8 +30,9 @@ export async function loadExtension(host: ExtensionHost, importer: ExtensionImpo
     host.report(record.path, "load", message);
     return record;
   };
-  const imported = await importer.import(source.path, record.served);
+  const imported = await withinBudget(importer.import(source.path, record.served), Math.max(1, deadline - Date.now()), source.path);
   if ("error" in imported) return fail(imported.error);
+  const timeoutMs = Math.max(1, Math.min(LOAD_TIMEOUT_MS, deadline - Date.now()));
   const pi = createPiApi(host, record);
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -41,4 +49,16 @@ export async function loadExtension(host: ExtensionHost, importer: ExtensionImpo
   record.commit((error) => host.report(record.path, "load", error));
   record.loadMs = performance.now() - started;
   return record;
+}
+
+function withinBudget<T>(work: Promise<T | { error: string }>, budgetMs: number, path: string): Promise<T | { error: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<{ error: string }>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ error: `Extension ${path} did not finish importing within the ${Math.round(budgetMs / 100) / 10} s left for loading extensions (a first import transpiles its files; they are cached for the next start)` }),
+      budgetMs,
+    );
+    timer.unref();
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

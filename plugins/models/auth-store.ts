@@ -20,13 +20,9 @@ export function authFilePath(agentDir: string): string {
 
 export class AuthStore {
   readonly #path: string;
-  readonly #agentDir: string;
   #entries = new Map<string, Credential>();
-  /** Other keys of the file (other credential types) are kept verbatim on write. */
-  #raw: Record<string, unknown> = {};
 
   constructor(agentDir: string) {
-    this.#agentDir = agentDir;
     this.#path = authFilePath(agentDir);
   }
 
@@ -44,7 +40,6 @@ export class AuthStore {
       text = await readFile(this.#path, "utf8");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-        this.#raw = {};
         this.#entries.clear();
         return undefined;
       }
@@ -98,7 +93,6 @@ export class AuthStore {
   }
 
   #adopt(raw: Record<string, unknown>): void {
-    this.#raw = raw;
     this.#entries.clear();
     for (const [provider, value] of Object.entries(raw)) {
       const parsed = credentialSchema().safeParse(value, ONE_SHOT);

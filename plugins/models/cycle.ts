@@ -12,6 +12,17 @@ export interface CycleCandidate {
   thinkingLevel?: ThinkingLevel;
 }
 
+/**
+ * What `get_available_models` lists: the available models, without the offline replay ones
+ * unless one is current or the scope (`--models`, `enabledModels`) names one (DECISIONS: a client
+ * choosing "another model" from the list must never land on a cassette).
+ */
+export function listedModels(models: ModelsApi, current: Model | null, scope: readonly ScopedModel[]): Model[] {
+  const offline = (model: Model) => models.authStatus(model.provider).source === "none";
+  const inUse = (current !== null && offline(current)) || scope.some((entry) => offline(entry.model));
+  return models.available().filter((model) => inUse || !offline(model));
+}
+
 export function cycleCandidates(models: ModelsApi, current: Model | null, scope: readonly ScopedModel[]): { candidates: CycleCandidate[]; scoped: boolean } {
   if (scope.length > 0) return { candidates: scope.filter((entry) => models.authStatus(entry.model.provider).configured), scoped: true };
   const offline = (model: Model) => models.authStatus(model.provider).source === "none";

@@ -7,7 +7,15 @@ export const modelSettings = {
   defaultProvider: defineSetting(() => z.string(), { description: "Provider of the model a new session starts with (saved by set_model)." }),
   defaultModel: defineSetting(() => z.string(), { description: "Model id a new session starts with (saved by set_model)." }),
   enabledModels: defineSetting(() => z.array(z.string()), { description: "Model patterns cycle_model moves through (as --models; globs and :<thinking> suffixes allowed)." }),
+  httpIdleTimeoutMs: defineSetting(() => z.union([z.number().int().min(0), z.literal("disabled")]), {
+    description: 'How long a provider connection may send nothing before the request fails, in milliseconds (300000; 0 or "disabled": no limit, for slow local models).',
+  }),
 };
+
+/** `httpIdleTimeoutMs` as the provider fetch takes it (0: no limit). */
+export function httpIdleTimeoutMs(value: number | "disabled" | undefined): number | undefined {
+  return value === "disabled" ? 0 : value;
+}
 
 export const modelFlags: FlagSpec[] = [
   { name: "--provider", key: "provider", value: "<name>", description: "LLM provider (anthropic, openai, google, replay, or one from models.json)." },
@@ -30,6 +38,7 @@ declare module "../../kernel/config.js" {
     defaultProvider?: string;
     defaultModel?: string;
     enabledModels?: string[];
+    httpIdleTimeoutMs?: number | "disabled";
   }
   interface CliOptions {
     provider?: string;

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { UsageError, definePlugin } from "../../kernel/index.js";
-import { cliThinkingLevel, modelFlags, modelSettings } from "./declarations.js";
+import { cliThinkingLevel, httpIdleTimeoutMs, modelFlags, modelSettings } from "./declarations.js";
 import { modelCommands } from "./commands.js";
 import { ModelRegistry } from "./registry.js";
 import { modelsHookDeclarations } from "./hooks.js";
@@ -32,6 +32,8 @@ export default definePlugin({
     // models.json first: its blocks patch providers as they register (provider plugins apply after this one).
     await registry.loadConfig();
     registry.requestHooks = providerRequestHooks(k.ownHooks(modelsHookDeclarations));
+    const idleTimeoutMs = httpIdleTimeoutMs(k.config.settings.httpIdleTimeoutMs);
+    if (idleTimeoutMs !== undefined) registry.httpOptions = { idleTimeoutMs };
     k.provide("models", registry);
 
     const agent = k.service("agent");
@@ -41,7 +43,7 @@ export default definePlugin({
       () => selection.state(),
       () => ({
         modelFallbackReason: z.string().optional().meta({ description: "Set while a saved default's provider is unsupported (prompts are refused)." }),
-        modelFallbackMessage: z.string().optional(),
+        modelFallbackMessage: z.string().optional().describe("Why prompts are refused, and what to change (with modelFallbackReason)."),
       }),
     );
 

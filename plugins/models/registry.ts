@@ -4,7 +4,7 @@
  * models.json; every value may be a literal, an env-var name or a `!command`. Models are listed
  * with secrets in their base URL redacted; requests get the original through `requestCredentials`.
  */
-import type { ProviderRequestHooks } from "../../lib/provider-kit/index.js";
+import type { ProviderHttpOptions, ProviderRequestHooks } from "../../lib/provider-kit/index.js";
 import type { Model } from "../../lib/llm/index.js";
 import { unknownCompatKeys, type RequestCredentials } from "../../lib/provider-kit/index.js";
 import type { AuthStatus, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
@@ -40,6 +40,8 @@ export class ModelRegistry implements ModelsApi {
   readonly auth: AuthStore;
   /** Set by the models plugin: the provider request hooks every provider frame applies. */
   requestHooks?: ProviderRequestHooks;
+  /** Set by the models plugin: how every provider request's connection behaves (settings). */
+  httpOptions?: ProviderHttpOptions;
 
   constructor(options: RegistryOptions) {
     this.#env = options.env;

@@ -87,13 +87,22 @@ describe("startup choice", () => {
   it("never picks the keyless replay provider unless asked for", async () => {
     kernel = await bootKernel({ agentDir, plugins: [replayPlugin, ...VENDOR_PLUGINS] });
     expect((await invoke("get_state")).model).toBeNull();
-    expect((await invoke("get_available_models")).models.map((m: { provider: string; id: string }) => `${m.provider}/${m.id}`)).toContain("replay/demo");
+    const listed = async () => (await invoke("get_available_models")).models.map((m: { provider: string; id: string }) => `${m.provider}/${m.id}`);
+    // Not listed while not in use (a client picking "another model" never lands on a cassette), yet set_model reaches it.
+    expect(await listed()).not.toContain("replay/demo");
     kernel = await bootKernel({ agentDir, plugins: [replayPlugin, ...VENDOR_PLUGINS], settings: { defaultProvider: "replay", defaultModel: "demo" } });
     expect((await invoke("get_state")).model).toMatchObject({ provider: "replay", id: "demo" });
+    expect(await listed()).toContain("replay/demo");
+    kernel = await bootKernel({ agentDir, plugins: [replayPlugin, ...VENDOR_PLUGINS], env: { ANTHROPIC_API_KEY: "k" }, settings: { enabledModels: ["replay/demo", "anthropic/*"] } });
+    expect(await listed()).toContain("replay/demo");
     kernel = await bootKernel({ agentDir, plugins: [replayPlugin, ...VENDOR_PLUGINS], cli: { provider: "replay", model: "demo" } });
     expect((await invoke("get_state")).model).toMatchObject({ provider: "replay", id: "demo" });
     kernel = await bootKernel({ agentDir, plugins: [replayPlugin, ...VENDOR_PLUGINS], env: { GEMINI_API_KEY: "g" } });
     expect((await invoke("get_state")).model.provider).toBe("google");
+    expect(await listed()).not.toContain("replay/demo");
+    // Chosen (and saved as the default), it is listed.
+    await invoke("set_model", { provider: "replay", modelId: "demo" });
+    expect(await listed()).toContain("replay/demo");
   });
 });
 

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { definePlugin, defineSetting } from "../../kernel/index.js";
 import type {} from "../slash-commands/api.js";
+import { packageRoots } from "../packages/api.js";
 import { expandTemplate, splitArguments } from "./expand.js";
 import { TemplateLibrary, type PromptTemplate } from "./library.js";
 
@@ -17,6 +18,10 @@ declare module "../../kernel/config.js" {
   interface Settings {
     prompts?: string[];
   }
+  interface CliOptions {
+    promptTemplate?: string[];
+    noPromptTemplates?: boolean;
+  }
 }
 
 export default definePlugin({
@@ -24,6 +29,10 @@ export default definePlugin({
   description: "Prompt templates (.md files) invoked as /name with shell-like arguments.",
   dependsOn: ["slash-commands"],
   requires: ["slashCommands"],
+  flags: [
+    { name: "--prompt-template", key: "promptTemplate", value: "<path>", repeatable: true, description: "Load this prompt template (a .md file or a folder of them) for this run; repeatable, also with --no-prompt-templates." },
+    { name: "--no-prompt-templates", alias: "-np", key: "noPromptTemplates", description: "Do not load discovered or configured prompt templates; --prompt-template paths still load." },
+  ],
   settings: {
     prompts: defineSetting(() => z.array(z.string()), {
       description: "Extra prompt template paths (a .md file or a folder of them); relative to the settings file's folder.",
@@ -36,6 +45,12 @@ export default definePlugin({
       log: k.log,
       settingPaths: k.config.settings.prompts,
       discoveredPaths: async () => (await slash.discoveredPaths()).promptPaths,
+      packageRoots: async () => {
+        const packages = k.maybeService("packages");
+        return packages ? packageRoots(await packages.resolve(), "prompts") : [];
+      },
+      cliPaths: k.config.cli.promptTemplate,
+      discover: !k.config.cli.noPromptTemplates,
     });
 
     // The templates of the latest listing: `invoke` follows the `entries` call that found its entry.
@@ -52,6 +67,7 @@ export default definePlugin({
           source: "prompt" as const,
           location: template.location,
           path: template.path,
+          sourceInfo: { path: template.path, ...template.provenance },
         }));
       },
       invoke: async ({ entry, args }) => {

@@ -11,12 +11,14 @@ import type { KernelConfig, Logger } from "../../kernel/index.js";
 import {
   checkFile,
   checkFolder,
+  cliRoots,
   describeFsError,
   discoveredRoots,
   FreshScan,
   OnceNotes,
   parseFrontmatter,
   projectRoot,
+  provenanceOf,
   readResourceText,
   realFolder,
   settingRoots,
@@ -24,6 +26,7 @@ import {
   stringField,
   type Checked,
   type FileStamp,
+  type Provenance,
   type ResourceLocation,
   type ResourceRoot,
 } from "../../lib/resource-files/index.js";
@@ -33,6 +36,8 @@ export interface PromptTemplate {
   description: string;
   path: string;
   location: ResourceLocation;
+  /** How it was found (get_commands `sourceInfo`). */
+  provenance: Provenance;
 }
 
 type Parsed = { ok: true; description: string } | { ok: false; problem: string };
@@ -51,6 +56,12 @@ export interface TemplateLibraryOptions {
   log: Pick<Logger, "warn">;
   settingPaths: readonly string[] | undefined;
   discoveredPaths: () => Promise<readonly string[]>;
+  /** Template files packages bring (the packages plugin), each with its package's location. */
+  packageRoots?: () => Promise<readonly ResourceRoot[]>;
+  /** `--prompt-template` paths (relative to the cwd): found first, and also with `discover: false`. */
+  cliPaths?: readonly string[];
+  /** False with `--no-prompt-templates`: only `cliPaths` are searched. */
+  discover?: boolean;
 }
 
 export class TemplateLibrary {
@@ -79,11 +90,15 @@ export class TemplateLibrary {
   #rootList(): Promise<ResourceRoot[]> {
     return (this.#roots ??= (async () => {
       const { config } = this.options;
+      const explicit = cliRoots(config, this.options.cliPaths);
+      if (this.options.discover === false) return explicit;
       const project = await realFolder(await projectRoot(config.cwd));
       return [
+        ...explicit,
         ...settingRoots(config, "prompts", this.options.settingPaths, project),
         { path: join(config.cwd, ".atomic", "prompts"), location: "project" as const, confineTo: project },
         { path: join(config.agentDir, "prompts"), location: "user" as const },
+        ...((await this.options.packageRoots?.()) ?? []),
         ...discoveredRoots(config.cwd, await this.options.discoveredPaths()),
       ];
     })());
@@ -104,7 +119,7 @@ export class TemplateLibrary {
       const name = basename(candidate.path).slice(0, -".md".length);
       const winner = byName.get(name);
       if (winner) return this.#note(`${candidate.path}#name`, `Skipped prompt template ${candidate.path}: the name "${name}" is already used by ${winner.path}`);
-      byName.set(name, { name, description: result.description, path: candidate.path, location: candidate.root.location });
+      byName.set(name, { name, description: result.description, path: candidate.path, location: candidate.root.location, provenance: provenanceOf(candidate.root) });
     });
     return [...byName.values()];
   }

@@ -28,7 +28,6 @@ function geminiApiClient(call: ProviderCall): GoogleGenAI {
 }
 
 export async function* streamGemini(call: ProviderCall, clientFor: GeminiClientFactory = geminiApiClient): AsyncGenerator<AssistantMessageEvent, void, undefined> {
-  const { model } = call.request;
   const ai = clientFor(call);
   const request = buildGeminiRequest(call.request);
   const stream = (await ai.models.generateContentStream({

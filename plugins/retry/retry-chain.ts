@@ -73,7 +73,7 @@ export class RetryChain {
 
   /** A run ended. Resolves `true` when the agent should continue (after the backoff). */
   async onRunEnd(last: AssistantMessage | undefined, signal: AbortSignal, model?: Model): Promise<boolean> {
-    if (!last || last.stopReason !== "error") return false;
+    if (last?.stopReason !== "error") return false;
     const error = last.errorMessage ?? "Unknown error";
     // The server's own delay (retry-after, RetryInfo) is a floor; one beyond the cap is a refusal.
     const requested = requestedRetryDelayMs(error);

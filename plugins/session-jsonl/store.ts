@@ -101,6 +101,18 @@ export function createJsonlStore(options: JsonlStoreOptions): SessionStore {
       return { file, header, entries, storage: storage(file, { endsWithNewline }) };
     },
 
+    async startAt(path, header) {
+      const file = resolve(cwd, expandHome(path));
+      try {
+        const info = await stat(file);
+        // An empty regular file holds no session yet: the first write replaces it whole.
+        if (!info.isFile() || info.size > 0) return undefined;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") return undefined;
+      }
+      return storage(file, { header });
+    },
+
     async importCopy(source: LoadedSession): Promise<LoadedSession> {
       await mkdir(sessionDir, { recursive: true, mode: 0o700 });
       for (let attempt = 0; ; attempt++) {

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { AgentMessage, ThinkingLevel } from "../../lib/llm/index.js";
 import type { NewSessionEntry, SessionEntry, SessionHeader, SessionInfo } from "./entry-types.js";
+import { SessionEntrySchema } from "./entry-schemas.js";
 import type { SessionHooks } from "./hooks.js";
 
 export type { CancelVeto, SessionHooks, SessionStartReason } from "./hooks.js";
@@ -78,6 +79,12 @@ export interface SessionStore {
   create(header: SessionHeader): SessionStorage;
   /** Reads a session file. Throws `File not found: <path>` / `Not a valid session file: <path>`. */
   load(path: string): Promise<LoadedSession>;
+  /**
+   * Storage for a brand-new session at `path` when no session is written there yet (no file, or
+   * an empty one: pi's lazily written sessions, a fork at the first message); undefined when the
+   * path holds something else. The file is created at the first append, as with `create`.
+   */
+  startAt?(path: string, header: SessionHeader): Promise<SessionStorage | undefined>;
   /** Copies a loaded file into the session directory under a fresh name; the result appends there. */
   importCopy(source: LoadedSession): Promise<LoadedSession>;
   /**
@@ -119,9 +126,9 @@ export interface SessionApi {
   /** Undefined for in-memory sessions. */
   sessionFile(): string | undefined;
   sessionName(): string | undefined;
-  /** Names the session (a `session_info` entry) and fires `session_info_changed`. Throws `Session name cannot be empty` for a blank name. */
+  /** Names the session (a `session_info` entry), fires the `session_info_changed` hook and event. Throws `Session name cannot be empty` for a blank name. */
   setSessionName(name: string): Promise<void>;
-  /** Appends a child of the leaf and moves the leaf to it. */
+  /** Appends a child of the leaf and moves the leaf to it; a `custom` entry (an extension's data) is announced as `entry_appended`. */
   append(entry: NewSessionEntry): SessionEntry;
   /** Waits until every appended entry is on disk. */
   flush(): Promise<void>;
@@ -147,12 +154,29 @@ declare module "../../kernel/hooks.js" {
  */
 export const SessionWriteErrorSchema = () =>
   z
-    .object({ sessionFile: z.string(), error: z.string() })
-    .meta({ description: "A session file could not be written (read-only folder, disk full, ...); entries are kept and written when it works again." });
+    .object({ sessionFile: z.string().describe("The file that could not be written."), error: z.string().describe("Why (the system's message).") })
+    .meta({
+      description: "A session file could not be written (read-only folder, disk full, ...); entries are kept and written when it works again.",
+      examples: [{ sessionFile: "/home/ada/.atomic/agent/sessions/--home-ada-app--/2026-12-01T09-00-00-000Z_0193.jsonl", error: "ENOSPC: no space left on device, write" }],
+    });
+
+/** pi 1.x: the display name changed (set_session_name, an extension's setSessionName). */
+export const SessionInfoChangedSchema = () =>
+  z
+    .object({ name: z.string().optional().meta({ description: "The session's name now; absent when it has none." }) })
+    .meta({ description: "The session's display name changed (set_session_name, or an extension's setSessionName)." });
+
+/** pi 1.x: an entry the client did not cause through a command was stored. */
+export const EntryAppendedSchema = () =>
+  z
+    .object({ entry: SessionEntrySchema().meta({ description: "The stored entry, as get_entries returns it." }) })
+    .meta({ description: "An extension stored a custom entry in the session (pi's appendEntry); `since` cursors of get_entries may use its id." });
 
 declare module "../../kernel/events.js" {
   interface EventMap {
     session_write_error: z.output<ReturnType<typeof SessionWriteErrorSchema>>;
+    session_info_changed: z.output<ReturnType<typeof SessionInfoChangedSchema>>;
+    entry_appended: { entry: SessionEntry };
   }
 }
 

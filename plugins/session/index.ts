@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { definePlugin } from "../../kernel/index.js";
-import { sessionVocabulary, SessionWriteErrorSchema, type SessionApi } from "./api.js";
+import { EntryAppendedSchema, SessionInfoChangedSchema, sessionVocabulary, SessionWriteErrorSchema, type SessionApi } from "./api.js";
 import { currentSessionHandle } from "./handle.js";
 import { lifecycleCommands } from "./lifecycle-commands.js";
 import { listSessionsCommand } from "./list-command.js";
@@ -23,6 +23,8 @@ declare module "../../kernel/config.js" {
     continue?: boolean;
     resume?: boolean;
     session?: string;
+    sessionId?: string;
+    fork?: string;
   }
 }
 
@@ -37,7 +39,7 @@ export default definePlugin({
   apply(k) {
     const runtime = new SessionRuntime(k, k.ownHooks(sessionHookDeclarations));
     k.registerVocabulary(sessionVocabulary());
-    for (const command of [...lifecycleCommands(k, runtime), ...queryCommands(k, runtime), listSessionsCommand(k)]) k.registerCommand(command);
+    for (const command of [...lifecycleCommands(runtime), ...queryCommands(runtime), listSessionsCommand(k)]) k.registerCommand(command);
 
     const current = () => runtime.manager.current;
     const api: SessionApi = {
@@ -49,7 +51,12 @@ export default definePlugin({
       sessionFile: () => current().storage.file,
       sessionName: () => current().tree.name,
       setSessionName: (name) => runtime.setSessionName(name),
-      append: (entry) => runtime.manager.append(entry),
+      append: (entry) => {
+        const stored = runtime.manager.append(entry);
+        // Entries a command stores are in its answer; an extension's data is news (pi 1.x).
+        if (stored.type === "custom") k.events.emit("entry_appended", { entry: stored });
+        return stored;
+      },
       flush: () => runtime.manager.flush(),
       handle: () => currentSessionHandle(runtime.manager),
     };
@@ -60,12 +67,14 @@ export default definePlugin({
       () => runtime.stateFields(),
       () => ({
         sessionFile: z.string().optional().meta({ description: "Absent for an in-memory session (--no-session)." }),
-        sessionId: z.string(),
+        sessionId: z.string().describe("The session's id (uuid)."),
         sessionName: z.string().optional().meta({ description: "Absent until set_session_name or --name." }),
         sessionWriteError: z.string().optional().meta({ description: "Set while the current session file cannot be written (see session_write_error)." }),
       }),
     );
     k.registerEvent("session_write_error", SessionWriteErrorSchema);
+    k.registerEvent("session_info_changed", SessionInfoChangedSchema);
+    k.registerEvent("entry_appended", EntryAppendedSchema);
     // In the start phase, after models picked the startup model (configure): the startup model
     // and thinking level are settings, not session history, so they are not recorded.
     k.hooks.boot_start.tapPromise(k.name, () => runtime.start());

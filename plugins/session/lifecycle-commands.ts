@@ -3,7 +3,7 @@
  * clone. Each asks its guard hook first; a `{cancel:true}` answer changes nothing.
  */
 import { z } from "zod";
-import { defineCommand, ErrorCode, KernelError, type CommandDefinition, type PluginContext } from "../../kernel/index.js";
+import { defineCommand, ErrorCode, isKernelError, KernelError, type CommandDefinition } from "../../kernel/index.js";
 import type { LoadedSession } from "./api.js";
 import type { Session } from "./manager.js";
 import { checkPath } from "./limits.js";
@@ -11,15 +11,20 @@ import type { SessionRuntime } from "./runtime.js";
 import { messageText } from "./text.js";
 
 /** `cancelled: true` when a session_before_switch/fork tap vetoed it. */
-const Cancelled = () => z.object({ cancelled: z.boolean() });
+const Cancelled = () => z.object({ cancelled: z.boolean().describe("An extension's session_before_* handler cancelled it: nothing changed.") });
 
-export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): CommandDefinition<any, any>[] {
+/** A read that failed because nothing is written at the path (missing, or an empty file that is no session yet). */
+function isUnwritten(error: unknown): boolean {
+  return isKernelError(error) && (error.code === ErrorCode.NOT_FOUND || error.code === ErrorCode.INVALID_INPUT);
+}
+
+export function lifecycleCommands(runtime: SessionRuntime): CommandDefinition<any, any>[] {
   const { hooks } = runtime;
 
   const newSession = defineCommand({
     name: "new_session",
     description: "Start a fresh session (cancellable by session_before_switch).",
-    input: () => z.object({ parentSession: z.string().optional() }),
+    input: () => z.object({ parentSession: z.string().optional().describe("A session file the new session records as its parent.") }).meta({ examples: [{}] }),
     output: Cancelled,
     async run({ parentSession }) {
       if (parentSession !== undefined) checkPath("parentSession", parentSession);
@@ -31,42 +36,69 @@ export function lifecycleCommands(k: PluginContext, runtime: SessionRuntime): Co
   });
 
   /** Shared by switch_session and import_session: validate, ask, then swap. */
-  async function resume(path: string, open: (loaded: LoadedSession) => Promise<Session>) {
-    let loaded = await runtime.manager.read(path);
-    const veto = await hooks.session_before_switch.promise({ reason: "resume", targetSessionFile: loaded.file });
-    if (veto?.cancel) return { cancelled: true };
-    await runtime.replace("resume", async () => {
+  async function resume(loaded: LoadedSession, open: (loaded: LoadedSession) => Promise<Session>) {
+    return swapTo(loaded.file, async () => {
       // Re-read our own file after the flush, so entries written since the first read are kept.
       if (loaded.file === runtime.manager.current.storage.file) loaded = await runtime.manager.read(loaded.file);
       return open(loaded);
     });
+  }
+
+  async function swapTo(targetSessionFile: string | undefined, build: () => Promise<Session>) {
+    const veto = await hooks.session_before_switch.promise({ reason: "resume", ...(targetSessionFile !== undefined ? { targetSessionFile } : {}) });
+    if (veto?.cancel) return { cancelled: true };
+    await runtime.replace("resume", build);
     return { cancelled: false };
+  }
+
+  const asIs = async (loaded: LoadedSession) => runtime.manager.fromLoaded(loaded);
+
+  /**
+   * switch_session: a session file, or (as pi) a path where no session is written yet, such as
+   * the file of a session forked at its first message: that opens a new session written there.
+   */
+  async function switchTo(path: string) {
+    checkPath("sessionPath", path);
+    let loaded: LoadedSession;
+    try {
+      loaded = await runtime.manager.read(path);
+    } catch (error) {
+      if (!isUnwritten(error)) throw error;
+      // The current session may be the one about to write that file: let it finish first.
+      await runtime.manager.flush();
+      const fresh = await runtime.manager.startAt(path);
+      if (fresh) return swapTo(fresh.storage.file, async () => fresh);
+      // Something is written there (the flush wrote it, or it is no session): read it again, for that session or the reason.
+      loaded = await runtime.manager.read(path);
+    }
+    return resume(loaded, asIs);
   }
 
   const switchSession = defineCommand({
     name: "switch_session",
-    description: "Load a session file (cancellable by session_before_switch).",
-    input: () => z.object({ sessionPath: z.string() }),
+    description: "Load a session file (cancellable by session_before_switch); a path where no session is written yet (no file, or an empty one) starts a new session there, as in pi.",
+    input: () =>
+      z.object({ sessionPath: z.string().describe("The session file to open (as `list_sessions` lists it).") }).meta({ examples: [{ sessionPath: "/home/ada/.atomic/agent/sessions/--home-ada-app--/2026-12-01T09-00-00-000Z_0193.jsonl" }] }),
     output: Cancelled,
-    run: ({ sessionPath }) => resume(sessionPath, async (loaded) => runtime.manager.fromLoaded(loaded)),
+    run: ({ sessionPath }) => switchTo(sessionPath),
   });
 
   const importSession = defineCommand({
     name: "import_session",
     description: "Copy a session file into the session directory and switch to the copy.",
-    input: () => z.object({ inputPath: z.string() }),
+    input: () => z.object({ inputPath: z.string().describe("A session file (Atomic's or pi's) to copy in and open.") }).meta({ examples: [{ inputPath: "/tmp/shared-session.jsonl" }] }),
     output: Cancelled,
-    run: ({ inputPath }) => resume(inputPath, (loaded) => runtime.manager.importLoaded(loaded)),
+    run: async ({ inputPath }) => resume(await runtime.manager.read(inputPath), (loaded) => runtime.manager.importLoaded(loaded)),
   });
 
   const fork = defineCommand({
     name: "fork",
     description: "New session from the branch before a user message; returns that message's text.",
-    input: () => z.object({ entryId: z.string() }),
-    output: () => z.object({ text: z.string().meta({ description: "The text of the message forked from." }), cancelled: z.boolean() }),
+    input: () => z.object({ entryId: z.string().describe("The user message entry to fork before (from `get_fork_messages`).") }).meta({ examples: [{ entryId: "a1b2c3d4" }] }),
+    output: () => z.object({ text: z.string().meta({ description: "The text of the message forked from." }), cancelled: Cancelled().shape.cancelled }),
     async run({ entryId }) {
       const entry = runtime.manager.current.tree.get(entryId);
-      if (!entry || entry.type !== "message" || entry.message.role !== "user") {
+      if (entry?.type !== "message" || entry.message.role !== "user") {
         throw new KernelError(ErrorCode.INVALID_INPUT, "Invalid entry ID for forking");
       }
       const text = messageText(entry.message);

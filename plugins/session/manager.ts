@@ -50,12 +50,12 @@ export class SessionManager {
     return this.#store?.persistent ?? false;
   }
 
-  /** A fresh session; with `entries`, a copy of that path (same ids and parents). */
-  newSession(options: { parentSession?: string; entries?: readonly SessionEntry[] } = {}): Session {
+  /** A fresh session; with `entries`, a copy of that path (same ids and parents); `id` as given (`--session-id`). */
+  newSession(options: { parentSession?: string; entries?: readonly SessionEntry[]; id?: string } = {}): Session {
     const header: SessionHeader = {
       type: "session",
       version: 1,
-      id: uuidV7(),
+      id: options.id ?? uuidV7(),
       timestamp: this.#now().toISOString(),
       cwd: this.#cwd,
     };
@@ -71,6 +71,18 @@ export class SessionManager {
       throw new KernelError(ErrorCode.UNAVAILABLE, "Cannot open session files: the session-jsonl plugin is not loaded");
     }
     return this.#store.load(path);
+  }
+
+  /**
+   * A fresh session whose file will be `path`, when no session is written there yet (pi opens
+   * such a path as a new session); undefined otherwise, or in memory-only mode (--no-session
+   * never writes a file).
+   */
+  async startAt(path: string): Promise<Session | undefined> {
+    if (!this.persistent || !this.#store!.startAt) return undefined;
+    const header: SessionHeader = { type: "session", version: 1, id: uuidV7(), timestamp: this.#now().toISOString(), cwd: this.#cwd };
+    const storage = await this.#store!.startAt(path, header);
+    return storage && { header, tree: SessionTree.fromEntries([], this.#nextId), storage, unsaved: false };
   }
 
   /** A loaded file as a session; with --no-session it is only read, never appended to. */

@@ -52,7 +52,7 @@ describe("session plugin: agent_settled", () => {
       await h.agent.emit(user(`question ${i}`));
       await h.agent.emit(assistant(`answer ${i}`.repeat(2000)));
     }
-    await h.kernel.hook("agent_settled").promise({});
+    await h.kernel.hook("agent_settled").promise({ aborted: false });
     // The header and 40 messages.
     expect(seen).toEqual([41]);
   });

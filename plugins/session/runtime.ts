@@ -11,9 +11,15 @@ import { contextFromPath } from "./context.js";
 import { checkSessionName } from "./limits.js";
 import { SessionManager, type Session } from "./manager.js";
 import type { SessionHooks, SessionStartReason } from "./hooks.js";
-import { startupSessionFile } from "./startup-session.js";
+import { cliSessionId, resolveSessionArgument, sessionWithId, startupSessionFile } from "./startup-session.js";
 
 type ShutdownReason = "new" | "resume" | "fork";
+
+/** A usage error of `--session`'s resolver, said about the flag the user gave. */
+function rephrase(error: unknown, from: string, to: string): never {
+  if (isKernelError(error) && error.code === ErrorCode.USAGE) throw new UsageError(error.message.replaceAll(`(${from})`, `(${to})`));
+  throw error;
+}
 
 
 export class SessionRuntime {
@@ -58,8 +64,13 @@ export class SessionRuntime {
     }
     store?.onWriteStatus((status) => this.#onWriteStatus(status));
     this.#manager = new SessionManager({ cwd, store });
-    const file = await startupSessionFile({ cli, cwd, env, store, log: this.#k.log });
-    if (file) await this.#openAtStartup(file);
+    const id = cliSessionId(cli);
+    if (cli.fork !== undefined) await this.#forkAtStartup(cli.fork, id);
+    else {
+      const file = await startupSessionFile({ cli, cwd, env, store, log: this.#k.log });
+      if (file) await this.#openAtStartup(file);
+      else if (id !== undefined) await this.#startWithId(id);
+    }
     this.agent.setSessionId(this.#manager.current.header.id);
     if (name) this.#manager.append({ type: "session_info", name });
     await this.hooks.session_start.promise({ reason: "startup" });
@@ -98,6 +109,7 @@ export class SessionRuntime {
   async setSessionName(name: string): Promise<void> {
     const trimmed = checkSessionName(name);
     this.manager.append({ type: "session_info", name: trimmed });
+    this.#k.events.emit("session_info_changed", { name: trimmed });
     await this.hooks.session_info_changed.promise({ name: trimmed });
   }
 
@@ -170,6 +182,33 @@ export class SessionRuntime {
     await this.#restoreAgent(contextFromPath(manager.current.tree.branch()), { keepModel: Boolean(cli.model || cli.provider), keepThinking: cli.thinking !== undefined });
   }
 
+  /** `--session-id`: this folder's session with that id, else a new session with it (as pi, with a note). */
+  async #startWithId(id: string): Promise<void> {
+    const store = this.#k.maybeService("sessionStore");
+    const existing = store?.persistent ? await sessionWithId(store, id) : undefined;
+    if (existing) return this.#openAtStartup(existing.path);
+    if (store?.persistent) this.#k.log.info(`No session of this folder has the id "${id}": starting a new session with it.`);
+    await this.manager.activate(this.manager.newSession({ id }));
+  }
+
+  /** `--fork <path|id>`: every entry of that session, copied into a new session of this folder whose parent it is. */
+  async #forkAtStartup(arg: string, id: string | undefined): Promise<void> {
+    const { cwd, env } = this.#k.config;
+    const store = this.#k.maybeService("sessionStore");
+    if (id !== undefined && (await sessionWithId(store, id))) throw new UsageError(`A session of this folder already has the id "${id}" (--session-id with --fork)`);
+    const manager = this.manager;
+    let loaded;
+    try {
+      loaded = await manager.read(await resolveSessionArgument(arg, { cwd, env, store }).catch((error: unknown) => rephrase(error, "--session", "--fork")));
+    } catch (error) {
+      if (isKernelError(error) && (error.code === ErrorCode.NOT_FOUND || error.code === ErrorCode.INVALID_INPUT)) throw new UsageError(`${error.message} (--fork)`);
+      throw error;
+    }
+    await manager.activate(manager.newSession({ parentSession: loaded.file, entries: loaded.entries, ...(id !== undefined ? { id } : {}) }));
+    const { cli } = this.#k.config;
+    await this.#restoreAgent(contextFromPath(manager.current.tree.branch()), { keepModel: Boolean(cli.model || cli.provider), keepThinking: cli.thinking !== undefined });
+  }
+
   async #restoreAgent(context: SessionContext, keep: { keepModel?: boolean; keepThinking?: boolean } = {}): Promise<void> {
     const agent = this.agent;
     agent.replaceMessages(context.messages);
@@ -180,7 +219,7 @@ export class SessionRuntime {
         const current = agent.getModel();
         if (model && (current?.provider !== model.provider || current.id !== model.id)) await agent.setModel(model, "restore");
       }
-      if (context.thinkingLevel && !keep.keepThinking) await agent.setThinkingLevel(context.thinkingLevel);
+      if (context.thinkingLevel && !keep.keepThinking) await agent.setThinkingLevel(context.thinkingLevel, { restore: true });
     } finally {
       this.#restoring = false;
     }

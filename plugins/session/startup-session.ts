@@ -2,7 +2,8 @@
  * Which stored session a process opens at startup: `--continue`/`--resume` (the session of this
  * folder written most recently; in RPC mode there is no picker, so they are the same), or `--session <path|id>` (a
  * file, or the session whose id starts with the prefix: this folder's sessions first, then every
- * folder's). Mistakes are usage errors that say what was looked for and what matched.
+ * folder's). `--fork <path|id>` copies one into a new session and `--session-id <id>` names the
+ * session (pi 1.6). Mistakes are usage errors that say what was looked for and what matched.
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -14,7 +15,33 @@ export const sessionFlags: FlagSpec[] = [
   { name: "--continue", alias: "-c", key: "continue", conflicts: ["--resume", "--session", "--no-session"], description: "Continue the most recent session of this folder (a new one when there is none)." },
   { name: "--resume", alias: "-r", key: "resume", conflicts: ["--session", "--no-session"], description: "Resume a session; in RPC mode the same as --continue (no picker)." },
   { name: "--session", key: "session", value: "<path|id>", conflicts: ["--no-session"], description: "Open this session file, or the session whose id starts with this prefix." },
+  {
+    name: "--session-id",
+    key: "sessionId",
+    value: "<id>",
+    conflicts: ["--session", "--continue", "--resume"],
+    description: "Open this folder's session with this id, or start a new session with it (letters, digits, . _ -); with --fork, the fork's id.",
+  },
+  { name: "--fork", key: "fork", value: "<path|id>", conflicts: ["--session", "--continue", "--resume", "--no-session"], description: "Start with a copy of this session (file, or id prefix) as a new session of this folder." },
 ];
+
+/** pi's rule for a session id given on the command line: it becomes part of a file name. */
+const SESSION_ID = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+
+/** The `--session-id` value, checked; undefined when not given. */
+export function cliSessionId(cli: CliOptions): string | undefined {
+  const id = cli.sessionId;
+  if (id === undefined) return undefined;
+  if (!SESSION_ID.test(id)) {
+    throw new UsageError(`Invalid --session-id "${id}": use letters, digits, ".", "_" and "-", starting and ending with a letter or digit`);
+  }
+  return id;
+}
+
+/** This folder's stored session with exactly this id, if any. */
+export async function sessionWithId(store: SessionStore | undefined, id: string): Promise<SessionInfo | undefined> {
+  return ((await store?.list?.()) ?? []).find((session) => session.id === id);
+}
 
 export interface StartupSessionSources {
   cli: CliOptions;

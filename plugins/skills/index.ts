@@ -8,15 +8,20 @@
 import { z } from "zod";
 import { definePlugin, defineSetting } from "../../kernel/index.js";
 import type {} from "../slash-commands/api.js";
+import { packageRoots } from "../packages/api.js";
 import { SkillLibrary, type Skill } from "./library.js";
-import { renderSkillInvocation, renderSkillsSection } from "./render.js";
+import { MAX_LISTED_SKILLS, renderSkillInvocation, renderSkillsSection, skillsToList } from "./render.js";
 
 export { SkillLibrary, type Skill } from "./library.js";
-export { renderSkillInvocation, renderSkillsSection } from "./render.js";
+export { renderSkillInvocation, renderSkillsSection, skillsToList } from "./render.js";
 
 declare module "../../kernel/config.js" {
   interface Settings {
     skills?: string[];
+  }
+  interface CliOptions {
+    skill?: string[];
+    noSkills?: boolean;
   }
 }
 
@@ -27,6 +32,10 @@ export default definePlugin({
   description: "Skills (folders with a SKILL.md): listed in the system prompt, invoked with /skill:name.",
   dependsOn: ["slash-commands"],
   requires: ["slashCommands"],
+  flags: [
+    { name: "--skill", key: "skill", value: "<path>", repeatable: true, description: "Load this skill (a folder with a SKILL.md, the file, or a folder of skills) for this run; repeatable, also with --no-skills." },
+    { name: "--no-skills", alias: "-ns", key: "noSkills", description: "Do not load discovered or configured skills; --skill paths still load." },
+  ],
   settings: {
     skills: defineSetting(() => z.array(z.string()), {
       description: "Extra skill paths (a skill folder, a SKILL.md, or a folder of skills); relative to the settings file's folder.",
@@ -39,6 +48,12 @@ export default definePlugin({
       log: k.log,
       settingPaths: k.config.settings.skills,
       discoveredPaths: async () => (await slash.discoveredPaths()).skillPaths,
+      packageRoots: async () => {
+        const packages = k.maybeService("packages");
+        return packages ? packageRoots(await packages.resolve(), "skills") : [];
+      },
+      cliPaths: k.config.cli.skill,
+      discover: !k.config.cli.noSkills,
     });
 
     // The skills of the latest listing, by command name: `invoke` follows the `entries` call that found its entry.
@@ -50,7 +65,14 @@ export default definePlugin({
       entries: async () => {
         const skills = await library.skills();
         listed = new Map(skills.map((skill) => [PREFIX + skill.name, skill]));
-        return skills.map((skill) => ({ name: PREFIX + skill.name, description: skill.description, source: "skill" as const, location: skill.location, path: skill.path }));
+        return skills.map((skill) => ({
+          name: PREFIX + skill.name,
+          description: skill.description,
+          source: "skill" as const,
+          location: skill.location,
+          path: skill.path,
+          sourceInfo: { path: skill.path, ...skill.provenance },
+        }));
       },
       invoke: async ({ entry, args }) => {
         const skill = listed.get(entry.name);
@@ -61,9 +83,15 @@ export default definePlugin({
 
     // After the persona and project context, before the date/cwd footer. Without the read tool
     // the model could not open a skill, so the list would only cost tokens.
+    let saidOmitted = 0;
     k.hooks.system_prompt.tapPromise({ name: k.name, after: "context-files" }, async (prompt) => {
       if (!k.tools.isActive("read")) return prompt;
-      const section = renderSkillsSection((await library.skills()).filter((skill) => !skill.hidden));
+      const { listed, omitted } = skillsToList((await library.skills()).filter((skill) => !skill.hidden));
+      if (omitted > 0 && omitted !== saidOmitted) {
+        k.log.warn(`Listed ${MAX_LISTED_SKILLS} of ${MAX_LISTED_SKILLS + omitted} skills in the system prompt (the most it lists; the project's go first); /skill:<name> still runs the others`);
+      }
+      saidOmitted = omitted;
+      const section = renderSkillsSection(listed);
       if (section === "") return prompt;
       return prompt.trim() === "" ? section : `${prompt.trimEnd()}\n\n${section}`;
     });

@@ -7,26 +7,31 @@
 import { dirname, join } from "node:path";
 import type { KernelConfig, Logger } from "../../kernel/index.js";
 import {
+  cliRoots,
   discoveredRoots,
   FreshScan,
   OnceNotes,
   projectAncestry,
   projectRoot,
   readResourceText,
+  provenanceOf,
   realFolder,
   settingRoots,
   StampedCache,
+  type Provenance,
   type ResourceLocation,
   type ResourceRoot,
 } from "../../lib/resource-files/index.js";
 import { findSkillFiles, type SkillCandidate } from "./discover.js";
-import { parseSkillFile, skillBody, type SkillMeta } from "./skill-file.js";
+import { MAX_DESCRIPTION, parseSkillFile, skillBody, type SkillMeta } from "./skill-file.js";
 
 export interface Skill extends SkillMeta {
   /** The SKILL.md, absolute, as found. */
   path: string;
   baseDir: string;
   location: ResourceLocation;
+  /** How it was found (get_commands `sourceInfo`). */
+  provenance: Provenance;
 }
 
 type Parsed = { ok: true; meta: SkillMeta } | { ok: false; problem: string };
@@ -38,6 +43,12 @@ export interface SkillLibraryOptions {
   settingPaths: readonly string[] | undefined;
   /** Paths extensions add (resources_discover). */
   discoveredPaths: () => Promise<readonly string[]>;
+  /** Skill files packages bring (the packages plugin), each with its package's location. */
+  packageRoots?: () => Promise<readonly ResourceRoot[]>;
+  /** `--skill` paths (relative to the cwd): found first, and also with `discover: false`. */
+  cliPaths?: readonly string[];
+  /** False with `--no-skills`: only `cliPaths` are searched. */
+  discover?: boolean;
 }
 
 export class SkillLibrary {
@@ -64,16 +75,20 @@ export class SkillLibrary {
     return skillBody(read.text);
   }
 
-  /** Settings paths, project folders (cwd up to the repository root), the agent dir, then extension paths. */
+  /** `--skill` paths, settings paths, project folders (cwd up to the repository root), the agent dir, packages, then extension paths. */
   #rootList(): Promise<ResourceRoot[]> {
     return (this.#roots ??= (async () => {
       const { config } = this.options;
+      const explicit = cliRoots(config, this.options.cliPaths);
+      if (this.options.discover === false) return explicit;
       const project = await realFolder(await projectRoot(config.cwd));
       const ancestry = await projectAncestry(config.cwd);
       return [
+        ...explicit,
         ...settingRoots(config, "skills", this.options.settingPaths, project),
         ...ancestry.map((dir) => ({ path: join(dir, ".atomic", "skills"), location: "project" as const, confineTo: project })),
         { path: join(config.agentDir, "skills"), location: "user" as const },
+        ...((await this.options.packageRoots?.()) ?? []),
         ...discoveredRoots(config.cwd, await this.options.discoveredPaths()),
       ];
     })());
@@ -95,7 +110,10 @@ export class SkillLibrary {
       if (!result.ok) return note(candidate.path, `Skipped skill ${candidate.path}: ${result.problem}`);
       const winner = byName.get(result.meta.name);
       if (winner) return note(`${candidate.path}#name`, `Skipped skill ${candidate.path}: the name "${result.meta.name}" is already used by ${winner.path}`);
-      const skill: Skill = { ...result.meta, path: candidate.path, baseDir: dirname(candidate.path), location: candidate.root.location };
+      if (result.meta.cutFrom !== undefined) {
+        note(`${candidate.path}#description`, `Skill ${candidate.path}: its description is ${result.meta.cutFrom} characters long; only the first ${MAX_DESCRIPTION} are used`);
+      }
+      const skill: Skill = { ...result.meta, path: candidate.path, baseDir: dirname(candidate.path), location: candidate.root.location, provenance: provenanceOf(candidate.root) };
       byName.set(skill.name, skill);
       skills.push(skill);
     });

@@ -3,7 +3,10 @@
  * commands, prompt templates, skills) contribute entries and run or expand `/name args` when a
  * `prompt`, `steer` or `follow_up` starts with one of their names. Types and pure helpers only.
  */
+import type { SourceInfo } from "../../lib/resource-files/index.js";
 import type { InputEvent } from "../agent/api.js";
+
+export type { SourceInfo } from "../../lib/resource-files/index.js";
 import type { SlashCommandsHooks } from "./hooks.js";
 
 export type { ResourcesDiscoverEvent, SlashCommandsHooks } from "./hooks.js";
@@ -23,6 +26,8 @@ export interface SlashCommandEntry {
   location?: SlashCommandLocation;
   /** Absolute path of the file it came from (the extension, the template, the SKILL.md). */
   path?: string;
+  /** pi 1.x's `sourceInfo`: the file and how it was found; absent: derived from `location` and `path`. */
+  sourceInfo?: SourceInfo;
 }
 
 export interface SlashInvocation {

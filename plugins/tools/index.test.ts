@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import type { PluginContext, ToolDefinition } from "../../kernel/index.js";
-import { activeToolsFromCli } from "./active-tools.js";
 import toolsPlugin from "./index.js";
 import { createToolRunner } from "./test-harness.js";
 
@@ -35,15 +34,10 @@ describe("tools plugin", () => {
     }
   });
 
-  it("--tools / --no-tools give the active set; unknown names are a usage error listing the registered ones", () => {
-    const registered = ["read", "edit", "write", "grep", "find", "ls", "bash"];
-    const cli = { positionals: [] };
-    expect(activeToolsFromCli(cli, registered)).toBeUndefined();
-    expect(activeToolsFromCli({ ...cli, tools: " read, grep,find ,ls,read" }, registered)).toEqual(["read", "grep", "find", "ls"]);
-    expect(activeToolsFromCli({ ...cli, noTools: true }, registered)).toEqual([]);
-    expect(activeToolsFromCli({ ...cli, noTools: true, tools: "bash" }, registered)).toEqual(["bash"]);
-    expect(() => activeToolsFromCli({ ...cli, tools: "read,grpe,sh" }, registered)).toThrow(
-      expect.objectContaining({ code: "E_USAGE", message: "Unknown tools in --tools: grpe, sh. Available: read, edit, write, grep, find, ls, bash" }),
-    );
+  it("offers read, edit and write by default; grep, find and ls are registered inactive", async () => {
+    const registered: ToolDefinition<any>[] = [];
+    await toolsPlugin.apply(fakeKernel(registered));
+    expect(registered.filter((tool) => tool.defaultActive !== false).map((tool) => tool.name)).toEqual(["read", "edit", "write"]);
+    expect(registered.filter((tool) => tool.defaultActive === false).map((tool) => tool.name)).toEqual(["grep", "find", "ls"]);
   });
 });

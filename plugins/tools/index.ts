@@ -1,10 +1,11 @@
 /**
- * The `tools` plugin: the file tools the model works with (read, write, edit, grep, find, ls).
- * Each tool lives in its own module; this file only registers them. The shell tool is the
- * separate `bash` plugin.
+ * The `tools` plugin: the file tools the model works with (read, write, edit, grep, find, ls),
+ * and which registered tools the model is offered (active-tools.ts). Each tool lives in its own
+ * module; this file only registers them. The shell tool is the separate `bash` plugin.
  */
-import { definePlugin, type ToolDefinition } from "../../kernel/index.js";
-import { activeToolsFromCli, toolFlags } from "./active-tools.js";
+import { z } from "zod";
+import { definePlugin, defineSetting, type ToolDefinition } from "../../kernel/index.js";
+import { toolFlags, toolSelection } from "./active-tools.js";
 import { editTool } from "./edit.js";
 import { TOOL_JSON_SCHEMAS } from "./json-schemas.generated.js";
 import { findTool } from "./find.js";
@@ -21,13 +22,26 @@ export { createGrepTool, editTool, findTool, lsTool, readTool, writeTool };
  * `workers`. Each carries its JSON Schema, generated ahead (json-schemas.generated.ts).
  */
 export function fileTools(workers: RegexWorkers): ToolDefinition<any>[] {
-  return [readTool, editTool, writeTool, createGrepTool(workers), findTool, lsTool].map((tool) => ({ ...tool, precomputedJsonSchema: TOOL_JSON_SCHEMAS[tool.name] }));
+  return [readTool, editTool, writeTool, createGrepTool(workers), findTool, lsTool].map((tool) => ({
+    ...tool,
+    precomputedJsonSchema: TOOL_JSON_SCHEMAS[tool.name],
+    // pi 1.x offers read, bash, edit and write by default; the search tools when asked for.
+    ...(SEARCH_TOOLS.has(tool.name) ? { defaultActive: false } : {}),
+  }));
 }
+
+/** Registered inactive: named in --tools or the `tools` setting to be offered. */
+const SEARCH_TOOLS: ReadonlySet<string> = new Set(["grep", "find", "ls"]);
 
 export default definePlugin({
   name: "tools",
-  description: "File tools for the model: read, edit, write, grep, find, ls; --tools/--no-tools choose what the model is offered.",
+  description: "File tools for the model: read, edit, write (offered by default), grep, find, ls (when named); --tools, the tools setting and friends choose what the model is offered.",
   flags: toolFlags,
+  settings: {
+    tools: defineSetting(() => z.array(z.string()), {
+      description: "The tools offered at startup: names (or * patterns) choose the built-in ones (default read, bash, edit, write; grep, find, ls when named), +name/-name entries change the defaults. --tools overrides it.",
+    }),
+  },
   apply(k) {
     const workers = new RegexWorkers();
     for (const tool of fileTools(workers)) k.registerTool(tool);
@@ -35,8 +49,8 @@ export default definePlugin({
     // In the configure phase every plugin (bash too) and extension has registered its tools, so
     // every name can be checked.
     k.hooks.boot_configure.tap(k.name, () => {
-      const active = activeToolsFromCli(k.config.cli, k.tools.names());
-      if (active) k.setActiveTools(active);
+      const selection = toolSelection({ cli: k.config.cli, setting: k.config.settings.tools, registered: k.tools.names(), warn: (message) => k.log.warn(message) });
+      if (selection) k.setActiveTools(selection);
     });
   },
 });

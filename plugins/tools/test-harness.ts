@@ -16,6 +16,8 @@ export interface RunOptions {
 export function createToolRunner(tools: ToolDefinition<any>[]) {
   const registry = new ToolRegistry();
   for (const tool of tools) registry.register(tool, "test");
+  // Every tool under test is offered, those registered inactive by default (grep, find, ls) too.
+  registry.setActive(tools.map((tool) => tool.name));
   return {
     registry,
     async run(name: string, args: unknown, options: RunOptions): Promise<ToolResult> {

@@ -69,7 +69,7 @@ export class AcpSession {
     this.#unsubscribe = host.subscribe((event) => this.#onEvent(event));
   }
 
-  /** Wraps a booted host: `agent_settled` on, the session id as ACP's (or the one a load asked for). */
+  /** Wraps a booted host: `agent_settled` on (the default, asked for anyway), the session id as ACP's (or the one a load asked for). */
   static async attach(host: EmbeddedHost, cwd: string, client: SessionClient, id?: string): Promise<AcpSession> {
     await call<"set_event_options">(host, { type: "set_event_options", agentSettled: true });
     const sessionId = id ?? (await call<"get_state">(host, { type: "get_state" })).sessionId;
@@ -100,6 +100,8 @@ export class AcpSession {
     try {
       const response = await this.host.send({ type: "prompt", ...fields }, "acp");
       if (response && !response.success) throw new TurnError("failed", response.error);
+      // An extension command handled it: no agent_settled comes, unless the command started a run.
+      if ((response?.data as { disposition?: unknown } | undefined)?.disposition === "handled" && !(await call<"get_state">(this.host, { type: "get_state" })).isStreaming) turn.settle();
       await Promise.race([turn.settled, this.host.closing]);
       // Every update of the turn reaches the client before the turn's answer.
       await this.#client.flush();

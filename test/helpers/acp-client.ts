@@ -1,7 +1,8 @@
 /**
- * The ACP SDK's own client against the built CLI in `--mode acp` over real stdio: spawns the
- * agent, connects, records every `session/update` per session and every permission request, and
- * answers permission requests with a policy the test sets.
+ * The ACP SDK's own client against the built CLI in `--mode acp` (or another ACP agent, such as
+ * pi-acp driving Atomic) over real stdio: spawns the agent, connects, records every
+ * `session/update` per session and every permission request, and answers permission requests
+ * with a policy the test sets.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -10,12 +11,15 @@ import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { CLI } from "./rpc-client.js";
 import { registerStopper } from "./temp.js";
+import { NODE } from "./node.js";
 
 export type Update = acp.SessionNotification["update"];
 export type PermissionPolicy = (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
 
 export interface AcpAgentOptions {
   args: string[];
+  /** The agent program and its leading arguments (default: this repository's built CLI under this Node). */
+  program?: string[];
   cwd: string;
   agentDir: string;
   env?: Record<string, string | undefined>;
@@ -36,7 +40,8 @@ export class AcpAgent {
       mkdirSync(options.agentDir, { recursive: true });
       writeFileSync(join(options.agentDir, "settings.json"), JSON.stringify(options.settings));
     }
-    this.child = spawn(process.execPath, [CLI, ...options.args], {
+    const [command, ...leading] = options.program ?? [NODE, CLI];
+    this.child = spawn(command!, [...leading, ...options.args], {
       cwd: options.cwd,
       env: { ...process.env, ATOMIC_CODING_AGENT_DIR: options.agentDir, ...options.env },
       stdio: ["pipe", "pipe", "pipe"],

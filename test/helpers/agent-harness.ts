@@ -40,7 +40,8 @@ export async function promptAndSettle(client: RpcClient, message: string, extra:
   const from = client.records.length;
   const response = await client.request({ type: "prompt", message, ...extra });
   if (!response.success) throw new Error(`prompt rejected: ${String(response.error)}`);
-  await client.waitForEvent("agent_end", 10_000, from);
+  // agent_settled (on by default, as pi 1.x) closes the prompt: retries and continuations included.
+  await client.waitForEvent("agent_settled", 10_000, from);
   return { response, from };
 }
 

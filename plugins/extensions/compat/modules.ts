@@ -14,11 +14,12 @@ import * as piAgentCore from "./pi-agent-core.js";
 import * as piAi from "./pi-ai.js";
 import * as piCodingAgent from "./pi-coding-agent.js";
 import * as typebox from "./typebox.js";
+import { EARENDIL_NAMES, withEarendilNames } from "./earendil-names.js";
 
 /** Module names extensions import, mapped to the objects they get. */
 export type VirtualModules = Record<string, Record<string, unknown>>;
 
-export const MODULE_NAMES = ["typebox", "@sinclair/typebox", "@mariozechner/pi-ai", "@mariozechner/pi-coding-agent", "@mariozechner/pi-agent-core", "atomic-agent/extensions"] as const;
+export const MODULE_NAMES = ["typebox", "@sinclair/typebox", "@mariozechner/pi-ai", "@mariozechner/pi-coding-agent", "@mariozechner/pi-agent-core", "atomic-agent/extensions", ...(Object.keys(EARENDIL_NAMES) as (keyof typeof EARENDIL_NAMES)[])] as const;
 
 export function createVirtualModules(host: ExtensionHost, version: string): VirtualModules {
   const models = () => host.models;
@@ -40,14 +41,14 @@ export function createVirtualModules(host: ExtensionHost, version: string): Virt
   } satisfies Partial<typeof piCodingAgent>;
   const typeboxModule = { ...typebox };
   const codingAgent = { ...piCodingAgent, ...boundCodingAgent };
-  return {
+  return withEarendilNames({
     typebox: typeboxModule,
     "@sinclair/typebox": typeboxModule,
     "@mariozechner/pi-ai": { ...piAi, ...boundAi },
     "@mariozechner/pi-coding-agent": codingAgent,
     "@mariozechner/pi-agent-core": { ...piAgentCore },
     "atomic-agent/extensions": { ...codingAgent, Type: typebox.Type, StringEnum: piAi.StringEnum },
-  };
+  });
 }
 
 /** Runs `fn` after every mutation queued before it for the same file; a failure does not stop the next one. */

@@ -62,7 +62,7 @@ export interface ExtensionEvents {
   context: { event: { type: "context"; messages: AgentMessage[] }; result: { messages?: AgentMessage[] } };
   agent_start: { event: { type: "agent_start" }; result: void };
   agent_end: { event: { type: "agent_end"; messages: AgentMessage[] }; result: void };
-  agent_settled: { event: { type: "agent_settled" }; result: void };
+  agent_settled: { event: { type: "agent_settled"; aborted: boolean }; result: void };
   turn_start: { event: { type: "turn_start"; turnIndex: number; timestamp: number }; result: void };
   turn_end: { event: { type: "turn_end"; turnIndex: number; message: AssistantMessage; toolResults: ToolResultMessage[] }; result: void };
   message_start: { event: { type: "message_start"; message: AgentMessage }; result: void };

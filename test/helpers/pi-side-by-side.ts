@@ -1,0 +1,161 @@
+/**
+ * One scripted conversation run twice, through Atomic's built CLI and through pi 1.6's own RPC
+ * mode (in a Node 22 child: pi needs Node >= 22.19), each with the same package loaded (`-e`) and
+ * both talking to the same loopback fake LLM (OpenAI Chat format). What a test compares is what
+ * each agent put on the wire: the `tool_execution_end` results and the final assistant text.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { FakeLlm, ReplySource } from "../fake-llm/server.js";
+import { writeModelsJson } from "../fake-llm/server.js";
+import { RpcClient, tempDir, type Record_ } from "./rpc-client.js";
+import { registerStopper } from "./temp.js";
+
+export const PI_16 = resolve(import.meta.dirname, "../../node_modules/@earendil-works/pi-coding-agent");
+
+export interface Conversation {
+  /** The package folder, loaded with `-e`. */
+  folder: string;
+  /** More arguments for both agents (a flag the package registers). */
+  args?: string[];
+  /** What the user sends, in order; each waits for the run it starts (`run: false`: a command that starts none). */
+  prompts: (string | { message: string; run: false })[];
+  /** The fake LLM's replies, in order (tool calls and texts, or functions of the request). */
+  replies: ReplySource[];
+}
+
+export interface ConversationRecord {
+  toolResults: { toolName: string; isError: boolean; text: string }[];
+  /** Per request the fake LLM got from this agent: the text of each user message it carried. */
+  userTurns: string[][];
+  /** get_messages at the end: the roles of the current session's messages. */
+  roles: string[];
+  /** The text of every `extension_ui_request` notify, in order. */
+  notices: string[];
+  lastText: string;
+  stderr: string;
+}
+
+type Client = Pick<RpcClient, "records" | "stderr" | "child" | "exited" | "request" | "waitFor" | "close">;
+
+/** A JSONL client without Atomic's protocol checks, for pi's own RPC mode. */
+class PlainClient implements Client {
+  readonly records: Record_[] = [];
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stderr = "";
+  #buffer = "";
+  #next = 1;
+  #waiters: { match: (record: Record_) => boolean; from: number; resolve: (record: Record_) => void }[] = [];
+
+  constructor(node: string, args: string[], cwd: string, env: Record<string, string | undefined>) {
+    this.child = spawn(node, args, { cwd, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+    this.exited = new Promise((resolve) => this.child.once("exit", (code, signal) => resolve({ code, signal })));
+    this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.child.stdout.on("data", (chunk: Buffer) => {
+      this.#buffer += chunk.toString();
+      for (let newline = this.#buffer.indexOf("\n"); newline >= 0; newline = this.#buffer.indexOf("\n")) {
+        const line = this.#buffer.slice(0, newline);
+        this.#buffer = this.#buffer.slice(newline + 1);
+        if (line.trim() === "") continue;
+        let record: Record_;
+        try {
+          record = JSON.parse(line) as Record_;
+        } catch {
+          record = { type: "__non_json__", line };
+        }
+        this.records.push(record);
+        const index = this.records.length - 1;
+        this.#waiters = this.#waiters.filter((waiter) => (index >= waiter.from && waiter.match(record) ? (waiter.resolve(record), false) : true));
+      }
+    });
+  }
+
+  async request(command: Record<string, unknown>, timeoutMs = 20_000): Promise<Record_> {
+    const id = `p${this.#next++}`;
+    const from = this.records.length;
+    this.child.stdin.write(`${JSON.stringify({ ...command, id })}\n`);
+    return this.waitFor((record) => record.type === "response" && record.id === id, timeoutMs, from);
+  }
+
+  waitFor(match: (record: Record_) => boolean, timeoutMs = 20_000, from = 0): Promise<Record_> {
+    for (let i = from; i < this.records.length; i++) if (match(this.records[i]!)) return Promise.resolve(this.records[i]!);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`pi: timed out waiting for a record; last: ${JSON.stringify(this.records.slice(-3)).slice(0, 1500)}\nstderr: ${this.stderr.slice(-1500)}`)), timeoutMs);
+      this.#waiters.push({ match, from, resolve: (record) => (clearTimeout(timer), resolve(record)) });
+    });
+  }
+
+  async close(timeoutMs = 10_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    this.child.stdin.end();
+    const timer = setTimeout(() => this.child.kill("SIGKILL"), timeoutMs);
+    const result = await this.exited;
+    clearTimeout(timer);
+    return result;
+  }
+}
+
+const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
+
+/**
+ * Runs `conversation` through Atomic (`node` = this process's Node) or pi (`node` = a Node 22
+ * binary). `atomicAgentDir`: an agent dir for Atomic to reuse (its jiti cache lives there, so a
+ * package transpiled once loads fast again); its models.json is rewritten for this fake LLM.
+ */
+export async function converse(agent: "atomic" | "pi", node: string, fake: FakeLlm, conversation: Conversation, atomicAgentDir?: string): Promise<ConversationRecord> {
+  const home = tempDir(`side-by-side-${agent}-`);
+  const agentDir = agent === "atomic" && atomicAgentDir ? atomicAgentDir : join(home, "agent");
+  const cwd = join(home, "work");
+  mkdirSync(cwd, { recursive: true });
+  await writeModelsJson(agentDir, fake.url);
+  fake.script(...conversation.replies);
+  const firstRequest = fake.requests.length;
+  const args = ["--mode", "rpc", "--no-session", "--provider", "fake-openai", "--model", "fake-1", "-e", conversation.folder, ...(conversation.args ?? [])];
+  const env = { ...NO_KEYS, HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" };
+  const client: Client = agent === "atomic" ? new RpcClient({ agentDir, cwd, env, args }) : new PlainClient(node, [join(PI_16, "dist/bundle/cli.js"), ...args], cwd, env);
+  const unregister = registerStopper(() => (client.child.exitCode === null ? (client.child.kill("SIGKILL"), client.exited) : client.exited));
+  try {
+    for (const prompt of conversation.prompts) {
+      const message = typeof prompt === "string" ? prompt : prompt.message;
+      const from = client.records.length;
+      const response = await client.request({ type: "prompt", message }, 60_000);
+      if (!response.success) throw new Error(`${agent}: prompt ${JSON.stringify(message)} failed: ${String(response.error)}`);
+      if (typeof prompt === "string") await client.waitFor((record) => record.type === "agent_end", 60_000, from);
+    }
+    const messages = await client.request({ type: "get_messages" });
+    const records = client.records;
+    return {
+      toolResults: records.filter((record) => record.type === "tool_execution_end").map(toolResult),
+      userTurns: fake.requests.slice(firstRequest).map((request) => userTexts(request.body)),
+      roles: ((messages.data as { messages?: { role: string }[] } | undefined)?.messages ?? []).map((message) => message.role),
+      notices: records.filter((record) => record.type === "extension_ui_request" && record.method === "notify").map((record) => String(record.message)),
+      lastText: lastAssistantText(records),
+      stderr: client.stderr,
+    };
+  } finally {
+    await client.close(5_000);
+    unregister();
+  }
+}
+
+function toolResult(record: Record_): { toolName: string; isError: boolean; text: string } {
+  const result = record.result as { content?: { type: string; text?: string }[] } | undefined;
+  return { toolName: String(record.toolName), isError: record.isError === true, text: (result?.content ?? []).map((part) => (part.type === "text" ? part.text : `[${part.type}]`)).join("\n") };
+}
+
+/** The user messages' text of an OpenAI Chat request body. */
+function userTexts(body: unknown): string[] {
+  const messages = (body as { messages?: { role: string; content: unknown }[] }).messages ?? [];
+  return messages
+    .filter((message) => message.role === "user")
+    .map((message) => (typeof message.content === "string" ? message.content : (message.content as { type: string; text?: string }[]).map((part) => part.text ?? "").join("")));
+}
+
+function lastAssistantText(records: Record_[]): string {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const message = records[i]!.message as { role?: string; content?: { type: string; text?: string }[] } | undefined;
+    if (records[i]!.type === "message_end" && message?.role === "assistant") return (message.content ?? []).filter((part) => part.type === "text").map((part) => part.text).join("");
+  }
+  return "";
+}

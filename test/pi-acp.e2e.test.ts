@@ -1,0 +1,101 @@
+/**
+ * pi-acp (the ACP adapter written for pi, pinned as a dev dependency) pointed at Atomic: the ACP
+ * SDK's client drives pi-acp over stdio, pi-acp spawns `pi --mode rpc --no-themes` (Atomic, through
+ * PI_ACP_PI_COMMAND) and speaks pi's RPC to it, and the loopback fake LLM is the model. A user of
+ * an editor gets initialize, new sessions, a streamed answer with a tool call, cancel, and a
+ * second session, exactly as with pi.
+ */
+import { writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { writeModelsJson } from "./fake-llm/server.js";
+import { AcpAgent, type Update } from "./helpers/acp-client.js";
+import { pathWithoutPi, piShim, type PiShim } from "./helpers/pi-shim.js";
+import { tempDir } from "./helpers/temp.js";
+import { useFakeLlm } from "./helpers/use-fake-llm.js";
+
+const PI_ACP = createRequire(import.meta.url).resolve("pi-acp");
+const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
+const fake = useFakeLlm();
+const running: { agent: AcpAgent; shim: PiShim }[] = [];
+
+afterEach(async () => {
+  for (const { agent, shim } of running.splice(0)) {
+    await agent.close();
+    // pi-acp ends its pi processes with SIGTERM as it exits; Atomic's teardown is then over too.
+    await shim.settle();
+  }
+  fake.setDefault({ text: "ok" });
+});
+
+/** pi-acp with Atomic as its `pi`: Atomic's agent dir serves the fake models, pi-acp's own dirs are empty temp folders. */
+async function startPiAcp(): Promise<{ agent: AcpAgent; shim: PiShim }> {
+  const agentDir = tempDir("atomic-agent-");
+  await writeModelsJson(agentDir, fake.url);
+  const piHome = tempDir("atomic-pi-home-");
+  const piAgentDir = tempDir("atomic-pi-agent-");
+  // pi-acp's own setting: no "startup info" block (it would run `pi --version` and `npm view` for it).
+  writeFileSync(join(piAgentDir, "settings.json"), JSON.stringify({ quietStartup: true }));
+  const shim = piShim();
+  const agent = new AcpAgent({
+    program: [process.execPath, PI_ACP],
+    args: [],
+    cwd: tempDir("atomic-cwd-"),
+    agentDir,
+    settings: { defaultProvider: "fake-openai", defaultModel: "fake-1" },
+    env: { ...NO_KEYS, PI_ACP_PI_COMMAND: shim.command, PI_CODING_AGENT_DIR: piAgentDir, HOME: piHome, PATH: pathWithoutPi() },
+  });
+  running.push({ agent, shim });
+  return { agent, shim };
+}
+
+const toolUpdates = (updates: readonly Update[]) => updates.filter((u) => u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update");
+
+describe("pi-acp 0.0.34 driving Atomic", () => {
+  it("initialize, a new session, a streamed prompt with a tool call, cancel, and a second session", async () => {
+    const { agent, shim } = await startPiAcp();
+    expect(await agent.initialize()).toMatchObject({ protocolVersion: 1, agentInfo: { name: "pi-acp" }, agentCapabilities: { loadSession: true } });
+
+    // session/new: pi-acp starts `pi --mode rpc --no-themes`, reads get_state, models and thinking levels.
+    const cwd = tempDir("atomic-cwd-");
+    writeFileSync(join(cwd, "hello.txt"), "hello from the file\n");
+    const first = await agent.newSession(cwd);
+    expect(shim.pids()).toHaveLength(1);
+    const model = first.configOptions?.find((option) => option.id === "model");
+    expect(model).toMatchObject({ currentValue: "fake-openai/fake-1" });
+    // The offline replay model is not offered: it is not in use.
+    expect(JSON.stringify(model)).not.toContain("replay/");
+    expect(first.configOptions?.find((option) => option.id === "thought_level")).toMatchObject({ currentValue: "medium" });
+
+    // A streamed prompt with a tool call: text chunks, tool_call, its completion with the file's text.
+    fake.script({ text: "Reading the file.", toolCalls: [{ id: "call_read", name: "read", args: { path: "hello.txt" } }] }, { text: "It says hello." });
+    expect(await agent.prompt(first.sessionId, "what does hello.txt say?")).toEqual({ stopReason: "end_turn" });
+    const updates = agent.updates.get(first.sessionId) ?? [];
+    expect(agent.text(first.sessionId)).toBe("Reading the file.It says hello.");
+    expect(updates.filter((u) => u.sessionUpdate === "agent_message_chunk").length).toBeGreaterThan(2);
+    const tool = toolUpdates(updates);
+    expect(tool[0]).toMatchObject({ sessionUpdate: "tool_call", toolCallId: "call_read", kind: "read", title: "read" });
+    expect(tool.at(-1)).toMatchObject({ sessionUpdate: "tool_call_update", toolCallId: "call_read", status: "completed" });
+    expect(JSON.stringify(tool.at(-1))).toContain("hello from the file");
+    // pi's four tools are what the model is offered; the context usage pi-acp asks for after the turn arrives.
+    expect((fake.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name)).toEqual(["read", "edit", "write", "bash"]);
+    expect(updates.some((u) => u.sessionUpdate === "usage_update")).toBe(true);
+
+    // Cancel while the answer streams: the turn ends as cancelled, the HTTP request is closed.
+    fake.script({ text: "one two three four five six seven eight nine ten", stall: 4 });
+    const slow = agent.prompt(first.sessionId, "stream slowly");
+    await fake.waitForRequests(3);
+    await agent.agent.notify("session/cancel", { sessionId: first.sessionId });
+    expect(await slow).toEqual({ stopReason: "cancelled" });
+    await fake.waitForDisconnect(2, 5_000);
+
+    // A second session: a new Atomic process, its own session id, and it answers.
+    const second = await agent.newSession(tempDir("atomic-cwd-"));
+    expect(second.sessionId).not.toBe(first.sessionId);
+    expect(shim.pids()).toHaveLength(2);
+    fake.script({ text: "Second session here." });
+    expect(await agent.prompt(second.sessionId, "hi")).toEqual({ stopReason: "end_turn" });
+    expect(agent.text(second.sessionId)).toBe("Second session here.");
+  });
+});
