@@ -93,7 +93,7 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
     line(`  startup model  ${model ? `${model.provider}/${model.id} (thinking ${agent!.getThinkingLevel()})` : "none"}`);
     line();
     line("Credentials (provider, where its key comes from; keys are never shown)");
-    out.push(...table(models.providers().map((provider) => [provider, credentials(models.authStatus(provider), models.providerInfo(provider)?.envKey), count(models.all().filter((m) => m.provider === provider).length, "model")]), "  "));
+    out.push(...table(models.providers().map((provider) => [provider, credentials(models.authStatus(provider), models.providerInfo(provider)?.envKey), count(models.modelsOf(provider).length, "model")]), "  "));
   }
   if (found.notes.length > 0) {
     line();

@@ -5,15 +5,18 @@
 // adapters with the parts of the official SDKs they use, the HTML renderer, replay streams) stays in
 // separate chunks, loaded on first use: bundled and minified, an SDK costs a fraction of loading
 // its package's hundreds of files. marked/highlight.js (run in a worker), the ACP SDK (loaded only
-// in ACP mode) and the transpiling jiti are never bundled. BUNDLE_NO_MINIFY=1 keeps the output
-// readable (for profiling).
+// in ACP mode), the Bedrock SDK (see EXTERNAL) and the transpiling jiti are never bundled.
+// BUNDLE_NO_MINIFY=1 keeps the output readable (for profiling).
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { rolldown } from "rolldown";
 import { parseAst } from "rolldown/parseAst";
 import { transform } from "rolldown/utils";
 
-const EXTERNAL = [/^node:/, /^marked/, /^highlight\.js/, /^jiti$/, /^@agentclientprotocol\/sdk/];
+// The Bedrock SDK stays a package of its own, loaded from node_modules on first use: bundled, it
+// shares Anthropic's SDK with the Anthropic adapter, and every Anthropic request would load the
+// whole SDK (all its resources, OpenTelemetry) that only the Bedrock client pulls in.
+const EXTERNAL = [/^node:/, /^marked/, /^highlight\.js/, /^jiti$/, /^@agentclientprotocol\/sdk/, /^@anthropic-ai\/bedrock-sdk/];
 
 const DIST = resolve("dist");
 const MARK = "atomic-dist-file:";

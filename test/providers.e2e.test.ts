@@ -112,6 +112,31 @@ describe("local servers", () => {
   });
 });
 
+describe("cloud routes through the built CLI (the bundled SDKs, Bedrock's loaded from node_modules)", () => {
+  const ROUTES = [
+    { model: "amazon-bedrock/us.anthropic.claude-opus-5-5", env: { AWS_ACCESS_KEY_ID: "AKIDEXAMPLE", AWS_SECRET_ACCESS_KEY: "secret", AWS_REGION: "us-east-2" }, path: "/model/us.anthropic.claude-opus-5-5/invoke-with-response-stream", auth: /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/us-east-2\/bedrock\// },
+    { model: "azure/gpt-6.2-sol", env: { AZURE_OPENAI_API_KEY: "az-key" }, path: "/openai/v1/responses", auth: undefined },
+    { model: "google-vertex/gemini-4-argon", env: { GOOGLE_CLOUD_API_KEY: "gcp-key" }, path: "/v1beta1/publishers/google/models/gemini-4-argon:streamGenerateContent", auth: undefined },
+  ];
+  it.each(ROUTES.map((r) => [r.model, r] as const))("%s answers a prompt", async (_name, route) => {
+    const { agentDir, cwd } = folders();
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { "amazon-bedrock": { baseUrl: fake.url }, "google-vertex": { baseUrl: fake.url } } }));
+    const client = new RpcClient({ agentDir, cwd, args: ["--mode", "rpc", "--no-session", "--model", route.model], env: { ...NO_KEYS, AZURE_OPENAI_BASE_URL: `${fake.url}/openai/v1`, ...route.env } });
+    clients.push(client);
+    fake.requests.length = 0;
+    fake.script({ text: "cloud answer" });
+    expect(await client.request({ type: "prompt", message: "hi" })).toMatchObject({ success: true });
+    const end = await client.waitForEvent("agent_end");
+    const messages = (end as unknown as { messages: { role: string; content: { text?: string }[]; errorMessage?: string }[] }).messages;
+    const answer = messages.filter((m) => m.role === "assistant").at(-1)!;
+    expect(answer.errorMessage).toBeUndefined();
+    expect(answer.content).toEqual([expect.objectContaining({ text: "cloud answer" })]);
+    expect(fake.requests[0]!.path).toBe(route.path);
+    if (route.auth) expect(String(fake.requests[0]!.headers.authorization)).toMatch(route.auth);
+  });
+});
+
 describe("atomic models update", () => {
   it("refreshes a provider's catalog into the agent dir (new models, new prices, curated limits kept); reset goes back", async () => {
     const { agentDir, cwd } = folders();

@@ -91,6 +91,7 @@ describe("the compiled catalog", () => {
       const { models: entries, ...header } = file;
       expect(source.providers.find((provider) => provider.provider === file.provider)).toEqual(header);
       expect(source.entries(file.provider)).toEqual(entries);
+      expect(source.ids(file.provider)).toEqual(entries.map((entry) => entry.id));
     }
     expect(source.entries("no-such-provider")).toEqual([]);
   });

@@ -1,9 +1,9 @@
 /**
  * Where the catalog comes from at run time. The build compiles the per-provider files of
  * `data/` into one `catalog.jsonl` next to this module: its first line holds every provider's
- * header (name, API, base URL, credential), each further line one provider's models, so a start
- * reads one file and parses only the providers it uses (a start that names one model parses one
- * line). Run from the source tree (tests), the `data/` files are read instead. Refreshed copies
+ * header (name, API, base URL, credential), the second every provider's model ids, each further
+ * line one provider's models, so a start reads one file and parses only the providers it uses (a
+ * start that names one model, `provider/id` or a bare id, parses the lines that list it). Run from the source tree (tests), the `data/` files are read instead. Refreshed copies
  * (`atomic models update`, `<agent dir>/catalog/<provider>.json`) replace a provider's shipped
  * data when they were checked later.
  */
@@ -18,6 +18,8 @@ export interface CatalogSource {
   providers: CatalogProvider[];
   /** A provider's entries, parsed on the first call. */
   entries(provider: string): CatalogEntry[];
+  /** A provider's model ids, without parsing its entries. */
+  ids(provider: string): readonly string[];
   /** What could not be read (a refreshed file that is broken is skipped, the shipped data kept). */
   problems: string[];
 }
@@ -48,7 +50,12 @@ export async function readCatalog(agentDir?: string): Promise<CatalogSource> {
     providers[at] = header;
     replaced.set(file.provider, models);
   }
-  return { providers, entries: (provider) => replaced.get(provider) ?? shipped.entries(provider), problems };
+  return {
+    providers,
+    entries: (provider) => replaced.get(provider) ?? shipped.entries(provider),
+    ids: (provider) => replaced.get(provider)?.map((entry) => entry.id) ?? shipped.ids(provider),
+    problems,
+  };
 }
 
 /** The shipped catalog as whole files (each provider's header with its models). */
@@ -73,10 +80,12 @@ async function readShipped(): Promise<Omit<CatalogSource, "problems">> {
 export function fromCompiled(text: string): Omit<CatalogSource, "problems"> {
   const lines = text.split("\n");
   const providers = JSON.parse(lines[0]!) as CatalogProvider[];
+  const ids = JSON.parse(lines[1]!) as Record<string, string[]>;
   const parsed = new Map<string, CatalogEntry[]>();
-  const index = new Map(providers.map((provider, i) => [provider.provider, i + 1]));
+  const index = new Map(providers.map((provider, i) => [provider.provider, i + 2]));
   return {
     providers,
+    ids: (provider) => ids[provider] ?? [],
     entries(provider) {
       let entries = parsed.get(provider);
       if (!entries) {
@@ -89,16 +98,21 @@ export function fromCompiled(text: string): Omit<CatalogSource, "problems"> {
   };
 }
 
-/** One line of headers, then one line of entries per provider (ASCII: `\u` escapes). */
+/** A line of headers, a line of ids, then one line of entries per provider (ASCII: `\u` escapes). */
 export function compileCatalog(files: readonly CatalogFile[]): string {
   const ascii = (value: unknown) => JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   const headers = files.map(({ models: _models, ...header }) => header);
-  return [ascii(headers), ...files.map((file) => ascii(file.models))].join("\n") + "\n";
+  const ids = Object.fromEntries(files.map((file) => [file.provider, file.models.map((model) => model.id)]));
+  return [ascii(headers), ascii(ids), ...files.map((file) => ascii(file.models))].join("\n") + "\n";
 }
 
 function fromFiles(files: CatalogFile[]): Omit<CatalogSource, "problems"> {
   const byName = new Map(files.map((file) => [file.provider, file]));
-  return { providers: files.map(({ models: _models, ...header }) => header), entries: (provider) => byName.get(provider)?.models ?? [] };
+  return {
+    providers: files.map(({ models: _models, ...header }) => header),
+    entries: (provider) => byName.get(provider)?.models ?? [],
+    ids: (provider) => byName.get(provider)?.models.map((model) => model.id) ?? [],
+  };
 }
 
 /** The shipped data files in catalog order, validated (the build and the tests read them so). */

@@ -32,7 +32,7 @@ export function registerProvider(host: ExtensionHost, record: ExtensionRecord, n
   if (config.models) {
     list = config.models.map((model) => toModel(name, config, model));
   } else {
-    list = models.all().filter((model) => model.provider === name);
+    list = models.modelsOf(name);
     if (list.length === 0) throw new Error(`registerProvider("${name}"): no models given, and Atomic has no provider "${name}" whose models it could change`);
     list = list.map((model) => ({ ...model, ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}), ...(config.headers ? { headers: { ...model.headers, ...config.headers } } : {}) }));
   }

@@ -37,12 +37,16 @@ export interface ModelsApi extends ProviderModelsApi {
   scope(): readonly ScopedModel[];
   /** Takes one model out of the catalog (an extension's virtual model); a provider left without models goes too. */
   removeModel(provider: string, id: string): boolean;
+  /** One provider's models, in catalog order (builds only that provider's catalog). */
+  modelsOf(provider: string): Model[];
+  /** Every provider's model with this id (case-insensitive), building only the catalogs that list it. */
+  modelsWithId(id: string): Model[];
   hasProvider(provider: string): boolean;
   /**
    * Registers a catalog provider whose models are built by `load` when first asked for (a start
    * that uses one provider never builds the others). models.json patches apply as they are built.
    */
-  registerCatalogProvider(registration: Omit<ProviderRegistration, "models">, load: () => Model[]): void;
+  registerCatalogProvider(registration: Omit<ProviderRegistration, "models">, load: () => Model[], ids?: readonly string[]): void;
   /** A registered provider's API, base URL (models.json's when it sets one) and key variable. */
   providerInfo(provider: string): { api: string; baseUrl?: string; envKey?: string } | undefined;
   /** Registered provider names, in registration order. */

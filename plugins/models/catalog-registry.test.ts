@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Model } from "../../lib/llm/index.js";
 import { removeDir, tempDir } from "../../test/fake-llm/harness.js";
 import { ModelRegistry } from "./registry.js";
+import { resolveModelPattern } from "./resolve.js";
+import { resolveStartupModel } from "./startup.js";
 
 let agentDir: string;
 beforeAll(async () => {
@@ -58,6 +60,36 @@ describe("lazy catalog providers", () => {
     expect(r.all().map((m) => m.id)).toEqual(["a", "b", "c"]);
     expect(groq).toHaveBeenCalledTimes(1);
     expect(other).toHaveBeenCalledTimes(1);
+  });
+
+  it("resolves a provider's model (provider/id, --provider) without building the other catalogs", async () => {
+    const r = await registry({ GROQ_API_KEY: "g" });
+    const groq = vi.fn(() => [model("groq", "llama-70b")]);
+    const other = vi.fn(() => [model("other", "llama-70b")]);
+    r.registerCatalogProvider({ name: "groq", api: "openai-completions", envKey: "GROQ_API_KEY" }, groq);
+    r.registerCatalogProvider({ name: "other", api: "openai-completions" }, other);
+    expect(resolveModelPattern(r, undefined, "groq/llama-70b")?.model.provider).toBe("groq");
+    expect(resolveModelPattern(r, "groq", "70b")?.model.id).toBe("llama-70b");
+    expect(resolveModelPattern(r, undefined, "groq/llama-70b:high")).toMatchObject({ model: { id: "llama-70b" }, thinkingLevel: "high" });
+    expect(resolveStartupModel(r, { positionals: [], provider: "groq" }, {}).model?.id).toBe("llama-70b");
+    expect(other).not.toHaveBeenCalled();
+    // A bare pattern searches every catalog.
+    expect(resolveModelPattern(r, undefined, "70b")?.model.provider).toBe("groq");
+    expect(other).toHaveBeenCalledTimes(1);
+  });
+
+  it("a bare id builds only the catalogs whose id lists hold it", async () => {
+    const r = await registry({ OTHER_KEY: "o" });
+    const groq = vi.fn(() => [model("groq", "llama-70b")]);
+    const other = vi.fn(() => [model("other", "Llama-70B"), model("other", "mini")]);
+    const third = vi.fn(() => [model("third", "x")]);
+    r.registerCatalogProvider({ name: "groq", api: "openai-completions", envKey: "GROQ_API_KEY" }, groq, ["llama-70b"]);
+    r.registerCatalogProvider({ name: "other", api: "openai-completions", envKey: "OTHER_KEY" }, other, ["Llama-70B", "mini"]);
+    r.registerCatalogProvider({ name: "third", api: "openai-completions" }, third, ["x"]);
+    // Both list it; the one with a key wins.
+    expect(resolveModelPattern(r, undefined, "llama-70b")?.model.provider).toBe("other");
+    expect(third).not.toHaveBeenCalled();
+    expect(r.modelsWithId("MINI").map((m) => m.provider)).toEqual(["other"]);
   });
 
   it("builds a provider models.json patches at once, with the patch applied", async () => {

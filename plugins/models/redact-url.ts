@@ -7,6 +7,8 @@ const HIDDEN = "***";
 
 /** The URL with query values and user info replaced by `***`; unparseable text is returned as is. */
 export function redactUrl(url: string): string {
+  // No query and no user info: nothing to hide, and no URL to parse (catalogs list hundreds).
+  if (!url.includes("?") && !url.includes("@")) return url;
   let parsed: URL;
   try {
     parsed = new URL(url);

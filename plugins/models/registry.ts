@@ -25,6 +25,8 @@ export class ModelRegistry implements ModelsApi {
   readonly #providers = new Map<string, ProviderRegistration>();
   /** Catalog providers whose models are not built yet: built on first use (most starts use one provider). */
   readonly #pending = new Map<string, () => Model[]>();
+  /** The model ids of a pending catalog (lower case), when its catalog lists them: a bare id builds only its owners. */
+  readonly #pendingIds = new Map<string, Set<string>>();
   /** models.json blocks by provider; applied whenever that provider registers. */
   readonly #config = new Map<string, ProviderConfig>();
   /** Original base URLs of models listed with a redacted one, by `provider\0id`. */
@@ -102,7 +104,7 @@ export class ModelRegistry implements ModelsApi {
     }
   }
 
-  registerCatalogProvider(registration: Omit<ProviderRegistration, "models">, load: () => Model[]): void {
+  registerCatalogProvider(registration: Omit<ProviderRegistration, "models">, load: () => Model[], ids?: readonly string[]): void {
     // An existing provider, or one models.json patches (its problems are reported at startup): built now.
     if (this.#providers.has(registration.name) || this.#config.has(registration.name)) {
       this.registerProvider({ ...registration, models: load() });
@@ -110,6 +112,7 @@ export class ModelRegistry implements ModelsApi {
     }
     this.#providers.set(registration.name, { ...registration, models: [] });
     this.#pending.set(registration.name, load);
+    if (ids) this.#pendingIds.set(registration.name, new Set(ids.map((id) => id.toLowerCase())));
   }
 
   registerProvider(registration: ProviderRegistration): void {
@@ -148,6 +151,19 @@ export class ModelRegistry implements ModelsApi {
 
   available(): Model[] {
     return [...this.#providers.keys()].filter((name) => this.authStatus(name).configured).flatMap((name) => this.#registration(name)!.models);
+  }
+
+  modelsWithId(id: string): Model[] {
+    const lower = id.toLowerCase();
+    return [...this.#providers.keys()].flatMap((name) => {
+      const ids = this.#pending.has(name) ? this.#pendingIds.get(name) : undefined;
+      if (ids && !ids.has(lower)) return [];
+      return this.#registration(name)!.models.filter((m) => m.id.toLowerCase() === lower);
+    });
+  }
+
+  modelsOf(provider: string): Model[] {
+    return this.#registration(provider)?.models ?? [];
   }
 
   find(provider: string, id: string): Model | undefined {
@@ -241,6 +257,7 @@ export class ModelRegistry implements ModelsApi {
     const load = this.#pending.get(name);
     if (load) {
       this.#pending.delete(name);
+      this.#pendingIds.delete(name);
       const registration = this.#providers.get(name)!;
       this.#providers.set(name, { ...registration, models: load().map((model) => this.#listed(model)) });
     }

@@ -47,14 +47,20 @@ export function matchModel(models: ModelsApi, provider: string | undefined, patt
     provider = id.slice(0, slash);
     id = id.slice(slash + 1);
   }
-  const available = new Set(models.available());
-  let candidates = models.all();
-  if (provider) candidates = candidates.filter((m) => m.provider === provider);
+  const lower = id.toLowerCase();
+  const withKey = (list: Model[]) => new Set(list.filter((m) => models.authStatus(m.provider).configured));
+  // A bare id: only the catalogs that list it are built (a fuzzy pattern needs them all).
+  if (!provider && id !== "") {
+    const exact = models.modelsWithId(id);
+    if (exact.length > 0) return preferAvailable(exact, withKey(exact))[0];
+  }
+  // One provider's models when the pattern names it: only that catalog is built.
+  const candidates = provider ? models.modelsOf(provider) : models.all();
+  const available = withKey(candidates);
   if (candidates.length === 0) return undefined;
   if (id === "") return preferAvailable(candidates, available)[0];
 
-  const lower = id.toLowerCase();
-  const exact = candidates.filter((m) => m.id.toLowerCase() === lower || `${m.provider}/${m.id}`.toLowerCase() === lower);
+  const exact = candidates.filter((m) => m.id.toLowerCase() === lower);
   if (exact.length > 0) return preferAvailable(exact, available)[0];
 
   const fuzzy = candidates.filter((m) => m.id.toLowerCase().includes(lower) || m.name.toLowerCase().includes(lower));
@@ -81,7 +87,7 @@ function cloneForUnknownId(models: ModelsApi, provider: string | undefined, patt
     id = id.slice(slash + 1);
   }
   if (!provider || id === "" || !models.hasProvider(provider)) return undefined;
-  const template = models.all().find((m) => m.provider === provider);
+  const template = models.modelsOf(provider)[0];
   if (!template) return undefined;
   return {
     model: { ...template, id, name: id },

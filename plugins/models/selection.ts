@@ -98,7 +98,8 @@ export class ModelSelection {
   }
 
   async setModel(provider: string, modelId: string): Promise<Model> {
-    const model = this.#models.available().find((m) => m.provider === provider && m.id === modelId);
+    const found = this.#models.find(provider, modelId);
+    const model = found && this.#models.authStatus(provider).configured ? found : undefined;
     if (!model) throw new KernelError(ErrorCode.NOT_FOUND, `Model not found: ${provider}/${modelId}`);
     // Saved first: a choice that cannot be saved is an error and changes nothing.
     await this.#persist({ defaultProvider: model.provider, defaultModel: model.id });

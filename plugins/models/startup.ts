@@ -95,7 +95,7 @@ function savedOrFirst(models: ModelsApi, settings: Settings): StartupChoice {
     }
   }
   if (defaultProvider && !defaultModel) {
-    const model = models.available().find((m) => m.provider === defaultProvider);
+    const model = models.authStatus(defaultProvider).configured ? models.modelsOf(defaultProvider)[0] : undefined;
     if (model) return { model };
   }
   // Keyless offline providers (replay) are available but never chosen unless asked for.

@@ -36,7 +36,7 @@ export function createVirtualModules(host: ExtensionHost, version: string): Virt
     stream: (model: Model, context: piAi.Context, options?: piAi.StreamOptions) => streamWith(agent(), model, context, options),
     streamSimple: (model: Model, context: piAi.Context, options?: piAi.SimpleStreamOptions) => streamWith(agent(), model, context, options),
     getModel: (provider: string, modelId: string) => models().find(provider, modelId),
-    getModels: (provider: string) => models().all().filter((model) => model.provider === provider),
+    getModels: (provider: string) => models().modelsOf(provider),
     getProviders: () => models().providers(),
   } satisfies Partial<typeof piAi>;
   const boundCodingAgent = {
