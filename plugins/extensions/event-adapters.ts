@@ -5,7 +5,6 @@
  * (a throwing tool_call handler blocks; others are isolated and reported) are the hooks' own.
  */
 import { resolve } from "node:path";
-import { toCustomMessage } from "./actions.js";
 import { boundaryState, outcomeOf } from "./boundary.js";
 import { PI1_ADAPTERS } from "./event-adapters-pi1.js";
 import { answered, notifyAdapter as notify, RELEASED, type Adapter, type Result } from "./event-site.js";

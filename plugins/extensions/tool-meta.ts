@@ -7,7 +7,6 @@
  * Atomic has no codemode, so `codemode` and `deferred` tools are simply inactive until named.
  */
 import { dirname } from "node:path";
-import type { ExtensionHost } from "./host.js";
 import type { ExtensionScope } from "./record.js";
 import type { SourceInfo, ToolAnnotations, ToolDefinition, ToolExposure, ToolNamespace } from "./types/api.js";
 

@@ -165,6 +165,7 @@ export function fuzzyFilter<T>(items: T[], query: string, getText: (item: T) => 
 
 /** A component that draws nothing (interactive widgets: lists, inputs, editors, loaders). */
 class Inert implements Component {
+  // biome-ignore lint/complexity/noUselessConstructor: declares that pi-tui's constructor arguments are accepted (and ignored)
   constructor(..._args: unknown[]) {}
   render(_width: number): readonly string[] {
     return [];
@@ -175,6 +176,7 @@ class Inert implements Component {
 
 export class Container implements Component {
   children: Component[] = [];
+  // biome-ignore lint/complexity/noUselessConstructor: declares that pi-tui's constructor arguments are accepted (and ignored)
   constructor(..._args: unknown[]) {}
   addChild(child: Component): void {
     this.children.push(child);
