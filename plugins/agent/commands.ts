@@ -10,7 +10,7 @@ export const imageSchema = ImageContentSchema;
 
 const queueModeSchema = () => z.enum(["all", "one-at-a-time"]);
 
-/** pi 1.x's `data.disposition`: what became of the submitted text (a field added to the spec's response). */
+/** pi 1.x's `data.disposition`: what became of the submitted text (a field added to the documented response). */
 const PromptDispositionSchema = () =>
   z
     .object({

@@ -27,7 +27,7 @@ export const AgentSettledSchema = () =>
         "The prompt is fully done: after its last `agent_end`, with no retry, compaction or continuation pending (pi 1.x). Once per prompt that started a run (not for `disposition: \"handled\"`); `set_event_options {agentSettled: false}` turns it off.",
     });
 
-/** `message_update` in full (the spec's snapshots); `agent_settled` on, as pi 1.x emits it. */
+/** `message_update` in full (both snapshots, as docs/protocol.md shows it); `agent_settled` on, as pi 1.x emits it. */
 export const DEFAULT_EVENT_OPTIONS: Readonly<EventOptions> = Object.freeze({ messageUpdates: "full", agentSettled: true });
 
 export interface EventOptionsApi {

@@ -1,6 +1,6 @@
 /**
  * Plugin `event-options`: the shapes of the outward stream a client may choose. `set_event_options`
- * chooses `message_update` deltas (linear output on long answers; the default keeps the spec's
+ * chooses `message_update` deltas (linear output on long answers; the default keeps both
  * snapshots) and whether the `agent_settled` event is written (the "really done" signal, on by
  * default as in pi 1.x: emitted when the agent's `agent_settled` hook fires, i.e. after the last
  * `agent_end` of a prompt with no retry, compaction or continuation pending).
