@@ -54,7 +54,8 @@ async function paired(bareDir, extensionsDir, runs) {
 }
 
 async function inProcess(agentDir, runs) {
-  const { createHost, silentLogger } = await import("../dist/kernel/index.js");
+  const { silentLogger } = await import("../dist/kernel/index.js");
+  const { createHost } = await import("../dist/host/index.js");
   const { BUILTIN_PLUGINS } = await import("../dist/cli/builtins.js");
   const totals = [];
   for (let i = 0; i < runs; i++) {

@@ -58,9 +58,9 @@ export function mainThreadTimes(pid) {
  * Spawns the agent; `onLine(line, agent)` sees every stdout line (raw string, not parsed, so the
  * client's own parsing does not dominate what is measured).
  */
-export function startAgent(args, { agentDir, cwd, onLine, cli = CLI }) {
+export function startAgent(args, { agentDir, cwd, onLine, cli = CLI, node = process.execPath }) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...NODE_FLAGS, cli, ...args], {
+  const child = spawn(node, [...NODE_FLAGS, cli, ...args], {
     cwd: cwd ?? agentDir,
     env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir },
     stdio: ["pipe", "pipe", "inherit"],

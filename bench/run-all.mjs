@@ -7,17 +7,20 @@ import { benchFirstToken } from "./first-token.mjs";
 import { benchGrep } from "./grep.mjs";
 import { benchListSessions } from "./list-sessions.mjs";
 import { benchManyAgents } from "./many-agents.mjs";
+import { benchMcpCalls, benchMcpLoop, benchMcpStartup } from "./mcp.mjs";
 import { benchLongAnswer } from "./long-answer.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchSkills } from "./skills.mjs";
 import { benchStartup } from "./startup.mjs";
 import { benchStartupModes } from "./startup-modes.mjs";
+import { benchStartupNodes } from "./startup-nodes.mjs";
 import { benchStream } from "./stream.mjs";
 import { benchToolArgs } from "./tool-args.mjs";
 
 const results = {
   node: process.version,
   startup: await benchStartup(21),
+  startupNodes: await benchStartupNodes({ runs: 11 }),
   startupModes: await benchStartupModes(11),
   firstToken: await benchFirstToken({ runs: 11 }),
   stream: await benchStream({ runs: 5 }),
@@ -34,5 +37,8 @@ const results = {
   exportHtml: await benchExportHtml({ runs: 3 }),
   grep: await benchGrep({ runs: 5 }),
   manyAgents: await benchManyAgents({ agents: 100, processes: 100 }),
+  mcpStartup: await benchMcpStartup(21),
+  mcpCalls: await benchMcpCalls(),
+  mcpLoop: await benchMcpLoop(),
 };
 console.log(JSON.stringify(results, null, 2));

@@ -29,6 +29,7 @@ import skills from "../plugins/skills/index.js";
 import promptTemplates from "../plugins/prompt-templates/index.js";
 import packages from "../plugins/packages/index.js";
 import extensions from "../plugins/extensions/index.js";
+import mcp from "../plugins/mcp/index.js";
 
 /** In a stable order; the kernel re-orders by dependencies. */
 export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
@@ -58,6 +59,7 @@ export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   skills,
   promptTemplates,
   packages,
+  mcp,
   extensions,
 ];
 

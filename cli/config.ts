@@ -6,9 +6,10 @@
  * startup, the rest is still checked without them, so one report shows every problem.
  */
 import { stat } from "node:fs/promises";
-import { composeSettings, type HostOptions, type HostRuntime, type PreparedHost } from "../host/index.js";
+import { composeSettings, PI_ONLY_SETTINGS, type HostOptions, type HostRuntime, type PreparedHost } from "../host/index.js";
 import { toKernelError, type Logger } from "../kernel/index.js";
 import type {} from "../plugins/agent/api.js";
+import type {} from "../plugins/mcp/api.js";
 import type { ModelsApi } from "../plugins/models/api.js";
 import { credentials } from "./list-models.js";
 
@@ -36,10 +37,13 @@ export async function configReport(options: HostOptions, prepare: (options: Host
     try {
       prepared = await prepare({ ...attempt, log });
       host = await prepared.boot();
+      // A report starts no MCP server (`atomic mcp test` connects them).
+      host.kernel.services.maybe("mcp")?.hold();
       skipped = without;
       break;
     } catch (error) {
-      log.error(toKernelError(error).message);
+      // Every invalid setting is a line of its own.
+      for (const problem of toKernelError(error).message.split("\n")) log.error(problem);
       prepared = undefined;
     }
   }
@@ -71,7 +75,10 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
     line("Settings (key, where its value comes from, owner)");
     out.push(...table(rows, "  "));
     const unknown = Object.keys(sources.sources).filter((key) => !composed.has(key));
-    if (unknown.length > 0) line(`  Not read by any plugin (kept, ignored): ${unknown.join(", ")}`);
+    const pis = unknown.filter((key) => PI_ONLY_SETTINGS.has(key));
+    const others = unknown.filter((key) => !PI_ONLY_SETTINGS.has(key));
+    if (pis.length > 0) line(`  Read by pi, not by Atomic (kept, ignored): ${pis.join(", ")}`);
+    if (others.length > 0) line(`  Not read by any plugin (kept, ignored; see Problems): ${others.join(", ")}`);
   }
   const models = host?.kernel.services.maybe("models") as ModelsApi | undefined;
   if (host && models) {

@@ -1,6 +1,6 @@
 /**
- * The `atomic` executable's boot: subcommands (`auth`, `config`, `schema`, the package commands,
- * only as the first argument), then the host (settings, plugins, flags), then serving with the chosen transport, or
+ * The `atomic` executable's boot: subcommands (`auth`, `mcp`, `config`, `schema`, the package
+ * commands, only as the first argument), then the host (settings, plugins, flags), then serving with the chosen transport, or
  * printing the model list or the protocol schema. Signals ask the host for teardown. Anything that
  * goes wrong before serving is one clear line on stderr: exit 2 for a usage mistake, 1 otherwise.
  */
@@ -9,20 +9,22 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { claimStdout, type ClaimedStdout } from "../lib/stdout/index.js";
-import { ErrorCode, isKernelError, resolveAgentDir, toKernelError } from "../kernel/index.js";
+import { ErrorCode, isKernelError, resolveAgentDir, toKernelError, UsageError } from "../kernel/index.js";
 import { packageAliases, prepareHost, protocolSchema, type HostOptions, type PreparedHost } from "../host/index.js";
 import type {} from "../plugins/models/api.js";
 import { BUILTIN_MODULES, BUILTIN_PLUGINS } from "./builtins.js";
 import { applyPrintFlag, MODE_USAGE } from "./mode.js";
 import { configReport } from "./config.js";
-import { modelListing } from "./list-models.js";
+import { modelListing, noListingMatches } from "./list-models.js";
 import { piOnlyFlagMessage } from "./pi-flags.js";
+import { promptArgumentsMessage, terminalNote } from "./hints.js";
 
 // This file runs from dist/cli/ (compiled; the bundler re-points these URLs from wherever it puts
 // this code): the package root is two levels up.
 const INSTALL_DIR = `${dirname(fileURLToPath(new URL("../../package.json", import.meta.url)))}/`;
 // Resolved at run time: the CLI never imports a plugin's internals statically.
 const AUTH_CLI = new URL("../plugins/models/auth-cli.js", import.meta.url).href;
+const MCP_CLI = new URL("../plugins/mcp/cli.js", import.meta.url).href;
 const MODELS_CLI = new URL("../plugins/provider-catalog/update-cli.js", import.meta.url).href;
 const PACKAGES_CLI = new URL("../plugins/packages/cli.js", import.meta.url).href;
 /** pi's package commands (plugins/packages/cli.ts). */
@@ -55,6 +57,7 @@ export interface MainOptions {
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   if (argv[0] === "auth") return runAuth(argv.slice(1));
+  if (argv[0] === "mcp") return runMcp(argv.slice(1));
   if (argv[0] === "models") return runModels(argv.slice(1));
   if (argv[0] !== undefined && PACKAGE_COMMANDS.has(argv[0])) return runPackages(argv);
   const subcommand = argv[0] === "schema" ? "schema" : undefined;
@@ -69,6 +72,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     return fail(error);
   }
   applyPrintFlag(prepared.cli);
+  if (prepared.cli.help || prepared.cli.version || subcommand || prepared.cli.listModels !== undefined) endQuietlyOnClosedPipe();
   if (prepared.cli.help) {
     stdout.write(helpText(prepared));
     await stdout.flush();
@@ -90,12 +94,24 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     }
     const listModels = host.config.cli.listModels;
     if (listModels !== undefined) {
-      const { text, count } = modelListing(host.kernel.services.get("models"), listModels);
+      const models = host.kernel.services.get("models");
+      const { text, count } = modelListing(models, listModels);
+      const none = count === 0 && typeof listModels === "string" ? noListingMatches(models, listModels) : undefined;
       await host.shutdown("exit");
-      if (count === 0) return fail(new Error(`No models match "${listModels}".`));
+      if (count === 0) return fail(new Error(none ?? "No models."));
       stdout.write(text);
       await stdout.flush();
       return 0;
+    }
+    const mode = host.defaultMode();
+    const transport = host.transport(mode);
+    const positionals = host.config.cli.positionals;
+    if (!transport.acceptsPrompts) {
+      if (positionals.length > 0) {
+        await host.shutdown("exit");
+        return fail(new UsageError(promptArgumentsMessage(mode, positionals)));
+      }
+      if (process.stdin.isTTY) process.stderr.write(terminalNote(mode, transport));
     }
     let signalCode: number | undefined;
     for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES)) {
@@ -116,7 +132,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         setTimeout(onSettled, 1_000).unref();
       });
     }
-    const code = await host.serve();
+    const code = await host.serve(mode);
     return signalCode ?? code;
   } catch (error) {
     return fail(error);
@@ -132,16 +148,45 @@ function fail(error: unknown): number {
     process.stderr.write(`atomic: ${piOnlyFlagMessage(option) ?? `${coded.message}. Run 'atomic --help' for the list of options.`}\n`);
     return 2;
   }
-  process.stderr.write(`atomic: ${coded.message}\n`);
+  // Several problems at once (every invalid setting): one line each.
+  process.stderr.write(coded.message.split("\n").map((line) => `atomic: ${line}\n`).join(""));
   return usage ? 2 : 1;
 }
 
+/**
+ * Output read by a person or a pipe (help, version, schema, model list, config): a reader that
+ * stops early (`atomic schema | head`) ends the process quietly, not with an EPIPE stack trace.
+ */
+function endQuietlyOnClosedPipe(): void {
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") process.stderr.write(`atomic: cannot write to stdout: ${error.message}\n`);
+    process.exit(error.code === "EPIPE" ? 0 : 1);
+  });
+}
+
 async function runConfig(argv: string[], stdout: ClaimedStdout): Promise<number> {
+  endQuietlyOnClosedPipe();
+  if (argv.includes("--help") || argv.includes("-h")) {
+    stdout.write(CONFIG_HELP);
+    await stdout.flush();
+    return 0;
+  }
   const { text, problems } = await configReport(hostOptions(argv), prepareHost);
   stdout.write(text);
   await stdout.flush();
   return problems > 0 ? 1 : 0;
 }
+
+const CONFIG_HELP = `Usage: atomic config [options]
+
+Shows what a start with these options would use, without serving: the agent dir and working
+folder, each settings file and where every setting's value comes from (unknown keys, with the
+nearest known one), models.json and auth.json, which providers have a key and from where (never
+the key), the model a new session starts with, and every problem found. Exit 1 when there is one.
+
+Options: those of \`atomic --mode rpc\` (see atomic --help), e.g. --model, --provider, --approve,
+-e <extension>: the report shows what they would do.
+`;
 
 function helpText(prepared: PreparedHost): string {
   return [
@@ -155,6 +200,7 @@ function helpText(prepared: PreparedHost): string {
     "  atomic auth list                  show which providers have credentials, and from where",
     "  atomic models update [provider]   refresh the built-in model catalogs from models.dev (reset: back to the shipped data)",
     "  atomic config [options]           show where each setting comes from, models.json, credentials, problems",
+    "  atomic mcp add|remove|list|test   configure MCP servers in mcp.json, check that they connect (atomic mcp help)",
     "  atomic install <source> [-l]      install a pi package (npm:<name>, git:<repo>, a folder) into your settings (-l: the project's)",
     "  atomic remove <source> [-l]       remove a package; atomic list: the configured packages; atomic update [source]: update them",
     "  atomic schema                     print the protocol as one JSON Schema document",
@@ -180,6 +226,11 @@ function helpText(prepared: PreparedHost): string {
 async function runAuth(argv: string[]): Promise<number> {
   const { runAuthCommand } = (await import(AUTH_CLI)) as { runAuthCommand(argv: string[], io: object): Promise<number> };
   return runAuthCommand(argv, { agentDir: resolveAgentDir(process.env), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+}
+
+async function runMcp(argv: string[]): Promise<number> {
+  const { runMcpCommand } = (await import(MCP_CLI)) as { runMcpCommand(argv: string[], io: object): Promise<number> };
+  return runMcpCommand(argv, { agentDir: resolveAgentDir(process.env), cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr });
 }
 
 async function runModels(argv: string[]): Promise<number> {

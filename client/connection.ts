@@ -5,12 +5,18 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { LineReader } from "../lib/jsonl/index.js";
 
 export interface ConnectionOptions {
   /** The CLI entry to run with Node (default: this package's own `atomic`). */
   cliPath?: string;
+  /**
+   * The Node.js binary that runs the CLI (default: `process.execPath`, the Node running this
+   * client). Inside Electron, whose `process.execPath` is the app itself, name a `node` here.
+   */
+  nodePath?: string;
   cwd?: string;
   /** Laid over the client's own environment. */
   env?: Record<string, string | undefined>;
@@ -58,14 +64,21 @@ export class Connection {
     return this.#child !== undefined && this.#child.exitCode === null && this.#child.signalCode === null;
   }
 
-  open(modeArgs: string[]): void {
+  /** Spawns the agent; rejects (nothing left running) when it cannot start: a missing cwd, no such Node binary. */
+  async open(modeArgs: string[]): Promise<void> {
     if (this.#child) throw new Error("Client already started");
-    const child = spawn(process.execPath, [this.#options.cliPath ?? defaultCliPath(), ...modeArgs, ...(this.#options.args ?? [])], {
-      cwd: this.#options.cwd,
+    const { cwd } = this.#options;
+    // Node reports a missing cwd as a spawn ENOENT that names the binary, not the folder.
+    if (cwd !== undefined) await checkFolder(cwd);
+    const node = this.#options.nodePath ?? process.execPath;
+    const child = spawn(node, [this.#options.cliPath ?? defaultCliPath(), ...modeArgs, ...(this.#options.args ?? [])], {
+      cwd,
       env: { ...process.env, ...this.#options.env },
       stdio: ["pipe", "pipe", "pipe"],
     });
     this.#child = child;
+    // Without a listener, a spawn failure would be an uncaught 'error' in the embedding process.
+    child.on("error", (error) => this.#failAll(new Error(`Agent process failed: ${error.message}. Stderr: ${this.#stderr}`)));
     child.stderr.on("data", (chunk: Buffer) => (this.#stderr += chunk.toString()));
     const reader = new LineReader((line) => this.#onLine(line));
     child.stdout.on("data", (chunk: Buffer) => reader.push(chunk));
@@ -78,6 +91,15 @@ export class Connection {
         resolve(code);
       }),
     );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.once("spawn", resolve);
+        child.once("error", reject);
+      });
+    } catch (error) {
+      this.#child = undefined;
+      throw new Error(`Cannot start the agent with ${node}: ${(error as Error).message}`);
+    }
   }
 
   onRecord(listener: Listener): () => void {
@@ -149,4 +171,15 @@ export class Connection {
     }
     this.#pending.clear();
   }
+}
+
+async function checkFolder(cwd: string): Promise<void> {
+  let isFolder: boolean;
+  try {
+    isFolder = (await stat(cwd)).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(`Cannot start the agent in ${cwd}: ${code === "ENOENT" ? "the folder does not exist" : (error as Error).message}`);
+  }
+  if (!isFolder) throw new Error(`Cannot start the agent in ${cwd}: not a folder`);
 }

@@ -49,7 +49,7 @@ export class RpcClient {
     const args = ["--mode", "rpc"];
     if (this.#options.provider) args.push("--provider", this.#options.provider);
     if (this.#options.model) args.push("--model", this.#options.model);
-    this.#connection.open(args);
+    await this.#connection.open(args);
     await this.setEventOptions({ agentSettled: true });
   }
 

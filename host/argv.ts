@@ -14,7 +14,7 @@ export const CORE_FLAGS: readonly FlagSpec[] = [
 ];
 
 /**
- * pi's options that only concern its terminal UI (docs/configuration.md): accepted, so a wrapper written for
+ * pi's options that only concern its terminal UI (docs/decisions.md, Following pi 1.x): accepted, so a wrapper written for
  * pi starts Atomic, and ignored with one stderr line. Values are taken as pi takes them.
  */
 export const TERMINAL_UI_FLAGS: readonly FlagSpec[] = [

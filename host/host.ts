@@ -25,7 +25,7 @@ import { composeFlags, flagHelp, ignoredFlagsNotice, parseFlags, UnknownOptionEr
 import { PluginLoader, type LoaderOptions } from "./loader.js";
 import { HostRuntime } from "./runtime.js";
 import { Scheduler } from "./scheduler.js";
-import { composeSettings, readRawSettings, resolveSettings, validateSettingsFile, type RawSettingsFile } from "./settings-files.js";
+import { checkSettingsFile, composeSettings, readRawSettings, resolveSettings, unknownSettingsOf, type RawSettingsFile } from "./settings-files.js";
 
 export interface HostOptions {
   cwd: string;
@@ -96,10 +96,12 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
       const notice = ignoredFlagsNotice(cli);
       if (notice) log.warn(notice);
       const composed = composeSettings(definitions);
-      const userSettings = validateSettingsFile(composed, userFile);
+      // Trust from a valid user file only; an invalid one is reported below with the project's problems.
+      const userSettings = checkSettingsFile(composed, userFile).value;
       // Trust given on the command line covers the folder it was given for, not the others a client opens later.
       const approved = cli.approve === true && resolve(options.approvedFolder ?? options.cwd) === resolve(options.cwd);
-      const trusted = isTrustedProject(options.cwd, userSettings.trustedProjects as string[] | undefined, approved, env);
+      const trusted = isTrustedProject(options.cwd, userSettings?.trustedProjects as string[] | undefined, approved, env);
+      for (const unknown of unknownSettingsOf(composed, { user: userFile, project: projectFile })) log.warn(unknown);
       const resolved = resolveSettings(composed, { user: userFile, project: projectFile }, { trusted, ...(options.settings ? { overrides: options.settings } : {}) });
       for (const note of resolved.notes) log.info(note);
       const config: KernelConfig = {
@@ -115,12 +117,16 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
       };
       const kernel = new Kernel({ config, log, flags: composedFlags, ...(options.applyTimeoutMs ? { applyTimeoutMs: options.applyTimeoutMs } : {}) });
       await kernel.use(definitions);
+      const lateFlags = () => [...flags, ...kernel.lateFlags.map((entry) => entry.flag)];
+      // Values of flags extensions registered while loading, before the startup choices and
+      // session_start read them (pi.getFlag in a session_start handler); still unknown: below.
+      if (parsed.unknown.length > 0) kernel.hookRegistry.viewFor("host").boot_configure.tap({ name: "host", order: "pre" }, () => void Object.assign(cli, parseFlags(argv, lateFlags()).values));
       await kernel.boot();
-      if (parsed.unknown.length > 0) checkLateFlags(argv, [...flags, ...kernel.lateFlags.map((entry) => entry.flag)], cli);
+      if (parsed.unknown.length > 0) checkLateFlags(argv, lateFlags(), cli);
       // A sibling reuses the loaded definitions (user plugins included): nothing is imported twice.
       const openSibling = (sibling: SiblingOptions) =>
         prepareHost({ ...options, cwd: sibling.cwd, plugins: definitions, userPlugins: false, approvedFolder: options.approvedFolder ?? options.cwd }).then((next) => next.boot());
-      return new HostRuntime(kernel, new Scheduler(kernel.commands, log), openSibling);
+      return new HostRuntime(kernel, new Scheduler(kernel.commands, log, () => kernel.events.drain()), openSibling);
     },
   };
 }

@@ -74,4 +74,29 @@ describe("scheduler", () => {
     await scheduler.idle();
     expect(responses).toEqual([{ type: "response", command: "forever", success: true }]);
   });
+
+  it("runs no ordinary record while output is congested (waiting again if it congests anew); the immediate lane still runs", async () => {
+    const commands = new CommandRegistry();
+    const ran: string[] = [];
+    let congested: { promise: Promise<void>; drain: () => void } | undefined;
+    const congest = () => {
+      let drain!: () => void;
+      const promise = new Promise<void>((resolve) => (drain = resolve));
+      congested = { promise, drain: () => ((congested = undefined), drain()) };
+    };
+    commands.register(defineCommand({ name: "big", input: () => z.object({ n: z.number() }), run: ({ n }) => void (ran.push(`big:${n}`), congest()) }));
+    commands.register(defineCommand({ name: "now", lane: "immediate", input: () => z.object({}), run: () => void ran.push("now") }));
+    const scheduler = new Scheduler(commands, { info() {}, warn() {}, error() {} }, () => congested?.promise);
+    const respond = () => undefined;
+    for (let n = 1; n <= 3; n++) void scheduler.submit({ type: "big", n }, { source: "t", respond });
+    void scheduler.submit({ type: "now" }, { source: "t", respond });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect([...ran].sort()).toEqual(["big:1", "now"]);
+    congested!.drain();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(ran.slice(2)).toEqual(["big:2"]);
+    congested!.drain();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(ran.slice(2)).toEqual(["big:2", "big:3"]);
+  });
 });

@@ -3,6 +3,11 @@
  * immediate lane runs a record as soon as it is submitted (abort, bash, UI replies); the
  * ordinary lane runs one record at a time, in arrival order. Every record but a reply gets
  * exactly one response; every error becomes `success: false` text, never a stack.
+ *
+ * The ordinary lane does not run ahead of a congested output (a client that stopped reading
+ * stdout): before each record it waits for the transport's drain. Without that, one stdin
+ * chunk of 800 `get_messages` ran all 800 and queued their 800 MiB of answers in memory;
+ * the transport's input gate only stops the *next* read.
  */
 import { toKernelError, type CommandRegistry, type Id, type Logger, type Response, type SubmitOptions } from "../kernel/index.js";
 
@@ -14,10 +19,13 @@ export class Scheduler {
   #ordinary: Promise<void> = Promise.resolve();
   readonly #inFlight = new Set<Promise<void>>();
   #seq = 0;
+  readonly #congestion: (() => Promise<void> | undefined) | undefined;
 
-  constructor(commands: Pick<CommandRegistry, "has" | "lane" | "invoke" | "respondsTo">, log: Logger) {
+  /** `congestion`: undefined while output keeps up, else a promise that resolves when it drains (the kernel's `events.drain`). */
+  constructor(commands: Pick<CommandRegistry, "has" | "lane" | "invoke" | "respondsTo">, log: Logger, congestion?: () => Promise<void> | undefined) {
     this.#commands = commands;
     this.#log = log;
+    this.#congestion = congestion;
   }
 
   /** Resolves once every record submitted so far has been answered (`ordinary`: the ordinary lane only). */
@@ -69,9 +77,17 @@ export class Scheduler {
   }
 
   #ordinaryTask(task: () => Promise<void>): Promise<void> {
-    const next = this.#ordinary.then(task);
+    const next = this.#ordinary.then(() => this.#outputDrained()).then(task);
     this.#ordinary = next.catch(() => undefined);
     return this.#track(next);
+  }
+
+  /** Resolves once output is not congested (at once, without a promise hop, in the common case). */
+  #outputDrained(): Promise<void> | void {
+    const wait = this.#congestion?.();
+    if (!wait) return;
+    // Another record (an event) may congest it again before this one runs.
+    return wait.then(() => this.#outputDrained());
   }
 
   #track(promise: Promise<void>): Promise<void> {

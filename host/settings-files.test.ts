@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, win32 } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { composeSettings, readRawSettings, resolveSettings } from "./index.js";
+import { composeSettings, readRawSettings, resolveSettings, unknownSettingsOf } from "./index.js";
 import { deepMerge, defineSetting, definePlugin, ErrorCode, isTrustedProject, expandHome, isInsideFolder, resolveAgentDir, type PluginDefinition } from "../kernel/index.js";
 
 const roots: string[] = [];
@@ -65,6 +65,33 @@ describe("settings composed from their owners", () => {
     expect(() => resolveSettings(composeSettings(owners), { user, project: { path: d.project, exists: false, value: {} } }, { trusted: false })).toThrow(
       expect.objectContaining({ code: ErrorCode.CONFIG_INVALID, message: `Invalid settings file ${d.user}: Invalid retry.maxRetries: expected number` }),
     );
+  });
+
+  it("every bad value of both files is reported at once, a line each", async () => {
+    const d = dirs();
+    writeFileSync(d.user, JSON.stringify({ retry: { maxRetries: "three", baseDelayMs: "soon" } }));
+    writeFileSync(d.project, JSON.stringify({ steeringMode: "some" }));
+    const [user, project] = await Promise.all([readRawSettings(d.user), readRawSettings(d.project)]);
+    expect(() => resolveSettings(composeSettings(owners), { user, project }, { trusted: false })).toThrow(
+      [
+        `Invalid settings file ${d.user}: Invalid retry.maxRetries: expected number`,
+        `Invalid settings file ${d.user}: Invalid retry.baseDelayMs: expected number`,
+        `Invalid settings file ${d.project}: Invalid steeringMode: expected one of "all", "one-at-a-time"`,
+      ].join("\n"),
+    );
+  });
+
+  it("keys nothing reads are named with the nearest known one; pi's own keys are not", async () => {
+    const d = dirs();
+    writeFileSync(d.user, JSON.stringify({ retyr: {}, retry: { maxRetry: 3, maxRetries: 2 }, theme: "dark", zzzzzz: 1 }));
+    writeFileSync(d.project, JSON.stringify({ steringMode: "all" }));
+    const [user, project] = await Promise.all([readRawSettings(d.user), readRawSettings(d.project)]);
+    expect(unknownSettingsOf(composeSettings(owners), { user, project })).toEqual([
+      `Unknown setting "retyr" in ${d.user} (did you mean "retry"?): no plugin reads it, ignored`,
+      `Unknown setting "retry.maxRetry" in ${d.user} (did you mean "retry.maxRetries"?): no plugin reads it, ignored`,
+      `Unknown setting "zzzzzz" in ${d.user}: no plugin reads it, ignored`,
+      `Unknown setting "steringMode" in ${d.project} (did you mean "steeringMode"?): no plugin reads it, ignored`,
+    ]);
   });
 
   it("invalid JSON and a non-object name the file", async () => {

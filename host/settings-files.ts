@@ -1,14 +1,16 @@
 /**
  * Settings composed from the plugins that own them: the host validates the user file
  * (`<agent dir>/settings.json`) and the project file (`.atomic/settings.json`) against the
- * composition, each error naming its file and key, drops what a project may not set, and merges
- * (project wins; objects deep-merge). Unknown keys are kept and ignored: settings files are
- * shared with pi and newer versions.
+ * composition, reporting every error of both files at once (one line each, naming the file and
+ * the key), drops what a project may not set, and merges (project wins; objects deep-merge).
+ * Unknown keys are kept and ignored (settings files are shared with pi and newer versions), but
+ * one that no plugin and no pi reads is reported with the nearest known key: it is likely a typo.
  */
 import { constants as fsConstants } from "node:fs";
 import { open } from "node:fs/promises";
 import { z } from "zod";
-import { deepMerge, defineSetting, ErrorCode, formatValidationError, KernelError, ONE_SHOT, type PluginDefinition, type SettingSource, type SettingSpec } from "../kernel/index.js";
+import { deepMerge, defineSetting, ErrorCode, formatValidationIssues, KernelError, ONE_SHOT, type PluginDefinition, type SettingSource, type SettingSpec } from "../kernel/index.js";
+import { unknownSettings } from "./unknown-settings.js";
 
 /** Keys the host itself reads (transport choice, plugin paths, trust). */
 export const CORE_SETTINGS: Record<string, SettingSpec> = {
@@ -74,20 +76,38 @@ export async function readRawSettings(path: string): Promise<RawSettingsFile> {
   return { path, exists: true, value: json as Record<string, unknown> };
 }
 
-/** Validates one file's known keys; the error names the file and the key path. */
-export function validateSettingsFile(composed: Map<string, ComposedSetting>, file: RawSettingsFile): Record<string, unknown> {
+export interface CheckedSettingsFile {
+  /** The file's value with its known keys parsed; undefined when one is invalid. */
+  value?: Record<string, unknown>;
+  /** One line per invalid value: `Invalid settings file <path>: Invalid <key>: expected <what>`. */
+  problems: string[];
+}
+
+/** Validates one file's known keys, every error at once. */
+export function checkSettingsFile(composed: Map<string, ComposedSetting>, file: RawSettingsFile): CheckedSettingsFile {
   // Most processes have no settings file: no schema is built then.
-  if (Object.keys(file.value).length === 0) return {};
+  if (Object.keys(file.value).length === 0) return { value: {}, problems: [] };
   const shape: Record<string, z.ZodType> = {};
   for (const key of Object.keys(file.value)) {
     const setting = composed.get(key);
     if (setting) shape[key] = setting.spec.schema();
   }
   const parsed = z.looseObject(shape).safeParse(file.value, ONE_SHOT);
-  if (!parsed.success) throw new KernelError(ErrorCode.CONFIG_INVALID, `Invalid settings file ${file.path}: ${formatValidationError(parsed.error)}`);
-  return parsed.data as Record<string, unknown>;
+  if (parsed.success) return { value: parsed.data as Record<string, unknown>, problems: [] };
+  return { problems: formatValidationIssues(parsed.error).map((issue) => `Invalid settings file ${file.path}: ${issue}`) };
 }
 
+/** Validates one file's known keys; the error names the file and the key path of every invalid value. */
+export function validateSettingsFile(composed: Map<string, ComposedSetting>, file: RawSettingsFile): Record<string, unknown> {
+  const checked = checkSettingsFile(composed, file);
+  if (!checked.value) throw settingsError(checked.problems);
+  return checked.value;
+}
+
+/** One error for every problem found, a line each. */
+function settingsError(problems: readonly string[]): KernelError {
+  return new KernelError(ErrorCode.CONFIG_INVALID, problems.join("\n"));
+}
 
 export interface ResolvedSettings {
   settings: Record<string, unknown>;
@@ -99,13 +119,18 @@ export interface ResolvedSettings {
   layers: { user: Record<string, unknown>; project: Record<string, unknown> };
 }
 
+/** Keys nothing reads in the user and project files (reported even when a value is invalid). */
+export function unknownSettingsOf(composed: Map<string, ComposedSetting>, files: { user: RawSettingsFile; project: RawSettingsFile }): string[] {
+  return [files.user, ...(files.project.path === files.user.path ? [] : [files.project])].flatMap((file) => unknownSettings(composed, file));
+}
+
 /** Validates and merges user, project (filtered by scope and trust) and in-memory overrides. */
 export function resolveSettings(
   composed: Map<string, ComposedSetting>,
   files: { user: RawSettingsFile; project: RawSettingsFile },
   options: { trusted: boolean; overrides?: Record<string, unknown> },
 ): ResolvedSettings {
-  const user = validateSettingsFile(composed, files.user);
+  const user = checkSettingsFile(composed, files.user);
   const notes: string[] = [];
   // Keys a project may not set are dropped before validation: a cloned repository's bad value
   // for a key it may not set anyway must not stop startup.
@@ -120,13 +145,16 @@ export function resolveSettings(
       );
     } else allowed[key] = value;
   }
-  const project = validateSettingsFile(composed, { ...files.project, value: allowed });
-  const overrides = options.overrides ? validateSettingsFile(composed, { path: "the settings passed in", exists: true, value: options.overrides }) : {};
+  const project = checkSettingsFile(composed, { ...files.project, value: allowed });
+  const overrides = options.overrides ? checkSettingsFile(composed, { path: "the settings passed in", exists: true, value: options.overrides }) : { value: {}, problems: [] };
+  const problems = [...user.problems, ...project.problems, ...overrides.problems];
+  if (problems.length > 0) throw settingsError(problems);
+  const [userValue, projectValue, overrideValue] = [user.value!, project.value!, overrides.value!];
   const sources: Record<string, SettingSource> = {};
-  for (const key of Object.keys(user)) sources[key] = "user";
-  for (const key of Object.keys(project)) sources[key] = "project";
-  for (const key of Object.keys(overrides)) sources[key] = "override";
-  return { settings: deepMerge(deepMerge(user, project), overrides), sources, notes, layers: { user, project } };
+  for (const key of Object.keys(userValue)) sources[key] = "user";
+  for (const key of Object.keys(projectValue)) sources[key] = "project";
+  for (const key of Object.keys(overrideValue)) sources[key] = "override";
+  return { settings: deepMerge(deepMerge(userValue, projectValue), overrideValue), sources, notes, layers: { user: userValue, project: projectValue } };
 }
 
 /** Objects merge key by key; arrays and scalars from `override` replace. */

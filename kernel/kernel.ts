@@ -166,6 +166,7 @@ export class Kernel {
     return Object.freeze({
       owner,
       registerTool: (definition) => this.tools.register(definition, owner, { late: true }),
+      unregisterTool: (name) => this.tools.unregister(name, owner),
       registerFlag: (flag) => {
         const names = [flag.name, flag.alias].filter((name): name is string => !!name);
         const clash = [...this.#staticFlags, ...this.lateFlags].find((entry) => names.some((name) => name === entry.flag.name || name === entry.flag.alias));

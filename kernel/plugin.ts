@@ -21,6 +21,8 @@ export interface OpenLayer {
   readonly owner: string;
   /** Registers or overrides a tool; the model is offered it from the next LLM call. */
   registerTool(definition: ToolDefinition<any>): void;
+  /** Withdraws this layer's tool `name` (what it overrode stands again); false when the layer does not hold it. */
+  unregisterTool(name: string): boolean;
   /** A flag an extension accepts on the command line (checked once extensions have loaded). */
   registerFlag(flag: FlagSpec): void;
   /** Restricts the tools the model is offered (`undefined`: the default-active ones). Unknown names fail. */

@@ -132,3 +132,20 @@ describe("tool registry", () => {
     expect(copy).not.toBe(precomputed);
   });
 });
+
+describe("unregistering a layer's tool", () => {
+  it("removes only the owner's registration; what it overrode stands again", async () => {
+    const registry = new ToolRegistry();
+    const tool = (name: string, text: string) => ({ name, description: text, parameters: { jsonSchema: { type: "object", properties: {} } }, execute: async () => ({ content: [{ type: "text" as const, text }] }) });
+    registry.register(tool("read", "built-in"), "tools");
+    registry.register(tool("read", "wrapped"), "ext", { late: true });
+    registry.register(tool("mcp__s__t", "mcp"), "mcp", { late: true });
+    expect(registry.unregister("read", "mcp")).toBe(false);
+    expect(registry.unregister("read", "ext")).toBe(true);
+    expect(registry.get("read")?.description).toBe("built-in");
+    expect(registry.unregister("mcp__s__t", "mcp")).toBe(true);
+    expect(registry.names()).toEqual(["read"]);
+    expect(registry.specs().map((spec) => spec.name)).toEqual(["read"]);
+    expect(await registry.validate("mcp__s__t", {})).toEqual({ ok: false, error: "Tool mcp__s__t not found" });
+  });
+});

@@ -152,6 +152,19 @@ export class ToolRegistry implements ToolRegistryView {
     this.#specs = undefined;
   }
 
+  /**
+   * Removes `owner`'s registration of `name` (an open layer's tool whose source withdrew it): the
+   * registration it overrode, if any, stands again. Returns false when `owner` does not hold it.
+   */
+  unregister(name: string, owner: string): boolean {
+    const entry = this.#tools.get(name);
+    if (!entry || entry.owner !== owner) return false;
+    if (entry.previous) this.#tools.set(name, entry.previous);
+    else this.#tools.delete(name);
+    this.#specs = undefined;
+    return true;
+  }
+
   get(name: string): ToolDefinition | undefined {
     return this.#tools.get(name)?.definition;
   }

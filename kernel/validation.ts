@@ -5,10 +5,12 @@
 import type { z } from "zod";
 
 export function formatValidationError(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return "Invalid input";
-  const path = issue.path.map(String).join(".") || "input";
-  return `Invalid ${path}: expected ${describeExpected(issue)}`;
+  return formatValidationIssues(error)[0] ?? "Invalid input";
+}
+
+/** Every issue, one `Invalid <path>: expected <what>` each (a config file reports all at once). */
+export function formatValidationIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `Invalid ${issue.path.map(String).join(".") || "input"}: expected ${describeExpected(issue)}`);
 }
 
 function describeExpected(issue: z.core.$ZodIssue): string {

@@ -11,6 +11,7 @@ export type { SettingsApi } from "./settings/api.js";
 export type { CompactionApi, CompactOptions } from "./compaction/api.js";
 export type { EventOptions, EventOptionsApi } from "./event-options/api.js";
 export type { ExtensionsApi, ExtensionSummary, UiResponse } from "./extensions/api.js";
+export type { McpApi, McpExposure, McpServerSource, McpServerState, McpServerStatus, McpStatus, McpToolStatus, RegisteredMcpServer } from "./mcp/api.js";
 export type { SlashCommandEntry, SlashCommandProvider, SlashCommandsApi, SlashCommandSource } from "./slash-commands/api.js";
 export type { LoadedPackage, PackageResolution, PackagesApi, PackageScope, PackageSetting } from "./packages/api.js";
 // Every module that declares settings, flags, events or services, so their augmentations apply.
@@ -27,6 +28,8 @@ export type {} from "./context-files/index.js";
 export type {} from "./event-options/api.js";
 export type {} from "./extensions/api.js";
 export type {} from "./extensions/events.js";
+export type {} from "./mcp/api.js";
+export type {} from "./mcp/index.js";
 export type {} from "./models/api.js";
 export type {} from "./models/declarations.js";
 export type {} from "./packages/api.js";

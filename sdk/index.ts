@@ -9,7 +9,7 @@ import type { Command, CommandType, Event, ExtraCommand, Response, ResponseOf } 
 import { createHost } from "../host/index.js";
 import { createStderrLogger, resolveAgentDir, type EmbeddedHost, type Logger, type PluginDefinition, type Settings } from "../kernel/index.js";
 import { BUILTIN_MODULES, BUILTIN_PLUGINS } from "../cli/builtins.js";
-import { checkAgentDir, installPaths } from "./install.js";
+import { checkAgentDir, checkCwd, installPaths } from "./install.js";
 
 export type * from "../lib/protocol-types/index.js";
 export type { Logger, PluginDefinition, Settings } from "../kernel/index.js";
@@ -64,6 +64,7 @@ export async function createAgent(options: CreateAgentOptions = {}): Promise<Age
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const agentDir = options.agentDir ?? resolveAgentDir(env);
+  await checkCwd(cwd);
   await checkAgentDir(agentDir);
   const paths = await installPaths();
   const settings: Record<string, unknown> = { ...options.settings };

@@ -1,7 +1,7 @@
 /**
  * Where the SDK finds its own package (bundled assets such as replay cassettes, the modules
  * user plugins written in TypeScript import as `atomic-agent`), and the check that makes an
- * unusable agent dir one clear error instead of a failure deep inside a plugin.
+ * unusable agent dir or working folder one clear error instead of a failure deep inside a plugin.
  */
 import { access, constants, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -59,4 +59,16 @@ export async function checkAgentDir(agentDir: string): Promise<void> {
   } catch {
     throw new KernelError(ErrorCode.CONFIG_INVALID, `Cannot use agent dir ${agentDir}: permission denied (it must be readable)`);
   }
+}
+
+/** The working folder must exist: otherwise every tool call would fail later, far from the cause. */
+export async function checkCwd(cwd: string): Promise<void> {
+  let info;
+  try {
+    info = await stat(cwd);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new KernelError(ErrorCode.CONFIG_INVALID, `Cannot use cwd ${cwd}: ${code === "ENOENT" ? "the folder does not exist" : code === "EACCES" ? "permission denied" : (error as Error).message}`);
+  }
+  if (!info.isDirectory()) throw new KernelError(ErrorCode.CONFIG_INVALID, `Cannot use cwd ${cwd}: not a folder`);
 }

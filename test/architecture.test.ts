@@ -111,9 +111,9 @@ describe("architecture", () => {
     expect(missing).toEqual([]);
   });
 
-  it("provider SDKs load lazily: no plugin entry or library reaches one through static imports", () => {
+  it("provider SDKs and the MCP SDK load lazily: no plugin entry or library reaches one through static imports", () => {
     // An adapter module may import its SDK at the top: it is itself loaded with import() on first use.
-    const sdk = /^(@anthropic-ai\/sdk|@anthropic-ai\/bedrock-sdk|openai|@google\/genai)(\/|$)/;
+    const sdk = /^(@anthropic-ai\/sdk|@anthropic-ai\/bedrock-sdk|openai|@google\/genai|@modelcontextprotocol\/sdk|minisearch)(\/|$)/;
     const entries = [...layered.filter((f) => /^plugins\/[^/]+\/index\.ts$/.test(f)), ...layered.filter((f) => f.startsWith("lib/"))];
     const reached = new Set<string>();
     const pending = [...entries];
@@ -128,6 +128,7 @@ describe("architecture", () => {
       }
     }
     expect(reached.has("plugins/provider-openai/index.ts")).toBe(true);
+    expect(reached.has("plugins/mcp/controller.ts")).toBe(true);
     expect(offending).toEqual([]);
   });
 

@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, tempDir, textTurn, writeCassette } from "./helpers/rpc-client.js";
+import { NODE } from "./helpers/node.js";
 
 type Response = { id: string; success: boolean; error?: string; data?: any };
 
@@ -23,7 +24,7 @@ class LinearClient {
   constructor() {
     const agentDir = tempDir("atomic-agent-");
     writeCassette(agentDir, "chat", [textTurn("Hello.")]);
-    this.child = spawn(process.execPath, [CLI, "--mode", "rpc", "--provider", "replay", "--model", "chat"], {
+    this.child = spawn(NODE, [CLI, "--mode", "rpc", "--provider", "replay", "--model", "chat"], {
       cwd: this.cwd,
       env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir },
     });

@@ -12,6 +12,7 @@ import { isProcessAlive, waitUntil } from "../plugins/bash/process-probe.js";
 import { writeModelsJson } from "./fake-llm/server.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { CLI, RpcClient, tempDir, textTurn, writeCassette, type Record_ } from "./helpers/rpc-client.js";
+import { NODE } from "./helpers/node.js";
 
 const BASH_GUARD = resolve(import.meta.dirname, "fixtures/bash-guard.ts");
 const clients: RpcClient[] = [];
@@ -280,7 +281,7 @@ describe("bash: 100 MB of output", () => {
     const tmp = tempDir("atomic-tmp-");
     dirs.push(agentDir, tmp);
     // A raw reader: RpcClient would hold all 100 MB of deltas in memory; this one only counts them.
-    const child = spawn(process.execPath, [CLI, "--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"], {
+    const child = spawn(NODE, [CLI, "--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"], {
       cwd: tmp,
       env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir, TMPDIR: tmp },
       stdio: ["pipe", "pipe", "inherit"],

@@ -203,7 +203,7 @@ describe("--models / enabledModels and cycle_model", () => {
 
 describe("--model and --provider mistakes", () => {
   it("a pattern that matches no model of any provider exits 2 naming the closest (no silent fallback)", async () => {
-    await usageError(["--mode", "rpc", "--model", "fake-2"], "No model matches --model \"fake-2\". Closest: fake-anthropic/fake-1, fake-google/fake-1, fake-openai/fake-1. Run 'atomic --list-models' to see every model.");
+    await usageError(["--mode", "rpc", "--model", "fake-2"], "No model matches --model \"fake-2\". Closest: fake-anthropic/fake-1, fake-openai/fake-1, fake-responses/fake-1. Run 'atomic --list-models' to see every model.");
   });
 
   it("an unknown --provider exits 2 listing the known ones; a known one takes an unknown id with a warning", async () => {
@@ -277,6 +277,6 @@ describe("--list-models", () => {
     expect(all.stdout).toMatch(/^openai +\S+ .* none \(OPENAI_API_KEY\)$/m);
     expect(all.stdout).toMatch(/^replay +demo .* not needed$/m);
     const none = await runCli(["--list-models", "no-such-model"], { agentDir, cwd });
-    expect(none).toMatchObject({ code: 1, stdout: "", stderr: 'atomic: No models match "no-such-model".\n' });
+    expect(none).toMatchObject({ code: 1, stdout: "", stderr: "atomic: No models match \"no-such-model\". Run 'atomic --list-models' to see every model.\n" });
   });
 });

@@ -9,6 +9,7 @@ import { writeModelsJson } from "./fake-llm/server.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { CLI } from "./helpers/rpc-client.js";
 import { tempDir } from "./helpers/temp.js";
+import { NODE } from "./helpers/node.js";
 
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
 const fake = useFakeLlm();
@@ -22,7 +23,7 @@ async function started(options: { settings?: object; args?: string[] } = {}): Pr
   const agentDir = tempDir("atomic-agent-");
   await writeModelsJson(agentDir, fake.url);
   if (options.settings) (await import("node:fs")).writeFileSync(`${agentDir}/settings.json`, JSON.stringify(options.settings));
-  const client = new RpcClient({ cliPath: CLI, cwd: tempDir("atomic-cwd-"), env: { ...NO_KEYS, ATOMIC_CODING_AGENT_DIR: agentDir }, model: "fake-openai/fake-1", args: ["--no-session", ...(options.args ?? [])] });
+  const client = new RpcClient({ cliPath: CLI, nodePath: NODE, cwd: tempDir("atomic-cwd-"), env: { ...NO_KEYS, ATOMIC_CODING_AGENT_DIR: agentDir }, model: "fake-openai/fake-1", args: ["--no-session", ...(options.args ?? [])] });
   clients.push(client);
   await client.start();
   return client;
@@ -107,12 +108,23 @@ describe("RpcClient", () => {
   });
 
   it("a start that cannot serve rejects with the agent's stderr; stop is graceful and repeatable", async () => {
-    const bad = new RpcClient({ cliPath: CLI, cwd: tempDir("atomic-cwd-"), env: { ATOMIC_CODING_AGENT_DIR: tempDir("atomic-agent-") }, args: ["--no-such-flag"] });
+    const bad = new RpcClient({ cliPath: CLI, nodePath: NODE, cwd: tempDir("atomic-cwd-"), env: { ATOMIC_CODING_AGENT_DIR: tempDir("atomic-agent-") }, args: ["--no-such-flag"] });
     clients.push(bad);
     await expect(bad.start()).rejects.toThrow(/Unknown option: --no-such-flag/);
     const client = await started();
     await client.stop();
     await client.stop();
     await expect(client.getState()).rejects.toThrow(/not started|not running/);
+  });
+
+  it("a cwd that does not exist, or a Node binary that does not, rejects start() instead of crashing the caller", async () => {
+    const missing = `${tempDir("atomic-cwd-")}/no-such-folder`;
+    const noFolder = new RpcClient({ cliPath: CLI, nodePath: NODE, cwd: missing, env: { ATOMIC_CODING_AGENT_DIR: tempDir("atomic-agent-") } });
+    await expect(noFolder.start()).rejects.toThrow(`Cannot start the agent in ${missing}: the folder does not exist`);
+    const noNode = new RpcClient({ cliPath: CLI, nodePath: `${missing}/node`, cwd: tempDir("atomic-cwd-"), env: { ATOMIC_CODING_AGENT_DIR: tempDir("atomic-agent-") } });
+    await expect(noNode.start()).rejects.toThrow(`Cannot start the agent with ${missing}/node: spawn ${missing}/node ENOENT`);
+    await expect(noNode.getState()).rejects.toThrow(/not started/);
+    // Both can be started again once the cause is fixed (nothing half-open was left behind).
+    await expect(noFolder.stop()).resolves.toBeUndefined();
   });
 });

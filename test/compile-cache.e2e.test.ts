@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { RpcClient, runCli, tempDir } from "./helpers/rpc-client.js";
+import { agentNodeVersion, NODE } from "./helpers/node.js";
 
 const GET_STATE = `${JSON.stringify({ type: "get_state", id: "s" })}\n`;
 const DIST_CLI = resolve(import.meta.dirname, "../dist/cli");
@@ -48,7 +49,7 @@ describe("compile cache", () => {
     const [dir, ...others] = cacheDirs(join(agentDir, "cache", "compile"));
     expect(others).toEqual([]);
     const { main } = JSON.parse(readFileSync(join(DIST_CLI, "bundle", "entry.json"), "utf8")) as { main: string };
-    expect(dir).toContain(`${main.replace(/\.cjs$/, "")}-node${process.version}-${process.arch}`);
+    expect(dir).toContain(`${main.replace(/\.cjs$/, "")}-node${agentNodeVersion()}-${process.arch}`);
     const files = readdirSync(dir!);
     expect(files).toContain(`${main}.bin`);
     expect(files.every((name) => name.endsWith(".cjs.bin"))).toBe(true);
@@ -173,7 +174,7 @@ describe("compile cache", () => {
   it("dist/cli/atomic.js, the executable's old path, still runs the CLI", async () => {
     const agentDir = tempDir("atomic-cc-");
     const { spawnSync } = await import("node:child_process");
-    const run = spawnSync(process.execPath, [join(DIST_CLI, "atomic.js"), "--version"], { encoding: "utf8", env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir } });
+    const run = spawnSync(NODE, [join(DIST_CLI, "atomic.js"), "--version"], { encoding: "utf8", env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir } });
     expect(run.status).toBe(0);
     expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });

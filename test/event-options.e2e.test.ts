@@ -46,7 +46,7 @@ describe("set_event_options", () => {
     expect(await client.ok({ type: "set_event_options" })).toEqual({ messageUpdates: "full", agentSettled: true });
   });
 
-  it("default stream: message_update carries the partial message twice (both snapshots) and pi's usage; agent_settled once per prompt", async () => {
+  it("default stream: message_update carries the partial message twice (the protocol's snapshots) and pi's usage; agent_settled once per prompt", async () => {
     client = startAgent({ turns: [errorTurn("503 Service Unavailable"), textTurn("Hello there", 3)], settings: { retry: { baseDelayMs: 5 } } });
     const from = client.records.length;
     await client.ok({ type: "prompt", message: "retry me" });

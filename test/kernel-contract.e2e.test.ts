@@ -9,6 +9,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, RpcClient, tempDir } from "./helpers/rpc-client.js";
+import { NODE } from "./helpers/node.js";
 
 const clients: RpcClient[] = [];
 const dirs: string[] = [];
@@ -57,7 +58,7 @@ describe("credentials are written safely", () => {
     dirs.push(agentDir);
     const set = (provider: string, key: string) =>
       new Promise<number | null>((resolve) => {
-        const child = spawn(process.execPath, [CLI, "auth", "set", provider], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir }, stdio: ["pipe", "ignore", "pipe"] });
+        const child = spawn(NODE, [CLI, "auth", "set", provider], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir }, stdio: ["pipe", "ignore", "pipe"] });
         child.stdin.end(`${key}\n`);
         child.once("exit", resolve);
       });

@@ -5,13 +5,14 @@
  * with the installed CLI, which resolves `atomic-agent` to the installed package.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ts from "typescript";
 import { RpcClient, tempDir } from "./helpers/rpc-client.js";
+import { NODE } from "./helpers/node.js";
 
 const REPO = resolve(import.meta.dirname, "..");
 const TSC = join(REPO, "node_modules", "typescript", "bin", "tsc");
@@ -183,10 +184,18 @@ describe("the packed package", () => {
     expect(Object.keys(manifest.exports).filter((path) => path.includes("*"))).toEqual([]);
   });
 
+  it("ships docs/, so the README's links work for npm users", () => {
+    const installed = join(project, "node_modules", "atomic-agent");
+    const readme = readFileSync(join(installed, "README.md"), "utf8");
+    const linked = [...readme.matchAll(/\]\((docs\/[^)#]+)/g)].map((match) => match[1]!);
+    expect(linked).toContain("docs/protocol.md");
+    for (const path of new Set(linked)) expect(existsSync(join(installed, path)), path).toBe(true);
+  });
+
   it("atomic-agent/sdk runs a prompt in the embedder's process", () => {
     expect(compileError).toBeUndefined();
     const agentDir = tempDir("atomic-agent-");
-    const output = execFileSync(process.execPath, [join(project, "out", "use-sdk.js"), agentDir], { cwd: project, encoding: "utf8" });
+    const output = execFileSync(NODE, [join(project, "out", "use-sdk.js"), agentDir], { cwd: project, encoding: "utf8" });
     const result = JSON.parse(output) as { accepted: unknown; text: string; types: string[] };
     expect(result.accepted).toEqual({ type: "response", command: "prompt", success: true, data: { disposition: "started" } });
     expect(result.text).toBe("desserts");
@@ -197,7 +206,7 @@ describe("the packed package", () => {
     expect(compileError).toBeUndefined();
     const agentDir = tempDir("atomic-agent-");
     writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ plugins: [join(project, "out", "echo-provider.js")] }));
-    const output = execFileSync(process.execPath, [join(project, "out", "use-client.js"), agentDir], { cwd: project, encoding: "utf8" });
+    const output = execFileSync(NODE, [join(project, "out", "use-client.js"), agentDir], { cwd: project, encoding: "utf8" });
     expect(JSON.parse(output)).toEqual({ text: "reward", last: "agent_end" });
   }, 60_000);
 

@@ -22,7 +22,7 @@ const REPO = resolve(import.meta.dirname, "..");
 const MODULES = join(REPO, "node_modules");
 const PROBE = join(REPO, "test/fixtures/extensions-probe.ts");
 
-/** The corpus: pi extension packages as published on npm (docs/packages.md says why each). */
+/** The corpus: pi extension packages as published on npm (docs/packages.md lists what each registers). */
 const CORPUS = [
   "pi-mcp-adapter",
   "pi-subagents",
@@ -127,7 +127,8 @@ describe("a conversation through a corpus package gives pi's result", () => {
       ],
     };
     const pi = await converse("pi", node22, fake, conversation);
-    const atomic = await converse("atomic", process.execPath, fake, conversation);
+    await loadedByAtomic(conversation.folder); // a cold transpile cache is warmed first (tests run in any order)
+    const atomic = await converse("atomic", process.execPath, fake, conversation, agentDir);
     expect(normalized(atomic.toolResults)).toEqual(normalized(pi.toolResults));
     expect(atomic.toolResults.map((result) => result.isError)).toEqual([false, false, false]);
     expect(atomic.toolResults[2]?.text).toContain("hello from the corpus");
@@ -142,13 +143,35 @@ describe("a conversation through a corpus package gives pi's result", () => {
       replies: [{ text: "Noted." }, { text: "I do not know of any word." }],
     };
     const pi = await converse("pi", node22, fake, conversation);
-    const atomic = await converse("atomic", process.execPath, fake, conversation);
+    await loadedByAtomic(conversation.folder); // a cold transpile cache is warmed first (tests run in any order)
+    const atomic = await converse("atomic", process.execPath, fake, conversation, agentDir);
     expect(pi.userTurns).toEqual([["Remember the word kumquat."], ["What was the word?"]]);
     expect(atomic.userTurns).toEqual(pi.userTurns);
     // pi 1.6's get_messages also lists the system prompt as a message (the RPC additions, issue 24 item 3, are not this test's).
     expect(atomic.roles).toEqual(pi.roles.filter((role) => role !== "system"));
     expect(atomic.roles).toEqual(["user", "assistant"]);
     expect(atomic.lastText).toBe(pi.lastText);
+  }, 240_000);
+
+  // Needs ctx.ui to be proxy-safe (pi-mcp-adapter wraps it in a Proxy; Atomic's theme is frozen):
+  // the pi 1.6 extension API work (issue 24 item 1). Until then Atomic answers with the Proxy's
+  // TypeError instead of the status; enable this test with that fix.
+  it.skip("pi-mcp-adapter: the mcp tool reports the server --mcp-config names, as in pi", async () => {
+    if (!node22) return console.log(`skipped: ${skipReason}`);
+    const config = join(tempDir("atomic-mcp-config-"), "mcp.json");
+    const server = join(MODULES, "@modelcontextprotocol/server-everything/dist/index.js");
+    writeFileSync(config, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [server] } } }));
+    const conversation = {
+      folder: join(MODULES, "pi-mcp-adapter"),
+      args: ["--mcp-config", config],
+      prompts: ["Which MCP servers are there?"],
+      replies: [{ toolCalls: [{ id: "call_1", name: "mcp", args: {} }] }, { text: "One." }],
+    };
+    const pi = await converse("pi", node22, fake, conversation);
+    await loadedByAtomic(conversation.folder); // a cold transpile cache is warmed first (tests run in any order)
+    const atomic = await converse("atomic", process.execPath, fake, conversation, agentDir);
+    expect(pi.toolResults[0]?.text).toMatch(/^MCP: 1\/1 servers, \d+ tools/);
+    expect(atomic.toolResults).toEqual(pi.toolResults);
   }, 240_000);
 });
 

@@ -1,7 +1,8 @@
 /**
  * The protocol as data (issue 13): every registered command declares its response, every event a
  * plugin emits has a registered schema, and `atomic schema` is one valid JSON Schema document
- * whose Command, Response and Event unions cover every record.
+ * whose Command, Response and Event unions cover every record, every field of which has a
+ * description and every command and event an example that its own schema accepts.
  */
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -11,8 +12,9 @@ import { describe, expect, it } from "vitest";
 import { BUILTIN_PLUGINS } from "../cli/builtins.js";
 import { createHost, pascalCase, protocolSchema } from "../host/index.js";
 import { silentLogger } from "../kernel/index.js";
-import { renderProtocolDocs } from "../lib/protocol-docs/index.js";
+import { renderProtocolDocs, undocumented } from "../lib/protocol-docs/index.js";
 import { CLI, tempDir } from "./helpers/rpc-client.js";
+import { NODE } from "./helpers/node.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 
@@ -51,7 +53,7 @@ describe("protocol schema", () => {
   });
 
   it("`atomic schema` prints one valid draft 2020-12 document covering every command, response and event", async () => {
-    const schema = JSON.parse(execFileSync(process.execPath, [CLI, "schema"], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: tempDir("atomic-schema-agent-") }, encoding: "utf8" }));
+    const schema = JSON.parse(execFileSync(NODE, [CLI, "schema"], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: tempDir("atomic-schema-agent-") }, encoding: "utf8" }));
     const ajv = new Ajv2020({ strict: false });
     expect(ajv.validateSchema(schema), JSON.stringify(ajv.errors)).toBe(true);
     ajv.addSchema(schema, "protocol");
@@ -72,8 +74,28 @@ describe("protocol schema", () => {
     expect(protocolSchema(host.kernel)).toEqual(schema);
   });
 
+  it("every field has a description; every command and event has an example its schema accepts", async () => {
+    const schema = protocolSchema((await builtinHost()).kernel) as { $defs: Record<string, Record<string, unknown>> };
+    expect(undocumented(schema)).toEqual([]);
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema(schema, "protocol");
+    const rejected: string[] = [];
+    let checked = 0;
+    for (const [id, def] of Object.entries(schema.$defs)) {
+      const validate = ajv.getSchema(`protocol#/$defs/${id}`)!;
+      for (const shape of [def, ...((def.anyOf as Record<string, unknown>[] | undefined) ?? [])]) {
+        for (const example of (shape.examples as unknown[] | undefined) ?? []) {
+          checked++;
+          if (!validate(example)) rejected.push(`${id}: ${JSON.stringify(validate.errors)}`);
+        }
+      }
+    }
+    expect(rejected).toEqual([]);
+    expect(checked).toBeGreaterThan(60);
+  });
+
   it("docs/protocol.md is the page generated from `atomic schema` (run `npm run docs:protocol` after changing a schema)", () => {
-    const schema = JSON.parse(execFileSync(process.execPath, [CLI, "schema"], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: tempDir("atomic-schema-agent-") }, encoding: "utf8" }));
+    const schema = JSON.parse(execFileSync(NODE, [CLI, "schema"], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: tempDir("atomic-schema-agent-") }, encoding: "utf8" }));
     const checkedIn = readFileSync(join(ROOT, "docs/protocol.md"), "utf8");
     expect(checkedIn === renderProtocolDocs(schema), "docs/protocol.md is stale: run `npm run docs:protocol`").toBe(true);
   });

@@ -1,4 +1,9 @@
-/** The offline replay provider as a client sees it: cassette headers shape the model, turns replay in order. */
+/**
+ * The offline replay provider as a client sees it: cassette headers shape the model, turns replay
+ * in order, the prompt picks a tape, and the bundled demo changes the folder only when asked to.
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { RpcClient, tempDir, textTurn, toolTurn, writeCassette } from "./helpers/rpc-client.js";
 
@@ -7,8 +12,8 @@ afterEach(() => {
   for (const c of clients.splice(0)) if (c.child.exitCode === null) c.child.kill("SIGKILL");
 });
 
-function start(model: string, agentDir: string): RpcClient {
-  const c = new RpcClient({ agentDir, args: ["--mode", "rpc", "--no-session", "--provider", "replay", "--model", model] });
+function start(model: string, agentDir: string, cwd?: string): RpcClient {
+  const c = new RpcClient({ agentDir, ...(cwd ? { cwd } : {}), args: ["--mode", "rpc", "--no-session", "--provider", "replay", "--model", model] });
   clients.push(c);
   return c;
 }
@@ -46,5 +51,39 @@ describe("provider-replay", () => {
     const end = await c.waitForEvent("agent_end");
     const last = (end.messages as { role: string; stopReason?: string; errorMessage?: string }[]).at(-1)!;
     expect(last).toMatchObject({ role: "assistant", stopReason: "error", errorMessage: "Cassette exhausted: short" });
+  });
+
+  it("a cassette with tapes plays the first whose `when` matches the run's prompt, else the default", async () => {
+    const agentDir = tempDir();
+    const text = (words: string) => [{ type: "turn" }, ...textTurn(words)];
+    const lines = [{ type: "cassette", version: 1 }, { type: "tape", when: "\\bweather\\b" }, ...text("sunny"), { type: "tape" }, ...text("no idea")];
+    const dir = join(agentDir, "cassettes");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "tapes.jsonl"), lines.map((line) => JSON.stringify(line)).join("\n") + "\n");
+    const c = start("tapes", agentDir);
+    for (const [prompt, answer] of [["What's the WEATHER like?", "sunny"], ["Tell me a joke", "no idea"], ["weather again", "sunny"]]) {
+      const from = c.records.length;
+      await c.request({ type: "prompt", message: prompt });
+      await c.waitForEvent("agent_end", 10_000, from);
+      expect(await c.request({ type: "get_last_assistant_text" })).toMatchObject({ data: { text: answer } });
+    }
+  });
+
+  it("the bundled demo leaves the folder as it was unless the prompt asks for a file", async () => {
+    const cwd = tempDir("atomic-cwd-");
+    writeFileSync(join(cwd, "index.ts"), "export {};\n");
+    const c = start("demo", tempDir(), cwd);
+    await c.request({ type: "prompt", message: "Explain index.ts" });
+    await c.waitForEvent("agent_end", 20_000);
+    const tools = c.records.filter((r) => r.type === "tool_execution_start").map((r) => r.toolName);
+    expect(tools).toEqual(["ls"]);
+    expect(readdirSync(cwd)).toEqual(["index.ts"]);
+    expect(((await c.request({ type: "get_last_assistant_text" })).data as { text: string }).text).toMatch(/nothing in it was changed/);
+
+    const from = c.records.length;
+    await c.request({ type: "prompt", message: "Create a notes file saying hello, then show me it exists." });
+    await c.waitForEvent("agent_end", 20_000, from);
+    expect(c.records.slice(from).filter((r) => r.type === "tool_execution_start").map((r) => r.toolName)).toEqual(["write", "ls"]);
+    expect(readFileSync(join(cwd, "notes", "hello.md"), "utf8")).toMatch(/^# Hello from Atomic/);
   });
 });

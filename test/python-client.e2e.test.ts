@@ -1,7 +1,8 @@
 /**
  * The dependency-free Python client in docs/examples runs against the built CLI and the
  * loopback fake LLM (when python3 exists): it streams the answer, waits for `agent_settled`, and
- * splits records on LF only, so a U+2028 inside the answer survives.
+ * splits records on LF only, so a U+2028 inside the answer survives. It answers an extension's
+ * dialogs with their own ids, and cancels them when nobody handles them.
  */
 import { execFile, spawnSync } from "node:child_process";
 import { resolve } from "node:path";
@@ -11,8 +12,37 @@ import { writeModelsJson } from "./fake-llm/server.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { CLI } from "./helpers/rpc-client.js";
 import { tempDir } from "./helpers/temp.js";
+import { NODE } from "./helpers/node.js";
 
 const EXAMPLE = resolve(import.meta.dirname, "../docs/examples/atomic_client.py");
+const UI_PROBE = resolve(import.meta.dirname, "fixtures/extensions/ui-probe.ts");
+
+/** Drives the client's class: each /ask-* command's dialog, answered by a handler or by the default (cancel). */
+const DIALOG_DRIVER = `
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from atomic_client import AtomicClient
+answers = {"select": {"value": "b"}, "confirm": {"confirmed": True}, "input": {"value": "Ada"}}
+seen = []
+def on_dialog(request):
+    seen.append({"method": request["method"], "id": request["id"]})
+    return answers.get(request["method"])
+outcomes = {}
+for handler in (on_dialog, None):
+    client = AtomicClient(extra_args=sys.argv[2:], on_dialog=handler)
+    notes = []
+    for command in ("/ask-select", "/ask-confirm", "/ask-input", "/ask-editor"):
+        response = client.request({"type": "prompt", "message": command})
+        assert response["success"], response
+        while True:
+            event = client.events.get(timeout=20)
+            if event.get("type") == "extension_ui_request" and event.get("method") == "notify":
+                notes.append(event["message"])
+                break
+    client.close()
+    outcomes["handled" if handler else "default"] = notes
+print(json.dumps({"outcomes": outcomes, "seen": seen}))
+`;
 const hasPython = spawnSync("python3", ["--version"]).status === 0;
 const fake = useFakeLlm();
 
@@ -24,7 +54,7 @@ describe.skipIf(!hasPython)("the Python client example", () => {
     // Asynchronously: the fake LLM answers from this very process.
     const { stdout: output } = await promisify(execFile)("python3", [EXAMPLE, "one", "two", "--", "--model", "fake-openai/fake-1", "--no-session"], {
       cwd: tempDir("atomic-cwd-"),
-      env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir, ATOMIC_CMD: `"${process.execPath}" "${CLI}"`, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", GEMINI_API_KEY: "" },
+      env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir, ATOMIC_CMD: `"${NODE}" "${CLI}"`, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", GEMINI_API_KEY: "" },
       encoding: "utf8",
       timeout: 60_000,
     });
@@ -32,5 +62,20 @@ describe.skipIf(!hasPython)("the Python client example", () => {
     expect(lines.slice(0, 2)).toEqual(["First answer.", "Second\u2028answer with a line separator."]);
     expect(JSON.parse(lines.at(-1)!)).toEqual({ text: "Second\u2028answer with a line separator." });
     expect(fake.requests).toHaveLength(2);
+  });
+
+  it("answers an extension's dialogs under their own ids; without a handler it cancels them", async () => {
+    const agentDir = tempDir("atomic-agent-");
+    const { stdout } = await promisify(execFile)("python3", ["-c", DIALOG_DRIVER, resolve(EXAMPLE, ".."), "--provider", "replay", "--model", "demo", "--no-session", "-e", UI_PROBE], {
+      cwd: tempDir("atomic-cwd-"),
+      env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir, ATOMIC_CMD: `"${NODE}" "${CLI}"` },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    const { outcomes, seen } = JSON.parse(stdout) as { outcomes: Record<string, string[]>; seen: { method: string; id: string }[] };
+    expect(outcomes.handled).toEqual(['select="b"', "confirm=true", 'input="Ada"', "editor=null"]);
+    expect(outcomes.default).toEqual(["select=null", "confirm=false", "input=null", "editor=null"]);
+    expect(seen.map((s) => s.method)).toEqual(["select", "confirm", "input", "editor"]);
+    expect(new Set(seen.map((s) => s.id)).size).toBe(4);
   });
 });

@@ -152,6 +152,7 @@ describe("bounded bodies", () => {
     expect(lastAssistant(records)).toMatchObject({ stopReason: "error", errorMessage: expect.stringMatching(/^429\b/) });
     expect(lastAssistant(records).errorMessage!.length).toBeLessThan(4096);
     const peakKb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${client.child.pid}/status`, "utf8"))![1]);
+    console.log(`429 with a 1 GiB gzip body: peak RSS ${(peakKb / 1024).toFixed(0)} MB`);
     expect(peakKb).toBeLessThan(400 * 1024);
     expect((await client.request({ type: "get_state" })).success).toBe(true);
   }, 60_000);

@@ -90,6 +90,15 @@ describe("createAgent", () => {
     await expect(createAgent({ agentDir: join(file, "sub"), log: silentLogger })).rejects.toThrow(`Cannot use agent dir ${join(file, "sub")}:`);
   });
 
+  it("a working folder that does not exist fails at creation, not in a later tool result", async () => {
+    const root = tempDir("atomic-sdk-");
+    const missing = join(root, "no-such-folder");
+    await expect(createAgent({ cwd: missing, agentDir: tempDir("atomic-agent-"), log: silentLogger })).rejects.toThrow(`Cannot use cwd ${missing}: the folder does not exist`);
+    const file = join(root, "a-file");
+    writeFileSync(file, "x");
+    await expect(createAgent({ cwd: file, agentDir: tempDir("atomic-agent-"), log: silentLogger })).rejects.toThrow(`Cannot use cwd ${file}: not a folder`);
+  });
+
   it("leaves the process alone: no stdout writes, no signal handlers, no chdir", async () => {
     const signals = ["SIGINT", "SIGTERM", "SIGHUP"].map((signal) => process.listenerCount(signal));
     const cwd = process.cwd();

@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { NODE } from "./helpers/node.js";
 
 const STDIO = pathToFileURL(resolve(import.meta.dirname, "../dist/lib/stdout/index.js")).href;
 
@@ -34,7 +35,7 @@ process.exit(0);
 
 describe("claimed stdout", () => {
   it("delivers a burst larger than its buffer whole and in order, with backpressure, before exit", async () => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", WRITER], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(NODE, ["--input-type=module", "-e", WRITER], { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
     // The burst is buffered until the loop turns, so write() reports congestion past 1 MB

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, RpcClient, tempDir, textTurn, writeCassette } from "./helpers/rpc-client.js";
+import { NODE } from "./helpers/node.js";
 
 const clients: RpcClient[] = [];
 const dirs: string[] = [];
@@ -47,6 +48,28 @@ describe("transport hardening", () => {
     expect((await c.close()).code).toBe(0);
   }, 90_000);
 
+  it("800 get_messages of 1 MiB each in one write to a paused reader: answered in order, memory flat", async () => {
+    const c = start(["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"]);
+    const from = c.records.length;
+    c.send({ id: "big", type: "prompt", message: "x".repeat(1024 * 1024) });
+    await c.waitForEvent("agent_end", 30_000, from);
+    await c.waitFor((r) => r.type === "response" && r.id === "big", 30_000, from);
+    const before = c.records.length;
+    c.child.stdout.pause();
+    c.write(Array.from({ length: 800 }, (_, i) => `{"id":${i},"type":"get_messages"}\n`).join(""));
+    // Long enough for every command to have run ahead of the pipe, had it been allowed to.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const rss = peakRssMb(c.child.pid!);
+    c.child.stdout.resume();
+    await c.waitFor((r) => r.type === "response" && r.id === 799, 120_000, before);
+    const responses = c.records.slice(before).filter((r) => r.type === "response");
+    expect(responses.map((r) => r.id)).toEqual(Array.from({ length: 800 }, (_, i) => i));
+    expect(responses.every((r) => r.success === true && JSON.stringify(r.data).length > 1024 * 1024)).toBe(true);
+    console.log(`800 x 1 MiB get_messages with a paused reader: peak RSS ${rss.toFixed(0)} MB`);
+    expect(rss).toBeLessThan(160);
+    expect((await c.close()).code).toBe(0);
+  }, 180_000);
+
   it("an abort read together with a prompt aborts the run that prompt started", async () => {
     const agentDir = tempDir("atomic-agent-");
     writeCassette(agentDir, "slow", [textTurn("a b c d e f g h", 8)], { eventDelayMs: 50 });
@@ -62,7 +85,7 @@ describe("transport hardening", () => {
   });
 
   it("echoes ids exactly as sent, even beyond a double's precision", async () => {
-    const child = spawn(process.execPath, [CLI, "--mode", "rpc", "--no-session"], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ATOMIC_CODING_AGENT_DIR: tempDir("atomic-agent-") } });
+    const child = spawn(NODE, [CLI, "--mode", "rpc", "--no-session"], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ATOMIC_CODING_AGENT_DIR: tempDir("atomic-agent-") } });
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.stdin.end('{"id":12345678901234567890,"type":"get_state"}\n{"id":-0,"type":"nope"}\n{"type":"get_state","id":1.50}\n');

@@ -124,12 +124,17 @@ describe("choosing a transport", () => {
     expect(bySettings.stderr).toContain('Unknown mode "telepathy"');
   });
 
-  it("positional arguments in rpc or acp mode are a usage error", async () => {
+  it("positional arguments in rpc or acp mode are a usage error that shows the -p command", async () => {
     for (const mode of ["rpc", "acp"]) {
       const run = await runCli(["--mode", mode, "hello"], await folders());
       expect(run.code).toBe(2);
-      expect(run.stderr).toContain(`Unexpected argument "hello": --mode ${mode} takes its input on stdin, not as arguments`);
+      expect(run.stderr).toBe(`atomic: Unexpected argument "hello": --mode ${mode} reads commands on stdin, not prompts as arguments. To answer it and exit, use print mode: atomic -p hello\n`);
     }
+    const bare = await runCli(["do X", "now"], await folders());
+    expect(bare).toMatchObject({ code: 2, stdout: "" });
+    expect(bare.stderr).toContain('use print mode: atomic -p "do X" now\n');
+    const quoted = await runCli(["it's $5"], await folders());
+    expect(quoted.stderr).toContain(`atomic -p 'it'\\''s $5'`);
   });
 
   it("a user's plugin adds a transport under its own name, chosen by --mode or settings `mode`", async () => {

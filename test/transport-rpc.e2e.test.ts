@@ -162,7 +162,7 @@ describe("lifecycle", () => {
     const response = await c.request({ type: "prompt", message: "hi" });
     expect(response.data).toEqual({ disposition: "started" });
     const end = await c.waitForEvent("agent_end");
-    // pi 1.x: agent_settled closes the prompt (on by default).
+    // pi 1.x: agent_settled closes the prompt (docs/decisions.md: on by default).
     expect(await c.waitForEvent("agent_settled")).toEqual({ type: "agent_settled", aborted: false });
     const from = c.records.indexOf(response);
     const types = c.types(from);

@@ -7,6 +7,11 @@ JSON string never ends a record (text-mode line readers may split on more than L
     python3 atomic_client.py "Summarise README.md" -- --provider anthropic --model claude-sonnet-4-5
 
 Set ATOMIC_CMD to run something other than `atomic` (for example `node dist/cli/atomic.cjs`).
+
+Extension dialogs (`extension_ui_request` with method select, confirm, input or editor) are
+answered by `on_dialog(request)`, which returns the reply's fields: `{"value": ...}`,
+`{"confirmed": True}` or `{"cancelled": True}`. Without one, every dialog is cancelled, so an
+extension never waits forever. The example's main() asks on the terminal when it has one.
 """
 import itertools
 import json
@@ -18,9 +23,14 @@ import sys
 import threading
 
 
+DIALOGS = ("select", "confirm", "input", "editor")
+
+
 class AtomicClient:
-    def __init__(self, extra_args=(), cwd=None, env=None, command=None):
+    def __init__(self, extra_args=(), cwd=None, env=None, command=None, on_dialog=None):
         base = command or shlex.split(os.environ.get("ATOMIC_CMD", "atomic"))
+        self._on_dialog = on_dialog or (lambda request: {"cancelled": True})
+        self._write_lock = threading.Lock()
         self._proc = subprocess.Popen(
             base + ["--mode", "rpc", *extra_args],
             stdin=subprocess.PIPE,
@@ -44,8 +54,12 @@ class AtomicClient:
                 with self._lock:
                     slot = self._pending.pop(record["id"])
                 slot.put(record)
-            else:
-                self.events.put(record)
+                continue
+            if record.get("type") == "extension_ui_request" and record.get("method") in DIALOGS:
+                # Answered on a thread of its own: the handler may wait for a person, and this
+                # reader must go on (the command that opened the dialog answers only after it).
+                threading.Thread(target=self._answer, args=(record,), daemon=True).start()
+            self.events.put(record)
         self.events.put(None)  # the agent exited
 
     def request(self, command, timeout=60):
@@ -54,10 +68,25 @@ class AtomicClient:
         slot = queue.Queue(maxsize=1)
         with self._lock:
             self._pending[request_id] = slot
-        line = json.dumps(dict(command, id=request_id), ensure_ascii=False) + "\n"
-        self._proc.stdin.write(line.encode("utf-8"))
-        self._proc.stdin.flush()
+        self._send(dict(command, id=request_id))
         return slot.get(timeout=timeout)
+
+    def respond(self, request_id, **fields):
+        """Answers an extension dialog: its own id, not a fresh one (a reply gets no response)."""
+        self._send(dict(fields, type="extension_ui_response", id=request_id))
+
+    def _answer(self, request):
+        try:
+            reply = self._on_dialog(request)
+        except Exception:  # a failing handler must not leave the extension waiting
+            reply = None
+        self.respond(request["id"], **(reply or {"cancelled": True}))
+
+    def _send(self, record):
+        line = json.dumps(record, ensure_ascii=False) + "\n"
+        with self._write_lock:  # the reader's dialog threads write too
+            self._proc.stdin.write(line.encode("utf-8"))
+            self._proc.stdin.flush()
 
     def prompt_and_wait(self, message, on_event=None, timeout=300):
         """Sends a prompt and returns its events once the agent has settled."""
@@ -85,10 +114,28 @@ class AtomicClient:
         return self._proc.wait(timeout=30)
 
 
+def ask_on_terminal(request):
+    """A dialog on the terminal (stdin): the answer, or cancelled on an empty line or EOF."""
+    method, title = request["method"], request.get("title", "")
+    try:
+        if method == "select":
+            options = request.get("options", [])
+            for number, option in enumerate(options, 1):
+                sys.stderr.write("  %d. %s\n" % (number, option))
+            choice = input("%s [1-%d]: " % (title, len(options))).strip()
+            return {"value": options[int(choice) - 1]} if choice.isdigit() and 0 < int(choice) <= len(options) else None
+        if method == "confirm":
+            return {"confirmed": input("%s %s [y/N]: " % (title, request.get("message", ""))).strip().lower() in ("y", "yes")}
+        answer = input("%s: " % title)
+        return {"value": answer} if answer else None
+    except EOFError:
+        return None
+
+
 def main(argv):
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
     prompts = argv[: argv.index("--")] if "--" in argv else argv
-    client = AtomicClient(extra_args=extra)
+    client = AtomicClient(extra_args=extra, on_dialog=ask_on_terminal if sys.stdin.isatty() else None)
 
     def show(event):
         update = event.get("assistantMessageEvent") or {}

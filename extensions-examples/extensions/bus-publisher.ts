@@ -5,7 +5,7 @@
  *
  * Install: copy both files into ~/.atomic/agent/extensions/.
  */
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
 export default function (pi: ExtensionAPI) {
   pi.registerCommand("announce", {

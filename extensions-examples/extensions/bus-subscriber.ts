@@ -6,7 +6,7 @@
  *
  * Install: copy both files into ~/.atomic/agent/extensions/.
  */
-import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 
 export default function (pi: ExtensionAPI) {
   let ctx: ExtensionContext | undefined;

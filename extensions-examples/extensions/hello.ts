@@ -6,7 +6,7 @@
  * Install: copy into ~/.atomic/agent/extensions/, or run `atomic --mode rpc -e ./hello.ts`.
  * Try:     {"type":"prompt","message":"/hello Ada"}
  */
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
 export default function hello(pi: ExtensionAPI) {
   pi.registerCommand("hello", {

@@ -8,7 +8,7 @@
  *
  * Install: copy into ~/.atomic/agent/extensions/.
  */
-import type { AgentMessage, ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import type { AgentMessage, ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
 const SECRET = /\bsk-[A-Za-z0-9_-]{8,}\b/g;
 

@@ -10,7 +10,7 @@
  *
  * Install: copy into ~/.atomic/agent/extensions/.
  */
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
 export default function (pi: ExtensionAPI) {
   const id = process.env.LOCAL_LLM_MODEL ?? "llama3.2";

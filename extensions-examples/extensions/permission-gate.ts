@@ -7,7 +7,7 @@
  *
  * Install: copy into ~/.atomic/agent/extensions/.
  */
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
 const DANGEROUS: { pattern: RegExp; why: string }[] = [
   { pattern: /\brm\s+(-[a-zA-Z]*[rf][a-zA-Z]*\s+)+/, why: "recursive or forced delete" },

@@ -6,7 +6,7 @@
  * Install: copy into ~/.atomic/agent/extensions/ (or a project's .atomic/extensions/, which
  * loads only in a trusted project).
  */
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
 const PROTECTED = [/(^|\/)\.env(\.|$)/, /(^|\/)\.git(\/|$)/, /(^|\/)node_modules(\/|$)/];
 

@@ -7,7 +7,7 @@
  * Install: copy into ~/.atomic/agent/extensions/.
  */
 import { basename } from "node:path";
-import { createReadTool, type ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { createReadTool, type ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
 export default function (pi: ExtensionAPI) {
   const builtin = createReadTool(process.cwd());

@@ -11,7 +11,7 @@
  *
  * Install: `atomic --mode rpc -e ./rpc-demo.ts` and answer the requests from your client.
  */
-import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 
 export default function rpcDemo(pi: ExtensionAPI) {
   let turns = 0;

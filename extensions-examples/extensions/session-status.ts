@@ -6,7 +6,7 @@
  *
  * Install: copy into ~/.atomic/agent/extensions/.
  */
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
 export default function (pi: ExtensionAPI) {
   let runs = 0;

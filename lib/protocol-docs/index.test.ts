@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderProtocolDocs, typeOf } from "./index.js";
+import { renderProtocolDocs, typeOf, undocumented } from "./index.js";
 
 describe("protocol docs", () => {
   it("renders type expressions from JSON Schema", () => {
@@ -53,5 +53,41 @@ describe("protocol docs", () => {
     expect(page).toContain("| `options` | string[] | yes |  |");
     expect(page).toContain("#### `method: \"notify\"`");
     expect(page).not.toContain("| `method` |");
+  });
+
+  it("renders nested fields as rows of their own and each record's example as one JSON line", () => {
+    const schema = {
+      description: "Test protocol.",
+      $defs: {
+        StatCommand: { type: "object", description: "Stats.", examples: [{ id: "1", type: "stat" }], properties: { type: { const: "stat" }, id: {} }, required: ["type"] },
+        StatResponse: {
+          type: "object",
+          properties: {
+            command: { const: "stat" },
+            data: { type: "object", properties: { tokens: { type: "object", description: "Totals.", properties: { input: { type: "number", description: "In." } }, required: ["input"] } }, required: ["tokens"] },
+          },
+        },
+        Command: { oneOf: [{ $ref: "#/$defs/StatCommand" }] },
+        Response: { oneOf: [{ $ref: "#/$defs/StatResponse" }] },
+        Event: { oneOf: [] },
+      },
+    };
+    const page = renderProtocolDocs(schema);
+    expect(page).toContain('Example:\n\n```json\n{"id":"1","type":"stat"}\n```');
+    expect(page).toContain("| `tokens` | {input} | yes | Totals. |\n| `tokens.input` | number | yes | In. |");
+  });
+
+  it("undocumented lists fields without a description and records without an example", () => {
+    const schema = {
+      $defs: {
+        PingCommand: { type: "object", properties: { type: { const: "ping" }, n: { type: "number" }, m: { type: "object", description: "M.", properties: { k: { type: "string" } } } } },
+        PongEvent: { type: "object", examples: [{ type: "pong" }], properties: { type: { const: "pong" } } },
+        Thing: { type: "object", properties: { a: { type: "string", description: "A." } } },
+        Command: { oneOf: [{ $ref: "#/$defs/PingCommand" }] },
+        Response: { oneOf: [] },
+        Event: { oneOf: [{ $ref: "#/$defs/PongEvent" }] },
+      },
+    };
+    expect(undocumented(schema)).toEqual(["PingCommand.n", "PingCommand.m.k", "Thing: no description", "PingCommand: no example"]);
   });
 });

@@ -5,137 +5,213 @@
  */
 /* eslint-disable */
 
+/** A block of text. */
 export type TextContent = {
   type: "text";
+  /** The text. */
   text: string;
   /** Provider data replayed with the text (e.g. a Responses message id and phase). */
   textSignature?: string;
 };
 
+/** A block of the model's reasoning. */
 export type ThinkingContent = {
   type: "thinking";
+  /** The model's reasoning as it showed it (a summary for some providers). */
   thinking: string;
+  /** Provider data that lets the reasoning be sent back on the next turn. */
   thinkingSignature?: string;
+  /** The provider withheld the reasoning; `thinkingSignature` holds it encrypted. */
   redacted?: boolean;
 };
 
+/** An image. */
 export type ImageContent = {
   type: "image";
   /** Base64-encoded image bytes. */
   data: string;
+  /** The image type, e.g. "image/png". */
   mimeType: string;
 };
 
+/** A tool call the model made. */
 export type ToolCall = {
   type: "toolCall";
+  /** The call's id; its tool result carries it as `toolCallId`. */
   id: string;
+  /** The tool called. */
   name: string;
+  /** The arguments, as the model wrote them (parsed JSON). */
   arguments: Record<string, unknown>;
+  /** Provider data replayed with the call (Gemini's thought signature). */
   thoughtSignature?: string;
 };
 
+/** Tokens and cost of one model call. */
 export type Usage = {
+  /** Input tokens billed (not counting cache reads). */
   input: number;
+  /** Output tokens, reasoning included. */
   output: number;
+  /** Input tokens read from the provider's prompt cache. */
   cacheRead: number;
+  /** Input tokens written to the provider's prompt cache. */
   cacheWrite: number;
+  /** All of the above. */
   totalTokens: number;
-  /** Dollars. */
+  /** What the call cost, in dollars, from the model's prices. */
   cost: {
+    /** For input tokens. */
     input: number;
+    /** For output tokens. */
     output: number;
+    /** For tokens read from the provider's prompt cache. */
     cacheRead: number;
+    /** For tokens written to the provider's prompt cache. */
     cacheWrite: number;
+    /** The sum. */
     total: number;
   };
 };
 
+/** A prompt (or a steering or follow-up message). */
 export type UserMessage = {
   role: "user";
+  /** Text, or text and image blocks. */
   content: string | Array<TextContent | ImageContent>;
+  /** When it was sent (ms since the epoch). */
   timestamp: number;
 };
 
+/** One model reply. */
 export type AssistantMessage = {
   role: "assistant";
+  /** Text, reasoning and tool calls, in the order the model produced them. */
   content: Array<TextContent | ThinkingContent | ToolCall>;
+  /** The wire API that produced it, e.g. "anthropic-messages". */
   api: string;
+  /** The provider of the model. */
   provider: string;
+  /** The model id. */
   model: string;
+  /** Tokens and cost of this call. */
   usage: Usage;
+  /** Why it ended: finished, hit the output limit, called tools, failed, or was aborted. */
   stopReason: "stop" | "length" | "toolUse" | "error" | "aborted";
+  /** What failed, with `stopReason` error or aborted. */
   errorMessage?: string;
+  /** When it started (ms since the epoch). */
   timestamp: number;
 };
 
+/** The result of one tool call. */
 export type ToolResultMessage = {
   role: "toolResult";
+  /** The id of the tool call it answers. */
   toolCallId: string;
+  /** The tool that ran. */
   toolName: string;
+  /** What the model is shown. */
   content: Array<TextContent | ImageContent>;
+  /** Structured data for clients (a diff, truncation facts); never shown to the model. */
   details?: unknown;
+  /** The tool failed (the content says why). */
   isError: boolean;
+  /** When it finished (ms since the epoch). */
   timestamp: number;
 };
 
 /** Output of a user shell command (the `bash` RPC command), shown to the LLM on the next prompt. */
 export type BashExecutionMessage = {
   role: "bashExecution";
+  /** The command line. */
   command: string;
+  /** Its output (stdout and stderr, the tail when truncated). */
   output: string;
   /** Absent when cancelled. */
   exitCode?: number;
+  /** It was cancelled before it exited. */
   cancelled: boolean;
+  /** `output` is the tail of a longer output. */
   truncated: boolean;
+  /** A file with the whole output, when truncated. */
   fullOutputPath: string | null;
+  /** When it ran (ms since the epoch). */
   timestamp: number;
+  /** Kept in the session but not shown to the model. */
   excludeFromContext?: boolean;
 };
 
 /** A message a plugin or extension injected (compaction text, extension notes). */
 export type CustomMessage = {
   role: "custom";
+  /** What kind of message, named by whoever injected it. */
   customType: string;
+  /** What the model is shown. */
   content: string | Array<TextContent | ImageContent>;
+  /** Whether a client should show it to the user. */
   display: boolean;
+  /** Structured data for clients; never shown to the model. */
   details?: unknown;
+  /** Kept in the session but not shown to the model. */
   excludeFromContext?: boolean;
+  /** When it was injected (ms since the epoch). */
   timestamp: number;
 };
 
+/** A message of the conversation, by `role`. */
 export type AgentMessage = UserMessage | AssistantMessage | ToolResultMessage | BashExecutionMessage | CustomMessage;
 
+/** A model Atomic can call. */
 export type Model = {
+  /** The model id, as the provider names it. */
   id: string;
+  /** A display name. */
   name: string;
+  /** The wire API Atomic speaks to it, e.g. "openai-responses". */
   api: string;
+  /** The provider it belongs to (`set_model` takes both). */
   provider: string;
+  /** Where requests go (secrets in it shown as ***). */
   baseUrl: string;
+  /** It can think (thinking levels apply). */
   reasoning: boolean;
+  /** What a prompt may contain. */
   input: Array<"text" | "image">;
-  /** Dollars per million tokens. */
+  /** Its prices. */
   cost: {
+    /** Per million input tokens. */
     input: number;
+    /** Per million output tokens. */
     output: number;
+    /** Per million tokens read from the prompt cache. */
     cacheRead: number;
+    /** Per million tokens written to the prompt cache. */
     cacheWrite: number;
   };
   /** The model's token budget (local budgeting, stats, compaction). */
   contextWindow: number;
+  /** The most output tokens one call may produce. */
   maxTokens: number;
   /** Never on the wire (may hold credentials). */
   headers?: Record<string, string>;
+  /** Quirks of a compatible server (models.json `compat`) the adapter honours. */
   compat?: Record<string, unknown>;
   /** Levels this model accepts, in cycle order; absent: derived from `reasoning`. */
   thinkingLevels?: Array<"off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max">;
   /** Higher prices above an input size; a call's cost follows its tier. */
   costTiers?: Array<{
+    /** The tier applies to calls with more input tokens than this. */
     aboveInputTokens: number;
-    /** Dollars per million tokens. */
+    /** The tier's prices. */
     cost: {
+      /** Per million input tokens. */
       input: number;
+      /** Per million output tokens. */
       output: number;
+      /** Per million tokens read from the prompt cache. */
       cacheRead: number;
+      /** Per million tokens written to the prompt cache. */
       cacheWrite: number;
     };
   }>;
@@ -143,60 +219,92 @@ export type Model = {
   retiresOn?: string;
 };
 
+/** One step of a streamed model reply, by `type`. */
 export type AssistantMessageEvent = {
   type: "start";
+  /** The reply so far. */
   partial: AssistantMessage;
 } | {
   type: "text_start";
+  /** The block of the message's `content` this event is about. */
   contentIndex: number;
+  /** The reply so far. */
   partial: AssistantMessage;
 } | {
   type: "text_delta";
+  /** The text added to the block. */
   delta: string;
+  /** The block of the message's `content` this event is about. */
   contentIndex: number;
+  /** The reply so far. */
   partial: AssistantMessage;
 } | {
   type: "text_end";
+  /** The block's whole text. */
   content: string;
+  /** The block of the message's `content` this event is about. */
   contentIndex: number;
+  /** The reply so far. */
   partial: AssistantMessage;
 } | {
   type: "thinking_start";
+  /** The block of the message's `content` this event is about. */
   contentIndex: number;
+  /** The reply so far. */
   partial: AssistantMessage;
 } | {
   type: "thinking_delta";
+  /** The text added to the block. */
   delta: string;
+  /** The block of the message's `content` this event is about. */
   contentIndex: number;
+  /** The reply so far. */
   partial: AssistantMessage;
 } | {
   type: "thinking_end";
+  /** The block's whole text. */
   content: string;
+  /** The block of the message's `content` this event is about. */
   contentIndex: number;
+  /** The reply so far. */
   partial: AssistantMessage;
 } | {
   type: "toolcall_start";
+  /** The block of the message's `content` this event is about. */
   contentIndex: number;
+  /** The reply so far. */
   partial: AssistantMessage;
 } | {
   type: "toolcall_delta";
+  /** More of the call's JSON arguments. */
   delta: string;
+  /** The block of the message's `content` this event is about. */
   contentIndex: number;
+  /** The reply so far. */
   partial: AssistantMessage;
 } | {
   type: "toolcall_end";
+  /** The complete call. */
   toolCall: ToolCall;
+  /** The block of the message's `content` this event is about. */
   contentIndex: number;
+  /** The reply so far. */
   partial: AssistantMessage;
 } | {
   type: "done";
+  /** Why it ended. */
   reason: "stop" | "length" | "toolUse";
+  /** The complete reply. */
   message: AssistantMessage;
+  /** The reply so far. */
   partial: AssistantMessage;
 } | {
   type: "error";
+  /** Aborted, or failed. */
   reason: "aborted" | "error";
+  /** The reply as far as it got, with `errorMessage`. */
   error: AssistantMessage;
+  /** The reply so far. */
   partial: AssistantMessage;
 };
 
@@ -208,46 +316,60 @@ export type SessionHeader = {
   id: string;
   /** ISO creation time */
   timestamp: string;
+  /** The working folder the session was started in. */
   cwd: string;
   /** File of the session this one was forked, cloned or started from. */
   parentSession?: string;
 };
 
+/** One line of a session file after the header, by `type`. */
 export type SessionEntry = {
   type: "message";
   /** 8 hex characters, unique within the session. */
   id: string;
+  /** The entry this one follows (null for the first): entries form a tree, a branch is a path from the root. */
   parentId: string | null;
   /** ISO time of the append. */
   timestamp: string;
+  /** The message. */
   message: AgentMessage;
 } | {
   type: "model_change";
   /** 8 hex characters, unique within the session. */
   id: string;
+  /** The entry this one follows (null for the first): entries form a tree, a branch is a path from the root. */
   parentId: string | null;
   /** ISO time of the append. */
   timestamp: string;
+  /** The new model's provider. */
   provider: string;
+  /** The new model's id. */
   modelId: string;
 } | {
   type: "thinking_level_change";
   /** 8 hex characters, unique within the session. */
   id: string;
+  /** The entry this one follows (null for the first): entries form a tree, a branch is a path from the root. */
   parentId: string | null;
   /** ISO time of the append. */
   timestamp: string;
+  /** The new level. */
   thinkingLevel: "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 } | {
   type: "compaction";
   /** 8 hex characters, unique within the session. */
   id: string;
+  /** The entry this one follows (null for the first): entries form a tree, a branch is a path from the root. */
   parentId: string | null;
   /** ISO time of the append. */
   timestamp: string;
+  /** The text that stands for the compacted messages. */
   summary: string;
+  /** The first entry kept as it was (null: none). */
   firstKeptEntryId: string | null;
+  /** Context tokens before compaction. */
   tokensBefore: number;
+  /** The compactor's own data (strategy, statistics). */
   details?: unknown;
   /** The text came from a `session_before_compact` tap (rung "extension"). */
   fromHook?: boolean;
@@ -255,27 +377,35 @@ export type SessionEntry = {
   type: "session_info";
   /** 8 hex characters, unique within the session. */
   id: string;
+  /** The entry this one follows (null for the first): entries form a tree, a branch is a path from the root. */
   parentId: string | null;
   /** ISO time of the append. */
   timestamp: string;
+  /** The session's new name. */
   name: string;
 } | {
   type: "label";
   /** 8 hex characters, unique within the session. */
   id: string;
+  /** The entry this one follows (null for the first): entries form a tree, a branch is a path from the root. */
   parentId: string | null;
   /** ISO time of the append. */
   timestamp: string;
+  /** The entry labelled. */
   targetId: string;
+  /** The label. */
   label?: string;
 } | {
   type: "custom";
   /** 8 hex characters, unique within the session. */
   id: string;
+  /** The entry this one follows (null for the first): entries form a tree, a branch is a path from the root. */
   parentId: string | null;
   /** ISO time of the append. */
   timestamp: string;
+  /** What kind of data, named by its writer. */
   customType: string;
+  /** The data. */
   data?: unknown;
 };
 
@@ -285,18 +415,25 @@ export type ForeignSessionEntry = {
   type: string;
   /** 8 hex characters, unique within the session. */
   id: string;
+  /** The entry this one follows (null for the first): entries form a tree, a branch is a path from the root. */
   parentId: string | null;
   /** ISO time of the append. */
   timestamp: string;
   [key: string]: unknown;
 };
 
+/** An entry as stored: one of Atomic's, or a foreign one kept as read. */
 export type StoredSessionEntry = SessionEntry | ForeignSessionEntry;
 
+/** An entry of the session tree and the entries that follow it. */
 export type TreeNode = {
+  /** The entry. */
   entry: StoredSessionEntry;
+  /** The entries that follow it (more than one where the conversation branched). */
   children: TreeNode[];
+  /** The entry's label, if it has one. */
   label?: string;
+  /** When the label was set (ISO time). */
   labelTimestamp?: string;
 };
 
@@ -322,42 +459,59 @@ export type SessionInfo = {
   firstMessage: string;
 };
 
+/** The outcome of a compaction (the `compact` response, `compaction_end`). */
 export type CompactionResult = {
+  /** The text that now stands for the compacted messages. */
   compactedText: string;
+  /** The first session entry kept as it was (null: none). */
   firstKeptEntryId: string | null;
+  /** Context tokens before compaction. */
   tokensBefore: number;
+  /** Version of the planning prompt used. */
   promptVersion: number;
-  /** Per-call knobs of the verbatim-line compactor. */
+  /** The knobs this compaction ran with. */
   parameters: {
+    /** The share of the compactable lines to delete (0-1). */
     compression_ratio: number;
+    /** Messages at the end kept as they are. */
     preserve_recent: number;
+    /** What the kept lines should serve (the `compact` command's `query`). */
     query?: string;
   };
   /** "planned" (the model's plan), "extension" (a hook), "fresh" (overflow fallback). */
   rung: string;
+  /** What it removed. */
   stats: {
+    /** Transcript lines of the compacted region. */
     linesBefore: number;
+    /** Lines deleted. */
     linesDeleted: number;
+    /** Lines kept verbatim. */
     linesKept: number;
+    /** Deleted ranges (each replaced by a marker). */
     rangeCount: number;
+    /** Estimated tokens of the region before. */
     tokensBefore: number;
+    /** Estimated tokens after. */
     tokensAfter: number;
+    /** How much smaller, in percent. */
     percentReduction: number;
   };
+  /** A copy of the session file as it was before, when one was written. */
   backupPath?: string;
 };
 
 /** Abort the current run; responds after its closing events. Immediate lane: handled as soon as read. */
 export type AbortCommand = {
   type: "abort";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
 };
 
 /** Cancel the running bash request with id `requestId`, or without it every running bash request. Immediate lane: handled as soon as read. */
 export type AbortBashCommand = {
   type: "abort_bash";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   /** The id of the bash request to cancel. */
   requestId?: string | number;
@@ -366,64 +520,81 @@ export type AbortBashCommand = {
 /** Cancel a pending retry delay and stop retrying (succeeds when nothing is retrying). Immediate lane: handled as soon as read. */
 export type AbortRetryCommand = {
   type: "abort_retry";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+};
+
+/** Adds MCP servers for this process (not saved), in the mcpServers entry format of mcp.json: what an editor passes for a session (ACP session/new does the same). They take precedence over configured servers of the same name and connect in the background; the next prompt waits for those with direct tools. Every entry is checked first: one invalid entry adds none, and the error names it. */
+export type AddMcpServersCommand = {
+  type: "add_mcp_servers";
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  /** Server name -> an mcpServers entry ({command, args, env, cwd} or {url, headers, type}), as in mcp.json. */
+  servers: Record<string, unknown>;
 };
 
 /** Run a shell command for the user in the working directory; its output reaches the LLM with the next prompt. Immediate lane: handled as soon as read. */
 export type BashCommand = {
   type: "bash";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** The command line, run by the shell in the working folder. */
   command: string;
+  /** Keep the output out of the model's context (pi's `!!`). */
   excludeFromContext?: boolean;
 };
 
 /** Remove every queued steering and follow-up message and return their texts (a client restores them to its editor, then aborts). Immediate lane: handled as soon as read. */
 export type ClearQueueCommand = {
   type: "clear_queue";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
 };
 
 /** Duplicate the active branch into a new session. */
 export type CloneCommand = {
   type: "clone";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
 };
 
 /** Compact the conversation now (verbatim line compaction); aborts a streaming run first. */
 export type CompactCommand = {
   type: "compact";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** Messages at the end to keep as they are (default: the settings' value). */
   preserve_recent?: number;
+  /** The share of compactable lines to delete, 0-1 (default: the settings' value). */
   compression_ratio?: number;
+  /** What the kept lines should serve (the work that continues). */
   query?: string;
+  /** Extra instructions for the planning model (pi's field). */
   customInstructions?: string;
 };
 
 /** Switch to the next model (saved as the default): through the scope when one is set (`--models`, else the `enabledModels` setting; `isScoped: true`, and a pattern's `:<thinking>` suffix applied), else through the available models, skipping the offline `replay` models unless the current model is one. `null` with fewer than two to move through. */
 export type CycleModelCommand = {
   type: "cycle_model";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** Which way to move (default forward). */
   direction?: "forward" | "backward";
 };
 
 /** Next thinking level in cycle order; null when the model has no thinking. */
 export type CycleThinkingLevelCommand = {
   type: "cycle_thinking_level";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
 };
 
 /** Export the session to HTML (the active branch shown, all branches embedded); returns the file path. */
 export type ExportHtmlCommand = {
   type: "export_html";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** Where to write the page (relative to the working folder; default: beside the session file). */
   outputPath?: string;
 };
 
@@ -443,103 +614,115 @@ export type ExtensionUiResponseCommand = {
 /** Queue a message delivered when the agent would otherwise stop. */
 export type FollowUpCommand = {
   type: "follow_up";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** The text (a `/name` runs a slash command, an extension's command or a prompt template). */
   message: string;
+  /** Images sent with the text. */
   images?: ImageContent[];
 };
 
 /** New session from the branch before a user message; returns that message's text. */
 export type ForkCommand = {
   type: "fork";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** The user message entry to fork before (from `get_fork_messages`). */
   entryId: string;
 };
 
 /** Models whose provider has credentials, as full Model objects; the offline `replay` models only while one is current or `--models`/`enabledModels` names one. */
 export type GetAvailableModelsCommand = {
   type: "get_available_models";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
 };
 
 /** Thinking levels the current model supports, in cycle order. */
 export type GetAvailableThinkingLevelsCommand = {
   type: "get_available_thinking_levels";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
 };
 
 /** Commands a prompt can invoke with /name: extension commands, prompt templates and skills. */
 export type GetCommandsCommand = {
   type: "get_commands";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
 };
 
 /** Session entries in append order (all branches), optionally strictly after `since`. */
 export type GetEntriesCommand = {
   type: "get_entries";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** Only the entries appended after this entry id. */
   since?: string;
 };
 
 /** User messages a fork can start from. */
 export type GetForkMessagesCommand = {
   type: "get_fork_messages";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
 };
 
 /** The text of the last assistant message. */
 export type GetLastAssistantTextCommand = {
   type: "get_last_assistant_text";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+};
+
+/** Every MCP server (from mcp.json, extensions and the client) with its source, transport, state, last error and tools, and the configuration problems found. Starts the servers if they have not started yet; it does not wait for them to connect. */
+export type GetMcpServersCommand = {
+  type: "get_mcp_servers";
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
 };
 
 /** Every message of the conversation (the live context). */
 export type GetMessagesCommand = {
   type: "get_messages";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
 };
 
 /** Message counts, token usage, cost and context-window usage. */
 export type GetSessionStatsCommand = {
   type: "get_session_stats";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
 };
 
 /** The session's state: model, thinking level, streaming, queues, session file and name, ... */
 export type GetStateCommand = {
   type: "get_state";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
 };
 
 /** The session as a tree of entries; orphans appear as extra roots. */
 export type GetTreeCommand = {
   type: "get_tree";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
 };
 
 /** Copy a session file into the session directory and switch to the copy. */
 export type ImportSessionCommand = {
   type: "import_session";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** A session file (Atomic's or pi's) to copy in and open. */
   inputPath: string;
 };
 
 /** Stored sessions of the working folder's session folder (with `all: true`, of every folder under `<agent dir>/sessions`), newest first (by `modified`), as pi's SessionInfo. Files that are not sessions are left out. Listing again costs a stat per file: facts are cached by size and mtime. */
 export type ListSessionsCommand = {
   type: "list_sessions";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   /** Every session folder, not only this working folder's. */
   all?: boolean;
@@ -548,49 +731,56 @@ export type ListSessionsCommand = {
 /** Remove a provider's stored credential and return the remaining auth status and catalog. */
 export type LogoutProviderCommand = {
   type: "logout_provider";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** The provider whose stored key to remove. */
   provider: string;
 };
 
 /** Start a fresh session (cancellable by session_before_switch). */
 export type NewSessionCommand = {
   type: "new_session";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** A session file the new session records as its parent. */
   parentSession?: string;
 };
 
 /** Send a user prompt; while streaming, streamingBehavior queues it. */
 export type PromptCommand = {
   type: "prompt";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** The text (a `/name` runs a slash command, an extension's command or a prompt template). */
   message: string;
+  /** Images sent with the text. */
   images?: ImageContent[];
+  /** While the agent is streaming (required then): queue the prompt as a steering or a follow-up message. */
   streamingBehavior?: "steer" | "followUp";
 };
 
 /** Enable or disable automatic compaction (persisted in the user's settings). */
 export type SetAutoCompactionCommand = {
   type: "set_auto_compaction";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** On or off. */
   enabled: boolean;
 };
 
 /** Enable or disable automatic retry of transient provider errors. */
 export type SetAutoRetryCommand = {
   type: "set_auto_retry";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** On or off. */
   enabled: boolean;
 };
 
 /** Choose opt-in event shapes; each field optional; the response holds every option in force. Immediate lane: handled as soon as read. */
 export type SetEventOptionsCommand = {
   type: "set_event_options";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   /** "delta": `message_update` without `message` and without `assistantMessageEvent.partial`. */
   messageUpdates?: "delta" | "full";
@@ -601,100 +791,135 @@ export type SetEventOptionsCommand = {
 /** How follow-up messages are delivered (saved to the user's settings). */
 export type SetFollowUpModeCommand = {
   type: "set_follow_up_mode";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** "all": every queued message at the next delivery point; "one-at-a-time": one per delivery point. */
   mode: "all" | "one-at-a-time";
 };
 
 /** Switch to an available model; persisted as the default. */
 export type SetModelCommand = {
   type: "set_model";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** The model's provider. */
   provider: string;
+  /** The model's id. */
   modelId: string;
 };
 
 /** Set the session's display name (at most 256 characters). */
 export type SetSessionNameCommand = {
   type: "set_session_name";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** The new name (not blank). */
   name: string;
 };
 
 /** How steering messages are delivered (saved to the user's settings). */
 export type SetSteeringModeCommand = {
   type: "set_steering_mode";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** "all": every queued message at the next delivery point; "one-at-a-time": one per delivery point. */
   mode: "all" | "one-at-a-time";
 };
 
 /** Set the thinking level; clamped to what the model supports. */
 export type SetThinkingLevelCommand = {
   type: "set_thinking_level";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** The level (clamped to what the model accepts). */
   level: "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 };
 
 /** Queue a message delivered after the current turn's tool calls, before the next LLM call. */
 export type SteerCommand = {
   type: "steer";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** The text (a `/name` runs a slash command, an extension's command or a prompt template). */
   message: string;
+  /** Images sent with the text. */
   images?: ImageContent[];
 };
 
 /** Load a session file (cancellable by session_before_switch); a path where no session is written yet (no file, or an empty one) starts a new session there, as in pi. */
 export type SwitchSessionCommand = {
   type: "switch_session";
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+  /** The session file to open (as `list_sessions` lists it). */
   sessionPath: string;
 };
 
 /** The successful response to `abort`. */
 export type AbortResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "abort";
+  /** The command succeeded. */
   success: true;
 };
 
 /** The successful response to `abort_bash`. */
 export type AbortBashResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "abort_bash";
+  /** The command succeeded. */
   success: true;
 };
 
 /** The successful response to `abort_retry`. */
 export type AbortRetryResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "abort_retry";
+  /** The command succeeded. */
   success: true;
+};
+
+/** The successful response to `add_mcp_servers`. */
+export type AddMcpServersResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "add_mcp_servers";
+  /** The command succeeded. */
+  success: true;
+  data: {
+    /** The names added (or replaced). */
+    servers: string[];
+  };
 };
 
 /** The successful response to `bash`. */
 export type BashResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "bash";
+  /** The command succeeded. */
   success: true;
   data: {
+    /** stdout and stderr as they interleaved (the tail when truncated). */
     output: string;
     /** Absent when cancelled; a non-zero exit is still a success. */
     exitCode?: number;
+    /** It was cancelled (`abort_bash`, teardown) before it exited. */
     cancelled: boolean;
+    /** `output` is the tail of a longer output (see fullOutputPath). */
     truncated: boolean;
     /** The complete output, when truncated. */
     fullOutputPath?: string;
@@ -703,10 +928,12 @@ export type BashResponse = {
 
 /** The successful response to `clear_queue`. */
 export type ClearQueueResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "clear_queue";
+  /** The command succeeded. */
   success: true;
   /** What was queued; a `queue_update` with empty lists precedes this response. */
   data: {
@@ -719,35 +946,44 @@ export type ClearQueueResponse = {
 
 /** The successful response to `clone`. */
 export type CloneResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "clone";
+  /** The command succeeded. */
   success: true;
   data: {
+    /** An extension's session_before_* handler cancelled it: nothing changed. */
     cancelled: boolean;
   };
 };
 
 /** The successful response to `compact`. */
 export type CompactResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "compact";
+  /** The command succeeded. */
   success: true;
   data: CompactionResult;
 };
 
 /** The successful response to `cycle_model`. */
 export type CycleModelResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "cycle_model";
+  /** The command succeeded. */
   success: true;
   data: {
+    /** The model now current. */
     model: Model;
+    /** The thinking level now current. */
     thinkingLevel: "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
     /** True while moving through the `--models` / `enabledModels` scope. */
     isScoped: boolean;
@@ -756,22 +992,27 @@ export type CycleModelResponse = {
 
 /** The successful response to `cycle_thinking_level`. */
 export type CycleThinkingLevelResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "cycle_thinking_level";
+  /** The command succeeded. */
   success: true;
   data: {
+    /** The level now current. */
     level: "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
   } | null;
 };
 
 /** The successful response to `export_html`. */
 export type ExportHtmlResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "export_html";
+  /** The command succeeded. */
   success: true;
   data: {
     /** The file written. */
@@ -781,10 +1022,12 @@ export type ExportHtmlResponse = {
 
 /** The successful response to `follow_up`. */
 export type FollowUpResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "follow_up";
+  /** The command succeeded. */
   success: true;
   /** What became of the message. */
   data: {
@@ -795,57 +1038,72 @@ export type FollowUpResponse = {
 
 /** The successful response to `fork`. */
 export type ForkResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "fork";
+  /** The command succeeded. */
   success: true;
   data: {
     /** The text of the message forked from. */
     text: string;
+    /** An extension's session_before_* handler cancelled it: nothing changed. */
     cancelled: boolean;
   };
 };
 
 /** The successful response to `get_available_models`. */
 export type GetAvailableModelsResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "get_available_models";
+  /** The command succeeded. */
   success: true;
   data: {
+    /** Models whose provider has a key (or needs none), in catalog order. */
     models: Model[];
   };
 };
 
 /** The successful response to `get_available_thinking_levels`. */
 export type GetAvailableThinkingLevelsResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "get_available_thinking_levels";
+  /** The command succeeded. */
   success: true;
   data: {
+    /** The levels the current model accepts, in cycle order. */
     levels: Array<"off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max">;
   };
 };
 
 /** The successful response to `get_commands`. */
 export type GetCommandsResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "get_commands";
+  /** The command succeeded. */
   success: true;
   data: {
+    /** Every command, by name. */
     commands: Array<{
       /** Invoke with /name; skills are named skill:<name>. */
       name: string;
+      /** What it does. */
       description?: string;
+      /** An extension's command, a prompt template or a skill. */
       source: "extension" | "prompt" | "skill";
       /** Where it was found (not for extension commands). */
       location?: "user" | "project" | "path";
+      /** The file it was read from (templates and skills). */
       path?: string;
       /** Where the command comes from, as pi reports it. */
       sourceInfo: {
@@ -866,27 +1124,36 @@ export type GetCommandsResponse = {
 
 /** The successful response to `get_entries`. */
 export type GetEntriesResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "get_entries";
+  /** The command succeeded. */
   success: true;
   data: {
+    /** The entries, in the order they were appended (every branch). */
     entries: StoredSessionEntry[];
+    /** The entry the conversation continues from (null: empty session). */
     leafId: string | null;
   };
 };
 
 /** The successful response to `get_fork_messages`. */
 export type GetForkMessagesResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "get_fork_messages";
+  /** The command succeeded. */
   success: true;
   data: {
+    /** The user messages of the current branch, oldest first. */
     messages: Array<{
+      /** The message's entry id (what `fork` takes). */
       entryId: string;
+      /** Its text. */
       text: string;
     }>;
   };
@@ -894,10 +1161,12 @@ export type GetForkMessagesResponse = {
 
 /** The successful response to `get_last_assistant_text`. */
 export type GetLastAssistantTextResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "get_last_assistant_text";
+  /** The command succeeded. */
   success: true;
   data: {
     /** null when there is no assistant message. */
@@ -905,45 +1174,121 @@ export type GetLastAssistantTextResponse = {
   };
 };
 
-/** The successful response to `get_messages`. */
-export type GetMessagesResponse = {
-  /** Echoed exactly as sent. */
+/** The successful response to `get_mcp_servers`. */
+export type GetMcpServersResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
+  command: "get_mcp_servers";
+  /** The command succeeded. */
+  success: true;
+  /** Every MCP server with its state and tools. */
+  data: {
+    /** Every server, configured, added or registered. */
+    servers: Array<{
+      /** The server's name (the <server> of its tools' names). */
+      name: string;
+      /** client: added by the client (add_mcp_servers, ACP session/new); project/user: an mcp.json; extension: pi.registerMcpServer. */
+      source: "client" | "project" | "user" | "extension";
+      /** The file or extension it came from. */
+      origin?: string;
+      /** sse after a streamable-HTTP server fell back to the older transport. */
+      transport: "stdio" | "http" | "sse";
+      /** False: configured with enabled false (or switched off by a project override); it is not started. */
+      enabled: boolean;
+      /** disconnected: it dropped and reconnects on the next call; failed: the last attempt failed (see error), the next call tries again. */
+      state: "disabled" | "pending" | "connecting" | "connected" | "disconnected" | "failed";
+      /** Why the last connection failed or dropped. */
+      error?: string;
+      /** The server's exposure (tools may differ: toolExposure): direct (offered to the model), deferred (found with tool_search) or hidden. */
+      exposure: "direct" | "deferred" | "hidden";
+      /** The description its entry gives. */
+      description?: string;
+      /** First line of the instructions the server sent. */
+      instructions?: string;
+      /** The server offers resources (list_mcp_resources, read_mcp_resource). */
+      resources: boolean;
+      /** The tools it offers (empty until it connected). */
+      tools: Array<{
+        /** The tool's name on its server. */
+        name: string;
+        /** The name the model calls it by: mcp__<server>__<tool>. */
+        toolName: string;
+        /** The first line of the tool's description. */
+        description?: string;
+        /** The tool's exposure: direct (offered to the model), deferred (found with tool_search) or hidden. */
+        exposure: "direct" | "deferred" | "hidden";
+        /** Registered with the agent (direct tools once listed, deferred ones once tool_search loaded them). */
+        loaded: boolean;
+      }>;
+    }>;
+    /** Configuration problems, each naming its file and key path. */
+    errors: string[];
+  };
+};
+
+/** The successful response to `get_messages`. */
+export type GetMessagesResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
   command: "get_messages";
+  /** The command succeeded. */
   success: true;
   data: {
+    /** The messages, oldest first. */
     messages: AgentMessage[];
   };
 };
 
 /** The successful response to `get_session_stats`. */
 export type GetSessionStatsResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "get_session_stats";
+  /** The command succeeded. */
   success: true;
   data: {
+    /** The session file; absent for an in-memory session. */
     sessionFile?: string;
+    /** The session's id (uuid). */
     sessionId: string;
+    /** User messages. */
     userMessages: number;
+    /** Assistant messages. */
     assistantMessages: number;
+    /** Tool calls the model made. */
     toolCalls: number;
+    /** Tool results. */
     toolResults: number;
+    /** All messages. */
     totalMessages: number;
+    /** Tokens over every model call of the session. */
     tokens: {
+      /** Input tokens. */
       input: number;
+      /** Output tokens. */
       output: number;
+      /** Tokens read from prompt caches. */
       cacheRead: number;
+      /** Tokens written to prompt caches. */
       cacheWrite: number;
+      /** All of them. */
       total: number;
     };
+    /** What the session's model calls cost, in dollars. */
     cost: number;
     /** Absent without a model; tokens and percent are null after a compaction until a fresh answer reports usage. */
     contextUsage?: {
+      /** Tokens the next request would send. */
       tokens: number | null;
+      /** The model's context window. */
       contextWindow: number;
+      /** tokens as a percentage of contextWindow. */
       percent: number | null;
     };
   };
@@ -951,23 +1296,33 @@ export type GetSessionStatsResponse = {
 
 /** The successful response to `get_state`. */
 export type GetStateResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "get_state";
+  /** The command succeeded. */
   success: true;
   data: {
     /** The full Model object, or null. */
     model: Model | null;
+    /** The current thinking level. */
     thinkingLevel: "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+    /** A run is in progress. */
     isStreaming: boolean;
+    /** How steering messages are delivered. */
     steeringMode: "all" | "one-at-a-time";
+    /** How follow-up messages are delivered. */
     followUpMode: "all" | "one-at-a-time";
+    /** The session's id (uuid). */
     sessionId: string;
+    /** Messages in the conversation. */
     messageCount: number;
+    /** Steering and follow-up messages waiting to be delivered. */
     pendingMessageCount: number;
     /** Set while a saved default's provider is unsupported (prompts are refused). */
     modelFallbackReason?: string;
+    /** Why prompts are refused, and what to change (with modelFallbackReason). */
     modelFallbackMessage?: string;
     /** Absent for an in-memory session (--no-session). */
     sessionFile?: string;
@@ -975,42 +1330,53 @@ export type GetStateResponse = {
     sessionName?: string;
     /** Set while the current session file cannot be written (see session_write_error). */
     sessionWriteError?: string;
+    /** A compaction is running. */
     isCompacting: boolean;
+    /** Automatic compaction is on. */
     autoCompactionEnabled: boolean;
   };
 };
 
 /** The successful response to `get_tree`. */
 export type GetTreeResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "get_tree";
+  /** The command succeeded. */
   success: true;
   data: {
+    /** The root entries, each with the entries that follow it. */
     tree: TreeNode[];
+    /** The entry the conversation continues from (null: empty session). */
     leafId: string | null;
   };
 };
 
 /** The successful response to `import_session`. */
 export type ImportSessionResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "import_session";
+  /** The command succeeded. */
   success: true;
   data: {
+    /** An extension's session_before_* handler cancelled it: nothing changed. */
     cancelled: boolean;
   };
 };
 
 /** The successful response to `list_sessions`. */
 export type ListSessionsResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "list_sessions";
+  /** The command succeeded. */
   success: true;
   /** `sessions`: SessionInfo[] (see Shared types), newest first. */
   data: {
@@ -1021,22 +1387,30 @@ export type ListSessionsResponse = {
 
 /** The successful response to `logout_provider`. */
 export type LogoutProviderResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "logout_provider";
+  /** The command succeeded. */
   success: true;
   data: {
+    /** The provider. */
     provider: string;
+    /** Its credential now (an environment key still counts). */
     authStatus: {
+      /** The provider has a key (or needs none). */
       configured: boolean;
+      /** Where the key comes from: --api-key, auth.json, an environment variable, models.json, the provider's registration, or none needed. */
       source?: "runtime" | "stored" | "environment" | "models_json" | "provider" | "none";
       /** The environment variable, when the key comes from one. */
       label?: string;
     };
+    /** The models available now. */
     models: Model[];
     /** The `cycle_model` scope (`--models`, `enabledModels`) whose provider still has a credential. */
     scopedModels?: Array<{
+      /** The model. */
       model: Model;
       /** The level the pattern's `:<thinking>` suffix names. */
       thinkingLevel?: "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
@@ -1046,22 +1420,27 @@ export type LogoutProviderResponse = {
 
 /** The successful response to `new_session`. */
 export type NewSessionResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "new_session";
+  /** The command succeeded. */
   success: true;
   data: {
+    /** An extension's session_before_* handler cancelled it: nothing changed. */
     cancelled: boolean;
   };
 };
 
 /** The successful response to `prompt`. */
 export type PromptResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "prompt";
+  /** The command succeeded. */
   success: true;
   /** What became of the prompt. */
   data: {
@@ -1072,28 +1451,34 @@ export type PromptResponse = {
 
 /** The successful response to `set_auto_compaction`. */
 export type SetAutoCompactionResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "set_auto_compaction";
+  /** The command succeeded. */
   success: true;
 };
 
 /** The successful response to `set_auto_retry`. */
 export type SetAutoRetryResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "set_auto_retry";
+  /** The command succeeded. */
   success: true;
 };
 
 /** The successful response to `set_event_options`. */
 export type SetEventOptionsResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "set_event_options";
+  /** The command succeeded. */
   success: true;
   /** The event options in force. */
   data: {
@@ -1106,56 +1491,68 @@ export type SetEventOptionsResponse = {
 
 /** The successful response to `set_follow_up_mode`. */
 export type SetFollowUpModeResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "set_follow_up_mode";
+  /** The command succeeded. */
   success: true;
 };
 
 /** The successful response to `set_model`. */
 export type SetModelResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "set_model";
+  /** The command succeeded. */
   success: true;
   data: Model;
 };
 
 /** The successful response to `set_session_name`. */
 export type SetSessionNameResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "set_session_name";
+  /** The command succeeded. */
   success: true;
 };
 
 /** The successful response to `set_steering_mode`. */
 export type SetSteeringModeResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "set_steering_mode";
+  /** The command succeeded. */
   success: true;
 };
 
 /** The successful response to `set_thinking_level`. */
 export type SetThinkingLevelResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "set_thinking_level";
+  /** The command succeeded. */
   success: true;
 };
 
 /** The successful response to `steer`. */
 export type SteerResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "steer";
+  /** The command succeeded. */
   success: true;
   /** What became of the message. */
   data: {
@@ -1166,26 +1563,33 @@ export type SteerResponse = {
 
 /** The successful response to `switch_session`. */
 export type SwitchSessionResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command answered. */
   command: "switch_session";
+  /** The command succeeded. */
   success: true;
   data: {
+    /** An extension's session_before_* handler cancelled it: nothing changed. */
     cancelled: boolean;
   };
 };
 
 /** Any failed command; `command` is "parse" for a line that is not JSON and "unknown" for a record without a string `type`. */
 export type ErrorResponse = {
-  /** Echoed exactly as sent. */
+  /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
   type: "response";
+  /** The command that failed ("parse" or "unknown" for a line that is not a command). */
   command: string;
+  /** The command failed. */
   success: false;
+  /** What went wrong, for people and for matching. */
   error: string;
 };
 
+/** The run ended (answered, failed or aborted); retries and queued messages may start another. */
 export type AgentEndEvent = {
   type: "agent_end";
   /** Every message this run produced. */
@@ -1207,17 +1611,24 @@ export type AgentStartEvent = {
 /** Automatic retry finished: the retried turn succeeded, or retries gave up (`finalError`). */
 export type AutoRetryEndEvent = {
   type: "auto_retry_end";
+  /** The retried turn succeeded. */
   success: boolean;
+  /** The last attempt made. */
   attempt: number;
+  /** The error retries gave up on. */
   finalError?: string;
 };
 
 /** An automatic retry is scheduled after a transient provider error. */
 export type AutoRetryStartEvent = {
   type: "auto_retry_start";
+  /** The retry about to happen (1 for the first). */
   attempt: number;
+  /** How many retries there may be. */
   maxAttempts: number;
+  /** The wait before it. */
   delayMs: number;
+  /** The error that is retried. */
   errorMessage: string;
 };
 
@@ -1226,19 +1637,24 @@ export type BashExecutionUpdateEvent = {
   type: "bash_execution_update";
   /** The originating bash request's id (absent when it had none). */
   id?: string | number;
+  /** Which stream it came from. */
   channel: "stdout" | "stderr";
+  /** The new output. */
   delta: string;
 };
 
 /** Verbatim line compaction completed, failed or was aborted. */
 export type CompactionEndEvent = {
   type: "compaction_end";
+  /** Why: the `compact` command, the context passed its threshold, or the prompt overflowed the window. */
   reason: "manual" | "threshold" | "overflow";
   /** The committed boundary; null when none was written. */
   result: CompactionResult | null;
+  /** It was aborted (the session is unchanged). */
   aborted: boolean;
   /** An overflow compaction succeeded: the prompt continues. */
   willRetry: boolean;
+  /** Why it failed. */
   errorMessage?: string;
   /** The prompt overflowed again after its one compact-and-retry. */
   unresolvedOverflow?: boolean;
@@ -1247,6 +1663,7 @@ export type CompactionEndEvent = {
 /** Verbatim line compaction begins. */
 export type CompactionStartEvent = {
   type: "compaction_start";
+  /** Why: the `compact` command, the context passed its threshold, or the prompt overflowed the window. */
   reason: "manual" | "threshold" | "overflow";
 };
 
@@ -1262,7 +1679,9 @@ export type ExtensionErrorEvent = {
   type: "extension_error";
   /** The extension's path, or the plugin's name. */
   extensionPath: string;
+  /** The event or hook whose handler threw. */
   event: string;
+  /** The error's message. */
   error: string;
 };
 
@@ -1272,7 +1691,9 @@ export type ExtensionUiRequestEvent = {
   /** Unique per request; a dialog's extension_ui_response carries it back. */
   id: string;
   method: "select";
+  /** What the dialog asks. */
   title: string;
+  /** The choices, in order. */
   options: string[];
   /** Milliseconds; the agent resolves the dialog with its default by itself when it passes (later replies are ignored). */
   timeout?: number;
@@ -1281,7 +1702,9 @@ export type ExtensionUiRequestEvent = {
   /** Unique per request; a dialog's extension_ui_response carries it back. */
   id: string;
   method: "confirm";
+  /** What the dialog asks. */
   title: string;
+  /** More detail under the title. */
   message: string;
   /** Milliseconds; the agent resolves the dialog with its default by itself when it passes (later replies are ignored). */
   timeout?: number;
@@ -1290,7 +1713,9 @@ export type ExtensionUiRequestEvent = {
   /** Unique per request; a dialog's extension_ui_response carries it back. */
   id: string;
   method: "input";
+  /** What the dialog asks. */
   title: string;
+  /** A hint shown in the empty field. */
   placeholder?: string;
   /** Milliseconds; the agent resolves the dialog with its default by itself when it passes (later replies are ignored). */
   timeout?: number;
@@ -1299,7 +1724,9 @@ export type ExtensionUiRequestEvent = {
   /** Unique per request; a dialog's extension_ui_response carries it back. */
   id: string;
   method: "editor";
+  /** What the dialog asks. */
   title: string;
+  /** The text the editor starts with. */
   prefill?: string;
   /** Milliseconds; the agent resolves the dialog with its default by itself when it passes (later replies are ignored). */
   timeout?: number;
@@ -1308,21 +1735,27 @@ export type ExtensionUiRequestEvent = {
   /** Unique per request; a dialog's extension_ui_response carries it back. */
   id: string;
   method: "notify";
+  /** The notification. */
   message: string;
+  /** How prominent it is. */
   notifyType: "info" | "warning" | "error";
 } | {
   type: "extension_ui_request";
   /** Unique per request; a dialog's extension_ui_response carries it back. */
   id: string;
   method: "setStatus";
+  /** Which status entry (an extension may keep several). */
   statusKey: string;
+  /** Its text; absent: remove it. */
   statusText?: string;
 } | {
   type: "extension_ui_request";
   /** Unique per request; a dialog's extension_ui_response carries it back. */
   id: string;
   method: "setWidget";
+  /** Which block (an extension may keep several). */
   widgetKey: string;
+  /** Its lines; absent: remove it. */
   widgetLines?: string[];
   /** Default "aboveEditor". */
   widgetPlacement?: "aboveEditor" | "belowEditor";
@@ -1331,22 +1764,28 @@ export type ExtensionUiRequestEvent = {
   /** Unique per request; a dialog's extension_ui_response carries it back. */
   id: string;
   method: "setTitle";
+  /** The title. */
   title: string;
 } | {
   type: "extension_ui_request";
   /** Unique per request; a dialog's extension_ui_response carries it back. */
   id: string;
   method: "set_editor_text";
+  /** The text. */
   text: string;
 };
 
+/** A message is complete. */
 export type MessageEndEvent = {
   type: "message_end";
+  /** The complete message. */
   message: AgentMessage;
 };
 
+/** A message begins: the prompt, a reply, a tool result. */
 export type MessageStartEvent = {
   type: "message_start";
+  /** The message as it starts (an assistant reply is empty at first). */
   message: AgentMessage;
 };
 
@@ -1357,48 +1796,68 @@ export type MessageUpdateEvent = {
   message?: AssistantMessage;
   /** The latest cumulative usage the provider reported for this response (zero until it reports any; some providers report only at the end). */
   usage: Usage;
+  /** What changed (without `partial` with `messageUpdates: "delta"`). */
   assistantMessageEvent: AssistantMessageEvent | {
     type: "start";
   } | {
     type: "text_start";
+    /** The block of the message's `content` this event is about. */
     contentIndex: number;
   } | {
     type: "text_delta";
+    /** The text added to the block. */
     delta: string;
+    /** The block of the message's `content` this event is about. */
     contentIndex: number;
   } | {
     type: "text_end";
+    /** The block's whole text. */
     content: string;
+    /** The block of the message's `content` this event is about. */
     contentIndex: number;
   } | {
     type: "thinking_start";
+    /** The block of the message's `content` this event is about. */
     contentIndex: number;
   } | {
     type: "thinking_delta";
+    /** The text added to the block. */
     delta: string;
+    /** The block of the message's `content` this event is about. */
     contentIndex: number;
   } | {
     type: "thinking_end";
+    /** The block's whole text. */
     content: string;
+    /** The block of the message's `content` this event is about. */
     contentIndex: number;
   } | {
     type: "toolcall_start";
+    /** The block of the message's `content` this event is about. */
     contentIndex: number;
   } | {
     type: "toolcall_delta";
+    /** More of the call's JSON arguments. */
     delta: string;
+    /** The block of the message's `content` this event is about. */
     contentIndex: number;
   } | {
     type: "toolcall_end";
+    /** The complete call. */
     toolCall: ToolCall;
+    /** The block of the message's `content` this event is about. */
     contentIndex: number;
   } | {
     type: "done";
+    /** Why it ended. */
     reason: "stop" | "length" | "toolUse";
+    /** The complete reply. */
     message: AssistantMessage;
   } | {
     type: "error";
+    /** Aborted, or failed. */
     reason: "aborted" | "error";
+    /** The reply as far as it got, with `errorMessage`. */
     error: AssistantMessage;
   };
 };
@@ -1422,14 +1881,18 @@ export type SessionInfoChangedEvent = {
 /** A session file could not be written (read-only folder, disk full, ...); entries are kept and written when it works again. */
 export type SessionWriteErrorEvent = {
   type: "session_write_error";
+  /** The file that could not be written. */
   sessionFile: string;
+  /** Why (the system's message). */
   error: string;
 };
 
 /** A retried planning request starts. */
 export type SummarizationRetryAttemptStartEvent = {
   type: "summarization_retry_attempt_start";
+  /** What the request plans (Atomic sends compaction; pi also branch summaries). */
   source: "compaction" | "branchSummary";
+  /** Why: the `compact` command, the context passed its threshold, or the prompt overflowed the window. */
   reason?: "manual" | "threshold" | "overflow";
 };
 
@@ -1441,9 +1904,13 @@ export type SummarizationRetryFinishedEvent = {
 /** Compaction planning will retry after a transient provider error. */
 export type SummarizationRetryScheduledEvent = {
   type: "summarization_retry_scheduled";
+  /** The retry about to happen (1 for the first). */
   attempt: number;
+  /** How many retries there may be. */
   maxAttempts: number;
+  /** The wait before it. */
   delayMs: number;
+  /** The error that is retried. */
   errorMessage: string;
 };
 
@@ -1454,41 +1921,61 @@ export type ThinkingLevelChangedEvent = {
   level: "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 };
 
+/** A tool finished. */
 export type ToolExecutionEndEvent = {
   type: "tool_execution_end";
+  /** The tool call's id. */
   toolCallId: string;
+  /** The tool. */
   toolName: string;
+  /** What it produced. */
   result: {
+    /** What the model is shown. */
     content: Array<TextContent | ImageContent>;
+    /** Structured data for clients (a diff, truncation facts); never shown to the model. */
     details?: unknown;
   };
+  /** It failed (the content says why). */
   isError: boolean;
   /** How long the tool's execute() took, in whole milliseconds (monotonic clock); absent when the tool did not run. */
   durationMs?: number;
 };
 
+/** A tool starts running. */
 export type ToolExecutionStartEvent = {
   type: "tool_execution_start";
+  /** The tool call's id. */
   toolCallId: string;
+  /** The tool. */
   toolName: string;
+  /** Its arguments, as the model wrote them. */
   args: unknown;
 };
 
+/** A running tool reports progress (bash: its output so far). */
 export type ToolExecutionUpdateEvent = {
   type: "tool_execution_update";
+  /** The tool call's id. */
   toolCallId: string;
+  /** The tool. */
   toolName: string;
+  /** Its arguments. */
   args: unknown;
   /** The accumulated output so far (not a delta). */
   partialResult: {
+    /** What the model is shown. */
     content: Array<TextContent | ImageContent>;
+    /** Structured data for clients (a diff, truncation facts); never shown to the model. */
     details?: unknown;
   };
 };
 
+/** A turn ended: its reply and the results of the tools it called. */
 export type TurnEndEvent = {
   type: "turn_end";
+  /** The turn's reply. */
   message: AssistantMessage;
+  /** The results of its tool calls, in call order. */
   toolResults: ToolResultMessage[];
 };
 
@@ -1498,10 +1985,10 @@ export type TurnStartEvent = {
 };
 
 /** Every input record, discriminated by `type`. */
-export type Command = AbortCommand | AbortBashCommand | AbortRetryCommand | BashCommand | ClearQueueCommand | CloneCommand | CompactCommand | CycleModelCommand | CycleThinkingLevelCommand | ExportHtmlCommand | ExtensionUiResponseCommand | FollowUpCommand | ForkCommand | GetAvailableModelsCommand | GetAvailableThinkingLevelsCommand | GetCommandsCommand | GetEntriesCommand | GetForkMessagesCommand | GetLastAssistantTextCommand | GetMessagesCommand | GetSessionStatsCommand | GetStateCommand | GetTreeCommand | ImportSessionCommand | ListSessionsCommand | LogoutProviderCommand | NewSessionCommand | PromptCommand | SetAutoCompactionCommand | SetAutoRetryCommand | SetEventOptionsCommand | SetFollowUpModeCommand | SetModelCommand | SetSessionNameCommand | SetSteeringModeCommand | SetThinkingLevelCommand | SteerCommand | SwitchSessionCommand;
+export type Command = AbortCommand | AbortBashCommand | AbortRetryCommand | AddMcpServersCommand | BashCommand | ClearQueueCommand | CloneCommand | CompactCommand | CycleModelCommand | CycleThinkingLevelCommand | ExportHtmlCommand | ExtensionUiResponseCommand | FollowUpCommand | ForkCommand | GetAvailableModelsCommand | GetAvailableThinkingLevelsCommand | GetCommandsCommand | GetEntriesCommand | GetForkMessagesCommand | GetLastAssistantTextCommand | GetMcpServersCommand | GetMessagesCommand | GetSessionStatsCommand | GetStateCommand | GetTreeCommand | ImportSessionCommand | ListSessionsCommand | LogoutProviderCommand | NewSessionCommand | PromptCommand | SetAutoCompactionCommand | SetAutoRetryCommand | SetEventOptionsCommand | SetFollowUpModeCommand | SetModelCommand | SetSessionNameCommand | SetSteeringModeCommand | SetThinkingLevelCommand | SteerCommand | SwitchSessionCommand;
 
 /** Every response: a command's success, or ErrorResponse. */
-export type Response = AbortResponse | AbortBashResponse | AbortRetryResponse | BashResponse | ClearQueueResponse | CloneResponse | CompactResponse | CycleModelResponse | CycleThinkingLevelResponse | ExportHtmlResponse | FollowUpResponse | ForkResponse | GetAvailableModelsResponse | GetAvailableThinkingLevelsResponse | GetCommandsResponse | GetEntriesResponse | GetForkMessagesResponse | GetLastAssistantTextResponse | GetMessagesResponse | GetSessionStatsResponse | GetStateResponse | GetTreeResponse | ImportSessionResponse | ListSessionsResponse | LogoutProviderResponse | NewSessionResponse | PromptResponse | SetAutoCompactionResponse | SetAutoRetryResponse | SetEventOptionsResponse | SetFollowUpModeResponse | SetModelResponse | SetSessionNameResponse | SetSteeringModeResponse | SetThinkingLevelResponse | SteerResponse | SwitchSessionResponse | ErrorResponse;
+export type Response = AbortResponse | AbortBashResponse | AbortRetryResponse | AddMcpServersResponse | BashResponse | ClearQueueResponse | CloneResponse | CompactResponse | CycleModelResponse | CycleThinkingLevelResponse | ExportHtmlResponse | FollowUpResponse | ForkResponse | GetAvailableModelsResponse | GetAvailableThinkingLevelsResponse | GetCommandsResponse | GetEntriesResponse | GetForkMessagesResponse | GetLastAssistantTextResponse | GetMcpServersResponse | GetMessagesResponse | GetSessionStatsResponse | GetStateResponse | GetTreeResponse | ImportSessionResponse | ListSessionsResponse | LogoutProviderResponse | NewSessionResponse | PromptResponse | SetAutoCompactionResponse | SetAutoRetryResponse | SetEventOptionsResponse | SetFollowUpModeResponse | SetModelResponse | SetSessionNameResponse | SetSteeringModeResponse | SetThinkingLevelResponse | SteerResponse | SwitchSessionResponse | ErrorResponse;
 
 /** Every event, discriminated by `type`. */
 export type Event = AgentEndEvent | AgentSettledEvent | AgentStartEvent | AutoRetryEndEvent | AutoRetryStartEvent | BashExecutionUpdateEvent | CompactionEndEvent | CompactionStartEvent | EntryAppendedEvent | ExtensionErrorEvent | ExtensionUiRequestEvent | MessageEndEvent | MessageStartEvent | MessageUpdateEvent | QueueUpdateEvent | SessionInfoChangedEvent | SessionWriteErrorEvent | SummarizationRetryAttemptStartEvent | SummarizationRetryFinishedEvent | SummarizationRetryScheduledEvent | ThinkingLevelChangedEvent | ToolExecutionEndEvent | ToolExecutionStartEvent | ToolExecutionUpdateEvent | TurnEndEvent | TurnStartEvent;
@@ -1511,6 +1998,7 @@ export interface CommandMap {
   abort: { command: AbortCommand; response: AbortResponse };
   abort_bash: { command: AbortBashCommand; response: AbortBashResponse };
   abort_retry: { command: AbortRetryCommand; response: AbortRetryResponse };
+  add_mcp_servers: { command: AddMcpServersCommand; response: AddMcpServersResponse };
   bash: { command: BashCommand; response: BashResponse };
   clear_queue: { command: ClearQueueCommand; response: ClearQueueResponse };
   clone: { command: CloneCommand; response: CloneResponse };
@@ -1527,6 +2015,7 @@ export interface CommandMap {
   get_entries: { command: GetEntriesCommand; response: GetEntriesResponse };
   get_fork_messages: { command: GetForkMessagesCommand; response: GetForkMessagesResponse };
   get_last_assistant_text: { command: GetLastAssistantTextCommand; response: GetLastAssistantTextResponse };
+  get_mcp_servers: { command: GetMcpServersCommand; response: GetMcpServersResponse };
   get_messages: { command: GetMessagesCommand; response: GetMessagesResponse };
   get_session_stats: { command: GetSessionStatsCommand; response: GetSessionStatsResponse };
   get_state: { command: GetStateCommand; response: GetStateResponse };

@@ -74,6 +74,10 @@ export async function* providerBatches(
     const response = await httpFetch(input, hooks ? await hookedInit(hooks, request.model, linked) : linked, models.httpOptions);
     if (hooks) await hooks.response(request.model, response.status, headerRecord(response.headers));
     if (response.status >= 400) httpFailure = await readFailure(response);
+    if (hooks?.observesStream?.()) {
+      const { isEventStream, observeEvents } = await import("./sse-observer.js");
+      if (isEventStream(response)) return observeEvents(response, (data) => hooks.streamEvent!(request.model, data));
+    }
     return response;
   };
   try {

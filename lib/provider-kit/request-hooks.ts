@@ -1,6 +1,6 @@
 /**
  * The extension points of one provider HTTP request (pi's `before_provider_headers`,
- * `before_provider_request`, `after_provider_response`), applied where every SDK meets the
+ * `before_provider_request`, `after_provider_response`, `provider_stream_event`), applied where every SDK meets the
  * network: the fetch the frame hands it. Headers are edited as the SDK will send them (a tap may
  * remove one of the SDK's own by setting it to null), a JSON body is handed to the payload taps
  * as the object the SDK built, and the response's status and headers are announced before the
@@ -18,6 +18,10 @@ export interface ProviderRequestHooks {
   payload(model: Model, payload: unknown): Promise<unknown>;
   /** after_provider_response: status and headers, before the body is read. */
   response(model: Model, status: number, headers: Record<string, string>): Promise<void>;
+  /** True when `streamEvent` has taps: a streaming body is then read through it (sse-observer.ts). */
+  observesStream?(): boolean;
+  /** provider_stream_event: one parsed server-sent event of the response, before the adapter reads it. */
+  streamEvent?(model: Model, data: unknown): Promise<void>;
 }
 
 /** The request as the hooks leave it (the same object when nothing changed). */

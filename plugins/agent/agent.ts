@@ -319,6 +319,7 @@ export class Agent implements AgentApi {
       takeSteering: () => this.#queues.takeSteering(),
       takeFollowUp: () => this.#queues.takeFollowUp(),
       emitQueueUpdate: () => this.#emitQueueUpdate(),
+      maxMessageChars: () => k.config.settings.assistantMessageMaxChars,
       flushDeferred: async () => {
         for (const entry of this.#deferred.splice(0, this.#deferred.length)) {
           try {

@@ -8,9 +8,11 @@ import { assistantText } from "./convert.js";
 
 export const imageSchema = ImageContentSchema;
 
-const queueModeSchema = () => z.enum(["all", "one-at-a-time"]);
+const queueModeSchema = () => z.enum(["all", "one-at-a-time"]).describe('"all": every queued message at the next delivery point; "one-at-a-time": one per delivery point.');
+const messageSchema = () => z.string().describe("The text (a `/name` runs a slash command, an extension's command or a prompt template).");
+const imagesSchema = () => z.array(imageSchema()).optional().describe("Images sent with the text.");
 
-/** pi 1.x's `data.disposition`: what became of the submitted text (a field added to the documented response). */
+/** pi 1.x's `data.disposition`: what became of the submitted text (a field added to the protocol's response). */
 const PromptDispositionSchema = () =>
   z
     .object({
@@ -37,11 +39,14 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
     defineCommand({
       name: "prompt",
       description: "Send a user prompt; while streaming, streamingBehavior queues it.",
-      input: () => z.object({
-        message: z.string(),
-        images: z.array(imageSchema()).optional(),
-        streamingBehavior: z.enum(["steer", "followUp"]).optional(),
-      }),
+      input: () =>
+        z
+          .object({
+            message: messageSchema(),
+            images: imagesSchema(),
+            streamingBehavior: z.enum(["steer", "followUp"]).optional().describe("While the agent is streaming (required then): queue the prompt as a steering or a follow-up message."),
+          })
+          .meta({ examples: [{ message: "Do the tests pass?" }] }),
       output: PromptDispositionSchema,
       run: async ({ message, images, streamingBehavior }, ctx) => ({
         disposition: await agent.prompt({ text: message, ...(images ? { images } : {}), ...(streamingBehavior ? { streamingBehavior } : {}), source: ctx.source, seq: ctx.seq }),
@@ -50,14 +55,14 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
     defineCommand({
       name: "steer",
       description: "Queue a message delivered after the current turn's tool calls, before the next LLM call.",
-      input: () => z.object({ message: z.string(), images: z.array(imageSchema()).optional() }),
+      input: () => z.object({ message: messageSchema(), images: imagesSchema() }).meta({ examples: [{ message: "Use the fixtures folder instead" }] }),
       output: QueuedDispositionSchema,
       run: async ({ message, images }, ctx) => ({ disposition: queuedDisposition(await agent.prompt({ text: message, ...(images ? { images } : {}), via: "steer", source: ctx.source, seq: ctx.seq })) }),
     }),
     defineCommand({
       name: "follow_up",
       description: "Queue a message delivered when the agent would otherwise stop.",
-      input: () => z.object({ message: z.string(), images: z.array(imageSchema()).optional() }),
+      input: () => z.object({ message: messageSchema(), images: imagesSchema() }).meta({ examples: [{ message: "Then update the changelog" }] }),
       output: QueuedDispositionSchema,
       run: async ({ message, images }, ctx) => ({ disposition: queuedDisposition(await agent.prompt({ text: message, ...(images ? { images } : {}), via: "follow_up", source: ctx.source, seq: ctx.seq })) }),
     }),
@@ -95,7 +100,7 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
       name: "get_messages",
       description: "Every message of the conversation (the live context).",
       input: () => z.object({}),
-      output: () => z.object({ messages: z.array(AgentMessageSchema()) }),
+      output: () => z.object({ messages: z.array(AgentMessageSchema()).describe("The messages, oldest first.") }),
       run: () => ({ messages: agent.getMessages() }),
     }),
     defineCommand({
@@ -118,7 +123,7 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
     defineCommand({
       name: "set_steering_mode",
       description: "How steering messages are delivered (saved to the user's settings).",
-      input: () => z.object({ mode: queueModeSchema() }),
+      input: () => z.object({ mode: queueModeSchema() }).meta({ examples: [{ mode: "one-at-a-time" }] }),
       output: NO_DATA,
       run: async ({ mode }) => {
         await persist({ steeringMode: mode });
@@ -128,7 +133,7 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
     defineCommand({
       name: "set_follow_up_mode",
       description: "How follow-up messages are delivered (saved to the user's settings).",
-      input: () => z.object({ mode: queueModeSchema() }),
+      input: () => z.object({ mode: queueModeSchema() }).meta({ examples: [{ mode: "all" }] }),
       output: NO_DATA,
       run: async ({ mode }) => {
         await persist({ followUpMode: mode });

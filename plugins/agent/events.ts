@@ -9,10 +9,27 @@ import { AgentMessageSchema, AssistantMessageDeltaSchema, AssistantMessageEventS
 /** What a tool produced so far or in the end: `{content, details}`. */
 export const ToolOutputSchema = once(() =>
   z.object({
-    content: z.array(z.discriminatedUnion("type", [TextContentSchema(), ImageContentSchema()])),
-    details: z.unknown().optional(),
+    content: z.array(z.discriminatedUnion("type", [TextContentSchema(), ImageContentSchema()])).describe("What the model is shown."),
+    details: z.unknown().optional().describe("Structured data for clients (a diff, truncation facts); never shown to the model."),
   }),
 );
+
+// The records the examples below show: one prompt, one answer.
+const AT = 1764600000000;
+const USAGE = { input: 1200, output: 12, cacheRead: 0, cacheWrite: 0, totalTokens: 1212, cost: { input: 0.0036, output: 0.00018, cacheRead: 0, cacheWrite: 0, total: 0.00378 } };
+const PROMPT = { role: "user", content: "Do the tests pass?", timestamp: AT };
+const answer = (text: string, stopReason = "stop") => ({
+  role: "assistant",
+  content: [{ type: "text", text }],
+  api: "anthropic-messages",
+  provider: "anthropic",
+  model: "claude-sonnet-5-5",
+  usage: USAGE,
+  stopReason,
+  timestamp: AT + 1,
+});
+const CALL = { toolCallId: "toolu_01", toolName: "bash", args: { command: "npm test" } };
+const OUTPUT = { content: [{ type: "text", text: "Tests: 12 passed" }] };
 
 /**
  * `message_update` as it may cross the wire: in full (the partial message twice), or with event
@@ -23,9 +40,12 @@ export const MessageUpdateWireSchema = once(() =>
     .object({
       message: AssistantMessageSchema().optional().meta({ description: 'The partial message so far; absent with `messageUpdates: "delta"`.' }),
       usage: MessageUsageSchema(),
-      assistantMessageEvent: z.union([AssistantMessageEventSchema(), AssistantMessageDeltaSchema()]),
+      assistantMessageEvent: z.union([AssistantMessageEventSchema(), AssistantMessageDeltaSchema()]).describe('What changed (without `partial` with `messageUpdates: "delta"`).'),
     })
-    .meta({ description: "A streaming update of the assistant message." }),
+    .meta({
+      description: "A streaming update of the assistant message.",
+      examples: [{ message: answer("Yes, all"), assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: " all", partial: answer("Yes, all") } }],
+    }),
 );
 
 /** pi 1.x's `message_update.usage`: the partial message's usage (the same object as `message.usage`). */
@@ -47,22 +67,55 @@ export const QueueUpdateSchema = () =>
       steering: z.array(z.string()).meta({ description: "Texts waiting for the next delivery point in a run, in order." }),
       followUp: z.array(z.string()).meta({ description: "Texts waiting for the agent to stop, in order." }),
     })
-    .meta({ description: "The pending steering or follow-up queue changed." });
+    .meta({ description: "The pending steering or follow-up queue changed.", examples: [{ steering: ["Use the fixtures folder"], followUp: [] }] });
 
 /** The payloads the agent emits and its hooks carry (`message_update` in full; the wire form is registered). */
 export const RUN_EVENT_SCHEMAS = {
-  agent_start: once(() => z.object({}).meta({ description: "The agent begins processing a prompt." })),
-  agent_end: once(() => z.object({ messages: z.array(AgentMessageSchema()).meta({ description: "Every message this run produced." }) })),
-  turn_start: once(() => z.object({}).meta({ description: "A turn (one assistant response plus its tool calls) begins." })),
-  turn_end: once(() => z.object({ message: AssistantMessageSchema(), toolResults: z.array(ToolResultMessageSchema()) })),
-  message_start: once(() => z.object({ message: AgentMessageSchema() })),
-  message_update: once(() => z.object({ message: AssistantMessageSchema(), usage: MessageUsageSchema(), assistantMessageEvent: AssistantMessageEventSchema() })),
-  message_end: once(() => z.object({ message: AgentMessageSchema() })),
-  tool_execution_start: once(() => z.object({ toolCallId: z.string(), toolName: z.string(), args: z.unknown() })),
-  tool_execution_update: once(() =>
-    z.object({ toolCallId: z.string(), toolName: z.string(), args: z.unknown(), partialResult: ToolOutputSchema().meta({ description: "The accumulated output so far (not a delta)." }) }),
+  agent_start: once(() => z.object({}).meta({ description: "The agent begins processing a prompt.", examples: [{}] })),
+  agent_end: once(() =>
+    z
+      .object({ messages: z.array(AgentMessageSchema()).meta({ description: "Every message this run produced." }) })
+      .meta({ description: "The run ended (answered, failed or aborted); retries and queued messages may start another.", examples: [{ messages: [PROMPT, answer("Yes, all 12 pass.")] }] }),
   ),
-  tool_execution_end: once(() => z.object({ toolCallId: z.string(), toolName: z.string(), result: ToolOutputSchema(), isError: z.boolean(), durationMs: DurationSchema() })),
+  turn_start: once(() => z.object({}).meta({ description: "A turn (one assistant response plus its tool calls) begins.", examples: [{}] })),
+  turn_end: once(() =>
+    z
+      .object({ message: AssistantMessageSchema().describe("The turn's reply."), toolResults: z.array(ToolResultMessageSchema()).describe("The results of its tool calls, in call order.") })
+      .meta({ description: "A turn ended: its reply and the results of the tools it called.", examples: [{ message: answer("Yes, all 12 pass."), toolResults: [] }] }),
+  ),
+  message_start: once(() =>
+    z.object({ message: AgentMessageSchema().describe("The message as it starts (an assistant reply is empty at first).") }).meta({ description: "A message begins: the prompt, a reply, a tool result.", examples: [{ message: PROMPT }] }),
+  ),
+  message_update: once(() => z.object({ message: AssistantMessageSchema(), usage: MessageUsageSchema(), assistantMessageEvent: AssistantMessageEventSchema() })),
+  message_end: once(() =>
+    z.object({ message: AgentMessageSchema().describe("The complete message.") }).meta({ description: "A message is complete.", examples: [{ message: answer("Yes, all 12 pass.") }] }),
+  ),
+  tool_execution_start: once(() =>
+    z
+      .object({ toolCallId: z.string().describe("The tool call's id."), toolName: z.string().describe("The tool."), args: z.unknown().describe("Its arguments, as the model wrote them.") })
+      .meta({ description: "A tool starts running.", examples: [CALL] }),
+  ),
+  tool_execution_update: once(() =>
+    z
+      .object({
+        toolCallId: z.string().describe("The tool call's id."),
+        toolName: z.string().describe("The tool."),
+        args: z.unknown().describe("Its arguments."),
+        partialResult: ToolOutputSchema().meta({ description: "The accumulated output so far (not a delta)." }),
+      })
+      .meta({ description: "A running tool reports progress (bash: its output so far).", examples: [{ ...CALL, partialResult: { content: [{ type: "text", text: "Tests: 7 passed" }] } }] }),
+  ),
+  tool_execution_end: once(() =>
+    z
+      .object({
+        toolCallId: z.string().describe("The tool call's id."),
+        toolName: z.string().describe("The tool."),
+        result: ToolOutputSchema().describe("What it produced."),
+        isError: z.boolean().describe("It failed (the content says why)."),
+        durationMs: DurationSchema(),
+      })
+      .meta({ description: "A tool finished.", examples: [{ toolCallId: CALL.toolCallId, toolName: CALL.toolName, result: OUTPUT, isError: false }] }),
+  ),
 } as const;
 
 type RunEventPayload<K extends keyof typeof RUN_EVENT_SCHEMAS> = z.output<ReturnType<(typeof RUN_EVENT_SCHEMAS)[K]>>;

@@ -60,6 +60,13 @@ export interface BeforeAgentStartEvent {
   inject: CustomMessage[];
 }
 
+/** One LLM call's request as `context_with_system` taps see and return it. */
+export interface RequestContext {
+  systemPrompt: string;
+  tools: ToolSpec[];
+  messages: AgentMessage[];
+}
+
 /** A context edit allowed at a run's edges only (compaction): replaces the live messages. */
 export interface RunEdgeEvent {
   messages: readonly AgentMessage[];

@@ -6,7 +6,7 @@
 import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncBailHook } from "tapable";
 import { guard, internal, notify, transform, type DeclaredHooks, type EventBus, type EventMap } from "../../kernel/index.js";
 import type { AgentMessage, AssistantStream, Model, StreamRequest, ThinkingLevel } from "../../lib/llm/index.js";
-import type { BeforeAgentStartEvent, InputEvent, ModelSelectSource, RunEdgeEvent, RunEndEvent, SystemPromptContext, ToolCallEvent, ToolCallVeto, ToolResultEvent } from "./hook-types.js";
+import type { BeforeAgentStartEvent, InputEvent, ModelSelectSource, RequestContext, RunEdgeEvent, RunEndEvent, SystemPromptContext, ToolCallEvent, ToolCallVeto, ToolResultEvent } from "./hook-types.js";
 
 type TurnIndex = { turnIndex: number };
 
@@ -18,6 +18,10 @@ export function agentHookDeclarations() {
     system_prompt: transform(new AsyncSeriesWaterfallHook<[string, SystemPromptContext]>(["prompt", "context"]), "Builds the system prompt: persona, context files, skills, then date and folder."),
     before_agent_start: transform(new AsyncSeriesWaterfallHook<[BeforeAgentStartEvent]>(["event"]), "The prompt is about to run: taps may change this run's system prompt and add messages."),
     context: transform(new AsyncSeriesWaterfallHook<[{ messages: AgentMessage[] }]>(["event"]), "Before each LLM call: the messages the model will see (taps may edit a copy)."),
+    context_with_system: transform(
+      new AsyncSeriesWaterfallHook<[RequestContext]>(["event"]),
+      "Before each LLM call, after `context`: the whole request (system prompt, tools, messages); what the taps return is sent.",
+    ),
     run_start: internal(new AsyncSeriesHook<[RunEdgeEvent]>(["event"]), "Before agent_start: the one context edit allowed before the first LLM call (threshold compaction)."),
     agent_start: notify(new AsyncSeriesHook<[EventMap["agent_start"]]>(["event"]), "A run begins."),
     agent_end: notify(new AsyncSeriesHook<[EventMap["agent_end"]]>(["event"]), "A run ended, with every message it produced."),

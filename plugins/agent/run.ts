@@ -31,6 +31,8 @@ export interface RunDeps {
   takeSteering(): QueuedMessage[];
   takeFollowUp(): QueuedMessage[];
   emitQueueUpdate(): void;
+  /** The most characters one assistant message may hold (settings `assistantMessageMaxChars`; message-cap.ts). */
+  maxMessageChars?(): number | undefined;
   /** Stores the messages deferred while the run streamed (user bash results, next-turn notes). */
   flushDeferred(): Promise<void>;
 }

@@ -9,6 +9,9 @@ export const agentSettings = {
   defaultThinkingLevel: defineSetting(() => z.enum(THINKING_LEVELS), { description: "Thinking level at startup (clamped to the model); default medium." }),
   steeringMode: defineSetting(queueMode, { description: "How steering messages are delivered: one-at-a-time (default) or all." }),
   followUpMode: defineSetting(queueMode, { description: "How follow-up messages are delivered: one-at-a-time (default) or all." }),
+  assistantMessageMaxChars: defineSetting(() => z.number().int().min(1), {
+    description: "The most characters one assistant message may stream (text, thinking and tool-call arguments); past it the stream is stopped with an error. Default 8388608.",
+  }),
 };
 
 export const agentFlags: FlagSpec[] = [
@@ -25,6 +28,7 @@ declare module "../../kernel/config.js" {
     defaultThinkingLevel?: z.output<ReturnType<(typeof agentSettings)["defaultThinkingLevel"]["schema"]>>;
     steeringMode?: "all" | "one-at-a-time";
     followUpMode?: "all" | "one-at-a-time";
+    assistantMessageMaxChars?: number;
   }
 }
 

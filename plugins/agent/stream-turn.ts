@@ -7,6 +7,7 @@ import { announce } from "../../kernel/index.js";
 import { assistantEventBatches, emptyUsage, type AssistantMessage, type AssistantStream, type Model, type StreamRequest } from "../../lib/llm/index.js";
 import { toLlmMessages } from "./convert.js";
 import { endMessage } from "./hooks.js";
+import { MessageSizeCap } from "./message-cap.js";
 import type { Run } from "./run.js";
 
 export async function streamAssistant(run: Run): Promise<AssistantMessage> {
@@ -36,6 +37,7 @@ export async function streamAssistant(run: Run): Promise<AssistantMessage> {
     await announce(run, "message_start", { message });
   };
   const updateHook = run.hooks.message_update;
+  const cap = new MessageSizeCap(run.deps.maxMessageChars?.());
   try {
     // A batch is walked without awaiting, except for what must be awaited per event (a tapped
     // hook, a congested consumer): the adapter maps each event as it is reached.
@@ -49,6 +51,10 @@ export async function streamAssistant(run: Run): Promise<AssistantMessage> {
         }
         if (event.type === "error") {
           final = event.error;
+          break relay;
+        }
+        if (cap.exceeded(event)) {
+          final = cap.stopped(event.partial);
           break relay;
         }
         // `usage` (pi 1.x) is the partial's own object: what the provider has reported so far.
@@ -80,9 +86,11 @@ export async function streamAssistant(run: Run): Promise<AssistantMessage> {
 async function openStream(run: Run, model: Model, signal: AbortSignal): Promise<AssistantStream | undefined> {
   let context = run.messages;
   if (run.hooks.context.isUsed()) context = (await run.hooks.context.promise({ messages: [...context] })).messages;
+  let parts = { systemPrompt: run.systemPrompt, tools: run.deps.tools.specs(), messages: context };
+  if (run.hooks.context_with_system.isUsed()) parts = await run.hooks.context_with_system.promise(parts);
   const request: StreamRequest = {
     model,
-    context: { systemPrompt: run.systemPrompt, messages: toLlmMessages(context), tools: run.deps.tools.specs() },
+    context: { systemPrompt: parts.systemPrompt, messages: toLlmMessages(parts.messages), tools: parts.tools },
     options: { signal, thinkingLevel: run.deps.thinkingLevel(), sessionId: run.deps.sessionId(), callIndex: run.nextCallIndex() },
   };
   return run.hooks.stream.get(model.api)?.call(request);

@@ -9,7 +9,7 @@
 import { stat } from "node:fs/promises";
 import { constants } from "node:os";
 import type { TruncationResult } from "../../lib/truncate/index.js";
-import { OutputCleaner } from "./output-cleaner.js";
+import { OutputCleaner, withNulNote } from "./output-cleaner.js";
 import { OutputTail } from "./output-tail.js";
 import { signalProcessTree, treeSpawnOptions, type TreeSignal } from "../../lib/process-tree/index.js";
 
@@ -66,11 +66,13 @@ export async function runShellCommand(options: RunShellOptions): Promise<RunShel
   const { spawn } = await import("node:child_process");
   if (!(await isDirectory(options.cwd))) throw new Error(`Working directory does not exist: ${options.cwd}`);
   const tail = new OutputTail({ tempDir: options.tempDir });
+  const cleaners = { stdout: new OutputCleaner(), stderr: new OutputCleaner() };
   const result = async (exitCode: number | undefined, cancelled: boolean, timedOut: boolean): Promise<RunShellResult> => {
     await tail.close();
     const truncation = tail.render();
     const { totalLines, totalBytes, truncated, fullOutputPath } = tail;
-    return { output: truncation.content, exitCode, cancelled, timedOut, truncated, fullOutputPath, totalLines, totalBytes, truncation };
+    const output = withNulNote(truncation.content, cleaners.stdout.nulBytes + cleaners.stderr.nulBytes);
+    return { output, exitCode, cancelled, timedOut, truncated, fullOutputPath, totalLines, totalBytes, truncation };
   };
   if (signal?.aborted) return result(undefined, true, false);
 
@@ -88,7 +90,6 @@ export async function runShellCommand(options: RunShellOptions): Promise<RunShel
     let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
-    const cleaners = { stdout: new OutputCleaner(), stderr: new OutputCleaner() };
 
     // Reading pauses while anyone downstream is congested, and resumes when all have caught up.
     // (Once the shell exits, Node resumes its pipes by itself to flush them: nothing is lost.)

@@ -18,10 +18,10 @@ export const BashExecutionUpdateSchema = () =>
   z
     .object({
       id: z.union([z.string(), z.number()]).optional().meta({ description: "The originating bash request's id (absent when it had none)." }),
-      channel: z.enum(["stdout", "stderr"]),
-      delta: z.string(),
+      channel: z.enum(["stdout", "stderr"]).describe("Which stream it came from."),
+      delta: z.string().describe("The new output."),
     })
-    .meta({ description: "A correlated stdout/stderr delta of a user `bash` command." });
+    .meta({ description: "A correlated stdout/stderr delta of a user `bash` command.", examples: [{ id: "b1", channel: "stdout", delta: "Tests: 12 passed\n" }] });
 
 declare module "../../kernel/events.js" {
   interface EventMap {
@@ -55,11 +55,13 @@ export interface UserBashDeps {
 const nonBlank = (value: string) => value.trim() !== "";
 
 const BashInput = () =>
-  z.object({
-    command: z.string().refine(nonBlank, "non-empty string"),
-    /** Keep the result out of the LLM context (pi's `!!`). */
-    excludeFromContext: z.boolean().optional(),
-  });
+  z
+    .object({
+      command: z.string().refine(nonBlank, "non-empty string").describe("The command line, run by the shell in the working folder."),
+      /** Keep the result out of the LLM context (pi's `!!`). */
+      excludeFromContext: z.boolean().optional().describe("Keep the output out of the model's context (pi's `!!`)."),
+    })
+    .meta({ examples: [{ command: "git status --short" }] });
 
 /** A request id as the client sent it (zod's union error would not say "string or number"). */
 const RequestId = z
@@ -83,10 +85,10 @@ export function userBashCommands(deps: UserBashDeps): CommandDefinition<any, any
     input: BashInput,
     output: () =>
       z.object({
-        output: z.string(),
+        output: z.string().describe("stdout and stderr as they interleaved (the tail when truncated)."),
         exitCode: z.number().optional().meta({ description: "Absent when cancelled; a non-zero exit is still a success." }),
-        cancelled: z.boolean(),
-        truncated: z.boolean(),
+        cancelled: z.boolean().describe("It was cancelled (`abort_bash`, teardown) before it exited."),
+        truncated: z.boolean().describe("`output` is the tail of a longer output (see fullOutputPath)."),
         fullOutputPath: z.string().optional().meta({ description: "The complete output, when truncated." }),
       }),
     run: (input, ctx) => runUserBash(deps, input, ctx),
@@ -95,7 +97,7 @@ export function userBashCommands(deps: UserBashDeps): CommandDefinition<any, any
     name: "abort_bash",
     description: "Cancel the running bash request with id `requestId`, or without it every running bash request.",
     lane: "immediate",
-    input: () => z.object({ requestId: RequestId.optional() }),
+    input: () => z.object({ requestId: RequestId.optional() }).meta({ examples: [{ requestId: "b1" }] }),
     output: NO_DATA,
     run: ({ requestId }, ctx) => {
       deps.requests.cancel(ctx.source, requestId);

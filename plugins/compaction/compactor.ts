@@ -24,8 +24,11 @@ export const NOTHING_TO_COMPACT = "Nothing to compact (session too small)";
 
 /** A compaction that could not produce a usable result; the message has no trigger prefix yet. */
 export class CompactionFailure extends KernelError {
-  constructor(message: string) {
+  /** The text a session_before_compact tap supplied was the problem. */
+  readonly fromExtension: boolean;
+  constructor(message: string, fromExtension = false) {
     super(ErrorCode.UNAVAILABLE, message);
+    this.fromExtension = fromExtension;
   }
 }
 
@@ -101,7 +104,7 @@ export async function runCompaction(deps: CompactorDeps, request: CompactionRequ
       decision = readVerdict(verdict, region, path);
     }
     if (decision.kind === "cancel" || signal.aborted) throw cancelled();
-    if (decision.kind === "invalid") throw new CompactionFailure(decision.reason);
+    if (decision.kind === "invalid") throw new CompactionFailure(decision.reason, true);
 
     const produced = decision.kind === "text" ? supplied(decision, region) : await planned(deps, request, region);
     if (signal.aborted) throw cancelled();

@@ -24,12 +24,26 @@ export interface BeforeCompactEvent {
   signal: AbortSignal;
 }
 
+export interface CompactFailedEvent {
+  reason: CompactionReason;
+  /** Why it failed; absent when it was cancelled or aborted. */
+  errorMessage?: string;
+  aborted: boolean;
+  /** An overflow compaction: the failed prompt would have been retried after it. */
+  willRetry: boolean;
+  fromExtension: boolean;
+}
+
 export function compactionHookDeclarations() {
   return {
     session_before_compact: guard(
       new AsyncSeriesBailHook<[BeforeCompactEvent], CompactVerdict | undefined>(["event"]),
       () => ({ cancel: true }),
       "A compaction is about to run: a tap may cancel it or supply the compacted text itself.",
+    ),
+    session_compact_failed: notify(
+      new AsyncSeriesHook<[CompactFailedEvent]>(["event"]),
+      "A compaction failed or was cancelled (nothing was stored); `fromExtension`: the text a session_before_compact tap supplied was refused.",
     ),
     session_compact: notify(
       new AsyncSeriesHook<[{ reason: CompactionReason; result: CompactionResult; compactionEntry: CompactionEntry; fromExtension: boolean }]>(["event"]),

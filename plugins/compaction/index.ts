@@ -46,7 +46,7 @@ export default definePlugin({
     for (const [name, schema] of Object.entries(COMPACTION_EVENT_SCHEMAS)) k.registerEvent(name as keyof typeof COMPACTION_EVENT_SCHEMAS, schema);
     k.service("agent").addStateContributor(
       () => ({ isCompacting: runner.isCompacting(), autoCompactionEnabled: autoEnabled }),
-      () => ({ isCompacting: z.boolean(), autoCompactionEnabled: z.boolean() }),
+      () => ({ isCompacting: z.boolean().describe("A compaction is running."), autoCompactionEnabled: z.boolean().describe("Automatic compaction is on.") }),
     );
     tapAutomaticCompaction(k, runner, { enabled: () => autoEnabled });
     // The client's abort (and teardown's) also stops a running compaction.
@@ -57,12 +57,14 @@ export default definePlugin({
         name: "compact",
         description: "Compact the conversation now (verbatim line compaction); aborts a streaming run first.",
         input: () =>
-          z.object({
-            preserve_recent: z.number().int().min(0).optional(),
-            compression_ratio: ratioSchema().optional(),
-            query: z.string().optional(),
-            customInstructions: z.string().optional(),
-          }),
+          z
+            .object({
+              preserve_recent: z.number().int().min(0).optional().describe("Messages at the end to keep as they are (default: the settings' value)."),
+              compression_ratio: ratioSchema().optional().describe("The share of compactable lines to delete, 0-1 (default: the settings' value)."),
+              query: z.string().optional().describe("What the kept lines should serve (the work that continues)."),
+              customInstructions: z.string().optional().describe("Extra instructions for the planning model (pi's field)."),
+            })
+            .meta({ examples: [{ preserve_recent: 4, query: "finish the parser refactor" }] }),
         output: CompactionResultSchema,
         run: (input, ctx) =>
           runner.manual(
@@ -80,7 +82,7 @@ export default definePlugin({
       defineCommand({
         name: "set_auto_compaction",
         description: "Enable or disable automatic compaction (persisted in the user's settings).",
-        input: () => z.object({ enabled: z.boolean() }),
+        input: () => z.object({ enabled: z.boolean().describe("On or off.") }).meta({ examples: [{ enabled: false }] }),
         output: NO_DATA,
         run: ({ enabled }) => api.setAutoCompactionEnabled(enabled),
       }),

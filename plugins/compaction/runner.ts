@@ -10,7 +10,7 @@ import type { AgentApi } from "../agent/api.js";
 import type { SessionApi } from "../session/api.js";
 import type { CompactOptions } from "./api.js";
 import type { CompactionHooks } from "./hooks.js";
-import { hasTaps, NOTHING_TO_COMPACT, runCompaction, type CompactorDeps } from "./compactor.js";
+import { CompactionFailure, hasTaps, NOTHING_TO_COMPACT, runCompaction, type CompactorDeps } from "./compactor.js";
 import { cancelled, COMPACTION_CANCELLED } from "./planner.js";
 import type { PlannerRetrySettings } from "./settings.js";
 
@@ -163,6 +163,11 @@ export class CompactionRunner {
       const aborted = isKernelError(error) && error.code === ErrorCode.CANCELLED;
       const message = aborted ? COMPACTION_CANCELLED : wording(reason, error);
       this.#emit("compaction_end", { reason, result: null, aborted, willRetry: false, ...(aborted ? {} : { errorMessage: message }) });
+      const failed = this.#hooks.session_compact_failed;
+      if (hasTaps(failed)) {
+        const fromExtension = error instanceof CompactionFailure && error.fromExtension;
+        await failed.promise({ reason, ...(aborted ? {} : { errorMessage: message }), aborted, willRetry: reason === "overflow", fromExtension });
+      }
       throw new KernelError(aborted ? ErrorCode.CANCELLED : isNothingToCompact(error) ? ErrorCode.CONFLICT : ErrorCode.UNAVAILABLE, message);
     } finally {
       this.#running = undefined;

@@ -23,11 +23,12 @@ export const AgentSettledSchema = () =>
     .object({ aborted: z.boolean().meta({ description: "True when an abort ended the prompt's run." }) })
     .strict()
     .meta({
+      examples: [{ aborted: false }],
       description:
         "The prompt is fully done: after its last `agent_end`, with no retry, compaction or continuation pending (pi 1.x). Once per prompt that started a run (not for `disposition: \"handled\"`); `set_event_options {agentSettled: false}` turns it off.",
     });
 
-/** `message_update` in full (both snapshots, as docs/protocol.md shows it); `agent_settled` on, as pi 1.x emits it. */
+/** `message_update` in full (the protocol's snapshots); `agent_settled` on, as pi 1.x emits it. */
 export const DEFAULT_EVENT_OPTIONS: Readonly<EventOptions> = Object.freeze({ messageUpdates: "full", agentSettled: true });
 
 export interface EventOptionsApi {

@@ -1,6 +1,6 @@
 /**
  * Plugin `event-options`: the shapes of the outward stream a client may choose. `set_event_options`
- * chooses `message_update` deltas (linear output on long answers; the default keeps both
+ * chooses `message_update` deltas (linear output on long answers; the default keeps the protocol's
  * snapshots) and whether the `agent_settled` event is written (the "really done" signal, on by
  * default as in pi 1.x: emitted when the agent's `agent_settled` hook fires, i.e. after the last
  * `agent_end` of a prompt with no retry, compaction or continuation pending).
@@ -35,10 +35,12 @@ export default definePlugin({
         // Immediate: a client may switch while a run streams; records after the response follow it.
         lane: "immediate",
         input: () =>
-          z.object({
-            messageUpdates: MessageUpdatesSchema().optional(),
-            agentSettled: z.boolean().optional().meta({ description: "true (the default): one `agent_settled` event once each prompt is fully done; false: none." }),
-          }),
+          z
+            .object({
+              messageUpdates: MessageUpdatesSchema().optional(),
+              agentSettled: z.boolean().optional().meta({ description: "true (the default): one `agent_settled` event once each prompt is fully done; false: none." }),
+            })
+            .meta({ examples: [{ messageUpdates: "delta", agentSettled: true }] }),
         output: EventOptionsSchema,
         run(input) {
           options = {

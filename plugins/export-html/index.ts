@@ -19,7 +19,8 @@ export default definePlugin({
       defineCommand({
         name: "export_html",
         description: "Export the session to HTML (the active branch shown, all branches embedded); returns the file path.",
-        input: () => z.object({ outputPath: z.string().optional() }),
+        input: () =>
+          z.object({ outputPath: z.string().optional().describe("Where to write the page (relative to the working folder; default: beside the session file).") }).meta({ examples: [{ outputPath: "session.html" }] }),
         output: () => z.object({ path: z.string().meta({ description: "The file written." }) }),
         async run({ outputPath }) {
           const session = k.service("session");

@@ -6,7 +6,6 @@
  */
 import type { CustomMessage, ImageContent, TextContent } from "../../lib/llm/index.js";
 import type { InputEvent } from "../agent/api.js";
-import { toCustomMessage } from "./event-adapters.js";
 import type { ExtensionHost } from "./host.js";
 import type { ExtensionRecord } from "./record.js";
 import type { ExtensionAPI } from "./types/api.js";
@@ -18,18 +17,24 @@ export function sendMessage(host: ExtensionHost, record: ExtensionRecord, input:
   const agent = host.agent;
   const fail = (error: unknown) => host.report(record.path, "sendMessage", error);
   if (options.deliverAs === "nextTurn") {
-    void agent.appendAfterRun(message).then(() => announce(host, message), fail);
+    void agent.appendAfterRun(message).then(() => announceStored(host, message), fail);
   } else if (agent.isStreaming()) {
     agent.queueMessage(options.deliverAs === "followUp" ? "followUp" : "steer", message);
   } else if (options.triggerTurn) {
-    void agent.promptMessage(message).catch(fail);
+    // before_agent_start tells this run apart (messageType "custom"); its prompt is the message's text.
+    const text = typeof message.content === "string" ? message.content : message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+    host.triggerNext(message, text);
+    void agent.promptMessage(message).catch((error: unknown) => {
+      host.triggerNext(undefined);
+      fail(error);
+    });
   } else {
-    void agent.appendAfterRun(message).then(() => announce(host, message), fail);
+    void agent.appendAfterRun(message).then(() => announceStored(host, message), fail);
   }
 }
 
 /** A message stored outside a run reaches the client as it would inside one. */
-function announce(host: ExtensionHost, message: CustomMessage): void {
+export function announceStored(host: ExtensionHost, message: CustomMessage): void {
   host.k.events.emit("message_start", { message });
   host.k.events.emit("message_end", { message });
 }
@@ -48,4 +53,10 @@ export function sendUserMessage(host: ExtensionHost, record: ExtensionRecord, co
     await agent.prompt({ text: expanded.text, ...(expanded.images ? { images: expanded.images } : {}), source: "extension", ...(expanded.streamingBehavior ? { streamingBehavior: expanded.streamingBehavior } : {}) });
   };
   void send().catch((error: unknown) => host.report(record.path, "sendUserMessage", error));
+}
+
+export function toCustomMessage(input: { customType: string; content: CustomMessage["content"]; display?: boolean; details?: unknown }): CustomMessage {
+  if (typeof input?.customType !== "string" || input.customType === "") throw new TypeError("A custom message needs a customType string");
+  const content = typeof input.content === "string" || Array.isArray(input.content) ? input.content : String(input.content ?? "");
+  return { role: "custom", customType: input.customType, content, display: input.display !== false, ...(input.details !== undefined ? { details: input.details } : {}), timestamp: Date.now() };
 }

@@ -7,7 +7,8 @@ import type {} from "../compaction/api.js";
 import { estimateContextTokens } from "../session/api.js";
 import type { ExtensionHost } from "./host.js";
 import type { ExtensionRecord } from "./record.js";
-import type { CompactOptions, ContextUsage, ExtensionCommandContext, ExtensionContext, ReplacedSessionOptions } from "./types/context.js";
+import { systemPromptOptions } from "./prompt-options.js";
+import type { CompactOptions, ContextUsage, ExtensionCommandContext, ExtensionContext, ExtensionToolContext, ReplacedSessionOptions } from "./types/context.js";
 import { createUiContext } from "./ui-context.js";
 
 export interface CallOptions {
@@ -20,7 +21,7 @@ export interface CallOptions {
 export function createContext(host: ExtensionHost, options: CallOptions = {}): ExtensionContext {
   const { k } = host;
   return {
-    ui: createUiContext(host.bridge, options.dismiss),
+    ui: createUiContext(host.bridge, options.dismiss, host.uiPrompts),
     hasUI: host.bridge !== undefined,
     mode: host.mode,
     cwd: k.config.cwd,
@@ -28,6 +29,12 @@ export function createContext(host: ExtensionHost, options: CallOptions = {}): E
     modelRegistry: host.modelRegistry,
     get model() {
       return host.agent.getModel() ?? undefined;
+    },
+    get thinkingLevel() {
+      return host.agent.getThinkingLevel();
+    },
+    get scopedModels() {
+      return host.models.scope().map((entry) => ({ ...entry }));
     },
     get signal() {
       return host.agent.runSignal();
@@ -44,6 +51,27 @@ export function createContext(host: ExtensionHost, options: CallOptions = {}): E
   };
 }
 
+/**
+ * A tool's `ctx`: pi 1.x adds `tools` and `executeTool` (nested calls through validation and the
+ * tool_call / tool_result handlers). Atomic runs tool calls only from the agent loop, where
+ * those gates apply, so a nested call answers with an error result instead of running unguarded.
+ */
+export function createToolContext(host: ExtensionHost, options: CallOptions = {}): ExtensionToolContext {
+  return Object.defineProperties(createContext(host, options), {
+    tools: { enumerable: true, configurable: true, writable: true, value: [] },
+    executeTool: {
+      enumerable: true,
+      configurable: true,
+      writable: true,
+      value: async (name: string, args: unknown) => ({
+        toolCall: { id: "", name: String(name), arguments: args },
+        result: { content: [{ type: "text" as const, text: `ctx.executeTool("${String(name)}") is not available in Atomic: tools are called by the model, through the agent loop` }] },
+        isError: true,
+      }),
+    },
+  }) as ExtensionToolContext;
+}
+
 export function createCommandContext(host: ExtensionHost, record: ExtensionRecord, options: CallOptions = {}): ExtensionCommandContext {
   const base = createContext(host, options);
   // Session commands may abort the run: that abort must not release this very handler.
@@ -55,6 +83,7 @@ export function createCommandContext(host: ExtensionHost, record: ExtensionRecor
   };
   const unsupported = (what: string) => Promise.reject(new Error(`${what} is not available in Atomic`));
   return Object.defineProperties(base, Object.getOwnPropertyDescriptors({
+    getSystemPromptOptions: () => systemPromptOptions(host),
     waitForIdle: () => host.agent.waitForIdle(),
     newSession: (opts: Parameters<ExtensionCommandContext["newSession"]>[0] = {}) => {
       if (opts.setup !== undefined) return unsupported("newSession({ setup }) (preparing the new session before it starts)");

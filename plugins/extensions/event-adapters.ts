@@ -5,46 +5,33 @@
  * (a throwing tool_call handler blocks; others are isolated and reported) are the hooks' own.
  */
 import { resolve } from "node:path";
-import type { CustomMessage } from "../../lib/llm/index.js";
-import type { HookCatalog, TapOnly } from "../../kernel/index.js";
-import type { ExtensionHost } from "./host.js";
-import type { ExtensionRecord } from "./record.js";
-import type { CallOptions } from "./context.js";
-import type { ExtensionEventName, ExtensionEvents } from "./types/events.js";
+import { boundaryState, outcomeOf } from "./boundary.js";
+import { PI1_ADAPTERS } from "./event-adapters-pi1.js";
+import { answered, notifyAdapter as notify, RELEASED, type Adapter, type Result } from "./event-site.js";
+import type { ExtensionEventName } from "./types/events.js";
+import { mcpServersChange } from "./mcp-servers.js";
 
-/** What a handler call resolves to when an abort released it before it answered. */
-export const RELEASED: unique symbol = Symbol("released");
-export type Call = (event: object, options?: CallOptions) => Promise<unknown>;
+export { RELEASED, type Call } from "./event-site.js";
+export { toCustomMessage } from "./actions.js";
 
-interface Site {
-  hooks: TapOnly<HookCatalog>;
-  tap: { name: string; order: "pre" };
-  call: Call;
-  host: ExtensionHost;
-  record: ExtensionRecord;
-}
-
-type Adapter = (site: Site) => void;
-type Result<K extends ExtensionEventName> = Exclude<ExtensionEvents[K]["result"], void> | undefined;
-const answered = <T>(value: unknown): T | undefined => (value === RELEASED || value === null || typeof value !== "object" ? undefined : (value as T));
-
-/** A notification: the handler's answer is ignored. */
-const notify =
-  <H extends keyof HookCatalog>(hook: H, toEvent: (payload: any) => object): Adapter =>
-  ({ hooks, tap, call }) =>
-    (hooks[hook] as any).tapPromise(tap, async (payload: unknown) => void (await call(toEvent(payload))));
-
-/** Every event Atomic fires, by name. The two tree events exist in pi only: Atomic has no tree navigation, so they never fire. */
+/**
+ * Every event Atomic fires, by name; pi 1.x's newer events are in `event-adapters-pi1.ts`. The
+ * two tree events exist in pi only: Atomic has no tree navigation, so they never fire.
+ */
 export const EVENT_ADAPTERS: Record<ExtensionEventName, Adapter | undefined> = {
+  ...PI1_ADAPTERS,
   session_start: notify("session_start", (p) => ({ type: "session_start", ...p })),
   session_info_changed: notify("session_info_changed", (p) => ({ type: "session_info_changed", ...p })),
-  session_compact: notify("session_compact", (p) => ({ type: "session_compact", ...p })),
+  session_compact: notify("session_compact", (p) => ({ type: "session_compact", ...p, willRetry: p.reason === "overflow" })),
   session_shutdown: notify("session_shutdown", (p) => ({ type: "session_shutdown", ...p })),
   agent_start: notify("agent_start", () => ({ type: "agent_start" })),
   agent_end: notify("agent_end", (p) => ({ type: "agent_end", messages: p.messages })),
   agent_settled: notify("agent_settled", (p) => ({ type: "agent_settled", aborted: p.aborted })),
   turn_start: notify("turn_start", (p) => ({ type: "turn_start", turnIndex: p.turnIndex, timestamp: Date.now() })),
-  turn_end: notify("turn_end", (p) => ({ type: "turn_end", turnIndex: p.turnIndex, message: p.message, toolResults: p.toolResults })),
+  turn_end: ({ hooks, tap, call, host }) =>
+    hooks.turn_end.tapPromise(tap, async (p) => {
+      await call({ type: "turn_end", turnIndex: p.turnIndex, message: p.message, toolResults: p.toolResults, ...boundaryState(host, outcomeOf(p.message)) });
+    }),
   message_start: notify("message_start", (p) => ({ type: "message_start", message: p.message })),
   message_update: notify("message_update", (p) => ({ type: "message_update", message: p.message, assistantMessageEvent: p.assistantMessageEvent })),
   tool_execution_start: notify("tool_execution_start", (p) => ({ type: "tool_execution_start", ...p })),
@@ -54,6 +41,7 @@ export const EVENT_ADAPTERS: Record<ExtensionEventName, Adapter | undefined> = {
   thinking_level_select: notify("thinking_level_select", (p) => ({ type: "thinking_level_select", ...p })),
   before_provider_headers: notify("before_provider_headers", (p) => ({ type: "before_provider_headers", headers: p.headers, model: p.model })),
   after_provider_response: notify("after_provider_response", (p) => ({ type: "after_provider_response", ...p })),
+  mcp_servers_change: mcpServersChange,
   session_before_tree: undefined,
   session_tree: undefined,
 
@@ -71,7 +59,9 @@ export const EVENT_ADAPTERS: Record<ExtensionEventName, Adapter | undefined> = {
     }),
   session_before_compact: ({ hooks, tap, call }) =>
     hooks.session_before_compact.tapPromise(tap, async (payload) => {
-      const answer = await call({ type: "session_before_compact", ...payload });
+      // pi hands handlers plain objects: a copy of the frozen preparation (theirs to read, proxy or change).
+      const { preparation, branchEntries } = structuredClone({ preparation: payload.preparation, branchEntries: payload.branchEntries });
+      const answer = await call({ type: "session_before_compact", ...payload, preparation, branchEntries, willRetry: payload.reason === "overflow" });
       if (answer === RELEASED) return hooks.session_before_compact.veto!("released by abort");
       const result = answered<Result<"session_before_compact">>(answer);
       if (result?.cancel) return { cancel: true };
@@ -121,14 +111,6 @@ export const EVENT_ADAPTERS: Record<ExtensionEventName, Adapter | undefined> = {
       if (result?.action === "transform" && typeof result.text === "string") return { ...payload, text: result.text, ...(result.images ? { images: result.images } : {}) };
       return payload;
     }),
-  before_agent_start: ({ hooks, tap, call, host }) =>
-    hooks.before_agent_start.tapPromise(tap, async (payload) => {
-      const systemPromptOptions = { cwd: host.k.config.cwd, selectedTools: host.k.tools.activeNames() };
-      const event = { type: "before_agent_start", prompt: payload.prompt, images: payload.images, systemPrompt: payload.systemPrompt, systemPromptOptions };
-      const result = answered<Result<"before_agent_start">>(await call(event, { systemPrompt: () => payload.systemPrompt }));
-      if (result?.message) payload.inject.push(toCustomMessage(result.message));
-      return typeof result?.systemPrompt === "string" ? { ...payload, systemPrompt: result.systemPrompt } : payload;
-    }),
   context: ({ hooks, tap, call, host }) =>
     hooks.context.tapPromise(tap, async (payload) => {
       // Handlers get a copy they may mutate: the live conversation is never touched.
@@ -175,9 +157,3 @@ export const EVENT_ADAPTERS: Record<ExtensionEventName, Adapter | undefined> = {
       };
     }),
 };
-
-export function toCustomMessage(input: { customType: string; content: CustomMessage["content"]; display?: boolean; details?: unknown }): CustomMessage {
-  if (typeof input?.customType !== "string" || input.customType === "") throw new TypeError("A custom message needs a customType string");
-  const content = typeof input.content === "string" || Array.isArray(input.content) ? input.content : String(input.content ?? "");
-  return { role: "custom", customType: input.customType, content, display: input.display !== false, ...(input.details !== undefined ? { details: input.details } : {}), timestamp: Date.now() };
-}

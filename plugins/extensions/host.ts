@@ -3,15 +3,22 @@
  * inter-extension bus, who owns which tool and command name, the built-in tools as they were
  * before any extension overrode them, and error reporting (`extension_error` plus a stderr line).
  */
-import type { PluginContext, ToolDefinition } from "../../kernel/index.js";
+import type { OpenLayer, PluginContext, ToolDefinition } from "../../kernel/index.js";
+import type { CustomMessage } from "../../lib/llm/index.js";
 import type { AgentApi } from "../agent/api.js";
 import type { ModelsApi } from "../models/api.js";
 import type { SessionApi } from "../session/api.js";
 import type { SlashCommandEntry, SlashCommandsApi } from "../slash-commands/api.js";
+import { SettleBoundary } from "./boundary.js";
 import { ExtensionBus } from "./bus.js";
 import { HandlerGate } from "./gate.js";
+import type { ExtensionsHooks } from "./hooks.js";
+import { RunPromptOptions } from "./prompt-options.js";
+import type { ToolMeta } from "./tool-meta.js";
+import { UiPrompts } from "./ui-prompts.js";
+import { VirtualModels } from "./virtual-models.js";
 import type { ExtensionRecord } from "./record.js";
-import type { ModelRegistryView, ReadonlySessionManager } from "./types/context.js";
+import type { ExtensionMode, ModelRegistryView, ReadonlySessionManager } from "./types/context.js";
 import { UiBridge } from "./ui-bridge.js";
 import { modelRegistryView, sessionView } from "./views.js";
 
@@ -20,7 +27,7 @@ export class ExtensionHost {
   readonly gate = new HandlerGate();
   /** Undefined when the transport has no client that answers dialogs (hasUI false). */
   readonly bridge: UiBridge | undefined;
-  readonly mode: string;
+  readonly mode: ExtensionMode;
   readonly records: ExtensionRecord[] = [];
   readonly bus: ExtensionBus;
   /** Tool and command names an extension registered -> its path (the first one wins). */
@@ -28,6 +35,18 @@ export class ExtensionHost {
   readonly commandOwners = new Map<string, string>();
   /** `promptGuidelines` of extension tools, added to the system prompt while the tool is active. */
   readonly toolGuidelines = new Map<string, string[]>();
+  /** pi 1.x's fields of each extension tool (exposure, annotations, ...). */
+  readonly toolMeta = new Map<string, ToolMeta>();
+  /** Each run's system prompt options, shared by its before_agent_start handlers. */
+  readonly promptOptions = new RunPromptOptions();
+  /** The agent_before_settle handlers. */
+  readonly settle: SettleBoundary;
+  readonly uiPrompts: UiPrompts;
+  readonly virtualModels: VirtualModels;
+  /** The custom message whose `sendMessage(..., { triggerTurn })` run is about to start (before_agent_start's messageType). */
+  #trigger: { message: CustomMessage; text: string } | undefined;
+  readonly #triggeredRuns = new WeakMap<object, CustomMessage | null>();
+  #layer: OpenLayer | undefined;
   /** The tools registered before any extension loaded: what createReadTool & co. wrap. */
   readonly builtinTools = new Map<string, ToolDefinition>();
   /** The system prompt of the latest run (chained through before_agent_start); "" before the first. */
@@ -41,9 +60,12 @@ export class ExtensionHost {
   readonly #ownedMessages = new WeakSet<object>();
   readonly modelRegistry: ModelRegistryView;
 
-  constructor(k: PluginContext) {
+  constructor(k: PluginContext, owned: Pick<ExtensionsHooks, "ui_prompt_start" | "ui_prompt_end">) {
     this.k = k;
-    this.mode = k.config.cli.mode || k.config.settings.mode || "rpc";
+    this.settle = new SettleBoundary(this);
+    this.uiPrompts = new UiPrompts(owned, (error) => this.report(k.name, "ui_prompt", error));
+    this.virtualModels = new VirtualModels(this);
+    this.mode = (k.config.cli.mode || k.config.settings.mode || "rpc") as ExtensionMode;
     // RPC carries dialogs as extension_ui_request; ACP turns confirm/select into session/request_permission.
     this.bridge = this.mode === "rpc" || this.mode === "acp" ? new UiBridge((request) => k.events.emit("extension_ui_request", request), k.log) : undefined;
     this.bus = new ExtensionBus((path, event, error) => this.report(path, event, error));
@@ -74,6 +96,32 @@ export class ExtensionHost {
   ownMessages<T extends object>(list: T): T {
     this.#ownedMessages.add(list);
     return list;
+  }
+
+  /** The plugin's own layer (active tools it sets on behalf of the prompt options). */
+  get layer(): OpenLayer {
+    return (this.#layer ??= this.k.openLayer(this.k.name));
+  }
+
+  /** Sets the active tools as `systemPromptOptions.selectedTools` asks (unknown and hidden names left out). */
+  setActiveToolsFromPrompt(names: readonly string[]): void {
+    const usable = names.filter((name) => this.k.tools.get(name) !== undefined && this.toolMeta.get(name)?.exposure !== "hidden");
+    this.layer.setActiveTools([...new Set(usable)]);
+  }
+
+  /** The next run is started by this custom message (sendMessage with triggerTurn); undefined clears it. */
+  triggerNext(message: CustomMessage | undefined, text = ""): void {
+    this.#trigger = message ? { message, text } : undefined;
+  }
+
+  /** The custom message that started the run with this `inject` list, if one did (read once per run, then kept). */
+  triggeredRun(run: object, prompt: string): CustomMessage | undefined {
+    if (!this.#triggeredRuns.has(run)) {
+      const pending = this.#trigger;
+      this.#trigger = undefined;
+      this.#triggeredRuns.set(run, pending && pending.text === prompt ? pending.message : null);
+    }
+    return this.#triggeredRuns.get(run) ?? undefined;
   }
 
   /** Snapshot of the tools registered so far: the built-ins extensions may wrap. */

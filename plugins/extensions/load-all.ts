@@ -17,7 +17,7 @@ import { ExtensionImporter } from "./load-module.js";
 import type { ExtensionSource } from "./record.js";
 
 export async function loadFound(k: PluginContext, owned: ExtensionsHooks, found: Discovery, deadline: number): Promise<ExtensionHost> {
-  const host = new ExtensionHost(k);
+  const host = new ExtensionHost(k, owned);
   const { agentDir } = k.config;
   host.snapshotBuiltinTools();
   // Extension tools are mostly JSON Schema (TypeBox): with the converter loaded, a schema it cannot read fails at registerTool.
@@ -57,10 +57,13 @@ function wire(host: ExtensionHost): void {
     const bridge = host.bridge;
     k.hooks.ui_response.tap(k.name, (reply) => bridge.answer(reply));
   }
-  // The system prompt as it ends up (after every extension chained it): ctx.getSystemPrompt().
+  // The system prompt as it ends up (after every extension chained it, with their changes to
+  // systemPromptOptions applied): ctx.getSystemPrompt().
   k.hooks.before_agent_start.tap({ name: k.name, order: "post" }, (event) => {
-    host.systemPrompt = event.systemPrompt;
-    return event;
+    host.triggeredRun(event.inject, event.prompt);
+    const systemPrompt = host.promptOptions.apply(host, event.inject, event.systemPrompt);
+    host.systemPrompt = systemPrompt;
+    return systemPrompt === event.systemPrompt ? event : { ...event, systemPrompt };
   });
   // Guidelines of the active extension tools (pi's promptGuidelines), after the tool list.
   k.hooks.system_prompt.tap(k.name, (prompt) => {

@@ -126,7 +126,14 @@ describe("pi actions", () => {
       pi.registerTool(tool("first"));
     }, (pi) => pi.registerTool(tool("second"))]);
     const ls = api.getAllTools().find((t) => t.name === "ls")!;
-    expect(ls).toEqual({ name: "ls", description: "first", parameters: { type: "object", properties: {} } });
+    expect(ls).toEqual({
+      name: "ls",
+      description: "first",
+      parameters: { type: "object", properties: {} },
+      exposure: "direct",
+      sourceInfo: { path: h.paths[0], source: "local", scope: "temporary", origin: "top-level", baseDir: dirname(h.paths[0]!) },
+    });
+    expect(api.getAllTools().find((t) => t.name === "read")!.sourceInfo).toEqual({ path: "builtin:read", source: "builtin", scope: "temporary", origin: "top-level" });
     expect(api.getAllTools().find((t) => t.name === "read")!.parameters).toMatchObject({ type: "object", properties: { path: { type: "string" } } });
     expect(h.host.kernel.tools.ownerOf("ls")).toBe(h.paths[0]);
     expect(h.events.filter((e) => e.type === "extension_error")).toEqual([

@@ -7,14 +7,17 @@ import type { ToolDefinition as KernelTool, OpenLayer } from "../../kernel/index
 import { sendMessage, sendUserMessage } from "./actions.js";
 import { addCommand, checkCommand } from "./commands.js";
 import { createContext, type CallOptions } from "./context.js";
-import { EVENT_ADAPTERS, RELEASED } from "./event-adapters.js";
+import { EVENT_ADAPTERS, RELEASED, type Call } from "./event-adapters.js";
 import { exec } from "./exec.js";
+import { mcpServerApi } from "./mcp-servers.js";
 import type { ExtensionHost } from "./host.js";
 import { checkProvider, registerProvider } from "./providers.js";
 import type { ExtensionRecord } from "./record.js";
 import { adaptTool } from "./tool-adapter.js";
 import { allTools, commandInfos, setActiveTools } from "./tool-info.js";
-import type { ExtensionAPI, FlagOptions } from "./types/api.js";
+import { activatesOnRegister, toolMetaOf, type ToolMeta } from "./tool-meta.js";
+import type { ExtensionAPI, ExtensionVirtualModel, FlagOptions } from "./types/api.js";
+import { VirtualModels } from "./virtual-models.js";
 
 const FLAG_NAME = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
 export const flagKey = (name: string) => `extension:${name}`;
@@ -36,24 +39,32 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
   const call = (handler: Function) => (event: object, options: CallOptions = {}) =>
     host.gate.run(() => handler(event, createContext(host, { dismiss: host.gate.signal, ...options })), () => RELEASED);
 
-  const on = (event: string, handler: Function): void => {
+  /** Subscribes `handler`; the returned function unsubscribes it (its tap stays, passing every event through). */
+  const on = (event: string, handler: Function): (() => void) => {
     if (typeof handler !== "function") throw new TypeError(`pi.on("${String(event)}"): the handler must be a function`);
+    let subscribed = true;
+    const unsubscribe = () => void (subscribed = false);
     if (!Object.hasOwn(EVENT_ADAPTERS, event)) {
       k.log.warn(`[${record.path}] pi.on("${String(event)}"): Atomic has no such event; this handler never runs`);
-      return;
+      return unsubscribe;
     }
+    const run = call(handler);
+    const guarded: Call = (payload, options) => (subscribed ? run(payload, options) : Promise.resolve(undefined));
     record.apply(() => {
       record.events.push(event);
-      EVENT_ADAPTERS[event as keyof typeof EVENT_ADAPTERS]?.({ hooks: k.hooks, tap, call: call(handler), host, record });
+      EVENT_ADAPTERS[event as keyof typeof EVENT_ADAPTERS]?.({ hooks: k.hooks, tap, call: guarded, host, record });
     });
+    return unsubscribe;
   };
 
   return {
     on: on as ExtensionAPI["on"],
     registerTool(tool) {
-      const definition = adaptTool(host, record.path, tool);
+      const meta = toolMetaOf(tool, record.path, record.scope);
+      // Whether registering offers it to the model is the registry's own rule (`defaultActive`).
+      const definition = { ...adaptTool(host, record.path, tool), ...(activatesOnRegister(meta) ? {} : { defaultActive: false }) };
       const guidelines = Array.isArray(tool.promptGuidelines) ? tool.promptGuidelines.filter((line) => typeof line === "string" && line.trim() !== "") : [];
-      record.apply(() => addTool(host, record, layer, definition, guidelines));
+      record.apply(() => addTool(host, record, layer, definition, guidelines, meta));
     },
     registerCommand(name, options) {
       checkCommand(name, options);
@@ -76,6 +87,7 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
     registerMessageRenderer() {},
     registerEntryRenderer() {},
     registerMarkdownTransformer() {},
+    registerToolRenderer() {},
     sendMessage(message, options) {
       ready("sendMessage");
       sendMessage(host, record, message, options);
@@ -101,7 +113,8 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
     },
     exec: (command, args, options) => exec(command, Array.isArray(args) ? args : [], k.config.cwd, options),
     getActiveTools: () => k.tools.activeNames(),
-    getAllTools: () => allTools(k.tools),
+    getAllTools: () => allTools(host),
+    getSettings: () => copySettings(k.config.settings),
     setActiveTools(names) {
       ready("setActiveTools");
       setActiveTools(host, record, layer, names);
@@ -118,18 +131,34 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
       void host.agent.setThinkingLevel(level).catch((error: unknown) => host.report(record.path, "setThinkingLevel", error));
     },
     registerProvider(name, config) {
+      if (typeof name === "object" && name !== null) {
+        throw new TypeError("registerProvider(provider): a pi-ai Provider object is not supported by Atomic; use registerProvider(name, { baseUrl, api, models, streamSimple? })");
+      }
       checkProvider(name, config);
       record.apply(() => registerProvider(host, record, name, config));
     },
     unregisterProvider(name) {
       throw new Error(`unregisterProvider("${String(name)}") is not supported by Atomic: a registered provider stays for the process`);
     },
+    registerVirtualModel(model) {
+      VirtualModels.check(model);
+      record.apply(() => host.virtualModels.register(record.path, model as ExtensionVirtualModel<unknown>));
+    },
+    unregisterVirtualModel(provider, id) {
+      record.apply(() => host.virtualModels.unregister(provider, id));
+    },
+    ...mcpServerApi(k, record),
     events: host.bus.forExtension(record.path),
   };
 }
 
+/** A copy the extension may change (pi's getSettings); settings are plain JSON values. */
+function copySettings(settings: object): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(settings)) as Record<string, unknown>;
+}
+
 /** The first extension to register a tool name keeps it; a built-in of that name is overridden. */
-function addTool(host: ExtensionHost, record: ExtensionRecord, layer: OpenLayer, definition: KernelTool, guidelines: string[]): void {
+function addTool(host: ExtensionHost, record: ExtensionRecord, layer: OpenLayer, definition: KernelTool, guidelines: string[], meta: ToolMeta): void {
   const owner = host.toolOwners.get(definition.name);
   if (owner !== undefined && owner !== record.path) {
     host.report(record.path, "register_tool", `Tool "${definition.name}" is already registered by ${owner}; the one from ${record.path} is ignored (the first one wins)`);
@@ -139,6 +168,7 @@ function addTool(host: ExtensionHost, record: ExtensionRecord, layer: OpenLayer,
   host.toolOwners.set(definition.name, record.path);
   if (guidelines.length > 0) host.toolGuidelines.set(definition.name, guidelines);
   else host.toolGuidelines.delete(definition.name);
+  host.toolMeta.set(definition.name, meta);
   if (!record.tools.includes(definition.name)) record.tools.push(definition.name);
 }
 

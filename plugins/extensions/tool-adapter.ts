@@ -5,7 +5,7 @@
  * abort signal and the abort gate, so a tool that ignores its signal cannot hold up `abort`.
  */
 import { isZodSchema, ToolRegistry, type ToolDefinition as KernelTool, type ToolResult } from "../../kernel/index.js";
-import { createContext } from "./context.js";
+import { createToolContext } from "./context.js";
 import type { ExtensionHost } from "./host.js";
 import type { ToolDefinition, ToolResultContent } from "./types/api.js";
 
@@ -27,7 +27,7 @@ export function adaptTool(host: ExtensionHost, path: string, tool: ToolDefinitio
     execute: (args, call) =>
       host.gate.run(
         async () => {
-          const ctx = createContext(host, { dismiss: host.gate.signal });
+          const ctx = createToolContext(host, { dismiss: host.gate.signal });
           const onUpdate = (partial: ToolResultContent) => call.onUpdate(toResult(partial));
           return toResult(await execute.call(tool, call.toolCallId, args, call.signal, onUpdate, ctx));
         },

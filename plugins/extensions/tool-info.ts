@@ -3,26 +3,42 @@
  * Schema, the active set (unknown names are left out with a warning, as pi ignores them), and
  * the command list (extension commands live; templates and skills as of the last listing).
  */
-import { toolJsonSchema, type OpenLayer, type ToolRegistryView } from "../../kernel/index.js";
+import { toolJsonSchema, type OpenLayer } from "../../kernel/index.js";
 import type { ExtensionHost } from "./host.js";
 import type { ExtensionRecord } from "./record.js";
+import { builtinSourceInfo } from "./tool-meta.js";
 import type { SlashCommandInfo, ToolInfo } from "./types/api.js";
 
-export function allTools(tools: ToolRegistryView): ToolInfo[] {
+export function allTools(host: ExtensionHost): ToolInfo[] {
+  const tools = host.k.tools;
   const offered = new Map(tools.specs().map((spec) => [spec.name, spec]));
   return tools.names().map((name) => {
     const spec = offered.get(name);
-    if (spec) return { name, description: spec.description, parameters: spec.parameters };
     const definition = tools.get(name)!;
-    return { name, description: definition.description, parameters: toolJsonSchema(definition) };
+    const meta = host.toolOwners.has(name) ? host.toolMeta.get(name) : undefined;
+    const guidelines = host.toolGuidelines.get(name);
+    return {
+      name,
+      description: spec?.description ?? definition.description,
+      parameters: spec?.parameters ?? toolJsonSchema(definition),
+      ...(guidelines ? { promptGuidelines: [...guidelines] } : {}),
+      exposure: meta?.exposure ?? "direct",
+      ...(meta?.namespace ? { namespace: { ...meta.namespace } } : {}),
+      ...(meta?.annotations ? { annotations: { ...meta.annotations } } : {}),
+      ...(meta?.reachesTools ? { reachesTools: meta.reachesTools } : {}),
+      sourceInfo: meta?.sourceInfo ?? builtinSourceInfo(name),
+    };
   });
 }
 
 export function setActiveTools(host: ExtensionHost, record: ExtensionRecord, layer: OpenLayer, names: unknown): void {
   if (!Array.isArray(names) || names.some((name) => typeof name !== "string")) throw new TypeError("setActiveTools: expected an array of tool names");
-  const known = names.filter((name) => host.k.tools.get(name) !== undefined);
-  const unknown = names.filter((name) => !known.includes(name));
+  // pi ignores unknown and hidden tools alike.
+  const known = names.filter((name) => host.k.tools.get(name) !== undefined && host.toolMeta.get(name)?.exposure !== "hidden");
+  const unknown = names.filter((name) => host.k.tools.get(name) === undefined);
+  const hidden = names.filter((name) => !known.includes(name) && !unknown.includes(name));
   if (unknown.length > 0) host.k.log.warn(`[${record.path}] setActiveTools: no tool named ${unknown.join(", ")} (left out)`);
+  if (hidden.length > 0) host.k.log.warn(`[${record.path}] setActiveTools: ${hidden.join(", ")} ${hidden.length === 1 ? "is" : "are"} hidden (left out)`);
   layer.setActiveTools([...new Set(known)]);
 }
 

@@ -5,21 +5,48 @@
  */
 import type { ExtensionUIContext, ExtensionUIDialogOptions, Theme } from "./types/context.js";
 import { readConfirm, readSelect, readText, type UiBridge } from "./ui-bridge.js";
+import type { UiPrompts } from "./ui-prompts.js";
 
-const plain = (_style: string, text: string) => text;
-const same = (text: string) => text;
+const plain = (_style: unknown, text: string) => String(text ?? "");
+const same = (text: string) => String(text ?? "");
 
-/** Styling is for terminals: in a headless agent every style returns the text unchanged. */
-export const PLAIN_THEME: Theme = Object.freeze({ fg: plain, bg: plain, bold: same, italic: same, underline: same, strikethrough: same, inverse: same, dim: same });
+/**
+ * Styling is for terminals: in a headless agent every style returns the text unchanged. A fresh,
+ * ordinary object per context (as pi's theme is an ordinary instance): an extension may wrap it
+ * in a Proxy or patch a method without reaching another extension.
+ */
+export function plainTheme(): Theme {
+  return {
+    name: "plain",
+    fg: plain,
+    bg: plain,
+    style: (text: string) => same(text),
+    bold: same,
+    italic: same,
+    underline: same,
+    strikethrough: same,
+    inverse: same,
+    dim: same,
+    getFgAnsi: () => "",
+    getBgAnsi: () => "",
+    getColorMode: () => "truecolor",
+    getThinkingBorderColor: () => same,
+    getBashModeBorderColor: () => same,
+  };
+}
 
 /**
  * A UI context. `bridge` undefined: no client can answer. `dismiss`: aborted when the handler
- * that owns this context is released (an abort), which dismisses its open dialogs.
+ * that owns this context is released (an abort), which dismisses its open dialogs. `prompts`:
+ * announces the spans in which a dialog waits (ui_prompt_start / ui_prompt_end).
  */
-export function createUiContext(bridge: UiBridge | undefined, dismiss?: AbortSignal): ExtensionUIContext {
+export function createUiContext(bridge: UiBridge | undefined, dismiss?: AbortSignal, prompts?: UiPrompts): ExtensionUIContext {
   let toolsExpanded = false;
-  const dialog = <T>(request: Parameters<UiBridge["dialog"]>[0], read: Parameters<UiBridge["dialog"]>[1], fallback: T, options?: ExtensionUIDialogOptions): Promise<T> =>
-    bridge ? (bridge.dialog(request, read as never, fallback, options, dismiss) as Promise<T>) : Promise.resolve(fallback);
+  const dialog = <T>(request: Parameters<UiBridge["dialog"]>[0], read: Parameters<UiBridge["dialog"]>[1], fallback: T, options?: ExtensionUIDialogOptions): Promise<T> => {
+    if (!bridge) return Promise.resolve(fallback);
+    const open = () => bridge.dialog(request, read as never, fallback, options, dismiss) as Promise<T>;
+    return prompts ? prompts.wrap(request.method, "title" in request ? request.title : undefined, open) : open();
+  };
   const ui: ExtensionUIContext = {
     select: (title, options, opts) => dialog({ method: "select", title: String(title), options: [...options].map(String) }, readSelect(options.map(String)), undefined, opts),
     confirm: (title, message, opts) => dialog({ method: "confirm", title: String(title), message: String(message ?? "") }, readConfirm, false, opts),
@@ -41,7 +68,7 @@ export function createUiContext(bridge: UiBridge | undefined, dismiss?: AbortSig
     setEditorText: (text) => bridge?.notice({ method: "set_editor_text", text: text === undefined || text === null ? "" : String(text) }),
     pasteToEditor: (text) => ui.setEditorText(text),
     getEditorText: () => "",
-    custom: async () => undefined,
+    custom: () => (bridge && prompts ? prompts.wrap("custom", undefined, async () => undefined) : Promise.resolve(undefined)),
     setWorkingMessage: () => {},
     setWorkingVisible: () => {},
     setWorkingIndicator: () => {},
@@ -57,7 +84,7 @@ export function createUiContext(bridge: UiBridge | undefined, dismiss?: AbortSig
       toolsExpanded = expanded === true;
     },
     getChatRenderSettings: () => ({ toolOutputExpanded: toolsExpanded }),
-    theme: PLAIN_THEME,
+    theme: plainTheme(),
     getAllThemes: () => [],
     getTheme: () => undefined,
     setTheme: () => ({ success: false, error: "Themes are not available in a headless agent (no terminal)" }),

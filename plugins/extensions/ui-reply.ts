@@ -17,7 +17,7 @@ const uiResponseInput = () =>
     value: z.string().optional().catch(undefined).meta({ description: "select: the chosen option; input, editor: the text." }),
     confirmed: z.boolean().optional().catch(undefined).meta({ description: "confirm: the answer." }),
     cancelled: z.boolean().optional().catch(undefined).meta({ description: "true: the user dismissed the dialog (any method)." }),
-  });
+  }).meta({ examples: [{ id: "ui-1", value: "Allow" }] });
 
 export function uiReplyCommand(hooks: Pick<ExtensionsHooks, "ui_response">, log: Logger): CommandDefinition<any, any> {
   return {

@@ -77,6 +77,19 @@ export function modelRegistryView(models: () => ModelsApi, agent: () => AgentApi
       }
     },
     complete: (model, context, options) => completeWith(agent(), model, context, options),
+    stream: (model, context, options) => streamWith(agent(), model, context, options),
+    streamSimple: (model, context, options) => streamWith(agent(), model, context, options),
+    // Atomic's catalog holds chat models only (pi 1.x also lists image and classifier models).
+    findOfType: (type, provider, modelId) => (type === "chat" ? models().find(provider, modelId) : undefined),
+    getModelOfType: (type, provider, modelId) => (type === "chat" ? models().find(provider, modelId) : undefined),
+    getModelsOfType: (type, provider) => (type === "chat" ? models().all().filter((model) => provider === undefined || model.provider === provider) : []),
+    getAvailableOfType: async (type, provider) => (type === "chat" ? models().available().filter((model) => provider === undefined || model.provider === provider) : []),
+    classify: () => Promise.reject(new Error("classify: Atomic has no classifier models")),
+    generateImages: () => Promise.reject(new Error("generateImages: Atomic has no image-generation models")),
+    getProviderAuthStatus: (provider) => models().authStatus(provider),
+    getProviderDisplayName: (provider) => provider,
+    isUsingOAuth: () => false,
+    getError: () => undefined,
   };
   return view;
 }

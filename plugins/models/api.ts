@@ -5,6 +5,9 @@
 import type { Model } from "../../lib/llm/index.js";
 import type { ProviderModelsApi, ProviderRegistration } from "../../lib/provider-kit/index.js";
 import type { ModelsHooks } from "./hooks.js";
+import type { ScopedModel } from "./scope.js";
+
+export type { ScopedModel };
 
 export type { ProviderRegistration };
 
@@ -30,6 +33,10 @@ export interface ModelsApi extends ProviderModelsApi {
   /** Models whose provider has credentials (or needs none), in catalog order. */
   available(): Model[];
   find(provider: string, id: string): Model | undefined;
+  /** The models `--models` / `enabledModels` scope the session to (what cycle_model moves through); empty: no scope. */
+  scope(): readonly ScopedModel[];
+  /** Takes one model out of the catalog (an extension's virtual model); a provider left without models goes too. */
+  removeModel(provider: string, id: string): boolean;
   hasProvider(provider: string): boolean;
   /**
    * Registers a catalog provider whose models are built by `load` when first asked for (a start

@@ -46,9 +46,17 @@ export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<num
     io.stdout.write(listing(store, modelsJson, await builtinKeys(), io.env ?? process.env));
     return 0;
   }
-  if ((action !== "set" && action !== "clear") || provider === undefined || extra.length > 0) {
-    if (action === "set" && extra.length > 0) return fail("The key is read from stdin, not from the command line.", true);
-    return fail(`Unknown auth command: ${argv.join(" ")}`, true);
+  if (action === "set" || action === "clear") {
+    if (provider === undefined) {
+      await store.load().catch(() => undefined);
+      const known = [...new Set([...Object.keys(await builtinKeys()), ...Object.keys(await modelsJsonProviders(io)), ...store.providers()])];
+      return fail(`atomic auth ${action} needs a provider name, for example: atomic auth ${action} ${known[0] ?? "anthropic"}. Known providers: ${known.join(", ")}.`, true);
+    }
+    if (extra.length > 0) return fail(action === "set" ? "The key is read from stdin, not from the command line." : `atomic auth clear takes one provider name, not ${1 + extra.length}.`, true);
+  } else if (action !== "list") {
+    return fail(`Unknown auth command: ${action}. The commands are set, clear and list.`, true);
+  } else {
+    return fail("atomic auth list takes no provider: it lists them all.", true);
   }
   if (!PROVIDER_NAME.test(provider)) return fail(`Invalid provider name: ${provider}`);
 

@@ -14,8 +14,8 @@ export interface CycleCandidate {
 
 /**
  * What `get_available_models` lists: the available models, without the offline replay ones
- * unless one is current or the scope (`--models`, `enabledModels`) names one (docs/decisions.md:
- * a client choosing "another model" from the list must never land on a cassette).
+ * unless one is current or the scope (`--models`, `enabledModels`) names one (docs/decisions.md, The offline default: a client
+ * choosing "another model" from the list must never land on a cassette).
  */
 export function listedModels(models: ModelsApi, current: Model | null, scope: readonly ScopedModel[]): Model[] {
   const offline = (model: Model) => models.authStatus(model.provider).source === "none";

@@ -38,12 +38,13 @@ export default definePlugin({
 
     const agent = k.service("agent");
     const selection = new ModelSelection(k, registry, agent);
+    registry.scopeSource = () => selection.scope;
     for (const command of modelCommands(registry, selection, agent)) k.registerCommand(command);
     agent.addStateContributor(
       () => selection.state(),
       () => ({
         modelFallbackReason: z.string().optional().meta({ description: "Set while a saved default's provider is unsupported (prompts are refused)." }),
-        modelFallbackMessage: z.string().optional(),
+        modelFallbackMessage: z.string().optional().describe("Why prompts are refused, and what to change (with modelFallbackReason)."),
       }),
     );
 

@@ -12,6 +12,7 @@ import { AuthStore } from "./auth-store.js";
 import { describeConfigValue, resolveConfigValue } from "./config-value.js";
 import { applyProviderConfig, customProvider, customProviderProblem, modelsJsonPath, readModelsJson, type ProviderConfig } from "./models-json.js";
 import { redactUrl } from "./redact-url.js";
+import type { ScopedModel } from "./scope.js";
 
 export interface RegistryOptions {
   env: NodeJS.ProcessEnv;
@@ -123,6 +124,22 @@ export class ModelRegistry implements ModelsApi {
     const applied = config ? applyProviderConfig(merged, config) : merged;
     this.#providers.set(registration.name, { ...applied, models: applied.models.map((model) => this.#listed(model)) });
     if (config) this.#checkCompat(registration.name, applied.models);
+  }
+
+  /** Where `scope()` reads from: the model selection, once it exists. */
+  scopeSource: () => readonly ScopedModel[] = () => [];
+
+  scope(): readonly ScopedModel[] {
+    return this.scopeSource();
+  }
+
+  removeModel(provider: string, id: string): boolean {
+    const registration = this.#providers.get(provider);
+    if (!registration?.models.some((model) => model.id === id)) return false;
+    const models = registration.models.filter((model) => model.id !== id);
+    if (models.length === 0) this.#providers.delete(provider);
+    else this.#providers.set(provider, { ...registration, models });
+    return true;
   }
 
   all(): Model[] {

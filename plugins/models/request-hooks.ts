@@ -8,7 +8,7 @@ import type { ModelsHooks } from "./hooks.js";
 
 export function providerRequestHooks(hooks: ModelsHooks): ProviderRequestHooks {
   return {
-    active: () => hooks.before_provider_headers.isUsed() || hooks.before_provider_request.isUsed() || hooks.after_provider_response.isUsed(),
+    active: () => hooks.before_provider_headers.isUsed() || hooks.before_provider_request.isUsed() || hooks.after_provider_response.isUsed() || hooks.provider_stream_event.isUsed(),
     async headers(model: Model, headers: Record<string, string>) {
       if (!hooks.before_provider_headers.isUsed()) return headers;
       const editable: Record<string, string | null> = { ...headers };
@@ -23,6 +23,10 @@ export function providerRequestHooks(hooks: ModelsHooks): ProviderRequestHooks {
     },
     async response(model: Model, status: number, headers: Record<string, string>) {
       if (hooks.after_provider_response.isUsed()) await hooks.after_provider_response.promise({ status, headers, model });
+    },
+    observesStream: () => hooks.provider_stream_event.isUsed(),
+    async streamEvent(model: Model, data: unknown) {
+      await hooks.provider_stream_event.promise({ model, data });
     },
   };
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Model } from "../../lib/llm/index.js";
 import { builtinProviders, removeDir, tempDir } from "../../test/fake-llm/harness.js";
-import { closestModels, editDistance } from "./closest.js";
+import { closestModels } from "./closest.js";
 import { cycleCandidates, nextCandidate } from "./cycle.js";
 import { ModelRegistry } from "./registry.js";
 import { globToRegExp, resolveScope, scopePatterns } from "./scope.js";
@@ -83,9 +83,9 @@ describe("cycle candidates", () => {
 });
 
 describe("closest models", () => {
-  it("orders the catalog by edit distance to the id or provider/id", () => {
-    expect(editDistance("kitten", "sitting")).toBe(3);
-    expect(closestModels(registry.all(), "claude-haiku-4-6").slice(0, 2)).toEqual(["anthropic/claude-haiku-4-5", "anthropic/claude-haiku-5-5"]);
+  it("orders the catalog by edits to a part of the id or provider/id, then to the whole", () => {
+    expect(closestModels(registry.all(), "sonet", 2)).toEqual(["anthropic/claude-sonnet-5", "anthropic/claude-sonnet-5-5"]);
+    expect(closestModels(registry.all(), "claude-haiku-4-6").slice(0, 2)).toEqual(["anthropic/claude-haiku-4-5", "amazon-bedrock/anthropic.claude-haiku-4-5-20251001-v1:0"]);
     expect(closestModels(registry.all(), "claude-haiku-4-6", 5)).toHaveLength(5);
     expect(closestModels(registry.all(), "")).toEqual([]);
   });

@@ -12,6 +12,7 @@ import { cycleCandidates, nextCandidate } from "./cycle.js";
 import { cliThinkingLevel } from "./declarations.js";
 import type { ScopedModel } from "./scope.js";
 import { UNSUPPORTED_DEFAULT_ERROR, hasCliModel, resolveStartupModel, unsupportedDefault, type UnsupportedDefault } from "./startup.js";
+import { keyHowTo, modeFamily, noKeysHint, noModelSelected, unsupportedDefaultHint } from "./hints.js";
 
 export interface CycleResult {
   model: Model;
@@ -19,7 +20,10 @@ export interface CycleResult {
   isScoped: boolean;
 }
 
-export const NO_MODEL_SELECTED = "No model selected. Use set_model, or start with --provider/--model.";
+export const NO_MODEL_SELECTED = noModelSelected("rpc");
+
+/** The providers a first run is pointed at when no key is set anywhere. */
+const MAIN_PROVIDERS = ["anthropic", "openai", "google"];
 
 export class ModelSelection {
   readonly #k: PluginContext;
@@ -74,16 +78,18 @@ export class ModelSelection {
 
   /** Why a prompt cannot run now, or undefined. Checked before any event is emitted. */
   preflight(): string | undefined {
-    if (this.#lock) return UNSUPPORTED_DEFAULT_ERROR;
+    const family = modeFamily(this.#k.config);
+    // In RPC the protocol's exact text (clients match on it); elsewhere words that fit the mode.
+    if (this.#lock) return family === "rpc" ? UNSUPPORTED_DEFAULT_ERROR : unsupportedDefaultHint(family);
     const model = this.#agent.getModel();
     if (!model) {
       // A models.json that failed validation is the likely reason: say so where the client looks.
       const problem = this.#models.diagnostics().modelsJson.error;
-      return problem ? `${NO_MODEL_SELECTED} ${problem} (models.json was ignored)` : NO_MODEL_SELECTED;
+      if (problem) return `${noModelSelected(family)} ${problem} (models.json was ignored)`;
+      const anyKey = this.#models.providers().some((provider) => this.#models.authStatus(provider).source !== "none" && this.#models.authStatus(provider).configured);
+      return anyKey ? noModelSelected(family) : `${noModelSelected(family)} ${noKeysHint(MAIN_PROVIDERS.flatMap((provider) => this.#models.providerInfo(provider)?.envKey ?? []))}`;
     }
-    if (!this.#models.authStatus(model.provider).configured) {
-      return `No API key found for ${model.provider}. Set its API key environment variable, add it to models.json, or run \`atomic auth set ${model.provider}\`.`;
-    }
+    if (!this.#models.authStatus(model.provider).configured) return `No API key found for ${model.provider}. ${keyHowTo(model.provider, this.#models.providerInfo(model.provider)?.envKey)}`;
     return undefined;
   }
 

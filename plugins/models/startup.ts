@@ -11,6 +11,7 @@ import type { ModelsApi } from "./api.js";
 import { closestModels } from "./closest.js";
 import { resolveModelPattern, splitThinking } from "./resolve.js";
 import type { ScopedModel } from "./scope.js";
+import { keyHowTo } from "./hints.js";
 
 export const UNSUPPORTED_DEFAULT_ERROR =
   "Configured default model is unavailable or unsupported. Update defaultProvider/defaultModel or use /model.";
@@ -44,7 +45,7 @@ export function unsupportedDefault(models: ModelsApi, cli: CliOptions, settings:
   if (!defaultProvider || !defaultModel || models.hasProvider(defaultProvider)) return undefined;
   return {
     reason: UNSUPPORTED_DEFAULT_REASON,
-    message: `Saved default model ${defaultProvider}/${defaultModel} uses provider "${defaultProvider}", which is not available in this build. Update defaultProvider/defaultModel or use /model.`,
+    message: `Saved default model ${defaultProvider}/${defaultModel} uses provider "${defaultProvider}", which is not available in this build. Update defaultProvider/defaultModel in settings.json, or choose another model.`,
   };
 }
 
@@ -77,12 +78,21 @@ export function noModelMatches(models: ModelsApi, what: string, pattern: string)
   return `No model matches ${what}.${hint} Run 'atomic --list-models' to see every model.`;
 }
 
-/** The saved default when it exists and has credentials, else the first available model. */
+/**
+ * The saved default when it exists and has credentials, else the first available model. A saved
+ * default without a key is said so (a warning), never replaced in silence; with no other model
+ * to use it stays chosen, so a prompt fails naming the missing key.
+ */
 function savedOrFirst(models: ModelsApi, settings: Settings): StartupChoice {
   const { defaultProvider, defaultModel } = settings;
   if (defaultProvider && defaultModel) {
     const model = models.find(defaultProvider, defaultModel);
     if (model && models.authStatus(model.provider).configured) return { model };
+    if (model) {
+      const first = models.available().find((m) => models.authStatus(m.provider).source !== "none");
+      const missing = `The default model ${defaultProvider}/${defaultModel} (settings defaultProvider/defaultModel) has no API key. ${keyHowTo(defaultProvider, models.providerInfo(defaultProvider)?.envKey)}`;
+      return first ? { model: first, warning: `${missing} Using ${first.provider}/${first.id} instead.` } : { model, warning: missing };
+    }
   }
   if (defaultProvider && !defaultModel) {
     const model = models.available().find((m) => m.provider === defaultProvider);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expandTemplate, splitArguments } from "./expand.js";
+import { ExpansionTooLarge, expandTemplate, splitArguments } from "./expand.js";
 
 describe("splitArguments", () => {
   it.each([
@@ -47,5 +47,13 @@ describe("expandTemplate", () => {
 
   it("substituted text is not expanded again", () => {
     expect(expandTemplate("$1 $2", ["$2", "b"])).toBe("$2 b");
+  });
+
+  it("may add at most the growth limit to its arguments, counted before the text is built", () => {
+    expect(expandTemplate("$@ $@", ["abc"], 10)).toBe("abc abc");
+    expect(() => expandTemplate("$@".repeat(20), ["abc"], 10)).toThrow(ExpansionTooLarge);
+    expect(() => expandTemplate("$1".repeat(20), ["abc"], 10)).toThrow("the template expands to more than 13 characters (its arguments' 3 plus 10, the most a template may add)");
+    // A long argument used once is not growth.
+    expect(expandTemplate("Review: $@", ["x".repeat(100)], 10)).toHaveLength(108);
   });
 });

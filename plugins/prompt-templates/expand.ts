@@ -5,7 +5,16 @@
  * template substitutes `$1`..`$N`, `$@`/`$ARGUMENTS` (all, space-joined), `${N:-default}`,
  * `${@:-default}`, `${@:N}`, `${@:N:L}`; a missing argument is empty; `\$` is a literal `$`.
  * Substituted text is never scanned again, so an argument holding `$1` stays as typed.
+ *
+ * An expansion may add at most MAX_EXPANSION_GROWTH characters to the arguments typed: a
+ * template (perhaps a cloned repository's) that repeats `$@` 130,000 times would otherwise turn
+ * one line into a 13 MB prompt, sent with every later request.
  */
+
+/** Characters an expansion may add to its arguments' own length. */
+export const MAX_EXPANSION_GROWTH = 1024 * 1024;
+
+export class ExpansionTooLarge extends Error {}
 
 /** The arguments of `/name <text>`. */
 export function splitArguments(text: string): string[] {
@@ -40,15 +49,23 @@ export function splitArguments(text: string): string[] {
 
 const PLACEHOLDER = /\\\$|\$(?:(\d+)|(ARGUMENTS|@)|\{([^}\n]*)\})/g;
 
-/** `template` with its placeholders replaced by `args`. */
-export function expandTemplate(template: string, args: readonly string[]): string {
+/** `template` with its placeholders replaced by `args`; throws ExpansionTooLarge past the growth limit. */
+export function expandTemplate(template: string, args: readonly string[], maxGrowth = MAX_EXPANSION_GROWTH): string {
   const all = args.join(" ");
   const positional = (n: number) => (n >= 1 ? (args[n - 1] ?? "") : undefined);
+  const limit = all.length + maxGrowth;
+  // Counted as it goes, so an oversized expansion stops before it is built.
+  let length = template.length;
+  const grow = (match: string, replacement: string) => {
+    length += replacement.length - match.length;
+    if (length > limit) throw new ExpansionTooLarge(`the template expands to more than ${limit} characters (its arguments' ${all.length} plus ${maxGrowth}, the most a template may add)`);
+    return replacement;
+  };
   return template.replace(PLACEHOLDER, (match, index: string | undefined, every: string | undefined, braced: string | undefined) => {
     if (match === "\\$") return "$";
-    if (index !== undefined) return positional(Number(index)) ?? match;
-    if (every !== undefined) return all;
-    return expandBraced(braced!, args, all, positional) ?? match;
+    if (index !== undefined) return grow(match, positional(Number(index)) ?? match);
+    if (every !== undefined) return grow(match, all);
+    return grow(match, expandBraced(braced!, args, all, positional) ?? match);
   });
 }
 

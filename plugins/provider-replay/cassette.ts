@@ -1,6 +1,10 @@
 /**
  * Cassettes: recorded model streams. JSONL: a header line, then per LLM call a `{"type":"turn"}`
  * line followed by that call's unified events without `partial` (the replay rebuilds it).
+ * A cassette may hold several tapes (`{"type":"tape","when":"<regex>"}` lines, each followed by
+ * its turns): a run plays the first tape whose `when` matches its prompt, else the tape without
+ * `when`. A recording cannot read the prompt, so this is how one cassette answers "create a
+ * file" with a write and anything else without touching the folder.
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
@@ -40,13 +44,31 @@ const Header = z.object({
   contextWindow: z.number().int().positive().optional(),
 });
 
+const TapeLine = z.object({
+  type: z.literal("tape"),
+  /** A regular expression (case-insensitive) tested against the run's prompt; absent: the default tape. */
+  when: z.string().optional(),
+});
+
+export interface Tape {
+  when?: RegExp;
+  turns: CassetteEvent[][];
+}
+
 export interface Cassette {
   name: string;
   description?: string;
   eventDelayMs: number;
   reasoning: boolean;
   contextWindow: number;
+  /** The turns of the first tape (all of them for a cassette without tape lines). */
   turns: CassetteEvent[][];
+  tapes: Tape[];
+}
+
+/** The tape a run with this prompt plays: the first whose `when` matches, else the default one. */
+export function tapeFor(cassette: Cassette, prompt: string): Tape | undefined {
+  return cassette.tapes.find((tape) => tape.when?.test(prompt)) ?? cassette.tapes.find((tape) => !tape.when);
 }
 
 export function parseCassette(name: string, text: string, source: string): Cassette {
@@ -54,26 +76,45 @@ export function parseCassette(name: string, text: string, source: string): Casse
   if (lines.length === 0) throw new Error(`Empty cassette: ${source}`);
   const header = Header.safeParse(parseLine(lines[0]!, source, 1));
   if (!header.success) throw new Error(`Invalid cassette header in ${source}: ${formatValidationError(header.error)}`);
-  const turns: CassetteEvent[][] = [];
+  const tapes: Tape[] = [];
+  let turns: CassetteEvent[][] | undefined;
   for (let i = 1; i < lines.length; i++) {
     const json = parseLine(lines[i]!, source, i + 1) as { type?: unknown };
+    if (json.type === "tape") {
+      const tape = TapeLine.safeParse(json);
+      if (!tape.success) throw new Error(`Invalid tape on line ${i + 1} of ${source}: ${formatValidationError(tape.error)}`);
+      tapes.push({ ...(tape.data.when !== undefined ? { when: tapePattern(tape.data.when, source, i + 1) } : {}), turns: [] });
+      turns = tapes.at(-1)!.turns;
+      continue;
+    }
     if (json.type === "turn") {
+      if (!turns) tapes.push({ turns: (turns = []) });
       turns.push([]);
       continue;
     }
     const event = CassetteEvent.safeParse(json);
     if (!event.success) throw new Error(`Invalid event on line ${i + 1} of ${source}: ${formatValidationError(event.error)}`);
-    if (turns.length === 0) throw new Error(`Line ${i + 1} of ${source}: an event before the first {"type":"turn"} line`);
+    if (!turns || turns.length === 0) throw new Error(`Line ${i + 1} of ${source}: an event before the first {"type":"turn"} line`);
     turns[turns.length - 1]!.push(event.data);
   }
+  if (tapes.length === 0) tapes.push({ turns: [] });
   return {
     name: header.data.name ?? name,
     ...(header.data.description ? { description: header.data.description } : {}),
     eventDelayMs: header.data.eventDelayMs ?? 0,
     reasoning: header.data.reasoning ?? false,
     contextWindow: header.data.contextWindow ?? 200_000,
-    turns,
+    turns: tapes[0]!.turns,
+    tapes,
   };
+}
+
+function tapePattern(source: string, file: string, lineNumber: number): RegExp {
+  try {
+    return new RegExp(source, "i");
+  } catch (error) {
+    throw new Error(`Invalid tape "when" on line ${lineNumber} of ${file}: ${(error as Error).message}`);
+  }
 }
 
 export async function readCassette(name: string, path: string): Promise<Cassette> {

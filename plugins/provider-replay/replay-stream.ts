@@ -5,7 +5,7 @@
  */
 import type { AssistantMessageEvent, Model, StreamRequest } from "../../lib/llm/index.js";
 import { AssistantStreamBuilder } from "../../lib/provider-kit/stream-builder.js";
-import type { Cassette, CassetteEvent } from "./cassette.js";
+import { tapeFor, type Cassette, type CassetteEvent } from "./cassette.js";
 
 /**
  * The turn's events in batches (the kernel's `eventBatches`): an unpaced cassette is one lazy
@@ -30,7 +30,12 @@ function* turnEvents(cassette: Cassette, model: Model, request: StreamRequest): 
   const stream = new AssistantStreamBuilder(model);
   yield stream.start();
 
-  const turn = cassette.turns[callIndex - 1];
+  const tape = tapeFor(cassette, promptOf(request));
+  if (!tape) {
+    yield stream.error(`Cassette ${cassette.name} has no tape for this prompt (and no default tape)`);
+    return;
+  }
+  const turn = tape.turns[callIndex - 1];
   if (!turn) {
     yield stream.error(`Cassette exhausted: ${cassette.name}`);
     return;
@@ -44,6 +49,17 @@ function* turnEvents(cassette: Cassette, model: Model, request: StreamRequest): 
     if (event.type === "done" || event.type === "error") return;
   }
   yield stream.error(`Cassette turn ${callIndex} of ${cassette.name} has no done event`);
+}
+
+/** The run's prompt: the text of the last user message (later calls of a run see the same one). */
+function promptOf(request: StreamRequest): string {
+  const messages = request.context.messages;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== "user") continue;
+    return typeof message.content === "string" ? message.content : message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+  }
+  return "";
 }
 
 /** Cassette content indexes are the builder's block keys. */

@@ -56,7 +56,7 @@ export default definePlugin({
       defineCommand({
         name: "set_auto_retry",
         description: "Enable or disable automatic retry of transient provider errors.",
-        input: () => z.object({ enabled: z.boolean() }),
+        input: () => z.object({ enabled: z.boolean().describe("On or off.") }).meta({ examples: [{ enabled: false }] }),
         output: NO_DATA,
         run: async ({ enabled }) => {
           // Like the other preferences, it survives a restart; one that cannot be saved changes nothing.

@@ -154,8 +154,11 @@ declare module "../../kernel/hooks.js" {
  */
 export const SessionWriteErrorSchema = () =>
   z
-    .object({ sessionFile: z.string(), error: z.string() })
-    .meta({ description: "A session file could not be written (read-only folder, disk full, ...); entries are kept and written when it works again." });
+    .object({ sessionFile: z.string().describe("The file that could not be written."), error: z.string().describe("Why (the system's message).") })
+    .meta({
+      description: "A session file could not be written (read-only folder, disk full, ...); entries are kept and written when it works again.",
+      examples: [{ sessionFile: "/home/ada/.atomic/agent/sessions/--home-ada-app--/2026-12-01T09-00-00-000Z_0193.jsonl", error: "ENOSPC: no space left on device, write" }],
+    });
 
 /** pi 1.x: the display name changed (set_session_name, an extension's setSessionName). */
 export const SessionInfoChangedSchema = () =>

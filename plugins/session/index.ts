@@ -67,7 +67,7 @@ export default definePlugin({
       () => runtime.stateFields(),
       () => ({
         sessionFile: z.string().optional().meta({ description: "Absent for an in-memory session (--no-session)." }),
-        sessionId: z.string(),
+        sessionId: z.string().describe("The session's id (uuid)."),
         sessionName: z.string().optional().meta({ description: "Absent until set_session_name or --name." }),
         sessionWriteError: z.string().optional().meta({ description: "Set while the current session file cannot be written (see session_write_error)." }),
       }),

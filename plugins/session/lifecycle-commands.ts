@@ -11,7 +11,7 @@ import type { SessionRuntime } from "./runtime.js";
 import { messageText } from "./text.js";
 
 /** `cancelled: true` when a session_before_switch/fork tap vetoed it. */
-const Cancelled = () => z.object({ cancelled: z.boolean() });
+const Cancelled = () => z.object({ cancelled: z.boolean().describe("An extension's session_before_* handler cancelled it: nothing changed.") });
 
 /** A read that failed because nothing is written at the path (missing, or an empty file that is no session yet). */
 function isUnwritten(error: unknown): boolean {
@@ -24,7 +24,7 @@ export function lifecycleCommands(runtime: SessionRuntime): CommandDefinition<an
   const newSession = defineCommand({
     name: "new_session",
     description: "Start a fresh session (cancellable by session_before_switch).",
-    input: () => z.object({ parentSession: z.string().optional() }),
+    input: () => z.object({ parentSession: z.string().optional().describe("A session file the new session records as its parent.") }).meta({ examples: [{}] }),
     output: Cancelled,
     async run({ parentSession }) {
       if (parentSession !== undefined) checkPath("parentSession", parentSession);
@@ -77,7 +77,8 @@ export function lifecycleCommands(runtime: SessionRuntime): CommandDefinition<an
   const switchSession = defineCommand({
     name: "switch_session",
     description: "Load a session file (cancellable by session_before_switch); a path where no session is written yet (no file, or an empty one) starts a new session there, as in pi.",
-    input: () => z.object({ sessionPath: z.string() }),
+    input: () =>
+      z.object({ sessionPath: z.string().describe("The session file to open (as `list_sessions` lists it).") }).meta({ examples: [{ sessionPath: "/home/ada/.atomic/agent/sessions/--home-ada-app--/2026-12-01T09-00-00-000Z_0193.jsonl" }] }),
     output: Cancelled,
     run: ({ sessionPath }) => switchTo(sessionPath),
   });
@@ -85,7 +86,7 @@ export function lifecycleCommands(runtime: SessionRuntime): CommandDefinition<an
   const importSession = defineCommand({
     name: "import_session",
     description: "Copy a session file into the session directory and switch to the copy.",
-    input: () => z.object({ inputPath: z.string() }),
+    input: () => z.object({ inputPath: z.string().describe("A session file (Atomic's or pi's) to copy in and open.") }).meta({ examples: [{ inputPath: "/tmp/shared-session.jsonl" }] }),
     output: Cancelled,
     run: async ({ inputPath }) => resume(await runtime.manager.read(inputPath), (loaded) => runtime.manager.importLoaded(loaded)),
   });
@@ -93,8 +94,8 @@ export function lifecycleCommands(runtime: SessionRuntime): CommandDefinition<an
   const fork = defineCommand({
     name: "fork",
     description: "New session from the branch before a user message; returns that message's text.",
-    input: () => z.object({ entryId: z.string() }),
-    output: () => z.object({ text: z.string().meta({ description: "The text of the message forked from." }), cancelled: z.boolean() }),
+    input: () => z.object({ entryId: z.string().describe("The user message entry to fork before (from `get_fork_messages`).") }).meta({ examples: [{ entryId: "a1b2c3d4" }] }),
+    output: () => z.object({ text: z.string().meta({ description: "The text of the message forked from." }), cancelled: Cancelled().shape.cancelled }),
     async run({ entryId }) {
       const entry = runtime.manager.current.tree.get(entryId);
       if (entry?.type !== "message" || entry.message.role !== "user") {

@@ -16,15 +16,24 @@ export function queryCommands(runtime: SessionRuntime): CommandDefinition<any, a
     name: "get_fork_messages",
     description: "User messages a fork can start from.",
     input: () => z.object({}),
-    output: () => z.object({ messages: z.array(z.object({ entryId: z.string(), text: z.string() })) }),
+    output: () =>
+      z.object({
+        messages: z
+          .array(z.object({ entryId: z.string().describe("The message's entry id (what `fork` takes)."), text: z.string().describe("Its text.") }))
+          .describe("The user messages of the current branch, oldest first."),
+      }),
     run: () => ({ messages: tree().forkPoints() }),
   });
 
   const getEntries = defineCommand({
     name: "get_entries",
     description: "Session entries in append order (all branches), optionally strictly after `since`.",
-    input: () => z.object({ since: z.string().optional() }),
-    output: () => z.object({ entries: z.array(StoredSessionEntrySchema()), leafId: z.string().nullable() }),
+    input: () => z.object({ since: z.string().optional().describe("Only the entries appended after this entry id.") }).meta({ examples: [{ since: "a1b2c3d4" }] }),
+    output: () =>
+      z.object({
+        entries: z.array(StoredSessionEntrySchema()).describe("The entries, in the order they were appended (every branch)."),
+        leafId: z.string().nullable().describe("The entry the conversation continues from (null: empty session)."),
+      }),
     run({ since }) {
       const current = tree();
       if (since === undefined) return { entries: current.entries().slice(), leafId: current.leafId };
@@ -38,14 +47,18 @@ export function queryCommands(runtime: SessionRuntime): CommandDefinition<any, a
     name: "get_tree",
     description: "The session as a tree of entries; orphans appear as extra roots.",
     input: () => z.object({}),
-    output: () => z.object({ tree: z.array(TreeNodeSchema()), leafId: z.string().nullable() }),
+    output: () =>
+      z.object({
+        tree: z.array(TreeNodeSchema()).describe("The root entries, each with the entries that follow it."),
+        leafId: z.string().nullable().describe("The entry the conversation continues from (null: empty session)."),
+      }),
     run: () => ({ tree: tree().tree(), leafId: tree().leafId }),
   });
 
   const setSessionName = defineCommand({
     name: "set_session_name",
     description: `Set the session's display name (at most ${MAX_SESSION_NAME_CHARS} characters).`,
-    input: () => z.object({ name: z.string() }),
+    input: () => z.object({ name: z.string().describe("The new name (not blank).") }).meta({ examples: [{ name: "Parser refactor" }] }),
     output: NO_DATA,
     async run({ name }) {
       await runtime.setSessionName(name);
@@ -59,17 +72,29 @@ export function queryCommands(runtime: SessionRuntime): CommandDefinition<any, a
     input: () => z.object({}),
     output: () =>
       z.object({
-        sessionFile: z.string().optional(),
-        sessionId: z.string(),
-        userMessages: z.number(),
-        assistantMessages: z.number(),
-        toolCalls: z.number(),
-        toolResults: z.number(),
-        totalMessages: z.number(),
-        tokens: z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number(), total: z.number() }),
-        cost: z.number(),
+        sessionFile: z.string().optional().describe("The session file; absent for an in-memory session."),
+        sessionId: z.string().describe("The session's id (uuid)."),
+        userMessages: z.number().describe("User messages."),
+        assistantMessages: z.number().describe("Assistant messages."),
+        toolCalls: z.number().describe("Tool calls the model made."),
+        toolResults: z.number().describe("Tool results."),
+        totalMessages: z.number().describe("All messages."),
+        tokens: z
+          .object({
+            input: z.number().describe("Input tokens."),
+            output: z.number().describe("Output tokens."),
+            cacheRead: z.number().describe("Tokens read from prompt caches."),
+            cacheWrite: z.number().describe("Tokens written to prompt caches."),
+            total: z.number().describe("All of them."),
+          })
+          .describe("Tokens over every model call of the session."),
+        cost: z.number().describe("What the session's model calls cost, in dollars."),
         contextUsage: z
-          .object({ tokens: z.number().nullable(), contextWindow: z.number(), percent: z.number().nullable() })
+          .object({
+            tokens: z.number().nullable().describe("Tokens the next request would send."),
+            contextWindow: z.number().describe("The model's context window."),
+            percent: z.number().nullable().describe("tokens as a percentage of contextWindow."),
+          })
           .optional()
           .meta({ description: "Absent without a model; tokens and percent are null after a compaction until a fresh answer reports usage." }),
       }),

@@ -10,10 +10,10 @@ import { definePlugin, defineSetting } from "../../kernel/index.js";
 import type {} from "../slash-commands/api.js";
 import { packageRoots } from "../packages/api.js";
 import { SkillLibrary, type Skill } from "./library.js";
-import { renderSkillInvocation, renderSkillsSection } from "./render.js";
+import { MAX_LISTED_SKILLS, renderSkillInvocation, renderSkillsSection, skillsToList } from "./render.js";
 
 export { SkillLibrary, type Skill } from "./library.js";
-export { renderSkillInvocation, renderSkillsSection } from "./render.js";
+export { renderSkillInvocation, renderSkillsSection, skillsToList } from "./render.js";
 
 declare module "../../kernel/config.js" {
   interface Settings {
@@ -83,9 +83,15 @@ export default definePlugin({
 
     // After the persona and project context, before the date/cwd footer. Without the read tool
     // the model could not open a skill, so the list would only cost tokens.
+    let saidOmitted = 0;
     k.hooks.system_prompt.tapPromise({ name: k.name, after: "context-files" }, async (prompt) => {
       if (!k.tools.isActive("read")) return prompt;
-      const section = renderSkillsSection((await library.skills()).filter((skill) => !skill.hidden));
+      const { listed, omitted } = skillsToList((await library.skills()).filter((skill) => !skill.hidden));
+      if (omitted > 0 && omitted !== saidOmitted) {
+        k.log.warn(`Listed ${MAX_LISTED_SKILLS} of ${MAX_LISTED_SKILLS + omitted} skills in the system prompt (the most it lists; the project's go first); /skill:<name> still runs the others`);
+      }
+      saidOmitted = omitted;
+      const section = renderSkillsSection(listed);
       if (section === "") return prompt;
       return prompt.trim() === "" ? section : `${prompt.trimEnd()}\n\n${section}`;
     });

@@ -23,7 +23,7 @@ import {
   type ResourceRoot,
 } from "../../lib/resource-files/index.js";
 import { findSkillFiles, type SkillCandidate } from "./discover.js";
-import { parseSkillFile, skillBody, type SkillMeta } from "./skill-file.js";
+import { MAX_DESCRIPTION, parseSkillFile, skillBody, type SkillMeta } from "./skill-file.js";
 
 export interface Skill extends SkillMeta {
   /** The SKILL.md, absolute, as found. */
@@ -110,6 +110,9 @@ export class SkillLibrary {
       if (!result.ok) return note(candidate.path, `Skipped skill ${candidate.path}: ${result.problem}`);
       const winner = byName.get(result.meta.name);
       if (winner) return note(`${candidate.path}#name`, `Skipped skill ${candidate.path}: the name "${result.meta.name}" is already used by ${winner.path}`);
+      if (result.meta.cutFrom !== undefined) {
+        note(`${candidate.path}#description`, `Skill ${candidate.path}: its description is ${result.meta.cutFrom} characters long; only the first ${MAX_DESCRIPTION} are used`);
+      }
       const skill: Skill = { ...result.meta, path: candidate.path, baseDir: dirname(candidate.path), location: candidate.root.location, provenance: provenanceOf(candidate.root) };
       byName.set(skill.name, skill);
       skills.push(skill);

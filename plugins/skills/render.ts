@@ -8,6 +8,22 @@ export interface ListedSkill {
   name: string;
   description: string;
   path: string;
+  location?: "user" | "project" | "path";
+}
+
+/** The most skills the system prompt lists (each costs every request its description). */
+export const MAX_LISTED_SKILLS = 100;
+
+/**
+ * The skills the system prompt lists: all of them up to the cap; past it, the user's own
+ * (settings paths, the agent dir, extensions) before a project's, so a cloned repository's
+ * skills cannot push them out. The order among those kept is the discovery order.
+ */
+export function skillsToList<S extends ListedSkill>(skills: readonly S[], max = MAX_LISTED_SKILLS): { listed: S[]; omitted: number } {
+  if (skills.length <= max) return { listed: [...skills], omitted: 0 };
+  const own = skills.filter((skill) => skill.location !== "project");
+  const kept = new Set([...own, ...skills.filter((skill) => skill.location === "project")].slice(0, max));
+  return { listed: skills.filter((skill) => kept.has(skill)), omitted: skills.length - max };
 }
 
 /** The system prompt section, or "" when no skill is listed. */

@@ -13,10 +13,18 @@ export interface SkillMeta {
   frontmatter: Frontmatter;
   /** Not listed in the system prompt. */
   hidden: boolean;
+  /** Set when the description was cut to MAX_DESCRIPTION characters: how long it was. */
+  cutFrom?: number;
 }
 
 /** Names are used as `/skill:<name>`: no whitespace, a sane length. */
 const MAX_NAME = 64;
+/**
+ * Descriptions go into every request's system prompt: an untrusted repository's skills must
+ * not make each request megabytes (200 skills of 256 KB made it 50 MB). The Agent Skills
+ * limit, which pi warns about; a longer one is cut, not refused (pi still loads it).
+ */
+export const MAX_DESCRIPTION = 1024;
 
 /** The skill's metadata, or why the file is not a usable skill. */
 export async function parseSkillFile(text: string, path: string): Promise<{ ok: true; meta: SkillMeta } | { ok: false; problem: string }> {
@@ -30,7 +38,8 @@ export async function parseSkillFile(text: string, path: string): Promise<{ ok: 
   if (name === "" || name.length > MAX_NAME || /\s/.test(name)) return { ok: false, problem: `invalid name "${name}" (1-${MAX_NAME} characters, no spaces)` };
   const description = stringField(data, "description");
   if (description === undefined) return { ok: false, problem: "its frontmatter has no description" };
-  return { ok: true, meta: { name, description, frontmatter: data, hidden: data["disable-model-invocation"] === true } };
+  const cut = description.length > MAX_DESCRIPTION ? { description: `${description.slice(0, MAX_DESCRIPTION - 1)}…`, cutFrom: description.length } : { description };
+  return { ok: true, meta: { name, ...cut, frontmatter: data, hidden: data["disable-model-invocation"] === true } };
 }
 
 /** The instructions: the file without its frontmatter. */

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { KernelConfig } from "../../kernel/index.js";
 import { SkillLibrary } from "./library.js";
-import { renderSkillInvocation, renderSkillsSection } from "./render.js";
-import { parseSkillFile } from "./skill-file.js";
+import { renderSkillInvocation, renderSkillsSection, skillsToList } from "./render.js";
+import { MAX_DESCRIPTION, parseSkillFile } from "./skill-file.js";
 
 const dirs: string[] = [];
 function temp(): string {
@@ -48,6 +48,22 @@ describe("parseSkillFile", () => {
     const parsed = await parseSkillFile(text, "/s/x/SKILL.md");
     expect(parsed.ok).toBe(false);
     expect((parsed as { problem: string }).problem.startsWith(problem)).toBe(true);
+  });
+});
+
+describe("bounds", () => {
+  it("cuts a description past 1,024 characters and says how long it was", async () => {
+    const parsed = await parseSkillFile(`---\nname: s\ndescription: ${"d".repeat(5000)}\n---\nbody`, "/x/s/SKILL.md");
+    expect(parsed).toMatchObject({ ok: true, meta: { cutFrom: 5000 } });
+    if (parsed.ok) expect(parsed.meta.description).toBe(`${"d".repeat(MAX_DESCRIPTION - 1)}…`);
+  });
+
+  it("lists at most the cap, the user's skills before the project's, in discovery order", () => {
+    const skill = (name: string, location: "user" | "project") => ({ name, description: "d", path: `/${name}`, location });
+    const all = [skill("p1", "project"), skill("p2", "project"), skill("u1", "user"), skill("p3", "project"), skill("u2", "user")];
+    expect(skillsToList(all, 10)).toEqual({ listed: all, omitted: 0 });
+    const { listed, omitted } = skillsToList(all, 3);
+    expect([listed.map((entry) => entry.name), omitted]).toEqual([["p1", "u1", "u2"], 2]);
   });
 });
 

@@ -49,13 +49,13 @@ export default definePlugin({
             commands: z.array(
               z.object({
                 name: z.string().meta({ description: "Invoke with /name; skills are named skill:<name>." }),
-                description: z.string().optional(),
-                source: z.enum(["extension", "prompt", "skill"]),
+                description: z.string().optional().describe("What it does."),
+                source: z.enum(["extension", "prompt", "skill"]).describe("An extension's command, a prompt template or a skill."),
                 location: z.enum(["user", "project", "path"]).optional().meta({ description: "Where it was found (not for extension commands)." }),
-                path: z.string().optional(),
+                path: z.string().optional().describe("The file it was read from (templates and skills)."),
                 sourceInfo: SourceInfoSchema(),
               }),
-            ),
+            ).describe("Every command, by name."),
           }),
         run: async () => ({ commands: (await registry.list()).map(wireEntry) }),
       }),

@@ -75,14 +75,14 @@ describe("SlashCommandRegistry", () => {
     expect(calls).toEqual([]);
   });
 
-  it("a throwing command is reported and counts as handled; a throwing expansion is reported and passes the text through", async () => {
+  it("a throwing command is reported and counts as handled; a throwing expansion is reported and rejects the input", async () => {
     const { registry, provider, failures } = setup();
     registry.addProvider(provider("extension", ["boom"], () => Promise.reject(new Error("kaput"))));
     registry.addProvider(provider("skill", ["skill:gone"], () => {
       throw new Error("unreadable");
     }));
     expect(await registry.dispatch("extension", input("/boom"))).toMatchObject({ handled: true });
-    expect(await registry.dispatch("skill", input("/skill:gone x"))).toEqual(input("/skill:gone x"));
+    expect(await registry.dispatch("skill", input("/skill:gone x"))).toEqual({ ...input("/skill:gone x"), rejected: "Cannot expand /skill:gone: unreadable" });
     expect(failures).toEqual(["extension-owner/command: kaput", "skill-owner/skill_expansion: unreadable"]);
   });
 

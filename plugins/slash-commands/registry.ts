@@ -63,9 +63,11 @@ export class SlashCommandRegistry {
     try {
       outcome = await found.provider.invoke({ entry: found.entry, args: slash.args, input: event });
     } catch (error) {
-      this.reportFailure(found.provider.owner, FAILURE_EVENT[source], error instanceof Error ? error.message : String(error));
-      // A failed command still ran (its text must not reach the model); a failed expansion sends the input as typed.
-      return source === "extension" ? { ...event, handled: true } : event;
+      const message = error instanceof Error ? error.message : String(error);
+      this.reportFailure(found.provider.owner, FAILURE_EVENT[source], message);
+      // A failed command still ran (its text must not reach the model). A failed expansion is
+      // the prompt's error response: sent as typed, the model would get `/name args` instead.
+      return source === "extension" ? { ...event, handled: true } : { ...event, rejected: `Cannot expand /${slash.name}: ${message}` };
     }
     if (!outcome) return event;
     if ("handled" in outcome) return { ...event, handled: true };

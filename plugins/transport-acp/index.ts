@@ -7,6 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { definePlugin } from "../../kernel/index.js";
+import type {} from "../mcp/api.js";
 
 export default definePlugin({
   name: "transport-acp",
@@ -16,6 +17,8 @@ export default definePlugin({
       name: "acp",
       description: "Agent Client Protocol on stdin/stdout (editors such as Zed); several sessions per process.",
       async serve(host) {
+        // This host only lists sessions: each session's sibling runs its own MCP servers.
+        k.maybeService("mcp")?.hold();
         const { serveAcp } = await import("./serve.js");
         return serveAcp(host, await versionOf(k.config.installDir));
       },

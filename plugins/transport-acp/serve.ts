@@ -14,6 +14,7 @@ import { call } from "./call.js";
 import { configOptions, InvalidConfig, setConfigOption } from "./config-options.js";
 import { AcpSession, TurnError, type SessionClient } from "./session.js";
 import { historyUpdates } from "./updates.js";
+import { mcpEntries, type AcpMcpServer } from "./mcp-servers.js";
 
 type Acp = typeof import("@agentclientprotocol/sdk");
 
@@ -68,9 +69,17 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
     if (error instanceof acp.RequestError) throw error;
     throw new acp.RequestError(-32603, error instanceof Error ? error.message : String(error));
   };
-  const open = async (cwd: string, load?: (sibling: Awaited<ReturnType<TransportHost["openSibling"]>>) => Promise<string>) => {
+  const open = async (cwd: string, servers: readonly AcpMcpServer[] | undefined, load?: (sibling: Awaited<ReturnType<TransportHost["openSibling"]>>) => Promise<string>) => {
     const sibling = await host.openSibling({ cwd: await folder(cwd) });
     try {
+      // The editor's servers join the session's own (mcp.json); they connect while the session opens.
+      if (servers && servers.length > 0) {
+        await call<"add_mcp_servers">(sibling, { type: "add_mcp_servers", servers: mcpEntries(servers) }).catch((error: Error) => {
+          // The user turned MCP off for this run: the session opens without the editor's servers.
+          if (error.message.includes("--no-mcp")) return host.log.warn(`ACP session: the editor's MCP servers are not started (${error.message})`);
+          throw acp.RequestError.invalidParams({ mcpServers: servers.map((server) => server.name) }, `mcpServers: ${error.message}`);
+        });
+      }
       const id = load ? await load(sibling) : undefined;
       const session = await AcpSession.attach(sibling, cwd, client, id);
       await sessions.get(session.id)?.close();
@@ -86,16 +95,16 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
     .agent({ name: "atomic" })
     .onRequest("initialize", ({ params }) => ({
       protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
-      agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true }, sessionCapabilities: { close: {}, list: {} } },
+      agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true }, mcpCapabilities: { http: true, sse: true }, sessionCapabilities: { close: {}, list: {} } },
       agentInfo: { name: "atomic", title: "Atomic", version },
       authMethods: [],
     }))
     .onRequest("session/new", async ({ params }) => {
-      const session = await open(params.cwd).catch(failed);
+      const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined).catch(failed);
       return { sessionId: session.id, configOptions: await configOptions(session.host) };
     })
     .onRequest("session/load", async ({ params }) => {
-      const session = await open(params.cwd, async (sibling) => {
+      const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined, async (sibling) => {
         const path = await sessionPath(sibling, params.sessionId);
         if (!path) throw acp.RequestError.sessionNotFound(params.sessionId);
         const switched = await call<"switch_session">(sibling, { type: "switch_session", sessionPath: path });

@@ -7,6 +7,7 @@
  */
 import { definePlugin } from "../../kernel/index.js";
 import type {} from "../session/api.js";
+import type {} from "../agent/api.js";
 import { runPrompts, SettledSignal, type OutputMode } from "./run.js";
 
 declare module "../../kernel/config.js" {
@@ -34,7 +35,14 @@ export default definePlugin({
         name,
         description,
         acceptsPrompts: true,
-        serve: (host) => runPrompts(host, { mode: name, settled, header: () => k.maybeService("session")?.header(), busy: () => k.maybeService("agent")?.isStreaming() ?? false }),
+        serve: (host) =>
+          runPrompts(host, {
+            mode: name,
+            settled,
+            header: () => k.maybeService("session")?.header(),
+            busy: () => k.maybeService("agent")?.isStreaming() ?? false,
+            modelUrl: () => k.maybeService("agent")?.getModel()?.baseUrl || undefined,
+          }),
       });
     }
   },

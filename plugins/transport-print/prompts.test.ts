@@ -20,4 +20,9 @@ describe("print-mode prompts", () => {
     expect(await readPipedStdin(pipe(" \n"))).toBeUndefined();
     expect(await readPipedStdin({ isTTY: true } as NodeJS.ReadStream)).toBeUndefined();
   });
+
+  it("stops reading past the limit with an error that says what to do", async () => {
+    const pipe = Object.assign(Readable.from([Buffer.alloc(6, 0x61), Buffer.alloc(6, 0x61)]), { isTTY: false }) as unknown as NodeJS.ReadStream;
+    await expect(readPipedStdin(pipe, 10)).rejects.toThrow("more than a prompt can use");
+  });
 });

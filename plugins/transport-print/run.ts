@@ -3,7 +3,8 @@
  * (each waits until the agent has settled: retries and continuations included), then the
  * process exits. Print mode writes the final assistant text; JSON mode the session header and
  * then every event as one line, in RPC's shapes. A refused prompt or a failed run is one line on
- * stderr and exit code 1.
+ * stderr and exit code 1. Print mode says on stderr when a failed request is retried (otherwise
+ * the wait is silent) and names the server a connection error was about.
  */
 import { claimStdout } from "../../lib/stdout/index.js";
 import type { OutEvent, TransportHost } from "../../kernel/index.js";
@@ -33,6 +34,8 @@ export interface RunOptions {
   header(): object | undefined;
   /** Whether a run is going (an extension command's prompt may have started one). */
   busy(): boolean;
+  /** The base URL of the current model (shown redacted), named in connection errors. */
+  modelUrl(): string | undefined;
 }
 
 export async function runPrompts(host: TransportHost, options: RunOptions): Promise<number> {
@@ -51,6 +54,7 @@ export async function runPrompts(host: TransportHost, options: RunOptions): Prom
   host.events.subscribe((event: OutEvent) => {
     if (event.type === "message_end" && event.message.role === "assistant") lastAssistant = event.message;
     if (options.mode === "json") writer.writeRecord(event);
+    else if (event.type === "auto_retry_start") process.stderr.write(`atomic: ${retryLine(event, options.modelUrl())}\n`);
   });
   if (options.mode === "json") {
     host.events.addPressureSource(() => writer.pressure());
@@ -82,7 +86,7 @@ export async function runPrompts(host: TransportHost, options: RunOptions): Prom
     if ((await Promise.race([settled, closing])) === "closing") break;
     const failure = failureOf(lastAssistant);
     if (failure) {
-      exitCode = fail(failure);
+      exitCode = fail(withServer(failure, options.modelUrl()));
       break;
     }
   }
@@ -95,6 +99,27 @@ export async function runPrompts(host: TransportHost, options: RunOptions): Prom
 function fail(message: string): number {
   process.stderr.write(`atomic: ${message}\n`);
   return 1;
+}
+
+/** Network failures name no server in most SDKs' wording ("Connection error."). */
+const CONNECTION_ERROR = /connection|\bE(?:CONNREFUSED|CONNRESET|NOTFOUND|AI_AGAIN|TIMEDOUT|HOSTUNREACH|NETUNREACH)\b|fetch failed|socket hang up|network|timed? ?out/i;
+
+/** A connection error with the server it was about, unless the message names it already. */
+export function withServer(message: string, url: string | undefined): string {
+  if (!url || !CONNECTION_ERROR.test(message)) return message;
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch {
+    // Not a URL (a plugin's own scheme): matched as given.
+  }
+  return message.includes(host) ? message : `${message} (server: ${url})`;
+}
+
+/** `Connection error. (server: ...); retrying in 2s (attempt 1 of 3)`. */
+export function retryLine(event: { attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }, url: string | undefined): string {
+  const delay = event.delayMs < 1000 ? `${Math.round(event.delayMs)}ms` : `${Number((event.delayMs / 1000).toFixed(1))}s`;
+  return `${withServer(event.errorMessage, url)}; retrying in ${delay} (attempt ${event.attempt} of ${event.maxAttempts})`;
 }
 
 /** Why a final assistant message is not an answer (provider error, abort), or undefined. */

@@ -11,6 +11,7 @@ import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { CLI } from "./rpc-client.js";
 import { registerStopper } from "./temp.js";
+import { NODE } from "./node.js";
 
 export type Update = acp.SessionNotification["update"];
 export type PermissionPolicy = (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
@@ -39,7 +40,7 @@ export class AcpAgent {
       mkdirSync(options.agentDir, { recursive: true });
       writeFileSync(join(options.agentDir, "settings.json"), JSON.stringify(options.settings));
     }
-    const [command, ...leading] = options.program ?? [process.execPath, CLI];
+    const [command, ...leading] = options.program ?? [NODE, CLI];
     this.child = spawn(command!, [...leading, ...options.args], {
       cwd: options.cwd,
       env: { ...process.env, ATOMIC_CODING_AGENT_DIR: options.agentDir, ...options.env },

@@ -17,6 +17,8 @@ export const PI_16 = resolve(import.meta.dirname, "../../node_modules/@earendil-
 export interface Conversation {
   /** The package folder, loaded with `-e`. */
   folder: string;
+  /** More arguments for both agents (a flag the package registers). */
+  args?: string[];
   /** What the user sends, in order; each waits for the run it starts (`run: false`: a command that starts none). */
   prompts: (string | { message: string; run: false })[];
   /** The fake LLM's replies, in order (tool calls and texts, or functions of the request). */
@@ -96,16 +98,20 @@ class PlainClient implements Client {
 
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
 
-/** Runs `conversation` through Atomic (`node` = this process's Node) or pi (`node` = a Node 22 binary). */
-export async function converse(agent: "atomic" | "pi", node: string, fake: FakeLlm, conversation: Conversation): Promise<ConversationRecord> {
+/**
+ * Runs `conversation` through Atomic (`node` = this process's Node) or pi (`node` = a Node 22
+ * binary). `atomicAgentDir`: an agent dir for Atomic to reuse (its jiti cache lives there, so a
+ * package transpiled once loads fast again); its models.json is rewritten for this fake LLM.
+ */
+export async function converse(agent: "atomic" | "pi", node: string, fake: FakeLlm, conversation: Conversation, atomicAgentDir?: string): Promise<ConversationRecord> {
   const home = tempDir(`side-by-side-${agent}-`);
-  const agentDir = join(home, "agent");
+  const agentDir = agent === "atomic" && atomicAgentDir ? atomicAgentDir : join(home, "agent");
   const cwd = join(home, "work");
   mkdirSync(cwd, { recursive: true });
   await writeModelsJson(agentDir, fake.url);
   fake.script(...conversation.replies);
   const firstRequest = fake.requests.length;
-  const args = ["--mode", "rpc", "--no-session", "--provider", "fake-openai", "--model", "fake-1", "-e", conversation.folder];
+  const args = ["--mode", "rpc", "--no-session", "--provider", "fake-openai", "--model", "fake-1", "-e", conversation.folder, ...(conversation.args ?? [])];
   const env = { ...NO_KEYS, HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" };
   const client: Client = agent === "atomic" ? new RpcClient({ agentDir, cwd, env, args }) : new PlainClient(node, [join(PI_16, "dist/bundle/cli.js"), ...args], cwd, env);
   const unregister = registerStopper(() => (client.child.exitCode === null ? (client.child.kill("SIGKILL"), client.exited) : client.exited));

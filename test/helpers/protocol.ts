@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv";
+import { NODE } from "./node.js";
 
 type Json = Record<string, unknown>;
 
@@ -36,7 +37,7 @@ export function protocolSchemaFor(cli: string, plugins: readonly string[]): Json
     const agentDir = mkdtempSync(join(tmpdir(), "atomic-schema-agent-"));
     try {
       if (plugins.length > 0) writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ plugins }));
-      const text = execFileSync(process.execPath, [cli, "schema"], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+      const text = execFileSync(NODE, [cli, "schema"], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
       mkdirSync(dir, { recursive: true });
       const tmp = `${file}.${process.pid}.tmp`;
       writeFileSync(tmp, text);

@@ -9,6 +9,7 @@ import { registerStopper, tempDir } from "./temp.js";
 
 export { tempDir } from "./temp.js";
 
+import { NODE } from "./node.js";
 import { ProtocolChecker } from "./protocol.js";
 
 export const CLI = resolve(import.meta.dirname, "../../dist/cli/atomic.cjs");
@@ -68,7 +69,7 @@ export class RpcClient {
     this.#checker = new ProtocolChecker(options.cli ?? CLI, userPlugins(this.agentDir));
     this.#uncheckedSends = options.uncheckedSends ?? false;
     unsettled.add(this);
-    const argv = [process.execPath, options.cli ?? CLI, ...(options.args ?? ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"])];
+    const argv = [NODE, options.cli ?? CLI, ...(options.args ?? ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"])];
     const [command, ...rest] = [...(options.launcher ?? []), ...argv];
     this.child = spawn(command!, rest, {
       cwd: this.cwd,
@@ -202,7 +203,7 @@ export interface CliRun {
 /** Runs the built CLI once (a subcommand, --list-models, a usage error): no protocol, just its output and exit code. */
 export function runCli(args: string[], options: { cwd: string; agentDir: string; env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number }): Promise<CliRun> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(NODE, [CLI, ...args], {
       cwd: options.cwd,
       env: { ...process.env, ATOMIC_CODING_AGENT_DIR: options.agentDir, ...options.env },
       stdio: ["pipe", "pipe", "pipe"],

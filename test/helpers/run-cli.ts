@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { NODE } from "./node.js";
 import { CLI } from "./rpc-client.js";
 import { registerStopper } from "./temp.js";
 
@@ -29,7 +30,7 @@ export function runCli(args: string[], options: CliRunOptions): Promise<CliRun> 
     mkdirSync(options.agentDir, { recursive: true });
     writeFileSync(join(options.agentDir, "settings.json"), JSON.stringify(options.settings));
   }
-  const child = spawn(process.execPath, [CLI, ...args], {
+  const child = spawn(NODE, [CLI, ...args], {
     cwd: options.cwd,
     env: { ...process.env, ATOMIC_CODING_AGENT_DIR: options.agentDir, ...options.env },
     stdio: ["pipe", "pipe", "pipe"],

@@ -42,14 +42,25 @@ export function builtinToolFactories(builtins: ReadonlyMap<string, KernelTool>) 
   const createReadTool = make("read", "createReadTool");
   const createWriteTool = make("write", "createWriteTool");
   const createEditTool = make("edit", "createEditTool");
+  const createGrepTool = make("grep", "createGrepTool");
+  const createFindTool = make("find", "createFindTool");
+  const createLsTool = make("ls", "createLsTool");
   return {
     createBashTool,
     createReadTool,
     createWriteTool,
     createEditTool,
-    createGrepTool: make("grep", "createGrepTool"),
-    createFindTool: make("find", "createFindTool"),
-    createLsTool: make("ls", "createLsTool"),
+    createGrepTool,
+    createFindTool,
+    createLsTool,
+    // pi 1.x names the tool-definition form so (its createXTool gives an agent tool); here both are the same definition.
+    createBashToolDefinition: createBashTool,
+    createReadToolDefinition: createReadTool,
+    createWriteToolDefinition: createWriteTool,
+    createEditToolDefinition: createEditTool,
+    createGrepToolDefinition: createGrepTool,
+    createFindToolDefinition: createFindTool,
+    createLsToolDefinition: createLsTool,
     createCodingTools: (cwd: string, options?: BuiltinToolOptions) => [createReadTool(cwd, options), createBashTool(cwd, options), createEditTool(cwd, options), createWriteTool(cwd, options)],
     createReadOnlyTools: (cwd: string, options?: BuiltinToolOptions) => ["read", "grep", "find", "ls"].map((name) => make(name, "createReadOnlyTools")(cwd, options)),
   };

@@ -25,6 +25,12 @@ export const isWriteToolResult = resultOf("write");
 export const isGrepToolResult = resultOf("grep");
 export const isFindToolResult = resultOf("find");
 export const isLsToolResult = resultOf("ls");
+export const isPowerShellToolResult = resultOf("powershell");
+
+/** Key hints name the terminal's keybindings; a headless agent has none, so they are empty (the description alone for `keyHint`). */
+export const keyText = (_keybinding: string): string => "";
+export const keyHint = (_keybinding: string, description: string): string => String(description ?? "");
+export const rawKeyHint = (_key: string, description: string): string => String(description ?? "");
 
 /**
  * A conversation as plain text for a one-off LLM call (a summary, a handoff): one block per
@@ -63,3 +69,4 @@ class TerminalComponent {
 
 export class CustomEditor extends TerminalComponent {}
 export class BorderedLoader extends TerminalComponent {}
+export class DynamicBorder extends TerminalComponent {}

@@ -1,9 +1,10 @@
 /**
- * The modules an extension's imports of pi's packages resolve to: Atomic's own (`typebox`,
- * `@sinclair/typebox`, `@mariozechner/pi-ai`, `@mariozechner/pi-coding-agent`,
- * `@mariozechner/pi-agent-core`, and the same API as `atomic-agent/extensions`), built once per agent with the values that need the running
- * agent bound in (the agent dir, the built-in tools, one-off LLM calls). The loader hands them to
- * jiti as virtual modules, so an installed pi is never loaded in their place.
+ * The modules an extension's imports of pi's packages resolve to: Atomic's own, under pi 1.x's
+ * names (`@earendil-works/pi-coding-agent`, `-pi-ai`, `-pi-agent-core`, `-pi-tui`) and the
+ * older `@mariozechner/*` ones alike, `typebox` / `@sinclair/typebox`, and the same API as
+ * `atomic-agent/extensions`. Built once per agent with the values that need the running agent
+ * bound in (the agent dir, the built-in tools, one-off LLM calls). The loader hands them to jiti
+ * as virtual modules, so an installed pi is never loaded in their place.
  */
 import { resolve } from "node:path";
 import type { Model } from "../../../lib/llm/index.js";
@@ -13,13 +14,18 @@ import { builtinToolFactories } from "./builtin-tools.js";
 import * as piAgentCore from "./pi-agent-core.js";
 import * as piAi from "./pi-ai.js";
 import * as piCodingAgent from "./pi-coding-agent.js";
+import * as piTui from "./pi-tui.js";
 import * as typebox from "./typebox.js";
-import { EARENDIL_NAMES, withEarendilNames } from "./earendil-names.js";
 
 /** Module names extensions import, mapped to the objects they get. */
 export type VirtualModules = Record<string, Record<string, unknown>>;
 
-export const MODULE_NAMES = ["typebox", "@sinclair/typebox", "@mariozechner/pi-ai", "@mariozechner/pi-coding-agent", "@mariozechner/pi-agent-core", "atomic-agent/extensions", ...(Object.keys(EARENDIL_NAMES) as (keyof typeof EARENDIL_NAMES)[])] as const;
+/** pi's package scopes: 1.x publishes under `@earendil-works`, earlier versions under `@mariozechner`. */
+const SCOPES = ["@earendil-works", "@mariozechner"] as const;
+const PI_PACKAGES = ["pi-coding-agent", "pi-ai", "pi-ai/compat", "pi-agent-core", "pi-tui"] as const;
+type PiPackage = (typeof PI_PACKAGES)[number];
+
+export const MODULE_NAMES = ["typebox", "@sinclair/typebox", ...SCOPES.flatMap((scope) => PI_PACKAGES.map((name) => `${scope}/${name}` as const)), "atomic-agent/extensions"] as const;
 
 export function createVirtualModules(host: ExtensionHost, version: string): VirtualModules {
   const models = () => host.models;
@@ -39,16 +45,25 @@ export function createVirtualModules(host: ExtensionHost, version: string): Virt
     ...builtinToolFactories(host.builtinTools),
     withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => queueFileMutation(host.fileQueues, resolve(host.k.config.cwd, path), fn),
   } satisfies Partial<typeof piCodingAgent>;
-  const typeboxModule = { ...typebox };
+  // Per agent: an extension that patches a builder reaches no other agent in the process.
+  const typeboxModule = { ...typebox, Type: { ...typebox.Type } };
   const codingAgent = { ...piCodingAgent, ...boundCodingAgent };
-  return withEarendilNames({
+  // pi-ai's `compat` entry is its root plus the provider-construction helpers: the same module here.
+  const ai = { ...piAi, ...boundAi, Type: typeboxModule.Type };
+  const packages: Record<PiPackage, Record<string, unknown>> = {
+    "pi-coding-agent": codingAgent,
+    "pi-ai": ai,
+    "pi-ai/compat": ai,
+    "pi-agent-core": { ...piAgentCore },
+    "pi-tui": { ...piTui },
+  };
+  const modules: VirtualModules = {
     typebox: typeboxModule,
     "@sinclair/typebox": typeboxModule,
-    "@mariozechner/pi-ai": { ...piAi, ...boundAi },
-    "@mariozechner/pi-coding-agent": codingAgent,
-    "@mariozechner/pi-agent-core": { ...piAgentCore },
-    "atomic-agent/extensions": { ...codingAgent, Type: typebox.Type, StringEnum: piAi.StringEnum },
-  });
+    "atomic-agent/extensions": { ...codingAgent, Type: typeboxModule.Type, StringEnum: piAi.StringEnum },
+  };
+  for (const scope of SCOPES) for (const name of PI_PACKAGES) modules[`${scope}/${name}`] = packages[name];
+  return modules;
 }
 
 /** Runs `fn` after every mutation queued before it for the same file; a failure does not stop the next one. */

@@ -5,14 +5,18 @@
  * running agent are declared here for TypeScript and supplied by the loader (`modules.ts`).
  */
 import type { AssistantMessage, AssistantMessageEvent, LlmMessage, Model, ThinkingLevel, ToolSpec } from "../../../lib/llm/index.js";
+import { randomBytes } from "node:crypto";
 import { Type, type SchemaOptions, type TSchema } from "./typebox.js";
 
 export type { AssistantMessage, AssistantMessageEvent, ImageContent, Model, StopReason, TextContent, ThinkingContent, ThinkingLevel, ToolCall, ToolResultMessage, Usage, UserMessage } from "../../../lib/llm/index.js";
 export { Type, type Static, type TSchema } from "./typebox.js";
 export { AssistantMessageEventStream, createAssistantMessageEventStream } from "./event-stream.js";
+export { createInitialSystemMessage, getCurrentSystemMessage, getCurrentSystemPrompt, getCurrentTools, getInitialSystemMessage, type SystemMessage } from "./transcript.js";
 
 /** An API name (`anthropic-messages`, `openai-completions`, ... or a custom one). */
 export type Api = string;
+/** pi 1.x names a thinking level of a model so. */
+export type ModelThinkingLevel = ThinkingLevel;
 export type Message = LlmMessage;
 export type Tool = ToolSpec;
 
@@ -40,6 +44,20 @@ export interface SimpleStreamOptions extends StreamOptions {
 /** A string enum as a JSON Schema (`{type: "string", enum}`), which every provider accepts. */
 export function StringEnum<const T extends readonly string[]>(values: T, options?: SchemaOptions): TSchema<T[number]> {
   return Type.Unsafe<T[number]>({ type: "string", enum: [...values], ...options });
+}
+
+/** A version 7 UUID: 48 bits of milliseconds, then random bits (RFC 9562), so ids sort by creation time. */
+export function uuidv7(timestampMs: number = Date.now()): string {
+  const bytes = randomBytes(16);
+  let time = Math.max(0, Math.floor(timestampMs));
+  for (let i = 5; i >= 0; i--) {
+    bytes[i] = time % 256;
+    time = Math.floor(time / 256);
+  }
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** One LLM call through Atomic's providers, resolving with the final assistant message. */

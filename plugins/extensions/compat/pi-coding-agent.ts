@@ -15,17 +15,27 @@ export type { MessageEntry as SessionMessageEntry } from "../../session/api.js";
 export {
   BorderedLoader,
   CustomEditor,
+  DynamicBorder,
   defineTool,
   isBashToolResult,
   isEditToolResult,
   isFindToolResult,
   isGrepToolResult,
   isLsToolResult,
+  isPowerShellToolResult,
   isReadToolResult,
   isToolCallEventType,
   isWriteToolResult,
+  keyHint,
+  keyText,
+  rawKeyHint,
   serializeConversation,
 } from "./helpers.js";
+
+/** The folder name of Atomic's configuration (`~/.atomic`, `<project>/.atomic`); pi's is `.pi`. */
+export const CONFIG_DIR_NAME = ".atomic";
+/** The `custom` entry type that keeps a virtual model's router state on the session branch. */
+export const VIRTUAL_MODEL_STATE_ENTRY = "pi.virtual-model-state";
 export { toLlmMessages as convertToLlm } from "../../agent/api.js";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead, truncateTail } from "../../../lib/truncate/index.js";
 
@@ -57,6 +67,14 @@ export declare const createEditTool: BuiltinToolFactory;
 export declare const createGrepTool: BuiltinToolFactory;
 export declare const createFindTool: BuiltinToolFactory;
 export declare const createLsTool: BuiltinToolFactory;
+/** pi 1.x's names for the tool-definition form: the same factories. */
+export declare const createBashToolDefinition: BuiltinToolFactory<BashToolOptions>;
+export declare const createReadToolDefinition: BuiltinToolFactory;
+export declare const createWriteToolDefinition: BuiltinToolFactory;
+export declare const createEditToolDefinition: BuiltinToolFactory;
+export declare const createGrepToolDefinition: BuiltinToolFactory;
+export declare const createFindToolDefinition: BuiltinToolFactory;
+export declare const createLsToolDefinition: BuiltinToolFactory;
 /** read, bash, edit, write. */
 export declare const createCodingTools: (cwd: string, options?: BuiltinToolOptions) => ToolDefinition<any>[];
 /** read, grep, find, ls. */

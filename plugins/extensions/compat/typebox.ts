@@ -64,8 +64,8 @@ function partial<P extends Record<string, TSchema>>(object: TSchema<ObjectValue<
   return schema(rest, options);
 }
 
-/** The builders, named as TypeBox names them. */
-export const Type = Object.freeze({
+/** The builders, named as TypeBox names them (an ordinary object: each agent's extensions get a copy). */
+export const Type = {
   Object: object,
   String: (options?: SchemaOptions) => schema<string>({ type: "string" }, options),
   Number: (options?: SchemaOptions) => schema<number>({ type: "number" }, options),
@@ -87,4 +87,4 @@ export const Type = Object.freeze({
   /** The schema as given, typed as `T` (how pi's `StringEnum` is built). */
   Unsafe: <T = unknown>(raw: Record<string, unknown>) => ({ ...raw }) as TSchema<T>,
   Readonly: <T>(inner: TSchema<T>) => inner,
-});
+};

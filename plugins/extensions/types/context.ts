@@ -3,7 +3,8 @@
  * extension UI sub-protocol), read access to the session and the model catalog, and the agent's
  * controls. pi's shapes, so pi extensions work unchanged.
  */
-import type { AssistantMessage, Model } from "../../../lib/llm/index.js";
+import type { AssistantMessage, AssistantMessageEvent, Model, ThinkingLevel } from "../../../lib/llm/index.js";
+import type { SystemPromptOptions } from "./events.js";
 import type { SessionEntry, SessionHeader } from "../../session/api.js";
 import type { Context, SimpleStreamOptions } from "../compat/pi-ai.js";
 
@@ -18,8 +19,15 @@ export type WidgetPlacement = "aboveEditor" | "belowEditor";
 
 /** Styling helpers: in a headless agent they return the text unchanged. */
 export interface Theme {
+  name?: string;
   fg(color: string, text: string): string;
   bg(color: string, text: string): string;
+  style(text: string, options?: unknown): string;
+  getFgAnsi(color: string): string;
+  getBgAnsi(color: string): string;
+  getColorMode(): string;
+  getThinkingBorderColor(level: string): (text: string) => string;
+  getBashModeBorderColor(): (text: string) => string;
   bold(text: string): string;
   italic(text: string): string;
   underline(text: string): string;
@@ -104,6 +112,22 @@ export interface ModelRegistryView {
   getApiKeyAndHeaders(model: Model): Promise<ApiKeyLookup>;
   /** One LLM call outside the conversation. */
   complete(model: Model, context: Context, options?: SimpleStreamOptions): Promise<AssistantMessage>;
+  /** The same call as a stream of events. */
+  stream(model: Model, context: Context, options?: SimpleStreamOptions): AsyncIterable<AssistantMessageEvent>;
+  streamSimple(model: Model, context: Context, options?: SimpleStreamOptions): AsyncIterable<AssistantMessageEvent>;
+  /** pi 1.x's typed catalog: Atomic has chat models only, so other types find nothing. */
+  findOfType(type: string, provider: string, modelId: string): Model | undefined;
+  getModelOfType(type: string, provider: string, modelId: string): Model | undefined;
+  getModelsOfType(type: string, provider?: string): readonly Model[];
+  getAvailableOfType(type: string, provider?: string): Promise<readonly Model[]>;
+  /** Reject: no classifier or image models in Atomic. */
+  classify(...args: unknown[]): Promise<never>;
+  generateImages(...args: unknown[]): Promise<never>;
+  getProviderAuthStatus(provider: string): { configured: boolean; source?: string; label?: string };
+  getProviderDisplayName(provider: string): string;
+  /** Always false: Atomic has no OAuth logins. */
+  isUsingOAuth(model: Model): boolean;
+  getError(): string | undefined;
 }
 
 export interface ContextUsage {
@@ -118,16 +142,29 @@ export interface CompactOptions {
   onError?: (error: Error) => void;
 }
 
+/** pi's run modes; Atomic adds `acp` (serving an ACP client). There is never a `tui`. */
+export type ExtensionMode = "tui" | "rpc" | "json" | "print" | "acp";
+
+/** A model of the session's scope (`--models` / `enabledModels`), as pi lists it. */
+export interface ScopedModel {
+  model: Model;
+  thinkingLevel?: ThinkingLevel;
+}
+
 export interface ExtensionContext {
   ui: ExtensionUIContext;
   /** True in RPC mode: dialogs and notifications reach the client through extension_ui_request. */
   hasUI: boolean;
-  /** The transport serving this process ("rpc", ...). */
-  mode: string;
+  /** The transport serving this process ("rpc", "print", "json", "acp"). */
+  mode: ExtensionMode;
   cwd: string;
   sessionManager: ReadonlySessionManager;
   modelRegistry: ModelRegistryView;
   model: Model | undefined;
+  /** The session's thinking level. */
+  thinkingLevel: ThinkingLevel;
+  /** The models `--models` (or the `enabledModels` setting) scope the session to; empty when unscoped. */
+  scopedModels: readonly ScopedModel[];
   /** The running turn's abort signal; undefined when idle. */
   signal: AbortSignal | undefined;
   isIdle(): boolean;
@@ -146,8 +183,16 @@ export interface ReplacedSessionOptions {
   withSession?: (ctx: ExtensionCommandContext) => Promise<void>;
 }
 
+/** A tool's `ctx`: pi 1.x adds nested tool calls, which Atomic does not run (`executeTool` answers with an error result). */
+export interface ExtensionToolContext extends ExtensionContext {
+  readonly tools: readonly { name: string; description: string; parameters: Record<string, unknown> }[];
+  executeTool(name: string, args: unknown, options?: { signal?: AbortSignal; onUpdate?: (partial: unknown) => void }): Promise<{ toolCall: { id: string; name: string; arguments: unknown }; result: { content: { type: "text"; text: string }[]; details?: unknown }; isError: boolean }>;
+}
+
 /** Command handlers get more: these are unsafe inside event handlers (they wait on the agent). */
 export interface ExtensionCommandContext extends ExtensionContext {
+  /** The inputs of the current base system prompt (see SystemPromptOptions). */
+  getSystemPromptOptions(): SystemPromptOptions;
   waitForIdle(): Promise<void>;
   newSession(options?: ReplacedSessionOptions & { parentSession?: string; setup?: unknown }): Promise<{ cancelled: boolean }>;
   fork(entryId: string, options?: ReplacedSessionOptions & { position?: "before" | "at" }): Promise<{ cancelled: boolean }>;

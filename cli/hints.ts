@@ -1,0 +1,29 @@
+/**
+ * What the executable says when it is used the way a person tries it first: a bare `atomic` on
+ * a terminal (a protocol mode waits for JSON lines, so it says so, once, on stderr), and a prompt
+ * given as an argument to a mode that reads stdin (the error shows the `-p` command to run).
+ */
+import type { TransportDefinition } from "../kernel/index.js";
+
+/** The stderr note for a transport that reads stdin when stdin is a terminal. */
+export function terminalNote(mode: string, transport: TransportDefinition): string {
+  return [
+    `atomic: serving --mode ${mode}: ${transport.description.replace(/\.$/, "")}. Waiting for input on this terminal; Ctrl-D ends it.`,
+    `  This mode is for programs. For one answer: atomic -p "your prompt"; every mode and flag: atomic --help.`,
+    "",
+  ].join("\n");
+}
+
+/** The usage error for prompts passed as arguments to a transport that reads stdin. */
+export function promptArgumentsMessage(mode: string, positionals: readonly string[]): string {
+  return (
+    `Unexpected argument ${JSON.stringify(positionals[0])}: --mode ${mode} reads commands on stdin, not prompts as arguments. ` +
+    `To answer it and exit, use print mode: atomic -p ${positionals.map(shellQuote).join(" ")}`
+  );
+}
+
+/** One argument as a POSIX shell reads it back. */
+export function shellQuote(text: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(text)) return text;
+  return /["$`\\!]/.test(text) ? `'${text.replace(/'/g, `'\\''`)}'` : `"${text}"`;
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { closest, editDistance, substringDistance } from "./index.js";
+
+describe("closest names", () => {
+  it("edit distance to the whole text, and to its nearest part", () => {
+    expect(editDistance("kitten", "sitting")).toBe(3);
+    expect(substringDistance("sonet", "claude-sonnet-5-5")).toBe(1);
+    expect(substringDistance("sonnet", "claude-sonnet-5-5")).toBe(0);
+    expect(substringDistance("abc", "")).toBe(3);
+  });
+
+  it("a slip inside a longer name beats a short unrelated one; ties keep the candidates' order", () => {
+    const names = ["replay/demo", "openai/gpt-4o", "anthropic/claude-sonnet-5-5", "anthropic/claude-sonnet-4-6", "anthropic/claude-haiku-4-5"];
+    expect(closest(names, "sonet", { limit: 2 })).toEqual(["anthropic/claude-sonnet-5-5", "anthropic/claude-sonnet-4-6"]);
+    expect(closest(names, "SONNET", { limit: 1 })).toEqual(["anthropic/claude-sonnet-5-5"]);
+  });
+
+  it("maxDistance leaves out what is not close; a blank name gets nothing", () => {
+    expect(closest(["retry", "compaction", "thinkingBudgets"], "retyr", { maxDistance: 2 })).toEqual(["retry"]);
+    expect(closest(["retry", "compaction"], "zzzzzzzz", { maxDistance: 2 })).toEqual([]);
+    expect(closest(["retry"], "  ")).toEqual([]);
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * "Did you mean": the known names nearest to one that matched nothing (a model pattern, a
+ * settings key). A typo is usually a short slip inside a longer name (`sonet` for
+ * `claude-sonnet-5-5`), so a name is ranked by how few edits turn the wanted text into some
+ * part of it, then by the edits to the whole of it.
+ */
+
+/** Levenshtein distance, two rows: names are short, catalogs a few hundred entries. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** The fewest edits that turn `pattern` into some substring of `text` (0 when it occurs as is). */
+export function substringDistance(pattern: string, text: string): number {
+  // Levenshtein with a free start and end in `text` (Sellers' algorithm).
+  let previous = new Array<number>(text.length + 1).fill(0);
+  for (let i = 1; i <= pattern.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= text.length; j++) {
+      const substitution = previous[j - 1]! + (pattern[i - 1] === text[j - 1] ? 0 : 1);
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
+    }
+    previous = current;
+  }
+  return Math.min(...previous);
+}
+
+export interface Candidate {
+  /** What is suggested (`anthropic/claude-sonnet-5-5`, a settings key). */
+  name: string;
+  /** The texts the wanted one is compared with (default: the name); the closest counts. */
+  texts?: readonly string[];
+}
+
+export interface ClosestOptions {
+  limit?: number;
+  /** Leave out candidates more than this many edits from any part of them (default: half the wanted name's length, at least 2). */
+  maxDistance?: number;
+}
+
+/** Up to `limit` (3) names, nearest first, ties in the candidates' own order; case-insensitive. */
+export function closest(candidates: readonly (Candidate | string)[], wanted: string, options: ClosestOptions = {}): string[] {
+  const target = wanted.trim().toLowerCase();
+  if (target === "") return [];
+  const scored = candidates.map((candidate, index) => {
+    const { name, texts } = typeof candidate === "string" ? { name: candidate, texts: undefined } : candidate;
+    const lowered = (texts ?? [name]).map((text) => text.toLowerCase());
+    return {
+      name,
+      index,
+      part: Math.min(...lowered.map((text) => substringDistance(target, text))),
+      whole: Math.min(...lowered.map((text) => editDistance(target, text))),
+    };
+  });
+  const limit = options.maxDistance ?? Math.max(2, Math.floor(target.length / 2));
+  const kept = scored.filter((entry) => entry.part <= limit);
+  kept.sort((a, b) => a.part - b.part || a.whole - b.whole || a.index - b.index);
+  return [...new Set(kept.map((entry) => entry.name))].slice(0, options.limit ?? 3);
+}

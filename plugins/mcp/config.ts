@@ -1,0 +1,188 @@
+/**
+ * The `mcpServers` configuration shape (Claude Code, Cursor and pi read it too): stdio servers
+ * (`command`, `args`, `env`, `cwd`) and HTTP servers (`url`, `headers`, `type` http or sse), with
+ * `enabled`, `description`, `timeout` (seconds), `exposure` and `toolExposure`. Validated with
+ * zod; every error names its source and the key path (`mcpServers.docs.headers`). Values are
+ * kept as written: `${VAR}` references are resolved when the server starts (resolve.ts).
+ */
+import { z } from "zod";
+import { formatValidationError, ONE_SHOT } from "../../kernel/index.js";
+import type { McpExposure, McpServerSource } from "./api.js";
+
+/** Letters, digits, `_` and `-`: tool names are built from it. */
+export const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
+
+interface CommonConfig {
+  description?: string;
+  enabled: boolean;
+  /** Seconds a request (a tool call, a resource read) may take; progress notifications renew it. */
+  timeout?: number;
+  exposure?: McpExposure;
+  /** Per tool: an exact server tool name or a `*` pattern. */
+  toolExposure: Record<string, McpExposure>;
+}
+
+export interface StdioConfig extends CommonConfig {
+  type: "stdio";
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+export interface HttpConfig extends CommonConfig {
+  /** `http`: streamable HTTP, falling back to SSE for older servers; `sse`: SSE only. */
+  type: "http" | "sse";
+  url: string;
+  headers: Record<string, string>;
+}
+
+export type McpServerConfig = StdioConfig | HttpConfig;
+
+export interface ServerEntry {
+  name: string;
+  config: McpServerConfig;
+  source: McpServerSource;
+  /** The file (user, project) or the extension (extension) it came from. */
+  origin?: string;
+  /** The entry as written, for a project override to merge into. */
+  raw: Record<string, unknown>;
+}
+
+/** An entry that only changes `enabled`/`exposure`/`toolExposure` of a user server of the same name. */
+export const OVERRIDE_KEYS = ["enabled", "exposure", "toolExposure"] as const;
+
+const OAUTH_UNSUPPORTED =
+  'OAuth sign-in is not supported by Atomic; send a token in "headers" instead (e.g. "Authorization": "Bearer ${TOKEN}", or `atomic mcp add --bearer-token-env-var TOKEN`)';
+
+let schemas: ReturnType<typeof buildSchemas> | undefined;
+
+function buildSchemas() {
+  // pi's default `codemode` (and its old alias) has no codemode tool here: deferred is the nearest reach.
+  const exposure = z.enum(["direct", "deferred", "hidden", "codemode", "codemode-deferred"]).transform((value): McpExposure => (value.startsWith("codemode") ? "deferred" : (value as McpExposure)));
+  const strings = z.record(z.string(), z.string());
+  const common = {
+    description: z.string().optional(),
+    enabled: z.boolean().optional(),
+    // Cline's and Roo's files say `disabled`.
+    disabled: z.boolean().optional(),
+    timeout: z.number().positive().optional(),
+    exposure: exposure.optional(),
+    toolExposure: z.record(z.string(), exposure).optional(),
+    oauth: z.unknown().refine((value) => value === undefined, OAUTH_UNSUPPORTED).optional(),
+  };
+  const stdio = z.object({ ...common, type: z.literal("stdio").optional(), command: z.string().min(1), args: z.array(z.string()).optional(), env: strings.optional(), cwd: z.string().optional() });
+  const http = z.object({ ...common, type: z.enum(["http", "streamable-http", "sse"]).optional(), url: z.string().refine(isHttpUrl, "an http:// or https:// URL"), headers: strings.optional() });
+  const override = z.object({ enabled: z.boolean().optional(), exposure: exposure.optional(), toolExposure: z.record(z.string(), exposure).optional() }).strict();
+  const file = z.object({ mcpServers: z.record(z.string(), z.unknown()).optional() });
+  return { stdio, http, override, file };
+}
+
+/** `${VAR}` references are resolved at start: checked here with a stand-in value. */
+function isHttpUrl(text: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(text.replace(/\$\{[^}]*\}/g, "0")).protocol);
+  } catch {
+    return false;
+  }
+}
+
+function getSchemas() {
+  return (schemas ??= buildSchemas());
+}
+
+export type EntryResult = { ok: true; config: McpServerConfig } | { ok: false; error: string };
+
+/**
+ * Validates one entry. `path` prefixes the key path in errors (`mcpServers.docs`). A `command`
+ * makes a stdio server, a `url` an HTTP one; anything else is an error saying which is missing.
+ */
+export function parseServerEntry(name: string, raw: unknown, path: string): EntryResult {
+  const fail = (error: string): EntryResult => ({ ok: false, error });
+  if (!SERVER_NAME.test(name)) return fail(`Invalid ${path}: a server name may contain only letters, digits, "_" and "-"`);
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return fail(`Invalid ${path}: expected an object`);
+  const entry = raw as Record<string, unknown>;
+  const { stdio, http } = getSchemas();
+  const isStdio = entry.command !== undefined || entry.type === "stdio";
+  if (!isStdio && entry.url === undefined) return fail(`Invalid ${path}: expected "command" (a stdio server) or "url" (an HTTP server)`);
+  const parsed = (isStdio ? stdio : http).safeParse(entry, ONE_SHOT);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    if (issue?.path[0] === "oauth") return fail(`Invalid ${path}.oauth: ${OAUTH_UNSUPPORTED}`);
+    return fail(prefixed(formatValidationError(parsed.error), path));
+  }
+  const value = parsed.data;
+  const common = {
+    ...(value.description !== undefined ? { description: value.description } : {}),
+    enabled: value.enabled ?? (value.disabled === undefined ? true : !value.disabled),
+    ...(value.timeout !== undefined ? { timeout: value.timeout } : {}),
+    ...(value.exposure !== undefined ? { exposure: value.exposure } : {}),
+    toolExposure: value.toolExposure ?? {},
+  };
+  if ("command" in value) {
+    return { ok: true, config: { ...common, type: "stdio", command: value.command, args: value.args ?? [], env: value.env ?? {}, ...(value.cwd !== undefined ? { cwd: value.cwd } : {}) } };
+  }
+  const type = value.type === "sse" ? "sse" : "http";
+  return { ok: true, config: { ...common, type, url: value.url, headers: value.headers ?? {} } };
+}
+
+/** `Invalid args.0: ...` under `mcpServers.fs` reads `Invalid mcpServers.fs.args.0: ...`. */
+function prefixed(message: string, path: string): string {
+  return message.replace(/^Invalid (input|\S+):/, (_, key: string) => `Invalid ${key === "input" ? path : `${path}.${key}`}:`);
+}
+
+/** Whether a project entry only overrides a few keys of a user server (no `command`, `url` or `type`). */
+export function isOverride(raw: unknown): boolean {
+  return typeof raw === "object" && raw !== null && !Array.isArray(raw) && !("command" in raw) && !("url" in raw) && !("type" in raw);
+}
+
+/** A project override applied to a user entry; errors name the project file's key path. */
+export function applyOverride(base: ServerEntry, raw: unknown, path: string): EntryResult {
+  const parsed = getSchemas().override.safeParse(raw, ONE_SHOT);
+  if (!parsed.success) {
+    const keys = `an override (an entry without "command" or "url") may set only ${OVERRIDE_KEYS.join(", ")}`;
+    const issue = parsed.error.issues[0];
+    return { ok: false, error: issue?.code === "unrecognized_keys" ? `Invalid ${path}: ${keys} (found ${issue.keys.join(", ")})` : prefixed(formatValidationError(parsed.error), path) };
+  }
+  const value = parsed.data;
+  return {
+    ok: true,
+    config: {
+      ...base.config,
+      ...(value.enabled !== undefined ? { enabled: value.enabled } : {}),
+      ...(value.exposure !== undefined ? { exposure: value.exposure } : {}),
+      ...(value.toolExposure !== undefined ? { toolExposure: { ...base.config.toolExposure, ...value.toolExposure } } : {}),
+    },
+  };
+}
+
+/** The top level of an `mcp.json`: an object whose `mcpServers` is an object (other keys are ignored). */
+export function parseConfigFile(value: unknown): { ok: true; servers: Record<string, unknown> } | { ok: false; error: string } {
+  const parsed = getSchemas().file.safeParse(value, ONE_SHOT);
+  if (!parsed.success) return { ok: false, error: typeof value !== "object" || value === null || Array.isArray(value) ? "expected a JSON object" : formatValidationError(parsed.error) };
+  return { ok: true, servers: parsed.data.mcpServers ?? {} };
+}
+
+/** `-` and `_` name the same tool prefix: two server names that differ only there clash. */
+export function namespaceOf(server: string): string {
+  return server.replace(/-/g, "_");
+}
+
+/** A tool's exposure: its exact `toolExposure` entry, else the first matching pattern, else the server's (default direct). */
+export function toolExposureOf(config: McpServerConfig, tool: string): McpExposure {
+  const exact = config.toolExposure[tool];
+  if (exact) return exact;
+  for (const [pattern, exposure] of Object.entries(config.toolExposure)) {
+    if (pattern.includes("*") && patternRegExp(pattern).test(tool)) return exposure;
+  }
+  return config.exposure ?? "direct";
+}
+
+/** Every exposure the server's tools may have, known before it connects. */
+export function exposuresOf(config: McpServerConfig): Set<McpExposure> {
+  return new Set([config.exposure ?? "direct", ...Object.values(config.toolExposure)]);
+}
+
+function patternRegExp(pattern: string): RegExp {
+  return new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+}

@@ -1,0 +1,20 @@
+/** What the manager needs from its agent: registries, configuration and where output goes. */
+import type { Logger, OpenLayer, ToolRegistryView } from "../../kernel/index.js";
+
+export interface ManagerContext {
+  layer: OpenLayer;
+  tools: ToolRegistryView;
+  log: Logger;
+  env: NodeJS.ProcessEnv;
+  /** The agent's working folder: stdio servers start there unless their entry says otherwise. */
+  cwd: string;
+  clientInfo: { name: string; version: string };
+  /** A request's timeout for servers without their own `timeout`. */
+  timeoutMs: number;
+  /** How long starting a server and its initialize may take. */
+  connectTimeoutMs: number;
+  /** How long a prompt (or a search) waits for servers still connecting. */
+  startupWaitMs: number;
+  /** Keeps the whole text of a cut result; returns its path. */
+  saveText(text: string): Promise<string>;
+}

@@ -1,0 +1,242 @@
+/**
+ * Every MCP server of one agent: which entry wins for a name (a client's, then the project's or
+ * user's file, then an extension's), one connection each (in the background: nothing here is
+ * awaited by startup), their tools kept in step with the agent's registry, the bounded waits a
+ * prompt or a search makes for servers still connecting, and the status `get_mcp_servers`
+ * reports. A server that crashes, hangs or refuses only ever costs its own calls.
+ */
+import { unlink } from "node:fs/promises";
+import type { ToolExecutionContext, ToolResult } from "../../kernel/index.js";
+import type { McpStatus, McpServerStatus } from "./api.js";
+import { exposuresOf, namespaceOf, toolExposureOf, type ServerEntry } from "./config.js";
+import { McpConnection } from "./connection.js";
+import { launchOf } from "./resolve.js";
+import { toToolResult } from "./results.js";
+import { AgentTools } from "./tool-registry.js";
+import { mcpToolDefinition } from "./tool-definition.js";
+import { serverStatus, type ManagedServer } from "./status.js";
+import type { ManagerContext } from "./manager-context.js";
+import { ReachTools } from "./reach-tools.js";
+
+/** A server whose connection failed is tried again by a prompt that comes this long after. */
+const RETRY_FAILED_AFTER_MS = 30_000;
+
+export class McpManager {
+  readonly #ctx: ManagerContext;
+  readonly #tools: AgentTools;
+  readonly #reach: ReachTools;
+  readonly #servers = new Map<string, ManagedServer>();
+  #files: ServerEntry[] = [];
+  #extension: ServerEntry[] = [];
+  #client: ServerEntry[] = [];
+  #errors: string[] = [];
+  readonly #tempFiles = new Set<string>();
+  #closed = false;
+
+  constructor(ctx: ManagerContext) {
+    this.#ctx = ctx;
+    this.#tools = new AgentTools(ctx.layer, ctx.tools, ctx.log);
+    this.#reach = new ReachTools(this, this.#tools);
+  }
+
+  get servers(): ReadonlyMap<string, ManagedServer> {
+    return this.#servers;
+  }
+
+  get startupWaitMs(): number {
+    return this.#ctx.startupWaitMs;
+  }
+
+  async start(files: ServerEntry[], errors: string[]): Promise<void> {
+    this.#files = files;
+    this.#errors = errors;
+    await this.#tools.prepare();
+    this.#sync();
+  }
+
+  setExtensionServers(entries: ServerEntry[]): void {
+    this.#extension = entries;
+    this.#sync();
+  }
+
+  setClientServers(entries: ServerEntry[]): void {
+    const names = new Set(entries.map((entry) => entry.name));
+    this.#client = [...this.#client.filter((entry) => !names.has(entry.name)), ...entries];
+    this.#sync();
+  }
+
+  /** Waits, at most `budgetMs` (or until `signal`), for servers `which` picks whose first connection is still under way. */
+  async waitFor(which: (server: ManagedServer) => boolean, budgetMs: number, signal?: AbortSignal): Promise<void> {
+    const pending = [...this.#servers.values()].filter((server) => server.connection && !server.settled && which(server));
+    if (pending.length === 0 || budgetMs <= 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    await Promise.race([
+      Promise.all(pending.map((server) => server.connection!.firstAttempt)),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, budgetMs);
+        onAbort = resolve;
+        signal?.addEventListener("abort", onAbort, { once: true });
+      }),
+    ]);
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+  }
+
+  /**
+   * Before a prompt: servers whose last connection failed a while ago are tried again in the
+   * background (their tools appear once they connect; no prompt waits for them), then the wait for
+   * servers with direct tools that no earlier prompt waited for.
+   */
+  async beforePrompt(signal: AbortSignal): Promise<void> {
+    const now = Date.now();
+    for (const server of this.#servers.values()) {
+      const connection = server.connection;
+      if (connection?.state !== "failed" || now - (connection.failedAt ?? now) < RETRY_FAILED_AFTER_MS) continue;
+      connection.client().catch(() => undefined);
+    }
+    await this.waitForDirect(signal);
+  }
+
+  /** Servers with direct tools that no earlier prompt waited for. */
+  async waitForDirect(signal: AbortSignal): Promise<void> {
+    const direct = (server: ManagedServer) => !server.waited && exposuresOf(server.entry.config).has("direct");
+    const waiting = [...this.#servers.values()].filter((server) => server.connection && !server.settled && direct(server));
+    for (const server of waiting) server.waited = true;
+    await this.waitFor((server) => waiting.includes(server), this.#ctx.startupWaitMs, signal);
+  }
+
+  async callTool(serverName: string, tool: string, args: Record<string, unknown>, ctx: ToolExecutionContext): Promise<ToolResult> {
+    const server = this.#servers.get(serverName);
+    if (!server?.connection) throw new Error(`MCP server "${serverName}" is ${server ? "disabled" : "not configured any more"}`);
+    const result = await server.connection.callTool(tool, args, {
+      signal: ctx.signal,
+      onProgress: (text) => ctx.onUpdate({ content: [{ type: "text", text }], details: { server: serverName, tool } }),
+    });
+    return toToolResult(result, { server: serverName, tool, readableResources: server.connection.hasResources, saveFullText: (text) => this.saveFullText(text) });
+  }
+
+  async saveFullText(text: string): Promise<string> {
+    const path = await this.#ctx.saveText(text);
+    this.#tempFiles.add(path);
+    return path;
+  }
+
+  /** Registers the deferred tools `tool_search` picked; returns the names it loaded. */
+  load(names: readonly string[]): string[] {
+    const loaded: string[] = [];
+    for (const name of names) {
+      if (this.#reach.loadResourceTool(name)) {
+        loaded.push(name);
+        continue;
+      }
+      const owner = this.#tools.ownerOf(name);
+      const server = owner && this.#servers.get(owner.server);
+      if (!owner || !server?.connection) continue;
+      server.loaded.add(owner.tool);
+      loaded.push(name);
+      this.#syncTools(server);
+    }
+    return loaded;
+  }
+
+  async status(): Promise<McpStatus> {
+    return { servers: [...this.#servers.values()].map((server) => serverStatus(server, this.#tools)) as McpServerStatus[], errors: [...this.#errors] };
+  }
+
+  /** The system prompt's note on servers whose tools `tool_search` finds; "" when there are none. */
+  promptSection(): string {
+    return this.#reach.promptSection();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([...this.#servers.values()].map((server) => server.connection?.close()));
+    await Promise.all([...this.#tempFiles].map((path) => unlink(path).catch(() => undefined)));
+  }
+
+  /** The entry that wins each name: client over files over extensions (names equal up to "-"/"_" are one). */
+  #desired(): Map<string, ServerEntry> {
+    const byNamespace = new Map<string, ServerEntry>();
+    for (const entry of [...this.#extension, ...this.#files, ...this.#client]) byNamespace.set(namespaceOf(entry.name), entry);
+    return new Map([...byNamespace.values()].map((entry) => [entry.name, entry]));
+  }
+
+  #sync(): void {
+    if (this.#closed) return;
+    const desired = this.#desired();
+    for (const [name, server] of this.#servers) {
+      const next = desired.get(name);
+      if (next && next.source === server.entry.source && JSON.stringify(next.config) === JSON.stringify(server.entry.config)) continue;
+      this.#stop(server);
+      this.#servers.delete(name);
+    }
+    for (const [name, entry] of desired) {
+      if (this.#servers.has(name)) continue;
+      const server: ManagedServer = { entry, names: new Map(), loaded: new Set(), waited: false, settled: false };
+      this.#servers.set(name, server);
+      if (entry.config.enabled) this.#connect(server);
+    }
+    this.#reach.sync();
+  }
+
+  #stop(server: ManagedServer): void {
+    this.#tools.release(server.names.values());
+    server.names.clear();
+    const connection = server.connection;
+    server.connection = undefined;
+    void connection?.close();
+  }
+
+  #connect(server: ManagedServer): void {
+    const { name, config } = server.entry;
+    const current = () => this.#servers.get(name) === server && !this.#closed;
+    const connection = new McpConnection(
+      {
+        name,
+        launch: () => launchOf(name, config, this.#ctx.env, this.#ctx.cwd),
+        clientInfo: this.#ctx.clientInfo,
+        timeoutMs: config.timeout !== undefined ? config.timeout * 1000 : this.#ctx.timeoutMs,
+        connectTimeoutMs: this.#ctx.connectTimeoutMs,
+        onTools: () => current() && this.#syncTools(server),
+        onState: (conn) => {
+          if (!current()) return;
+          if (conn.state === "disconnected") this.#ctx.log.warn(`mcp: server "${name}" disconnected: ${conn.error}; it reconnects on the next call`);
+          this.#reach.sync();
+        },
+      },
+      config.type,
+    );
+    server.connection = connection;
+    void connection.firstAttempt.then(() => (server.settled = true));
+    connection.client().catch(() => {
+      if (current()) this.#ctx.log.warn(`mcp: server "${name}" could not connect: ${connection.error}`);
+    });
+  }
+
+  /** Registers the server's tools as their exposure says, withdrawing what it no longer offers. */
+  #syncTools(server: ManagedServer): void {
+    const connection = server.connection;
+    if (!connection) return;
+    const { name, config } = server.entry;
+    const offered = connection.tools;
+    const names = this.#tools.namesFor(name, offered.map((tool) => tool.name));
+    const kept = new Set(names.values());
+    const gone = [...server.names.values()].filter((agentName) => !kept.has(agentName));
+    this.#tools.release(gone);
+    for (const tool of server.loaded) if (!names.has(tool)) server.loaded.delete(tool);
+    server.names = names;
+    for (const tool of offered) {
+      const agentName = names.get(tool.name)!;
+      const exposure = toolExposureOf(config, tool.name);
+      const wanted = exposure === "direct" || (exposure === "deferred" && server.loaded.has(tool.name));
+      if (!wanted) {
+        this.#tools.unregister(agentName);
+        continue;
+      }
+      const source = { server: name, tool: tool.name, ...(tool.description ? { description: tool.description } : {}), ...(tool.title ? { title: tool.title } : {}), inputSchema: tool.inputSchema as Record<string, unknown> };
+      this.#tools.register(mcpToolDefinition(agentName, source, (s, t, args, ctx) => this.callTool(s, t, args, ctx)));
+    }
+    this.#reach.sync();
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The plugin's own tools, present only while they lead somewhere: `tool_search` while some
+ * server has deferred tools, the resource tools while a connected server offers resources
+ * (declared when one of those servers is direct, else found through `tool_search` like its
+ * deferred tools). Also the system prompt's note naming the servers `tool_search` reaches, so
+ * the model knows to search.
+ */
+import { exposuresOf, toolExposureOf } from "./config.js";
+import { RESOURCE_TOOLS, resourceTools } from "./resources.js";
+import type { ManagedServer } from "./status.js";
+import { schemaWords, TOOL_SEARCH, toolSearchTool, type SearchCandidate } from "./tool-search.js";
+import type { AgentTools } from "./tool-registry.js";
+import type { ToolDefinition } from "../../kernel/index.js";
+
+export interface ReachHost {
+  readonly servers: ReadonlyMap<string, ManagedServer>;
+  readonly startupWaitMs: number;
+  waitFor(which: (server: ManagedServer) => boolean, budgetMs: number, signal?: AbortSignal): Promise<void>;
+  load(names: readonly string[]): string[];
+  saveFullText(text: string): Promise<string>;
+}
+
+type ResourceMode = "none" | "direct" | "deferred";
+
+export class ReachTools {
+  readonly #host: ReachHost;
+  readonly #tools: AgentTools;
+  #search: ToolDefinition | undefined;
+  #resources: ToolDefinition[] | undefined;
+  #resourceMode: ResourceMode = "none";
+  #resourcesLoaded = false;
+
+  constructor(host: ReachHost, tools: AgentTools) {
+    this.#host = host;
+    this.#tools = tools;
+  }
+
+  sync(): void {
+    const mode = this.#resourceModeNow();
+    if (mode !== this.#resourceMode) {
+      this.#resourceMode = mode;
+      if (mode === "none") this.#resourcesLoaded = false;
+    }
+    const resources = mode === "direct" || (mode === "deferred" && this.#resourcesLoaded);
+    for (const definition of this.#resourceDefinitions()) {
+      if (!resources) this.#tools.unregister(definition.name);
+      else if (!this.#tools.isRegistered(definition.name)) this.#tools.register(definition);
+    }
+    const search = mode === "deferred" || [...this.#enabled()].some((server) => exposuresOf(server.entry.config).has("deferred"));
+    if (!search) this.#tools.unregister(TOOL_SEARCH);
+    else if (!this.#tools.isRegistered(TOOL_SEARCH)) this.#tools.register(this.#searchDefinition());
+  }
+
+  /** `tool_search` picked a resource tool: they load together. */
+  loadResourceTool(name: string): boolean {
+    if (!(RESOURCE_TOOLS as readonly string[]).includes(name) || this.#resourceMode !== "deferred") return false;
+    this.#resourcesLoaded = true;
+    this.sync();
+    return true;
+  }
+
+  candidates(): SearchCandidate[] {
+    const found: SearchCandidate[] = [];
+    for (const server of this.#enabled()) {
+      const connection = server.connection;
+      if (connection?.state !== "connected") continue;
+      const about = [server.entry.name, server.entry.config.description ?? "", connection.instructions ?? ""].join(" ");
+      for (const tool of connection.tools) {
+        const name = server.names.get(tool.name);
+        if (!name || server.loaded.has(tool.name) || toolExposureOf(server.entry.config, tool.name) !== "deferred") continue;
+        found.push({ name, description: tool.description ?? tool.title ?? "", parameters: schemaWords(tool.inputSchema as Record<string, unknown>), server: about });
+      }
+    }
+    if (this.#resourceMode === "deferred" && !this.#resourcesLoaded) {
+      for (const definition of this.#resourceDefinitions()) found.push({ name: definition.name, description: definition.description, parameters: "server uri resource", server: "mcp resources" });
+    }
+    return found;
+  }
+
+  promptSection(): string {
+    if (!this.#tools.isRegistered(TOOL_SEARCH)) return "";
+    const lines = [...this.#enabled()]
+      .filter((server) => exposuresOf(server.entry.config).has("deferred"))
+      .map((server) => {
+        const about = (server.entry.config.description ?? server.connection?.instructions ?? "").trim().split("\n", 1)[0] ?? "";
+        return `- ${server.entry.name}${about ? `: ${about.length > 200 ? `${about.slice(0, 197)}...` : about}` : ""}`;
+      });
+    if (lines.length === 0 && this.#resourceMode !== "deferred") return "";
+    return ["MCP servers whose tools are not loaded yet; find them with tool_search (by what you need done), then call them:", ...lines].join("\n");
+  }
+
+  *#enabled(): Iterable<ManagedServer> {
+    for (const server of this.#host.servers.values()) if (server.entry.config.enabled) yield server;
+  }
+
+  #resourceModeNow(): ResourceMode {
+    let mode: ResourceMode = "none";
+    for (const server of this.#enabled()) {
+      const exposure = server.entry.config.exposure ?? "direct";
+      if (!server.connection?.hasResources || exposure === "hidden") continue;
+      if (exposure === "direct") return "direct";
+      mode = "deferred";
+    }
+    return mode;
+  }
+
+  #resourceDefinitions(): ToolDefinition[] {
+    this.#resources ??= resourceTools({
+      servers: () =>
+        [...this.#enabled()]
+          .filter((server) => server.connection?.hasResources && (server.entry.config.exposure ?? "direct") !== "hidden")
+          .map((server) => ({ name: server.entry.name, connection: server.connection! })),
+      ready: (signal) => this.#host.waitFor(() => true, this.#host.startupWaitMs, signal),
+      saveFullText: (text) => this.#host.saveFullText(text),
+    });
+    return this.#resources;
+  }
+
+  #searchDefinition(): ToolDefinition {
+    this.#search ??= toolSearchTool({
+      ready: (signal) => this.#host.waitFor((server) => exposuresOf(server.entry.config).has("deferred"), this.#host.startupWaitMs, signal),
+      candidates: () => this.candidates(),
+      load: (names) => this.#host.load(names),
+      offered: (name) => this.#tools.isOffered(name),
+    });
+    return this.#search;
+  }
+}

@@ -1,0 +1,48 @@
+/** One managed server's record, and how `get_mcp_servers` reports it. */
+import type { McpServerStatus } from "./api.js";
+import { toolExposureOf, type ServerEntry } from "./config.js";
+import type { McpConnection } from "./connection.js";
+import type { AgentTools } from "./tool-registry.js";
+
+export interface ManagedServer {
+  entry: ServerEntry;
+  /** Absent while disabled. */
+  connection?: McpConnection;
+  /** Server tool name -> the name the model calls it by. */
+  names: Map<string, string>;
+  /** Deferred tools `tool_search` loaded (server tool names). */
+  loaded: Set<string>;
+  /** A prompt already waited for its first connection. */
+  waited: boolean;
+  /** Its first connection attempt has settled. */
+  settled: boolean;
+}
+
+export function serverStatus(server: ManagedServer, tools: AgentTools): McpServerStatus {
+  const { entry, connection } = server;
+  const { config } = entry;
+  const instructions = connection?.instructions?.trim().split("\n", 1)[0];
+  return {
+    name: entry.name,
+    source: entry.source,
+    ...(entry.origin ? { origin: entry.origin } : {}),
+    transport: connection?.transport ?? config.type,
+    enabled: config.enabled,
+    state: connection ? connection.state : "disabled",
+    ...(connection?.error ? { error: connection.error } : {}),
+    exposure: config.exposure ?? "direct",
+    ...(config.description ? { description: config.description } : {}),
+    ...(instructions ? { instructions } : {}),
+    resources: connection?.hasResources ?? false,
+    tools: (connection?.tools ?? []).map((tool) => {
+      const toolName = server.names.get(tool.name) ?? "";
+      return {
+        name: tool.name,
+        toolName,
+        ...(tool.description ? { description: tool.description.trim().split("\n", 1)[0]! } : {}),
+        exposure: toolExposureOf(config, tool.name),
+        loaded: tools.isRegistered(toolName),
+      };
+    }),
+  };
+}

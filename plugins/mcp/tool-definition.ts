@@ -1,0 +1,47 @@
+/**
+ * An MCP tool as an agent tool: its JSON Schema passed through (as an object schema with
+ * `properties`, which every provider accepts; `$schema` dropped), its description, and an
+ * `execute` that finds the server's current connection when it runs, so a reconnected or
+ * reconfigured server is the one called.
+ */
+import type { ToolDefinition, ToolExecutionContext, ToolResult } from "../../kernel/index.js";
+
+export interface McpToolSource {
+  server: string;
+  /** The tool's name on its server. */
+  tool: string;
+  description?: string;
+  title?: string;
+  inputSchema?: Record<string, unknown>;
+}
+
+export type CallTool = (server: string, tool: string, args: Record<string, unknown>, ctx: ToolExecutionContext) => Promise<ToolResult>;
+
+export function mcpToolDefinition(name: string, source: McpToolSource, call: CallTool): ToolDefinition {
+  return {
+    name,
+    description: source.description?.trim() || source.title?.trim() || `MCP tool ${source.tool} of server "${source.server}"`,
+    parameters: { jsonSchema: objectSchema(source.inputSchema) },
+    execute: (args, ctx) => call(source.server, source.tool, args as Record<string, unknown>, ctx),
+  };
+}
+
+/** The schema as providers take it: an object with `properties` and well-formed `required`. */
+export function objectSchema(schema: Record<string, unknown> | undefined): Record<string, unknown> {
+  const { $schema: _dropped, ...rest } = schema ?? {};
+  const properties = typeof rest.properties === "object" && rest.properties !== null && !Array.isArray(rest.properties) ? rest.properties : {};
+  const required = Array.isArray(rest.required) ? rest.required.filter((key): key is string => typeof key === "string") : undefined;
+  return { ...rest, type: "object", properties, ...(required ? { required } : {}) };
+}
+
+/**
+ * For a schema the kernel's converter cannot turn into a validator: the tool stays callable with
+ * any object (the server validates its own input), and the model still reads the schema.
+ */
+export function permissiveDefinition(definition: ToolDefinition, schema: Record<string, unknown>): ToolDefinition {
+  return {
+    ...definition,
+    description: `${definition.description}\n\nArguments (JSON Schema): ${JSON.stringify(schema)}`,
+    parameters: { jsonSchema: { type: "object", properties: {}, additionalProperties: true } },
+  };
+}
