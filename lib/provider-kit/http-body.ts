@@ -28,6 +28,8 @@ export async function boundedBody(message: IncomingMessage, url: URL, status: nu
   const compressed = encoding !== undefined && encoding !== "" && encoding !== "identity";
   // Loaded only for a compressed body (most streaming APIs send none).
   const decoding = compressed ? await decoderFor(message, encoding) : undefined;
+  // Aborted (or timed out) while the decoder was chosen: the reader gets that failure.
+  if (message.errored) return failedBody(message.errored);
   const decoder = decoding?.decoder;
   let last: Transform;
   const stopReading = () => {
@@ -54,6 +56,12 @@ export async function boundedBody(message: IncomingMessage, url: URL, status: nu
     last.destroy(decodeError(error, encoding!, url));
   });
   return (decoding.first ? prepend(decoding.first, message) : message).pipe(decoder).pipe(last);
+}
+
+function failedBody(error: Error): Readable {
+  const body = new PassThrough();
+  body.destroy(error);
+  return body;
 }
 
 /** `rest` with `first` (bytes already read off it) in front again. */
@@ -89,6 +97,7 @@ function firstChunk(message: IncomingMessage): Promise<Buffer | undefined> {
       message.off("readable", onReadable);
       message.off("end", onEnd);
       message.off("close", onEnd);
+      message.off("error", onEnd);
       resolve(chunk);
     };
     const onReadable = () => {
@@ -99,6 +108,8 @@ function firstChunk(message: IncomingMessage): Promise<Buffer | undefined> {
     message.on("readable", onReadable);
     message.once("end", onEnd);
     message.once("close", onEnd);
+    // An abort while waiting: handled here, and seen by the caller as a destroyed response.
+    message.once("error", onEnd);
   });
 }
 

@@ -174,6 +174,7 @@ describe("bodies", () => {
       }
       if (req.url === "/corrupt") return res.writeHead(200, { "content-encoding": "gzip" }).end(Buffer.from("this is not gzip at all"));
       if (req.url === "/raw-deflate") return res.writeHead(200, { "content-encoding": "deflate" }).end(deflateRawSync("raw deflate text"));
+      if (req.url === "/deflate-stall") return void res.writeHead(200, { "content-encoding": "deflate" }).flushHeaders();
       if (req.url === "/zlib-deflate") return res.writeHead(200, { "content-encoding": "deflate" }).end(deflateSync("zlib deflate text"));
       res.writeHead(404).end();
     });
@@ -219,6 +220,13 @@ describe("bodies", () => {
   it("decodes deflate bodies raw or zlib-wrapped, as undici does", async () => {
     expect(await (await httpFetch(`${server.url}/raw-deflate`)).text()).toBe("raw deflate text");
     expect(await (await httpFetch(`${server.url}/zlib-deflate`)).text()).toBe("zlib deflate text");
+  });
+
+  it("an abort while a deflate body's first bytes are awaited fails the read with the abort's reason", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("stopped waiting")), 100);
+    const reading = httpFetch(`${server.url}/deflate-stall`, { signal: controller.signal }).then((response) => response.text());
+    await expect(reading).rejects.toThrow("stopped waiting");
   });
 });
 
