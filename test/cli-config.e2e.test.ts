@@ -57,7 +57,7 @@ describe("atomic config", () => {
     expect(out).toContain("  startup model  anthropic/claude-haiku-4-5 (thinking high)\n");
     expect(out).toMatch(/^  anthropic +auth\.json +\d+ models$/m);
     expect(out).toMatch(/^  openai +env OPENAI_API_KEY +\d+ models$/m);
-    expect(out).toMatch(/^  google +none +\d+ models$/m);
+    expect(out).toMatch(/^  google +none \(GEMINI_API_KEY\) +\d+ models$/m);
     expect(out).toMatch(/^  replay +not needed +1 model$/m);
     expect(out).toContain(`Notes\n  - Ignored "shellPath" in ${join(cwd, ".atomic", "settings.json")}: an untrusted project may not set it`);
     expect(out.endsWith("\nProblems: none\n")).toBe(true);
@@ -178,7 +178,10 @@ describe("atomic auth", () => {
   it("set <unknown provider> names the known ones and exits 2 unless --force; list never prints a key; clear removes it", async () => {
     const { agentDir, cwd } = folders({ models: { providers: { local: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "!pass show local", models: [{ id: "m" }] } } } });
     const typo = await runCli(["auth", "set", "opnai"], { agentDir, cwd, stdin: "sk-typo\n" });
-    expect(typo).toMatchObject({ code: 2, stdout: "", stderr: 'Unknown provider "opnai". Known providers: anthropic, openai, google, local. For a provider a plugin of yours registers, pass --force.\n' });
+    expect(typo).toMatchObject({ code: 2, stdout: "" });
+    // The built-in catalog's providers first, then models.json's.
+    expect(typo.stderr).toMatch(/^Unknown provider "opnai"\. Did you mean "openai"\? Known providers: anthropic, openai, google, (?:[a-z-]+, )+local\. For a provider a plugin of yours registers, pass --force\.\n$/);
+    expect(typo.stderr).toContain(", openrouter, groq, ");
     expect(await runCli(["auth", "set", "opnai", "--force"], { agentDir, cwd, stdin: "sk-forced-555\n" })).toMatchObject({ code: 0 });
     const list = await runCli(["auth", "list"], { agentDir, cwd, env: { ...NO_KEYS, GEMINI_API_KEY: "g-999" } });
     expect(list.code).toBe(0);

@@ -207,7 +207,12 @@ describe("--model and --provider mistakes", () => {
   });
 
   it("an unknown --provider exits 2 listing the known ones; a known one takes an unknown id with a warning", async () => {
-    await usageError(["--mode", "rpc", "--provider", "fake-opneai"], 'Unknown provider "fake-opneai" (--provider). Known providers: anthropic, openai, google, replay, fake-anthropic, fake-openai, fake-responses, fake-google.');
+    const { agentDir, cwd } = folders();
+    await writeModelsJson(agentDir, fake.url);
+    const unknown = await runCli(["--mode", "rpc", "--provider", "fake-opneai"], { agentDir, cwd, env: NO_KEYS });
+    expect(unknown).toMatchObject({ code: 2, stdout: "" });
+    // The built-in catalog's providers, then replay and models.json's.
+    expect(unknown.stderr).toMatch(/^atomic: Unknown provider "fake-opneai" \(--provider\)\. Did you mean "fake-openai"\? Known providers: anthropic, openai, google, (?:[a-z-]+, )+replay, fake-anthropic, fake-openai, fake-responses, fake-google\.\n$/);
     const custom = await start(["--provider", "fake-openai", "--model", "fake-9"]);
     expect((await custom.ok({ type: "get_state" })).model).toMatchObject({ provider: "fake-openai", id: "fake-9" });
     expect(custom.stderr).toContain('Model "fake-9" is not in the fake-openai catalog; using it with the settings of fake-1.');

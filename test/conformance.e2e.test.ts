@@ -101,7 +101,8 @@ describe("bad input on every in-scope command", () => {
     const c = await start({ session: true });
     const first = await c.request({ type: "prompt", message: "keep me" });
     expect(first.success).toBe(true);
-    await c.waitForEvent("agent_end");
+    // agent_settled comes after agent_end: wait for it so no event interleaves with the answers.
+    await c.waitForEvent("agent_settled");
     const before = await c.request({ type: "get_messages" });
 
     const records = await script(c, cases.map(([line], i) => line.replace(/}$/, `,"id":"c${i}"}`)));
