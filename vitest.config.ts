@@ -2,7 +2,16 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["kernel/**/*.test.ts", "lib/**/*.test.ts", "plugins/**/*.test.ts", "cli/**/*.test.ts", "sdk/**/*.test.ts", "client/**/*.test.ts", "test/**/*.test.ts", "extensions-examples/**/*.test.ts"],
+    include: [
+      "kernel/**/*.test.ts",
+      "lib/**/*.test.ts",
+      "plugins/**/*.test.ts",
+      "cli/**/*.test.ts",
+      "sdk/**/*.test.ts",
+      "client/**/*.test.ts",
+      "test/**/*.test.ts",
+      "extensions-examples/**/*.test.ts",
+    ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",

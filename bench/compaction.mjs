@@ -22,16 +22,43 @@ const PLANNER_MS = 300;
 function writeSession(path, messages = 5000) {
   const lines = [JSON.stringify({ type: "session", version: 1, id: "0195f0d0-0000-7000-8000-00000000beef", timestamp: new Date(0).toISOString(), cwd: "/tmp" })];
   const usage = { ...emptyUsage(), input: 1000, output: 100, totalTokens: 1100 };
-  const assistant = (content, stopReason) => ({ role: "assistant", content, api: "openai-completions", provider: MODEL.provider, model: MODEL.id, usage, stopReason, timestamp: 1 });
+  const assistant = (content, stopReason) => ({
+    role: "assistant",
+    content,
+    api: "openai-completions",
+    provider: MODEL.provider,
+    model: MODEL.id,
+    usage,
+    stopReason,
+    timestamp: 1,
+  });
   let bytes = 0;
   for (let i = 0; i < messages; i++) {
     const turn = Math.floor(i / 4);
     let message;
     switch (i % 4) {
-      case 0: message = { role: "user", content: `Step ${turn}: look at src/module-${turn}.ts and fix the failing case in its parser. ${"Keep the public API stable. ".repeat(4)}`, timestamp: 1 }; break;
-      case 1: message = assistant([{ type: "toolCall", id: `c${turn}`, name: "read", arguments: { path: `src/module-${turn}.ts` } }], "toolUse"); break;
-      case 2: message = { role: "toolResult", toolCallId: `c${turn}`, toolName: "read", content: [{ type: "text", text: Array.from({ length: 16 }, (_, l) => `  const value${l} = parse(input, ${l}); // line ${l} of module ${turn}`).join("\n") }], isError: false, timestamp: 1 }; break;
-      default: message = assistant([{ type: "text", text: `Fixed module ${turn}: the parser now handles empty input.\n${"The change is covered by a new test. ".repeat(5)}` }], "stop");
+      case 0:
+        message = {
+          role: "user",
+          content: `Step ${turn}: look at src/module-${turn}.ts and fix the failing case in its parser. ${"Keep the public API stable. ".repeat(4)}`,
+          timestamp: 1,
+        };
+        break;
+      case 1:
+        message = assistant([{ type: "toolCall", id: `c${turn}`, name: "read", arguments: { path: `src/module-${turn}.ts` } }], "toolUse");
+        break;
+      case 2:
+        message = {
+          role: "toolResult",
+          toolCallId: `c${turn}`,
+          toolName: "read",
+          content: [{ type: "text", text: Array.from({ length: 16 }, (_, l) => `  const value${l} = parse(input, ${l}); // line ${l} of module ${turn}`).join("\n") }],
+          isError: false,
+          timestamp: 1,
+        };
+        break;
+      default:
+        message = assistant([{ type: "text", text: `Fixed module ${turn}: the parser now handles empty input.\n${"The change is covered by a new test. ".repeat(5)}` }], "stop");
     }
     const line = JSON.stringify({ type: "message", id: `e${i}`, parentId: i === 0 ? null : `e${i - 1}`, timestamp: new Date(i).toISOString(), message });
     bytes += line.length;
@@ -70,7 +97,16 @@ async function localWork(file, runs) {
           const text = planFor(request.context.messages[0].content);
           const spent = process.cpuUsage(stubCpu);
           plannerCpu = (spent.user + spent.system) / 1000;
-          const message = { role: "assistant", content: [{ type: "text", text }], api: "bench-planner", provider: "bench", model: "planner", usage: emptyUsage(), stopReason: "stop", timestamp: Date.now() };
+          const message = {
+            role: "assistant",
+            content: [{ type: "text", text }],
+            api: "bench-planner",
+            provider: "bench",
+            model: "planner",
+            usage: emptyUsage(),
+            stopReason: "stop",
+            timestamp: Date.now(),
+          };
           return (async function* () {
             // A planner takes a while: the backup copy runs meanwhile, as it would in real use.
             await new Promise((resolve) => setTimeout(resolve, PLANNER_MS));
@@ -84,7 +120,21 @@ async function localWork(file, runs) {
     const kernel = host.kernel;
     await kernel.commands.invoke("switch_session", { sessionPath: copy });
     const agent = kernel.services.get("agent");
-    await agent.setModel({ id: "planner", name: "planner", api: "bench-planner", provider: "bench", baseUrl: "", reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1_000_000, maxTokens: 1000 }, "set");
+    await agent.setModel(
+      {
+        id: "planner",
+        name: "planner",
+        api: "bench-planner",
+        provider: "bench",
+        baseUrl: "",
+        reasoning: false,
+        input: ["text"],
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        contextWindow: 1_000_000,
+        maxTokens: 1000,
+      },
+      "set",
+    );
     // Compaction happens in a settled process, not while startup work and the load's garbage are pending.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const started = performance.now();
@@ -93,7 +143,14 @@ async function localWork(file, runs) {
     const ended = performance.now();
     const used = process.cpuUsage(cpu);
     const planner = answered - asked;
-    times.push({ total: ended - started - planner, cpu: (used.user + used.system) / 1000 - plannerCpu, beforePlanner: asked - started, afterPlanner: ended - answered, stats: result.stats, promptChars });
+    times.push({
+      total: ended - started - planner,
+      cpu: (used.user + used.system) / 1000 - plannerCpu,
+      beforePlanner: asked - started,
+      afterPlanner: ended - answered,
+      stats: result.stats,
+      promptChars,
+    });
     await host.shutdown("exit");
     rmSync(dir, { recursive: true, force: true });
   }
@@ -110,7 +167,8 @@ async function plannerServer() {
     req.on("end", () => {
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       const text = planFor(body.messages.find((m) => m.role === "user").content);
-      const chunk = (delta, finish) => `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      const chunk = (delta, finish) =>
+        `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.end(chunk({ role: "assistant", content: text }, null) + chunk({}, "stop") + "data: [DONE]\n\n");
       timing.answered = performance.now();
@@ -138,12 +196,13 @@ async function overCli(file, runs) {
         if (id && waiting.has(id)) waiting.get(id)(line);
       },
     });
-    const request = (command) => new Promise((resolve) => {
-      const id = `r${waiting.size}`;
-      const t = performance.now();
-      waiting.set(id, (line) => resolve({ ms: performance.now() - t, sent: t, done: performance.now(), ok: line.includes('"success":true') }));
-      agent.send({ ...command, id });
-    });
+    const request = (command) =>
+      new Promise((resolve) => {
+        const id = `r${waiting.size}`;
+        const t = performance.now();
+        waiting.set(id, (line) => resolve({ ms: performance.now() - t, sent: t, done: performance.now(), ok: line.includes('"success":true') }));
+        agent.send({ ...command, id });
+      });
     await request({ type: "switch_session", sessionPath: copy });
     // A compaction never comes first in a session: let the provider SDK warm-up (150 ms after
     // startup) finish, so its one-time module load is not counted as compaction work.

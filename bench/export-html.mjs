@@ -16,7 +16,19 @@ function makeSession(path, count) {
     const message =
       i % 2 === 0
         ? { role: "user", content: `question ${i} <b>&</b>`, timestamp: i }
-        : { role: "assistant", content: [{ type: "text", text: `answer ${i} with **markdown**` }, { type: "toolCall", id: `c${i}`, name: "read", arguments: { path: "a.ts" } }], api: "replay", provider: "replay", model: "demo", usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.001 } }, stopReason: "stop", timestamp: i };
+        : {
+            role: "assistant",
+            content: [
+              { type: "text", text: `answer ${i} with **markdown**` },
+              { type: "toolCall", id: `c${i}`, name: "read", arguments: { path: "a.ts" } },
+            ],
+            api: "replay",
+            provider: "replay",
+            model: "demo",
+            usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.001 } },
+            stopReason: "stop",
+            timestamp: i,
+          };
     lines.push(JSON.stringify({ type: "message", id: id(i), parentId: i === 0 ? null : id(i - 1), timestamp: TS, message }));
   }
   writeFileSync(path, lines.join("\n") + "\n");

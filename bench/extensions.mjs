@@ -59,8 +59,22 @@ async function inProcess(agentDir, runs) {
   const { BUILTIN_PLUGINS } = await import("../dist/cli/builtins.js");
   const totals = [];
   for (let i = 0; i < runs; i++) {
-    const host = await createHost({ cwd: agentDir, agentDir, env: {}, plugins: BUILTIN_PLUGINS, cli: { provider: "replay", model: "demo", noSession: true }, userPlugins: false, log: silentLogger, installDir: fileURLToPath(new URL("../", import.meta.url)) });
-    totals.push(host.kernel.services.get("extensions").list().reduce((sum, e) => sum + e.loadMs, 0));
+    const host = await createHost({
+      cwd: agentDir,
+      agentDir,
+      env: {},
+      plugins: BUILTIN_PLUGINS,
+      cli: { provider: "replay", model: "demo", noSession: true },
+      userPlugins: false,
+      log: silentLogger,
+      installDir: fileURLToPath(new URL("../", import.meta.url)),
+    });
+    totals.push(
+      host.kernel.services
+        .get("extensions")
+        .list()
+        .reduce((sum, e) => sum + e.loadMs, 0),
+    );
     await host.shutdown("eof");
   }
   return { firstBootLoadMs: +totals[0].toFixed(1), laterBootsMedianLoadMs: +median(totals.slice(1)).toFixed(1) };

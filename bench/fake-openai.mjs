@@ -36,7 +36,15 @@ export async function startFakeOpenAi() {
 /** `<agentDir>/models.json` with provider `bench` (model `bench-1`) served by the fake. */
 export function writeBenchModels(agentDir, url) {
   mkdirSync(agentDir, { recursive: true });
-  const model = { id: "bench-1", name: "Bench", reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 100_000, maxTokens: 4_096 };
+  const model = {
+    id: "bench-1",
+    name: "Bench",
+    reasoning: false,
+    input: ["text"],
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    contextWindow: 100_000,
+    maxTokens: 4_096,
+  };
   writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { bench: { baseUrl: `${url}/v1`, api: "openai-completions", apiKey: "bench-key", models: [model] } } }));
 }
 

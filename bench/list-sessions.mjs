@@ -29,7 +29,16 @@ function makeSessions(folder, count, messages) {
       const message =
         i % 2 === 0
           ? { role: "user", content: `question ${i} of session ${s}`, timestamp: at.getTime() }
-          : { role: "assistant", content: [{ type: "text", text: answer }], api: "replay", provider: "replay", model: "demo", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: at.getTime() };
+          : {
+              role: "assistant",
+              content: [{ type: "text", text: answer }],
+              api: "replay",
+              provider: "replay",
+              model: "demo",
+              usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+              stopReason: "stop",
+              timestamp: at.getTime(),
+            };
       const entryId = `${id.slice(0, 8)}${i.toString(16).padStart(4, "0")}`;
       lines.push(JSON.stringify({ type: "message", message, id: entryId, parentId: parent, timestamp: at.toISOString() }));
       parent = entryId;
@@ -55,7 +64,7 @@ function scanVersusParse(folder, runs) {
   };
   const scans = [time(scan)];
   const parses = [time(parse)];
-  for (let r = 0; r < runs; r++) (scans.push(time(scan)), parses.push(time(parse)));
+  for (let r = 0; r < runs; r++) scans.push(time(scan)), parses.push(time(parse));
   return { scanFirstMs: scans[0], scanMs: median(scans.slice(1)), parseMs: median(parses.slice(1)) };
 }
 
@@ -75,7 +84,7 @@ async function wholeVersusBlocks(folder, runs) {
   const b = [];
   await pass(whole);
   await pass(blocks);
-  for (let r = 0; r < runs * 2; r++) (w.push(await pass(whole)), b.push(await pass(blocks)));
+  for (let r = 0; r < runs * 2; r++) w.push(await pass(whole)), b.push(await pass(blocks));
   return { readWholeMs: +median(w).toFixed(1), inBlocksMs: +median(b).toFixed(1) };
 }
 
@@ -110,7 +119,10 @@ function makeBigSession(folder, mb) {
   const output = "log line of a long tool result. ".repeat(16_000);
   let parent = null;
   for (let i = 0, written = 0; written < mb * 1e6; i++) {
-    const message = i % 2 === 0 ? { role: "user", content: `question ${i}`, timestamp: at + i } : { role: "toolResult", toolCallId: `t${i}`, toolName: "bash", content: [{ type: "text", text: output }], isError: false, timestamp: at + i };
+    const message =
+      i % 2 === 0
+        ? { role: "user", content: `question ${i}`, timestamp: at + i }
+        : { role: "toolResult", toolCallId: `t${i}`, toolName: "bash", content: [{ type: "text", text: output }], isError: false, timestamp: at + i };
     const entryId = i.toString(16).padStart(8, "0");
     written += writeSync(fd, JSON.stringify({ type: "message", message, id: entryId, parentId: parent, timestamp: new Date(at + i).toISOString() }) + "\n");
     parent = entryId;
@@ -187,7 +199,7 @@ export async function benchListSessions({ sessions = 1000, messages = 50, runs =
   }
   const blocks = [];
   const whole = [];
-  for (let r = 0; r < runs; r++) (blocks.push(scanInFreshProcess(bigFile, "blocks")), whole.push(scanInFreshProcess(bigFile, "whole")));
+  for (let r = 0; r < runs; r++) blocks.push(scanInFreshProcess(bigFile, "blocks")), whole.push(scanInFreshProcess(bigFile, "whole"));
   const mb = (values) => +median(values).toFixed(0);
   const med = (key, digits = 1) => +median(results.map((r) => r[key])).toFixed(digits);
   return {

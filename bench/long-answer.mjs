@@ -32,8 +32,7 @@ async function oneRun(agentDir, provider, messageUpdates) {
           cpuMs = now.cpuMs - atPrompt.cpuMs;
           waitMs = now.waitMs - atPrompt.waitMs;
           resolve(performance.now() - sentAt);
-        }
-        else if (line.startsWith('{"type":"response","command":"set_event_options"')) {
+        } else if (line.startsWith('{"type":"response","command":"set_event_options"')) {
           if (line.includes('"success":false')) reject(new Error(`set_event_options failed: ${line}`));
           else prompt();
         }

@@ -120,7 +120,7 @@ async function benchProcesses(count) {
     const agent = startAgent(["--mode", "rpc", "--provider", "bench", "--model", "bench-1", "--no-session"], {
       agentDir,
       onLine: (line) => {
-        for (const [marker, resolve] of waiting) if (line.includes(marker)) (waiting.delete(marker), resolve());
+        for (const [marker, resolve] of waiting) if (line.includes(marker)) waiting.delete(marker), resolve();
       },
     });
     agent.when = (marker) => new Promise((resolve) => waiting.set(marker, resolve));

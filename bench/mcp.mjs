@@ -93,7 +93,16 @@ export async function benchMcpCalls(calls = 1000) {
   const agentDir = tempDir("atomic-bench-mcp-calls-");
   writeMcp(agentDir, 1);
   const installDir = fileURLToPath(new URL("../", import.meta.url));
-  const host = await createHost({ cwd: agentDir, agentDir, env: process.env, plugins: BUILTIN_PLUGINS, userPlugins: false, log: silentLogger, installDir, argv: ["--provider", "replay", "--model", "demo", "--no-session"] });
+  const host = await createHost({
+    cwd: agentDir,
+    agentDir,
+    env: process.env,
+    plugins: BUILTIN_PLUGINS,
+    userPlugins: false,
+    log: silentLogger,
+    installDir,
+    argv: ["--provider", "replay", "--model", "demo", "--no-session"],
+  });
   const deadline = Date.now() + 20_000;
   for (;;) {
     const { data } = await host.send({ type: "get_mcp_servers" });
@@ -118,7 +127,9 @@ export async function benchMcpCalls(calls = 1000) {
   // is the agent's own work; MCP_BENCH_BASELINE=same keeps it in this process's session instead.
   const ownSession = process.env.MCP_BENCH_BASELINE !== "same" && existsSync("/usr/bin/setsid");
   const client = new Client({ name: "bench", version: "1" });
-  await client.connect(new StdioClientTransport({ command: ownSession ? "/usr/bin/setsid" : process.execPath, args: ownSession ? [process.execPath, PROBE] : [PROBE], stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({ command: ownSession ? "/usr/bin/setsid" : process.execPath, args: ownSession ? [process.execPath, PROBE] : [PROBE], stderr: "ignore" }),
+  );
   const raw = async (i) => {
     const result = await client.callTool({ name: "echo", arguments: { text: `call ${i}` } });
     if (result.content[0].text !== `echo: call ${i}`) throw new Error("unexpected raw result");
@@ -147,7 +158,13 @@ export async function benchMcpCalls(calls = 1000) {
   await host.shutdown("exit");
   const agentMedian = median(agentTimes);
   const rawMedian = median(rawTimes);
-  return { calls, baselineSession: ownSession ? "own (setsid)" : "same", agentMedianMs: +agentMedian.toFixed(3), sdkMedianMs: +rawMedian.toFixed(3), overheadMedianMs: +(agentMedian - rawMedian).toFixed(3) };
+  return {
+    calls,
+    baselineSession: ownSession ? "own (setsid)" : "same",
+    agentMedianMs: +agentMedian.toFixed(3),
+    sdkMedianMs: +rawMedian.toFixed(3),
+    overheadMedianMs: +(agentMedian - rawMedian).toFixed(3),
+  };
 }
 
 async function loopOnce({ turns, perTurn, tool, args }) {
@@ -162,8 +179,16 @@ async function loopOnce({ turns, perTurn, tool, args }) {
     ];
   };
   const cassette = [
-    ...Array.from({ length: turns }, (_, turn) => [...Array.from({ length: perTurn }, (_, i) => call(turn, i)).flat(), { type: "done", reason: "toolUse", usage: { input: 10, output: 5 } }]),
-    [{ type: "text_start", contentIndex: 0 }, { type: "text_delta", contentIndex: 0, delta: "done" }, { type: "text_end", contentIndex: 0 }, { type: "done", reason: "stop", usage: { input: 10, output: 5 } }],
+    ...Array.from({ length: turns }, (_, turn) => [
+      ...Array.from({ length: perTurn }, (_, i) => call(turn, i)).flat(),
+      { type: "done", reason: "toolUse", usage: { input: 10, output: 5 } },
+    ]),
+    [
+      { type: "text_start", contentIndex: 0 },
+      { type: "text_delta", contentIndex: 0, delta: "done" },
+      { type: "text_end", contentIndex: 0 },
+      { type: "done", reason: "stop", usage: { input: 10, output: 5 } },
+    ],
   ];
   writeCassette(agentDir, "mcp-loop", cassette);
   let ends = 0;
@@ -199,7 +224,13 @@ export async function benchMcpLoop({ turns = 10, perTurn = 100, rounds = 3 } = {
     builtin.push(await loopOnce({ turns, perTurn, tool: "ls", args: () => ({ path: "." }) }));
     mcp.push(await loopOnce({ turns, perTurn, tool: "mcp__s1__echo", args: (id) => ({ text: id }) }));
   }
-  return { calls: turns * perTurn, rounds, mcpPerCallMs: +median(mcp).toFixed(3), builtinLsPerCallMs: +median(builtin).toFixed(3), differenceMs: +(median(mcp) - median(builtin)).toFixed(3) };
+  return {
+    calls: turns * perTurn,
+    rounds,
+    mcpPerCallMs: +median(mcp).toFixed(3),
+    builtinLsPerCallMs: +median(builtin).toFixed(3),
+    differenceMs: +(median(mcp) - median(builtin)).toFixed(3),
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -13,7 +13,16 @@ function makeSession(path, count) {
     const message =
       i % 2 === 0
         ? { role: "user", content: `question ${i}`, timestamp: i }
-        : { role: "assistant", content: [{ type: "text", text: `answer ${i}` }], api: "replay", provider: "replay", model: "demo", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: i };
+        : {
+            role: "assistant",
+            content: [{ type: "text", text: `answer ${i}` }],
+            api: "replay",
+            provider: "replay",
+            model: "demo",
+            usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+            stopReason: "stop",
+            timestamp: i,
+          };
     lines.push(JSON.stringify({ type: "message", id, parentId: parent, timestamp: new Date(i).toISOString(), message }));
     parent = id;
   }

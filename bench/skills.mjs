@@ -11,7 +11,10 @@ function populate(agentDir, skills) {
   for (let i = 0; i < skills; i++) {
     const dir = join(agentDir, "skills", `group-${Math.floor(i / 2)}`, `skill-${i}`);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "SKILL.md"), `---\nname: skill-${i}\ndescription: Benchmark skill number ${i}, for tasks of kind ${i % 17}.\nlicense: MIT\n---\n# Skill ${i}\n\n${"Step text. ".repeat(200)}\n`);
+    writeFileSync(
+      join(dir, "SKILL.md"),
+      `---\nname: skill-${i}\ndescription: Benchmark skill number ${i}, for tasks of kind ${i % 17}.\nlicense: MIT\n---\n# Skill ${i}\n\n${"Step text. ".repeat(200)}\n`,
+    );
   }
   mkdirSync(join(agentDir, "prompts"), { recursive: true });
   for (let i = 0; i < skills / 5; i++) writeFileSync(join(agentDir, "prompts", `t-${i}.md`), `---\ndescription: Template ${i}\n---\nDo $1 with ${"words ".repeat(50)}\n`);

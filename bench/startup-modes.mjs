@@ -29,7 +29,9 @@ function timeCli(args, agentDir, match) {
     if (firstAt === undefined && out.split("\n").some(match)) firstAt = performance.now() - t0;
   });
   return new Promise((resolve, reject) =>
-    child.once("close", (code) => (code === 0 && firstAt !== undefined ? resolve({ firstMs: firstAt, exitMs: performance.now() - t0, out }) : reject(new Error(`exit ${code}: ${out.slice(0, 500)}`)))),
+    child.once("close", (code) =>
+      code === 0 && firstAt !== undefined ? resolve({ firstMs: firstAt, exitMs: performance.now() - t0, out }) : reject(new Error(`exit ${code}: ${out.slice(0, 500)}`)),
+    ),
   );
 }
 
@@ -83,7 +85,9 @@ async function sdkChild(agentDir) {
   const tokenAt = await firstToken;
   await agent.dispose();
   // From the call to createAgent (the prompt is sent as soon as it resolves).
-  process.stdout.write(JSON.stringify({ importMs: imported - t0, createMs: created - imported, createToFirstEventMs: firstEvent - imported, createToFirstTokenMs: tokenAt - imported }));
+  process.stdout.write(
+    JSON.stringify({ importMs: imported - t0, createMs: created - imported, createToFirstEventMs: firstEvent - imported, createToFirstTokenMs: tokenAt - imported }),
+  );
 }
 
 if (process.argv[2] === "--sdk-child") await sdkChild(process.argv[3]);

@@ -38,12 +38,17 @@ async function bareNode(node) {
 
 export async function benchStartupNodes({ runs = 15, majors = [20, 22, 24] } = {}) {
   const nodes = await Promise.all(majors.map((major) => nodeRuntime(major)));
-  const versions = await Promise.all(nodes.map((node) => new Promise((resolve) => {
-    const child = spawn(node, ["--version"], { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (chunk) => (out += chunk));
-    child.once("exit", () => resolve(out.trim()));
-  })));
+  const versions = await Promise.all(
+    nodes.map(
+      (node) =>
+        new Promise((resolve) => {
+          const child = spawn(node, ["--version"], { stdio: ["ignore", "pipe", "inherit"] });
+          let out = "";
+          child.stdout.on("data", (chunk) => (out += chunk));
+          child.once("exit", () => resolve(out.trim()));
+        }),
+    ),
+  );
   // One agent dir per major: each keeps the compile cache its Node wrote.
   const dirs = majors.map((major) => tempDir(`atomic-bench-node${major}-`));
   const first = [];

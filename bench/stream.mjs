@@ -48,4 +48,5 @@ export async function benchStream({ deltas = 5000, runs = 5, messageUpdates = "f
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await benchStream({ runs: Number(process.argv[2] ?? 5), messageUpdates: process.argv[3] ?? "full" })));
+if (import.meta.url === `file://${process.argv[1]}`)
+  console.log(JSON.stringify(await benchStream({ runs: Number(process.argv[2] ?? 5), messageUpdates: process.argv[3] ?? "full" })));

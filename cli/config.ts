@@ -85,7 +85,12 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
     const { modelsJson, authFile } = models.diagnostics();
     line();
     line("Models");
-    const jsonState = modelsJson.state === "loaded" ? `read; providers: ${modelsJson.providers.join(", ") || "none"}` : modelsJson.state === "missing" ? "not found" : "invalid, ignored (see Problems)";
+    const jsonState =
+      modelsJson.state === "loaded"
+        ? `read; providers: ${modelsJson.providers.join(", ") || "none"}`
+        : modelsJson.state === "missing"
+          ? "not found"
+          : "invalid, ignored (see Problems)";
     line(`  models.json  ${modelsJson.path} (${jsonState})`);
     line(`  auth.json    ${authFile.path} (${authFile.error ? "unreadable, see Problems" : `entries: ${authFile.providers.join(", ") || "none"}`})`);
     const agent = host.kernel.services.maybe("agent");
@@ -93,7 +98,14 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
     line(`  startup model  ${model ? `${model.provider}/${model.id} (thinking ${agent!.getThinkingLevel()})` : "none"}`);
     line();
     line("Credentials (provider, where its key comes from; keys are never shown)");
-    out.push(...table(models.providers().map((provider) => [provider, credentials(models.authStatus(provider), models.providerInfo(provider)?.envKey), count(models.modelsOf(provider).length, "model")]), "  "));
+    out.push(
+      ...table(
+        models
+          .providers()
+          .map((provider) => [provider, credentials(models.authStatus(provider), models.providerInfo(provider)?.envKey), count(models.modelsOf(provider).length, "model")]),
+        "  ",
+      ),
+    );
   }
   if (found.notes.length > 0) {
     line();

@@ -149,7 +149,12 @@ function fail(error: unknown): number {
     return 2;
   }
   // Several problems at once (every invalid setting) are a line each; indented lines continue the one before.
-  process.stderr.write(coded.message.split("\n").map((line) => (/^\s/.test(line) ? `${line}\n` : `atomic: ${line}\n`)).join(""));
+  process.stderr.write(
+    coded.message
+      .split("\n")
+      .map((line) => (/^\s/.test(line) ? `${line}\n` : `atomic: ${line}\n`))
+      .join(""),
+  );
   return usage ? 2 : 1;
 }
 

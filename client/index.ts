@@ -158,7 +158,12 @@ export class RpcClient {
   }
   /** `requestId`: the request's id (its `bash_execution_update` events carry it; `abortBash(requestId)` cancels it). */
   bash(command: string, options: { requestId?: string; excludeFromContext?: boolean } = {}): Promise<DataOf<"bash">> {
-    return this.#data({ type: "bash", command, ...(options.requestId ? { id: options.requestId } : {}), ...(options.excludeFromContext !== undefined ? { excludeFromContext: options.excludeFromContext } : {}) });
+    return this.#data({
+      type: "bash",
+      command,
+      ...(options.requestId ? { id: options.requestId } : {}),
+      ...(options.excludeFromContext !== undefined ? { excludeFromContext: options.excludeFromContext } : {}),
+    });
   }
   /** Cancels every running bash command, or only those sent with `requestId`. */
   async abortBash(requestId?: string): Promise<void> {

@@ -32,11 +32,23 @@ describe("example extensions", () => {
   it("word-count: the model is offered the tool with its JSON Schema; calls are validated and answered", async () => {
     const c = await start(["word-count"]);
     writeFileSync(join(c.cwd, "a.txt"), "one two\nthree four\n");
-    fake.script({ toolCalls: [{ name: "word_count", args: { path: "a.txt" } }, { name: "word_count", args: { path: 5 } }] }, { text: "done" });
+    fake.script(
+      {
+        toolCalls: [
+          { name: "word_count", args: { path: "a.txt" } },
+          { name: "word_count", args: { path: 5 } },
+        ],
+      },
+      { text: "done" },
+    );
     const from = await promptSettled(c, "count");
     expect(wireText(fake.requests[0]!.body.messages[0])).toContain("Guidelines for the extension tools:\n- Use word_count instead of wc for counting words in a file.");
     const offered = (fake.requests[0]!.body.tools as { function: { name: string; parameters: unknown } }[]).find((tool) => tool.function.name === "word_count");
-    expect(offered!.function.parameters).toMatchObject({ type: "object", properties: { path: { type: "string" }, unit: { anyOf: [{ const: "lines" }, { const: "words" }, { const: "chars" }] } }, required: ["path"] });
+    expect(offered!.function.parameters).toMatchObject({
+      type: "object",
+      properties: { path: { type: "string" }, unit: { anyOf: [{ const: "lines" }, { const: "words" }, { const: "chars" }] } },
+      required: ["path"],
+    });
     expect(toolResults(c, from)).toEqual([
       { tool: "word_count", isError: false, text: "lines: 2\nwords: 4\nchars: 19" },
       { tool: "word_count", isError: true, text: 'Validation failed for tool "word_count": Invalid path: expected string' },
@@ -45,7 +57,11 @@ describe("example extensions", () => {
 
   it("permission-gate: a dangerous command waits for the client's confirm; no blocks it, yes runs it", async () => {
     const c = await start(["permission-gate"]);
-    fake.script({ toolCalls: [{ name: "bash", args: { command: "sudo rm -rf /nowhere" } }] }, { toolCalls: [{ name: "bash", args: { command: "rm -rf ./scratch && echo cleaned" } }] }, { text: "done" });
+    fake.script(
+      { toolCalls: [{ name: "bash", args: { command: "sudo rm -rf /nowhere" } }] },
+      { toolCalls: [{ name: "bash", args: { command: "rm -rf ./scratch && echo cleaned" } }] },
+      { text: "done" },
+    );
     const from = c.records.length;
     await c.request({ type: "prompt", message: "clean up" });
     const first = await uiRequest(c, "confirm", from);
@@ -62,7 +78,15 @@ describe("example extensions", () => {
 
   it("protected-paths: a write to .env is blocked with a warning; other writes go through", async () => {
     const c = await start(["protected-paths"]);
-    fake.script({ toolCalls: [{ name: "write", args: { path: ".env", content: "SECRET=1" } }, { name: "write", args: { path: "notes.txt", content: "hi" } }] }, { text: "done" });
+    fake.script(
+      {
+        toolCalls: [
+          { name: "write", args: { path: ".env", content: "SECRET=1" } },
+          { name: "write", args: { path: "notes.txt", content: "hi" } },
+        ],
+      },
+      { text: "done" },
+    );
     const from = await promptSettled(c, "write");
     const [blocked, written] = toolResults(c, from);
     expect(blocked).toMatchObject({ tool: "write", isError: true, text: ".env is protected (secrets, .git and node_modules are off limits)." });
@@ -99,7 +123,10 @@ describe("example extensions", () => {
     from = c.records.length;
     await c.ok({ type: "prompt", message: "/ui-clear" });
     const cleared = [await uiRequest(c, "setWidget", from), await uiRequest(c, "setStatus", from)];
-    expect(cleared.map((r) => Object.keys(r).sort())).toEqual([["id", "method", "type", "widgetKey"], ["id", "method", "statusKey", "type"]]);
+    expect(cleared.map((r) => Object.keys(r).sort())).toEqual([
+      ["id", "method", "type", "widgetKey"],
+      ["id", "method", "statusKey", "type"],
+    ]);
     from = await promptSettled(c, "hi");
     expect((await uiRequest(c, "setStatus", from)).statusText).toBe("turn 1 running");
   });
@@ -134,14 +161,25 @@ describe("example extensions", () => {
     expect(fake.requests).toHaveLength(2);
     expect(userTexts(fake.requests[1]!)).toEqual(["Answer in one sentence: why is the sky blue", "my key is [redacted]"]);
     const { messages } = await c.ok({ type: "get_messages" });
-    expect(messages.filter((m: { role: string }) => m.role === "user").map((m: { content: string }) => m.content)).toEqual(["Answer in one sentence: why is the sky blue", "my key is sk-abcdefgh12345"]);
+    expect(messages.filter((m: { role: string }) => m.role === "user").map((m: { content: string }) => m.content)).toEqual([
+      "Answer in one sentence: why is the sky blue",
+      "my key is sk-abcdefgh12345",
+    ]);
   });
 
   it("read-audit: the overriding read refuses .env, records reads and delegates to the built-in", async () => {
     const c = await start(["read-audit"]);
     writeFileSync(join(c.cwd, "notes.txt"), "hello notes\n");
     writeFileSync(join(c.cwd, ".env"), "SECRET=1\n");
-    fake.script({ toolCalls: [{ name: "read", args: { path: ".env" } }, { name: "read", args: { path: "notes.txt" } }] }, { text: "done" });
+    fake.script(
+      {
+        toolCalls: [
+          { name: "read", args: { path: ".env" } },
+          { name: "read", args: { path: "notes.txt" } },
+        ],
+      },
+      { text: "done" },
+    );
     const from = await promptSettled(c, "read");
     const read = (fake.requests[0]!.body.tools as { function: { name: string; description: string } }[]).filter((tool) => tool.function.name === "read");
     expect(read).toHaveLength(1);

@@ -53,7 +53,9 @@ describe("flags", () => {
       { name: "--continue", alias: "-c", key: "continue", conflicts: ["--session", "--no-session"], description: "" },
       { name: "--session", key: "session", value: "<path>", description: "" },
     ];
-    expect(() => parseFlags(["-c", "--session", "x"], session)).toThrow(expect.objectContaining({ code: ErrorCode.USAGE, message: "Options -c and --session cannot be used together" }));
+    expect(() => parseFlags(["-c", "--session", "x"], session)).toThrow(
+      expect.objectContaining({ code: ErrorCode.USAGE, message: "Options -c and --session cannot be used together" }),
+    );
     expect(() => parseFlags(["--no-session", "--continue"], session)).toThrow("Options --no-session and --continue cannot be used together");
     expect(() => parseFlags(["--continue", "-c"], session)).not.toThrow();
     expect(parseFlags(["--session", "x", "--no-session"], session).values).toEqual({ session: "x", noSession: true });

@@ -136,11 +136,13 @@ function checkConflicts(given: readonly { flag: FlagSpec; as: string }[]): void 
 /** The --help table; the ignored terminal-UI options are one line at its end. */
 export function flagHelp(flags: readonly FlagSpec[]): string[] {
   const ignored = flags.filter((f) => TERMINAL_UI_FLAGS.includes(f));
-  const lines = flags.filter((f) => !ignored.includes(f)).map((f) => {
-    const names = [f.name, f.alias].filter(Boolean).join(", ");
-    const left = `  ${names}${f.value ? ` ${f.value}` : ""}`;
-    return `${left.padEnd(32)} ${f.description}`;
-  });
+  const lines = flags
+    .filter((f) => !ignored.includes(f))
+    .map((f) => {
+      const names = [f.name, f.alias].filter(Boolean).join(", ");
+      const left = `  ${names}${f.value ? ` ${f.value}` : ""}`;
+      return `${left.padEnd(32)} ${f.description}`;
+    });
   if (ignored.length > 0) lines.push(`  ${ignored.map((f) => f.name).join(", ")}: pi's terminal-UI options, accepted and ignored.`);
   return lines;
 }

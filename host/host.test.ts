@@ -31,7 +31,13 @@ const echo = definePlugin({
   settings: { greeting: defineSetting(() => z.string(), { description: "g" }), shell: defineSetting(() => z.string(), { scope: "trusted", description: "s" }) },
   flags: [{ name: "--loud", key: "loud", description: "l" }],
   apply(k) {
-    k.registerCommand(defineCommand({ name: "echo", input: () => z.object({ text: z.string() }), run: ({ text }, ctx) => ({ text, source: ctx.source, settings: k.config.settings, loud: k.config.cli["loud" as never] ?? false }) }));
+    k.registerCommand(
+      defineCommand({
+        name: "echo",
+        input: () => z.object({ text: z.string() }),
+        run: ({ text }, ctx) => ({ text, source: ctx.source, settings: k.config.settings, loud: k.config.cli["loud" as never] ?? false }),
+      }),
+    );
     k.registerTransport({ name: "test", description: "t", serve: async () => 7 });
   },
 });
@@ -64,12 +70,17 @@ describe("createHost", () => {
 
   it("unknown flags fail after boot unless an open layer registered them", async () => {
     const { agentDir, cwd } = dirs();
-    await expect(createHost({ cwd, agentDir, env: {}, plugins: [echo], argv: ["--plan"], log: recordingLog([]) })).rejects.toMatchObject({ code: ErrorCode.USAGE, message: "Unknown option: --plan" });
+    await expect(createHost({ cwd, agentDir, env: {}, plugins: [echo], argv: ["--plan"], log: recordingLog([]) })).rejects.toMatchObject({
+      code: ErrorCode.USAGE,
+      message: "Unknown option: --plan",
+    });
     const lateFlag = definePlugin({ name: "ext", apply: (k) => k.openLayer("/ext.ts").registerFlag({ name: "--plan", key: "plan", description: "p" }) });
     const host = await createHost({ cwd, agentDir, env: {}, plugins: [echo, lateFlag], argv: ["--plan"], log: recordingLog([]) });
     expect(host.config.cli["plan" as never]).toBe(true);
     const clashing = definePlugin({ name: "ext", apply: (k) => k.openLayer("/ext.ts").registerFlag({ name: "--mode", key: "m", value: "<m>", description: "m" }) });
-    await expect(createHost({ cwd, agentDir, env: {}, plugins: [echo, clashing], log: recordingLog([]) })).rejects.toThrow('Flag "--mode" from "/ext.ts" is already registered by "kernel"');
+    await expect(createHost({ cwd, agentDir, env: {}, plugins: [echo, clashing], log: recordingLog([]) })).rejects.toThrow(
+      'Flag "--mode" from "/ext.ts" is already registered by "kernel"',
+    );
   });
 
   it("an unknown mode lists the transports; positional arguments are refused where prompts are not taken", async () => {
@@ -96,8 +107,20 @@ describe("createHost", () => {
     const plugin: PluginDefinition = definePlugin({
       name: "p",
       apply(k) {
-        k.registerCommand(defineCommand({ name: "wait", input: () => z.object({}), run: async () => { await gate; order.push("wait answered"); } }));
-        k.hooks.closing.tap(k.name, () => { order.push("closing"); release(); });
+        k.registerCommand(
+          defineCommand({
+            name: "wait",
+            input: () => z.object({}),
+            run: async () => {
+              await gate;
+              order.push("wait answered");
+            },
+          }),
+        );
+        k.hooks.closing.tap(k.name, () => {
+          order.push("closing");
+          release();
+        });
         k.hooks.shutdown.tap(k.name, () => void order.push("shutdown"));
       },
     });

@@ -120,7 +120,8 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
       const lateFlags = () => [...flags, ...kernel.lateFlags.map((entry) => entry.flag)];
       // Values of flags extensions registered while loading, before the startup choices and
       // session_start read them (pi.getFlag in a session_start handler); still unknown: below.
-      if (parsed.unknown.length > 0) kernel.hookRegistry.viewFor("host").boot_configure.tap({ name: "host", order: "pre" }, () => void Object.assign(cli, parseFlags(argv, lateFlags()).values));
+      if (parsed.unknown.length > 0)
+        kernel.hookRegistry.viewFor("host").boot_configure.tap({ name: "host", order: "pre" }, () => void Object.assign(cli, parseFlags(argv, lateFlags()).values));
       await kernel.boot();
       if (parsed.unknown.length > 0) checkLateFlags(argv, lateFlags(), cli);
       // A sibling reuses the loaded definitions (user plugins included): nothing is imported twice.

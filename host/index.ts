@@ -9,7 +9,18 @@ export { HostRuntime } from "./runtime.js";
 export { PluginLoader, isBuiltinSpec, packageAliases, type LoaderOptions } from "./loader.js";
 export { Scheduler, INVALID_COMMAND, failure } from "./scheduler.js";
 export { composeFlags, parseFlags, flagHelp, UnknownOptionError, CORE_FLAGS, type ParsedFlags } from "./argv.js";
-export { checkSettingsFile, composeSettings, readRawSettings, resolveSettings, unknownSettingsOf, validateSettingsFile, CORE_SETTINGS, type ComposedSetting, type RawSettingsFile, type ResolvedSettings } from "./settings-files.js";
+export {
+  checkSettingsFile,
+  composeSettings,
+  readRawSettings,
+  resolveSettings,
+  unknownSettingsOf,
+  validateSettingsFile,
+  CORE_SETTINGS,
+  type ComposedSetting,
+  type RawSettingsFile,
+  type ResolvedSettings,
+} from "./settings-files.js";
 export { protocolSchema, pascalCase, type JsonSchema, type ProtocolSource } from "./protocol-schema.js";
 export { claimStdout, type ClaimedStdout } from "../lib/stdout/index.js";
 export { resolveAgentDir } from "../kernel/index.js";

@@ -36,10 +36,7 @@ describe("plugin loader", () => {
 
   it("transpiles a user .ts plugin that imports the kernel through the alias", async () => {
     const { root, loader: l } = loader();
-    writeFileSync(
-      join(root, "mine.ts"),
-      `import { definePlugin } from "atomic-agent";\nconst n: string = "mine";\nexport default definePlugin({ name: n, apply() {} });\n`,
-    );
+    writeFileSync(join(root, "mine.ts"), `import { definePlugin } from "atomic-agent";\nconst n: string = "mine";\nexport default definePlugin({ name: n, apply() {} });\n`);
     expect((await l.load("./mine.ts")).name).toBe("mine");
   });
 

@@ -43,7 +43,9 @@ export class PluginLoader {
     const builtin = isBuiltinSpec(spec);
     const known = builtin ? this.#options.builtins?.[spec] : undefined;
     if (builtin && !known && !this.#options.builtinDir) {
-      throw new KernelError(ErrorCode.PLUGIN_LOAD, `Unknown built-in plugin "${spec}" (known: ${Object.keys(this.#options.builtins ?? {}).join(", ") || "none"})`, { plugin: spec });
+      throw new KernelError(ErrorCode.PLUGIN_LOAD, `Unknown built-in plugin "${spec}" (known: ${Object.keys(this.#options.builtins ?? {}).join(", ") || "none"})`, {
+        plugin: spec,
+      });
     }
     const path = builtin ? join(this.#options.builtinDir ?? "", spec, "index.js") : this.#resolvePath(spec);
     let mod: unknown;
@@ -67,11 +69,7 @@ export class PluginLoader {
     }
     const candidate = (mod as { default?: unknown })?.default ?? mod;
     if (!isPluginDefinition(candidate)) {
-      throw new KernelError(
-        ErrorCode.PLUGIN_INVALID,
-        `Plugin "${spec}" (${path}) must default-export definePlugin({ name, apply })`,
-        { plugin: spec },
-      );
+      throw new KernelError(ErrorCode.PLUGIN_INVALID, `Plugin "${spec}" (${path}) must default-export definePlugin({ name, apply })`, { plugin: spec });
     }
     return candidate;
   }

@@ -77,9 +77,19 @@ export function protocolSchema(source: ProtocolSource): JsonSchema {
       .meta({ description: `${definition.description ?? name}${lane}${reply}`, ...(examples ? { examples } : {}) });
     if (!source.commands.respondsTo(name)) continue;
     const data =
-      definition.output === NO_DATA ? {} : definition.output ? { data: definition.output() } : { data: z.unknown().optional().meta({ description: "Not declared by the plugin that registered the command." }) };
+      definition.output === NO_DATA
+        ? {}
+        : definition.output
+          ? { data: definition.output() }
+          : { data: z.unknown().optional().meta({ description: "Not declared by the plugin that registered the command." }) };
     responses[`${pascalCase(name)}Response`] = z
-      .object({ id: Id().optional(), type: z.literal("response"), command: z.literal(name).meta({ description: "The command answered." }), success: z.literal(true).meta({ description: "The command succeeded." }), ...data })
+      .object({
+        id: Id().optional(),
+        type: z.literal("response"),
+        command: z.literal(name).meta({ description: "The command answered." }),
+        success: z.literal(true).meta({ description: "The command succeeded." }),
+        ...data,
+      })
       .meta({ description: `The successful response to \`${name}\`.` });
   }
   responses.ErrorResponse = z

@@ -9,8 +9,28 @@ function setup() {
   const warnings: string[] = [];
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  commands.register(defineCommand({ name: "slow", input: () => z.object({}), run: async () => { order.push("slow:start"); await gate; order.push("slow:end"); return { ok: 1 }; } }));
-  commands.register(defineCommand({ name: "fast", input: () => z.object({ n: z.number() }), run: ({ n }, ctx) => { order.push(`fast:${n}`); return { n, source: ctx.source, seq: ctx.seq }; } }));
+  commands.register(
+    defineCommand({
+      name: "slow",
+      input: () => z.object({}),
+      run: async () => {
+        order.push("slow:start");
+        await gate;
+        order.push("slow:end");
+        return { ok: 1 };
+      },
+    }),
+  );
+  commands.register(
+    defineCommand({
+      name: "fast",
+      input: () => z.object({ n: z.number() }),
+      run: ({ n }, ctx) => {
+        order.push(`fast:${n}`);
+        return { n, source: ctx.source, seq: ctx.seq };
+      },
+    }),
+  );
   commands.register(defineCommand({ name: "now", lane: "immediate", input: () => z.object({}), run: () => void order.push("now") }));
   commands.register(defineCommand({ name: "reply", lane: "immediate", noResponse: true, input: () => z.object({ id: z.string() }), run: () => void order.push("reply") }));
   const log: Logger = { info() {}, warn: (m) => void warnings.push(m), error: (m) => void warnings.push(m) };

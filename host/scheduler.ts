@@ -60,7 +60,8 @@ export class Scheduler {
       if (!known) return options.respond(failure(id, type, `Unknown command: ${type}`));
       try {
         const data = await commands.invoke(type, object, { ...(id === undefined ? {} : { id }), source: options.source, seq, earlier });
-        if (answers) options.respond(withId(id, data === undefined ? { type: "response", command: type, success: true } : { type: "response", command: type, success: true, data }));
+        if (answers)
+          options.respond(withId(id, data === undefined ? { type: "response", command: type, success: true } : { type: "response", command: type, success: true, data }));
       } catch (error) {
         const message = toKernelError(error).message;
         if (answers) options.respond(failure(id, type, message));

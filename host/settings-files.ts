@@ -9,12 +9,25 @@
 import { constants as fsConstants } from "node:fs";
 import { open } from "node:fs/promises";
 import { z } from "zod";
-import { deepMerge, defineSetting, ErrorCode, formatValidationIssues, KernelError, ONE_SHOT, type PluginDefinition, type SettingSource, type SettingSpec } from "../kernel/index.js";
+import {
+  deepMerge,
+  defineSetting,
+  ErrorCode,
+  formatValidationIssues,
+  KernelError,
+  ONE_SHOT,
+  type PluginDefinition,
+  type SettingSource,
+  type SettingSpec,
+} from "../kernel/index.js";
 import { unknownSettings } from "./unknown-settings.js";
 
 /** Keys the host itself reads (transport choice, plugin paths, trust). */
 export const CORE_SETTINGS: Record<string, SettingSpec> = {
-  mode: defineSetting(() => z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "a transport name"), { scope: "trusted", description: "Default transport, as --mode (a registered transport name, never a path)." }),
+  mode: defineSetting(() => z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "a transport name"), {
+    scope: "trusted",
+    description: "Default transport, as --mode (a registered transport name, never a path).",
+  }),
   plugins: defineSetting(() => z.array(z.string()), { scope: "user", description: "Extra plugins: built-in names or paths to .ts/.js modules." }),
   trustedProjects: defineSetting(() => z.array(z.string()), { scope: "user", description: "Project folders whose code (.atomic/extensions) and execution settings are trusted." }),
 };

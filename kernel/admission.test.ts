@@ -64,7 +64,15 @@ describe("admission", () => {
     await slow.use([definePlugin({ name: "hangs", apply: (k) => k.hooks.boot_start.tapPromise(k.name, () => new Promise(() => undefined)) })]);
     await expect(slow.boot()).rejects.toMatchObject({ code: ErrorCode.PLUGIN_BOOT_TIMEOUT, plugin: "hangs", hook: "boot_start" });
     const failing = kernel();
-    await failing.use([definePlugin({ name: "breaks", apply: (k) => k.hooks.boot_start.tap(k.name, () => { throw new Error("no disk"); }) })]);
+    await failing.use([
+      definePlugin({
+        name: "breaks",
+        apply: (k) =>
+          k.hooks.boot_start.tap(k.name, () => {
+            throw new Error("no disk");
+          }),
+      }),
+    ]);
     await expect(failing.boot()).rejects.toMatchObject({ code: ErrorCode.HOOK_FAILED, plugin: "breaks", hook: "boot_start", message: "[plugin breaks] boot failed: no disk" });
   });
 });

@@ -43,11 +43,10 @@ export function admit(batch: readonly PluginDefinition[], admitted: Admitted): P
 function order(batch: readonly PluginDefinition[], byName: Map<string, PluginDefinition>, publishers: Map<string, string>): PluginDefinition[] {
   const ordered: PluginDefinition[] = [];
   const state = new Map<string, "visiting" | "done">();
-  const predecessors = (plugin: PluginDefinition): string[] => [
-    ...(plugin.dependsOn ?? []),
-    ...(plugin.after ?? []),
-    ...(plugin.requires ?? []).map((service) => publishers.get(service)!),
-  ].filter((name) => name !== plugin.name && byName.has(name));
+  const predecessors = (plugin: PluginDefinition): string[] =>
+    [...(plugin.dependsOn ?? []), ...(plugin.after ?? []), ...(plugin.requires ?? []).map((service) => publishers.get(service)!)].filter(
+      (name) => name !== plugin.name && byName.has(name),
+    );
   const visit = (plugin: PluginDefinition, chain: string[]): void => {
     const mark = state.get(plugin.name);
     if (mark === "done") return;

@@ -53,7 +53,16 @@ describe("command registry", () => {
 
   it("a throwing handler becomes a coded error with its plugin", async () => {
     const r = new CommandRegistry();
-    r.register(defineCommand({ name: "boom", input: z.object({}), run: () => { throw new Error("kaput"); } }), "demo");
+    r.register(
+      defineCommand({
+        name: "boom",
+        input: z.object({}),
+        run: () => {
+          throw new Error("kaput");
+        },
+      }),
+      "demo",
+    );
     await expect(r.invoke("boom", {})).rejects.toMatchObject({ code: ErrorCode.INTERNAL, plugin: "demo", message: "kaput" });
   });
 });

@@ -79,7 +79,13 @@ export function isInsideFolder(child: string, parent: string, paths: PathApi = n
 }
 
 /** A project is trusted by `--approve`, or when `cwd` is (inside) a folder of the user's `trustedProjects`. */
-export function isTrustedProject(cwd: string, trustedProjects: readonly string[] | undefined, approve: boolean | undefined, env: NodeJS.ProcessEnv = process.env, paths: PathApi = nodePath): boolean {
+export function isTrustedProject(
+  cwd: string,
+  trustedProjects: readonly string[] | undefined,
+  approve: boolean | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  paths: PathApi = nodePath,
+): boolean {
   if (approve) return true;
   const here = paths.resolve(cwd);
   return (trustedProjects ?? []).some((entry) => isInsideFolder(here, paths.resolve(expandHome(entry, env, paths)), paths));

@@ -69,11 +69,7 @@ function safeString(value: unknown): string {
 
 /** Builders for the errors the kernel raises itself. */
 export const kernelErrors = {
-  frozen: (what: string) =>
-    new KernelError(
-      ErrorCode.KERNEL_FROZEN,
-      `Cannot ${what}: the kernel is frozen after boot. Register from a plugin's apply() or its boot hook.`,
-    ),
+  frozen: (what: string) => new KernelError(ErrorCode.KERNEL_FROZEN, `Cannot ${what}: the kernel is frozen after boot. Register from a plugin's apply() or its boot hook.`),
   duplicate: (kind: string, name: string, plugin?: string, existingOwner?: string) =>
     new KernelError(
       ErrorCode.DUPLICATE,
@@ -81,11 +77,7 @@ export const kernelErrors = {
       plugin ? { plugin } : {},
     ),
   missingDependency: (plugin: string, dependency: string) =>
-    new KernelError(
-      ErrorCode.PLUGIN_MISSING_DEPENDENCY,
-      `Plugin "${plugin}" depends on "${dependency}", which is not loaded`,
-      { plugin },
-    ),
+    new KernelError(ErrorCode.PLUGIN_MISSING_DEPENDENCY, `Plugin "${plugin}" depends on "${dependency}", which is not loaded`, { plugin }),
   unknownCommand: (type: string) => new KernelError(ErrorCode.UNKNOWN_COMMAND, `Unknown command: ${type}`),
   invalidInput: (message: string) => new KernelError(ErrorCode.INVALID_INPUT, message),
   serviceMissing: (name: string, requiredBy?: string) =>
@@ -95,9 +87,5 @@ export const kernelErrors = {
       requiredBy ? { plugin: requiredBy } : {},
     ),
   hookFailed: (plugin: string, hook: string, cause: unknown) =>
-    new KernelError(
-      ErrorCode.HOOK_FAILED,
-      `[plugin ${plugin}] hook ${hook}: ${cause instanceof Error ? cause.message : String(cause)}`,
-      { plugin, hook, cause },
-    ),
+    new KernelError(ErrorCode.HOOK_FAILED, `[plugin ${plugin}] hook ${hook}: ${cause instanceof Error ? cause.message : String(cause)}`, { plugin, hook, cause }),
 };

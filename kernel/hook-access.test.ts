@@ -49,13 +49,25 @@ describe("who may call a hook", () => {
   it("a guard without a veto is refused when declared", async () => {
     const k = kernel();
     const { sample_gate } = sampleHooks();
-    await expect(k.use([definePlugin({ name: "z", hooks: () => ({ broken: { ...sample_gate, veto: undefined } }), apply() {} })])).rejects.toThrow('Guard hook "broken" of plugin "z" needs a veto');
+    await expect(k.use([definePlugin({ name: "z", hooks: () => ({ broken: { ...sample_gate, veto: undefined } }), apply() {} })])).rejects.toThrow(
+      'Guard hook "broken" of plugin "z" needs a veto',
+    );
   });
 
   it("lists every declared hook with its owner, policy and purpose", async () => {
     const k = await withSampleHooks();
-    expect(k.hookRegistry.list().find((hook) => hook.name === "sample_gate")).toEqual({ name: "sample_gate", owner: "sample", policy: "guard", description: "Before an item is used: a tap may refuse it." });
-    expect(k.hookRegistry.list().slice(0, 3).map((hook) => hook.owner)).toEqual(["kernel", "kernel", "kernel"]);
+    expect(k.hookRegistry.list().find((hook) => hook.name === "sample_gate")).toEqual({
+      name: "sample_gate",
+      owner: "sample",
+      policy: "guard",
+      description: "Before an item is used: a tap may refuse it.",
+    });
+    expect(
+      k.hookRegistry
+        .list()
+        .slice(0, 3)
+        .map((hook) => hook.owner),
+    ).toEqual(["kernel", "kernel", "kernel"]);
   });
 
   it("the event map is closed: emitting an unknown event does not compile", () => {

@@ -58,8 +58,13 @@ export class HookRegistry {
     const callable: Record<string, unknown> = {};
     for (const [name, declaration] of Object.entries(declarations) as [string, HookDeclaration][]) {
       const existing = this.#entries.get(name);
-      if (existing) throw new KernelError(ErrorCode.DUPLICATE, `Hook "${name}" is declared by plugin "${existing.owner}"; plugin "${owner}" cannot declare it too`, { plugin: owner, hook: name });
-      if (declaration.policy === "guard" && !declaration.veto) throw new KernelError(ErrorCode.PLUGIN_INVALID, `Guard hook "${name}" of plugin "${owner}" needs a veto`, { plugin: owner, hook: name });
+      if (existing)
+        throw new KernelError(ErrorCode.DUPLICATE, `Hook "${name}" is declared by plugin "${existing.owner}"; plugin "${owner}" cannot declare it too`, {
+          plugin: owner,
+          hook: name,
+        });
+      if (declaration.policy === "guard" && !declaration.veto)
+        throw new KernelError(ErrorCode.PLUGIN_INVALID, `Guard hook "${name}" of plugin "${owner}" needs a veto`, { plugin: owner, hook: name });
       const hook = declaration.hook as { name?: string };
       hook.name ??= name;
       installPolicy(name, declaration, this.#report, this.#bootTimeoutMs);
@@ -93,7 +98,8 @@ export class HookRegistry {
       get: (_, name) => (typeof name === "string" ? this.#entry(name, plugin).view : undefined),
       has: (_, name) => typeof name === "string" && this.#entries.has(name),
       ownKeys: () => [...this.#entries.keys()],
-      getOwnPropertyDescriptor: (_, name) => (typeof name === "string" && this.#entries.has(name) ? { enumerable: true, configurable: true, value: this.#entries.get(name)!.view } : undefined),
+      getOwnPropertyDescriptor: (_, name) =>
+        typeof name === "string" && this.#entries.has(name) ? { enumerable: true, configurable: true, value: this.#entries.get(name)!.view } : undefined,
       set: () => false,
       defineProperty: () => false,
       deleteProperty: () => false,
@@ -103,7 +109,11 @@ export class HookRegistry {
   #entry(name: string, asker: string): Entry {
     const entry = this.#entries.get(name);
     if (!entry) {
-      throw new KernelError(ErrorCode.NOT_FOUND, `Hook "${name}" is not declared: the plugin that owns it is not loaded, or "${asker}" is applied before it (list the owner in dependsOn or after)`, { plugin: asker, hook: name });
+      throw new KernelError(
+        ErrorCode.NOT_FOUND,
+        `Hook "${name}" is not declared: the plugin that owns it is not loaded, or "${asker}" is applied before it (list the owner in dependsOn or after)`,
+        { plugin: asker, hook: name },
+      );
     }
     return entry;
   }

@@ -45,12 +45,21 @@ function bootInterceptor(hookName: string, timeoutMs: number) {
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<never>((_, reject) => {
           timer = setTimeout(
-            () => reject(new KernelError(ErrorCode.PLUGIN_BOOT_TIMEOUT, `Plugin "${tap.name}" did not finish its ${hookName} hook within ${timeoutMs} ms`, { plugin: tap.name, hook: hookName })),
+            () =>
+              reject(
+                new KernelError(ErrorCode.PLUGIN_BOOT_TIMEOUT, `Plugin "${tap.name}" did not finish its ${hookName} hook within ${timeoutMs} ms`, {
+                  plugin: tap.name,
+                  hook: hookName,
+                }),
+              ),
             timeoutMs,
           );
           timer.unref();
         });
-        const work = tap.type === "async" ? new Promise<void>((resolve, reject) => original((error: unknown) => (error ? reject(error) : resolve()))) : Promise.resolve().then(() => original());
+        const work =
+          tap.type === "async"
+            ? new Promise<void>((resolve, reject) => original((error: unknown) => (error ? reject(error) : resolve())))
+            : Promise.resolve().then(() => original());
         try {
           await Promise.race([work, timeout]);
         } catch (error) {
@@ -118,12 +127,16 @@ function orderInterceptor(hookName: string, taps: () => readonly MutableTap[]) {
       const waiting: string[] = [];
       for (const other of taps()) {
         if (!names(other.after).includes(tap.name)) continue;
-        if ((other.stage ?? 0) < stage) throw new KernelError(ErrorCode.INVALID_INPUT, `Hook "${hookName}": "${other.name}" runs after "${tap.name}", but "${tap.name}" asks for a later group`, { hook: hookName });
+        if ((other.stage ?? 0) < stage)
+          throw new KernelError(ErrorCode.INVALID_INPUT, `Hook "${hookName}": "${other.name}" runs after "${tap.name}", but "${tap.name}" asks for a later group`, {
+            hook: hookName,
+          });
         if ((other.stage ?? 0) === stage) waiting.push(other.name);
       }
       for (const name of names(tap.after)) {
         const earlier = taps().find((other) => other.name === name);
-        if (earlier && (earlier.stage ?? 0) > stage) throw new KernelError(ErrorCode.INVALID_INPUT, `Hook "${hookName}": "${tap.name}" runs after "${name}", which is in a later group`, { hook: hookName });
+        if (earlier && (earlier.stage ?? 0) > stage)
+          throw new KernelError(ErrorCode.INVALID_INPUT, `Hook "${hookName}": "${tap.name}" runs after "${name}", which is in a later group`, { hook: hookName });
       }
       if (waiting.length > 0) tap.before = [...names(tap.before), ...waiting];
       return tap;

@@ -51,8 +51,12 @@ describe("hooks", () => {
     await k.hook("sample_step").promise({ index: 0 });
     expect(seen).toEqual(["leader", "follower", "other"]);
     k.context("test").hooks.sample_step.tap({ name: "tail", order: "post" }, () => undefined);
-    expect(() => k.context("test").hooks.sample_step.tap({ name: "z", after: "tail" }, () => undefined)).toThrow('Hook "sample_step": "z" runs after "tail", which is in a later group');
-    expect(() => k.context("test").hooks.sample_step.tap({ name: "y", order: "pre", after: "other" }, () => undefined)).toThrow('"y" runs after "other", which is in a later group');
+    expect(() => k.context("test").hooks.sample_step.tap({ name: "z", after: "tail" }, () => undefined)).toThrow(
+      'Hook "sample_step": "z" runs after "tail", which is in a later group',
+    );
+    expect(() => k.context("test").hooks.sample_step.tap({ name: "y", order: "pre", after: "other" }, () => undefined)).toThrow(
+      '"y" runs after "other", which is in a later group',
+    );
   });
 
   it("guard hooks fail closed: a throwing tap counts as the declared veto and is reported", async () => {
@@ -111,7 +115,9 @@ describe("hooks", () => {
   it("a hook not declared (its owner not loaded, or applied later) fails naming the fix", async () => {
     const k = kernel();
     const view = k.context("early").hooks;
-    expect(() => view.sample_step).toThrow('Hook "sample_step" is not declared: the plugin that owns it is not loaded, or "early" is applied before it (list the owner in dependsOn or after)');
+    expect(() => view.sample_step).toThrow(
+      'Hook "sample_step" is not declared: the plugin that owns it is not loaded, or "early" is applied before it (list the owner in dependsOn or after)',
+    );
     expect("sample_step" in view).toBe(false);
     await k.use([sampleOwner()]);
     expect("sample_step" in view).toBe(true);
@@ -122,10 +128,7 @@ describe("plugins and boot", () => {
   it("orders by dependsOn and freezes after boot", async () => {
     const k = kernel();
     const order: string[] = [];
-    await k.use([
-      definePlugin({ name: "b", dependsOn: ["a"], apply: () => void order.push("b") }),
-      definePlugin({ name: "a", apply: () => void order.push("a") }),
-    ]);
+    await k.use([definePlugin({ name: "b", dependsOn: ["a"], apply: () => void order.push("b") }), definePlugin({ name: "a", apply: () => void order.push("a") })]);
     await k.boot();
     expect(order).toEqual(["a", "b"]);
     const error = (() => {
@@ -151,14 +154,23 @@ describe("plugins and boot", () => {
 
   it("a dependency cycle is reported", async () => {
     const k = kernel();
-    await expect(
-      k.use([definePlugin({ name: "x", dependsOn: ["y"], apply() {} }), definePlugin({ name: "y", dependsOn: ["x"], apply() {} })]),
-    ).rejects.toMatchObject({ code: ErrorCode.PLUGIN_CYCLE });
+    await expect(k.use([definePlugin({ name: "x", dependsOn: ["y"], apply() {} }), definePlugin({ name: "y", dependsOn: ["x"], apply() {} })])).rejects.toMatchObject({
+      code: ErrorCode.PLUGIN_CYCLE,
+    });
   });
 
   it("a failing apply is labelled with its plugin", async () => {
     const k = kernel();
-    await expect(k.use([definePlugin({ name: "faulty", apply() { throw new Error("nope"); } })])).rejects.toMatchObject({
+    await expect(
+      k.use([
+        definePlugin({
+          name: "faulty",
+          apply() {
+            throw new Error("nope");
+          },
+        }),
+      ]),
+    ).rejects.toMatchObject({
       plugin: "faulty",
       message: "[plugin faulty] apply failed: nope",
     });

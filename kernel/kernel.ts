@@ -93,7 +93,8 @@ export class Kernel {
 
   /** Admits a batch (checked as a whole before anything runs), then applies it in order. Callable more than once before boot. */
   async use(batch: readonly PluginDefinition[]): Promise<void> {
-    if (this.#frozen) throw new KernelError(ErrorCode.KERNEL_FROZEN, "Cannot add plugins: the kernel is frozen after boot. Add them before boot(), or register through an open layer.");
+    if (this.#frozen)
+      throw new KernelError(ErrorCode.KERNEL_FROZEN, "Cannot add plugins: the kernel is frozen after boot. Add them before boot(), or register through an open layer.");
     const ordered = admit(batch, { plugins: new Set(this.plugins), services: this.#publishers });
     // Every hook of the batch exists before any plugin applies: a plugin may tap a hook whatever
     // the order its owner applies in.
@@ -134,7 +135,9 @@ export class Kernel {
       ownHooks: (declarations) => {
         const owned = this.#ownedHooks.get(name);
         if (!owned || typeof plugin === "string" || plugin.hooks !== declarations) {
-          throw new KernelError(ErrorCode.PLUGIN_INVALID, `Plugin "${name}" asks for hooks it does not declare: pass the function given as "hooks" in its definition`, { plugin: name });
+          throw new KernelError(ErrorCode.PLUGIN_INVALID, `Plugin "${name}" asks for hooks it does not declare: pass the function given as "hooks" in its definition`, {
+            plugin: name,
+          });
         }
         return owned as never;
       },
@@ -146,7 +149,8 @@ export class Kernel {
         for (const [id, schema] of Object.entries(schemas)) this.#registerNamed(this.vocabulary, "Schema", id, schema, name);
       },
       provide: (key, value) => {
-        if (!declared.has(key)) throw new KernelError(ErrorCode.PLUGIN_INVALID, `Plugin "${name}" provides the service "${key}" without declaring it in "provides"`, { plugin: name });
+        if (!declared.has(key))
+          throw new KernelError(ErrorCode.PLUGIN_INVALID, `Plugin "${name}" provides the service "${key}" without declaring it in "provides"`, { plugin: name });
         this.services.provide(key, value, name);
       },
       service: (key) => this.services.get(key),
@@ -208,7 +212,13 @@ export class Kernel {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new KernelError(ErrorCode.PLUGIN_BOOT_TIMEOUT, `Plugin "${plugin.name}" did not finish apply() within ${this.#applyTimeoutMs} ms`, { plugin: plugin.name, hook: "apply" })),
+        () =>
+          reject(
+            new KernelError(ErrorCode.PLUGIN_BOOT_TIMEOUT, `Plugin "${plugin.name}" did not finish apply() within ${this.#applyTimeoutMs} ms`, {
+              plugin: plugin.name,
+              hook: "apply",
+            }),
+          ),
         this.#applyTimeoutMs,
       );
       timer.unref();
@@ -219,7 +229,11 @@ export class Kernel {
       // A usage error is the user's command-line mistake: its message is for them, unlabelled.
       if (isKernelError(error) && (error.plugin || error.code === ErrorCode.USAGE)) throw error;
       const coded = toKernelError(error);
-      throw new KernelError(coded.code === ErrorCode.INTERNAL ? ErrorCode.PLUGIN_LOAD : coded.code, `[plugin ${plugin.name}] apply failed: ${coded.message}`, { plugin: plugin.name, hook: "apply", cause: error });
+      throw new KernelError(coded.code === ErrorCode.INTERNAL ? ErrorCode.PLUGIN_LOAD : coded.code, `[plugin ${plugin.name}] apply failed: ${coded.message}`, {
+        plugin: plugin.name,
+        hook: "apply",
+        cause: error,
+      });
     } finally {
       clearTimeout(timer);
     }

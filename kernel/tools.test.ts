@@ -27,7 +27,9 @@ describe("tool registry", () => {
     tools.setActive(["read"]);
     expect(tools.specs().map((s) => s.name)).toEqual(["read"]);
     expect(await tools.validate("bash", { path: "x" })).toEqual({ ok: false, error: "Tool bash not found" });
-    expect(() => tools.setActive(["read", "ghost"])).toThrow(expect.objectContaining({ code: ErrorCode.NOT_FOUND, message: "Unknown tool: ghost (registered: read, write, bash)" }));
+    expect(() => tools.setActive(["read", "ghost"])).toThrow(
+      expect.objectContaining({ code: ErrorCode.NOT_FOUND, message: "Unknown tool: ghost (registered: read, write, bash)" }),
+    );
     tools.setActive(undefined);
     expect(tools.activeNames()).toEqual(["read", "write", "bash"]);
   });
@@ -38,8 +40,12 @@ describe("tool registry", () => {
     expect(() => tools.register(tool("a", "a"))).toThrow(/frozen/);
     tools.register(tool("b", "b", { jsonSchema: { type: "object", required: ["q"] } }), "/ext.ts", { late: true });
     expect(await tools.validate("b", {})).toEqual({ ok: false, error: 'Validation failed for tool "b": Invalid q: expected a value' });
-    expect(() => tools.register(tool("c", "c", { jsonSchema: "nope" } as never), "/ext.ts", { late: true })).toThrow('Tool "c" from "/ext.ts": parameters.jsonSchema must be a JSON Schema object');
-    expect(() => tools.register({ name: "d", description: "", parameters: z.object({}) } as never, "/ext.ts", { late: true })).toThrow('Tool "d" from "/ext.ts" needs an execute function');
+    expect(() => tools.register(tool("c", "c", { jsonSchema: "nope" } as never), "/ext.ts", { late: true })).toThrow(
+      'Tool "c" from "/ext.ts": parameters.jsonSchema must be a JSON Schema object',
+    );
+    expect(() => tools.register({ name: "d", description: "", parameters: z.object({}) } as never, "/ext.ts", { late: true })).toThrow(
+      'Tool "d" from "/ext.ts" needs an execute function',
+    );
   });
 
   it("a JSON Schema tool is validated through zod's converter: types, enums, nesting and defaults", async () => {
@@ -65,10 +71,22 @@ describe("tool registry", () => {
 
   it("prepareArguments reshapes raw arguments before validation; a throwing shim is a validation error", async () => {
     const tools = new ToolRegistry();
-    const legacy = { ...tool("p", "p", { jsonSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } }), prepareArguments: (raw: unknown) => ({ path: (raw as { file?: string }).file }) };
+    const legacy = {
+      ...tool("p", "p", { jsonSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } }),
+      prepareArguments: (raw: unknown) => ({ path: (raw as { file?: string }).file }),
+    };
     tools.register(legacy, "/ext.ts", { late: true });
     expect(await tools.validate("p", { file: "a.txt" })).toEqual({ ok: true, args: { path: "a.txt" } });
-    tools.register({ ...legacy, prepareArguments: () => { throw new Error("bad shape"); } }, "/ext.ts", { late: true });
+    tools.register(
+      {
+        ...legacy,
+        prepareArguments: () => {
+          throw new Error("bad shape");
+        },
+      },
+      "/ext.ts",
+      { late: true },
+    );
     expect(await tools.validate("p", {})).toEqual({ ok: false, error: 'Validation failed for tool "p": preparing the arguments failed: bad shape' });
   });
 
@@ -136,7 +154,12 @@ describe("tool registry", () => {
 describe("unregistering a layer's tool", () => {
   it("removes only the owner's registration; what it overrode stands again", async () => {
     const registry = new ToolRegistry();
-    const tool = (name: string, text: string) => ({ name, description: text, parameters: { jsonSchema: { type: "object", properties: {} } }, execute: async () => ({ content: [{ type: "text" as const, text }] }) });
+    const tool = (name: string, text: string) => ({
+      name,
+      description: text,
+      parameters: { jsonSchema: { type: "object", properties: {} } },
+      execute: async () => ({ content: [{ type: "text" as const, text }] }),
+    });
     registry.register(tool("read", "built-in"), "tools");
     registry.register(tool("read", "wrapped"), "ext", { late: true });
     registry.register(tool("mcp__s__t", "mcp"), "mcp", { late: true });

@@ -286,8 +286,8 @@ function checkJsonSchemaShape(schema: unknown, label: string): void {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) throw invalid("must be a JSON Schema object");
   const { type, properties, required } = schema as { type?: unknown; properties?: unknown; required?: unknown };
   if (type !== undefined && type !== "object") throw invalid(`must describe an object (type "object"), not ${JSON.stringify(type)}`);
-  if (properties !== undefined && (typeof properties !== "object" || properties === null || Array.isArray(properties))) throw invalid("has a \"properties\" that is not an object");
-  if (required !== undefined && (!Array.isArray(required) || required.some((key) => typeof key !== "string"))) throw invalid("has a \"required\" that is not an array of strings");
+  if (properties !== undefined && (typeof properties !== "object" || properties === null || Array.isArray(properties))) throw invalid('has a "properties" that is not an object');
+  if (required !== undefined && (!Array.isArray(required) || required.some((key) => typeof key !== "string"))) throw invalid('has a "required" that is not an array of strings');
 }
 
 function isJsonSchemaParameters(parameters: unknown): parameters is { jsonSchema: Record<string, unknown> } {

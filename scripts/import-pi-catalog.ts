@@ -59,7 +59,10 @@ function writeProvider(spec: ImportSpec): void {
     ...(spec.modelsDevFilter ? { modelsDevFilter: spec.modelsDevFilter } : {}),
     ...(spec.docs ? { docs: spec.docs } : {}),
     source: spec.pi
-      ? { from: `pi ${PI_VERSION} provider library (@earendil-works/pi-ai dist/providers/data/${spec.pi}.json, generated ${GENERATED} from models.dev)${spec.include ? "; curated: current models only" : ""}`, checked: CHECKED }
+      ? {
+          from: `pi ${PI_VERSION} provider library (@earendil-works/pi-ai dist/providers/data/${spec.pi}.json, generated ${GENERATED} from models.dev)${spec.include ? "; curated: current models only" : ""}`,
+          checked: CHECKED,
+        }
       : { from: spec.sourceNote ?? "Atomic", checked: CHECKED },
     ...(spec.compat ? { compat: spec.compat } : {}),
     models: spec.pi ? importModels(spec) : [],
@@ -71,7 +74,9 @@ function writeProvider(spec: ImportSpec): void {
 
 function importModels(spec: ImportSpec): CatalogEntry[] {
   const data = JSON.parse(readFileSync(join(PI_DATA, `${spec.pi}.json`), "utf8")) as Record<string, Record<string, PiModel>>;
-  const models: PiModel[] = Object.values(data).flatMap((group) => Object.values(group)).filter((m) => m.type === "chat");
+  const models: PiModel[] = Object.values(data)
+    .flatMap((group) => Object.values(group))
+    .filter((m) => m.type === "chat");
   const byId = new Map(models.map((m) => [m.id, m]));
   const chosen = spec.include ? spec.include.map((id) => byId.get(id) ?? missing(spec, id)) : models.filter((m) => apiFor(spec, m) && (!spec.filter || spec.filter(m.id)));
   const entries = chosen.map((model) => entryOf(spec, model));
@@ -149,7 +154,10 @@ function compatOf(api: string, model: PiModel, spec: ImportSpec): Record<string,
 function distinctLevels(spec: ImportSpec, entry: CatalogEntry, given: ThinkingLevelMap | undefined): { levels: ThinkingLevel[]; map?: ThinkingLevelMap } {
   // Gemini's levels are enum names (MINIMAL, LOW, ...); pi writes them in lower case.
   const google = isGoogle(entry.api ?? spec.api);
-  const piMap = given && google ? (Object.fromEntries(Object.entries(given).map(([level, value]) => [level, typeof value === "string" ? value.toUpperCase() : value])) as ThinkingLevelMap) : given;
+  const piMap =
+    given && google
+      ? (Object.fromEntries(Object.entries(given).map(([level, value]) => [level, typeof value === "string" ? value.toUpperCase() : value])) as ThinkingLevelMap)
+      : given;
   const header = { ...spec, provider: spec.provider, models: [] } as unknown as CatalogFile;
   const base = expandModel(header, entry);
   const defaults = (level: ThinkingLevel) => thinkingWire({ ...base, thinkingLevels: [...THINKING_LEVELS], compat: { ...base.compat } }, level);

@@ -68,7 +68,10 @@ export async function checkCwd(cwd: string): Promise<void> {
     info = await stat(cwd);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new KernelError(ErrorCode.CONFIG_INVALID, `Cannot use cwd ${cwd}: ${code === "ENOENT" ? "the folder does not exist" : code === "EACCES" ? "permission denied" : (error as Error).message}`);
+    throw new KernelError(
+      ErrorCode.CONFIG_INVALID,
+      `Cannot use cwd ${cwd}: ${code === "ENOENT" ? "the folder does not exist" : code === "EACCES" ? "permission denied" : (error as Error).message}`,
+    );
   }
   if (!info.isDirectory()) throw new KernelError(ErrorCode.CONFIG_INVALID, `Cannot use cwd ${cwd}: not a folder`);
 }

@@ -59,7 +59,9 @@ describe("ACP: MCP servers from session/new", () => {
     expect(done.map((update) => (update as { toolCallId: string }).toolCallId)).toEqual(["call_a", "call_b", "call_c"]);
     expect(JSON.stringify(done[0])).toContain("echo: stdio from the editor");
     // The connection's host ran no server of its own: mcp.json's started once, for the session.
-    const starts = probeEvents(log).filter((event) => event.event === "start").map((event) => (event.argv as string[]).at(-1));
+    const starts = probeEvents(log)
+      .filter((event) => event.event === "start")
+      .map((event) => (event.argv as string[]).at(-1));
     expect(starts.sort()).toEqual(["configured", "from-editor"]);
     await web.close();
   });
@@ -67,7 +69,9 @@ describe("ACP: MCP servers from session/new", () => {
   it("an entry that is not a server is an invalid-params error naming it", async () => {
     const { agent } = await start();
     await agent.initialize();
-    await expect(agent.agent.request("session/new", { cwd: tempDir("atomic-cwd-"), mcpServers: [{ type: "http", name: "broken", url: "ftp://nowhere", headers: [] }] })).rejects.toMatchObject({
+    await expect(
+      agent.agent.request("session/new", { cwd: tempDir("atomic-cwd-"), mcpServers: [{ type: "http", name: "broken", url: "ftp://nowhere", headers: [] }] }),
+    ).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining("mcpServers: Invalid servers.broken.url: expected an http:// or https:// URL"),
     });

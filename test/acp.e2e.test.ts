@@ -45,13 +45,22 @@ describe("ACP: turns", () => {
     await writeModelsJson(agentDir, fake.url);
     const agent = new AcpAgent({ args: ["--mode", "acp", "--model", "fake-anthropic/fake-1"], cwd: tempDir("atomic-cwd-"), agentDir, env: NO_KEYS });
     agents.push(agent);
-    expect(await agent.initialize()).toMatchObject({ protocolVersion: 1, agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true } }, agentInfo: { name: "atomic" } });
+    expect(await agent.initialize()).toMatchObject({
+      protocolVersion: 1,
+      agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true } },
+      agentInfo: { name: "atomic" },
+    });
     fake.script({ thinking: "Consider the question", text: "Forty-two." });
     const cwd = tempDir("atomic-cwd-");
     const { sessionId, configOptions } = await agent.newSession(cwd);
     expect(configOptions).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ id: "model", category: "model", currentValue: "fake-anthropic/fake-1", options: expect.arrayContaining([expect.objectContaining({ value: "fake-openai/fake-1" })]) }),
+        expect.objectContaining({
+          id: "model",
+          category: "model",
+          currentValue: "fake-anthropic/fake-1",
+          options: expect.arrayContaining([expect.objectContaining({ value: "fake-openai/fake-1" })]),
+        }),
         expect.objectContaining({ id: "thinking_level", category: "thought_level", currentValue: "medium" }),
       ]),
     );
@@ -66,7 +75,14 @@ describe("ACP: turns", () => {
     const { sessionId } = await agent.newSession(tempDir("atomic-cwd-"));
     expect(await agent.prompt(sessionId, "run it")).toEqual({ stopReason: "end_turn" });
     const tool = (agent.updates.get(sessionId) ?? []).filter((u) => u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update");
-    expect(tool[0]).toMatchObject({ sessionUpdate: "tool_call", toolCallId: "call_1", kind: "execute", title: "Run echo from-the-tool", status: "pending", rawInput: { command: "echo from-the-tool" } });
+    expect(tool[0]).toMatchObject({
+      sessionUpdate: "tool_call",
+      toolCallId: "call_1",
+      kind: "execute",
+      title: "Run echo from-the-tool",
+      status: "pending",
+      rawInput: { command: "echo from-the-tool" },
+    });
     expect(tool.map((u) => ("status" in u ? u.status : undefined)).filter(Boolean)).toEqual(["pending", "in_progress", "completed"]);
     expect(JSON.stringify(tool.at(-1))).toContain("from-the-tool");
     expect(agent.text(sessionId)).toBe("Running it.It printed from-the-tool.");
@@ -107,7 +123,9 @@ describe("ACP: sessions", () => {
     expect([agent.text(a.sessionId), agent.text(b.sessionId)]).toEqual(["echo: from a", "echo: from b"]);
     // Session files are appended through an async queue: read them once the process has flushed and exited.
     await agent.close();
-    const files = readdirSync(join(agentDir, "sessions"), { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl"));
+    const files = readdirSync(join(agentDir, "sessions"), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith(".jsonl"));
     expect(files.filter((f) => f.endsWith(`_${a.sessionId}.jsonl`))).toHaveLength(1);
     expect(files.filter((f) => f.endsWith(`_${b.sessionId}.jsonl`))).toHaveLength(1);
 
@@ -152,7 +170,11 @@ describe("ACP: permissions and bad input", () => {
     fake.script({ toolCalls: [{ id: "call_ok", name: "bash", args: { command: "echo allowed-run" } }] }, { text: "done" });
     agent.policy = () => ({ outcome: { outcome: "selected", optionId: "allow" } });
     await agent.prompt(sessionId, "run");
-    expect(agent.permissions[0]).toMatchObject({ sessionId, toolCall: { toolCallId: "call_ok", title: "Run this command?" }, options: [expect.objectContaining({ kind: "allow_once" }), expect.objectContaining({ kind: "reject_once" })] });
+    expect(agent.permissions[0]).toMatchObject({
+      sessionId,
+      toolCall: { toolCallId: "call_ok", title: "Run this command?" },
+      options: [expect.objectContaining({ kind: "allow_once" }), expect.objectContaining({ kind: "reject_once" })],
+    });
     expect(JSON.stringify(agent.updates.get(sessionId))).toContain("allowed-run\\n");
 
     fake.script({ toolCalls: [{ id: "call_no", name: "bash", args: { command: "echo denied-run" } }] }, { text: "done" });
@@ -205,7 +227,9 @@ describe("ACP: permissions and bad input", () => {
     const { sessionId } = await agent.newSession(tempDir("atomic-cwd-"));
     await agent.prompt(sessionId, "keep me");
     expect(await agent.close()).toBe(0);
-    const file = readdirSync(join(agentDir, "sessions"), { recursive: true }).map(String).find((f) => f.endsWith(`_${sessionId}.jsonl`));
+    const file = readdirSync(join(agentDir, "sessions"), { recursive: true })
+      .map(String)
+      .find((f) => f.endsWith(`_${sessionId}.jsonl`));
     expect(file && existsSync(join(agentDir, "sessions", file))).toBeTruthy();
   });
 });

@@ -58,10 +58,12 @@ describe("abort", () => {
 
     expect(eventTypes(records.slice(0, responseAt))).toEqual([
       "tool_execution_end",
-      "message_start", "message_end", // the tool's error result
+      "message_start",
+      "message_end", // the tool's error result
       "turn_end",
       "turn_start",
-      "message_start", "message_end", // the closing aborted assistant turn
+      "message_start",
+      "message_end", // the closing aborted assistant turn
       "turn_end",
       "agent_end",
       "agent_settled",

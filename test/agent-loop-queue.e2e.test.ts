@@ -37,8 +37,7 @@ async function queue(c: RpcClient, command: Record<string, unknown>, expected: {
   expect(c.records[updateAt]).toEqual({ type: "queue_update", ...expected });
 }
 
-const userStarts = (records: Record_[]) =>
-  records.filter((r) => r.type === "message_start" && (r.message as { role: string }).role === "user").map((r) => textOf(r.message));
+const userStarts = (records: Record_[]) => records.filter((r) => r.type === "message_start" && (r.message as { role: string }).role === "user").map((r) => textOf(r.message));
 
 describe("steering", () => {
   it("lands after the current turn's tool calls and before the next LLM call", async () => {
@@ -70,11 +69,7 @@ describe("steering", () => {
     expect((await client.request({ type: "get_state" })).data).toMatchObject({ pendingMessageCount: 2, isStreaming: true });
     await client.waitForEvent("agent_end", 5000, from);
 
-    expect((await probeLog(client)).contexts).toEqual([
-      ["user: start"],
-      [...CALL_CONTEXT, "user: one"],
-      [...CALL_CONTEXT, "user: one", "assistant(stop): A", "user: two"],
-    ]);
+    expect((await probeLog(client)).contexts).toEqual([["user: start"], [...CALL_CONTEXT, "user: one"], [...CALL_CONTEXT, "user: one", "assistant(stop): A", "user: two"]]);
     const updates = client.records.slice(from).filter(isType("queue_update"));
     expect(updates.map((u) => u.steering)).toEqual([["one"], ["one", "two"], ["two"], []]);
     expect((await client.request({ type: "get_state" })).data).toMatchObject({ pendingMessageCount: 0, isStreaming: false });

@@ -32,12 +32,22 @@ describe("auto retry", () => {
     const records = client.records.slice(from);
 
     expect(eventTypes(records).filter((t) => t !== "message_update" && t !== "response")).toEqual([
-      "agent_start", "turn_start", "message_start", "message_end", // user
-      "message_start", "message_end", "turn_end", "agent_end", // failed assistant
+      "agent_start",
+      "turn_start",
+      "message_start",
+      "message_end", // user
+      "message_start",
+      "message_end",
+      "turn_end",
+      "agent_end", // failed assistant
       "auto_retry_start",
-      "agent_start", "turn_start", "message_start", "message_end", // good assistant
+      "agent_start",
+      "turn_start",
+      "message_start",
+      "message_end", // good assistant
       "auto_retry_end",
-      "turn_end", "agent_end",
+      "turn_end",
+      "agent_end",
       "agent_settled", // once, after the retry's run
     ]);
     expect(retryEvents(records)).toEqual([
@@ -50,7 +60,10 @@ describe("auto retry", () => {
     // The failed turn left the live context: neither the retried call nor get_messages sees it.
     expect((await probeLog(client)).contexts).toEqual([["user: go"], ["user: go"]]);
     const messages = (await client.request({ type: "get_messages" })).data as { messages: { role: string; stopReason?: string }[] };
-    expect(messages.messages.map((m) => [m.role, m.stopReason])).toEqual([["user", undefined], ["assistant", "stop"]]);
+    expect(messages.messages.map((m) => [m.role, m.stopReason])).toEqual([
+      ["user", undefined],
+      ["assistant", "stop"],
+    ]);
   });
 
   it("gives up after maxRetries with the last error, backing off exponentially", async () => {
@@ -83,16 +96,13 @@ describe("auto retry", () => {
     expect(client.records.slice(from).filter(isType("agent_start"))).toHaveLength(1);
   });
 
-  it.each([["400 Bad Request: prompt is too long: 250000 tokens > 200000 maximum"], ["401 invalid x-api-key"]])(
-    "does not retry %s",
-    async (message) => {
-      client = startAgent({ turns: [errorTurn(message), textTurn("never")], settings: { retry: { baseDelayMs: 10 } } });
-      const from = await prompt(client);
-      await client.waitForEvent("agent_end", 5000, from);
-      await waitIdle(client);
-      expect(retryEvents(client.records.slice(from))).toEqual([]);
-    },
-  );
+  it.each([["400 Bad Request: prompt is too long: 250000 tokens > 200000 maximum"], ["401 invalid x-api-key"]])("does not retry %s", async (message) => {
+    client = startAgent({ turns: [errorTurn(message), textTurn("never")], settings: { retry: { baseDelayMs: 10 } } });
+    const from = await prompt(client);
+    await client.waitForEvent("agent_end", 5000, from);
+    await waitIdle(client);
+    expect(retryEvents(client.records.slice(from))).toEqual([]);
+  });
 
   it("abort_retry during the delay: Retry cancelled before its response, and the prompt ends", async () => {
     client = startAgent({ turns: [errorTurn("429 Too Many Requests"), textTurn("never")], settings: { retry: { baseDelayMs: 5000 } } });
@@ -115,7 +125,11 @@ describe("auto retry", () => {
     const response = await client.request({ type: "abort" }, 2000);
     expect(response).toMatchObject({ command: "abort", success: true });
     const records = client.records.slice(from);
-    expect(eventTypes(records).filter((t) => t !== "response").slice(-3)).toEqual(["auto_retry_start", "auto_retry_end", "agent_settled"]);
+    expect(
+      eventTypes(records)
+        .filter((t) => t !== "response")
+        .slice(-3),
+    ).toEqual(["auto_retry_start", "auto_retry_end", "agent_settled"]);
     expect(records.find(isType("agent_settled"))).toEqual({ type: "agent_settled", aborted: true });
     expect(records.find(isType("auto_retry_end"))).toMatchObject({ success: false, attempt: 1, finalError: "Retry cancelled" });
     expect(indexOf(records, isType("auto_retry_end"))).toBeLessThan(records.indexOf(response));
@@ -123,7 +137,12 @@ describe("auto retry", () => {
   });
 
   it("delivers a steer sent during the failed call before the retried call", async () => {
-    const failing = [{ type: "text_start", contentIndex: 0 }, { type: "text_delta", contentIndex: 0, delta: "par" }, { type: "text_delta", contentIndex: 0, delta: "tial" }, { type: "error", errorMessage: "terminated" }];
+    const failing = [
+      { type: "text_start", contentIndex: 0 },
+      { type: "text_delta", contentIndex: 0, delta: "par" },
+      { type: "text_delta", contentIndex: 0, delta: "tial" },
+      { type: "error", errorMessage: "terminated" },
+    ];
     client = startAgent({ turns: [failing, textTurn("after steer")], eventDelayMs: 30, settings: { retry: { baseDelayMs: 10 } } });
     const from = await prompt(client);
     await client.waitForEvent("message_update", 5000, from);

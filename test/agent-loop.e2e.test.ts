@@ -30,13 +30,20 @@ describe("a prompt with a tool call", () => {
     expect(collapse(eventTypes(records))).toEqual([
       "agent_start",
       "turn_start",
-      "message_start", "message_end", // user
-      "message_start", "message_update", "message_end", // assistant with the call
-      "tool_execution_start", "tool_execution_end",
-      "message_start", "message_end", // toolResult
+      "message_start",
+      "message_end", // user
+      "message_start",
+      "message_update",
+      "message_end", // assistant with the call
+      "tool_execution_start",
+      "tool_execution_end",
+      "message_start",
+      "message_end", // toolResult
       "turn_end",
       "turn_start",
-      "message_start", "message_update", "message_end", // final answer
+      "message_start",
+      "message_update",
+      "message_end", // final answer
       "turn_end",
       "agent_end",
       "agent_settled",
@@ -68,10 +75,7 @@ describe("a prompt with a tool call", () => {
     expect(textOf(agentEnd.messages[3])).toBe("All done here.");
 
     // The second LLM call saw the tool result right after the call.
-    expect((await probeLog(client)).contexts).toEqual([
-      ["user: go"],
-      ["user: go", "assistant(toolUse): Let me echo.[call echo]", "toolResult(echo): echo: hi"],
-    ]);
+    expect((await probeLog(client)).contexts).toEqual([["user: go"], ["user: go", "assistant(toolUse): Let me echo.[call echo]", "toolResult(echo): echo: hi"]]);
     expect((await client.request({ type: "get_last_assistant_text" })).data).toEqual({ text: "All done here." });
   });
 

@@ -91,9 +91,13 @@ describe("architecture", () => {
     const tracked = execFileSync("git", ["ls-files", "-z", "--", "*.ts", "*.cts", "*.mjs", "*.md", "*.py", "*.json"], { cwd: ROOT, encoding: "utf8" }).split("\0").filter(Boolean);
     expect(tracked.length).toBeGreaterThan(100);
     const self = "test/architecture.test.ts";
-    const found = tracked.filter((file) => file !== self && existsSync(join(ROOT, file))).flatMap((file) =>
-      readFileSync(join(ROOT, file), "utf8").split("\n").flatMap((line, i) => (outside.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
-    );
+    const found = tracked
+      .filter((file) => file !== self && existsSync(join(ROOT, file)))
+      .flatMap((file) =>
+        readFileSync(join(ROOT, file), "utf8")
+          .split("\n")
+          .flatMap((line, i) => (outside.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+      );
     expect(found).toEqual([]);
   });
 
@@ -103,8 +107,13 @@ describe("architecture", () => {
   });
 
   it("plugins/index.ts (atomic-agent/plugins) re-exports types only, from every module that augments the kernel's types", () => {
-    const source = readFileSync(join(ROOT, "plugins/index.ts"), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
-    const statements = source.split(";").map((s) => s.trim()).filter(Boolean);
+    const source = readFileSync(join(ROOT, "plugins/index.ts"), "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/^\s*\/\/.*$/gm, "");
+    const statements = source
+      .split(";")
+      .map((s) => s.trim())
+      .filter(Boolean);
     expect(statements.every((s) => s.startsWith("export type {"))).toBe(true);
     const augmenting = layered.filter((f) => f.startsWith("plugins/") && f !== "plugins/index.ts" && /declare module/.test(readFileSync(join(ROOT, f), "utf8")));
     const missing = augmenting.filter((f) => !source.includes(`"./${f.slice("plugins/".length, -3)}.js"`));
@@ -136,13 +145,21 @@ describe("architecture", () => {
     const allowed = /^(node:|\.\/|\.\.\/lib\/jsonl\/index\.js$|\.\.\/lib\/protocol-types\/index\.js$)/;
     const files = sourceFiles(join(ROOT, "client"));
     expect(files.length).toBeGreaterThan(0);
-    const bad = files.flatMap((file) => importsOf(readFileSync(join(ROOT, file), "utf8")).filter((spec) => !allowed.test(spec)).map((spec) => `${file}: ${spec}`));
+    const bad = files.flatMap((file) =>
+      importsOf(readFileSync(join(ROOT, file), "utf8"))
+        .filter((spec) => !allowed.test(spec))
+        .map((spec) => `${file}: ${spec}`),
+    );
     expect(bad).toEqual([]);
   });
 
   it("the checkers themselves catch forbidden imports", () => {
     expect(importsOf(`import x from "../plugins/agent/index.js";\nconst s = await import("openai");`)).toEqual(["../plugins/agent/index.js", "openai"]);
-    expect(staticValueImportsOf(`import type { A } from "openai";\nimport B, {\n  c,\n} from "openai/client";\nexport { d } from "./d.js";\nimport "./side.js";\nexport const e = "./e.js";\nimport("@google/genai");\nconst f = await import("./f.js");`)).toEqual(["openai/client", "./d.js", "./side.js"]);
+    expect(
+      staticValueImportsOf(
+        `import type { A } from "openai";\nimport B, {\n  c,\n} from "openai/client";\nexport { d } from "./d.js";\nimport "./side.js";\nexport const e = "./e.js";\nimport("@google/genai");\nconst f = await import("./f.js");`,
+      ),
+    ).toEqual(["openai/client", "./d.js", "./side.js"]);
     expect(layerViolation("plugins/retry/retry-chain.ts", "../models/errors.js")).toMatch(/internal file of plugin models/);
     expect(layerViolation("plugins/provider-openai/index.ts", "../models/api.js")).toBeUndefined();
     expect(layerViolation("plugins/provider-openai/stream.ts", "./shared.js")).toBeUndefined();

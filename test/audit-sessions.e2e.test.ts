@@ -72,7 +72,10 @@ const id = (i: number) => i.toString(16).padStart(8, "0");
 const userMsg = (text: string, timestamp = 1) => ({ role: "user", content: text, timestamp });
 const assistantMsg = (text: string, timestamp = 2) => ({
   role: "assistant",
-  content: [{ type: "text", text }, { type: "toolCall", id: `c${timestamp}`, name: "read", arguments: { path: "a.ts" } }],
+  content: [
+    { type: "text", text },
+    { type: "toolCall", id: `c${timestamp}`, name: "read", arguments: { path: "a.ts" } },
+  ],
   api: "replay",
   provider: "replay",
   model: "chat",
@@ -148,7 +151,13 @@ describe("session semantics", () => {
 
     await c.ok({ type: "clone" });
     const cloned = (await c.ok({ type: "get_entries" })).entries;
-    expect(cloned.map((e: { id: string; parentId: string | null }) => [e.id, e.parentId]).slice(0, 4)).toEqual([["u1", null], ["a2", "u1"], ["u2", "a2"]].concat([[cloned[3].id, "u2"]]));
+    expect(cloned.map((e: { id: string; parentId: string | null }) => [e.id, e.parentId]).slice(0, 4)).toEqual(
+      [
+        ["u1", null],
+        ["a2", "u1"],
+        ["u2", "a2"],
+      ].concat([[cloned[3].id, "u2"]]),
+    );
     expect(cloned[3]).toMatchObject({ type: "label", targetId: "u1", label: "start", timestamp: "2026-01-02T00:00:00.000Z" });
     const messages = (await c.ok({ type: "get_messages" })).messages;
     expect(messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user"]);

@@ -137,7 +137,10 @@ describe("bash: streaming and results", () => {
     expect(await c.request({ type: "bash" }, undefined, { unchecked: true })).toMatchObject({ success: false, error: "Invalid command: expected string" });
     expect(await c.request({ type: "bash", command: ["ls"] }, undefined, { unchecked: true })).toMatchObject({ success: false, error: "Invalid command: expected string" });
     expect(await c.request({ type: "bash", command: "" })).toMatchObject({ success: false, error: "Invalid command: expected non-empty string" });
-    expect(await c.request({ type: "abort_bash", requestId: {} }, undefined, { unchecked: true })).toMatchObject({ success: false, error: "Invalid requestId: expected string or number" });
+    expect(await c.request({ type: "abort_bash", requestId: {} }, undefined, { unchecked: true })).toMatchObject({
+      success: false,
+      error: "Invalid requestId: expected string or number",
+    });
     expect((await c.ok({ type: "get_messages" })).messages).toEqual([]);
   });
 });
@@ -177,7 +180,11 @@ describe("bash: where results go", () => {
     const late = deltasOf(c, "s").filter((d) => c.records.indexOf(d) > c.records.indexOf(replaced));
     expect(joined(late)).toBe("after\n");
 
-    const oldMessages = readFileSync(oldFile, "utf8").trim().split("\n").map((line) => JSON.parse(line)).filter((e) => e.type === "message");
+    const oldMessages = readFileSync(oldFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
+      .filter((e) => e.type === "message");
     expect(oldMessages.map((e) => e.message.command)).toEqual(["echo first", "echo before; sleep 0.5; echo after"]);
     expect((await c.ok({ type: "get_messages" })).messages).toEqual([]);
     expect((await c.ok({ type: "get_state" })).sessionFile).not.toBe(oldFile);
@@ -276,51 +283,55 @@ describe("bash: 100 MB of output", () => {
     return buffer.toString("utf8");
   };
 
-  it.runIf(process.platform === "linux")("keeps memory bounded while the client stalls; the tail, the deltas and the full file are right", async () => {
-    const agentDir = tempDir("atomic-agent-");
-    const tmp = tempDir("atomic-tmp-");
-    dirs.push(agentDir, tmp);
-    // A raw reader: RpcClient would hold all 100 MB of deltas in memory; this one only counts them.
-    const child = spawn(NODE, [CLI, "--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"], {
-      cwd: tmp,
-      env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir, TMPDIR: tmp },
-      stdio: ["pipe", "pipe", "inherit"],
-    });
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    let deltaBytes = 0;
-    let stalled = false;
-    let pending: Buffer[] = [];
-    const response = new Promise<any>((resolve) => {
-      child.stdout.on("data", (chunk: Buffer) => {
-        let start = 0;
-        for (let newline = chunk.indexOf(10); newline >= 0; newline = chunk.indexOf(10, start)) {
-          const line = Buffer.concat([...pending, chunk.subarray(start, newline)]);
-          pending = [];
-          start = newline + 1;
-          if (line.toString("latin1", 0, DELTA_PREFIX.length) === DELTA_PREFIX) {
-            deltaBytes += (JSON.parse(line.toString("utf8")).delta as string).length;
-            if (!stalled) {
-              // Stop reading for 2 s: only stdout backpressure keeps the agent from buffering the flood.
-              stalled = true;
-              child.stdout.pause();
-              setTimeout(() => child.stdout.resume(), 2000);
-            }
-          } else resolve(JSON.parse(line.toString("utf8")));
-        }
-        if (start < chunk.length) pending.push(chunk.subarray(start));
+  it.runIf(process.platform === "linux")(
+    "keeps memory bounded while the client stalls; the tail, the deltas and the full file are right",
+    async () => {
+      const agentDir = tempDir("atomic-agent-");
+      const tmp = tempDir("atomic-tmp-");
+      dirs.push(agentDir, tmp);
+      // A raw reader: RpcClient would hold all 100 MB of deltas in memory; this one only counts them.
+      const child = spawn(NODE, [CLI, "--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"], {
+        cwd: tmp,
+        env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir, TMPDIR: tmp },
+        stdio: ["pipe", "pipe", "inherit"],
       });
-    });
-    child.stdin.write(JSON.stringify({ id: "big", type: "bash", command: "yes abcdefghij | head -c 100000000" }) + "\n");
-    const { data } = await response;
-    const rss = peakRssMb(child.pid!);
-    expect(rss).toBeLessThan(150);
-    expect(deltaBytes).toBe(100_000_000);
-    expect(data).toMatchObject({ exitCode: 0, cancelled: false, truncated: true });
-    expect(data.output).toBe("abcdefghij\n".repeat(1999) + "a");
-    expect(statSync(data.fullOutputPath).size).toBe(100_000_000);
-    expect(lastBytes(data.fullOutputPath, 13)).toBe("\nabcdefghij\na");
-    child.stdin.end();
-    expect(await exited).toBe(0);
-    expect(outputFiles(tmp)).toEqual([]);
-  }, 60_000);
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      let deltaBytes = 0;
+      let stalled = false;
+      let pending: Buffer[] = [];
+      const response = new Promise<any>((resolve) => {
+        child.stdout.on("data", (chunk: Buffer) => {
+          let start = 0;
+          for (let newline = chunk.indexOf(10); newline >= 0; newline = chunk.indexOf(10, start)) {
+            const line = Buffer.concat([...pending, chunk.subarray(start, newline)]);
+            pending = [];
+            start = newline + 1;
+            if (line.toString("latin1", 0, DELTA_PREFIX.length) === DELTA_PREFIX) {
+              deltaBytes += (JSON.parse(line.toString("utf8")).delta as string).length;
+              if (!stalled) {
+                // Stop reading for 2 s: only stdout backpressure keeps the agent from buffering the flood.
+                stalled = true;
+                child.stdout.pause();
+                setTimeout(() => child.stdout.resume(), 2000);
+              }
+            } else resolve(JSON.parse(line.toString("utf8")));
+          }
+          if (start < chunk.length) pending.push(chunk.subarray(start));
+        });
+      });
+      child.stdin.write(JSON.stringify({ id: "big", type: "bash", command: "yes abcdefghij | head -c 100000000" }) + "\n");
+      const { data } = await response;
+      const rss = peakRssMb(child.pid!);
+      expect(rss).toBeLessThan(150);
+      expect(deltaBytes).toBe(100_000_000);
+      expect(data).toMatchObject({ exitCode: 0, cancelled: false, truncated: true });
+      expect(data.output).toBe("abcdefghij\n".repeat(1999) + "a");
+      expect(statSync(data.fullOutputPath).size).toBe(100_000_000);
+      expect(lastBytes(data.fullOutputPath, 13)).toBe("\nabcdefghij\na");
+      child.stdin.end();
+      expect(await exited).toBe(0);
+      expect(outputFiles(tmp)).toEqual([]);
+    },
+    60_000,
+  );
 });

@@ -92,7 +92,10 @@ describe("atomic config", () => {
   });
 
   it("every invalid setting of both files, and every key nothing reads (with the nearest known key), is a problem", async () => {
-    const { agentDir, cwd } = folders({ settings: { retry: { maxRetries: "three" }, defaultThinkingLevel: "hgih", retyr: {} }, project: { compaction: { enabled: "yes" }, defualtModel: "x" } });
+    const { agentDir, cwd } = folders({
+      settings: { retry: { maxRetries: "three" }, defaultThinkingLevel: "hgih", retyr: {} },
+      project: { compaction: { enabled: "yes" }, defualtModel: "x" },
+    });
     const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
     expect(run.code).toBe(1);
     const user = join(agentDir, "settings.json");
@@ -169,18 +172,24 @@ describe("a models.json that fails validation, where the user looks", () => {
     expect(run.code).toBe(2);
     const lines = run.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toBe(`[atomic] warning: Invalid models file ${join(agentDir, "models.json")}: Invalid providers.bad.models.0.id: expected string (models.json ignored; built-in models kept)`);
+    expect(lines[0]).toBe(
+      `[atomic] warning: Invalid models file ${join(agentDir, "models.json")}: Invalid providers.bad.models.0.id: expected string (models.json ignored; built-in models kept)`,
+    );
     expect(lines[1]).toMatch(/^atomic: No model matches --model "bad\/seven"\. (Closest: .+\. )?Run 'atomic --list-models' to see every model\.$/);
   });
 });
 
 describe("atomic auth", () => {
   it("set <unknown provider> names the known ones and exits 2 unless --force; list never prints a key; clear removes it", async () => {
-    const { agentDir, cwd } = folders({ models: { providers: { local: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "!pass show local", models: [{ id: "m" }] } } } });
+    const { agentDir, cwd } = folders({
+      models: { providers: { local: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "!pass show local", models: [{ id: "m" }] } } },
+    });
     const typo = await runCli(["auth", "set", "opnai"], { agentDir, cwd, stdin: "sk-typo\n" });
     expect(typo).toMatchObject({ code: 2, stdout: "" });
     // The built-in catalog's providers first, then models.json's.
-    expect(typo.stderr).toMatch(/^Unknown provider "opnai"\. Did you mean "openai"\? Known providers: anthropic, openai, google, (?:[a-z-]+, )+local\. For a provider a plugin of yours registers, pass --force\.\n$/);
+    expect(typo.stderr).toMatch(
+      /^Unknown provider "opnai"\. Did you mean "openai"\? Known providers: anthropic, openai, google, (?:[a-z-]+, )+local\. For a provider a plugin of yours registers, pass --force\.\n$/,
+    );
     expect(typo.stderr).toContain(", openrouter, groq, ");
     expect(await runCli(["auth", "set", "opnai", "--force"], { agentDir, cwd, stdin: "sk-forced-555\n" })).toMatchObject({ code: 0 });
     const list = await runCli(["auth", "list"], { agentDir, cwd, env: { ...NO_KEYS, GEMINI_API_KEY: "g-999" } });

@@ -166,7 +166,10 @@ describe("--models / enabledModels and cycle_model", () => {
     const second = await c.ok({ type: "cycle_model" });
     expect(second).toMatchObject({ model: { provider: "fake-openai" }, thinkingLevel: "low", isScoped: true });
     const logout = await c.ok({ type: "logout_provider", provider: "nobody" });
-    expect(logout.scopedModels.map((s: { model: { provider: string }; thinkingLevel: string }) => `${s.model.provider}:${s.thinkingLevel}`)).toEqual(["fake-openai:low", "fake-anthropic:high"]);
+    expect(logout.scopedModels.map((s: { model: { provider: string }; thinkingLevel: string }) => `${s.model.provider}:${s.thinkingLevel}`)).toEqual([
+      "fake-openai:low",
+      "fake-anthropic:high",
+    ]);
   });
 
   it("globs in the enabledModels setting work the same; --models overrides it", async () => {
@@ -197,13 +200,18 @@ describe("--models / enabledModels and cycle_model", () => {
     await writeModelsJson(agentDir, fake.url);
     const run = await runCli(["--mode", "rpc", "--models", "fake-1,fake-opneai/fake-1"], { agentDir, cwd, env: NO_KEYS });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`atomic: No model matches "fake-opneai/fake-1" in --models. Closest: fake-openai/fake-1, fake-google/fake-1, fake-responses/fake-1. Run 'atomic --list-models' to see every model.\n`);
+    expect(run.stderr).toBe(
+      `atomic: No model matches "fake-opneai/fake-1" in --models. Closest: fake-openai/fake-1, fake-google/fake-1, fake-responses/fake-1. Run 'atomic --list-models' to see every model.\n`,
+    );
   });
 });
 
 describe("--model and --provider mistakes", () => {
   it("a pattern that matches no model of any provider exits 2 naming the closest (no silent fallback)", async () => {
-    await usageError(["--mode", "rpc", "--model", "fake-2"], "No model matches --model \"fake-2\". Closest: fake-anthropic/fake-1, fake-openai/fake-1, fake-responses/fake-1. Run 'atomic --list-models' to see every model.");
+    await usageError(
+      ["--mode", "rpc", "--model", "fake-2"],
+      "No model matches --model \"fake-2\". Closest: fake-anthropic/fake-1, fake-openai/fake-1, fake-responses/fake-1. Run 'atomic --list-models' to see every model.",
+    );
   });
 
   it("an unknown --provider exits 2 listing the known ones; a known one takes an unknown id with a warning", async () => {
@@ -212,7 +220,9 @@ describe("--model and --provider mistakes", () => {
     const unknown = await runCli(["--mode", "rpc", "--provider", "fake-opneai"], { agentDir, cwd, env: NO_KEYS });
     expect(unknown).toMatchObject({ code: 2, stdout: "" });
     // The built-in catalog's providers, then replay and models.json's.
-    expect(unknown.stderr).toMatch(/^atomic: Unknown provider "fake-opneai" \(--provider\)\. Did you mean "fake-openai"\? Known providers: anthropic, openai, google, (?:[a-z-]+, )+replay, fake-anthropic, fake-openai, fake-responses, fake-google\.\n$/);
+    expect(unknown.stderr).toMatch(
+      /^atomic: Unknown provider "fake-opneai" \(--provider\)\. Did you mean "fake-openai"\? Known providers: anthropic, openai, google, (?:[a-z-]+, )+replay, fake-anthropic, fake-openai, fake-responses, fake-google\.\n$/,
+    );
     const custom = await start(["--provider", "fake-openai", "--model", "fake-9"]);
     expect((await custom.ok({ type: "get_state" })).model).toMatchObject({ provider: "fake-openai", id: "fake-9" });
     expect(custom.stderr).toContain('Model "fake-9" is not in the fake-openai catalog; using it with the settings of fake-1.');
@@ -228,7 +238,10 @@ describe("flags pi has and Atomic does not, conflicts and unknown flags", () => 
   it("a pi-only flag says so and what to do instead", async () => {
     await usageError(["--mode", "rpc", "--export", "x.jsonl"], "Option --export is pi's; Atomic does not support it: export the current session with the export_html RPC command.");
     await usageError(["--mode", "rpc", "-ne"], "Option -ne is pi's; Atomic does not support it: use --no-extensions.");
-    await usageError(["--mode", "rpc", "--offline"], "Option --offline is pi's; Atomic does not support it: Atomic makes no network calls at startup (the replay provider works with no network at all).");
+    await usageError(
+      ["--mode", "rpc", "--offline"],
+      "Option --offline is pi's; Atomic does not support it: Atomic makes no network calls at startup (the replay provider works with no network at all).",
+    );
   });
 
   it("an unknown flag keeps exiting 2 with the help hint", async () => {
@@ -260,7 +273,26 @@ describe("flags pi has and Atomic does not, conflicts and unknown flags", () => 
     const run = await runCli(["--help"], { agentDir, cwd });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("  --no-themes, --theme, --use-theme, --tui-mode, --verbose: pi's terminal-UI options, accepted and ignored.");
-    for (const flag of ["--continue, -c", "--resume, -r", "--session <path|id>", "--thinking <level>", "--system-prompt <text|file>", "--append-system-prompt <text|file>", "--tools, -t <list>", "--no-tools", "--exclude-tools, -xt <list>", "--no-builtin-tools", "--session-id <id>", "--fork <path|id>", "--skill <path>", "--prompt-template <path>", "--no-context-files, -nc", "--api-key <key>", "--models <patterns>", "--list-models [pattern]"]) {
+    for (const flag of [
+      "--continue, -c",
+      "--resume, -r",
+      "--session <path|id>",
+      "--thinking <level>",
+      "--system-prompt <text|file>",
+      "--append-system-prompt <text|file>",
+      "--tools, -t <list>",
+      "--no-tools",
+      "--exclude-tools, -xt <list>",
+      "--no-builtin-tools",
+      "--session-id <id>",
+      "--fork <path|id>",
+      "--skill <path>",
+      "--prompt-template <path>",
+      "--no-context-files, -nc",
+      "--api-key <key>",
+      "--models <patterns>",
+      "--list-models [pattern]",
+    ]) {
       expect(run.stdout).toContain(flag);
     }
   });

@@ -52,7 +52,22 @@ function writeSession(folder: string, id: string, options: { cwd: string; day?: 
   for (let i = 0; i < (options.count ?? 1); i++) {
     const at = `2026-11-${day}T10:${String(i % 60).padStart(2, "0")}:00.000Z`;
     lines.push({ type: "message", message: { role: "user", content: `question ${i} of ${id}`, timestamp: Date.parse(at) }, id: `${id}-u${i}`, parentId, timestamp: at });
-    lines.push({ type: "message", message: { role: "assistant", content: [{ type: "text", text: `answer ${i}` }], api: "replay", provider: options.model?.[0] ?? "replay", model: options.model?.[1] ?? "demo", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: Date.parse(at) }, id: `${id}-a${i}`, parentId: `${id}-u${i}`, timestamp: at });
+    lines.push({
+      type: "message",
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: `answer ${i}` }],
+        api: "replay",
+        provider: options.model?.[0] ?? "replay",
+        model: options.model?.[1] ?? "demo",
+        usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+        stopReason: "stop",
+        timestamp: Date.parse(at),
+      },
+      id: `${id}-a${i}`,
+      parentId: `${id}-u${i}`,
+      timestamp: at,
+    });
     parentId = `${id}-a${i}`;
   }
   if (options.name) lines.push({ type: "session_info", name: options.name, id: `${id}-n`, parentId, timestamp: `2026-11-${day}T11:00:00.000Z` });
@@ -145,11 +160,16 @@ describe("--session <path|id>", () => {
     const here = sessionFolder(agentDir, cwd);
     const one = writeSession(here, "abcd1111-one", { cwd, day: 3 });
     const two = writeSession(here, "abcd2222-two", { cwd, day: 4 });
-    await usageError(agentDir, cwd, ["--session", "abcd"], [
-      'Session id prefix "abcd" is ambiguous (--session); it matches 2 sessions:',
-      `  abcd2222-two  2026-11-04T10:00:00.000Z  ${two}  "question 0 of abcd2222-two"`,
-      `  abcd1111-one  2026-11-03T10:00:00.000Z  ${one}  "question 0 of abcd1111-one"`,
-    ].join("\n"));
+    await usageError(
+      agentDir,
+      cwd,
+      ["--session", "abcd"],
+      [
+        'Session id prefix "abcd" is ambiguous (--session); it matches 2 sessions:',
+        `  abcd2222-two  2026-11-04T10:00:00.000Z  ${two}  "question 0 of abcd2222-two"`,
+        `  abcd1111-one  2026-11-03T10:00:00.000Z  ${one}  "question 0 of abcd1111-one"`,
+      ].join("\n"),
+    );
     await usageError(agentDir, cwd, ["--session", "gone/x.jsonl"], `Session file not found: ${join(cwd, "gone/x.jsonl")} (--session)`);
     await usageError(agentDir, cwd, ["--session", "zzzz"], 'No session found matching "zzzz" (--session): no such file, and no session id starts with it');
     writeFileSync(join(cwd, "notes.jsonl"), '{"hello":"world"}\n');
@@ -214,10 +234,55 @@ describe("list_sessions", () => {
       { type: "session", version: 3, id: "0e1f2a3b-pi00-4000-8000-000000000001", timestamp: "2026-10-01T08:00:00.000Z", cwd: "/home/me/proj" },
       { type: "model_change", id: "a0000001", parentId: null, timestamp: "2026-10-01T08:00:00.001Z", provider: "anthropic", modelId: "claude-sonnet-4-5" },
       { type: "thinking_level_change", id: "a0000002", parentId: "a0000001", timestamp: "2026-10-01T08:00:00.002Z", thinkingLevel: "high" },
-      { type: "message", id: "a0000003", parentId: "a0000002", timestamp: "2026-10-01T08:00:01.000Z", message: { role: "user", content: [{ type: "text", text: "What does main.ts do?" }], timestamp: 1790000001000 } },
-      { type: "message", id: "a0000004", parentId: "a0000003", timestamp: "2026-10-01T08:00:05.000Z", message: { role: "assistant", content: [{ type: "thinking", thinking: "Look.", thinkingSignature: "sig" }, { type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "main.ts" } }], api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5", usage, stopReason: "toolUse", timestamp: 1790000005000 } },
-      { type: "message", id: "a0000005", parentId: "a0000004", timestamp: "2026-10-01T08:00:06.000Z", message: { role: "toolResult", toolCallId: "toolu_1", toolName: "read", content: [{ type: "text", text: "console.log(1)" }], isError: false, timestamp: 1790000006000 } },
-      { type: "message", id: "a0000006", parentId: "a0000005", timestamp: "2026-10-01T08:00:09.000Z", message: { role: "assistant", content: [{ type: "text", text: "It prints 1." }], api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5", usage, stopReason: "stop", timestamp: 1790000009000 } },
+      {
+        type: "message",
+        id: "a0000003",
+        parentId: "a0000002",
+        timestamp: "2026-10-01T08:00:01.000Z",
+        message: { role: "user", content: [{ type: "text", text: "What does main.ts do?" }], timestamp: 1790000001000 },
+      },
+      {
+        type: "message",
+        id: "a0000004",
+        parentId: "a0000003",
+        timestamp: "2026-10-01T08:00:05.000Z",
+        message: {
+          role: "assistant",
+          content: [
+            { type: "thinking", thinking: "Look.", thinkingSignature: "sig" },
+            { type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "main.ts" } },
+          ],
+          api: "anthropic-messages",
+          provider: "anthropic",
+          model: "claude-sonnet-4-5",
+          usage,
+          stopReason: "toolUse",
+          timestamp: 1790000005000,
+        },
+      },
+      {
+        type: "message",
+        id: "a0000005",
+        parentId: "a0000004",
+        timestamp: "2026-10-01T08:00:06.000Z",
+        message: { role: "toolResult", toolCallId: "toolu_1", toolName: "read", content: [{ type: "text", text: "console.log(1)" }], isError: false, timestamp: 1790000006000 },
+      },
+      {
+        type: "message",
+        id: "a0000006",
+        parentId: "a0000005",
+        timestamp: "2026-10-01T08:00:09.000Z",
+        message: {
+          role: "assistant",
+          content: [{ type: "text", text: "It prints 1." }],
+          api: "anthropic-messages",
+          provider: "anthropic",
+          model: "claude-sonnet-4-5",
+          usage,
+          stopReason: "stop",
+          timestamp: 1790000009000,
+        },
+      },
       { type: "custom_message", id: "a0000007", parentId: "a0000006", timestamp: "2026-10-01T08:00:10.000Z", customType: "note", content: "from an extension", display: true },
       { type: "branch_summary", id: "a0000008", parentId: "a0000006", timestamp: "2026-10-01T08:00:11.000Z", fromId: "a0000007", summary: "Explored main.ts." },
       { type: "label", id: "a0000009", parentId: "a0000008", timestamp: "2026-10-01T08:00:12.000Z", targetId: "a0000003", label: "start" },
@@ -229,7 +294,9 @@ describe("list_sessions", () => {
 
     const c = new RpcClient({ agentDir, cwd, args: ["--mode", "rpc", "--provider", "replay", "--model", "demo"], env: { HOME: home } });
     clients.push(c);
-    expect(await c.ok({ type: "import_session", inputPath: "~/.pi/agent/sessions/--home-me-proj--/2026-10-01T08-00-00-000Z_0e1f2a3b-pi00-4000-8000-000000000001.jsonl" })).toEqual({ cancelled: false });
+    expect(await c.ok({ type: "import_session", inputPath: "~/.pi/agent/sessions/--home-me-proj--/2026-10-01T08-00-00-000Z_0e1f2a3b-pi00-4000-8000-000000000001.jsonl" })).toEqual({
+      cancelled: false,
+    });
     const state = await c.ok({ type: "get_state" });
     expect(state).toMatchObject({ sessionId: "0e1f2a3b-pi00-4000-8000-000000000001", sessionName: "pi work" });
     expect(state.sessionFile.startsWith(sessionFolder(agentDir, cwd))).toBe(true);

@@ -23,7 +23,14 @@ async function started(options: { settings?: object; args?: string[] } = {}): Pr
   const agentDir = tempDir("atomic-agent-");
   await writeModelsJson(agentDir, fake.url);
   if (options.settings) (await import("node:fs")).writeFileSync(`${agentDir}/settings.json`, JSON.stringify(options.settings));
-  const client = new RpcClient({ cliPath: CLI, nodePath: NODE, cwd: tempDir("atomic-cwd-"), env: { ...NO_KEYS, ATOMIC_CODING_AGENT_DIR: agentDir }, model: "fake-openai/fake-1", args: ["--no-session", ...(options.args ?? [])] });
+  const client = new RpcClient({
+    cliPath: CLI,
+    nodePath: NODE,
+    cwd: tempDir("atomic-cwd-"),
+    env: { ...NO_KEYS, ATOMIC_CODING_AGENT_DIR: agentDir },
+    model: "fake-openai/fake-1",
+    args: ["--no-session", ...(options.args ?? [])],
+  });
   clients.push(client);
   await client.start();
   return client;
@@ -96,7 +103,7 @@ describe("RpcClient", () => {
     client.onEvent((event) => void (event.type === "bash_execution_update" && ids.add(event.id)));
     const slowStarted = new Promise<void>((resolve) => {
       const stop = client.onEvent((event) => {
-        if (event.type === "bash_execution_update" && event.id === "slow-1") (stop(), resolve());
+        if (event.type === "bash_execution_update" && event.id === "slow-1") stop(), resolve();
       });
     });
     const slow = client.bash("echo started; sleep 20", { requestId: "slow-1" });

@@ -43,9 +43,10 @@ function writeSession(path: string, model: string, count = 30): string {
   for (let i = 0; i < count; i++) {
     const text = `m-${i}\ndetail ${i}: ${FILLER}`;
     const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-    const message = i % 2 === 0
-      ? { role: "user", content: text, timestamp: i }
-      : { role: "assistant", content: [{ type: "text", text }], api: "openai-completions", provider: "fake", model, usage, stopReason: "stop", timestamp: i };
+    const message =
+      i % 2 === 0
+        ? { role: "user", content: text, timestamp: i }
+        : { role: "assistant", content: [{ type: "text", text }], api: "openai-completions", provider: "fake", model, usage, stopReason: "stop", timestamp: i };
     lines.push(JSON.stringify({ type: "message", id: `e${i}`, parentId: i === 0 ? null : `e${i - 1}`, timestamp: TS, message }));
   }
   writeFileSync(path, lines.join("\n") + "\n");

@@ -86,7 +86,12 @@ describe("compile cache", () => {
     const agentDir = tempDir("atomic-cc-");
     await serveOnce(agentDir);
     const [dir] = cacheDirs(join(agentDir, "cache", "compile"));
-    const mtimes = () => new Map(readdirSync(dir!).filter((name) => name.endsWith(".bin")).map((name) => [name, statSync(join(dir!, name)).mtimeMs]));
+    const mtimes = () =>
+      new Map(
+        readdirSync(dir!)
+          .filter((name) => name.endsWith(".bin"))
+          .map((name) => [name, statSync(join(dir!, name)).mtimeMs]),
+      );
     const beforePrompt = mtimes();
     const promptOnce = async () => {
       const c = new RpcClient({ agentDir });

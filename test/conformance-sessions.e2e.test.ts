@@ -26,8 +26,7 @@ function start(options: { turns?: object[][]; eventDelayMs?: number; noSession?:
 
 const ok = (c: RpcClient, command: Record<string, unknown>): Promise<any> => c.ok(command);
 
-const userTexts = (records: Record_[]) =>
-  records.filter((r) => r.type === "message_start" && (r.message as { role: string }).role === "user").map((r) => textOf(r.message));
+const userTexts = (records: Record_[]) => records.filter((r) => r.type === "message_start" && (r.message as { role: string }).role === "user").map((r) => textOf(r.message));
 
 describe("queued messages and session replacement", () => {
   it.each([["new_session"], ["switch_session"]])("%s drops the old session's queue, with a queue_update before its response", async (type) => {
@@ -69,7 +68,13 @@ describe("queued messages and session replacement", () => {
 
 describe("a damaged session file", () => {
   const header = { type: "session", version: 1, id: "damaged", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/tmp" };
-  const user = (id: string, parentId: string | null, text: string) => ({ type: "message", id, parentId, timestamp: header.timestamp, message: { role: "user", content: text, timestamp: 1 } });
+  const user = (id: string, parentId: string | null, text: string) => ({
+    type: "message",
+    id,
+    parentId,
+    timestamp: header.timestamp,
+    message: { role: "user", content: text, timestamp: 1 },
+  });
   const lines = [
     header,
     user("u1", null, "first question"),
@@ -92,7 +97,12 @@ describe("a damaged session file", () => {
 
     expect((await ok(c, { type: "get_messages" })).messages.map(textOf)).toEqual(["first question", "second question"]);
     expect((await ok(c, { type: "get_entries" })).entries.map((e: Record_) => e.id)).toEqual(["u1", "u2"]);
-    expect(await ok(c, { type: "get_fork_messages" })).toEqual({ messages: [{ entryId: "u1", text: "first question" }, { entryId: "u2", text: "second question" }] });
+    expect(await ok(c, { type: "get_fork_messages" })).toEqual({
+      messages: [
+        { entryId: "u1", text: "first question" },
+        { entryId: "u2", text: "second question" },
+      ],
+    });
     expect(await ok(c, { type: "get_session_stats" })).toMatchObject({ userMessages: 2, assistantMessages: 0, totalMessages: 2 });
     expect(await ok(c, { type: "get_last_assistant_text" })).toEqual({ text: null });
     expect(await ok(c, { type: "get_state" })).toMatchObject({ thinkingLevel: "off", messageCount: 2 });
@@ -111,7 +121,11 @@ describe("session paths that are not regular files", () => {
     const c = start();
     const fifo = join(c.cwd, "pipe.jsonl");
     execFileSync("mkfifo", [fifo]);
-    for (const command of [{ type: "switch_session", sessionPath: fifo }, { type: "import_session", inputPath: fifo }, { type: "switch_session", sessionPath: c.cwd }]) {
+    for (const command of [
+      { type: "switch_session", sessionPath: fifo },
+      { type: "import_session", inputPath: fifo },
+      { type: "switch_session", sessionPath: c.cwd },
+    ]) {
       const path = command.sessionPath ?? command.inputPath;
       expect(await c.request(command, 3000)).toMatchObject({ success: false, error: `Not a valid session file: ${path}` });
     }
@@ -143,7 +157,10 @@ describe("fork and clone while streaming", () => {
     expect(agentEnd).toBeLessThan(records.indexOf(response));
     expect((records[agentEnd]!.messages as Record_[]).at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
     expect(await ok(c, { type: "get_state" })).toMatchObject({ isStreaming: false, messageCount: 0 });
-    const oldLines = readFileSync(old, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record_);
+    const oldLines = readFileSync(old, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record_);
     expect((oldLines.at(-1)!.message as { stopReason: string }).stopReason).toBe("aborted");
   });
 

@@ -61,7 +61,7 @@ describe("the id field", () => {
       { type: "response", command: "get_state", success: false, error: "Invalid id: expected a finite number" },
       { type: "response", command: "unknown", success: false, error: 'Invalid command: expected a JSON object with a string "type"' },
     ]);
-    const state = (c.records.at(-1)!.data as Record<string, unknown>);
+    const state = c.records.at(-1)!.data as Record<string, unknown>;
     expect(state).toMatchObject({ steeringMode: "one-at-a-time", isStreaming: false });
   });
 });
@@ -105,14 +105,20 @@ describe("bad input on every in-scope command", () => {
     await c.waitForEvent("agent_settled");
     const before = await c.request({ type: "get_messages" });
 
-    const records = await script(c, cases.map(([line], i) => line.replace(/}$/, `,"id":"c${i}"}`)));
+    const records = await script(
+      c,
+      cases.map(([line], i) => line.replace(/}$/, `,"id":"c${i}"}`)),
+    );
     expect(records.map((r) => [r.id, r.success, r.error])).toEqual(cases.map(([, error], i) => [`c${i}`, false, error]));
     expect(records.every((r) => r.type === "response")).toBe(true); // nothing ran
 
     expect(await c.request({ type: "get_messages" })).toMatchObject({ success: true, data: before.data });
     const state = (await c.request({ type: "get_state" })).data as { sessionFile: string };
     expect((await c.close()).code).toBe(0);
-    const lines = readFileSync(state.sessionFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record_);
+    const lines = readFileSync(state.sessionFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record_);
     expect(lines.filter((l) => l.type === "message").map((l) => (l.message as { role: string }).role)).toEqual(["user", "assistant"]);
   });
 });
@@ -198,7 +204,10 @@ describe("get_last_assistant_text", () => {
 });
 
 describe("signals", () => {
-  it.each([["SIGINT", 130], ["SIGHUP", 129]] as const)("%s closes the running run, then exits %i", async (signal, code) => {
+  it.each([
+    ["SIGINT", 130],
+    ["SIGHUP", 129],
+  ] as const)("%s closes the running run, then exits %i", async (signal, code) => {
     const c = await start({ turns: [textTurn("word ".repeat(100), 100)], eventDelayMs: 10 });
     await c.request({ type: "prompt", message: "go" });
     await c.waitForEvent("message_update");

@@ -91,7 +91,11 @@ describe("messageUpdates: delta", () => {
       expect(Object.keys(update)).toEqual(["type", "usage", "assistantMessageEvent"]);
       expect(update.assistantMessageEvent).not.toHaveProperty("partial");
     }
-    const text = updates.map((u) => u.assistantMessageEvent as Record_).filter((e) => e.type === "text_delta").map((e) => e.delta).join("");
+    const text = updates
+      .map((u) => u.assistantMessageEvent as Record_)
+      .filter((e) => e.type === "text_delta")
+      .map((e) => e.delta)
+      .join("");
     expect(text).toBe(answer);
     // message_start/message_end still carry whole messages.
     const end = records.filter(isType("message_end")).at(-1)!;

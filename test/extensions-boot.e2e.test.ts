@@ -37,7 +37,9 @@ it("a flag an extension registers has its command-line value in session_start", 
 }
 `,
   );
-  const client = new RpcClient({ args: ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session", "-e", join(dir, "flagged.ts"), "--probe-config", "/etc/probe.json"] });
+  const client = new RpcClient({
+    args: ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session", "-e", join(dir, "flagged.ts"), "--probe-config", "/etc/probe.json"],
+  });
   const from = client.records.length;
   await client.ok({ type: "prompt", message: "/seen" });
   const notice = await client.waitFor((record) => record.type === "extension_ui_request" && record.method === "notify", 10_000, from);

@@ -43,7 +43,13 @@ describe("extensions and the agent", () => {
     const c = await start(["hooks-probe"]);
     writeFileSync(join(c.cwd, "a.txt"), "original text");
     fake.script(
-      { toolCalls: [{ name: "bash", args: { command: "echo forbidden" } }, { name: "bash", args: { command: "say-hi" } }, { name: "read", args: { path: "a.txt" } }] },
+      {
+        toolCalls: [
+          { name: "bash", args: { command: "echo forbidden" } },
+          { name: "bash", args: { command: "say-hi" } },
+          { name: "read", args: { path: "a.txt" } },
+        ],
+      },
       { text: "done" },
     );
     const from = await promptSettled(c, "first");
@@ -53,7 +59,11 @@ describe("extensions and the agent", () => {
       [false, "[patched by extension]"],
     ]);
     const second = fake.requests[1]!.body.messages as { role: string; content: unknown }[];
-    expect(second.filter((m) => m.role === "tool").map((m) => wireText(m as never))).toEqual(["forbidden commands are not allowed", "rewritten by extension\n", "[patched by extension]"]);
+    expect(second.filter((m) => m.role === "tool").map((m) => wireText(m as never))).toEqual([
+      "forbidden commands are not allowed",
+      "rewritten by extension\n",
+      "[patched by extension]",
+    ]);
     expect(wireText(second[0] as never)).toMatch(/\nExtension rule: answer briefly\.$/);
     expect(userTexts(fake.requests[0]!)).toEqual(["first", "note for: first"]);
     await promptSettled(c, "second");

@@ -31,18 +31,39 @@ describe("the extension API over RPC", () => {
     const { commands } = await c.ok({ type: "get_commands" });
     expect(commands).toEqual(
       expect.arrayContaining([
-        { name: "seen", description: "Report the events seen so far", source: "extension", path: PROBE, sourceInfo: { path: PROBE, source: "cli", scope: "temporary", origin: "top-level" } },
+        {
+          name: "seen",
+          description: "Report the events seen so far",
+          source: "extension",
+          path: PROBE,
+          sourceInfo: { path: PROBE, source: "cli", scope: "temporary", origin: "top-level" },
+        },
         { name: "ctx", source: "extension", path: PROBE, sourceInfo: { path: PROBE, source: "cli", scope: "temporary", origin: "top-level" } },
       ]),
     );
     fake.script(
-      { toolCalls: [{ name: "zod_add", args: { a: "one", b: 2 } }, { name: "zod_add", args: { a: 1, b: 2 } }, { name: "tb_echo", args: { text: "ab", times: 2 } }, { name: "tb_echo", args: {} }] },
+      {
+        toolCalls: [
+          { name: "zod_add", args: { a: "one", b: 2 } },
+          { name: "zod_add", args: { a: 1, b: 2 } },
+          { name: "tb_echo", args: { text: "ab", times: 2 } },
+          { name: "tb_echo", args: {} },
+        ],
+      },
       { text: "done" },
     );
     const from = await promptSettled(c, "use the tools");
     const offered = (fake.requests[0]!.body.tools as { function: { name: string; parameters: Record<string, unknown> } }[]).map((tool) => tool.function);
-    expect(offered.find((tool) => tool.name === "zod_add")!.parameters).toMatchObject({ type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] });
-    expect(offered.find((tool) => tool.name === "tb_echo")!.parameters).toMatchObject({ type: "object", properties: { text: { type: "string", description: "What to echo" }, times: { type: "integer" } }, required: ["text"] });
+    expect(offered.find((tool) => tool.name === "zod_add")!.parameters).toMatchObject({
+      type: "object",
+      properties: { a: { type: "number" }, b: { type: "number" } },
+      required: ["a", "b"],
+    });
+    expect(offered.find((tool) => tool.name === "tb_echo")!.parameters).toMatchObject({
+      type: "object",
+      properties: { text: { type: "string", description: "What to echo" }, times: { type: "integer" } },
+      required: ["text"],
+    });
     expect(toolResults(c, from)).toEqual([
       { tool: "zod_add", isError: true, text: 'Validation failed for tool "zod_add": Invalid a: expected number' },
       { tool: "zod_add", isError: false, text: "3" },

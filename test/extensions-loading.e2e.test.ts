@@ -11,7 +11,8 @@ import { notified, promptSettled, startExtensionAgent, stderrContains, toolResul
 import { tempDir as makeTempDir, type Record_, type RpcClient } from "./helpers/rpc-client.js";
 
 const fixture = (name: string) => resolve(import.meta.dirname, "fixtures/extensions", `${name}.ts`);
-const command = (name: string) => `export default function (pi) { pi.registerCommand(${JSON.stringify(name)}, { description: "from ${name}", handler: async (_a, ctx) => ctx.ui.notify(${JSON.stringify(`ran ${name}`)}) }); }\n`;
+const command = (name: string) =>
+  `export default function (pi) { pi.registerCommand(${JSON.stringify(name)}, { description: "from ${name}", handler: async (_a, ctx) => ctx.ui.notify(${JSON.stringify(`ran ${name}`)}) }); }\n`;
 const clients: RpcClient[] = [];
 const folders: string[] = [];
 /** A temp folder removed after the test (the agent's own folders go with it). */
@@ -49,7 +50,10 @@ describe("loading extensions", () => {
       number: write(join(dir, "number.ts"), "export default 42;\n"),
       throws: write(join(dir, "throws.ts"), "export default function (pi) { pi.registerCommand('half', { handler: async () => {} }); throw new Error('factory exploded'); }\n"),
       rejects: write(join(dir, "rejects.ts"), "export default async function (pi) { await Promise.resolve(); throw new Error('async factory failed'); }\n"),
-      schema: write(join(dir, "schema.ts"), "export default function (pi) { pi.registerTool({ name: 'bad', description: 'd', parameters: { type: 'string' }, execute: async () => ({ content: [] }) }); }\n"),
+      schema: write(
+        join(dir, "schema.ts"),
+        "export default function (pi) { pi.registerTool({ name: 'bad', description: 'd', parameters: { type: 'string' }, execute: async () => ({ content: [] }) }); }\n",
+      ),
     };
     const good = write(join(dir, "good.ts"), command("good"));
     const missing = join(dir, "missing.ts");
@@ -93,7 +97,14 @@ describe("loading extensions", () => {
     const second = write(join(dir, "second.ts"), `${command("dup")}`.replace('"ran dup"', '"ran second"'));
     const c = await start({ extensions: [first, second] });
     expect(await names(c)).toEqual(["dup"]);
-    expect(errors(c)).toEqual([{ type: "extension_error", extensionPath: second, event: "register_command", error: `Command "/dup" is already registered by ${first}; the one from ${second} is ignored (the first one wins)` }]);
+    expect(errors(c)).toEqual([
+      {
+        type: "extension_error",
+        extensionPath: second,
+        event: "register_command",
+        error: `Command "/dup" is already registered by ${first}; the one from ${second} is ignored (the first one wins)`,
+      },
+    ]);
     await c.ok({ type: "prompt", message: "/dup" });
     await notified(c, "ran dup");
   });
@@ -104,7 +115,8 @@ describe("loading extensions", () => {
     await notified(c, "noise made");
     await promptSettled(c, "hi");
     expect(c.records.filter((r) => r.type === "__non_json__" || (r as { fake?: boolean }).fake)).toEqual([]);
-    for (const line of ["console.log at load", "stdout.write in the factory", "console.log in session_start", '{"type":"response","fake":true}', "console.info in a command"]) await stderrContains(c, `noisy: ${line}`);
+    for (const line of ["console.log at load", "stdout.write in the factory", "console.log in session_start", '{"type":"response","fake":true}', "console.info in a command"])
+      await stderrContains(c, `noisy: ${line}`);
   });
 });
 

@@ -28,7 +28,9 @@ describe("pi 1.6.0 examples at work", () => {
     await c.ok({ type: "prompt", message: "/debug-provider on" });
     await notified(c, "Provider event capture enabled");
     await promptSettled(c, "hi");
-    const { entries } = (await c.ok({ type: "get_entries" })) as { entries: { type: string; customType?: string; data?: { provider: string; model: string; events: unknown[] } }[] };
+    const { entries } = (await c.ok({ type: "get_entries" })) as {
+      entries: { type: string; customType?: string; data?: { provider: string; model: string; events: unknown[] } }[];
+    };
     const captured = entries.filter((entry) => entry.type === "custom" && entry.customType === "debug-provider-events");
     expect(captured).toHaveLength(1);
     const { model, events } = captured[0]!.data!;

@@ -23,7 +23,13 @@ async function start(): Promise<RpcClient> {
  * Sends `/command`, waits for its dialog request, answers with `reply` (unless undefined), resolves
  * with the notify text. `unchecked`: the reply is deliberately off its schema (a wrong type).
  */
-async function roundTrip(c: RpcClient, command: string, method: string, reply: Record<string, unknown> | undefined, unchecked = false): Promise<{ request: Record_; outcome: string }> {
+async function roundTrip(
+  c: RpcClient,
+  command: string,
+  method: string,
+  reply: Record<string, unknown> | undefined,
+  unchecked = false,
+): Promise<{ request: Record_; outcome: string }> {
   const from = c.records.length;
   const response = c.request({ type: "prompt", message: command });
   const request = await uiRequest(c, method, from);
@@ -67,7 +73,12 @@ describe("extension UI dialogs over RPC", () => {
 
   it("a timeout resolves the dialog with its default; a later reply is ignored (stderr only, nothing on stdout)", async () => {
     const c = await start();
-    for (const [command, method, outcome] of [["/ask-select 150", "select", "select=null"], ["/ask-confirm 150", "confirm", "confirm=false"], ["/ask-input 150", "input", "input=null"], ["/ask-editor 150", "editor", "editor=null"]] as const) {
+    for (const [command, method, outcome] of [
+      ["/ask-select 150", "select", "select=null"],
+      ["/ask-confirm 150", "confirm", "confirm=false"],
+      ["/ask-input 150", "input", "input=null"],
+      ["/ask-editor 150", "editor", "editor=null"],
+    ] as const) {
       const { request, outcome: got } = await roundTrip(c, command, method, undefined);
       expect(request.timeout).toBe(150);
       expect(got).toBe(outcome);

@@ -74,12 +74,16 @@ async function closedPort(): Promise<number> {
 }
 
 describe("a person at a terminal", () => {
-  it.skipIf(!hasPython)("a bare `atomic` says what it is waiting for and how to get an answer, then ends on Ctrl-D", async () => {
-    const run = await onTerminal([], tempDir("atomic-agent-"));
-    expect(run.before).toContain("atomic: serving --mode rpc: JSON lines on stdin/stdout (the RPC protocol). Waiting for input on this terminal; Ctrl-D ends it.");
-    expect(run.before).toContain('For one answer: atomic -p "your prompt"');
-    expect(run.code).toBe(0);
-  }, 30_000);
+  it.skipIf(!hasPython)(
+    "a bare `atomic` says what it is waiting for and how to get an answer, then ends on Ctrl-D",
+    async () => {
+      const run = await onTerminal([], tempDir("atomic-agent-"));
+      expect(run.before).toContain("atomic: serving --mode rpc: JSON lines on stdin/stdout (the RPC protocol). Waiting for input on this terminal; Ctrl-D ends it.");
+      expect(run.before).toContain('For one answer: atomic -p "your prompt"');
+      expect(run.code).toBe(0);
+    },
+    30_000,
+  );
 
   it("from a pipe it stays silent (a program is driving it)", async () => {
     const run = await runCli(["--mode", "rpc"], folders());
@@ -121,9 +125,14 @@ describe("print mode names what Atomic has", () => {
   it("an unsupported saved default: the settings to fix or the flag to pass; RPC keeps the protocol's exact text", async () => {
     const settings = { defaultProvider: "gone", defaultModel: "m" };
     const print = await runCli(["-p", "hi"], { ...folders(), settings });
-    expect(print.stderr).toBe("atomic: Configured default model is unavailable or unsupported. Update defaultProvider/defaultModel in settings.json, or pass --model <provider/id>.\n");
+    expect(print.stderr).toBe(
+      "atomic: Configured default model is unavailable or unsupported. Update defaultProvider/defaultModel in settings.json, or pass --model <provider/id>.\n",
+    );
     const rpc = await runCli(["--mode", "rpc"], { ...folders(), settings, input: '{"id":"p","type":"prompt","message":"hi"}\n{"id":"s","type":"get_state"}\n' });
-    const [prompt, state] = rpc.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, any>);
+    const [prompt, state] = rpc.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, any>);
     expect(prompt!.error).toBe("Configured default model is unavailable or unsupported. Update defaultProvider/defaultModel or use /model.");
     expect(state!.data.modelFallbackMessage).not.toContain("/model");
   });
@@ -132,7 +141,13 @@ describe("print mode names what Atomic has", () => {
     const { agentDir, cwd } = folders();
     const url = `http://127.0.0.1:${await closedPort()}`;
     await writeModelsJson(agentDir, url);
-    const run = await runCli(["-p", "--model", "fake-openai/fake-1", "--no-session", "hi"], { agentDir, cwd, env: NO_KEYS, settings: { retry: { maxRetries: 2, baseDelayMs: 10 } }, timeoutMs: 30_000 });
+    const run = await runCli(["-p", "--model", "fake-openai/fake-1", "--no-session", "hi"], {
+      agentDir,
+      cwd,
+      env: NO_KEYS,
+      settings: { retry: { maxRetries: 2, baseDelayMs: 10 } },
+      timeoutMs: 30_000,
+    });
     expect(run.code).toBe(1);
     const lines = run.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(3);

@@ -62,18 +62,30 @@ const COMMANDS: Record<string, string[]> = {
 function hostileValue(rand: () => number, depth = 0): unknown {
   const pick = Math.floor(rand() * 12);
   switch (pick) {
-    case 0: return Math.floor(rand() * 1e9) - 5e8;
-    case 1: return rand() < 0.5;
-    case 2: return null;
-    case 3: return depth < 3 ? [hostileValue(rand, depth + 1), hostileValue(rand, depth + 1)] : [];
-    case 4: return depth < 3 ? { __proto__x: hostileValue(rand, depth + 1), nested: { deeper: [1, "x"] } } : {};
-    case 5: return 1e308 * (rand() < 0.5 ? 1 : -1);
-    case 6: return -0;
-    case 7: return { type: "image", data: 5, mimeType: [] };
-    case 8: return [{ type: "image" }];
-    case 9: return { toString: "x", valueOf: 1 };
-    case 10: return [[[[[]]]]];
-    default: return { length: 3, 0: "a" };
+    case 0:
+      return Math.floor(rand() * 1e9) - 5e8;
+    case 1:
+      return rand() < 0.5;
+    case 2:
+      return null;
+    case 3:
+      return depth < 3 ? [hostileValue(rand, depth + 1), hostileValue(rand, depth + 1)] : [];
+    case 4:
+      return depth < 3 ? { __proto__x: hostileValue(rand, depth + 1), nested: { deeper: [1, "x"] } } : {};
+    case 5:
+      return 1e308 * (rand() < 0.5 ? 1 : -1);
+    case 6:
+      return -0;
+    case 7:
+      return { type: "image", data: 5, mimeType: [] };
+    case 8:
+      return [{ type: "image" }];
+    case 9:
+      return { toString: "x", valueOf: 1 };
+    case 10:
+      return [[[[[]]]]];
+    default:
+      return { length: 3, 0: "a" };
   }
 }
 

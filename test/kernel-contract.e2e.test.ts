@@ -26,7 +26,13 @@ function start(options: { args?: string[]; settings?: Record<string, unknown>; p
     mkdirSync(join(cwd, ".atomic"), { recursive: true });
     writeFileSync(join(cwd, ".atomic", "settings.json"), JSON.stringify(options.project));
   }
-  const c = new RpcClient({ agentDir, cwd, args: options.args ?? ["--mode", "rpc", "--no-session"], ...(options.settings ? { settings: options.settings } : {}), env: { ANTHROPIC_API_KEY: "test", OPENAI_API_KEY: "test", ...options.env } });
+  const c = new RpcClient({
+    agentDir,
+    cwd,
+    args: options.args ?? ["--mode", "rpc", "--no-session"],
+    ...(options.settings ? { settings: options.settings } : {}),
+    env: { ANTHROPIC_API_KEY: "test", OPENAI_API_KEY: "test", ...options.env },
+  });
   clients.push(c);
   return c;
 }

@@ -17,7 +17,12 @@ afterEach(async () => {
 });
 
 function start(options: { agentDir: string; cwd?: string; args?: string[]; env?: Record<string, string> }): RpcClient {
-  const client = new RpcClient({ agentDir: options.agentDir, ...(options.cwd ? { cwd: options.cwd } : {}), args: ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session", ...(options.args ?? [])], env: options.env ?? {} });
+  const client = new RpcClient({
+    agentDir: options.agentDir,
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    args: ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session", ...(options.args ?? [])],
+    env: options.env ?? {},
+  });
   clients.push(client);
   return client;
 }
@@ -30,7 +35,10 @@ function project(): { agentDir: string; cwd: string; log: string } {
   return { agentDir, cwd, log: join(agentDir, "probe.log") };
 }
 
-const startedWith = (log: string) => probeEvents(log).filter((event) => event.event === "start").map((event) => (event.argv as string[]).at(-1));
+const startedWith = (log: string) =>
+  probeEvents(log)
+    .filter((event) => event.event === "start")
+    .map((event) => (event.argv as string[]).at(-1));
 
 describe("MCP configuration", () => {
   it("an untrusted project's mcp.json is never read: one stderr line, nothing of it starts", async () => {
@@ -39,7 +47,9 @@ describe("MCP configuration", () => {
     const { servers } = await waitForServers(client, allConnected("mine"));
     expect(servers.map((server) => server.name)).toEqual(["mine"]);
     const lines = client.stderr.split("\n").filter((line) => line.includes(".atomic/mcp.json"));
-    expect(lines).toEqual([`[atomic] warning: mcp: ${join(cwd, ".atomic", "mcp.json")} not read: the project is not trusted (start with --approve, or add the folder to trustedProjects in ${join(agentDir, "settings.json")})`]);
+    expect(lines).toEqual([
+      `[atomic] warning: mcp: ${join(cwd, ".atomic", "mcp.json")} not read: the project is not trusted (start with --approve, or add the folder to trustedProjects in ${join(agentDir, "settings.json")})`,
+    ]);
     expect(startedWith(log)).toEqual(["mine"]);
   });
 
@@ -66,7 +76,10 @@ describe("MCP configuration", () => {
       "bad name": { command: "node" },
     });
     const client = start({ agentDir, env: { PROBE_SERVER_NAME: "named-by-env" } });
-    const { servers, errors } = await waitForServers(client, (list) => list.find((server) => server.name === "good")?.state === "connected" && list.find((server) => server.name === "unset")?.state === "failed");
+    const { servers, errors } = await waitForServers(
+      client,
+      (list) => list.find((server) => server.name === "good")?.state === "connected" && list.find((server) => server.name === "unset")?.state === "failed",
+    );
     expect(errors).toEqual([
       `${file}: Invalid mcpServers.badArgs.args: expected array`,
       `${file}: Invalid mcpServers.neither: expected "command" (a stdio server) or "url" (an HTTP server)`,
@@ -113,11 +126,18 @@ describe("atomic mcp", () => {
       mcpServers: { probe: { env: { PROBE_NAME: "${PROBE_NAME}" }, description: "the probe", command: process.execPath, args: [probeStdio().args[0]] } },
     });
     expect((await run("add", "web", "--url", "http://127.0.0.1:9/mcp", "--bearer-token-env-var", "WEB_TOKEN", "-l")).code).toBe(0);
-    expect(JSON.parse(readFileSync(join(cwd, ".atomic", "mcp.json"), "utf8")).mcpServers.web).toEqual({ url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer ${WEB_TOKEN}" } });
+    expect(JSON.parse(readFileSync(join(cwd, ".atomic", "mcp.json"), "utf8")).mcpServers.web).toEqual({
+      url: "http://127.0.0.1:9/mcp",
+      headers: { Authorization: "Bearer ${WEB_TOKEN}" },
+    });
 
     const listed = await run("list", "--json");
     expect(listed.code).toBe(0);
-    expect(JSON.parse(listed.stdout)).toMatchObject({ files: { projectTrusted: false }, servers: [{ name: "probe", source: "user", transport: "stdio", enabled: true, exposure: "direct" }], errors: [] });
+    expect(JSON.parse(listed.stdout)).toMatchObject({
+      files: { projectTrusted: false },
+      servers: [{ name: "probe", source: "user", transport: "stdio", enabled: true, exposure: "direct" }],
+      errors: [],
+    });
     const approved = JSON.parse((await run("list", "--json", "--approve")).stdout);
     expect(approved.servers.map((server: { name: string }) => server.name)).toEqual(["probe", "web"]);
 

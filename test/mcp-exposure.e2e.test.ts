@@ -30,7 +30,12 @@ async function start(servers: Record<string, unknown>, cwd?: string, args: strin
 }
 
 const systemPrompt = (index: number) => String((fake.requests[index]!.body.messages as { role: string; content: string }[]).find((m) => m.role === "system")?.content ?? "");
-const toolEnds = (client: RpcClient) => client.records.filter((r) => r.type === "tool_execution_end") as (Record_ & { toolName: string; isError: boolean; result: { content: { type: string; text?: string; data?: string }[]; details?: { fullOutputPath?: string } } })[];
+const toolEnds = (client: RpcClient) =>
+  client.records.filter((r) => r.type === "tool_execution_end") as (Record_ & {
+    toolName: string;
+    isError: boolean;
+    result: { content: { type: string; text?: string; data?: string }[]; details?: { fullOutputPath?: string } };
+  })[];
 
 describe("MCP exposure and results", () => {
   it("deferred tools are found by tool_search and declared from the next call", async () => {

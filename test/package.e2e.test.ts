@@ -147,7 +147,10 @@ beforeAll(() => {
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "my-plugins", type: "module", private: true }));
   writeFileSync(
     join(project, "tsconfig.json"),
-    JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, outDir: "out", types: ["node"] }, include: ["*.ts"] }),
+    JSON.stringify({
+      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, outDir: "out", types: ["node"] },
+      include: ["*.ts"],
+    }),
   );
   writeFileSync(join(project, "greeter.ts"), PLUGIN);
   writeFileSync(join(project, "broken.ts"), TYPE_ERRORS);

@@ -31,7 +31,8 @@ function makePackage(dir: string, pkg: Pkg): string {
   return dir;
 }
 
-const command = (name: string, text = name) => `export default function (pi: any) { pi.registerCommand(${JSON.stringify(name)}, { description: ${JSON.stringify(text)}, handler: async () => {} }); }\n`;
+const command = (name: string, text = name) =>
+  `export default function (pi: any) { pi.registerCommand(${JSON.stringify(name)}, { description: ${JSON.stringify(text)}, handler: async () => {} }); }\n`;
 const skill = (name: string) => `---\nname: ${name}\ndescription: The ${name} skill\n---\nDo ${name}.\n`;
 
 async function commandsOf(agentDir: string, cwd: string, args: string[] = [], env: Record<string, string> = {}): Promise<{ names: string[]; client: RpcClient }> {
@@ -116,7 +117,11 @@ describe("npm packages, from a loopback registry", () => {
     await registry.start();
     root = tempDir("atomic-pkg-npm-");
     env = npmEnv(registry, join(root, "npm-env"));
-    const v1 = makePackage(join(root, "src-1"), { name: "@demo/pi-tools", pi: { extensions: ["./index.ts"], skills: ["./skills"] }, files: { "index.ts": command("npm-one"), "skills/npm-skill/SKILL.md": skill("npm-skill") } });
+    const v1 = makePackage(join(root, "src-1"), {
+      name: "@demo/pi-tools",
+      pi: { extensions: ["./index.ts"], skills: ["./skills"] },
+      files: { "index.ts": command("npm-one"), "skills/npm-skill/SKILL.md": skill("npm-skill") },
+    });
     await registry.publish(v1);
   });
   afterAll(() => registry.stop());
@@ -126,9 +131,13 @@ describe("npm packages, from a loopback registry", () => {
     const installed = await runCli(["install", "npm:@demo/pi-tools"], { cwd: root, agentDir, env, timeoutMs: 90_000 });
     expect(installed.stderr).not.toMatch(/error/i);
     expect(installed.code).toBe(0);
-    expect(installed.stdout).toContain(`Installed npm:@demo/pi-tools 1.0.0 (1 extension, 1 skill, 0 prompt templates) in ${join(agentDir, "npm", "node_modules", "@demo", "pi-tools")}`);
+    expect(installed.stdout).toContain(
+      `Installed npm:@demo/pi-tools 1.0.0 (1 extension, 1 skill, 0 prompt templates) in ${join(agentDir, "npm", "node_modules", "@demo", "pi-tools")}`,
+    );
     expect((await commandsOf(agentDir, root, [], env)).names).toEqual(["npm-one", "skill:npm-skill"]);
-    await registry.publish(makePackage(join(root, "src-2"), { name: "@demo/pi-tools", version: "1.1.0", pi: { extensions: ["./index.ts"] }, files: { "index.ts": command("npm-two") } }));
+    await registry.publish(
+      makePackage(join(root, "src-2"), { name: "@demo/pi-tools", version: "1.1.0", pi: { extensions: ["./index.ts"] }, files: { "index.ts": command("npm-two") } }),
+    );
     const updated = await runCli(["update", "npm:@demo/pi-tools"], { cwd: root, agentDir, env, timeoutMs: 90_000 });
     expect(updated.stdout).toBe("npm:@demo/pi-tools: 1.0.0 -> 1.1.0\n");
     expect((await commandsOf(agentDir, root, [], env)).names).toEqual(["npm-two"]);
@@ -166,7 +175,11 @@ describe("what a package folder loads", () => {
   it("a manifest entry that points outside the package is refused, clearly; the rest of it loads", async () => {
     const root = tempDir("atomic-pkg-escape-");
     writeFileSync(join(root, "outside.ts"), command("outside"));
-    const pkg = makePackage(join(root, "pkg"), { name: "escaper", pi: { extensions: ["../outside.ts", "./inside.ts"], skills: ["../"] }, files: { "inside.ts": command("inside") } });
+    const pkg = makePackage(join(root, "pkg"), {
+      name: "escaper",
+      pi: { extensions: ["../outside.ts", "./inside.ts"], skills: ["../"] },
+      files: { "inside.ts": command("inside") },
+    });
     const { names, client } = await commandsOf(join(root, "agent"), root, ["-e", pkg]);
     expect(names).toEqual(["inside"]);
     expect(client.stderr).toContain(`Refused "../outside.ts" in ${join(pkg, "package.json")} (pi.extensions): it points outside the package folder`);

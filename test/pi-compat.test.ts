@@ -61,7 +61,9 @@ function examples(piDir: string, which: "terminal-free" | "terminal-ui"): string
 /** Package names a file imports as values (what survives TypeScript's own type-import elision). */
 function valueImports(file: string): string[] {
   const output = ts.transpileModule(readFileSync(file, "utf8"), { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
-  return [...output.matchAll(/require\("([^"]+)"\)/g)].map((match) => match[1]!).filter((name) => !name.startsWith("node:") && !builtinModules.includes(name) && !name.startsWith("."));
+  return [...output.matchAll(/require\("([^"]+)"\)/g)]
+    .map((match) => match[1]!)
+    .filter((name) => !name.startsWith("node:") && !builtinModules.includes(name) && !name.startsWith("."));
 }
 
 async function loadWithAtomic(file: string): Promise<ExtensionSummary> {
@@ -119,7 +121,10 @@ describe("pi 0.73.1 example extensions, unchanged", () => {
   it("load through Atomic's loader with Atomic's modules and register what they register in pi", async () => {
     // pi 0.73.1 runs on this Node: its loader is called in this process.
     const { loadExtensions } = (await import(pathToFileURL(join(PI_0, "dist/core/extensions/loader.js")).href)) as {
-      loadExtensions(paths: string[], cwd: string): Promise<{ extensions: { commands: Map<string, unknown>; tools: Map<string, unknown>; flags: Map<string, unknown> }[]; errors: { error: string }[] }>;
+      loadExtensions(
+        paths: string[],
+        cwd: string,
+      ): Promise<{ extensions: { commands: Map<string, unknown>; tools: Map<string, unknown>; flags: Map<string, unknown> }[]; errors: { error: string }[] }>;
     };
     const pi: Record<string, PiAnswer> = {};
     for (const file of files) {

@@ -28,7 +28,13 @@ async function agentDirWithModels(): Promise<string> {
 
 async function start(args: string[], options: { agentDir?: string; cwd?: string; settings?: Record<string, unknown> } = {}): Promise<RpcClient> {
   const agentDir = options.agentDir ?? (await agentDirWithModels());
-  const client = new RpcClient({ agentDir, ...(options.cwd ? { cwd: options.cwd } : {}), args: ["--mode", "rpc", ...args], env: NO_KEYS, ...(options.settings ? { settings: options.settings } : {}) });
+  const client = new RpcClient({
+    agentDir,
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    args: ["--mode", "rpc", ...args],
+    env: NO_KEYS,
+    ...(options.settings ? { settings: options.settings } : {}),
+  });
   clients.push(client);
   return client;
 }
@@ -90,7 +96,8 @@ describe("--session-id and --fork", () => {
   it("--session-id checks the id, and neither flag goes with --session, --continue or --resume (nor --fork with --no-session)", async () => {
     const agentDir = await agentDirWithModels();
     const cwd = tempDir("atomic-cwd-");
-    const usage = async (args: string[], message: string) => expect(await runCli(["--mode", "rpc", ...MODEL, ...args], { agentDir, cwd, env: NO_KEYS })).toMatchObject({ code: 2, stdout: "", stderr: `atomic: ${message}\n` });
+    const usage = async (args: string[], message: string) =>
+      expect(await runCli(["--mode", "rpc", ...MODEL, ...args], { agentDir, cwd, env: NO_KEYS })).toMatchObject({ code: 2, stdout: "", stderr: `atomic: ${message}\n` });
     await usage(["--session-id", "two words"], 'Invalid --session-id "two words": use letters, digits, ".", "_" and "-", starting and ending with a letter or digit');
     await usage(["--session-id", "a", "--continue"], "Options --session-id and --continue cannot be used together");
     await usage(["--fork", "x.jsonl", "--no-session"], "Options --fork and --no-session cannot be used together");

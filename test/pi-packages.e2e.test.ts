@@ -58,7 +58,11 @@ beforeAll(async () => {
 }, 300_000);
 
 async function loadedByPi(folder: string): Promise<Loaded> {
-  const { stdout } = await run(node22!, [join(REPO, "test/pi-packages/pi-reference.mjs"), PI_16, folder], { timeout: 120_000, maxBuffer: 16 << 20, env: { ...process.env, PI_OFFLINE: "1" } });
+  const { stdout } = await run(node22!, [join(REPO, "test/pi-packages/pi-reference.mjs"), PI_16, folder], {
+    timeout: 120_000,
+    maxBuffer: 16 << 20,
+    env: { ...process.env, PI_OFFLINE: "1" },
+  });
   const result = JSON.parse(stdout) as Loaded & { fatal?: string; errors: string[] };
   if (result.fatal) throw new Error(`pi 1.6 could not load ${folder}: ${result.fatal}`);
   if (result.errors.length > 0) throw new Error(`pi 1.6 reports errors for ${folder}: ${result.errors.join("; ")}`);
@@ -74,14 +78,23 @@ async function loadedByAtomic(folder: string): Promise<Loaded & { errors: string
   // A cold start transpiles every file of a large package, which can take longer than the load
   // budget on a slow machine: that extension alone fails, and the next start finds it cached.
   for (let attempt = 1; ; attempt++) {
-    const client = new RpcClient({ agentDir, cwd: tempDir("atomic-corpus-cwd-"), env: { HOME: tempDir("atomic-corpus-home-") }, args: ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session", "-e", folder] });
+    const client = new RpcClient({
+      agentDir,
+      cwd: tempDir("atomic-corpus-cwd-"),
+      env: { HOME: tempDir("atomic-corpus-home-") },
+      args: ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session", "-e", folder],
+    });
     // A cold first import keeps transpiling after the budget has passed, and the answer waits for it.
     const commands = ((await client.ok({ type: "get_commands" }, 180_000)) as { commands: { name: string; source: string }[] }).commands;
     const probe = (await client.ok({ type: "extensions_probe" })) as { extensions: { loaded: boolean; error?: string; tools: string[]; flags: string[] }[] };
     await client.close();
     const errors = probe.extensions.flatMap((extension) => (extension.error ? [extension.error] : []));
     if (errors.some((error) => error.includes("did not finish importing")) && attempt < 4) continue;
-    const names = (source: string) => commands.filter((entry) => entry.source === source).map((entry) => entry.name.replace(/^skill:/, "")).sort();
+    const names = (source: string) =>
+      commands
+        .filter((entry) => entry.source === source)
+        .map((entry) => entry.name.replace(/^skill:/, ""))
+        .sort();
     return {
       commands: names("extension"),
       tools: [...new Set(probe.extensions.flatMap((extension) => extension.tools))].sort(),
@@ -100,15 +113,19 @@ describe("the corpus of npm extension packages", () => {
     for (const name of [...CORPUS, "@earendil-works/pi-coding-agent"]) expect(pkg.devDependencies[name], name).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  it.each(CORPUS)("%s loads in Atomic with what it registers under pi 1.6", async (name) => {
-    const folder = join(MODULES, name);
-    const atomic = await loadedByAtomic(folder);
-    expect(atomic.errors).toEqual([]);
-    if (!node22) return console.log(`${name}: compared with nothing (${skipReason})`);
-    const pi = await loadedByPi(folder);
-    const { errors: _, ...ours } = atomic;
-    expect(ours).toEqual(pi);
-  }, 600_000);
+  it.each(CORPUS)(
+    "%s loads in Atomic with what it registers under pi 1.6",
+    async (name) => {
+      const folder = join(MODULES, name);
+      const atomic = await loadedByAtomic(folder);
+      expect(atomic.errors).toEqual([]);
+      if (!node22) return console.log(`${name}: compared with nothing (${skipReason})`);
+      const pi = await loadedByPi(folder);
+      const { errors: _, ...ours } = atomic;
+      expect(ours).toEqual(pi);
+    },
+    600_000,
+  );
 });
 
 describe("a conversation through a corpus package gives pi's result", () => {

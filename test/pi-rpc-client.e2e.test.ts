@@ -82,8 +82,18 @@ describe("pi 1.6's RpcClient against Atomic", () => {
     writeFileSync(join(cwd, "notes.md"), "hello from the notes\n");
     fake.setDefault(reply);
     // RpcClient spawns `node <cliPath>`: the Node 22 runtime first on PATH, so Atomic runs on 22 too.
-    const run = await runScript(node22, { ...NO_KEYS, PI_PKG, ATOMIC_CLI: CLI, WORK_DIR: cwd, ATOMIC_CODING_AGENT_DIR: agentDir, PATH: `${dirname(node22)}${delimiter}${process.env.PATH ?? ""}` });
-    const steps = run.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line) as Step);
+    const run = await runScript(node22, {
+      ...NO_KEYS,
+      PI_PKG,
+      ATOMIC_CLI: CLI,
+      WORK_DIR: cwd,
+      ATOMIC_CODING_AGENT_DIR: agentDir,
+      PATH: `${dirname(node22)}${delimiter}${process.env.PATH ?? ""}`,
+    });
+    const steps = run.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Step);
     const failed = steps.filter((s) => s.error !== undefined);
     expect(failed, run.stderr).toEqual([]);
     expect(run.code).toBe(0);

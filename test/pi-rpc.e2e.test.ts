@@ -39,7 +39,10 @@ async function start(args: string[] = []): Promise<RpcClient> {
   return c;
 }
 
-const lastUserTexts = (index: number) => ((fake.requests[index]!.body.messages ?? []) as { role: string; content: unknown }[]).filter((m) => m.role === "user").map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+const lastUserTexts = (index: number) =>
+  ((fake.requests[index]!.body.messages ?? []) as { role: string; content: unknown }[])
+    .filter((m) => m.role === "user")
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
 
 describe("clear_queue", () => {
   it("while a run streams: returns the queued texts, a queue_update with empty lists first, and none of them is delivered", async () => {
@@ -92,11 +95,25 @@ describe("pi 1.x events", () => {
 
   it("tool_execution_end carries durationMs for a tool that ran, not for one that never did", async () => {
     const c = await start(["--no-session"]);
-    fake.script({ toolCalls: [{ id: "ran", name: "bash", args: { command: "sleep 0.2; echo done" } }, { id: "unknown", name: "grep", args: { pattern: "x" } }, { id: "invalid", name: "read", args: {} }] }, { text: "ok" });
+    fake.script(
+      {
+        toolCalls: [
+          { id: "ran", name: "bash", args: { command: "sleep 0.2; echo done" } },
+          { id: "unknown", name: "grep", args: { pattern: "x" } },
+          { id: "invalid", name: "read", args: {} },
+        ],
+      },
+      { text: "ok" },
+    );
     const from = c.records.length;
     await c.ok({ type: "prompt", message: "go" });
     await c.waitForEvent("agent_settled", 10_000, from);
-    const ends = new Map(c.records.slice(from).filter((r) => r.type === "tool_execution_end").map((r) => [r.toolCallId as string, r]));
+    const ends = new Map(
+      c.records
+        .slice(from)
+        .filter((r) => r.type === "tool_execution_end")
+        .map((r) => [r.toolCallId as string, r]),
+    );
     expect(ends.get("ran")).toMatchObject({ isError: false, durationMs: expect.any(Number) });
     expect(ends.get("ran")!.durationMs as number).toBeGreaterThanOrEqual(150);
     // grep is not offered by default (pi's four tools): it never runs, so it has no duration.
@@ -120,7 +137,10 @@ describe("switch_session to a path where no session is written yet (as pi)", () 
     const from = c.records.length;
     await c.ok({ type: "prompt", message: "hello there" });
     await c.waitForEvent("agent_settled", 10_000, from);
-    const lines = readFileSync(path, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as Record_);
+    const lines = readFileSync(path, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record_);
     expect(lines[0]).toMatchObject({ type: "session", id: state.sessionId });
     expect(lines.filter((line) => line.type === "message")).toHaveLength(2);
   });
@@ -134,7 +154,12 @@ describe("switch_session to a path where no session is written yet (as pi)", () 
     expect(await c.ok({ type: "get_state" })).toMatchObject({ sessionFile: empty, messageCount: 0 });
     await c.ok({ type: "set_session_name", name: "named" });
     await c.close();
-    expect(readFileSync(empty, "utf8").split("\n").filter(Boolean).map((line) => (JSON.parse(line) as Record_).type)).toEqual(["session", "session_info"]);
+    expect(
+      readFileSync(empty, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as Record_).type),
+    ).toEqual(["session", "session_info"]);
 
     const other = await start();
     const notes = join(dir, "notes.txt");

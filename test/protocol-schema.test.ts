@@ -60,7 +60,12 @@ describe("protocol schema", () => {
     const host = await builtinHost();
     const defs = schema.$defs as Record<string, { oneOf?: { $ref: string }[] }>;
     const refs = (id: string) => defs[id]!.oneOf!.map((r) => r.$ref.replace("#/$defs/", ""));
-    expect(refs("Command").sort()).toEqual(host.kernel.commands.names().map((n) => `${pascalCase(n)}Command`).sort());
+    expect(refs("Command").sort()).toEqual(
+      host.kernel.commands
+        .names()
+        .map((n) => `${pascalCase(n)}Command`)
+        .sort(),
+    );
     expect(refs("Event").sort()).toEqual([...host.kernel.eventSchemas.keys()].map((n) => `${pascalCase(n)}Event`).sort());
     expect(refs("Response")).toContain("ErrorResponse");
     expect(refs("Response")).not.toContain("ExtensionUiResponseResponse");

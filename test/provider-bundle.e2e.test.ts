@@ -27,8 +27,7 @@ async function start(provider: string): Promise<RpcClient> {
   return client;
 }
 
-const assistantEnds = (c: RpcClient) =>
-  c.records.filter((r) => r.type === "message_end" && (r.message as { role: string }).role === "assistant").map((r) => r.message as Record_);
+const assistantEnds = (c: RpcClient) => c.records.filter((r) => r.type === "message_end" && (r.message as { role: string }).role === "assistant").map((r) => r.message as Record_);
 
 describe.each(PROVIDERS)("%s through the built CLI", (provider) => {
   it("streams thinking, text and a tool call split across deltas, runs the tool and answers", async () => {
@@ -40,7 +39,10 @@ describe.each(PROVIDERS)("%s through the built CLI", (provider) => {
     const [first, second] = assistantEnds(c);
     expect(first).toMatchObject({ stopReason: "toolUse" });
     expect(first!.content).toEqual(
-      expect.arrayContaining([expect.objectContaining({ type: "text", text: "Listing." }), expect.objectContaining({ type: "toolCall", name: "bash", arguments: { command: "echo bundled-ok" } })]),
+      expect.arrayContaining([
+        expect.objectContaining({ type: "text", text: "Listing." }),
+        expect.objectContaining({ type: "toolCall", name: "bash", arguments: { command: "echo bundled-ok" } }),
+      ]),
     );
     expect(second).toMatchObject({ stopReason: "stop", content: [{ type: "text", text: "Done." }] });
     const toolEnd = c.records.find((r) => r.type === "tool_execution_end")!;

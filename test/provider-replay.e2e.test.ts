@@ -61,7 +61,11 @@ describe("provider-replay", () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "tapes.jsonl"), lines.map((line) => JSON.stringify(line)).join("\n") + "\n");
     const c = start("tapes", agentDir);
-    for (const [prompt, answer] of [["What's the WEATHER like?", "sunny"], ["Tell me a joke", "no idea"], ["weather again", "sunny"]]) {
+    for (const [prompt, answer] of [
+      ["What's the WEATHER like?", "sunny"],
+      ["Tell me a joke", "no idea"],
+      ["weather again", "sunny"],
+    ]) {
       const from = c.records.length;
       await c.request({ type: "prompt", message: prompt });
       await c.waitForEvent("agent_end", 10_000, from);
@@ -83,7 +87,12 @@ describe("provider-replay", () => {
     const from = c.records.length;
     await c.request({ type: "prompt", message: "Create a notes file saying hello, then show me it exists." });
     await c.waitForEvent("agent_end", 20_000, from);
-    expect(c.records.slice(from).filter((r) => r.type === "tool_execution_start").map((r) => r.toolName)).toEqual(["write", "read"]);
+    expect(
+      c.records
+        .slice(from)
+        .filter((r) => r.type === "tool_execution_start")
+        .map((r) => r.toolName),
+    ).toEqual(["write", "read"]);
     expect(readFileSync(join(cwd, "notes", "hello.md"), "utf8")).toMatch(/^# Hello from Atomic/);
   });
 });

@@ -26,8 +26,24 @@ const MODELS_DEV = {
     id: "groq",
     env: ["GROQ_API_KEY"],
     models: {
-      "openai/gpt-oss-120b": { id: "openai/gpt-oss-120b", name: "GPT OSS 120B", reasoning: true, tool_call: true, modalities: { input: ["text"], output: ["text"] }, cost: { input: 0.1, output: 0.5 }, limit: { context: 131072, output: 65536 } },
-      "groq/brand-new-70b": { id: "groq/brand-new-70b", name: "Brand New 70B", reasoning: false, tool_call: true, modalities: { input: ["text"], output: ["text"] }, cost: { input: 0.2, output: 0.4 }, limit: { context: 65536, output: 8192 } },
+      "openai/gpt-oss-120b": {
+        id: "openai/gpt-oss-120b",
+        name: "GPT OSS 120B",
+        reasoning: true,
+        tool_call: true,
+        modalities: { input: ["text"], output: ["text"] },
+        cost: { input: 0.1, output: 0.5 },
+        limit: { context: 131072, output: 65536 },
+      },
+      "groq/brand-new-70b": {
+        id: "groq/brand-new-70b",
+        name: "Brand New 70B",
+        reasoning: false,
+        tool_call: true,
+        modalities: { input: ["text"], output: ["text"] },
+        cost: { input: 0.2, output: 0.4 },
+        limit: { context: 65536, output: 8192 },
+      },
     },
   },
 };
@@ -80,7 +96,10 @@ describe("--list-models and keys", () => {
 describe("local servers", () => {
   it("lists the models a server reports once its base URL is set, and streams them without a key", async () => {
     const { agentDir, cwd } = folders();
-    fake.listModels([{ id: "qwen3:8b", object: "model", max_model_len: 32768 }, { id: "llama3.2:3b", object: "model" }]);
+    fake.listModels([
+      { id: "qwen3:8b", object: "model", max_model_len: 32768 },
+      { id: "llama3.2:3b", object: "model" },
+    ]);
     const env = { ...NO_KEYS, VLLM_BASE_URL: fake.url };
     const listed = await runCli(["--list-models", "vllm"], { agentDir, cwd, env });
     expect(listed.stdout.split("\n")).toEqual([
@@ -114,15 +133,30 @@ describe("local servers", () => {
 
 describe("cloud routes through the built CLI (the bundled SDKs, Bedrock's loaded from node_modules)", () => {
   const ROUTES = [
-    { model: "amazon-bedrock/us.anthropic.claude-opus-5-5", env: { AWS_ACCESS_KEY_ID: "AKIDEXAMPLE", AWS_SECRET_ACCESS_KEY: "secret", AWS_REGION: "us-east-2" }, path: "/model/us.anthropic.claude-opus-5-5/invoke-with-response-stream", auth: /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/us-east-2\/bedrock\// },
+    {
+      model: "amazon-bedrock/us.anthropic.claude-opus-5-5",
+      env: { AWS_ACCESS_KEY_ID: "AKIDEXAMPLE", AWS_SECRET_ACCESS_KEY: "secret", AWS_REGION: "us-east-2" },
+      path: "/model/us.anthropic.claude-opus-5-5/invoke-with-response-stream",
+      auth: /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/us-east-2\/bedrock\//,
+    },
     { model: "azure/gpt-6.2-sol", env: { AZURE_OPENAI_API_KEY: "az-key" }, path: "/openai/v1/responses", auth: undefined },
-    { model: "google-vertex/gemini-4-argon", env: { GOOGLE_CLOUD_API_KEY: "gcp-key" }, path: "/v1beta1/publishers/google/models/gemini-4-argon:streamGenerateContent", auth: undefined },
+    {
+      model: "google-vertex/gemini-4-argon",
+      env: { GOOGLE_CLOUD_API_KEY: "gcp-key" },
+      path: "/v1beta1/publishers/google/models/gemini-4-argon:streamGenerateContent",
+      auth: undefined,
+    },
   ];
   it.each(ROUTES.map((r) => [r.model, r] as const))("%s answers a prompt", async (_name, route) => {
     const { agentDir, cwd } = folders();
     const { writeFileSync } = await import("node:fs");
     writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { "amazon-bedrock": { baseUrl: fake.url }, "google-vertex": { baseUrl: fake.url } } }));
-    const client = new RpcClient({ agentDir, cwd, args: ["--mode", "rpc", "--no-session", "--model", route.model], env: { ...NO_KEYS, AZURE_OPENAI_BASE_URL: `${fake.url}/openai/v1`, ...route.env } });
+    const client = new RpcClient({
+      agentDir,
+      cwd,
+      args: ["--mode", "rpc", "--no-session", "--model", route.model],
+      env: { ...NO_KEYS, AZURE_OPENAI_BASE_URL: `${fake.url}/openai/v1`, ...route.env },
+    });
     clients.push(client);
     fake.requests.length = 0;
     fake.script({ text: "cloud answer" });
@@ -147,7 +181,11 @@ describe("atomic models update", () => {
     const file = join(agentDir, "catalog", "groq.json");
     const written = JSON.parse(readFileSync(file, "utf8"));
     expect(written.source.from).toContain(`models.dev (${catalogUrl})`);
-    expect(written.models.find((m: { id: string }) => m.id === "openai/gpt-oss-120b")).toMatchObject({ cost: { input: 0.1, output: 0.5 }, contextWindow: 131072, thinkingLevels: ["low", "medium", "high"] });
+    expect(written.models.find((m: { id: string }) => m.id === "openai/gpt-oss-120b")).toMatchObject({
+      cost: { input: 0.1, output: 0.5 },
+      contextWindow: 131072,
+      thinkingLevels: ["low", "medium", "high"],
+    });
 
     const listed = await runCli(["--list-models", "groq"], { agentDir, cwd, env: NO_KEYS });
     expect(listed.stdout).toMatch(/^groq +groq\/brand-new-70b +65\.5K +8\.2K +no +no +none \(GROQ_API_KEY\)$/m);

@@ -21,7 +21,9 @@ const TLS = resolve(import.meta.dirname, "fixtures/tls");
 const HOST = "llm.proxy.test";
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
 /** Whatever proxy the machine running the tests has (lower case wins over upper case). */
-const NO_PROXIES = Object.fromEntries(["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"].map((name) => [name, undefined]));
+const NO_PROXIES = Object.fromEntries(
+  ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"].map((name) => [name, undefined]),
+);
 // A server per test: a reply scripted for a test whose request never came cannot answer the next one.
 const fake = useFakeLlm({ perTest: true });
 let tlsEndpoint: TlsServer;

@@ -66,12 +66,16 @@ describe.skipIf(!hasPython)("the Python client example", () => {
 
   it("answers an extension's dialogs under their own ids; without a handler it cancels them", async () => {
     const agentDir = tempDir("atomic-agent-");
-    const { stdout } = await promisify(execFile)("python3", ["-c", DIALOG_DRIVER, resolve(EXAMPLE, ".."), "--provider", "replay", "--model", "demo", "--no-session", "-e", UI_PROBE], {
-      cwd: tempDir("atomic-cwd-"),
-      env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir, ATOMIC_CMD: `"${NODE}" "${CLI}"` },
-      encoding: "utf8",
-      timeout: 60_000,
-    });
+    const { stdout } = await promisify(execFile)(
+      "python3",
+      ["-c", DIALOG_DRIVER, resolve(EXAMPLE, ".."), "--provider", "replay", "--model", "demo", "--no-session", "-e", UI_PROBE],
+      {
+        cwd: tempDir("atomic-cwd-"),
+        env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir, ATOMIC_CMD: `"${NODE}" "${CLI}"` },
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
     const { outcomes, seen } = JSON.parse(stdout) as { outcomes: Record<string, string[]>; seen: { method: string; id: string }[] };
     expect(outcomes.handled).toEqual(['select="b"', "confirm=true", 'input="Ada"', "editor=null"]);
     expect(outcomes.default).toEqual(["select=null", "confirm=false", "input=null", "editor=null"]);

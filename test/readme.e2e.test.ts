@@ -94,7 +94,10 @@ describe("the README", () => {
     expect(command).toMatch(/^npx atomic --mode json /);
     const run = await runAsWritten(command!);
     expect(run.code, run.stderr).toBe(0);
-    const records = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; toolName?: string; messages?: { role: string; stopReason?: string }[] });
+    const records = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; toolName?: string; messages?: { role: string; stopReason?: string }[] });
     expect(records[0]).toMatchObject({ type: "session", cwd: REPO });
     expect(records.find((record) => record.type === "tool_execution_start")).toMatchObject({ toolName: "bash" });
     expect(records.at(-1)).toEqual({ type: "agent_settled", aborted: false });

@@ -30,7 +30,16 @@ function writeSession(path: string, texts: string[]): string {
     const message =
       i % 2 === 0
         ? { role: "user", content: text, timestamp: i + 1 }
-        : { role: "assistant", content: [{ type: "text", text }], api: "replay", provider: "replay", model: "demo", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: i + 1 };
+        : {
+            role: "assistant",
+            content: [{ type: "text", text }],
+            api: "replay",
+            provider: "replay",
+            model: "demo",
+            usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+            stopReason: "stop",
+            timestamp: i + 1,
+          };
     lines.push({ type: "message", id: `e${i}`, parentId: i === 0 ? null : `e${i - 1}`, timestamp: TS, message } as never);
   });
   writeFileSync(path, lines.map((line) => JSON.stringify(line)).join("\n") + "\n");
@@ -118,18 +127,22 @@ describe("export_html on hostile markdown", () => {
     ["100 KB of alternating emphasis (quadratic in marked)", "_a".repeat(50_000)],
   ];
 
-  it.each(cases)("%s: exported as escaped plain text, the event loop never blocked for long", async (_, text) => {
-    const c = start();
-    const file = writeSession(join(c.cwd, "hostile.jsonl"), [text, "**fine** <b>"]);
-    await c.ok({ type: "switch_session", sessionPath: file }, 30_000);
-    const { response, slowestPingMs } = await exportWhilePinging(c, "hostile.html");
-    expect(response.success, String(response.error)).toBe(true);
-    const html = readFileSync(join(c.cwd, "hostile.html"), "utf8");
-    expect(html).toContain('<pre class="markdown-source">');
-    expect(html).toContain("<strong>fine</strong> &lt;b&gt;"); // the other message still renders as markdown
-    // Before: a stack overflow, or 8 s to over 240 s with the loop blocked throughout (marked
-    // alone takes ~59 s on the emphasis case). The bound leaves room for a loaded CI machine
-    // (pings of 2.1 s were seen at load 9 on 2 cores) while still failing on a blocked loop.
-    expect(slowestPingMs).toBeLessThan(6000);
-  }, 60_000);
+  it.each(cases)(
+    "%s: exported as escaped plain text, the event loop never blocked for long",
+    async (_, text) => {
+      const c = start();
+      const file = writeSession(join(c.cwd, "hostile.jsonl"), [text, "**fine** <b>"]);
+      await c.ok({ type: "switch_session", sessionPath: file }, 30_000);
+      const { response, slowestPingMs } = await exportWhilePinging(c, "hostile.html");
+      expect(response.success, String(response.error)).toBe(true);
+      const html = readFileSync(join(c.cwd, "hostile.html"), "utf8");
+      expect(html).toContain('<pre class="markdown-source">');
+      expect(html).toContain("<strong>fine</strong> &lt;b&gt;"); // the other message still renders as markdown
+      // Before: a stack overflow, or 8 s to over 240 s with the loop blocked throughout (marked
+      // alone takes ~59 s on the emphasis case). The bound leaves room for a loaded CI machine
+      // (pings of 2.1 s were seen at load 9 on 2 cores) while still failing on a blocked loop.
+      expect(slowestPingMs).toBeLessThan(6000);
+    },
+    60_000,
+  );
 });

@@ -23,7 +23,12 @@ describe("assistantMessageMaxChars", () => {
     fake.script({ text: chunk.repeat(2000), textChunks: Array.from({ length: 2000 }, () => chunk), chunkDelayMs: 1 });
     const agentDir = tempDir("atomic-agent-");
     await writeModelsJson(agentDir, fake.url);
-    const c = new RpcClient({ agentDir, settings: { assistantMessageMaxChars: 100_000, retry: { baseDelayMs: 10 } }, env: NO_KEYS, args: ["--mode", "rpc", "--no-session", "--model", "fake-openai/fake-1"] });
+    const c = new RpcClient({
+      agentDir,
+      settings: { assistantMessageMaxChars: 100_000, retry: { baseDelayMs: 10 } },
+      env: NO_KEYS,
+      args: ["--mode", "rpc", "--no-session", "--model", "fake-openai/fake-1"],
+    });
     clients.push(c);
     const from = c.records.length;
     expect((await c.request({ type: "prompt", message: "Write forever." })).success).toBe(true);
@@ -31,7 +36,9 @@ describe("assistantMessageMaxChars", () => {
     const ends = c.records.slice(from).filter((r) => r.type === "message_end" && (r.message as { role: string }).role === "assistant");
     const message = ends.at(-1)!.message as { stopReason: string; errorMessage: string; content: { type: string; text: string }[] };
     expect(message.stopReason).toBe("error");
-    expect(message.errorMessage).toBe("The assistant message grew past 100000 characters, the most one message may hold (settings: assistantMessageMaxChars), so its stream was stopped");
+    expect(message.errorMessage).toBe(
+      "The assistant message grew past 100000 characters, the most one message may hold (settings: assistantMessageMaxChars), so its stream was stopped",
+    );
     const kept = message.content.filter((block) => block.type === "text").reduce((sum, block) => sum + block.text.length, 0);
     expect(kept).toBeGreaterThan(100_000);
     expect(kept).toBeLessThanOrEqual(101_000);

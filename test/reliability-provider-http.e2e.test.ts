@@ -17,7 +17,9 @@ import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { RpcClient, tempDir, type Record_ } from "./helpers/rpc-client.js";
 
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
-const NO_PROXIES = Object.fromEntries(["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"].map((name) => [name, undefined]));
+const NO_PROXIES = Object.fromEntries(
+  ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"].map((name) => [name, undefined]),
+);
 const fake = useFakeLlm();
 const clients: RpcClient[] = [];
 let front: Server;
@@ -77,7 +79,12 @@ afterEach(async () => {
 async function start(baseUrl: string, model: string, settings: Record<string, unknown> = {}): Promise<RpcClient> {
   const agentDir = tempDir("atomic-agent-");
   await writeModelsJson(agentDir, baseUrl);
-  const client = new RpcClient({ agentDir, settings: { retry: { baseDelayMs: 10 }, ...settings }, env: { ...NO_KEYS, ...NO_PROXIES }, args: ["--mode", "rpc", "--no-session", "--model", model] });
+  const client = new RpcClient({
+    agentDir,
+    settings: { retry: { baseDelayMs: 10 }, ...settings },
+    env: { ...NO_KEYS, ...NO_PROXIES },
+    args: ["--mode", "rpc", "--no-session", "--model", model],
+  });
   clients.push(client);
   // The "really done" signal (retries included), whether or not it is on by default.
   await client.ok({ type: "set_event_options", agentSettled: true });
@@ -93,7 +100,11 @@ async function promptSettled(client: RpcClient, timeoutMs = 20_000): Promise<Rec
 }
 
 const lastAssistant = (records: Record_[]) =>
-  records.filter((r) => r.type === "message_end" && (r.message as { role: string }).role === "assistant").at(-1)!.message as { stopReason: string; errorMessage?: string; content: { type: string; text?: string }[] };
+  records.filter((r) => r.type === "message_end" && (r.message as { role: string }).role === "assistant").at(-1)!.message as {
+    stopReason: string;
+    errorMessage?: string;
+    content: { type: string; text?: string }[];
+  };
 
 describe("redirects", () => {
   for (const model of ["fake-openai/fake-1", "fake-google/fake-1", "fake-anthropic/fake-1"]) {

@@ -40,7 +40,8 @@ function writeBigSession(path: string, bytes: number, entry: (i: number) => obje
   let lines: string[] = [];
   let held = 0;
   while (written < bytes) {
-    const line = JSON.stringify({ id: count.toString(16).padStart(8, "0"), parentId: count === 0 ? null : (count - 1).toString(16).padStart(8, "0"), timestamp: TS, ...entry(count) }) + "\n";
+    const line =
+      JSON.stringify({ id: count.toString(16).padStart(8, "0"), parentId: count === 0 ? null : (count - 1).toString(16).padStart(8, "0"), timestamp: TS, ...entry(count) }) + "\n";
     count++;
     lines.push(line);
     held += line.length;
@@ -56,7 +57,22 @@ function writeBigSession(path: string, bytes: number, entry: (i: number) => obje
   return count;
 }
 
-const chatEntry = (i: number) => ({ type: "message", message: i % 2 === 0 ? { role: "user", content: `question ${i} about the code in src/app.ts`, timestamp: i } : { role: "assistant", content: [{ type: "text", text: `answer ${i}: look at the **handler**` }], api: "replay", provider: "replay", model: "chat", usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: i } });
+const chatEntry = (i: number) => ({
+  type: "message",
+  message:
+    i % 2 === 0
+      ? { role: "user", content: `question ${i} about the code in src/app.ts`, timestamp: i }
+      : {
+          role: "assistant",
+          content: [{ type: "text", text: `answer ${i}: look at the **handler**` }],
+          api: "replay",
+          provider: "replay",
+          model: "chat",
+          usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+          stopReason: "stop",
+          timestamp: i,
+        },
+});
 
 /** Until `agent_settled`: by then the session file holds every entry of the prompt. */
 async function promptAndWait(c: RpcClient, message: string): Promise<void> {
@@ -125,7 +141,11 @@ describe("session write failures reach the client", () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const { entries } = await c.ok({ type: "get_entries" });
-    const onDisk = readFileSync(state.sessionFile, "utf8").trim().split("\n").slice(1).map((line) => JSON.parse(line).id);
+    const onDisk = readFileSync(state.sessionFile, "utf8")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((line) => JSON.parse(line).id);
     expect(onDisk).toEqual(entries.map((entry: { id: string }) => entry.id));
   });
 
@@ -165,37 +185,52 @@ describe("large session files load, or fail saying why", () => {
     const c = start({ env: { NODE_OPTIONS: "--max-old-space-size=64" } });
     const response = await c.request({ type: "switch_session", sessionPath: file }, 60_000);
     expect(response.success).toBe(false);
-    expect(response.error).toMatch(new RegExp(`^Cannot load session file ${file}: it is 120\\.0MB, more than this process can hold in memory \\(.*heap.*\\)\\. Start Atomic with NODE_OPTIONS=--max-old-space-size=\\d+ to open it\\.$`));
+    expect(response.error).toMatch(
+      new RegExp(
+        `^Cannot load session file ${file}: it is 120\\.0MB, more than this process can hold in memory \\(.*heap.*\\)\\. Start Atomic with NODE_OPTIONS=--max-old-space-size=\\d+ to open it\\.$`,
+      ),
+    );
     expect((await c.request({ type: "get_state" })).success).toBe(true);
   }, 60_000);
 
-  it.runIf(SOAK)("loads a 1 GB session (or says why it cannot)", async () => {
-    const dir = tempDir("atomic-cwd-");
-    const file = join(dir, "huge.jsonl");
-    const count = writeBigSession(file, 1024 * 1024 * 1024, chatEntry);
-    const c = start();
-    const response = await c.request({ type: "switch_session", sessionPath: file }, 600_000);
-    if (response.success) expect((await c.ok({ type: "get_session_stats" }, 600_000)).totalMessages).toBe(count);
-    else expect(response.error).toMatch(/more than this process can hold in memory/);
-  }, 900_000);
+  it.runIf(SOAK)(
+    "loads a 1 GB session (or says why it cannot)",
+    async () => {
+      const dir = tempDir("atomic-cwd-");
+      const file = join(dir, "huge.jsonl");
+      const count = writeBigSession(file, 1024 * 1024 * 1024, chatEntry);
+      const c = start();
+      const response = await c.request({ type: "switch_session", sessionPath: file }, 600_000);
+      if (response.success) expect((await c.ok({ type: "get_session_stats" }, 600_000)).totalMessages).toBe(count);
+      else expect(response.error).toMatch(/more than this process can hold in memory/);
+    },
+    900_000,
+  );
 
-  it.runIf(SOAK)("loads a 600 MB session made of six 100 MB lines (it used to fail with Invalid string length)", async () => {
-    const dir = tempDir("atomic-cwd-");
-    const file = join(dir, "names.jsonl");
-    const count = writeBigSession(file, 600 * 1024 * 1024, () => ({ type: "session_info", name: "n".repeat(100 * 1024 * 1024) }));
-    expect(count).toBe(6);
-    const c = start();
-    await c.ok({ type: "switch_session", sessionPath: file }, 600_000);
-    expect((await c.ok({ type: "get_state" })).sessionName).toHaveLength(100 * 1024 * 1024);
-  }, 900_000);
+  it.runIf(SOAK)(
+    "loads a 600 MB session made of six 100 MB lines (it used to fail with Invalid string length)",
+    async () => {
+      const dir = tempDir("atomic-cwd-");
+      const file = join(dir, "names.jsonl");
+      const count = writeBigSession(file, 600 * 1024 * 1024, () => ({ type: "session_info", name: "n".repeat(100 * 1024 * 1024) }));
+      expect(count).toBe(6);
+      const c = start();
+      await c.ok({ type: "switch_session", sessionPath: file }, 600_000);
+      expect((await c.ok({ type: "get_state" })).sessionName).toHaveLength(100 * 1024 * 1024);
+    },
+    900_000,
+  );
 
-  it.runIf(SOAK)("refuses a line over 256 MiB, naming it", async () => {
-    const dir = tempDir("atomic-cwd-");
-    const file = join(dir, "line.jsonl");
-    writeBigSession(file, 257 * 1024 * 1024, () => ({ type: "session_info", name: "n".repeat(257 * 1024 * 1024) }));
-    const c = start();
-    const response = await c.request({ type: "switch_session", sessionPath: file }, 600_000);
-    expect(response).toMatchObject({ success: false, error: `Cannot load session file ${file}: line 2 is over 256.0MB, the most one entry may take` });
-  }, 900_000);
+  it.runIf(SOAK)(
+    "refuses a line over 256 MiB, naming it",
+    async () => {
+      const dir = tempDir("atomic-cwd-");
+      const file = join(dir, "line.jsonl");
+      writeBigSession(file, 257 * 1024 * 1024, () => ({ type: "session_info", name: "n".repeat(257 * 1024 * 1024) }));
+      const c = start();
+      const response = await c.request({ type: "switch_session", sessionPath: file }, 600_000);
+      expect(response).toMatchObject({ success: false, error: `Cannot load session file ${file}: line 2 is over 256.0MB, the most one entry may take` });
+    },
+    900_000,
+  );
 });
-

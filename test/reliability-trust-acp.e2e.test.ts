@@ -24,7 +24,10 @@ function project(prefix: string): { dir: string; marker: string } {
   const dir = tempDir(prefix);
   const marker = join(dir, "extension-ran");
   mkdirSync(join(dir, ".atomic", "extensions"), { recursive: true });
-  writeFileSync(join(dir, ".atomic", "extensions", "mark.ts"), `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default function () {}\n`);
+  writeFileSync(
+    join(dir, ".atomic", "extensions", "mark.ts"),
+    `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default function () {}\n`,
+  );
   return { dir, marker };
 }
 

@@ -60,7 +60,13 @@ describe("createAgent", () => {
     const agent = await agentIn(tempDir("atomic-sdk-"), { session: false });
     const events = await promptAndCollect(agent, "hello");
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["agent_start", "turn_start", "message_start", "message_update", "message_end", "turn_end", "agent_end"]));
-    expect(await agent.send({ type: "get_last_assistant_text", id: 7 })).toEqual({ id: 7, type: "response", command: "get_last_assistant_text", success: true, data: { text: "echo: hello" } });
+    expect(await agent.send({ type: "get_last_assistant_text", id: 7 })).toEqual({
+      id: 7,
+      type: "response",
+      command: "get_last_assistant_text",
+      success: true,
+      data: { text: "echo: hello" },
+    });
     const state = await agent.send({ type: "get_state" });
     if (!state?.success) throw new Error("get_state failed");
     expect(state.data.sessionFile).toBeUndefined();
@@ -68,7 +74,13 @@ describe("createAgent", () => {
 
   it("a failed command resolves with RPC's error response; a reply resolves to undefined", async () => {
     const agent = await agentIn(tempDir("atomic-sdk-"), { session: false });
-    expect(await agent.send({ type: "no_such_command", id: "x" })).toEqual({ id: "x", type: "response", command: "no_such_command", success: false, error: "Unknown command: no_such_command" });
+    expect(await agent.send({ type: "no_such_command", id: "x" })).toEqual({
+      id: "x",
+      type: "response",
+      command: "no_such_command",
+      success: false,
+      error: "Unknown command: no_such_command",
+    });
     // @ts-expect-error a wrong field type is refused by the types too
     expect(await agent.send({ type: "prompt", message: 42 })).toEqual({ type: "response", command: "prompt", success: false, error: "Invalid message: expected string" });
     expect(await agent.send({ type: "set_model", provider: "nope", modelId: "x" })).toMatchObject({ success: false, error: "Model not found: nope/x" });
@@ -131,7 +143,10 @@ describe("createAgent", () => {
     expect([stateA.data.pendingMessageCount, stateB.data.pendingMessageCount]).toEqual([1, 0]);
     expect(stateA.data.sessionId).not.toBe(stateB.data.sessionId);
     expect(stateA.data.sessionFile).not.toBe(stateB.data.sessionFile);
-    for (const [state, own, other] of [[stateA, "from a", "from b"], [stateB, "from b", "from a"]] as const) {
+    for (const [state, own, other] of [
+      [stateA, "from a", "from b"],
+      [stateB, "from b", "from a"],
+    ] as const) {
       expect(existsSync(state.data.sessionFile!)).toBe(true);
       const text = readFileSync(state.data.sessionFile!, "utf8");
       expect(text).toContain(own);

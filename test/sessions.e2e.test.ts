@@ -40,7 +40,10 @@ async function promptAndWait(c: RpcClient, message: string): Promise<void> {
 }
 
 function fileLines(path: string): Record_[] {
-  return readFileSync(path, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record_);
+  return readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record_);
 }
 
 describe("sessions: persistence and queries", () => {
@@ -49,7 +52,9 @@ describe("sessions: persistence and queries", () => {
     const state = await ok(c, { type: "get_state" });
     expect(state.sessionName).toBe("first");
     const file = String(state.sessionFile);
-    const encoded = `--${resolve(c.cwd).replace(/^\//, "").replace(/[/\\:]/g, "-")}--`;
+    const encoded = `--${resolve(c.cwd)
+      .replace(/^\//, "")
+      .replace(/[/\\:]/g, "-")}--`;
     expect(dirname(file)).toBe(join(c.agentDir, "sessions", encoded));
     expect(file.endsWith(`_${String(state.sessionId)}.jsonl`)).toBe(true);
 
@@ -160,7 +165,11 @@ describe("sessions: replacing the session", () => {
     expect(await ok(c, { type: "clone" })).toEqual({ cancelled: false });
     const cloned = String((await ok(c, { type: "get_state" })).sessionFile);
     expect(cloned).not.toBe(forked);
-    expect(fileLines(cloned).slice(1).map((e) => e.id)).toEqual([entries[0].id, entries[1].id]);
+    expect(
+      fileLines(cloned)
+        .slice(1)
+        .map((e) => e.id),
+    ).toEqual([entries[0].id, entries[1].id]);
   });
 
   it("a guard plugin cancels every replacement and nothing changes", async () => {
@@ -222,7 +231,15 @@ describe("sessions: export and crash recovery", () => {
     await promptAndWait(c, "show <script>alert(1)</script> please");
     const file = String((await ok(c, { type: "get_state" })).sessionFile);
     const { path } = await ok(c, { type: "export_html" });
-    expect(path).toBe(join(c.cwd, `atomic-session-${file.split("/").pop()!.replace(/\.jsonl$/, "")}.html`));
+    expect(path).toBe(
+      join(
+        c.cwd,
+        `atomic-session-${file
+          .split("/")
+          .pop()!
+          .replace(/\.jsonl$/, "")}.html`,
+      ),
+    );
     const html = readFileSync(path, "utf8");
     expect(html).toContain("show &lt;script&gt;alert(1)&lt;/script&gt; please");
     expect(html).not.toContain("<script");

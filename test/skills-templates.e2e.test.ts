@@ -63,7 +63,7 @@ describe("input expansion seen by the model", () => {
       write(join(cwd, ".atomic", "prompts", "review.md"), REVIEW);
       skillPath = write(join(agentDir, "skills", "deploy", "SKILL.md"), DEPLOY);
     });
-    await promptAndSettle(c, '/review src/app.ts "error handling" \'and logs\'');
+    await promptAndSettle(c, "/review src/app.ts \"error handling\" 'and logs'");
     await promptAndSettle(c, "/skill:deploy to staging, then smoke-test");
     await promptAndSettle(c, "/nope is not a command");
     await promptAndSettle(c, "/etc/hosts looks odd");
@@ -86,7 +86,9 @@ describe("input expansion seen by the model", () => {
     });
     await promptAndSettle(c, "hi");
     const system = systemText(fake.requests[0]!);
-    expect(system).toContain(`<skill>\n    <name>deploy</name>\n    <description>Deploy the app to an environment</description>\n    <location>${skillPath}</location>\n  </skill>`);
+    expect(system).toContain(
+      `<skill>\n    <name>deploy</name>\n    <description>Deploy the app to an environment</description>\n    <location>${skillPath}</location>\n  </skill>`,
+    );
     expect(system).not.toContain("hidden");
     expect(system.indexOf("<available_skills>")).toBeLessThan(system.indexOf("Current working directory:"));
   });
@@ -122,10 +124,30 @@ describe("get_commands and extension commands", () => {
     expect(await c.ok({ type: "get_commands" })).toEqual({
       commands: [
         // A plugin's provider gives no sourceInfo: derived (no location: named for this run).
-        { name: "hello", description: "Say hello", source: "extension", path: "/extensions/probe.ts", sourceInfo: { path: "/extensions/probe.ts", source: "local", scope: "temporary", origin: "top-level" } },
+        {
+          name: "hello",
+          description: "Say hello",
+          source: "extension",
+          path: "/extensions/probe.ts",
+          sourceInfo: { path: "/extensions/probe.ts", source: "local", scope: "temporary", origin: "top-level" },
+        },
         { name: "boom", source: "extension", path: "/extensions/probe.ts", sourceInfo: { path: "/extensions/probe.ts", source: "local", scope: "temporary", origin: "top-level" } },
-        { name: "fix-tests", description: "Fix failing tests", source: "prompt", location: "project", path: template, sourceInfo: { path: template, source: "auto", scope: "project", origin: "top-level" } },
-        { name: "skill:brave-search", description: "Web search via Brave API", source: "skill", location: "user", path: skill, sourceInfo: { path: skill, source: "auto", scope: "user", origin: "top-level" } },
+        {
+          name: "fix-tests",
+          description: "Fix failing tests",
+          source: "prompt",
+          location: "project",
+          path: template,
+          sourceInfo: { path: template, source: "auto", scope: "project", origin: "top-level" },
+        },
+        {
+          name: "skill:brave-search",
+          description: "Web search via Brave API",
+          source: "skill",
+          location: "user",
+          path: skill,
+          sourceInfo: { path: skill, source: "auto", scope: "user", origin: "top-level" },
+        },
       ],
     });
 

@@ -70,10 +70,38 @@ describe("slash-commands in process", () => {
       commands: [
         // pi 1.x's sourceInfo on each: the file, and how it was found.
         { name: "session-name", description: "Set or clear session name", source: "extension", path: "/ext/session.ts", sourceInfo: info("/ext/session.ts", "auto", "user") },
-        { name: "fix-tests", description: "Fix failing tests", source: "prompt", location: "project", path: join(root, ".atomic", "prompts", "fix-tests.md"), sourceInfo: info(join(root, ".atomic", "prompts", "fix-tests.md"), "auto", "project") },
-        { name: "ext-prompt", description: "Extension prompt $@", source: "prompt", location: "path", path: join(root, "ext-prompts", "ext-prompt.md"), sourceInfo: info(join(root, "ext-prompts", "ext-prompt.md"), "extension", "temporary") },
-        { name: "skill:brave-search", description: "Web search via Brave API", source: "skill", location: "user", path: join(root, "skills", "brave-search", "SKILL.md"), sourceInfo: info(join(root, "skills", "brave-search", "SKILL.md"), "auto", "user") },
-        { name: "skill:ext-skill", description: "From an extension", source: "skill", location: "path", path: join(root, "ext-skills", "ext-skill", "SKILL.md"), sourceInfo: info(join(root, "ext-skills", "ext-skill", "SKILL.md"), "extension", "temporary") },
+        {
+          name: "fix-tests",
+          description: "Fix failing tests",
+          source: "prompt",
+          location: "project",
+          path: join(root, ".atomic", "prompts", "fix-tests.md"),
+          sourceInfo: info(join(root, ".atomic", "prompts", "fix-tests.md"), "auto", "project"),
+        },
+        {
+          name: "ext-prompt",
+          description: "Extension prompt $@",
+          source: "prompt",
+          location: "path",
+          path: join(root, "ext-prompts", "ext-prompt.md"),
+          sourceInfo: info(join(root, "ext-prompts", "ext-prompt.md"), "extension", "temporary"),
+        },
+        {
+          name: "skill:brave-search",
+          description: "Web search via Brave API",
+          source: "skill",
+          location: "user",
+          path: join(root, "skills", "brave-search", "SKILL.md"),
+          sourceInfo: info(join(root, "skills", "brave-search", "SKILL.md"), "auto", "user"),
+        },
+        {
+          name: "skill:ext-skill",
+          description: "From an extension",
+          source: "skill",
+          location: "path",
+          path: join(root, "ext-skills", "ext-skill", "SKILL.md"),
+          sourceInfo: info(join(root, "ext-skills", "ext-skill", "SKILL.md"), "extension", "temporary"),
+        },
       ],
     });
   });
@@ -130,7 +158,9 @@ describe("slash-commands in process", () => {
     const skillsAt = prompt.indexOf("<available_skills>");
     expect(skillsAt).toBeGreaterThan(prompt.indexOf("Available tools:"));
     expect(skillsAt).toBeLessThan(prompt.indexOf("Current working directory:"));
-    expect(prompt).toContain(`<name>brave-search</name>\n    <description>Web search via Brave API</description>\n    <location>${join(root, "skills", "brave-search", "SKILL.md")}</location>`);
+    expect(prompt).toContain(
+      `<name>brave-search</name>\n    <description>Web search via Brave API</description>\n    <location>${join(root, "skills", "brave-search", "SKILL.md")}</location>`,
+    );
     kernel.tools.setActive(["bash", "write"].filter((name) => kernel.tools.get(name)));
     expect(await build()).not.toContain("available_skills");
   });

@@ -85,12 +85,18 @@ describe("transport hardening", () => {
   });
 
   it("echoes ids exactly as sent, even beyond a double's precision", async () => {
-    const child = spawn(NODE, [CLI, "--mode", "rpc", "--no-session"], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ATOMIC_CODING_AGENT_DIR: tempDir("atomic-agent-") } });
+    const child = spawn(NODE, [CLI, "--mode", "rpc", "--no-session"], {
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { ...process.env, ATOMIC_CODING_AGENT_DIR: tempDir("atomic-agent-") },
+    });
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.stdin.end('{"id":12345678901234567890,"type":"get_state"}\n{"id":-0,"type":"nope"}\n{"type":"get_state","id":1.50}\n');
     await new Promise((resolve) => child.once("exit", resolve));
-    const ids = out.trim().split("\n").map((line) => /^\{"id":([^,]+),/.exec(line)?.[1]);
+    const ids = out
+      .trim()
+      .split("\n")
+      .map((line) => /^\{"id":([^,]+),/.exec(line)?.[1]);
     expect(ids).toEqual(["12345678901234567890", "-0", "1.50"]);
   });
 });

@@ -23,7 +23,9 @@ async function folders() {
 }
 
 function userTexts(request: RecordedRequest): string[] {
-  return (request.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === "user").map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+  return (request.body.messages as { role: string; content: unknown }[])
+    .filter((m) => m.role === "user")
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
 }
 
 describe("print mode (-p)", () => {
@@ -59,7 +61,10 @@ describe("print mode (-p)", () => {
 
   it("stdin alone is the prompt; no prompt and nothing piped is a usage error (exit 2)", async () => {
     fake.script({ text: "from stdin" });
-    expect(await runCli(["-p", "--model", "fake-openai/fake-1", "--no-session"], { ...(await folders()), input: "question on stdin" })).toMatchObject({ code: 0, stdout: "from stdin\n" });
+    expect(await runCli(["-p", "--model", "fake-openai/fake-1", "--no-session"], { ...(await folders()), input: "question on stdin" })).toMatchObject({
+      code: 0,
+      stdout: "from stdin\n",
+    });
     const run = await runCli(["-p", "--model", "fake-openai/fake-1", "--no-session"], await folders());
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('atomic -p needs a prompt: give it as an argument (atomic -p "your prompt") or pipe it on stdin');
@@ -91,7 +96,10 @@ describe("JSON mode (--mode json)", () => {
     const sessionDir = tempDir("atomic-sessions-");
     const run = await runCli(["--mode", "json", "--model", "fake-openai/fake-1", "--session-dir", sessionDir, "run it"], await folders());
     expect(run.code).toBe(0);
-    const records = run.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string; [key: string]: unknown });
+    const records = run.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; [key: string]: unknown });
     const [header, ...events] = records;
     const stored = readFileSync(join(sessionDir, readdirSync(sessionDir)[0]!), "utf8").split("\n")[0]!;
     expect(header).toEqual(JSON.parse(stored));
@@ -108,7 +116,13 @@ describe("JSON mode (--mode json)", () => {
     fake.script({ status: 400, errorMessage: "Nope" });
     const run = await runCli(["--mode", "json", "--model", "fake-openai/fake-1", "--no-session", "hi"], await folders());
     expect(run.code).toBe(1);
-    expect(run.stdout.trimEnd().split("\n").map((line) => (JSON.parse(line) as { type: string }).type).slice(-2)).toEqual(["agent_end", "agent_settled"]);
+    expect(
+      run.stdout
+        .trimEnd()
+        .split("\n")
+        .map((line) => (JSON.parse(line) as { type: string }).type)
+        .slice(-2),
+    ).toEqual(["agent_end", "agent_settled"]);
     expect(run.stderr).toContain("Nope");
   });
 });
@@ -128,7 +142,9 @@ describe("choosing a transport", () => {
     for (const mode of ["rpc", "acp"]) {
       const run = await runCli(["--mode", mode, "hello"], await folders());
       expect(run.code).toBe(2);
-      expect(run.stderr).toBe(`atomic: Unexpected argument "hello": --mode ${mode} reads commands on stdin, not prompts as arguments. To answer it and exit, use print mode: atomic -p hello\n`);
+      expect(run.stderr).toBe(
+        `atomic: Unexpected argument "hello": --mode ${mode} reads commands on stdin, not prompts as arguments. To answer it and exit, use print mode: atomic -p hello\n`,
+      );
     }
     const bare = await runCli(["do X", "now"], await folders());
     expect(bare).toMatchObject({ code: 2, stdout: "" });

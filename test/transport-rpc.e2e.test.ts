@@ -21,10 +21,15 @@ function replayArgs(model: string) {
 describe("framing", () => {
   it("answers parse errors, unknown commands and bad fields with exact envelopes", async () => {
     const c = start();
-    c.write('not json\n\n{"type":"nope","id":7}\n{"type":"nope","id":"s"}\n[1,2]\n{"id":"q"}\n{"type":"prompt","id":3}\n{"type":"prompt","message":"x","images":[{"type":"image","data":1,"mimeType":"image/png"}],"id":4}\n{"type":"get_state"}\n');
+    c.write(
+      'not json\n\n{"type":"nope","id":7}\n{"type":"nope","id":"s"}\n[1,2]\n{"id":"q"}\n{"type":"prompt","id":3}\n{"type":"prompt","message":"x","images":[{"type":"image","data":1,"mimeType":"image/png"}],"id":4}\n{"type":"get_state"}\n',
+    );
     await c.waitFor((r) => r.command === "get_state");
     const responses = c.records.filter((r) => r.type === "response");
-    expect(responses.slice(0, 2).map((r) => [r.command, r.success, "id" in r])).toEqual([["parse", false, false], ["parse", false, false]]);
+    expect(responses.slice(0, 2).map((r) => [r.command, r.success, "id" in r])).toEqual([
+      ["parse", false, false],
+      ["parse", false, false],
+    ]);
     expect(String(responses[0]!.error)).toMatch(/^Failed to parse command: /);
     expect(responses[2]).toEqual({ id: 7, type: "response", command: "nope", success: false, error: "Unknown command: nope" });
     expect(responses[3]).toEqual({ id: "s", type: "response", command: "nope", success: false, error: "Unknown command: nope" });

@@ -23,7 +23,17 @@ const wordCount = defineTool({
     const text = await readFile(resolve(ctx.cwd, params.path), "utf8");
     const counts = { lines: text.split("\n").length - (text.endsWith("\n") ? 1 : 0), words: text.split(/\s+/).filter(Boolean).length, chars: text.length };
     const shown = params.unit ? { [params.unit]: counts[params.unit] } : counts;
-    return { content: [{ type: "text", text: Object.entries(shown).map(([unit, n]) => `${unit}: ${n}`).join("\n") }], details: counts };
+    return {
+      content: [
+        {
+          type: "text",
+          text: Object.entries(shown)
+            .map(([unit, n]) => `${unit}: ${n}`)
+            .join("\n"),
+        },
+      ],
+      details: counts,
+    };
   },
 });
 

@@ -3,7 +3,7 @@ import { stringifyDeep, stringifyRecord } from "./deep-json.js";
 
 describe("deep JSON", () => {
   it.each([
-    [{ a: 1, b: "x\u2028\"y", c: [1, null, undefined, () => 1], d: undefined, e: { f: true, g: -0, h: NaN } }],
+    [{ a: 1, b: 'x\u2028"y', c: [1, null, undefined, () => 1], d: undefined, e: { f: true, g: -0, h: NaN } }],
     [[]],
     [{}],
     [{ date: new Date(0), nested: [{ toJSON: () => "custom" }] }],

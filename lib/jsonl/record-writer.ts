@@ -55,7 +55,16 @@ const UPDATE_KEYS = new Set(["type", "message", "usage", "assistantMessageEvent"
 function isSharedSnapshotUpdate(record: object): record is UpdateRecord & { message: Record<string, unknown> } {
   const event = record as UpdateRecord;
   // A delta-mode update has neither snapshot: undefined === undefined is not a shared one.
-  if (!(event.type === "message_update" && typeof event.message === "object" && event.message !== null && !!event.assistantMessageEvent && event.assistantMessageEvent.partial === event.message)) return false;
+  if (
+    !(
+      event.type === "message_update" &&
+      typeof event.message === "object" &&
+      event.message !== null &&
+      !!event.assistantMessageEvent &&
+      event.assistantMessageEvent.partial === event.message
+    )
+  )
+    return false;
   for (const key in event) if (!UPDATE_KEYS.has(key)) return false;
   return true;
 }

@@ -100,7 +100,9 @@ export const AssistantMessageSchema = once(() =>
   z
     .object({
       role: z.literal("assistant"),
-      content: z.array(z.discriminatedUnion("type", [TextContentSchema(), ThinkingContentSchema(), ToolCallSchema()])).describe("Text, reasoning and tool calls, in the order the model produced them."),
+      content: z
+        .array(z.discriminatedUnion("type", [TextContentSchema(), ThinkingContentSchema(), ToolCallSchema()]))
+        .describe("Text, reasoning and tool calls, in the order the model produced them."),
       api: z.string().describe('The wire API that produced it, e.g. "anthropic-messages".'),
       provider: z.string().describe("The provider of the model."),
       model: z.string().describe("The model id."),
@@ -176,24 +178,29 @@ export const ModelCostSchema = once(() =>
 export const ModelSchema = once(() =>
   z
     .object({
-    id: z.string().describe("The model id, as the provider names it."),
-    name: z.string().describe("A display name."),
-    api: z.string().describe('The wire API Atomic speaks to it, e.g. "openai-responses".'),
-    provider: z.string().describe("The provider it belongs to (`set_model` takes both)."),
-    baseUrl: z.string().describe("Where requests go (secrets in it shown as ***)."),
-    reasoning: z.boolean().describe("It can think (thinking levels apply)."),
-    input: z.array(z.enum(["text", "image"])).describe("What a prompt may contain."),
-    cost: ModelCostSchema().describe("Its prices."),
-    contextWindow: z.number().meta({ description: "The model's token budget (local budgeting, stats, compaction)." }),
-    maxTokens: z.number().describe("The most output tokens one call may produce."),
-    headers: z.record(z.string(), z.string()).optional().meta({ description: "Never on the wire (may hold credentials)." }),
-    compat: z.record(z.string(), z.unknown()).optional().describe("Quirks of a compatible server (models.json `compat`) the adapter honours."),
-    thinkingLevels: z.array(z.enum(THINKING_LEVELS)).optional().meta({ description: "Levels this model accepts, in cycle order; absent: derived from `reasoning`." }),
-    costTiers: z
-      .array(z.object({ aboveInputTokens: z.number().describe("The tier applies to calls with more input tokens than this."), cost: ModelCostSchema().describe("The tier's prices.") }))
-      .optional()
-      .meta({ description: "Higher prices above an input size; a call's cost follows its tier." }),
-    retiresOn: z.string().optional().meta({ description: "ISO date from which the vendor refuses requests, when announced." }),
+      id: z.string().describe("The model id, as the provider names it."),
+      name: z.string().describe("A display name."),
+      api: z.string().describe('The wire API Atomic speaks to it, e.g. "openai-responses".'),
+      provider: z.string().describe("The provider it belongs to (`set_model` takes both)."),
+      baseUrl: z.string().describe("Where requests go (secrets in it shown as ***)."),
+      reasoning: z.boolean().describe("It can think (thinking levels apply)."),
+      input: z.array(z.enum(["text", "image"])).describe("What a prompt may contain."),
+      cost: ModelCostSchema().describe("Its prices."),
+      contextWindow: z.number().meta({ description: "The model's token budget (local budgeting, stats, compaction)." }),
+      maxTokens: z.number().describe("The most output tokens one call may produce."),
+      headers: z.record(z.string(), z.string()).optional().meta({ description: "Never on the wire (may hold credentials)." }),
+      compat: z.record(z.string(), z.unknown()).optional().describe("Quirks of a compatible server (models.json `compat`) the adapter honours."),
+      thinkingLevels: z.array(z.enum(THINKING_LEVELS)).optional().meta({ description: "Levels this model accepts, in cycle order; absent: derived from `reasoning`." }),
+      costTiers: z
+        .array(
+          z.object({
+            aboveInputTokens: z.number().describe("The tier applies to calls with more input tokens than this."),
+            cost: ModelCostSchema().describe("The tier's prices."),
+          }),
+        )
+        .optional()
+        .meta({ description: "Higher prices above an input size; a call's cost follows its tier." }),
+      retiresOn: z.string().optional().meta({ description: "ISO date from which the vendor refuses requests, when announced." }),
     })
     .describe("A model Atomic can call."),
 );
@@ -216,10 +223,20 @@ function streamEvents<P extends z.ZodRawShape>(partial: () => P) {
       z.object({ type: z.literal("toolcall_delta"), delta: z.string().describe("More of the call's JSON arguments."), ...indexed() }).describe("More of a tool call."),
       z.object({ type: z.literal("toolcall_end"), toolCall: ToolCallSchema().describe("The complete call."), ...indexed() }).describe("A tool call is complete."),
       z
-        .object({ type: z.literal("done"), reason: z.enum(["stop", "length", "toolUse"]).describe("Why it ended."), message: AssistantMessageSchema().describe("The complete reply."), ...partial() })
+        .object({
+          type: z.literal("done"),
+          reason: z.enum(["stop", "length", "toolUse"]).describe("Why it ended."),
+          message: AssistantMessageSchema().describe("The complete reply."),
+          ...partial(),
+        })
         .describe("The reply is complete."),
       z
-        .object({ type: z.literal("error"), reason: z.enum(["aborted", "error"]).describe("Aborted, or failed."), error: AssistantMessageSchema().describe("The reply as far as it got, with `errorMessage`."), ...partial() })
+        .object({
+          type: z.literal("error"),
+          reason: z.enum(["aborted", "error"]).describe("Aborted, or failed."),
+          error: AssistantMessageSchema().describe("The reply as far as it got, with `errorMessage`."),
+          ...partial(),
+        })
         .describe("The reply failed or was aborted."),
     ])
     .describe("One step of a streamed model reply, by `type`.");

@@ -6,7 +6,6 @@
 import type { z } from "zod";
 import type * as S from "./schemas.js";
 
-
 type Out<F extends () => z.ZodType> = z.output<ReturnType<F>>;
 
 export type TextContent = Out<typeof S.TextContentSchema>;

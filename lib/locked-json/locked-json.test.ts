@@ -28,7 +28,10 @@ describe("updateJsonFile", () => {
     const path = file();
     await updateJsonFile(path, () => ({ a: 1 }));
     writeFileSync(path, "{ half");
-    await expect(updateJsonFile(path, () => ({ b: 2 }))).rejects.toMatchObject({ code: ErrorCode.CONFIG_INVALID, message: expect.stringContaining(`Cannot update ${path}: it is not valid JSON`) });
+    await expect(updateJsonFile(path, () => ({ b: 2 }))).rejects.toMatchObject({
+      code: ErrorCode.CONFIG_INVALID,
+      message: expect.stringContaining(`Cannot update ${path}: it is not valid JSON`),
+    });
     expect(readFileSync(path, "utf8")).toBe("{ half");
     writeFileSync(path, "[1,2]");
     await expect(updateJsonFile(path, () => ({}))).rejects.toThrow("does not hold a JSON object");

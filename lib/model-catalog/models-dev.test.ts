@@ -12,15 +12,40 @@ const shipped: CatalogFile = {
   modelsDev: "groq",
   source: { from: "pi", checked: "2026-11-20" },
   models: [
-    { id: "kept", name: "Kept", reasoning: true, input: ["text"], cost: { input: 1, output: 2 }, contextWindow: 100_000, maxTokens: 8_000, thinkingLevels: ["low", "high"], compat: { supportsStrictMode: true } },
+    {
+      id: "kept",
+      name: "Kept",
+      reasoning: true,
+      input: ["text"],
+      cost: { input: 1, output: 2 },
+      contextWindow: 100_000,
+      maxTokens: 8_000,
+      thinkingLevels: ["low", "high"],
+      compat: { supportsStrictMode: true },
+    },
     { id: "gone", name: "Gone", reasoning: false, input: ["text"], cost: { input: 1, output: 1 }, contextWindow: 1_000, maxTokens: 100 },
   ],
 };
 
 const catalog = {
   models: {
-    kept: { id: "kept", name: "Kept v2", reasoning: true, tool_call: true, modalities: { input: ["text"], output: ["text"] }, cost: { input: 0.5, output: 1.5, cache_read: 0.05 }, limit: { context: 999_999, output: 99_999 } },
-    fresh: { name: "Fresh", reasoning: false, tool_call: true, modalities: { input: ["text", "image"], output: ["text"] }, cost: { input: 2, output: 8, context_over_200k: { input: 4, output: 16 } }, limit: { context: 400_000, output: 32_000 } },
+    kept: {
+      id: "kept",
+      name: "Kept v2",
+      reasoning: true,
+      tool_call: true,
+      modalities: { input: ["text"], output: ["text"] },
+      cost: { input: 0.5, output: 1.5, cache_read: 0.05 },
+      limit: { context: 999_999, output: 99_999 },
+    },
+    fresh: {
+      name: "Fresh",
+      reasoning: false,
+      tool_call: true,
+      modalities: { input: ["text", "image"], output: ["text"] },
+      cost: { input: 2, output: 8, context_over_200k: { input: 4, output: 16 } },
+      limit: { context: 400_000, output: 32_000 },
+    },
     "no-tools": { name: "No tools", tool_call: false, cost: { input: 1, output: 1 }, limit: { context: 1000, output: 10 } },
     "image-out": { name: "Images", modalities: { input: ["text"], output: ["image"] }, cost: { input: 1, output: 1 }, limit: { context: 1000, output: 10 } },
     "no-limit": { name: "No window", cost: { input: 1, output: 1 }, limit: {} },

@@ -78,7 +78,11 @@ describe("selection patterns", () => {
 describe("what a package folder provides", () => {
   it("a manifest: exactly what it lists (paths, folders, globs, its own selections)", async () => {
     const root = tree({
-      "package.json": JSON.stringify({ name: "m", version: "1.2.3", pi: { extensions: ["./src/main.ts", "./more/*.ts", "!./more/skip.ts"], skills: ["./skills"], prompts: ["./prompts"] } }),
+      "package.json": JSON.stringify({
+        name: "m",
+        version: "1.2.3",
+        pi: { extensions: ["./src/main.ts", "./more/*.ts", "!./more/skip.ts"], skills: ["./skills"], prompts: ["./prompts"] },
+      }),
       "src/main.ts": "",
       "src/other.ts": "",
       "more/a.ts": "",
@@ -104,7 +108,10 @@ describe("what a package folder provides", () => {
 
   it("entries outside the package are refused, naming the entry, the file and the key", async () => {
     const outside = tree({ "evil.ts": "" });
-    const root = tree({ "package.json": JSON.stringify({ pi: { extensions: ["../evil.ts", join(outside, "evil.ts"), "./link.ts", "./ok.ts"], prompts: ["../*.md"] } }), "ok.ts": "" });
+    const root = tree({
+      "package.json": JSON.stringify({ pi: { extensions: ["../evil.ts", join(outside, "evil.ts"), "./link.ts", "./ok.ts"], prompts: ["../*.md"] } }),
+      "ok.ts": "",
+    });
     symlinkSync(join(outside, "evil.ts"), join(root, "link.ts"));
     const found = await packageResources(root);
     expect(rel(root, found.extensions)).toEqual(["ok.ts"]);
@@ -136,7 +143,11 @@ describe("what a package folder provides", () => {
   });
 
   it("no manifest and no folders: one entry, index first, else exports/main; never the sources beside it", async () => {
-    const built = tree({ "package.json": JSON.stringify({ main: "./dist/index.js", exports: { ".": { types: "./dist/index.d.ts", import: "./dist/index.js" } } }), "dist/index.js": "", "src/index.ts": "" });
+    const built = tree({
+      "package.json": JSON.stringify({ main: "./dist/index.js", exports: { ".": { types: "./dist/index.d.ts", import: "./dist/index.js" } } }),
+      "dist/index.js": "",
+      "src/index.ts": "",
+    });
     expect(rel(built, (await packageResources(built)).extensions)).toEqual(["dist/index.js"]);
     const indexed = tree({ "package.json": JSON.stringify({ main: "./dist/index.js" }), "index.ts": "", "dist/index.js": "" });
     expect(rel(indexed, (await packageResources(indexed)).extensions)).toEqual(["index.ts"]);

@@ -61,7 +61,14 @@ export async function packageResources(root: string, filter?: ResourceFilter): P
 }
 
 /** The files a manifest list names: plain paths and globs, then its own `!`/`+`/`-` selections. */
-async function manifestFiles(manifest: Manifest, kind: ResourceKind, root: string, field: string, inside: (path: string) => Promise<boolean>, problems: string[]): Promise<string[]> {
+async function manifestFiles(
+  manifest: Manifest,
+  kind: ResourceKind,
+  root: string,
+  field: string,
+  inside: (path: string) => Promise<boolean>,
+  problems: string[],
+): Promise<string[]> {
   const entries = manifest[kind] ?? [];
   const files: string[] = [];
   const refuse = (entry: string, why: string) => problems.push(`Refused "${entry}" in ${join(root, "package.json")} (${field}): ${why}`);
@@ -70,7 +77,9 @@ async function manifestFiles(manifest: Manifest, kind: ResourceKind, root: strin
       refuse(entry, "it points outside the package folder");
       continue;
     }
-    const paths = hasGlob(entry) ? (await glob(entry, { cwd: root, onlyFiles: false, dot: false, absolute: false, followSymbolicLinks: false })).sort().map((match) => resolve(root, match)) : [resolve(root, entry)];
+    const paths = hasGlob(entry)
+      ? (await glob(entry, { cwd: root, onlyFiles: false, dot: false, absolute: false, followSymbolicLinks: false })).sort().map((match) => resolve(root, match))
+      : [resolve(root, entry)];
     for (const path of paths) {
       const found = await kindOf(path);
       // A missing entry is skipped quietly, as pi does: a stale manifest must not warn on every start.

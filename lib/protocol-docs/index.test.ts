@@ -15,7 +15,12 @@ describe("protocol docs", () => {
     const schema = {
       description: "Test protocol.",
       $defs: {
-        PingCommand: { type: "object", description: "Ping. Immediate lane: handled as soon as read.", properties: { type: { const: "ping" }, id: {}, n: { type: "number", description: "How many." } }, required: ["type", "n"] },
+        PingCommand: {
+          type: "object",
+          description: "Ping. Immediate lane: handled as soon as read.",
+          properties: { type: { const: "ping" }, id: {}, n: { type: "number", description: "How many." } },
+          required: ["type", "n"],
+        },
         PingResponse: { type: "object", properties: { command: { const: "ping" }, data: { type: "object", properties: { pong: { type: "boolean" } }, required: ["pong"] } } },
         PongEvent: { type: "object", description: "A pong.", properties: { type: { const: "pong" } } },
         Command: { oneOf: [{ $ref: "#/$defs/PingCommand" }] },
@@ -49,9 +54,9 @@ describe("protocol docs", () => {
       },
     };
     const page = renderProtocolDocs(schema);
-    expect(page).toContain("### `ask`\n\nAsks.\n\n#### `method: \"select\"`\n\nThe select shape.\n\n| field | type | required | description |");
+    expect(page).toContain('### `ask`\n\nAsks.\n\n#### `method: "select"`\n\nThe select shape.\n\n| field | type | required | description |');
     expect(page).toContain("| `options` | string[] | yes |  |");
-    expect(page).toContain("#### `method: \"notify\"`");
+    expect(page).toContain('#### `method: "notify"`');
     expect(page).not.toContain("| `method` |");
   });
 
@@ -64,7 +69,11 @@ describe("protocol docs", () => {
           type: "object",
           properties: {
             command: { const: "stat" },
-            data: { type: "object", properties: { tokens: { type: "object", description: "Totals.", properties: { input: { type: "number", description: "In." } }, required: ["input"] } }, required: ["tokens"] },
+            data: {
+              type: "object",
+              properties: { tokens: { type: "object", description: "Totals.", properties: { input: { type: "number", description: "In." } }, required: ["input"] } },
+              required: ["tokens"],
+            },
           },
         },
         Command: { oneOf: [{ $ref: "#/$defs/StatCommand" }] },
@@ -80,7 +89,10 @@ describe("protocol docs", () => {
   it("undocumented lists fields without a description and records without an example", () => {
     const schema = {
       $defs: {
-        PingCommand: { type: "object", properties: { type: { const: "ping" }, n: { type: "number" }, m: { type: "object", description: "M.", properties: { k: { type: "string" } } } } },
+        PingCommand: {
+          type: "object",
+          properties: { type: { const: "ping" }, n: { type: "number" }, m: { type: "object", description: "M.", properties: { k: { type: "string" } } } },
+        },
         PongEvent: { type: "object", examples: [{ type: "pong" }], properties: { type: { const: "pong" } } },
         Thing: { type: "object", properties: { a: { type: "string", description: "A." } } },
         Command: { oneOf: [{ $ref: "#/$defs/PingCommand" }] },

@@ -15,7 +15,11 @@ const MAX_INLINE_FIELDS = 4;
 const str = (value: unknown): string => (typeof value === "string" ? value : "");
 const defName = (ref: string) => ref.replace("#/$defs/", "");
 const anchor = (name: string) => name.toLowerCase().replace(/[^a-z0-9_-]/g, "");
-const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|").trim();
+const oneLine = (text: string) =>
+  text
+    .replace(/\s*\n\s*/g, " ")
+    .replace(/\|/g, "\\|")
+    .trim();
 
 function properties(schema: Schema): [string, Schema][] {
   return Object.entries((schema.properties as Record<string, Schema> | undefined) ?? {});
@@ -146,7 +150,7 @@ export function renderProtocolDocs(schema: Schema): string {
     "The same content as one JSON Schema document (draft 2020-12): `atomic schema`.",
     "",
     "Every command may carry an `id` (string or number), echoed exactly in its response. A failed command answers",
-    "`{id?, type: \"response\", command, success: false, error}`. Unknown extra fields are ignored.",
+    '`{id?, type: "response", command, success: false, error}`. Unknown extra fields are ignored.',
     "",
     "## Commands",
     "",

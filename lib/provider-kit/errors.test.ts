@@ -21,7 +21,10 @@ describe("isContextOverflow", () => {
     ["400 Prompt contains 40000 tokens and 0 draft tokens, too large for model with 32768 maximum context length", "Mistral"],
     ["422 Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000 `inputs` tokens and 512 `max_new_tokens`", "TGI"],
     ["400 This model's maximum context length is 32768 tokens. However, you requested 40000 tokens (39000 in the messages, 1000 in the completion).", "vLLM"],
-    ["400 Trying to keep the first 9000 tokens when context the overflows. However, the model is loaded with context length of only 8192 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input. The number of tokens to keep is greater than the context length", "LM Studio"],
+    [
+      "400 Trying to keep the first 9000 tokens when context the overflows. However, the model is loaded with context length of only 8192 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input. The number of tokens to keep is greater than the context length",
+      "LM Studio",
+    ],
     ['400 {"error":{"message":"prompt too long; exceeded max context length by 4021 tokens"}}', "ollama"],
     ["400 the input length exceeds the context length", "ollama runner"],
     ["Prompt contains 240000 tokens, too large for model with 128000 maximum context length", "Mistral"],
@@ -43,7 +46,16 @@ describe("isContextOverflow", () => {
   });
 
   it("detects a silent overflow from usage", () => {
-    const message: AssistantMessage = { role: "assistant", content: [], api: "a", provider: "p", model: "m", usage: { ...emptyUsage(), input: 150_000, cacheRead: 60_000 }, stopReason: "stop", timestamp: 0 };
+    const message: AssistantMessage = {
+      role: "assistant",
+      content: [],
+      api: "a",
+      provider: "p",
+      model: "m",
+      usage: { ...emptyUsage(), input: 150_000, cacheRead: 60_000 },
+      stopReason: "stop",
+      timestamp: 0,
+    };
     expect(isSilentOverflow(message, 200_000)).toBe(true);
     expect(isSilentOverflow(message, 300_000)).toBe(false);
   });
@@ -117,7 +129,11 @@ describe("quotas", () => {
   it("retries Gemini's per-minute quota but not its daily one or OpenAI's insufficient_quota", () => {
     expect(isRetryableError(gemini("GenerateRequestsPerMinutePerProjectPerModel-FreeTier", "34.074824224s"))).toBe(true);
     expect(isRetryableError(gemini("GenerateRequestsPerDayPerProjectPerModel-FreeTier", "3600s"))).toBe(false);
-    expect(isRetryableError('429 {"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","code":"insufficient_quota"}}')).toBe(false);
+    expect(
+      isRetryableError(
+        '429 {"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","code":"insufficient_quota"}}',
+      ),
+    ).toBe(false);
   });
 });
 

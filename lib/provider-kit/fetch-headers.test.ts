@@ -32,15 +32,74 @@ function apply(headers: AnyHeaders, ops: Op[]): void {
 
 describe("FetchHeaders behaves as the standard Headers", () => {
   const cases: { name: string; init?: HeadersInit; ops: Op[] }[] = [
-    { name: "case-insensitive names, lowercase and sorted when iterated", ops: [["set", "X-B", "2"], ["append", "x-a", "1"], ["set", "Content-Type", "application/json"]] },
-    { name: "repeated values joined with a comma", ops: [["append", "Accept", "a"], ["append", "ACCEPT", "b"], ["append", "accept", "c"]] },
-    { name: "set replaces, delete removes", ops: [["append", "a", "1"], ["append", "a", "2"], ["set", "A", "3"], ["append", "b", "x"], ["delete", "B"]] },
-    { name: "values trimmed of HTTP whitespace", ops: [["set", "a", " \t padded \t "], ["append", "b", "\n x y \r"]] },
-    { name: "set-cookie values kept apart", ops: [["append", "Set-Cookie", "a=1"], ["append", "set-cookie", "b=2"], ["append", "z", "last"], ["append", "cookie", "c=3"]] },
-    { name: "set-cookie set and deleted", ops: [["append", "set-cookie", "a=1"], ["set", "set-cookie", "b=2"], ["append", "x", "1"]] },
-    { name: "empty values", ops: [["set", "a", ""], ["append", "a", ""]] },
+    {
+      name: "case-insensitive names, lowercase and sorted when iterated",
+      ops: [
+        ["set", "X-B", "2"],
+        ["append", "x-a", "1"],
+        ["set", "Content-Type", "application/json"],
+      ],
+    },
+    {
+      name: "repeated values joined with a comma",
+      ops: [
+        ["append", "Accept", "a"],
+        ["append", "ACCEPT", "b"],
+        ["append", "accept", "c"],
+      ],
+    },
+    {
+      name: "set replaces, delete removes",
+      ops: [
+        ["append", "a", "1"],
+        ["append", "a", "2"],
+        ["set", "A", "3"],
+        ["append", "b", "x"],
+        ["delete", "B"],
+      ],
+    },
+    {
+      name: "values trimmed of HTTP whitespace",
+      ops: [
+        ["set", "a", " \t padded \t "],
+        ["append", "b", "\n x y \r"],
+      ],
+    },
+    {
+      name: "set-cookie values kept apart",
+      ops: [
+        ["append", "Set-Cookie", "a=1"],
+        ["append", "set-cookie", "b=2"],
+        ["append", "z", "last"],
+        ["append", "cookie", "c=3"],
+      ],
+    },
+    {
+      name: "set-cookie set and deleted",
+      ops: [
+        ["append", "set-cookie", "a=1"],
+        ["set", "set-cookie", "b=2"],
+        ["append", "x", "1"],
+      ],
+    },
+    {
+      name: "empty values",
+      ops: [
+        ["set", "a", ""],
+        ["append", "a", ""],
+      ],
+    },
     { name: "from a record", init: { "X-One": "1", "x-two": " 2 ", "Set-Cookie": "s=1" }, ops: [["append", "x-one", "again"]] },
-    { name: "from pairs", init: [["a", "1"], ["A", "2"], ["set-cookie", "x"], ["set-cookie", "y"]], ops: [] },
+    {
+      name: "from pairs",
+      init: [
+        ["a", "1"],
+        ["A", "2"],
+        ["set-cookie", "x"],
+        ["set-cookie", "y"],
+      ],
+      ops: [],
+    },
   ];
 
   it.each(cases)("$name", ({ init, ops }) => {
@@ -56,7 +115,14 @@ describe("FetchHeaders behaves as the standard Headers", () => {
   });
 
   it("refuses invalid names and values with a TypeError, as the standard class does", () => {
-    for (const [name, value] of [["bad name", "v"], ["", "v"], ["a:b", "v"], ["ok", "line\nbreak"], ["ok", "nul\0"], ["ok", "cr\rx"]] as const) {
+    for (const [name, value] of [
+      ["bad name", "v"],
+      ["", "v"],
+      ["a:b", "v"],
+      ["ok", "line\nbreak"],
+      ["ok", "nul\0"],
+      ["ok", "cr\rx"],
+    ] as const) {
       expect(() => standardHeaders().append(name, value)).toThrow(TypeError);
       expect(() => new FetchHeaders().append(name, value)).toThrow(TypeError);
       expect(() => new FetchHeaders().set(name, value)).toThrow(TypeError);

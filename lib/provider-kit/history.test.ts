@@ -67,8 +67,23 @@ describe("prepareHistory", () => {
   });
 
   it("replaces images with a note for text-only models", () => {
-    const [user] = prepareHistory([{ role: "user", content: [{ type: "text", text: "see" }, { type: "image", data: "AAAA", mimeType: "image/png" }], timestamp: 1 }], target);
-    expect(user!.content).toEqual([{ type: "text", text: "see" }, { type: "text", text: IMAGE_OMITTED }]);
+    const [user] = prepareHistory(
+      [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "see" },
+            { type: "image", data: "AAAA", mimeType: "image/png" },
+          ],
+          timestamp: 1,
+        },
+      ],
+      target,
+    );
+    expect(user!.content).toEqual([
+      { type: "text", text: "see" },
+      { type: "text", text: IMAGE_OMITTED },
+    ]);
   });
 });
 

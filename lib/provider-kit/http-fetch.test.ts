@@ -77,7 +77,14 @@ describe("httpFetch", () => {
   });
 
   it("sends the method, the caller's headers in any form, the body, and what fetch adds (accept, accept-encoding, content-length)", async () => {
-    for (const headers of [{ "X-Key": "k", "content-type": "application/json" }, [["x-key", "k"], ["Content-Type", "application/json"]] as [string, string][], new FetchHeaders({ "x-key": "k", "content-type": "application/json" })]) {
+    for (const headers of [
+      { "X-Key": "k", "content-type": "application/json" },
+      [
+        ["x-key", "k"],
+        ["Content-Type", "application/json"],
+      ] as [string, string][],
+      new FetchHeaders({ "x-key": "k", "content-type": "application/json" }),
+    ]) {
       seen.length = 0;
       await (await httpFetch(new URL(`${base}/json`), { method: "POST", headers, body: '{"é":1}' })).text();
       expect(seen[0]).toMatchObject({ method: "POST", body: '{"é":1}' });

@@ -46,7 +46,10 @@ export function redirectHop(hop: Hop, status: number, location: string, followed
   }
   if (target.origin !== hop.url.origin && carriesCredentials(hop)) {
     const scheme = target.protocol !== hop.url.protocol ? ` (${target.protocol.slice(0, -1)})` : "";
-    throw refused(`${hop.url.host} redirected to another host, ${target.host}${scheme}`, `the request carries credentials, which stay with ${hop.url.host}; point the model's baseUrl at ${target.origin} if that host is meant`);
+    throw refused(
+      `${hop.url.host} redirected to another host, ${target.host}${scheme}`,
+      `the request carries credentials, which stay with ${hop.url.host}; point the model's baseUrl at ${target.origin} if that host is meant`,
+    );
   }
   const toGet = status === 303 ? hop.method !== "HEAD" : (status === 301 || status === 302) && hop.method === "POST";
   if (!toGet) return { ...hop, url: target };

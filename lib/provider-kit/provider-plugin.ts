@@ -19,12 +19,7 @@ export function providerModels(k: PluginContext): ProviderModelsApi {
 }
 
 /** The `stream` hook answer: loads the stream frame and the adapter body, then streams. */
-export function lazyProviderStream(
-  models: ProviderModelsApi,
-  request: StreamRequest,
-  loadBody: () => Promise<ProviderBody>,
-  options?: ProviderStreamOptions,
-): AssistantStream {
+export function lazyProviderStream(models: ProviderModelsApi, request: StreamRequest, loadBody: () => Promise<ProviderBody>, options?: ProviderStreamOptions): AssistantStream {
   return batchedAssistantStream(async function* lazyBatches() {
     const [{ providerBatches }, body] = await Promise.all([import("./provider-stream.js"), loadBody()]);
     yield* providerBatches(models, request, body, options);

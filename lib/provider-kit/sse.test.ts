@@ -49,8 +49,8 @@ async function collect(response: Response): Promise<{ messages: SseMessage[]; ba
 describe("sseBatches", () => {
   it("reads the HTTP body as a Node stream: events, named events, multi-line data, comments, CRLF and CR", async () => {
     const response = await served("/mixed", [
-      ": a comment\n\ndata: {\"a\":1}\n\n",
-      "event: content_block_delta\r\ndata: {\"b\":2}\r\n\r\n",
+      ': a comment\n\ndata: {"a":1}\n\n',
+      'event: content_block_delta\r\ndata: {"b":2}\r\n\r\n',
       "data: line one\rdata: line two\r\r",
       "id: 7\nretry: 100\ndata: last\n\n",
     ]);

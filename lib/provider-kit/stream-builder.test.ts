@@ -17,7 +17,14 @@ const model: Model = {
 
 describe("computeCost", () => {
   it("prices each part per million tokens and sums them", () => {
-    const cost = computeCost(model, { input: 1_000_000, output: 2_000, cacheRead: 10_000, cacheWrite: 4_000, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } });
+    const cost = computeCost(model, {
+      input: 1_000_000,
+      output: 2_000,
+      cacheRead: 10_000,
+      cacheWrite: 4_000,
+      totalTokens: 0,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    });
     expect(cost.input).toBeCloseTo(3, 12);
     expect(cost.output).toBeCloseTo(0.03, 12);
     expect(cost.cacheRead).toBeCloseTo(0.003, 12);
@@ -43,7 +50,10 @@ describe("AssistantStreamBuilder", () => {
     expect(events.every((e) => e.partial === b.partial)).toBe(true);
     expect(events.map((e) => ("contentIndex" in e ? e.contentIndex : -1))).toEqual([-1, 0, 0, 0, 1, 1, 1, 1]);
     expect(events.at(-1)).toMatchObject({ type: "text_end", content: "Hi!" });
-    expect(b.partial.content).toEqual([{ type: "thinking", thinking: "hm" }, { type: "text", text: "Hi!" }]);
+    expect(b.partial.content).toEqual([
+      { type: "thinking", thinking: "hm" },
+      { type: "text", text: "Hi!" },
+    ]);
   });
 
   it("re-parses tool arguments on every fragment and takes the final JSON at the end", () => {
@@ -55,7 +65,7 @@ describe("AssistantStreamBuilder", () => {
     expect(b.partial.content[0]).toMatchObject({ arguments: { command: "l" } });
     const end = b.end(7, '{"command":"ls"}');
     expect(end).toMatchObject({ type: "toolcall_end", toolCall: { id: "c1", name: "bash", arguments: { command: "ls" } } });
-    expect(JSON.stringify(b.partial)).not.toContain("comm\"");
+    expect(JSON.stringify(b.partial)).not.toContain('comm"');
   });
 
   it("appends signatures silently and closes open blocks in content order", () => {

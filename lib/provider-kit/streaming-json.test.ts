@@ -60,7 +60,10 @@ function randomJson(next: Next, depth: number, spaced: boolean): string {
       return `[${items.join(",")}]`;
     }
     default: {
-      const keys = Array.from({ length: next() % 4 }, (_, i) => `${ws()}${JSON.stringify(`k${i}${["", '"', "é", "e"][next() % 4]}`)}${ws()}:${ws()}${randomJson(next, depth + 1, spaced)}${ws()}`);
+      const keys = Array.from(
+        { length: next() % 4 },
+        (_, i) => `${ws()}${JSON.stringify(`k${i}${["", '"', "é", "e"][next() % 4]}`)}${ws()}:${ws()}${randomJson(next, depth + 1, spaced)}${ws()}`,
+      );
       return `{${keys.join(",")}}`;
     }
   }
@@ -100,8 +103,7 @@ describe("StreamingJson", () => {
   it("reads every single-character prefix of spaced JSON and of top-level scalars", () => {
     const next = seeded(7);
     for (let round = 0; round < 150; round++) expectSameReadings(`  ${randomJson(next, 0, true)} `, next, 1);
-    for (const text of ['"abc\\u00e9d"', "-12.5e+3", "1E5", "true", "null", "-", "1.", '"a\\'])
-      expectSameReadings(text, next, 1);
+    for (const text of ['"abc\\u00e9d"', "-12.5e+3", "1E5", "true", "null", "-", "1.", '"a\\']) expectSameReadings(text, next, 1);
   });
 
   it("reads unfinished numbers, literals, escapes and keys as the reference does", () => {
@@ -114,8 +116,8 @@ describe("StreamingJson", () => {
       '{"a":1.',
       '{"name":-',
       '{"a":tr',
-      '[fa',
-      '[n',
+      "[fa",
+      "[n",
       '{"a":"x\\u00e',
       '{"a":"x\\',
       '{"k\\u00',
@@ -131,7 +133,7 @@ describe("StreamingJson", () => {
     const next = seeded(11);
     const cases = [
       '{"a":[ ],"b":1,"c":tr',
-      '[[ ],1,[\n]]',
+      "[[ ],1,[\n]]",
       '{"__proto__":{"x":1},"b":2,"c":',
       '{"a":01,"b":',
       '{"a":1,}',
@@ -147,7 +149,11 @@ describe("StreamingJson", () => {
     for (let round = 0; round < 300; round++) {
       const valid = `{"path":"p","value":${randomJson(next, 0, round % 2 === 0)}}`;
       const at = next() % valid.length;
-      const damaged = [valid.slice(0, at) + valid.slice(at + 1), valid.slice(0, at) + valid[at] + valid.slice(at), valid.slice(0, at) + '{}[]",:1e- '[next() % 11] + valid.slice(at + 1)][next() % 3]!;
+      const damaged = [
+        valid.slice(0, at) + valid.slice(at + 1),
+        valid.slice(0, at) + valid[at] + valid.slice(at),
+        valid.slice(0, at) + '{}[]",:1e- '[next() % 11] + valid.slice(at + 1),
+      ][next() % 3]!;
       expectSameReadings(damaged, next);
     }
   });

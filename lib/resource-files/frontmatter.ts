@@ -7,9 +7,7 @@
 
 export type Frontmatter = Record<string, unknown>;
 
-export type FrontmatterResult =
-  | { ok: true; present: boolean; data: Frontmatter; body: string }
-  | { ok: false; problem: string };
+export type FrontmatterResult = { ok: true; present: boolean; data: Frontmatter; body: string } | { ok: false; problem: string };
 
 const BLOCK = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
 

@@ -103,7 +103,11 @@ export function cliRoots(config: Pick<KernelConfig, "cwd" | "env">, paths: reado
 
 /** Paths extensions announced through `resources_discover`: absolute, or relative to the cwd. */
 export function discoveredRoots(cwd: string, paths: readonly string[]): ResourceRoot[] {
-  return paths.map((raw) => ({ path: resolve(cwd, raw), location: "path" as const, provenance: { source: "extension", scope: "temporary" as const, origin: "top-level" as const } }));
+  return paths.map((raw) => ({
+    path: resolve(cwd, raw),
+    location: "path" as const,
+    provenance: { source: "extension", scope: "temporary" as const, origin: "top-level" as const },
+  }));
 }
 
 async function exists(path: string): Promise<boolean> {

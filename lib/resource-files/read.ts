@@ -13,7 +13,7 @@ export const MAX_RESOURCE_BYTES = 256 * 1024;
 export type ReadResult = { ok: true; text: string } | { ok: false; problem: string };
 
 /** A read file's text with the stamp of the version read (what a cache keys it under). */
-export type StampedRead = ({ ok: true; text: string; stamp: FileStamp }) | { ok: false; problem: string; stamp?: FileStamp };
+export type StampedRead = { ok: true; text: string; stamp: FileStamp } | { ok: false; problem: string; stamp?: FileStamp };
 
 /** Reads `path` as text; `problem` says why it was refused (too large, binary, not a regular file, ...). */
 export async function readResourceText(path: string, maxBytes = MAX_RESOURCE_BYTES): Promise<StampedRead> {

@@ -3,7 +3,20 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkFile, checkFolder, cliRoots, discoveredRoots, FreshScan, OnceNotes, parseFrontmatter, projectAncestry, provenanceOf, readResourceText, settingRoots, StampedCache } from "./index.js";
+import {
+  checkFile,
+  checkFolder,
+  cliRoots,
+  discoveredRoots,
+  FreshScan,
+  OnceNotes,
+  parseFrontmatter,
+  projectAncestry,
+  provenanceOf,
+  readResourceText,
+  settingRoots,
+  StampedCache,
+} from "./index.js";
 import { parseSimpleMapping } from "./frontmatter.js";
 import type { KernelConfig } from "../../kernel/index.js";
 
@@ -220,7 +233,11 @@ describe("parseSimpleMapping (the fast path) agrees with the yaml package or dec
   });
 
   it("takes the common frontmatter shapes", () => {
-    expect(parseSimpleMapping("name: a\ndescription: Web search via Brave API\ndisable-model-invocation: true")).toEqual({ name: "a", description: "Web search via Brave API", "disable-model-invocation": true });
+    expect(parseSimpleMapping("name: a\ndescription: Web search via Brave API\ndisable-model-invocation: true")).toEqual({
+      name: "a",
+      description: "Web search via Brave API",
+      "disable-model-invocation": true,
+    });
     expect(parseSimpleMapping("a: 12")).toBeUndefined();
     expect(parseSimpleMapping("a: b\na: c")).toBeUndefined();
   });

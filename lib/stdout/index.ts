@@ -22,8 +22,7 @@ export function claimStdout(): ClaimedStdout {
   makeAsyncPipe(stdout);
   const realWrite = stdout.write.bind(stdout) as (chunk: string | Buffer, cb?: (error?: Error | null) => void) => boolean;
   const stderrWrite = process.stderr.write.bind(process.stderr);
-  (stdout as unknown as { write: unknown }).write = (chunk: unknown, ...rest: unknown[]) =>
-    (stderrWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
+  (stdout as unknown as { write: unknown }).write = (chunk: unknown, ...rest: unknown[]) => (stderrWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
   // Records written before the event loop turns leave together (a streamed answer emits
   // thousands of small records in bursts: a syscall each cost more than producing them). Text
   // is joined into one string per batch (up to COALESCE_CHARS): a writev of hundreds of small

@@ -5,7 +5,14 @@ import { bashExecutionToText, isContextVisible, messageSections, renderTranscrip
 const image: ImageContent = { type: "image", data: "AAAA", mimeType: "image/png" };
 const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
 const assistant = (content: AssistantMessage["content"], stopReason: AssistantMessage["stopReason"] = "stop"): AssistantMessage => ({
-  role: "assistant", content, api: "a", provider: "p", model: "m", usage, stopReason, timestamp: 1,
+  role: "assistant",
+  content,
+  api: "a",
+  provider: "p",
+  model: "m",
+  usage,
+  stopReason,
+  timestamp: 1,
 });
 
 describe("renderTranscript", () => {
@@ -34,7 +41,14 @@ describe("renderTranscript", () => {
   });
 
   it("should cut a long tool result in compacted mode only, and collect images in retained mode", () => {
-    const long: AgentMessage = { role: "toolResult", toolCallId: "c", toolName: "bash", content: [{ type: "text", text: "x".repeat(16_010) }, image], isError: false, timestamp: 1 };
+    const long: AgentMessage = {
+      role: "toolResult",
+      toolCallId: "c",
+      toolName: "bash",
+      content: [{ type: "text", text: "x".repeat(16_010) }, image],
+      isError: false,
+      timestamp: 1,
+    };
     const [compacted] = messageSections(long, "compacted");
     expect(compacted).toBe(`[Tool result]: ${"x".repeat(16_000)}\n\n[... 10 more characters truncated]\n[image]`);
     const images: ImageContent[] = [];

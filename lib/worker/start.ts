@@ -37,4 +37,3 @@ export function startModuleWorker(moduleUrl: URL, options: WorkerOptions = {}): 
   const workerData = { ...(options.workerData as object | undefined), atomicWorkerEntry: entry, atomicWorkerJiti: jiti };
   return new Worker(SOURCE_BOOTSTRAP, { ...options, eval: true, workerData });
 }
-

@@ -4,7 +4,17 @@
  * goes out through the event bus and the hooks it owns.
  */
 import { uuidV7 } from "../../lib/random-ids/index.js";
-import { clampThinkingLevel, publicModel, thinkingLevelsFor, type AgentMessage, type AssistantStream, type CustomMessage, type ImageContent, type Model, type ThinkingLevel } from "../../lib/llm/index.js";
+import {
+  clampThinkingLevel,
+  publicModel,
+  thinkingLevelsFor,
+  type AgentMessage,
+  type AssistantStream,
+  type CustomMessage,
+  type ImageContent,
+  type Model,
+  type ThinkingLevel,
+} from "../../lib/llm/index.js";
 import { ErrorCode, KernelError, type PluginContext } from "../../kernel/index.js";
 import type { ZodRawShape, ZodType } from "zod";
 import type { AgentApi, CompletionRequest, PromptDisposition, PromptInput, QueueMode, StateContributor } from "./api.js";
@@ -14,8 +24,7 @@ import { replaceInPlace, Run, type RunDeps, type RunRequest } from "./run.js";
 import { stateSchema } from "./state-schema.js";
 import { queuedToMessage, toUserMessage } from "./run-loop.js";
 
-export const STREAMING_WITHOUT_BEHAVIOR =
-  "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
+export const STREAMING_WITHOUT_BEHAVIOR = "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
 
 export class Agent implements AgentApi {
   readonly #k: PluginContext;
@@ -154,7 +163,13 @@ export class Agent implements AgentApi {
 
     const queued = this.#queues.takeAll().map(queuedToMessage);
     const abortedBeforeStart = input.seq !== undefined && input.seq < this.#abortSeq;
-    this.#startRun({ opening: { messages: [...queued, toUserMessage(text, images)], fromQueue: queued.length > 0 }, prompt: text, images, aborted: abortedBeforeStart, seq: input.seq });
+    this.#startRun({
+      opening: { messages: [...queued, toUserMessage(text, images)], fromQueue: queued.length > 0 },
+      prompt: text,
+      images,
+      aborted: abortedBeforeStart,
+      seq: input.seq,
+    });
     return "started";
   }
 

@@ -16,9 +16,10 @@ const imagesSchema = () => z.array(imageSchema()).optional().describe("Images se
 const PromptDispositionSchema = () =>
   z
     .object({
-      disposition: z
-        .enum(["started", "queued", "handled"])
-        .meta({ description: '"started": a run began (wait for `agent_settled`); "queued": queued while a run streams; "handled": an extension command or input handler consumed it (no run, no `agent_settled`).' }),
+      disposition: z.enum(["started", "queued", "handled"]).meta({
+        description:
+          '"started": a run began (wait for `agent_settled`); "queued": queued while a run streams; "handled": an extension command or input handler consumed it (no run, no `agent_settled`).',
+      }),
     })
     .meta({ description: "What became of the prompt." });
 const QueuedDispositionSchema = () =>
@@ -44,7 +45,10 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
           .object({
             message: messageSchema(),
             images: imagesSchema(),
-            streamingBehavior: z.enum(["steer", "followUp"]).optional().describe("While the agent is streaming (required then): queue the prompt as a steering or a follow-up message."),
+            streamingBehavior: z
+              .enum(["steer", "followUp"])
+              .optional()
+              .describe("While the agent is streaming (required then): queue the prompt as a steering or a follow-up message."),
           })
           .meta({ examples: [{ message: "Do the tests pass?" }] }),
       output: PromptDispositionSchema,
@@ -57,14 +61,18 @@ export function agentCommands(agent: Agent, persist: PersistSetting): CommandDef
       description: "Queue a message delivered after the current turn's tool calls, before the next LLM call.",
       input: () => z.object({ message: messageSchema(), images: imagesSchema() }).meta({ examples: [{ message: "Use the fixtures folder instead" }] }),
       output: QueuedDispositionSchema,
-      run: async ({ message, images }, ctx) => ({ disposition: queuedDisposition(await agent.prompt({ text: message, ...(images ? { images } : {}), via: "steer", source: ctx.source, seq: ctx.seq })) }),
+      run: async ({ message, images }, ctx) => ({
+        disposition: queuedDisposition(await agent.prompt({ text: message, ...(images ? { images } : {}), via: "steer", source: ctx.source, seq: ctx.seq })),
+      }),
     }),
     defineCommand({
       name: "follow_up",
       description: "Queue a message delivered when the agent would otherwise stop.",
       input: () => z.object({ message: messageSchema(), images: imagesSchema() }).meta({ examples: [{ message: "Then update the changelog" }] }),
       output: QueuedDispositionSchema,
-      run: async ({ message, images }, ctx) => ({ disposition: queuedDisposition(await agent.prompt({ text: message, ...(images ? { images } : {}), via: "follow_up", source: ctx.source, seq: ctx.seq })) }),
+      run: async ({ message, images }, ctx) => ({
+        disposition: queuedDisposition(await agent.prompt({ text: message, ...(images ? { images } : {}), via: "follow_up", source: ctx.source, seq: ctx.seq })),
+      }),
     }),
     defineCommand({
       name: "clear_queue",

@@ -10,8 +10,16 @@ import { batchedAssistantStream, emptyUsage, type AgentMessage, type AssistantMe
 import { definePlugin, type Kernel, type OutEvent } from "../../kernel/index.js";
 
 const MODEL: Model = {
-  id: "m1", name: "Scripted", api: "scripted", provider: "scripted", baseUrl: "", reasoning: false, input: ["text"],
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1000, maxTokens: 100,
+  id: "m1",
+  name: "Scripted",
+  api: "scripted",
+  provider: "scripted",
+  baseUrl: "",
+  reasoning: false,
+  input: ["text"],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  contextWindow: 1000,
+  maxTokens: 100,
 };
 
 /** Answers each call with the next scripted text and records what the model was sent. */
@@ -26,7 +34,16 @@ function scriptedProvider(answers: string[], seen: LlmMessage[][], systemPrompts
         systemPrompts.push(request.context.systemPrompt);
         const text = answers.shift() ?? "(no more answers)";
         return (async function* (): AsyncGenerator<AssistantMessageEvent> {
-          const message: AssistantMessage = { role: "assistant", content: [{ type: "text", text }], api: "scripted", provider: "scripted", model: "m1", usage: emptyUsage(), stopReason: "stop", timestamp: Date.now() };
+          const message: AssistantMessage = {
+            role: "assistant",
+            content: [{ type: "text", text }],
+            api: "scripted",
+            provider: "scripted",
+            model: "m1",
+            usage: emptyUsage(),
+            stopReason: "stop",
+            timestamp: Date.now(),
+          };
           if (request.options.signal.aborted) {
             const error = { ...message, content: [], stopReason: "aborted" as const, errorMessage: "Request was aborted" };
             yield { type: "error", reason: "aborted", error, partial: error };
@@ -61,7 +78,14 @@ async function boot(answers: string[], extra: ReturnType<typeof definePlugin>[] 
   return { kernel, agent, events, seen, systemPrompts, run };
 }
 
-const texts = (messages: readonly AgentMessage[]) => messages.map((m) => (m.role === "assistant" ? m.content.map((c) => (c.type === "text" ? c.text : "")).join("") : typeof (m as { content?: unknown }).content === "string" ? (m as { content: string }).content : m.role));
+const texts = (messages: readonly AgentMessage[]) =>
+  messages.map((m) =>
+    m.role === "assistant"
+      ? m.content.map((c) => (c.type === "text" ? c.text : "")).join("")
+      : typeof (m as { content?: unknown }).content === "string"
+        ? (m as { content: string }).content
+        : m.role,
+  );
 
 describe("agent contract", () => {
   it("run_start may replace the context before the first LLM call; run_end may edit it and continue", async () => {
@@ -161,7 +185,16 @@ describe("agent contract", () => {
         k.service("models").registerProvider({ name: "batched", api: "batched", models: [{ ...MODEL, api: "batched", provider: "batched" }], requiresAuth: false });
         k.hooks.stream.for("batched").tap(k.name, () =>
           batchedAssistantStream(async function* () {
-            const partial: AssistantMessage = { role: "assistant", content: [], api: "batched", provider: "batched", model: "m1", usage: emptyUsage(), stopReason: "stop", timestamp: Date.now() };
+            const partial: AssistantMessage = {
+              role: "assistant",
+              content: [],
+              api: "batched",
+              provider: "batched",
+              model: "m1",
+              usage: emptyUsage(),
+              stopReason: "stop",
+              timestamp: Date.now(),
+            };
             yield [{ type: "start", partial } satisfies AssistantMessageEvent];
             // One read's worth of deltas, mapped as they are walked.
             yield (function* (): Generator<AssistantMessageEvent> {
@@ -203,14 +236,17 @@ describe("agent contract", () => {
 
   it("steer and follow_up go through the input hook and queue; a handled prompt answers handled and never settles (pi 1.x)", async () => {
     const settled: string[] = [];
-    const t = await boot(["x"], [
-      definePlugin({
-        name: "expander",
-        apply(k) {
-          k.hooks.input.tap(k.name, (e) => (e.text === "/done" ? { ...e, handled: true } : { ...e, text: `${e.via}:${e.text}` }));
-        },
-      }),
-    ]);
+    const t = await boot(
+      ["x"],
+      [
+        definePlugin({
+          name: "expander",
+          apply(k) {
+            k.hooks.input.tap(k.name, (e) => (e.text === "/done" ? { ...e, handled: true } : { ...e, text: `${e.via}:${e.text}` }));
+          },
+        }),
+      ],
+    );
     t.kernel.hook("agent_settled").tap("t", () => void settled.push("settled"));
     expect(await t.kernel.commands.invoke("steer", { message: "a" }, { source: "rpc", seq: 1 })).toEqual({ disposition: "queued" });
     expect(await t.kernel.commands.invoke("follow_up", { message: "b" }, { source: "rpc", seq: 2 })).toEqual({ disposition: "queued" });

@@ -16,9 +16,7 @@ describe("bashExecutionToText", () => {
     expect(bashExecutionToText(bash({ output: "" }))).toBe("Ran `ls`\n(no output)");
     expect(bashExecutionToText(bash({ exitCode: 2 }))).toBe("Ran `ls`\n```\na\nb\n```\n\nCommand exited with code 2");
     expect(bashExecutionToText(bash({ cancelled: true, exitCode: undefined }))).toBe("Ran `ls`\n```\na\nb\n```\n\n(command cancelled)");
-    expect(bashExecutionToText(bash({ truncated: true, fullOutputPath: "/tmp/full.log" }))).toBe(
-      "Ran `ls`\n```\na\nb\n```\n\n[Output truncated. Full output: /tmp/full.log]",
-    );
+    expect(bashExecutionToText(bash({ truncated: true, fullOutputPath: "/tmp/full.log" }))).toBe("Ran `ls`\n```\na\nb\n```\n\n[Output truncated. Full output: /tmp/full.log]");
   });
 });
 
@@ -48,7 +46,13 @@ describe("toLlmMessages", () => {
   });
 
   it("answers a tool call left without a result so the provider accepts the history", () => {
-    const call = assistant([{ type: "toolCall", id: "c1", name: "read", arguments: {} }, { type: "toolCall", id: "c2", name: "ls", arguments: {} }], "toolUse");
+    const call = assistant(
+      [
+        { type: "toolCall", id: "c1", name: "read", arguments: {} },
+        { type: "toolCall", id: "c2", name: "ls", arguments: {} },
+      ],
+      "toolUse",
+    );
     const answered: AgentMessage = { role: "toolResult", toolCallId: "c1", toolName: "read", content: [{ type: "text", text: "ok" }], isError: false, timestamp: 6 };
     const next: AgentMessage = { role: "user", content: "next", timestamp: 9 };
     const out = toLlmMessages([call, answered, next]);
@@ -71,7 +75,15 @@ describe("toLlmMessages", () => {
 
 describe("assistantText", () => {
   it("joins and trims the text blocks; undefined when there is no text", () => {
-    expect(assistantText(assistant([{ type: "thinking", thinking: "hmm" }, { type: "text", text: " a" }, { type: "text", text: "b " }]))).toBe("ab");
+    expect(
+      assistantText(
+        assistant([
+          { type: "thinking", thinking: "hmm" },
+          { type: "text", text: " a" },
+          { type: "text", text: "b " },
+        ]),
+      ),
+    ).toBe("ab");
     expect(assistantText(assistant([{ type: "toolCall", id: "x", name: "ls", arguments: {} }]))).toBeUndefined();
   });
 });

@@ -4,7 +4,18 @@
  * tests run on traffic, and of the JSON Schema; hooks that mirror an event take its payload.
  */
 import { z } from "zod";
-import { AgentMessageSchema, AssistantMessageDeltaSchema, AssistantMessageEventSchema, AssistantMessageSchema, ImageContentSchema, once, TextContentSchema, THINKING_LEVELS, ToolResultMessageSchema, UsageSchema } from "../../lib/llm/index.js";
+import {
+  AgentMessageSchema,
+  AssistantMessageDeltaSchema,
+  AssistantMessageEventSchema,
+  AssistantMessageSchema,
+  ImageContentSchema,
+  once,
+  TextContentSchema,
+  THINKING_LEVELS,
+  ToolResultMessageSchema,
+  UsageSchema,
+} from "../../lib/llm/index.js";
 
 /** What a tool produced so far or in the end: `{content, details}`. */
 export const ToolOutputSchema = once(() =>
@@ -44,7 +55,13 @@ export const MessageUpdateWireSchema = once(() =>
     })
     .meta({
       description: "A streaming update of the assistant message.",
-      examples: [{ message: answer("Yes, all"), usage: answer("Yes, all").usage, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: " all", partial: answer("Yes, all") } }],
+      examples: [
+        {
+          message: answer("Yes, all"),
+          usage: answer("Yes, all").usage,
+          assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: " all", partial: answer("Yes, all") },
+        },
+      ],
     }),
 );
 
@@ -57,12 +74,10 @@ const DurationSchema = () =>
   z.number().int().nonnegative().optional().meta({ description: "How long the tool's execute() took, in whole milliseconds (monotonic clock); absent when the tool did not run." });
 
 export const ThinkingLevelChangedSchema = () =>
-  z
-    .object({ level: z.enum(THINKING_LEVELS).meta({ description: "The level now in force." }) })
-    .meta({
-      description: "The thinking level changed (set_thinking_level, cycle_thinking_level, a model switch that clamped it, an extension); not when a session is loaded.",
-      examples: [{ level: "high" }],
-    });
+  z.object({ level: z.enum(THINKING_LEVELS).meta({ description: "The level now in force." }) }).meta({
+    description: "The thinking level changed (set_thinking_level, cycle_thinking_level, a model switch that clamped it, an extension); not when a session is loaded.",
+    examples: [{ level: "high" }],
+  });
 
 export const QueueUpdateSchema = () =>
   z
@@ -76,26 +91,38 @@ export const QueueUpdateSchema = () =>
 export const RUN_EVENT_SCHEMAS = {
   agent_start: once(() => z.object({}).meta({ description: "The agent begins processing a prompt.", examples: [{}] })),
   agent_end: once(() =>
-    z
-      .object({ messages: z.array(AgentMessageSchema()).meta({ description: "Every message this run produced." }) })
-      .meta({ description: "The run ended (answered, failed or aborted); retries and queued messages may start another.", examples: [{ messages: [PROMPT, answer("Yes, all 12 pass.")] }] }),
+    z.object({ messages: z.array(AgentMessageSchema()).meta({ description: "Every message this run produced." }) }).meta({
+      description: "The run ended (answered, failed or aborted); retries and queued messages may start another.",
+      examples: [{ messages: [PROMPT, answer("Yes, all 12 pass.")] }],
+    }),
   ),
   turn_start: once(() => z.object({}).meta({ description: "A turn (one assistant response plus its tool calls) begins.", examples: [{}] })),
   turn_end: once(() =>
     z
-      .object({ message: AssistantMessageSchema().describe("The turn's reply."), toolResults: z.array(ToolResultMessageSchema()).describe("The results of its tool calls, in call order.") })
+      .object({
+        message: AssistantMessageSchema().describe("The turn's reply."),
+        toolResults: z.array(ToolResultMessageSchema()).describe("The results of its tool calls, in call order."),
+      })
       .meta({ description: "A turn ended: its reply and the results of the tools it called.", examples: [{ message: answer("Yes, all 12 pass."), toolResults: [] }] }),
   ),
   message_start: once(() =>
-    z.object({ message: AgentMessageSchema().describe("The message as it starts (an assistant reply is empty at first).") }).meta({ description: "A message begins: the prompt, a reply, a tool result.", examples: [{ message: PROMPT }] }),
+    z
+      .object({ message: AgentMessageSchema().describe("The message as it starts (an assistant reply is empty at first).") })
+      .meta({ description: "A message begins: the prompt, a reply, a tool result.", examples: [{ message: PROMPT }] }),
   ),
   message_update: once(() => z.object({ message: AssistantMessageSchema(), usage: MessageUsageSchema(), assistantMessageEvent: AssistantMessageEventSchema() })),
   message_end: once(() =>
-    z.object({ message: AgentMessageSchema().describe("The complete message.") }).meta({ description: "A message is complete.", examples: [{ message: answer("Yes, all 12 pass.") }] }),
+    z
+      .object({ message: AgentMessageSchema().describe("The complete message.") })
+      .meta({ description: "A message is complete.", examples: [{ message: answer("Yes, all 12 pass.") }] }),
   ),
   tool_execution_start: once(() =>
     z
-      .object({ toolCallId: z.string().describe("The tool call's id."), toolName: z.string().describe("The tool."), args: z.unknown().describe("Its arguments, as the model wrote them.") })
+      .object({
+        toolCallId: z.string().describe("The tool call's id."),
+        toolName: z.string().describe("The tool."),
+        args: z.unknown().describe("Its arguments, as the model wrote them."),
+      })
       .meta({ description: "A tool starts running.", examples: [CALL] }),
   ),
   tool_execution_update: once(() =>
@@ -106,7 +133,10 @@ export const RUN_EVENT_SCHEMAS = {
         args: z.unknown().describe("Its arguments."),
         partialResult: ToolOutputSchema().meta({ description: "The accumulated output so far (not a delta)." }),
       })
-      .meta({ description: "A running tool reports progress (bash: its output so far).", examples: [{ ...CALL, partialResult: { content: [{ type: "text", text: "Tests: 7 passed" }] } }] }),
+      .meta({
+        description: "A running tool reports progress (bash: its output so far).",
+        examples: [{ ...CALL, partialResult: { content: [{ type: "text", text: "Tests: 7 passed" }] } }],
+      }),
   ),
   tool_execution_end: once(() =>
     z

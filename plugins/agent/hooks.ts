@@ -6,17 +6,43 @@
 import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncBailHook } from "tapable";
 import { guard, internal, notify, transform, type DeclaredHooks, type EventBus, type EventMap } from "../../kernel/index.js";
 import type { AgentMessage, AssistantStream, Model, StreamRequest, ThinkingLevel } from "../../lib/llm/index.js";
-import type { BeforeAgentStartEvent, InputEvent, ModelSelectSource, RequestContext, RunEdgeEvent, RunEndEvent, SystemPromptContext, ToolCallEvent, ToolCallVeto, ToolResultEvent } from "./hook-types.js";
+import type {
+  BeforeAgentStartEvent,
+  InputEvent,
+  ModelSelectSource,
+  RequestContext,
+  RunEdgeEvent,
+  RunEndEvent,
+  SystemPromptContext,
+  ToolCallEvent,
+  ToolCallVeto,
+  ToolResultEvent,
+} from "./hook-types.js";
 
 type TurnIndex = { turnIndex: number };
 
 export function agentHookDeclarations() {
   return {
-    abort: notify(new AsyncSeriesHook<[{ seq: number }]>(["event"]), "`abort` was read: everything cancellable (run, compaction, retry wait) stops. `seq` orders it against other input."),
-    input: transform(new AsyncSeriesWaterfallHook<[InputEvent]>(["event"]), "A prompt, steer or follow_up text arrives: taps run extension commands and expand skills and templates."),
-    prompt_preflight: internal(new AsyncSeriesBailHook<[{ text: string }], string | undefined>(["event"]), "Before a run starts: a returned string refuses the prompt before any event (model and key checks)."),
-    system_prompt: transform(new AsyncSeriesWaterfallHook<[string, SystemPromptContext]>(["prompt", "context"]), "Builds the system prompt: persona, context files, skills, then date and folder."),
-    before_agent_start: transform(new AsyncSeriesWaterfallHook<[BeforeAgentStartEvent]>(["event"]), "The prompt is about to run: taps may change this run's system prompt and add messages."),
+    abort: notify(
+      new AsyncSeriesHook<[{ seq: number }]>(["event"]),
+      "`abort` was read: everything cancellable (run, compaction, retry wait) stops. `seq` orders it against other input.",
+    ),
+    input: transform(
+      new AsyncSeriesWaterfallHook<[InputEvent]>(["event"]),
+      "A prompt, steer or follow_up text arrives: taps run extension commands and expand skills and templates.",
+    ),
+    prompt_preflight: internal(
+      new AsyncSeriesBailHook<[{ text: string }], string | undefined>(["event"]),
+      "Before a run starts: a returned string refuses the prompt before any event (model and key checks).",
+    ),
+    system_prompt: transform(
+      new AsyncSeriesWaterfallHook<[string, SystemPromptContext]>(["prompt", "context"]),
+      "Builds the system prompt: persona, context files, skills, then date and folder.",
+    ),
+    before_agent_start: transform(
+      new AsyncSeriesWaterfallHook<[BeforeAgentStartEvent]>(["event"]),
+      "The prompt is about to run: taps may change this run's system prompt and add messages.",
+    ),
     context: transform(new AsyncSeriesWaterfallHook<[{ messages: AgentMessage[] }]>(["event"]), "Before each LLM call: the messages the model will see (taps may edit a copy)."),
     context_with_system: transform(
       new AsyncSeriesWaterfallHook<[RequestContext]>(["event"]),
@@ -25,7 +51,10 @@ export function agentHookDeclarations() {
     run_start: internal(new AsyncSeriesHook<[RunEdgeEvent]>(["event"]), "Before agent_start: the one context edit allowed before the first LLM call (threshold compaction)."),
     agent_start: notify(new AsyncSeriesHook<[EventMap["agent_start"]]>(["event"]), "A run begins."),
     agent_end: notify(new AsyncSeriesHook<[EventMap["agent_end"]]>(["event"]), "A run ended, with every message it produced."),
-    run_end: internal(new AsyncSeriesBailHook<[RunEndEvent], { continue: true } | undefined>(["event"]), "After agent_end: a tap may edit the context and ask for a continuation (retry, overflow compaction)."),
+    run_end: internal(
+      new AsyncSeriesBailHook<[RunEndEvent], { continue: true } | undefined>(["event"]),
+      "After agent_end: a tap may edit the context and ask for a continuation (retry, overflow compaction).",
+    ),
     agent_settled: notify(
       new AsyncSeriesHook<[{ aborted: boolean }]>(["event"]),
       "A prompt's run is over and nothing is pending any more (no retry, compaction or continuation); `aborted` when an abort ended it. Not for a prompt an extension command handled.",
@@ -50,7 +79,9 @@ export function agentHookDeclarations() {
     model_select: notify(new AsyncSeriesHook<[{ model: Model; previousModel?: Model; source: ModelSelectSource }]>(["event"]), "The model changed."),
     thinking_level_select: notify(new AsyncSeriesHook<[{ level: ThinkingLevel; previousLevel: ThinkingLevel }]>(["event"]), "The thinking level changed."),
     stream: internal(
-      new HookMap<SyncBailHook<[StreamRequest], AssistantStream | undefined>>((api: string) => new SyncBailHook<[StreamRequest], AssistantStream | undefined>(["request"], `stream:${api}`)),
+      new HookMap<SyncBailHook<[StreamRequest], AssistantStream | undefined>>(
+        (api: string) => new SyncBailHook<[StreamRequest], AssistantStream | undefined>(["request"], `stream:${api}`),
+      ),
       "Providers, keyed by API name (`anthropic-messages`, `openai-completions`, ...): the first tap that answers streams the LLM call.",
     ),
   };

@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import { emptyUsage, type AssistantMessage, type AssistantMessageEvent } from "../../lib/llm/index.js";
 import { DEFAULT_MAX_MESSAGE_CHARS, MessageSizeCap } from "./message-cap.js";
 
-const partial: AssistantMessage = { role: "assistant", content: [{ type: "text", text: "abc" }], api: "a", provider: "p", model: "m", usage: emptyUsage(), stopReason: "stop", timestamp: 1 };
+const partial: AssistantMessage = {
+  role: "assistant",
+  content: [{ type: "text", text: "abc" }],
+  api: "a",
+  provider: "p",
+  model: "m",
+  usage: emptyUsage(),
+  stopReason: "stop",
+  timestamp: 1,
+};
 const delta = (type: "text_delta" | "thinking_delta" | "toolcall_delta", text: string) => ({ type, contentIndex: 0, delta: text, partial }) as AssistantMessageEvent;
 
 describe("MessageSizeCap", () => {

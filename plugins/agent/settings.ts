@@ -31,4 +31,3 @@ declare module "../../kernel/config.js" {
     assistantMessageMaxChars?: number;
   }
 }
-

@@ -57,11 +57,23 @@ describe("bash command", () => {
     await boot();
     const response = await send({ id: "r1", type: "bash", command: "echo out; sleep 0.05; echo err >&2; exit 3" });
     expect(response).toEqual({ id: "r1", type: "response", command: "bash", success: true, data: { output: "out\nerr\n", exitCode: 3, cancelled: false, truncated: false } });
-    expect(deltas("r1").map((d) => [d.channel, d.delta])).toEqual([["stdout", "out\n"], ["stderr", "err\n"]]);
+    expect(deltas("r1").map((d) => [d.channel, d.delta])).toEqual([
+      ["stdout", "out\n"],
+      ["stderr", "err\n"],
+    ]);
     expect(Object.keys(deltas("r1")[0])).toEqual(["type", "id", "channel", "delta"]);
     expect(events.every((e) => e.type === "bash_execution_update")).toBe(true);
     expect(await stored()).toEqual([
-      { role: "bashExecution", command: "echo out; sleep 0.05; echo err >&2; exit 3", output: "out\nerr\n", exitCode: 3, cancelled: false, truncated: false, fullOutputPath: null, timestamp: expect.any(Number) },
+      {
+        role: "bashExecution",
+        command: "echo out; sleep 0.05; echo err >&2; exit 3",
+        output: "out\nerr\n",
+        exitCode: 3,
+        cancelled: false,
+        truncated: false,
+        fullOutputPath: null,
+        timestamp: expect.any(Number),
+      },
     ]);
   });
 
@@ -87,12 +99,18 @@ describe("bash command", () => {
 
   it("a shell that cannot start is a failed response, and nothing is stored", async () => {
     host = await createHost({
-      cwd: dir, agentDir: dir, env: {}, plugins: [settingsPlugin, agentPlugin, modelsPlugin, bashPlugin], settings: { shellPath: join(dir, "no-shell") },
-      readSettingsFiles: false, userPlugins: false, log: silentLogger,
+      cwd: dir,
+      agentDir: dir,
+      env: {},
+      plugins: [settingsPlugin, agentPlugin, modelsPlugin, bashPlugin],
+      settings: { shellPath: join(dir, "no-shell") },
+      readSettingsFiles: false,
+      userPlugins: false,
+      log: silentLogger,
     });
     const response = await host.send({ type: "bash", command: "true" }, "rpc");
     expect(response).toMatchObject({ success: false, error: expect.stringMatching(/^Failed to run shell .*no-shell: /) });
-    expect((await host.send({ type: "get_messages" }))).toMatchObject({ data: { messages: [] } });
+    expect(await host.send({ type: "get_messages" })).toMatchObject({ data: { messages: [] } });
   });
 });
 
@@ -179,9 +197,16 @@ describe("where results are stored", () => {
     await started("slow");
     expect(await send({ type: "new_session" })).toMatchObject({ success: true, data: { cancelled: false } });
     expect((await running).data.output).toBe("before\nafter\n");
-    expect(deltas("slow").map((d) => d.delta).join("")).toBe("before\nafter\n");
+    expect(
+      deltas("slow")
+        .map((d) => d.delta)
+        .join(""),
+    ).toBe("before\nafter\n");
 
-    const oldEntries = (await readFile(oldFile, "utf8")).trim().split("\n").map((line) => JSON.parse(line));
+    const oldEntries = (await readFile(oldFile, "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(oldEntries.filter((e) => e.type === "message").map((e) => e.message.command)).toEqual(["echo first", "echo before; sleep 0.4; echo after"]);
     expect(await stored()).toEqual([]);
     await send({ type: "bash", command: "echo second" });

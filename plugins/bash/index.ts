@@ -26,7 +26,10 @@ const bashSetting = defineSetting(
       toolTimeoutSeconds: z.number().positive().optional(),
       logRetentionHours: z.number().positive().optional(),
     }),
-  { scope: "any", description: `The bash tool's default timeout (toolTimeoutSeconds, ${DEFAULT_TOOL_TIMEOUT_SECONDS}) and how long full-output files are kept (logRetentionHours, ${DEFAULT_LOG_RETENTION_HOURS}).` },
+  {
+    scope: "any",
+    description: `The bash tool's default timeout (toolTimeoutSeconds, ${DEFAULT_TOOL_TIMEOUT_SECONDS}) and how long full-output files are kept (logRetentionHours, ${DEFAULT_LOG_RETENTION_HOURS}).`,
+  },
 );
 
 declare module "../../kernel/config.js" {
@@ -54,9 +57,7 @@ export default definePlugin({
     const requests = new BashRequests();
     const track = (path: string) => files.track(path);
 
-    k.registerTool(
-      createBashTool({ shell, commandPrefix: settings.shellCommandPrefix, defaultTimeoutSeconds: settings.bash?.toolTimeoutSeconds, onFullOutput: track }),
-    );
+    k.registerTool(createBashTool({ shell, commandPrefix: settings.shellCommandPrefix, defaultTimeoutSeconds: settings.bash?.toolTimeoutSeconds, onFullOutput: track }));
     const commands = userBashCommands({
       hooks: k.ownHooks(bashHookDeclarations),
       events: k.events,

@@ -20,10 +20,23 @@ async function makeFile(name: string, ageHours = 0): Promise<string> {
 }
 
 const bashMessage = (fullOutputPath: string | null): BashExecutionMessage => ({
-  role: "bashExecution", command: "seq 1 9999", output: "tail", exitCode: 0, cancelled: false, truncated: true, fullOutputPath, timestamp: 1,
+  role: "bashExecution",
+  command: "seq 1 9999",
+  output: "tail",
+  exitCode: 0,
+  cancelled: false,
+  truncated: true,
+  fullOutputPath,
+  timestamp: 1,
 });
 const toolResult = (text: string, details?: unknown): ToolResultMessage => ({
-  role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text }], ...(details === undefined ? {} : { details }), isError: details === undefined, timestamp: 1,
+  role: "toolResult",
+  toolCallId: "c1",
+  toolName: "bash",
+  content: [{ type: "text", text }],
+  ...(details === undefined ? {} : { details }),
+  isError: details === undefined,
+  timestamp: 1,
 });
 
 describe("FullOutputFiles", () => {

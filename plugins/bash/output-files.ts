@@ -76,4 +76,3 @@ export async function sweepOldOutputFiles(dir: string, retentionHours: number, n
   }
   return removed;
 }
-

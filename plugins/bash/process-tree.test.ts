@@ -31,7 +31,10 @@ describe("signalProcessTree", () => {
   it("falls back to the process when there is no group, and ignores a process already gone", () => {
     const { system, kills } = fakeSystem("darwin", new Set([-42, 42]));
     expect(() => signalProcessTree(42, "SIGKILL", system)).not.toThrow();
-    expect(kills).toEqual([[-42, "SIGKILL"], [42, "SIGKILL"]]);
+    expect(kills).toEqual([
+      [-42, "SIGKILL"],
+      [42, "SIGKILL"],
+    ]);
   });
 
   it("on Windows forces taskkill over the whole tree, for either signal", () => {

@@ -9,8 +9,7 @@ let dir: string;
 beforeEach(async () => (dir = await mkdtemp(join(tmpdir(), "atomic-run-"))));
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const run = (command: string, extra: Partial<Parameters<typeof runShellCommand>[0]> = {}) =>
-  runShellCommand({ command, cwd: dir, shell: "/bin/bash", tempDir: dir, ...extra });
+const run = (command: string, extra: Partial<Parameters<typeof runShellCommand>[0]> = {}) => runShellCommand({ command, cwd: dir, shell: "/bin/bash", tempDir: dir, ...extra });
 
 describe("runShellCommand", () => {
   it("reports clean text per channel, which concatenates to the merged output", async () => {
@@ -20,7 +19,11 @@ describe("runShellCommand", () => {
     });
     expect(result.output).toBe(`out\nerr\n${dir}\n`);
     expect(result).toMatchObject({ exitCode: 0, cancelled: false, timedOut: false, truncated: false, fullOutputPath: null, totalLines: 3 });
-    const byChannel = (channel: OutputChannel) => chunks.filter(([c]) => c === channel).map(([, text]) => text).join("");
+    const byChannel = (channel: OutputChannel) =>
+      chunks
+        .filter(([c]) => c === channel)
+        .map(([, text]) => text)
+        .join("");
     expect(byChannel("stdout")).toBe(`out\n${dir}\n`);
     expect(byChannel("stderr")).toBe("err\n");
     expect(chunks.map(([, text]) => text).join("")).toBe(result.output);

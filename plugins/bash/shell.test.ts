@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { findShell, sharedShell, shellCandidates, withCommandPrefix } from "./shell.js";
 
-const only = (...present: string[]) => async (path: string) => present.includes(path);
+const only =
+  (...present: string[]) =>
+  async (path: string) =>
+    present.includes(path);
 
 describe("findShell", () => {
   it("takes shellPath as given, without looking", async () => {
@@ -22,7 +25,9 @@ describe("findShell", () => {
   });
 
   it("fails with a hint when there is no shell at all", async () => {
-    await expect(findShell({ env: { PATH: "/nowhere" }, platform: "linux", isExecutable: only() })).rejects.toThrow("No shell found (looked for bash, then sh): set shellPath in settings.json");
+    await expect(findShell({ env: { PATH: "/nowhere" }, platform: "linux", isExecutable: only() })).rejects.toThrow(
+      "No shell found (looked for bash, then sh): set shellPath in settings.json",
+    );
   });
 
   it("on Windows looks for bash.exe on Path, then Git Bash, then sh.exe", () => {

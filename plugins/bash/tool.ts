@@ -18,11 +18,7 @@ export const DEFAULT_TOOL_TIMEOUT_SECONDS = 600;
 const bashParams = (defaultTimeout: number) => () =>
   z.object({
     command: z.string().min(1).describe("The shell command to run (bash syntax; pipes, redirects and && work)."),
-    timeout: z
-      .number()
-      .positive()
-      .optional()
-      .describe(`Timeout in seconds (default ${defaultTimeout}); the command and all its child processes are killed when it expires.`),
+    timeout: z.number().positive().optional().describe(`Timeout in seconds (default ${defaultTimeout}); the command and all its child processes are killed when it expires.`),
   });
 
 export interface BashToolOptions {
@@ -51,9 +47,7 @@ export function createBashTool(options: BashToolOptions): ToolDefinition<ReturnT
     parameters: bashParams(defaultTimeout),
     ...(defaultTimeout === DEFAULT_TOOL_TIMEOUT_SECONDS ? { precomputedJsonSchema: BASH_JSON_SCHEMA } : {}),
     async execute(args, ctx): Promise<ToolResult> {
-      const updates = throttledUpdates((text) =>
-        ctx.onUpdate({ content: [{ type: "text", text }], details: { truncation: null, fullOutputPath: null } }),
-      );
+      const updates = throttledUpdates((text) => ctx.onUpdate({ content: [{ type: "text", text }], details: { truncation: null, fullOutputPath: null } }));
       const timeout = args.timeout ?? defaultTimeout;
       let result: RunShellResult;
       try {

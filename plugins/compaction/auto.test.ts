@@ -78,7 +78,10 @@ describe("automatic compaction", () => {
     expect(continuation).toContain("[User]: go");
     expect(continuation).not.toContain("detail 3:");
     const { messages } = await h!.invoke("get_messages");
-    expect(messages.map((m: { role: string; stopReason?: string }) => [m.role, m.stopReason])).toEqual([["custom", undefined], ["assistant", "stop"]]);
+    expect(messages.map((m: { role: string; stopReason?: string }) => [m.role, m.stopReason])).toEqual([
+      ["custom", undefined],
+      ["assistant", "stop"],
+    ]);
   });
 
   it("overflow twice: reports unresolvedOverflow and does not retry again", async () => {
@@ -88,7 +91,12 @@ describe("automatic compaction", () => {
     const all = ends(h!.events.slice(from));
     expect(all).toHaveLength(2);
     expect(all[1]).toEqual({
-      type: "compaction_end", reason: "overflow", result: null, aborted: false, willRetry: false, unresolvedOverflow: true,
+      type: "compaction_end",
+      reason: "overflow",
+      result: null,
+      aborted: false,
+      willRetry: false,
+      unresolvedOverflow: true,
       errorMessage: `Context overflow recovery failed after one compact-and-retry attempt: ${OVERFLOW}`,
     });
     expect(h!.requests).toHaveLength(3);

@@ -52,7 +52,14 @@ describe("compact", () => {
     expect(result.compactedText).not.toContain("detail");
     expect(result.stats.tokensAfter).toBeLessThan(result.stats.tokensBefore);
     expect(boundary).toMatchObject({ type: "compaction", summary: result.compactedText, firstKeptEntryId: all[28]!.id, tokensBefore: result.tokensBefore });
-    expect(boundary.details).toEqual({ strategy: "verbatim-lines", promptVersion: 3, parameters: result.parameters, stats: result.stats, rung: "planned", backupPath: result.backupPath });
+    expect(boundary.details).toEqual({
+      strategy: "verbatim-lines",
+      promptVersion: 3,
+      parameters: result.parameters,
+      stats: result.stats,
+      rung: "planned",
+      backupPath: result.backupPath,
+    });
     expect(boundary.fromHook).toBeUndefined();
 
     // The backup is the file as it was; it sits next to it.
@@ -124,7 +131,14 @@ describe("compact", () => {
     await h.fill(conversation(4));
     await expect(h.invoke("compact")).rejects.toThrow("Nothing to compact (session too small)");
     await expect(h.invoke("compact", { preserve_recent: 100 })).rejects.toThrow("Nothing to compact (session too small)");
-    expect(compactionEvents(h.events).at(-1)).toEqual({ type: "compaction_end", reason: "manual", result: null, aborted: false, willRetry: false, errorMessage: "Nothing to compact (session too small)" });
+    expect(compactionEvents(h.events).at(-1)).toEqual({
+      type: "compaction_end",
+      reason: "manual",
+      result: null,
+      aborted: false,
+      willRetry: false,
+      errorMessage: "Nothing to compact (session too small)",
+    });
     expect(h.requests).toHaveLength(0);
   });
 
@@ -213,7 +227,10 @@ describe("compact", () => {
     await h.fill(conversation(30));
     h.script({ hold: true });
     const pending = h.invoke("compact");
-    const settled = pending.then(() => "resolved", (error: Error) => error.message);
+    const settled = pending.then(
+      () => "resolved",
+      (error: Error) => error.message,
+    );
     while (h.requests.length === 0) await new Promise((resolve) => setImmediate(resolve));
     expect(await h.invoke("get_state")).toMatchObject({ isCompacting: true });
     await h.kernel.services.get("agent").abort(99);

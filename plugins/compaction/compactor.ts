@@ -165,7 +165,14 @@ function supplied(decision: Extract<TapDecision, { kind: "text" }>, region: Regi
 /** The planner's deletions applied; load-bearing and no usable plan: the whole region goes (rung "fresh"). */
 async function planned(deps: CompactorDeps, request: CompactionRequest, region: Region): Promise<Produced> {
   const { agent } = deps;
-  const planner: PlannerDeps = { complete: (r) => agent.complete(r), model: agent.getModel()!, thinkingLevel: agent.getThinkingLevel(), retry: deps.retry, reason: request.reason, emit: deps.emit };
+  const planner: PlannerDeps = {
+    complete: (r) => agent.complete(r),
+    model: agent.getModel()!,
+    thinkingLevel: agent.getThinkingLevel(),
+    retry: deps.retry,
+    reason: request.reason,
+    emit: deps.emit,
+  };
   const outcome = await planDeletions(planner, { lines: region.lines, compressionRatio: request.compressionRatio, query: region.query, signal: request.signal });
   if (!outcome.ok && !request.loadBearing) throw new CompactionFailure(outcome.error);
   const rebuilt = reconstruct(region.lines, outcome.ok ? outcome.ranges : [{ start: 1, end: region.lines.length }]);

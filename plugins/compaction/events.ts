@@ -43,7 +43,10 @@ export const COMPACTION_EVENT_SCHEMAS = {
       }),
   summarization_retry_attempt_start: () =>
     z
-      .object({ source: z.enum(["compaction", "branchSummary"]).describe("What the request plans (Atomic sends compaction; pi also branch summaries)."), reason: reason().optional() })
+      .object({
+        source: z.enum(["compaction", "branchSummary"]).describe("What the request plans (Atomic sends compaction; pi also branch summaries)."),
+        reason: reason().optional(),
+      })
       .meta({ description: "A retried planning request starts.", examples: [{ source: "compaction", reason: "threshold" }] }),
   summarization_retry_finished: () => z.object({}).meta({ description: "The planning retry loop completed.", examples: [{}] }),
 };

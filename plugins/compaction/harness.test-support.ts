@@ -14,8 +14,16 @@ import session from "../session/index.js";
 import compaction from "./index.js";
 
 export const MODEL: Model = {
-  id: "m1", name: "M1", api: "compaction-test", provider: "test", baseUrl: "", reasoning: false,
-  input: ["text", "image"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 100_000, maxTokens: 1000,
+  id: "m1",
+  name: "M1",
+  api: "compaction-test",
+  provider: "test",
+  baseUrl: "",
+  reasoning: false,
+  input: ["text", "image"],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  contextWindow: 100_000,
+  maxTokens: 1000,
 };
 
 /** A scripted answer: text, an error, or a function of the request; `hold` waits for the abort. */
@@ -47,7 +55,16 @@ export function plannerText(request: StreamRequest): string {
 export const user = (text: string, timestamp = 1): AgentMessage => ({ role: "user", content: text, timestamp });
 
 export function answer(text: string, usage = 0, timestamp = 2): AssistantMessage {
-  return { role: "assistant", content: [{ type: "text", text }], api: MODEL.api, provider: "test", model: "m1", usage: { ...emptyUsage(), input: usage, totalTokens: usage }, stopReason: "stop", timestamp };
+  return {
+    role: "assistant",
+    content: [{ type: "text", text }],
+    api: MODEL.api,
+    provider: "test",
+    model: "m1",
+    usage: { ...emptyUsage(), input: usage, totalTokens: usage },
+    stopReason: "stop",
+    timestamp,
+  };
 }
 
 /** What the second line of a `conversation` message says after `detail <i>:`. */
@@ -64,7 +81,12 @@ export function conversation(count: number, label = "m"): AgentMessage[] {
 export async function bootCompaction(options: { settings?: Settings; noSession?: boolean } = {}): Promise<CompactionHarness> {
   const dir = await tempDir("atomic-compaction-");
   // The provider needs a credential for prompts to pass the models plugin's preflight.
-  const provider_ = { baseUrl: "http://127.0.0.1:9", api: MODEL.api, apiKey: "test-key", models: [{ id: MODEL.id, contextWindow: MODEL.contextWindow, maxTokens: MODEL.maxTokens }] };
+  const provider_ = {
+    baseUrl: "http://127.0.0.1:9",
+    api: MODEL.api,
+    apiKey: "test-key",
+    models: [{ id: MODEL.id, contextWindow: MODEL.contextWindow, maxTokens: MODEL.maxTokens }],
+  };
   await writeFile(join(dir, "models.json"), JSON.stringify({ providers: { [MODEL.provider]: provider_ } }));
   const queue: Scripted[] = [];
   const requests: StreamRequest[] = [];

@@ -71,9 +71,16 @@ describe("compaction hooks", () => {
 
   it("should cancel on { cancel: true } and on a throwing tap (guard: fails closed, reported)", async () => {
     await ready();
-    const answers: (() => unknown)[] = [() => ({ cancel: true }), () => { throw new Error("tap broke"); }];
+    const answers: (() => unknown)[] = [
+      () => ({ cancel: true }),
+      () => {
+        throw new Error("tap broke");
+      },
+    ];
     const reported: { hook: string; error: string }[] = [];
-    h!.kernel.hook("plugin_error").tap("test", (event) => { reported.push(event); });
+    h!.kernel.hook("plugin_error").tap("test", (event) => {
+      reported.push(event);
+    });
     h!.kernel.hook("session_before_compact").tap("ext", () => answers.shift()!() as undefined);
     await expect(h!.invoke("compact")).rejects.toThrow("Compaction cancelled");
     await expect(h!.invoke("compact")).rejects.toThrow("Compaction cancelled");

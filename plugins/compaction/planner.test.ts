@@ -4,8 +4,16 @@ import type { CompletionRequest } from "../agent/api.js";
 import { planDeletions, type PlannerDeps } from "./planner.js";
 
 const MODEL: Model = {
-  id: "m", name: "M", api: "test", provider: "p", baseUrl: "", reasoning: true, input: ["text"],
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1000, maxTokens: 100,
+  id: "m",
+  name: "M",
+  api: "test",
+  provider: "p",
+  baseUrl: "",
+  reasoning: true,
+  input: ["text"],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  contextWindow: 1000,
+  maxTokens: 100,
 };
 
 type Reply = { text: string; stop?: "stop" | "length" } | { error: string } | ((request: CompletionRequest) => Promise<Reply>);
@@ -32,9 +40,10 @@ function host(replies: Reply[], retry = { enabled: true, maxRetries: 3, baseDela
       return (async function* (): AssistantStream {
         const reply = typeof next === "function" ? await next(request) : next;
         const final = message(reply as Exclude<Reply, Function>);
-        const event: AssistantMessageEvent = final.stopReason === "error"
-          ? { type: "error", reason: "error", error: final, partial: final }
-          : { type: "done", reason: final.stopReason as "stop", message: final, partial: final };
+        const event: AssistantMessageEvent =
+          final.stopReason === "error"
+            ? { type: "error", reason: "error", error: final, partial: final }
+            : { type: "done", reason: final.stopReason as "stop", message: final, partial: final };
         yield event;
       })() as unknown as AssistantStream;
     },
@@ -59,7 +68,9 @@ describe("planDeletions", () => {
 
   it("should report an invalid plan and a provider error", async () => {
     expect(await planDeletions(host([{ text: "2,5\nok" }]).plannerHost, request())).toEqual({
-      ok: false, error: 'invalid plan (line 2 is not a "start,end" record: "ok")', invalidPlan: true,
+      ok: false,
+      error: 'invalid plan (line 2 is not a "start,end" record: "ok")',
+      invalidPlan: true,
     });
     expect(await planDeletions(host([{ error: "401 invalid x-api-key" }]).plannerHost, request())).toEqual({ ok: false, error: "401 invalid x-api-key", invalidPlan: false });
   });
@@ -90,7 +101,13 @@ describe("planDeletions", () => {
     const overflow = { error: "400 This model's maximum context length is 1000 tokens. However, your messages resulted in 1500 tokens." };
     const { plannerHost, requests } = host([overflow, { text: "1,2\n10,12" }]);
     // 40 lines: the second view starts at line 21 (20 withheld) and is renumbered from 1.
-    expect(await planDeletions(plannerHost, request())).toEqual({ ok: true, ranges: [{ start: 1, end: 22 }, { start: 30, end: 32 }] });
+    expect(await planDeletions(plannerHost, request())).toEqual({
+      ok: true,
+      ranges: [
+        { start: 1, end: 22 },
+        { start: 30, end: 32 },
+      ],
+    });
     expect(userText(requests[1]!)).toContain("1\u2192line 21\n");
     expect(userText(requests[1]!)).toContain("Total physical lines: 20\nTarget lines to keep: 10");
   });

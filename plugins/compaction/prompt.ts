@@ -60,6 +60,6 @@ export function plannerUserMessage({ lines, compressionRatio, query }: PlannerFi
     `Target lines to delete: ${Math.max(0, total - keep)}`,
     `Relevance focus: ${query}`,
     "",
-    "Answer with the deletion records only, one \"start,end\" per line.",
+    'Answer with the deletion records only, one "start,end" per line.',
   ].join("\n");
 }

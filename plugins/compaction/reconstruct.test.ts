@@ -33,7 +33,11 @@ describe("reconstruct", () => {
   it("should keep the represented line count true across repeated compactions", () => {
     let region = lines("1\n2\n3\n4\n5\n6\n7\n8");
     const represented = (text: string) => text.split("\n").reduce((sum, line) => sum + (Number(/^\(filtered (\d+) lines\)$/.exec(line)?.[1]) || 1), 0);
-    for (const range of [{ start: 2, end: 3 }, { start: 3, end: 4 }, { start: 1, end: 1 }]) {
+    for (const range of [
+      { start: 2, end: 3 },
+      { start: 3, end: 4 },
+      { start: 1, end: 1 },
+    ]) {
       const text = reconstruct(region, [range]).text;
       expect(represented(text)).toBe(8);
       region = lines(text);
@@ -43,6 +47,11 @@ describe("reconstruct", () => {
 
   it("should count lines and ranges for the stats", () => {
     const region = Array.from({ length: 40 }, (_, i) => `l${i}`);
-    expect(reconstruct(region, [{ start: 1, end: 10 }, { start: 21, end: 25 }])).toMatchObject({ linesDeleted: 15, rangeCount: 2 });
+    expect(
+      reconstruct(region, [
+        { start: 1, end: 10 },
+        { start: 21, end: 25 },
+      ]),
+    ).toMatchObject({ linesDeleted: 15, rangeCount: 2 });
   });
 });

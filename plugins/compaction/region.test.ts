@@ -6,7 +6,14 @@ import { DEFAULT_QUERY, prepareRegion, tailFrom } from "./region.js";
 const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
 const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: 1 });
 const answer = (text: string, stopReason: "stop" | "error" = "stop"): AgentMessage => ({
-  role: "assistant", content: [{ type: "text", text }], api: "a", provider: "p", model: "m", usage, stopReason, timestamp: 2,
+  role: "assistant",
+  content: [{ type: "text", text }],
+  api: "a",
+  provider: "p",
+  model: "m",
+  usage,
+  stopReason,
+  timestamp: 2,
 });
 
 /** A linear path of entries e1, e2, ... */
@@ -48,9 +55,13 @@ describe("prepareRegion", () => {
 
   it("should open the region with the previous compaction's text and its kept tail", () => {
     const entries = path(
-      user("m1"), answer("m2"), user("m3"),
+      user("m1"),
+      answer("m2"),
+      user("m3"),
       { type: "compaction", summary: "[User]: m1\n(filtered 2 lines)", firstKeptEntryId: "e3", tokensBefore: 10, details: { strategy: "verbatim-lines" } },
-      answer("m4"), user("m5"), answer("m6"),
+      answer("m4"),
+      user("m5"),
+      answer("m6"),
     );
     const region = prepareRegion(entries, 2);
     expect(region.lines).toEqual(["[User]: m1", "(filtered 2 lines)", "[User]: m3", "", "[Assistant]: m4"]);

@@ -103,7 +103,14 @@ export class CompactionRunner {
   /** A second overflow after the one compact-and-retry: reported, nothing compacted. */
   reportUnresolved(errorMessage: string): void {
     this.#emit("compaction_start", { reason: "overflow" });
-    this.#emit("compaction_end", { reason: "overflow", result: null, aborted: false, willRetry: false, errorMessage: UNRESOLVED_OVERFLOW + errorMessage, unresolvedOverflow: true });
+    this.#emit("compaction_end", {
+      reason: "overflow",
+      result: null,
+      aborted: false,
+      willRetry: false,
+      errorMessage: UNRESOLVED_OVERFLOW + errorMessage,
+      unresolvedOverflow: true,
+    });
   }
 
   /** The client's `abort`: the running compaction ends (its compaction_end and, for `compact`, its response first). */

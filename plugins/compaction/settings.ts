@@ -15,8 +15,7 @@ export interface PlannerRetrySettings {
 const PLANNER_RETRY_DEFAULTS: PlannerRetrySettings = { enabled: true, maxRetries: 3, baseDelayMs: 2000 };
 
 /** A number in (0, 1): the fraction of region lines the planner should keep. */
-export const ratioSchema = () =>
-  z.number().refine((value) => value > 0 && value < 1, { message: "a number between 0 and 1 (exclusive)" });
+export const ratioSchema = () => z.number().refine((value) => value > 0 && value < 1, { message: "a number between 0 and 1 (exclusive)" });
 
 export const compactionSetting = defineSetting(
   () =>
@@ -26,7 +25,10 @@ export const compactionSetting = defineSetting(
       preserveRecent: z.number().int().min(0).optional(),
       compressionRatio: ratioSchema().optional(),
     }),
-  { description: "Verbatim compaction: enabled (true: automatic on threshold and overflow), reserveTokens (16384), preserveRecent (2), compressionRatio (0.5, the fraction of lines kept)." },
+  {
+    description:
+      "Verbatim compaction: enabled (true: automatic on threshold and overflow), reserveTokens (16384), preserveRecent (2), compressionRatio (0.5, the fraction of lines kept).",
+  },
 );
 
 declare module "../../kernel/config.js" {

@@ -43,7 +43,14 @@ export function ancestry(cwd: string): string[] {
 /** The nearest directory at or above `cwd` holding a `.git` (dir or file), or undefined. */
 export async function repositoryRoot(cwd: string): Promise<string | undefined> {
   const dirs = ancestry(cwd);
-  const marked = await Promise.all(dirs.map((dir) => lstat(join(dir, ".git")).then(() => true, () => false)));
+  const marked = await Promise.all(
+    dirs.map((dir) =>
+      lstat(join(dir, ".git")).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
   return dirs.findLast((_, index) => marked[index]);
 }
 
@@ -63,9 +70,7 @@ export async function discoverContextFiles(agentDir: string, cwd: string, option
   const repoRoot = await repositoryRoot(cwd);
   const dirs = [userDir, ...ancestry(cwd).filter((dir) => dir !== userDir)];
   // All directories are probed concurrently; the order of the result follows `dirs`.
-  const found = await Promise.all(
-    dirs.map((dir) => firstUsable(dir, dir === userDir ? undefined : projectBoundary(dir, repoRoot), maxBytes, onSkip)),
-  );
+  const found = await Promise.all(dirs.map((dir) => firstUsable(dir, dir === userDir ? undefined : projectBoundary(dir, repoRoot), maxBytes, onSkip)));
   return found.filter((file): file is ContextFile => file !== undefined);
 }
 

@@ -14,9 +14,16 @@ describe("streamedDeltaJson", () => {
     for (const inner of deltas) {
       const event = { type: "message_update", message: partial, assistantMessageEvent: inner };
       expect(streamedDeltaJson(event)).toBe(JSON.stringify(deltaUpdate(event)));
-      const withUsage = { ...event, usage: { input: 3, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 4, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } } };
+      const withUsage = {
+        ...event,
+        usage: { input: 3, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 4, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      };
       expect(streamedDeltaJson(withUsage)).toBe(JSON.stringify(deltaUpdate(withUsage)));
-      expect(JSON.parse(streamedDeltaJson(withUsage)!)).toEqual({ type: "message_update", usage: withUsage.usage, assistantMessageEvent: { type: inner.type, contentIndex: inner.contentIndex, delta: inner.delta } });
+      expect(JSON.parse(streamedDeltaJson(withUsage)!)).toEqual({
+        type: "message_update",
+        usage: withUsage.usage,
+        assistantMessageEvent: { type: inner.type, contentIndex: inner.contentIndex, delta: inner.delta },
+      });
     }
   });
 

@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { stringifyRecord } from "../../lib/jsonl/index.js";
 
-export const MessageUpdatesSchema = () => z.enum(["delta", "full"]).meta({ description: '"delta": `message_update` without `message` and without `assistantMessageEvent.partial`.' });
+export const MessageUpdatesSchema = () =>
+  z.enum(["delta", "full"]).meta({ description: '"delta": `message_update` without `message` and without `assistantMessageEvent.partial`.' });
 
 export const EventOptionsSchema = () =>
   z
@@ -24,7 +25,7 @@ export const AgentSettledSchema = () =>
     .strict()
     .meta({
       description:
-        "The prompt is fully done: after its last `agent_end`, with no retry, compaction or continuation pending (pi 1.x). Once per prompt that started a run (not for `disposition: \"handled\"`); `set_event_options {agentSettled: false}` turns it off.",
+        'The prompt is fully done: after its last `agent_end`, with no retry, compaction or continuation pending (pi 1.x). Once per prompt that started a run (not for `disposition: "handled"`); `set_event_options {agentSettled: false}` turns it off.',
       examples: [{ aborted: false }],
     });
 

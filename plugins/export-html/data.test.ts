@@ -47,6 +47,14 @@ describe("highlightJson", () => {
     expect(html).toContain('<span class="hljs-number">-1500</span>');
     expect(html).toContain('<span class="hljs-literal">true</span>');
     expect(html).toContain('<span class="hljs-literal">null</span>');
-    expect(html.replace(/<[^>]+>/g, "").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")).toBe(json);
+    expect(
+      html
+        .replace(/<[^>]+>/g, "")
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&amp;/g, "&"),
+    ).toBe(json);
   });
 });

@@ -20,7 +20,9 @@ export default definePlugin({
         name: "export_html",
         description: "Export the session to HTML (the active branch shown, all branches embedded); returns the file path.",
         input: () =>
-          z.object({ outputPath: z.string().optional().describe("Where to write the page (relative to the working folder; default: beside the session file).") }).meta({ examples: [{ outputPath: "session.html" }] }),
+          z
+            .object({ outputPath: z.string().optional().describe("Where to write the page (relative to the working folder; default: beside the session file).") })
+            .meta({ examples: [{ outputPath: "session.html" }] }),
         output: () => z.object({ path: z.string().meta({ description: "The file written." }) }),
         async run({ outputPath }) {
           const session = k.service("session");
@@ -32,9 +34,7 @@ export default definePlugin({
           // The file on disk should hold what the page shows.
           await session.flush();
           const { cwd } = k.config;
-          const path = outputPath
-            ? resolve(cwd, outputPath)
-            : join(cwd, `atomic-session-${basename(sessionFile, ".jsonl")}.html`);
+          const path = outputPath ? resolve(cwd, outputPath) : join(cwd, `atomic-session-${basename(sessionFile, ".jsonl")}.html`);
           const [{ writeSessionHtml }, { FileSink, openExportTarget }] = await Promise.all([import("./render.js"), import("./target.js")]);
           const handle = await openExportTarget(path, sessionFile);
           try {

@@ -39,8 +39,7 @@ export function renderEntries(entries: readonly SessionEntry[], state: RenderSta
         break;
       case "compaction":
         parts.push(
-          `<details class="compaction"><summary>Compacted from ${escapeHtml(String(entry.tokensBefore))} tokens</summary>` +
-            `<pre>${escapeHtml(entry.summary)}</pre></details>`,
+          `<details class="compaction"><summary>Compacted from ${escapeHtml(String(entry.tokensBefore))} tokens</summary>` + `<pre>${escapeHtml(entry.summary)}</pre></details>`,
         );
         break;
       case "model_change":
@@ -95,9 +94,7 @@ function renderAssistant(message: AssistantMessage, state: RenderState, markdown
 function renderToolCall(call: ToolCall, state: RenderState): string {
   const args = JSON.stringify(call.arguments ?? {}, null, 2);
   const result = state.results.get(call.id);
-  let html =
-    `<div class="tool-call"><div class="tool-name">${escapeHtml(call.name)}</div>` +
-    `<pre><code class="hljs language-json">${highlightJson(args)}</code></pre>`;
+  let html = `<div class="tool-call"><div class="tool-name">${escapeHtml(call.name)}</div>` + `<pre><code class="hljs language-json">${highlightJson(args)}</code></pre>`;
   if (result) {
     state.shown.add(call.id);
     html += `<div class="tool-result${result.isError ? " is-error" : ""}">${renderResult(result)}</div>`;
@@ -106,9 +103,7 @@ function renderToolCall(call: ToolCall, state: RenderState): string {
 }
 
 function renderResult(result: ToolResultMessage): string {
-  const parts = (result.content ?? []).map((block) =>
-    block.type === "text" ? `<pre>${escapeHtml(block.text)}</pre>` : renderImage(block),
-  );
+  const parts = (result.content ?? []).map((block) => (block.type === "text" ? `<pre>${escapeHtml(block.text)}</pre>` : renderImage(block)));
   return parts.join("\n") || `<div class="note">(no output)</div>`;
 }
 
@@ -126,9 +121,7 @@ function renderBash(message: BashExecutionMessage): string {
 
 function renderContent(content: string | (TextContent | ImageContent)[], markdown: Markdown): string {
   if (typeof content === "string") return `<div class="markdown">${markdown(content)}</div>`;
-  return content
-    .map((block) => (block.type === "text" ? `<div class="markdown">${markdown(block.text)}</div>` : renderImage(block)))
-    .join("\n");
+  return content.map((block) => (block.type === "text" ? `<div class="markdown">${markdown(block.text)}</div>` : renderImage(block))).join("\n");
 }
 
 const SAFE_IMAGE_TYPE = /^image\/(png|jpeg|gif|webp)$/;

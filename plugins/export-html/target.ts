@@ -15,8 +15,7 @@ import { nextTurn, textSlices } from "./escape.js";
 export async function openExportTarget(path: string, sessionFile: string): Promise<FileHandle> {
   const session = await stat(sessionFile).catch(() => undefined);
   // The same file under another name (a symlink, a hard link, `./a/../x`) is still the session.
-  const isSession = (stats: Stats) =>
-    resolve(path) === resolve(sessionFile) || (session !== undefined && stats.dev === session.dev && stats.ino === session.ino);
+  const isSession = (stats: Stats) => resolve(path) === resolve(sessionFile) || (session !== undefined && stats.dev === session.dev && stats.ino === session.ino);
   const liveSession = `Cannot export to ${path}: it is the live session file`;
   if (resolve(path) === resolve(sessionFile)) throw new KernelError(ErrorCode.INVALID_INPUT, liveSession);
   try {

@@ -12,7 +12,12 @@ import type { ExtensionAPI } from "./types/api.js";
 
 const STREAMING_WITHOUT_DELIVERY = "Agent is already processing. Pass deliverAs ('steer' or 'followUp') to queue the message.";
 
-export function sendMessage(host: ExtensionHost, record: ExtensionRecord, input: Parameters<ExtensionAPI["sendMessage"]>[0], options: Parameters<ExtensionAPI["sendMessage"]>[1] = {}): void {
+export function sendMessage(
+  host: ExtensionHost,
+  record: ExtensionRecord,
+  input: Parameters<ExtensionAPI["sendMessage"]>[0],
+  options: Parameters<ExtensionAPI["sendMessage"]>[1] = {},
+): void {
   const message = toCustomMessage(input);
   const agent = host.agent;
   const fail = (error: unknown) => host.report(record.path, "sendMessage", error);
@@ -39,18 +44,37 @@ export function announceStored(host: ExtensionHost, message: CustomMessage): voi
   host.k.events.emit("message_end", { message });
 }
 
-export function sendUserMessage(host: ExtensionHost, record: ExtensionRecord, content: string | (TextContent | ImageContent)[], options: Parameters<ExtensionAPI["sendUserMessage"]>[1] = {}): void {
+export function sendUserMessage(
+  host: ExtensionHost,
+  record: ExtensionRecord,
+  content: string | (TextContent | ImageContent)[],
+  options: Parameters<ExtensionAPI["sendUserMessage"]>[1] = {},
+): void {
   const agent = host.agent;
   if (agent.isStreaming() && !options.deliverAs) throw new Error(STREAMING_WITHOUT_DELIVERY);
   const parts = typeof content === "string" ? [{ type: "text" as const, text: content }] : Array.isArray(content) ? content : [];
-  const text = parts.filter((part): part is TextContent => part?.type === "text").map((part) => part.text).join("\n");
+  const text = parts
+    .filter((part): part is TextContent => part?.type === "text")
+    .map((part) => part.text)
+    .join("\n");
   const images = parts.filter((part): part is ImageContent => part?.type === "image");
-  const input: InputEvent = { text, ...(images.length > 0 ? { images } : {}), source: "extension" as const, via: "prompt" as const, ...(options.deliverAs ? { streamingBehavior: options.deliverAs } : {}) };
+  const input: InputEvent = {
+    text,
+    ...(images.length > 0 ? { images } : {}),
+    source: "extension" as const,
+    via: "prompt" as const,
+    ...(options.deliverAs ? { streamingBehavior: options.deliverAs } : {}),
+  };
   const send = async () => {
     // Commands and templates expand only when asked (pi): an extension's own text is sent as written.
     const expanded = options.expandPromptTemplates ? await host.slash.expand(input) : input;
     if (expanded.handled || expanded.rejected !== undefined) return;
-    await agent.prompt({ text: expanded.text, ...(expanded.images ? { images: expanded.images } : {}), source: "extension", ...(expanded.streamingBehavior ? { streamingBehavior: expanded.streamingBehavior } : {}) });
+    await agent.prompt({
+      text: expanded.text,
+      ...(expanded.images ? { images: expanded.images } : {}),
+      source: "extension",
+      ...(expanded.streamingBehavior ? { streamingBehavior: expanded.streamingBehavior } : {}),
+    });
   };
   void send().catch((error: unknown) => host.report(record.path, "sendUserMessage", error));
 }
@@ -58,5 +82,12 @@ export function sendUserMessage(host: ExtensionHost, record: ExtensionRecord, co
 export function toCustomMessage(input: { customType: string; content: CustomMessage["content"]; display?: boolean; details?: unknown }): CustomMessage {
   if (typeof input?.customType !== "string" || input.customType === "") throw new TypeError("A custom message needs a customType string");
   const content = typeof input.content === "string" || Array.isArray(input.content) ? input.content : String(input.content ?? "");
-  return { role: "custom", customType: input.customType, content, display: input.display !== false, ...(input.details !== undefined ? { details: input.details } : {}), timestamp: Date.now() };
+  return {
+    role: "custom",
+    customType: input.customType,
+    content,
+    display: input.display !== false,
+    ...(input.details !== undefined ? { details: input.details } : {}),
+    timestamp: Date.now(),
+  };
 }

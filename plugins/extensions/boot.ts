@@ -17,7 +17,14 @@ export async function bootExtensions(k: PluginContext, owned: ExtensionsHooks): 
   const deadline = Date.now() + LOAD_BUDGET_MS;
   const { cwd, agentDir, cli, settings } = k.config;
   const packages = await packageExtensions(k);
-  const found = await discoverExtensions({ cwd, agentDir, cliPaths: cli.extension ?? [], settingsPaths: settings.extensions ?? [], discover: cli.noExtensions !== true, ...(packages ? { packages } : {}) });
+  const found = await discoverExtensions({
+    cwd,
+    agentDir,
+    cliPaths: cli.extension ?? [],
+    settingsPaths: settings.extensions ?? [],
+    discover: cli.noExtensions !== true,
+    ...(packages ? { packages } : {}),
+  });
   for (const { path } of found.missing) {
     const error = `Extension not found: ${path}`;
     k.reportError({ source: path, hook: "load", error });

@@ -66,7 +66,9 @@ export class SettleBoundary {
     let proceed = false;
     let proposer = "";
     for (const { path, call } of this.#handlers) {
-      const result: { entries?: unknown; continue?: unknown } | undefined = answered(await call({ type: "agent_before_settle", ...boundaryState(host, outcome, [...entries], proceed) }));
+      const result: { entries?: unknown; continue?: unknown } | undefined = answered(
+        await call({ type: "agent_before_settle", ...boundaryState(host, outcome, [...entries], proceed) }),
+      );
       if (!result) continue;
       if (result.entries !== undefined) {
         entries = Array.isArray(result.entries) ? (result.entries as SessionBoundaryDraft[]) : entries;
@@ -95,7 +97,11 @@ export class SettleBoundary {
     if (draft.type !== "custom_message") return;
     const message = toCustomMessage(draft);
     if (continuing) host.agent.queueMessage("steer", message);
-    else void host.agent.appendAfterRun(message).then(() => announceStored(host, message), (error: unknown) => host.report(path, "agent_before_settle", error));
+    else
+      void host.agent.appendAfterRun(message).then(
+        () => announceStored(host, message),
+        (error: unknown) => host.report(path, "agent_before_settle", error),
+      );
   }
 }
 

@@ -23,7 +23,8 @@ const COMMAND_NAME = /^[^\s/][^\s]*$/;
 
 /** Checks a registration as it is made (inside the factory too), so a bad one fails the call. */
 export function checkCommand(name: unknown, options: unknown): asserts options is RegisteredCommandOptions {
-  if (typeof name !== "string" || !COMMAND_NAME.test(name)) throw new TypeError(`registerCommand: the name must be a word without spaces or a leading "/" (got ${JSON.stringify(name)})`);
+  if (typeof name !== "string" || !COMMAND_NAME.test(name))
+    throw new TypeError(`registerCommand: the name must be a word without spaces or a leading "/" (got ${JSON.stringify(name)})`);
   if (typeof options !== "object" || options === null || typeof (options as RegisteredCommandOptions).handler !== "function") {
     throw new TypeError(`registerCommand("${name}"): options need a handler(args, ctx) function`);
   }

@@ -65,7 +65,9 @@ export function createToolContext(host: ExtensionHost, options: CallOptions = {}
       writable: true,
       value: async (name: string, args: unknown) => ({
         toolCall: { id: "", name: String(name), arguments: args },
-        result: { content: [{ type: "text" as const, text: `ctx.executeTool("${String(name)}") is not available in Atomic: tools are called by the model, through the agent loop` }] },
+        result: {
+          content: [{ type: "text" as const, text: `ctx.executeTool("${String(name)}") is not available in Atomic: tools are called by the model, through the agent loop` }],
+        },
         isError: true,
       }),
     },
@@ -82,23 +84,26 @@ export function createCommandContext(host: ExtensionHost, record: ExtensionRecor
     return { cancelled };
   };
   const unsupported = (what: string) => Promise.reject(new Error(`${what} is not available in Atomic`));
-  return Object.defineProperties(base, Object.getOwnPropertyDescriptors({
-    getSystemPromptOptions: () => systemPromptOptions(host),
-    waitForIdle: () => host.agent.waitForIdle(),
-    newSession: (opts: Parameters<ExtensionCommandContext["newSession"]>[0] = {}) => {
-      if (opts.setup !== undefined) return unsupported("newSession({ setup }) (preparing the new session before it starts)");
-      return replace("new_session", opts.parentSession !== undefined ? { parentSession: opts.parentSession } : {}, opts.withSession);
-    },
-    fork: (entryId: string, opts: Parameters<ExtensionCommandContext["fork"]>[1] = {}) => {
-      if ((opts.position ?? "before") === "before") return replace("fork", { entryId }, opts.withSession);
-      // "at" keeps the entry itself: Atomic's clone does that at the leaf.
-      if (entryId !== host.session?.leafId()) return unsupported(`fork(entryId, { position: "at" }) for an entry other than the leaf`);
-      return replace("clone", {}, opts.withSession);
-    },
-    switchSession: (sessionPath: string, opts: ReplacedSessionOptions = {}) => replace("switch_session", { sessionPath }, opts.withSession),
-    navigateTree: () => unsupported("navigateTree (session tree navigation)"),
-    reload: () => unsupported("reload (restart the process to reload extensions)"),
-  })) as ExtensionCommandContext;
+  return Object.defineProperties(
+    base,
+    Object.getOwnPropertyDescriptors({
+      getSystemPromptOptions: () => systemPromptOptions(host),
+      waitForIdle: () => host.agent.waitForIdle(),
+      newSession: (opts: Parameters<ExtensionCommandContext["newSession"]>[0] = {}) => {
+        if (opts.setup !== undefined) return unsupported("newSession({ setup }) (preparing the new session before it starts)");
+        return replace("new_session", opts.parentSession !== undefined ? { parentSession: opts.parentSession } : {}, opts.withSession);
+      },
+      fork: (entryId: string, opts: Parameters<ExtensionCommandContext["fork"]>[1] = {}) => {
+        if ((opts.position ?? "before") === "before") return replace("fork", { entryId }, opts.withSession);
+        // "at" keeps the entry itself: Atomic's clone does that at the leaf.
+        if (entryId !== host.session?.leafId()) return unsupported(`fork(entryId, { position: "at" }) for an entry other than the leaf`);
+        return replace("clone", {}, opts.withSession);
+      },
+      switchSession: (sessionPath: string, opts: ReplacedSessionOptions = {}) => replace("switch_session", { sessionPath }, opts.withSession),
+      navigateTree: () => unsupported("navigateTree (session tree navigation)"),
+      reload: () => unsupported("reload (restart the process to reload extensions)"),
+    }),
+  ) as ExtensionCommandContext;
 }
 
 function contextUsage(host: ExtensionHost): ContextUsage | undefined {

@@ -47,8 +47,7 @@ export interface Discovery {
 
 export async function discoverExtensions(options: DiscoverOptions): Promise<Discovery> {
   const seen = new Set<string>();
-  const take = (paths: string[], scope: ExtensionScope): ExtensionSource[] =>
-    paths.filter((path) => !seen.has(path) && seen.add(path)).map((path) => ({ path, scope }));
+  const take = (paths: string[], scope: ExtensionScope): ExtensionSource[] => paths.filter((path) => !seen.has(path) && seen.add(path)).map((path) => ({ path, scope }));
   const missing: ExtensionSource[] = [];
   const problems: Discovery["problems"] = [];
   const named = async (paths: readonly string[], base: string, scope: ExtensionScope): Promise<ExtensionSource[]> => {

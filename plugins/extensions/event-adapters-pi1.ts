@@ -45,7 +45,11 @@ export const PI1_ADAPTERS = {
       const returned = Array.isArray(result?.messages) ? result.messages : transcript;
       const request = fromTranscript(returned);
       if (!request) {
-        host.report(record.path, "context_with_system", "the messages returned must start with a system message (it carries the prompt and the tools); the request was sent without this handler's change");
+        host.report(
+          record.path,
+          "context_with_system",
+          "the messages returned must start with a system message (it carries the prompt and the tools); the request was sent without this handler's change",
+        );
         return parts;
       }
       host.ownMessages(request.messages);

@@ -105,7 +105,13 @@ export const EVENT_ADAPTERS: Record<ExtensionEventName, Adapter | undefined> = {
   input: ({ hooks, tap, call }) =>
     hooks.input.tapPromise(tap, async (payload) => {
       if (payload.handled || payload.rejected !== undefined) return payload;
-      const event = { type: "input", text: payload.text, images: payload.images, source: payload.source, ...(payload.streamingBehavior ? { streamingBehavior: payload.streamingBehavior } : {}) };
+      const event = {
+        type: "input",
+        text: payload.text,
+        images: payload.images,
+        source: payload.source,
+        ...(payload.streamingBehavior ? { streamingBehavior: payload.streamingBehavior } : {}),
+      };
       const result = answered<Result<"input">>(await call(event));
       if (result?.action === "handled") return { ...payload, handled: true };
       if (result?.action === "transform" && typeof result.text === "string") return { ...payload, text: result.text, ...(result.images ? { images: result.images } : {}) };

@@ -5,14 +5,17 @@
 import { z } from "zod";
 
 const id = () => z.string().meta({ description: "Unique per request; a dialog's extension_ui_response carries it back." });
-const timeout = () => z.number().optional().meta({ description: "Milliseconds; the agent resolves the dialog with its default by itself when it passes (later replies are ignored)." });
+const timeout = () =>
+  z.number().optional().meta({ description: "Milliseconds; the agent resolves the dialog with its default by itself when it passes (later replies are ignored)." });
 
 const dialog = <M extends string, S extends z.ZodRawShape>(method: M, description: string, shape: S, example: Record<string, unknown>) =>
   z
     .object({ id: id(), method: z.literal(method), ...shape, timeout: timeout() })
     .meta({ description: `Dialog (waits for an extension_ui_response): ${description}`, examples: [{ id: "ui-1", method, ...example }] });
 const notice = <M extends string, S extends z.ZodRawShape>(method: M, description: string, shape: S, example: Record<string, unknown>) =>
-  z.object({ id: id(), method: z.literal(method), ...shape }).meta({ description: `Fire-and-forget (no reply expected): ${description}`, examples: [{ id: "ui-2", method, ...example }] });
+  z
+    .object({ id: id(), method: z.literal(method), ...shape })
+    .meta({ description: `Fire-and-forget (no reply expected): ${description}`, examples: [{ id: "ui-2", method, ...example }] });
 const title = () => z.string().describe("What the dialog asks.");
 
 /** The requests, fields in the protocol's order; one `method` each. */
@@ -31,7 +34,12 @@ export const ExtensionUiRequestSchema = () =>
         { title: title(), message: z.string().describe("More detail under the title.") },
         { title: "Clear the session?", message: "All messages will be lost." },
       ),
-      dialog("input", "one line of text; reply `value` or `cancelled: true`.", { title: title(), placeholder: z.string().optional().describe("A hint shown in the empty field.") }, { title: "Branch name", placeholder: "feature/..." }),
+      dialog(
+        "input",
+        "one line of text; reply `value` or `cancelled: true`.",
+        { title: title(), placeholder: z.string().optional().describe("A hint shown in the empty field.") },
+        { title: "Branch name", placeholder: "feature/..." },
+      ),
       dialog(
         "editor",
         "multi-line text, optionally prefilled; reply `value` or `cancelled: true`.",

@@ -17,8 +17,16 @@ const FACTORIES = Symbol.for("atomic.test.extension-factories");
 type Registry = Map<string, (pi: ExtensionAPI) => unknown>;
 
 export const MODEL: Model = {
-  id: "m1", name: "Scripted", api: "scripted", provider: "scripted", baseUrl: "", reasoning: false, input: ["text"],
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1000, maxTokens: 100,
+  id: "m1",
+  name: "Scripted",
+  api: "scripted",
+  provider: "scripted",
+  baseUrl: "",
+  reasoning: false,
+  input: ["text"],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  contextWindow: 1000,
+  maxTokens: 100,
 };
 
 export type Answer = string | { tool: string; args: Record<string, unknown> };
@@ -47,8 +55,18 @@ function scripted(seen: LlmContext[], answers: Answer[]) {
         seen.push(request.context);
         const answer = answers.shift() ?? "(no more answers)";
         return (async function* (): AsyncGenerator<AssistantMessageEvent> {
-          const content: AssistantMessage["content"] = typeof answer === "string" ? [{ type: "text", text: answer }] : [{ type: "toolCall", id: `call-${seen.length}`, name: answer.tool, arguments: answer.args }];
-          const message: AssistantMessage = { role: "assistant", content, api: "scripted", provider: "scripted", model: "m1", usage: emptyUsage(), stopReason: typeof answer === "string" ? "stop" : "toolUse", timestamp: Date.now() };
+          const content: AssistantMessage["content"] =
+            typeof answer === "string" ? [{ type: "text", text: answer }] : [{ type: "toolCall", id: `call-${seen.length}`, name: answer.tool, arguments: answer.args }];
+          const message: AssistantMessage = {
+            role: "assistant",
+            content,
+            api: "scripted",
+            provider: "scripted",
+            model: "m1",
+            usage: emptyUsage(),
+            stopReason: typeof answer === "string" ? "stop" : "toolUse",
+            timestamp: Date.now(),
+          };
           yield { type: "start", partial: { ...message, content: [] } };
           yield { type: "done", reason: typeof answer === "string" ? "stop" : "toolUse", message, partial: message };
         })();
@@ -104,4 +122,5 @@ export async function bootExtensions(factories: ((pi: ExtensionAPI) => unknown)[
   };
 }
 
-export const uiRequests = (events: OutEvent[], method?: string) => events.filter((e) => e.type === "extension_ui_request" && (!method || e.method === method)) as (OutEvent<"extension_ui_request">)[];
+export const uiRequests = (events: OutEvent[], method?: string) =>
+  events.filter((e) => e.type === "extension_ui_request" && (!method || e.method === method)) as OutEvent<"extension_ui_request">[];

@@ -69,8 +69,15 @@ export class ExtensionHost {
     // RPC carries dialogs as extension_ui_request; ACP turns confirm/select into session/request_permission.
     this.bridge = this.mode === "rpc" || this.mode === "acp" ? new UiBridge((request) => k.events.emit("extension_ui_request", request), k.log) : undefined;
     this.bus = new ExtensionBus((path, event, error) => this.report(path, event, error));
-    this.sessionManager = sessionView(() => this.session, k.config.cwd, () => k.maybeService("sessionStore")?.sessionDir());
-    this.modelRegistry = modelRegistryView(() => this.models, () => this.agent);
+    this.sessionManager = sessionView(
+      () => this.session,
+      k.config.cwd,
+      () => k.maybeService("sessionStore")?.sessionDir(),
+    );
+    this.modelRegistry = modelRegistryView(
+      () => this.models,
+      () => this.agent,
+    );
   }
 
   get agent(): AgentApi {

@@ -31,7 +31,14 @@ export default definePlugin({
     }),
   },
   flags: [
-    { name: "--extension", alias: "-e", key: "extension", value: "<path>", repeatable: true, description: "Load this extension file or folder (repeatable; also with --no-extensions)." },
+    {
+      name: "--extension",
+      alias: "-e",
+      key: "extension",
+      value: "<path>",
+      repeatable: true,
+      description: "Load this extension file or folder (repeatable; also with --no-extensions).",
+    },
     { name: "--no-extensions", key: "noExtensions", description: "Do not discover extensions (settings, agent dir, project); -e paths still load." },
   ],
   hooks: extensionsHookDeclarations,

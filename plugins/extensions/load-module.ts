@@ -12,7 +12,7 @@ import type { ExtensionFactory } from "./types/api.js";
 
 export type ImportResult = { factory: ExtensionFactory } | { error: string };
 
-type Jiti = ReturnType<(typeof import("jiti"))["createJiti"]>;
+type Jiti = ReturnType<typeof import("jiti")["createJiti"]>;
 
 export class ExtensionImporter {
   #jiti: Jiti | undefined;

@@ -55,7 +55,10 @@ function withinBudget<T>(work: Promise<T | { error: string }>, budgetMs: number,
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<{ error: string }>((resolve) => {
     timer = setTimeout(
-      () => resolve({ error: `Extension ${path} did not finish importing within the ${Math.round(budgetMs / 100) / 10} s left for loading extensions (a first import transpiles its files; they are cached for the next start)` }),
+      () =>
+        resolve({
+          error: `Extension ${path} did not finish importing within the ${Math.round(budgetMs / 100) / 10} s left for loading extensions (a first import transpiles its files; they are cached for the next start)`,
+        }),
       budgetMs,
     );
     timer.unref();

@@ -25,7 +25,10 @@ async function callsMade(h: Harness, count: number): Promise<void> {
   }
   await h.host.kernel.services.get("agent").waitForIdle();
 }
-const userTexts = (h: Harness, call: number) => h.seen[call]!.messages.filter((m) => m.role === "user").map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join("")));
+const userTexts = (h: Harness, call: number) =>
+  h.seen[call]!.messages.filter((m) => m.role === "user").map((m) =>
+    typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join(""),
+  );
 
 describe("pi actions", () => {
   it("sendMessage stores at once when idle (announced), for the next turn, or queued as steer/followUp while streaming", async () => {
@@ -95,10 +98,15 @@ describe("pi actions", () => {
   it("session access: appendEntry, setSessionName, setLabel and the read-only session view", async () => {
     let api!: ExtensionAPI;
     let ctx!: ExtensionContext;
-    const h = await boot([(pi) => {
-      api = pi;
-      pi.on("session_start", (_e, c) => void (ctx = c));
-    }], { answers: ["hello back"] });
+    const h = await boot(
+      [
+        (pi) => {
+          api = pi;
+          pi.on("session_start", (_e, c) => void (ctx = c));
+        },
+      ],
+      { answers: ["hello back"] },
+    );
     await h.run("hello");
     api.appendEntry("bookmark", { n: 1 });
     api.setSessionName("Named");
@@ -120,11 +128,19 @@ describe("pi actions", () => {
 
   it("tools: getAllTools lists schemas; the first extension to register a name keeps it; a built-in is overridden", async () => {
     let api!: ExtensionAPI;
-    const tool = (text: string) => ({ name: "ls", description: text, parameters: { type: "object", properties: {} }, execute: async () => ({ content: [{ type: "text" as const, text }] }) });
-    const h = await boot([(pi) => {
-      api = pi;
-      pi.registerTool(tool("first"));
-    }, (pi) => pi.registerTool(tool("second"))]);
+    const tool = (text: string) => ({
+      name: "ls",
+      description: text,
+      parameters: { type: "object", properties: {} },
+      execute: async () => ({ content: [{ type: "text" as const, text }] }),
+    });
+    const h = await boot([
+      (pi) => {
+        api = pi;
+        pi.registerTool(tool("first"));
+      },
+      (pi) => pi.registerTool(tool("second")),
+    ]);
     const ls = api.getAllTools().find((t) => t.name === "ls")!;
     expect(ls).toEqual({
       name: "ls",
@@ -137,18 +153,30 @@ describe("pi actions", () => {
     expect(api.getAllTools().find((t) => t.name === "read")!.parameters).toMatchObject({ type: "object", properties: { path: { type: "string" } } });
     expect(h.host.kernel.tools.ownerOf("ls")).toBe(h.paths[0]);
     expect(h.events.filter((e) => e.type === "extension_error")).toEqual([
-      { type: "extension_error", extensionPath: h.paths[1], event: "register_tool", error: `Tool "ls" is already registered by ${h.paths[0]}; the one from ${h.paths[1]} is ignored (the first one wins)` },
+      {
+        type: "extension_error",
+        extensionPath: h.paths[1],
+        event: "register_tool",
+        error: `Tool "ls" is already registered by ${h.paths[0]}; the one from ${h.paths[1]} is ignored (the first one wins)`,
+      },
     ]);
     expect(() => api.registerTool({ ...tool("x"), name: "bad name" })).toThrow('registerTool: the name must be 1-64 letters, digits, "_" or "-" (got "bad name")');
     const zod3 = { _def: { typeName: "ZodObject" }, safeParse: () => ({ success: true }) };
-    expect(() => api.registerTool({ ...tool("x"), name: "old_zod", parameters: zod3 as never })).toThrow('registerTool("old_zod"): parameters are a zod 3 schema; use zod 4, TypeBox or a JSON Schema object');
+    expect(() => api.registerTool({ ...tool("x"), name: "old_zod", parameters: zod3 as never })).toThrow(
+      'registerTool("old_zod"): parameters are a zod 3 schema; use zod 4, TypeBox or a JSON Schema object',
+    );
     expect(() => api.unregisterProvider("scripted")).toThrow("is not supported by Atomic");
   });
 
   it("exec runs a program without a shell; a timeout kills it; a missing program answers code 1", async () => {
     let api!: ExtensionAPI;
     await boot([(pi) => void (api = pi)]);
-    expect(await api.exec(process.execPath, ["-e", "process.stdout.write('out'); process.stderr.write('err'); process.exit(3)"])).toEqual({ stdout: "out", stderr: "err", code: 3, killed: false });
+    expect(await api.exec(process.execPath, ["-e", "process.stdout.write('out'); process.stderr.write('err'); process.exit(3)"])).toEqual({
+      stdout: "out",
+      stderr: "err",
+      code: 3,
+      killed: false,
+    });
     expect(await api.exec(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { timeout: 50 })).toMatchObject({ killed: true });
     expect(await api.exec("/no/such/program", [])).toMatchObject({ code: 1, killed: false, stderr: expect.stringContaining("ENOENT") });
   });
@@ -158,13 +186,16 @@ describe("events and providers", () => {
   it("the inter-extension bus delivers in order and reports a failing subscriber against its extension", async () => {
     const got: unknown[] = [];
     let publish!: ExtensionAPI;
-    const h = await boot([(pi) => void (publish = pi), (pi) => {
-      pi.events.on("ch", () => {
-        throw new Error("subscriber broke");
-      });
-      const off = pi.events.on("ch", (data) => void got.push(data));
-      pi.events.on("stop", () => off());
-    }]);
+    const h = await boot([
+      (pi) => void (publish = pi),
+      (pi) => {
+        pi.events.on("ch", () => {
+          throw new Error("subscriber broke");
+        });
+        const off = pi.events.on("ch", (data) => void got.push(data));
+        pi.events.on("stop", () => off());
+      },
+    ]);
     publish.events.emit("ch", 1);
     publish.events.emit("stop");
     publish.events.emit("ch", 2);
@@ -176,18 +207,43 @@ describe("events and providers", () => {
   });
 
   it("user_bash: {result} answers the command; {operations} is refused (the command does not run here) and reported", async () => {
-    const h = await boot([(pi) => pi.on("user_bash", (event) => (event.command === "answer" ? { result: { output: "from extension", exitCode: 0, cancelled: false, truncated: false } } : event.command === "remote" ? { operations: {} } : undefined))]);
+    const h = await boot([
+      (pi) =>
+        pi.on("user_bash", (event) =>
+          event.command === "answer"
+            ? { result: { output: "from extension", exitCode: 0, cancelled: false, truncated: false } }
+            : event.command === "remote"
+              ? { operations: {} }
+              : undefined,
+        ),
+    ]);
     expect(await h.send({ type: "bash", command: "answer" })).toMatchObject({ success: true, data: { output: "from extension", exitCode: 0 } });
     expect(await h.send({ type: "bash", command: "echo real" })).toMatchObject({ success: true, data: { output: "real\n" } });
-    expect(await h.send({ type: "bash", command: "remote" })).toMatchObject({ success: false, error: expect.stringContaining("asked for a custom shell backend, which Atomic does not support") });
-    expect(h.events.filter((e) => e.type === "extension_error").map((e) => (e as OutEvent<"extension_error">).error)).toEqual([expect.stringContaining("returning { operations } (a custom shell backend) is not supported by Atomic")]);
+    expect(await h.send({ type: "bash", command: "remote" })).toMatchObject({
+      success: false,
+      error: expect.stringContaining("asked for a custom shell backend, which Atomic does not support"),
+    });
+    expect(h.events.filter((e) => e.type === "extension_error").map((e) => (e as OutEvent<"extension_error">).error)).toEqual([
+      expect.stringContaining("returning { operations } (a custom shell backend) is not supported by Atomic"),
+    ]);
   });
 
   it("message_end may replace a message with the same role only; resources_discover paths resolve against the extension", async () => {
-    const h = await boot([(pi) => {
-      pi.on("message_end", (event) => (event.message.role === "assistant" ? { message: { ...event.message, content: [{ type: "text", text: "replaced" }] } } : event.message.role === "user" ? { message: { role: "custom", customType: "x", content: "no", display: true, timestamp: 0 } } : undefined));
-      pi.on("resources_discover", () => ({ skillPaths: ["skills"], promptPaths: ["/abs/prompts"] }));
-    }], { answers: ["original"] });
+    const h = await boot(
+      [
+        (pi) => {
+          pi.on("message_end", (event) =>
+            event.message.role === "assistant"
+              ? { message: { ...event.message, content: [{ type: "text", text: "replaced" }] } }
+              : event.message.role === "user"
+                ? { message: { role: "custom", customType: "x", content: "no", display: true, timestamp: 0 } }
+                : undefined,
+          );
+          pi.on("resources_discover", () => ({ skillPaths: ["skills"], promptPaths: ["/abs/prompts"] }));
+        },
+      ],
+      { answers: ["original"] },
+    );
     await h.run("hi");
     const ends = h.events.filter((e): e is OutEvent<"message_end"> => e.type === "message_end").map((e) => e.message);
     expect(ends.map((m) => m.role)).toEqual(["user", "assistant"]);
@@ -199,18 +255,32 @@ describe("events and providers", () => {
 
   it("registerProvider with streamSimple streams that provider's models; ctx.modelRegistry and pi-ai complete reach it", async () => {
     let ctx!: ExtensionContext;
-    const h = await boot([(pi) => {
-      pi.registerProvider("custom", {
-        api: "custom-api",
-        models: [{ id: "c1", contextWindow: 500 }],
-        async *streamSimple(model, context) {
-          const text = `custom ${model.id} saw ${context.messages.length} message(s)`;
-          const message = { role: "assistant" as const, content: [{ type: "text" as const, text }], api: model.api, provider: model.provider, model: model.id, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop" as const, timestamp: 1 };
-          yield { type: "done" as const, reason: "stop" as const, message, partial: message };
+    const h = await boot(
+      [
+        (pi) => {
+          pi.registerProvider("custom", {
+            api: "custom-api",
+            models: [{ id: "c1", contextWindow: 500 }],
+            async *streamSimple(model, context) {
+              const text = `custom ${model.id} saw ${context.messages.length} message(s)`;
+              const message = {
+                role: "assistant" as const,
+                content: [{ type: "text" as const, text }],
+                api: model.api,
+                provider: model.provider,
+                model: model.id,
+                usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+                stopReason: "stop" as const,
+                timestamp: 1,
+              };
+              yield { type: "done" as const, reason: "stop" as const, message, partial: message };
+            },
+          });
+          pi.on("session_start", (_e, c) => void (ctx = c));
         },
-      });
-      pi.on("session_start", (_e, c) => void (ctx = c));
-    }], { cli: { provider: "custom", model: "c1" } });
+      ],
+      { cli: { provider: "custom", model: "c1" } },
+    );
     expect(ctx.model).toMatchObject({ provider: "custom", id: "c1", contextWindow: 500, input: ["text"] });
     expect(ctx.modelRegistry.hasConfiguredAuth(ctx.model!)).toBe(true);
     const answer = await ctx.modelRegistry.complete(ctx.model!, { messages: [{ role: "user", content: "q", timestamp: 1 }] });
@@ -226,13 +296,18 @@ describe("compaction from extensions", () => {
     let mode: "cancel" | "supply" = "cancel";
     let seenPreparation: unknown;
     let ctx!: ExtensionContext;
-    const h = await boot([(pi) => {
-      pi.on("session_start", (_e, c) => void (ctx = c));
-      pi.on("session_before_compact", (event) => {
-        seenPreparation = event.preparation;
-        return mode === "cancel" ? { cancel: true } : { compaction: { summary: "An extension's summary of the talk." } };
-      });
-    }], { answers: Array.from({ length: 4 }, (_, i) => Array.from({ length: 12 }, (_, line) => `answer ${i} line ${line}`).join("\n")) });
+    const h = await boot(
+      [
+        (pi) => {
+          pi.on("session_start", (_e, c) => void (ctx = c));
+          pi.on("session_before_compact", (event) => {
+            seenPreparation = event.preparation;
+            return mode === "cancel" ? { cancel: true } : { compaction: { summary: "An extension's summary of the talk." } };
+          });
+        },
+      ],
+      { answers: Array.from({ length: 4 }, (_, i) => Array.from({ length: 12 }, (_, line) => `answer ${i} line ${line}`).join("\n")) },
+    );
     for (const text of ["first question", "second question", "third question", "fourth question"]) await h.run(text);
     expect(await h.send({ type: "compact", preserve_recent: 1 })).toMatchObject({ success: false, error: "Compaction cancelled" });
     expect(seenPreparation).toMatchObject({ tokensBefore: expect.any(Number) });

@@ -36,8 +36,13 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
     if (!api) throw new Error("No session is available (the session plugin is not loaded)");
     return api;
   };
-  const call = (handler: Function) => (event: object, options: CallOptions = {}) =>
-    host.gate.run(() => handler(event, createContext(host, { dismiss: host.gate.signal, ...options })), () => RELEASED);
+  const call =
+    (handler: Function) =>
+    (event: object, options: CallOptions = {}) =>
+      host.gate.run(
+        () => handler(event, createContext(host, { dismiss: host.gate.signal, ...options })),
+        () => RELEASED,
+      );
 
   /** Subscribes `handler`; the returned function unsubscribes it (its tap stays, passing every event through). */
   const on = (event: string, handler: Function): (() => void) => {
@@ -103,12 +108,19 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
     },
     setSessionName(name) {
       ready("setSessionName");
-      void session().setSessionName(String(name)).catch((error: unknown) => host.report(record.path, "setSessionName", error));
+      void session()
+        .setSessionName(String(name))
+        .catch((error: unknown) => host.report(record.path, "setSessionName", error));
     },
     getSessionName: () => host.session?.sessionName(),
     setLabel(entryId, label) {
       ready("setLabel");
-      if (!session().entries().some((entry) => entry.id === entryId)) throw new Error(`Entry not found: ${entryId}`);
+      if (
+        !session()
+          .entries()
+          .some((entry) => entry.id === entryId)
+      )
+        throw new Error(`Entry not found: ${entryId}`);
       session().append({ type: "label", targetId: entryId, ...(label ? { label: String(label) } : {}) });
     },
     exec: (command, args, options) => exec(command, Array.isArray(args) ? args : [], k.config.cwd, options),
@@ -174,7 +186,12 @@ function addTool(host: ExtensionHost, record: ExtensionRecord, layer: OpenLayer,
 
 function addFlag(host: ExtensionHost, record: ExtensionRecord, layer: OpenLayer, name: string, options: FlagOptions): void {
   try {
-    layer.registerFlag({ name: `--${name}`, key: flagKey(name), ...(options.type === "string" ? { value: "<value>" } : {}), description: options.description ?? `(extension ${record.path})` });
+    layer.registerFlag({
+      name: `--${name}`,
+      key: flagKey(name),
+      ...(options.type === "string" ? { value: "<value>" } : {}),
+      description: options.description ?? `(extension ${record.path})`,
+    });
     record.flags.set(name, options);
   } catch (error) {
     host.report(record.path, "register_flag", error);

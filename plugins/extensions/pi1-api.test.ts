@@ -15,7 +15,8 @@ async function boot(...args: Parameters<typeof bootExtensions>): Promise<Harness
   harnesses.push(harness);
   return harness;
 }
-const texts = (h: Harness, call: number) => h.seen[call]!.messages.map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("")));
+const texts = (h: Harness, call: number) =>
+  h.seen[call]!.messages.map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("")));
 const tick = () => new Promise((resolve) => setTimeout(resolve, 10));
 
 describe("pi 1.x: pi and ctx", () => {
@@ -24,15 +25,18 @@ describe("pi 1.x: pi and ctx", () => {
     const starts: number[] = [];
     let ctx!: ExtensionContext;
     let off!: () => void;
-    const h = await boot([
-      (pi) => {
-        api = pi;
-        off = pi.on("turn_start", (event, c) => {
-          starts.push(event.turnIndex);
-          ctx = c;
-        });
-      },
-    ], { answers: ["a", "b"] });
+    const h = await boot(
+      [
+        (pi) => {
+          api = pi;
+          off = pi.on("turn_start", (event, c) => {
+            starts.push(event.turnIndex);
+            ctx = c;
+          });
+        },
+      ],
+      { answers: ["a", "b"] },
+    );
     await h.run("one");
     expect(starts).toEqual([0]);
     expect([ctx.mode, ctx.thinkingLevel, ctx.scopedModels, ctx.isProjectTrusted()]).toEqual(["rpc", "off", [], false]);
@@ -48,7 +52,15 @@ describe("pi 1.x: pi and ctx", () => {
     let options!: ReturnType<ExtensionCommandContext["getSystemPromptOptions"]>;
     const h = await boot([
       (pi) => {
-        pi.registerTool({ name: "note", label: "Note", description: "Take a note", promptSnippet: "Take notes", promptGuidelines: ["Use note for notes."], parameters: { type: "object", properties: {} }, execute: async () => ({ content: [] }) });
+        pi.registerTool({
+          name: "note",
+          label: "Note",
+          description: "Take a note",
+          promptSnippet: "Take notes",
+          promptGuidelines: ["Use note for notes."],
+          parameters: { type: "object", properties: {} },
+          execute: async () => ({ content: [] }),
+        });
         pi.registerCommand("opts", { handler: async (_args, ctx) => void (options = ctx.getSystemPromptOptions()) });
       },
     ]);
@@ -62,7 +74,14 @@ describe("pi 1.x: pi and ctx", () => {
 
   it("tool fields: defaultActive and exposure decide activation; getAllTools reports exposure, namespace, annotations; bad fields throw", async () => {
     let api!: ExtensionAPI;
-    const tool = (name: string, extra: Record<string, unknown>) => ({ name, label: name, description: name, parameters: { type: "object", properties: {} }, execute: async () => ({ content: [] }), ...extra });
+    const tool = (name: string, extra: Record<string, unknown>) => ({
+      name,
+      label: name,
+      description: name,
+      parameters: { type: "object", properties: {} },
+      execute: async () => ({ content: [] }),
+      ...extra,
+    });
     const h = await boot([
       (pi) => {
         api = pi;
@@ -83,25 +102,30 @@ describe("pi 1.x: pi and ctx", () => {
     api.setActiveTools(["plain", "lazy", "secret"]);
     expect(api.getActiveTools()).toEqual(["plain", "lazy"]);
     expect(h.warnings.some((line) => line.includes("setActiveTools: secret is hidden (left out)"))).toBe(true);
-    expect(() => api.registerTool(tool("odd", { exposure: "sometimes" }))).toThrow('registerTool("odd"): exposure must be one of "direct", "model-only", "codemode", "deferred", "hidden"');
+    expect(() => api.registerTool(tool("odd", { exposure: "sometimes" }))).toThrow(
+      'registerTool("odd"): exposure must be one of "direct", "model-only", "codemode", "deferred", "hidden"',
+    );
     expect(() => api.registerTool(tool("odd", { annotations: { readOnlyHint: "yes" } }))).toThrow('registerTool("odd"): annotations.readOnlyHint must be a boolean');
   });
 
   it("a tool's ctx.executeTool answers with an error result instead of running a tool past the gates", async () => {
     let outcome: unknown;
-    const h = await boot([
-      (pi) =>
-        pi.registerTool({
-          name: "outer",
-          label: "Outer",
-          description: "calls another tool",
-          parameters: { type: "object", properties: {} },
-          async execute(_id, _params, _signal, _update, ctx) {
-            outcome = await ctx.executeTool("read", { path: "x" });
-            return { content: [{ type: "text", text: "done" }] };
-          },
-        }),
-    ], { answers: [{ tool: "outer", args: {} }, "ok"] });
+    const h = await boot(
+      [
+        (pi) =>
+          pi.registerTool({
+            name: "outer",
+            label: "Outer",
+            description: "calls another tool",
+            parameters: { type: "object", properties: {} },
+            async execute(_id, _params, _signal, _update, ctx) {
+              outcome = await ctx.executeTool("read", { path: "x" });
+              return { content: [{ type: "text", text: "done" }] };
+            },
+          }),
+      ],
+      { answers: [{ tool: "outer", args: {} }, "ok"] },
+    );
     await h.run("go");
     expect(outcome).toMatchObject({ isError: true, result: { content: [{ type: "text", text: expect.stringContaining('ctx.executeTool("read") is not available in Atomic') }] } });
   });
@@ -143,17 +167,20 @@ describe("pi 1.x: run events", () => {
   it("before_agent_start: messageType user or custom; systemPromptOptions sections and guidelines reach the prompt, selectedTools the tool list", async () => {
     let api!: ExtensionAPI;
     const kinds: string[] = [];
-    const h = await boot([
-      (pi) => {
-        api = pi;
-        pi.on("before_agent_start", (event) => {
-          kinds.push(event.messageType === "custom" ? `custom:${event.message?.customType}` : `user:${event.prompt}`);
-          event.systemPromptOptions.sections.house = "Answer in French.";
-          event.systemPromptOptions.promptGuidelines.push("Be brief.");
-          event.systemPromptOptions.selectedTools = event.systemPromptOptions.selectedTools.filter((name) => name !== "bash");
-        });
-      },
-    ], { answers: ["a", "b"] });
+    const h = await boot(
+      [
+        (pi) => {
+          api = pi;
+          pi.on("before_agent_start", (event) => {
+            kinds.push(event.messageType === "custom" ? `custom:${event.message?.customType}` : `user:${event.prompt}`);
+            event.systemPromptOptions.sections.house = "Answer in French.";
+            event.systemPromptOptions.promptGuidelines.push("Be brief.");
+            event.systemPromptOptions.selectedTools = event.systemPromptOptions.selectedTools.filter((name) => name !== "bash");
+          });
+        },
+      ],
+      { answers: ["a", "b"] },
+    );
     await h.run("hello");
     expect(kinds).toEqual(["user:hello"]);
     expect(h.seen[0]!.systemPrompt).toMatch(/- Be brief\.\n\n<house>\nAnswer in French\.\n<\/house>$/);
@@ -167,20 +194,23 @@ describe("pi 1.x: run events", () => {
   it("agent_before_settle: entries chain across handlers; a custom_message with continue makes one more request; agent_settled says aborted", async () => {
     const settled: boolean[] = [];
     let asked = false;
-    const h = await boot([
-      (pi) =>
-        pi.on("agent_before_settle", (event) => {
-          if (asked) return;
-          asked = true;
-          return { entries: [...event.entries, { type: "custom_message", customType: "review", content: "Review the diff.", display: false }], continue: true };
-        }),
-      (pi) => {
-        pi.on("agent_before_settle", (event) => {
-          if (event.entries.length === 1) return { entries: [...event.entries, { type: "custom", customType: "marker", data: { n: 1 } }] };
-        });
-        pi.on("agent_settled", (event) => void settled.push(event.aborted));
-      },
-    ], { answers: ["first", "second"], cli: { noSession: false } });
+    const h = await boot(
+      [
+        (pi) =>
+          pi.on("agent_before_settle", (event) => {
+            if (asked) return;
+            asked = true;
+            return { entries: [...event.entries, { type: "custom_message", customType: "review", content: "Review the diff.", display: false }], continue: true };
+          }),
+        (pi) => {
+          pi.on("agent_before_settle", (event) => {
+            if (event.entries.length === 1) return { entries: [...event.entries, { type: "custom", customType: "marker", data: { n: 1 } }] };
+          });
+          pi.on("agent_settled", (event) => void settled.push(event.aborted));
+        },
+      ],
+      { answers: ["first", "second"], cli: { noSession: false } },
+    );
     await h.run("go");
     expect(h.seen).toHaveLength(2);
     expect(texts(h, 1)).toEqual(["go", "first", "Review the diff."]);
@@ -191,24 +221,33 @@ describe("pi 1.x: run events", () => {
   });
 
   it("agent_before_settle refuses entries Atomic cannot append, naming the extension", async () => {
-    const h = await boot([(pi) => pi.on("agent_before_settle", () => ({ entries: [{ type: "context_edit", targetId: "x", replacement: null }], continue: true }))], { answers: ["only"] });
+    const h = await boot([(pi) => pi.on("agent_before_settle", () => ({ entries: [{ type: "context_edit", targetId: "x", replacement: null }], continue: true }))], {
+      answers: ["only"],
+    });
     await h.run("go");
     expect(h.seen).toHaveLength(1);
     expect(h.events.filter((e) => e.type === "extension_error")).toMatchObject([
-      { extensionPath: h.paths[0], event: "agent_before_settle", error: 'entries[0]: "context_edit" entries are not supported by Atomic (only "custom" and "custom_message"); the proposal was not applied' },
+      {
+        extensionPath: h.paths[0],
+        event: "agent_before_settle",
+        error: 'entries[0]: "context_edit" entries are not supported by Atomic (only "custom" and "custom_message"); the proposal was not applied',
+      },
     ]);
   });
 
   it("context_with_system: handlers edit the whole request in transcript form; a result without the leading system message is refused", async () => {
-    const h = await boot([
-      (pi) =>
-        pi.on("context_with_system", (event) => {
-          const [head, ...rest] = event.messages;
-          const system = head as SystemMessage;
-          return { messages: [{ ...system, content: `${system.content}\nEXTRA`, toolsAdded: (system.toolsAdded ?? []).filter((t) => t.name === "read") }, ...rest] };
-        }),
-      (pi) => pi.on("context_with_system", (event) => (event.messages.length > 2 ? { messages: event.messages.slice(1) } : undefined)),
-    ], { answers: ["a", "b"] });
+    const h = await boot(
+      [
+        (pi) =>
+          pi.on("context_with_system", (event) => {
+            const [head, ...rest] = event.messages;
+            const system = head as SystemMessage;
+            return { messages: [{ ...system, content: `${system.content}\nEXTRA`, toolsAdded: (system.toolsAdded ?? []).filter((t) => t.name === "read") }, ...rest] };
+          }),
+        (pi) => pi.on("context_with_system", (event) => (event.messages.length > 2 ? { messages: event.messages.slice(1) } : undefined)),
+      ],
+      { answers: ["a", "b"] },
+    );
     await h.run("one");
     expect(h.seen[0]!.systemPrompt).toMatch(/\nEXTRA$/);
     expect(h.seen[0]!.tools.map((t) => t.name)).toEqual(["read"]);
@@ -222,7 +261,9 @@ describe("pi 1.x: run events", () => {
     const h = await boot([(pi) => pi.on("session_compact_failed", (event) => void failures.push(event))], { cli: { noSession: false } });
     const response = await h.send({ type: "compact" });
     expect(response.success).toBe(false);
-    expect(failures).toMatchObject([{ type: "session_compact_failed", reason: "manual", aborted: false, willRetry: false, fromExtension: false, errorMessage: expect.stringContaining("Nothing to compact") }]);
+    expect(failures).toMatchObject([
+      { type: "session_compact_failed", reason: "manual", aborted: false, willRetry: false, fromExtension: false, errorMessage: expect.stringContaining("Nothing to compact") },
+    ]);
   });
 });
 
@@ -230,21 +271,24 @@ describe("pi 1.x: virtual models", () => {
   it("route each request to a physical model, keep the router's state on the branch, and leave the catalog when unregistered", async () => {
     let api!: ExtensionAPI;
     const requests: { reason: string; state: unknown; thinkingLevel: string }[] = [];
-    const h = await boot([
-      (pi) => {
-        api = pi;
-        pi.registerVirtualModel<{ calls: number }>({
-          provider: "router",
-          id: "auto",
-          name: "Auto",
-          thinkingLevels: ["off", "low"],
-          route(request, ctx) {
-            requests.push({ reason: request.reason, state: request.state, thinkingLevel: request.thinkingLevel });
-            return { model: ctx.modelRegistry.find(MODEL.provider, MODEL.id)!, thinkingLevel: "off", state: { calls: (request.state?.calls ?? 0) + 1 } };
-          },
-        });
-      },
-    ], { answers: [{ tool: "ls", args: {} }, "listed", "again"], cli: { noSession: false } });
+    const h = await boot(
+      [
+        (pi) => {
+          api = pi;
+          pi.registerVirtualModel<{ calls: number }>({
+            provider: "router",
+            id: "auto",
+            name: "Auto",
+            thinkingLevels: ["off", "low"],
+            route(request, ctx) {
+              requests.push({ reason: request.reason, state: request.state, thinkingLevel: request.thinkingLevel });
+              return { model: ctx.modelRegistry.find(MODEL.provider, MODEL.id)!, thinkingLevel: "off", state: { calls: (request.state?.calls ?? 0) + 1 } };
+            },
+          });
+        },
+      ],
+      { answers: [{ tool: "ls", args: {} }, "listed", "again"], cli: { noSession: false } },
+    );
     const models = h.host.kernel.services.get("models");
     expect(models.find("router", "auto")).toMatchObject({ api: "pi-virtual", thinkingLevels: ["off", "low"], reasoning: true });
     expect((await h.send({ type: "set_model", provider: "router", modelId: "auto" })).success).toBe(true);
@@ -255,12 +299,19 @@ describe("pi 1.x: virtual models", () => {
       { reason: "continuation", state: { calls: 1 }, thinkingLevel: "off" },
       { reason: "user", state: { calls: 2 }, thinkingLevel: "off" },
     ]);
-    const answers = h.host.kernel.services.get("agent").getMessages().filter((m): m is AssistantMessage => m.role === "assistant");
+    const answers = h.host.kernel.services
+      .get("agent")
+      .getMessages()
+      .filter((m): m is AssistantMessage => m.role === "assistant");
     expect(answers.map((m) => `${m.provider}/${m.model}`)).toEqual(["scripted/m1", "scripted/m1", "scripted/m1"]);
     expect(h.host.kernel.services.get("agent").getModel()).toMatchObject({ provider: "router", id: "auto" });
     api.unregisterVirtualModel("router", "auto");
     expect(models.find("router", "auto")).toBeUndefined();
-    expect(() => api.registerVirtualModel({ provider: "scripted", id: "m1", name: "clash", route: () => ({ model: MODEL, thinkingLevel: "off" }) })).toThrow("scripted/m1 is a physical model");
-    expect(() => api.registerVirtualModel({ provider: "", id: "x", name: "x", route: () => ({ model: MODEL, thinkingLevel: "off" }) })).toThrow("registerVirtualModel: provider must be a non-empty string");
+    expect(() => api.registerVirtualModel({ provider: "scripted", id: "m1", name: "clash", route: () => ({ model: MODEL, thinkingLevel: "off" }) })).toThrow(
+      "scripted/m1 is a physical model",
+    );
+    expect(() => api.registerVirtualModel({ provider: "", id: "x", name: "x", route: () => ({ model: MODEL, thinkingLevel: "off" }) })).toThrow(
+      "registerVirtualModel: provider must be a non-empty string",
+    );
   });
 });

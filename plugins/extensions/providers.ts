@@ -21,20 +21,26 @@ export function checkProvider(name: unknown, config: unknown): asserts config is
   for (const [i, model] of (models ?? []).entries()) {
     if (typeof model?.id !== "string" || model.id === "") throw new TypeError(`registerProvider("${name}"): models[${i}].id must be a non-empty string`);
     if (typeof (model.api ?? api) !== "string") throw new TypeError(`registerProvider("${name}"): models[${i}] needs an api (on the model or the provider)`);
-    if (!streamSimple && typeof (model.baseUrl ?? baseUrl) !== "string") throw new TypeError(`registerProvider("${name}"): models[${i}] needs a baseUrl (on the model or the provider)`);
+    if (!streamSimple && typeof (model.baseUrl ?? baseUrl) !== "string")
+      throw new TypeError(`registerProvider("${name}"): models[${i}] needs a baseUrl (on the model or the provider)`);
   }
 }
 
 export function registerProvider(host: ExtensionHost, record: ExtensionRecord, name: string, config: ProviderConfig): void {
   const models = host.models;
-  if (config.oauth !== undefined) host.report(record.path, "register_provider", `Provider "${name}": OAuth login is not supported by Atomic (no /login in a headless agent); use apiKey`);
+  if (config.oauth !== undefined)
+    host.report(record.path, "register_provider", `Provider "${name}": OAuth login is not supported by Atomic (no /login in a headless agent); use apiKey`);
   let list: Model[];
   if (config.models) {
     list = config.models.map((model) => toModel(name, config, model));
   } else {
     list = models.modelsOf(name);
     if (list.length === 0) throw new Error(`registerProvider("${name}"): no models given, and Atomic has no provider "${name}" whose models it could change`);
-    list = list.map((model) => ({ ...model, ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}), ...(config.headers ? { headers: { ...model.headers, ...config.headers } } : {}) }));
+    list = list.map((model) => ({
+      ...model,
+      ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+      ...(config.headers ? { headers: { ...model.headers, ...config.headers } } : {}),
+    }));
   }
   // A custom stream with no key of its own needs no credential (it authenticates itself, if at all).
   const keyless = config.streamSimple !== undefined && config.apiKey === undefined;

@@ -45,7 +45,12 @@ export function setActiveTools(host: ExtensionHost, record: ExtensionRecord, lay
 export function commandInfos(host: ExtensionHost): SlashCommandInfo[] {
   host.refreshCommandListing();
   const extensions: SlashCommandInfo[] = host.records.flatMap((record) =>
-    [...record.commands].map(([name, options]) => ({ name, ...(typeof options.description === "string" ? { description: options.description } : {}), source: "extension" as const, path: record.path })),
+    [...record.commands].map(([name, options]) => ({
+      name,
+      ...(typeof options.description === "string" ? { description: options.description } : {}),
+      source: "extension" as const,
+      path: record.path,
+    })),
   );
   const others = host.listedCommands.filter((entry) => entry.source !== "extension");
   return [...extensions, ...others.map((entry) => ({ ...entry }))];

@@ -35,7 +35,8 @@ export function toolMetaOf(tool: ToolDefinition<any>, path: string, scope: Exten
     if (typeof annotations !== "object" || annotations === null) throw bad("annotations", "an object of boolean hints");
     for (const hint of HINTS) if (annotations[hint] !== undefined && typeof annotations[hint] !== "boolean") throw bad(`annotations.${hint}`, "a boolean");
   }
-  if (namespace !== undefined && (typeof namespace !== "object" || namespace === null || typeof namespace.name !== "string" || namespace.name === "")) throw bad("namespace", "an object with a non-empty name");
+  if (namespace !== undefined && (typeof namespace !== "object" || namespace === null || typeof namespace.name !== "string" || namespace.name === ""))
+    throw bad("namespace", "an object with a non-empty name");
   if (outputSchema !== undefined && (typeof outputSchema !== "object" || outputSchema === null || Array.isArray(outputSchema))) throw bad("outputSchema", "a JSON Schema object");
   if (reachesTools !== undefined && typeof reachesTools !== "function") throw bad("reachesTools", "a function");
   if (promptSnippet !== undefined && typeof promptSnippet !== "string") throw bad("promptSnippet", "a string");

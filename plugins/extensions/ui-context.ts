@@ -50,7 +50,8 @@ export function createUiContext(bridge: UiBridge | undefined, dismiss?: AbortSig
   const ui: ExtensionUIContext = {
     select: (title, options, opts) => dialog({ method: "select", title: String(title), options: [...options].map(String) }, readSelect(options.map(String)), undefined, opts),
     confirm: (title, message, opts) => dialog({ method: "confirm", title: String(title), message: String(message ?? "") }, readConfirm, false, opts),
-    input: (title, placeholder, opts) => dialog({ method: "input", title: String(title), ...(placeholder !== undefined ? { placeholder: String(placeholder) } : {}) }, readText, undefined, opts),
+    input: (title, placeholder, opts) =>
+      dialog({ method: "input", title: String(title), ...(placeholder !== undefined ? { placeholder: String(placeholder) } : {}) }, readText, undefined, opts),
     editor: (title, prefill, opts) => dialog({ method: "editor", title: String(title), ...(prefill !== undefined ? { prefill: String(prefill) } : {}) }, readText, undefined, opts),
     notify: (message, type) => bridge?.notice({ method: "notify", message: String(message), notifyType: type === "warning" || type === "error" ? type : "info" }),
     setStatus: (key, text) => bridge?.notice({ method: "setStatus", statusKey: String(key), ...(text !== undefined ? { statusText: String(text) } : {}) }),

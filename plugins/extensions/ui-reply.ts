@@ -12,12 +12,14 @@ import type { ExtensionsHooks, UiResponse } from "./hooks.js";
  * and is only logged.
  */
 const uiResponseInput = () =>
-  z.object({
-    id: z.string().meta({ description: "The id of the extension_ui_request being answered." }),
-    value: z.string().optional().catch(undefined).meta({ description: "select: the chosen option; input, editor: the text." }),
-    confirmed: z.boolean().optional().catch(undefined).meta({ description: "confirm: the answer." }),
-    cancelled: z.boolean().optional().catch(undefined).meta({ description: "true: the user dismissed the dialog (any method)." }),
-  }).meta({ examples: [{ id: "ui-1", value: "Allow" }] });
+  z
+    .object({
+      id: z.string().meta({ description: "The id of the extension_ui_request being answered." }),
+      value: z.string().optional().catch(undefined).meta({ description: "select: the chosen option; input, editor: the text." }),
+      confirmed: z.boolean().optional().catch(undefined).meta({ description: "confirm: the answer." }),
+      cancelled: z.boolean().optional().catch(undefined).meta({ description: "true: the user dismissed the dialog (any method)." }),
+    })
+    .meta({ examples: [{ id: "ui-1", value: "Allow" }] });
 
 export function uiReplyCommand(hooks: Pick<ExtensionsHooks, "ui_response">, log: Logger): CommandDefinition<any, any> {
   return {

@@ -18,7 +18,10 @@ export function sessionView(session: () => SessionApi | undefined, cwd: string, 
     return api;
   };
   const entries = (): SessionEntry[] => [...current().entries()];
-  const byId = (id: string) => current().entries().find((entry) => entry.id === id);
+  const byId = (id: string) =>
+    current()
+      .entries()
+      .find((entry) => entry.id === id);
   return {
     getCwd: () => cwd,
     getSessionDir: () => sessionDir(),
@@ -39,7 +42,11 @@ export function sessionView(session: () => SessionApi | undefined, cwd: string, 
     },
     getBranch: (fromId) => {
       if (fromId === undefined) return current().branch();
-      const index = new Map(current().entries().map((entry) => [entry.id, entry]));
+      const index = new Map(
+        current()
+          .entries()
+          .map((entry) => [entry.id, entry]),
+      );
       const path: SessionEntry[] = [];
       for (let entry = index.get(fromId); entry; entry = entry.parentId === null ? undefined : index.get(entry.parentId)) path.push(entry);
       return path.reverse();
@@ -82,8 +89,18 @@ export function modelRegistryView(models: () => ModelsApi, agent: () => AgentApi
     // Atomic's catalog holds chat models only (pi 1.x also lists image and classifier models).
     findOfType: (type, provider, modelId) => (type === "chat" ? models().find(provider, modelId) : undefined),
     getModelOfType: (type, provider, modelId) => (type === "chat" ? models().find(provider, modelId) : undefined),
-    getModelsOfType: (type, provider) => (type === "chat" ? models().all().filter((model) => provider === undefined || model.provider === provider) : []),
-    getAvailableOfType: async (type, provider) => (type === "chat" ? models().available().filter((model) => provider === undefined || model.provider === provider) : []),
+    getModelsOfType: (type, provider) =>
+      type === "chat"
+        ? models()
+            .all()
+            .filter((model) => provider === undefined || model.provider === provider)
+        : [],
+    getAvailableOfType: async (type, provider) =>
+      type === "chat"
+        ? models()
+            .available()
+            .filter((model) => provider === undefined || model.provider === provider)
+        : [],
     classify: () => Promise.reject(new Error("classify: Atomic has no classifier models")),
     generateImages: () => Promise.reject(new Error("generateImages: Atomic has no image-generation models")),
     getProviderAuthStatus: (provider) => models().authStatus(provider),

@@ -6,7 +6,16 @@
  * What a router returns as `state` is kept on the session branch as a `pi.virtual-model-state`
  * custom entry and handed back on its next request.
  */
-import { assistantEventBatches, batchedAssistantStream, emptyUsage, type AssistantMessage, type AssistantMessageEvent, type AssistantStream, type Model, type StreamRequest } from "../../lib/llm/index.js";
+import {
+  assistantEventBatches,
+  batchedAssistantStream,
+  emptyUsage,
+  type AssistantMessage,
+  type AssistantMessageEvent,
+  type AssistantStream,
+  type Model,
+  type StreamRequest,
+} from "../../lib/llm/index.js";
 import { VIRTUAL_MODEL_STATE_ENTRY } from "./compat/pi-coding-agent.js";
 import { toTranscript } from "./compat/transcript.js";
 import { createContext } from "./context.js";
@@ -45,7 +54,8 @@ export class VirtualModels {
     const models = this.#host.models;
     const { provider, id } = definition;
     const existing = models.find(provider, id);
-    if (existing && existing.api !== VIRTUAL_MODEL_API) throw new Error(`registerVirtualModel: ${provider}/${id} is a physical model of "${provider}"; a virtual model needs an id of its own`);
+    if (existing && existing.api !== VIRTUAL_MODEL_API)
+      throw new Error(`registerVirtualModel: ${provider}/${id} is a physical model of "${provider}"; a virtual model needs an id of its own`);
     const levels = definition.thinkingLevels && definition.thinkingLevels.length > 0 ? [...definition.thinkingLevels] : (["off"] as const);
     const model: Model = {
       id,
@@ -62,7 +72,12 @@ export class VirtualModels {
       thinkingLevels: [...levels],
     };
     // Added to an existing provider's catalog (its auth decides availability); a provider of its own needs no key.
-    models.registerProvider({ name: provider, api: models.hasProvider(provider) ? (models.all().find((m) => m.provider === provider)?.api ?? VIRTUAL_MODEL_API) : VIRTUAL_MODEL_API, models: [model], ...(models.hasProvider(provider) ? {} : { requiresAuth: false }) });
+    models.registerProvider({
+      name: provider,
+      api: models.hasProvider(provider) ? (models.all().find((m) => m.provider === provider)?.api ?? VIRTUAL_MODEL_API) : VIRTUAL_MODEL_API,
+      models: [model],
+      ...(models.hasProvider(provider) ? {} : { requiresAuth: false }),
+    });
     this.#routers.set(key(provider, id), { definition, path });
     if (!this.#tapped) {
       this.#tapped = true;
@@ -121,7 +136,8 @@ export class VirtualModels {
     const route = await router.definition.route(routeRequest, createContext(host));
     const target = route?.model ? (host.models.find(route.model.provider, route.model.id) ?? route.model) : undefined;
     if (!target || typeof target.api !== "string") throw new Error(`The router of ${provider}/${id} (${router.path}) returned no model`);
-    if (target.api === VIRTUAL_MODEL_API) throw new Error(`The router of ${provider}/${id} returned the virtual model ${target.provider}/${target.id}; it must pick a physical one`);
+    if (target.api === VIRTUAL_MODEL_API)
+      throw new Error(`The router of ${provider}/${id} returned the virtual model ${target.provider}/${target.id}; it must pick a physical one`);
     if (!host.models.authStatus(target.provider).configured) throw new Error(`The router of ${provider}/${id} picked ${target.provider}/${target.id}, which has no credentials`);
     if (reason !== "direct" && route.state !== undefined && route.state !== state) {
       host.session?.append({ type: "custom", customType: VIRTUAL_MODEL_STATE_ENTRY, data: { provider, modelId: id, state: route.state } });

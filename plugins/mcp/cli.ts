@@ -80,7 +80,7 @@ async function add(args: string[], io: McpCliIo): Promise<number> {
   if (!name || name.startsWith("-")) throw new UsageProblem("atomic mcp add: give the server's name first");
   if (!SERVER_NAME.test(name)) throw new UsageProblem(`Invalid server name "${name}": use letters, digits, "_" and "-"`);
   const entry: Record<string, unknown> = {};
-  const pairs = (key: string) => ((entry[key] ??= {}) as Record<string, string>);
+  const pairs = (key: string) => (entry[key] ??= {}) as Record<string, string>;
   let local = false;
   for (let i = 0; i < flags.length; i++) {
     const flag = flags[i]!;
@@ -120,7 +120,8 @@ async function add(args: string[], io: McpCliIo): Promise<number> {
   let replaced = false;
   await updateJsonFile(path, (file) => {
     const servers = file.mcpServers;
-    if (servers !== undefined && (typeof servers !== "object" || servers === null || Array.isArray(servers))) throw new Error(`${path}: "mcpServers" is not an object; fix the file first`);
+    if (servers !== undefined && (typeof servers !== "object" || servers === null || Array.isArray(servers)))
+      throw new Error(`${path}: "mcpServers" is not an object; fix the file first`);
     const next = { ...(servers as Record<string, unknown> | undefined) };
     replaced = name in next;
     next[name] = entry;
@@ -158,7 +159,15 @@ async function list(args: string[], io: McpCliIo): Promise<number> {
   const unknown = args.filter((arg) => arg !== "--json" && arg !== "--approve");
   if (unknown.length > 0) throw new UsageProblem(`Unknown option for atomic mcp list: ${unknown[0]}`);
   const { files, trusted, entries, errors, untrustedProject } = await configured(io, args.includes("--approve"));
-  const rows = entries.map((entry) => ({ name: entry.name, source: entry.source, origin: entry.origin, transport: entry.config.type, enabled: entry.config.enabled, exposure: entry.config.exposure ?? "direct", target: describeTarget(entry.config) }));
+  const rows = entries.map((entry) => ({
+    name: entry.name,
+    source: entry.source,
+    origin: entry.origin,
+    transport: entry.config.type,
+    enabled: entry.config.enabled,
+    exposure: entry.config.exposure ?? "direct",
+    target: describeTarget(entry.config),
+  }));
   if (args.includes("--json")) {
     io.stdout.write(`${JSON.stringify({ files: { user: files.user, project: files.project, projectTrusted: trusted }, servers: rows, errors }, null, 2)}\n`);
     return errors.length > 0 ? 1 : 0;

@@ -13,11 +13,29 @@ const error = (name: string, raw: unknown) => {
 
 describe("mcpServers entries", () => {
   it("reads stdio and HTTP entries with their defaults; type picks SSE; pi's codemode is deferred; Cline's disabled", () => {
-    expect(ok("fs", { command: "npx", args: ["-y", "x"], env: { A: "1" }, cwd: "sub", timeout: 5 })).toEqual({ type: "stdio", command: "npx", args: ["-y", "x"], env: { A: "1" }, cwd: "sub", timeout: 5, enabled: true, toolExposure: {} });
-    expect(ok("web", { url: "https://example.com/mcp", headers: { Authorization: "Bearer ${T}" } })).toEqual({ type: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer ${T}" }, enabled: true, toolExposure: {} });
+    expect(ok("fs", { command: "npx", args: ["-y", "x"], env: { A: "1" }, cwd: "sub", timeout: 5 })).toEqual({
+      type: "stdio",
+      command: "npx",
+      args: ["-y", "x"],
+      env: { A: "1" },
+      cwd: "sub",
+      timeout: 5,
+      enabled: true,
+      toolExposure: {},
+    });
+    expect(ok("web", { url: "https://example.com/mcp", headers: { Authorization: "Bearer ${T}" } })).toEqual({
+      type: "http",
+      url: "https://example.com/mcp",
+      headers: { Authorization: "Bearer ${T}" },
+      enabled: true,
+      toolExposure: {},
+    });
     expect(ok("old", { url: "http://127.0.0.1/sse", type: "sse" }).type).toBe("sse");
     expect(ok("new", { url: "http://127.0.0.1/mcp", type: "streamable-http" }).type).toBe("http");
-    expect(ok("pi", { command: "x", exposure: "codemode", toolExposure: { "get_*": "codemode-deferred", del: "hidden" } })).toMatchObject({ exposure: "deferred", toolExposure: { "get_*": "deferred", del: "hidden" } });
+    expect(ok("pi", { command: "x", exposure: "codemode", toolExposure: { "get_*": "codemode-deferred", del: "hidden" } })).toMatchObject({
+      exposure: "deferred",
+      toolExposure: { "get_*": "deferred", del: "hidden" },
+    });
     expect(ok("cline", { command: "x", disabled: true }).enabled).toBe(false);
     expect(ok("both", { command: "x", disabled: true, enabled: true }).enabled).toBe(true);
     // Keys other clients add are ignored.
@@ -43,7 +61,10 @@ describe("mcpServers entries", () => {
     expect(isOverride({ command: "y" })).toBe(false);
     const result = applyOverride(base, { enabled: false, toolExposure: { b: "deferred" } }, "mcpServers.s");
     expect(result).toEqual({ ok: true, config: { ...base.config, enabled: false, toolExposure: { a: "hidden", b: "deferred" } } });
-    expect(applyOverride(base, { enabled: false, env: { SECRET: "mine" } }, "mcpServers.s")).toEqual({ ok: false, error: 'Invalid mcpServers.s: an override (an entry without "command" or "url") may set only enabled, exposure, toolExposure (found env)' });
+    expect(applyOverride(base, { enabled: false, env: { SECRET: "mine" } }, "mcpServers.s")).toEqual({
+      ok: false,
+      error: 'Invalid mcpServers.s: an override (an entry without "command" or "url") may set only enabled, exposure, toolExposure (found env)',
+    });
   });
 
   it("a tool's exposure: exact name, then the first matching pattern, then the server's (default direct)", () => {

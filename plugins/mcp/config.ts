@@ -59,7 +59,9 @@ let schemas: ReturnType<typeof buildSchemas> | undefined;
 
 function buildSchemas() {
   // pi's default `codemode` (and its old alias) has no codemode tool here: deferred is the nearest reach.
-  const exposure = z.enum(["direct", "deferred", "hidden", "codemode", "codemode-deferred"]).transform((value): McpExposure => (value.startsWith("codemode") ? "deferred" : (value as McpExposure)));
+  const exposure = z
+    .enum(["direct", "deferred", "hidden", "codemode", "codemode-deferred"])
+    .transform((value): McpExposure => (value.startsWith("codemode") ? "deferred" : (value as McpExposure)));
   const strings = z.record(z.string(), z.string());
   const common = {
     description: z.string().optional(),
@@ -69,10 +71,25 @@ function buildSchemas() {
     timeout: z.number().positive().optional(),
     exposure: exposure.optional(),
     toolExposure: z.record(z.string(), exposure).optional(),
-    oauth: z.unknown().refine((value) => value === undefined, OAUTH_UNSUPPORTED).optional(),
+    oauth: z
+      .unknown()
+      .refine((value) => value === undefined, OAUTH_UNSUPPORTED)
+      .optional(),
   };
-  const stdio = z.object({ ...common, type: z.literal("stdio").optional(), command: z.string().min(1), args: z.array(z.string()).optional(), env: strings.optional(), cwd: z.string().optional() });
-  const http = z.object({ ...common, type: z.enum(["http", "streamable-http", "sse"]).optional(), url: z.string().refine(isHttpUrl, "an http:// or https:// URL"), headers: strings.optional() });
+  const stdio = z.object({
+    ...common,
+    type: z.literal("stdio").optional(),
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    env: strings.optional(),
+    cwd: z.string().optional(),
+  });
+  const http = z.object({
+    ...common,
+    type: z.enum(["http", "streamable-http", "sse"]).optional(),
+    url: z.string().refine(isHttpUrl, "an http:// or https:// URL"),
+    headers: strings.optional(),
+  });
   const override = z.object({ enabled: z.boolean().optional(), exposure: exposure.optional(), toolExposure: z.record(z.string(), exposure).optional() }).strict();
   const file = z.object({ mcpServers: z.record(z.string(), z.unknown()).optional() });
   return { stdio, http, override, file };
@@ -120,7 +137,10 @@ export function parseServerEntry(name: string, raw: unknown, path: string): Entr
     toolExposure: value.toolExposure ?? {},
   };
   if ("command" in value) {
-    return { ok: true, config: { ...common, type: "stdio", command: value.command, args: value.args ?? [], env: value.env ?? {}, ...(value.cwd !== undefined ? { cwd: value.cwd } : {}) } };
+    return {
+      ok: true,
+      config: { ...common, type: "stdio", command: value.command, args: value.args ?? [], env: value.env ?? {}, ...(value.cwd !== undefined ? { cwd: value.cwd } : {}) },
+    };
   }
   const type = value.type === "sse" ? "sse" : "http";
   return { ok: true, config: { ...common, type, url: value.url, headers: value.headers ?? {} } };
@@ -142,7 +162,10 @@ export function applyOverride(base: ServerEntry, raw: unknown, path: string): En
   if (!parsed.success) {
     const keys = `an override (an entry without "command" or "url") may set only ${OVERRIDE_KEYS.join(", ")}`;
     const issue = parsed.error.issues[0];
-    return { ok: false, error: issue?.code === "unrecognized_keys" ? `Invalid ${path}: ${keys} (found ${issue.keys.join(", ")})` : prefixed(formatValidationError(parsed.error), path) };
+    return {
+      ok: false,
+      error: issue?.code === "unrecognized_keys" ? `Invalid ${path}: ${keys} (found ${issue.keys.join(", ")})` : prefixed(formatValidationError(parsed.error), path),
+    };
   }
   const value = parsed.data;
   return {
@@ -159,7 +182,8 @@ export function applyOverride(base: ServerEntry, raw: unknown, path: string): En
 /** The top level of an `mcp.json`: an object whose `mcpServers` is an object (other keys are ignored). */
 export function parseConfigFile(value: unknown): { ok: true; servers: Record<string, unknown> } | { ok: false; error: string } {
   const parsed = getSchemas().file.safeParse(value, ONE_SHOT);
-  if (!parsed.success) return { ok: false, error: typeof value !== "object" || value === null || Array.isArray(value) ? "expected a JSON object" : formatValidationError(parsed.error) };
+  if (!parsed.success)
+    return { ok: false, error: typeof value !== "object" || value === null || Array.isArray(value) ? "expected a JSON object" : formatValidationError(parsed.error) };
   return { ok: true, servers: parsed.data.mcpServers ?? {} };
 }
 
@@ -184,5 +208,10 @@ export function exposuresOf(config: McpServerConfig): Set<McpExposure> {
 }
 
 function patternRegExp(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+  return new RegExp(
+    `^${pattern
+      .split("*")
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+  );
 }

@@ -19,7 +19,11 @@ type SdkClient = typeof import("@modelcontextprotocol/sdk/client/index.js");
 let sdk: Promise<{ client: SdkClient; stdio: typeof import("@modelcontextprotocol/sdk/shared/stdio.js"); types: typeof import("@modelcontextprotocol/sdk/types.js") }> | undefined;
 
 function loadSdk() {
-  sdk ??= Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), import("@modelcontextprotocol/sdk/shared/stdio.js"), import("@modelcontextprotocol/sdk/types.js")]).then(([client, stdio, types]) => ({
+  sdk ??= Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/shared/stdio.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]).then(([client, stdio, types]) => ({
     client,
     stdio,
     types,
@@ -172,7 +176,12 @@ export class McpConnection {
         this.#current = transport;
         await this.#start(client, transport);
       } else {
-        const connected = await connectHttp(launch, make, (transport) => (this.#current = transport), (c, t) => this.#start(c, t));
+        const connected = await connectHttp(
+          launch,
+          make,
+          (transport) => (this.#current = transport),
+          (c, t) => this.#start(c, t),
+        );
         client = connected.client;
         this.transport = connected.transport;
       }
@@ -247,7 +256,10 @@ export class McpConnection {
   #exitDetail(): string {
     const transport = this.#current;
     if (!(transport instanceof StdioTransport)) return "";
-    const parts = [transport.exitDescription ? `the server ${transport.exitDescription}` : undefined, transport.stderrTail.at(-1) ? `its last stderr line: ${transport.stderrTail.at(-1)}` : undefined].filter(Boolean);
+    const parts = [
+      transport.exitDescription ? `the server ${transport.exitDescription}` : undefined,
+      transport.stderrTail.at(-1) ? `its last stderr line: ${transport.stderrTail.at(-1)}` : undefined,
+    ].filter(Boolean);
     return parts.length > 0 ? ` (${parts.join("; ")})` : "";
   }
 

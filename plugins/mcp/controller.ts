@@ -130,7 +130,10 @@ export class McpController {
       });
       const files = configFiles(k.config.agentDir, k.config.cwd);
       const loaded = await loadConfig(files, k.config.trusted);
-      if (loaded.untrustedProject) k.log.warn(`mcp: ${loaded.untrustedProject} not read: the project is not trusted (start with --approve, or add the folder to trustedProjects in ${join(k.config.agentDir, "settings.json")})`);
+      if (loaded.untrustedProject)
+        k.log.warn(
+          `mcp: ${loaded.untrustedProject} not read: the project is not trusted (start with --approve, or add the folder to trustedProjects in ${join(k.config.agentDir, "settings.json")})`,
+        );
       for (const error of loaded.errors) k.log.warn(`mcp: ${error} (entry skipped)`);
       manager.setExtensionServers([...this.#extension.values()]);
       manager.setClientServers(this.#client);

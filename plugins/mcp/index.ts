@@ -33,7 +33,11 @@ export default definePlugin({
   requires: ["agent"],
   provides: ["mcp"],
   hooks: mcpHookDeclarations,
-  settings: { mcp: defineSetting(mcpSettingSchema, { description: "MCP: timeouts of requests and of connecting, and the first prompt's wait for connecting servers (seconds). Servers are configured in mcp.json (docs/mcp.md)." }) },
+  settings: {
+    mcp: defineSetting(mcpSettingSchema, {
+      description: "MCP: timeouts of requests and of connecting, and the first prompt's wait for connecting servers (seconds). Servers are configured in mcp.json (docs/mcp.md).",
+    }),
+  },
   flags: [{ name: "--no-mcp", key: "noMcp", description: "Connect no MCP server for this run (mcp.json, extensions and clients alike)." }],
   apply(k) {
     const settings = k.config.settings.mcp ?? {};
@@ -64,7 +68,8 @@ export default definePlugin({
     k.registerCommand(
       defineCommand({
         name: "get_mcp_servers",
-        description: "Every MCP server (from mcp.json, extensions and the client) with its source, transport, state, last error and tools, and the configuration problems found. Starts the servers if they have not started yet; it does not wait for them to connect.",
+        description:
+          "Every MCP server (from mcp.json, extensions and the client) with its source, transport, state, last error and tools, and the configuration problems found. Starts the servers if they have not started yet; it does not wait for them to connect.",
         input: NoInput,
         output: McpStatusSchema,
         run: () => controller.status(),

@@ -220,7 +220,10 @@ export class McpManager {
     if (!connection) return;
     const { name, config } = server.entry;
     const offered = connection.tools;
-    const names = this.#tools.namesFor(name, offered.map((tool) => tool.name));
+    const names = this.#tools.namesFor(
+      name,
+      offered.map((tool) => tool.name),
+    );
     const kept = new Set(names.values());
     const gone = [...server.names.values()].filter((agentName) => !kept.has(agentName));
     this.#tools.release(gone);
@@ -234,7 +237,13 @@ export class McpManager {
         this.#tools.unregister(agentName);
         continue;
       }
-      const source = { server: name, tool: tool.name, ...(tool.description ? { description: tool.description } : {}), ...(tool.title ? { title: tool.title } : {}), inputSchema: tool.inputSchema as Record<string, unknown> };
+      const source = {
+        server: name,
+        tool: tool.name,
+        ...(tool.description ? { description: tool.description } : {}),
+        ...(tool.title ? { title: tool.title } : {}),
+        inputSchema: tool.inputSchema as Record<string, unknown>,
+      };
       this.#tools.register(mcpToolDefinition(agentName, source, (s, t, args, ctx) => this.callTool(s, t, args, ctx)));
     }
     this.#reach.sync();

@@ -72,7 +72,8 @@ export class ReachTools {
       }
     }
     if (this.#resourceMode === "deferred" && !this.#resourcesLoaded) {
-      for (const definition of this.#resourceDefinitions()) found.push({ name: definition.name, description: definition.description, parameters: "server uri resource", server: "mcp resources" });
+      for (const definition of this.#resourceDefinitions())
+        found.push({ name: definition.name, description: definition.description, parameters: "server uri resource", server: "mcp resources" });
     }
     return found;
   }

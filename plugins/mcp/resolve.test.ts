@@ -29,6 +29,10 @@ describe("resolving an entry to start it", () => {
   });
 
   it("HTTP: URL and headers resolved", () => {
-    expect(launchOf("s", config({ url: "http://127.0.0.1:${PORT}/mcp", headers: { Authorization: "Bearer ${T}" } }), { PORT: "9", T: "x" }, "/w")).toEqual({ type: "http", url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer x" } });
+    expect(launchOf("s", config({ url: "http://127.0.0.1:${PORT}/mcp", headers: { Authorization: "Bearer ${T}" } }), { PORT: "9", T: "x" }, "/w")).toEqual({
+      type: "http",
+      url: "http://127.0.0.1:9/mcp",
+      headers: { Authorization: "Bearer x" },
+    });
   });
 });

@@ -27,12 +27,24 @@ const serverProperty = { type: "string", description: "The MCP server's name." }
 
 export function resourceTools(host: ResourceHost): ToolDefinition[] {
   return [
-    listTool(host, LIST_RESOURCES, "resources", "Lists the resources (files, documents, records) MCP servers offer, as JSON with each resource's server and uri; read one with read_mcp_resource. Without `server`, every server's; with it, one page of that server's (`cursor` continues)."),
-    listTool(host, LIST_TEMPLATES, "resourceTemplates", "Lists the URI templates of resources MCP servers can produce (resources they do not list one by one), as JSON. Fill a template in and read it with read_mcp_resource."),
+    listTool(
+      host,
+      LIST_RESOURCES,
+      "resources",
+      "Lists the resources (files, documents, records) MCP servers offer, as JSON with each resource's server and uri; read one with read_mcp_resource. Without `server`, every server's; with it, one page of that server's (`cursor` continues).",
+    ),
+    listTool(
+      host,
+      LIST_TEMPLATES,
+      "resourceTemplates",
+      "Lists the URI templates of resources MCP servers can produce (resources they do not list one by one), as JSON. Fill a template in and read it with read_mcp_resource.",
+    ),
     {
       name: READ_RESOURCE,
       description: "Reads one resource of an MCP server by its uri (from list_mcp_resources, list_mcp_resource_templates or a resource link in a tool result).",
-      parameters: { jsonSchema: { type: "object", properties: { server: serverProperty, uri: { type: "string", description: "The resource's URI." } }, required: ["server", "uri"] } },
+      parameters: {
+        jsonSchema: { type: "object", properties: { server: serverProperty, uri: { type: "string", description: "The resource's URI." } }, required: ["server", "uri"] },
+      },
       async execute(args, ctx): Promise<ToolResult> {
         const { server, uri } = args as { server: string; uri: string };
         await host.ready(ctx.signal);
@@ -49,7 +61,9 @@ function listTool(host: ResourceHost, name: string, key: "resources" | "resource
   return {
     name,
     description,
-    parameters: { jsonSchema: { type: "object", properties: { server: serverProperty, cursor: { type: "string", description: "nextCursor of the previous page (with server)." } } } },
+    parameters: {
+      jsonSchema: { type: "object", properties: { server: serverProperty, cursor: { type: "string", description: "nextCursor of the previous page (with server)." } } },
+    },
     async execute(args, ctx): Promise<ToolResult> {
       const { server, cursor } = args as { server?: string; cursor?: string };
       await host.ready(ctx.signal);
@@ -84,7 +98,10 @@ function listTool(host: ResourceHost, name: string, key: "resources" | "resource
         }
         body = { [key]: all, ...(errors.length > 0 ? { errors } : {}) };
       }
-      return toToolResult({ content: [{ type: "text", text: JSON.stringify(body, null, 2) }] }, { server: server ?? "*", tool: name, readableResources: true, saveFullText: host.saveFullText });
+      return toToolResult(
+        { content: [{ type: "text", text: JSON.stringify(body, null, 2) }] },
+        { server: server ?? "*", tool: name, readableResources: true, saveFullText: host.saveFullText },
+      );
     },
   };
 }

@@ -36,13 +36,24 @@ describe("MCP results for the model", () => {
 
   it("structured content alone is its JSON; an error without text says which tool failed", async () => {
     expect((await toToolResult({ content: [], structuredContent: { a: 1 } }, options)).content).toEqual([{ type: "text", text: '{\n  "a": 1\n}' }]);
-    expect(await toToolResult({ content: [], isError: true }, options)).toMatchObject({ isError: true, content: [{ type: "text", text: 'MCP tool t of server "s" returned an error' }] });
+    expect(await toToolResult({ content: [], isError: true }, options)).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: 'MCP tool t of server "s" returned an error' }],
+    });
   });
 
   it("long text is cut like the file tools cut it, the note names the file with all of it", async () => {
     let saved = "";
     const text = Array.from({ length: 2500 }, (_, i) => `row ${i}`).join("\n");
-    const result = await toToolResult({ content: [{ type: "text", text }, { type: "image", data: "I", mimeType: "image/png" }] }, { ...options, saveFullText: async (full) => ((saved = full), "/tmp/all.txt") });
+    const result = await toToolResult(
+      {
+        content: [
+          { type: "text", text },
+          { type: "image", data: "I", mimeType: "image/png" },
+        ],
+      },
+      { ...options, saveFullText: async (full) => ((saved = full), "/tmp/all.txt") },
+    );
     expect(saved).toBe(text);
     const cut = result.content[0] as { text: string };
     expect(cut.text.endsWith("row 1999\n\n[Output truncated: showing the first 2000 of 2500 lines. Full output: /tmp/all.txt]")).toBe(true);

@@ -97,7 +97,8 @@ async function limitText(content: ToolContent[], save: (text: string) => Promise
   } catch (error) {
     where = `The full output could not be saved: ${(error as Error).message}`;
   }
-  const shown = cut.truncatedBy === "lines" ? `the first ${cut.outputLines} of ${cut.totalLines} lines` : `the first ${formatSize(cut.outputBytes)} of ${formatSize(cut.totalBytes)}`;
+  const shown =
+    cut.truncatedBy === "lines" ? `the first ${cut.outputLines} of ${cut.totalLines} lines` : `the first ${formatSize(cut.outputBytes)} of ${formatSize(cut.totalBytes)}`;
   const images = content.filter((block) => block.type === "image");
   return { content: [{ type: "text", text: `${cut.content}\n\n[Output truncated: showing ${shown}. ${where}]` }, ...images], ...(fullOutputPath ? { fullOutputPath } : {}) };
 }

@@ -1,7 +1,8 @@
 /** The zod schemas of the plugin's commands and setting (built on first use). */
 import { z } from "zod";
 
-const EXPOSURE = (what: string) => z.enum(["direct", "deferred", "hidden"]).meta({ description: `${what}: direct (offered to the model), deferred (found with tool_search) or hidden.` });
+const EXPOSURE = (what: string) =>
+  z.enum(["direct", "deferred", "hidden"]).meta({ description: `${what}: direct (offered to the model), deferred (found with tool_search) or hidden.` });
 
 export const McpStatusSchema = () =>
   z
@@ -10,11 +11,15 @@ export const McpStatusSchema = () =>
         .array(
           z.object({
             name: z.string().meta({ description: "The server's name (the <server> of its tools' names)." }),
-            source: z.enum(["client", "project", "user", "extension"]).meta({ description: "client: added by the client (add_mcp_servers, ACP session/new); project/user: an mcp.json; extension: pi.registerMcpServer." }),
+            source: z
+              .enum(["client", "project", "user", "extension"])
+              .meta({ description: "client: added by the client (add_mcp_servers, ACP session/new); project/user: an mcp.json; extension: pi.registerMcpServer." }),
             origin: z.string().optional().meta({ description: "The file or extension it came from." }),
             transport: z.enum(["stdio", "http", "sse"]).meta({ description: "sse after a streamable-HTTP server fell back to the older transport." }),
             enabled: z.boolean().meta({ description: "False: configured with enabled false (or switched off by a project override); it is not started." }),
-            state: z.enum(["disabled", "pending", "connecting", "connected", "disconnected", "failed"]).meta({ description: "disconnected: it dropped and reconnects on the next call; failed: the last attempt failed (see error), the next call tries again." }),
+            state: z
+              .enum(["disabled", "pending", "connecting", "connected", "disconnected", "failed"])
+              .meta({ description: "disconnected: it dropped and reconnects on the next call; failed: the last attempt failed (see error), the next call tries again." }),
             error: z.string().optional().meta({ description: "Why the last connection failed or dropped." }),
             exposure: EXPOSURE("The server's exposure (tools may differ: toolExposure)"),
             description: z.string().optional().meta({ description: "The description its entry gives." }),
@@ -43,7 +48,16 @@ export const AddServersInput = () =>
     .object({
       servers: z.record(z.string(), z.unknown()).meta({ description: "Server name -> an mcpServers entry ({command, args, env, cwd} or {url, headers, type}), as in mcp.json." }),
     })
-    .meta({ examples: [{ servers: { files: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/work"] }, docs: { url: "https://example.com/mcp", headers: { Authorization: "Bearer ${DOCS_TOKEN}" } } } }] });
+    .meta({
+      examples: [
+        {
+          servers: {
+            files: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/work"] },
+            docs: { url: "https://example.com/mcp", headers: { Authorization: "Bearer ${DOCS_TOKEN}" } },
+          },
+        },
+      ],
+    });
 
 export const AddServersOutput = () => z.object({ servers: z.array(z.string()).meta({ description: "The names added (or replaced)." }) });
 
@@ -52,8 +66,13 @@ export const NoInput = () => z.object({}).meta({ examples: [{}] });
 export const mcpSettingSchema = () =>
   z
     .object({
-      timeout: z.number().positive().meta({ description: "Seconds a request to a server (a tool call, a resource read) may take unless its entry sets `timeout`; progress notifications renew it. Default 60." }),
-      connectTimeout: z.number().positive().meta({ description: "Seconds starting a server, its initialize and its tool listing may take before it counts as failed. Default 60." }),
+      timeout: z.number().positive().meta({
+        description: "Seconds a request to a server (a tool call, a resource read) may take unless its entry sets `timeout`; progress notifications renew it. Default 60.",
+      }),
+      connectTimeout: z
+        .number()
+        .positive()
+        .meta({ description: "Seconds starting a server, its initialize and its tool listing may take before it counts as failed. Default 60." }),
       startupWait: z.number().min(0).meta({ description: "Seconds the first prompt waits for servers with direct tools that are still connecting. Default 10." }),
     })
     .partial();

@@ -3,7 +3,11 @@ import { mcpToolDefinition, objectSchema, permissiveDefinition } from "./tool-de
 
 describe("MCP tools as agent tools", () => {
   it("the schema passes as an object schema with properties, $schema dropped, required kept well-formed", () => {
-    expect(objectSchema({ $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { a: { type: "string" } }, required: ["a", 3] })).toEqual({ type: "object", properties: { a: { type: "string" } }, required: ["a"] });
+    expect(objectSchema({ $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { a: { type: "string" } }, required: ["a", 3] })).toEqual({
+      type: "object",
+      properties: { a: { type: "string" } },
+      required: ["a"],
+    });
     expect(objectSchema(undefined)).toEqual({ type: "object", properties: {} });
     expect(objectSchema({ anyOf: [{ required: ["x"] }] })).toEqual({ type: "object", properties: {}, anyOf: [{ required: ["x"] }] });
   });

@@ -94,5 +94,4 @@ export class AgentTools {
     if (!this.#registered.delete(name)) return;
     this.#layer.unregisterTool(name);
   }
-
 }

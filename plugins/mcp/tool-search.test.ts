@@ -17,7 +17,7 @@ describe("tool_search ranking", () => {
   });
 
   it("a tool's whole name, or the part after its server, comes first; the limit holds", async () => {
-    expect((await rankTools("search_code", tools, 1))).toEqual(["mcp__github__search_code"]);
+    expect(await rankTools("search_code", tools, 1)).toEqual(["mcp__github__search_code"]);
     expect((await rankTools("mcp__jira__create_ticket", tools, 8))[0]).toBe("mcp__jira__create_ticket");
     expect(await rankTools("create", tools, 1)).toHaveLength(1);
     expect(await rankTools("x", [], 5)).toEqual([]);

@@ -11,7 +11,35 @@ export const TOOL_SEARCH = "tool_search";
 const DEFAULT_LIMIT = 8;
 /** Matches scoring below this share of the best one are left out. */
 const RELATIVE_SCORE = 0.3;
-const STOP_WORDS = new Set(["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "is", "it", "of", "on", "or", "that", "the", "this", "to", "with", "me", "my", "i", "tool", "tools", "mcp"]);
+const STOP_WORDS = new Set([
+  "a",
+  "an",
+  "and",
+  "are",
+  "as",
+  "at",
+  "be",
+  "by",
+  "for",
+  "from",
+  "in",
+  "is",
+  "it",
+  "of",
+  "on",
+  "or",
+  "that",
+  "the",
+  "this",
+  "to",
+  "with",
+  "me",
+  "my",
+  "i",
+  "tool",
+  "tools",
+  "mcp",
+]);
 const MAX_LIMIT = 25;
 
 export interface SearchCandidate {
@@ -62,12 +90,20 @@ export function toolSearchTool(host: ToolSearchHost): ToolDefinition {
       const withheld = registered.filter((name) => !host.offered(name));
       const note = withheld.length > 0 ? `\nNot offered by the tool selection (--tools / --exclude-tools): ${withheld.join(", ")}` : "";
       if (loaded.length === 0) {
-        const text = withheld.length > 0 ? `No tool could be loaded.${note}` : candidates.length === 0 ? "No tools are waiting to be loaded: every tool there is is already available to you." : `No tool matches "${query}". Try other words.`;
+        const text =
+          withheld.length > 0
+            ? `No tool could be loaded.${note}`
+            : candidates.length === 0
+              ? "No tools are waiting to be loaded: every tool there is is already available to you."
+              : `No tool matches "${query}". Try other words.`;
         return { content: [{ type: "text", text }], details: { loaded: [], withheld } };
       }
       const byName = new Map(candidates.map((candidate) => [candidate.name, candidate]));
       const lines = loaded.map((name) => `- ${name}: ${firstLine(byName.get(name)?.description ?? "")}`);
-      return { content: [{ type: "text", text: `Loaded ${loaded.length} tool${loaded.length === 1 ? "" : "s"}; call them from your next turn:\n${lines.join("\n")}${note}` }], details: { loaded, withheld } };
+      return {
+        content: [{ type: "text", text: `Loaded ${loaded.length} tool${loaded.length === 1 ? "" : "s"}; call them from your next turn:\n${lines.join("\n")}${note}` }],
+        details: { loaded, withheld },
+      };
     },
   };
 }
@@ -110,7 +146,10 @@ function words(text: string): string {
 }
 
 function identifier(text: string): string {
-  return text.trim().toLowerCase().replace(/[^a-z0-9_]/g, "_");
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, "_");
 }
 
 function firstLine(text: string): string {

@@ -53,7 +53,8 @@ export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<num
       const known = [...new Set([...Object.keys(await builtinKeys()), ...Object.keys(await modelsJsonProviders(io)), ...store.providers()])];
       return fail(`atomic auth ${action} needs a provider name, for example: atomic auth ${action} ${known[0] ?? "anthropic"}. Known providers: ${known.join(", ")}.`, true);
     }
-    if (extra.length > 0) return fail(action === "set" ? "The key is read from stdin, not from the command line." : `atomic auth clear takes one provider name, not ${1 + extra.length}.`, true);
+    if (extra.length > 0)
+      return fail(action === "set" ? "The key is read from stdin, not from the command line." : `atomic auth clear takes one provider name, not ${1 + extra.length}.`, true);
   } else if (action !== "list") {
     return fail(`Unknown auth command: ${action}. The commands are set, clear and list.`, true);
   } else {
@@ -71,7 +72,9 @@ export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<num
       await store.load();
       const known = [...new Set([...Object.keys(await builtinKeys()), ...Object.keys(await modelsJsonProviders(io)), ...store.providers()])];
       if (!known.includes(provider)) {
-        io.stderr.write(`Unknown provider "${provider}".${didYouMean(known, provider)} Known providers: ${known.join(", ")}. For a provider a plugin of yours registers, pass --force.\n`);
+        io.stderr.write(
+          `Unknown provider "${provider}".${didYouMean(known, provider)} Known providers: ${known.join(", ")}. For a provider a plugin of yours registers, pass --force.\n`,
+        );
         return 2;
       }
     }

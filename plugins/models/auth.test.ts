@@ -123,10 +123,15 @@ describe("atomic auth", () => {
   });
 
   it("set refuses a provider it does not know, listing the known ones, unless --force", async () => {
-    await writeFile(join(agentDir, "models.json"), JSON.stringify({ providers: { local: { baseUrl: "http://127.0.0.1:1/v1", api: "openai-completions", models: [{ id: "m" }] } } }));
+    await writeFile(
+      join(agentDir, "models.json"),
+      JSON.stringify({ providers: { local: { baseUrl: "http://127.0.0.1:1/v1", api: "openai-completions", models: [{ id: "m" }] } } }),
+    );
     const typo = io("k\n");
     expect(await runAuthCommand(["set", "antropic"], typo)).toBe(2);
-    expect(typo.text().err).toMatch(/^Unknown provider "antropic"\. Did you mean "anthropic"\? Known providers: anthropic, openai, google, openrouter, .*, lmstudio, local\. For a provider a plugin of yours registers, pass --force\.\n$/);
+    expect(typo.text().err).toMatch(
+      /^Unknown provider "antropic"\. Did you mean "anthropic"\? Known providers: anthropic, openai, google, openrouter, .*, lmstudio, local\. For a provider a plugin of yours registers, pass --force\.\n$/,
+    );
     expect(await runAuthCommand(["set", "local"], io("k-local\n"))).toBe(0);
     expect(await runAuthCommand(["set", "--force", "my-gateway"], io("k-gw\n"))).toBe(0);
     expect(await runAuthCommand(["set", "my-gateway"], io("k-gw2\n"))).toBe(0); // stored before: known now

@@ -124,7 +124,14 @@ describe("keyless and ambient credentials", () => {
 
   it("ambient credentials count when every variable of a group is set, and make the request keyless", async () => {
     const groups = [["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"], ["AWS_PROFILE"]];
-    const register = (r: ModelRegistry) => r.registerProvider({ name: "amazon-bedrock", api: "anthropic-bedrock", envKey: "AWS_BEARER_TOKEN_BEDROCK", ambientAuth: groups, models: [model("amazon-bedrock", "claude")] });
+    const register = (r: ModelRegistry) =>
+      r.registerProvider({
+        name: "amazon-bedrock",
+        api: "anthropic-bedrock",
+        envKey: "AWS_BEARER_TOKEN_BEDROCK",
+        ambientAuth: groups,
+        models: [model("amazon-bedrock", "claude")],
+      });
     const none = await registry({ AWS_ACCESS_KEY_ID: "a" });
     register(none);
     expect(none.authStatus("amazon-bedrock")).toEqual({ configured: false });

@@ -21,7 +21,10 @@ const AuthStatusSchema = () =>
 
 /** One model of the --models/enabledModels scope (pi's shape), with the level its pattern named. */
 const ScopedModelSchema = () =>
-  z.object({ model: PublicModel().describe("The model."), thinkingLevel: z.enum(THINKING_LEVELS).optional().meta({ description: "The level the pattern's `:<thinking>` suffix names." }) });
+  z.object({
+    model: PublicModel().describe("The model."),
+    thinkingLevel: z.enum(THINKING_LEVELS).optional().meta({ description: "The level the pattern's `:<thinking>` suffix names." }),
+  });
 
 export function modelCommands(models: ModelsApi, selection: ModelSelection, agent: AgentApi): CommandDefinition<any, any>[] {
   return [
@@ -47,7 +50,14 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
       description:
         "Switch to the next model (saved as the default): through the scope when one is set (`--models`, else the `enabledModels` setting; `isScoped: true`, and a pattern's `:<thinking>` suffix applied), else through the available models, skipping the offline `replay` models unless the current model is one. `null` with fewer than two to move through.",
       input: () => z.object({ direction: z.enum(["forward", "backward"]).optional().describe("Which way to move (default forward).") }).meta({ examples: [{}] }),
-      output: () => z.object({ model: PublicModel().describe("The model now current."), thinkingLevel: z.enum(THINKING_LEVELS).describe("The thinking level now current."), isScoped: z.boolean().meta({ description: "True while moving through the `--models` / `enabledModels` scope." }) }).nullable(),
+      output: () =>
+        z
+          .object({
+            model: PublicModel().describe("The model now current."),
+            thinkingLevel: z.enum(THINKING_LEVELS).describe("The thinking level now current."),
+            isScoped: z.boolean().meta({ description: "True while moving through the `--models` / `enabledModels` scope." }),
+          })
+          .nullable(),
       run: async ({ direction }) => {
         const result = await selection.cycleModel(direction);
         return result && { ...result, model: publicModel(result.model) };
@@ -57,7 +67,16 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
       name: "logout_provider",
       description: "Remove a provider's stored credential and return the remaining auth status and catalog.",
       input: () => z.object({ provider: z.string().describe("The provider whose stored key to remove.") }).meta({ examples: [{ provider: "openai" }] }),
-      output: () => z.object({ provider: z.string().describe("The provider."), authStatus: AuthStatusSchema().describe("Its credential now (an environment key still counts)."), models: z.array(PublicModel()).describe("The models available now."), scopedModels: z.array(ScopedModelSchema()).optional().meta({ description: "The `cycle_model` scope (`--models`, `enabledModels`) whose provider still has a credential." }) }),
+      output: () =>
+        z.object({
+          provider: z.string().describe("The provider."),
+          authStatus: AuthStatusSchema().describe("Its credential now (an environment key still counts)."),
+          models: z.array(PublicModel()).describe("The models available now."),
+          scopedModels: z
+            .array(ScopedModelSchema())
+            .optional()
+            .meta({ description: "The `cycle_model` scope (`--models`, `enabledModels`) whose provider still has a credential." }),
+        }),
       run: async ({ provider }) => {
         await models.removeStoredKey(provider);
         const scopedModels = selection.scope

@@ -25,14 +25,24 @@ beforeAll(async () => {
   const providers = {
     "cmd-key": { baseUrl: at("/v1"), api: "openai-completions", apiKey: "placeholder", models: MODEL },
     "env-key": { baseUrl: at("/v1"), api: "openai-completions", apiKey: "placeholder", models: MODEL },
-    headers: { baseUrl: at("/v1"), api: "openai-completions", apiKey: "k", headers: { "X-Team": "TEAM_NAME", "X-Token": "!printf header-from-cmd", "X-Plain": "core" }, models: MODEL },
+    headers: {
+      baseUrl: at("/v1"),
+      api: "openai-completions",
+      apiKey: "k",
+      headers: { "X-Team": "TEAM_NAME", "X-Token": "!printf header-from-cmd", "X-Plain": "core" },
+      models: MODEL,
+    },
     bearer: { baseUrl: at("/v1beta"), api: "google-generative-ai", apiKey: "goog-key", authHeader: true, models: MODEL },
     gateway: { baseUrl: at("/v1?key=s3cret-in-url"), api: "openai-completions", apiKey: "k", models: MODEL },
     keyless: { baseUrl: at("/v1"), api: "openai-completions", models: MODEL },
     "broken-cmd": { baseUrl: at("/v1"), api: "openai-completions", apiKey: "!echo do-not-leak; exit 7", models: MODEL },
   };
   await writeFile(join(agentDir, "models.json"), JSON.stringify({ providers }));
-  await writeFile(join(agentDir, "auth.json"), JSON.stringify({ "cmd-key": { type: "api_key", key: "!printf stored-cmd-key" }, "env-key": { type: "api_key", key: "TEAM_SECRET" } }), { mode: 0o600 });
+  await writeFile(
+    join(agentDir, "auth.json"),
+    JSON.stringify({ "cmd-key": { type: "api_key", key: "!printf stored-cmd-key" }, "env-key": { type: "api_key", key: "TEAM_SECRET" } }),
+    { mode: 0o600 },
+  );
   const log = { debug() {}, info() {}, error() {}, warn: (m: string) => void warnings.push(m) };
   kernel = await bootKernel({ agentDir, plugins: VENDOR_PLUGINS, env: { TEAM_SECRET: "key-from-env", TEAM_NAME: "core-team" }, log });
 });
@@ -82,7 +92,12 @@ describe("credentials on the wire", () => {
   it("names the provider and the file when a custom provider has no key", () => {
     expect(warnings.filter((w) => w.includes('"keyless"'))).toEqual([expect.stringContaining(join(agentDir, "models.json"))]);
     expect(warnings.find((w) => w.includes('"keyless"'))).toContain("providers.keyless.apiKey");
-    expect(kernel.services.get("models").available().some((m) => m.provider === "keyless")).toBe(false);
+    expect(
+      kernel.services
+        .get("models")
+        .available()
+        .some((m) => m.provider === "keyless"),
+    ).toBe(false);
   });
 
   it("keeps a failing key command's text and output out of the error", async () => {

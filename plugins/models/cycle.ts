@@ -27,7 +27,13 @@ export function cycleCandidates(models: ModelsApi, current: Model | null, scope:
   if (scope.length > 0) return { candidates: scope.filter((entry) => models.authStatus(entry.model.provider).configured), scoped: true };
   const offline = (model: Model) => models.authStatus(model.provider).source === "none";
   const includeOffline = current !== null && offline(current);
-  return { candidates: models.available().filter((model) => includeOffline || !offline(model)).map((model) => ({ model })), scoped: false };
+  return {
+    candidates: models
+      .available()
+      .filter((model) => includeOffline || !offline(model))
+      .map((model) => ({ model })),
+    scoped: false,
+  };
 }
 
 /** The next candidate after `current` (wrapping); the first (or last, backward) when it is not in the list. */

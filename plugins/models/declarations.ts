@@ -21,9 +21,20 @@ export const modelFlags: FlagSpec[] = [
   { name: "--provider", key: "provider", value: "<name>", description: "LLM provider (anthropic, openai, google, replay, or one from models.json)." },
   { name: "--model", key: "model", value: "<pattern>", description: "Model: provider/id, a bare id or a fuzzy pattern, with optional :<thinking> suffix." },
   { name: "--thinking", key: "thinking", value: "<level>", description: `Thinking level at startup: ${THINKING_LEVELS.join(", ")} (clamped to the model; not saved).` },
-  { name: "--models", key: "models", value: "<patterns>", description: "Comma-separated model patterns cycle_model moves through (globs such as anthropic/*, :<thinking> suffixes). Overrides enabledModels." },
+  {
+    name: "--models",
+    key: "models",
+    value: "<patterns>",
+    description: "Comma-separated model patterns cycle_model moves through (globs such as anthropic/*, :<thinking> suffixes). Overrides enabledModels.",
+  },
   { name: "--api-key", key: "apiKey", value: "<key>", description: "API key for the chosen model's provider, this process only (never stored or logged)." },
-  { name: "--list-models", key: "listModels", value: "[pattern]", optionalValue: true, description: "Print the models (optionally those matching a pattern), whether their provider has credentials, and exit." },
+  {
+    name: "--list-models",
+    key: "listModels",
+    value: "[pattern]",
+    optionalValue: true,
+    description: "Print the models (optionally those matching a pattern), whether their provider has credentials, and exit.",
+  },
 ];
 
 /** `--thinking` as a level; anything else is a usage error listing the levels. */

@@ -9,12 +9,18 @@ export function modelsHookDeclarations() {
       new AsyncSeriesHook<[{ headers: Record<string, string | null>; model: Model }]>(["event"]),
       "Before a provider request: taps edit `headers` in place (a value adds or changes one, null removes it).",
     ),
-    before_provider_request: transform(new AsyncSeriesWaterfallHook<[{ payload: unknown; model: Model }]>(["event"]), "Before a provider request: taps may replace the request body."),
+    before_provider_request: transform(
+      new AsyncSeriesWaterfallHook<[{ payload: unknown; model: Model }]>(["event"]),
+      "Before a provider request: taps may replace the request body.",
+    ),
     provider_stream_event: notify(
       new AsyncSeriesHook<[{ model: Model; data: unknown }]>(["event"]),
       "A provider's streaming response carried one server-sent event (its data parsed as JSON), before the adapter reads it; taps are awaited in stream order.",
     ),
-    after_provider_response: notify(new AsyncSeriesHook<[{ status: number; headers: Record<string, string>; model: Model }]>(["event"]), "A provider answered: its status and headers."),
+    after_provider_response: notify(
+      new AsyncSeriesHook<[{ status: number; headers: Record<string, string>; model: Model }]>(["event"]),
+      "A provider answered: its status and headers.",
+    ),
   };
 }
 

@@ -26,7 +26,9 @@ async function registryWith(modelsJson: unknown, env: NodeJS.ProcessEnv = {}): P
 
 describe("models.json", () => {
   it("adds a custom OpenAI-compatible provider with pi's model defaults", async () => {
-    const registry = await registryWith({ providers: { homelab: { baseUrl: "http://localhost:11434/v1", api: "openai-completions", apiKey: "homelab", models: [{ id: "llama3.1:8b" }] } } });
+    const registry = await registryWith({
+      providers: { homelab: { baseUrl: "http://localhost:11434/v1", api: "openai-completions", apiKey: "homelab", models: [{ id: "llama3.1:8b" }] } },
+    });
     expect(registry.find("homelab", "llama3.1:8b")).toEqual({
       id: "llama3.1:8b",
       name: "llama3.1:8b",
@@ -59,7 +61,10 @@ describe("models.json", () => {
           headers: { "X-Team": "core" },
           compat: { nested: { a: 1 } },
           modelOverrides: { "gpt-4o": { name: "GPT-4o (team)", compat: { nested: { b: 2 } } } },
-          models: [{ id: "gpt-5.2", contextWindow: 272000 }, { id: "my-finetune", name: "Mine", reasoning: true, input: ["text", "image"] }],
+          models: [
+            { id: "gpt-5.2", contextWindow: 272000 },
+            { id: "my-finetune", name: "Mine", reasoning: true, input: ["text", "image"] },
+          ],
         },
       },
     });

@@ -166,7 +166,8 @@ function patchModel(model: Model, patch: z.output<ReturnType<typeof buildSchemas
   if (patch.maxTokens !== undefined) next.maxTokens = patch.maxTokens;
   if (patch.headers !== undefined) next.headers = { ...model.headers, ...patch.headers };
   if (patch.compat !== undefined) next.compat = deepMerge(model.compat ?? {}, patch.compat);
-  if (patch.costTiers !== undefined) next.costTiers = patch.costTiers.map((tier) => ({ aboveInputTokens: tier.aboveInputTokens, cost: { cacheRead: 0, cacheWrite: 0, ...tier.cost } }));
+  if (patch.costTiers !== undefined)
+    next.costTiers = patch.costTiers.map((tier) => ({ aboveInputTokens: tier.aboveInputTokens, cost: { cacheRead: 0, cacheWrite: 0, ...tier.cost } }));
   if (patch.thinkingLevelMap !== undefined) {
     // Kept with the other wire details; the levels it offers follow from it unless listed.
     next.compat = { ...next.compat, thinkingLevelMap: { ...patch.thinkingLevelMap } };
@@ -175,4 +176,3 @@ function patchModel(model: Model, patch: z.output<ReturnType<typeof buildSchemas
   if (patch.thinkingLevels !== undefined) next.thinkingLevels = [...patch.thinkingLevels];
   return next;
 }
-

@@ -99,7 +99,9 @@ export class ModelRegistry implements ModelsApi {
       this.registerProvider(customProvider(name, config));
       // Registered anyway, so choosing one of its models explains itself instead of "not found".
       if (!this.authStatus(name).configured) {
-        this.#warn(`Custom provider "${name}" in ${file} has no API key: add providers.${name}.apiKey (a key, an env-var name or !command; any placeholder for a server that needs none) or run \`atomic auth set ${name}\`. Its models are unavailable until then.`);
+        this.#warn(
+          `Custom provider "${name}" in ${file} has no API key: add providers.${name}.apiKey (a key, an env-var name or !command; any placeholder for a server that needs none) or run \`atomic auth set ${name}\`. Its models are unavailable until then.`,
+        );
       }
     }
   }

@@ -8,7 +8,8 @@ import type { ModelsHooks } from "./hooks.js";
 
 export function providerRequestHooks(hooks: ModelsHooks): ProviderRequestHooks {
   return {
-    active: () => hooks.before_provider_headers.isUsed() || hooks.before_provider_request.isUsed() || hooks.after_provider_response.isUsed() || hooks.provider_stream_event.isUsed(),
+    active: () =>
+      hooks.before_provider_headers.isUsed() || hooks.before_provider_request.isUsed() || hooks.after_provider_response.isUsed() || hooks.provider_stream_event.isUsed(),
     async headers(model: Model, headers: Record<string, string>) {
       if (!hooks.before_provider_headers.isUsed()) return headers;
       const editable: Record<string, string | null> = { ...headers };

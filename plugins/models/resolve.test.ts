@@ -85,13 +85,22 @@ describe("startup model", () => {
     const choice = resolveStartupModel(registry, { ...cli, model: "gpt-5.6-mimi" }, {});
     expect(choice.model).toBeUndefined();
     expect(choice.error).toMatch(/^No model matches --model "gpt-5.6-mimi"\. Closest: \S+\/gpt-5\.4-mini, /);
-    expect(resolveStartupModel(registry, { ...cli, provider: "nope", model: "x" }, {}).error).toMatch(/^Unknown provider "nope" \(--provider\)\. Known providers: anthropic, openai, google, openrouter, .*, lmstudio, local, mirror\./);
+    expect(resolveStartupModel(registry, { ...cli, provider: "nope", model: "x" }, {}).error).toMatch(
+      /^Unknown provider "nope" \(--provider\)\. Known providers: anthropic, openai, google, openrouter, .*, lmstudio, local, mirror\./,
+    );
     // With a known --provider an unknown id is still a custom id (with the warning).
-    expect(resolveStartupModel(registry, { ...cli, provider: "openai", model: "gpt-next" }, {})).toMatchObject({ model: { id: "gpt-next" }, warning: expect.stringMatching(/not in the openai catalog/) });
+    expect(resolveStartupModel(registry, { ...cli, provider: "openai", model: "gpt-next" }, {})).toMatchObject({
+      model: { id: "gpt-next" },
+      warning: expect.stringMatching(/not in the openai catalog/),
+    });
   });
 
   it("starts a scope with the saved default when it is in scope, else its first model with a key, with its level", () => {
-    const scope = [{ model: registry.find("anthropic", "claude-haiku-4-5")! }, { model: registry.find("openai", "gpt-4.1")!, thinkingLevel: "low" as const }, { model: registry.find("openai", "gpt-5.5")! }];
+    const scope = [
+      { model: registry.find("anthropic", "claude-haiku-4-5")! },
+      { model: registry.find("openai", "gpt-4.1")!, thinkingLevel: "low" as const },
+      { model: registry.find("openai", "gpt-5.5")! },
+    ];
     expect(resolveStartupModel(registry, cli, {}, scope)).toMatchObject({ model: { id: "gpt-4.1" }, thinkingLevel: "low" });
     expect(resolveStartupModel(registry, cli, { defaultProvider: "openai", defaultModel: "gpt-5.5" }, scope).model?.id).toBe("gpt-5.5");
   });

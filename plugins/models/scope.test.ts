@@ -14,7 +14,10 @@ const ref = (m: Model) => `${m.provider}/${m.id}`;
 
 beforeAll(async () => {
   agentDir = await tempDir();
-  await writeFile(join(agentDir, "models.json"), JSON.stringify({ providers: { local: { baseUrl: "http://localhost:1/v1", api: "openai-completions", apiKey: "k", models: [{ id: "llama3:8b" }] } } }));
+  await writeFile(
+    join(agentDir, "models.json"),
+    JSON.stringify({ providers: { local: { baseUrl: "http://localhost:1/v1", api: "openai-completions", apiKey: "k", models: [{ id: "llama3:8b" }] } } }),
+  );
   registry = new ModelRegistry({ env: { ANTHROPIC_API_KEY: "a" }, agentDir });
   await registry.loadConfig();
   for (const provider of await builtinProviders()) registry.registerProvider(provider);
@@ -24,7 +27,18 @@ beforeAll(async () => {
 afterAll(() => removeDir(agentDir));
 
 function replayModel(id: string): Model {
-  return { id, name: id, api: "replay", provider: "replay", baseUrl: "", reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1000, maxTokens: 100 };
+  return {
+    id,
+    name: id,
+    api: "replay",
+    provider: "replay",
+    baseUrl: "",
+    reasoning: false,
+    input: ["text"],
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    contextWindow: 1000,
+    maxTokens: 100,
+  };
 }
 
 describe("model scope", () => {

@@ -89,7 +89,8 @@ export class ModelSelection {
       const anyKey = this.#models.providers().some((provider) => this.#models.authStatus(provider).source !== "none" && this.#models.authStatus(provider).configured);
       return anyKey ? noModelSelected(family) : `${noModelSelected(family)} ${noKeysHint(MAIN_PROVIDERS.flatMap((provider) => this.#models.providerInfo(provider)?.envKey ?? []))}`;
     }
-    if (!this.#models.authStatus(model.provider).configured) return `No API key found for ${model.provider}. ${keyHowTo(model.provider, this.#models.providerInfo(model.provider)?.envKey)}`;
+    if (!this.#models.authStatus(model.provider).configured)
+      return `No API key found for ${model.provider}. ${keyHowTo(model.provider, this.#models.providerInfo(model.provider)?.envKey)}`;
     return undefined;
   }
 

@@ -93,7 +93,12 @@ describe("startup choice", () => {
     kernel = await bootKernel({ agentDir, plugins: [replayPlugin, ...VENDOR_PLUGINS], settings: { defaultProvider: "replay", defaultModel: "demo" } });
     expect((await invoke("get_state")).model).toMatchObject({ provider: "replay", id: "demo" });
     expect(await listed()).toContain("replay/demo");
-    kernel = await bootKernel({ agentDir, plugins: [replayPlugin, ...VENDOR_PLUGINS], env: { ANTHROPIC_API_KEY: "k" }, settings: { enabledModels: ["replay/demo", "anthropic/*"] } });
+    kernel = await bootKernel({
+      agentDir,
+      plugins: [replayPlugin, ...VENDOR_PLUGINS],
+      env: { ANTHROPIC_API_KEY: "k" },
+      settings: { enabledModels: ["replay/demo", "anthropic/*"] },
+    });
     expect(await listed()).toContain("replay/demo");
     kernel = await bootKernel({ agentDir, plugins: [replayPlugin, ...VENDOR_PLUGINS], cli: { provider: "replay", model: "demo" } });
     expect((await invoke("get_state")).model).toMatchObject({ provider: "replay", id: "demo" });

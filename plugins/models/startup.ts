@@ -13,8 +13,7 @@ import { resolveModelPattern, splitThinking } from "./resolve.js";
 import type { ScopedModel } from "./scope.js";
 import { keyHowTo } from "./hints.js";
 
-export const UNSUPPORTED_DEFAULT_ERROR =
-  "Configured default model is unavailable or unsupported. Update defaultProvider/defaultModel or use /model.";
+export const UNSUPPORTED_DEFAULT_ERROR = "Configured default model is unavailable or unsupported. Update defaultProvider/defaultModel or use /model.";
 export const UNSUPPORTED_DEFAULT_REASON = "configured-provider-unsupported";
 
 export interface StartupChoice {

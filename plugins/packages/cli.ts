@@ -8,7 +8,19 @@
 import { packageResources } from "../../lib/packages/index.js";
 import { parseSource, sourceIdentity, type PackageSource } from "../../lib/packages/source.js";
 import type { PackageSetting } from "./api.js";
-import { addPackage, entrySource, identityOf, packageEntries, projectTrusted, readSettings, removePackage, settingsPlace, sourceForSettings, type SettingsPlace, type SettingsScope } from "./settings-file.js";
+import {
+  addPackage,
+  entrySource,
+  identityOf,
+  packageEntries,
+  projectTrusted,
+  readSettings,
+  removePackage,
+  settingsPlace,
+  sourceForSettings,
+  type SettingsPlace,
+  type SettingsScope,
+} from "./settings-file.js";
 import { PackageStore } from "./store.js";
 
 export interface PackagesCliIo {
@@ -110,7 +122,9 @@ class CommandContext {
       const place = settingsPlace(scope, this.io.agentDir, this.io.cwd);
       const entries = packageEntries(await readSettings(place.file), place.file);
       if (entries.length === 0) continue;
-      lines.push(`${scope === "user" ? "User" : "Project"} packages (${place.file})${scope === "project" && !trusted ? ": not loaded, the project is not trusted (--approve or trustedProjects)" : ""}:`);
+      lines.push(
+        `${scope === "user" ? "User" : "Project"} packages (${place.file})${scope === "project" && !trusted ? ": not loaded, the project is not trusted (--approve or trustedProjects)" : ""}:`,
+      );
       for (const entry of entries) lines.push(`  ${await this.#describeEntry(entry, place, store)}`);
     }
     this.io.stdout.write(lines.length === 0 ? "No packages configured. Add one with: atomic install npm:<name>\n" : `${lines.join("\n")}\n`);
@@ -161,14 +175,17 @@ class CommandContext {
       return `${raw}: ${(error as Error).message}`;
     }
     const path = store.path(source, place.scope);
-    if (!(await store.installed(source, place.scope))) return `${raw}${filtered}: not installed (installed at the next start, or run atomic install ${raw}${place.scope === "project" ? " -l" : ""})`;
+    if (!(await store.installed(source, place.scope)))
+      return `${raw}${filtered}: not installed (installed at the next start, or run atomic install ${raw}${place.scope === "project" ? " -l" : ""})`;
     const resources = await packageResources(path);
     return `${raw}${filtered}: ${path}${resources.version !== undefined ? ` (${resources.version})` : ""}, ${describe(resources)}`;
   }
 
   async #place(scope: SettingsScope): Promise<SettingsPlace> {
     if (scope === "project" && !(await projectTrusted(this.io.agentDir, this.io.cwd, this.approve, this.io.env))) {
-      throw new Error(`The project ${this.io.cwd} is not trusted, so its packages are not installed or changed: pass --approve, or add the folder to trustedProjects in ${settingsPlace("user", this.io.agentDir, this.io.cwd).file}`);
+      throw new Error(
+        `The project ${this.io.cwd} is not trusted, so its packages are not installed or changed: pass --approve, or add the folder to trustedProjects in ${settingsPlace("user", this.io.agentDir, this.io.cwd).file}`,
+      );
     }
     return settingsPlace(scope, this.io.agentDir, this.io.cwd);
   }

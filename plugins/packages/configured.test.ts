@@ -36,7 +36,14 @@ describe("the packages a process loads", () => {
   });
 
   it("settings passed in by an embedder are the user's, relative to the working folder", () => {
-    const list = configuredPackages(config({ settings: { packages: ["./here"] }, settingsSources: { sources: { packages: "override" }, userFile: "", projectFile: "" }, settingsLayers: { user: {}, project: {} } }), []);
+    const list = configuredPackages(
+      config({
+        settings: { packages: ["./here"] },
+        settingsSources: { sources: { packages: "override" }, userFile: "", projectFile: "" },
+        settingsLayers: { user: {}, project: {} },
+      }),
+      [],
+    );
     expect(list.wanted[0]).toMatchObject({ scope: "user", source: { path: "/repo/here" } });
   });
 });

@@ -43,7 +43,13 @@ export default definePlugin({
         if (wanted.wanted.length === 0 && wanted.invalid.length === 0) return { packages: [], cliEntries: new Map(), failures: [] };
         // Only now the resolving and installing code (and its libraries) loads.
         const [{ resolveWanted }, { PackageStore }] = await Promise.all([import("./resolve.js"), import("./store.js")]);
-        const store = new PackageStore({ agentDir: config.agentDir, cwd: config.cwd, env: config.env, output: "capture", ...(config.settings.npmCommand ? { npmCommand: config.settings.npmCommand } : {}) });
+        const store = new PackageStore({
+          agentDir: config.agentDir,
+          cwd: config.cwd,
+          env: config.env,
+          output: "capture",
+          ...(config.settings.npmCommand ? { npmCommand: config.settings.npmCommand } : {}),
+        });
         const result = await resolveWanted(wanted, new Map(), {
           store,
           deadline: Date.now() + STARTUP_INSTALL_BUDGET_MS,

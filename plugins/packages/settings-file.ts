@@ -48,7 +48,11 @@ export async function readSettings(file: string): Promise<Record<string, unknown
 export function packageEntries(settings: Record<string, unknown>, file: string): PackageSetting[] {
   const list = settings.packages;
   if (list === undefined) return [];
-  const valid = Array.isArray(list) && list.every((entry) => (typeof entry === "string" && entry !== "") || (typeof entry === "object" && entry !== null && typeof (entry as { source?: unknown }).source === "string"));
+  const valid =
+    Array.isArray(list) &&
+    list.every(
+      (entry) => (typeof entry === "string" && entry !== "") || (typeof entry === "object" && entry !== null && typeof (entry as { source?: unknown }).source === "string"),
+    );
   if (!valid) throw new Error(`Invalid settings file ${file}: Invalid packages: expected an array of sources or {source, ...} objects`);
   return list as PackageSetting[];
 }

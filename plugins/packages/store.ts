@@ -181,7 +181,12 @@ export class PackageStore {
 
   #npm(args: string[], deadline: number | undefined, cwd?: string): Promise<string> {
     const [command, ...lead] = this.options.npmCommand && this.options.npmCommand.length > 0 ? this.options.npmCommand : [process.platform === "win32" ? "npm.cmd" : "npm"];
-    return this.#run(command!, [...lead, ...args], { env: this.options.env, output: this.options.output, ...(cwd ? { cwd } : {}), ...(deadline !== undefined ? { deadline } : {}) });
+    return this.#run(command!, [...lead, ...args], {
+      env: this.options.env,
+      output: this.options.output,
+      ...(cwd ? { cwd } : {}),
+      ...(deadline !== undefined ? { deadline } : {}),
+    });
   }
 
   #git(args: string[], cwd: string | undefined, deadline: number | undefined, output: CommandOutput = this.options.output): Promise<string> {

@@ -58,7 +58,8 @@ export function expandTemplate(template: string, args: readonly string[], maxGro
   let length = template.length;
   const grow = (match: string, replacement: string) => {
     length += replacement.length - match.length;
-    if (length > limit) throw new ExpansionTooLarge(`the template expands to more than ${limit} characters (its arguments' ${all.length} plus ${maxGrowth}, the most a template may add)`);
+    if (length > limit)
+      throw new ExpansionTooLarge(`the template expands to more than ${limit} characters (its arguments' ${all.length} plus ${maxGrowth}, the most a template may add)`);
     return replacement;
   };
   return template.replace(PLACEHOLDER, (match, index: string | undefined, every: string | undefined, braced: string | undefined) => {

@@ -30,8 +30,19 @@ export default definePlugin({
   dependsOn: ["slash-commands"],
   requires: ["slashCommands"],
   flags: [
-    { name: "--prompt-template", key: "promptTemplate", value: "<path>", repeatable: true, description: "Load this prompt template (a .md file or a folder of them) for this run; repeatable, also with --no-prompt-templates." },
-    { name: "--no-prompt-templates", alias: "-np", key: "noPromptTemplates", description: "Do not load discovered or configured prompt templates; --prompt-template paths still load." },
+    {
+      name: "--prompt-template",
+      key: "promptTemplate",
+      value: "<path>",
+      repeatable: true,
+      description: "Load this prompt template (a .md file or a folder of them) for this run; repeatable, also with --no-prompt-templates.",
+    },
+    {
+      name: "--no-prompt-templates",
+      alias: "-np",
+      key: "noPromptTemplates",
+      description: "Do not load discovered or configured prompt templates; --prompt-template paths still load.",
+    },
   ],
   settings: {
     prompts: defineSetting(() => z.array(z.string()), {

@@ -153,7 +153,9 @@ export class TemplateLibrary {
 
   /** Stamps each file; symlinks and odd files get the full check (followed, confined, regular). */
   async #checked(files: { path: string; realPath?: string }[], root: ResourceRoot): Promise<Candidate[]> {
-    const checked = await Promise.all(files.map((file) => (file.realPath !== undefined ? plainFile(file.path, file.realPath, root.confineTo) : checkFile(file.path, root.confineTo))));
+    const checked = await Promise.all(
+      files.map((file) => (file.realPath !== undefined ? plainFile(file.path, file.realPath, root.confineTo) : checkFile(file.path, root.confineTo))),
+    );
     const found: Candidate[] = [];
     files.forEach(({ path }, i) => {
       const check = checked[i]!;
@@ -196,6 +198,10 @@ export async function describeTemplate(text: string): Promise<Parsed> {
   if (!parsed.ok) return parsed;
   const described = stringField(parsed.data, "description");
   if (described !== undefined) return { ok: true, description: described };
-  const line = parsed.body.split("\n").map((candidate) => candidate.trim()).find((candidate) => candidate !== "") ?? "";
+  const line =
+    parsed.body
+      .split("\n")
+      .map((candidate) => candidate.trim())
+      .find((candidate) => candidate !== "") ?? "";
   return { ok: true, description: line.length > DESCRIPTION_FROM_BODY ? `${line.slice(0, DESCRIPTION_FROM_BODY)}...` : line };
 }

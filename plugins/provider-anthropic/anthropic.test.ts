@@ -68,7 +68,16 @@ describe("anthropic request and replay", () => {
   });
 
   it("replays signed thinking and tool calls to the same model; merges tool results", async () => {
-    ctx.fake.script({ thinking: "Plan", toolCalls: [{ name: "bash", args: { command: "ls" } }, { name: "bash", args: { command: "pwd" } }] }, { text: "done" });
+    ctx.fake.script(
+      {
+        thinking: "Plan",
+        toolCalls: [
+          { name: "bash", args: { command: "ls" } },
+          { name: "bash", args: { command: "pwd" } },
+        ],
+      },
+      { text: "done" },
+    );
     const first = await runStream(ctx.kernel, streamRequest(ctx.model, { tools: [BASH_TOOL], thinkingLevel: "low" }));
     const assistant = (first.final as { message: AssistantMessage }).message;
     expect(assistant.content[0]).toMatchObject({ thinkingSignature: "sig-part-1sig-part-2" });
@@ -76,7 +85,14 @@ describe("anthropic request and replay", () => {
     const messages: LlmMessage[] = [
       { role: "user", content: "go", timestamp: 1 },
       assistant,
-      ...calls.map((c, i) => ({ role: "toolResult" as const, toolCallId: c.type === "toolCall" ? c.id : "", toolName: "bash", content: [{ type: "text" as const, text: `out${i}` }], isError: i === 1, timestamp: 2 })),
+      ...calls.map((c, i) => ({
+        role: "toolResult" as const,
+        toolCallId: c.type === "toolCall" ? c.id : "",
+        toolName: "bash",
+        content: [{ type: "text" as const, text: `out${i}` }],
+        isError: i === 1,
+        timestamp: 2,
+      })),
     ];
     await runStream(ctx.kernel, streamRequest(ctx.model, { messages, tools: [BASH_TOOL], thinkingLevel: "low" }));
     const body = ctx.fake.requests[1]!.body;
@@ -98,7 +114,10 @@ describe("anthropic request and replay", () => {
     expect(first.events.map((e) => e.type).slice(1, 3)).toEqual(["thinking_start", "thinking_end"]);
     const history: LlmMessage[] = [{ role: "user", content: "q", timestamp: 1 }, assistant, { role: "user", content: "more", timestamp: 2 }];
     await runStream(ctx.kernel, streamRequest(ctx.model, { messages: history, thinkingLevel: "medium" }));
-    expect(ctx.fake.requests[1]!.body.messages[1].content).toEqual([{ type: "redacted_thinking", data: "opaque-blob" }, { type: "text", text: "Answer" }]);
+    expect(ctx.fake.requests[1]!.body.messages[1].content).toEqual([
+      { type: "redacted_thinking", data: "opaque-blob" },
+      { type: "text", text: "Answer" },
+    ]);
     // Another model never sees it.
     const other = { ...ctx.model, id: "fake-2" };
     const otherBody = buildAnthropicRequest(streamRequest(other, { messages: history })).params as { messages: { content: unknown }[] };
@@ -133,8 +152,24 @@ describe("anthropic request and replay", () => {
     ctx.fake.script({ text: "seen" });
     const messages: LlmMessage[] = [
       { role: "user", content: "shot", timestamp: 1 },
-      { ...ownTurn(ctx.model.id), content: [{ type: "toolCall", id: "toolu_a", name: "shot", arguments: {} }, { type: "toolCall", id: "toolu_b", name: "shot", arguments: {} }] },
-      { role: "toolResult", toolCallId: "toolu_a", toolName: "shot", content: [{ type: "text", text: "here" }, { type: "image", data: TINY_PNG, mimeType: "image/png" }], isError: false, timestamp: 2 },
+      {
+        ...ownTurn(ctx.model.id),
+        content: [
+          { type: "toolCall", id: "toolu_a", name: "shot", arguments: {} },
+          { type: "toolCall", id: "toolu_b", name: "shot", arguments: {} },
+        ],
+      },
+      {
+        role: "toolResult",
+        toolCallId: "toolu_a",
+        toolName: "shot",
+        content: [
+          { type: "text", text: "here" },
+          { type: "image", data: TINY_PNG, mimeType: "image/png" },
+        ],
+        isError: false,
+        timestamp: 2,
+      },
       { role: "toolResult", toolCallId: "toolu_b", toolName: "shot", content: [{ type: "image", data: TINY_PNG, mimeType: "image/png" }], isError: false, timestamp: 3 },
     ];
     await runStream(ctx.kernel, streamRequest(ctx.model, { messages }));
@@ -154,8 +189,20 @@ describe("anthropic request and replay", () => {
 });
 
 describe("anthropic thinking decided by the model", () => {
-  const base = { id: "x", name: "x", api: "anthropic-messages", provider: "anthropic", baseUrl: "", reasoning: true, input: ["text" as const], cost: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1_000_000, maxTokens: 64_000 };
-  const thinking = (id: string, level: "off" | "high" | "xhigh" = "high", extra = {}) => buildAnthropicRequest(streamRequest({ ...base, id, ...extra }, { thinkingLevel: level })).params;
+  const base = {
+    id: "x",
+    name: "x",
+    api: "anthropic-messages",
+    provider: "anthropic",
+    baseUrl: "",
+    reasoning: true,
+    input: ["text" as const],
+    cost: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+    contextWindow: 1_000_000,
+    maxTokens: 64_000,
+  };
+  const thinking = (id: string, level: "off" | "high" | "xhigh" = "high", extra = {}) =>
+    buildAnthropicRequest(streamRequest({ ...base, id, ...extra }, { thinkingLevel: level })).params;
 
   it("gives a user-added Opus 4.7 adaptive thinking with summarized display, never budget_tokens", () => {
     expect(thinking("claude-opus-4-7")).toMatchObject({ thinking: { type: "adaptive", display: "summarized" }, output_config: { effort: "high" } });
@@ -196,7 +243,18 @@ describe("anthropic.cacheTtl", () => {
 });
 
 describe("anthropic history conversion", () => {
-  const model = { id: "m", name: "m", api: "anthropic-messages", provider: "anthropic", baseUrl: "", reasoning: true, input: ["text", "image"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1, maxTokens: 1 } as const;
+  const model = {
+    id: "m",
+    name: "m",
+    api: "anthropic-messages",
+    provider: "anthropic",
+    baseUrl: "",
+    reasoning: true,
+    input: ["text", "image"],
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    contextWindow: 1,
+    maxTokens: 1,
+  } as const;
   const from = (provider: string, content: AssistantMessage["content"]): AssistantMessage => ({
     role: "assistant",
     content,
@@ -209,8 +267,19 @@ describe("anthropic history conversion", () => {
   });
 
   it("keeps redacted thinking for the same model as redacted_thinking", () => {
-    const out = convertMessages([from("anthropic", [{ type: "thinking", thinking: "[Reasoning redacted]", redacted: true, thinkingSignature: "opaque" }, { type: "text", text: "hi" }])], { ...model, input: [...model.input] });
-    expect(out[0]!.content).toEqual([{ type: "redacted_thinking", data: "opaque" }, { type: "text", text: "hi" }]);
+    const out = convertMessages(
+      [
+        from("anthropic", [
+          { type: "thinking", thinking: "[Reasoning redacted]", redacted: true, thinkingSignature: "opaque" },
+          { type: "text", text: "hi" },
+        ]),
+      ],
+      { ...model, input: [...model.input] },
+    );
+    expect(out[0]!.content).toEqual([
+      { type: "redacted_thinking", data: "opaque" },
+      { type: "text", text: "hi" },
+    ]);
   });
 
   it("turns unsigned thinking into text", () => {

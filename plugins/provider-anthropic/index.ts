@@ -29,6 +29,8 @@ export default definePlugin({
       return (call: Parameters<typeof streamAnthropic>[0]) => streamAnthropic(call, { cacheTtl }, clientFor);
     };
     k.hooks.stream.for(ANTHROPIC_BEDROCK_API).tap(k.name, (request) => lazyProviderStream(models, request, loadBedrock));
-    warmSdkWhenUsed(k, [ANTHROPIC_API, ANTHROPIC_BEDROCK_API], (api) => (api === ANTHROPIC_API ? import("./stream.js") : Promise.all([import("./stream.js"), import("./bedrock.js")])));
+    warmSdkWhenUsed(k, [ANTHROPIC_API, ANTHROPIC_BEDROCK_API], (api) =>
+      api === ANTHROPIC_API ? import("./stream.js") : Promise.all([import("./stream.js"), import("./bedrock.js")]),
+    );
   },
 });

@@ -46,7 +46,12 @@ export function buildAnthropicRequest(request: StreamRequest, options: Anthropic
   if (context.tools.length > 0) {
     // Tool arguments stream as they are written, per tool; a server without the field gets the old beta header.
     const eager = model.compat?.supportsEagerToolInputStreaming !== false;
-    params.tools = context.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters, ...(eager ? { eager_input_streaming: true } : {}) }));
+    params.tools = context.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.parameters,
+      ...(eager ? { eager_input_streaming: true } : {}),
+    }));
     if (!eager) betas.push(FINE_GRAINED_TOOL_STREAMING);
   }
   applyThinking(params, betas, model, clampThinkingLevel(request.options.thinkingLevel, thinkingLevelsFor(model)));

@@ -29,7 +29,10 @@ export async function discoverLocalModels(servers: readonly LocalServer[], model
         models.registerProvider({ name: provider.provider, api: provider.api, baseUrl, models: entries.map((entry) => expandModel(header, entry)) });
         if (entries.length === 0 && wanted) warn(`${provider.name} at ${baseUrl} lists no models (load or pull one first).`);
       } catch (error) {
-        if (wanted) warn(`${provider.name}: cannot list the models at ${baseUrl}/models (${(error as Error).message}). Is the server running? Set ${provider.local!.baseUrlEnv} or providers.${provider.provider}.baseUrl in models.json to its address.`);
+        if (wanted)
+          warn(
+            `${provider.name}: cannot list the models at ${baseUrl}/models (${(error as Error).message}). Is the server running? Set ${provider.local!.baseUrlEnv} or providers.${provider.provider}.baseUrl in models.json to its address.`,
+          );
       }
     }),
   );

@@ -31,7 +31,16 @@ describe("gemini request and replay", () => {
   });
 
   it("replays thought signatures and merges function responses into one user turn", async () => {
-    ctx.fake.script({ thinking: "Plan", toolCalls: [{ name: "bash", args: { command: "ls" } }, { name: "bash", args: { command: "pwd" } }] }, { text: "done" });
+    ctx.fake.script(
+      {
+        thinking: "Plan",
+        toolCalls: [
+          { name: "bash", args: { command: "ls" } },
+          { name: "bash", args: { command: "pwd" } },
+        ],
+      },
+      { text: "done" },
+    );
     const first = await runStream(ctx.kernel, streamRequest(ctx.model, { tools: [BASH_TOOL], thinkingLevel: "low" }));
     const assistant = (first.final as { message: AssistantMessage }).message;
     const calls = assistant.content.filter((b) => b.type === "toolCall");
@@ -39,17 +48,21 @@ describe("gemini request and replay", () => {
     const messages: LlmMessage[] = [
       { role: "user", content: "go", timestamp: 1 },
       assistant,
-      ...calls.map((c, i) => ({ role: "toolResult" as const, toolCallId: c.type === "toolCall" ? c.id : "", toolName: "bash", content: [{ type: "text" as const, text: `out${i}` }], isError: i === 1, timestamp: 2 })),
+      ...calls.map((c, i) => ({
+        role: "toolResult" as const,
+        toolCallId: c.type === "toolCall" ? c.id : "",
+        toolName: "bash",
+        content: [{ type: "text" as const, text: `out${i}` }],
+        isError: i === 1,
+        timestamp: 2,
+      })),
     ];
     await runStream(ctx.kernel, streamRequest(ctx.model, { messages, tools: [BASH_TOOL] }));
     const contents = ctx.fake.requests[1]!.body.contents;
     expect(contents).toHaveLength(3);
     expect(contents[1].role).toBe("model");
     expect(contents[1].parts[1]).toEqual({ functionCall: { name: "bash", args: { command: "ls" } }, thoughtSignature: GEMINI_THOUGHT_SIGNATURE });
-    expect(contents[2].parts).toEqual([
-      { functionResponse: { name: "bash", response: { output: "out0" } } },
-      { functionResponse: { name: "bash", response: { error: "out1" } } },
-    ]);
+    expect(contents[2].parts).toEqual([{ functionResponse: { name: "bash", response: { output: "out0" } } }, { functionResponse: { name: "bash", response: { error: "out1" } } }]);
   });
 
   it("maps MAX_TOKENS to length and SAFETY to an error", async () => {
@@ -62,7 +75,17 @@ describe("gemini request and replay", () => {
 });
 
 describe("gemini thinking config", () => {
-  const base = { name: "g", api: "google-generative-ai", provider: "google", baseUrl: "", reasoning: true, input: ["text"] as ("text" | "image")[], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1, maxTokens: 1 };
+  const base = {
+    name: "g",
+    api: "google-generative-ai",
+    provider: "google",
+    baseUrl: "",
+    reasoning: true,
+    input: ["text"] as ("text" | "image")[],
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    contextWindow: 1,
+    maxTokens: 1,
+  };
 
   it("uses thinkingLevel on Gemini 3 and budgets on 2.5", () => {
     expect(thinkingConfig({ ...base, id: "gemini-3-pro-preview", thinkingLevels: ["low", "high"] }, "medium")).toEqual({ includeThoughts: true, thinkingLevel: "HIGH" });
@@ -73,7 +96,17 @@ describe("gemini thinking config", () => {
 });
 
 describe("gemini history and budgets", () => {
-  const base = { name: "g", api: "google-generative-ai", provider: "google", baseUrl: "", reasoning: true, input: ["text"] as ("text" | "image")[], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1_000_000, maxTokens: 65_536 };
+  const base = {
+    name: "g",
+    api: "google-generative-ai",
+    provider: "google",
+    baseUrl: "",
+    reasoning: true,
+    input: ["text"] as ("text" | "image")[],
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    contextWindow: 1_000_000,
+    maxTokens: 65_536,
+  };
   const turn = (provider: string, model: string, content: AssistantMessage["content"]): AssistantMessage => ({
     role: "assistant",
     content,

@@ -37,8 +37,12 @@ export function azureRoute(env: NodeJS.ProcessEnv): ResponsesRoute {
  */
 export function azureBaseUrl(modelBaseUrl: string, env: NodeJS.ProcessEnv): string {
   const resource = env.AZURE_OPENAI_RESOURCE_NAME?.trim();
-  const configured = env.AZURE_OPENAI_BASE_URL?.trim() || (resource ? `https://${resource}.openai.azure.com` : undefined) || (modelBaseUrl.includes("{") ? undefined : modelBaseUrl);
-  if (!configured) throw new Error("Azure OpenAI needs the resource's address: set AZURE_OPENAI_BASE_URL (https://<resource>.openai.azure.com) or AZURE_OPENAI_RESOURCE_NAME, or providers.azure.baseUrl in models.json.");
+  const configured =
+    env.AZURE_OPENAI_BASE_URL?.trim() || (resource ? `https://${resource}.openai.azure.com` : undefined) || (modelBaseUrl.includes("{") ? undefined : modelBaseUrl);
+  if (!configured)
+    throw new Error(
+      "Azure OpenAI needs the resource's address: set AZURE_OPENAI_BASE_URL (https://<resource>.openai.azure.com) or AZURE_OPENAI_RESOURCE_NAME, or providers.azure.baseUrl in models.json.",
+    );
   let url: URL;
   try {
     url = new URL(configured.replace(/\/+$/, ""));

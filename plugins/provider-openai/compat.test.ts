@@ -34,7 +34,16 @@ beforeAll(async () => {
       ...base,
       models: [
         model("all-keys", {
-          compat: { supportsStore: true, supportsUsageInStreaming: false, maxTokensField: "max_tokens", supportsStrictMode: false, requiresToolResultName: true, requiresAssistantAfterToolResult: true, supportsReasoningEffort: false, bogusKey: 1 },
+          compat: {
+            supportsStore: true,
+            supportsUsageInStreaming: false,
+            maxTokensField: "max_tokens",
+            supportsStrictMode: false,
+            requiresToolResultName: true,
+            requiresAssistantAfterToolResult: true,
+            supportsReasoningEffort: false,
+            bogusKey: 1,
+          },
         }),
         model("mapped", { thinkingLevelMap: { off: null, minimal: null, low: "lite", high: "deep", xhigh: "deeper" } }),
       ],
@@ -71,8 +80,21 @@ async function send(target: Model, options: Parameters<typeof streamRequest>[1] 
 describe("detected servers", () => {
   it("DeepSeek: max_tokens, no stream_options, thinking on/off, reasoning_content on every assistant turn", async () => {
     const deepseek = find("deepseek", "deepseek-v4");
-    const toolTurn: AssistantMessage = { role: "assistant", content: [{ type: "toolCall", id: "call_1", name: "bash", arguments: { command: "ls" } }], api: deepseek.api, provider: "deepseek", model: deepseek.id, usage: undefined as never, stopReason: "toolUse", timestamp: 1 };
-    const history: LlmMessage[] = [{ role: "user", content: "go", timestamp: 1 }, toolTurn, { role: "toolResult", toolCallId: "call_1", toolName: "bash", content: [{ type: "text", text: "a" }], isError: false, timestamp: 1 }];
+    const toolTurn: AssistantMessage = {
+      role: "assistant",
+      content: [{ type: "toolCall", id: "call_1", name: "bash", arguments: { command: "ls" } }],
+      api: deepseek.api,
+      provider: "deepseek",
+      model: deepseek.id,
+      usage: undefined as never,
+      stopReason: "toolUse",
+      timestamp: 1,
+    };
+    const history: LlmMessage[] = [
+      { role: "user", content: "go", timestamp: 1 },
+      toolTurn,
+      { role: "toolResult", toolCallId: "call_1", toolName: "bash", content: [{ type: "text", text: "a" }], isError: false, timestamp: 1 },
+    ];
     const on = await send(deepseek, { messages: history, tools: [BASH_TOOL], thinkingLevel: "high" });
     expect(on.body).toMatchObject({ max_tokens: expect.any(Number), thinking: { type: "enabled" }, reasoning_effort: "high" });
     expect(on.body.stream_options).toBeUndefined();
@@ -96,7 +118,14 @@ describe("detected servers", () => {
     const turn = (send as { last?: AssistantMessage }).last!;
     const call = turn.content.find((b) => b.type === "toolCall")!;
     expect(call.type === "toolCall" && JSON.parse(call.thoughtSignature!)).toMatchObject({ type: "reasoning.encrypted", id: call.type === "toolCall" ? call.id : "" });
-    const replay = await send(gemini, { messages: [{ role: "user", content: "go", timestamp: 1 }, turn, { role: "toolResult", toolCallId: call.type === "toolCall" ? call.id : "", toolName: "bash", content: [{ type: "text", text: "out" }], isError: false, timestamp: 2 }], tools: [BASH_TOOL] });
+    const replay = await send(gemini, {
+      messages: [
+        { role: "user", content: "go", timestamp: 1 },
+        turn,
+        { role: "toolResult", toolCallId: call.type === "toolCall" ? call.id : "", toolName: "bash", content: [{ type: "text", text: "out" }], isError: false, timestamp: 2 },
+      ],
+      tools: [BASH_TOOL],
+    });
     expect(replay.body.messages[2].reasoning_details).toEqual([expect.objectContaining({ type: "reasoning.encrypted", data: expect.stringMatching(/^enc_/) })]);
     expect(claude.body.store).toBeUndefined();
   });
@@ -104,7 +133,16 @@ describe("detected servers", () => {
   it("Mistral: max_tokens, no stream_options, tool results named", async () => {
     const history: LlmMessage[] = [
       { role: "user", content: "go", timestamp: 1 },
-      { role: "assistant", content: [{ type: "toolCall", id: "abc123def", name: "bash", arguments: {} }], api: "openai-completions", provider: "mistral", model: "mistral-large", usage: undefined as never, stopReason: "toolUse", timestamp: 1 },
+      {
+        role: "assistant",
+        content: [{ type: "toolCall", id: "abc123def", name: "bash", arguments: {} }],
+        api: "openai-completions",
+        provider: "mistral",
+        model: "mistral-large",
+        usage: undefined as never,
+        stopReason: "toolUse",
+        timestamp: 1,
+      },
       { role: "toolResult", toolCallId: "abc123def", toolName: "bash", content: [{ type: "text", text: "out" }], isError: false, timestamp: 1 },
     ];
     const request = await send(find("mistral", "mistral-large"), { messages: history, tools: [BASH_TOOL] });
@@ -115,10 +153,24 @@ describe("detected servers", () => {
 
   it("detects by base URL as well as by provider name", () => {
     const at = (baseUrl: string, id = "m") => completionsCompat({ ...find("plain", "mapped"), provider: "custom", id, baseUrl, compat: {} });
-    expect(at("https://api.deepseek.com/v1")).toMatchObject({ thinkingFormat: "deepseek", supportsUsageInStreaming: false, maxTokensField: "max_tokens", requiresReasoningContentOnAssistantMessages: true });
-    expect(at("https://openrouter.ai/api/v1", "anthropic/claude-sonnet-4.6")).toMatchObject({ thinkingFormat: "openrouter", cacheControlFormat: "anthropic", maxTokensField: "max_tokens" });
+    expect(at("https://api.deepseek.com/v1")).toMatchObject({
+      thinkingFormat: "deepseek",
+      supportsUsageInStreaming: false,
+      maxTokensField: "max_tokens",
+      requiresReasoningContentOnAssistantMessages: true,
+    });
+    expect(at("https://openrouter.ai/api/v1", "anthropic/claude-sonnet-4.6")).toMatchObject({
+      thinkingFormat: "openrouter",
+      cacheControlFormat: "anthropic",
+      maxTokensField: "max_tokens",
+    });
     expect(at("https://api.mistral.ai/v1")).toMatchObject({ supportsUsageInStreaming: false, maxTokensField: "max_tokens", requiresToolResultName: true });
-    expect(at("https://api.openai.com/v1")).toMatchObject({ supportsStore: true, supportsDeveloperRole: true, supportsUsageInStreaming: true, maxTokensField: "max_completion_tokens" });
+    expect(at("https://api.openai.com/v1")).toMatchObject({
+      supportsStore: true,
+      supportsDeveloperRole: true,
+      supportsUsageInStreaming: true,
+      maxTokensField: "max_completion_tokens",
+    });
     expect(at("http://localhost:11434/v1")).toMatchObject({ supportsStore: false, supportsDeveloperRole: false, thinkingFormat: "openai" });
   });
 });
@@ -127,7 +179,16 @@ describe("explicit compat keys", () => {
   it("each key changes the request, and an unknown key is warned about once", async () => {
     const history: LlmMessage[] = [
       { role: "user", content: "go", timestamp: 1 },
-      { role: "assistant", content: [{ type: "toolCall", id: "call_9", name: "bash", arguments: {} }], api: "openai-completions", provider: "plain", model: "all-keys", usage: undefined as never, stopReason: "toolUse", timestamp: 1 },
+      {
+        role: "assistant",
+        content: [{ type: "toolCall", id: "call_9", name: "bash", arguments: {} }],
+        api: "openai-completions",
+        provider: "plain",
+        model: "all-keys",
+        usage: undefined as never,
+        stopReason: "toolUse",
+        timestamp: 1,
+      },
       { role: "toolResult", toolCallId: "call_9", toolName: "bash", content: [{ type: "text", text: "out" }], isError: false, timestamp: 1 },
     ];
     const request = await send(find("plain", "all-keys"), { messages: history, tools: [BASH_TOOL], thinkingLevel: "high" });

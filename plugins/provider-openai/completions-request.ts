@@ -50,7 +50,9 @@ function thinkingParams(model: Model, requested: ThinkingLevel, compat: Completi
       return { enable_thinking: on, ...(on && effort && compat.supportsReasoningEffort ? { reasoning_effort: effort } : {}) };
     case "zai":
       // Z.ai keeps earlier turns' thinking unless told otherwise; Atomic replays what it wants kept.
-      return on ? { thinking: { type: "enabled", clear_thinking: false }, ...(effort && compat.supportsReasoningEffort ? { reasoning_effort: effort } : {}) } : { thinking: { type: "disabled" } };
+      return on
+        ? { thinking: { type: "enabled", clear_thinking: false }, ...(effort && compat.supportsReasoningEffort ? { reasoning_effort: effort } : {}) }
+        : { thinking: { type: "disabled" } };
     case "together":
       return { reasoning: { enabled: on }, ...(on && effort && compat.supportsReasoningEffort ? { reasoning_effort: effort } : {}) };
     case "qwen-chat-template":

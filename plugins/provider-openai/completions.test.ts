@@ -47,11 +47,26 @@ describe("openai chat completions request and replay", () => {
     const messages: LlmMessage[] = [
       { role: "user", content: "go", timestamp: 1 },
       assistant,
-      { role: "toolResult", toolCallId: call.type === "toolCall" ? call.id : "", toolName: "bash", content: [{ type: "text", text: "file.txt" }, { type: "image", data: TINY_PNG, mimeType: "image/png" }], isError: false, timestamp: 2 },
+      {
+        role: "toolResult",
+        toolCallId: call.type === "toolCall" ? call.id : "",
+        toolName: "bash",
+        content: [
+          { type: "text", text: "file.txt" },
+          { type: "image", data: TINY_PNG, mimeType: "image/png" },
+        ],
+        isError: false,
+        timestamp: 2,
+      },
     ];
     await runStream(ctx.kernel, streamRequest(ctx.model, { messages, tools: [BASH_TOOL] }));
     const sent = ctx.fake.requests[1]!.body.messages;
-    expect(sent[2]).toMatchObject({ role: "assistant", content: "Checking", reasoning_content: "Consider", tool_calls: [{ type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } }] });
+    expect(sent[2]).toMatchObject({
+      role: "assistant",
+      content: "Checking",
+      reasoning_content: "Consider",
+      tool_calls: [{ type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } }],
+    });
     expect(sent[3]).toEqual({ role: "tool", tool_call_id: sent[2].tool_calls[0].id, content: "file.txt" });
     expect(sent[4].role).toBe("user");
     expect(sent[4].content[1]).toEqual({ type: "image_url", image_url: { url: DATA_URL } });
@@ -66,7 +81,12 @@ describe("openai chat completions request and replay", () => {
   });
 
   it("gives every streamed tool call an id when the server sends none", async () => {
-    ctx.fake.script({ toolCalls: [{ id: "", name: "bash", args: { command: "a" } }, { id: "", name: "bash", args: { command: "b" } }] });
+    ctx.fake.script({
+      toolCalls: [
+        { id: "", name: "bash", args: { command: "a" } },
+        { id: "", name: "bash", args: { command: "b" } },
+      ],
+    });
     const { final } = await runStream(ctx.kernel, streamRequest(ctx.model, { tools: [BASH_TOOL] }));
     const ids = (final as { message: AssistantMessage }).message.content.map((b) => (b.type === "toolCall" ? b.id : ""));
     expect(ids).toHaveLength(2);

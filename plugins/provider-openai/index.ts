@@ -18,9 +18,7 @@ export default definePlugin({
     k.hooks.stream
       .for(OPENAI_COMPLETIONS_API)
       .tap(k.name, (request) => lazyProviderStream(models, request, async () => (await import("./completions-stream.js")).streamChatCompletions));
-    k.hooks.stream
-      .for(OPENAI_RESPONSES_API)
-      .tap(k.name, (request) => lazyProviderStream(models, request, async () => (await import("./responses-stream.js")).streamResponses));
+    k.hooks.stream.for(OPENAI_RESPONSES_API).tap(k.name, (request) => lazyProviderStream(models, request, async () => (await import("./responses-stream.js")).streamResponses));
     const loadAzure = async () => {
       const [{ streamResponses }, { azureRoute }] = await Promise.all([import("./responses-stream.js"), import("./azure.js")]);
       const route = azureRoute(env);

@@ -80,7 +80,11 @@ function assistantItems(message: AssistantMessage, model: Model): InputItem[] {
       // The phase (commentary / final answer) goes back with the text: OpenAI's guidance for
       // GPT-5.3-Codex and later, whose long tasks degrade without it.
       const phase = typeof signature?.phase === "string" ? { phase: signature.phase } : {};
-      out.push(typeof signature?.id === "string" ? { type: "message", role: "assistant", id: signature.id, status: "completed", content: [part], ...phase } : { role: "assistant", content: block.text });
+      out.push(
+        typeof signature?.id === "string"
+          ? { type: "message", role: "assistant", id: signature.id, status: "completed", content: [part], ...phase }
+          : { role: "assistant", content: block.text },
+      );
     } else {
       const [callId, itemId] = block.id.split("|");
       out.push({

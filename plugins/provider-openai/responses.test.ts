@@ -7,8 +7,7 @@ import openaiPlugin from "./index.js";
 describeProviderConformance({
   provider: "fake-responses",
   plugin: openaiPlugin,
-  hasImage: (request) =>
-    request.body.input[0].content.some((p: any) => p.type === "input_image" && p.image_url === `data:image/png;base64,${TINY_PNG}`),
+  hasImage: (request) => request.body.input[0].content.some((p: any) => p.type === "input_image" && p.image_url === `data:image/png;base64,${TINY_PNG}`),
   overflowMessage: "Your input exceeds the context window of this model. Please adjust your input and try again.",
   framesThroughFirstDelta: 5,
   streamsArgumentFragments: true,
@@ -84,7 +83,16 @@ describe("openai responses request and replay", () => {
     ctx.fake.script({ text: "seen" });
     const messages: LlmMessage[] = [
       { role: "user", content: "shot", timestamp: 1 },
-      { role: "assistant", content: [{ type: "toolCall", id: "call_a|fc_a", name: "shot", arguments: {} }], api: ctx.model.api, provider: ctx.model.provider, model: ctx.model.id, usage: emptyUsage(), stopReason: "toolUse", timestamp: 2 },
+      {
+        role: "assistant",
+        content: [{ type: "toolCall", id: "call_a|fc_a", name: "shot", arguments: {} }],
+        api: ctx.model.api,
+        provider: ctx.model.provider,
+        model: ctx.model.id,
+        usage: emptyUsage(),
+        stopReason: "toolUse",
+        timestamp: 2,
+      },
       { role: "toolResult", toolCallId: "call_a|fc_a", toolName: "shot", content: [{ type: "image", data: TINY_PNG, mimeType: "image/png" }], isError: false, timestamp: 3 },
     ];
     await runStream(ctx.kernel, streamRequest(ctx.model, { messages }));

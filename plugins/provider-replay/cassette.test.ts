@@ -30,6 +30,8 @@ describe("cassette tapes", () => {
   it("a bad `when` or an event before a tape's first turn names the line", () => {
     expect(() => parseCassette("t", cassette({ type: "tape", when: "(" }), "t.jsonl")).toThrow(/^Invalid tape "when" on line 2 of t.jsonl: /);
     expect(() => parseCassette("t", cassette({ type: "tape", when: 3 }), "t.jsonl")).toThrow("Invalid tape on line 2 of t.jsonl: Invalid when: expected string");
-    expect(() => parseCassette("t", cassette({ type: "tape" }, { type: "done", reason: "stop" }), "t.jsonl")).toThrow('Line 3 of t.jsonl: an event before the first {"type":"turn"} line');
+    expect(() => parseCassette("t", cassette({ type: "tape" }, { type: "done", reason: "stop" }), "t.jsonl")).toThrow(
+      'Line 3 of t.jsonl: an event before the first {"type":"turn"} line',
+    );
   });
 });

@@ -10,9 +10,7 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { formatValidationError } from "../../kernel/index.js";
 
-const Usage = z
-  .object({ input: z.number(), output: z.number(), cacheRead: z.number().optional(), cacheWrite: z.number().optional() })
-  .partial();
+const Usage = z.object({ input: z.number(), output: z.number(), cacheRead: z.number().optional(), cacheWrite: z.number().optional() }).partial();
 
 export const CassetteEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text_start"), contentIndex: z.number().int() }),
@@ -72,7 +70,10 @@ export function tapeFor(cassette: Cassette, prompt: string): Tape | undefined {
 }
 
 export function parseCassette(name: string, text: string, source: string): Cassette {
-  const lines = text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  const lines = text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
   if (lines.length === 0) throw new Error(`Empty cassette: ${source}`);
   const header = Header.safeParse(parseLine(lines[0]!, source, 1));
   if (!header.success) throw new Error(`Invalid cassette header in ${source}: ${formatValidationError(header.error)}`);

@@ -16,9 +16,7 @@ export function installRecorder(k: PluginContext): void {
     k.log.warn(`Ignoring --record "${name}": a cassette name may use letters, digits, ".", "-" and "_" only.`);
     return;
   }
-  const recorder = new CassetteRecorder(cassettePath(k.config.agentDir, name), name, (error) =>
-    k.log.warn(`Cannot write cassette ${name}: ${(error as Error).message}`),
-  );
+  const recorder = new CassetteRecorder(cassettePath(k.config.agentDir, name), name, (error) => k.log.warn(`Cannot write cassette ${name}: ${(error as Error).message}`));
   const wrapped = new Set<string>();
   const wrap = (api: string, hook: Pick<StreamTaps, "intercept">): void => {
     if (wrapped.has(api)) return;
@@ -45,7 +43,13 @@ export function installRecorder(k: PluginContext): void {
   // ...and those a provider applied before this plugin created: every API a model uses, once
   // models has registered models.json's custom providers (in the configure phase).
   k.hooks.boot_configure.tap({ name: k.name, after: "models" }, () => {
-    for (const api of new Set(k.service("models").all().map((model) => model.api))) wrap(api, k.hooks.stream.for(api));
+    for (const api of new Set(
+      k
+        .service("models")
+        .all()
+        .map((model) => model.api),
+    ))
+      wrap(api, k.hooks.stream.for(api));
   });
   k.hooks.shutdown.tapPromise(k.name, () => recorder.flush());
   k.log.info(`Recording provider streams to ${recorder.path}`);

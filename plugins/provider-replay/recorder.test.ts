@@ -30,7 +30,11 @@ describe("--record", () => {
   it("records live provider streams into a cassette that provider-replay plays back identically", async () => {
     const recording = await bootKernel({ agentDir, plugins: [replayPlugin, anthropicPlugin], cli: { record: "session-1" } });
     const model = recording.services.get("models").find("fake-anthropic", "fake-1")!;
-    fake.script({ thinking: "Plan", text: "Listing files", toolCalls: [{ name: "bash", args: { command: "ls" } }], splitArgs: true, usage: { input: 40, output: 12 } }, { text: "All done." }, { status: 529 });
+    fake.script(
+      { thinking: "Plan", text: "Listing files", toolCalls: [{ name: "bash", args: { command: "ls" } }], splitArgs: true, usage: { input: 40, output: 12 } },
+      { text: "All done." },
+      { status: 529 },
+    );
     const turns = [
       await runStream(recording, streamRequest(model, { tools: [BASH_TOOL], thinkingLevel: "low" })),
       await runStream(recording, streamRequest(model)),
@@ -42,7 +46,10 @@ describe("--record", () => {
     // A cassette holds the whole conversation: private like auth.json.
     expect((await stat(cassettePath(agentDir, "session-1"))).mode & 0o777).toBe(0o600);
     expect((await stat(dirname(cassettePath(agentDir, "session-1")))).mode & 0o777).toBe(0o700);
-    const lines = text.trim().split("\n").map((line) => JSON.parse(line));
+    const lines = text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines[0]).toMatchObject({ type: "cassette", version: 1, name: "session-1", eventDelayMs: 0 });
     expect(lines.filter((l) => l.type === "turn")).toHaveLength(3);
     expect(text).not.toContain('"partial"');

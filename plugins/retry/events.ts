@@ -9,7 +9,10 @@ export const AutoRetryStartSchema = () =>
       delayMs: z.number().describe("The wait before it."),
       errorMessage: z.string().describe("The error that is retried."),
     })
-    .meta({ description: "An automatic retry is scheduled after a transient provider error.", examples: [{ attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: "529 Overloaded" }] });
+    .meta({
+      description: "An automatic retry is scheduled after a transient provider error.",
+      examples: [{ attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: "529 Overloaded" }],
+    });
 
 export const AutoRetryEndSchema = () =>
   z

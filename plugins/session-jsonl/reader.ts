@@ -85,7 +85,10 @@ export async function readSessionFile(path: string, warn: (message: string) => v
       if (start < bytesRead) {
         pendingBytes += bytesRead - start;
         if (pendingBytes > maxLineBytes) {
-          throw new KernelError(ErrorCode.INVALID_INPUT, `Cannot load session file ${path}: line ${parser.lineNumber + 1} is over ${formatSize(maxLineBytes)}, the most one entry may take`);
+          throw new KernelError(
+            ErrorCode.INVALID_INPUT,
+            `Cannot load session file ${path}: line ${parser.lineNumber + 1} is over ${formatSize(maxLineBytes)}, the most one entry may take`,
+          );
         }
         pending.push(Buffer.from(chunk.subarray(start))); // copied: `block` is reused
       }

@@ -121,7 +121,15 @@ function userText(entry: Json | undefined): string | undefined {
   const message = entry?.message as Json | undefined;
   if (message?.role !== "user") return undefined;
   const content = message.content;
-  const text = typeof content === "string" ? content : Array.isArray(content) ? content.filter((b): b is Json => typeof b === "object" && b !== null && b.type === "text" && typeof b.text === "string").map((b) => b.text as string).join(" ") : "";
+  const text =
+    typeof content === "string"
+      ? content
+      : Array.isArray(content)
+        ? content
+            .filter((b): b is Json => typeof b === "object" && b !== null && b.type === "text" && typeof b.text === "string")
+            .map((b) => b.text as string)
+            .join(" ")
+        : "";
   return text === "" ? undefined : text;
 }
 

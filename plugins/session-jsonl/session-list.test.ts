@@ -24,7 +24,16 @@ describe("session info scan", () => {
     const text = lines(
       header("s1", { parentSession: "/old.jsonl" }),
       { type: "session_info", name: "  First  ", id: "i1", parentId: null, timestamp: "t" },
-      message("m1", "user", [{ type: "image", data: "x", mimeType: "image/png" }, { type: "text", text: "Fix" }, { type: "text", text: "the bug" }], "2026-11-01T10:01:00.000Z"),
+      message(
+        "m1",
+        "user",
+        [
+          { type: "image", data: "x", mimeType: "image/png" },
+          { type: "text", text: "Fix" },
+          { type: "text", text: "the bug" },
+        ],
+        "2026-11-01T10:01:00.000Z",
+      ),
       message("m2", "assistant", [{ type: "text", text: "Done" }], "2026-11-01T10:02:00.000Z"),
       { type: "session_info", name: "Renamed", id: "i2", parentId: "m2", timestamp: "t" },
       message("m3", "toolResult", [{ type: "text", text: "out" }], "2026-11-01T10:09:00.000Z"),
@@ -48,8 +57,17 @@ describe("session info scan", () => {
   });
 
   it("counts a torn last line only when it is whole JSON; keys in another order are parsed; an empty name clears", () => {
-    const base = lines(header("s4"), message("m1", "user", "hi", "2026-11-01T10:01:00.000Z"), { id: "x", type: "message", message: { role: "assistant", content: [] }, timestamp: "2026-11-01T10:03:00.000Z" });
-    expect(scanSessionInfo(Buffer.from(base + '{"type":"message","message":{"ro'), "/p", MTIME)).toMatchObject({ messageCount: 2, firstMessage: "hi", modified: "2026-11-01T10:03:00.000Z" });
+    const base = lines(header("s4"), message("m1", "user", "hi", "2026-11-01T10:01:00.000Z"), {
+      id: "x",
+      type: "message",
+      message: { role: "assistant", content: [] },
+      timestamp: "2026-11-01T10:03:00.000Z",
+    });
+    expect(scanSessionInfo(Buffer.from(base + '{"type":"message","message":{"ro'), "/p", MTIME)).toMatchObject({
+      messageCount: 2,
+      firstMessage: "hi",
+      modified: "2026-11-01T10:03:00.000Z",
+    });
     const named = base + lines({ type: "session_info", name: "A", id: "i" }, { type: "session_info", name: " ", id: "j" });
     expect(scanSessionInfo(Buffer.from(named), "/p", MTIME)?.name).toBeUndefined();
   });
@@ -76,7 +94,9 @@ describe("session info read from a file in blocks", () => {
       { id: "u", type: "session_info", name: "Renamed", timestamp: "t" },
       message("m3", "toolResult", [{ type: "text", text: long }], "2026-11-01T10:09:00.000Z"),
     ),
-    torn: lines(header("f2"), message("m1", "user", "hi", "2026-11-01T10:01:00.000Z"), message("m2", "assistant", [{ type: "text", text: long }], "2026-11-01T10:03:00.000Z")) + JSON.stringify(message("m3", "assistant", [{ type: "text", text: long }], "2026-11-01T10:04:00.000Z")),
+    torn:
+      lines(header("f2"), message("m1", "user", "hi", "2026-11-01T10:01:00.000Z"), message("m2", "assistant", [{ type: "text", text: long }], "2026-11-01T10:03:00.000Z")) +
+      JSON.stringify(message("m3", "assistant", [{ type: "text", text: long }], "2026-11-01T10:04:00.000Z")),
     tornPart: lines(header("f3"), message("m1", "user", "hi", "2026-11-01T10:01:00.000Z")) + `{"type":"message","message":{"role":"assistant","content":"${long}`,
     blankAndCrlf: `\n  \n${JSON.stringify(header("f4"))}\r\n\r\n${JSON.stringify(message("m1", "user", "crlf", "2026-11-01T10:01:00.000Z"))}\r\n`,
     noSession: lines(message("m", "user", long, "t")),
@@ -93,7 +113,12 @@ describe("session info read from a file in blocks", () => {
         expect(await readSessionInfo(file, stats, { blockBytes }), `${name} in blocks of ${blockBytes}`).toEqual(expected);
       }
     }
-    expect(scanSessionInfo(Buffer.from(fixtures.named!), "/f", MTIME)).toMatchObject({ name: "Renamed", messageCount: 4, modified: "2026-11-01T10:02:00.000Z", firstMessage: `Fix ${long}`.slice(0, FIRST_MESSAGE_MAX_CHARS) + "…" });
+    expect(scanSessionInfo(Buffer.from(fixtures.named!), "/f", MTIME)).toMatchObject({
+      name: "Renamed",
+      messageCount: 4,
+      modified: "2026-11-01T10:02:00.000Z",
+      firstMessage: `Fix ${long}`.slice(0, FIRST_MESSAGE_MAX_CHARS) + "…",
+    });
     expect(scanSessionInfo(Buffer.from(fixtures.torn!), "/f", MTIME)).toMatchObject({ messageCount: 3, modified: "2026-11-01T10:04:00.000Z" });
     expect(scanSessionInfo(Buffer.from(fixtures.tornPart!), "/f", MTIME)).toMatchObject({ messageCount: 1 });
     expect(scanSessionInfo(Buffer.from(fixtures.blankAndCrlf!), "/f", MTIME)).toMatchObject({ id: "f4", firstMessage: "crlf" });
@@ -138,13 +163,19 @@ describe("session lister", () => {
     // Appended: rescanned, and now the newest.
     await appendFile(a, lines(message("m2", "assistant", [{ type: "text", text: "x" }], "2026-11-03T10:00:00.000Z")));
     const after = await lister.list([folder]);
-    expect(after.map((s) => [s.id, s.messageCount])).toEqual([["a", 2], ["b", 1]]);
+    expect(after.map((s) => [s.id, s.messageCount])).toEqual([
+      ["a", 2],
+      ["b", 1],
+    ]);
     await unlink(join(folder, "b.jsonl"));
     expect((await lister.list([folder])).map((s) => s.id)).toEqual(["a"]);
   });
 
   it("lists every session folder under a root; missing folders list nothing", async () => {
-    for (const [cwd, id] of [["/one", "x"], ["/two", "y"]] as const) {
+    for (const [cwd, id] of [
+      ["/one", "x"],
+      ["/two", "y"],
+    ] as const) {
       const folder = resolveSessionDir({ agentDir: dir, cwd });
       await mkdir(folder, { recursive: true });
       await writeFile(join(folder, `${id}.jsonl`), lines(header(id, { cwd })));
@@ -159,7 +190,11 @@ describe("session lister", () => {
     const folder = join(dir, "s");
     await mkdir(folder);
     const at = (minutes: number) => new Date(Date.UTC(2026, 10, 1, 12, minutes));
-    for (const [name, id, minutes] of [["old.jsonl", "old", 1], ["new.jsonl", "new", 5], ["mid.jsonl", "mid", 3]] as const) {
+    for (const [name, id, minutes] of [
+      ["old.jsonl", "old", 1],
+      ["new.jsonl", "new", 5],
+      ["mid.jsonl", "mid", 3],
+    ] as const) {
       await writeFile(join(folder, name), lines(header(id)));
       await utimes(join(folder, name), at(minutes), at(minutes));
     }

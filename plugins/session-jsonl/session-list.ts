@@ -35,7 +35,13 @@ export class SessionLister {
    */
   async latest(dir: string): Promise<string | undefined> {
     const files = await this.#files(resolve(dir));
-    const stamped = await mapLimit(files, CONCURRENCY, async (path) => ({ path, mtimeMs: await stat(path).then((s) => (s.isFile() ? s.mtimeMs : -1), () => -1) }));
+    const stamped = await mapLimit(files, CONCURRENCY, async (path) => ({
+      path,
+      mtimeMs: await stat(path).then(
+        (s) => (s.isFile() ? s.mtimeMs : -1),
+        () => -1,
+      ),
+    }));
     stamped.sort((a, b) => b.mtimeMs - a.mtimeMs);
     for (const { path, mtimeMs } of stamped) {
       if (mtimeMs < 0) break;

@@ -61,7 +61,10 @@ export class JsonlFileStorage implements SessionStorage {
       const line = JSON.stringify(entry);
       // A line the reader would refuse must not be written: the file must stay loadable.
       if (line.length * 3 > MAX_LINE_BYTES && Buffer.byteLength(line, "utf8") > MAX_LINE_BYTES) {
-        this.#status({ file: this.file, error: `entry ${entry.id} (${formatSize(Buffer.byteLength(line, "utf8"))}) is over the ${formatSize(MAX_LINE_BYTES)} limit for one entry and was not saved` });
+        this.#status({
+          file: this.file,
+          error: `entry ${entry.id} (${formatSize(Buffer.byteLength(line, "utf8"))}) is over the ${formatSize(MAX_LINE_BYTES)} limit for one entry and was not saved`,
+        });
         continue;
       }
       text += line + "\n";

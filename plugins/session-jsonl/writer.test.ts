@@ -57,7 +57,10 @@ describe("JsonlWriter", () => {
     const blocker = join(dir, "sessions");
     await writeFile(blocker, "");
     const events: string[] = [];
-    const writer = new JsonlWriter(join(blocker, "deep", "s.jsonl"), { onError: (error) => events.push(`error ${error.message.split(":")[0]}`), onSuccess: () => events.push("ok") });
+    const writer = new JsonlWriter(join(blocker, "deep", "s.jsonl"), {
+      onError: (error) => events.push(`error ${error.message.split(":")[0]}`),
+      onSuccess: () => events.push("ok"),
+    });
     for (const n of [1, 2]) {
       writer.write(`{"n":${n}}\n`);
       await writer.flush();

@@ -153,12 +153,10 @@ declare module "../../kernel/hooks.js" {
  * until a write to the current session file succeeds again.
  */
 export const SessionWriteErrorSchema = () =>
-  z
-    .object({ sessionFile: z.string().describe("The file that could not be written."), error: z.string().describe("Why (the system's message).") })
-    .meta({
-      description: "A session file could not be written (read-only folder, disk full, ...); entries are kept and written when it works again.",
-      examples: [{ sessionFile: "/home/ada/.atomic/agent/sessions/--home-ada-app--/2026-12-01T09-00-00-000Z_0193.jsonl", error: "ENOSPC: no space left on device, write" }],
-    });
+  z.object({ sessionFile: z.string().describe("The file that could not be written."), error: z.string().describe("Why (the system's message).") }).meta({
+    description: "A session file could not be written (read-only folder, disk full, ...); entries are kept and written when it works again.",
+    examples: [{ sessionFile: "/home/ada/.atomic/agent/sessions/--home-ada-app--/2026-12-01T09-00-00-000Z_0193.jsonl", error: "ENOSPC: no space left on device, write" }],
+  });
 
 /** pi 1.x: the display name changed (set_session_name, an extension's setSessionName). */
 export const SessionInfoChangedSchema = () =>
@@ -168,12 +166,12 @@ export const SessionInfoChangedSchema = () =>
 
 /** pi 1.x: an entry the client did not cause through a command was stored. */
 export const EntryAppendedSchema = () =>
-  z
-    .object({ entry: SessionEntrySchema().meta({ description: "The stored entry, as get_entries returns it." }) })
-    .meta({
-      description: "An extension stored a custom entry in the session (pi's appendEntry); `since` cursors of get_entries may use its id.",
-      examples: [{ entry: { type: "message", id: "a1b2c3d4", parentId: null, timestamp: "2026-12-01T09:00:00.000Z", message: { role: "user", content: "Hi", timestamp: 1764579600000 } } }],
-    });
+  z.object({ entry: SessionEntrySchema().meta({ description: "The stored entry, as get_entries returns it." }) }).meta({
+    description: "An extension stored a custom entry in the session (pi's appendEntry); `since` cursors of get_entries may use its id.",
+    examples: [
+      { entry: { type: "message", id: "a1b2c3d4", parentId: null, timestamp: "2026-12-01T09:00:00.000Z", message: { role: "user", content: "Hi", timestamp: 1764579600000 } } },
+    ],
+  });
 
 declare module "../../kernel/events.js" {
   interface EventMap {

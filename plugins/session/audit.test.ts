@@ -26,7 +26,10 @@ describe("clone and fork carry labels", () => {
     expect(entries.slice(0, 4).map((e) => e.parentId)).toEqual([null, u1.id, a1.id, u2.id]);
     expect(clone.tree.branch().filter((e) => e.type === "message")).toHaveLength(4);
     const labels = entries.slice(4);
-    expect(labels.map((e) => e.type === "label" && [e.targetId, e.label])).toEqual([[u1.id, "start"], [a2.id, "the answer"]]);
+    expect(labels.map((e) => e.type === "label" && [e.targetId, e.label])).toEqual([
+      [u1.id, "start"],
+      [a2.id, "the answer"],
+    ]);
     expect(labels[0]!.parentId).toBe(a2.id);
     expect(labels[1]!.parentId).toBe(labels[0]!.id);
     expect(labels[1]!.timestamp).toBe(side.timestamp);

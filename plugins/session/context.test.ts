@@ -10,8 +10,7 @@ function build(...entries: NewSessionEntry[]) {
   return { tree, ids };
 }
 
-const texts = (messages: unknown[]) =>
-  messages.map((m: any) => (typeof m.content === "string" ? m.content : m.content.map((b: any) => b.text).join("")));
+const texts = (messages: unknown[]) => messages.map((m: any) => (typeof m.content === "string" ? m.content : m.content.map((b: any) => b.text).join("")));
 
 describe("buildSessionContext", () => {
   it("should be empty for a null leaf or no entries", () => {
@@ -103,10 +102,17 @@ describe("buildSessionContext", () => {
 
     const image = { type: "image" as const, data: "AAAA", mimeType: "image/png" };
     const call = assistant("", { content: [{ type: "toolCall", id: "c1", name: "read", arguments: { path: "old.ts" } }], stopReason: "toolUse" });
-    const other = build({ type: "message", message: user("u1") }, { type: "message", message: call }, { type: "message", message: { ...toolResult("c1", "body"), content: [{ type: "text", text: "body" }, image] } });
+    const other = build(
+      { type: "message", message: user("u1") },
+      { type: "message", message: call },
+      { type: "message", message: { ...toolResult("c1", "body"), content: [{ type: "text", text: "body" }, image] } },
+    );
     other.tree.append({ type: "compaction", summary: "S", firstKeptEntryId: other.ids[1]!, tokensBefore: 1, details });
     const [boundary] = buildSessionContext(other.tree.entries(), other.tree.leafId).messages;
-    expect((boundary as { content: unknown }).content).toEqual([{ type: "text", text: `${VERBATIM_PREFIX}S\n\n[Assistant tool calls]: read(path="old.ts")\n\n[Tool result]: body\n[image]` }, image]);
+    expect((boundary as { content: unknown }).content).toEqual([
+      { type: "text", text: `${VERBATIM_PREFIX}S\n\n[Assistant tool calls]: read(path="old.ts")\n\n[Tool result]: body\n[image]` },
+      image,
+    ]);
   });
 
   // Timing lives in bench/session-load.mjs; here only that a 100k chain builds (no recursion limit).

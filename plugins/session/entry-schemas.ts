@@ -24,7 +24,9 @@ const base = () => ({
   timestamp: z.string().meta({ description: "ISO time of the append." }),
 });
 
-export const MessageEntrySchema = once(() => z.object({ type: z.literal("message"), ...base(), message: AgentMessageSchema().describe("The message.") }).describe("A message of the conversation."));
+export const MessageEntrySchema = once(() =>
+  z.object({ type: z.literal("message"), ...base(), message: AgentMessageSchema().describe("The message.") }).describe("A message of the conversation."),
+);
 export const ModelChangeEntrySchema = once(() =>
   z
     .object({ type: z.literal("model_change"), ...base(), provider: z.string().describe("The new model's provider."), modelId: z.string().describe("The new model's id.") })
@@ -42,19 +44,30 @@ export const CompactionEntrySchema = once(() =>
       firstKeptEntryId: z.string().nullable().describe("The first entry kept as it was (null: none)."),
       tokensBefore: z.number().describe("Context tokens before compaction."),
       details: z.unknown().optional().describe("The compactor's own data (strategy, statistics)."),
-      fromHook: z.boolean().optional().meta({ description: "The text came from a `session_before_compact` tap (rung \"extension\")." }),
+      fromHook: z.boolean().optional().meta({ description: 'The text came from a `session_before_compact` tap (rung "extension").' }),
     })
     .meta({
       description:
-        "Messages before `firstKeptEntryId` on the path are replaced by `summary` in the context; with `details.strategy: \"verbatim-lines\"` the summary is the compacted transcript.",
+        'Messages before `firstKeptEntryId` on the path are replaced by `summary` in the context; with `details.strategy: "verbatim-lines"` the summary is the compacted transcript.',
     }),
 );
-export const SessionInfoEntrySchema = once(() => z.object({ type: z.literal("session_info"), ...base(), name: z.string().describe("The session's new name.") }).describe("The session was named (`set_session_name`)."));
+export const SessionInfoEntrySchema = once(() =>
+  z.object({ type: z.literal("session_info"), ...base(), name: z.string().describe("The session's new name.") }).describe("The session was named (`set_session_name`)."),
+);
 export const LabelEntrySchema = once(() =>
-  z.object({ type: z.literal("label"), ...base(), targetId: z.string().describe("The entry labelled."), label: z.string().optional().describe("The label.") }).meta({ description: "Labels `targetId`; an absent or empty label clears it." }),
+  z
+    .object({ type: z.literal("label"), ...base(), targetId: z.string().describe("The entry labelled."), label: z.string().optional().describe("The label.") })
+    .meta({ description: "Labels `targetId`; an absent or empty label clears it." }),
 );
 export const CustomEntrySchema = once(() =>
-  z.object({ type: z.literal("custom"), ...base(), customType: z.string().describe("What kind of data, named by its writer."), data: z.unknown().optional().describe("The data.") }).meta({ description: "Plugin or extension data; never part of the LLM context." }),
+  z
+    .object({
+      type: z.literal("custom"),
+      ...base(),
+      customType: z.string().describe("What kind of data, named by its writer."),
+      data: z.unknown().optional().describe("The data."),
+    })
+    .meta({ description: "Plugin or extension data; never part of the LLM context." }),
 );
 
 export const SessionEntrySchema = once(() =>
@@ -78,12 +91,20 @@ export const SessionEntrySchema = once(() =>
 export const ForeignSessionEntrySchema = once(() => {
   const known = SessionEntrySchema().options.map((option) => option.shape.type.value);
   return z
-    .looseObject({ type: z.string().regex(new RegExp(`^(?!(?:${known.join("|")})$)`)).meta({ description: "Any type but Atomic's own." }), ...base() })
+    .looseObject({
+      type: z
+        .string()
+        .regex(new RegExp(`^(?!(?:${known.join("|")})$)`))
+        .meta({ description: "Any type but Atomic's own." }),
+      ...base(),
+    })
     .meta({ description: "An entry of a type Atomic does not write (pi's custom_message and branch_summary, a newer version's), kept as read." });
 });
 
 /** What `get_entries` and `get_tree` carry: Atomic's entries, and foreign ones kept from the file. */
-export const StoredSessionEntrySchema = once(() => z.union([SessionEntrySchema(), ForeignSessionEntrySchema()]).describe("An entry as stored: one of Atomic's, or a foreign one kept as read."));
+export const StoredSessionEntrySchema = once(() =>
+  z.union([SessionEntrySchema(), ForeignSessionEntrySchema()]).describe("An entry as stored: one of Atomic's, or a foreign one kept as read."),
+);
 
 export interface TreeNodeShape {
   entry: z.output<ReturnType<typeof StoredSessionEntrySchema>>;

@@ -38,7 +38,16 @@ function store(): SessionStore & { created: RecordingStorage[] } {
   };
 }
 
-const bashResult = (command: string) => ({ role: "bashExecution" as const, command, output: "", exitCode: 0, cancelled: false, truncated: false, fullOutputPath: null, timestamp: 1 });
+const bashResult = (command: string) => ({
+  role: "bashExecution" as const,
+  command,
+  output: "",
+  exitCode: 0,
+  cancelled: false,
+  truncated: false,
+  fullOutputPath: null,
+  timestamp: 1,
+});
 
 describe("currentSessionHandle", () => {
   it("appends to the current session while it is current", async () => {

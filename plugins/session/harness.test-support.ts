@@ -14,8 +14,16 @@ import session from "./index.js";
 import { assistant } from "./fixtures.test-support.js";
 
 export const MODEL: Model = {
-  id: "m1", name: "M1", api: "test-api", provider: "test", baseUrl: "", reasoning: true,
-  input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1000, maxTokens: 100,
+  id: "m1",
+  name: "M1",
+  api: "test-api",
+  provider: "test",
+  baseUrl: "",
+  reasoning: true,
+  input: ["text"],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  contextWindow: 1000,
+  maxTokens: 100,
 };
 export const OTHER: Model = { ...MODEL, id: "m2", name: "M2" };
 
@@ -36,7 +44,10 @@ export class FakeAgent {
   streaming = false;
   sessionId: string | undefined;
   contributors: StateContributor[] = [];
-  constructor(private readonly kernel: () => Kernel, private readonly log: string[]) {}
+  constructor(
+    private readonly kernel: () => Kernel,
+    private readonly log: string[],
+  ) {}
 
   api(): AgentApi {
     const self = this;

@@ -11,7 +11,10 @@ export interface CancelVeto {
 
 export function sessionHookDeclarations() {
   return {
-    session_start: notify(new AsyncSeriesHook<[{ reason: SessionStartReason; previousSessionFile?: string }]>(["event"]), "A session is active: at startup, or after new, switch or fork."),
+    session_start: notify(
+      new AsyncSeriesHook<[{ reason: SessionStartReason; previousSessionFile?: string }]>(["event"]),
+      "A session is active: at startup, or after new, switch or fork.",
+    ),
     session_before_switch: guard(
       new AsyncSeriesBailHook<[{ reason: "new" | "resume"; targetSessionFile?: string }], CancelVeto | undefined>(["event"]),
       () => ({ cancel: true as const }),
@@ -22,7 +25,10 @@ export function sessionHookDeclarations() {
       () => ({ cancel: true as const }),
       "Before a fork or clone: a tap may cancel.",
     ),
-    session_shutdown: notify(new AsyncSeriesHook<[{ reason: "quit" | "new" | "resume" | "fork"; targetSessionFile?: string }]>(["event"]), "The current session closes (replaced, or the process ends)."),
+    session_shutdown: notify(
+      new AsyncSeriesHook<[{ reason: "quit" | "new" | "resume" | "fork"; targetSessionFile?: string }]>(["event"]),
+      "The current session closes (replaced, or the process ends).",
+    ),
     session_info_changed: notify(new AsyncSeriesHook<[{ name?: string }]>(["event"]), "The session was named."),
   };
 }

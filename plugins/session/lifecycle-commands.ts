@@ -76,9 +76,12 @@ export function lifecycleCommands(runtime: SessionRuntime): CommandDefinition<an
 
   const switchSession = defineCommand({
     name: "switch_session",
-    description: "Load a session file (cancellable by session_before_switch); a path where no session is written yet (no file, or an empty one) starts a new session there, as in pi.",
+    description:
+      "Load a session file (cancellable by session_before_switch); a path where no session is written yet (no file, or an empty one) starts a new session there, as in pi.",
     input: () =>
-      z.object({ sessionPath: z.string().describe("The session file to open (as `list_sessions` lists it).") }).meta({ examples: [{ sessionPath: "/home/ada/.atomic/agent/sessions/--home-ada-app--/2026-12-01T09-00-00-000Z_0193.jsonl" }] }),
+      z
+        .object({ sessionPath: z.string().describe("The session file to open (as `list_sessions` lists it).") })
+        .meta({ examples: [{ sessionPath: "/home/ada/.atomic/agent/sessions/--home-ada-app--/2026-12-01T09-00-00-000Z_0193.jsonl" }] }),
     output: Cancelled,
     run: ({ sessionPath }) => switchTo(sessionPath),
   });
@@ -86,7 +89,8 @@ export function lifecycleCommands(runtime: SessionRuntime): CommandDefinition<an
   const importSession = defineCommand({
     name: "import_session",
     description: "Copy a session file into the session directory and switch to the copy.",
-    input: () => z.object({ inputPath: z.string().describe("A session file (Atomic's or pi's) to copy in and open.") }).meta({ examples: [{ inputPath: "/tmp/shared-session.jsonl" }] }),
+    input: () =>
+      z.object({ inputPath: z.string().describe("A session file (Atomic's or pi's) to copy in and open.") }).meta({ examples: [{ inputPath: "/tmp/shared-session.jsonl" }] }),
     output: Cancelled,
     run: async ({ inputPath }) => resume(await runtime.manager.read(inputPath), (loaded) => runtime.manager.importLoaded(loaded)),
   });

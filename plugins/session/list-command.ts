@@ -9,7 +9,10 @@ export function listSessionsCommand(k: PluginContext): CommandDefinition<any, an
     description:
       "Stored sessions of the working folder's session folder (with `all: true`, of every folder under `<agent dir>/sessions`), newest first (by `modified`), as pi's SessionInfo. Files that are not sessions are left out. Listing again costs a stat per file: facts are cached by size and mtime.",
     input: () => z.object({ all: z.boolean().optional().meta({ description: "Every session folder, not only this working folder's." }) }).meta({ examples: [{}] }),
-    output: () => z.object({ sessions: z.array(SessionInfoSchema()).meta({ description: "Newest first (by modified)." }) }).meta({ description: "`sessions`: SessionInfo[] (see Shared types), newest first." }),
+    output: () =>
+      z
+        .object({ sessions: z.array(SessionInfoSchema()).meta({ description: "Newest first (by modified)." }) })
+        .meta({ description: "`sessions`: SessionInfo[] (see Shared types), newest first." }),
     // Without a store that can list (no session-jsonl), nothing is stored to list.
     run: async ({ all }) => ({ sessions: (await k.maybeService("sessionStore")?.list?.({ all: all ?? false })) ?? [] }),
   });

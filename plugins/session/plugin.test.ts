@@ -123,7 +123,10 @@ describe("session plugin: replacing the session", () => {
     expect(await h.invoke("new_session", { parentSession: oldFile })).toEqual({ cancelled: false });
     expect(h.log.slice(1)).toEqual(["aborted", "session_shutdown new", "replaceMessages 0", "session_start new"]);
     expect(h.state().sessionFile).not.toBe(oldFile);
-    const lines = (await readFile(oldFile, "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+    const lines = (await readFile(oldFile, "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.at(-1).message.stopReason).toBe("aborted");
     expect((await h.invoke("get_entries")).entries).toEqual([]);
   });

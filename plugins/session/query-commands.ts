@@ -3,7 +3,7 @@
  * set_session_name, get_session_stats.
  */
 import { z } from "zod";
-import { defineCommand, ErrorCode, NO_DATA, KernelError, type CommandDefinition, } from "../../kernel/index.js";
+import { defineCommand, ErrorCode, NO_DATA, KernelError, type CommandDefinition } from "../../kernel/index.js";
 import { StoredSessionEntrySchema, TreeNodeSchema } from "./api.js";
 import type { SessionRuntime } from "./runtime.js";
 import { MAX_SESSION_NAME_CHARS } from "./limits.js";

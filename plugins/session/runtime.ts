@@ -21,7 +21,6 @@ function rephrase(error: unknown, from: string, to: string): never {
   throw error;
 }
 
-
 export class SessionRuntime {
   readonly #k: PluginContext;
   readonly hooks: SessionHooks;
@@ -146,9 +145,7 @@ export class SessionRuntime {
     agent.setSessionId(next.header.id);
     await this.#restoreAgent(contextFromPath(next.tree.branch()));
     const startReason: SessionStartReason = reason;
-    await hooks.session_start.promise(
-      previousSessionFile === undefined ? { reason: startReason } : { reason: startReason, previousSessionFile },
-    );
+    await hooks.session_start.promise(previousSessionFile === undefined ? { reason: startReason } : { reason: startReason, previousSessionFile });
   }
 
   /**
@@ -175,7 +172,8 @@ export class SessionRuntime {
       loaded = await manager.read(file);
     } catch (error) {
       // A file that vanished or is no session: the command line's mistake.
-      if (isKernelError(error) && (error.code === ErrorCode.NOT_FOUND || error.code === ErrorCode.INVALID_INPUT)) throw new UsageError(`${error.message} (${cli.session !== undefined ? "--session" : "--continue"})`);
+      if (isKernelError(error) && (error.code === ErrorCode.NOT_FOUND || error.code === ErrorCode.INVALID_INPUT))
+        throw new UsageError(`${error.message} (${cli.session !== undefined ? "--session" : "--continue"})`);
       throw error;
     }
     await manager.activate(manager.fromLoaded(loaded));

@@ -12,7 +12,13 @@ import type { SessionInfo, SessionStore } from "./api.js";
 
 export const sessionFlags: FlagSpec[] = [
   { name: "--name", alias: "-n", key: "name", value: "<name>", description: "Session display name at startup." },
-  { name: "--continue", alias: "-c", key: "continue", conflicts: ["--resume", "--session", "--no-session"], description: "Continue the most recent session of this folder (a new one when there is none)." },
+  {
+    name: "--continue",
+    alias: "-c",
+    key: "continue",
+    conflicts: ["--resume", "--session", "--no-session"],
+    description: "Continue the most recent session of this folder (a new one when there is none).",
+  },
   { name: "--resume", alias: "-r", key: "resume", conflicts: ["--session", "--no-session"], description: "Resume a session; in RPC mode the same as --continue (no picker)." },
   { name: "--session", key: "session", value: "<path|id>", conflicts: ["--no-session"], description: "Open this session file, or the session whose id starts with this prefix." },
   {
@@ -22,7 +28,13 @@ export const sessionFlags: FlagSpec[] = [
     conflicts: ["--session", "--continue", "--resume"],
     description: "Open this folder's session with this id, or start a new session with it (letters, digits, . _ -); with --fork, the fork's id.",
   },
-  { name: "--fork", key: "fork", value: "<path|id>", conflicts: ["--session", "--continue", "--resume", "--no-session"], description: "Start with a copy of this session (file, or id prefix) as a new session of this folder." },
+  {
+    name: "--fork",
+    key: "fork",
+    value: "<path|id>",
+    conflicts: ["--session", "--continue", "--resume", "--no-session"],
+    description: "Start with a copy of this session (file, or id prefix) as a new session of this folder.",
+  },
 ];
 
 /** pi's rule for a session id given on the command line: it becomes part of a file name. */

@@ -108,7 +108,17 @@ describe("SessionTree", () => {
     tree.append({ type: "message", message: assistant("a1") });
     tree.append({ type: "message", message: user("") });
     tree.moveLeaf(u1.id);
-    const u3 = tree.append({ type: "message", message: { role: "user", content: [{ type: "text", text: "sec" }, { type: "text", text: "ond" }], timestamp: 1 } });
+    const u3 = tree.append({
+      type: "message",
+      message: {
+        role: "user",
+        content: [
+          { type: "text", text: "sec" },
+          { type: "text", text: "ond" },
+        ],
+        timestamp: 1,
+      },
+    });
     expect(tree.forkPoints()).toEqual([
       { entryId: u1.id, text: "first" },
       { entryId: u3.id, text: "second" },

@@ -33,7 +33,13 @@ export default definePlugin({
   dependsOn: ["slash-commands"],
   requires: ["slashCommands"],
   flags: [
-    { name: "--skill", key: "skill", value: "<path>", repeatable: true, description: "Load this skill (a folder with a SKILL.md, the file, or a folder of skills) for this run; repeatable, also with --no-skills." },
+    {
+      name: "--skill",
+      key: "skill",
+      value: "<path>",
+      repeatable: true,
+      description: "Load this skill (a folder with a SKILL.md, the file, or a folder of skills) for this run; repeatable, also with --no-skills.",
+    },
     { name: "--no-skills", alias: "-ns", key: "noSkills", description: "Do not load discovered or configured skills; --skill paths still load." },
   ],
   settings: {
@@ -88,7 +94,9 @@ export default definePlugin({
       if (!k.tools.isActive("read")) return prompt;
       const { listed, omitted } = skillsToList((await library.skills()).filter((skill) => !skill.hidden));
       if (omitted > 0 && omitted !== saidOmitted) {
-        k.log.warn(`Listed ${MAX_LISTED_SKILLS} of ${MAX_LISTED_SKILLS + omitted} skills in the system prompt (the most it lists; the project's go first); /skill:<name> still runs the others`);
+        k.log.warn(
+          `Listed ${MAX_LISTED_SKILLS} of ${MAX_LISTED_SKILLS + omitted} skills in the system prompt (the most it lists; the project's go first); /skill:<name> still runs the others`,
+        );
       }
       saidOmitted = omitted;
       const section = renderSkillsSection(listed);

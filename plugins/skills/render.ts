@@ -30,7 +30,8 @@ export function skillsToList<S extends ListedSkill>(skills: readonly S[], max = 
 export function renderSkillsSection(skills: readonly ListedSkill[]): string {
   if (skills.length === 0) return "";
   const entries = skills.map(
-    (skill) => `  <skill>\n    <name>${escapeXml(skill.name)}</name>\n    <description>${escapeXml(skill.description)}</description>\n    <location>${escapeXml(skill.path)}</location>\n  </skill>`,
+    (skill) =>
+      `  <skill>\n    <name>${escapeXml(skill.name)}</name>\n    <description>${escapeXml(skill.description)}</description>\n    <location>${escapeXml(skill.path)}</location>\n  </skill>`,
   );
   return [
     "# Skills",

@@ -35,7 +35,10 @@ function library(options: { agentDir: string; cwd: string; skills?: string[]; di
 describe("parseSkillFile", () => {
   it("keeps every frontmatter key; the name defaults to the folder", async () => {
     const parsed = await parseSkillFile("---\ndescription: D\nallowed-tools: [read]\ndisable-model-invocation: true\n---\nbody", "/s/my-skill/SKILL.md");
-    expect(parsed).toEqual({ ok: true, meta: { name: "my-skill", description: "D", frontmatter: { description: "D", "allowed-tools": ["read"], "disable-model-invocation": true }, hidden: true } });
+    expect(parsed).toEqual({
+      ok: true,
+      meta: { name: "my-skill", description: "D", frontmatter: { description: "D", "allowed-tools": ["read"], "disable-model-invocation": true }, hidden: true },
+    });
   });
 
   it.each([

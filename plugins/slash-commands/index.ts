@@ -46,16 +46,18 @@ export default definePlugin({
         input: () => z.object({}),
         output: () =>
           z.object({
-            commands: z.array(
-              z.object({
-                name: z.string().meta({ description: "Invoke with /name; skills are named skill:<name>." }),
-                description: z.string().optional().describe("What it does."),
-                source: z.enum(["extension", "prompt", "skill"]).describe("An extension's command, a prompt template or a skill."),
-                location: z.enum(["user", "project", "path"]).optional().meta({ description: "Where it was found (not for extension commands)." }),
-                path: z.string().optional().describe("The file it was read from (templates and skills)."),
-                sourceInfo: SourceInfoSchema(),
-              }),
-            ).describe("Every command, by name."),
+            commands: z
+              .array(
+                z.object({
+                  name: z.string().meta({ description: "Invoke with /name; skills are named skill:<name>." }),
+                  description: z.string().optional().describe("What it does."),
+                  source: z.enum(["extension", "prompt", "skill"]).describe("An extension's command, a prompt template or a skill."),
+                  location: z.enum(["user", "project", "path"]).optional().meta({ description: "Where it was found (not for extension commands)." }),
+                  path: z.string().optional().describe("The file it was read from (templates and skills)."),
+                  sourceInfo: SourceInfoSchema(),
+                }),
+              )
+              .describe("Every command, by name."),
           }),
         run: async () => ({ commands: (await registry.list()).map(wireEntry) }),
       }),
@@ -68,7 +70,9 @@ const SourceInfoSchema = () =>
   z
     .object({
       path: z.string().meta({ description: "The file that registered it (the extension, the template, the SKILL.md); `<kind:name>` when there is none." }),
-      source: z.string().meta({ description: 'How it was found: "auto" (a conventional folder), "local" (a settings entry), "cli" (a flag), "extension" (a path an extension announced).' }),
+      source: z
+        .string()
+        .meta({ description: 'How it was found: "auto" (a conventional folder), "local" (a settings entry), "cli" (a flag), "extension" (a path an extension announced).' }),
       scope: z.enum(["user", "project", "temporary"]).meta({ description: "Whose configuration brought it; `temporary`: this run only." }),
       origin: z.enum(["top-level", "package"]).meta({ description: '"package" for a resource of an installed package.' }),
       baseDir: z.string().optional().meta({ description: "The package's folder, for a package resource." }),

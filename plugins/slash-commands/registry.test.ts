@@ -78,9 +78,11 @@ describe("SlashCommandRegistry", () => {
   it("a throwing command is reported and counts as handled; a throwing expansion is reported and rejects the input", async () => {
     const { registry, provider, failures } = setup();
     registry.addProvider(provider("extension", ["boom"], () => Promise.reject(new Error("kaput"))));
-    registry.addProvider(provider("skill", ["skill:gone"], () => {
-      throw new Error("unreadable");
-    }));
+    registry.addProvider(
+      provider("skill", ["skill:gone"], () => {
+        throw new Error("unreadable");
+      }),
+    );
     expect(await registry.dispatch("extension", input("/boom"))).toMatchObject({ handled: true });
     expect(await registry.dispatch("skill", input("/skill:gone x"))).toEqual({ ...input("/skill:gone x"), rejected: "Cannot expand /skill:gone: unreadable" });
     expect(failures).toEqual(["extension-owner/command: kaput", "skill-owner/skill_expansion: unreadable"]);
@@ -101,7 +103,13 @@ describe("handles", () => {
   it("a provider that cannot own a name is not asked for its entries", async () => {
     const { registry } = setup();
     let asked = 0;
-    registry.addProvider({ owner: "s", source: "skill", handles: (name) => name.startsWith("skill:"), entries: () => (asked++, [{ name: "skill:a", source: "skill" }]), invoke: () => ({ text: "A" }) });
+    registry.addProvider({
+      owner: "s",
+      source: "skill",
+      handles: (name) => name.startsWith("skill:"),
+      entries: () => (asked++, [{ name: "skill:a", source: "skill" }]),
+      invoke: () => ({ text: "A" }),
+    });
     expect(await registry.dispatch("skill", input("/review x"))).toMatchObject({ text: "/review x" });
     expect(asked).toBe(0);
     expect(await registry.dispatch("skill", input("/skill:a"))).toMatchObject({ text: "A" });

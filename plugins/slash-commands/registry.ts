@@ -18,7 +18,6 @@ import {
 /** How a failing provider is reported: `extension_error` plus a stderr line. */
 export type ReportFailure = (owner: string, event: string, error: string) => void;
 
-
 /** The `extension_error` event name for a failure while running or expanding an entry. */
 const FAILURE_EVENT: Record<SlashCommandSource, string> = { extension: "command", skill: "skill_expansion", prompt: "prompt_expansion" };
 

@@ -5,7 +5,13 @@ import { toolSelection } from "./active-tools.js";
 /** A registry with Atomic's seven tools (grep, find, ls inactive by default) and an extension's two. */
 function registry(): ToolRegistry {
   const tools = new ToolRegistry();
-  const tool = (name: string, extra: Partial<ToolDefinition> = {}): ToolDefinition => ({ name, description: name, parameters: { jsonSchema: { type: "object" } }, execute: async () => ({ content: [] }), ...extra });
+  const tool = (name: string, extra: Partial<ToolDefinition> = {}): ToolDefinition => ({
+    name,
+    description: name,
+    parameters: { jsonSchema: { type: "object" } },
+    execute: async () => ({ content: [] }),
+    ...extra,
+  });
   for (const name of ["read", "edit", "write", "bash"]) tools.register(tool(name));
   for (const name of ["grep", "find", "ls"]) tools.register(tool(name, { defaultActive: false }));
   tools.register(tool("ext_search"), "ext");
@@ -36,7 +42,9 @@ describe("tool selection (pi 1.6's rules)", () => {
 
   it("--tools with only +name/-name entries changes the defaults; mixing both kinds is a usage error", () => {
     expect(active({ tools: "+grep,-write" }).names).toEqual(["read", "edit", "bash", "grep", "ext_search"]);
-    expect(() => active({ tools: "read,+grep" })).toThrow(expect.objectContaining({ code: "E_USAGE", message: expect.stringContaining("--tools mixes tool names with +name/-name entries") }));
+    expect(() => active({ tools: "read,+grep" })).toThrow(
+      expect.objectContaining({ code: "E_USAGE", message: expect.stringContaining("--tools mixes tool names with +name/-name entries") }),
+    );
   });
 
   it("--no-tools offers none, and --tools adds some back; --no-builtin-tools keeps only extension tools", () => {

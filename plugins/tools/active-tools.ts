@@ -15,11 +15,23 @@ export const toolFlags: FlagSpec[] = [
     alias: "-t",
     key: "tools",
     value: "<list>",
-    description: "Comma-separated tools the model is offered (names or * patterns), replacing the defaults read,bash,edit,write; only +name/-name entries change the defaults instead (e.g. +grep,-write).",
+    description:
+      "Comma-separated tools the model is offered (names or * patterns), replacing the defaults read,bash,edit,write; only +name/-name entries change the defaults instead (e.g. +grep,-write).",
   },
   { name: "--no-tools", alias: "-nt", key: "noTools", description: "Offer the model no tools (--tools can add some back)." },
-  { name: "--exclude-tools", alias: "-xt", key: "excludeTools", value: "<list>", description: "Never offer these tools (comma-separated names or * patterns), whatever else selects them." },
-  { name: "--no-builtin-tools", alias: "-nbt", key: "noBuiltinTools", description: "Leave the built-in tools (read, bash, edit, write, grep, find, ls) out of the defaults; extension tools stay." },
+  {
+    name: "--exclude-tools",
+    alias: "-xt",
+    key: "excludeTools",
+    value: "<list>",
+    description: "Never offer these tools (comma-separated names or * patterns), whatever else selects them.",
+  },
+  {
+    name: "--no-builtin-tools",
+    alias: "-nbt",
+    key: "noBuiltinTools",
+    description: "Leave the built-in tools (read, bash, edit, write, grep, find, ls) out of the defaults; extension tools stay.",
+  },
 ];
 
 /** The tools Atomic itself ships (the `tools` and `bash` plugins). */
@@ -29,13 +41,21 @@ export const BUILTIN_TOOLS: ReadonlySet<string> = new Set(["read", "bash", "edit
 type ToolList = { kind: "names"; entries: string[] } | { kind: "changes"; add: string[]; remove: string[] };
 
 function splitList(text: string): string[] {
-  return [...new Set(text.split(",").map((name) => name.trim()).filter((name) => name !== ""))];
+  return [
+    ...new Set(
+      text
+        .split(",")
+        .map((name) => name.trim())
+        .filter((name) => name !== ""),
+    ),
+  ];
 }
 
 function parseList(entries: readonly string[], where: string): ToolList {
   const signed = entries.filter((entry) => entry.startsWith("+") || entry.startsWith("-"));
   if (signed.length === 0) return { kind: "names", entries: [...entries] };
-  if (signed.length < entries.length) throw new UsageError(`${where} mixes tool names with +name/-name entries: use names (the whole selection) or +name/-name (changes to the defaults), not both`);
+  if (signed.length < entries.length)
+    throw new UsageError(`${where} mixes tool names with +name/-name entries: use names (the whole selection) or +name/-name (changes to the defaults), not both`);
   return { kind: "changes", add: signed.filter((e) => e.startsWith("+")).map((e) => e.slice(1)), remove: signed.filter((e) => e.startsWith("-")).map((e) => e.slice(1)) };
 }
 

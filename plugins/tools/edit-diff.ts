@@ -29,8 +29,7 @@ export async function diffReplacement(path: string, original: string, updated: s
 
   const { FILE_HEADERS_ONLY, formatPatch, structuredPatch } = await import("diff");
   const patch =
-    structuredPatch(path, path, oldRegion, newRegion, undefined, undefined, { context: CONTEXT, maxEditLength: MAX_EDIT_LENGTH }) ??
-    plainPatch(path, oldRegion, newRegion);
+    structuredPatch(path, path, oldRegion, newRegion, undefined, undefined, { context: CONTEXT, maxEditLength: MAX_EDIT_LENGTH }) ?? plainPatch(path, oldRegion, newRegion);
   for (const hunk of patch.hunks) {
     hunk.oldStart += lineOffset;
     hunk.newStart += lineOffset;
@@ -71,7 +70,8 @@ function plainPatch(path: string, oldRegion: string, newRegion: string): Structu
     suffix < oldLines.length - prefix &&
     suffix < newLines.length - prefix &&
     oldLines[oldLines.length - 1 - suffix] === newLines[newLines.length - 1 - suffix]
-  ) suffix++;
+  )
+    suffix++;
   const removed = oldLines.slice(prefix, oldLines.length - suffix).map((line) => `-${line}`);
   const added = newLines.slice(prefix, newLines.length - suffix).map((line) => `+${line}`);
   if (removed.length > 0 && suffix === 0 && !oldRegion.endsWith("\n")) removed.push(NO_NEWLINE);
@@ -81,12 +81,7 @@ function plainPatch(path: string, oldRegion: string, newRegion: string): Structu
     oldLines: oldLines.length,
     newStart: 1,
     newLines: newLines.length,
-    lines: [
-      ...oldLines.slice(0, prefix).map((line) => ` ${line}`),
-      ...removed,
-      ...added,
-      ...oldLines.slice(oldLines.length - suffix).map((line) => ` ${line}`),
-    ],
+    lines: [...oldLines.slice(0, prefix).map((line) => ` ${line}`), ...removed, ...added, ...oldLines.slice(oldLines.length - suffix).map((line) => ` ${line}`)],
   };
   return { oldFileName: path, newFileName: path, oldHeader: undefined, newHeader: undefined, hunks: [hunk] };
 }

@@ -57,7 +57,12 @@ describe("edit: diffs", () => {
   it("gives the same diff as a whole-file diff, with absolute line numbers", async () => {
     const lines = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`);
     const original = lines.join("\n") + "\n";
-    const cases: [string, string][] = [["line 20\nline 21\n", "changed\n"], ["line 1\n", ""], ["line 40\n", "line 40\nline 41\n"], ["ne 7\nline 8", "NE 7\nLINE 8\nextra"]];
+    const cases: [string, string][] = [
+      ["line 20\nline 21\n", "changed\n"],
+      ["line 1\n", ""],
+      ["line 40\n", "line 40\nline 41\n"],
+      ["ne 7\nline 8", "NE 7\nLINE 8\nextra"],
+    ];
     for (const [oldText, newText] of cases) {
       const start = original.indexOf(oldText);
       const updated = original.slice(0, start) + newText + original.slice(start + oldText.length);

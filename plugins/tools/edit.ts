@@ -14,11 +14,12 @@ import { writeRegular } from "./write.js";
 
 const BOM = "\uFEFF";
 
-const EditParams = () => z.object({
-  path: z.string().describe("Path of the file to edit, relative to the working directory or absolute (~ expands to home)."),
-  oldText: z.string().describe("The exact text to replace, including whitespace and indentation. It must occur exactly once in the file."),
-  newText: z.string().describe("The text to put in its place."),
-});
+const EditParams = () =>
+  z.object({
+    path: z.string().describe("Path of the file to edit, relative to the working directory or absolute (~ expands to home)."),
+    oldText: z.string().describe("The exact text to replace, including whitespace and indentation. It must occur exactly once in the file."),
+    newText: z.string().describe("The text to put in its place."),
+  });
 
 export const editTool = defineTool({
   name: "edit",

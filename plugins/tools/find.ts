@@ -8,11 +8,12 @@ import { anyDepthGlob, listFiles } from "./walk.js";
 
 const DEFAULT_LIMIT = 1000;
 
-const FindParams = () => z.object({
-  pattern: z.string().min(1).describe("Glob to match, e.g. '*.ts' (matches file names at any depth), 'src/**/*.test.ts' or '**/README*'."),
-  path: z.string().optional().describe("Directory to search in, relative to the working directory or absolute. Defaults to the working directory."),
-  limit: z.number().int().min(1).optional().describe(`Maximum number of results. Defaults to ${DEFAULT_LIMIT}.`),
-});
+const FindParams = () =>
+  z.object({
+    pattern: z.string().min(1).describe("Glob to match, e.g. '*.ts' (matches file names at any depth), 'src/**/*.test.ts' or '**/README*'."),
+    path: z.string().optional().describe("Directory to search in, relative to the working directory or absolute. Defaults to the working directory."),
+    limit: z.number().int().min(1).optional().describe(`Maximum number of results. Defaults to ${DEFAULT_LIMIT}.`),
+  });
 
 export const findTool = defineTool({
   name: "find",

@@ -192,7 +192,7 @@ export async function* streamChunks(path: string): AsyncGenerator<Chunk> {
       parts = [joined.subarray(0, whole)];
       held = whole;
       const chunk = take();
-      if (lineBytes > 0) parts = [joined.subarray(whole)], (held = lineBytes);
+      if (lineBytes > 0) (parts = [joined.subarray(whole)]), (held = lineBytes);
       yield chunk;
     }
     if (held > 0) yield take();

@@ -19,13 +19,9 @@ afterEach(() => cleanup());
 describe("grep: file selection", () => {
   it("respects root and nested .gitignore files, skips .git, node_modules and binaries", async () => {
     expect(await grep({ pattern: "foo" })).toBe(
-      [
-        ".hidden/h.ts:1: foo hidden",
-        "other/secret.ts:1: foo other secret",
-        "src/a.ts:1: const foo = 1;",
-        "src/a.ts:3: export { foo };",
-        "src/nested/keep.log:1: foo log",
-      ].join("\n"),
+      [".hidden/h.ts:1: foo hidden", "other/secret.ts:1: foo other secret", "src/a.ts:1: const foo = 1;", "src/a.ts:3: export { foo };", "src/nested/keep.log:1: foo log"].join(
+        "\n",
+      ),
     );
   });
 
@@ -79,9 +75,7 @@ describe("grep: bounds", () => {
   it("stops at the match limit with a notice", async () => {
     await writeFile(join(dir, "many.txt"), Array.from({ length: 10 }, (_, i) => `match ${i + 1}`).join("\n"));
     const text = await grep({ pattern: "match", path: "many.txt", limit: 3 });
-    expect(text).toBe(
-      "many.txt:1: match 1\nmany.txt:2: match 2\nmany.txt:3: match 3\n\n[3 matches limit reached. Use limit=6 for more, or refine the pattern.]",
-    );
+    expect(text).toBe("many.txt:1: match 1\nmany.txt:2: match 2\nmany.txt:3: match 3\n\n[3 matches limit reached. Use limit=6 for more, or refine the pattern.]");
   });
 
   it("cuts long lines at 500 characters", async () => {

@@ -26,15 +26,16 @@ const FIRST_BATCH_BYTES = 64 * 1024;
 const MAX_BATCH_BYTES = 1024 * 1024;
 const MAX_BATCH_TEXTS = 256;
 
-const GrepParams = () => z.object({
-  pattern: z.string().min(1).describe("Regular expression (JavaScript syntax) to search for; with literal=true, a plain string."),
-  path: z.string().optional().describe("Directory or file to search, relative to the working directory or absolute. Defaults to the working directory."),
-  glob: z.string().optional().describe("Only search files matching this glob, e.g. '*.ts' (any depth) or 'src/**/*.{js,ts}'."),
-  ignoreCase: z.boolean().optional().describe("Match case-insensitively. Defaults to false."),
-  literal: z.boolean().optional().describe("Treat the pattern as a literal string instead of a regular expression. Defaults to false."),
-  context: z.number().int().min(0).optional().describe("Number of lines of context to show before and after each match. Defaults to 0."),
-  limit: z.number().int().min(1).optional().describe(`Maximum number of matches to return. Defaults to ${DEFAULT_LIMIT}.`),
-});
+const GrepParams = () =>
+  z.object({
+    pattern: z.string().min(1).describe("Regular expression (JavaScript syntax) to search for; with literal=true, a plain string."),
+    path: z.string().optional().describe("Directory or file to search, relative to the working directory or absolute. Defaults to the working directory."),
+    glob: z.string().optional().describe("Only search files matching this glob, e.g. '*.ts' (any depth) or 'src/**/*.{js,ts}'."),
+    ignoreCase: z.boolean().optional().describe("Match case-insensitively. Defaults to false."),
+    literal: z.boolean().optional().describe("Treat the pattern as a literal string instead of a regular expression. Defaults to false."),
+    context: z.number().int().min(0).optional().describe("Number of lines of context to show before and after each match. Defaults to 0."),
+    limit: z.number().int().min(1).optional().describe(`Maximum number of matches to return. Defaults to ${DEFAULT_LIMIT}.`),
+  });
 
 /** A piece of one file to search: the whole file, or a chunk of whole lines of a large one. */
 interface Item {
@@ -77,9 +78,7 @@ export function createGrepTool(workers = new RegexWorkers()) {
           throw fsError(error, shownPath, `Path not found: ${shownPath}`);
         });
         const root = info.isDirectory() ? target : dirname(target);
-        const files = info.isDirectory()
-          ? await listFiles(root, [anyDepthGlob(args.glob ?? "**/*")], { signal: ctx.signal })
-          : [basename(target)];
+        const files = info.isDirectory() ? await listFiles(root, [anyDepthGlob(args.glob ?? "**/*")], { signal: ctx.signal }) : [basename(target)];
         batches = searchBatches(root, files);
         let batch: Item[] = (await batches.next()).value ?? [];
         searching: while (batch.length > 0) {

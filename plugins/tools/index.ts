@@ -35,11 +35,13 @@ const SEARCH_TOOLS: ReadonlySet<string> = new Set(["grep", "find", "ls"]);
 
 export default definePlugin({
   name: "tools",
-  description: "File tools for the model: read, edit, write (offered by default), grep, find, ls (when named); --tools, the tools setting and friends choose what the model is offered.",
+  description:
+    "File tools for the model: read, edit, write (offered by default), grep, find, ls (when named); --tools, the tools setting and friends choose what the model is offered.",
   flags: toolFlags,
   settings: {
     tools: defineSetting(() => z.array(z.string()), {
-      description: "The tools offered at startup: names (or * patterns) choose the built-in ones (default read, bash, edit, write; grep, find, ls when named), +name/-name entries change the defaults. --tools overrides it.",
+      description:
+        "The tools offered at startup: names (or * patterns) choose the built-in ones (default read, bash, edit, write; grep, find, ls when named), +name/-name entries change the defaults. --tools overrides it.",
     }),
   },
   apply(k) {

@@ -8,10 +8,11 @@ import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "../../lib/truncate/
 
 const DEFAULT_LIMIT = 500;
 
-const LsParams = () => z.object({
-  path: z.string().optional().describe("Directory to list, relative to the working directory or absolute. Defaults to the working directory."),
-  limit: z.number().int().min(1).optional().describe(`Maximum number of entries to return. Defaults to ${DEFAULT_LIMIT}.`),
-});
+const LsParams = () =>
+  z.object({
+    path: z.string().optional().describe("Directory to list, relative to the working directory or absolute. Defaults to the working directory."),
+    limit: z.number().int().min(1).optional().describe(`Maximum number of entries to return. Defaults to ${DEFAULT_LIMIT}.`),
+  });
 
 export const lsTool = defineTool({
   name: "ls",
@@ -49,7 +50,10 @@ export const lsTool = defineTool({
 });
 
 async function isDirectoryTarget(path: string): Promise<boolean> {
-  return stat(path).then((info) => info.isDirectory(), () => false);
+  return stat(path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
 }
 
 /** Case-insensitive, locale-independent (stable across machines); exact case breaks ties. */

@@ -17,7 +17,13 @@ let cleanup: () => Promise<void>;
 const run = (name: string, args: Record<string, unknown>) => runner.run(name, args, { cwd: dir });
 /** Fails fast instead of hanging the test run when a tool blocks forever. */
 const settled = <T>(promise: Promise<T>) =>
-  Promise.race([promise.then((value) => ({ value }), (error: Error) => ({ error: error.message })), new Promise((resolve) => setTimeout(() => resolve("hung"), 3000))]);
+  Promise.race([
+    promise.then(
+      (value) => ({ value }),
+      (error: Error) => ({ error: error.message }),
+    ),
+    new Promise((resolve) => setTimeout(() => resolve("hung"), 3000)),
+  ]);
 
 beforeEach(async () => ({ dir, cleanup } = await makeTempDir()));
 afterEach(() => cleanup());

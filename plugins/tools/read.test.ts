@@ -29,9 +29,7 @@ describe("read: text", () => {
 
   it("applies offset and limit with a continuation notice", async () => {
     await writeFile(join(dir, "ten.txt"), lines(10).join("\n") + "\n");
-    expect(textOf(await read({ path: "ten.txt", offset: 3, limit: 2 }))).toBe(
-      "line3\nline4\n\n[6 more lines in file. Use offset=5 to continue.]",
-    );
+    expect(textOf(await read({ path: "ten.txt", offset: 3, limit: 2 }))).toBe("line3\nline4\n\n[6 more lines in file. Use offset=5 to continue.]");
     expect(textOf(await read({ path: "ten.txt", offset: 9, limit: 2 }))).toBe("line9\nline10");
     expect(textOf(await read({ path: "ten.txt", offset: 10 }))).toBe("line10");
   });
@@ -52,9 +50,7 @@ describe("read: text", () => {
   it("truncates at 51,200 bytes keeping whole lines", async () => {
     const all = lines(200, 500); // 500 bytes + separator: 102 lines fit
     await writeFile(join(dir, "wide.txt"), all.join("\n"));
-    expect(textOf(await read({ path: "wide.txt" }))).toBe(
-      all.slice(0, 102).join("\n") + "\n\n[Showing lines 1-102 of 200 (50.0KB limit). Use offset=103 to continue.]",
-    );
+    expect(textOf(await read({ path: "wide.txt" }))).toBe(all.slice(0, 102).join("\n") + "\n\n[Showing lines 1-102 of 200 (50.0KB limit). Use offset=103 to continue.]");
   });
 
   it("returns the start of a single line longer than the byte limit", async () => {

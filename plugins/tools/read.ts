@@ -15,11 +15,12 @@ const SNIFF_BYTES = 8 * 1024;
  */
 export const MAX_IMAGE_BYTES = Math.floor((5 * 1024 * 1024 * 3) / 4);
 
-const ReadParams = () => z.object({
-  path: z.string().describe("Path of the file to read, relative to the working directory or absolute (~ expands to home)."),
-  offset: z.number().int().min(1).optional().describe("1-based line number to start reading from. Defaults to 1."),
-  limit: z.number().int().min(1).optional().describe("Maximum number of lines to return. Defaults to as many as fit the output limits."),
-});
+const ReadParams = () =>
+  z.object({
+    path: z.string().describe("Path of the file to read, relative to the working directory or absolute (~ expands to home)."),
+    offset: z.number().int().min(1).optional().describe("1-based line number to start reading from. Defaults to 1."),
+    limit: z.number().int().min(1).optional().describe("Maximum number of lines to return. Defaults to as many as fit the output limits."),
+  });
 
 export const readTool = defineTool({
   name: "read",

@@ -46,9 +46,7 @@ describe("edit", () => {
 
   it("refuses ambiguous text, naming the number of occurrences", async () => {
     await writeFile(join(dir, "f.txt"), "x = 1\nx = 1\nx = 1\n");
-    await expect(run("edit", { path: "f.txt", oldText: "x = 1", newText: "x = 2" })).rejects.toThrow(
-      "Found 3 occurrences of the text in f.txt; oldText must be unique",
-    );
+    await expect(run("edit", { path: "f.txt", oldText: "x = 1", newText: "x = 2" })).rejects.toThrow("Found 3 occurrences of the text in f.txt; oldText must be unique");
     expect(await contents("f.txt")).toBe("x = 1\nx = 1\nx = 1\n");
   });
 

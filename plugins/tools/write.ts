@@ -6,10 +6,11 @@ import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
 import { fsError, resolveToolPath, throwIfAborted } from "./paths.js";
 
-const WriteParams = () => z.object({
-  path: z.string().describe("Path of the file to write, relative to the working directory or absolute (~ expands to home)."),
-  content: z.string().describe("The complete new content of the file."),
-});
+const WriteParams = () =>
+  z.object({
+    path: z.string().describe("Path of the file to write, relative to the working directory or absolute (~ expands to home)."),
+    content: z.string().describe("The complete new content of the file."),
+  });
 
 export const writeTool = defineTool({
   name: "write",

@@ -39,7 +39,14 @@ export async function configOptions(host: EmbeddedHost): Promise<ConfigOption[]>
     });
   }
   if (levels.levels.length > 1) {
-    options.push({ type: "select", id: THINKING_OPTION, name: "Thinking", category: "thought_level", currentValue: state.thinkingLevel, options: levels.levels.map((level) => ({ value: level, name: level })) });
+    options.push({
+      type: "select",
+      id: THINKING_OPTION,
+      name: "Thinking",
+      category: "thought_level",
+      currentValue: state.thinkingLevel,
+      options: levels.levels.map((level) => ({ value: level, name: level })),
+    });
   }
   return options;
 }

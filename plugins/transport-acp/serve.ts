@@ -46,7 +46,9 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
   let connection: ReturnType<ReturnType<Acp["agent"]>["connect"]>;
   const client: SessionClient = {
     update: (sessionId, update) => {
-      notified = notified.then(() => connection.client.notify("session/update", { sessionId, update })).catch((error: unknown) => host.log.warn(`session/update not sent: ${(error as Error).message}`));
+      notified = notified
+        .then(() => connection.client.notify("session/update", { sessionId, update }))
+        .catch((error: unknown) => host.log.warn(`session/update not sent: ${(error as Error).message}`));
     },
     flush: () => notified,
     requestPermission: (params) => connection.client.request("session/request_permission", params),
@@ -95,7 +97,12 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
     .agent({ name: "atomic" })
     .onRequest("initialize", ({ params }) => ({
       protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
-      agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true }, mcpCapabilities: { http: true, sse: true }, sessionCapabilities: { close: {}, list: {} } },
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: true, embeddedContext: true },
+        mcpCapabilities: { http: true, sse: true },
+        sessionCapabilities: { close: {}, list: {} },
+      },
       agentInfo: { name: "atomic", title: "Atomic", version },
       authMethods: [],
     }))

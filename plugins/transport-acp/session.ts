@@ -101,7 +101,8 @@ export class AcpSession {
       const response = await this.host.send({ type: "prompt", ...fields }, "acp");
       if (response && !response.success) throw new TurnError("failed", response.error);
       // An extension command handled it: no agent_settled comes, unless the command started a run.
-      if ((response?.data as { disposition?: unknown } | undefined)?.disposition === "handled" && !(await call<"get_state">(this.host, { type: "get_state" })).isStreaming) turn.settle();
+      if ((response?.data as { disposition?: unknown } | undefined)?.disposition === "handled" && !(await call<"get_state">(this.host, { type: "get_state" })).isStreaming)
+        turn.settle();
       await Promise.race([turn.settled, this.host.closing]);
       // Every update of the turn reaches the client before the turn's answer.
       await this.#client.flush();
@@ -143,7 +144,11 @@ export class AcpSession {
           ]
         : choices.map((name, index) => ({ optionId: String(index), name, kind: "allow_once" as const }));
     const detail = request.message ? [{ type: "content" as const, content: { type: "text" as const, text: request.message } }] : undefined;
-    const toolCall = { toolCallId: this.#activeTool?.id ?? `dialog-${request.id}`, title: request.title ?? this.#activeTool?.title ?? "Permission", ...(detail ? { content: detail } : {}) };
+    const toolCall = {
+      toolCallId: this.#activeTool?.id ?? `dialog-${request.id}`,
+      title: request.title ?? this.#activeTool?.title ?? "Permission",
+      ...(detail ? { content: detail } : {}),
+    };
     try {
       const { outcome } = await this.#client.requestPermission({ sessionId: this.id, toolCall, options });
       if (outcome.outcome === "cancelled") return reply({ cancelled: true });

@@ -76,7 +76,10 @@ export function toolCallUpdate(id: string, name: string, args: unknown, cwd: str
 }
 
 function outputContent(result: { content: readonly ContentBlock[] } | undefined): { type: "content"; content: ContentBlock }[] {
-  return (result?.content ?? []).map((block) => ({ type: "content" as const, content: block.type === "text" ? { type: "text" as const, text: block.text } : { type: "image" as const, data: block.data, mimeType: block.mimeType } }));
+  return (result?.content ?? []).map((block) => ({
+    type: "content" as const,
+    content: block.type === "text" ? { type: "text" as const, text: block.text } : { type: "image" as const, data: block.data, mimeType: block.mimeType },
+  }));
 }
 
 /** The updates one live event makes (none for most). */
@@ -94,7 +97,15 @@ export function updatesOf(event: OutEvent, cwd: string): Update[] {
     case "tool_execution_update":
       return [{ sessionUpdate: "tool_call_update", toolCallId: event.toolCallId, content: outputContent(event.partialResult) }];
     case "tool_execution_end":
-      return [{ sessionUpdate: "tool_call_update", toolCallId: event.toolCallId, status: event.isError ? "failed" : "completed", content: outputContent(event.result), ...(event.result.details !== undefined ? { rawOutput: event.result.details } : {}) }];
+      return [
+        {
+          sessionUpdate: "tool_call_update",
+          toolCallId: event.toolCallId,
+          status: event.isError ? "failed" : "completed",
+          content: outputContent(event.result),
+          ...(event.result.details !== undefined ? { rawOutput: event.result.details } : {}),
+        },
+      ];
     default:
       return [];
   }

@@ -5,7 +5,7 @@ import { promptTexts, readPipedStdin } from "./prompts.js";
 describe("print-mode prompts", () => {
   it("takes the arguments in order and puts piped stdin before the first one", () => {
     expect(promptTexts(["one", "two"], undefined, "print")).toEqual(["one", "two"]);
-    expect(promptTexts(["explain"], "some code", "json")).toEqual(["some code\n\nexplain", ]);
+    expect(promptTexts(["explain"], "some code", "json")).toEqual(["some code\n\nexplain"]);
     expect(promptTexts([], "only stdin", "print")).toEqual(["only stdin"]);
   });
 

@@ -17,7 +17,10 @@ export async function readPipedStdin(stdin: NodeJS.ReadStream = process.stdin, m
     bytes += chunks.at(-1)!.length;
     if (bytes > maxBytes) {
       stdin.destroy();
-      throw new KernelError(ErrorCode.INVALID_INPUT, `The input piped to stdin is over ${maxBytes / (1024 * 1024)} MiB, more than a prompt can use; pipe less, or name the file in the prompt for the model to read`);
+      throw new KernelError(
+        ErrorCode.INVALID_INPUT,
+        `The input piped to stdin is over ${maxBytes / (1024 * 1024)} MiB, more than a prompt can use; pipe less, or name the file in the prompt for the model to read`,
+      );
     }
   }
   const text = Buffer.concat(chunks).toString("utf8").trim();

@@ -38,7 +38,10 @@ async function serveRpc(host: TransportHost, options: EventOptionsApi | undefine
       try {
         parsed = JSON.parse(line);
       } catch (error) {
-        host.reject({ type: "response", command: "parse", success: false, error: `Failed to parse command: ${(error as Error).message}` }, { respond: gate.track((r) => writer.writeRecord(r)) });
+        host.reject(
+          { type: "response", command: "parse", success: false, error: `Failed to parse command: ${(error as Error).message}` },
+          { respond: gate.track((r) => writer.writeRecord(r)) },
+        );
         return;
       }
       const rawId = typeof parsed === "object" && parsed !== null ? rawNumericId(line, (parsed as { id?: unknown }).id) : undefined;

@@ -12,7 +12,14 @@ function gate(maxInFlight = 3, resumeBelow = 2) {
     maxInFlight,
     resumeBelow,
   });
-  const congest = () => (congested = new Promise<void>((resolve) => (drain = () => { congested = undefined; resolve(); })));
+  const congest = () =>
+    (congested = new Promise<void>(
+      (resolve) =>
+        (drain = () => {
+          congested = undefined;
+          resolve();
+        }),
+    ));
   return { g, calls, congest, drain: () => drain?.() };
 }
 

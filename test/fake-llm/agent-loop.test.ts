@@ -32,7 +32,12 @@ afterEach(async () => {
 
 const invoke = (name: string, raw: Record<string, unknown> = {}) => kernel.commands.invoke(name, raw) as Promise<any>;
 const idle = () => kernel.services.get("agent").waitForIdle();
-const lastAssistant = (): AssistantMessage => kernel.services.get("agent").getMessages().filter((m) => m.role === "assistant").at(-1) as AssistantMessage;
+const lastAssistant = (): AssistantMessage =>
+  kernel.services
+    .get("agent")
+    .getMessages()
+    .filter((m) => m.role === "assistant")
+    .at(-1) as AssistantMessage;
 
 describe("agent loop over a real provider", () => {
   it("streams message_update snapshots that match each delta", async () => {

@@ -4,7 +4,14 @@ import { modelTable } from "../../lib/provider-kit/index.js";
 import { retirementProblems } from "./catalog-suite.js";
 
 const table = (rows: Parameters<typeof modelTable>[3]) => ({ name: "p", api: "a", baseUrl: "u", models: modelTable("p", "a", "u", rows) });
-const row = (id: string, retiresOn?: string) => ({ id, name: id, cost: [1, 2, 0.1, 0] as [number, number, number, number], contextWindow: 1000, maxTokens: 100, ...(retiresOn ? { retiresOn } : {}) });
+const row = (id: string, retiresOn?: string) => ({
+  id,
+  name: id,
+  cost: [1, 2, 0.1, 0] as [number, number, number, number],
+  contextWindow: 1000,
+  maxTokens: 100,
+  ...(retiresOn ? { retiresOn } : {}),
+});
 
 describe("retirementProblems", () => {
   it("flags a default marked retiring, a listed model past its date and a malformed date", () => {

@@ -25,7 +25,10 @@ afterAll(() => removeDir(agentDir));
 
 async function streamWith(env: NodeJS.ProcessEnv, provider: string): Promise<{ kernel: Kernel; error?: string }> {
   const kernel = await bootKernel({ agentDir, env, plugins: VENDOR_PLUGINS });
-  const model = kernel.services.get("models").all().find((m) => m.provider === provider)!;
+  const model = kernel.services
+    .get("models")
+    .all()
+    .find((m) => m.provider === provider)!;
   fake.requests.length = 0;
   fake.script({ text: "ok" });
   const { final } = await runStream(kernel, streamRequest(model));
@@ -60,7 +63,9 @@ describe("Google Vertex AI with Application Default Credentials", () => {
       req.on("data", (chunk: Buffer) => (body += chunk));
       req.on("end", () => {
         exchanges.push(body);
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: "ya29.loopback", issued_token_type: "urn:ietf:params:oauth:token-type:access_token", token_type: "Bearer", expires_in: 3600 }));
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ access_token: "ya29.loopback", issued_token_type: "urn:ietf:params:oauth:token-type:access_token", token_type: "Bearer", expires_in: 3600 }));
       });
     });
     await new Promise<void>((resolve) => sts.listen(0, "127.0.0.1", resolve));
@@ -71,7 +76,13 @@ describe("Google Vertex AI with Application Default Credentials", () => {
       const tokenUrl = `http://127.0.0.1:${(sts.address() as AddressInfo).port}/v1/token`;
       await writeFile(
         credentials,
-        JSON.stringify({ type: "external_account", audience: "//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/p/providers/q", subject_token_type: "urn:ietf:params:oauth:token-type:jwt", token_url: tokenUrl, credential_source: { file: subject } }),
+        JSON.stringify({
+          type: "external_account",
+          audience: "//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/p/providers/q",
+          subject_token_type: "urn:ietf:params:oauth:token-type:jwt",
+          token_url: tokenUrl,
+          credential_source: { file: subject },
+        }),
       );
       const env = { GOOGLE_CLOUD_PROJECT: "my-project", GOOGLE_CLOUD_LOCATION: "europe-west4", GOOGLE_APPLICATION_CREDENTIALS: credentials };
       const { kernel, error } = await streamWith(env, "google-vertex");

@@ -36,7 +36,13 @@ const finalMessage = (event: AssistantMessageEvent): AssistantMessage => (event.
 
 describe("error text", () => {
   it("keeps a vLLM-style body the OpenAI SDK reports as '(no body)'", async () => {
-    const body = JSON.stringify({ object: "error", message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.", type: "BadRequestError", param: null, code: 400 });
+    const body = JSON.stringify({
+      object: "error",
+      message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.",
+      type: "BadRequestError",
+      param: null,
+      code: 400,
+    });
     const message = await failWith("fake-openai", { status: 400, errorBody: body });
     expect(message.errorMessage).toBe("400 This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.");
     expect(isContextOverflow(message.errorMessage)).toBe(true);
@@ -72,10 +78,36 @@ describe("error text", () => {
 
 describe("overflow wording over the wire", () => {
   it.each([
-    ["fake-openai", { status: 400, errorBody: JSON.stringify({ error: { message: "prompt too long; exceeded max context length by 1432 tokens", type: "api_error", param: null, code: null } }) }, "ollama"],
-    ["fake-anthropic", { status: 413, errorBody: JSON.stringify({ type: "error", error: { type: "request_too_large", message: "Request exceeds the maximum allowed number of bytes." } }) }, "Anthropic 413"],
-    ["fake-openai", { status: 400, errorBody: JSON.stringify({ error: { message: "the request exceeds the available context size, try increasing it", type: "exceed_context_size_error", n_prompt_tokens: 9000, n_ctx: 8192 } }) }, "llama.cpp"],
-    ["fake-google", { status: 400, errorBody: JSON.stringify({ error: { code: 400, message: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).", status: "INVALID_ARGUMENT" } }) }, "Gemini"],
+    [
+      "fake-openai",
+      { status: 400, errorBody: JSON.stringify({ error: { message: "prompt too long; exceeded max context length by 1432 tokens", type: "api_error", param: null, code: null } }) },
+      "ollama",
+    ],
+    [
+      "fake-anthropic",
+      { status: 413, errorBody: JSON.stringify({ type: "error", error: { type: "request_too_large", message: "Request exceeds the maximum allowed number of bytes." } }) },
+      "Anthropic 413",
+    ],
+    [
+      "fake-openai",
+      {
+        status: 400,
+        errorBody: JSON.stringify({
+          error: { message: "the request exceeds the available context size, try increasing it", type: "exceed_context_size_error", n_prompt_tokens: 9000, n_ctx: 8192 },
+        }),
+      },
+      "llama.cpp",
+    ],
+    [
+      "fake-google",
+      {
+        status: 400,
+        errorBody: JSON.stringify({
+          error: { code: 400, message: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).", status: "INVALID_ARGUMENT" },
+        }),
+      },
+      "Gemini",
+    ],
   ] as [FakeProviderName, FakeReply, string][])("%s: %j is an overflow (%s)", async (provider, reply) => {
     const message = await failWith(provider, reply);
     expect(message.stopReason).toBe("error");

@@ -38,7 +38,14 @@ const turn = (provider: string, api: string, model: string, content: AssistantMe
   stopReason,
   timestamp: 2,
 });
-const result = (toolCallId: string, text: string): AgentMessage => ({ role: "toolResult", toolCallId, toolName: "bash", content: [{ type: "text", text }], isError: false, timestamp: 3 });
+const result = (toolCallId: string, text: string): AgentMessage => ({
+  role: "toolResult",
+  toolCallId,
+  toolName: "bash",
+  content: [{ type: "text", text }],
+  isError: false,
+  timestamp: 3,
+});
 
 /** Claude (signed + redacted thinking), then GPT (reasoning item, call|item ids, one call never answered), then a failed and an aborted turn. */
 function history(): AgentMessage[] {
@@ -59,7 +66,16 @@ function history(): AgentMessage[] {
     ]),
     result(LONG_ID, "hello"),
     turn("fake-anthropic", "anthropic-messages", "fake-1", [{ type: "text", text: "FAILED-TURN" }], "error"),
-    turn("fake-anthropic", "anthropic-messages", "fake-1", [{ type: "text", text: "ABORTED-TURN" }, { type: "toolCall", id: "toolu_gone", name: "bash", arguments: {} }], "aborted"),
+    turn(
+      "fake-anthropic",
+      "anthropic-messages",
+      "fake-1",
+      [
+        { type: "text", text: "ABORTED-TURN" },
+        { type: "toolCall", id: "toolu_gone", name: "bash", arguments: {} },
+      ],
+      "aborted",
+    ),
   ];
 }
 
@@ -87,7 +103,10 @@ describe("cross-provider history replay", () => {
       { type: "text", text: "Listing" },
       { type: "tool_use", id: "toolu_01A", name: "bash", input: { command: "ls" } },
     ]);
-    expect(messages[3].content.slice(0, 2)).toEqual([{ type: "text", text: "GPT reasons" }, { type: "text", text: "Reading" }]);
+    expect(messages[3].content.slice(0, 2)).toEqual([
+      { type: "text", text: "GPT reasons" },
+      { type: "text", text: "Reading" },
+    ]);
     const uses = messages[3].content.filter((b: any) => b.type === "tool_use").map((b: any) => b.id);
     for (const id of uses) expect(id).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
     expect(uses[1]).toBe("call_def_fc_2");

@@ -94,7 +94,7 @@ export function describeProviderConformance(config: ProviderSuiteConfig): void {
     });
 
     it("streams a tool call whose JSON is split across chunks", async () => {
-      const args = { command: "ls -la /tmp && echo \"done\"", timeout: 30 };
+      const args = { command: 'ls -la /tmp && echo "done"', timeout: 30 };
       ctx.fake.script({ toolCalls: [{ name: "bash", args }], splitArgs: true });
       const { events, snapshots, final } = await runStream(ctx.kernel, streamRequest(ctx.model, { tools: [BASH_TOOL] }));
       const deltas = events.filter((e) => e.type === "toolcall_delta");
@@ -113,7 +113,14 @@ export function describeProviderConformance(config: ProviderSuiteConfig): void {
     });
 
     it("keeps two parallel tool calls in order", async () => {
-      ctx.fake.script({ text: "Running both", toolCalls: [{ name: "bash", args: { command: "pwd" } }, { name: "read", args: { path: "a.txt" } }], splitArgs: true });
+      ctx.fake.script({
+        text: "Running both",
+        toolCalls: [
+          { name: "bash", args: { command: "pwd" } },
+          { name: "read", args: { path: "a.txt" } },
+        ],
+        splitArgs: true,
+      });
       const { final } = await runStream(ctx.kernel, streamRequest(ctx.model, { tools: [BASH_TOOL] }));
       const calls = finalMessage(final).content.filter((b) => b.type === "toolCall");
       expect(calls.map((c) => c.type === "toolCall" && [c.name, c.arguments])).toEqual([
@@ -137,7 +144,16 @@ export function describeProviderConformance(config: ProviderSuiteConfig): void {
 
     it("sends an image prompt", async () => {
       ctx.fake.script({ text: "A pixel" });
-      const messages = [{ role: "user" as const, content: [{ type: "text" as const, text: "What is this?" }, { type: "image" as const, data: TINY_PNG, mimeType: "image/png" }], timestamp: 1 }];
+      const messages = [
+        {
+          role: "user" as const,
+          content: [
+            { type: "text" as const, text: "What is this?" },
+            { type: "image" as const, data: TINY_PNG, mimeType: "image/png" },
+          ],
+          timestamp: 1,
+        },
+      ];
       await runStream(ctx.kernel, streamRequest(ctx.model, { messages }));
       expect(config.hasImage(ctx.fake.requests[0]!)).toBe(true);
     });

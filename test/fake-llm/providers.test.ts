@@ -122,7 +122,12 @@ const CASES: Case[] = [
     },
     body: (body) => expect(body).toMatchObject({ model: "claude-opus-5-5", thinking: { type: "adaptive" }, output_config: { effort: "high" } }),
   },
-  { provider: "openai", path: "/v1/responses", auth: bearer("sk-oai"), body: (body) => expect(body).toMatchObject({ model: "gpt-6.2-sol", reasoning: { effort: "high" }, store: false }) },
+  {
+    provider: "openai",
+    path: "/v1/responses",
+    auth: bearer("sk-oai"),
+    body: (body) => expect(body).toMatchObject({ model: "gpt-6.2-sol", reasoning: { effort: "high" }, store: false }),
+  },
   {
     provider: "google",
     path: "/v1beta/models/gemini-4-argon:streamGenerateContent",
@@ -135,8 +140,19 @@ const CASES: Case[] = [
     auth: bearer("sk-or"),
     body: (body) => expect(body).toMatchObject({ model: "moonshotai/kimi-k2.7-code", reasoning: { effort: "high" }, max_tokens: expect.any(Number) }),
   },
-  { provider: "openrouter", id: "anthropic/claude-sonnet-5.5", path: "/api/v1/messages", auth: xApiKey("sk-or"), body: (body) => expect(body.model).toBe("anthropic/claude-sonnet-5.5") },
-  { provider: "groq", path: "/openai/v1/chat/completions", auth: bearer("gsk"), body: (body) => expect(body).toMatchObject({ model: "openai/gpt-oss-120b", reasoning_effort: "high", max_completion_tokens: expect.any(Number) }) },
+  {
+    provider: "openrouter",
+    id: "anthropic/claude-sonnet-5.5",
+    path: "/api/v1/messages",
+    auth: xApiKey("sk-or"),
+    body: (body) => expect(body.model).toBe("anthropic/claude-sonnet-5.5"),
+  },
+  {
+    provider: "groq",
+    path: "/openai/v1/chat/completions",
+    auth: bearer("gsk"),
+    body: (body) => expect(body).toMatchObject({ model: "openai/gpt-oss-120b", reasoning_effort: "high", max_completion_tokens: expect.any(Number) }),
+  },
   { provider: "cerebras", path: "/v1/chat/completions", auth: bearer("csk"), body: (body) => expect(body).toMatchObject({ model: "gpt-oss-120b", reasoning_effort: "high" }) },
   { provider: "xai", path: "/v1/responses", auth: bearer("xai-key"), body: (body) => expect(body).toMatchObject({ model: "grok-4.7", reasoning: { effort: "high" } }) },
   {
@@ -145,7 +161,12 @@ const CASES: Case[] = [
     auth: bearer("ds-key"),
     body: (body) => expect(body).toMatchObject({ model: "deepseek-v4-pro", thinking: { type: "enabled" }, reasoning_effort: "high", max_tokens: expect.any(Number) }),
   },
-  { provider: "mistral", path: "/v1/chat/completions", auth: bearer("mis-key"), body: (body) => expect(body).toMatchObject({ model: "devstral-medium-latest", max_tokens: expect.any(Number) }) },
+  {
+    provider: "mistral",
+    path: "/v1/chat/completions",
+    auth: bearer("mis-key"),
+    body: (body) => expect(body).toMatchObject({ model: "devstral-medium-latest", max_tokens: expect.any(Number) }),
+  },
   {
     provider: "together",
     path: "/v1/chat/completions",
@@ -156,16 +177,37 @@ const CASES: Case[] = [
       expect(body.tools[0].function.strict).toBeUndefined();
     },
   },
-  { provider: "fireworks", path: "/inference/v1/chat/completions", auth: bearer("fw-key"), body: (body) => expect(body).toMatchObject({ model: "accounts/fireworks/models/kimi-k3", reasoning_effort: "high" }) },
-  { provider: "fireworks", id: "accounts/fireworks/models/minimax-m3", path: "/inference/v1/messages", auth: xApiKey("fw-key"), body: (body) => expect(body).toMatchObject({ thinking: { type: "adaptive" } }) },
+  {
+    provider: "fireworks",
+    path: "/inference/v1/chat/completions",
+    auth: bearer("fw-key"),
+    body: (body) => expect(body).toMatchObject({ model: "accounts/fireworks/models/kimi-k3", reasoning_effort: "high" }),
+  },
+  {
+    provider: "fireworks",
+    id: "accounts/fireworks/models/minimax-m3",
+    path: "/inference/v1/messages",
+    auth: xApiKey("fw-key"),
+    body: (body) => expect(body).toMatchObject({ thinking: { type: "adaptive" } }),
+  },
   {
     provider: "zai",
     path: "/api/coding/paas/v4/chat/completions",
     auth: bearer("zai-key"),
     body: (body) => expect(body).toMatchObject({ model: "glm-5.3", thinking: { type: "enabled" }, reasoning_effort: "high", tool_stream: true, max_tokens: expect.any(Number) }),
   },
-  { provider: "moonshotai", path: "/v1/chat/completions", auth: bearer("ms-key"), body: (body) => expect(body).toMatchObject({ model: "kimi-k2.7-code", thinking: { type: "enabled" }, max_tokens: expect.any(Number) }) },
-  { provider: "kimi-coding", path: "/coding/v1/chat/completions", auth: bearer("kimi-key"), body: (body) => expect(body).toMatchObject({ model: "kimi-for-coding", reasoning_effort: "high" }) },
+  {
+    provider: "moonshotai",
+    path: "/v1/chat/completions",
+    auth: bearer("ms-key"),
+    body: (body) => expect(body).toMatchObject({ model: "kimi-k2.7-code", thinking: { type: "enabled" }, max_tokens: expect.any(Number) }),
+  },
+  {
+    provider: "kimi-coding",
+    path: "/coding/v1/chat/completions",
+    auth: bearer("kimi-key"),
+    body: (body) => expect(body).toMatchObject({ model: "kimi-for-coding", reasoning_effort: "high" }),
+  },
   { provider: "minimax", path: "/anthropic/v1/messages", auth: xApiKey("mm-key"), body: (body) => expect(body.model).toBe("MiniMax-M3") },
   { provider: "huggingface", path: "/v1/chat/completions", auth: bearer("hf-key"), body: (body) => expect(body.model).toBe("moonshotai/Kimi-K2.7-Code") },
   {
@@ -188,7 +230,10 @@ const CASES: Case[] = [
     provider: "amazon-bedrock",
     path: "/model/us.anthropic.claude-opus-5-5/invoke-with-response-stream",
     // SigV4 with the environment's keys, in its region, for the bedrock service.
-    auth: (request) => expect(header(request, "authorization")).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/bedrock\/aws4_request, SignedHeaders=\S+, Signature=[0-9a-f]{64}$/),
+    auth: (request) =>
+      expect(header(request, "authorization")).toMatch(
+        /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/bedrock\/aws4_request, SignedHeaders=\S+, Signature=[0-9a-f]{64}$/,
+      ),
     body: (body) => {
       expect(body).toMatchObject({ anthropic_version: "bedrock-2023-05-31", thinking: { type: "adaptive" }, output_config: { effort: "high" } });
       expect(body.model).toBeUndefined();
@@ -200,7 +245,12 @@ const CASES: Case[] = [
 describe("built-in providers over HTTP (official SDKs, loopback fake)", () => {
   it("covers every built-in provider that has shipped models", () => {
     const covered = new Set(CASES.map((c) => c.provider));
-    const shipped = new Set(kernel.services.get("models").all().map((m) => m.provider));
+    const shipped = new Set(
+      kernel.services
+        .get("models")
+        .all()
+        .map((m) => m.provider),
+    );
     expect([...shipped].filter((provider) => !covered.has(provider))).toEqual([]);
   });
 
@@ -240,11 +290,27 @@ describe("built-in providers over HTTP (official SDKs, loopback fake)", () => {
   it("Mistral gets nine-character tool-call ids, also for another model's earlier calls", async () => {
     fake.requests.length = 0;
     fake.script({ text: "ok" });
-    const foreign = { role: "assistant" as const, content: [{ type: "toolCall" as const, id: "call_abc|fc_0123456789abcdef", name: "bash", arguments: { command: "ls" } }], api: "openai-responses", provider: "openai", model: "gpt-6.2-sol", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "toolUse" as const, timestamp: 1 };
+    const foreign = {
+      role: "assistant" as const,
+      content: [{ type: "toolCall" as const, id: "call_abc|fc_0123456789abcdef", name: "bash", arguments: { command: "ls" } }],
+      api: "openai-responses",
+      provider: "openai",
+      model: "gpt-6.2-sol",
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      stopReason: "toolUse" as const,
+      timestamp: 1,
+    };
     const messages = [
       { role: "user" as const, content: "list", timestamp: 0 },
       foreign,
-      { role: "toolResult" as const, toolCallId: "call_abc|fc_0123456789abcdef", toolName: "bash", content: [{ type: "text" as const, text: "a.txt" }], isError: false, timestamp: 2 },
+      {
+        role: "toolResult" as const,
+        toolCallId: "call_abc|fc_0123456789abcdef",
+        toolName: "bash",
+        content: [{ type: "text" as const, text: "a.txt" }],
+        isError: false,
+        timestamp: 2,
+      },
     ];
     await runStream(kernel, streamRequest(model("mistral"), { messages, tools: [BASH_TOOL] }));
     const sent = fake.requests[0]!.body.messages as { role: string; tool_calls?: { id: string }[]; tool_call_id?: string; name?: string }[];

@@ -37,7 +37,11 @@ async function promptThrough(provider: FakeProviderName, replies: FakeReply[], m
   await kernel.commands.invoke("prompt", { message: "hi" });
   await kernel.services.get("agent").waitForIdle();
   const retries = events.filter((e) => e.type === "auto_retry_start" || e.type === "auto_retry_end") as Record<string, unknown>[];
-  const last = kernel.services.get("agent").getMessages().filter((m) => m.role === "assistant").at(-1) as AssistantMessage;
+  const last = kernel.services
+    .get("agent")
+    .getMessages()
+    .filter((m) => m.role === "assistant")
+    .at(-1) as AssistantMessage;
   return { retries, last, requests: fake.requests.length };
 }
 
@@ -71,14 +75,19 @@ describe("rate limits", () => {
     expect(daily.last.errorMessage).toContain("PerDay");
     expect(daily.requests).toBe(1);
     await fake?.close();
-    const insufficient = '{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}';
+    const insufficient =
+      '{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}';
     const openai = await promptThrough("fake-openai", [{ status: 429, errorBody: insufficient }]);
     expect(openai.retries).toEqual([]);
     expect(openai.last.errorMessage).toMatch(/^429 You exceeded your current quota/);
   });
 
   it("fails at once, with the server's message, when the asked delay is above maxRetryDelayMs", async () => {
-    const { retries, last, requests } = await promptThrough("fake-anthropic", [{ status: 429, headers: { "retry-after": "3600" }, errorMessage: "Number of requests has exceeded your rate limit" }], 2000);
+    const { retries, last, requests } = await promptThrough(
+      "fake-anthropic",
+      [{ status: 429, headers: { "retry-after": "3600" }, errorMessage: "Number of requests has exceeded your rate limit" }],
+      2000,
+    );
     expect(retries).toEqual([]);
     expect(last.errorMessage).toMatch(/^429 .*Number of requests has exceeded your rate limit/);
     expect(requests).toBe(1);

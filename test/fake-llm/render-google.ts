@@ -10,7 +10,11 @@ export function renderGoogle(reply: FakeReply, ctx: RenderContext): Rendered {
   const frames: string[] = [];
   const chunk = (parts: unknown[], extra: Record<string, unknown> = {}, candidate: Record<string, unknown> = {}) =>
     frames.push(
-      sse({ candidates: [{ content: { role: "model", parts }, index: 0, ...candidate }], modelVersion: ctx.model, responseId: `gemini_fake_${ctx.seq}`, ...extra }, undefined, "\r\n"),
+      sse(
+        { candidates: [{ content: { role: "model", parts }, index: 0, ...candidate }], modelVersion: ctx.model, responseId: `gemini_fake_${ctx.seq}`, ...extra },
+        undefined,
+        "\r\n",
+      ),
     );
   if (reply.thinking !== undefined) for (const text of chunksOf(reply.thinking)) chunk([{ text, thought: true }]);
   if (reply.text !== undefined) for (const text of chunksOf(reply.text, reply.textChunks)) chunk([{ text }]);
@@ -29,15 +33,19 @@ export function renderGoogle(reply: FakeReply, ctx: RenderContext): Rendered {
     return { frames, malformedAfter: 1 };
   }
   const thoughts = reply.thinking !== undefined ? Math.min(2, usage.output) : 0;
-  chunk([{ text: "" }], {
-    usageMetadata: {
-      promptTokenCount: usage.input + usage.cacheRead,
-      candidatesTokenCount: usage.output - thoughts,
-      ...(thoughts ? { thoughtsTokenCount: thoughts } : {}),
-      ...(usage.cacheRead ? { cachedContentTokenCount: usage.cacheRead } : {}),
-      totalTokenCount: usage.input + usage.cacheRead + usage.output,
+  chunk(
+    [{ text: "" }],
+    {
+      usageMetadata: {
+        promptTokenCount: usage.input + usage.cacheRead,
+        candidatesTokenCount: usage.output - thoughts,
+        ...(thoughts ? { thoughtsTokenCount: thoughts } : {}),
+        ...(usage.cacheRead ? { cachedContentTokenCount: usage.cacheRead } : {}),
+        totalTokenCount: usage.input + usage.cacheRead + usage.output,
+      },
     },
-  }, { finishReason: FINISH[stopOf(reply)] });
+    { finishReason: FINISH[stopOf(reply)] },
+  );
   return { frames, malformedAfter: 1 };
 }
 
@@ -60,8 +68,14 @@ export function geminiQuotaErrorBody(quota: "minute" | "day", retrySeconds: numb
       message: `You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.\n* Quota exceeded for metric: ${metric}, limit: 10, model: gemini-3.5-flash\nPlease retry in ${retrySeconds}.5s.`,
       status: "RESOURCE_EXHAUSTED",
       details: [
-        { "@type": "type.googleapis.com/google.rpc.QuotaFailure", violations: [{ quotaMetric: metric, quotaId, quotaDimensions: { location: "global", model: "gemini-3.5-flash" }, quotaValue: "10" }] },
-        { "@type": "type.googleapis.com/google.rpc.Help", links: [{ description: "Learn more about Gemini API quotas", url: "https://ai.google.dev/gemini-api/docs/rate-limits" }] },
+        {
+          "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+          violations: [{ quotaMetric: metric, quotaId, quotaDimensions: { location: "global", model: "gemini-3.5-flash" }, quotaValue: "10" }],
+        },
+        {
+          "@type": "type.googleapis.com/google.rpc.Help",
+          links: [{ description: "Learn more about Gemini API quotas", url: "https://ai.google.dev/gemini-api/docs/rate-limits" }],
+        },
         { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${retrySeconds}s` },
       ],
     },

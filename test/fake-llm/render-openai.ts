@@ -85,7 +85,10 @@ export function renderOpenAiResponses(reply: FakeReply, ctx: RenderContext): Ren
   if (reply.text !== undefined) {
     const id = `msg_fake_${ctx.seq}`;
     const output_index = outputIndex++;
-    emit("response.output_item.added", { output_index, item: { id, type: "message", role: "assistant", status: "in_progress", content: [], ...(reply.phase ? { phase: reply.phase } : {}) } });
+    emit("response.output_item.added", {
+      output_index,
+      item: { id, type: "message", role: "assistant", status: "in_progress", content: [], ...(reply.phase ? { phase: reply.phase } : {}) },
+    });
     emit("response.content_part.added", { item_id: id, output_index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
     for (const delta of chunksOf(reply.text, reply.textChunks)) emit("response.output_text.delta", { item_id: id, output_index, content_index: 0, delta, logprobs: [] });
     emit("response.output_text.done", { item_id: id, output_index, content_index: 0, text: reply.text, logprobs: [] });

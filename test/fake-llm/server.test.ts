@@ -28,7 +28,11 @@ describe("fake LLM server", () => {
   it("pops scripted replies in order, then serves the default, and records requests", async () => {
     fake.script({ text: "first" }, (request) => ({ text: `echo ${request.body.model}` }));
     fake.setDefault({ text: "fallback" });
-    const bodies = [await (await post("/v1/chat/completions")).text(), await (await post("/v1/chat/completions", { model: "x" })).text(), await (await post("/v1/chat/completions")).text()];
+    const bodies = [
+      await (await post("/v1/chat/completions")).text(),
+      await (await post("/v1/chat/completions", { model: "x" })).text(),
+      await (await post("/v1/chat/completions")).text(),
+    ];
     expect(bodies[0]).toContain('"content":"first"');
     expect(bodies[1]).toContain('"content":"echo "');
     expect(bodies[1]).toContain('"content":"x"');
@@ -83,7 +87,12 @@ describe("fake LLM server", () => {
     await writeModelsJson(dir, fake.url);
     const { providers } = JSON.parse(await readFile(join(dir, "models.json"), "utf8"));
     expect(Object.keys(providers)).toEqual(["fake-anthropic", "fake-openai", "fake-responses", "fake-google"]);
-    expect(providers["fake-google"]).toMatchObject({ baseUrl: `${fake.url}/v1beta`, api: "google-generative-ai", apiKey: "test-key", models: [{ id: "fake-1", reasoning: true, input: ["text", "image"] }] });
+    expect(providers["fake-google"]).toMatchObject({
+      baseUrl: `${fake.url}/v1beta`,
+      api: "google-generative-ai",
+      apiKey: "test-key",
+      models: [{ id: "fake-1", reasoning: true, input: ["text", "image"] }],
+    });
     await removeDir(dir);
   });
 });

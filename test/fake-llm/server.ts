@@ -146,8 +146,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     listModels: (models) => void (modelList = models),
     pending: () => queue.length,
     waitForRequests: (count, timeoutMs = 5000) => waitFor(() => requests.length >= count, timeoutMs, `${count} requests`),
-    waitForDisconnect: (index, timeoutMs = 5000) =>
-      waitFor(() => Boolean(requests[index ?? requests.length - 1]?.disconnected), timeoutMs, `a client disconnect`),
+    waitForDisconnect: (index, timeoutMs = 5000) => waitFor(() => Boolean(requests[index ?? requests.length - 1]?.disconnected), timeoutMs, `a client disconnect`),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

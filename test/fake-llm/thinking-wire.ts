@@ -5,7 +5,15 @@
  * scripts/import-pi-catalog.ts uses it to drop levels that would send the same thing.
  */
 import type { Model, StreamRequest, ThinkingLevel } from "../../lib/llm/index.js";
-import { ANTHROPIC_API, ANTHROPIC_BEDROCK_API, AZURE_OPENAI_RESPONSES_API, GOOGLE_API, GOOGLE_VERTEX_API, OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API } from "../../lib/provider-kit/api-names.js";
+import {
+  ANTHROPIC_API,
+  ANTHROPIC_BEDROCK_API,
+  AZURE_OPENAI_RESPONSES_API,
+  GOOGLE_API,
+  GOOGLE_VERTEX_API,
+  OPENAI_COMPLETIONS_API,
+  OPENAI_RESPONSES_API,
+} from "../../lib/provider-kit/api-names.js";
 import { buildAnthropicRequest } from "../../plugins/provider-anthropic/request.js";
 import { thinkingConfig } from "../../plugins/provider-google/request.js";
 import { buildChatRequest } from "../../plugins/provider-openai/completions-request.js";

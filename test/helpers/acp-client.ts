@@ -83,9 +83,7 @@ export class AcpAgent {
 
   /** The text the agent streamed in a session, chunks joined. */
   text(sessionId: string, kind: "agent_message_chunk" | "agent_thought_chunk" | "user_message_chunk" = "agent_message_chunk"): string {
-    return (this.updates.get(sessionId) ?? [])
-      .flatMap((update) => (update.sessionUpdate === kind && update.content.type === "text" ? [update.content.text] : []))
-      .join("");
+    return (this.updates.get(sessionId) ?? []).flatMap((update) => (update.sessionUpdate === kind && update.content.type === "text" ? [update.content.text] : [])).join("");
   }
 
   /** Ends the connection (stdin closes) and resolves with the exit code. */

@@ -66,13 +66,19 @@ export const isResponseTo = (id: unknown) => (r: Record_) => r.type === "respons
 export const isType = (type: string) => (r: Record_) => r.type === type;
 /** Event records only (responses and probe traffic left out). */
 export function eventTypes(records: Record_[], from = 0): string[] {
-  return records.slice(from).filter((r) => r.type !== "response").map((r) => r.type);
+  return records
+    .slice(from)
+    .filter((r) => r.type !== "response")
+    .map((r) => r.type);
 }
 
 export function textOf(message: unknown): string {
   const content = (message as { content: unknown }).content;
   if (typeof content === "string") return content;
-  return (content as { type: string; text?: string }[]).filter((b) => b.type === "text").map((b) => b.text).join("");
+  return (content as { type: string; text?: string }[])
+    .filter((b) => b.type === "text")
+    .map((b) => b.text)
+    .join("");
 }
 
 /** One assistant turn calling several tools (arguments sent whole), optionally after some text. */

@@ -39,8 +39,21 @@ export function useExtensionAgents(clients: RpcClient[]): FakeLlm {
 export async function startExtensionAgent(fake: FakeLlm, options: ExtensionAgentOptions): Promise<RpcClient> {
   const agentDir = options.agentDir ?? tempDir("atomic-agent-");
   await writeModelsJson(agentDir, fake.url);
-  const args = ["--mode", "rpc", "--no-session", ...(options.model === "" ? [] : ["--model", options.model ?? "fake-openai/fake-1"]), ...options.extensions.flatMap((path) => ["-e", path]), ...(options.args ?? [])];
-  return new RpcClient({ agentDir, ...(options.cwd ? { cwd: options.cwd } : {}), ...(options.settings ? { settings: options.settings } : {}), env: { ...NO_KEYS, ...options.env }, args });
+  const args = [
+    "--mode",
+    "rpc",
+    "--no-session",
+    ...(options.model === "" ? [] : ["--model", options.model ?? "fake-openai/fake-1"]),
+    ...options.extensions.flatMap((path) => ["-e", path]),
+    ...(options.args ?? []),
+  ];
+  return new RpcClient({
+    agentDir,
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    ...(options.settings ? { settings: options.settings } : {}),
+    env: { ...NO_KEYS, ...options.env },
+    args,
+  });
 }
 
 /** Kills the process if needed and removes its folders. */

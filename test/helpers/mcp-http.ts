@@ -43,7 +43,8 @@ export async function startHttpProbe(options: { token?: string } = {}): Promise<
         await buildProbeServer("http-probe").connect(transport);
       }
       // What MCP asks of a server for a session it does not know: 404, so the client starts a new one.
-      if (!transport) return void response.writeHead(typeof id === "string" ? 404 : 400).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "no such session" }, id: null }));
+      if (!transport)
+        return void response.writeHead(typeof id === "string" ? 404 : 400).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "no such session" }, id: null }));
       await transport.handleRequest(request, response, parsed);
     } catch (error) {
       if (!response.headersSent) response.writeHead(500).end(String(error));

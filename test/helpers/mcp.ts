@@ -84,7 +84,10 @@ export async function waitForServers(client: RpcClient, done: (servers: ServerRe
   }
 }
 
-export const allConnected = (...names: string[]) => (servers: ServerReport[]) => names.every((name) => servers.find((server) => server.name === name)?.state === "connected");
+export const allConnected =
+  (...names: string[]) =>
+  (servers: ServerReport[]) =>
+    names.every((name) => servers.find((server) => server.name === name)?.state === "connected");
 
 /** The tool names a Chat Completions request declared. */
 export function declaredTools(request: RecordedRequest): string[] {
@@ -93,13 +96,18 @@ export function declaredTools(request: RecordedRequest): string[] {
 
 /** The text of the tool results in a Chat Completions request, in order. */
 export function toolResults(request: RecordedRequest): string[] {
-  return ((request.body?.messages ?? []) as { role: string; content: unknown }[]).filter((m) => m.role === "tool").map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+  return ((request.body?.messages ?? []) as { role: string; content: unknown }[])
+    .filter((m) => m.role === "tool")
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
 }
 
 /** The probe server's event log (PROBE_LOG), one object per line. */
 export function probeEvents(path: string): { pid: number; event: string; [key: string]: unknown }[] {
   try {
-    return readFileSync(path, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    return readFileSync(path, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
   } catch {
     return [];
   }

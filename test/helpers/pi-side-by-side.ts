@@ -82,7 +82,10 @@ class PlainClient implements Client {
   waitFor(match: (record: Record_) => boolean, timeoutMs = 20_000, from = 0): Promise<Record_> {
     for (let i = from; i < this.records.length; i++) if (match(this.records[i]!)) return Promise.resolve(this.records[i]!);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`pi: timed out waiting for a record; last: ${JSON.stringify(this.records.slice(-3)).slice(0, 1500)}\nstderr: ${this.stderr.slice(-1500)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`pi: timed out waiting for a record; last: ${JSON.stringify(this.records.slice(-3)).slice(0, 1500)}\nstderr: ${this.stderr.slice(-1500)}`)),
+        timeoutMs,
+      );
       this.#waiters.push({ match, from, resolve: (record) => (clearTimeout(timer), resolve(record)) });
     });
   }
@@ -141,7 +144,11 @@ export async function converse(agent: "atomic" | "pi", node: string, fake: FakeL
 
 function toolResult(record: Record_): { toolName: string; isError: boolean; text: string } {
   const result = record.result as { content?: { type: string; text?: string }[] } | undefined;
-  return { toolName: String(record.toolName), isError: record.isError === true, text: (result?.content ?? []).map((part) => (part.type === "text" ? part.text : `[${part.type}]`)).join("\n") };
+  return {
+    toolName: String(record.toolName),
+    isError: record.isError === true,
+    text: (result?.content ?? []).map((part) => (part.type === "text" ? part.text : `[${part.type}]`)).join("\n"),
+  };
 }
 
 /** The user messages' text of an OpenAI Chat request body. */
@@ -155,7 +162,11 @@ function userTexts(body: unknown): string[] {
 function lastAssistantText(records: Record_[]): string {
   for (let i = records.length - 1; i >= 0; i--) {
     const message = records[i]!.message as { role?: string; content?: { type: string; text?: string }[] } | undefined;
-    if (records[i]!.type === "message_end" && message?.role === "assistant") return (message.content ?? []).filter((part) => part.type === "text").map((part) => part.text).join("");
+    if (records[i]!.type === "message_end" && message?.role === "assistant")
+      return (message.content ?? [])
+        .filter((part) => part.type === "text")
+        .map((part) => part.text)
+        .join("");
   }
   return "";
 }

@@ -28,7 +28,10 @@ const pascal = (name: string) => name.replace(/(^|_)([a-z0-9])/g, (_, _s: string
 
 /** The protocol schema of the CLI at `cli` with these user plugins (generated once, then cached). */
 export function protocolSchemaFor(cli: string, plugins: readonly string[]): Json {
-  const key = createHash("sha1").update(JSON.stringify({ cli, mtime: statSync(cli).mtimeMs, plugins })).digest("hex").slice(0, 16);
+  const key = createHash("sha1")
+    .update(JSON.stringify({ cli, mtime: statSync(cli).mtimeMs, plugins }))
+    .digest("hex")
+    .slice(0, 16);
   const dir = join(tmpdir(), "atomic-protocol-schema");
   const file = join(dir, `${key}.json`);
   try {
@@ -90,7 +93,10 @@ function ok(validate: ValidateFunction, data: unknown): boolean {
 }
 
 function describe(validate: ValidateFunction): string {
-  return (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || "/"} ${e.message ?? ""} ${JSON.stringify(e.params)}`).join("; ");
+  return (validate.errors ?? [])
+    .slice(0, 3)
+    .map((e) => `${e.instancePath || "/"} ${e.message ?? ""} ${JSON.stringify(e.params)}`)
+    .join("; ");
 }
 
 function clip(record: unknown): string {

@@ -17,7 +17,9 @@ export default function setup(): () => void {
     const caches = new Set(["jiti", "atomic-protocol-schema"]);
     const leftovers = readdirSync(root).filter((name) => !caches.has(name));
     if (leftovers.length > 0) {
-      process.stderr.write(`[temp-root] ${leftovers.length} temp entr${leftovers.length === 1 ? "y was" : "ies were"} left behind by tests (removed now): ${summarize(leftovers)}\n`);
+      process.stderr.write(
+        `[temp-root] ${leftovers.length} temp entr${leftovers.length === 1 ? "y was" : "ies were"} left behind by tests (removed now): ${summarize(leftovers)}\n`,
+      );
     }
     rmSync(root, { recursive: true, force: true });
     if (previous === undefined) delete process.env.TMPDIR;

@@ -34,7 +34,7 @@ export function renderLifecycle(trace: HookTrace): string {
     "shutdown. Each table lists the hooks as they were called (repeats folded into a count), with",
     "the plugin that owns and calls the hook and its failure policy. Owners declare their hooks",
     "(`hooks` in the plugin definition); a plugin taps them through `k.hooks`, placing its tap",
-    "with `order: \"pre\" | \"post\"` or `before`/`after` a named tap. An owner skips a hook",
+    'with `order: "pre" | "post"` or `before`/`after` a named tap. An owner skips a hook',
     "nobody taps; the trace taps every hook, so each appears where it fires once tapped.",
     "The offline provider makes no HTTP request: a vendor provider calls `before_provider_request`,",
     "`before_provider_headers` and `after_provider_response` inside `stream`, then `provider_stream_event`",

@@ -76,10 +76,7 @@ export async function traceLifecycle(): Promise<HookTrace> {
   mkdirSync(cwd, { recursive: true });
   // Long enough that the conversation has a region worth compacting.
   writeFileSync(join(cwd, "notes.txt"), Array.from({ length: 40 }, (_, i) => `note ${i + 1}: keep the build green`).join("\n") + "\n");
-  writeCassette(agentDir, "script", [
-    toolTurn("call_1", "read", { path: "notes.txt" }, "Reading."),
-    textTurn("The notes say to keep the build green."),
-  ]);
+  writeCassette(agentDir, "script", [toolTurn("call_1", "read", { path: "notes.txt" }, "Reading."), textTurn("The notes say to keep the build green.")]);
   // The compaction planner's answer (its own model: a call outside a run replays turn 1).
   writeCassette(agentDir, "planner", [textTurn("3,5", 1)]);
   const calls: string[] = [];

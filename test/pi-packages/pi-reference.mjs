@@ -35,10 +35,16 @@ try {
   out = {
     extensions: loaded.extensions.map((extension) => extension.resolvedPath ?? extension.path),
     errors: loaded.errors.map((error) => error.error),
-    commands: session.extensionRunner.getRegisteredCommands().map((command) => command.invocationName).sort(),
+    commands: session.extensionRunner
+      .getRegisteredCommands()
+      .map((command) => command.invocationName)
+      .sort(),
     tools: names((extension) => [...extension.tools.keys()]),
     flags: names((extension) => [...extension.flags.keys()]),
-    skills: session.resourceLoader.getSkills().skills.map((skill) => skill.name).sort(),
+    skills: session.resourceLoader
+      .getSkills()
+      .skills.map((skill) => skill.name)
+      .sort(),
     prompts: session.promptTemplates.map((template) => template.name).sort(),
   };
 } catch (error) {

@@ -61,7 +61,12 @@ export function builtinToolFactories(builtins: ReadonlyMap<string, KernelTool>) 
     createGrepToolDefinition: createGrepTool,
     createFindToolDefinition: createFindTool,
     createLsToolDefinition: createLsTool,
-    createCodingTools: (cwd: string, options?: BuiltinToolOptions) => [createReadTool(cwd, options), createBashTool(cwd, options), createEditTool(cwd, options), createWriteTool(cwd, options)],
+    createCodingTools: (cwd: string, options?: BuiltinToolOptions) => [
+      createReadTool(cwd, options),
+      createBashTool(cwd, options),
+      createEditTool(cwd, options),
+      createWriteTool(cwd, options),
+    ],
     createReadOnlyTools: (cwd: string, options?: BuiltinToolOptions) => ["read", "grep", "find", "ls"].map((name) => make(name, "createReadOnlyTools")(cwd, options)),
   };
 }

@@ -28,7 +28,12 @@ describe("Atomic's typebox", () => {
       properties: {
         path: { type: "string", description: "File" },
         limit: { type: "integer", minimum: 1 },
-        mode: { anyOf: [{ const: "a", type: "string" }, { const: 2, type: "number" }] },
+        mode: {
+          anyOf: [
+            { const: "a", type: "string" },
+            { const: 2, type: "number" },
+          ],
+        },
         tags: { type: "array", items: { type: "string" } },
         kind: { type: "string", enum: ["x", "y"], description: "Kind" },
         pair: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], minItems: 2, maxItems: 2 },
@@ -42,7 +47,10 @@ describe("Atomic's typebox", () => {
   });
 
   it("Enum takes a list or a TypeScript enum object; Partial drops required", () => {
-    enum Numeric { A, B }
+    enum Numeric {
+      A,
+      B,
+    }
     expect(Type.Enum(["a", "b"])).toEqual({ enum: ["a", "b"] });
     expect(Type.Enum(Numeric as unknown as Record<string, number>)).toEqual({ enum: [0, 1] });
     expect(Type.Partial(Type.Object({ a: Type.String() }))).toEqual({ type: "object", properties: { a: { type: "string" } } });
@@ -50,7 +58,16 @@ describe("Atomic's typebox", () => {
 });
 
 describe("AssistantMessageEventStream", () => {
-  const message: AssistantMessage = { role: "assistant", content: [{ type: "text", text: "hi" }], api: "x", provider: "p", model: "m", usage: emptyUsage(), stopReason: "stop", timestamp: 1 };
+  const message: AssistantMessage = {
+    role: "assistant",
+    content: [{ type: "text", text: "hi" }],
+    api: "x",
+    provider: "p",
+    model: "m",
+    usage: emptyUsage(),
+    stopReason: "stop",
+    timestamp: 1,
+  };
   it("buffers pushed events for a late reader, ends at done, and resolves result()", async () => {
     const stream = createAssistantMessageEventStream();
     stream.push({ type: "start", partial: message });
@@ -96,10 +113,17 @@ describe("built-in tool wrappers", () => {
       commandPrefix: "set -e",
       spawnHook: ({ command, cwd, env }) => ({ command: `source ~/.profile\n${command}`, cwd: `${cwd}/sub`, env: { ...env, GREETING: "it's me" } }),
     });
-    expect(tool.parameters).toEqual({ type: "object", properties: { command: { type: "string" }, timeout: { type: "number" } }, required: ["command"], additionalProperties: false });
+    expect(tool.parameters).toEqual({
+      type: "object",
+      properties: { command: { type: "string" }, timeout: { type: "number" } },
+      required: ["command"],
+      additionalProperties: false,
+    });
     await tool.execute("id", { command: "ls" } as never, undefined, undefined, undefined as never);
     expect(seen.at(-1)).toEqual({ args: { command: "export GREETING='it'\\''s me'\nsource ~/.profile\nset -e\nls" }, cwd: "/work/sub" });
-    await expect(tool.execute("id", { command: 5 } as never, undefined, undefined, undefined as never)).rejects.toThrow('Validation failed for tool "bash": Invalid command: expected string');
+    await expect(tool.execute("id", { command: 5 } as never, undefined, undefined, undefined as never)).rejects.toThrow(
+      'Validation failed for tool "bash": Invalid command: expected string',
+    );
   });
 
   it("custom operations and missing built-ins fail clearly", () => {
@@ -112,7 +136,19 @@ describe("serializeConversation", () => {
   it("labels each message", () => {
     const text = serializeConversation([
       { role: "user", content: "hello", timestamp: 1 },
-      { role: "assistant", content: [{ type: "text", text: "calling" }, { type: "toolCall", id: "c", name: "ls", arguments: { path: "." } }], api: "x", provider: "p", model: "m", usage: emptyUsage(), stopReason: "toolUse", timestamp: 2 },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "calling" },
+          { type: "toolCall", id: "c", name: "ls", arguments: { path: "." } },
+        ],
+        api: "x",
+        provider: "p",
+        model: "m",
+        usage: emptyUsage(),
+        stopReason: "toolUse",
+        timestamp: 2,
+      },
       { role: "toolResult", toolCallId: "c", toolName: "ls", content: [{ type: "text", text: "a.txt" }], isError: false, timestamp: 3 },
     ]);
     expect(text).toBe('[User]: hello\n\n[Assistant]: calling\n\n[Tool call]: ls({"path":"."})\n\n[Tool result] ls: a.txt');

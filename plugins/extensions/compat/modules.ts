@@ -25,7 +25,12 @@ const SCOPES = ["@earendil-works", "@mariozechner"] as const;
 const PI_PACKAGES = ["pi-coding-agent", "pi-ai", "pi-ai/compat", "pi-agent-core", "pi-tui"] as const;
 type PiPackage = (typeof PI_PACKAGES)[number];
 
-export const MODULE_NAMES = ["typebox", "@sinclair/typebox", ...SCOPES.flatMap((scope) => PI_PACKAGES.map((name) => `${scope}/${name}` as const)), "atomic-agent/extensions"] as const;
+export const MODULE_NAMES = [
+  "typebox",
+  "@sinclair/typebox",
+  ...SCOPES.flatMap((scope) => PI_PACKAGES.map((name) => `${scope}/${name}` as const)),
+  "atomic-agent/extensions",
+] as const;
 
 export function createVirtualModules(host: ExtensionHost, version: string): VirtualModules {
   const models = () => host.models;

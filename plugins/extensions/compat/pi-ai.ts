@@ -8,7 +8,20 @@ import type { AssistantMessage, AssistantMessageEvent, LlmMessage, Model, Thinki
 import { randomBytes } from "node:crypto";
 import { Type, type SchemaOptions, type TSchema } from "./typebox.js";
 
-export type { AssistantMessage, AssistantMessageEvent, ImageContent, Model, StopReason, TextContent, ThinkingContent, ThinkingLevel, ToolCall, ToolResultMessage, Usage, UserMessage } from "../../../lib/llm/index.js";
+export type {
+  AssistantMessage,
+  AssistantMessageEvent,
+  ImageContent,
+  Model,
+  StopReason,
+  TextContent,
+  ThinkingContent,
+  ThinkingLevel,
+  ToolCall,
+  ToolResultMessage,
+  Usage,
+  UserMessage,
+} from "../../../lib/llm/index.js";
 export { Type, type Static, type TSchema } from "./typebox.js";
 export { AssistantMessageEventStream, createAssistantMessageEventStream } from "./event-stream.js";
 export { createInitialSystemMessage, getCurrentSystemMessage, getCurrentSystemPrompt, getCurrentTools, getInitialSystemMessage, type SystemMessage } from "./transcript.js";

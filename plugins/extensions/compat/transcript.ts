@@ -96,7 +96,9 @@ export function toTranscript(parts: RequestParts): (AgentMessage | SystemMessage
 
 /** A transcript back as one request; `undefined` when it does not start with a system message (pi reports that too). */
 export function fromTranscript(messages: readonly unknown[]): RequestParts | undefined {
-  const listed = messages.filter((message): message is { role: string } => typeof message === "object" && message !== null && typeof (message as { role?: unknown }).role === "string");
+  const listed = messages.filter(
+    (message): message is { role: string } => typeof message === "object" && message !== null && typeof (message as { role?: unknown }).role === "string",
+  );
   if (!listed[0] || !isSystem(listed[0])) return undefined;
   return {
     systemPrompt: getCurrentSystemPrompt(listed),

@@ -85,7 +85,13 @@ export interface ToolDefinition<S extends ToolParametersSchema = TSchema, TDetai
   /** Accepted, not sent: Atomic's providers have no constrained sampling. */
   constrainedSampling?: false | Record<string, unknown>;
   /** Throw to return an error result; a result with `isError: true` is one too. */
-  execute(toolCallId: string, params: ToolParams<S>, signal: AbortSignal | undefined, onUpdate: ToolUpdateCallback<TDetails> | undefined, ctx: ExtensionToolContext): Promise<ToolResultContent<TDetails>>;
+  execute(
+    toolCallId: string,
+    params: ToolParams<S>,
+    signal: AbortSignal | undefined,
+    onUpdate: ToolUpdateCallback<TDetails> | undefined,
+    ctx: ExtensionToolContext,
+  ): Promise<ToolResultContent<TDetails>>;
   /** TUI rendering: accepted and ignored. */
   renderCall?: (...args: any[]) => unknown;
   renderResult?: (...args: any[]) => unknown;
@@ -212,7 +218,9 @@ export interface ExtensionEventBus {
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 /** One overload per event, so a handler's event and answer are typed by the event's name. */
-export type OnEvent = UnionToIntersection<{ [K in ExtensionEventName]: (event: K, handler: ExtensionHandler<ExtensionEvent<K>, ExtensionEventResult<K>>) => () => void }[ExtensionEventName]>;
+export type OnEvent = UnionToIntersection<
+  { [K in ExtensionEventName]: (event: K, handler: ExtensionHandler<ExtensionEvent<K>, ExtensionEventResult<K>>) => () => void }[ExtensionEventName]
+>;
 
 export interface ExtensionAPI {
   /** Returns a function that unsubscribes the handler. */

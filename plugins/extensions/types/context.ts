@@ -186,7 +186,11 @@ export interface ReplacedSessionOptions {
 /** A tool's `ctx`: pi 1.x adds nested tool calls, which Atomic does not run (`executeTool` answers with an error result). */
 export interface ExtensionToolContext extends ExtensionContext {
   readonly tools: readonly { name: string; description: string; parameters: Record<string, unknown> }[];
-  executeTool(name: string, args: unknown, options?: { signal?: AbortSignal; onUpdate?: (partial: unknown) => void }): Promise<{ toolCall: { id: string; name: string; arguments: unknown }; result: { content: { type: "text"; text: string }[]; details?: unknown }; isError: boolean }>;
+  executeTool(
+    name: string,
+    args: unknown,
+    options?: { signal?: AbortSignal; onUpdate?: (partial: unknown) => void },
+  ): Promise<{ toolCall: { id: string; name: string; arguments: unknown }; result: { content: { type: "text"; text: string }[]; details?: unknown }; isError: boolean }>;
 }
 
 /** Command handlers get more: these are unsafe inside event handlers (they wait on the agent). */

@@ -3,7 +3,17 @@
  * what its handler may return, in pi's shapes (so pi extensions work unchanged). Each name is
  * the kernel hook of the same name; the adapter table (`event-adapters.ts`) maps one to the other.
  */
-import type { AgentMessage, AssistantMessage, AssistantMessageEvent, CustomMessage, ImageContent, Model, TextContent, ThinkingLevel, ToolResultMessage } from "../../../lib/llm/index.js";
+import type {
+  AgentMessage,
+  AssistantMessage,
+  AssistantMessageEvent,
+  CustomMessage,
+  ImageContent,
+  Model,
+  TextContent,
+  ThinkingLevel,
+  ToolResultMessage,
+} from "../../../lib/llm/index.js";
 import type { SystemMessage } from "../compat/transcript.js";
 import type { CompactionEntry, SessionEntry } from "../../session/api.js";
 import type { RegisteredMcpServer } from "../../mcp/api.js";
@@ -70,13 +80,19 @@ export interface UserBashResultPayload {
 /** Every event: its payload (`event`) and what a handler may return (`result`). */
 export interface ExtensionEvents {
   project_trust: { event: { type: "project_trust"; cwd: string }; result: { trusted: "yes" | "no" | "undecided"; remember?: boolean } };
-  resources_discover: { event: { type: "resources_discover"; cwd: string; reason: "startup" | "reload" }; result: { skillPaths?: string[]; promptPaths?: string[]; themePaths?: string[] } };
+  resources_discover: {
+    event: { type: "resources_discover"; cwd: string; reason: "startup" | "reload" };
+    result: { skillPaths?: string[]; promptPaths?: string[]; themePaths?: string[] };
+  };
   /** An extension registered or removed an MCP server after startup (pi's `mcp_servers_change`): every registered server. */
   mcp_servers_change: { event: { type: "mcp_servers_change"; servers: RegisteredMcpServer[] }; result: void };
   session_start: { event: { type: "session_start"; reason: "startup" | "reload" | "new" | "resume" | "fork"; previousSessionFile?: string }; result: void };
   session_info_changed: { event: { type: "session_info_changed"; name?: string }; result: void };
   session_before_switch: { event: { type: "session_before_switch"; reason: "new" | "resume"; targetSessionFile?: string }; result: { cancel?: boolean } };
-  session_before_fork: { event: { type: "session_before_fork"; entryId: string | null; position: "before" | "at" }; result: { cancel?: boolean; skipConversationRestore?: boolean } };
+  session_before_fork: {
+    event: { type: "session_before_fork"; entryId: string | null; position: "before" | "at" };
+    result: { cancel?: boolean; skipConversationRestore?: boolean };
+  };
   session_before_compact: {
     event: {
       type: "session_before_compact";
@@ -92,14 +108,20 @@ export interface ExtensionEvents {
     /** `compactedText` (Atomic) or pi's `compaction` (`summary` is the text; `firstKeptEntryId` may move the kept tail) replaces the planner's. */
     result: { cancel?: boolean; compactedText?: string; compaction?: { summary: string; firstKeptEntryId?: string | null; tokensBefore?: number; details?: unknown } };
   };
-  session_compact: { event: { type: "session_compact"; reason: CompactionReason; result: CompactionResult; compactionEntry: CompactionEntry; fromExtension: boolean; willRetry: boolean }; result: void };
+  session_compact: {
+    event: { type: "session_compact"; reason: CompactionReason; result: CompactionResult; compactionEntry: CompactionEntry; fromExtension: boolean; willRetry: boolean };
+    result: void;
+  };
   session_compact_failed: {
     event: { type: "session_compact_failed"; reason: CompactionReason; errorMessage?: string; aborted: boolean; willRetry: boolean; fromExtension: boolean };
     result: void;
   };
   session_shutdown: { event: { type: "session_shutdown"; reason: "quit" | "reload" | "new" | "resume" | "fork"; targetSessionFile?: string }; result: void };
   /** Accepted for pi compatibility; Atomic has no prompt-cache warming, so it never fires. */
-  cache_warming_decision: { event: { type: "cache_warming_decision"; warmCost: number; missCost: number; continuationProbability: number; action: "warm" | "stop" }; result: { action?: "warm" | "stop" } };
+  cache_warming_decision: {
+    event: { type: "cache_warming_decision"; warmCost: number; missCost: number; continuationProbability: number; action: "warm" | "stop" };
+    result: { action?: "warm" | "stop" };
+  };
   /** Accepted for pi compatibility; Atomic has no tree navigation, so they never fire. */
   session_before_tree: { event: { type: "session_before_tree"; preparation: unknown; signal: AbortSignal }; result: { cancel?: boolean } };
   session_tree: { event: { type: "session_tree"; newLeafId: string | null; oldLeafId: string | null }; result: void };
@@ -142,7 +164,15 @@ export interface ExtensionEvents {
   /** `input` is mutable: change arguments in place (no re-validation). `terminate` is accepted and not applied. */
   tool_call: { event: ToolCallEvent; result: { block?: boolean; reason?: string; terminate?: boolean } };
   tool_result: {
-    event: { type: "tool_result"; toolCallId: string; toolName: string; input: Record<string, unknown>; content: (TextContent | ImageContent)[]; details: unknown; isError: boolean };
+    event: {
+      type: "tool_result";
+      toolCallId: string;
+      toolName: string;
+      input: Record<string, unknown>;
+      content: (TextContent | ImageContent)[];
+      details: unknown;
+      isError: boolean;
+    };
     result: { content?: (TextContent | ImageContent)[]; details?: unknown; isError?: boolean };
   };
   /** `{block}` refuses the command, `{result}` answers it instead of the shell; pi's `{operations}` is not supported. */
