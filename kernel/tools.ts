@@ -5,29 +5,23 @@
  * A later registration of a name overrides the earlier one, which stays reachable for
  * delegation (`overridden`); the active set decides what the model is offered.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { ErrorCode, KernelError, kernelErrors } from "./errors.js";
 import { formatValidationError, ONE_SHOT } from "./validation.js";
-import { isZodSchema, resolveSchema } from "./commands.js";
+import { isZodSchema } from "./commands.js";
+import {
+  builtSchema,
+  checkJsonSchemaShape,
+  isJsonSchemaParameters,
+  isResolvedJsonSchema,
+  type JsonSchemaParameters,
+  jsonSchemaValidator,
+  validatorIfLoaded,
+  toJsonSchema,
+  toolJsonSchema,
+} from "./tool-schemas.js";
 
-/**
- * zod's JSON Schema converter (`./json-schema.js`) is a chunk of its own, loaded on first need:
- * most agents offer no JSON Schema tool, and it is ~50 KB of startup otherwise.
- */
-let converter: typeof import("./json-schema.js") | undefined;
-let converterLoading: Promise<void> | undefined;
-
-/**
- * Loads the converter. Call it before registering JSON Schema tools late (the extensions plugin
- * does, before loading extensions) so a schema the converter rejects fails at registration;
- * without it, that check happens at the tool's first call.
- */
-export function loadJsonSchemaSupport(): Promise<void> {
-  converterLoading ??= import("./json-schema.js").then((module) => {
-    converter = module;
-  });
-  return converterLoading;
-}
+export { loadJsonSchemaSupport, parametersJsonSchema, toolJsonSchema } from "./tool-schemas.js";
 
 /** A tool as the LLM sees it. */
 export interface ToolSpec {
@@ -86,23 +80,6 @@ export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): 
 
 export type ToolValidation = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
 
-/**
- * A tool module's schema is shared by every kernel in the process (agents embedded side by side):
- * the zod schema a thunk builds and its JSON Schema are made once per process, keyed by the
- * thunk or schema object (a per-kernel closure is a different key, so it is never shared). Each
- * registry gets its own copy of the JSON Schema, so a request hook editing one cannot reach
- * another agent.
- */
-const builtSchemas = new WeakMap<object, z.ZodType>();
-const jsonSchemas = new WeakMap<object, string>();
-
-/** A JSON Schema tool's parameters and the zod validator built from them (once, lazily). */
-interface JsonSchemaParameters {
-  jsonSchema: Record<string, unknown>;
-  label: string;
-  validator?: z.ZodType;
-}
-
 interface Entry {
   definition: ToolDefinition;
   owner: string;
@@ -143,10 +120,7 @@ export class ToolRegistry implements ToolRegistryView {
     const entry: Entry = { definition, owner, ...(previous ? { previous } : {}) };
     if (options.late) {
       const parameters = this.#parametersOf(entry);
-      if (isResolvedJsonSchema(parameters)) {
-        if (converter) parameters.validator = converter.jsonSchemaValidator(parameters.jsonSchema, parameters.label);
-        else void loadJsonSchemaSupport();
-      }
+      if (isResolvedJsonSchema(parameters)) parameters.validator ??= validatorIfLoaded(parameters);
     }
     this.#tools.set(definition.name, entry);
     this.#specs = undefined;
@@ -243,10 +217,7 @@ export class ToolRegistry implements ToolRegistryView {
     if (missing.length > 0) return failed(`Invalid ${missing[0]}: expected a value`);
     let validator: z.ZodType;
     try {
-      if (!parameters.validator) {
-        await loadJsonSchemaSupport();
-        parameters.validator = converter!.jsonSchemaValidator(parameters.jsonSchema, parameters.label);
-      }
+      parameters.validator ??= await jsonSchemaValidator(parameters);
       validator = parameters.validator;
     } catch (error) {
       return failed(error instanceof Error ? error.message : String(error));
@@ -267,61 +238,10 @@ export class ToolRegistry implements ToolRegistryView {
       checkJsonSchemaShape(parameters.jsonSchema, label);
       entry.schema = { jsonSchema: parameters.jsonSchema, label };
     } else {
-      const source = parameters as z.ZodType | (() => z.ZodType);
-      let schema = builtSchemas.get(source);
-      if (!schema) {
-        schema = resolveSchema(source);
-        if (isZodSchema(schema)) builtSchemas.set(source, schema);
-      }
+      const schema = builtSchema(parameters as z.ZodType | (() => z.ZodType));
       if (!isZodSchema(schema)) throw kernelErrors.invalidInput(`Tool "${entry.definition.name}" from "${entry.owner}": parameters must be a zod schema or { jsonSchema }`);
       entry.schema = schema;
     }
     return entry.schema;
   }
-}
-
-/** What can be checked without the converter: an object schema with well-formed properties and required keys. */
-function checkJsonSchemaShape(schema: unknown, label: string): void {
-  const invalid = (detail: string) => kernelErrors.invalidInput(`${label}: parameters.jsonSchema ${detail}`);
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) throw invalid("must be a JSON Schema object");
-  const { type, properties, required } = schema as { type?: unknown; properties?: unknown; required?: unknown };
-  if (type !== undefined && type !== "object") throw invalid(`must describe an object (type "object"), not ${JSON.stringify(type)}`);
-  if (properties !== undefined && (typeof properties !== "object" || properties === null || Array.isArray(properties))) throw invalid('has a "properties" that is not an object');
-  if (required !== undefined && (!Array.isArray(required) || required.some((key) => typeof key !== "string"))) throw invalid('has a "required" that is not an array of strings');
-}
-
-function isJsonSchemaParameters(parameters: unknown): parameters is { jsonSchema: Record<string, unknown> } {
-  return typeof parameters === "object" && parameters !== null && "jsonSchema" in parameters && !isZodSchema(parameters);
-}
-
-function isResolvedJsonSchema(parameters: z.ZodType | JsonSchemaParameters): parameters is JsonSchemaParameters {
-  return !isZodSchema(parameters) && "jsonSchema" in parameters;
-}
-
-/**
- * The JSON Schema the model is shown for a tool: its precomputed one, else its parameters'.
- * A private copy either way: a request hook editing it reaches no other agent.
- */
-export function toolJsonSchema(definition: ToolDefinition<any>): Record<string, unknown> {
-  const precomputed = definition.precomputedJsonSchema;
-  return precomputed ? (JSON.parse(JSON.stringify(precomputed)) as Record<string, unknown>) : parametersJsonSchema(definition.parameters);
-}
-
-/** The JSON Schema the model is shown for a tool's parameters (zod converted, or the tool's own JSON Schema). */
-export function parametersJsonSchema(parameters: ToolParameters): Record<string, unknown> {
-  if (isJsonSchemaParameters(parameters)) return parameters.jsonSchema;
-  return toJsonSchema(resolveSchema(parameters as z.ZodType | (() => z.ZodType)));
-}
-
-function toJsonSchema(parameters: z.ZodType | JsonSchemaParameters): Record<string, unknown> {
-  if (isResolvedJsonSchema(parameters)) return parameters.jsonSchema;
-  let text = jsonSchemas.get(parameters);
-  if (text === undefined) {
-    const schema = z.toJSONSchema(parameters, { unrepresentable: "any" }) as Record<string, unknown>;
-    delete schema.$schema;
-    text = JSON.stringify(schema);
-    jsonSchemas.set(parameters, text);
-  }
-  // Parsing the cached text is the cheapest private copy (about 3x faster than structuredClone).
-  return JSON.parse(text) as Record<string, unknown>;
 }

@@ -19,19 +19,17 @@ import { ErrorCode, KernelError, type PluginContext } from "../../kernel/index.j
 import type { ZodRawShape, ZodType } from "zod";
 import type { AgentApi, CompletionRequest, PromptDisposition, PromptInput, QueueMode, StateContributor } from "./api.js";
 import type { AgentHooks } from "./hooks.js";
-import { MessageQueues } from "./queue.js";
+import { DeferredMessages, MessageQueues } from "./queue.js";
 import { replaceInPlace, Run, type RunDeps, type RunRequest } from "./run.js";
-import { stateSchema } from "./state-schema.js";
+import { StateContributions } from "./state-schema.js";
 import { queuedToMessage, toUserMessage } from "./run-loop.js";
-
-export const STREAMING_WITHOUT_BEHAVIOR = "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
+import { applyInputHooks, completeOnce, NO_MODEL, STREAMING_WITHOUT_BEHAVIOR } from "./prompt-input.js";
 
 export class Agent implements AgentApi {
   readonly #k: PluginContext;
   readonly #hooks: AgentHooks;
   readonly #messages: AgentMessage[] = [];
-  /** Messages that arrived while a run streamed; stored when it ends (never between a tool call and its result). */
-  readonly #deferred: { message: AgentMessage; stored: () => void }[] = [];
+  readonly #deferred = new DeferredMessages();
   #model: Model | null = null;
   #thinkingLevel: ThinkingLevel;
   #sessionId: string | undefined = uuidV7();
@@ -39,7 +37,7 @@ export class Agent implements AgentApi {
   /** Arrival number of the latest `abort`: a prompt read before it starts aborted. */
   #abortSeq = 0;
   readonly #queues: MessageQueues;
-  readonly #contributors: { contributor: StateContributor; fields: () => ZodRawShape }[] = [];
+  readonly #contributions = new StateContributions();
   /** Set once boot is over: a change of level before that is the startup choice, not news for a client. */
   #live = false;
 
@@ -51,7 +49,6 @@ export class Agent implements AgentApi {
     this.#queues = new MessageQueues(settings.steeringMode ?? "one-at-a-time", settings.followUpMode ?? "one-at-a-time");
   }
 
-  // Model and thinking level.
   getModel(): Model | null {
     return this.#model;
   }
@@ -90,7 +87,6 @@ export class Agent implements AgentApi {
     return thinkingLevelsFor(model);
   }
 
-  // Messages.
   getMessages(): AgentMessage[] {
     return this.#messages;
   }
@@ -115,10 +111,9 @@ export class Agent implements AgentApi {
 
   appendAfterRun(message: AgentMessage): Promise<void> {
     if (!this.#run) return this.appendMessage(message);
-    return new Promise((stored) => this.#deferred.push({ message, stored }));
+    return this.#deferred.wait(message);
   }
 
-  // Runs.
   isStreaming(): boolean {
     return this.#run !== undefined;
   }
@@ -128,80 +123,46 @@ export class Agent implements AgentApi {
   }
 
   async prompt(input: PromptInput): Promise<PromptDisposition> {
-    const hooks = this.#hooks;
-    let text = input.text;
-    let images = input.images;
     // Input taps run first, even while streaming: they run extension commands (which work
     // mid-stream) and expand templates before a queued message is stored (docs/architecture.md, the input pipeline).
-    if (hooks.input.isUsed()) {
-      const result = await hooks.input.promise({
-        text,
-        ...(images ? { images } : {}),
-        source: input.source ?? "rpc",
-        via: input.via ?? "prompt",
-        ...(input.streamingBehavior ? { streamingBehavior: input.streamingBehavior } : {}),
-        ...(input.seq !== undefined ? { seq: input.seq } : {}),
-      });
-      if (result.rejected !== undefined) throw new KernelError(ErrorCode.CONFLICT, result.rejected);
-      // Handled without a run (an extension command): as in pi 1.x no agent_settled follows, the
-      // disposition tells the client not to wait (a run the command started settles by itself).
-      if (result.handled) return "handled";
-      text = result.text;
-      images = result.images;
-    }
+    const passed = await applyInputHooks(this.#hooks, input);
+    // Handled without a run (an extension command): as in pi 1.x no agent_settled follows, the
+    // disposition tells the client not to wait (a run the command started settles by itself).
+    if (passed === "handled") return "handled";
+    const { text, images } = passed;
     // steer/follow_up queue whether or not a run streams (idle: delivered with the next run).
     const queueAs = input.via === "steer" ? "steer" : input.via === "follow_up" ? "followUp" : this.#run ? input.streamingBehavior : undefined;
     if (this.#run && !queueAs) throw new KernelError(ErrorCode.CONFLICT, STREAMING_WITHOUT_BEHAVIOR);
     if (queueAs === "steer") this.steer(text, images);
     if (queueAs === "followUp") this.followUp(text, images);
     if (queueAs) return "queued";
-    const rejection = await hooks.prompt_preflight.promise({ text });
-    if (rejection) throw new KernelError(ErrorCode.UNAVAILABLE, rejection);
-    if (!this.#model) throw new KernelError(ErrorCode.UNAVAILABLE, "No model selected. Use set_model or start with --provider/--model.");
-    // A run may have started while the preflight was awaited (an extension's sendMessage).
-    if (this.#run) throw new KernelError(ErrorCode.CONFLICT, STREAMING_WITHOUT_BEHAVIOR);
-
-    const queued = this.#queues.takeAll().map(queuedToMessage);
-    const abortedBeforeStart = input.seq !== undefined && input.seq < this.#abortSeq;
-    this.#startRun({
-      opening: { messages: [...queued, toUserMessage(text, images)], fromQueue: queued.length > 0 },
-      prompt: text,
-      images,
-      aborted: abortedBeforeStart,
-      seq: input.seq,
-    });
+    await this.#startAfterPreflight(text, toUserMessage(text, images), images, input.seq);
     return "started";
   }
 
   async promptMessage(message: CustomMessage): Promise<void> {
     if (this.#run) throw new KernelError(ErrorCode.CONFLICT, STREAMING_WITHOUT_BEHAVIOR);
     const text = typeof message.content === "string" ? message.content : message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+    await this.#startAfterPreflight(text, message, undefined, undefined);
+  }
+
+  /** The preflight taps may refuse; then the run starts with the queued messages in front of `opening`. */
+  async #startAfterPreflight(text: string, opening: AgentMessage, images: ImageContent[] | undefined, seq: number | undefined): Promise<void> {
     const rejection = await this.#hooks.prompt_preflight.promise({ text });
     if (rejection) throw new KernelError(ErrorCode.UNAVAILABLE, rejection);
-    if (!this.#model) throw new KernelError(ErrorCode.UNAVAILABLE, "No model selected. Use set_model or start with --provider/--model.");
+    if (!this.#model) throw new KernelError(ErrorCode.UNAVAILABLE, NO_MODEL);
+    // A run may have started while the preflight was awaited (an extension's sendMessage).
     if (this.#run) throw new KernelError(ErrorCode.CONFLICT, STREAMING_WITHOUT_BEHAVIOR);
     const queued = this.#queues.takeAll().map(queuedToMessage);
-    this.#startRun({ opening: { messages: [...queued, message], fromQueue: queued.length > 0 }, prompt: text, images: undefined, aborted: false, seq: undefined });
+    const aborted = seq !== undefined && seq < this.#abortSeq;
+    this.#startRun({ opening: { messages: [...queued, opening], fromQueue: queued.length > 0 }, prompt: text, images, aborted, seq });
   }
 
   complete(request: CompletionRequest): AssistantStream {
     const model = request.model ?? this.#model;
-    if (!model) throw new KernelError(ErrorCode.UNAVAILABLE, "No model selected. Use set_model or start with --provider/--model.");
-    const provider = this.#hooks.stream.get(model.api);
-    const stream = provider?.call({
-      model,
-      context: { systemPrompt: request.systemPrompt, messages: request.messages, tools: request.tools ?? [] },
-      options: {
-        signal: request.signal,
-        thinkingLevel: request.thinkingLevel ?? "off",
-        ...(this.#sessionId ? { sessionId: this.#sessionId } : {}),
-        ...(request.maxTokens ? { maxTokens: request.maxTokens } : {}),
-        // Inside a run it is the run's next call (replay cassettes count calls per run).
-        callIndex: this.#run ? this.#run.nextCallIndex() : 1,
-      },
-    });
-    if (!stream) throw new KernelError(ErrorCode.UNAVAILABLE, `No provider is registered for API "${model.api}" (model ${model.provider}/${model.id})`);
-    return stream;
+    if (!model) throw new KernelError(ErrorCode.UNAVAILABLE, NO_MODEL);
+    // Inside a run it is the run's next call (replay cassettes count calls per run).
+    return completeOnce(this.#hooks, model, request, this.#sessionId, this.#run ? this.#run.nextCallIndex() : 1);
   }
 
   steer(text: string, images?: ImageContent[]): void {
@@ -242,7 +203,6 @@ export class Agent implements AgentApi {
     while (this.#run) await this.#run.settled;
   }
 
-  // Queues and flags.
   getSteeringMode(): QueueMode {
     return this.#queues.steeringMode;
   }
@@ -281,17 +241,17 @@ export class Agent implements AgentApi {
   }
 
   addStateContributor(contributor: StateContributor, fields: () => ZodRawShape): void {
-    this.#contributors.push({ contributor, fields });
+    this.#contributions.add(contributor, fields);
   }
 
   /** `get_state`'s response: the agent's own fields and every contributor's. */
   stateSchema(): ZodType {
-    return stateSchema(this.#contributors.map((entry) => entry.fields()));
+    return this.#contributions.schema();
   }
 
   /** The `get_state` payload: the agent's own fields, then what other plugins contribute. */
   state(): Record<string, unknown> {
-    const base: Record<string, unknown> = {
+    return this.#contributions.collect({
       model: this.#model && publicModel(this.#model),
       thinkingLevel: this.#thinkingLevel,
       isStreaming: this.isStreaming(),
@@ -300,9 +260,7 @@ export class Agent implements AgentApi {
       sessionId: this.#sessionId,
       messageCount: this.#messages.length,
       pendingMessageCount: this.#queues.size,
-    };
-    for (const { contributor } of this.#contributors) Object.assign(base, contributor());
-    return base;
+    });
   }
 
   #emitQueueUpdate(): void {
@@ -335,15 +293,7 @@ export class Agent implements AgentApi {
       takeFollowUp: () => this.#queues.takeFollowUp(),
       emitQueueUpdate: () => this.#emitQueueUpdate(),
       maxMessageChars: () => k.config.settings.assistantMessageMaxChars,
-      flushDeferred: async () => {
-        for (const entry of this.#deferred.splice(0, this.#deferred.length)) {
-          try {
-            await this.appendMessage(entry.message);
-          } finally {
-            entry.stored();
-          }
-        }
-      },
+      flushDeferred: () => this.#deferred.flush((message) => this.appendMessage(message)),
     };
   }
 }

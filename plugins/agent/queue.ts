@@ -2,7 +2,7 @@
  * The steering and follow-up queues: user texts, and custom messages extensions send, waiting
  * for their delivery point in a run.
  */
-import type { CustomMessage, ImageContent } from "../../lib/llm/index.js";
+import type { AgentMessage, CustomMessage, ImageContent } from "../../lib/llm/index.js";
 import type { QueueMode } from "./api.js";
 
 export interface QueuedMessage {
@@ -65,4 +65,24 @@ export class MessageQueues {
 function take(queue: QueuedMessage[], mode: QueueMode): QueuedMessage[] {
   if (queue.length === 0) return [];
   return mode === "all" ? queue.splice(0, queue.length) : queue.splice(0, 1);
+}
+
+/** Messages that arrived while a run streamed: stored when it ends (never between a tool call and its result). */
+export class DeferredMessages {
+  readonly #entries: { message: AgentMessage; stored: () => void }[] = [];
+
+  /** Resolves once `flush` has stored the message. */
+  wait(message: AgentMessage): Promise<void> {
+    return new Promise((stored) => this.#entries.push({ message, stored }));
+  }
+
+  async flush(store: (message: AgentMessage) => Promise<void>): Promise<void> {
+    for (const entry of this.#entries.splice(0, this.#entries.length)) {
+      try {
+        await store(entry.message);
+      } finally {
+        entry.stored();
+      }
+    }
+  }
 }

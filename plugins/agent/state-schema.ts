@@ -1,6 +1,7 @@
 /** The `get_state` response: the agent's own fields, then each state contributor's. */
 import { z, type ZodRawShape } from "zod";
 import { ModelSchema, THINKING_LEVELS } from "../../lib/llm/index.js";
+import type { StateContributor } from "./api.js";
 
 const queueMode = () => z.enum(["all", "one-at-a-time"]);
 
@@ -17,4 +18,23 @@ export function stateSchema(contributed: ZodRawShape[]): z.ZodType {
   };
   for (const fields of contributed) shape = { ...shape, ...fields };
   return z.object(shape);
+}
+
+/** What other plugins add to `get_state` (the session file, compaction, the scoped models...). */
+export class StateContributions {
+  readonly #entries: { contributor: StateContributor; fields: () => ZodRawShape }[] = [];
+
+  add(contributor: StateContributor, fields: () => ZodRawShape): void {
+    this.#entries.push({ contributor, fields });
+  }
+
+  schema(): z.ZodType {
+    return stateSchema(this.#entries.map((entry) => entry.fields()));
+  }
+
+  /** `base` with every contributor's fields assigned over it, in registration order. */
+  collect(base: Record<string, unknown>): Record<string, unknown> {
+    for (const { contributor } of this.#entries) Object.assign(base, contributor());
+    return base;
+  }
 }
