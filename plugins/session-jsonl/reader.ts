@@ -165,7 +165,8 @@ let v8: typeof import("node:v8") | undefined;
 /** Fails the load, saying why, when the rest of the file would not fit in the heap. */
 function checkRoom(path: string, size: number, read: number): void {
   v8 ??= createRequire(import.meta.url)("node:v8") as typeof import("node:v8");
-  const { heap_size_limit: limit, used_heap_size: used } = v8.getHeapStatistics();
+  const { heap_size_limit: heapLimit, used_heap_size: used } = v8.getHeapStatistics();
+  const limit = Math.min(heapLimit, oldSpaceLimit() ?? heapLimit);
   if (used + (size - read) <= limit * HEAP_SHARE) return;
   const neededMb = Math.ceil((used + size) / HEAP_SHARE / (1024 * 1024) / 256) * 256;
   throw new KernelError(
@@ -173,6 +174,21 @@ function checkRoom(path: string, size: number, read: number): void {
     `Cannot load session file ${path}: it is ${formatSize(size)}, more than this process can hold in memory ` +
       `(${formatSize(limit)} heap, ${formatSize(used)} in use). Start Atomic with NODE_OPTIONS=--max-old-space-size=${neededMb} to open it.`,
   );
+}
+
+/**
+ * The old generation's size set with `--max-old-space-size` (flags or NODE_OPTIONS), in bytes.
+ * `heap_size_limit` adds the young generation to it, which Node 24 made 192 MB: with a small
+ * old space that is most of the figure, and a file "fitting" it still runs out of memory.
+ */
+function oldSpaceLimit(): number | undefined {
+  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
+  let megabytes: number | undefined;
+  for (let i = 0; i < flags.length; i++) {
+    const match = /^--max[-_]old[-_]space[-_]size(?:=(\d+))?$/.exec(flags[i]!);
+    if (match) megabytes = Number(match[1] ?? flags[i + 1]);
+  }
+  return megabytes !== undefined && Number.isFinite(megabytes) && megabytes > 0 ? megabytes * 1024 * 1024 : undefined;
 }
 
 function parseLine(line: string): unknown {
