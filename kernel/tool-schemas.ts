@@ -44,8 +44,11 @@ export interface JsonSchemaParameters {
   validator?: z.ZodType;
 }
 
-/** The zod schema a tool's parameters name (a thunk is called once per process). */
-export function builtSchema(source: z.ZodType | (() => z.ZodType)): z.ZodType | unknown {
+/**
+ * The zod schema a tool's parameters name (a thunk is called once per process). `unknown`: a
+ * plugin's thunk may return anything, and the registry refuses what is not a zod schema.
+ */
+export function builtSchema(source: z.ZodType | (() => z.ZodType)): unknown {
   let schema = builtSchemas.get(source);
   if (!schema) {
     const resolved = resolveSchema(source);
