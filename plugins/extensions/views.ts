@@ -8,7 +8,7 @@ import type { SessionEntry, SessionHeader } from "../session/api.js";
 import type { AgentApi } from "../agent/api.js";
 import type { ModelsApi } from "../models/api.js";
 import type { SessionApi } from "../session/api.js";
-import type { Context, SimpleStreamOptions } from "./compat/pi-ai.js";
+import type { Context, SimpleStreamOptions } from "./types/llm.js";
 import type { ModelRegistryView, ReadonlySessionManager, SessionTreeNode } from "./types/context.js";
 
 export function sessionView(session: () => SessionApi | undefined, cwd: string, sessionDir: () => string | undefined): ReadonlySessionManager {

@@ -7,6 +7,7 @@
 import type { AssistantMessage, AssistantMessageEvent, LlmMessage, Model, ThinkingLevel, ToolSpec } from "../../../lib/llm/index.js";
 import { randomBytes } from "node:crypto";
 import { Type, type SchemaOptions, type TSchema } from "./typebox.js";
+import type { Context, SimpleStreamOptions, StreamOptions } from "../types/llm.js";
 
 export type {
   AssistantMessage,
@@ -25,6 +26,7 @@ export type {
 export { Type, type Static, type TSchema } from "./typebox.js";
 export { AssistantMessageEventStream, createAssistantMessageEventStream } from "./event-stream.js";
 export { createInitialSystemMessage, getCurrentSystemMessage, getCurrentSystemPrompt, getCurrentTools, getInitialSystemMessage, type SystemMessage } from "./transcript.js";
+export type { Context, SimpleStreamOptions, StreamOptions } from "../types/llm.js";
 
 /** An API name (`anthropic-messages`, `openai-completions`, ... or a custom one). */
 export type Api = string;
@@ -32,27 +34,6 @@ export type Api = string;
 export type ModelThinkingLevel = ThinkingLevel;
 export type Message = LlmMessage;
 export type Tool = ToolSpec;
-
-/** What one LLM call is given. */
-export interface Context {
-  systemPrompt?: string;
-  messages: LlmMessage[];
-  tools?: ToolSpec[];
-}
-
-/** Options of a one-off call; `apiKey`/`headers` are accepted but Atomic uses the configured credentials. */
-export interface StreamOptions {
-  signal?: AbortSignal;
-  maxTokens?: number;
-  apiKey?: string;
-  headers?: Record<string, string>;
-  sessionId?: string;
-}
-
-export interface SimpleStreamOptions extends StreamOptions {
-  /** Thinking level of the call (`off` when absent). */
-  reasoning?: ThinkingLevel;
-}
 
 /** A string enum as a JSON Schema (`{type: "string", enum}`), which every provider accepts. */
 export function StringEnum<const T extends readonly string[]>(values: T, options?: SchemaOptions): TSchema<T[number]> {

@@ -5,17 +5,10 @@
  * request is turned into that form for the handlers (`toTranscript`) and read back from it
  * (`fromTranscript`): the prompt and the tools are what the system messages add up to.
  */
-import type { AgentMessage, TextContent, ToolSpec } from "../../../lib/llm/index.js";
+import type { AgentMessage, ToolSpec } from "../../../lib/llm/index.js";
+import type { SystemMessage } from "../types/llm.js";
 
-export interface SystemMessage {
-  role: "system";
-  content: string | TextContent[];
-  /** Named prompt sections after `content`; a later message replaces one by name, `null` removes it. */
-  sections?: Record<string, string | null>;
-  toolsAdded?: ToolSpec[];
-  toolsRemoved?: { name: string }[];
-  timestamp: number;
-}
+export type { SystemMessage } from "../types/llm.js";
 
 type Listed = readonly { role: string }[];
 

@@ -3,24 +3,16 @@
  * extensions use, producing plain JSON Schema objects, with `Static<T>` inferring the value type.
  * A schema is ordinary JSON Schema, so it goes to the model as is and is validated by the kernel.
  */
+import type { Static, TSchema } from "../types/schema.js";
 
-/** Type-level only: carries the value type a schema describes (no such property exists at run time). */
-declare const VALUE: unique symbol;
+export type { Static, TSchema } from "../types/schema.js";
+
 /** Marks a property schema as optional inside `Type.Object` (a non-enumerable key: JSON never shows it). */
 const OPTIONAL: unique symbol = Symbol.for("atomic.typebox.optional") as never;
-
-/** A JSON Schema object; `T` is the value type it describes. */
-export interface TSchema<T = unknown> {
-  [key: string]: unknown;
-  readonly [VALUE]?: T;
-}
 
 export interface TOptional<T = unknown> extends TSchema<T> {
   readonly [OPTIONAL]: true;
 }
-
-/** The value type a schema describes. */
-export type Static<S> = S extends { readonly [VALUE]?: infer T } ? T : unknown;
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type OptionalKeys<P> = { [K in keyof P]: P[K] extends TOptional ? K : never }[keyof P];

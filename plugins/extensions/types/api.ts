@@ -5,8 +5,8 @@
  */
 import type { z } from "zod";
 import type { ImageContent, Model, TextContent, ThinkingLevel } from "../../../lib/llm/index.js";
-import type { Context, SimpleStreamOptions } from "../compat/pi-ai.js";
-import type { Static, TSchema } from "../compat/typebox.js";
+import type { Context, SimpleStreamOptions } from "./llm.js";
+import type { Static, TSchema } from "./schema.js";
 import type { ExtensionCommandContext, ExtensionContext, ExtensionToolContext } from "./context.js";
 import type { CustomMessageInput, ExtensionEvent, ExtensionEventName, ExtensionEventResult } from "./events.js";
 import type { RegisteredMcpServer } from "../../mcp/api.js";

@@ -6,7 +6,7 @@
 import type { AssistantMessage, AssistantMessageEvent, Model, ThinkingLevel } from "../../../lib/llm/index.js";
 import type { SystemPromptOptions } from "./events.js";
 import type { SessionEntry, SessionHeader } from "../../session/api.js";
-import type { Context, SimpleStreamOptions } from "../compat/pi-ai.js";
+import type { Context, SimpleStreamOptions } from "./llm.js";
 
 export interface ExtensionUIDialogOptions {
   /** Dismisses the dialog (resolved with its default) when aborted. */

@@ -14,7 +14,7 @@ import type {
   ThinkingLevel,
   ToolResultMessage,
 } from "../../../lib/llm/index.js";
-import type { SystemMessage } from "../compat/transcript.js";
+import type { SystemMessage } from "./llm.js";
 import type { CompactionEntry, SessionEntry } from "../../session/api.js";
 import type { RegisteredMcpServer } from "../../mcp/api.js";
 import type { CompactionParameters, CompactionPreparation, CompactionReason, CompactionResult } from "../../compaction/api.js";
