@@ -1,7 +1,7 @@
 // The protocol's TypeScript types, generated from the JSON Schema `atomic schema` prints: one
 // type per `$def`, plus `CommandMap` (each command's input and success response), so the typed
 // client and the SDK type every command from the same source the validation tests use.
-// `node scripts/protocol-types.mjs` rewrites lib/protocol-types/generated.ts from the built-in
+// `node scripts/protocol-types.mjs` rewrites lib/protocol-types/generated/*.ts from the built-in
 // plugins (the build must be current); test/protocol-types.test.ts fails when it is stale.
 import { writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -96,25 +96,61 @@ function pascal(name) {
   return name.replace(/(^|_)([a-z0-9])/g, (_, _sep, ch) => ch.toUpperCase());
 }
 
-/** The whole generated module for a protocol schema document. */
+/**
+ * Which generated file a def goes to: the records a client sends, the responses it gets back,
+ * the events streamed to it, and the shared vocabulary (content, messages, models, sessions).
+ */
+function groupOf(name) {
+  if (name.endsWith("Command")) return "commands";
+  if (name.endsWith("Response")) return "responses";
+  if ((name.endsWith("Event") && name !== "AssistantMessageEvent") || name === "Event") return "events";
+  return "messages";
+}
+
+export const GENERATED_FILES = ["messages", "commands", "responses", "events"];
+
+function refsOf(schema, found = new Set()) {
+  if (Array.isArray(schema)) for (const item of schema) refsOf(item, found);
+  else if (schema && typeof schema === "object") {
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === "$ref" && typeof value === "string") found.add(value.replace("#/$defs/", ""));
+      else refsOf(value, found);
+    }
+  }
+  return found;
+}
+
+/** The generated modules for a protocol schema document: `{ [file]: text }`, one per group. */
 export function generateProtocolTypes(schema) {
   const defs = schema.$defs;
-  const out = [HEADER];
+  const body = Object.fromEntries(GENERATED_FILES.map((file) => [file, []]));
+  const refs = Object.fromEntries(GENERATED_FILES.map((file) => [file, new Set()]));
   for (const [name, def] of Object.entries(defs)) {
-    out.push(`${comment(def.description, "")}export type ${name} = ${typeOf(def, "")};\n`);
+    const group = groupOf(name);
+    body[group].push(`${comment(def.description, "")}export type ${name} = ${typeOf(def, "")};\n`);
+    refsOf(def, refs[group]);
   }
   const commands = Object.values(defs)
     .filter((def) => def.properties?.type?.const && def.properties.type.const !== "response")
     .map((def) => def.properties.type.const)
     .filter((name) => defs[`${pascal(name)}Command`]);
-  out.push("/** Every command by its `type`: the input record and the successful response (`undefined` for a reply). */");
-  out.push("export interface CommandMap {");
+  body.commands.push("/** Every command by its `type`: the input record and the successful response (`undefined` for a reply). */");
+  body.commands.push("export interface CommandMap {");
   for (const name of [...new Set(commands)].sort()) {
     const response = defs[`${pascal(name)}Response`] ? `${pascal(name)}Response` : "undefined";
-    out.push(`  ${IDENTIFIER.test(name) ? name : literal(name)}: { command: ${pascal(name)}Command; response: ${response} };`);
+    if (response !== "undefined") refs.commands.add(response);
+    body.commands.push(`  ${IDENTIFIER.test(name) ? name : literal(name)}: { command: ${pascal(name)}Command; response: ${response} };`);
   }
-  out.push("}\n");
-  return `${out.join("\n")}`;
+  body.commands.push("}\n");
+  const files = {};
+  for (const file of GENERATED_FILES) {
+    const imports = GENERATED_FILES.filter((other) => other !== file).flatMap((other) => {
+      const names = [...refs[file]].filter((name) => groupOf(name) === other && defs[name]).sort();
+      return names.length > 0 ? [`import type { ${names.join(", ")} } from "./${other}.js";`] : [];
+    });
+    files[file] = [HEADER, ...(imports.length > 0 ? [`${imports.join("\n")}\n`] : []), ...body[file]].join("\n");
+  }
+  return files;
 }
 
 async function main() {
@@ -126,9 +162,9 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), "atomic-protocol-types-"));
   try {
     const host = await kernel.createHost({ cwd: dir, agentDir: dir, env: {}, plugins: BUILTIN_PLUGINS, userPlugins: false, readSettingsFiles: false, log: kernel.silentLogger });
-    const text = generateProtocolTypes(kernel.protocolSchema(host.kernel));
+    const files = generateProtocolTypes(kernel.protocolSchema(host.kernel));
     await host.shutdown("exit");
-    writeFileSync(new URL("../lib/protocol-types/generated.ts", import.meta.url), text);
+    for (const [file, text] of Object.entries(files)) writeFileSync(new URL(`../lib/protocol-types/generated/${file}.ts`, import.meta.url), text);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

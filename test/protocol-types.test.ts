@@ -1,15 +1,15 @@
 /**
  * The typed client's and the SDK's types come from the protocol schema: the checked-in
- * lib/protocol-types/generated.ts must be what the generator makes of the built-in plugins'
+ * lib/protocol-types/generated/*.ts must be what the generator makes of the built-in plugins'
  * schema today (run `npm run protocol-types` after changing a command or an event).
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUILTIN_PLUGINS } from "../cli/builtins.js";
 import { createHost, protocolSchema } from "../host/index.js";
 import { silentLogger } from "../kernel/index.js";
-import { generateProtocolTypes, typeOf } from "../scripts/protocol-types.mjs";
+import { GENERATED_FILES, generateProtocolTypes, typeOf } from "../scripts/protocol-types.mjs";
 import { tempDir } from "./helpers/temp.js";
 
 describe("generated protocol types", () => {
@@ -18,8 +18,13 @@ describe("generated protocol types", () => {
     const host = await createHost({ cwd: dir, agentDir: dir, env: {}, plugins: BUILTIN_PLUGINS, userPlugins: false, readSettingsFiles: false, log: silentLogger });
     const expected = generateProtocolTypes(protocolSchema(host.kernel));
     await host.shutdown("exit");
-    const checkedIn = readFileSync(resolve(import.meta.dirname, "../lib/protocol-types/generated.ts"), "utf8");
-    expect(checkedIn === expected, "lib/protocol-types/generated.ts is stale: run `npm run build && npm run protocol-types`").toBe(true);
+    expect(Object.keys(expected)).toEqual([...GENERATED_FILES]);
+    const folder = resolve(import.meta.dirname, "../lib/protocol-types/generated");
+    expect(readdirSync(folder).sort()).toEqual(GENERATED_FILES.map((file) => `${file}.ts`).sort());
+    for (const file of GENERATED_FILES) {
+      const checkedIn = readFileSync(resolve(folder, `${file}.ts`), "utf8");
+      expect(checkedIn === expected[file], `lib/protocol-types/generated/${file}.ts is stale: run \`npm run protocol-types\``).toBe(true);
+    }
   });
 
   it("maps the JSON Schema constructs zod emits", () => {

@@ -3,9 +3,13 @@
  * the helpers the typed client and the SDK build their per-command signatures from. Types only:
  * nothing here runs.
  */
-import type { CommandMap, ErrorResponse, Response } from "./generated.js";
+import type { CommandMap } from "./generated/commands.js";
+import type { ErrorResponse, Response } from "./generated/responses.js";
 
-export type * from "./generated.js";
+export type * from "./generated/commands.js";
+export type * from "./generated/events.js";
+export type * from "./generated/messages.js";
+export type * from "./generated/responses.js";
 
 /** Every command name the built-in plugins register. */
 export type CommandType = keyof CommandMap;
