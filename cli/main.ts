@@ -18,6 +18,7 @@ import { configReport } from "./config.js";
 import { modelListing, noListingMatches } from "./list-models.js";
 import { piOnlyFlagMessage } from "./pi-flags.js";
 import { promptArgumentsMessage, terminalNote } from "./hints.js";
+import type { CliEntry } from "../lib/cli-io/index.js";
 
 // This file runs from dist/cli/ (compiled; the bundler re-points these URLs from wherever it puts
 // this code): the package root is two levels up.
@@ -56,10 +57,10 @@ export interface MainOptions {
 }
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
-  if (argv[0] === "auth") return runAuth(argv.slice(1));
-  if (argv[0] === "mcp") return runMcp(argv.slice(1));
-  if (argv[0] === "models") return runModels(argv.slice(1));
-  if (argv[0] !== undefined && PACKAGE_COMMANDS.has(argv[0])) return runPackages(argv);
+  if (argv[0] === "auth") return runSubcommand(AUTH_CLI, "runAuthCommand", argv.slice(1));
+  if (argv[0] === "mcp") return runSubcommand(MCP_CLI, "runMcpCommand", argv.slice(1));
+  if (argv[0] === "models") return runSubcommand(MODELS_CLI, "runModelsCommand", argv.slice(1));
+  if (argv[0] !== undefined && PACKAGE_COMMANDS.has(argv[0])) return runSubcommand(PACKAGES_CLI, "runPackagesCommand", argv);
   const subcommand = argv[0] === "schema" ? "schema" : undefined;
   if (subcommand) argv = argv.slice(1);
   // Claimed before any user plugin is imported: nothing else can write protocol noise.
@@ -228,24 +229,10 @@ function helpText(prepared: PreparedHost): string {
   ].join("\n");
 }
 
-async function runAuth(argv: string[]): Promise<number> {
-  const { runAuthCommand } = (await import(AUTH_CLI)) as { runAuthCommand(argv: string[], io: object): Promise<number> };
-  return runAuthCommand(argv, { agentDir: resolveAgentDir(process.env), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
-}
-
-async function runMcp(argv: string[]): Promise<number> {
-  const { runMcpCommand } = (await import(MCP_CLI)) as { runMcpCommand(argv: string[], io: object): Promise<number> };
-  return runMcpCommand(argv, { agentDir: resolveAgentDir(process.env), cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr });
-}
-
-async function runModels(argv: string[]): Promise<number> {
-  const { runModelsCommand } = (await import(MODELS_CLI)) as { runModelsCommand(argv: string[], io: object): Promise<number> };
-  return runModelsCommand(argv, { agentDir: resolveAgentDir(process.env), stdout: process.stdout, stderr: process.stderr, env: process.env });
-}
-
-async function runPackages(argv: string[]): Promise<number> {
-  const { runPackagesCommand } = (await import(PACKAGES_CLI)) as { runPackagesCommand(argv: string[], io: object): Promise<number> };
-  return runPackagesCommand(argv, { agentDir: resolveAgentDir(process.env), cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr });
+/** Loads a plugin's subcommand module (only when that subcommand runs) and calls its entry point. */
+async function runSubcommand(moduleUrl: string, entry: string, argv: string[]): Promise<number> {
+  const run = ((await import(moduleUrl)) as Record<string, CliEntry>)[entry]!;
+  return run(argv, { agentDir: resolveAgentDir(process.env), cwd: process.cwd(), env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
 }
 
 async function version(): Promise<string> {

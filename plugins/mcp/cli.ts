@@ -12,14 +12,9 @@ import { updateJsonFile } from "../../lib/locked-json/index.js";
 import { parseServerEntry, SERVER_NAME, type ServerEntry } from "./config.js";
 import { configFiles, loadConfig } from "./config-files.js";
 import { describeTarget, launchOf } from "./resolve.js";
+import type { CliIo } from "../../lib/cli-io/index.js";
 
-export interface McpCliIo {
-  agentDir: string;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
+export type McpCliIo = Pick<CliIo, "agentDir" | "cwd" | "env" | "stdout" | "stderr">;
 
 const USAGE = `Usage:
   atomic mcp add <name> [options] -- <command> [args...]   add (or replace) a stdio server

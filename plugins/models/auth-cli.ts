@@ -9,14 +9,9 @@ import { AuthStore } from "./auth-store.js";
 import { describeConfigValue } from "./config-value.js";
 import { modelsJsonPath, readModelsJson, type ProviderConfig } from "./models-json.js";
 import { readCatalog } from "../../lib/model-catalog/index.js";
+import type { CliIo } from "../../lib/cli-io/index.js";
 
-export interface AuthCliIo {
-  agentDir: string;
-  stdin: NodeJS.ReadableStream;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  env?: NodeJS.ProcessEnv;
-}
+export type AuthCliIo = Pick<CliIo, "agentDir" | "stdin" | "stdout" | "stderr"> & Partial<Pick<CliIo, "env">>;
 
 const USAGE = `Usage:
   atomic auth set <provider> [--force]   read an API key from stdin and store it in auth.json

@@ -22,14 +22,9 @@ import {
   type SettingsScope,
 } from "./settings-file.js";
 import { PackageStore } from "./store.js";
+import type { CliIo } from "../../lib/cli-io/index.js";
 
-export interface PackagesCliIo {
-  agentDir: string;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
+export type PackagesCliIo = Pick<CliIo, "agentDir" | "cwd" | "env" | "stdout" | "stderr">;
 
 const USAGE = `Usage:
   atomic install <source> [-l]   install a package and add it to your settings (-l: the project's)

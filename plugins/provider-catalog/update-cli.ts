@@ -10,16 +10,13 @@ import { join } from "node:path";
 import { catalogDir, parseCatalogFile, readShippedFiles, type CatalogFile } from "../../lib/model-catalog/index.js";
 import { modelsDevEntries, refreshCatalog } from "../../lib/model-catalog/models-dev.js";
 import { httpFetch } from "../../lib/provider-kit/http-fetch.js";
+import type { CliIo } from "../../lib/cli-io/index.js";
 
 export const MODELS_DEV_URL = "https://models.dev/api.json";
 const FETCH_TIMEOUT_MS = 30_000;
 const MAX_BYTES = 64 * 1024 * 1024;
 
-export interface ModelsCliIo {
-  agentDir: string;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  env?: NodeJS.ProcessEnv;
+export interface ModelsCliIo extends Pick<CliIo, "agentDir" | "stdout" | "stderr">, Partial<Pick<CliIo, "env">> {
   /** The date written as `checked` (tests pin it). */
   today?: string;
 }
