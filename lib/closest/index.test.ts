@@ -20,4 +20,12 @@ describe("closest names", () => {
     expect(closest(["retry", "compaction"], "zzzzzzzz", { maxDistance: 2 })).toEqual([]);
     expect(closest(["retry"], "  ")).toEqual([]);
   });
+
+  it("wholeNames compares whole names: a slip counts, a shared part does not", () => {
+    const providers = ["anthropic", "openai", "google", "fake-openai"];
+    expect(closest(providers, "opnai", { wholeNames: true, maxDistance: 1 })).toEqual(["openai"]);
+    expect(closest(providers, "fake-opneai", { wholeNames: true, maxDistance: 3 })[0]).toBe("fake-openai");
+    expect(closest(providers, "nope", { wholeNames: true, maxDistance: 1 })).toEqual([]);
+    expect(closest(providers, "nope", { maxDistance: 1 })).toEqual(["openai", "fake-openai"]);
+  });
 });

@@ -45,6 +45,8 @@ export interface ClosestOptions {
   limit?: number;
   /** Leave out candidates more than this many edits from any part of them (default: half the wanted name's length, at least 2). */
   maxDistance?: number;
+  /** Compare whole names only, not parts: for short names (providers), where "nope" is no slip of "openai". */
+  wholeNames?: boolean;
 }
 
 /** Up to `limit` (3) names, nearest first, ties in the candidates' own order; case-insensitive. */
@@ -62,7 +64,7 @@ export function closest(candidates: readonly (Candidate | string)[], wanted: str
     };
   });
   const limit = options.maxDistance ?? Math.max(2, Math.floor(target.length / 2));
-  const kept = scored.filter((entry) => entry.part <= limit);
-  kept.sort((a, b) => a.part - b.part || a.whole - b.whole || a.index - b.index);
+  const kept = options.wholeNames ? scored.filter((entry) => entry.whole <= limit) : scored.filter((entry) => entry.part <= limit);
+  kept.sort(options.wholeNames ? (a, b) => a.whole - b.whole || a.index - b.index : (a, b) => a.part - b.part || a.whole - b.whole || a.index - b.index);
   return [...new Set(kept.map((entry) => entry.name))].slice(0, options.limit ?? 3);
 }

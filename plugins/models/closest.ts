@@ -1,6 +1,6 @@
 /** The catalog entries nearest to a pattern that matched nothing, for the error that names them. */
 import type { Model } from "../../lib/llm/index.js";
-import { closest, editDistance } from "../../lib/closest/index.js";
+import { closest } from "../../lib/closest/index.js";
 
 /** Up to `limit` models as `provider/id`, nearest first (a slip inside the id counts least), ties in catalog order. */
 export function closestModels(models: readonly Model[], pattern: string, limit = 3): string[] {
@@ -8,17 +8,8 @@ export function closestModels(models: readonly Model[], pattern: string, limit =
   return closest(candidates, pattern, { limit });
 }
 
-/**
- * " Did you mean "openai"?" when a known provider is a slip away, else "". Whole names are
- * compared (not parts, as for model ids): provider names are short, and "nope" is no slip of "openai".
- */
+/** " Did you mean "openai"?" when a known provider is a slip away (whole names compared), else "". */
 export function didYouMean(known: readonly string[], wanted: string): string {
-  const target = wanted.toLowerCase();
-  const allowed = Math.max(1, Math.floor(target.length / 3));
-  let best: { name: string; distance: number } | undefined;
-  for (const name of known) {
-    const distance = editDistance(target, name.toLowerCase());
-    if (distance <= allowed && (best === undefined || distance < best.distance)) best = { name, distance };
-  }
-  return best ? ` Did you mean "${best.name}"?` : "";
+  const [near] = closest(known, wanted, { limit: 1, wholeNames: true, maxDistance: Math.max(1, Math.floor(wanted.length / 3)) });
+  return near ? ` Did you mean "${near}"?` : "";
 }

@@ -159,6 +159,9 @@ class SessionLines {
   }
 }
 
+/** The `--max-old-space-size` of this process, read once (flags do not change while it runs). */
+let oldSpace: { bytes: number | undefined } | undefined;
+
 /** node:v8, required on first use: loading it would cost every startup, and most never read a session. */
 let v8: typeof import("node:v8") | undefined;
 
@@ -166,7 +169,8 @@ let v8: typeof import("node:v8") | undefined;
 function checkRoom(path: string, size: number, read: number): void {
   v8 ??= createRequire(import.meta.url)("node:v8") as typeof import("node:v8");
   const { heap_size_limit: heapLimit, used_heap_size: used } = v8.getHeapStatistics();
-  const limit = Math.min(heapLimit, oldSpaceLimit() ?? heapLimit);
+  oldSpace ??= { bytes: oldSpaceLimit() };
+  const limit = Math.min(heapLimit, oldSpace.bytes ?? heapLimit);
   if (used + (size - read) <= limit * HEAP_SHARE) return;
   const neededMb = Math.ceil((used + size) / HEAP_SHARE / (1024 * 1024) / 256) * 256;
   throw new KernelError(
