@@ -51,7 +51,7 @@ export function lifecycleCommands(runtime: SessionRuntime): CommandDefinition<an
     return { cancelled: false };
   }
 
-  const asIs = async (loaded: LoadedSession) => runtime.manager.fromLoaded(loaded);
+  const asIs = (loaded: LoadedSession) => runtime.manager.openLoaded(loaded);
 
   /**
    * switch_session: a session file, or (as pi) a path where no session is written yet, such as
