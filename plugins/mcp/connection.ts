@@ -58,6 +58,8 @@ export class McpConnection {
   /** When the last attempt failed. */
   failedAt: number | undefined;
   tools: Tool[] = [];
+  /** It listed more tools than are kept (MAX_LISTED_TOOLS). */
+  toolsCut = false;
   instructions: string | undefined;
   hasResources = false;
   /** The transport the last connection used (`sse` after a fallback). */
@@ -186,7 +188,7 @@ export class McpConnection {
         this.transport = connected.transport;
       }
       if (this.#closed) throw new Error(`MCP server "${this.name}" was stopped`);
-      this.tools = await listAllTools(client, this.#options.connectTimeoutMs);
+      ({ tools: this.tools, cut: this.toolsCut } = await listAllTools(client, this.#options.connectTimeoutMs));
       this.instructions = client.getInstructions();
       this.hasResources = client.getServerCapabilities()?.resources !== undefined;
       this.#client = client;
@@ -235,7 +237,7 @@ export class McpConnection {
         this.#refreshAgain = false;
         if (this.#client !== client) break;
         try {
-          this.tools = await listAllTools(client, this.#options.timeoutMs);
+          ({ tools: this.tools, cut: this.toolsCut } = await listAllTools(client, this.#options.timeoutMs));
           this.#options.onTools(this);
         } catch {
           // The list stays as it was; a dropped connection reports itself through onclose.

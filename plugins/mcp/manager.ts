@@ -9,12 +9,14 @@ import { unlink } from "node:fs/promises";
 import type { ToolExecutionContext, ToolResult } from "../../kernel/index.js";
 import type { McpStatus, McpServerStatus } from "./api.js";
 import { exposuresOf, namespaceOf, toolExposureOf, type ServerEntry } from "./config.js";
+import { allocateDirect, capNote, offeredChars } from "./direct-cap.js";
 import { McpConnection } from "./connection.js";
+import { MAX_LISTED_TOOLS } from "./requests.js";
 import { launchOf } from "./resolve.js";
 import { toToolResult } from "./results.js";
 import { AgentTools } from "./tool-registry.js";
 import { mcpToolDefinition } from "./tool-definition.js";
-import { serverStatus, type ManagedServer } from "./status.js";
+import { effectiveExposure, serverStatus, type ManagedServer } from "./status.js";
 import type { ManagerContext } from "./manager-context.js";
 import { ReachTools } from "./reach-tools.js";
 
@@ -31,7 +33,10 @@ export class McpManager {
   #client: ServerEntry[] = [];
   #errors: string[] = [];
   readonly #tempFiles = new Set<string>();
+  /** The listed tool object each registered tool was built from: re-registering the same one is skipped. */
+  readonly #registeredFrom = new Map<string, object>();
   #closed = false;
+  #toolsVersion = 0;
 
   constructor(ctx: ManagerContext) {
     this.#ctx = ctx;
@@ -45,6 +50,10 @@ export class McpManager {
 
   get startupWaitMs(): number {
     return this.#ctx.startupWaitMs;
+  }
+
+  get toolsVersion(): number {
+    return this.#toolsVersion;
   }
 
   async start(files: ServerEntry[], errors: string[]): Promise<void> {
@@ -164,6 +173,7 @@ export class McpManager {
 
   #sync(): void {
     if (this.#closed) return;
+    this.#toolsVersion++;
     const desired = this.#desired();
     for (const [name, server] of this.#servers) {
       const next = desired.get(name);
@@ -173,10 +183,12 @@ export class McpManager {
     }
     for (const [name, entry] of desired) {
       if (this.#servers.has(name)) continue;
-      const server: ManagedServer = { entry, names: new Map(), loaded: new Set(), waited: false, settled: false };
+      const server: ManagedServer = { entry, names: new Map(), loaded: new Set(), capped: new Set(), noted: new Set(), waited: false, settled: false };
       this.#servers.set(name, server);
       if (entry.config.enabled) this.#connect(server);
     }
+    // A server gone (or switched off) may leave room under the caps for another's tools.
+    for (const changed of this.#recap()) this.#registerTools(changed);
     this.#reach.sync();
   }
 
@@ -214,14 +226,14 @@ export class McpManager {
     });
   }
 
-  /** Registers the server's tools as their exposure says, withdrawing what it no longer offers. */
+  /** Names the server's tools (withdrawing what it no longer offers), then registers them as their exposure says. */
   #syncTools(server: ManagedServer): void {
     const connection = server.connection;
     if (!connection) return;
-    const { name, config } = server.entry;
+    this.#toolsVersion++;
     const offered = connection.tools;
     const names = this.#tools.namesFor(
-      name,
+      server.entry.name,
       offered.map((tool) => tool.name),
     );
     const kept = new Set(names.values());
@@ -229,14 +241,31 @@ export class McpManager {
     this.#tools.release(gone);
     for (const tool of server.loaded) if (!names.has(tool)) server.loaded.delete(tool);
     server.names = names;
-    for (const tool of offered) {
-      const agentName = names.get(tool.name)!;
-      const exposure = toolExposureOf(config, tool.name);
+    if (connection.toolsCut && !server.noted.has("listCut")) {
+      server.noted.add("listCut");
+      this.#ctx.log.warn(`mcp: server "${server.entry.name}" lists more than ${MAX_LISTED_TOOLS} tools: only the first ${MAX_LISTED_TOOLS} are kept`);
+    }
+    // The caps are shared: this server's list may move other servers' tools across them.
+    const changed = this.#recap();
+    changed.add(server);
+    for (const each of changed) this.#registerTools(each);
+    this.#reach.sync();
+  }
+
+  #registerTools(server: ManagedServer): void {
+    const connection = server.connection;
+    if (!connection) return;
+    const name = server.entry.name;
+    for (const tool of connection.tools) {
+      const agentName = server.names.get(tool.name);
+      if (agentName === undefined) continue;
+      const exposure = effectiveExposure(server, tool.name);
       const wanted = exposure === "direct" || (exposure === "deferred" && server.loaded.has(tool.name));
       if (!wanted) {
         this.#tools.unregister(agentName);
         continue;
       }
+      if (this.#tools.isRegistered(agentName) && this.#registeredFrom.get(agentName) === tool) continue;
       const source = {
         server: name,
         tool: tool.name,
@@ -244,8 +273,36 @@ export class McpManager {
         ...(tool.title ? { title: tool.title } : {}),
         inputSchema: tool.inputSchema as Record<string, unknown>,
       };
-      this.#tools.register(mcpToolDefinition(agentName, source, (s, t, args, ctx) => this.callTool(s, t, args, ctx)));
+      this.#tools.register(mcpToolDefinition(agentName, source, (s, t, args, ctx) => this.callTool(s, t, args, ctx), this.#ctx.directCaps.descriptionChars));
+      this.#registeredFrom.set(agentName, tool);
     }
-    this.#reach.sync();
+  }
+
+  /** Recomputes which direct tools are past the caps; returns the servers whose set changed. Tells the user once per server. */
+  #recap(): Set<ManagedServer> {
+    const caps = this.#ctx.directCaps;
+    const listed = [...this.#servers.values()].filter((server) => server.entry.config.enabled && server.connection);
+    const allocation = allocateDirect(
+      listed.map((server) => ({
+        name: server.entry.name,
+        tools: server
+          .connection!.tools.filter((tool) => toolExposureOf(server.entry.config, tool.name) === "direct")
+          .map((tool) => ({ name: tool.name, chars: offeredChars(tool, caps.descriptionChars) })),
+      })),
+      caps,
+    );
+    const changed = new Set<ManagedServer>();
+    for (const server of this.#servers.values()) {
+      const cap = allocation.get(server.entry.name);
+      const next = cap?.capped ?? new Set<string>();
+      if (next.size !== server.capped.size || [...next].some((tool) => !server.capped.has(tool))) changed.add(server);
+      server.capped = next;
+      if (cap?.setting && next.size > 0 && !server.noted.has("capped")) {
+        server.noted.add("capped");
+        const direct = server.connection!.tools.filter((tool) => toolExposureOf(server.entry.config, tool.name) === "direct").length;
+        this.#ctx.log.warn(capNote(server.entry.name, direct, next.size, cap.setting, caps));
+      }
+    }
+    return changed;
   }
 }

@@ -5,6 +5,7 @@
  * reconfigured server is the one called.
  */
 import type { ToolDefinition, ToolExecutionContext, ToolResult } from "../../kernel/index.js";
+import { cutDescription } from "./direct-cap.js";
 
 export interface McpToolSource {
   server: string;
@@ -17,10 +18,11 @@ export interface McpToolSource {
 
 export type CallTool = (server: string, tool: string, args: Record<string, unknown>, ctx: ToolExecutionContext) => Promise<ToolResult>;
 
-export function mcpToolDefinition(name: string, source: McpToolSource, call: CallTool): ToolDefinition {
+/** `descriptionChars`: the most of its description offered (settings mcp.directTools.descriptionChars). */
+export function mcpToolDefinition(name: string, source: McpToolSource, call: CallTool, descriptionChars = Number.POSITIVE_INFINITY): ToolDefinition {
   return {
     name,
-    description: source.description?.trim() || source.title?.trim() || `MCP tool ${source.tool} of server "${source.server}"`,
+    description: cutDescription(source.description?.trim() || source.title?.trim() || `MCP tool ${source.tool} of server "${source.server}"`, descriptionChars),
     parameters: { jsonSchema: objectSchema(source.inputSchema) },
     execute: (args, ctx) => call(source.server, source.tool, args as Record<string, unknown>, ctx),
   };

@@ -369,8 +369,10 @@ export type GetMcpServersResponse = {
         toolName: string;
         /** The first line of the tool's description. */
         description?: string;
-        /** The tool's exposure: direct (offered to the model), deferred (found with tool_search) or hidden. */
+        /** How the model reaches the tool now (deferred for a direct tool past the caps of settings mcp.directTools): direct (offered to the model), deferred (found with tool_search) or hidden. */
         exposure: "direct" | "deferred" | "hidden";
+        /** True for a direct tool past the caps of settings mcp.directTools: the model finds it with tool_search. */
+        capped?: boolean;
         /** Registered with the agent (direct tools once listed, deferred ones once tool_search loaded them). */
         loaded: boolean;
       }>;
