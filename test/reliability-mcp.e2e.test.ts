@@ -106,3 +106,25 @@ describe("MCP tools named like built-in object keys", () => {
     expect(servers[0]!.tools.map((tool) => tool.exposure)).toEqual(Array(6).fill("direct"));
   }, 60_000);
 });
+
+describe("what a stdio MCP server is given of the agent's environment", () => {
+  it("HOME, PATH and what its entry names (and the variables its ${VAR}s name), never the provider keys", async () => {
+    const agentDir = tempDir("atomic-mcp-");
+    await writeModelsJson(agentDir, fake.url);
+    writeMcpJson(agentDir, { env: { ...flood("--names", "environment"), env: { GIVEN: "${SHARED_FOR_MCP}", LITERAL: "plain" } } });
+    const secrets = { OPENAI_API_KEY: "sk-openai-secret", ANTHROPIC_API_KEY: "sk-ant-secret", GEMINI_API_KEY: "gemini-secret", UNRELATED_TOKEN: "unrelated" };
+    const client = new RpcClient({
+      agentDir,
+      args: ["--mode", "rpc", "--no-session", "--model", "fake-openai/fake-1"],
+      env: { ...secrets, SHARED_FOR_MCP: "shared" },
+    });
+    clients.push(client);
+    fake.script({ toolCalls: [{ name: "mcp__env__environment", args: {} }] }, { text: "done" });
+    await client.ok({ type: "prompt", message: "show the environment" });
+    await client.waitForEvent("agent_end", 60_000);
+    const seen = JSON.parse(toolResults(fake.requests[1]!)[0]!) as Record<string, string>;
+    expect(seen).toMatchObject({ GIVEN: "shared", SHARED_FOR_MCP: "shared", LITERAL: "plain", PATH: process.env.PATH });
+    for (const name of Object.keys(secrets)) expect(seen[name], name).toBeUndefined();
+    expect(Object.values(seen)).not.toContain("sk-openai-secret");
+  }, 60_000);
+});

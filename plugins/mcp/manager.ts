@@ -206,7 +206,7 @@ export class McpManager {
     const connection = new McpConnection(
       {
         name,
-        launch: () => launchOf(name, config, this.#ctx.env, this.#ctx.cwd),
+        launch: (inherited) => launchOf(name, config, this.#ctx.env, this.#ctx.cwd, inherited),
         clientInfo: this.#ctx.clientInfo,
         timeoutMs: config.timeout !== undefined ? config.timeout * 1000 : this.#ctx.timeoutMs,
         connectTimeoutMs: this.#ctx.connectTimeoutMs,
