@@ -84,7 +84,7 @@ export function offeredChars(tool: { description?: string; title?: string; input
   let chars = charsOf.get(tool);
   if (chars === undefined) {
     const description = tool.description?.trim() || tool.title?.trim() || "";
-    chars = Math.min(description.length, descriptionChars) + JSON.stringify(tool.inputSchema ?? {}).length;
+    chars = cutDescription(description, descriptionChars).length + JSON.stringify(tool.inputSchema ?? {}).length;
     charsOf.set(tool, chars);
   }
   return chars;
