@@ -42,6 +42,8 @@ describe("direct tool caps", () => {
   it("cuts a long description, saying so; counts the description as offered and the schema", () => {
     expect(cutDescription("abcdef", 10)).toBe("abcdef");
     expect(cutDescription("abcdef", 3)).toBe("abc... [description cut at 3 characters]");
-    expect(offeredChars({ description: "x".repeat(5000), inputSchema: { type: "object" } }, 100)).toBe(cutDescription("x".repeat(5000), 100).length + JSON.stringify({ type: "object" }).length);
+    expect(offeredChars({ description: "x".repeat(5000), inputSchema: { type: "object" } }, 100)).toBe(
+      cutDescription("x".repeat(5000), 100).length + JSON.stringify({ type: "object" }).length,
+    );
   });
 });
