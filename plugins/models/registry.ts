@@ -10,7 +10,7 @@ import { unknownCompatKeys, type RequestCredentials } from "../../lib/provider-k
 import type { AuthStatus, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
 import { AuthStore } from "./auth-store.js";
 import { describeConfigValue, resolveConfigValue } from "./config-value.js";
-import { applyProviderConfig, customProvider, customProviderProblem, modelsJsonPath, readModelsJson, type ProviderConfig } from "./models-json.js";
+import { applyProviderConfig, customProvider, customProviderProblem, modelsJsonPath, readModelsJson, type ModelsJsonBlocks, type ProviderConfig } from "./models-json.js";
 import { redactUrl } from "./redact-url.js";
 import type { ScopedModel } from "./scope.js";
 
@@ -32,6 +32,8 @@ export class ModelRegistry implements ModelsApi {
   /** Original base URLs of models listed with a redacted one, by `provider\0id`. */
   readonly #realBaseUrls = new Map<string, string>();
   readonly #warnedCompat = new Set<string>();
+  /** What models.json broke: refused instead of sent where the file did not send it. */
+  #blocks: ModelsJsonBlocks = { providers: new Map(), models: new Map() };
   /** `--api-key` values: memory only. */
   readonly #runtimeKeys = new Map<string, string>();
   readonly #env: NodeJS.ProcessEnv;
@@ -67,19 +69,40 @@ export class ModelRegistry implements ModelsApi {
     this.#diagnostics.authFile.providers = this.auth.providers();
     const path = modelsJsonPath(this.#agentDir);
     const result = await readModelsJson(path);
+    this.#blocks = result.blocks;
     if (result.error) {
       this.#diagnostics.modelsJson = { path, state: "invalid", providers: [], error: result.error };
-      this.#warn(`${result.error} (models.json ignored; built-in models kept)`);
+      this.#warn(`${result.error} (models.json ignored: every provider refuses requests until it is fixed)`);
       return;
     }
+    for (const problem of result.problems) this.#warn(problem);
+    for (const note of result.notes) this.#warn(note);
     const providers = Object.entries(result.file?.providers ?? {});
     for (const [name, config] of providers) this.#config.set(name, config);
-    if (result.file) this.#diagnostics.modelsJson = { path, state: "loaded", providers: providers.map(([name]) => name) };
+    if (result.file) {
+      const problems = result.problems.length > 0 ? { problems: [...result.problems] } : {};
+      this.#diagnostics.modelsJson = { path, state: "loaded", providers: providers.map(([name]) => name), ...problems };
+    }
+  }
+
+  /**
+   * Why requests to `model` are refused, when models.json had an error about it: an entry about
+   * the model, its provider's own fields, or the whole file (nothing is sent where the file might
+   * have sent it elsewhere). The offline replay provider sends nothing and is never refused.
+   */
+  blockedReason(model: Pick<Model, "provider" | "id" | "api">): string | undefined {
+    const blocks = this.#blocks;
+    const own = blocks.models.get(`${model.provider}\0${model.id}`) ?? blocks.providers.get(model.provider);
+    return own ?? (model.api === "replay" ? undefined : blocks.all);
   }
 
   diagnostics(): ModelsDiagnostics {
     const { modelsJson, authFile, problems } = this.#diagnostics;
-    return { modelsJson: { ...modelsJson, providers: [...modelsJson.providers] }, authFile: { ...authFile, providers: this.auth.providers() }, problems: [...problems] };
+    return {
+      modelsJson: { ...modelsJson, providers: [...modelsJson.providers], ...(modelsJson.problems ? { problems: [...modelsJson.problems] } : {}) },
+      authFile: { ...authFile, providers: this.auth.providers() },
+      problems: [...problems],
+    };
   }
 
   setRuntimeApiKey(provider: string, key: string): void {
@@ -212,6 +235,8 @@ export class ModelRegistry implements ModelsApi {
   }
 
   async requestCredentials(model: Model, signal: AbortSignal): Promise<RequestCredentials> {
+    const blocked = this.blockedReason(model);
+    if (blocked) throw new Error(blocked);
     const [apiKey, headers] = await Promise.all([this.apiKey(model.provider, signal), this.headers(model, signal)]);
     if (apiKey && (this.#config.get(model.provider)?.authHeader ?? this.#providers.get(model.provider)?.authHeader)) headers.Authorization = `Bearer ${apiKey}`;
     const real = this.#realBaseUrls.get(`${model.provider}\0${model.id}`);
