@@ -58,14 +58,15 @@ function detect(model: Model): CompletionsCompat {
   const isGrok = provider === "xai" || url.includes("api.x.ai");
   const isTogether = provider === "together" || url.includes("api.together.");
   const isMoonshot = provider.startsWith("moonshotai") || url.includes("api.moonshot.");
-  // These reject `stream_options` or `max_completion_tokens` (pi's detection).
+  // These take `max_tokens`; every server is asked for streamed usage (pi 1.6): DeepSeek,
+  // OpenRouter and Mistral send it only when asked.
   const classicParams = isDeepSeek || isOpenRouter || isMistral;
   return {
     supportsStore: isOpenAI,
     supportsDeveloperRole: isOpenAI,
     supportsReasoningEffort: !isGrok && !isZai && !isTogether && !isMoonshot,
     supportsReasoningNone: false,
-    supportsUsageInStreaming: !classicParams,
+    supportsUsageInStreaming: true,
     maxTokensField: classicParams || isTogether || isMoonshot || isZai ? "max_tokens" : "max_completion_tokens",
     // Together and Moonshot reject the `strict` field on tools.
     supportsStrictMode: !isTogether && !isMoonshot,

@@ -34,18 +34,16 @@ export function renderOpenAiChat(reply: FakeReply, ctx: RenderContext): Rendered
     return { frames, malformedAfter: 1 };
   }
   chunk({}, reply.finishReason ?? CHAT_FINISH[stopOf(reply)]);
-  frames.push(
-    sse({
-      ...base,
-      choices: [],
-      usage: {
-        prompt_tokens: usage.input + usage.cacheRead,
-        completion_tokens: usage.output,
-        total_tokens: usage.input + usage.cacheRead + usage.output,
-        prompt_tokens_details: { cached_tokens: usage.cacheRead },
-      },
-    }),
-  );
+  const usageRecord =
+    reply.chatUsage !== undefined
+      ? reply.chatUsage
+      : {
+          prompt_tokens: usage.input + usage.cacheRead,
+          completion_tokens: usage.output,
+          total_tokens: usage.input + usage.cacheRead + usage.output,
+          prompt_tokens_details: { cached_tokens: usage.cacheRead },
+        };
+  if (usageRecord) frames.push(sse({ ...base, choices: [], usage: usageRecord }));
   frames.push(sse("[DONE]"));
   return { frames, malformedAfter: 1 };
 }

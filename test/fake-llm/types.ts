@@ -50,6 +50,8 @@ export interface FakeReply {
   streamErrorBody?: unknown;
   /** Chat Completions: the raw `finish_reason` to end with (e.g. "network_error"). */
   finishReason?: string;
+  /** Chat Completions: the raw `usage` object of the usage chunk (a provider's own fields); null sends no usage chunk. */
+  chatUsage?: Record<string, unknown> | null;
   /** Chat Completions: the delta field thinking streams in (default `reasoning_content`). */
   reasoningField?: string;
   /** Chat Completions (OpenRouter): `reasoning_details` sent with each tool call, keyed to its id. */
