@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kernel } from "../../kernel/kernel.js";
 import type { AssistantMessage, Model } from "../../lib/llm/index.js";
+import { classifyError } from "../../lib/provider-kit/index.js";
 import { useFakeLlm } from "../helpers/use-fake-llm.js";
 import { VENDOR_PLUGINS, bootKernel, removeDir, runStream, streamRequest, tempDir } from "./harness.js";
 import type { RecordedRequest } from "./server.js";
@@ -19,9 +20,9 @@ let kernel: Kernel;
 
 beforeAll(async () => {
   agentDir = await tempDir();
-  const providers = Object.fromEntries(["deepseek", "openrouter", "moonshotai", "kimi-coding", "mistral"].map((name) => [name, { baseUrl: fake.url }]));
+  const providers = Object.fromEntries(["deepseek", "openrouter", "moonshotai", "kimi-coding", "mistral", "zai"].map((name) => [name, { baseUrl: fake.url }]));
   await writeFile(join(agentDir, "models.json"), JSON.stringify({ providers }));
-  const env = { DEEPSEEK_API_KEY: "ds", OPENROUTER_API_KEY: "or", MOONSHOT_API_KEY: "ms", KIMI_API_KEY: "kimi", MISTRAL_API_KEY: "mis" };
+  const env = { ZAI_API_KEY: "zai", DEEPSEEK_API_KEY: "ds", OPENROUTER_API_KEY: "or", MOONSHOT_API_KEY: "ms", KIMI_API_KEY: "kimi", MISTRAL_API_KEY: "mis" };
   kernel = await bootKernel({ agentDir, env, plugins: VENDOR_PLUGINS });
 });
 afterAll(() => removeDir(agentDir));
@@ -87,5 +88,16 @@ describe("OpenRouter accounting (D4)", () => {
     const unbilled = await answer(target, { prompt_tokens: 1_000, completion_tokens: 100, cost: 0.5, is_byok: true });
     const { input, output, cacheRead, cacheWrite, total } = unbilled.usage.cost;
     expect(total).toBeCloseTo(input + output + cacheRead + cacheWrite, 12);
+  });
+});
+
+describe("z.ai: a prompt over the window ends with finish_reason model_context_window_exceeded (D10)", () => {
+  it("is an error classified as an overflow (compaction), not a retry", async () => {
+    const target = first("zai");
+    fake.script({ text: "", finishReason: "model_context_window_exceeded" });
+    const { final } = await runStream(kernel, streamRequest(target));
+    expect(final.type).toBe("error");
+    const message = final.type === "error" ? final.error.errorMessage : "";
+    expect(classifyError(message, target)).toBe("overflow");
   });
 });
