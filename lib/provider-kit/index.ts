@@ -23,5 +23,5 @@ export { computeCost, priceFor } from "./pricing.js";
 export type { ProviderBody, ProviderCall, ProviderStreamOptions, ProviderYield } from "./provider-stream.js";
 export type { AssistantStreamBuilder, TokenCounts } from "./stream-builder.js";
 export type { HistoryOptions } from "./history.js";
-export { COMPAT_KEYS, levelsOfMap, mappedLevelValue, thinkingLevelMapOf, unknownCompatKeys, type ThinkingLevelMap } from "./compat.js";
+export { COMPAT_KEYS, PI_COMPAT_NOT_APPLIED, samplingParamsFor, levelsOfMap, mappedLevelValue, thinkingLevelMapOf, unknownCompatKeys, type ThinkingLevelMap } from "./compat.js";
 export type { ProviderRequestHooks } from "./request-hooks.js";

@@ -6,7 +6,7 @@
  */
 import type { ProviderHttpOptions, ProviderRequestHooks } from "../../lib/provider-kit/index.js";
 import type { Model } from "../../lib/llm/index.js";
-import { unknownCompatKeys, type RequestCredentials } from "../../lib/provider-kit/index.js";
+import { PI_COMPAT_NOT_APPLIED, unknownCompatKeys, type RequestCredentials } from "../../lib/provider-kit/index.js";
 import type { AuthStatus, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
 import { AuthStore } from "./auth-store.js";
 import { describeConfigValue, resolveConfigValue } from "./config-value.js";
@@ -305,7 +305,13 @@ export class ModelRegistry implements ModelsApi {
       for (const key of unknownCompatKeys(model.api, model.compat)) {
         if (this.#warnedCompat.has(key)) continue;
         this.#warnedCompat.add(key);
-        this.#warn(`Unknown compat key "${key}" for provider ${provider} (${model.api}) in ${modelsJsonPath(this.#agentDir)}: no adapter reads it, so it is ignored.`);
+        const file = modelsJsonPath(this.#agentDir);
+        const why = PI_COMPAT_NOT_APPLIED[key];
+        this.#warn(
+          why
+            ? `${key} for provider ${provider} (${model.api}) in ${file} is ignored: ${why}.`
+            : `Unknown compat key "${key}" for provider ${provider} (${model.api}) in ${file}: no adapter reads it, so it is ignored.`,
+        );
       }
     }
   }

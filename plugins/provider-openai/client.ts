@@ -4,6 +4,7 @@
  * adapters import this module, and they are loaded on first use, so the SDK is too.
  */
 import OpenAI from "openai";
+import { VERSION } from "openai/version";
 import { splitBaseUrl } from "../../lib/provider-kit/base-url.js";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
 import { sseBatches, type SseMessage } from "../../lib/provider-kit/sse.js";
@@ -23,8 +24,16 @@ export function openAiClient(call: ProviderCall): OpenAI {
     organization: null,
     project: null,
     // No key: no Authorization header at all (the placeholder is removed).
-    defaultHeaders: call.apiKey ? call.headers : { Authorization: null, ...call.headers },
+    defaultHeaders: { ...sdkUserAgent("OpenAI"), ...(call.apiKey ? {} : { Authorization: null }), ...call.headers },
   });
+}
+
+/**
+ * The SDK's own User-Agent. It builds it from its class name, which the bundler renames (every
+ * request said `$/JS <version>`); models.json headers still win.
+ */
+export function sdkUserAgent(client: "OpenAI" | "AzureOpenAI"): Record<string, string> {
+  return { "User-Agent": `${client}/JS ${VERSION}` };
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { Model, StreamRequest, ThinkingLevel } from "../../lib/llm/index.js";
 import { clampThinkingLevel, thinkingLevelsFor } from "../../lib/llm/index.js";
-import { thinkingLevelMapOf } from "../../lib/provider-kit/compat.js";
+import { samplingParamsFor, thinkingLevelMapOf } from "../../lib/provider-kit/compat.js";
 import { defaultMaxTokens, prepareHistory } from "../../lib/provider-kit/history.js";
 import { completionsCompat, type CompletionsCompat } from "./completions-compat.js";
 import { convertMessages, type ChatMessage } from "./completions-messages.js";
@@ -35,6 +35,8 @@ export function buildChatRequest(request: StreamRequest, compat: CompletionsComp
   if (model.reasoning) Object.assign(params, thinkingParams(model, options.thinkingLevel, compat));
   if (compat.openRouterRouting) params.provider = compat.openRouterRouting;
   if (compat.cacheControlFormat === "anthropic") markCache(messages, params.tools as Record<string, unknown>[] | undefined);
+  // Last, so models.json sampling parameters override the named fields (pi).
+  Object.assign(params, samplingParamsFor(model, options.thinkingLevel));
   return params;
 }
 
