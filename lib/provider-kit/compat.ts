@@ -5,9 +5,27 @@
  * takes for it, `null` for a level the model does not offer.
  */
 import { THINKING_LEVELS, clampThinkingLevel, thinkingLevelsFor, type Model, type ThinkingLevel } from "../llm/index.js";
-import { ANTHROPIC_API, ANTHROPIC_BEDROCK_API, AZURE_OPENAI_RESPONSES_API, GOOGLE_API, GOOGLE_VERTEX_API, OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API } from "./api-names.js";
+import {
+  ANTHROPIC_API,
+  ANTHROPIC_BEDROCK_API,
+  AZURE_OPENAI_RESPONSES_API,
+  BEDROCK_CONVERSE_API,
+  GOOGLE_API,
+  GOOGLE_VERTEX_API,
+  MISTRAL_API,
+  OPENAI_CODEX_API,
+  OPENAI_COMPLETIONS_API,
+  OPENAI_RESPONSES_API,
+  PI_MESSAGES_API,
+} from "./api-names.js";
 
-const EVERY_API = ["thinkingLevelMap"];
+/**
+ * Read by the provider frame for every API: `thinkingLevelMap`; `sessionHeader` (send the session
+ * id in this header: OpenCode); `initiatorHeaders` (GitHub Copilot's X-Initiator, Openai-Intent
+ * and, with images, Copilot-Vision-Request); `keyHeader` (the key goes as `Bearer` in this header
+ * instead of the SDK's own: Cloudflare's AI Gateway).
+ */
+const EVERY_API = ["thinkingLevelMap", "sessionHeader", "initiatorHeaders", "keyHeader"];
 /** models.json `samplingParams` (pi): merged into the request body, on the OpenAI-compatible APIs only. */
 const SAMPLING = ["samplingParams", "samplingParamsByThinkingLevel"];
 
@@ -31,6 +49,7 @@ export const COMPAT_KEYS: Readonly<Record<string, readonly string[]>> = Object.f
     "zaiToolStream",
     "sendSessionAffinityHeaders",
     "toolCallIds",
+    "chatTemplateArgs",
     ...SAMPLING,
   ],
   [OPENAI_RESPONSES_API]: [...EVERY_API, ...SAMPLING, "supportsReasoningNone"],
@@ -39,6 +58,10 @@ export const COMPAT_KEYS: Readonly<Record<string, readonly string[]>> = Object.f
   [ANTHROPIC_BEDROCK_API]: [...EVERY_API, "adaptiveThinking", "supportsEagerToolInputStreaming", "thinkingDisplay", "anthropicVersion"],
   [AZURE_OPENAI_RESPONSES_API]: [...EVERY_API, ...SAMPLING, "supportsReasoningNone"],
   [GOOGLE_VERTEX_API]: [...EVERY_API],
+  [BEDROCK_CONVERSE_API]: [...EVERY_API, "supportsStrictMode"],
+  [MISTRAL_API]: [...EVERY_API, ...SAMPLING, "supportsStrictMode"],
+  [OPENAI_CODEX_API]: [...EVERY_API, ...SAMPLING, "supportsStrictMode"],
+  [PI_MESSAGES_API]: [...EVERY_API],
 });
 
 /** pi's keys Atomic accepts and does not apply, with the reason (said when models.json sets one). */

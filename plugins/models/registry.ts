@@ -217,8 +217,8 @@ export class ModelRegistry implements ModelsApi {
     if (runtime) return runtime;
     const stored = this.auth.key(provider);
     if (stored) return resolveConfigValue(stored, options("auth.json"));
-    const variable = this.#providers.get(provider)?.envKey;
-    if (variable && this.#env[variable]) return this.#env[variable];
+    const variable = this.#envVariable(provider);
+    if (variable) return this.#env[variable];
     const fromFile = this.#config.get(provider)?.apiKey;
     if (fromFile) return resolveConfigValue(fromFile, options("models.json"));
     const registered = this.#providers.get(provider)?.apiKey;
@@ -242,15 +242,16 @@ export class ModelRegistry implements ModelsApi {
     const real = this.#realBaseUrls.get(`${model.provider}\0${model.id}`);
     // A local server, or an SDK that finds its own credentials (AWS, Google ADC), needs no key.
     const keyless = !apiKey && (this.#providers.get(model.provider)?.requiresAuth === false || this.#ambientGroup(model.provider) !== undefined);
-    return { ...(apiKey ? { apiKey } : {}), headers, baseUrl: real && redactUrl(real) === model.baseUrl ? real : model.baseUrl, ...(keyless ? { keyless } : {}) };
+    const baseUrl = this.#filledBaseUrl(model, real && redactUrl(real) === model.baseUrl ? real : model.baseUrl);
+    return { ...(apiKey ? { apiKey } : {}), headers, baseUrl, ...(keyless ? { keyless } : {}) };
   }
 
   authStatus(provider: string): AuthStatus {
     if (this.#providers.get(provider)?.requiresAuth === false) return { configured: true, source: "none" };
     if (this.#runtimeKeys.has(provider)) return { configured: true, source: "runtime", label: "--api-key" };
     if (this.auth.has(provider)) return { configured: true, source: "stored", label: "auth.json" };
-    const variable = this.#providers.get(provider)?.envKey;
-    if (variable && this.#env[variable]) return { configured: true, source: "environment", label: variable };
+    const variable = this.#envVariable(provider);
+    if (variable) return { configured: true, source: "environment", label: variable };
     const ambient = this.#ambientGroup(provider);
     if (ambient) return { configured: true, source: "environment", label: ambient.join(" + ") };
     const fromFile = this.#config.get(provider)?.apiKey;
@@ -272,6 +273,26 @@ export class ModelRegistry implements ModelsApi {
 
   removeStoredKey(provider: string): Promise<boolean> {
     return this.auth.remove(provider);
+  }
+
+  /**
+   * A base URL's `{VARIABLE}` placeholders (Cloudflare's `{CLOUDFLARE_ACCOUNT_ID}`) filled from the
+   * provider's stored credential (`env` of its auth.json entry), then the environment. One that
+   * is set nowhere fails the request, naming the variable. Lower-case placeholders (Azure's
+   * `{resource}`, Vertex's `{location}`, Bedrock's `{region}`) are the adapters' to fill.
+   */
+  #filledBaseUrl(model: Model, baseUrl: string): string {
+    return baseUrl.replace(/\{([A-Z][A-Z0-9_]*)\}/g, (_, name: string) => {
+      const value = this.auth.env(model.provider)?.[name] ?? this.#env[name];
+      if (!value) throw new Error(`${model.provider} needs ${name} for its address (${baseUrl}): set it in the environment.`);
+      return encodeURIComponent(value);
+    });
+  }
+
+  /** The first of the provider's key variables that is set (`envKey`, then `altEnvKeys`). */
+  #envVariable(provider: string): string | undefined {
+    const registration = this.#providers.get(provider);
+    return [registration?.envKey, ...(registration?.altEnvKeys ?? [])].find((name): name is string => Boolean(name && this.#env[name]));
   }
 
   /** The first credential group of `ambientAuth` whose variables are all set. */

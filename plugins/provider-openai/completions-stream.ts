@@ -22,11 +22,13 @@ interface ReasoningDetail {
 }
 interface Chunk {
   choices?: {
-    delta?: Record<string, unknown> & { content?: string | null; tool_calls?: ChunkToolCall[]; reasoning_details?: ReasoningDetail[] };
+    delta?: Record<string, unknown> & { content?: string | ContentChunk[] | null; tool_calls?: ChunkToolCall[]; reasoning_details?: ReasoningDetail[] };
     finish_reason?: string | null;
   }[];
   usage?: ChunkUsage | null;
 }
+
+type ContentChunk = string | { type?: string; text?: string; thinking?: { type?: string; text?: string }[] };
 
 interface ChunkUsage {
   prompt_tokens?: number;
@@ -45,13 +47,16 @@ interface ChunkUsage {
 const FINISH: Record<string, "stop" | "length" | "toolUse"> = { stop: "stop", end: "stop", length: "length", tool_calls: "toolUse", function_call: "toolUse" };
 
 export async function* streamChatCompletions(call: ProviderCall): AsyncGenerator<ProviderYield, void, undefined> {
-  const client = openAiClient(call);
   const compat = completionsCompat(call.request.model);
   const sessionId = call.request.options.sessionId;
   const affinity = compat.sendSessionAffinityHeaders && sessionId ? { session_id: sessionId, "x-session-affinity": sessionId } : undefined;
-  const response = await client.chat.completions
-    .create(buildChatRequest(call.request, compat) as never, { signal: call.signal, ...(affinity ? { headers: affinity } : {}) })
-    .asResponse();
+  yield* streamChat(call, buildChatRequest(call.request, compat), affinity);
+}
+
+/** Streams one Chat Completions request body (OpenAI-compatible hosts, Mistral's own endpoint). */
+export async function* streamChat(call: ProviderCall, params: Record<string, unknown>, headers?: Record<string, string>): AsyncGenerator<ProviderYield, void, undefined> {
+  const client = openAiClient(call);
+  const response = await client.chat.completions.create(params as never, { signal: call.signal, ...(headers ? { headers } : {}) }).asResponse();
   const b = call.builder;
   yield b.start();
   const blocks = new ChunkBlocks(b, isOpenRouter(call.request.model));
@@ -157,6 +162,7 @@ class ChunkBlocks {
     const field = reasoningField(delta);
     if (field) yield* this.thinking(delta[field] as string, field);
     if (typeof delta.content === "string" && delta.content !== "") yield* this.text(delta.content);
+    else if (Array.isArray(delta.content)) yield* this.contentChunks(delta.content as ContentChunk[]);
     if (delta.tool_calls) for (const toolCall of delta.tool_calls) yield* this.toolCall(toolCall);
     if (delta.reasoning_details) for (const detail of delta.reasoning_details) this.reasoningDetail(detail);
     if (choice.finish_reason) this.#finish = choice.finish_reason;
@@ -181,6 +187,19 @@ class ChunkBlocks {
   *text(delta: string): Generator<AssistantMessageEvent> {
     yield* this.#openProse("text");
     yield this.#b.textDelta(this.#prose!.key, delta);
+  }
+
+  /** Mistral streams content as chunks: `{type:"text",text}` and `{type:"thinking",thinking:[{type:"text",text}]}`. */
+  *contentChunks(chunks: ContentChunk[]): Generator<AssistantMessageEvent> {
+    for (const chunk of chunks) {
+      if (typeof chunk === "string") {
+        if (chunk !== "") yield* this.text(chunk);
+      } else if (chunk.type === "text" && chunk.text) yield* this.text(chunk.text);
+      else if (chunk.type === "thinking") {
+        const text = (chunk.thinking ?? []).map((part) => part.text ?? "").join("");
+        if (text !== "") yield* this.thinking(text, "thinking");
+      }
+    }
   }
 
   *thinking(delta: string, field: string): Generator<AssistantMessageEvent> {
