@@ -47,7 +47,7 @@ export interface ModelsApi extends ProviderModelsApi {
    * Registers a catalog provider whose models are built by `load` when first asked for (a start
    * that uses one provider never builds the others). models.json patches apply as they are built.
    */
-  registerCatalogProvider(registration: Omit<ProviderRegistration, "models">, load: () => Model[], ids?: readonly string[]): void;
+  registerCatalogProvider(registration: Omit<ProviderRegistration, "models">, load: () => Model[], ids?: readonly string[] | (() => readonly string[])): void;
   /** A registered provider's API, base URL (models.json's when it sets one) and key variable. */
   providerInfo(provider: string): { api: string; baseUrl?: string; envKey?: string } | undefined;
   /** Registered provider names, in registration order. */

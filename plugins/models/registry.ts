@@ -26,7 +26,7 @@ export class ModelRegistry implements ModelsApi {
   /** Catalog providers whose models are not built yet: built on first use (most starts use one provider). */
   readonly #pending = new Map<string, () => Model[]>();
   /** The model ids of a pending catalog (lower case), when its catalog lists them: a bare id builds only its owners. */
-  readonly #pendingIds = new Map<string, Set<string>>();
+  readonly #pendingIds = new Map<string, Set<string> | readonly string[] | (() => readonly string[])>();
   /** models.json blocks by provider; applied whenever that provider registers. */
   readonly #config = new Map<string, ProviderConfig>();
   /** Original base URLs of models listed with a redacted one, by `provider\0id`. */
@@ -129,7 +129,7 @@ export class ModelRegistry implements ModelsApi {
     }
   }
 
-  registerCatalogProvider(registration: Omit<ProviderRegistration, "models">, load: () => Model[], ids?: readonly string[]): void {
+  registerCatalogProvider(registration: Omit<ProviderRegistration, "models">, load: () => Model[], ids?: readonly string[] | (() => readonly string[])): void {
     // An existing provider, or one models.json patches (its problems are reported at startup): built now.
     if (this.#providers.has(registration.name) || this.#config.has(registration.name)) {
       this.registerProvider({ ...registration, models: load() });
@@ -137,7 +137,8 @@ export class ModelRegistry implements ModelsApi {
     }
     this.#providers.set(registration.name, { ...registration, models: [] });
     this.#pending.set(registration.name, load);
-    if (ids) this.#pendingIds.set(registration.name, new Set(ids.map((id) => id.toLowerCase())));
+    // Read only when a bare id is looked up (most starts name a provider or nothing).
+    if (ids) this.#pendingIds.set(registration.name, ids);
   }
 
   registerProvider(registration: ProviderRegistration): void {
@@ -181,7 +182,7 @@ export class ModelRegistry implements ModelsApi {
   modelsWithId(id: string): Model[] {
     const lower = id.toLowerCase();
     return [...this.#providers.keys()].flatMap((name) => {
-      const ids = this.#pending.has(name) ? this.#pendingIds.get(name) : undefined;
+      const ids = this.#pending.has(name) ? this.#lowerIds(name) : undefined;
       if (ids && !ids.has(lower)) return [];
       return this.#registration(name)!.models.filter((m) => m.id.toLowerCase() === lower);
     });
@@ -287,6 +288,15 @@ export class ModelRegistry implements ModelsApi {
       if (!value) throw new Error(`${model.provider} needs ${name} for its address (${baseUrl}): set it in the environment.`);
       return encodeURIComponent(value);
     });
+  }
+
+  /** A pending catalog's ids in lower case, as a set (built on first use). */
+  #lowerIds(name: string): Set<string> | undefined {
+    const ids = this.#pendingIds.get(name);
+    if (ids === undefined || ids instanceof Set) return ids;
+    const set = new Set((typeof ids === "function" ? ids() : ids).map((id) => id.toLowerCase()));
+    this.#pendingIds.set(name, set);
+    return set;
   }
 
   /** The first of the provider's key variables that is set (`envKey`, then `altEnvKeys`). */
