@@ -13,6 +13,11 @@ import { sseBatches, type SseMessage } from "../../lib/provider-kit/sse.js";
 const NO_KEY = "no-key";
 
 export function openAiClient(call: ProviderCall): OpenAI {
+  const template = /\{[a-z]+\}/.exec(call.baseUrl)?.[0];
+  if (template) {
+    const { provider, id } = call.request.model;
+    throw new Error(`${provider}/${id} has no address: its base URL ${call.baseUrl} names ${template}. Set providers.${provider}.baseUrl (or this model's) in models.json.`);
+  }
   const { baseURL, query } = splitBaseUrl(call.baseUrl);
   return new OpenAI({
     apiKey: call.apiKey || NO_KEY,

@@ -36,6 +36,7 @@ beforeAll(async () => {
     OPENCODE_API_KEY: "oc",
     COPILOT_GITHUB_TOKEN: "gh",
     CLOUDFLARE_API_KEY: "cf",
+    AZURE_OPENAI_API_KEY: "az",
     XIAOMI_API_KEY: "xm",
     OPENROUTER_API_KEY: "or",
   };
@@ -136,6 +137,14 @@ describe("request headers from the catalog's compat", () => {
     ];
     const { request } = await send(find("github-copilot", "gpt-6.1-sol"), { messages });
     expect(request!.headers).toMatchObject({ "x-initiator": "agent", "openai-intent": "conversation-edits", "copilot-vision-request": "true" });
+  });
+
+  it("a Chat Completions model whose base URL is still a template (Azure's {resource}) fails, saying what to set", async () => {
+    const { final, request } = await send(find("azure", "deepseek-v4-pro"));
+    expect(request).toBeUndefined();
+    expect(final.type === "error" && final.error.errorMessage).toContain(
+      "azure/deepseek-v4-pro has no address: its base URL https://{resource}.openai.azure.com/openai/v1 names {resource}",
+    );
   });
 
   it("Cloudflare: an address variable that is not set fails the request, naming it", async () => {
