@@ -20,7 +20,6 @@ export const PI_ONLY_SETTINGS: ReadonlySet<string> = new Set([
   "treeFilterMode",
   "defaultProjectTrust",
   "defaultTools",
-  "codemode",
   "sessionShareDestination",
   "branchSummary",
   "theme",

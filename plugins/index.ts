@@ -21,6 +21,7 @@ export type {} from "./agent/settings.js";
 export type {} from "./bash/api.js";
 export type {} from "./bash/index.js";
 export type {} from "./bash/user-bash.js";
+export type {} from "./codemode/index.js";
 export type {} from "./compaction/api.js";
 export type {} from "./compaction/events.js";
 export type {} from "./compaction/settings.js";

@@ -71,8 +71,7 @@ const MessageUsageSchema = () =>
 
 /** `tool_execution_end.durationMs` (pi 1.x): absent when the tool did not run (invalid arguments, blocked, aborted first). */
 /** pi 1.x: the id of the tool that made this call (a codemode script's tool calls), absent for the model's own calls. */
-const ParentSchema = () =>
-  z.string().optional().meta({ description: "The id of the tool call that made this one (a codemode script's calls); absent for the model's own calls." });
+const ParentSchema = () => z.string().optional().meta({ description: "The id of the tool call that made this one (a codemode script's calls); absent for the model's own calls." });
 
 const DurationSchema = () =>
   z.number().int().nonnegative().optional().meta({ description: "How long the tool's execute() took, in whole milliseconds (monotonic clock); absent when the tool did not run." });

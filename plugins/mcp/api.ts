@@ -98,3 +98,6 @@ declare module "../../kernel/services.js" {
 declare module "../../kernel/hooks.js" {
   interface HookCatalog extends McpHooks {}
 }
+
+/** The ranking `tool_search` uses, shared with codemode's `searchTools()`. */
+export { rankTools, schemaWords, type SearchCandidate } from "./tool-search.js";

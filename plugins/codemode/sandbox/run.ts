@@ -159,7 +159,13 @@ export async function runScript(pool: WorkerPool, options: RunOptions): Promise<
       }
     };
     const onSignal = () =>
-      finish({ ok: false, error: timedOut ? { kind: "timeout", message: `Execution timed out after ${options.timeoutMs} ms` } : { kind: "aborted", message: abortMessage(options.signal) } }, false);
+      finish(
+        {
+          ok: false,
+          error: timedOut ? { kind: "timeout", message: `Execution timed out after ${options.timeoutMs} ms` } : { kind: "aborted", message: abortMessage(options.signal) },
+        },
+        false,
+      );
     const onExit = () => finish({ ok: false, error: { kind: "sandbox", message: "The codemode worker stopped unexpectedly" } }, false);
     const onError = (error: Error) => finish({ ok: false, error: { kind: "sandbox", message: `${error.name}: ${error.message}` } }, false);
 

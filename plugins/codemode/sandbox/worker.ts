@@ -71,12 +71,21 @@ async function start(request: RunRequest): Promise<void> {
   const bridge = vm.newFunction("bridge", (kind, a, b, c) => {
     const name = kind!.toString();
     if (name === "call" || name === "global") {
-      post({ type: "call", id: a!.toNumber(), target: name === "call" ? "tool" : "global", name: b!.toString(), ...(c === undefined || c.isUndefined ? {} : { args: c.toString() }) });
+      post({
+        type: "call",
+        id: a!.toNumber(),
+        target: name === "call" ? "tool" : "global",
+        name: b!.toString(),
+        ...(c === undefined || c.isUndefined ? {} : { args: c.toString() }),
+      });
     } else if (name === "output") {
       const what = a!.toString();
       post({
         type: "output",
-        item: what === "image" ? { type: "image", data: b!.toString(), mimeType: c!.toString() } : { type: "text", text: b!.toString(), ...(what === "console" ? { console: true } : {}) },
+        item:
+          what === "image"
+            ? { type: "image", data: b!.toString(), mimeType: c!.toString() }
+            : { type: "text", text: b!.toString(), ...(what === "console" ? { console: true } : {}) },
       });
     } else if (name === "done") {
       if (a!.toBoolean()) post({ type: "done", ok: true, ...(b === undefined || b.isUndefined ? {} : { value: b.toString() }), writes: c!.toString() });

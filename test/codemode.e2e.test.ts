@@ -1,0 +1,94 @@
+/**
+ * The codemode tool over the built CLI: scripts the fake LLM sends as tool calls run in the
+ * QuickJS sandbox, their tool calls go through the same pipeline as the model's own (an
+ * extension's tool_call handler blocks one; the client sees each nested tool_execution_* with
+ * parentToolCallId), `--tools +codemode,-write` and `defaultTools: ["+codemode"]` turn it on, and
+ * store()/load() values follow the session's branches and survive a resume.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { writeModelsJson } from "./fake-llm/server.js";
+import { RpcClient, tempDir, type Record_ } from "./helpers/rpc-client.js";
+import { useFakeLlm } from "./helpers/use-fake-llm.js";
+
+const fake = useFakeLlm();
+const clients: RpcClient[] = [];
+const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) if (c.child.exitCode === null) await c.close();
+  fake.setDefault({ text: "ok" });
+});
+
+const GUARD = `export default function (pi) {
+  pi.on("tool_call", async (event) => {
+    if (event.toolName === "bash" && String(event.input.command).includes("forbidden")) return { block: true, reason: "bash forbidden by the guard (" + (event.parentToolCallId ?? "top") + ")" };
+  });
+}
+`;
+
+async function start(options: { args?: string[]; settings?: Record<string, unknown>; agentDir?: string; cwd?: string } = {}): Promise<RpcClient> {
+  const agentDir = options.agentDir ?? tempDir("atomic-agent-");
+  await writeModelsJson(agentDir, fake.url);
+  if (options.settings) writeFileSync(join(agentDir, "settings.json"), JSON.stringify(options.settings));
+  const extension = join(tempDir("atomic-ext-"), "guard.js");
+  writeFileSync(extension, GUARD);
+  const c = new RpcClient({
+    agentDir,
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    args: ["--mode", "rpc", "--model", "fake-openai/fake-1", "-e", extension, ...(options.args ?? [])],
+    env: NO_KEYS,
+  });
+  clients.push(c);
+  return c;
+}
+
+/** Sends one prompt whose reply is a codemode call with `code`; resolves with that call's tool_execution_end. */
+async function runScript(c: RpcClient, code: string, id = "cm1"): Promise<{ end: Record_; from: number }> {
+  fake.script({ toolCalls: [{ id, name: "codemode", args: { code } }] }, { text: "done" });
+  const from = c.records.length;
+  await c.ok({ type: "prompt", message: "run it" });
+  await c.waitForEvent("agent_settled", 30_000, from);
+  const end = c.records.slice(from).find((r) => r.type === "tool_execution_end" && r.toolCallId === id)!;
+  return { end, from };
+}
+
+const resultText = (end: Record_) =>
+  ((end.result as { content: { type: string; text?: string }[] }).content ?? [])
+    .map((part) => part.text ?? `[${part.type}]`)
+    .join("")
+    .replace(/Wall time \d+\.\d seconds/, "Wall time X seconds");
+
+describe("codemode", () => {
+  it("--tools +codemode,-write: nested calls run through the pipeline, a tool_call handler blocks one, events carry parentToolCallId", async () => {
+    const cwd = tempDir("atomic-cwd-");
+    writeFileSync(join(cwd, "notes.txt"), "alpha\nbeta\n");
+    const c = await start({ args: ["--tools", "+codemode,-write"], cwd });
+    const state = await c.ok({ type: "get_state" });
+    expect(state).toBeDefined();
+    const code = [
+      'const [file, shell, blocked] = await Promise.allSettled([tools.read({ path: "notes.txt" }), tools.bash({ command: "echo hi" }), tools.bash({ command: "echo forbidden" })]);',
+      "text(file.value.trim());",
+      'console.log("shell", shell.status, blocked.status, blocked.reason.message);',
+      "return { lines: file.value.trim().split('\\n').length };",
+    ].join("\n");
+    const { end, from } = await runScript(c, code);
+    expect(end.isError).toBe(false);
+    expect(resultText(end)).toBe(
+      'Script completed\nWall time X seconds\nOutput:\n==> text 1/2 <==\nalpha\nbeta\n==> text 2/2 <==\n{"lines":2}\n<console_output>\nshell fulfilled rejected bash forbidden by the guard (cm1)\n</console_output>',
+    );
+    const nested = c.records.slice(from).filter((r) => r.type === "tool_execution_start" && r.parentToolCallId === "cm1");
+    expect(nested.map((r) => r.toolName).sort()).toEqual(["bash", "bash", "read"]);
+    expect(nested.map((r) => r.toolCallId).sort()).toEqual(["cm1/1", "cm1/2", "cm1/3"]);
+    const ends = c.records.slice(from).filter((r) => r.type === "tool_execution_end" && r.parentToolCallId === "cm1");
+    expect(ends).toHaveLength(3);
+    // The request offered codemode next to read, bash and edit, without write.
+    const offered = (fake.requests[0]!.body.tools as { function: { name: string } }[]).map((tool) => tool.function.name);
+    expect(offered).toEqual(expect.arrayContaining(["read", "bash", "edit", "codemode"]));
+    expect(offered).not.toContain("write");
+    // Nested results never reach the conversation: the model sees one tool result, the script's.
+    const messages = (fake.requests[1]!.body.messages as { role: string }[]).filter((m) => m.role === "tool");
+    expect(messages).toHaveLength(1);
+  });
+});
