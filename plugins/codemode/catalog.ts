@@ -17,10 +17,18 @@ export interface CatalogTool extends DeclaredTool {
   sample: string;
 }
 
+/** pi's order of its built-in tools, which its scripts list first; the others follow in registration order. */
+const BUILTIN_ORDER = ["read", "bash", "edit", "write", "grep", "find", "ls"];
+
 export function scriptTools(registry: ToolRegistryView): CatalogTool[] {
+  const rank = (name: string) => {
+    const at = BUILTIN_ORDER.indexOf(name);
+    return at === -1 ? BUILTIN_ORDER.length : at;
+  };
   return registry
     .names()
     .filter((name) => name !== CODEMODE_TOOL && registry.isCallable(name))
+    .sort((a, b) => rank(a) - rank(b))
     .map((name) => catalogTool(registry.get(name)!));
 }
 

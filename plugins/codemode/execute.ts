@@ -8,7 +8,7 @@ import type { ToolExecutionContext, ToolRegistryView, ToolResult } from "../../k
 import { scriptTools, type CatalogTool } from "./catalog.js";
 import { toIdentifier } from "./declarations.js";
 import { callDiscovery, DISCOVERY_GLOBALS } from "./discovery.js";
-import { DEFAULT_MAX_OUTPUT_TOKENS, errorText, header, joinTexts, layoutOutput, limitOutput, saveImages, valueText } from "./format.js";
+import { DEFAULT_MAX_OUTPUT_TOKENS, errorText, header, joinTexts, layoutOutput, limitOutput, removeSavedFiles, saveImages, valueText } from "./format.js";
 import { WorkerPool } from "./sandbox/pool.js";
 import { runScript, type SandboxCall } from "./sandbox/run.js";
 import { parseSource } from "./source.js";
@@ -42,11 +42,11 @@ export interface CallRecord {
 
 let pool: WorkerPool | undefined;
 
-/** Stops every sandbox worker of the process (shutdown). */
+/** Stops every sandbox worker of the process and removes the files scripts' results named (shutdown). */
 export async function closeSandbox(): Promise<void> {
   const current = pool;
   pool = undefined;
-  await current?.close();
+  await Promise.all([current?.close(), removeSavedFiles()]);
 }
 
 export async function executeCodemode(input: { code: string }, ctx: ToolExecutionContext, deps: CodemodeDeps): Promise<ToolResult> {

@@ -6,7 +6,7 @@
  * Text past the token budget keeps its head and tail and is saved whole to a temp file; each
  * image is saved to a temp file named just before it.
  */
-import { writeFile } from "node:fs/promises";
+import { unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContent } from "../../kernel/index.js";
@@ -97,11 +97,21 @@ export function header(ok: boolean, wallMs: number): Text {
   return { type: "text", text: `${ok ? "Script completed" : "Script failed"}\nWall time ${(wallMs / 1000).toFixed(1)} seconds\nOutput:\n` };
 }
 
+/** The files this process saved: removed at shutdown (they serve the model's later turns in this process). */
+const savedFiles = new Set<string>();
+
 /** A file of its own in the temp folder (0600). */
 export async function saveTempFile(extension: string, data: string | Uint8Array): Promise<string> {
   const path = join(tmpdir(), `atomic-codemode-${randomHex(8)}${extension}`);
+  savedFiles.add(path);
   await writeFile(path, data, { mode: 0o600 });
   return path;
+}
+
+export async function removeSavedFiles(): Promise<void> {
+  const paths = [...savedFiles];
+  savedFiles.clear();
+  await Promise.all(paths.map((path) => unlink(path).catch(() => undefined)));
 }
 
 /**

@@ -6,7 +6,7 @@
  * thread, so the agent's own event loop never waits on a script.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { JSException, QuickJS, type JSValueHandle } from "quickjs-wasi";
+import { JSException, MAX_STACK_SIZE, QuickJS, type JSValueHandle } from "quickjs-wasi";
 import { PRELUDE_FILE, PRELUDE_SOURCE, SCRIPT_FILE, wrapScript } from "./prelude.js";
 import { LIMITS, type HostToWorker, type RunRequest, type WorkerSetup, type WorkerToHost } from "./protocol.js";
 
@@ -65,6 +65,8 @@ async function start(request: RunRequest): Promise<void> {
   const vm = await QuickJS.create({
     wasm: setup.wasm,
     memoryLimit: request.memoryLimitBytes,
+    // QuickJS's stack guard: deep recursion throws a catchable RangeError instead of trapping the wasm.
+    maxStackSize: MAX_STACK_SIZE,
     interruptHandler: interrupted,
     wasi: discardOutput,
   });
