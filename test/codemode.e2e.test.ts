@@ -51,6 +51,7 @@ async function runScript(c: RpcClient, code: string, id = "cm1"): Promise<{ end:
   await c.ok({ type: "prompt", message: "run it" });
   await c.waitForEvent("agent_settled", 30_000, from);
   const end = c.records.slice(from).find((r) => r.type === "tool_execution_end" && r.toolCallId === id)!;
+  if (!end) throw new Error(`no end: ${JSON.stringify(c.records.slice(from)).slice(0, 3000)} ${c.stderr}`);
   return { end, from };
 }
 
@@ -91,4 +92,54 @@ describe("codemode", () => {
     const messages = (fake.requests[1]!.body.messages as { role: string }[]).filter((m) => m.role === "tool");
     expect(messages).toHaveLength(1);
   });
+
+  it("store()/load() are session entries: each branch sees its own values, a resumed session keeps them", async () => {
+    const agentDir = tempDir("atomic-agent-");
+    const cwd = tempDir("atomic-cwd-");
+    const c = await start({ agentDir, cwd, args: ["--tools", "+codemode"] });
+    await runScript(c, 'store("k", "first"); store("other", 1);', "s1");
+    await runScript(c, 'store("k", "second"); store("other", undefined);', "s2");
+    expect(resultText((await runScript(c, 'return [load("k"), load("other")];', "s3")).end)).toMatch(/\n\["second",null\]$/);
+    // A failed script's writes are not kept.
+    await runScript(c, 'store("k", "lost"); throw new Error("no");', "s4");
+    expect(resultText((await runScript(c, 'return load("k");', "s5")).end)).toMatch(/\nsecond$/);
+    const file = String((await c.ok({ type: "get_state" })).sessionFile);
+    const entries = ((await c.ok({ type: "get_entries" })).entries as { type: string; customType?: string; data?: unknown }[]).filter((e) => e.customType === "codemode-store");
+    expect(entries.map((e) => e.data)).toEqual([
+      { set: { k: "first", other: 1 }, delete: [] },
+      { set: { k: "second" }, delete: ["other"] },
+    ]);
+    // Fork before the second prompt: that branch has only the first script's values.
+    const { messages } = (await c.ok({ type: "get_fork_messages" })) as { messages: { entryId: string }[] };
+    await c.ok({ type: "fork", entryId: messages[1]!.entryId });
+    expect(resultText((await runScript(c, 'return [load("k"), load("other")];', "s6")).end)).toMatch(/\n\["first",1\]$/);
+    await c.close();
+    // Resumed in a new process: the values of that session's branch.
+    const resumed = await start({ agentDir, cwd, args: ["--tools", "+codemode", "--session", file] });
+    expect(resultText((await runScript(resumed, 'return load("k");', "s7")).end)).toMatch(/\nsecond$/);
+  }, 120_000);
+
+  it('defaultTools ["+codemode"] turns it on; a runaway script leaves the agent responsive and abort stops it', async () => {
+    const c = await start({ settings: { defaultTools: ["+codemode", "-edit"] }, args: ["--no-session"] });
+    fake.script({ toolCalls: [{ id: "spin", name: "codemode", args: { code: 'text("spinning"); await tools.bash({ command: "true" }); for (;;) {}' } }] });
+    const from = c.records.length;
+    await c.ok({ type: "prompt", message: "spin" });
+    // Its nested call has ended: the script runs (and will spin) in its worker.
+    await c.waitFor((r) => r.type === "tool_execution_end" && r.toolCallId === "spin/1", 20_000, from);
+    const offered = (fake.requests[0]!.body.tools as { function: { name: string } }[]).map((tool) => tool.function.name);
+    expect(offered).toEqual(expect.arrayContaining(["read", "bash", "write", "codemode"]));
+    expect(offered).not.toContain("edit");
+    // The script spins in its worker: the agent still answers.
+    expect(await c.ok({ type: "get_state" })).toMatchObject({ isStreaming: true });
+    await c.ok({ type: "abort" });
+    const end = await c.waitFor((r) => r.type === "tool_execution_end" && r.toolCallId === "spin", 20_000, from);
+    expect(end.isError).toBe(true);
+    expect(resultText(end)).toContain("Script failed");
+    expect(resultText(end)).toContain("spinning");
+    expect(resultText(end)).toContain("Script aborted");
+    expect(resultText(end)).toContain("Tool calls made before the failure (they are not undone): bash (ok)");
+    await c.waitForEvent("agent_settled", 20_000, from);
+    // And the next script runs.
+    expect(resultText((await runScript(c, "return 6 * 7;", "after")).end)).toMatch(/Script completed[\s\S]*\n42$/);
+  }, 60_000);
 });
