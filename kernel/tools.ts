@@ -49,7 +49,7 @@ export type ToolExposure = "direct" | "model-only" | "codemode" | "deferred" | "
 export interface ToolNamespace {
   name: string;
   /** Other names the namespace is looked up by (the server name `docs` for `mcp__docs`). */
-  aliases?: string[];
+  aliases?: readonly string[];
   description?: string;
   /** Longer usage guidance, read on demand. */
   instructions?: string;

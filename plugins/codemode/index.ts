@@ -10,6 +10,7 @@ import { z } from "zod";
 import { definePlugin, defineSetting, type ToolDefinition } from "../../kernel/index.js";
 import type {} from "../agent/api.js";
 import type {} from "../session/api.js";
+import type {} from "./api.js";
 import { catalogTool, CODEMODE_TOOL, scriptTools } from "./catalog.js";
 import { codemodeDescription, DEFAULT_INLINE_BUDGET, listedTools, presentTools, type CodemodeMode } from "./description.js";
 import { STORE_ENTRY_TYPE } from "./store.js";
@@ -37,11 +38,14 @@ export default definePlugin({
   name: "codemode",
   description: "The codemode tool: scripts that call the other tools from a QuickJS sandbox; only their output reaches the model.",
   requires: ["agent"],
+  provides: ["codemode"],
   settings: { codemode: codemodeSetting },
   apply(k) {
     let executor: typeof import("./execute.js") | undefined;
     const mode: CodemodeMode = k.config.settings.codemode?.mode ?? "on";
     const budget = k.config.settings.codemode?.inlineBudget ?? DEFAULT_INLINE_BUDGET;
+    /** Plugins that want codemode offered by default (MCP servers with `codemode` exposure). */
+    const wanted = new Set<string>();
     const tool: ToolDefinition = {
       name: CODEMODE_TOOL,
       // Read when the registry rebuilds what the model is offered, which it does whenever a tool
@@ -50,7 +54,10 @@ export default definePlugin({
         return codemodeDescription(listedTools(scriptTools(k.tools), mode), budget);
       },
       parameters,
-      defaultActive: false,
+      // Read by the tool selection whenever it is asked: offered by default only while wanted.
+      get defaultActive() {
+        return wanted.size > 0;
+      },
       // Scripts never start scripts.
       exposure: "model-only",
       promptGuidelines: ["Use codemode to batch independent tool calls (Promise.allSettled), chain them, or filter large output, instead of many separate calls."],
@@ -64,6 +71,12 @@ export default definePlugin({
       },
     };
     k.registerTool(tool);
+    k.provide("codemode", {
+      want(source, on) {
+        if (on) wanted.add(source);
+        else wanted.delete(source);
+      },
+    });
 
     k.hooks.context_with_system.tap(k.name, (request) => {
       if (!request.tools.some((spec) => spec.name === CODEMODE_TOOL)) return request;
