@@ -22,6 +22,18 @@ afterEach(async () => {
 });
 
 const GUARD = `export default function (pi) {
+  pi.registerTool({
+    name: "weather",
+    label: "Weather",
+    description: "The weather in a city.",
+    promptGuidelines: ["Ask for one city at a time."],
+    parameters: { type: "object", properties: { city: { type: "string", description: "The city" } }, required: ["city"] },
+    outputSchema: { type: "object", properties: { city: { type: "string" }, sky: { type: "string" } }, required: ["city", "sky"] },
+    exposure: "codemode",
+    async execute(_id, params) {
+      return { content: [{ type: "text", text: "sunny" }], structuredContent: { city: params.city, sky: "sunny" } };
+    },
+  });
   pi.on("tool_call", async (event) => {
     if (event.toolName === "bash" && String(event.input.command).includes("forbidden")) return { block: true, reason: "bash forbidden by the guard (" + (event.parentToolCallId ?? "top") + ")" };
   });
@@ -141,5 +153,31 @@ describe("codemode", () => {
     await c.waitForEvent("agent_settled", 20_000, from);
     // And the next script runs.
     expect(resultText((await runScript(c, "return 6 * 7;", "after")).end)).toMatch(/Script completed[\s\S]*\n42$/);
+  }, 60_000);
+
+  it('an extension tool with exposure "codemode" is listed for scripts, not declared; mode "only" hides the declared tools', async () => {
+    const c = await start({ args: ["--tools", "+codemode", "--no-session"] });
+    const { end } = await runScript(c, 'const w = await tools.weather({ city: "Oslo" }); return [w.sky, w.city, ALL_TOOLS.map((t) => t.name)];', "w1");
+    expect(resultText(end)).toMatch(/\n\["sunny","Oslo",\["read","bash","edit","write","weather"\]\]$/);
+    const tools = fake.requests[0]!.body.tools as { function: { name: string; description: string } }[];
+    expect(tools.map((tool) => tool.function.name)).not.toContain("weather");
+    const codemode = tools.find((tool) => tool.function.name === "codemode")!.function.description;
+    expect(codemode).toContain("### `weather`");
+    expect(codemode).toContain("- Ask for one city at a time.");
+    expect(codemode).toContain("weather(args: {");
+    expect(codemode).not.toContain("### `read`");
+    // "on": declared tools say how scripts call them.
+    expect(tools.find((tool) => tool.function.name === "bash")!.function.description).toContain(
+      "Codemode: `tools.bash(args)` resolves to `{ output, truncated, full_output_path?, exit_code, wall_time_seconds }`.",
+    );
+    await c.close();
+
+    const only = await start({ args: ["--tools", "+codemode", "--no-session"], settings: { codemode: { mode: "only", inlineBudget: 100000 } } });
+    const before = fake.requests.length;
+    const { end: readEnd } = await runScript(only, 'await tools.write({ path: "a.txt", content: "x" }); return await tools.read({ path: "a.txt" });', "o1");
+    expect(resultText(readEnd)).toMatch(/\nx$/);
+    const offered = fake.requests[before]!.body.tools as { function: { name: string; description: string } }[];
+    expect(offered.map((tool) => tool.function.name)).toEqual(["codemode"]);
+    expect(offered[0]!.function.description).toContain("### `read`");
   }, 60_000);
 });
