@@ -42,6 +42,12 @@ export interface CallRecord {
 
 let pool: WorkerPool | undefined;
 
+/** Compiles QuickJS and starts a worker in the background, so the first script does not wait for them. */
+export function prewarmSandbox(): void {
+  pool ??= new WorkerPool();
+  pool.prewarm().catch(() => undefined);
+}
+
 /** Stops every sandbox worker of the process and removes the files scripts' results named (shutdown). */
 export async function closeSandbox(): Promise<void> {
   const current = pool;

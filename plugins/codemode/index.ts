@@ -78,8 +78,17 @@ export default definePlugin({
       },
     });
 
+    let warming = false;
     k.hooks.context_with_system.tap(k.name, (request) => {
       if (!request.tools.some((spec) => spec.name === CODEMODE_TOOL)) return request;
+      // The model may write a script: the sandbox gets ready while it answers (never at startup).
+      if (!warming) {
+        warming = true;
+        void import("./execute.js").then((loaded) => {
+          executor ??= loaded;
+          loaded.prewarmSandbox();
+        });
+      }
       const callable = new Map(
         request.tools.filter((spec) => spec.name !== CODEMODE_TOOL && k.tools.isCallable(spec.name)).map((spec) => [spec.name, catalogTool(k.tools.get(spec.name)!)]),
       );

@@ -73,6 +73,13 @@ export class WorkerPool {
     });
   }
 
+  /** Starts a worker ahead of the first script (kept idle), unless one is alive already. */
+  async prewarm(): Promise<void> {
+    const module = await quickjsWasm();
+    if (this.#closed || this.#alive > 0 || this.#waiting.length > 0) return;
+    this.#idle = this.#spawn(module);
+  }
+
   /** A worker whose script ended cleanly: the next waiting script takes it, else it is kept idle (one at most). */
   giveBack(worker: PooledWorker): void {
     const next = this.#waiting[0];
