@@ -70,9 +70,9 @@ export interface ToolExecutionContext {
   /** Report progress: the accumulated partial result so far (not a delta). */
   onUpdate(partial: ToolResult): void;
   /**
-   * Runs another tool the way the model's own call runs (validation, the tool_call and tool_result
-   * hooks, the tool_execution_* events) as a nested call of this one. Present where an agent loop
-   * runs the tool. Unknown, blocked and invalid calls come back as error results.
+   * Runs another tool the way the model's own call runs (validation, the agent loop's hooks and
+   * events) as a nested call of this one. Present where an agent loop runs the tool. Unknown,
+   * blocked and invalid calls come back as error results.
    */
   executeTool?(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<NestedToolOutcome>;
 }

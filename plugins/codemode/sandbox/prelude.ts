@@ -171,7 +171,7 @@ export const PRELUDE_SOURCE = String.raw`(function (bridge, toolsJson, globalsJs
   let outputChars = 0;
   let outputItems = 0;
   // Past a limit the script fails for good: catching the error does not bring output back.
-  function emit(kind, data, mimeType) {
+  function addOutput(kind, data, mimeType) {
     if (finished) return;
     outputChars += data.length;
     outputItems++;
@@ -196,7 +196,7 @@ export const PRELUDE_SOURCE = String.raw`(function (bridge, toolsJson, globalsJs
     } catch (error) {
       throw new BaseTypeError(error instanceof BaseError ? error.message : String(error));
     }
-    emit("text", rendered);
+    addOutput("text", rendered);
   }
 
   const IMAGE_EXPECTS = 'image expects a non-empty image URL string, an object with image_url, or an image block { type: "image", data, mimeType }';
@@ -233,7 +233,7 @@ export const PRELUDE_SOURCE = String.raw`(function (bridge, toolsJson, globalsJs
     if (data.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(data)) throw new BaseTypeError("invalid image output. The image data is not valid base64 (truncated or corrupted?)");
     const found = SIGNATURES.find((entry) => entry[1].test(data.slice(0, 16)));
     if (!found) throw new BaseTypeError("invalid image output. The image data is not a PNG, JPEG, GIF, or WebP image");
-    emit("image", data, found[0]);
+    addOutput("image", data, found[0]);
   }
 
   function exit() {
@@ -249,7 +249,7 @@ export const PRELUDE_SOURCE = String.raw`(function (bridge, toolsJson, globalsJs
   }
 
   const consoleObject = {};
-  for (const level of ["log", "info", "warn", "error", "debug"]) consoleObject[level] = (...args) => emit("console", args.map(shown).join(" "));
+  for (const level of ["log", "info", "warn", "error", "debug"]) consoleObject[level] = (...args) => addOutput("console", args.map(shown).join(" "));
   Object.freeze(consoleObject);
 
   const globals = { tools, ALL_TOOLS: listing, console: consoleObject, text, image, exit, store, load };
