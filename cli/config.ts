@@ -87,10 +87,10 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
     line("Models");
     const jsonState =
       modelsJson.state === "loaded"
-        ? `read; providers: ${modelsJson.providers.join(", ") || "none"}`
+        ? `read; providers: ${modelsJson.providers.join(", ") || "none"}${modelsJson.problems ? `; ${skippedEntries(modelsJson.problems.length)} (see Problems)` : ""}`
         : modelsJson.state === "missing"
           ? "not found"
-          : "invalid, ignored (see Problems)";
+          : "invalid, ignored: every provider refuses requests (see Problems)";
     line(`  models.json  ${modelsJson.path} (${jsonState})`);
     line(`  auth.json    ${authFile.path} (${authFile.error ? "unreadable, see Problems" : `entries: ${authFile.providers.join(", ") || "none"}`})`);
     const agent = host.kernel.services.maybe("agent");
@@ -136,4 +136,8 @@ async function isFile(path: string): Promise<boolean> {
 
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+function skippedEntries(count: number): string {
+  return count === 1 ? "1 entry skipped" : `${count} entries skipped`;
 }

@@ -54,9 +54,13 @@ export function credentials(status: AuthStatus, envKey?: string): string {
   }
 }
 
-/** 200000 -> 200K, 1000000 -> 1M. */
-function tokens(count: number): string {
-  if (count >= 1_000_000) return `${Number((count / 1_000_000).toFixed(1))}M`;
-  if (count >= 1_000) return `${Number((count / 1_000).toFixed(1))}K`;
+/** 200000 -> 200K, 1000000 -> 1M, 1048576 -> 1.0M: pi's format, so the two listings compare line by line. */
+export function tokens(count: number): string {
+  if (count >= 1_000_000) return scaled(count / 1_000_000, "M");
+  if (count >= 1_000) return scaled(count / 1_000, "K");
   return String(count);
+}
+
+function scaled(value: number, unit: string): string {
+  return value % 1 === 0 ? `${value}${unit}` : `${value.toFixed(1)}${unit}`;
 }

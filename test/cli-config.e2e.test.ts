@@ -70,8 +70,8 @@ describe("atomic config", () => {
     const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
     expect(run.code).toBe(1);
     const path = join(agentDir, "models.json");
-    expect(run.stdout).toContain(`  models.json  ${path} (invalid, ignored (see Problems))\n`);
-    expect(run.stdout).toContain(`Problems (1)\n  - Invalid models file ${path}: Invalid providers.bad.models.0.id: expected string (models.json ignored; built-in models kept)\n`);
+    expect(run.stdout).toContain(`  models.json  ${path} (read; providers: bad; 1 entry skipped (see Problems))\n`);
+    expect(run.stdout).toContain(`Problems (1)\n  - Invalid models file ${path}: Invalid providers.bad.models.0.id: expected string (entry skipped)\n`);
 
     const keyless = folders({ models: { providers: { local: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", models: [{ id: "m" }] } } } });
     const second = await runCli(["config"], { ...keyless, env: NO_KEYS });
@@ -158,7 +158,7 @@ describe("a models.json that fails validation, where the user looks", () => {
     const rejected = await c.request({ type: "prompt", message: "hi" });
     expect(rejected).toMatchObject({
       success: false,
-      error: `No model selected. Use set_model, or start with --provider/--model. Invalid models file ${join(agentDir, "models.json")}: Invalid providers.bad.models.0.id: expected string (models.json was ignored)`,
+      error: `No model selected. Use set_model, or start with --provider/--model. Invalid models file ${join(agentDir, "models.json")}: Invalid providers.bad.models.0.id: expected string (entry skipped)`,
     });
     expect(await c.request({ type: "set_model", provider: "bad", modelId: "7" })).toMatchObject({ success: false, error: "Model not found: bad/7" });
     await c.request({ type: "prompt", message: "again" });
@@ -166,15 +166,13 @@ describe("a models.json that fails validation, where the user looks", () => {
     expect(c.stderr.match(/Invalid models file/g)).toHaveLength(1);
   });
 
-  it("--model naming a model of the ignored file: the file's error, once, then exit 2", async () => {
+  it("--model naming the model of a skipped entry: the entry's error, once, then exit 2", async () => {
     const { agentDir, cwd } = folders({ models: BAD_MODELS });
     const run = await runCli(["--mode", "rpc", "--model", "bad/seven"], { agentDir, cwd, env: NO_KEYS });
     expect(run.code).toBe(2);
     const lines = run.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toBe(
-      `[atomic] warning: Invalid models file ${join(agentDir, "models.json")}: Invalid providers.bad.models.0.id: expected string (models.json ignored; built-in models kept)`,
-    );
+    expect(lines[0]).toBe(`[atomic] warning: Invalid models file ${join(agentDir, "models.json")}: Invalid providers.bad.models.0.id: expected string (entry skipped)`);
     expect(lines[1]).toMatch(/^atomic: No model matches --model "bad\/seven"\. (Closest: .+\. )?Run 'atomic --list-models' to see every model\.$/);
   });
 });

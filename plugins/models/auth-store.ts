@@ -11,7 +11,8 @@ import { z } from "zod";
 import { ONE_SHOT } from "../../kernel/index.js";
 import { updateJsonFile } from "../../lib/locked-json/index.js";
 
-const credentialSchema = () => z.looseObject({ type: z.literal("api_key"), key: z.string() });
+/** pi's `api_key` entry; `env` holds what the key needs besides (Cloudflare's account and gateway ids). */
+const credentialSchema = () => z.looseObject({ type: z.literal("api_key"), key: z.string(), env: z.record(z.string(), z.string()).optional() });
 type Credential = z.output<ReturnType<typeof credentialSchema>>;
 
 export function authFilePath(agentDir: string): string {
@@ -60,6 +61,11 @@ export class AuthStore {
 
   key(provider: string): string | undefined {
     return this.#entries.get(provider)?.key;
+  }
+
+  /** Variables stored with the provider's key (pi's `env`), used before the process environment's. */
+  env(provider: string): Record<string, string> | undefined {
+    return this.#entries.get(provider)?.env;
   }
 
   has(provider: string): boolean {
