@@ -207,7 +207,8 @@ async function measure(scenario, count, fake) {
   // One agent streams; a window without an open, then one more sibling opened meanwhile.
   const stream = streamLongAnswer(root);
   await stream.started;
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // The provider's SDK loads on the first request: the windows start once the answer flows.
+  while (stream.stamps.length < 20) await new Promise((resolve) => setTimeout(resolve, 20));
   const quiet = await window(stream, () => new Promise((resolve) => setTimeout(resolve, 400)));
   const opening = await window(stream, async () => {
     const sibling = await root.openSibling({ cwd: workspace });
