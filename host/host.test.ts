@@ -156,35 +156,6 @@ describe("createHost", () => {
     expect(await host.send({ type: "count" })).toMatchObject({ data: { count: 2, cwd } });
   });
 
-  it("siblings share one process scope, released by the last of them; another host has its own", async () => {
-    const { agentDir, cwd } = dirs();
-    const events: string[] = [];
-    let made = 0;
-    const pooled = definePlugin({
-      name: "pooled",
-      apply(k) {
-        const pool = k.shared.acquire(
-          "pooled.pool",
-          () => ({ id: ++made }),
-          (value) => void events.push(`disposed ${value.id}`),
-        ).value;
-        k.registerCommand(defineCommand({ name: "pool", input: () => z.object({}), run: () => pool }));
-      },
-    });
-    const host = await createHost({ cwd, agentDir, env: {}, plugins: [pooled], log: recordingLog([]) });
-    const siblings = [await host.openSibling({ cwd }), await host.openSibling({ cwd })];
-    for (const agent of [host, ...siblings]) expect(await agent.send({ type: "pool" })).toMatchObject({ data: { id: 1 } });
-    const independent = await createHost({ cwd, agentDir, env: {}, plugins: [pooled], log: recordingLog([]) });
-    expect(await independent.send({ type: "pool" })).toMatchObject({ data: { id: 2 } });
-    await host.shutdown("exit");
-    await siblings[0]!.shutdown("exit");
-    expect(events).toEqual([]);
-    await siblings[1]!.shutdown("exit");
-    expect(events).toEqual(["disposed 1"]);
-    await independent.shutdown("exit");
-    expect(events).toEqual(["disposed 1", "disposed 2"]);
-  });
-
   it("--help needs no boot: prepareHost lists every plugin's flags", async () => {
     const { agentDir, cwd } = dirs();
     const prepared = await prepareHost({ cwd, agentDir, env: {}, plugins: [echo], argv: ["--help"] });
