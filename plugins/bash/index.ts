@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { z } from "zod";
 import { definePlugin, defineSetting } from "../../kernel/index.js";
 import { bashHookDeclarations } from "./hooks.js";
-import { DEFAULT_LOG_RETENTION_HOURS, FullOutputFiles, sweepOldOutputFiles } from "./output-files.js";
+import { DEFAULT_LOG_RETENTION_HOURS, FullOutputFiles, sweepDue, sweepOldOutputFiles } from "./output-files.js";
 import { BashRequests } from "./requests.js";
 import { sharedShell } from "./shell.js";
 import { openResultStore } from "./store-result.js";
@@ -77,9 +77,13 @@ export default definePlugin({
       return event;
     });
     // Older files left by earlier processes: swept in the background a moment after startup, so
-    // listing a busy temp folder (thousands of names) does not compete with the first commands.
+    // listing a busy temp folder (thousands of names) does not compete with the first commands;
+    // once for the agents of a process (siblings), again only after a retention period.
+    const sweeps = k.shared.acquire("bash.output-sweep", () => ({ lastMs: Number.NEGATIVE_INFINITY })).value;
     k.hooks.boot_start.tap(k.name, () => {
-      const sweep = () => void sweepOldOutputFiles(tmpdir(), settings.bash?.logRetentionHours ?? DEFAULT_LOG_RETENTION_HOURS).catch(() => undefined);
+      const retentionHours = settings.bash?.logRetentionHours ?? DEFAULT_LOG_RETENTION_HOURS;
+      if (!sweepDue(sweeps, retentionHours)) return;
+      const sweep = () => void sweepOldOutputFiles(tmpdir(), retentionHours).catch(() => undefined);
       setTimeout(sweep, SWEEP_DELAY_MS).unref();
     });
     // Before the session closes its file: cancelled results must still be stored.

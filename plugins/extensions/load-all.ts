@@ -9,22 +9,24 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { loadJsonSchemaSupport, type PluginContext } from "../../kernel/index.js";
 import type { ExtensionsHooks } from "./hooks.js";
-import { createVirtualModules } from "./compat/modules.js";
 import type { Discovery } from "./discover.js";
 import { ExtensionHost } from "./host.js";
 import { loadExtension } from "./load.js";
-import { ExtensionImporter } from "./load-module.js";
+import { SharedModules } from "./load-module.js";
 import type { ExtensionSource } from "./record.js";
 
 export async function loadFound(k: PluginContext, owned: ExtensionsHooks, found: Discovery, deadline: number): Promise<ExtensionHost> {
-  const host = new ExtensionHost(k, owned);
-  const { agentDir } = k.config;
+  const { agentDir, installDir } = k.config;
+  // One module cache for every agent of the process scope (siblings): each file is evaluated once.
+  const modules = k.shared.acquire(`extensions.modules:${agentDir}`, () => new SharedModules(agentDir, () => versionOf(installDir))).value;
+  const host = new ExtensionHost(k, owned, modules);
+  modules.attach(host);
+  k.hooks.shutdown.tap(k.name, () => modules.detach(host));
   host.snapshotBuiltinTools();
   // Extension tools are mostly JSON Schema (TypeBox): with the converter loaded, a schema it cannot read fails at registerTool.
-  const [version] = await Promise.all([versionOf(k.config.installDir), loadJsonSchemaSupport()]);
-  const importer = new ExtensionImporter(createVirtualModules(host, version), agentDir);
+  await loadJsonSchemaSupport();
   const loadEach = async (sources: ExtensionSource[]) => {
-    for (const source of sources) await loadExtension(host, importer, source, deadline);
+    for (const source of sources) await loadExtension(host, modules, source, deadline);
   };
   await loadEach(found.sources);
   if (found.project.length > 0) {

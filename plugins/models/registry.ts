@@ -19,6 +19,8 @@ export interface RegistryOptions {
   agentDir: string;
   /** Where configuration problems go (stderr through the kernel logger). */
   warn?: (message: string) => void;
+  /** The credential store (the process scope's, shared by sibling agents); default: one of its own. */
+  auth?: AuthStore;
 }
 
 export class ModelRegistry implements ModelsApi {
@@ -49,7 +51,7 @@ export class ModelRegistry implements ModelsApi {
   constructor(options: RegistryOptions) {
     this.#env = options.env;
     this.#agentDir = options.agentDir;
-    this.auth = new AuthStore(options.agentDir);
+    this.auth = options.auth ?? new AuthStore(options.agentDir);
     this.#diagnostics = {
       modelsJson: { path: modelsJsonPath(options.agentDir), state: "missing", providers: [] },
       authFile: { path: this.auth.path, providers: [] },

@@ -18,7 +18,7 @@ import { writeTool } from "./write.js";
 export { createGrepTool, editTool, findTool, lsTool, readTool, writeTool };
 
 /**
- * The file tools, in the order the model is told about them; grep keeps its regex worker in
+ * The file tools, in the order the model is told about them; grep takes its regex workers from
  * `workers`. Each carries its JSON Schema, generated ahead (json-schemas.generated.ts).
  */
 export function fileTools(workers: RegexWorkers): ToolDefinition<any>[] {
@@ -49,9 +49,13 @@ export default definePlugin({
     }),
   },
   apply(k) {
-    const workers = new RegexWorkers();
+    // One pool for every agent of the process; the last agent to go stops its workers.
+    const workers = k.shared.acquire(
+      "tools.regex-workers",
+      () => new RegexWorkers(),
+      (pool) => pool.close(),
+    ).value;
     for (const tool of fileTools(workers)) k.registerTool(tool);
-    k.hooks.shutdown.tapPromise(k.name, () => workers.close());
     // In the configure phase every plugin (bash too) and extension has registered its tools, so
     // every name can be checked.
     k.hooks.boot_configure.tap(k.name, () => {
