@@ -6,6 +6,7 @@
  */
 import {
   createStderrLogger,
+  deepMerge,
   ErrorCode,
   isTrustedProject,
   Kernel,
@@ -125,8 +126,18 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
       await kernel.boot();
       if (parsed.unknown.length > 0) checkLateFlags(argv, lateFlags(), cli);
       // A sibling reuses the loaded definitions (user plugins included): nothing is imported twice.
-      const openSibling = (sibling: SiblingOptions) =>
-        prepareHost({ ...options, cwd: sibling.cwd, plugins: definitions, userPlugins: false, approvedFolder: options.approvedFolder ?? options.cwd }).then((next) => next.boot());
+      const openSibling = (sibling: SiblingOptions) => {
+        const settings = sibling.settings ? deepMerge(options.settings ?? {}, sibling.settings) : options.settings;
+        const next = {
+          ...options,
+          cwd: sibling.cwd,
+          plugins: definitions,
+          userPlugins: false,
+          approvedFolder: options.approvedFolder ?? options.cwd,
+          ...(settings ? { settings } : {}),
+        };
+        return prepareHost(next).then((prepared) => prepared.boot());
+      };
       return new HostRuntime(kernel, new Scheduler(kernel.commands, log, () => kernel.events.drain()), openSibling);
     },
   };

@@ -36,6 +36,11 @@ export interface RunShellOptions {
   killGraceMs?: number;
   /** Directory for the full-output file (tests). Defaults to os.tmpdir(). */
   tempDir?: string;
+  /**
+   * Rewrites the process before it starts (the sandbox: the same command inside bubblewrap); a
+   * rejection is the command's failure, and nothing runs.
+   */
+  confine?(spawn: { file: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv }): Promise<{ file: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv }>;
 }
 
 export interface RunShellResult {
@@ -75,11 +80,22 @@ export async function runShellCommand(options: RunShellOptions): Promise<RunShel
     return { output, exitCode, cancelled, timedOut, truncated, fullOutputPath, totalLines, totalBytes, truncation };
   };
   if (signal?.aborted) return result(undefined, true, false);
+  const plain = { file: options.shell, args: ["-c", options.command], cwd: options.cwd, env: options.env ?? process.env };
+  let launch = plain;
+  if (options.confine) {
+    try {
+      launch = await options.confine(plain);
+    } catch (error) {
+      await tail.close();
+      throw error;
+    }
+  }
+  if (signal?.aborted) return result(undefined, true, false);
 
   return new Promise((resolve, reject) => {
-    const child = spawn(options.shell, ["-c", options.command], {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
+    const child = spawn(launch.file, launch.args, {
+      cwd: launch.cwd,
+      env: launch.env,
       stdio: ["ignore", "pipe", "pipe"],
       ...treeSpawnOptions(process.platform),
     });

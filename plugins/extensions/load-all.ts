@@ -2,8 +2,8 @@
  * Loading what discovery found (this module and everything it imports load only when there is
  * an extension): each extension in load order, then the project's extensions if the project is
  * trusted (`--approve`, the user's `trustedProjects`, or a user extension's `project_trust`
- * answer). Then the plugin's own taps: abort releases pending handlers, UI replies reach their
- * dialogs, teardown cancels them.
+ * answer). Then the plugin's own taps: abort releases pending handlers. (UI replies reach their
+ * dialogs through the host's bridge, dialogs.ts.)
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -15,9 +15,10 @@ import { ExtensionHost } from "./host.js";
 import { loadExtension } from "./load.js";
 import { ExtensionImporter } from "./load-module.js";
 import type { ExtensionSource } from "./record.js";
+import type { UiBridge } from "./ui-bridge.js";
 
-export async function loadFound(k: PluginContext, owned: ExtensionsHooks, found: Discovery, deadline: number): Promise<ExtensionHost> {
-  const host = new ExtensionHost(k, owned);
+export async function loadFound(k: PluginContext, owned: ExtensionsHooks, found: Discovery, deadline: number, bridge: UiBridge | undefined): Promise<ExtensionHost> {
+  const host = new ExtensionHost(k, owned, bridge);
   const { agentDir } = k.config;
   host.snapshotBuiltinTools();
   // Extension tools are mostly JSON Schema (TypeBox): with the converter loaded, a schema it cannot read fails at registerTool.
@@ -52,11 +53,6 @@ function wire(host: ExtensionHost): void {
   const { k } = host;
   // First, before the run is aborted: pending extension work resolves now.
   k.hooks.abort.tap({ name: k.name, order: "pre" }, ({ seq }) => host.gate.release(seq));
-  k.hooks.closing.tap(k.name, () => host.bridge?.cancelAll());
-  if (host.bridge) {
-    const bridge = host.bridge;
-    k.hooks.ui_response.tap(k.name, (reply) => bridge.answer(reply));
-  }
   // The system prompt as it ends up (after every extension chained it, with their changes to
   // systemPromptOptions applied): ctx.getSystemPrompt().
   k.hooks.before_agent_start.tap({ name: k.name, order: "post" }, (event) => {

@@ -1,0 +1,171 @@
+/**
+ * The `sandbox` service: every command the model starts is rewritten here into its confined form
+ * (bubblewrap on Linux, sandbox-exec on macOS), or refused with a message the model can act on.
+ * It never runs a command unconfined unless the mode is "off" or the client approved an
+ * escalation. The private folder (the mask file, the proxy's socket, macOS's temp folder) and
+ * the proxy are made on first use and removed at shutdown.
+ */
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { CommandSpawn, ConfinedSpawn, ConfineOptions, FileGuard, SandboxApi, SandboxState } from "./api.js";
+import { SandboxBlockedError } from "./api.js";
+import { bwrapArgs, type ExistingPath } from "./bwrap.js";
+import { confinedEnv } from "./environment.js";
+import { askEscalation, type EscalationDeps } from "./escalation.js";
+import { explainFailure, sandboxSummary } from "./messages.js";
+import { createFileGuard, realLayout } from "./file-guard.js";
+import { proxyEnv, throughForwarder } from "./forwarder.js";
+import type { SandboxPolicy } from "./policy.js";
+import { probeSandbox, type Probe } from "./probe.js";
+import { startProxy, type RunningProxy } from "./proxy.js";
+import { isWithin } from "./real-path.js";
+import { sandboxExecArgs, seatbeltProfile } from "./seatbelt.js";
+
+export interface LauncherOptions {
+  policy: SandboxPolicy;
+  cwd: string;
+  agentDir: string;
+  env: NodeJS.ProcessEnv;
+  platform: NodeJS.Platform;
+  escalation: EscalationDeps;
+}
+
+export class SandboxLauncher implements SandboxApi {
+  readonly policy: SandboxPolicy;
+  readonly active: boolean;
+  readonly escalation: boolean;
+  readonly files: FileGuard | undefined;
+  readonly summary: string;
+  readonly #options: LauncherOptions;
+  #probe: Promise<Probe> | undefined;
+  #probed: Probe | undefined;
+  #private: Promise<string> | undefined;
+  #proxy: Promise<RunningProxy> | undefined;
+  #closed = false;
+
+  constructor(options: LauncherOptions) {
+    this.#options = options;
+    this.policy = options.policy;
+    this.active = options.policy.mode !== "off";
+    this.escalation = this.active && options.policy.approval === "on-request";
+    this.summary = sandboxSummary(options.policy, this.escalation);
+    this.files = this.active ? createFileGuard({ policy: options.policy, cwd: options.cwd, agentDir: options.agentDir }) : undefined;
+  }
+
+  /** Whether the sandbox can start here (tried once). */
+  probe(): Promise<Probe> {
+    return (this.#probe ??= probeSandbox(this.#options.platform, this.#options.env).then((probe) => (this.#probed = probe)));
+  }
+
+  state(): SandboxState {
+    const probed = this.#probed;
+    const enforcement = !this.active
+      ? "none"
+      : (probed?.enforcement ?? (this.#options.platform === "darwin" ? "sandbox-exec" : this.#options.platform === "linux" ? "bubblewrap" : "none"));
+    return { ...this.policy, enforcement, ...(this.active && probed && !probed.ok ? { unavailable: probed.reason } : {}) };
+  }
+
+  explain(output: string): string | undefined {
+    return explainFailure(this.policy, this.escalation, output);
+  }
+
+  async confine(spawn: CommandSpawn, options: ConfineOptions = {}): Promise<ConfinedSpawn> {
+    const unconfined: ConfinedSpawn = { ...spawn, confined: false, release: () => undefined };
+    if (!this.active) return unconfined;
+    if (options.escalate) {
+      await askEscalation(this.#options.escalation, {
+        command: options.command ?? [spawn.file, ...spawn.args].join(" "),
+        reason: options.escalate.reason,
+        cwd: spawn.cwd,
+        mode: this.policy.mode,
+        ...(options.toolCallId ? { toolCallId: options.toolCallId } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      return unconfined;
+    }
+    const probe = await this.probe();
+    if (!probe.ok) throw new SandboxBlockedError(`blocked by the sandbox: ${probe.reason}. The command was not run.`);
+    if (this.#closed) throw new SandboxBlockedError("blocked by the sandbox: the agent is shutting down; the command was not run");
+    return probe.enforcement === "bubblewrap" ? this.#bubblewrap(probe.program, spawn) : this.#seatbelt(probe.program, spawn);
+  }
+
+  async #bubblewrap(bwrap: string, spawn: CommandSpawn): Promise<ConfinedSpawn> {
+    const [layout, dir] = await Promise.all([this.#existingLayout(), this.#privateDir()]);
+    const proxy = Array.isArray(this.policy.network) ? await this.#startProxy({ socketPath: join(dir, "proxy.sock") }) : undefined;
+    const node = process.execPath;
+    const command = proxy ? throughForwarder(node, spawn) : spawn;
+    // The forwarder runs on this node: one kept under /tmp (hidden by the private /tmp) is bound back in.
+    const writable = layout.writable.map((entry) => entry.path);
+    const extraBinds = proxy && isWithin(node, "/tmp") ? ["--ro-bind", dirname(node), dirname(node)] : [];
+    const args = bwrapArgs(
+      {
+        bwrap,
+        policy: this.policy,
+        workspace: layout.workspace,
+        writable,
+        protectedPaths: layout.protectedPaths.map((entry) => entry.path),
+        denied: layout.denied,
+        maskFile: join(dir, "masked"),
+        cwd: spawn.cwd,
+        ...(proxy ? { proxySocket: proxy.address } : {}),
+      },
+      command,
+    );
+    if (extraBinds.length > 0) args.splice(args.indexOf("--chdir"), 0, ...extraBinds);
+    const env = confinedEnv(spawn.env, { TMPDIR: "/tmp", ...(proxy ? proxyEnv() : {}) });
+    return { file: bwrap, args, cwd: spawn.cwd, env, confined: true, release: () => undefined };
+  }
+
+  async #seatbelt(sandboxExec: string, spawn: CommandSpawn): Promise<ConfinedSpawn> {
+    const [layout, dir] = await Promise.all([this.#existingLayout(), this.#privateDir()]);
+    const tempDir = join(dir, "tmp");
+    const proxy = Array.isArray(this.policy.network) ? await this.#startProxy({ port: 0 }) : undefined;
+    const profile = seatbeltProfile({
+      policy: this.policy,
+      writable: layout.writable.map((entry) => entry.path),
+      protectedPaths: layout.protectedPaths.map((entry) => entry.path),
+      denied: layout.denied.map((entry) => entry.path),
+      tempDir,
+      ...(proxy?.port !== undefined ? { proxyPort: proxy.port } : {}),
+    });
+    const env = confinedEnv(spawn.env, { TMPDIR: tempDir, ...(proxy ? proxyEnv(proxy.address) : {}) });
+    return { file: sandboxExec, args: sandboxExecArgs(profile, spawn), cwd: spawn.cwd, env, confined: true, release: () => undefined };
+  }
+
+  /** The real layout, keeping only what exists (a bind needs its source; a mask, its target). */
+  async #existingLayout(): Promise<{ workspace: string; writable: ExistingPath[]; protectedPaths: ExistingPath[]; denied: ExistingPath[] }> {
+    const layout = await realLayout({ policy: this.policy, cwd: this.#options.cwd, agentDir: this.#options.agentDir });
+    const existing = async (paths: string[]) =>
+      (await Promise.all(paths.map(async (path) => ({ path, info: await stat(path).catch(() => undefined) })))).flatMap(({ path, info }) =>
+        info ? [{ path, directory: info.isDirectory() }] : [],
+      );
+    const [writable, protectedPaths, denied] = await Promise.all([existing(layout.writable), existing(layout.protectedPaths), existing(layout.denied)]);
+    // Only what lies inside a writable folder needs protecting again (the rest is read-only anyway).
+    const inWritable = protectedPaths.filter((entry) => writable.some((root) => isWithin(entry.path, root.path)));
+    return { workspace: layout.workspace, writable, protectedPaths: inWritable, denied };
+  }
+
+  /** 0700 (mkdtemp), holding the empty mode-000 file bound over denied files and the proxy's socket. */
+  #privateDir(): Promise<string> {
+    return (this.#private ??= (async () => {
+      const dir = await mkdtemp(join(tmpdir(), "atomic-sandbox-"));
+      await writeFile(join(dir, "masked"), "", { mode: 0o000 });
+      if (this.#options.platform === "darwin") await import("node:fs/promises").then(({ mkdir }) => mkdir(join(dir, "tmp"), { mode: 0o700 }));
+      return dir;
+    })());
+  }
+
+  #startProxy(listen: { socketPath?: string; port?: number }): Promise<RunningProxy> {
+    return (this.#proxy ??= startProxy(this.policy.network as string[], listen));
+  }
+
+  /** Teardown: the proxy stops, the private folder goes. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const proxy = await this.#proxy?.catch(() => undefined);
+    await proxy?.close();
+    const dir = await this.#private?.catch(() => undefined);
+    if (dir) await rm(dir, { recursive: true, force: true });
+  }
+}
