@@ -5,12 +5,12 @@
  * fake HOME's ssh key and the agent's auth.json; reaching the fake LLM and a public name; a child
  * that outlives the command or the agent; filling /tmp), while the workspace and /tmp work.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { writeModelsJson } from "./fake-llm/server.js";
 import { RpcClient } from "./helpers/rpc-client.js";
-import { describeWithBwrap, processesWith, visibleTempDir } from "./helpers/sandbox.js";
+import { AUTH_SECRET, describeWithBwrap, processesWith, sandboxLayout as layout, SSH_SECRET, type SandboxLayout as Layout } from "./helpers/sandbox.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 
 const fake = useFakeLlm();
@@ -18,28 +18,6 @@ const clients: RpcClient[] = [];
 afterEach(async () => {
   for (const client of clients.splice(0)) if (client.child.exitCode === null) await client.close();
 });
-
-const SSH_SECRET = "ssh-private-key-material";
-const AUTH_SECRET = "sk-auth-json-secret";
-
-interface Layout {
-  root: string;
-  workspace: string;
-  outside: string;
-  home: string;
-  agentDir: string;
-}
-
-/** Workspace, an outside folder, a fake HOME and the agent dir, side by side outside /tmp. */
-function layout(): Layout {
-  const root = visibleTempDir();
-  const dirs = { root, workspace: join(root, "ws"), outside: join(root, "outside"), home: join(root, "home"), agentDir: join(root, "agent") };
-  for (const dir of [dirs.workspace, dirs.outside, join(dirs.home, ".ssh"), dirs.agentDir]) mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dirs.outside, "target.txt"), "original\n");
-  writeFileSync(join(dirs.home, ".ssh", "id_ed25519"), `${SSH_SECRET}\n`);
-  writeFileSync(join(dirs.agentDir, "auth.json"), JSON.stringify({ other: { type: "api_key", key: AUTH_SECRET } }));
-  return dirs;
-}
 
 async function start(dirs: Layout, extraArgs: string[] = []): Promise<RpcClient> {
   await writeModelsJson(dirs.agentDir, fake.url);

@@ -39,7 +39,7 @@ export async function startProxy(allowed: readonly string[], listen: ProxyListen
     const target = parseAuthority(request.url ?? "");
     client.on("error", () => client.destroy());
     if (!target || !isHostAllowed(patterns, target.host, target.port)) {
-      client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal(target?.host ?? String(request.url))}`);
+      client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal(String(request.url))}`);
       return;
     }
     let connected = false;

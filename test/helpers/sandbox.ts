@@ -5,7 +5,7 @@
  * process table for what a command left running.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, describe } from "vitest";
 
@@ -77,4 +77,26 @@ export function processesWith(token: string): number[] {
     }
   }
   return pids;
+}
+
+export const SSH_SECRET = "ssh-private-key-material";
+export const AUTH_SECRET = "sk-auth-json-secret";
+
+export interface SandboxLayout {
+  root: string;
+  workspace: string;
+  outside: string;
+  home: string;
+  agentDir: string;
+}
+
+/** Workspace, an outside folder (holding target.txt), a fake HOME with an ssh key, and an agent dir with auth.json, side by side outside /tmp. */
+export function sandboxLayout(): SandboxLayout {
+  const root = visibleTempDir();
+  const dirs = { root, workspace: join(root, "ws"), outside: join(root, "outside"), home: join(root, "home"), agentDir: join(root, "agent") };
+  for (const dir of [dirs.workspace, dirs.outside, join(dirs.home, ".ssh"), dirs.agentDir]) mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dirs.outside, "target.txt"), "original\n");
+  writeFileSync(join(dirs.home, ".ssh", "id_ed25519"), `${SSH_SECRET}\n`);
+  writeFileSync(join(dirs.agentDir, "auth.json"), JSON.stringify({ other: { type: "api_key", key: AUTH_SECRET } }));
+  return dirs;
 }
