@@ -43,8 +43,7 @@ export interface KernelConfig {
   /**
    * Each file's validated settings before the merge (the project's without what it may not set):
    * for a key whose values add up instead of replacing (packages from both files), or that a
-   * project may only tighten (the sandbox). `override`: the settings passed in (an embedder's,
-   * a sibling's session options).
+   * project may only tighten. `override`: the settings passed in (an embedder's, a sibling's own).
    */
   settingsLayers?: { user: Readonly<Record<string, unknown>>; project: Readonly<Record<string, unknown>>; override?: Readonly<Record<string, unknown>> };
   /** Where Atomic itself is installed (the package root): bundled assets live under it. */

@@ -40,8 +40,8 @@ export interface EmbeddedHost {
 export interface SiblingOptions {
   cwd: string;
   /**
-   * Settings laid over the files for this sibling only (a session's options: the sandbox an
-   * ACP client or a server client asked for), over the parent's own overrides.
+   * Settings laid over the files for this sibling only (what the client that opened it asked
+   * for, e.g. through ACP's `_meta`), over the parent's own overrides.
    */
   settings?: Record<string, unknown>;
 }

@@ -106,9 +106,7 @@ describe("sandbox escalation", () => {
     const from = c.records.length;
     await c.ok({ type: "prompt", message: "go" });
     await c.waitForEvent("agent_settled", 30_000, from);
-    const tools = (fake.requests[0]!.body as { tools: { function: { name: string; parameters: { properties: Record<string, unknown> } } }[] }).tools;
-    const bash = tools.find((tool) => tool.function.name === "bash")!;
-    expect(Object.keys(bash.function.parameters.properties)).toEqual(["command", "timeout", "escalate", "reason"]);
+    expect(bashProperties(fake.requests[0]!.body)).toEqual(["command", "timeout", "escalate", "reason"]);
     const end = c.records.slice(from).find((r) => r.type === "tool_execution_end") as unknown as End;
     expect(textOf(end)).toBe('Validation failed for tool "bash": Invalid reason: expected a non-empty string when escalate is true');
     await c.close();
@@ -126,8 +124,7 @@ describe("sandbox escalation", () => {
     const asked = fake.requests.length;
     await never.ok({ type: "prompt", message: "hi" });
     await never.waitForEvent("agent_settled", 30_000);
-    const plainTools = (fake.requests[asked]!.body as (typeof fake.requests)[0]["body"] & { tools: typeof tools }).tools;
-    expect(Object.keys(plainTools.find((tool) => tool.function.name === "bash")!.function.parameters.properties)).toEqual(["command", "timeout"]);
+    expect(bashProperties(fake.requests[asked]!.body)).toEqual(["command", "timeout"]);
   });
 
   it("in print mode nobody can be asked: refused, recorded, and the command does not run", async () => {
@@ -170,6 +167,12 @@ describe("sandbox escalation", () => {
     await expect(invalid).rejects.toThrow(/sandbox\.mode/);
   });
 });
+
+/** The bash tool's parameter names in an OpenAI chat request. */
+function bashProperties(body: unknown): string[] {
+  const tools = (body as { tools: { function: { name: string; parameters: { properties: Record<string, unknown> } } }[] }).tools;
+  return Object.keys(tools.find((tool) => tool.function.name === "bash")!.function.parameters.properties);
+}
 
 function findSessionFile(dir: string): string {
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
