@@ -6,6 +6,8 @@
 import type { SandboxMode, SandboxPolicy, SandboxSetting } from "./policy.js";
 
 export type { ApprovalPolicy, SandboxMode, SandboxPolicy, SandboxSetting } from "./policy.js";
+/** One line about a policy (atomic config, logs). */
+export { describePolicy } from "./policy.js";
 
 /** A process about to be started: the program, its arguments, where and with what environment. */
 export interface CommandSpawn {
@@ -60,8 +62,10 @@ export interface SandboxApi {
   readonly active: boolean;
   /** The model may ask to run a command outside the sandbox (approval "on-request", mode not off). */
   readonly escalation: boolean;
-  /** The policy plus how it is enforced, for get_state. */
+  /** The policy plus how it is enforced, for get_state (`unavailable` once the background check found a problem). */
   state(): SandboxState;
+  /** The same, after checking whether the sandbox can start here (tried once per process). */
+  check(): Promise<SandboxState>;
   /** What the model is told about its commands' sandbox (in the bash tool's description). */
   readonly summary: string;
   /** For a confined command that failed: what in its output the sandbox blocked, in words the model can act on. */

@@ -56,7 +56,7 @@ export default definePlugin({
       agentDir: config.agentDir,
       env: config.env,
     });
-    for (const note of notes) k.log.warn(note);
+    for (const note of notes) k.log.info(note);
     const launcher = new SandboxLauncher({
       policy,
       cwd: config.cwd,

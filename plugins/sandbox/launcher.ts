@@ -66,6 +66,11 @@ export class SandboxLauncher implements SandboxApi {
     return { ...this.policy, enforcement, ...(this.active && probed && !probed.ok ? { unavailable: probed.reason } : {}) };
   }
 
+  async check(): Promise<SandboxState> {
+    if (this.active) await this.probe();
+    return this.state();
+  }
+
   explain(output: string): string | undefined {
     return explainFailure(this.policy, this.escalation, output);
   }
