@@ -42,11 +42,24 @@ export async function realLayout(context: GuardContext): Promise<RealLayout> {
   return { workspace, writable, protectedPaths, denied };
 }
 
-export function createFileGuard(context: GuardContext): FileGuard {
+/**
+ * The layout is resolved once (the folders the policy names are the user's; a path created later
+ * still resolves the same, and whether it exists is checked where that matters, per command).
+ */
+export function memoizedLayout(context: GuardContext): () => Promise<RealLayout> {
+  let layout: Promise<RealLayout> | undefined;
+  return () => {
+    const pending = (layout ??= realLayout(context));
+    pending.catch(() => (layout = undefined));
+    return pending;
+  };
+}
+
+export function createFileGuard(context: GuardContext, layoutOf: () => Promise<RealLayout> = memoizedLayout(context)): FileGuard {
   const shownAs = (path: string, real: string) => (path === real ? path : `${path} (which leads to ${real})`);
   return {
     async check(path, access) {
-      const [real, layout] = await Promise.all([realPathOf(path), realLayout(context)]);
+      const [real, layout] = await Promise.all([realPathOf(path), layoutOf()]);
       const deniedBy = layout.denied.find((denied) => isWithin(real, denied));
       if (deniedBy)
         throw new SandboxBlockedError(
@@ -69,11 +82,11 @@ export function createFileGuard(context: GuardContext): FileGuard {
       return real;
     },
     async deniedWithin(realRoot) {
-      const { denied } = await realLayout(context);
+      const { denied } = await layoutOf();
       return denied.filter((path) => isWithin(path, realRoot) && path !== realRoot).map((path) => relativeWithin(path, realRoot));
     },
     async mayFollow(path) {
-      const [real, { denied }] = await Promise.all([realPathOf(path).catch(() => undefined), realLayout(context)]);
+      const [real, { denied }] = await Promise.all([realPathOf(path).catch(() => undefined), layoutOf()]);
       return real !== undefined && !denied.some((root) => isWithin(real, root));
     },
   };

@@ -14,7 +14,7 @@ import { bwrapArgs, type ExistingPath } from "./bwrap.js";
 import { confinedEnv } from "./environment.js";
 import { askEscalation, type EscalationDeps } from "./escalation.js";
 import { explainFailure, sandboxSummary } from "./messages.js";
-import { createFileGuard, realLayout } from "./file-guard.js";
+import { createFileGuard, memoizedLayout, type RealLayout } from "./file-guard.js";
 import { proxyEnv, throughForwarder } from "./forwarder.js";
 import type { SandboxPolicy } from "./policy.js";
 import { probeSandbox, type Probe } from "./probe.js";
@@ -38,6 +38,7 @@ export class SandboxLauncher implements SandboxApi {
   readonly files: FileGuard | undefined;
   readonly summary: string;
   readonly #options: LauncherOptions;
+  readonly #layout: () => Promise<RealLayout>;
   #probe: Promise<Probe> | undefined;
   #probed: Probe | undefined;
   #private: Promise<string> | undefined;
@@ -50,7 +51,9 @@ export class SandboxLauncher implements SandboxApi {
     this.active = options.policy.mode !== "off";
     this.escalation = this.active && options.policy.approval === "on-request";
     this.summary = sandboxSummary(options.policy, this.escalation);
-    this.files = this.active ? createFileGuard({ policy: options.policy, cwd: options.cwd, agentDir: options.agentDir }) : undefined;
+    const context = { policy: options.policy, cwd: options.cwd, agentDir: options.agentDir };
+    this.#layout = memoizedLayout(context);
+    this.files = this.active ? createFileGuard(context, this.#layout) : undefined;
   }
 
   /** Whether the sandbox can start here (tried once). */
@@ -140,7 +143,7 @@ export class SandboxLauncher implements SandboxApi {
 
   /** The real layout, keeping only what exists (a bind needs its source; a mask, its target). */
   async #existingLayout(): Promise<{ workspace: string; writable: ExistingPath[]; protectedPaths: ExistingPath[]; denied: ExistingPath[] }> {
-    const layout = await realLayout({ policy: this.policy, cwd: this.#options.cwd, agentDir: this.#options.agentDir });
+    const layout = await this.#layout();
     const existing = async (paths: string[]) =>
       (await Promise.all(paths.map(async (path) => ({ path, info: await stat(path).catch(() => undefined) })))).flatMap(({ path, info }) =>
         info ? [{ path, directory: info.isDirectory() }] : [],
