@@ -29,7 +29,14 @@ function quantiles(values) {
 
 function sandbox(cwd, agentDir, user) {
   const { policy } = composePolicy({ user, projectTrusted: false, cwd, agentDir, env: process.env });
-  return new SandboxLauncher({ policy, cwd, agentDir, env: process.env, platform: process.platform, escalation: { approval: "never", confirm: undefined, record: () => undefined } });
+  return new SandboxLauncher({
+    policy,
+    cwd,
+    agentDir,
+    env: process.env,
+    platform: process.platform,
+    escalation: { approval: "never", confirm: undefined, record: () => undefined },
+  });
 }
 
 const context = (cwd) => ({ toolCallId: "bench", cwd, signal: new AbortController().signal, onUpdate: () => undefined });
@@ -48,7 +55,11 @@ export async function benchSandbox({ calls = 40, fileCalls = 300 } = {}) {
   mkdirSync(agentDir, { recursive: true });
   writeFileSync(join(cwd, "small.txt"), "hello\n".repeat(50));
   const shell = async () => "/bin/bash";
-  const variants = { off: sandbox(cwd, agentDir, { mode: "off" }), workspaceWrite: sandbox(cwd, agentDir, { mode: "workspace-write" }), allowList: sandbox(cwd, agentDir, { mode: "workspace-write", network: ["127.0.0.1"] }) };
+  const variants = {
+    off: sandbox(cwd, agentDir, { mode: "off" }),
+    workspaceWrite: sandbox(cwd, agentDir, { mode: "workspace-write" }),
+    allowList: sandbox(cwd, agentDir, { mode: "workspace-write", network: ["127.0.0.1"] }),
+  };
   const probe = await variants.workspaceWrite.check();
   const sandboxed = !probe.unavailable;
   const tools = Object.fromEntries(Object.entries(variants).map(([name, launcher]) => [name, createBashTool({ shell, sandbox: launcher })]));

@@ -42,7 +42,10 @@ describe("bubblewrap arguments", () => {
     expect(readOnly).not.toContain("--bind");
     expect(readOnly.join(" ")).toContain("--ro-bind /w /w");
     expect(bwrapArgs({ ...plan, policy: policy({ network: true }) }, command)).not.toContain("--unshare-net");
-    const listed = bwrapArgs({ ...plan, policy: policy({ network: ["example.com"] }), proxySocket: "/p/proxy.sock" }, throughForwarder("/usr/bin/node", command));
+    const listed = bwrapArgs(
+      { ...plan, policy: policy({ network: ["example.com"] }), proxySocket: "/p/proxy.sock" },
+      throughForwarder({ kind: "node", program: "/usr/bin/node" }, command),
+    );
     expect(listed).toContain("--unshare-net");
     expect(listed.join(" ")).toContain(`--bind /p/proxy.sock ${INNER_PROXY_SOCKET} --chdir /w/sub -- /usr/bin/node --no-warnings -e`);
     expect(listed.slice(-6)).toEqual(["--", INNER_PROXY_SOCKET, "3128", "/bin/bash", "-c", "make test"]);

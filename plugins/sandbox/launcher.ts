@@ -15,9 +15,9 @@ import { confinedEnv } from "./environment.js";
 import { askEscalation, type EscalationDeps } from "./escalation.js";
 import { explainFailure, sandboxSummary } from "./messages.js";
 import { createFileGuard, memoizedLayout, type RealLayout } from "./file-guard.js";
-import { proxyEnv, throughForwarder } from "./forwarder.js";
+import { findForwarder, proxyEnv, throughForwarder, type Forwarder } from "./forwarder.js";
 import type { SandboxPolicy } from "./policy.js";
-import { probeSandbox, type Probe } from "./probe.js";
+import { findOnPath, probeSandbox, type Probe } from "./probe.js";
 import { startProxy, type RunningProxy } from "./proxy.js";
 import { isWithin } from "./real-path.js";
 import { sandboxExecArgs, seatbeltProfile } from "./seatbelt.js";
@@ -43,6 +43,7 @@ export class SandboxLauncher implements SandboxApi {
   #probed: Probe | undefined;
   #private: Promise<string> | undefined;
   #proxy: Promise<RunningProxy> | undefined;
+  #forwarder: Promise<Forwarder> | undefined;
   #closed = false;
 
   constructor(options: LauncherOptions) {
@@ -100,12 +101,14 @@ export class SandboxLauncher implements SandboxApi {
 
   async #bubblewrap(bwrap: string, spawn: CommandSpawn): Promise<ConfinedSpawn> {
     const [layout, dir] = await Promise.all([this.#existingLayout(), this.#privateDir()]);
-    const proxy = Array.isArray(this.policy.network) ? await this.#startProxy({ socketPath: join(dir, "proxy.sock") }) : undefined;
-    const node = process.execPath;
-    const command = proxy ? throughForwarder(node, spawn) : spawn;
-    // The forwarder runs on this node: one kept under /tmp (hidden by the private /tmp) is bound back in.
+    const listed = Array.isArray(this.policy.network);
+    const [proxy, forwarder] = listed
+      ? await Promise.all([this.#startProxy({ socketPath: join(dir, "proxy.sock") }), (this.#forwarder ??= findForwarder(this.#options.env, findOnPath))])
+      : [];
+    const command = forwarder ? throughForwarder(forwarder, spawn) : spawn;
+    // A forwarder kept under /tmp (this node, in a test's temp folder) would be hidden by the private /tmp: bound back in.
     const writable = layout.writable.map((entry) => entry.path);
-    const extraBinds = proxy && isWithin(node, "/tmp") ? ["--ro-bind", dirname(node), dirname(node)] : [];
+    const extraBinds = forwarder && isWithin(forwarder.program, "/tmp") ? ["--ro-bind", dirname(forwarder.program), dirname(forwarder.program)] : [];
     const args = bwrapArgs(
       {
         bwrap,

@@ -64,7 +64,8 @@ async function tryBwrap(bwrap: string): Promise<{ ok: boolean; detail: string }>
   });
 }
 
-async function findOnPath(name: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+/** An executable named `name` in the absolute folders of PATH. */
+export async function findOnPath(name: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const dirs = (env.PATH ?? "").split(delimiter).filter((dir) => isAbsolute(dir));
   for (const candidate of dirs.map((dir) => join(dir, name))) if (await isExecutable(candidate)) return candidate;
   return undefined;
