@@ -86,7 +86,9 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
     const state = await sandbox.check();
     line();
     line("Sandbox (the model's commands and file tools)");
-    line(`  ${describePolicy(state)}${state.mode === "off" ? "; the default: --sandbox workspace-write or the sandbox setting turns it on (docs/sandbox.md)" : `, enforced by ${state.enforcement}`}`);
+    line(
+      `  ${describePolicy(state)}${state.mode === "off" ? "; the default: --sandbox workspace-write or the sandbox setting turns it on (docs/sandbox.md)" : `, enforced by ${state.enforcement}`}`,
+    );
     if (state.unavailable) found.problems.push(`Sandbox ${state.mode}: ${state.unavailable}`);
   }
   const models = host?.kernel.services.maybe("models") as ModelsApi | undefined;
