@@ -100,6 +100,34 @@ describeWithBwrap("sandboxed bash (workspace-write, network off)", () => {
     }
   });
 
+  it("codemode's nested calls are confined the same way, several at once", async () => {
+    const dirs = layout();
+    const c = await start(dirs, ["--tools", "+codemode"]);
+    const out = dirs.outside;
+    const code = [
+      "const results = await Promise.allSettled([",
+      `  tools.bash({ command: "echo pwned > ${out}/from-codemode.txt" }),`,
+      `  tools.write({ path: "${out}/written-by-codemode.txt", content: "pwned" }),`,
+      `  tools.read({ path: "${dirs.home}/.ssh/id_ed25519" }),`,
+      '  tools.bash({ command: "echo inside > inside.txt && cat inside.txt" }),',
+      "]);",
+      'console.log(results.map((r) => r.status).join(" "));',
+    ].join("\n");
+    fake.script({ toolCalls: [{ id: "cm", name: "codemode", args: { code } }] }, { text: "done" });
+    const from = c.records.length;
+    await c.ok({ type: "prompt", message: "script" });
+    await c.waitForEvent("agent_settled", 60_000, from);
+    const nested = c.records.slice(from).filter((r) => r.type === "tool_execution_end" && r.parentToolCallId === "cm") as unknown as (End & { toolName: string })[];
+    const texts = nested.map((end) => end.result.content.map((block) => block.text ?? "").join(""));
+    expect(nested.map((end) => end.isError).sort()).toEqual([false, true, true, true]);
+    expect(texts.join("\n")).toContain("blocked by the sandbox: write outside the workspace");
+    expect(texts.join("\n")).toContain("Read-only file system");
+    expect(texts.join("\n")).toMatch(/blocked by the sandbox: reading .*id_ed25519 is not allowed/);
+    expect(texts.join("\n")).not.toContain(SSH_SECRET);
+    expect(readdirNames(out)).toEqual(["target.txt"]);
+    expect(readFileSync(join(dirs.workspace, "inside.txt"), "utf8")).toBe("inside\n");
+  });
+
   it("keeps no child running after the command or the agent, and /tmp is private and bounded", async () => {
     const dirs = layout();
     const c = await start(dirs);

@@ -40,7 +40,12 @@ export interface RunShellOptions {
    * Rewrites the process before it starts (the sandbox: the same command inside bubblewrap); a
    * rejection is the command's failure, and nothing runs.
    */
-  confine?(spawn: { file: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv }): Promise<{ file: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv }>;
+  confine?(spawn: {
+    file: string;
+    args: string[];
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+  }): Promise<{ file: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv; release?(): void }>;
 }
 
 export interface RunShellResult {
@@ -81,7 +86,7 @@ export async function runShellCommand(options: RunShellOptions): Promise<RunShel
   };
   if (signal?.aborted) return result(undefined, true, false);
   const plain = { file: options.shell, args: ["-c", options.command], cwd: options.cwd, env: options.env ?? process.env };
-  let launch = plain;
+  let launch: typeof plain & { release?(): void } = plain;
   if (options.confine) {
     try {
       launch = await options.confine(plain);
@@ -90,9 +95,12 @@ export async function runShellCommand(options: RunShellOptions): Promise<RunShel
       throw error;
     }
   }
-  if (signal?.aborted) return result(undefined, true, false);
+  if (signal?.aborted) {
+    launch.release?.();
+    return result(undefined, true, false);
+  }
 
-  return new Promise((resolve, reject) => {
+  return new Promise<RunShellResult>((resolve, reject) => {
     const child = spawn(launch.file, launch.args, {
       cwd: launch.cwd,
       env: launch.env,
@@ -175,12 +183,15 @@ export async function runShellCommand(options: RunShellOptions): Promise<RunShel
       result(stopped ? undefined : exitCodeOf(exit), cancelled, timedOut).then(resolve, reject);
     }
 
+    // The sandbox's turn ends with the process (its namespace, and every process in it, is gone).
     child.on("exit", (code, exitSignal) => {
+      launch.release?.();
       exit = { code, signal: exitSignal };
       timers.push(setTimeout(forceClose, EXIT_LINGER_MS));
     });
     child.on("close", finish);
     child.on("error", (error) => {
+      launch.release?.();
       if (settled) return;
       stopListening();
       void tail.close();

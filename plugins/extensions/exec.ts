@@ -14,7 +14,7 @@ const KILL_GRACE_MS = 3000;
 
 export async function exec(command: string, args: readonly string[], cwd: string, options: ExecOptions = {}, sandbox?: SandboxApi): Promise<ExecResult> {
   const plain = { file: String(command), args: args.map(String), cwd: options.cwd ?? cwd, env: process.env };
-  let launch = plain;
+  let launch: typeof plain & { release?(): void } = plain;
   if (sandbox?.active) {
     try {
       launch = await sandbox.confine(plain, { command: [plain.file, ...plain.args].join(" "), ...(options.signal ? { signal: options.signal } : {}) });
@@ -30,6 +30,7 @@ export async function exec(command: string, args: readonly string[], cwd: string
     try {
       child = spawn(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, shell: false, stdio: ["ignore", "pipe", "pipe"] });
     } catch (error) {
+      launch.release?.();
       resolve({ stdout: "", stderr: error instanceof Error ? error.message : String(error), code: 1, killed: false });
       return;
     }
@@ -48,6 +49,7 @@ export async function exec(command: string, args: readonly string[], cwd: string
     const finish = (code: number) => {
       if (done) return;
       done = true;
+      launch.release?.();
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", kill);
       resolve({ stdout, stderr, code, killed });

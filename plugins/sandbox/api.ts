@@ -21,7 +21,7 @@ export interface CommandSpawn {
 export interface ConfinedSpawn extends CommandSpawn {
   /** Whether it runs confined (false: the sandbox is off, or the client approved an escalation). */
   confined: boolean;
-  /** Call once the process has exited. */
+  /** Call once the process has exited (file tools wait while confined commands run). */
   release(): void;
 }
 
@@ -45,6 +45,11 @@ export interface FileGuard {
   deniedWithin(realRoot: string): Promise<string[]>;
   /** Whether the symlink at `path`, met during a walk, leads somewhere readable. */
   mayFollow(path: string): Promise<boolean>;
+  /**
+   * Waits until no confined command runs and keeps new ones from starting until the returned
+   * function is called: a tool holds it from its check to its last use of the path (turns.ts).
+   */
+  hold(): Promise<() => void>;
 }
 
 /** How commands are confined here. */

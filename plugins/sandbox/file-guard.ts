@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { SandboxBlockedError, type FileGuard } from "./api.js";
 import type { SandboxPolicy } from "./policy.js";
 import { isWithin, realPathOf, relativeWithin } from "./real-path.js";
+import { Turns } from "./turns.js";
 
 /** Inside a writable folder, these stay read-only: what would run code outside the sandbox later. */
 export const PROTECTED_IN_ROOTS = [".git/hooks", ".git/config", ".atomic"];
@@ -55,7 +56,7 @@ export function memoizedLayout(context: GuardContext): () => Promise<RealLayout>
   };
 }
 
-export function createFileGuard(context: GuardContext, layoutOf: () => Promise<RealLayout> = memoizedLayout(context)): FileGuard {
+export function createFileGuard(context: GuardContext, layoutOf: () => Promise<RealLayout> = memoizedLayout(context), turns = new Turns()): FileGuard {
   const shownAs = (path: string, real: string) => (path === real ? path : `${path} (which leads to ${real})`);
   return {
     async check(path, access) {
@@ -85,6 +86,7 @@ export function createFileGuard(context: GuardContext, layoutOf: () => Promise<R
       const { denied } = await layoutOf();
       return denied.filter((path) => isWithin(path, realRoot) && path !== realRoot).map((path) => relativeWithin(path, realRoot));
     },
+    hold: () => turns.take("files"),
     async mayFollow(path) {
       const [real, { denied }] = await Promise.all([realPathOf(path).catch(() => undefined), layoutOf()]);
       return real !== undefined && !denied.some((root) => isWithin(real, root));

@@ -20,6 +20,7 @@ import type { SandboxPolicy } from "./policy.js";
 import { findOnPath, probeSandbox, type Probe } from "./probe.js";
 import { startProxy, type RunningProxy } from "./proxy.js";
 import { isWithin } from "./real-path.js";
+import { Turns } from "./turns.js";
 import { sandboxExecArgs, seatbeltProfile } from "./seatbelt.js";
 
 export interface LauncherOptions {
@@ -39,6 +40,7 @@ export class SandboxLauncher implements SandboxApi {
   readonly summary: string;
   readonly #options: LauncherOptions;
   readonly #layout: () => Promise<RealLayout>;
+  readonly #turns = new Turns();
   #probe: Promise<Probe> | undefined;
   #probed: Probe | undefined;
   #private: Promise<string> | undefined;
@@ -54,7 +56,7 @@ export class SandboxLauncher implements SandboxApi {
     this.summary = sandboxSummary(options.policy, this.escalation);
     const context = { policy: options.policy, cwd: options.cwd, agentDir: options.agentDir };
     this.#layout = memoizedLayout(context);
-    this.files = this.active ? createFileGuard(context, this.#layout) : undefined;
+    this.files = this.active ? createFileGuard(context, this.#layout, this.#turns) : undefined;
   }
 
   /** Whether the sandbox can start here (tried once). */
@@ -96,7 +98,14 @@ export class SandboxLauncher implements SandboxApi {
     const probe = await this.probe();
     if (!probe.ok) throw new SandboxBlockedError(`blocked by the sandbox: ${probe.reason}. The command was not run.`);
     if (this.#closed) throw new SandboxBlockedError("blocked by the sandbox: the agent is shutting down; the command was not run");
-    return probe.enforcement === "bubblewrap" ? this.#bubblewrap(probe.program, spawn) : this.#seatbelt(probe.program, spawn);
+    const release = await this.#turns.take("commands");
+    try {
+      const confined = probe.enforcement === "bubblewrap" ? await this.#bubblewrap(probe.program, spawn) : await this.#seatbelt(probe.program, spawn);
+      return { ...confined, release };
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
 
   async #bubblewrap(bwrap: string, spawn: CommandSpawn): Promise<ConfinedSpawn> {

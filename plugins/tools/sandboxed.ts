@@ -23,12 +23,19 @@ export function withPathGuard(tool: ToolDefinition<any>, guard: GuardSource): To
     ...tool,
     async execute(args, ctx) {
       const files = guard();
-      const path = (args as { path?: unknown }).path;
-      if (files && (OPTIONAL_PATH.has(tool.name) || (typeof path === "string" && path.trim() !== ""))) {
-        const shown = OPTIONAL_PATH.has(tool.name) ? optionalPath(path as string | undefined) : (path as string);
-        await files.check(resolveToolPath(ctx.cwd, shown), access);
+      if (!files) return tool.execute(args, ctx);
+      // From the check to the last use of the path, no confined command runs (it could swap a folder for a symlink).
+      const release = await files.hold();
+      try {
+        const path = (args as { path?: unknown }).path;
+        if (OPTIONAL_PATH.has(tool.name) || (typeof path === "string" && path.trim() !== "")) {
+          const shown = OPTIONAL_PATH.has(tool.name) ? optionalPath(path as string | undefined) : (path as string);
+          await files.check(resolveToolPath(ctx.cwd, shown), access);
+        }
+        return await tool.execute(args, ctx);
+      } finally {
+        release();
       }
-      return tool.execute(args, ctx);
     },
   };
 }
