@@ -69,7 +69,7 @@ export async function benchSandbox({ calls = 40, fileCalls = 300 } = {}) {
   for (let i = 0; i < calls; i++) for (const name of bashNames) bashTimes[name].push(await timed(() => tools[name].execute({ command: "true" }, context(cwd))));
   const confineTimes = [];
   const spawn = { file: "/bin/bash", args: ["-c", "true"], cwd, env: process.env };
-  if (sandboxed) for (let i = 0; i < calls * 5; i++) confineTimes.push(await timed(() => variants.workspaceWrite.confine(spawn)));
+  if (sandboxed) for (let i = 0; i < calls * 5; i++) confineTimes.push(await timed(async () => (await variants.workspaceWrite.confine(spawn)).release()));
 
   const workers = new RegexWorkers();
   const guarded = fileTools(workers, () => variants.workspaceWrite.files);

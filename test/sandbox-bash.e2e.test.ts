@@ -5,7 +5,7 @@
  * fake HOME's ssh key and the agent's auth.json; reaching the fake LLM and a public name; a child
  * that outlives the command or the agent; filling /tmp), while the workspace and /tmp work.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { writeModelsJson } from "./fake-llm/server.js";
@@ -128,6 +128,34 @@ describeWithBwrap("sandboxed bash (workspace-write, network off)", () => {
     expect(texts.join("\n")).not.toContain(SSH_SECRET);
     expect(readdirNames(out)).toEqual(["target.txt"]);
     expect(readFileSync(join(dirs.workspace, "inside.txt"), "utf8")).toBe("inside\n");
+  });
+
+  it("an extension's tool that runs a command with pi.exec is confined too", async () => {
+    const dirs = layout();
+    const extension = join(dirs.root, "run-it.ts");
+    writeFileSync(
+      extension,
+      [
+        "export default (pi) => {",
+        "  pi.registerTool({",
+        '    name: "run_it", label: "run it", description: "Runs a shell command.",',
+        '    parameters: { type: "object", properties: { cmd: { type: "string" } }, required: ["cmd"] },',
+        "    async execute(_id, params) {",
+        '      const r = await pi.exec("sh", ["-c", params.cmd]);',
+        '      return { content: [{ type: "text", text: `code=${r.code} ${r.stdout}${r.stderr}` }] };',
+        "    },",
+        "  });",
+        "};",
+      ].join("\n"),
+    );
+    const c = await start(dirs, ["-e", extension]);
+    fake.script({ toolCalls: [{ id: "ext", name: "run_it", args: { cmd: `echo pwned > ${dirs.outside}/from-extension.txt` } }] }, { text: "done" });
+    const from = c.records.length;
+    await c.ok({ type: "prompt", message: "go" });
+    await c.waitForEvent("agent_settled", 60_000, from);
+    const end = c.records.slice(from).find((r) => r.type === "tool_execution_end") as unknown as End;
+    expect(end.result.content[0]?.text).toMatch(/^code=[1-9]\d* .*Read-only file system/s);
+    expect(readdirNames(dirs.outside)).toEqual(["target.txt"]);
   });
 
   it("keeps no child running after the command or the agent, and /tmp is private and bounded", async () => {
