@@ -5,7 +5,8 @@
  * fake HOME's ssh key and the agent's auth.json; reaching the fake LLM and a public name; a child
  * that outlives the command or the agent; filling /tmp), while the workspace and /tmp work.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { writeModelsJson } from "./fake-llm/server.js";
@@ -181,8 +182,11 @@ describeWithBwrap("sandboxed bash (workspace-write, network off)", () => {
     await c.ok({ type: "prompt", message: "wait" });
     await c.waitForEvent("tool_execution_start");
     await waitUntil(() => processesWith(`sleep ${token}3`).length > 0);
+    const pid = c.child.pid;
     c.child.kill("SIGKILL");
     await c.exited;
+    // A killed agent cannot remove its private folder (mask file, proxy socket): this test does.
+    for (const name of readdirSync(tmpdir())) if (name.startsWith(`atomic-sandbox-${pid}-`)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
     await waitUntil(() => processesWith(`sleep ${token}3`).length === 0);
     expect(processesWith(`sleep ${token}`)).toEqual([]);
   });

@@ -169,7 +169,8 @@ export class SandboxLauncher implements SandboxApi {
   /** 0700 (mkdtemp), holding the empty mode-000 file bound over denied files and the proxy's socket. */
   #privateDir(): Promise<string> {
     return (this.#private ??= (async () => {
-      const dir = await mkdtemp(join(tmpdir(), "atomic-sandbox-"));
+      // The pid in the name tells whose folder it is (one left by a killed agent can be recognised).
+      const dir = await mkdtemp(join(tmpdir(), `atomic-sandbox-${process.pid}-`));
       await writeFile(join(dir, "masked"), "", { mode: 0o000 });
       if (this.#options.platform === "darwin") await import("node:fs/promises").then(({ mkdir }) => mkdir(join(dir, "tmp"), { mode: 0o700 }));
       return dir;
