@@ -5,7 +5,7 @@
  * process table for what a command left running.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, describe } from "vitest";
 
@@ -54,6 +54,12 @@ const ROOT = resolve(import.meta.dirname, "../../.atomic-test-sandbox");
 const made: string[] = [];
 afterAll(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  // The shared parent goes once empty (another file's tests may still use it).
+  try {
+    rmdirSync(ROOT);
+  } catch {
+    // Not empty, or already gone.
+  }
 });
 
 /** A fresh folder outside /tmp (so it stays visible, read-only, inside the sandbox), removed after the file. */
