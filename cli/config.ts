@@ -11,6 +11,7 @@ import { toKernelError, type Logger } from "../kernel/index.js";
 import type {} from "../plugins/agent/api.js";
 import type {} from "../plugins/mcp/api.js";
 import type { ModelsApi } from "../plugins/models/api.js";
+import { describePolicy, type SandboxApi } from "../plugins/sandbox/api.js";
 import { credentials } from "./list-models.js";
 
 const WITHOUT_SETTINGS = "the settings files and user plugins";
@@ -79,6 +80,16 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
     const others = unknown.filter((key) => !PI_ONLY_SETTINGS.has(key));
     if (pis.length > 0) line(`  Read by pi, not by Atomic (kept, ignored): ${pis.join(", ")}`);
     if (others.length > 0) line(`  Not read by any plugin (kept, ignored; see Problems): ${others.join(", ")}`);
+  }
+  const sandbox = host?.kernel.services.maybe("sandbox") as SandboxApi | undefined;
+  if (sandbox) {
+    const state = await sandbox.check();
+    line();
+    line("Sandbox (the model's commands and file tools)");
+    line(
+      `  ${describePolicy(state)}${state.mode === "off" ? "; the default: --sandbox workspace-write or the sandbox setting turns it on (docs/sandbox.md)" : `, enforced by ${state.enforcement}`}`,
+    );
+    if (state.unavailable) found.problems.push(`Sandbox ${state.mode}: ${state.unavailable}`);
   }
   const models = host?.kernel.services.maybe("models") as ModelsApi | undefined;
   if (host && models) {

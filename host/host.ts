@@ -6,6 +6,7 @@
  */
 import {
   createStderrLogger,
+  deepMerge,
   ErrorCode,
   isTrustedProject,
   Kernel,
@@ -138,10 +139,19 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
         throw error;
       }
       // A sibling reuses the loaded definitions (user plugins included): nothing is imported twice.
-      const openSibling = (sibling: SiblingOptions) =>
-        prepareHost({ ...options, cwd: sibling.cwd, plugins: definitions, userPlugins: false, approvedFolder: options.approvedFolder ?? options.cwd, scope }).then((next) =>
-          next.boot(),
-        );
+      const openSibling = (sibling: SiblingOptions) => {
+        const settings = sibling.settings ? deepMerge(options.settings ?? {}, sibling.settings) : options.settings;
+        const next = {
+          ...options,
+          cwd: sibling.cwd,
+          plugins: definitions,
+          userPlugins: false,
+          approvedFolder: options.approvedFolder ?? options.cwd,
+          scope,
+          ...(settings ? { settings } : {}),
+        };
+        return prepareHost(next).then((prepared) => prepared.boot());
+      };
       return new HostRuntime(kernel, new Scheduler(kernel.commands, log, () => kernel.events.drain()), openSibling);
     },
   };

@@ -36,6 +36,16 @@ function folders(files: { settings?: unknown; project?: unknown; models?: unknow
 }
 
 describe("atomic config", () => {
+  it("shows the sandbox in force; a project's attempt to loosen it is a note, a sandbox that cannot start a problem", async () => {
+    const { agentDir, cwd } = folders({ settings: { sandbox: { mode: "read-only" } }, project: { sandbox: { mode: "off", network: true } } });
+    const run = await runCli(["config", "--sandbox", "workspace-write"], { agentDir, cwd, env: { ...NO_KEYS, PATH: join(cwd, "no-bin") } });
+    expect(run.stdout).toContain("  workspace-write (writable: workspace, private /tmp; network off; escalation never), enforced by bubblewrap\n");
+    expect(run.stdout).toMatch(/^  sandbox +project +sandbox$/m);
+    expect(run.stdout).toContain('Ignored sandbox.mode "off" (the user\'s is "read-only") in the project\'s settings: an untrusted project may tighten the sandbox, not loosen it');
+    expect(run.stdout).toContain("Sandbox workspace-write: the sandbox cannot start: bubblewrap (bwrap) is not installed;");
+    expect(run.code).toBe(1);
+  });
+
   it("shows where each setting comes from, the files read, credential sources and the startup model", async () => {
     const { agentDir, cwd } = folders({
       settings: { defaultThinkingLevel: "high", theme: "dark", defaultProvider: "anthropic", defaultModel: "claude-haiku-4-5" },
@@ -58,6 +68,9 @@ describe("atomic config", () => {
     expect(out).toMatch(/^  anthropic +auth\.json +\d+ models$/m);
     expect(out).toMatch(/^  openai +env OPENAI_API_KEY +\d+ models$/m);
     expect(out).toMatch(/^  google +none \(GEMINI_API_KEY\) +\d+ models$/m);
+    expect(out).toContain(
+      "Sandbox (the model's commands and file tools)\n  off (commands and file tools run with your rights, as in pi); the default: --sandbox workspace-write or the sandbox setting turns it on (docs/sandbox.md)\n",
+    );
     expect(out).toMatch(/^  replay +not needed +1 model$/m);
     expect(out).toContain(`Notes\n  - Ignored "shellPath" in ${join(cwd, ".atomic", "settings.json")}: an untrusted project may not set it`);
     expect(out.endsWith("\nProblems: none\n")).toBe(true);
