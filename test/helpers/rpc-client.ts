@@ -11,6 +11,7 @@ export { tempDir } from "./temp.js";
 
 import { NODE } from "./node.js";
 import { ProtocolChecker } from "./protocol.js";
+import { hangTimeout } from "./hang.js";
 
 export const CLI = resolve(import.meta.dirname, "../../dist/cli/atomic.cjs");
 
@@ -161,7 +162,7 @@ export class RpcClient {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`timed out waiting for a record; last records: ${JSON.stringify(this.records.slice(-5)).slice(0, 2000)}\nstderr: ${this.stderr.slice(-2000)}`)),
-        timeoutMs,
+        hangTimeout(timeoutMs),
       );
       this.#waiters.push({ match, from, resolve: (r) => (clearTimeout(timer), resolve(r)) });
     });
