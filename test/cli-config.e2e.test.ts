@@ -145,13 +145,34 @@ describe("atomic config", () => {
     expect(print.stderr).toContain("atomic: No API key found for anthropic. Set ANTHROPIC_API_KEY");
   });
 
+  it("a saved default naming no provider, or no model of its provider, is a problem and a startup warning", async () => {
+    const unknown = folders({ settings: { defaultProvider: "nosuch" } });
+    const config = await runCli(["config"], { ...unknown, env: NO_KEYS });
+    expect(config.code).toBe(1);
+    expect(config.stdout).toContain('  - Unknown provider "nosuch" in settings defaultProvider (ignored). Known providers: anthropic, ');
+    const print = await runCli(["-p", "hi"], { ...unknown, env: NO_KEYS });
+    expect(print.code).toBe(1);
+    expect(print.stderr).toContain('Unknown provider "nosuch" in settings defaultProvider');
+
+    const typo = folders({ settings: { defaultProvider: "antropic" } });
+    expect((await runCli(["config"], { ...typo, env: NO_KEYS })).stdout).toContain('(ignored). Did you mean "anthropic"?');
+
+    const model = folders({ settings: { defaultProvider: "anthropic", defaultModel: "claude-sonet-5" } });
+    const withKey = await runCli(["config"], { ...model, env: { ...NO_KEYS, ANTHROPIC_API_KEY: "sk-env" } });
+    expect(withKey.code).toBe(1);
+    expect(withKey.stdout).toContain('  - No model "claude-sonet-5" of provider "anthropic" (settings defaultModel; ignored). Closest: anthropic/claude-sonnet-5');
+    // Named on the command line, the saved defaults are not used: nothing to report.
+    const overridden = await runCli(["config", "--provider", "replay", "--model", "demo"], { ...model, env: NO_KEYS });
+    expect(overridden.stdout).not.toContain("claude-sonet-5");
+  });
+
   it("a flag that stops startup is a problem; the rest is checked without the flags", async () => {
     const { agentDir, cwd } = folders({ settings: { defaultThinkingLevel: "low" } });
     const run = await runCli(["config", "--model", "no-such-model-anywhere", "--tools", "read"], { agentDir, cwd, env: NO_KEYS });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain("Checked without the command-line options: they stop startup (see Problems).\n");
     expect(run.stdout).toMatch(/^  defaultThinkingLevel +user +agent$/m);
-    expect(run.stdout).toMatch(/Problems \(1\)\n  - No model matches --model "no-such-model-anywhere"\. Run 'atomic --list-models'/);
+    expect(run.stdout).toMatch(/Problems \(1\)\n  - No model matches --model "no-such-model-anywhere"\. No model name is close to it\. Run 'atomic --list-models'/);
   });
 
   it("takes the run's flags: --approve trusts the project", async () => {
@@ -186,7 +207,9 @@ describe("a models.json that fails validation, where the user looks", () => {
     const lines = run.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(2);
     expect(lines[0]).toBe(`[atomic] warning: Invalid models file ${join(agentDir, "models.json")}: Invalid providers.bad.models.0.id: expected string (entry skipped)`);
-    expect(lines[1]).toMatch(/^atomic: No model matches --model "bad\/seven"\. (Closest: .+\. )?Run 'atomic --list-models' to see every model\.$/);
+    expect(lines[1]).toMatch(
+      /^atomic: No model matches --model "bad\/seven"\. (Closest: .+\. Run 'atomic --list-models' to see every model\.|No model name is close to it\. Run 'atomic --list-models' .+)$/,
+    );
   });
 });
 

@@ -15,6 +15,7 @@ import { modelsHookDeclarations } from "./hooks.js";
 import { providerRequestHooks } from "./request-hooks.js";
 import { resolveScope, scopePatterns } from "./scope.js";
 import { ModelSelection } from "./selection.js";
+import { savedDefaultProblems } from "./defaults-check.js";
 import { noModelMatches } from "./startup.js";
 
 export type { ModelsApi, ModelsDiagnostics, ProviderRegistration, AuthStatus } from "./api.js";
@@ -58,6 +59,7 @@ export default definePlugin({
     // models.json providers no plugin registered become custom providers, then the startup model.
     k.hooks.boot_configure.tapPromise(k.name, async () => {
       registry.registerCustomProviders();
+      for (const problem of savedDefaultProblems(registry, k.config.cli, k.config.settings)) k.log.warn(problem);
       await selection.applyStartup(startupScope());
     });
     /** `--models` (a pattern naming nothing is a usage error), else `enabledModels` (warned, skipped). */

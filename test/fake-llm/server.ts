@@ -21,6 +21,7 @@ import { EVENTSTREAM_TYPE, bedrockError, bedrockFrame, renderBedrock } from "./r
 import { renderConverse } from "./render-converse.js";
 import { piMessagesError, renderPiMessages } from "./render-pi-messages.js";
 import type { FakeReply, RecordedRequest, ReplySource, WireFormat } from "./types.js";
+import { hangTimeout } from "../helpers/hang.js";
 
 export type { FakeReply, FakeToolCall, FakeUsage, RecordedRequest, ReplySource, WireFormat } from "./types.js";
 
@@ -130,13 +131,13 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
-  const waitFor = (test: () => boolean, timeoutMs: number, what: string) =>
+  const waitFor = (test: () => boolean, timeoutMs: number | undefined, what: string) =>
     new Promise<void>((resolve, reject) => {
       if (test()) return resolve();
       const timer = setTimeout(() => {
         listeners.delete(check);
         reject(new Error(`Fake LLM: timed out waiting for ${what}`));
-      }, timeoutMs);
+      }, hangTimeout(timeoutMs));
       const check = () => {
         if (!test()) return;
         clearTimeout(timer);
@@ -153,8 +154,8 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     setDefault: (reply) => void (fallback = reply),
     listModels: (models) => void (modelList = models),
     pending: () => queue.length,
-    waitForRequests: (count, timeoutMs = 5000) => waitFor(() => requests.length >= count, timeoutMs, `${count} requests`),
-    waitForDisconnect: (index, timeoutMs = 5000) => waitFor(() => Boolean(requests[index ?? requests.length - 1]?.disconnected), timeoutMs, `a client disconnect`),
+    waitForRequests: (count, timeoutMs) => waitFor(() => requests.length >= count, timeoutMs, `${count} requests`),
+    waitForDisconnect: (index, timeoutMs) => waitFor(() => Boolean(requests[index ?? requests.length - 1]?.disconnected), timeoutMs, `a client disconnect`),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
