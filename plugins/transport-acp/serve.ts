@@ -133,6 +133,12 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
       return { sessionId: session.id, configOptions: await configOptions(session.host) };
     })
     .onRequest("session/load", async ({ params }) => {
+      // Loaded again while open here: its sibling lets the file go first (one writer per session file).
+      const already = sessions.get(params.sessionId);
+      if (already) {
+        sessions.delete(params.sessionId);
+        await already.close();
+      }
       const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined, params._meta, async (sibling) => {
         const path = await sessionPath(sibling, params.sessionId);
         if (!path) throw acp.RequestError.sessionNotFound(params.sessionId);
