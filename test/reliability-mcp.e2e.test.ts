@@ -76,6 +76,27 @@ describe("an MCP tool flood", () => {
     180_000,
   );
 
+  it("past the cap, codemode scripts find (searchTools, ALL_TOOLS) and call the capped tools", async () => {
+    const agentDir = tempDir("atomic-mcp-");
+    await writeModelsJson(agentDir, fake.url);
+    writeMcpJson(agentDir, { flood: flood("--tools", "20000", "--description-bytes", "2048") });
+    const client = new RpcClient({ agentDir, args: ["--mode", "rpc", "--no-session", "--model", "fake-openai/fake-1", "--tools", "+codemode"], env: NO_KEYS });
+    clients.push(client);
+    const script = `const found = await searchTools("tool_19999", { namespace: "flood" });
+const called = await tools.mcp__flood__tool_19999({ text: "hi" });
+return { found: found.map((tool) => tool.name).includes("mcp__flood__tool_19999"), listed: ALL_TOOLS.filter((tool) => tool.name.startsWith("mcp__flood__")).length, called: called.content[0].text };`;
+    fake.script({ toolCalls: [{ id: "cm", name: "codemode", args: { code: script } }] }, { text: "done" });
+    // Listed and capped (get_mcp_servers would answer with all 20,000 tools at every poll).
+    while (!client.stderr.includes("offered to the model directly")) await new Promise((resolve) => setTimeout(resolve, 50));
+    await client.ok({ type: "prompt", message: "script the last tool" });
+    await client.waitForEvent("agent_settled", 120_000);
+    const offered = mcpTools(fake.requests[0]!);
+    expect(offered.length).toBeLessThanOrEqual(64);
+    expect(offered).not.toContain("mcp__flood__tool_19999");
+    const [result] = toolResults(fake.requests[1]!);
+    expect(JSON.parse(result!.split("Output:\n")[1]!)).toEqual({ found: true, listed: 20_000, called: "called tool_19999" });
+  }, 240_000);
+
   it("a server that pages out 30,000 tools: the first 20,000 are kept, and the user is told", async () => {
     const client = await start({ flood: flood("--tools", "30000", "--description-bytes", "200", "--page-size", "5000") });
     const { servers } = await waitForServers(client, allConnected("flood"), 60_000);

@@ -13,6 +13,7 @@ import { allocateDirect, capNote, offeredChars } from "./direct-cap.js";
 import { McpConnection } from "./connection.js";
 import { MAX_LISTED_TOOLS } from "./requests.js";
 import { launchOf } from "./resolve.js";
+import { connectionKey, type ConnectionListener } from "./shared-connections.js";
 import { toToolResult } from "./results.js";
 import { AgentTools } from "./tool-registry.js";
 import { mcpToolDefinition } from "./tool-definition.js";
@@ -33,8 +34,8 @@ export class McpManager {
   #client: ServerEntry[] = [];
   #errors: string[] = [];
   readonly #tempFiles = new Set<string>();
-  /** The listed tool object each registered tool was built from: re-registering the same one is skipped. */
-  readonly #registeredFrom = new Map<string, object>();
+  /** What each registered tool was built from: registering it again the same way is skipped. */
+  readonly #registeredFrom = new Map<string, { tool: object; reach: "direct" | "indirect"; loaded: boolean; about: string | undefined }>();
   #closed = false;
   #toolsVersion = 0;
 
@@ -54,6 +55,10 @@ export class McpManager {
 
   get toolsVersion(): number {
     return this.#toolsVersion;
+  }
+
+  wantCodemode(on: boolean): void {
+    this.#ctx.wantCodemode(on);
   }
 
   async start(files: ServerEntry[], errors: string[]): Promise<void> {
@@ -134,6 +139,7 @@ export class McpManager {
   /** Registers the deferred tools `tool_search` picked; returns the names it loaded. */
   load(names: readonly string[]): string[] {
     const loaded: string[] = [];
+    const touched = new Set<ManagedServer>();
     for (const name of names) {
       if (this.#reach.loadResourceTool(name)) {
         loaded.push(name);
@@ -144,8 +150,11 @@ export class McpManager {
       if (!owner || !server?.connection) continue;
       server.loaded.add(owner.tool);
       loaded.push(name);
-      this.#syncTools(server);
+      touched.add(server);
     }
+    // Its tools are named already: only the loaded ones register again (the others are skipped).
+    for (const server of touched) this.#registerTools(server);
+    if (touched.size > 0) this.#reach.sync();
     return loaded;
   }
 
@@ -160,7 +169,7 @@ export class McpManager {
 
   async close(): Promise<void> {
     this.#closed = true;
-    await Promise.all([...this.#servers.values()].map((server) => server.connection?.close()));
+    await Promise.all([...this.#servers.values()].map((server) => server.release?.()));
     await Promise.all([...this.#tempFiles].map((path) => unlink(path).catch(() => undefined)));
   }
 
@@ -195,34 +204,49 @@ export class McpManager {
   #stop(server: ManagedServer): void {
     this.#tools.release(server.names.values());
     server.names.clear();
-    const connection = server.connection;
+    const release = server.release;
     server.connection = undefined;
-    void connection?.close();
+    server.release = undefined;
+    void release?.();
   }
 
   #connect(server: ManagedServer): void {
     const { name, config } = server.entry;
+    const ctx = this.#ctx;
     const current = () => this.#servers.get(name) === server && !this.#closed;
-    const connection = new McpConnection(
-      {
-        name,
-        launch: (inherited) => launchOf(name, config, this.#ctx.env, this.#ctx.cwd, inherited),
-        clientInfo: this.#ctx.clientInfo,
-        timeoutMs: config.timeout !== undefined ? config.timeout * 1000 : this.#ctx.timeoutMs,
-        connectTimeoutMs: this.#ctx.connectTimeoutMs,
-        onTools: () => current() && this.#syncTools(server),
-        onState: (conn) => {
-          if (!current()) return;
-          if (conn.state === "disconnected") this.#ctx.log.warn(`mcp: server "${name}" disconnected: ${conn.error}; it reconnects on the next call`);
-          this.#reach.sync();
-        },
+    const timeoutMs = config.timeout !== undefined ? config.timeout * 1000 : ctx.timeoutMs;
+    const listener: ConnectionListener = {
+      onTools: () => current() && this.#syncTools(server),
+      onState: (conn) => {
+        if (!current()) return;
+        if (conn.state === "disconnected") ctx.log.warn(`mcp: server "${name}" disconnected: ${conn.error}; it reconnects on the next call`);
+        this.#reach.sync();
       },
-      config.type,
+    };
+    const key = connectionKey(name, config, ctx.env, ctx.cwd, { clientInfo: ctx.clientInfo, timeoutMs, connectTimeoutMs: ctx.connectTimeoutMs });
+    const hold = ctx.connections.open(
+      key,
+      (events) =>
+        new McpConnection(
+          {
+            name,
+            launch: (inherited) => launchOf(name, config, ctx.env, ctx.cwd, inherited),
+            clientInfo: ctx.clientInfo,
+            timeoutMs,
+            connectTimeoutMs: ctx.connectTimeoutMs,
+            onTools: (conn) => events.onTools(conn),
+            onState: (conn) => events.onState(conn),
+          },
+          config.type,
+        ),
+      listener,
     );
+    const connection = hold.connection;
     server.connection = connection;
+    server.release = hold.release;
     void connection.firstAttempt.then(() => (server.settled = true));
     connection.client().catch(() => {
-      if (current()) this.#ctx.log.warn(`mcp: server "${name}" could not connect: ${connection.error}`);
+      if (current()) ctx.log.warn(`mcp: server "${name}" could not connect: ${connection.error}`);
     });
   }
 
@@ -255,17 +279,23 @@ export class McpManager {
   #registerTools(server: ManagedServer): void {
     const connection = server.connection;
     if (!connection) return;
-    const name = server.entry.name;
+    const { name, config } = server.entry;
+    const about = config.description?.trim() || connection.instructions?.trim().split("\n", 1)[0];
+    // One namespace object for all of a server's tools (a flood registers thousands).
+    const namespace = {
+      name: `mcp__${name}`,
+      aliases: [name],
+      ...(about ? { description: about } : {}),
+      ...(connection.instructions ? { instructions: connection.instructions } : {}),
+    };
     for (const tool of connection.tools) {
       const agentName = server.names.get(tool.name);
       if (agentName === undefined) continue;
       const exposure = effectiveExposure(server, tool.name);
-      const wanted = exposure === "direct" || (exposure === "deferred" && server.loaded.has(tool.name));
-      if (!wanted) {
+      if (exposure === "hidden") {
         this.#tools.unregister(agentName);
         continue;
       }
-      if (this.#tools.isRegistered(agentName) && this.#registeredFrom.get(agentName) === tool) continue;
       const source = {
         server: name,
         tool: tool.name,
@@ -273,8 +303,20 @@ export class McpManager {
         ...(tool.title ? { title: tool.title } : {}),
         inputSchema: tool.inputSchema as Record<string, unknown>,
       };
-      this.#tools.register(mcpToolDefinition(agentName, source, (s, t, args, ctx) => this.callTool(s, t, args, ctx), this.#ctx.directCaps.descriptionChars));
-      this.#registeredFrom.set(agentName, tool);
+      const reach = exposure === "direct" ? "direct" : "indirect";
+      const loaded = server.loaded.has(tool.name);
+      const registered = this.#registeredFrom.get(agentName);
+      // A flood's re-listing (or a tool_search load) re-registers only what changed.
+      if (this.#tools.isRegistered(agentName) && registered?.tool === tool && registered.reach === reach && registered.loaded === loaded && registered.about === about) continue;
+      this.#tools.register(
+        mcpToolDefinition(agentName, source, (s, t, args, ctx) => this.callTool(s, t, args, ctx), {
+          namespace,
+          reach,
+          loaded,
+          descriptionChars: this.#ctx.directCaps.descriptionChars,
+        }),
+      );
+      this.#registeredFrom.set(agentName, { tool, reach, loaded, about });
     }
   }
 

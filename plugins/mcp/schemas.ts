@@ -2,7 +2,9 @@
 import { z } from "zod";
 
 const EXPOSURE = (what: string) =>
-  z.enum(["direct", "deferred", "hidden"]).meta({ description: `${what}: direct (offered to the model), deferred (found with tool_search) or hidden.` });
+  z
+    .enum(["direct", "codemode", "deferred", "hidden"])
+    .meta({ description: `${what}: direct (offered to the model), codemode (called from codemode scripts), deferred (found with tool_search) or hidden.` });
 
 export const McpStatusSchema = () =>
   z
@@ -32,8 +34,13 @@ export const McpStatusSchema = () =>
                   toolName: z.string().meta({ description: "The name the model calls it by: mcp__<server>__<tool>." }),
                   description: z.string().optional().meta({ description: "The first line of the tool's description." }),
                   exposure: EXPOSURE("How the model reaches the tool now (deferred for a direct tool past the caps of settings mcp.directTools)"),
-                  capped: z.boolean().optional().meta({ description: "True for a direct tool past the caps of settings mcp.directTools: the model finds it with tool_search." }),
-                  loaded: z.boolean().meta({ description: "Registered with the agent (direct tools once listed, deferred ones once tool_search loaded them)." }),
+                  capped: z
+                    .boolean()
+                    .optional()
+                    .meta({ description: "True for a direct tool past the caps of settings mcp.directTools: the model finds it with tool_search (and codemode scripts call it)." }),
+                  loaded: z
+                    .boolean()
+                    .meta({ description: "Offered to the model: direct tools once listed, codemode and deferred ones (and capped direct ones) once tool_search loaded them." }),
                 }),
               )
               .meta({ description: "The tools it offers (empty until it connected)." }),

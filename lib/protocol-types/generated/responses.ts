@@ -353,8 +353,8 @@ export type GetMcpServersResponse = {
       state: "disabled" | "pending" | "connecting" | "connected" | "disconnected" | "failed";
       /** Why the last connection failed or dropped. */
       error?: string;
-      /** The server's exposure (tools may differ: toolExposure): direct (offered to the model), deferred (found with tool_search) or hidden. */
-      exposure: "direct" | "deferred" | "hidden";
+      /** The server's exposure (tools may differ: toolExposure): direct (offered to the model), codemode (called from codemode scripts), deferred (found with tool_search) or hidden. */
+      exposure: "direct" | "codemode" | "deferred" | "hidden";
       /** The description its entry gives. */
       description?: string;
       /** First line of the instructions the server sent. */
@@ -369,11 +369,11 @@ export type GetMcpServersResponse = {
         toolName: string;
         /** The first line of the tool's description. */
         description?: string;
-        /** How the model reaches the tool now (deferred for a direct tool past the caps of settings mcp.directTools): direct (offered to the model), deferred (found with tool_search) or hidden. */
-        exposure: "direct" | "deferred" | "hidden";
-        /** True for a direct tool past the caps of settings mcp.directTools: the model finds it with tool_search. */
+        /** How the model reaches the tool now (deferred for a direct tool past the caps of settings mcp.directTools): direct (offered to the model), codemode (called from codemode scripts), deferred (found with tool_search) or hidden. */
+        exposure: "direct" | "codemode" | "deferred" | "hidden";
+        /** True for a direct tool past the caps of settings mcp.directTools: the model finds it with tool_search (and codemode scripts call it). */
         capped?: boolean;
-        /** Registered with the agent (direct tools once listed, deferred ones once tool_search loaded them). */
+        /** Offered to the model: direct tools once listed, codemode and deferred ones (and capped direct ones) once tool_search loaded them. */
         loaded: boolean;
       }>;
     }>;
@@ -478,6 +478,23 @@ export type GetStateResponse = {
     modelFallbackReason?: string;
     /** Why prompts are refused, and what to change (with modelFallbackReason). */
     modelFallbackMessage?: string;
+    /** The sandbox policy in force for the model's commands and file tools. */
+    sandbox: {
+      /** "off" (the default, as pi: commands and file tools run with the user's rights), "read-only" or "workspace-write". */
+      mode: "off" | "read-only" | "workspace-write";
+      /** false: no network; true: the host's; a list: only these hosts, through Atomic's proxy. */
+      network: boolean | string[];
+      /** Writable besides the workspace and the private /tmp (workspace-write). */
+      writableRoots: string[];
+      /** Never readable by the model's commands and file tools (the agent's credentials and the usual secret folders always). */
+      denyRead: string[];
+      /** "on-request": the model may ask the client to run one command outside the sandbox. */
+      approval: "never" | "on-request";
+      /** How commands are confined here. */
+      enforcement: "none" | "bubblewrap" | "sandbox-exec";
+      /** Why the sandbox cannot start: commands the model starts are refused (never run unconfined). */
+      unavailable?: string;
+    };
     /** Absent for an in-memory session (--no-session). */
     sessionFile?: string;
     /** Absent until set_session_name or --name. */
