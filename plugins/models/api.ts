@@ -3,6 +3,7 @@
  * model resolution. Provider plugins tap `hooks.stream.for(api)` and read keys from here.
  */
 import type { Model } from "../../lib/llm/index.js";
+import type { OAuthRequestAuth } from "../../lib/oauth/index.js";
 import type { ProviderModelsApi, ProviderRegistration } from "../../lib/provider-kit/index.js";
 import type { ModelsHooks } from "./hooks.js";
 import type { ScopedModel } from "./scope.js";
@@ -59,7 +60,17 @@ export interface ModelsApi extends ProviderModelsApi {
   /** A key for this process only (`--api-key`): used first, never stored or shown. */
   setRuntimeApiKey(provider: string, key: string): void;
   diagnostics(): ModelsDiagnostics;
+  /**
+   * Who turns a stored OAuth login into a request's key (plugin `login`: refreshed first when it
+   * is about to expire). Without one, a provider whose auth.json entry is a login cannot be used.
+   */
+  setLoginResolver(resolver: LoginResolver): void;
+  /** Reads auth.json again if it changed (a login or logout in this process or another). */
+  reloadCredentials(): Promise<void>;
 }
+
+/** The key (and for some providers an address or headers) of a provider's stored OAuth login; undefined when it has none. */
+export type LoginResolver = (provider: string, signal?: AbortSignal) => Promise<OAuthRequestAuth | undefined>;
 
 declare module "../../kernel/services.js" {
   interface Services {

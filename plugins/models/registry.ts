@@ -7,7 +7,7 @@
 import type { ProviderHttpOptions, ProviderRequestHooks } from "../../lib/provider-kit/index.js";
 import type { Model } from "../../lib/llm/index.js";
 import { unknownCompatKeys, type RequestCredentials } from "../../lib/provider-kit/index.js";
-import type { AuthStatus, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
+import type { AuthStatus, LoginResolver, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
 import { AuthStore } from "./auth-store.js";
 import { describeConfigValue, resolveConfigValue } from "./config-value.js";
 import { applyProviderConfig, customProvider, customProviderProblem, modelsJsonPath, readModelsJson, type ProviderConfig } from "./models-json.js";
@@ -39,6 +39,7 @@ export class ModelRegistry implements ModelsApi {
   readonly #warn: (message: string) => void;
   readonly #diagnostics: ModelsDiagnostics;
   readonly auth: AuthStore;
+  #loginResolver?: LoginResolver;
   /** Set by the models plugin: the provider request hooks every provider frame applies. */
   requestHooks?: ProviderRequestHooks;
   /** Set by the models plugin: how every provider request's connection behaves (settings). */
@@ -80,6 +81,21 @@ export class ModelRegistry implements ModelsApi {
   diagnostics(): ModelsDiagnostics {
     const { modelsJson, authFile, problems } = this.#diagnostics;
     return { modelsJson: { ...modelsJson, providers: [...modelsJson.providers] }, authFile: { ...authFile, providers: this.auth.providers() }, problems: [...problems] };
+  }
+
+  setLoginResolver(resolver: LoginResolver): void {
+    this.#loginResolver = resolver;
+  }
+
+  async reloadCredentials(): Promise<void> {
+    await this.auth.reloadIfChanged(this.#warn);
+  }
+
+  /** The provider's OAuth login as a request uses it, when auth.json holds one (refreshed first when due). */
+  async #login(provider: string, signal?: AbortSignal) {
+    if (!this.auth.isLogin(provider)) return undefined;
+    if (!this.#loginResolver) throw new Error(`auth.json holds an OAuth login for ${provider}, but the login plugin that uses it is not loaded.`);
+    return this.#loginResolver(provider, signal);
   }
 
   setRuntimeApiKey(provider: string, key: string): void {
@@ -192,6 +208,8 @@ export class ModelRegistry implements ModelsApi {
     // --api-key is taken as given: a literal, never an env-var name or a command.
     const runtime = this.#runtimeKeys.get(provider);
     if (runtime) return runtime;
+    const login = await this.#login(provider, signal);
+    if (login) return login.apiKey;
     const stored = this.auth.key(provider);
     if (stored) return resolveConfigValue(stored, options("auth.json"));
     const variable = this.#providers.get(provider)?.envKey;
@@ -212,12 +230,27 @@ export class ModelRegistry implements ModelsApi {
   }
 
   async requestCredentials(model: Model, signal: AbortSignal): Promise<RequestCredentials> {
+    await this.reloadCredentials();
+    const login = this.#runtimeKeys.has(model.provider) ? undefined : await this.#login(model.provider, signal);
+    if (login) return this.#loginCredentials(model, login, signal);
     const [apiKey, headers] = await Promise.all([this.apiKey(model.provider, signal), this.headers(model, signal)]);
     if (apiKey && (this.#config.get(model.provider)?.authHeader ?? this.#providers.get(model.provider)?.authHeader)) headers.Authorization = `Bearer ${apiKey}`;
     const real = this.#realBaseUrls.get(`${model.provider}\0${model.id}`);
     // A local server, or an SDK that finds its own credentials (AWS, Google ADC), needs no key.
     const keyless = !apiKey && (this.#providers.get(model.provider)?.requiresAuth === false || this.#ambientGroup(model.provider) !== undefined);
     return { ...(apiKey ? { apiKey } : {}), headers, baseUrl: real && redactUrl(real) === model.baseUrl ? real : model.baseUrl, ...(keyless ? { keyless } : {}) };
+  }
+
+  /**
+   * A login's key, headers (over the model's) and address: the account's own (Copilot's, named by
+   * its token) unless models.json sets the provider's base URL.
+   */
+  async #loginCredentials(model: Model, login: NonNullable<Awaited<ReturnType<LoginResolver>>>, signal: AbortSignal): Promise<RequestCredentials> {
+    const headers = { ...(await this.headers(model, signal)), ...login.headers };
+    const real = this.#realBaseUrls.get(`${model.provider}\0${model.id}`);
+    const listed = real && redactUrl(real) === model.baseUrl ? real : model.baseUrl;
+    const baseUrl = login.baseUrl && this.#config.get(model.provider)?.baseUrl === undefined ? login.baseUrl : listed;
+    return { apiKey: login.apiKey, headers, baseUrl };
   }
 
   authStatus(provider: string): AuthStatus {
