@@ -2,7 +2,7 @@
  * A Claude Pro/Max login's token (`sk-ant-oat...`, from `atomic login anthropic`, pi's auth.json
  * or ANTHROPIC_OAUTH_TOKEN-style keys) is accepted only in requests that present themselves as
  * Claude Code, as pi sends them: the token as a bearer token (no `x-api-key`), Claude Code's
- * user agent and `x-app`, the `claude-code` and `oauth` betas first, Claude Code's identity as
+ * user agent and `x-app`, API version 2023-06-01, the `claude-code` and `oauth` betas first, Claude Code's identity as
  * the first system block, and tool names in Claude Code's casing (`Read`, `Bash`, ...), mapped
  * back to the session's own names in the answer.
  */
@@ -38,9 +38,15 @@ export function isSubscriptionToken(model: Pick<Model, "api" | "provider">, key:
   return model.api === "anthropic-messages" && model.provider !== "github-copilot" && key.includes("sk-ant-oat");
 }
 
-/** The headers Claude Code sends (the SDK adds the bearer token itself). */
+/** The headers Claude Code sends (the SDK adds the bearer token itself), with the API version it (and pi) sends. */
 export function subscriptionHeaders(): Record<string, string> {
-  return { accept: "application/json", "anthropic-dangerous-direct-browser-access": "true", "user-agent": `claude-cli/${CLAUDE_CODE_VERSION}`, "x-app": "cli" };
+  return {
+    accept: "application/json",
+    "anthropic-dangerous-direct-browser-access": "true",
+    "user-agent": `claude-cli/${CLAUDE_CODE_VERSION}`,
+    "x-app": "cli",
+    "anthropic-version": "2023-06-01",
+  };
 }
 
 /** Rewrites a built request as Claude Code's: betas, identity, tool names. */
