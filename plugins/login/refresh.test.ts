@@ -78,7 +78,10 @@ describe("refresh before expiry", () => {
     oauth.revoke(refresh);
     const [logins, , path] = agents({ anthropic: { type: "oauth", access: "sk-ant-oat01-old", refresh, expires: Date.now() - MINUTE } });
     const before = readFileSync(path, "utf8");
-    const failure = await logins.requestAuth("anthropic").then(() => "no failure", (error: Error) => error.message);
+    const failure = await logins.requestAuth("anthropic").then(
+      () => "no failure",
+      (error: Error) => error.message,
+    );
     expect(failure).toBe(
       "The Anthropic (Claude Pro/Max) login is no longer valid (Anthropic refused the refresh token (HTTP 400: Refresh token not found or invalid)). Log in again: atomic login anthropic",
     );
@@ -91,7 +94,10 @@ describe("refresh before expiry", () => {
     const agentDir = tempDir("atomic-refresh-");
     const logins = new Logins({ agentDir, env: { ATOMIC_OAUTH_TEST_ORIGIN: "http://127.0.0.1:9" } });
     writeFileSync(logins.authPath, JSON.stringify({ xai: { type: "oauth", access: "a", refresh: "r", expires: 0 } }));
-    const failure = await logins.requestAuth("xai").then(() => "no failure", (error: Error) => error.message);
+    const failure = await logins.requestAuth("xai").then(
+      () => "no failure",
+      (error: Error) => error.message,
+    );
     expect(failure).toMatch(/^Refreshing the xAI \(Grok\/X subscription\) login failed: Cannot reach auth\.x\.ai: .*ECONNREFUSED/);
     expect(isRetryableError(failure)).toBe(true);
   });

@@ -31,6 +31,8 @@ export class LoginSessions {
   readonly #emit: (update: LoginUpdate) => void;
   readonly #afterLogin: (provider: string) => Promise<void>;
   readonly #running = new Map<string, Running>();
+  /** How the latest logins ended (a `login_wait` may come after the end): their error, or undefined on success. */
+  readonly #ended = new Map<string, { provider: string; error?: string }>();
 
   constructor(logins: Logins, emit: (update: LoginUpdate) => void, afterLogin: (provider: string) => Promise<void>) {
     this.#logins = logins;
@@ -81,6 +83,13 @@ export class LoginSessions {
         failedEarly(new Error(message));
         throw new Error(message);
       })
+      .then(
+        () => this.#remember(id, { provider }),
+        (error: Error) => {
+          this.#remember(id, { provider, error: error.message });
+          throw error;
+        },
+      )
       .finally(() => {
         clearTimeout(timeout);
         this.#running.delete(id);
@@ -102,8 +111,13 @@ export class LoginSessions {
     return running.provider;
   }
 
-  /** Waits for a running login to end (resolves on success, rejects with its failure). */
+  /** Waits for a login to end, or says how it ended (resolves on success, rejects with its failure). */
   async wait(loginId: string): Promise<string> {
+    const ended = this.#ended.get(loginId);
+    if (ended) {
+      if (ended.error !== undefined) throw new Error(ended.error);
+      return ended.provider;
+    }
     const running = this.#get(loginId);
     await running.done;
     return running.provider;
@@ -121,6 +135,11 @@ export class LoginSessions {
     const all = [...this.#running.values()];
     for (const running of all) running.controller.abort(new Error("Login cancelled: Atomic is shutting down"));
     await Promise.allSettled(all.map((running) => running.done));
+  }
+
+  #remember(loginId: string, outcome: { provider: string; error?: string }): void {
+    this.#ended.set(loginId, outcome);
+    if (this.#ended.size > 20) this.#ended.delete(this.#ended.keys().next().value!);
   }
 
   #get(loginId: string): Running {
