@@ -51,15 +51,18 @@ export function loginCommands(logins: Logins, sessions: LoginSessions): CommandD
       name: "login_input",
       description: "Hand a running login the redirect URL (or code) pasted from the browser, when the browser could not reach this machine; answers when the login has ended.",
       lane: "immediate",
-      input: () => z.object({ ...LoginIdInput, input: z.string().min(1).describe("The whole redirect URL, its query, `code#state`, or the code.") }),
+      input: () =>
+        z
+          .object({ ...LoginIdInput, input: z.string().min(1).describe("The whole redirect URL, its query, `code#state`, or the code.") })
+          .meta({ examples: [{ loginId: "login-1a2b3c4d5e6f", input: "http://localhost:1455/auth/callback?code=ac_123&state=9f2c" }] }),
       output: LoggedIn,
       run: async ({ loginId, input }) => loggedIn(await sessions.input(loginId, input)),
     }),
     defineCommand({
       name: "login_wait",
-      description: "Wait for a running login to end (the browser came back, or the device code was entered).",
+      description: "Wait for a login to end (the browser came back, or the device code was entered); asked after the end, how it ended.",
       lane: "immediate",
-      input: () => z.object(LoginIdInput),
+      input: () => z.object(LoginIdInput).meta({ examples: [{ loginId: "login-1a2b3c4d5e6f" }] }),
       output: LoggedIn,
       run: async ({ loginId }) => loggedIn(await sessions.wait(loginId)),
     }),
@@ -67,7 +70,7 @@ export function loginCommands(logins: Logins, sessions: LoginSessions): CommandD
       name: "login_cancel",
       description: "Stop a running login (its callback port is closed); false when it had already ended.",
       lane: "immediate",
-      input: () => z.object(LoginIdInput),
+      input: () => z.object(LoginIdInput).meta({ examples: [{ loginId: "login-1a2b3c4d5e6f" }] }),
       output: () => z.object({ cancelled: z.boolean().describe("A running login was stopped.") }),
       run: ({ loginId }) => ({ cancelled: sessions.cancel(loginId) }),
     }),

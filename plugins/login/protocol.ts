@@ -46,7 +46,9 @@ export const LoginProviderSchema = () =>
   z.object({
     provider: z.string().describe("The provider id (as in `set_model`)."),
     name: z.string().describe("What the login signs in to."),
-    methods: z.array(z.object({ id: LoginMethodSchema(), label: z.string() })).describe("Its methods; the first is the default."),
+    methods: z
+      .array(z.object({ id: LoginMethodSchema().describe("What `login` takes as `method`."), label: z.string().describe("What the method does, for a person.") }))
+      .describe("Its methods; the first is the default."),
     loggedIn: z.boolean().describe("auth.json holds a login for it."),
     expires: z.number().optional().meta({ description: "When the stored access token stops being used (ms since the epoch); it is refreshed before then." }),
   });
