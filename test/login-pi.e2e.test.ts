@@ -40,7 +40,17 @@ async function promptThrough(agent: "pi" | "atomic"): Promise<RecordedRequest> {
   writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { anthropic: { baseUrl: fake.url } } }));
   const args = ["-p", "Say hi", "--no-session", "--provider", "anthropic", "--model", "claude-sonnet-5-5", "--tools", "read,bash"];
   const [node, cli] = agent === "pi" ? [node22!, join(PI_16, "dist/bundle/cli.js")] : [NODE, CLI];
-  const env = { ...process.env, ...NO_KEYS, HOME: home, PI_CODING_AGENT_DIR: agentDir, ATOMIC_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0", NODE_DISABLE_COMPILE_CACHE: "1" };
+  const env = {
+    ...process.env,
+    ...NO_KEYS,
+    HOME: home,
+    PI_CODING_AGENT_DIR: agentDir,
+    ATOMIC_CODING_AGENT_DIR: agentDir,
+    PI_OFFLINE: "1",
+    PI_SKIP_VERSION_CHECK: "1",
+    PI_TELEMETRY: "0",
+    NODE_DISABLE_COMPILE_CACHE: "1",
+  };
   const child = spawn(node, [cli, ...args], { cwd: home, env, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));

@@ -167,7 +167,7 @@ describe("logged-in agents", () => {
     expect(fake.requests[0]!.headers).toMatchObject({ authorization: "Bearer sk-ant-oat01-pi", "x-app": "cli" });
     expect(readFileSync(join(dir, "auth.json"), "utf8")).toBe(text);
     const list = await runCli(["auth", "list"], { cwd: dir, agentDir: dir, env: NO_KEYS });
-    expect(list.stdout).toMatch(/^anthropic: auth\.json/m);
+    expect(list.stdout).toMatch(/^anthropic: auth\.json \(login: atomic login\)$/m);
   });
 
   it("a revoked login: the prompt fails, saying to log in again", async () => {
