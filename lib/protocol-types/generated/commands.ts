@@ -402,7 +402,7 @@ export type SteerCommand = {
   images?: ImageContent[];
 };
 
-/** Load a session file (cancellable by session_before_switch); a path where no session is written yet (no file, or an empty one) starts a new session there, as in pi. */
+/** Load a session file (cancellable by session_before_switch); an empty file starts a new session there. A path with no file is refused (`Session file not found`), as `--session` refuses it. */
 export type SwitchSessionCommand = {
   type: "switch_session";
   /** Any string or number; echoed exactly in the command's response. */
