@@ -6,10 +6,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { definePlugin } from "../../kernel/index.js";
 import type { Kernel } from "../../kernel/kernel.js";
 import type { AssistantMessage, Model } from "../../lib/llm/index.js";
-import { providerModels } from "../../lib/provider-kit/index.js";
 import { startFakeLlm, type FakeLlm } from "../../test/fake-llm/server.js";
 import { BASH_TOOL, bootKernel, runStream, streamRequest, VENDOR_PLUGINS } from "../../test/fake-llm/harness.js";
 import { startFakeOAuth, type FakeOAuth } from "../../test/fake-oauth/server.js";
@@ -106,39 +104,43 @@ describe("Claude Pro/Max: the request pi sends with a subscription token", () =>
 });
 
 describe("GitHub Copilot: the account's own address, from its token", () => {
-  it("the request goes to the token's proxy-ep (here through the test origin), with the Copilot token as bearer", async () => {
-    // The provider as the catalog has it (registered here while the catalog may not list it yet).
-    const copilot = definePlugin({
-      name: "test-copilot",
-      requires: ["models"],
-      apply(k) {
-        const model: Model = {
-          id: "gpt-6.1-sol",
-          name: "GPT",
-          api: "openai-completions",
-          provider: "github-copilot",
-          baseUrl: "https://api.individual.githubcopilot.com",
-          reasoning: false,
-          input: ["text"],
-          cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-          contextWindow: 100_000,
-          maxTokens: 4_000,
-        };
-        providerModels(k).registerProvider({ name: "github-copilot", api: "openai-completions", baseUrl: model.baseUrl, models: [model] });
-      },
-    });
+  it("the request goes to the token's proxy-ep (here through the test origin) with the Copilot token and Copilot's headers", async () => {
     const agentDir = tempDir("atomic-login-requests-");
     writeFileSync(
       join(agentDir, "auth.json"),
       JSON.stringify({ "github-copilot": { type: "oauth", access: "tid=1;proxy-ep=proxy.individual.githubcopilot.com;", refresh: "ghu_x", expires: FAR } }),
     );
     // The fake LLM stands in for every OAuth-derived address.
-    const kernel = await bootKernel({ agentDir, env: { ATOMIC_OAUTH_TEST_ORIGIN: fake.url }, plugins: [...VENDOR_PLUGINS, loginPlugin, copilot] });
+    const kernel = await bootKernel({ agentDir, env: { ATOMIC_OAUTH_TEST_ORIGIN: fake.url }, plugins: [...VENDOR_PLUGINS, loginPlugin] });
     fake.script({ text: "ok" });
     const model = kernel.services.get("models").find("github-copilot", "gpt-6.1-sol")!;
     const { final } = await runStream(kernel, streamRequest(model));
     expect(final.type).toBe("done");
-    expect(fake.requests[0]!.path).toBe("/api.individual.githubcopilot.com/chat/completions");
-    expect(fake.requests[0]!.headers.authorization).toBe("Bearer tid=1;proxy-ep=proxy.individual.githubcopilot.com;");
+    const request = fake.requests[0]!;
+    expect(request.path).toBe("/api.individual.githubcopilot.com/responses");
+    expect(request.headers).toMatchObject({
+      authorization: "Bearer tid=1;proxy-ep=proxy.individual.githubcopilot.com;",
+      "copilot-integration-id": "vscode-chat",
+      "editor-version": "vscode/1.107.0",
+      "x-initiator": "user",
+    });
+  });
+});
+
+describe("ChatGPT Plus/Pro (openai-codex): a login made here, then a request", () => {
+  it("the Codex backend gets the token and the account it names", async () => {
+    const agentDir = tempDir("atomic-login-requests-");
+    writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { "openai-codex": { baseUrl: fake.url } } }));
+    const kernel = await bootKernel({ agentDir, env: { ATOMIC_OAUTH_TEST_ORIGIN: oauth.origin }, plugins: [...VENDOR_PLUGINS, loginPlugin] });
+    const { Logins } = await import("./logins.js");
+    const { testIo } = await import("../../test/fake-oauth/login-io.js");
+    const credential = await new Logins({ agentDir, env: { ATOMIC_OAUTH_TEST_ORIGIN: oauth.origin } }).login("openai-codex", testIo(oauth));
+    fake.script({ text: "ok" });
+    const model = kernel.services.get("models").modelsOf("openai-codex")[0]!;
+    const { final } = await runStream(kernel, streamRequest(model));
+    expect(final.type).toBe("done");
+    const request = fake.requests[0]!;
+    expect(request.path).toBe("/codex/responses");
+    expect(request.headers).toMatchObject({ authorization: `Bearer ${credential.access}`, "chatgpt-account-id": "acct-fake", originator: "pi" });
   });
 });
