@@ -170,6 +170,15 @@ describe("logged-in agents", () => {
     expect(list.stdout).toMatch(/^anthropic: auth\.json \(login: atomic login\)$/m);
   });
 
+  it("a subscription without a login says how to get one", async () => {
+    const dir = agentDir();
+    const result = await runCli(["-p", "hi", "--no-session", "--model", "openai-codex/gpt-6.2-sol"], { cwd: dir, agentDir: dir, env: NO_KEYS });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("No API key found for openai-codex. Log in with `atomic login openai-codex`.");
+    const list = await runCli(["--list-models", "openai-codex/gpt-6.2-sol"], { cwd: dir, agentDir: dir, env: NO_KEYS });
+    expect(list.stdout).toContain("none (atomic login)");
+  });
+
   it("a revoked login: the prompt fails, saying to log in again", async () => {
     const refresh = oauth.issueRefreshToken("anthropic");
     oauth.revoke(refresh);

@@ -50,7 +50,7 @@ export interface ModelsApi extends ProviderModelsApi {
    */
   registerCatalogProvider(registration: Omit<ProviderRegistration, "models">, load: () => Model[], ids?: readonly string[] | (() => readonly string[])): void;
   /** A registered provider's API, base URL (models.json's when it sets one) and key variable. */
-  providerInfo(provider: string): { api: string; baseUrl?: string; envKey?: string } | undefined;
+  providerInfo(provider: string): { api: string; baseUrl?: string; envKey?: string; login?: boolean } | undefined;
   /** Registered provider names, in registration order. */
   providers(): string[];
   authStatus(provider: string): AuthStatus;

@@ -219,11 +219,11 @@ export class ModelRegistry implements ModelsApi {
     return this.#registration(provider)?.models.find((m) => m.id === id);
   }
 
-  providerInfo(provider: string): { api: string; baseUrl?: string; envKey?: string } | undefined {
+  providerInfo(provider: string): { api: string; baseUrl?: string; envKey?: string; login?: boolean } | undefined {
     const registration = this.#providers.get(provider);
     if (!registration) return undefined;
-    const { api, baseUrl, envKey } = registration;
-    return { api, ...(baseUrl !== undefined ? { baseUrl } : {}), ...(envKey ? { envKey } : {}) };
+    const { api, baseUrl, envKey, login } = registration;
+    return { api, ...(baseUrl !== undefined ? { baseUrl } : {}), ...(envKey ? { envKey } : {}), ...(login ? { login } : {}) };
   }
 
   hasProvider(provider: string): boolean {
