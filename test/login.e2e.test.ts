@@ -5,9 +5,9 @@
  * and pi's auth.json used as it is.
  */
 import { spawn } from "node:child_process";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOAuth, type FakeOAuth } from "./fake-oauth/server.js";
 import { NODE } from "./helpers/node.js";
 import { CLI } from "./helpers/rpc-client.js";
@@ -21,6 +21,10 @@ beforeAll(async () => {
   oauth = await startFakeOAuth();
 });
 afterAll(() => oauth.close());
+afterEach(() => {
+  oauth.holdDeviceCodes(false);
+  oauth.setRefreshDelay(0);
+});
 
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, ANTHROPIC_OAUTH_TOKEN: undefined, COPILOT_GITHUB_TOKEN: undefined };
 
@@ -96,6 +100,17 @@ describe("atomic login", () => {
     expect(authOf(dir)["github-copilot"]).toMatchObject({ type: "oauth", refresh: expect.stringMatching(/^ghu_/) });
   });
 
+  it("Ctrl-C while waiting for the device code cancels the login; nothing is stored", async () => {
+    oauth.holdDeviceCodes(true);
+    const dir = agentDir();
+    const login = start(["login", "kimi-coding"], dir);
+    await login.line(/enter the code: CODE-\d+/);
+    login.child.kill("SIGINT");
+    expect(await login.exited).toBe(1);
+    expect(login.output().stderr).toBe("Login cancelled.\n");
+    expect(existsSync(join(dir, "auth.json"))).toBe(false);
+  });
+
   it("without a provider and no terminal: the list, and a usage error", async () => {
     const result = await runCli(["login"], { cwd: agentDir(), agentDir: agentDir() });
     expect(result.code).toBe(2);
@@ -142,7 +157,6 @@ describe("logged-in agents", () => {
     const dir = agentDir({ anthropic: { type: "oauth", access: "sk-ant-oat01-expired", refresh, expires: Date.now() - 60_000 } });
     fake.setDefault({ text: "hello" });
     const [first, second] = await Promise.all([prompt(dir), prompt(dir)]);
-    oauth.setRefreshDelay(0);
     expect([first.code, second.code]).toEqual([0, 0]);
     expect(oauth.grants("refresh_token").filter((request) => request.body?.refresh_token === refresh)).toHaveLength(1);
     const stored = authOf(dir).anthropic!;
