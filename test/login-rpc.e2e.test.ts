@@ -80,6 +80,7 @@ describe("login over RPC", () => {
   });
 
   it("a device code: the response names it; login_wait answers once it is entered", async () => {
+    oauth.holdDeviceCodes(true);
     const rpc = client();
     try {
       const started = await rpc.request({ type: "login", provider: "github-copilot" });
@@ -88,7 +89,10 @@ describe("login over RPC", () => {
         data: { kind: "device_code", method: "device_code", acceptsInput: false, userCode: expect.stringMatching(/^CODE-/), verificationUri: "https://github.com/login/device" },
       });
       const { loginId } = data(started) as { loginId: string };
-      expect(await rpc.request({ type: "login_wait", loginId }, 30_000)).toMatchObject({ success: true, data: { provider: "github-copilot" } });
+      expect(await rpc.request({ type: "login_input", loginId, input: "x" })).toMatchObject({ success: false, error: expect.stringContaining("takes no pasted input") });
+      const waiting = rpc.request({ type: "login_wait", loginId }, 30_000);
+      oauth.approve((data(started) as { userCode: string }).userCode);
+      expect(await waiting).toMatchObject({ success: true, data: { provider: "github-copilot" } });
     } finally {
       await rpc.close();
     }

@@ -56,4 +56,6 @@ export interface LoginFlow {
 export interface LoginMethod {
   id: "browser" | "copy_code" | "device_code";
   label: string;
+  /** The method also takes a pasted redirect URL or code (`login_input`). */
+  takesInput: boolean;
 }

@@ -12,15 +12,15 @@ export interface LoginProvider {
   load(): Promise<LoginFlow>;
 }
 
-const BROWSER: LoginMethod = { id: "browser", label: "Browser sign-in (the browser returns to this machine; elsewhere, paste the address it ends on)" };
-const BROWSER_ONLY: LoginMethod = { id: "browser", label: "Browser sign-in (the browser must return to this machine)" };
-const DEVICE_CODE: LoginMethod = { id: "device_code", label: "Device code (enter a code on any device)" };
+const BROWSER: LoginMethod = { id: "browser", label: "Browser sign-in (the browser returns to this machine; elsewhere, paste the address it ends on)", takesInput: true };
+const BROWSER_ONLY: LoginMethod = { id: "browser", label: "Browser sign-in (the browser must return to this machine)", takesInput: false };
+const DEVICE_CODE: LoginMethod = { id: "device_code", label: "Device code (enter a code on any device)", takesInput: false };
 
 export const LOGIN_PROVIDERS: readonly LoginProvider[] = [
   {
     provider: "anthropic",
     name: "Anthropic (Claude Pro/Max)",
-    methods: [BROWSER, { id: "copy_code", label: "Copy a code (Anthropic's page shows a code to paste; for headless machines)" }],
+    methods: [BROWSER, { id: "copy_code", label: "Copy a code (Anthropic's page shows a code to paste; for headless machines)", takesInput: true }],
     load: async () => (await import("./providers/anthropic.js")).anthropicLogin,
   },
   {

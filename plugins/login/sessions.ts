@@ -18,6 +18,7 @@ export type { LoginStart, LoginUpdate };
 interface Running {
   id: string;
   provider: string;
+  acceptsInput: boolean;
   controller: AbortController;
   done: Promise<void>;
   /** The flow's request for pasted text, while it waits for one. */
@@ -51,17 +52,15 @@ export class LoginSessions {
     let first: (start: LoginStart) => void;
     let failedEarly: (error: Error) => void;
     const started = new Promise<LoginStart>((resolve, reject) => ((first = resolve), (failedEarly = reject)));
-    let acceptsInput = false;
+    const acceptsInput = entry.methods.find((candidate) => candidate.id === method)?.takesInput ?? false;
     let announced = false;
-    const running: Running = { id, provider, controller, done: Promise.resolve() };
+    const running: Running = { id, provider, acceptsInput, controller, done: Promise.resolve() };
     const io: LoginIo = {
       signal: controller.signal,
       notify: (notice) => {
         this.#emit({ loginId: id, provider, ...noticeFields(notice) });
         if (announced || notice.type === "progress") return;
         announced = true;
-        // A browser login also takes pasted text (asked for right after the address is given), except Radius's.
-        acceptsInput = notice.type === "auth_url" && !(provider === "radius");
         const { type, ...fields } = notice;
         first({ loginId: id, provider, method, acceptsInput, kind: type, ...fields } as LoginStart);
       },
@@ -101,6 +100,7 @@ export class LoginSessions {
   /** Hands pasted text to a running login and waits for how it ends. */
   async input(loginId: string, text: string): Promise<string> {
     const running = this.#get(loginId);
+    if (!running.acceptsInput) throw new Error(`This ${running.provider} login takes no pasted input: it ends when the sign-in is completed (login_wait).`);
     if (running.paste) {
       running.paste.resolve(text);
       running.paste = undefined;
