@@ -187,6 +187,8 @@ class Lines {
       };
       const onAbort = () => {
         if (this.#waiting === done) this.#waiting = undefined;
+        // The question is over (the browser's callback came): what follows starts on a line of its own.
+        io.stdout.write("\n");
         reject(new Error(LOGIN_CANCELLED));
       };
       signal?.addEventListener("abort", onAbort, { once: true });
