@@ -3,12 +3,15 @@
  * `authenticate` runs it and the editor shows the link (a URL elicitation, or Atomic's
  * `_atomic/login` notification for an editor without them); declining cancels the login.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOAuth, type FakeOAuth } from "./fake-oauth/server.js";
 import { AcpAgent } from "./helpers/acp-client.js";
 import { tempDir } from "./helpers/temp.js";
+import { useFakeLlm } from "./helpers/use-fake-llm.js";
+
+const fake = useFakeLlm();
 
 let oauth: FakeOAuth;
 beforeAll(async () => {
@@ -20,9 +23,15 @@ afterEach(async () => {
   await Promise.all(agents.splice(0).map((agent) => agent.close()));
 });
 
-function agent(): { agent: AcpAgent; agentDir: string } {
+function agent(args: string[] = []): { agent: AcpAgent; agentDir: string } {
   const agentDir = tempDir("atomic-login-acp-");
-  const created = new AcpAgent({ args: ["--mode", "acp"], cwd: tempDir("atomic-cwd-"), agentDir, env: { ATOMIC_OAUTH_TEST_ORIGIN: oauth.origin } });
+  writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { anthropic: { baseUrl: fake.url } } }));
+  const created = new AcpAgent({
+    args: ["--mode", "acp", ...args],
+    cwd: tempDir("atomic-cwd-"),
+    agentDir,
+    env: { ATOMIC_OAUTH_TEST_ORIGIN: oauth.origin, ANTHROPIC_API_KEY: undefined, ANTHROPIC_OAUTH_TOKEN: undefined },
+  });
   agents.push(created);
   return { agent: created, agentDir };
 }
@@ -51,6 +60,21 @@ describe("ACP sign-in", () => {
     });
     expect(loginOf(agentDir, "anthropic")).toMatchObject({ type: "oauth" });
     await until(() => acp.otherNotifications.some((note) => note.method === "elicitation/complete"));
+  });
+
+  it("a session opened before the login prompts with it once the editor has signed in", async () => {
+    const { agent: acp } = agent(["--model", "anthropic/claude-sonnet-5-5"]);
+    await acp.initialize({ elicitation: { url: {} } });
+    const { sessionId } = await acp.newSession(tempDir("atomic-cwd-"));
+    await expect(acp.prompt(sessionId, "hi")).rejects.toThrow(/No API key found for anthropic/);
+    acp.elicit = async (request) => {
+      await oauth.browse(String(request.url));
+      return { action: "accept" };
+    };
+    await acp.agent.request("authenticate", { methodId: "anthropic" });
+    fake.script({ text: "Hello." });
+    expect(await acp.prompt(sessionId, "hi")).toEqual({ stopReason: "end_turn" });
+    expect(fake.requests[0]!.headers.authorization).toMatch(/^Bearer sk-ant-oat01-/);
   });
 
   it("an editor without elicitations gets the device code in an _atomic/login notification", async () => {
