@@ -30,8 +30,12 @@ export interface EmbeddedHost {
   /** Submits a command and resolves with its response (`undefined` for a reply such as `extension_ui_response`). */
   send(record: unknown, source?: CommandSource): Promise<Response | undefined>;
   submit(record: unknown, options: SubmitOptions): Promise<void>;
-  /** Listens to every outward event; returns the unsubscribe function. */
-  subscribe(listener: EventListener): () => void;
+  /**
+   * Listens to every outward event; returns the unsubscribe function. The boot's events go to the
+   * first listener that does not pass `replay: false` (an internal listener passes it, so the
+   * embedder's own first listener still gets them).
+   */
+  subscribe(listener: EventListener, options?: { replay?: boolean }): () => void;
   shutdown(reason: ShutdownReason): Promise<void>;
   readonly closing: Promise<ShutdownReason>;
 }
