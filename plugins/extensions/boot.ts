@@ -10,11 +10,7 @@ import type { ExtensionsHooks } from "./hooks.js";
 import { discoverExtensions, type PackageExtensions } from "./discover.js";
 import type { ExtensionHost } from "./host.js";
 
-/** All loading shares one budget, below the kernel's boot timeout: slow extensions fail, boot does not. */
-const LOAD_BUDGET_MS = 12_000;
-
 export async function bootExtensions(k: PluginContext, owned: ExtensionsHooks): Promise<ExtensionHost | undefined> {
-  const deadline = Date.now() + LOAD_BUDGET_MS;
   const { cwd, agentDir, cli, settings } = k.config;
   const packages = await packageExtensions(k);
   const found = await discoverExtensions({
@@ -32,7 +28,8 @@ export async function bootExtensions(k: PluginContext, owned: ExtensionsHooks): 
   for (const { path, error } of found.problems) k.reportError({ source: path, hook: "load", error });
   if (found.sources.length === 0 && found.project.length === 0) return undefined;
   const { loadFound } = await import("./load-all.js");
-  return loadFound(k, owned, found, deadline);
+  const seconds = settings.extensionLoadTimeout;
+  return loadFound(k, owned, found, seconds === undefined ? undefined : seconds * 1000);
 }
 
 /** What the packages plugin resolved (when it is loaded): extension files per `-e` entry, the user's, the trusted project's. */

@@ -16,7 +16,8 @@ import { loadExtension } from "./load.js";
 import { ExtensionImporter } from "./load-module.js";
 import type { ExtensionSource } from "./record.js";
 
-export async function loadFound(k: PluginContext, owned: ExtensionsHooks, found: Discovery, deadline: number): Promise<ExtensionHost> {
+/** `limitMs`: how long one extension may take before it is skipped as hung (default `DEFAULT_LOAD_LIMIT_MS`). */
+export async function loadFound(k: PluginContext, owned: ExtensionsHooks, found: Discovery, limitMs?: number): Promise<ExtensionHost> {
   const host = new ExtensionHost(k, owned);
   const { agentDir } = k.config;
   host.snapshotBuiltinTools();
@@ -24,7 +25,7 @@ export async function loadFound(k: PluginContext, owned: ExtensionsHooks, found:
   const [version] = await Promise.all([versionOf(k.config.installDir), loadJsonSchemaSupport()]);
   const importer = new ExtensionImporter(createVirtualModules(host, version), agentDir);
   const loadEach = async (sources: ExtensionSource[]) => {
-    for (const source of sources) await loadExtension(host, importer, source, deadline);
+    for (const source of sources) await loadExtension(host, importer, source, limitMs);
   };
   await loadEach(found.sources);
   if (found.project.length > 0) {

@@ -19,6 +19,8 @@ export class ExtensionImporter {
   readonly #modules: VirtualModules;
   /** Where the virtual module names asked for go: the extension being imported (imports run one at a time). */
   #served: Set<string> | undefined;
+  /** Told of each file jiti transpiles (a cache miss) for the extension being imported: its progress. */
+  #onTranspile: (() => void) | undefined;
   /** jiti's transpile cache: the agent dir's private folder (never the shared temp dir), or off. */
   readonly #agentDir: string;
   #cache: string | false | undefined;
@@ -29,16 +31,21 @@ export class ExtensionImporter {
     this.#agentDir = agentDir;
   }
 
-  /** Imports `path`; every virtual module name it asked for is added to `served`. Not concurrent. */
-  async import(path: string, served: Set<string>): Promise<ImportResult> {
+  /**
+   * Imports `path`; every virtual module name it asked for is added to `served`; `onTranspile` is
+   * called for each file transpiled (synchronously, while the import blocks the event loop). Not concurrent.
+   */
+  async import(path: string, served: Set<string>, onTranspile?: () => void): Promise<ImportResult> {
     let mod: unknown;
     this.#served = served;
+    this.#onTranspile = onTranspile;
     try {
       mod = await this.#loader().import(path);
     } catch (error) {
       return { error: `Cannot load extension ${path}: ${error instanceof Error ? error.message : String(error)}` };
     } finally {
       if (this.#served === served) this.#served = undefined;
+      if (this.#onTranspile === onTranspile) this.#onTranspile = undefined;
       if (this.#cache) privatizeFiles(this.#cache, this.#swept);
     }
     const factory = (mod as { default?: unknown } | undefined)?.default ?? mod;
@@ -60,8 +67,16 @@ export class ExtensionImporter {
       },
     });
     this.#cache = transpileCache(this.#agentDir);
-    this.#jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: this.#cache, interopDefault: true, virtualModules });
-    return this.#jiti;
+    const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: this.#cache, interopDefault: true, virtualModules });
+    // jiti calls its transform only on a cache miss, and every jiti it makes for nested files
+    // shares these options: the one place a cold import's progress can be seen.
+    const transform = jiti.options.transform!;
+    jiti.options.transform = (options) => {
+      this.#onTranspile?.();
+      return transform(options);
+    };
+    this.#jiti = jiti;
+    return jiti;
   }
 }
 
