@@ -23,7 +23,10 @@ export async function loadFound(k: PluginContext, owned: ExtensionsHooks, found:
   host.snapshotBuiltinTools();
   // Extension tools are mostly JSON Schema (TypeBox): with the converter loaded, a schema it cannot read fails at registerTool.
   const [version] = await Promise.all([versionOf(k.config.installDir), loadJsonSchemaSupport()]);
-  const importer = new ExtensionImporter(createVirtualModules(host, version), agentDir);
+  // An extension's own DefaultResourceLoader imports through a second importer (imports are not concurrent).
+  let nested: ExtensionImporter | undefined;
+  const modules = createVirtualModules(host, version, () => (nested ??= new ExtensionImporter(modules, agentDir)));
+  const importer = new ExtensionImporter(modules, agentDir);
   const loadEach = async (sources: ExtensionSource[]) => {
     for (const source of sources) await loadExtension(host, importer, source, limitMs);
   };

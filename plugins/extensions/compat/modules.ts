@@ -16,6 +16,9 @@ import * as piAi from "./pi-ai.js";
 import * as piCodingAgent from "./pi-coding-agent.js";
 import * as piTui from "./pi-tui.js";
 import * as typebox from "./typebox.js";
+import { discoverAndLoadExtensionsWith, DefaultResourceLoader as BaseResourceLoader } from "./resource-loader.js";
+import { SessionManager as BaseSessionManager } from "./session-manager.js";
+import type { ExtensionImporter } from "../load-module.js";
 
 /** Module names extensions import, mapped to the objects they get. */
 export type VirtualModules = Record<string, Record<string, unknown>>;
@@ -32,7 +35,8 @@ export const MODULE_NAMES = [
   "atomic-agent/extensions",
 ] as const;
 
-export function createVirtualModules(host: ExtensionHost, version: string): VirtualModules {
+/** `importer`: how an extension's own DefaultResourceLoader imports the files it loads. */
+export function createVirtualModules(host: ExtensionHost, version: string, importer?: () => ExtensionImporter): VirtualModules {
   const models = () => host.models;
   const agent = () => host.agent;
   const boundAi = {
@@ -44,8 +48,19 @@ export function createVirtualModules(host: ExtensionHost, version: string): Virt
     getModels: (provider: string) => models().modelsOf(provider),
     getProviders: () => models().providers(),
   } satisfies Partial<typeof piAi>;
+  const agentDir = host.k.config.agentDir;
+  const importFactory = async (path: string) => (importer ? importer().import(path, new Set()) : { error: `Cannot load extension ${path}: no extension loader` });
+  // Per agent: the agent dir and the loader these classes default to.
+  const AgentSessionManager = class SessionManager extends BaseSessionManager {};
+  AgentSessionManager.agentDir = agentDir;
+  const AgentResourceLoader = class DefaultResourceLoader extends BaseResourceLoader {};
+  AgentResourceLoader.importFactory = importFactory;
   const boundCodingAgent = {
-    getAgentDir: () => host.k.config.agentDir,
+    getAgentDir: () => agentDir,
+    SessionManager: AgentSessionManager,
+    DefaultResourceLoader: AgentResourceLoader,
+    discoverAndLoadExtensions: (configuredPaths: string[], cwd: string, dir = agentDir, eventBus?: Parameters<typeof discoverAndLoadExtensionsWith>[4]) =>
+      discoverAndLoadExtensionsWith(importFactory, configuredPaths, cwd, dir, eventBus),
     VERSION: version,
     ...builtinToolFactories(host.builtinTools),
     withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => queueFileMutation(host.fileQueues, resolve(host.k.config.cwd, path), fn),
