@@ -30,6 +30,7 @@ import promptTemplates from "../plugins/prompt-templates/index.js";
 import packages from "../plugins/packages/index.js";
 import extensions from "../plugins/extensions/index.js";
 import mcp from "../plugins/mcp/index.js";
+import codemode from "../plugins/codemode/index.js";
 
 /** In a stable order; the kernel re-orders by dependencies. */
 export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
@@ -60,6 +61,7 @@ export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   promptTemplates,
   packages,
   mcp,
+  codemode,
   extensions,
 ];
 

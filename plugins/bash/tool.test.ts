@@ -32,9 +32,21 @@ describe("bash tool: results", () => {
     expect(text).toBe("one\ntwo\nthree\n");
   });
 
-  it("throws on a non-zero exit with the output and the code", async () => {
-    await expect(bash({ command: "echo failing; exit 3" })).rejects.toThrow(/^failing\n\n\nCommand exited with code 3$/);
-    await expect(bash({ command: "exit 2" })).rejects.toThrow(/^Command exited with code 2$/);
+  it("a non-zero exit is an error result with the output and the code, and its structured result for callers", async () => {
+    const failed = await bash({ command: "echo failing; exit 3" });
+    expect(failed.isError).toBe(true);
+    expect(textOf(failed)).toBe("failing\n\n\nCommand exited with code 3");
+    expect(failed.structuredContent).toMatchObject({ output: "failing\n", truncated: false, exit_code: 3 });
+    expect(textOf(await bash({ command: "exit 2" }))).toBe("Command exited with code 2");
+  });
+
+  it("hands callers up to 1 MiB of output (the model sees the tail), and its first and last 512 KiB past that", async () => {
+    const whole = await bash({ command: "seq 1 5000" });
+    expect((whole.structuredContent as { output: string }).output).toBe(`${Array.from({ length: 5000 }, (_, i) => i + 1).join("\n")}\n`);
+    const huge = (await bash({ command: "head -c 1200000 /dev/zero | tr '\\0' x" })).structuredContent as { output: string; truncated: boolean; full_output_path?: string };
+    expect(huge.truncated).toBe(true);
+    expect(huge.output).toMatch(/^x{524288}\n\[\.\.\. 151424 bytes omitted \.\.\.\]\nx{524288}$/);
+    expect(huge.full_output_path).toBe((await readFile(huge.full_output_path!, "utf8")).length === 1200000 ? huge.full_output_path : "");
   });
 
   it("keeps the tail and saves the complete output to a file", async () => {

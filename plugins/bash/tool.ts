@@ -9,6 +9,7 @@ import { defineTool, type ToolDefinition, type ToolResult } from "../../kernel/i
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../../lib/truncate/index.js";
 import { runShellCommand, type RunShellResult } from "./run.js";
 import { withCommandPrefix } from "./shell.js";
+import { BASH_OUTPUT_SCHEMA, structuredResult } from "./structured.js";
 import { BASH_JSON_SCHEMA } from "./json-schema.generated.js";
 
 /** At most one partial update per this interval (plus a final one). */
@@ -45,11 +46,13 @@ export function createBashTool(options: BashToolOptions): ToolDefinition<ReturnT
       "tool or grep it). A non-zero exit code is reported as an error. Commands run non-interactively (no stdin); " +
       "use `timeout` for commands that might hang, and prefer the read/grep/find/ls tools for inspecting files.",
     parameters: bashParams(defaultTimeout),
+    outputSchema: BASH_OUTPUT_SCHEMA as unknown as Record<string, unknown>,
     ...(defaultTimeout === DEFAULT_TOOL_TIMEOUT_SECONDS ? { precomputedJsonSchema: BASH_JSON_SCHEMA } : {}),
     async execute(args, ctx): Promise<ToolResult> {
       const updates = throttledUpdates((text) => ctx.onUpdate({ content: [{ type: "text", text }], details: { truncation: null, fullOutputPath: null } }));
       const timeout = args.timeout ?? defaultTimeout;
       let result: RunShellResult;
+      const startedAt = performance.now();
       try {
         result = await runShellCommand({
           command: withCommandPrefix(args.command, options.commandPrefix),
@@ -69,8 +72,11 @@ export function createBashTool(options: BashToolOptions): ToolDefinition<ReturnT
       const fail = (status: string) => new Error(body ? `${body}\n\n${status}` : status);
       if (result.cancelled) throw fail("Command aborted");
       if (result.timedOut) throw fail(`Command timed out after ${timeout} seconds`);
-      if (result.exitCode !== 0) throw fail(`Command exited with code ${result.exitCode ?? "unknown"}`);
+      if (result.exitCode === undefined) throw fail("Command exited with code unknown");
+      const structuredContent = await structuredResult(result, result.exitCode, performance.now() - startedAt);
+      if (result.exitCode !== 0) return { content: [{ type: "text", text: fail(`Command exited with code ${result.exitCode}`).message }], isError: true, structuredContent };
       return {
+        structuredContent,
         content: [{ type: "text", text: body || "(no output)" }],
         details: {
           truncation: result.truncated ? result.truncation : null,

@@ -127,6 +127,7 @@ export class McpController {
         connectTimeoutMs: this.#options.connectTimeoutMs,
         startupWaitMs: this.#options.startupWaitMs,
         saveText: saveToTempFile,
+        wantCodemode: (on) => k.maybeService("codemode")?.want(k.name, on),
       });
       const files = configFiles(k.config.agentDir, k.config.cwd);
       const loaded = await loadConfig(files, k.config.trusted);

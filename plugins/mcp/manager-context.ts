@@ -17,4 +17,6 @@ export interface ManagerContext {
   startupWaitMs: number;
   /** Keeps the whole text of a cut result; returns its path. */
   saveText(text: string): Promise<string>;
+  /** Some enabled server has tools only codemode scripts reach: codemode should be offered by default. */
+  wantCodemode(on: boolean): void;
 }

@@ -47,6 +47,10 @@ export class McpManager {
     return this.#ctx.startupWaitMs;
   }
 
+  wantCodemode(on: boolean): void {
+    this.#ctx.wantCodemode(on);
+  }
+
   async start(files: ServerEntry[], errors: string[]): Promise<void> {
     this.#files = files;
     this.#errors = errors;
@@ -232,8 +236,7 @@ export class McpManager {
     for (const tool of offered) {
       const agentName = names.get(tool.name)!;
       const exposure = toolExposureOf(config, tool.name);
-      const wanted = exposure === "direct" || (exposure === "deferred" && server.loaded.has(tool.name));
-      if (!wanted) {
+      if (exposure === "hidden") {
         this.#tools.unregister(agentName);
         continue;
       }
@@ -244,7 +247,15 @@ export class McpManager {
         ...(tool.title ? { title: tool.title } : {}),
         inputSchema: tool.inputSchema as Record<string, unknown>,
       };
-      this.#tools.register(mcpToolDefinition(agentName, source, (s, t, args, ctx) => this.callTool(s, t, args, ctx)));
+      const about = config.description?.trim() || connection.instructions?.trim().split("\n", 1)[0];
+      const namespace = {
+        name: `mcp__${name}`,
+        aliases: [name],
+        ...(about ? { description: about } : {}),
+        ...(connection.instructions ? { instructions: connection.instructions } : {}),
+      };
+      const reach = exposure === "direct" ? "direct" : "indirect";
+      this.#tools.register(mcpToolDefinition(agentName, source, (s, t, args, ctx) => this.callTool(s, t, args, ctx), { namespace, reach, loaded: server.loaded.has(tool.name) }));
     }
     this.#reach.sync();
   }

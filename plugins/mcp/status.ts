@@ -41,7 +41,7 @@ export function serverStatus(server: ManagedServer, tools: AgentTools): McpServe
         toolName,
         ...(tool.description ? { description: tool.description.trim().split("\n", 1)[0]! } : {}),
         exposure: toolExposureOf(config, tool.name),
-        loaded: tools.isRegistered(toolName),
+        loaded: toolExposureOf(config, tool.name) === "direct" ? tools.isRegistered(toolName) : server.loaded.has(tool.name),
       };
     }),
   };

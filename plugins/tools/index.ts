@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { definePlugin, defineSetting, type ToolDefinition } from "../../kernel/index.js";
-import { toolFlags, toolSelection } from "./active-tools.js";
+import { piDefaultTools, toolFlags, toolSelection } from "./active-tools.js";
 import { editTool } from "./edit.js";
 import { TOOL_JSON_SCHEMAS } from "./json-schemas.generated.js";
 import { findTool } from "./find.js";
@@ -43,6 +43,10 @@ export default definePlugin({
       description:
         "The tools offered at startup: names (or * patterns) choose the built-in ones (default read, bash, edit, write; grep, find, ls when named), +name/-name entries change the defaults. --tools overrides it.",
     }),
+    defaultTools: defineSetting(() => z.array(z.string()), {
+      description:
+        "pi's name for the tools setting, read when tools is not set: a project list of only +name/-name entries changes the user's list, and in one list +name/-name apply to the plain names in order.",
+    }),
   },
   apply(k) {
     const workers = new RegexWorkers();
@@ -51,7 +55,10 @@ export default definePlugin({
     // In the configure phase every plugin (bash too) and extension has registered its tools, so
     // every name can be checked.
     k.hooks.boot_configure.tap(k.name, () => {
-      const selection = toolSelection({ cli: k.config.cli, setting: k.config.settings.tools, registered: k.tools.names(), warn: (message) => k.log.warn(message) });
+      const { settings, settingsLayers } = k.config;
+      const layered = settings.defaultTools === undefined ? undefined : piDefaultTools({ user: settingsLayers?.user.defaultTools, project: settingsLayers?.project.defaultTools });
+      const setting = settings.tools ?? layered ?? piDefaultTools({ user: settings.defaultTools });
+      const selection = toolSelection({ cli: k.config.cli, setting, registered: k.tools.names(), warn: (message) => k.log.warn(message) });
       if (selection) k.setActiveTools(selection);
     });
   },

@@ -353,8 +353,8 @@ export type GetMcpServersResponse = {
       state: "disabled" | "pending" | "connecting" | "connected" | "disconnected" | "failed";
       /** Why the last connection failed or dropped. */
       error?: string;
-      /** The server's exposure (tools may differ: toolExposure): direct (offered to the model), deferred (found with tool_search) or hidden. */
-      exposure: "direct" | "deferred" | "hidden";
+      /** The server's exposure (tools may differ: toolExposure): direct (offered to the model), codemode (called from codemode scripts), deferred (found with tool_search) or hidden. */
+      exposure: "direct" | "codemode" | "deferred" | "hidden";
       /** The description its entry gives. */
       description?: string;
       /** First line of the instructions the server sent. */
@@ -369,9 +369,9 @@ export type GetMcpServersResponse = {
         toolName: string;
         /** The first line of the tool's description. */
         description?: string;
-        /** The tool's exposure: direct (offered to the model), deferred (found with tool_search) or hidden. */
-        exposure: "direct" | "deferred" | "hidden";
-        /** Registered with the agent (direct tools once listed, deferred ones once tool_search loaded them). */
+        /** The tool's exposure: direct (offered to the model), codemode (called from codemode scripts), deferred (found with tool_search) or hidden. */
+        exposure: "direct" | "codemode" | "deferred" | "hidden";
+        /** Offered to the model: direct tools once listed, codemode and deferred ones once tool_search loaded them. */
         loaded: boolean;
       }>;
     }>;
