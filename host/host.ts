@@ -6,10 +6,12 @@
  */
 import {
   createStderrLogger,
+  deepMerge,
   ErrorCode,
   isTrustedProject,
   Kernel,
   KernelError,
+  ProcessScope,
   projectSettingsPath,
   userSettingsPath,
   type CliOptions,
@@ -53,6 +55,11 @@ export interface HostOptions {
    * (ACP's `session/new`) is trusted only by the user's settings. Default: this host's `cwd`.
    */
   approvedFolder?: string;
+  /**
+   * What this host shares with others of the process (extension modules, MCP connections,
+   * workers, file caches: see `k.shared`). Default: a scope of its own, which its siblings share.
+   */
+  scope?: ProcessScope;
 }
 
 /** Plugins loaded and flags parsed, nothing applied yet: enough for --help. */
@@ -71,6 +78,7 @@ export async function createHost(options: HostOptions): Promise<HostRuntime> {
 
 export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
   const env = options.env ?? process.env;
+  const scope = options.scope ?? new ProcessScope();
   const log = options.log ?? createStderrLogger();
   const read = options.readSettingsFiles !== false;
   const empty = (path: string): RawSettingsFile => ({ path, exists: false, value: {} });
@@ -115,18 +123,35 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
         settingsLayers: resolved.layers,
         ...(options.installDir ? { installDir: options.installDir } : {}),
       };
-      const kernel = new Kernel({ config, log, flags: composedFlags, ...(options.applyTimeoutMs ? { applyTimeoutMs: options.applyTimeoutMs } : {}) });
-      await kernel.use(definitions);
-      const lateFlags = () => [...flags, ...kernel.lateFlags.map((entry) => entry.flag)];
-      // Values of flags extensions registered while loading, before the startup choices and
-      // session_start read them (pi.getFlag in a session_start handler); still unknown: below.
-      if (parsed.unknown.length > 0)
-        kernel.hookRegistry.viewFor("host").boot_configure.tap({ name: "host", order: "pre" }, () => void Object.assign(cli, parseFlags(argv, lateFlags()).values));
-      await kernel.boot();
-      if (parsed.unknown.length > 0) checkLateFlags(argv, lateFlags(), cli);
+      const kernel = new Kernel({ config, log, flags: composedFlags, shared: scope.holder(), ...(options.applyTimeoutMs ? { applyTimeoutMs: options.applyTimeoutMs } : {}) });
+      try {
+        await kernel.use(definitions);
+        const lateFlags = () => [...flags, ...kernel.lateFlags.map((entry) => entry.flag)];
+        // Values of flags extensions registered while loading, before the startup choices and
+        // session_start read them (pi.getFlag in a session_start handler); still unknown: below.
+        if (parsed.unknown.length > 0)
+          kernel.hookRegistry.viewFor("host").boot_configure.tap({ name: "host", order: "pre" }, () => void Object.assign(cli, parseFlags(argv, lateFlags()).values));
+        await kernel.boot();
+        if (parsed.unknown.length > 0) checkLateFlags(argv, lateFlags(), cli);
+      } catch (error) {
+        // A boot that fails gives back what it took of the shared scope (siblings keep theirs).
+        await kernel.shared.releaseAll().catch(() => undefined);
+        throw error;
+      }
       // A sibling reuses the loaded definitions (user plugins included): nothing is imported twice.
-      const openSibling = (sibling: SiblingOptions) =>
-        prepareHost({ ...options, cwd: sibling.cwd, plugins: definitions, userPlugins: false, approvedFolder: options.approvedFolder ?? options.cwd }).then((next) => next.boot());
+      const openSibling = (sibling: SiblingOptions) => {
+        const settings = sibling.settings ? deepMerge(options.settings ?? {}, sibling.settings) : options.settings;
+        const next = {
+          ...options,
+          cwd: sibling.cwd,
+          plugins: definitions,
+          userPlugins: false,
+          approvedFolder: options.approvedFolder ?? options.cwd,
+          scope,
+          ...(settings ? { settings } : {}),
+        };
+        return prepareHost(next).then((prepared) => prepared.boot());
+      };
       return new HostRuntime(kernel, new Scheduler(kernel.commands, log, () => kernel.events.drain()), openSibling);
     },
   };

@@ -39,6 +39,11 @@ export interface EmbeddedHost {
 /** What a sibling host may differ in: its working folder, hence its project settings and data. */
 export interface SiblingOptions {
   cwd: string;
+  /**
+   * Settings laid over the files for this sibling only (what the client that opened it asked
+   * for, e.g. through ACP's `_meta`), over the parent's own overrides.
+   */
+  settings?: Record<string, unknown>;
 }
 
 /** What the host hands the transport it serves with. */

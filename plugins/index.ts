@@ -10,11 +10,12 @@ export type { LoadedSession, SessionApi, SessionContext, SessionInfo, SessionSto
 export type { SettingsApi } from "./settings/api.js";
 export type { CompactionApi, CompactOptions } from "./compaction/api.js";
 export type { EventOptions, EventOptionsApi } from "./event-options/api.js";
-export type { ExtensionsApi, ExtensionSummary, UiResponse } from "./extensions/api.js";
+export type { DialogsApi, ExtensionsApi, ExtensionSummary, UiResponse } from "./extensions/api.js";
 export type { CodemodeApi } from "./codemode/api.js";
 export type { McpApi, McpExposure, McpServerSource, McpServerState, McpServerStatus, McpStatus, McpToolStatus, RegisteredMcpServer } from "./mcp/api.js";
 export type { SlashCommandEntry, SlashCommandProvider, SlashCommandsApi, SlashCommandSource } from "./slash-commands/api.js";
 export type { LoadedPackage, PackageResolution, PackagesApi, PackageScope, PackageSetting } from "./packages/api.js";
+export type { CommandSpawn, ConfinedSpawn, ConfineOptions, FileGuard, SandboxApi, SandboxMode, SandboxPolicy, SandboxSetting, SandboxState } from "./sandbox/api.js";
 // Every module that declares settings, flags, events or services, so their augmentations apply.
 export type {} from "./agent/api.js";
 export type {} from "./agent/events.js";
@@ -41,6 +42,7 @@ export type {} from "./provider-anthropic/settings.js";
 export type {} from "./provider-replay/index.js";
 export type {} from "./retry/events.js";
 export type {} from "./retry/settings.js";
+export type {} from "./sandbox/api.js";
 export type {} from "./session-jsonl/index.js";
 export type {} from "./session/api.js";
 export type {} from "./session/index.js";

@@ -73,9 +73,8 @@ describe("bash tool: results", () => {
 
 describe("bash tool: stopping", () => {
   it("times out, killing the command, with the output so far", async () => {
-    const started = Date.now();
-    await expect(bash({ command: "echo started; sleep 30", timeout: 0.5 })).rejects.toThrow(/^started\n\n\nCommand timed out after 0.5 seconds$/);
-    expect(Date.now() - started).toBeLessThan(3000);
+    // The command would outlive the test's timeout: only the kill ends it.
+    await expect(bash({ command: "echo started; sleep 600", timeout: 0.5 })).rejects.toThrow(/^started\n\n\nCommand timed out after 0.5 seconds$/);
   });
 
   it("treats a timeout beyond the timer range as a long timeout, not an instant kill", async () => {
@@ -86,9 +85,9 @@ describe("bash tool: stopping", () => {
   it("aborts mid-command and kills the whole process tree", async () => {
     const controller = new AbortController();
     let backgroundPid = 0;
-    const started = Date.now();
+    // Both sleeps outlive the test's timeout: only killing the tree ends them.
     const promise = bash(
-      { command: "sleep 30 & echo $!; sleep 30" },
+      { command: "sleep 600 & echo $!; sleep 600" },
       {
         signal: controller.signal,
         onUpdate: (partial) => {
@@ -98,9 +97,8 @@ describe("bash tool: stopping", () => {
       },
     );
     await expect(promise).rejects.toThrow(/\n\nCommand aborted$/);
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(backgroundPid).toBeGreaterThan(0);
-    expect(await waitUntil(() => !isProcessAlive(backgroundPid), 2000)).toBe(true);
+    expect(await waitUntil(() => !isProcessAlive(backgroundPid), 20_000)).toBe(true);
   });
 });
 
@@ -109,7 +107,8 @@ describe("bash tool: partial updates", () => {
     const updates: ToolResult[] = [];
     await bash({ command: "for i in 1 2 3 4 5; do echo $i; sleep 0.1; done" }, { onUpdate: (partial) => updates.push(partial) });
     const texts = updates.map(textOf);
-    expect(texts.length).toBeGreaterThanOrEqual(5);
+    // A busy machine may deliver two lines in one chunk: more than one update is the behaviour.
+    expect(texts.length).toBeGreaterThan(1);
     for (let i = 1; i < texts.length; i++) expect(texts[i]!.startsWith(texts[i - 1]!)).toBe(true);
     expect(texts.at(-1)).toBe("1\n2\n3\n4\n5\n");
     expect(updates[0]!.details).toEqual({ truncation: null, fullOutputPath: null });
@@ -121,6 +120,7 @@ describe("bash tool: partial updates", () => {
     await bash({ command: "for i in $(seq 1 100); do echo $i; sleep 0.005; done" }, { onUpdate: () => count++ });
     const elapsed = Date.now() - started;
     expect(count).toBeGreaterThan(1);
+    // A slower machine only loosens this bound (it counts updates per elapsed time).
     expect(count).toBeLessThanOrEqual(Math.ceil(elapsed / 50) + 2);
   });
 });

@@ -9,8 +9,9 @@ import type {} from "../packages/api.js";
 import type { ExtensionsHooks } from "./hooks.js";
 import { discoverExtensions, type PackageExtensions } from "./discover.js";
 import type { ExtensionHost } from "./host.js";
+import type { UiBridge } from "./ui-bridge.js";
 
-export async function bootExtensions(k: PluginContext, owned: ExtensionsHooks): Promise<ExtensionHost | undefined> {
+export async function bootExtensions(k: PluginContext, owned: ExtensionsHooks, bridge: UiBridge | undefined): Promise<ExtensionHost | undefined> {
   const { cwd, agentDir, cli, settings } = k.config;
   const packages = await packageExtensions(k);
   const found = await discoverExtensions({
@@ -29,7 +30,7 @@ export async function bootExtensions(k: PluginContext, owned: ExtensionsHooks): 
   if (found.sources.length === 0 && found.project.length === 0) return undefined;
   const { loadFound } = await import("./load-all.js");
   const seconds = settings.extensionLoadTimeout;
-  return loadFound(k, owned, found, seconds === undefined ? undefined : seconds * 1000);
+  return loadFound(k, owned, found, seconds === undefined ? undefined : seconds * 1000, bridge);
 }
 
 /** What the packages plugin resolved (when it is loaded): extension files per `-e` entry, the user's, the trusted project's. */

@@ -10,6 +10,7 @@ import { definePlugin, defineSetting } from "../../kernel/index.js";
 import type {} from "../slash-commands/api.js";
 import type { ExtensionsApi } from "./api.js";
 import { bootExtensions } from "./boot.js";
+import { createBridge, dialogsApi } from "./dialogs.js";
 import { ExtensionErrorSchema, ExtensionUiRequestSchema } from "./events.js";
 import { extensionsHookDeclarations } from "./hooks.js";
 import type { ExtensionHost } from "./host.js";
@@ -23,7 +24,7 @@ export default definePlugin({
   dependsOn: ["slash-commands"],
   requires: ["agent", "models", "slashCommands"],
   after: ["session"],
-  provides: ["extensions"],
+  provides: ["extensions", "dialogs"],
   settings: {
     extensions: defineSetting(() => z.array(z.string()), {
       scope: "user",
@@ -72,10 +73,12 @@ export default definePlugin({
     k.hooks.plugin_error.tap(k.name, ({ source, hook, error }) => k.events.emit("extension_error", { extensionPath: source, event: hook, error }));
     const owned = k.ownHooks(extensionsHookDeclarations);
     k.registerCommand(uiReplyCommand(owned, k.log));
+    const bridge = createBridge(k);
+    k.provide("dialogs", dialogsApi(bridge));
     // The load phase: after every plugin applied (built-in tools exist to override), before the
     // startup model is chosen (configure) and session_start (start).
     k.hooks.boot_load.tapPromise(k.name, async () => {
-      host = await bootExtensions(k, owned);
+      host = await bootExtensions(k, owned, bridge);
     });
   },
 });

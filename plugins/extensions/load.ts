@@ -13,7 +13,7 @@
 import { performance } from "node:perf_hooks";
 import { SlowNotices, watchSlow } from "../../kernel/index.js";
 import type { ExtensionHost } from "./host.js";
-import type { ExtensionImporter } from "./load-module.js";
+import type { SharedModules } from "./load-module.js";
 import { createPiApi } from "./pi-api.js";
 import { ExtensionRecord, type ExtensionSource } from "./record.js";
 
@@ -22,7 +22,7 @@ export const DEFAULT_LOAD_LIMIT_MS = 600_000;
 /** When a slow extension's progress lines come (ms since it began loading), then every minute. */
 const NOTICE_MS = [5_000, 15_000, 30_000, 60_000] as const;
 
-export async function loadExtension(host: ExtensionHost, importer: ExtensionImporter, source: ExtensionSource, limitMs = DEFAULT_LOAD_LIMIT_MS): Promise<ExtensionRecord> {
+export async function loadExtension(host: ExtensionHost, modules: SharedModules, source: ExtensionSource, limitMs = DEFAULT_LOAD_LIMIT_MS): Promise<ExtensionRecord> {
   const record = new ExtensionRecord(source, host.records.length);
   host.records.push(record);
   const started = performance.now();
@@ -37,17 +37,18 @@ export async function loadExtension(host: ExtensionHost, importer: ExtensionImpo
   const doing = () => (phase === "importing" && transpiled > 0 ? `importing, ${transpiled} files transpiled so far` : phase);
   const notices = new SlowNotices((seconds) => host.k.log.info(`Still loading extension ${source.path}: ${doing()} (${seconds} s)`), NOTICE_MS);
   const work = (async (): Promise<string | undefined> => {
-    const imported = await importer.import(source.path, record.served, () => {
+    const imported = await modules.import(source.path, host, () => {
       transpiled++;
       notices.check();
     });
     if ("error" in imported) return imported.error;
+    for (const name of imported.served) record.served.add(name);
     // Skipped while importing: its factory never runs (it would start what nobody will stop).
     if (record.error !== undefined) return undefined;
     phase = "running its factory";
     const pi = createPiApi(host, record);
     try {
-      await imported.factory(pi);
+      await host.enter(() => imported.factory(pi));
     } catch (error) {
       return `Extension ${source.path} failed while loading: ${error instanceof Error ? error.message : String(error)}`;
     }
@@ -59,10 +60,13 @@ export async function loadExtension(host: ExtensionHost, importer: ExtensionImpo
       limitMs,
       noticeMs: [],
       notice: () => undefined,
-      onLimit: () =>
-        new Error(
+      onLimit: () => {
+        // The imports after it (this agent's next extensions, a sibling's) stop waiting for it.
+        if (phase === "importing") modules.abandon(source.path);
+        return new Error(
           `Extension ${source.path} did not finish loading within ${formatSeconds(limitMs)} (still ${doing()}); it is skipped. Raise extensionLoadTimeout (seconds) in settings.json to wait longer.`,
-        ),
+        );
+      },
     });
   } catch (error) {
     failure = error instanceof Error ? error.message : String(error);

@@ -131,7 +131,7 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
         throw new Error(`Entry not found: ${entryId}`);
       session().append({ type: "label", targetId: entryId, ...(label ? { label: String(label) } : {}) });
     },
-    exec: (command, args, options) => exec(command, Array.isArray(args) ? args : [], k.config.cwd, options),
+    exec: (command, args, options) => exec(command, Array.isArray(args) ? args : [], k.config.cwd, options, k.maybeService("sandbox")),
     getActiveTools: () => k.tools.activeNames(),
     getAllTools: () => allTools(host),
     getSettings: () => copySettings(k.config.settings),

@@ -23,7 +23,7 @@ export function adaptTool(host: ExtensionHost, path: string, tool: ToolDefinitio
     name,
     description,
     parameters: isZodSchema(parameters) ? parameters : { jsonSchema: plainJsonSchema(name, parameters) },
-    ...(prepareArguments ? { prepareArguments: (args: unknown) => prepareArguments.call(tool, args) } : {}),
+    ...(prepareArguments ? { prepareArguments: (args: unknown) => host.enter(() => prepareArguments.call(tool, args)) } : {}),
     execute: (args, call) =>
       host.gate.run(
         async () => {

@@ -11,6 +11,7 @@ import type { McpStatus, McpServerStatus } from "./api.js";
 import { exposuresOf, namespaceOf, toolExposureOf, type ServerEntry } from "./config.js";
 import { McpConnection } from "./connection.js";
 import { launchOf } from "./resolve.js";
+import { connectionKey, type ConnectionListener } from "./shared-connections.js";
 import { toToolResult } from "./results.js";
 import { AgentTools } from "./tool-registry.js";
 import { mcpToolDefinition } from "./tool-definition.js";
@@ -155,7 +156,7 @@ export class McpManager {
 
   async close(): Promise<void> {
     this.#closed = true;
-    await Promise.all([...this.#servers.values()].map((server) => server.connection?.close()));
+    await Promise.all([...this.#servers.values()].map((server) => server.release?.()));
     await Promise.all([...this.#tempFiles].map((path) => unlink(path).catch(() => undefined)));
   }
 
@@ -187,34 +188,49 @@ export class McpManager {
   #stop(server: ManagedServer): void {
     this.#tools.release(server.names.values());
     server.names.clear();
-    const connection = server.connection;
+    const release = server.release;
     server.connection = undefined;
-    void connection?.close();
+    server.release = undefined;
+    void release?.();
   }
 
   #connect(server: ManagedServer): void {
     const { name, config } = server.entry;
+    const ctx = this.#ctx;
     const current = () => this.#servers.get(name) === server && !this.#closed;
-    const connection = new McpConnection(
-      {
-        name,
-        launch: () => launchOf(name, config, this.#ctx.env, this.#ctx.cwd),
-        clientInfo: this.#ctx.clientInfo,
-        timeoutMs: config.timeout !== undefined ? config.timeout * 1000 : this.#ctx.timeoutMs,
-        connectTimeoutMs: this.#ctx.connectTimeoutMs,
-        onTools: () => current() && this.#syncTools(server),
-        onState: (conn) => {
-          if (!current()) return;
-          if (conn.state === "disconnected") this.#ctx.log.warn(`mcp: server "${name}" disconnected: ${conn.error}; it reconnects on the next call`);
-          this.#reach.sync();
-        },
+    const timeoutMs = config.timeout !== undefined ? config.timeout * 1000 : ctx.timeoutMs;
+    const listener: ConnectionListener = {
+      onTools: () => current() && this.#syncTools(server),
+      onState: (conn) => {
+        if (!current()) return;
+        if (conn.state === "disconnected") ctx.log.warn(`mcp: server "${name}" disconnected: ${conn.error}; it reconnects on the next call`);
+        this.#reach.sync();
       },
-      config.type,
+    };
+    const key = connectionKey(name, config, ctx.env, ctx.cwd, { clientInfo: ctx.clientInfo, timeoutMs, connectTimeoutMs: ctx.connectTimeoutMs });
+    const hold = ctx.connections.open(
+      key,
+      (events) =>
+        new McpConnection(
+          {
+            name,
+            launch: () => launchOf(name, config, ctx.env, ctx.cwd),
+            clientInfo: ctx.clientInfo,
+            timeoutMs,
+            connectTimeoutMs: ctx.connectTimeoutMs,
+            onTools: (conn) => events.onTools(conn),
+            onState: (conn) => events.onState(conn),
+          },
+          config.type,
+        ),
+      listener,
     );
+    const connection = hold.connection;
     server.connection = connection;
+    server.release = hold.release;
     void connection.firstAttempt.then(() => (server.settled = true));
     connection.client().catch(() => {
-      if (current()) this.#ctx.log.warn(`mcp: server "${name}" could not connect: ${connection.error}`);
+      if (current()) ctx.log.warn(`mcp: server "${name}" could not connect: ${connection.error}`);
     });
   }
 

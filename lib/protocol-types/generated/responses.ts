@@ -476,6 +476,23 @@ export type GetStateResponse = {
     modelFallbackReason?: string;
     /** Why prompts are refused, and what to change (with modelFallbackReason). */
     modelFallbackMessage?: string;
+    /** The sandbox policy in force for the model's commands and file tools. */
+    sandbox: {
+      /** "off" (the default, as pi: commands and file tools run with the user's rights), "read-only" or "workspace-write". */
+      mode: "off" | "read-only" | "workspace-write";
+      /** false: no network; true: the host's; a list: only these hosts, through Atomic's proxy. */
+      network: boolean | string[];
+      /** Writable besides the workspace and the private /tmp (workspace-write). */
+      writableRoots: string[];
+      /** Never readable by the model's commands and file tools (the agent's credentials and the usual secret folders always). */
+      denyRead: string[];
+      /** "on-request": the model may ask the client to run one command outside the sandbox. */
+      approval: "never" | "on-request";
+      /** How commands are confined here. */
+      enforcement: "none" | "bubblewrap" | "sandbox-exec";
+      /** Why the sandbox cannot start: commands the model starts are refused (never run unconfined). */
+      unavailable?: string;
+    };
     /** Absent for an in-memory session (--no-session). */
     sessionFile?: string;
     /** Absent until set_session_name or --name. */

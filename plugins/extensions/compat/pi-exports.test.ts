@@ -105,7 +105,12 @@ const fakeHost = { k: { config: { agentDir: "/tmp/none", cwd: "/tmp" } }, builti
 
 describe("@earendil-works/pi-coding-agent as extensions get it", () => {
   const names = piValueExports();
-  const served = createVirtualModules(fakeHost, "0")["@earendil-works/pi-coding-agent"]!;
+  const served = createVirtualModules(
+    () => fakeHost,
+    "/tmp/none",
+    "0",
+    async (path) => ({ error: `no loader for ${path}` }),
+  )["@earendil-works/pi-coding-agent"]!;
 
   it("reads pi 1.6's 157 value exports from its .d.ts", () => {
     expect(names).toHaveLength(157);
