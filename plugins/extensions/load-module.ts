@@ -21,7 +21,7 @@ import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { privatizeFiles, transpileCache } from "../../lib/private-dir/index.js";
-import { createVirtualModules, type VirtualModules } from "./compat/modules.js";
+import { addTypeboxValidators, createVirtualModules, type VirtualModules } from "./compat/modules.js";
 import type { ExtensionHost } from "./host.js";
 import type { ExtensionFactory } from "./types/api.js";
 
@@ -165,6 +165,9 @@ export class SharedModules {
       this.#onTranspile?.();
       return transform(options);
     };
+    // Node's own require of an ES module where it has one (Node >= 20.19): jiti would transpile TypeBox's 700 files.
+    const native = (process.features as { require_module?: boolean }).require_module === true;
+    addTypeboxValidators(modules, (file) => (native ? createRequire(import.meta.url)(file) : jiti(file)) as Record<string, unknown>);
     this.#jiti = jiti;
     return jiti;
   }
