@@ -39,7 +39,7 @@ describe("pi's system helpers in Atomic", () => {
     const chunks: Buffer[] = [];
     const result = await createLocalBashOperations().exec("echo out; echo err >&2; exit 3", tmpdir(), { onData: (data) => chunks.push(data) });
     expect(result.exitCode).toBe(3);
-    expect(Buffer.concat(chunks).toString()).split("\n").sort()).toEqual(["", "err", "out"]);
+    expect(Buffer.concat(chunks).toString().split("\n").sort()).toEqual(["", "err", "out"]);
     await expect(createLocalBashOperations().exec("true", "/no/such/dir", { onData: () => undefined })).rejects.toThrow(/Working directory does not exist/);
     const aborted = new AbortController();
     const run = createLocalBashOperations().exec("sleep 30", tmpdir(), { onData: () => undefined, signal: aborted.signal });
