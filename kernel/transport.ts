@@ -36,9 +36,35 @@ export interface EmbeddedHost {
   readonly closing: Promise<ShutdownReason>;
 }
 
-/** What a sibling host may differ in: its working folder, hence its project settings and data. */
+/**
+ * What a sibling host may differ in: its working folder (hence its project settings and data)
+ * and what one agent chooses for itself. The launch's own choice of session (`--continue`,
+ * `--session`, `--fork`, ...) never carries over: a sibling starts a new session unless `resume`
+ * names one.
+ */
 export interface SiblingOptions {
   cwd: string;
+  /** As `--provider`, for this agent only. */
+  provider?: string;
+  /** As `--model` (`provider/id`, an id or a pattern, optional `:<thinking>`). */
+  model?: string;
+  /** As `--thinking`. */
+  thinkingLevel?: string;
+  /** A stored session to open: its id (or an id prefix) or its file path, as `--session`. */
+  resume?: string;
+  /** Without `resume`: the new session's id (as `--session-id`: that folder's session with this id, else a new one). */
+  sessionId?: string;
+  /** In memory only, as `--no-session` (undefined: as the launch was started). */
+  noSession?: boolean;
+  /** Where this agent's diagnostics go (e.g. a logger that names the agent); default the launch's. */
+  log?: Logger;
+  /** Whether this agent's client can answer extension UI dialogs; default what the serving transport declares. */
+  dialogs?: boolean;
+  /**
+   * Values of any plugin's flags for this agent only (keys of `CliOptions`), laid over the
+   * launch's: how a plugin's per-agent policy (the sandbox's) reaches a sibling.
+   */
+  flags?: Record<string, unknown>;
 }
 
 /** What the host hands the transport it serves with. */
@@ -70,6 +96,12 @@ export interface TransportDefinition {
   description: string;
   /** Positional command-line arguments are prompts (print/JSON modes); elsewhere they are a usage error. */
   acceptsPrompts?: boolean;
+  /**
+   * Its client can answer extension UI dialogs (`extension_ui_request` / `extension_ui_response`,
+   * or a form of its own as ACP's permission requests). Without it, `ctx.hasUI` is false and
+   * dialogs resolve with their defaults at once.
+   */
+  dialogs?: boolean;
   /** Runs until the input ends or teardown; resolves with the process exit code. */
   serve(host: TransportHost): Promise<number>;
 }

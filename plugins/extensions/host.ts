@@ -22,6 +22,13 @@ import type { ExtensionMode, ModelRegistryView, ReadonlySessionManager } from ".
 import { UiBridge } from "./ui-bridge.js";
 import { modelRegistryView, sessionView } from "./views.js";
 
+const PI_MODES = new Set<string>(["tui", "rpc", "json", "print", "acp"]);
+
+/** `ctx.mode` in pi's words: a mode pi does not know is "rpc" when its clients answer dialogs (they speak the RPC protocol, as `atomic serve`'s). */
+function extensionMode(mode: string, dialogs: boolean): ExtensionMode {
+  return (PI_MODES.has(mode) || !dialogs ? mode : "rpc") as ExtensionMode;
+}
+
 export class ExtensionHost {
   readonly k: PluginContext;
   readonly gate = new HandlerGate();
@@ -65,9 +72,16 @@ export class ExtensionHost {
     this.settle = new SettleBoundary(this);
     this.uiPrompts = new UiPrompts(owned, (error) => this.report(k.name, "ui_prompt", error));
     this.virtualModels = new VirtualModels(this);
-    this.mode = (k.config.cli.mode || k.config.settings.mode || "rpc") as ExtensionMode;
-    // RPC carries dialogs as extension_ui_request; ACP turns confirm/select into session/request_permission.
-    this.bridge = this.mode === "rpc" || this.mode === "acp" ? new UiBridge((request) => k.events.emit("extension_ui_request", request), k.log) : undefined;
+    this.mode = extensionMode(k.config.cli.mode || k.config.settings.mode || "rpc", k.config.dialogs === true);
+    // The transport says whether its client answers dialogs: RPC and `atomic serve` as
+    // extension_ui_request, ACP as session/request_permission (confirm/select).
+    this.bridge = k.config.dialogs
+      ? new UiBridge(
+          (request) => k.events.emit("extension_ui_request", request),
+          k.log,
+          (id, reason) => k.events.emit("extension_ui_resolved", { id, reason }),
+        )
+      : undefined;
     this.bus = new ExtensionBus((path, event, error) => this.report(path, event, error));
     this.sessionManager = sessionView(
       () => this.session,

@@ -10,7 +10,7 @@ import { definePlugin, defineSetting } from "../../kernel/index.js";
 import type {} from "../slash-commands/api.js";
 import type { ExtensionsApi } from "./api.js";
 import { bootExtensions } from "./boot.js";
-import { ExtensionErrorSchema, ExtensionUiRequestSchema } from "./events.js";
+import { ExtensionErrorSchema, ExtensionUiRequestSchema, ExtensionUiResolvedSchema } from "./events.js";
 import { extensionsHookDeclarations } from "./hooks.js";
 import type { ExtensionHost } from "./host.js";
 import { uiReplyCommand } from "./ui-reply.js";
@@ -63,6 +63,7 @@ export default definePlugin({
     };
     k.provide("extensions", api);
     k.registerEvent("extension_ui_request", ExtensionUiRequestSchema);
+    k.registerEvent("extension_ui_resolved", ExtensionUiResolvedSchema);
     k.registerEvent("extension_error", ExtensionErrorSchema);
     // Every isolated failure (a plugin's or an extension's tap) reaches the client as extension_error.
     k.hooks.plugin_error.tap(k.name, ({ source, hook, error }) => k.events.emit("extension_error", { extensionPath: source, event: hook, error }));

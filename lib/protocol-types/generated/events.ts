@@ -193,6 +193,15 @@ export type ExtensionUiRequestEvent = {
   text: string;
 };
 
+/** A dialog is gone: a reply to it is now ignored. The agent writes it when a dialog times out or is aborted; `atomic serve` also writes it to the clients that did not answer. */
+export type ExtensionUiResolvedEvent = {
+  type: "extension_ui_resolved";
+  /** The dialog's `extension_ui_request` id. */
+  id: string;
+  /** "timeout": its `timeout` passed (resolved with its default); "aborted": the run or the agent that waited for it stopped; "answered": another client answered it first (`atomic serve` only). */
+  reason: "answered" | "timeout" | "aborted";
+};
+
 /** A message is complete. */
 export type MessageEndEvent = {
   type: "message_end";
@@ -403,4 +412,4 @@ export type TurnStartEvent = {
 };
 
 /** Every event, discriminated by `type`. */
-export type Event = AgentEndEvent | AgentSettledEvent | AgentStartEvent | AutoRetryEndEvent | AutoRetryStartEvent | BashExecutionUpdateEvent | CompactionEndEvent | CompactionStartEvent | EntryAppendedEvent | ExtensionErrorEvent | ExtensionUiRequestEvent | MessageEndEvent | MessageStartEvent | MessageUpdateEvent | QueueUpdateEvent | SessionInfoChangedEvent | SessionWriteErrorEvent | SummarizationRetryAttemptStartEvent | SummarizationRetryFinishedEvent | SummarizationRetryScheduledEvent | ThinkingLevelChangedEvent | ToolExecutionEndEvent | ToolExecutionStartEvent | ToolExecutionUpdateEvent | TurnEndEvent | TurnStartEvent;
+export type Event = AgentEndEvent | AgentSettledEvent | AgentStartEvent | AutoRetryEndEvent | AutoRetryStartEvent | BashExecutionUpdateEvent | CompactionEndEvent | CompactionStartEvent | EntryAppendedEvent | ExtensionErrorEvent | ExtensionUiRequestEvent | ExtensionUiResolvedEvent | MessageEndEvent | MessageStartEvent | MessageUpdateEvent | QueueUpdateEvent | SessionInfoChangedEvent | SessionWriteErrorEvent | SummarizationRetryAttemptStartEvent | SummarizationRetryFinishedEvent | SummarizationRetryScheduledEvent | ThinkingLevelChangedEvent | ToolExecutionEndEvent | ToolExecutionStartEvent | ToolExecutionUpdateEvent | TurnEndEvent | TurnStartEvent;
