@@ -63,6 +63,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   if (argv[0] !== undefined && PACKAGE_COMMANDS.has(argv[0])) return runSubcommand(PACKAGES_CLI, "runPackagesCommand", argv);
   const subcommand = argv[0] === "schema" ? "schema" : undefined;
   if (subcommand) argv = argv.slice(1);
+  // `atomic serve [...]` is the transport of that name (settings `mode: "serve"` picks it too).
+  if (argv[0] === "serve") argv = ["--mode", "serve", ...argv.slice(1)];
   // Claimed before any user plugin is imported: nothing else can write protocol noise.
   const stdout = claimStdout();
   if (argv[0] === "config" && !subcommand) return runConfig(argv.slice(1), stdout);

@@ -30,6 +30,8 @@ export interface EmbeddedHost {
   /** Submits a command and resolves with its response (`undefined` for a reply such as `extension_ui_response`). */
   send(record: unknown, source?: CommandSource): Promise<Response | undefined>;
   submit(record: unknown, options: SubmitOptions): Promise<void>;
+  /** Answers an input that could not be decoded, in arrival order with the rest (a server relaying a client's line). */
+  reject(response: Response, options: Pick<SubmitOptions, "respond">): void;
   /** Listens to every outward event; returns the unsubscribe function. */
   subscribe(listener: EventListener): () => void;
   shutdown(reason: ShutdownReason): Promise<void>;
@@ -38,9 +40,8 @@ export interface EmbeddedHost {
 
 /**
  * What a sibling host may differ in: its working folder (hence its project settings and data)
- * and what one agent chooses for itself. The launch's own choice of session (`--continue`,
- * `--session`, `--fork`, ...) never carries over: a sibling starts a new session unless `resume`
- * names one.
+ * and what one agent chooses for itself. What the launch chose to reopen (`--continue`, `--fork`,
+ * ...) never carries over: a sibling starts afresh unless `resume` names what to open.
  */
 export interface SiblingOptions {
   cwd: string;
@@ -50,11 +51,11 @@ export interface SiblingOptions {
   model?: string;
   /** As `--thinking`. */
   thinkingLevel?: string;
-  /** A stored session to open: its id (or an id prefix) or its file path, as `--session`. */
+  /** A stored conversation to open: its id (or an id prefix) or its file path. */
   resume?: string;
-  /** Without `resume`: the new session's id (as `--session-id`: that folder's session with this id, else a new one). */
+  /** Without `resume`: the id to open in that folder, or to give a new conversation (pi's flag of that name). */
   sessionId?: string;
-  /** In memory only, as `--no-session` (undefined: as the launch was started). */
+  /** In memory only, nothing written (undefined: as the launch was started). */
   noSession?: boolean;
   /** Where this agent's diagnostics go (e.g. a logger that names the agent); default the launch's. */
   log?: Logger;

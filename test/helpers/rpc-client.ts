@@ -14,8 +14,19 @@ import { ProtocolChecker } from "./protocol.js";
 
 export const CLI = resolve(import.meta.dirname, "../../dist/cli/atomic.cjs");
 
+/** What the protocol check needs of a client: the violations it saw, and a way to stop counting more. */
+export interface CheckedClient {
+  readonly protocolErrors: string[];
+  retire(): void;
+}
+
 /** Clients whose traffic has not been checked into a test's result yet (see test/setup.ts). */
-const unsettled = new Set<RpcClient>();
+const unsettled = new Set<CheckedClient>();
+
+/** Another kind of client (a server's) joins the check every test ends with. */
+export function checkProtocolOf(client: CheckedClient): void {
+  unsettled.add(client);
+}
 
 /** Protocol schema violations seen since the last call, across every client; the clients are retired. */
 export function drainProtocolErrors(): string[] {
