@@ -152,10 +152,12 @@ export class Connection {
     }
   }
 
+  /** Detached and forgotten at once; the wire flushes what it owes (within its grace) and closes. */
   close(reason: CloseReason): Promise<void> {
     if (!this.#closing) {
-      this.#closing = this.wire.close(reason).finally(() => this.#owner.closed(this));
+      this.#closing = this.wire.close(reason);
       this.#owner.detachAll(this);
+      this.#owner.closed(this);
     }
     return this.#closing;
   }

@@ -14,8 +14,8 @@ import { privateDir } from "../../lib/private-dir/index.js";
 import type { Listener, Wire } from "./listener.js";
 import { StreamWire } from "./stream-wire.js";
 
-/** How long a closing socket may take to flush to a peer that does not read. */
-const CLOSE_GRACE_MS = 2_000;
+/** How long a closing socket may take to flush (what it owes is at most `outboundBytes`) to a peer that reads slowly. */
+const CLOSE_GRACE_MS = 5_000;
 
 export class UnixListener implements Listener {
   readonly url: string;
