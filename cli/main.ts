@@ -118,8 +118,12 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     }
     let signalCode: number | undefined;
     for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES)) {
-      process.once(signal, () => {
-        signalCode ??= code;
+      // \`on\`, not \`once\`: signal-exit (proper-lockfile's) re-raises a signal it finds no other
+      // listener for, which killed the process mid-teardown once a lock had been taken.
+      process.on(signal, () => {
+        // A second signal while teardown runs: leave now.
+        if (signalCode !== undefined) process.exit(signalCode);
+        signalCode = code;
         void host.shutdown("signal");
       });
     }

@@ -221,6 +221,31 @@ describe("lifecycle", () => {
     expect(c.types().slice(-2)).toEqual(["agent_end", "agent_settled"]);
   });
 
+  it("SIGTERM still tears down after a settings file was written under its lock (signal-exit must not re-raise it)", async () => {
+    const agentDir = tempDir();
+    streamingCassette(agentDir);
+    const c = start({ agentDir, args: replayArgs("slow") });
+    await c.ok({ type: "set_auto_compaction", enabled: false });
+    await c.request({ type: "prompt", message: "go" });
+    await c.waitFor((r) => r.type === "message_update");
+    c.child.kill("SIGTERM");
+    expect(await c.exited).toEqual({ code: 143, signal: null });
+    expect(c.types().slice(-2)).toEqual(["agent_end", "agent_settled"]);
+  });
+
+  it("SIGTERM with a bash command running still aborts the run: the command is cancelled and stored after the run stopped", async () => {
+    const agentDir = tempDir();
+    streamingCassette(agentDir);
+    const c = start({ agentDir, args: replayArgs("slow") });
+    await c.request({ type: "prompt", message: "go" });
+    c.send({ type: "bash", id: "long", command: "sleep 30" });
+    await c.waitFor((r) => r.type === "message_update");
+    c.child.kill("SIGTERM");
+    expect(await c.exited).toEqual({ code: 143, signal: null });
+    expect(c.records.find((r) => r.type === "agent_settled")).toEqual({ type: "agent_settled", aborted: true });
+    expect(c.records.find((r) => r.id === "long")).toMatchObject({ success: true, data: { cancelled: true } });
+  });
+
   it("abort mid-stream: aborted assistant, closing events, then the abort response", async () => {
     const agentDir = tempDir();
     streamingCassette(agentDir);

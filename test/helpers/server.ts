@@ -186,7 +186,7 @@ export class ServerClient {
 
   /** The agent's events received so far (in order), with their `seq`. */
   events(agent: string, from = 0): Record_[] {
-    return this.records.slice(from).filter((r) => r.agent === agent && typeof r.seq === "number");
+    return this.records.slice(from).filter((r) => r.agent === agent && typeof r.seq === "number" && r.type !== "replay_complete");
   }
 
   async close(): Promise<void> {
