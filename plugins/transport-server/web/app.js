@@ -18,6 +18,7 @@ function takeToken() {
   return sessionStorage.getItem(`${STORE}.token`);
 }
 
+// A page loaded afresh has shown nothing yet: it keeps the agent it showed, and loads its conversation.
 const saved = JSON.parse(sessionStorage.getItem(`${STORE}.cursor`) || "null");
 const state = {
   token: takeToken(),
@@ -26,10 +27,10 @@ const state = {
   nextId: 1,
   pending: new Map(),
   agents: [],
-  /** The agent shown, and the last event of it this page applied. */
+  /** The agent shown (kept across reloads of the page), and the last event of it this page applied. */
   agent: saved?.agent,
-  cursorEpoch: saved?.epoch,
-  seq: saved?.seq,
+  cursorEpoch: undefined,
+  seq: undefined,
   running: false,
   dialogs: new Map(),
   retryMs: 500,
@@ -395,8 +396,9 @@ function toolCard(id, name, args) {
     const details = document.createElement("details");
     const summary = document.createElement("summary");
     const title = span(name ?? "tool", "name");
+    const hint = span("", "hint");
     const stateLabel = span("called", "state");
-    summary.append(title, stateLabel);
+    summary.append(title, hint, stateLabel);
     const argsBlock = document.createElement("pre");
     argsBlock.className = "args";
     const output = document.createElement("pre");
@@ -418,7 +420,9 @@ function toolCard(id, name, args) {
         argsBlock.textContent += delta;
       },
       setArgs(value) {
-        if (value !== undefined) argsBlock.textContent = typeof value === "string" ? value : JSON.stringify(value, null, 2);
+        if (value === undefined) return;
+        argsBlock.textContent = typeof value === "string" ? value : JSON.stringify(value, null, 2);
+        hint.textContent = argumentHint(value);
       },
       setOutput(text) {
         output.hidden = text === "";
@@ -436,6 +440,14 @@ function toolCard(id, name, args) {
   return card;
 }
 
+/** What a call is about at a glance: its path, command or pattern. */
+function argumentHint(args) {
+  if (!args || typeof args !== "object") return "";
+  const value = args.path ?? args.command ?? args.pattern ?? args.url;
+  if (typeof value !== "string") return "";
+  return value.length > 80 ? `${value.slice(0, 79)}…` : value;
+}
+
 function scrollDown() {
   const transcript = $("transcript");
   transcript.scrollTop = transcript.scrollHeight;
@@ -448,6 +460,11 @@ function notice(text) {
 
 function setRunning(running) {
   state.running = running;
+  const listed = state.agents.find((agent) => agent.agent === state.agent);
+  if (listed && listed.status !== (running ? "running" : "idle")) {
+    listed.status = running ? "running" : "idle";
+    renderAgents();
+  }
   $("run-state").textContent = state.agent ? (running ? "working…" : "idle") : "";
   $("run-state").dataset.state = state.agent ? (running ? "running" : "idle") : "none";
   setControls();
