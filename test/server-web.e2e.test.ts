@@ -81,6 +81,7 @@ describe.skipIf(!found && process.env.CI !== "true")("atomic serve --web in head
     await page.waitForSelector('.tool[data-tool="write"][data-state="done"]', { timeout: 30_000 });
     await page.waitForSelector('#run-state[data-state="idle"]', { timeout: 30_000 });
     expect(readFileSync(join(first.server.cwd, "notes", "hello.md"), "utf8")).toContain("Hello");
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered is what a person sees
     const transcript = await page.$eval("#transcript", (element) => (element as HTMLElement).innerText);
     expect(transcript).toContain("I'll create a small notes file in this folder");
     expect(transcript).toContain("notes/hello.md");
