@@ -4,7 +4,10 @@
  * stderr, `<agent dir>/serve/token`), and WebSocket clients whose records are checked against the
  * protocol schema like the unix socket clients of ./server.ts.
  */
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { type IncomingHttpHeaders, request as httpRequestOf } from "node:http";
+import type { Socket } from "node:net";
 import { join } from "node:path";
 import { WebSocket } from "ws";
 import { ProtocolChecker } from "./protocol.js";
@@ -128,4 +131,37 @@ export class WsClient {
     this.socket.close();
     return this.closed;
   }
+}
+
+export interface HttpAnswer {
+  status: number;
+  body: string;
+  headers: IncomingHttpHeaders;
+  /** An accepted upgrade's socket (status 101). */
+  socket?: Socket;
+}
+
+/** A WebSocket upgrade request made by hand (any headers, any Host), answered by a refusal or a 101. */
+export function upgrade(port: number, headers: Record<string, string> = {}, path = "/"): Promise<HttpAnswer> {
+  const handshake = { Connection: "Upgrade", Upgrade: "websocket", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": randomBytes(16).toString("base64") };
+  return httpRequest(port, path, { ...handshake, ...headers });
+}
+
+/** A plain GET (a health check, the page). */
+export function get(port: number, path: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+  return httpRequest(port, path, headers);
+}
+
+function httpRequest(port: number, path: string, headers: Record<string, string>): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequestOf({ host: "127.0.0.1", port, path, headers, agent: false });
+    request.on("response", (response) => {
+      let body = "";
+      response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      response.on("end", () => resolve({ status: response.statusCode!, body, headers: response.headers }));
+    });
+    request.on("upgrade", (response, socket) => resolve({ status: response.statusCode!, body: "", headers: response.headers, socket }));
+    request.on("error", reject);
+    request.end();
+  });
 }
