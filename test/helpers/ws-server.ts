@@ -5,7 +5,7 @@
  * protocol schema like the unix socket clients of ./server.ts.
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { type IncomingHttpHeaders, request as httpRequestOf } from "node:http";
 import type { Socket } from "node:net";
 import { join } from "node:path";
@@ -164,4 +164,79 @@ function httpRequest(port: number, path: string, headers: Record<string, string>
     request.on("error", reject);
     request.end();
   });
+}
+
+/** The frames a server sent on a raw socket (unmasked, as a server sends them), read from `data`. */
+export function framesOf(data: Buffer): { opcode: number; payload: Buffer }[] {
+  const frames: { opcode: number; payload: Buffer }[] = [];
+  let at = 0;
+  while (at + 2 <= data.length) {
+    const opcode = data[at]! & 0x0f;
+    let length = data[at + 1]! & 0x7f;
+    let start = at + 2;
+    if (length === 126) {
+      length = data.readUInt16BE(at + 2);
+      start = at + 4;
+    } else if (length === 127) {
+      length = Number(data.readBigUInt64BE(at + 2));
+      start = at + 10;
+    }
+    if (start + length > data.length) break;
+    frames.push({ opcode, payload: data.subarray(start, start + length) });
+    at = start + length;
+  }
+  return frames;
+}
+
+/** A client frame's header (masked, as a client must send it) announcing `length` bytes of text. */
+export function textFrameHeader(length: number): Buffer {
+  const header = Buffer.alloc(14);
+  header[0] = 0x81;
+  header[1] = 0x80 | 127;
+  header.writeBigUInt64BE(BigInt(length), 2);
+  randomBytes(4).copy(header, 10);
+  return header;
+}
+
+/** The server process's open file descriptors. */
+export function openFds(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
+}
+
+/** The server process's resident memory, in bytes. */
+export function residentBytes(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+  return Number(kb) * 1024;
+}
+
+/**
+ * The server's live JavaScript heap after a full garbage collection, asked through its inspector
+ * (start it with NODE_OPTIONS=--inspect=127.0.0.1:0; the address is on its stderr). Resident
+ * memory only grows back slowly; this is what a leak would keep.
+ */
+export async function heapAfterGc(server: ServerProcess): Promise<number> {
+  const [, url] = await stderrLine(server, /Debugger listening on (ws:\/\/\S+)/);
+  const inspector = new WebSocket(url!);
+  await new Promise((done, fail) => {
+    inspector.once("open", done);
+    inspector.once("error", fail);
+  });
+  let nextCall = 1;
+  const call = (method: string): Promise<any> =>
+    new Promise((done) => {
+      const id = nextCall++;
+      const onMessage = (data: Buffer) => {
+        const message = JSON.parse(data.toString()) as { id?: number; result?: unknown };
+        if (message.id !== id) return;
+        inspector.off("message", onMessage);
+        done(message.result);
+      };
+      inspector.on("message", onMessage);
+      inspector.send(JSON.stringify({ id, method }));
+    });
+  await call("HeapProfiler.collectGarbage");
+  await call("HeapProfiler.collectGarbage");
+  const { usedSize } = (await call("Runtime.getHeapUsage")) as { usedSize: number };
+  inspector.close();
+  return usedSize;
 }
