@@ -110,6 +110,8 @@ describe("atomic serve: lifecycle", { timeout: 90_000 }, () => {
         { agent: second.agent, cwd: server.cwd, sessionId: second.sessionId, sessionFile: second.sessionFile, status: "notLoaded", attached: 0, seq: 0 },
       ]),
     );
+    // A listed agent still holds its session, loaded or not: opening that file again is session_in_use (attach it instead).
+    expect(await next.request({ type: "agent_open", resume: first.sessionFile })).toMatchObject({ success: false, code: "session_in_use" });
     expect(await next.ok({ type: "attach", agent: first.agent, after: 5, epoch: first.epoch })).toMatchObject({ gap: true, replayed: 0 });
     expect(await next.ok({ type: "get_messages", agent: first.agent })).toEqual(messages);
     expect(await next.ok({ type: "get_state", agent: second.agent })).toMatchObject({ sessionId: second.sessionId });
@@ -125,10 +127,13 @@ describe("atomic serve: lifecycle", { timeout: 90_000 }, () => {
     const from = client.records.length;
     expect(await server.stop("SIGTERM")).toEqual({ code: 143, signal: null });
     await client.closed;
+    // The run streams until the signal lands: the notice comes before its closing events, not before every event.
     const after: Record_[] = client.records.slice(from);
-    expect(after[0]).toEqual({ type: "server_shutting_down", reason: "signal" });
-    expect(after.find((r) => r.id === "long")).toMatchObject({ success: true, data: { cancelled: true } });
-    expect(after.find((r) => r.type === "agent_settled")).toMatchObject({ aborted: true });
+    const notice = after.findIndex((r) => r.type === "server_shutting_down");
+    expect(after[notice]).toEqual({ type: "server_shutting_down", reason: "signal" });
+    const closing = after.slice(notice + 1);
+    expect(closing.find((r) => r.id === "long")).toMatchObject({ success: true, data: { cancelled: true } });
+    expect(closing.find((r) => r.type === "agent_settled")).toMatchObject({ aborted: true });
     expect(() => statSync(server.socket)).toThrow();
     expect(readFileSync(sessionFile, "utf8")).toContain('"role":"user"');
   });

@@ -106,12 +106,18 @@ export class ServedAgent {
   async refresh(): Promise<void> {
     const host = this.#host;
     if (!host) return;
-    const response = (await host.send({ type: "get_state" }, "rpc")) as { data?: { sessionId?: string; sessionFile?: string } } | undefined;
+    const response = (await host.send({ type: "get_state" }, "rpc")) as { data?: { sessionId?: string; sessionFile?: string; sessionName?: string } } | undefined;
     const state = response?.data;
     if (!state?.sessionId) return;
-    const { sessionFile: _file, ...rest } = this.record;
-    const next: AgentRecord = { ...rest, sessionId: state.sessionId, ...(state.sessionFile ? { sessionFile: state.sessionFile } : {}) };
-    if (next.sessionId === this.record.sessionId && next.sessionFile === this.record.sessionFile) return;
+    const { sessionFile: _file, name: _name, ...rest } = this.record;
+    const next: AgentRecord = {
+      ...rest,
+      sessionId: state.sessionId,
+      ...(state.sessionFile ? { sessionFile: state.sessionFile } : {}),
+      // The agent's name is its session's (set_session_name renames it).
+      ...(state.sessionName ? { name: state.sessionName } : {}),
+    };
+    if (next.sessionId === this.record.sessionId && next.sessionFile === this.record.sessionFile && next.name === this.record.name) return;
     this.record = next;
     this.#around.changed(this);
   }

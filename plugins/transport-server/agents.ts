@@ -68,7 +68,7 @@ export class AgentPool {
     await agent.load({
       cwd: record.cwd,
       // A session never written (no prompt yet) comes back as a new session with the same id and model.
-      ...(written ? { resume: record.sessionFile! } : { sessionId: record.sessionId, ...modelOf(record) }),
+      ...(written ? { resume: record.sessionFile! } : { sessionId: record.sessionId, ...modelOf(record), ...(record.name ? { flags: { name: record.name } } : {}) }),
       noSession: false,
     });
   }
@@ -91,6 +91,8 @@ export class AgentPool {
         ...(request.resume !== undefined ? { resume: request.resume } : {}),
         ...(request.noSession !== undefined ? { noSession: request.noSession } : {}),
         ...modelOf(request),
+        // The session's display name, as `--name` gives it (only when opened: a reload keeps it).
+        ...(request.name ? { flags: { name: request.name } } : {}),
       });
       const holder = agent.record.sessionFile && this.holderOf(agent.record.sessionFile, agent);
       if (holder) throw serverErrors.sessionInUse(agent.record.sessionFile!, holder);

@@ -37,6 +37,8 @@ export class Connection {
   #lagging = false;
   #inputEnded = false;
   #closing: Promise<void> | undefined;
+  /** The largest record queued since the wire was last empty. */
+  #largest = 0;
 
   constructor(id: number, wire: Wire, owner: ConnectionOwner, outboundLimit: number) {
     this.id = id;
@@ -114,8 +116,16 @@ export class Connection {
     this.wire.send(parts, bytes);
   }
 
+  /**
+   * Past the bound with this record. A record larger than the bound still passes (records of any
+   * size do): the bound is what waits beyond the largest record in flight, which is forgotten
+   * once everything was written.
+   */
   #over(bytes: number): boolean {
-    return this.wire.outboundBytes() + bytes > this.#limit;
+    const waiting = this.wire.outboundBytes();
+    if (waiting === 0) this.#largest = 0;
+    this.#largest = Math.max(this.#largest, bytes);
+    return waiting + bytes > this.#limit + this.#largest;
   }
 
   #slowSocket(): void {

@@ -18,8 +18,8 @@ import { runServerCommand, type ServerCommandContext } from "./server-commands.j
 import type { ServerConfig } from "./settings.js";
 import { failureJson, responseJson, withEnvelope } from "./wire-format.js";
 
-/** Commands that may move an agent to another session file: the registry follows. */
-const SESSION_CHANGING = new Set(["new_session", "switch_session", "fork", "clone", "import_session"]);
+/** Commands that may move an agent to another session file, or rename it: the registry follows. */
+const SESSION_CHANGING = new Set(["new_session", "switch_session", "fork", "clone", "import_session", "set_session_name"]);
 /** Commands one agent may hold unanswered (from every connection) before more are refused. */
 const MAX_AGENT_WAITING = 4096;
 

@@ -11,6 +11,7 @@ export { tempDir } from "./temp.js";
 
 import { NODE } from "./node.js";
 import { ProtocolChecker } from "./protocol.js";
+import { isRpcLaunch, spawnViaServer, viaServer } from "./via-server.js";
 
 export const CLI = resolve(import.meta.dirname, "../../dist/cli/atomic.cjs");
 
@@ -80,16 +81,21 @@ export class RpcClient {
     this.#checker = new ProtocolChecker(options.cli ?? CLI, userPlugins(this.agentDir));
     this.#uncheckedSends = options.uncheckedSends ?? false;
     unsettled.add(this);
-    const argv = [NODE, options.cli ?? CLI, ...(options.args ?? ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"])];
+    const args = options.args ?? ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"];
+    const argv = [NODE, options.cli ?? CLI, ...args];
     const [command, ...rest] = [...(options.launcher ?? []), ...argv];
-    this.child = spawn(command!, rest, {
-      cwd: this.cwd,
-      env: { ...process.env, ATOMIC_CODING_AGENT_DIR: this.agentDir, ...options.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const env = { ...process.env, ATOMIC_CODING_AGENT_DIR: this.agentDir, ...options.env };
+    const via = viaServer() && !options.cli && !options.launcher && isRpcLaunch(args) ? spawnViaServer(CLI, args, { cwd: this.cwd, env }) : undefined;
+    this.child = via?.child ?? spawn(command!, rest, { cwd: this.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     this.child.stdout.on("data", (chunk: Buffer) => this.#onData(chunk));
     this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
-    this.exited = new Promise((resolve) => this.child.once("exit", (code, signal) => resolve({ code, signal })));
+    const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => this.child.once("exit", (code, signal) => resolve({ code, signal })));
+    this.exited = via
+      ? exit.then(async (result) => {
+          await via.serverGone(result.signal);
+          return result;
+        })
+      : exit;
     // A client a test forgot to close is killed before its folders are removed.
     const unregister = registerStopper(() => (this.child.exitCode === null && this.child.signalCode === null ? (this.child.kill("SIGKILL"), this.exited) : this.exited));
     void this.exited.then(unregister);
