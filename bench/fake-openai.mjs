@@ -6,6 +6,8 @@ import { createServer } from "node:http";
 import { join } from "node:path";
 
 const WORDS = ["Hello", " from", " the", " bench", " server", "."];
+const SLOW_WORDS = 3_000;
+const SLOW_INTERVAL_MS = 4;
 
 export async function startFakeOpenAi() {
   let requests = 0;
@@ -18,10 +20,22 @@ export async function startFakeOpenAi() {
       const frame = (delta, finish = null) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       res.write(frame({ role: "assistant", content: "" }));
+      const finish = (words) => {
+        res.write(frame({}, "stop"));
+        res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: words, total_tokens: 10 + words } })}\n\n`);
+        res.end("data: [DONE]\n\n");
+      };
+      // `/slow/...`: a long answer, one word every SLOW_INTERVAL_MS (an agent streaming for seconds).
+      if (req.url.startsWith("/slow/")) {
+        let sent = 0;
+        const timer = setInterval(() => {
+          res.write(frame({ content: " word" }));
+          if (++sent === SLOW_WORDS) clearInterval(timer), finish(sent);
+        }, SLOW_INTERVAL_MS);
+        return;
+      }
       for (const word of WORDS) res.write(frame({ content: word }));
-      res.write(frame({}, "stop"));
-      res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: WORDS.length, total_tokens: 10 + WORDS.length } })}\n\n`);
-      res.end("data: [DONE]\n\n");
+      finish(WORDS.length);
     });
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));

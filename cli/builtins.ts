@@ -17,7 +17,10 @@ import providerCatalog from "../plugins/provider-catalog/index.js";
 import providerAnthropic from "../plugins/provider-anthropic/index.js";
 import providerOpenai from "../plugins/provider-openai/index.js";
 import providerGoogle from "../plugins/provider-google/index.js";
+import providerBedrock from "../plugins/provider-bedrock/index.js";
+import providerPiMessages from "../plugins/provider-pi-messages/index.js";
 import tools from "../plugins/tools/index.js";
+import sandbox from "../plugins/sandbox/index.js";
 import bash from "../plugins/bash/index.js";
 import retry from "../plugins/retry/index.js";
 import compaction from "../plugins/compaction/index.js";
@@ -31,6 +34,7 @@ import promptTemplates from "../plugins/prompt-templates/index.js";
 import packages from "../plugins/packages/index.js";
 import extensions from "../plugins/extensions/index.js";
 import mcp from "../plugins/mcp/index.js";
+import codemode from "../plugins/codemode/index.js";
 
 /** In a stable order; the kernel re-orders by dependencies. */
 export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
@@ -47,9 +51,12 @@ export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   providerAnthropic,
   providerOpenai,
   providerGoogle,
+  providerBedrock,
+  providerPiMessages,
   // After the vendors: the offline replay models come last in listings and cycles.
   providerReplay,
   tools,
+  sandbox,
   bash,
   retry,
   compaction,
@@ -62,6 +69,7 @@ export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   promptTemplates,
   packages,
   mcp,
+  codemode,
   extensions,
 ];
 

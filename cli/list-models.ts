@@ -4,7 +4,7 @@
  * that would give it), from the booted host's `models` service. Every word of the pattern must
  * appear in `provider/id name`.
  */
-import { closest } from "../lib/closest/index.js";
+import { closestHint, closestModels } from "../lib/closest/models.js";
 import type { Model } from "../lib/llm/index.js";
 import type { AuthStatus, ModelsApi } from "../plugins/models/api.js";
 
@@ -34,9 +34,7 @@ export function modelListing(models: ModelsApi, pattern: string | true): { text:
 
 /** The error for a pattern that lists nothing: the nearest models by name, as --model names them. */
 export function noListingMatches(models: ModelsApi, pattern: string): string {
-  const candidates = models.all().map((model) => ({ name: `${model.provider}/${model.id}`, texts: [model.id, `${model.provider}/${model.id}`, model.name] }));
-  const near = closest(candidates, pattern);
-  return `No models match "${pattern}".${near.length > 0 ? ` Closest: ${near.join(", ")}.` : ""} Run 'atomic --list-models' to see every model.`;
+  return `No models match "${pattern}".${closestHint(closestModels(models.all(), pattern, 3, true))}`;
 }
 
 /** Where the key comes from, never the key; for a provider without one, the variable that would give it. */
@@ -54,9 +52,13 @@ export function credentials(status: AuthStatus, envKey?: string): string {
   }
 }
 
-/** 200000 -> 200K, 1000000 -> 1M. */
-function tokens(count: number): string {
-  if (count >= 1_000_000) return `${Number((count / 1_000_000).toFixed(1))}M`;
-  if (count >= 1_000) return `${Number((count / 1_000).toFixed(1))}K`;
+/** 200000 -> 200K, 1000000 -> 1M, 1048576 -> 1.0M: pi's format, so the two listings compare line by line. */
+export function tokens(count: number): string {
+  if (count >= 1_000_000) return scaled(count / 1_000_000, "M");
+  if (count >= 1_000) return scaled(count / 1_000, "K");
   return String(count);
+}
+
+function scaled(value: number, unit: string): string {
+  return value % 1 === 0 ? `${value}${unit}` : `${value.toFixed(1)}${unit}`;
 }

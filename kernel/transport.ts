@@ -61,11 +61,13 @@ export interface SiblingOptions {
   log?: Logger;
   /** Whether this agent's client can answer extension UI dialogs; default what the serving transport declares. */
   dialogs?: boolean;
-  /**
-   * Values of any plugin's flags for this agent only (keys of `CliOptions`), laid over the
-   * launch's: how a plugin's per-agent policy (the sandbox's) reaches a sibling.
-   */
+  /** Values of any plugin's flags for this agent only (keys of `CliOptions`, e.g. `name`), laid over the launch's. */
   flags?: Record<string, unknown>;
+  /**
+   * Settings laid over the files for this sibling only (what the client that opened it asked
+   * for, e.g. through ACP's `_meta`, or the sandbox policy of `agent_open`), over the parent's own overrides.
+   */
+  settings?: Record<string, unknown>;
 }
 
 /** What the host hands the transport it serves with. */

@@ -11,7 +11,7 @@
 import { secureRandomHex } from "../random-ids/index.js";
 import { chmod, mkdir, readFile, readlink, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { ErrorCode, KernelError } from "../../kernel/index.js";
+import { ErrorCode, KernelError, type SharedScope } from "../../kernel/index.js";
 
 export interface UpdateOptions {
   /** Permission bits of a new file, and the most an existing one keeps (auth.json: 0o600). */
@@ -55,6 +55,31 @@ export async function updateJsonFile(path: string, mutate: (current: JsonObject)
   } finally {
     await release().catch(() => undefined);
   }
+}
+
+/**
+ * The updates the agents of one process make (`sharedJsonUpdates`): one at a time per file,
+ * queued here instead of each polling the file lock (which still keeps other processes out).
+ */
+export class JsonFileUpdates {
+  readonly #tails = new Map<string, Promise<unknown>>();
+
+  update(path: string, mutate: (current: JsonObject) => JsonObject | void, options: UpdateOptions = {}): Promise<JsonObject> {
+    const key = resolve(path);
+    const run = () => updateJsonFile(path, mutate, options);
+    const next = (this.#tails.get(key) ?? Promise.resolve()).then(run, run);
+    const tail = next.catch(() => undefined);
+    this.#tails.set(key, tail);
+    void tail.then(() => {
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    });
+    return next;
+  }
+}
+
+/** The process scope's queue of JSON file updates (settings, auth), shared by every plugin that writes them. */
+export function sharedJsonUpdates(shared: SharedScope): JsonFileUpdates {
+  return shared.acquire("locked-json.updates", () => new JsonFileUpdates()).value;
 }
 
 /** The file a write to `path` lands in: `path` itself, or where its chain of symlinks leads. */

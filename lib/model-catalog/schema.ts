@@ -14,6 +14,7 @@ function buildSchemas() {
   const price = z.number().min(0);
   const Cost = z.object({ input: price, output: price, cacheRead: price.optional(), cacheWrite: price.optional() });
   const Compat = z.record(z.string(), z.unknown());
+  const Headers = z.record(z.string(), z.string());
   const Model = z.object({
     id: z.string().min(1),
     name: z.string().min(1),
@@ -27,6 +28,8 @@ function buildSchemas() {
     contextWindow: z.number().int().positive(),
     maxTokens: z.number().int().positive(),
     thinkingLevels: z.array(z.enum(THINKING_LEVELS)).min(1).optional(),
+    /** Headers the model's requests carry (pi's: a subscription API's client headers). */
+    headers: Headers.optional(),
     compat: Compat.optional(),
     retiresOn: z.iso.date().optional(),
   });
@@ -38,6 +41,13 @@ function buildSchemas() {
     baseUrl: z.string().min(1),
     /** The environment variable holding the key (pi's name). */
     envKey: z.string().min(1).optional(),
+    /** Variables tried after `envKey`, in order (pi's fallbacks). */
+    altEnvKeys: z.array(z.string().min(1)).min(1).optional(),
+    /**
+     * pi signs in to this provider with OAuth (a subscription, or its own account login) and keeps
+     * the tokens in auth.json; Atomic's `atomic login` reads and refreshes those entries.
+     */
+    oauth: z.literal(true).optional(),
     /** Credentials found in the environment without a key: any group whose variables are all set. */
     ambientAuth: z.array(z.array(z.string().min(1)).min(1)).optional(),
     /** A local server: no key needed, models listed by the server itself (`GET <baseUrl>/models`). */
@@ -50,6 +60,8 @@ function buildSchemas() {
     source: z.object({ from: z.string().min(1), checked: z.iso.date() }),
     /** Applied under each model's own `compat`. */
     compat: Compat.optional(),
+    /** Sent with every model's requests, under the model's own `headers`. */
+    headers: Headers.optional(),
     models: z.array(Model),
   });
   return { File, Model };

@@ -80,12 +80,13 @@ async function readShipped(): Promise<Omit<CatalogSource, "problems">> {
 export function fromCompiled(text: string): Omit<CatalogSource, "problems"> {
   const lines = text.split("\n");
   const providers = JSON.parse(lines[0]!) as CatalogProvider[];
-  const ids = JSON.parse(lines[1]!) as Record<string, string[]>;
+  // Parsed when a bare id is first looked up: a start that names a provider never reads it.
+  let ids: Record<string, string[]> | undefined;
   const parsed = new Map<string, CatalogEntry[]>();
   const index = new Map(providers.map((provider, i) => [provider.provider, i + 2]));
   return {
     providers,
-    ids: (provider) => ids[provider] ?? [],
+    ids: (provider) => (ids ??= JSON.parse(lines[1]!) as Record<string, string[]>)[provider] ?? [],
     entries(provider) {
       let entries = parsed.get(provider);
       if (!entries) {

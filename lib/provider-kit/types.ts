@@ -16,6 +16,8 @@ export interface ProviderRegistration {
   requiresAuth?: boolean;
   /** Environment variable holding the provider's key (built-ins: ANTHROPIC_API_KEY, ...). */
   envKey?: string;
+  /** Further environment variables tried after `envKey`, in order. */
+  altEnvKeys?: string[];
   /**
    * The provider's own key as a config value, as in models.json: a literal key, the name of an
    * environment variable, `$VAR`/`${VAR}`, or `!command` (an extension's `registerProvider`).

@@ -85,11 +85,24 @@ function tapStream(host: ExtensionHost, record: ExtensionRecord, provider: strin
 async function* relay(host: ExtensionHost, streamSimple: NonNullable<ProviderConfig["streamSimple"]>, request: StreamRequest): AsyncGenerator<AssistantMessageEvent> {
   const { model, context, options } = request;
   const apiKey = await host.models.apiKey(model.provider);
-  yield* streamSimple(model, context, {
-    signal: options.signal,
-    reasoning: options.thinkingLevel,
-    ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
-    ...(options.sessionId ? { sessionId: options.sessionId } : {}),
-    ...(apiKey ? { apiKey } : {}),
-  });
+  const events = host.enter(() =>
+    streamSimple(model, context, {
+      signal: options.signal,
+      reasoning: options.thinkingLevel,
+      ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+      ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+      ...(apiKey ? { apiKey } : {}),
+    }),
+  );
+  // Each step is the extension's code running for this agent (see load-module.ts).
+  const iterator = events[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const step = await host.enter(() => iterator.next());
+      if (step.done) return;
+      yield step.value;
+    }
+  } finally {
+    await host.enter(() => iterator.return?.());
+  }
 }

@@ -12,7 +12,7 @@ const error = (name: string, raw: unknown) => {
 };
 
 describe("mcpServers entries", () => {
-  it("reads stdio and HTTP entries with their defaults; type picks SSE; pi's codemode is deferred; Cline's disabled", () => {
+  it("reads stdio and HTTP entries with their defaults; type picks SSE; pi's codemode (and its old alias); Cline's disabled", () => {
     expect(ok("fs", { command: "npx", args: ["-y", "x"], env: { A: "1" }, cwd: "sub", timeout: 5 })).toEqual({
       type: "stdio",
       command: "npx",
@@ -33,8 +33,8 @@ describe("mcpServers entries", () => {
     expect(ok("old", { url: "http://127.0.0.1/sse", type: "sse" }).type).toBe("sse");
     expect(ok("new", { url: "http://127.0.0.1/mcp", type: "streamable-http" }).type).toBe("http");
     expect(ok("pi", { command: "x", exposure: "codemode", toolExposure: { "get_*": "codemode-deferred", del: "hidden" } })).toMatchObject({
-      exposure: "deferred",
-      toolExposure: { "get_*": "deferred", del: "hidden" },
+      exposure: "codemode",
+      toolExposure: { "get_*": "codemode", del: "hidden" },
     });
     expect(ok("cline", { command: "x", disabled: true }).enabled).toBe(false);
     expect(ok("both", { command: "x", disabled: true, enabled: true }).enabled).toBe(true);

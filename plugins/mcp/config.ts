@@ -58,10 +58,10 @@ const OAUTH_UNSUPPORTED =
 let schemas: ReturnType<typeof buildSchemas> | undefined;
 
 function buildSchemas() {
-  // pi's default `codemode` (and its old alias) has no codemode tool here: deferred is the nearest reach.
+  // `codemode-deferred` is pi's old name for `codemode`.
   const exposure = z
     .enum(["direct", "deferred", "hidden", "codemode", "codemode-deferred"])
-    .transform((value): McpExposure => (value.startsWith("codemode") ? "deferred" : (value as McpExposure)));
+    .transform((value): McpExposure => (value === "codemode-deferred" ? "codemode" : value));
   const strings = z.record(z.string(), z.string());
   const common = {
     description: z.string().optional(),

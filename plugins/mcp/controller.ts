@@ -114,8 +114,18 @@ export class McpController {
 
   #ensureManager(): Promise<McpManager> {
     this.#managerLoading ??= (async () => {
-      const [{ McpManager }, version] = await Promise.all([import("./manager.js"), packageVersion(this.#k.config.installDir)]);
+      const [{ McpManager }, { SharedConnections }, version] = await Promise.all([
+        import("./manager.js"),
+        import("./shared-connections.js"),
+        packageVersion(this.#k.config.installDir),
+      ]);
       const k = this.#k;
+      // One connection per server configured alike by the agents of the process (siblings).
+      const connections = k.shared.acquire(
+        "mcp.connections",
+        () => new SharedConnections(),
+        (pool) => pool.close(),
+      ).value;
       const manager = new McpManager({
         layer: k.openLayer(k.name),
         tools: k.tools,
@@ -127,6 +137,8 @@ export class McpController {
         connectTimeoutMs: this.#options.connectTimeoutMs,
         startupWaitMs: this.#options.startupWaitMs,
         saveText: saveToTempFile,
+        wantCodemode: (on) => k.maybeService("codemode")?.want(k.name, on),
+        connections,
       });
       const files = configFiles(k.config.agentDir, k.config.cwd);
       const loaded = await loadConfig(files, k.config.trusted);

@@ -11,6 +11,7 @@ import type { McpStatus, McpServerStatus } from "./api.js";
 import { exposuresOf, namespaceOf, toolExposureOf, type ServerEntry } from "./config.js";
 import { McpConnection } from "./connection.js";
 import { launchOf } from "./resolve.js";
+import { connectionKey, type ConnectionListener } from "./shared-connections.js";
 import { toToolResult } from "./results.js";
 import { AgentTools } from "./tool-registry.js";
 import { mcpToolDefinition } from "./tool-definition.js";
@@ -45,6 +46,10 @@ export class McpManager {
 
   get startupWaitMs(): number {
     return this.#ctx.startupWaitMs;
+  }
+
+  wantCodemode(on: boolean): void {
+    this.#ctx.wantCodemode(on);
   }
 
   async start(files: ServerEntry[], errors: string[]): Promise<void> {
@@ -151,7 +156,7 @@ export class McpManager {
 
   async close(): Promise<void> {
     this.#closed = true;
-    await Promise.all([...this.#servers.values()].map((server) => server.connection?.close()));
+    await Promise.all([...this.#servers.values()].map((server) => server.release?.()));
     await Promise.all([...this.#tempFiles].map((path) => unlink(path).catch(() => undefined)));
   }
 
@@ -183,34 +188,49 @@ export class McpManager {
   #stop(server: ManagedServer): void {
     this.#tools.release(server.names.values());
     server.names.clear();
-    const connection = server.connection;
+    const release = server.release;
     server.connection = undefined;
-    void connection?.close();
+    server.release = undefined;
+    void release?.();
   }
 
   #connect(server: ManagedServer): void {
     const { name, config } = server.entry;
+    const ctx = this.#ctx;
     const current = () => this.#servers.get(name) === server && !this.#closed;
-    const connection = new McpConnection(
-      {
-        name,
-        launch: () => launchOf(name, config, this.#ctx.env, this.#ctx.cwd),
-        clientInfo: this.#ctx.clientInfo,
-        timeoutMs: config.timeout !== undefined ? config.timeout * 1000 : this.#ctx.timeoutMs,
-        connectTimeoutMs: this.#ctx.connectTimeoutMs,
-        onTools: () => current() && this.#syncTools(server),
-        onState: (conn) => {
-          if (!current()) return;
-          if (conn.state === "disconnected") this.#ctx.log.warn(`mcp: server "${name}" disconnected: ${conn.error}; it reconnects on the next call`);
-          this.#reach.sync();
-        },
+    const timeoutMs = config.timeout !== undefined ? config.timeout * 1000 : ctx.timeoutMs;
+    const listener: ConnectionListener = {
+      onTools: () => current() && this.#syncTools(server),
+      onState: (conn) => {
+        if (!current()) return;
+        if (conn.state === "disconnected") ctx.log.warn(`mcp: server "${name}" disconnected: ${conn.error}; it reconnects on the next call`);
+        this.#reach.sync();
       },
-      config.type,
+    };
+    const key = connectionKey(name, config, ctx.env, ctx.cwd, { clientInfo: ctx.clientInfo, timeoutMs, connectTimeoutMs: ctx.connectTimeoutMs });
+    const hold = ctx.connections.open(
+      key,
+      (events) =>
+        new McpConnection(
+          {
+            name,
+            launch: () => launchOf(name, config, ctx.env, ctx.cwd),
+            clientInfo: ctx.clientInfo,
+            timeoutMs,
+            connectTimeoutMs: ctx.connectTimeoutMs,
+            onTools: (conn) => events.onTools(conn),
+            onState: (conn) => events.onState(conn),
+          },
+          config.type,
+        ),
+      listener,
     );
+    const connection = hold.connection;
     server.connection = connection;
+    server.release = hold.release;
     void connection.firstAttempt.then(() => (server.settled = true));
     connection.client().catch(() => {
-      if (current()) this.#ctx.log.warn(`mcp: server "${name}" could not connect: ${connection.error}`);
+      if (current()) ctx.log.warn(`mcp: server "${name}" could not connect: ${connection.error}`);
     });
   }
 
@@ -232,8 +252,7 @@ export class McpManager {
     for (const tool of offered) {
       const agentName = names.get(tool.name)!;
       const exposure = toolExposureOf(config, tool.name);
-      const wanted = exposure === "direct" || (exposure === "deferred" && server.loaded.has(tool.name));
-      if (!wanted) {
+      if (exposure === "hidden") {
         this.#tools.unregister(agentName);
         continue;
       }
@@ -244,7 +263,15 @@ export class McpManager {
         ...(tool.title ? { title: tool.title } : {}),
         inputSchema: tool.inputSchema as Record<string, unknown>,
       };
-      this.#tools.register(mcpToolDefinition(agentName, source, (s, t, args, ctx) => this.callTool(s, t, args, ctx)));
+      const about = config.description?.trim() || connection.instructions?.trim().split("\n", 1)[0];
+      const namespace = {
+        name: `mcp__${name}`,
+        aliases: [name],
+        ...(about ? { description: about } : {}),
+        ...(connection.instructions ? { instructions: connection.instructions } : {}),
+      };
+      const reach = exposure === "direct" ? "direct" : "indirect";
+      this.#tools.register(mcpToolDefinition(agentName, source, (s, t, args, ctx) => this.callTool(s, t, args, ctx), { namespace, reach, loaded: server.loaded.has(tool.name) }));
     }
     this.#reach.sync();
   }

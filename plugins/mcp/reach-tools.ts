@@ -18,6 +18,7 @@ export interface ReachHost {
   waitFor(which: (server: ManagedServer) => boolean, budgetMs: number, signal?: AbortSignal): Promise<void>;
   load(names: readonly string[]): string[];
   saveFullText(text: string): Promise<string>;
+  wantCodemode(on: boolean): void;
 }
 
 type ResourceMode = "none" | "direct" | "deferred";
@@ -47,6 +48,8 @@ export class ReachTools {
       else if (!this.#tools.isRegistered(definition.name)) this.#tools.register(definition);
     }
     const search = mode === "deferred" || [...this.#enabled()].some((server) => exposuresOf(server.entry.config).has("deferred"));
+    // pi offers codemode while some server's tools are reachable only from scripts.
+    this.#host.wantCodemode([...this.#enabled()].some((server) => exposuresOf(server.entry.config).has("codemode")));
     if (!search) this.#tools.unregister(TOOL_SEARCH);
     else if (!this.#tools.isRegistered(TOOL_SEARCH)) this.#tools.register(this.#searchDefinition());
   }
@@ -67,7 +70,8 @@ export class ReachTools {
       const about = [server.entry.name, server.entry.config.description ?? "", connection.instructions ?? ""].join(" ");
       for (const tool of connection.tools) {
         const name = server.names.get(tool.name);
-        if (!name || server.loaded.has(tool.name) || toolExposureOf(server.entry.config, tool.name) !== "deferred") continue;
+        const exposure = toolExposureOf(server.entry.config, tool.name);
+        if (!name || server.loaded.has(tool.name) || exposure === "direct" || exposure === "hidden") continue;
         found.push({ name, description: tool.description ?? tool.title ?? "", parameters: schemaWords(tool.inputSchema as Record<string, unknown>), server: about });
       }
     }
@@ -79,15 +83,20 @@ export class ReachTools {
   }
 
   promptSection(): string {
-    if (!this.#tools.isRegistered(TOOL_SEARCH)) return "";
-    const lines = [...this.#enabled()]
-      .filter((server) => exposuresOf(server.entry.config).has("deferred"))
-      .map((server) => {
-        const about = (server.entry.config.description ?? server.connection?.instructions ?? "").trim().split("\n", 1)[0] ?? "";
-        return `- ${server.entry.name}${about ? `: ${about.length > 200 ? `${about.slice(0, 197)}...` : about}` : ""}`;
-      });
-    if (lines.length === 0 && this.#resourceMode !== "deferred") return "";
-    return ["MCP servers whose tools are not loaded yet; find them with tool_search (by what you need done), then call them:", ...lines].join("\n");
+    const line = (server: ManagedServer) => {
+      const about = (server.entry.config.description ?? server.connection?.instructions ?? "").trim().split("\n", 1)[0] ?? "";
+      return `- ${server.entry.name}${about ? `: ${about.length > 200 ? `${about.slice(0, 197)}...` : about}` : ""}`;
+    };
+    const sections: string[] = [];
+    const scripted = [...this.#enabled()].filter((server) => exposuresOf(server.entry.config).has("codemode")).map(line);
+    if (scripted.length > 0)
+      sections.push(["MCP servers whose tools codemode scripts call (find them with searchTools() or describeNamespace() in a script):", ...scripted].join("\n"));
+    if (this.#tools.isRegistered(TOOL_SEARCH)) {
+      const lines = [...this.#enabled()].filter((server) => exposuresOf(server.entry.config).has("deferred")).map(line);
+      if (lines.length > 0 || this.#resourceMode === "deferred")
+        sections.push(["MCP servers whose tools are not loaded yet; find them with tool_search (by what you need done), then call them:", ...lines].join("\n"));
+    }
+    return sections.join("\n\n");
   }
 
   *#enabled(): Iterable<ManagedServer> {

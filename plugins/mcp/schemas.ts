@@ -2,7 +2,9 @@
 import { z } from "zod";
 
 const EXPOSURE = (what: string) =>
-  z.enum(["direct", "deferred", "hidden"]).meta({ description: `${what}: direct (offered to the model), deferred (found with tool_search) or hidden.` });
+  z
+    .enum(["direct", "codemode", "deferred", "hidden"])
+    .meta({ description: `${what}: direct (offered to the model), codemode (called from codemode scripts), deferred (found with tool_search) or hidden.` });
 
 export const McpStatusSchema = () =>
   z
@@ -32,7 +34,7 @@ export const McpStatusSchema = () =>
                   toolName: z.string().meta({ description: "The name the model calls it by: mcp__<server>__<tool>." }),
                   description: z.string().optional().meta({ description: "The first line of the tool's description." }),
                   exposure: EXPOSURE("The tool's exposure"),
-                  loaded: z.boolean().meta({ description: "Registered with the agent (direct tools once listed, deferred ones once tool_search loaded them)." }),
+                  loaded: z.boolean().meta({ description: "Offered to the model: direct tools once listed, codemode and deferred ones once tool_search loaded them." }),
                 }),
               )
               .meta({ description: "The tools it offers (empty until it connected)." }),

@@ -8,6 +8,8 @@ export interface ManagedServer {
   entry: ServerEntry;
   /** Absent while disabled. */
   connection?: McpConnection;
+  /** Lets go of the connection (shared with other agents of the process: the last one closes it). */
+  release?: () => Promise<void>;
   /** Server tool name -> the name the model calls it by. */
   names: Map<string, string>;
   /** Deferred tools `tool_search` loaded (server tool names). */
@@ -41,7 +43,7 @@ export function serverStatus(server: ManagedServer, tools: AgentTools): McpServe
         toolName,
         ...(tool.description ? { description: tool.description.trim().split("\n", 1)[0]! } : {}),
         exposure: toolExposureOf(config, tool.name),
-        loaded: tools.isRegistered(toolName),
+        loaded: toolExposureOf(config, tool.name) === "direct" ? tools.isRegistered(toolName) : server.loaded.has(tool.name),
       };
     }),
   };

@@ -20,7 +20,8 @@ export interface AuthStatus {
 
 /** What the registry read and what it found wrong, for `atomic config` and error messages. */
 export interface ModelsDiagnostics {
-  modelsJson: { path: string; state: "missing" | "loaded" | "invalid"; providers: string[]; error?: string };
+  /** `error`: the whole file is unusable; `problems`: entries or provider blocks dropped from a file otherwise read. */
+  modelsJson: { path: string; state: "missing" | "loaded" | "invalid"; providers: string[]; error?: string; problems?: string[] };
   /** Providers with an auth.json entry (never the keys). */
   authFile: { path: string; providers: string[]; error?: string };
   /** Every configuration problem reported so far (models.json, auth.json, compat keys, custom providers), once each. */
@@ -46,7 +47,7 @@ export interface ModelsApi extends ProviderModelsApi {
    * Registers a catalog provider whose models are built by `load` when first asked for (a start
    * that uses one provider never builds the others). models.json patches apply as they are built.
    */
-  registerCatalogProvider(registration: Omit<ProviderRegistration, "models">, load: () => Model[], ids?: readonly string[]): void;
+  registerCatalogProvider(registration: Omit<ProviderRegistration, "models">, load: () => Model[], ids?: readonly string[] | (() => readonly string[])): void;
   /** A registered provider's API, base URL (models.json's when it sets one) and key variable. */
   providerInfo(provider: string): { api: string; baseUrl?: string; envKey?: string } | undefined;
   /** Registered provider names, in registration order. */
@@ -59,6 +60,8 @@ export interface ModelsApi extends ProviderModelsApi {
   /** A key for this process only (`--api-key`): used first, never stored or shown. */
   setRuntimeApiKey(provider: string, key: string): void;
   diagnostics(): ModelsDiagnostics;
+  /** Why requests to the model are refused because of a models.json error about it (its entry, its provider, the file). */
+  blockedReason(model: Pick<Model, "provider" | "id" | "api">): string | undefined;
 }
 
 declare module "../../kernel/services.js" {

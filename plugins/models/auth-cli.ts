@@ -88,6 +88,7 @@ export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<num
 async function modelsJsonProviders(io: AuthCliIo): Promise<Record<string, ProviderConfig>> {
   const result = await readModelsJson(modelsJsonPath(io.agentDir));
   if (result.error) io.stderr.write(`${result.error} (models.json ignored)\n`);
+  for (const problem of result.problems) io.stderr.write(`${problem}\n`);
   return result.file?.providers ?? {};
 }
 

@@ -84,21 +84,29 @@ function anthropicClient(call: ProviderCall, headers: Record<string, string | nu
 }
 
 /**
- * What an Anthropic-compatible endpoint needs that the SDK does not send: the key as `x-api-key`
- * (the SDK sends `Authorization: Bearer`, which MiniMax, Kimi and other compatible services do
- * not read; the SDK's own header is removed) and the API version it accepts (compat
- * `apiKeyHeader`, `anthropicVersion`).
+ * What an Anthropic-compatible endpoint needs that the SDK does not send. The SDK sends the key as
+ * `Authorization: Bearer` with its own API version; compatible services (MiniMax, Kimi, gateways,
+ * a hand-written models.json provider) read `x-api-key` and take `2023-06-01`, as pi sends them.
+ * So every `anthropic-messages` provider but Anthropic itself gets those unless its compat says
+ * otherwise (`apiKeyHeader: "authorization"` keeps the bearer header; `anthropicVersion`).
  */
 export function endpointHeaders(call: Pick<ProviderCall, "request" | "apiKey">): Record<string, string | null> {
-  const compat = call.request.model.compat ?? {};
+  const { compat = {}, provider, api } = call.request.model;
+  const compatible = api === ANTHROPIC_MESSAGES && provider !== "anthropic";
+  const keyHeader = compat.apiKeyHeader ?? (compatible ? "x-api-key" : undefined);
+  const version = typeof compat.anthropicVersion === "string" && compat.anthropicVersion !== "" ? compat.anthropicVersion : compatible ? COMPATIBLE_VERSION : undefined;
   const out: Record<string, string | null> = {};
-  if (compat.apiKeyHeader === "x-api-key" && call.apiKey) {
+  if (keyHeader === "x-api-key" && call.apiKey) {
     out["x-api-key"] = call.apiKey;
     out.Authorization = null;
   }
-  if (typeof compat.anthropicVersion === "string" && compat.anthropicVersion !== "") out["anthropic-version"] = compat.anthropicVersion;
+  if (version) out["anthropic-version"] = version;
   return out;
 }
+
+const ANTHROPIC_MESSAGES = "anthropic-messages";
+/** The API version Anthropic-compatible services accept (the first one, which pi's SDK sends). */
+const COMPATIBLE_VERSION = "2023-06-01";
 
 interface StreamState {
   stopped: boolean;

@@ -28,6 +28,17 @@ async function sessionPath(host: EmbeddedHost, sessionId: string): Promise<strin
   return undefined;
 }
 
+/**
+ * Atomic's session options in ACP's `_meta`: `{"atomic": {"sandbox": "workspace-write"}}` (a mode,
+ * or the whole sandbox setting object), applied to that session's sibling host as a settings override.
+ */
+function sessionSettings(meta: unknown): Record<string, unknown> | undefined {
+  const atomic = typeof meta === "object" && meta !== null ? (meta as { atomic?: unknown }).atomic : undefined;
+  if (typeof atomic !== "object" || atomic === null || !("sandbox" in atomic)) return undefined;
+  const sandbox = (atomic as { sandbox: unknown }).sandbox;
+  return { sandbox: typeof sandbox === "string" ? { mode: sandbox } : sandbox };
+}
+
 export async function serveAcp(host: TransportHost, version: string): Promise<number> {
   const acp: Acp = await import("@agentclientprotocol/sdk");
   const stdout = claimStdout();
@@ -71,8 +82,19 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
     if (error instanceof acp.RequestError) throw error;
     throw new acp.RequestError(-32603, error instanceof Error ? error.message : String(error));
   };
-  const open = async (cwd: string, servers: readonly AcpMcpServer[] | undefined, load?: (sibling: Awaited<ReturnType<TransportHost["openSibling"]>>) => Promise<string>) => {
-    const sibling = await host.openSibling({ cwd: await folder(cwd) });
+  const open = async (
+    cwd: string,
+    servers: readonly AcpMcpServer[] | undefined,
+    meta: unknown,
+    load?: (sibling: Awaited<ReturnType<TransportHost["openSibling"]>>) => Promise<string>,
+  ) => {
+    const settings = sessionSettings(meta);
+    const sibling = await host.openSibling({ cwd: await folder(cwd), ...(settings ? { settings } : {}) }).catch((error: Error) => {
+      // The client's session options did not validate: its mistake, said with the field.
+      if (settings && error.message.includes("the settings passed in"))
+        throw acp.RequestError.invalidParams({ _meta: meta }, error.message.replace(/^Invalid settings file the settings passed in: /gm, "_meta.atomic."));
+      throw error;
+    });
     try {
       // The editor's servers join the session's own (mcp.json); they connect while the session opens.
       if (servers && servers.length > 0) {
@@ -107,11 +129,17 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
       authMethods: [],
     }))
     .onRequest("session/new", async ({ params }) => {
-      const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined).catch(failed);
+      const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined, params._meta).catch(failed);
       return { sessionId: session.id, configOptions: await configOptions(session.host) };
     })
     .onRequest("session/load", async ({ params }) => {
-      const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined, async (sibling) => {
+      // Loaded again while open here: its sibling lets the file go first (one writer per session file).
+      const already = sessions.get(params.sessionId);
+      if (already) {
+        sessions.delete(params.sessionId);
+        await already.close();
+      }
+      const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined, params._meta, async (sibling) => {
         const path = await sessionPath(sibling, params.sessionId);
         if (!path) throw acp.RequestError.sessionNotFound(params.sessionId);
         const switched = await call<"switch_session">(sibling, { type: "switch_session", sessionPath: path });

@@ -1,6 +1,6 @@
 /**
  * A failure the server answers itself: the seed's `error` text plus a stable `code` clients match
- * on (DECISIONS, Error codes).
+ * on (docs/server.md, Error codes).
  */
 import type { ServerErrorCode } from "./schemas.js";
 

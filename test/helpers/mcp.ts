@@ -12,6 +12,7 @@ import { dirname, join, resolve } from "node:path";
 import type { RecordedRequest } from "../fake-llm/server.js";
 import type { RpcClient } from "./rpc-client.js";
 import { registerStopper } from "./temp.js";
+import { hangTimeout } from "./hang.js";
 
 const require = createRequire(import.meta.url);
 const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
@@ -74,8 +75,8 @@ export interface ServerReport {
 }
 
 /** Polls get_mcp_servers until `done` holds (or fails after `timeoutMs`). */
-export async function waitForServers(client: RpcClient, done: (servers: ServerReport[]) => boolean, timeoutMs = 20_000): Promise<{ servers: ServerReport[]; errors: string[] }> {
-  const deadline = Date.now() + timeoutMs;
+export async function waitForServers(client: RpcClient, done: (servers: ServerReport[]) => boolean, timeoutMs?: number): Promise<{ servers: ServerReport[]; errors: string[] }> {
+  const deadline = Date.now() + hangTimeout(timeoutMs);
   for (;;) {
     const status = (await client.ok({ type: "get_mcp_servers" })) as { servers: ServerReport[]; errors: string[] };
     if (done(status.servers)) return status;

@@ -73,8 +73,21 @@ export type AgentOpenCommand = {
   model?: string;
   /** As --thinking. */
   thinkingLevel?: string;
-  /** A label for the agent in `agent_list` (not the session's name). */
+  /** The session's display name, as --name (`agent_list` shows it). */
   name?: string;
+  /** This agent's sandbox: a mode ("off", "read-only", "workspace-write") or a `sandbox` setting, over the settings files' (a project may only tighten it). */
+  sandbox?: "off" | "read-only" | "workspace-write" | {
+    /** "off", "read-only" (only a private /tmp writable) or "workspace-write" (also the working folder and writableRoots). */
+    mode?: "off" | "read-only" | "workspace-write";
+    /** false: no network; true: the host's network; a list of hosts: only those, through Atomic's proxy. */
+    network?: boolean | string[];
+    /** More writable folders in workspace-write (absolute, ~/..., or relative to the working folder). */
+    writableRoots?: string[];
+    /** More paths no command or file tool may read (besides those always denied). */
+    denyRead?: string[];
+    /** "on-request": the model may ask to run one command outside the sandbox, and the client decides; "never". */
+    approval?: "never" | "on-request";
+  };
 };
 
 /** Receive an agent's events on this connection (loads it when not loaded). (`atomic serve` only.) */
@@ -428,7 +441,7 @@ export type SteerCommand = {
   images?: ImageContent[];
 };
 
-/** Load a session file (cancellable by session_before_switch); a path where no session is written yet (no file, or an empty one) starts a new session there, as in pi. */
+/** Load a session file (cancellable by session_before_switch); an empty file starts a new session there. A path with no file is refused (`Session file not found`), as `--session` refuses it. */
 export type SwitchSessionCommand = {
   type: "switch_session";
   /** Any string or number; echoed exactly in the command's response. */

@@ -414,6 +414,8 @@ export type ToolExecutionEndEvent = {
   isError: boolean;
   /** How long the tool's execute() took, in whole milliseconds (monotonic clock); absent when the tool did not run. */
   durationMs?: number;
+  /** The id of the tool call that made this one (a codemode script's calls); absent for the model's own calls. */
+  parentToolCallId?: string;
 };
 
 /** A tool starts running. */
@@ -425,6 +427,8 @@ export type ToolExecutionStartEvent = {
   toolName: string;
   /** Its arguments, as the model wrote them. */
   args: unknown;
+  /** The id of the tool call that made this one (a codemode script's calls); absent for the model's own calls. */
+  parentToolCallId?: string;
 };
 
 /** A running tool reports progress (bash: its output so far). */
@@ -443,6 +447,8 @@ export type ToolExecutionUpdateEvent = {
     /** Structured data for clients (a diff, truncation facts); never shown to the model. */
     details?: unknown;
   };
+  /** The id of the tool call that made this one (a codemode script's calls); absent for the model's own calls. */
+  parentToolCallId?: string;
 };
 
 /** A turn ended: its reply and the results of the tools it called. */

@@ -84,7 +84,7 @@ export type AgentListResponse = {
     agents: Array<{
       /** The server's name for an agent: "a_" and 10 base32 characters, stable across restarts. */
       agent: string;
-      /** The label given at `agent_open`. */
+      /** Its session's display name. */
       name?: string;
       /** Its working folder. */
       cwd: string;
@@ -472,8 +472,8 @@ export type GetMcpServersResponse = {
       state: "disabled" | "pending" | "connecting" | "connected" | "disconnected" | "failed";
       /** Why the last connection failed or dropped. */
       error?: string;
-      /** The server's exposure (tools may differ: toolExposure): direct (offered to the model), deferred (found with tool_search) or hidden. */
-      exposure: "direct" | "deferred" | "hidden";
+      /** The server's exposure (tools may differ: toolExposure): direct (offered to the model), codemode (called from codemode scripts), deferred (found with tool_search) or hidden. */
+      exposure: "direct" | "codemode" | "deferred" | "hidden";
       /** The description its entry gives. */
       description?: string;
       /** First line of the instructions the server sent. */
@@ -488,9 +488,9 @@ export type GetMcpServersResponse = {
         toolName: string;
         /** The first line of the tool's description. */
         description?: string;
-        /** The tool's exposure: direct (offered to the model), deferred (found with tool_search) or hidden. */
-        exposure: "direct" | "deferred" | "hidden";
-        /** Registered with the agent (direct tools once listed, deferred ones once tool_search loaded them). */
+        /** The tool's exposure: direct (offered to the model), codemode (called from codemode scripts), deferred (found with tool_search) or hidden. */
+        exposure: "direct" | "codemode" | "deferred" | "hidden";
+        /** Offered to the model: direct tools once listed, codemode and deferred ones once tool_search loaded them. */
         loaded: boolean;
       }>;
     }>;
@@ -595,6 +595,23 @@ export type GetStateResponse = {
     modelFallbackReason?: string;
     /** Why prompts are refused, and what to change (with modelFallbackReason). */
     modelFallbackMessage?: string;
+    /** The sandbox policy in force for the model's commands and file tools. */
+    sandbox: {
+      /** "off" (the default, as pi: commands and file tools run with the user's rights), "read-only" or "workspace-write". */
+      mode: "off" | "read-only" | "workspace-write";
+      /** false: no network; true: the host's; a list: only these hosts, through Atomic's proxy. */
+      network: boolean | string[];
+      /** Writable besides the workspace and the private /tmp (workspace-write). */
+      writableRoots: string[];
+      /** Never readable by the model's commands and file tools (the agent's credentials and the usual secret folders always). */
+      denyRead: string[];
+      /** "on-request": the model may ask the client to run one command outside the sandbox. */
+      approval: "never" | "on-request";
+      /** How commands are confined here. */
+      enforcement: "none" | "bubblewrap" | "sandbox-exec";
+      /** Why the sandbox cannot start: commands the model starts are refused (never run unconfined). */
+      unavailable?: string;
+    };
     /** Absent for an in-memory session (--no-session). */
     sessionFile?: string;
     /** Absent until set_session_name or --name. */
