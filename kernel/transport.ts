@@ -4,6 +4,7 @@
  * (`--mode`, settings `mode`); plugins offer them with `k.registerTransport`.
  */
 import type { CommandSource } from "./commands.js";
+import type { KernelError } from "./errors.js";
 import type { ShutdownReason } from "./hooks.js";
 import type { KernelConfig } from "./config.js";
 import type { EventBus, EventListener } from "./events.js";
@@ -19,6 +20,8 @@ export interface SubmitOptions {
   source: CommandSource;
   /** Called once with the record's response; never for a reply such as `extension_ui_response`. */
   respond(response: Response): void;
+  /** Called just before `respond` when the command failed, with its coded error (for a transport that reports codes). */
+  failed?(error: KernelError): void;
 }
 
 /**

@@ -8,7 +8,7 @@ import { access, stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { expandHome, type EmbeddedHost, type Logger, type SiblingOptions } from "../../kernel/index.js";
 import { ServedAgent } from "./agent.js";
-import { ServerError, serverErrors } from "./errors.js";
+import { bootFailure, serverErrors } from "./errors.js";
 import { newHandle } from "./handles.js";
 import { sandboxOverride, type SandboxMode, type SandboxSetting } from "../sandbox/api.js";
 import type { AgentRecord, RegistryFile } from "./registry-file.js";
@@ -67,13 +67,18 @@ export class AgentPool {
     if (!agent.loading) this.#checkLimit();
     const record = agent.record;
     const written = record.sessionFile !== undefined && (await exists(record.sessionFile));
-    await agent.load({
-      cwd: record.cwd,
-      ...sandboxOf(record),
-      // A session never written (no prompt yet) comes back as a new session with the same id and model.
-      ...(written ? { resume: record.sessionFile! } : { sessionId: record.sessionId, ...modelOf(record), ...(record.name ? { flags: { name: record.name } } : {}) }),
-      noSession: false,
-    });
+    // Another process may have opened its file meanwhile (the session lock): session_in_use.
+    await agent
+      .load({
+        cwd: record.cwd,
+        ...sandboxOf(record),
+        // A session never written (no prompt yet) comes back as a new session with the same id and model.
+        ...(written ? { resume: record.sessionFile! } : { sessionId: record.sessionId, ...modelOf(record), ...(record.name ? { flags: { name: record.name } } : {}) }),
+        noSession: false,
+      })
+      .catch((error: unknown) => {
+        throw bootFailure(error, (other) => other);
+      });
   }
 
   async open(request: OpenRequest): Promise<ServedAgent> {
@@ -109,7 +114,7 @@ export class AgentPool {
     } catch (error) {
       this.agents.delete(handle);
       await agent.close().catch(() => undefined);
-      throw error instanceof ServerError ? error : serverErrors.invalid(error instanceof Error ? error.message : String(error));
+      throw bootFailure(error);
     }
     this.#save(agent);
     return agent;
