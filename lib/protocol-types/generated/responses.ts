@@ -519,9 +519,11 @@ export type GetMcpServersResponse = {
         toolName: string;
         /** The first line of the tool's description. */
         description?: string;
-        /** The tool's exposure: direct (offered to the model), codemode (called from codemode scripts), deferred (found with tool_search) or hidden. */
+        /** How the model reaches the tool now (deferred for a direct tool past the caps of settings mcp.directTools): direct (offered to the model), codemode (called from codemode scripts), deferred (found with tool_search) or hidden. */
         exposure: "direct" | "codemode" | "deferred" | "hidden";
-        /** Offered to the model: direct tools once listed, codemode and deferred ones once tool_search loaded them. */
+        /** True for a direct tool past the caps of settings mcp.directTools: the model finds it with tool_search (and codemode scripts call it). */
+        capped?: boolean;
+        /** Offered to the model: direct tools once listed, codemode and deferred ones (and capped direct ones) once tool_search loaded them. */
         loaded: boolean;
       }>;
     }>;
