@@ -3,13 +3,16 @@
 // OpenAI-compatible server (real HTTP, the official SDK), all at once. Reported: time to create
 // them, time until every one has settled, and memory (heap per idle agent in one process, RSS of
 // the processes). The in-process part runs in a fresh `node --expose-gc` child, so its heap
-// figures are its own. Usage: node bench/many-agents.mjs [agents=100] [processes=agents]
+// figures are its own. Then the same host's siblings (bench/siblings.mjs: what ACP and a server
+// open), plain and with extensions, MCP servers or grep: what each costs and what opening one does
+// to another agent's stream. Usage: node bench/many-agents.mjs [agents=100] [processes=agents] [siblings=20]
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { EXPECTED_TEXT, spawnFakeOpenAi, startFakeOpenAi, writeBenchModels } from "./fake-openai.mjs";
 import { startAgent, tempDir } from "./lib.mjs";
+import { benchSiblings } from "./siblings.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 // The SDK as the package exports it (the bundled entry).
@@ -18,9 +21,9 @@ const MB = 1024 * 1024;
 const round = (value, digits = 1) => +value.toFixed(digits);
 const silent = { info() {}, warn() {}, error() {} };
 
-export async function benchManyAgents({ agents = 100, processes = agents } = {}) {
+export async function benchManyAgents({ agents = 100, processes = agents, siblings = 20 } = {}) {
   const child = execFileSync(process.execPath, ["--expose-gc", SELF, "--in-process", String(agents)], { encoding: "utf8", maxBuffer: 16 * MB });
-  return { inProcess: JSON.parse(child), processes: await benchProcesses(processes) };
+  return { inProcess: JSON.parse(child), processes: await benchProcesses(processes), siblings: benchSiblings({ siblings }) };
 }
 
 /** Resolves once `agent` has answered one prompt and settled; checks the answer. */
@@ -164,5 +167,5 @@ if (process.argv[2] === "--in-process") {
   process.stdout.write(JSON.stringify(await inProcess(Number(process.argv[3]))));
 } else if (import.meta.url === `file://${process.argv[1]}`) {
   const agents = Number(process.argv[2] ?? 100);
-  console.log(JSON.stringify(await benchManyAgents({ agents, processes: Number(process.argv[3] ?? agents) }), null, 2));
+  console.log(JSON.stringify(await benchManyAgents({ agents, processes: Number(process.argv[3] ?? agents), siblings: Number(process.argv[4] ?? 20) }), null, 2));
 }

@@ -9,6 +9,7 @@ import { benchListSessions } from "./list-sessions.mjs";
 import { benchManyAgents } from "./many-agents.mjs";
 import { benchMcpCalls, benchMcpLoop, benchMcpStartup } from "./mcp.mjs";
 import { benchLongAnswer } from "./long-answer.mjs";
+import { benchSandbox } from "./sandbox.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchSkills } from "./skills.mjs";
 import { benchStartup } from "./startup.mjs";
@@ -31,6 +32,7 @@ const results = {
   listSessions: await benchListSessions({ runs: 3 }),
   toolArgs: benchToolArgs(),
   bash: await benchBash({ runs: 3 }),
+  sandbox: await benchSandbox({ calls: 40 }),
   skills: await benchSkills(),
   compaction: await benchCompaction({ runs: 5 }),
   extensions: await benchExtensions(11),

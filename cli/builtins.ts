@@ -12,12 +12,16 @@ import eventOptions from "../plugins/event-options/index.js";
 import settings from "../plugins/settings/index.js";
 import agent from "../plugins/agent/index.js";
 import models from "../plugins/models/index.js";
+import login from "../plugins/login/index.js";
 import providerReplay from "../plugins/provider-replay/index.js";
 import providerCatalog from "../plugins/provider-catalog/index.js";
 import providerAnthropic from "../plugins/provider-anthropic/index.js";
 import providerOpenai from "../plugins/provider-openai/index.js";
 import providerGoogle from "../plugins/provider-google/index.js";
+import providerBedrock from "../plugins/provider-bedrock/index.js";
+import providerPiMessages from "../plugins/provider-pi-messages/index.js";
 import tools from "../plugins/tools/index.js";
+import sandbox from "../plugins/sandbox/index.js";
 import bash from "../plugins/bash/index.js";
 import retry from "../plugins/retry/index.js";
 import compaction from "../plugins/compaction/index.js";
@@ -31,6 +35,7 @@ import promptTemplates from "../plugins/prompt-templates/index.js";
 import packages from "../plugins/packages/index.js";
 import extensions from "../plugins/extensions/index.js";
 import mcp from "../plugins/mcp/index.js";
+import codemode from "../plugins/codemode/index.js";
 
 /** In a stable order; the kernel re-orders by dependencies. */
 export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
@@ -42,14 +47,18 @@ export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   settings,
   agent,
   models,
+  login,
   // The built-in providers and their models (data); the adapters below stream them.
   providerCatalog,
   providerAnthropic,
   providerOpenai,
   providerGoogle,
+  providerBedrock,
+  providerPiMessages,
   // After the vendors: the offline replay models come last in listings and cycles.
   providerReplay,
   tools,
+  sandbox,
   bash,
   retry,
   compaction,
@@ -62,6 +71,7 @@ export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   promptTemplates,
   packages,
   mcp,
+  codemode,
   extensions,
 ];
 

@@ -11,6 +11,7 @@ import { toKernelError, type Logger } from "../kernel/index.js";
 import type {} from "../plugins/agent/api.js";
 import type {} from "../plugins/mcp/api.js";
 import type { ModelsApi } from "../plugins/models/api.js";
+import { describePolicy, type SandboxApi } from "../plugins/sandbox/api.js";
 import { credentials } from "./list-models.js";
 
 const WITHOUT_SETTINGS = "the settings files and user plugins";
@@ -80,6 +81,16 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
     if (pis.length > 0) line(`  Read by pi, not by Atomic (kept, ignored): ${pis.join(", ")}`);
     if (others.length > 0) line(`  Not read by any plugin (kept, ignored; see Problems): ${others.join(", ")}`);
   }
+  const sandbox = host?.kernel.services.maybe("sandbox") as SandboxApi | undefined;
+  if (sandbox) {
+    const state = await sandbox.check();
+    line();
+    line("Sandbox (the model's commands and file tools)");
+    line(
+      `  ${describePolicy(state)}${state.mode === "off" ? "; the default: --sandbox workspace-write or the sandbox setting turns it on (docs/sandbox.md)" : `, enforced by ${state.enforcement}`}`,
+    );
+    if (state.unavailable) found.problems.push(`Sandbox ${state.mode}: ${state.unavailable}`);
+  }
   const models = host?.kernel.services.maybe("models") as ModelsApi | undefined;
   if (host && models) {
     const { modelsJson, authFile } = models.diagnostics();
@@ -87,10 +98,10 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
     line("Models");
     const jsonState =
       modelsJson.state === "loaded"
-        ? `read; providers: ${modelsJson.providers.join(", ") || "none"}`
+        ? `read; providers: ${modelsJson.providers.join(", ") || "none"}${modelsJson.problems ? `; ${skippedEntries(modelsJson.problems.length)} (see Problems)` : ""}`
         : modelsJson.state === "missing"
           ? "not found"
-          : "invalid, ignored (see Problems)";
+          : "invalid, ignored: every provider refuses requests (see Problems)";
     line(`  models.json  ${modelsJson.path} (${jsonState})`);
     line(`  auth.json    ${authFile.path} (${authFile.error ? "unreadable, see Problems" : `entries: ${authFile.providers.join(", ") || "none"}`})`);
     const agent = host.kernel.services.maybe("agent");
@@ -102,7 +113,11 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
       ...table(
         models
           .providers()
-          .map((provider) => [provider, credentials(models.authStatus(provider), models.providerInfo(provider)?.envKey), count(models.modelsOf(provider).length, "model")]),
+          .map((provider) => [
+            provider,
+            credentials(models.authStatus(provider), models.providerInfo(provider)?.envKey, models.providerInfo(provider)?.login),
+            count(models.modelsOf(provider).length, "model"),
+          ]),
         "  ",
       ),
     );
@@ -136,4 +151,8 @@ async function isFile(path: string): Promise<boolean> {
 
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+function skippedEntries(count: number): string {
+  return count === 1 ? "1 entry skipped" : `${count} entries skipped`;
 }

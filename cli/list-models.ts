@@ -4,7 +4,7 @@
  * that would give it), from the booted host's `models` service. Every word of the pattern must
  * appear in `provider/id name`.
  */
-import { closest } from "../lib/closest/index.js";
+import { closestHint, closestModels } from "../lib/closest/models.js";
 import type { Model } from "../lib/llm/index.js";
 import type { AuthStatus, ModelsApi } from "../plugins/models/api.js";
 
@@ -24,7 +24,7 @@ export function modelListing(models: ModelsApi, pattern: string | true): { text:
       tokens(model.maxTokens),
       model.reasoning ? "yes" : "no",
       model.input.includes("image") ? "yes" : "no",
-      credentials(models.authStatus(model.provider), models.providerInfo(model.provider)?.envKey),
+      credentials(models.authStatus(model.provider), models.providerInfo(model.provider)?.envKey, models.providerInfo(model.provider)?.login),
     ]),
   ];
   const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
@@ -34,14 +34,13 @@ export function modelListing(models: ModelsApi, pattern: string | true): { text:
 
 /** The error for a pattern that lists nothing: the nearest models by name, as --model names them. */
 export function noListingMatches(models: ModelsApi, pattern: string): string {
-  const candidates = models.all().map((model) => ({ name: `${model.provider}/${model.id}`, texts: [model.id, `${model.provider}/${model.id}`, model.name] }));
-  const near = closest(candidates, pattern);
-  return `No models match "${pattern}".${near.length > 0 ? ` Closest: ${near.join(", ")}.` : ""} Run 'atomic --list-models' to see every model.`;
+  return `No models match "${pattern}".${closestHint(closestModels(models.all(), pattern, 3, true))}`;
 }
 
 /** Where the key comes from, never the key; for a provider without one, the variable that would give it. */
-export function credentials(status: AuthStatus, envKey?: string): string {
-  if (!status.configured) return envKey ? `none (${envKey})` : "none";
+/** `login`: the provider takes `atomic login` (said when it has no key variable to name). */
+export function credentials(status: AuthStatus, envKey?: string, login = false): string {
+  if (!status.configured) return envKey ? `none (${envKey})` : login ? "none (atomic login)" : "none";
   switch (status.source) {
     case "none":
       return "not needed";
@@ -54,9 +53,13 @@ export function credentials(status: AuthStatus, envKey?: string): string {
   }
 }
 
-/** 200000 -> 200K, 1000000 -> 1M. */
-function tokens(count: number): string {
-  if (count >= 1_000_000) return `${Number((count / 1_000_000).toFixed(1))}M`;
-  if (count >= 1_000) return `${Number((count / 1_000).toFixed(1))}K`;
+/** 200000 -> 200K, 1000000 -> 1M, 1048576 -> 1.0M: pi's format, so the two listings compare line by line. */
+export function tokens(count: number): string {
+  if (count >= 1_000_000) return scaled(count / 1_000_000, "M");
+  if (count >= 1_000) return scaled(count / 1_000, "K");
   return String(count);
+}
+
+function scaled(value: number, unit: string): string {
+  return value % 1 === 0 ? `${value}${unit}` : `${value.toFixed(1)}${unit}`;
 }

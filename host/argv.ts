@@ -7,7 +7,13 @@ import { ErrorCode, KernelError, UsageError, type FlagSpec, type PluginDefinitio
 
 /** Flags the host itself reads. */
 export const CORE_FLAGS: readonly FlagSpec[] = [
-  { name: "--mode", key: "mode", value: "<mode>", description: "Transport: rpc (JSON lines on stdin/stdout) or another registered one. Default: settings `mode`, else rpc." },
+  {
+    name: "--mode",
+    key: "mode",
+    value: "<mode>",
+    description:
+      "Transport: rpc (JSON lines on stdin/stdout), json (one prompt, every event as a JSON line), print (one prompt, the answer as text; as -p), acp (Agent Client Protocol, for editors), or one a plugin registers. Default: settings `mode`, else rpc.",
+  },
   { name: "--approve", key: "approve", description: "Trust this project for this run: its .atomic/extensions load and its execution settings apply." },
   { name: "--help", alias: "-h", key: "help", description: "Show this help." },
   { name: "--version", alias: "-v", key: "version", description: "Print the version." },

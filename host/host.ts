@@ -10,6 +10,7 @@ import {
   isTrustedProject,
   Kernel,
   KernelError,
+  ProcessScope,
   projectSettingsPath,
   userSettingsPath,
   type CliOptions,
@@ -56,6 +57,11 @@ export interface HostOptions {
   approvedFolder?: string;
   /** Whether the client can answer extension UI dialogs; default what the transport of the mode declares. */
   dialogs?: boolean;
+  /**
+   * What this host shares with others of the process (extension modules, MCP connections,
+   * workers, file caches: see `k.shared`). Default: a scope of its own, which its siblings share.
+   */
+  scope?: ProcessScope;
 }
 
 /** Plugins loaded and flags parsed, nothing applied yet: enough for --help. */
@@ -74,6 +80,7 @@ export async function createHost(options: HostOptions): Promise<HostRuntime> {
 
 export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
   const env = options.env ?? process.env;
+  const scope = options.scope ?? new ProcessScope();
   const log = options.log ?? createStderrLogger();
   const read = options.readSettingsFiles !== false;
   const empty = (path: string): RawSettingsFile => ({ path, exists: false, value: {} });
@@ -118,18 +125,24 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
         settingsLayers: resolved.layers,
         ...(options.installDir ? { installDir: options.installDir } : {}),
       };
-      const kernel = new Kernel({ config, log, flags: composedFlags, ...(options.applyTimeoutMs ? { applyTimeoutMs: options.applyTimeoutMs } : {}) });
-      await kernel.use(definitions);
-      // Transports are registered now: extensions (booting next) ask whether dialogs have a client.
-      config.dialogs = options.dialogs ?? kernel.transports.get(cli.mode || config.settings.mode || "rpc")?.definition.dialogs === true;
-      const lateFlags = () => [...flags, ...kernel.lateFlags.map((entry) => entry.flag)];
-      // Values of flags extensions registered while loading, before the startup choices and
-      // session_start read them (pi.getFlag in a session_start handler); still unknown: below.
-      if (parsed.unknown.length > 0)
-        kernel.hookRegistry.viewFor("host").boot_configure.tap({ name: "host", order: "pre" }, () => void Object.assign(cli, parseFlags(argv, lateFlags()).values, options.cli));
-      await kernel.boot();
-      if (parsed.unknown.length > 0) checkLateFlags(argv, lateFlags(), cli, options.cli);
-      const openSibling = (sibling: SiblingOptions) => prepareHost(siblingHostOptions(options, definitions, sibling)).then((next) => next.boot());
+      const kernel = new Kernel({ config, log, flags: composedFlags, shared: scope.holder(), ...(options.applyTimeoutMs ? { applyTimeoutMs: options.applyTimeoutMs } : {}) });
+      try {
+        await kernel.use(definitions);
+        // Transports are registered now: extensions (booting next) ask whether dialogs have a client.
+        config.dialogs = options.dialogs ?? kernel.transports.get(cli.mode || config.settings.mode || "rpc")?.definition.dialogs === true;
+        const lateFlags = () => [...flags, ...kernel.lateFlags.map((entry) => entry.flag)];
+        // Values of flags extensions registered while loading, before the startup choices and
+        // session_start read them (pi.getFlag in a session_start handler); still unknown: below.
+        if (parsed.unknown.length > 0)
+          kernel.hookRegistry.viewFor("host").boot_configure.tap({ name: "host", order: "pre" }, () => void Object.assign(cli, parseFlags(argv, lateFlags()).values, options.cli));
+        await kernel.boot();
+        if (parsed.unknown.length > 0) checkLateFlags(argv, lateFlags(), cli, options.cli);
+      } catch (error) {
+        // A boot that fails gives back what it took of the shared scope (siblings keep theirs).
+        await kernel.shared.releaseAll().catch(() => undefined);
+        throw error;
+      }
+      const openSibling = (sibling: SiblingOptions) => prepareHost(siblingHostOptions({ ...options, scope }, definitions, sibling)).then((next) => next.boot());
       return new HostRuntime(kernel, new Scheduler(kernel.commands, log, () => kernel.events.drain()), openSibling);
     },
   };

@@ -23,6 +23,6 @@ export {
 } from "./settings-files.js";
 export { protocolSchema, pascalCase, type JsonSchema, type ProtocolSource } from "./protocol-schema.js";
 export { claimStdout, type ClaimedStdout } from "../lib/stdout/index.js";
-export { resolveAgentDir } from "../kernel/index.js";
+export { resolveAgentDir, ProcessScope } from "../kernel/index.js";
 export type { EmbeddedHost, TransportHost, TransportDefinition, Response, SubmitOptions, SiblingOptions, ShutdownReason, KernelConfig } from "../kernel/index.js";
 export { PI_ONLY_SETTINGS } from "./unknown-settings.js";

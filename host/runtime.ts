@@ -147,5 +147,9 @@ export class HostRuntime implements TransportHost, EmbeddedHost {
       clearTimeout(timer);
     }
     await this.#scheduler.idle();
+    // Last: what this agent shared with its siblings is released; the last holder closes it.
+    await this.kernel.shared
+      .releaseAll()
+      .catch((error: unknown) => this.log.error(`shutdown: releasing shared resources: ${error instanceof Error ? error.message : String(error)}`));
   }
 }

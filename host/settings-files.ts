@@ -128,8 +128,8 @@ export interface ResolvedSettings {
   sources: Record<string, SettingSource>;
   /** One line each, for stderr: keys a project may not set, and why. */
   notes: string[];
-  /** Each file's validated keys, before the merge. */
-  layers: { user: Record<string, unknown>; project: Record<string, unknown> };
+  /** Each file's validated keys, before the merge, and the overrides passed in. */
+  layers: { user: Record<string, unknown>; project: Record<string, unknown>; override: Record<string, unknown> };
 }
 
 /** Keys nothing reads in the user and project files (reported even when a value is invalid). */
@@ -167,7 +167,7 @@ export function resolveSettings(
   for (const key of Object.keys(userValue)) sources[key] = "user";
   for (const key of Object.keys(projectValue)) sources[key] = "project";
   for (const key of Object.keys(overrideValue)) sources[key] = "override";
-  return { settings: deepMerge(deepMerge(userValue, projectValue), overrideValue), sources, notes, layers: { user: userValue, project: projectValue } };
+  return { settings: deepMerge(deepMerge(userValue, projectValue), overrideValue), sources, notes, layers: { user: userValue, project: projectValue, override: overrideValue } };
 }
 
 /** Objects merge key by key; arrays and scalars from `override` replace. */

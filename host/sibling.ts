@@ -1,9 +1,10 @@
 /**
  * The options a sibling host boots with: the launch's (its plugin definitions, flags, settings
- * overrides, trust) with what the sibling chooses for itself laid over them. The launch's choice
- * of session is its own agent's: a sibling opens the session it names, else a new one.
+ * overrides, trust, process scope) with what the sibling chooses for itself laid over them. The
+ * launch's choice of session is its own agent's: a sibling opens the session it names, else a
+ * new one.
  */
-import type { PluginDefinition, SiblingOptions } from "../kernel/index.js";
+import { deepMerge, type PluginDefinition, type SiblingOptions } from "../kernel/index.js";
 import type { HostOptions } from "./host.js";
 
 /** The launch's session flags: they pick the launch's own session and never a sibling's. */
@@ -22,6 +23,7 @@ export function siblingHostOptions(launch: HostOptions, definitions: readonly Pl
   }
   if (sibling.thinkingLevel !== undefined) cli.thinking = sibling.thinkingLevel;
   Object.assign(cli, sibling.flags);
+  const settings = sibling.settings ? deepMerge(launch.settings ?? {}, sibling.settings) : launch.settings;
   return {
     ...launch,
     cwd: sibling.cwd,
@@ -30,6 +32,7 @@ export function siblingHostOptions(launch: HostOptions, definitions: readonly Pl
     plugins: definitions,
     userPlugins: false,
     approvedFolder: launch.approvedFolder ?? launch.cwd,
+    ...(settings ? { settings } : {}),
     ...(sibling.log ? { log: sibling.log } : {}),
     ...(sibling.dialogs !== undefined ? { dialogs: sibling.dialogs } : {}),
   };

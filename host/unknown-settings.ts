@@ -19,8 +19,6 @@ export const PI_ONLY_SETTINGS: ReadonlySet<string> = new Set([
   "doubleEscapeAction",
   "treeFilterMode",
   "defaultProjectTrust",
-  "defaultTools",
-  "codemode",
   "sessionShareDestination",
   "branchSummary",
   "theme",

@@ -42,9 +42,10 @@ export interface KernelConfig {
   settingsSources?: { sources: Record<string, SettingSource>; userFile: string; projectFile: string };
   /**
    * Each file's validated settings before the merge (the project's without what it may not set):
-   * for a key whose values add up instead of replacing (packages from both files).
+   * for a key whose values add up instead of replacing (packages from both files), or that a
+   * project may only tighten. `override`: the settings passed in (an embedder's, a sibling's own).
    */
-  settingsLayers?: { user: Readonly<Record<string, unknown>>; project: Readonly<Record<string, unknown>> };
+  settingsLayers?: { user: Readonly<Record<string, unknown>>; project: Readonly<Record<string, unknown>>; override?: Readonly<Record<string, unknown>> };
   /** Where Atomic itself is installed (the package root): bundled assets live under it. */
   installDir?: string;
   /**

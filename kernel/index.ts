@@ -9,6 +9,7 @@ export * from "./commands.js";
 export * from "./tools.js";
 export * from "./events.js";
 export * from "./services.js";
+export * from "./shared.js";
 export * from "./plugin.js";
 export * from "./logger.js";
 export * from "./config.js";

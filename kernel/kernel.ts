@@ -16,6 +16,7 @@ import { BOOT_PHASES, hostHooks, type DeclaredHooks, type HookCatalog, type Hook
 import { createStderrLogger, type Logger } from "./logger.js";
 import type { OpenLayer, PluginContext, PluginDefinition } from "./plugin.js";
 import { ServiceRegistry } from "./services.js";
+import { ProcessScope, type ScopeHolder } from "./shared.js";
 import { ToolRegistry } from "./tools.js";
 import type { TransportDefinition } from "./transport.js";
 
@@ -26,6 +27,8 @@ export interface KernelOptions {
   applyTimeoutMs?: number;
   /** The flags plugins declared (composed by the host): a late flag may not reuse their names. */
   flags?: readonly { flag: FlagSpec; owner: string }[];
+  /** This kernel's hold on what its process scope shares (the host's, given to its siblings too); default: a scope of its own. */
+  shared?: ScopeHolder;
 }
 
 export class Kernel {
@@ -37,6 +40,8 @@ export class Kernel {
   readonly commands = new CommandRegistry();
   readonly tools = new ToolRegistry();
   readonly services = new ServiceRegistry();
+  /** What this kernel holds of its process scope; the host releases it at teardown. */
+  readonly shared: ScopeHolder;
   readonly transports = new Map<string, { definition: TransportDefinition; owner: string }>();
   /** Every outward event's zod schema and the plugin that declared it (docs, validation). */
   readonly eventSchemas = new Map<string, { schema: () => z.ZodType; owner: string }>();
@@ -61,6 +66,7 @@ export class Kernel {
     this.log = options.log ?? createStderrLogger();
     this.#applyTimeoutMs = options.applyTimeoutMs ?? 15_000;
     this.#staticFlags = options.flags ?? [];
+    this.shared = options.shared ?? new ProcessScope().holder();
     this.events = new EventBus((error) => this.log.error(`event listener failed: ${toKernelError(error).message}`));
     this.hookRegistry = new HookRegistry((event) => this.reportError(event), this.#applyTimeoutMs);
     this.hooks = this.hookRegistry.declare("kernel", hostHooks());
@@ -132,6 +138,7 @@ export class Kernel {
       log: this.log,
       commands: this.commands,
       tools: this.tools,
+      shared: this.shared,
       ownHooks: (declarations) => {
         const owned = this.#ownedHooks.get(name);
         if (!owned || typeof plugin === "string" || plugin.hooks !== declarations) {

@@ -12,6 +12,7 @@ import type { DeclaredHooks, HookCatalog, HookDeclarations, PluginErrorEvent } f
 import type { TapOnly } from "./hook-access.js";
 import type { Logger } from "./logger.js";
 import type { Services } from "./services.js";
+import type { SharedScope } from "./shared.js";
 import type { SettingSpec } from "./settings.js";
 import type { ToolDefinition, ToolRegistryView, ToolSelection } from "./tools.js";
 import type { TransportDefinition } from "./transport.js";
@@ -37,6 +38,11 @@ export interface PluginContext {
   readonly events: EventBus;
   readonly config: KernelConfig;
   readonly log: Logger;
+  /**
+   * What this kernel shares with the other agents of its process scope (its host's siblings):
+   * keyed, reference-counted values, released when this kernel's host is torn down.
+   */
+  readonly shared: SharedScope;
   /**
    * The hooks this plugin declared in its definition (`hooks`), callable: pass the same
    * function. Only their owner calls hooks; everyone taps them through `hooks`.

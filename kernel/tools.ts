@@ -38,6 +38,29 @@ export interface ToolResult {
   content: ToolContent[];
   details?: unknown;
   isError?: boolean;
+  /** A machine-readable result (its shape is the tool's `outputSchema`): what a tool calling this one receives. */
+  structuredContent?: unknown;
+}
+
+/** How a tool is reached (pi 1.x's `exposure`). */
+export type ToolExposure = "direct" | "model-only" | "codemode" | "deferred" | "hidden";
+
+/** Related tools under one heading (an MCP server's). */
+export interface ToolNamespace {
+  name: string;
+  /** Other names the namespace is looked up by (the server name `docs` for `mcp__docs`). */
+  aliases?: readonly string[];
+  description?: string;
+  /** Longer usage guidance, read on demand. */
+  instructions?: string;
+}
+
+/** What a nested call (`executeTool`) comes back with: it never rejects for a tool's failure. */
+export interface NestedToolOutcome {
+  /** The id the nested call ran under (`<parent id>/<n>`). */
+  toolCallId: string;
+  result: ToolResult;
+  isError: boolean;
 }
 
 export interface ToolExecutionContext {
@@ -46,6 +69,12 @@ export interface ToolExecutionContext {
   cwd: string;
   /** Report progress: the accumulated partial result so far (not a delta). */
   onUpdate(partial: ToolResult): void;
+  /**
+   * Runs another tool the way the model's own call runs (validation, the agent loop's hooks and
+   * events) as a nested call of this one. Present where an agent loop runs the tool. Unknown,
+   * blocked and invalid calls come back as error results.
+   */
+  executeTool?(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<NestedToolOutcome>;
 }
 
 export type ToolParameters<S extends z.ZodType = z.ZodType> = S | (() => S) | { jsonSchema: Record<string, unknown> };
@@ -64,6 +93,17 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   precomputedJsonSchema?: Record<string, unknown>;
   /** False: registered but not offered to the model until a selection names it (pi's `defaultActive`). Default true. */
   defaultActive?: boolean;
+  /**
+   * How the tool is reached (default `direct`): `direct` is declared while active and callable by
+   * other tools while active; `model-only` never by other tools; `codemode` and `deferred` by other
+   * tools whenever registered (declared only when activated); `hidden` not at all.
+   */
+  exposure?: ToolExposure;
+  namespace?: ToolNamespace;
+  /** JSON Schema of `structuredContent`: a tool that declares one hands callers that value. */
+  outputSchema?: Record<string, unknown>;
+  /** How to use the tool well, for wherever the tool is listed. */
+  promptGuidelines?: readonly string[];
   execute(args: z.output<S>, ctx: ToolExecutionContext): Promise<ToolResult>;
 }
 
@@ -98,10 +138,12 @@ export interface ToolRegistryView {
   /** Names offered to the model, in registration order. */
   activeNames(): string[];
   isActive(name: string): boolean;
+  /** Whether another tool may run it (ToolExecutionContext.executeTool): by its exposure and, for `direct` tools, the active set. */
+  isCallable(name: string): boolean;
   /** What the model is told about the active tools. */
   specs(): ToolSpec[];
   /** Async only because a JSON Schema tool's first call may load the converter. */
-  validate(name: string, args: unknown): Promise<ToolValidation>;
+  validate(name: string, args: unknown, options?: { nested?: boolean }): Promise<ToolValidation>;
 }
 
 export class ToolRegistry implements ToolRegistryView {
@@ -120,7 +162,9 @@ export class ToolRegistry implements ToolRegistryView {
     const entry: Entry = { definition, owner, ...(previous ? { previous } : {}) };
     if (options.late) {
       const parameters = this.#parametersOf(entry);
-      if (isResolvedJsonSchema(parameters)) parameters.validator ??= validatorIfLoaded(parameters);
+      // Only for a tool offered now: thousands of deferred MCP tools would each hold a validator
+      // few are ever called with (built on the first call, as for tools registered at boot).
+      if (isResolvedJsonSchema(parameters) && this.#offeredWhenRegistered(definition)) parameters.validator ??= validatorIfLoaded(parameters);
     }
     this.#tools.set(definition.name, entry);
     this.#specs = undefined;
@@ -167,6 +211,21 @@ export class ToolRegistry implements ToolRegistryView {
     return typeof active === "function" ? active(name, entry.definition) : active.has(name);
   }
 
+  /** isActive for a definition not in the registry yet. */
+  #offeredWhenRegistered(definition: ToolDefinition): boolean {
+    const active = this.#active;
+    if (active === undefined) return definition.defaultActive !== false;
+    return typeof active === "function" ? active(definition.name, definition) : active.has(definition.name);
+  }
+
+  isCallable(name: string): boolean {
+    const definition = this.#tools.get(name)?.definition;
+    if (!definition) return false;
+    const exposure = definition.exposure ?? "direct";
+    if (exposure === "codemode" || exposure === "deferred") return true;
+    return exposure === "direct" && this.isActive(name);
+  }
+
   /** What the model is offered (see ToolSelection). Unknown names in a list fail. */
   setActive(names: ToolSelection): void {
     if (names === undefined) {
@@ -193,9 +252,10 @@ export class ToolRegistry implements ToolRegistryView {
     return this.#specs;
   }
 
-  async validate(name: string, args: unknown): Promise<ToolValidation> {
+  /** `nested`: for a call another tool makes, which may reach what isCallable allows (not the active set). */
+  async validate(name: string, args: unknown, options: { nested?: boolean } = {}): Promise<ToolValidation> {
     const entry = this.#tools.get(name);
-    if (!entry || !this.isActive(name)) return { ok: false, error: `Tool ${name} not found` };
+    if (!entry || !(options.nested ? this.isCallable(name) : this.isActive(name))) return { ok: false, error: `Tool ${name} not found` };
     const parameters = this.#parametersOf(entry);
     const failed = (detail: string): ToolValidation => ({ ok: false, error: `Validation failed for tool "${name}": ${detail}` });
     let raw = args ?? {};

@@ -4,6 +4,7 @@
  * (`--mode`, settings `mode`); plugins offer them with `k.registerTransport`.
  */
 import type { CommandSource } from "./commands.js";
+import type { KernelError } from "./errors.js";
 import type { ShutdownReason } from "./hooks.js";
 import type { KernelConfig } from "./config.js";
 import type { EventBus, EventListener } from "./events.js";
@@ -19,6 +20,8 @@ export interface SubmitOptions {
   source: CommandSource;
   /** Called once with the record's response; never for a reply such as `extension_ui_response`. */
   respond(response: Response): void;
+  /** Called just before `respond` when the command failed, with its coded error (for a transport that reports codes). */
+  failed?(error: KernelError): void;
 }
 
 /**
@@ -61,11 +64,13 @@ export interface SiblingOptions {
   log?: Logger;
   /** Whether this agent's client can answer extension UI dialogs; default what the serving transport declares. */
   dialogs?: boolean;
-  /**
-   * Values of any plugin's flags for this agent only (keys of `CliOptions`), laid over the
-   * launch's: how a plugin's per-agent policy (the sandbox's) reaches a sibling.
-   */
+  /** Values of any plugin's flags for this agent only (keys of `CliOptions`, e.g. `name`), laid over the launch's. */
   flags?: Record<string, unknown>;
+  /**
+   * Settings laid over the files for this sibling only (what the client that opened it asked
+   * for, e.g. through ACP's `_meta`, or the sandbox policy of `agent_open`), over the parent's own overrides.
+   */
+  settings?: Record<string, unknown>;
 }
 
 /** What the host hands the transport it serves with. */

@@ -16,7 +16,7 @@ import { transform } from "rolldown/utils";
 // The Bedrock SDK stays a package of its own, loaded from node_modules on first use: bundled, it
 // shares Anthropic's SDK with the Anthropic adapter, and every Anthropic request would load the
 // whole SDK (all its resources, OpenTelemetry) that only the Bedrock client pulls in.
-const EXTERNAL = [/^node:/, /^marked/, /^highlight\.js/, /^jiti$/, /^@agentclientprotocol\/sdk/, /^@anthropic-ai\/bedrock-sdk/];
+const EXTERNAL = [/^node:/, /^marked/, /^highlight\.js/, /^jiti$/, /^@agentclientprotocol\/sdk/, /^@anthropic-ai\/bedrock-sdk/, /^@aws-sdk\/client-bedrock-runtime/];
 
 const DIST = resolve("dist");
 const MARK = "atomic-dist-file:";

@@ -19,7 +19,7 @@ import { THINKING_LEVELS, type ThinkingLevel } from "../lib/llm/index.js";
 import { COMPAT_KEYS, levelsOfMap, type ThinkingLevelMap } from "../lib/provider-kit/compat.js";
 import { expandModel, type CatalogEntry, type CatalogFile } from "../lib/model-catalog/index.js";
 import { thinkingWire } from "../test/fake-llm/thinking-wire.js";
-import { DEFAULT_MODELS, PROVIDERS, type ImportSpec } from "./import-pi-catalog.providers.js";
+import { DEFAULT_MODELS, PROVIDERS, atomicApi, type ImportSpec } from "./import-pi-catalog.providers.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 // pi-ai is a dependency of the pi-coding-agent dev dependency (hoisted); its exports hide package.json.
@@ -41,45 +41,66 @@ interface PiModel {
   maxTokens: number;
   compat?: Record<string, unknown>;
   thinkingLevelMap?: ThinkingLevelMap;
+  headers?: Record<string, string>;
   type?: string;
 }
 
 for (const spec of PROVIDERS) writeProvider(spec);
 
 function writeProvider(spec: ImportSpec): void {
+  const piModels = spec.pi ? chatModels(spec) : [];
+  const api = spec.api ?? mostCommon(piModels.map((m) => atomicApi(m.api, m.id)));
+  const baseUrl = spec.baseUrl ?? mostCommon(piModels.map((m) => m.baseUrl ?? "").filter(Boolean));
+  if (!api || !baseUrl) throw new Error(`${spec.provider}: no API or base URL`);
+  const header = { ...spec, api, baseUrl };
   const file: CatalogFile = {
     provider: spec.provider,
     name: spec.name,
-    api: spec.api,
-    baseUrl: spec.baseUrl,
+    api,
+    baseUrl,
     ...(spec.envKey ? { envKey: spec.envKey } : {}),
+    ...(spec.altEnvKeys ? { altEnvKeys: spec.altEnvKeys } : {}),
+    ...(spec.oauth ? { oauth: spec.oauth } : {}),
     ...(spec.ambientAuth ? { ambientAuth: spec.ambientAuth } : {}),
     ...(spec.local ? { local: spec.local } : {}),
     ...(spec.modelsDev ? { modelsDev: spec.modelsDev } : {}),
     ...(spec.modelsDevFilter ? { modelsDevFilter: spec.modelsDevFilter } : {}),
     ...(spec.docs ? { docs: spec.docs } : {}),
     source: spec.pi
-      ? {
-          from: `pi ${PI_VERSION} provider library (@earendil-works/pi-ai dist/providers/data/${spec.pi}.json, generated ${GENERATED} from models.dev)${spec.include ? "; curated: current models only" : ""}`,
-          checked: CHECKED,
-        }
+      ? { from: `pi ${PI_VERSION} provider library (@earendil-works/pi-ai dist/providers/data/${spec.pi}.json, generated ${GENERATED} from models.dev)`, checked: CHECKED }
       : { from: spec.sourceNote ?? "Atomic", checked: CHECKED },
     ...(spec.compat ? { compat: spec.compat } : {}),
-    models: spec.pi ? importModels(spec) : [],
+    ...(spec.headers ? { headers: spec.headers } : {}),
+    models: importModels(header, piModels),
   };
   hoistCompat(file);
+  hoistHeaders(file);
   writeFileSync(join(ROOT, "lib/model-catalog/data", `${spec.provider}.json`), format(file));
   console.log(`${spec.provider}: ${file.models.length} models`);
 }
 
-function importModels(spec: ImportSpec): CatalogEntry[] {
+type ResolvedSpec = ImportSpec & { api: string; baseUrl: string };
+
+/** Every chat model of pi's data for the provider (classifiers and image models are not chat). */
+function chatModels(spec: ImportSpec): PiModel[] {
   const data = JSON.parse(readFileSync(join(PI_DATA, `${spec.pi}.json`), "utf8")) as Record<string, Record<string, PiModel>>;
-  const models: PiModel[] = Object.values(data)
+  return Object.values(data)
     .flatMap((group) => Object.values(group))
     .filter((m) => m.type === "chat");
-  const byId = new Map(models.map((m) => [m.id, m]));
-  const chosen = spec.include ? spec.include.map((id) => byId.get(id) ?? missing(spec, id)) : models.filter((m) => apiFor(spec, m) && (!spec.filter || spec.filter(m.id)));
-  const entries = chosen.map((model) => entryOf(spec, model));
+}
+
+function mostCommon(values: string[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+function importModels(spec: ResolvedSpec, models: PiModel[]): CatalogEntry[] {
+  const rank = (id: string) => {
+    const at = spec.first?.indexOf(id) ?? -1;
+    return at < 0 ? Number.MAX_SAFE_INTEGER : at;
+  };
+  const entries = models.map((model) => entryOf(spec, model)).sort((a, b) => rank(a.id) - rank(b.id));
   // pi's default model for the provider comes first: Atomic's provider default is its first model.
   const first = entries.findIndex((entry) => entry.id === DEFAULT_MODELS[spec.provider]);
   if (DEFAULT_MODELS[spec.provider] && first < 0) throw new Error(`${spec.provider}: default model ${DEFAULT_MODELS[spec.provider]} is not imported`);
@@ -87,17 +108,9 @@ function importModels(spec: ImportSpec): CatalogEntry[] {
   return entries;
 }
 
-function missing(spec: ImportSpec, id: string): never {
-  throw new Error(`${spec.provider}: pi's data has no model ${id}`);
-}
-
-function apiFor(spec: ImportSpec, model: PiModel): string | undefined {
-  return spec.apis[model.api];
-}
-
-function entryOf(spec: ImportSpec, model: PiModel): CatalogEntry {
-  const api = apiFor(spec, model);
-  if (!api) throw new Error(`${spec.provider}/${model.id}: pi API ${model.api} has no Atomic adapter`);
+function entryOf(spec: ResolvedSpec, model: PiModel): CatalogEntry {
+  const api = atomicApi(model.api, model.id);
+  if (!COMPAT_KEYS[api]) throw new Error(`${spec.provider}/${model.id}: API ${api} has no Atomic adapter`);
   const compat = compatOf(api, model, spec);
   const cost = priceOf(model.cost);
   const contextWindow = model.contextWindow;
@@ -105,15 +118,15 @@ function entryOf(spec: ImportSpec, model: PiModel): CatalogEntry {
     id: model.id,
     name: model.name,
     ...(api !== spec.api ? { api } : {}),
-    ...(spec.baseUrls?.[api] && spec.baseUrls[api] !== spec.baseUrl ? { baseUrl: spec.baseUrls[api] } : {}),
+    ...(model.baseUrl && model.baseUrl !== spec.baseUrl ? { baseUrl: model.baseUrl } : {}),
     reasoning: model.reasoning,
     input: model.input.includes("image") ? ["text", "image"] : ["text"],
     cost,
     ...(model.cost.tiers?.length ? { costTiers: model.cost.tiers.map((tier) => ({ aboveInputTokens: tier.inputTokensAbove, cost: priceOf(tier as never) })) } : {}),
     contextWindow,
-    maxTokens: Math.min(model.maxTokens, contextWindow),
+    maxTokens: model.maxTokens,
+    ...(model.headers ? { headers: { ...model.headers } } : {}),
     ...(Object.keys(compat).length > 0 ? { compat } : {}),
-    ...(spec.contextWindows?.[model.id] ? { contextWindow: spec.contextWindows[model.id]! } : {}),
     ...(spec.retiresOn?.[model.id] ? { retiresOn: spec.retiresOn[model.id]! } : {}),
   };
   if (model.reasoning) {
@@ -151,7 +164,7 @@ function compatOf(api: string, model: PiModel, spec: ImportSpec): Record<string,
  * same thing collapse into one (the one whose name the request carries, else `high`, else the
  * lowest). The map keeps only the values the adapter would not send by itself.
  */
-function distinctLevels(spec: ImportSpec, entry: CatalogEntry, given: ThinkingLevelMap | undefined): { levels: ThinkingLevel[]; map?: ThinkingLevelMap } {
+function distinctLevels(spec: ResolvedSpec, entry: CatalogEntry, given: ThinkingLevelMap | undefined): { levels: ThinkingLevel[]; map?: ThinkingLevelMap } {
   // Gemini's levels are enum names (MINIMAL, LOW, ...); pi writes them in lower case.
   const google = isGoogle(entry.api ?? spec.api);
   const piMap =
@@ -189,6 +202,14 @@ function acceptedValue(api: string, value: string): boolean {
 
 function isGoogle(api: string): boolean {
   return api === "google-generative-ai" || api === "google-vertex";
+}
+
+/** Headers every model sends (Copilot's client headers) are said once, on the provider. */
+function hoistHeaders(file: CatalogFile): void {
+  const first = file.models[0]?.headers;
+  if (!first || !file.models.every((m) => JSON.stringify(m.headers) === JSON.stringify(first))) return;
+  file.headers = { ...file.headers, ...first };
+  for (const m of file.models) delete m.headers;
 }
 
 /** compat every model shares (same API, same value) is said once, on the provider. */

@@ -48,13 +48,12 @@ describe("abort", () => {
   });
 
   it("during a slow tool: the tool sees the signal, the run closes with an aborted turn without calling the model", async () => {
-    client = startAgent({ turns: [toolTurn("s1", "slow", { ms: 5000, steps: 1 }), textTurn("never")] });
+    // The tool would outlive the test's timeout: only the abort ends it.
+    client = startAgent({ turns: [toolTurn("s1", "slow", { ms: 600_000, steps: 1 }), textTurn("never")] });
     const from = client.records.length;
     await client.request({ type: "prompt", message: "go" });
-    await client.waitForEvent("tool_execution_start", 5000, from);
-    const started = Date.now();
+    await client.waitForEvent("tool_execution_start", 20_000, from);
     const { records, responseAt } = await abortNow(client);
-    expect(Date.now() - started).toBeLessThan(2000);
 
     expect(eventTypes(records.slice(0, responseAt))).toEqual([
       "tool_execution_end",

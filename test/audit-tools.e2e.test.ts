@@ -30,6 +30,15 @@ async function runCalls(cwd: string, calls: Call[]): Promise<Map<string, End>> {
 
 const resultText = (end: End | undefined) => textOf(end!.result);
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe("file tools over the CLI", () => {
   it("resolve @-mentions, edit past a missing final newline and typographic quotes", async () => {
     const cwd = tempDir("atomic-cwd-");
@@ -70,14 +79,14 @@ describe("file tools over the CLI", () => {
     expect(resultText(ends.get("w1"))).toBe("Cannot write .: it is a directory.");
   });
 
-  it("edits a large block of a large file within a couple of seconds", async () => {
+  // A quadratic match would take minutes on this input: the test's timeout catches that, no
+  // wall-clock bound (a busy machine is not a bug).
+  it("edits a large block of a large file", async () => {
     const cwd = tempDir("atomic-cwd-");
     const lines = Array.from({ length: 40_000 }, (_, i) => `entry ${i}`);
     writeFileSync(join(cwd, "data.txt"), lines.join("\n") + "\n");
     const block = lines.slice(5_000, 25_000).join("\n");
-    const started = Date.now();
     const ends = await runCalls(cwd, [{ id: "e1", name: "edit", args: { path: "data.txt", oldText: block, newText: block.toUpperCase() } }]);
-    expect(Date.now() - started).toBeLessThan(8000);
     expect(ends.get("e1")).toMatchObject({ isError: false, result: { details: { firstChangedLine: 5001 } } });
     expect(readFileSync(join(cwd, "data.txt"), "utf8")).toContain("ENTRY 24999\nentry 25000\n");
   });
@@ -96,12 +105,17 @@ describe("bash over the CLI", () => {
     rmSync(path); // kept by design for the model to read; a test leaves nothing behind
   });
 
-  it("returns promptly when the command leaves a background process holding its output", async () => {
+  it("returns while the command's background process still holds its output", async () => {
     const cwd = tempDir("atomic-cwd-");
-    const started = Date.now();
-    const ends = await runCalls(cwd, [{ id: "b1", name: "bash", args: { command: "sleep 30 & echo started; echo $! > bg.pid" } }]);
-    expect(Date.now() - started).toBeLessThan(8000);
-    expect(resultText(ends.get("b1"))).toBe("started\n");
-    process.kill(Number(readFileSync(join(cwd, "bg.pid"), "utf8")), "SIGKILL");
+    // The background process outlives the test's timeout: had the tool waited for the pipe to
+    // close, the run would hang; the result arriving while it still runs is the ordering checked.
+    const ends = await runCalls(cwd, [{ id: "b1", name: "bash", args: { command: "sleep 600 & echo started; echo $! > bg.pid" } }]);
+    const pid = Number(readFileSync(join(cwd, "bg.pid"), "utf8"));
+    try {
+      expect(resultText(ends.get("b1"))).toBe("started\n");
+      expect(isAlive(pid)).toBe(true);
+    } finally {
+      process.kill(pid, "SIGKILL");
+    }
   });
 });

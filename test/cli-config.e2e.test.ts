@@ -36,6 +36,16 @@ function folders(files: { settings?: unknown; project?: unknown; models?: unknow
 }
 
 describe("atomic config", () => {
+  it("shows the sandbox in force; a project's attempt to loosen it is a note, a sandbox that cannot start a problem", async () => {
+    const { agentDir, cwd } = folders({ settings: { sandbox: { mode: "read-only" } }, project: { sandbox: { mode: "off", network: true } } });
+    const run = await runCli(["config", "--sandbox", "workspace-write"], { agentDir, cwd, env: { ...NO_KEYS, PATH: join(cwd, "no-bin") } });
+    expect(run.stdout).toContain("  workspace-write (writable: workspace, private /tmp; network off; escalation never), enforced by bubblewrap\n");
+    expect(run.stdout).toMatch(/^  sandbox +project +sandbox$/m);
+    expect(run.stdout).toContain('Ignored sandbox.mode "off" (the user\'s is "read-only") in the project\'s settings: an untrusted project may tighten the sandbox, not loosen it');
+    expect(run.stdout).toContain("Sandbox workspace-write: the sandbox cannot start: bubblewrap (bwrap) is not installed;");
+    expect(run.code).toBe(1);
+  });
+
   it("shows where each setting comes from, the files read, credential sources and the startup model", async () => {
     const { agentDir, cwd } = folders({
       settings: { defaultThinkingLevel: "high", theme: "dark", defaultProvider: "anthropic", defaultModel: "claude-haiku-4-5" },
@@ -58,6 +68,9 @@ describe("atomic config", () => {
     expect(out).toMatch(/^  anthropic +auth\.json +\d+ models$/m);
     expect(out).toMatch(/^  openai +env OPENAI_API_KEY +\d+ models$/m);
     expect(out).toMatch(/^  google +none \(GEMINI_API_KEY\) +\d+ models$/m);
+    expect(out).toContain(
+      "Sandbox (the model's commands and file tools)\n  off (commands and file tools run with your rights, as in pi); the default: --sandbox workspace-write or the sandbox setting turns it on (docs/sandbox.md)\n",
+    );
     expect(out).toMatch(/^  replay +not needed +1 model$/m);
     expect(out).toContain(`Notes\n  - Ignored "shellPath" in ${join(cwd, ".atomic", "settings.json")}: an untrusted project may not set it`);
     expect(out.endsWith("\nProblems: none\n")).toBe(true);
@@ -70,8 +83,8 @@ describe("atomic config", () => {
     const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
     expect(run.code).toBe(1);
     const path = join(agentDir, "models.json");
-    expect(run.stdout).toContain(`  models.json  ${path} (invalid, ignored (see Problems))\n`);
-    expect(run.stdout).toContain(`Problems (1)\n  - Invalid models file ${path}: Invalid providers.bad.models.0.id: expected string (models.json ignored; built-in models kept)\n`);
+    expect(run.stdout).toContain(`  models.json  ${path} (read; providers: bad; 1 entry skipped (see Problems))\n`);
+    expect(run.stdout).toContain(`Problems (1)\n  - Invalid models file ${path}: Invalid providers.bad.models.0.id: expected string (entry skipped)\n`);
 
     const keyless = folders({ models: { providers: { local: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", models: [{ id: "m" }] } } } });
     const second = await runCli(["config"], { ...keyless, env: NO_KEYS });
@@ -124,12 +137,33 @@ describe("atomic config", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/startup model {2}openai\//);
     expect(run.stdout).toContain(
-      "  - The default model anthropic/claude-haiku-4-5 (settings defaultProvider/defaultModel) has no API key. Set ANTHROPIC_API_KEY, add the key to models.json, or run `atomic auth set anthropic`. Using openai/",
+      "  - The default model anthropic/claude-haiku-4-5 (settings defaultProvider/defaultModel) has no API key. Set ANTHROPIC_API_KEY, add the key to models.json, run `atomic auth set anthropic`, or log in with `atomic login anthropic`. Using openai/",
     );
     // With no other model, it stays the model, and a prompt names the missing key.
     const print = await runCli(["-p", "hi"], { agentDir, cwd, env: NO_KEYS });
     expect(print.code).toBe(1);
     expect(print.stderr).toContain("atomic: No API key found for anthropic. Set ANTHROPIC_API_KEY");
+  });
+
+  it("a saved default naming no provider, or no model of its provider, is a problem and a startup warning", async () => {
+    const unknown = folders({ settings: { defaultProvider: "nosuch" } });
+    const config = await runCli(["config"], { ...unknown, env: NO_KEYS });
+    expect(config.code).toBe(1);
+    expect(config.stdout).toContain('  - Unknown provider "nosuch" in settings defaultProvider (ignored). Known providers: anthropic, ');
+    const print = await runCli(["-p", "hi"], { ...unknown, env: NO_KEYS });
+    expect(print.code).toBe(1);
+    expect(print.stderr).toContain('Unknown provider "nosuch" in settings defaultProvider');
+
+    const typo = folders({ settings: { defaultProvider: "antropic" } });
+    expect((await runCli(["config"], { ...typo, env: NO_KEYS })).stdout).toContain('(ignored). Did you mean "anthropic"?');
+
+    const model = folders({ settings: { defaultProvider: "anthropic", defaultModel: "claude-sonet-5" } });
+    const withKey = await runCli(["config"], { ...model, env: { ...NO_KEYS, ANTHROPIC_API_KEY: "sk-env" } });
+    expect(withKey.code).toBe(1);
+    expect(withKey.stdout).toContain('  - No model "claude-sonet-5" of provider "anthropic" (settings defaultModel; ignored). Closest: anthropic/claude-sonnet-5');
+    // Named on the command line, the saved defaults are not used: nothing to report.
+    const overridden = await runCli(["config", "--provider", "replay", "--model", "demo"], { ...model, env: NO_KEYS });
+    expect(overridden.stdout).not.toContain("claude-sonet-5");
   });
 
   it("a flag that stops startup is a problem; the rest is checked without the flags", async () => {
@@ -138,7 +172,7 @@ describe("atomic config", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain("Checked without the command-line options: they stop startup (see Problems).\n");
     expect(run.stdout).toMatch(/^  defaultThinkingLevel +user +agent$/m);
-    expect(run.stdout).toMatch(/Problems \(1\)\n  - No model matches --model "no-such-model-anywhere"\. Run 'atomic --list-models'/);
+    expect(run.stdout).toMatch(/Problems \(1\)\n  - No model matches --model "no-such-model-anywhere"\. No model name is close to it\. Run 'atomic --list-models'/);
   });
 
   it("takes the run's flags: --approve trusts the project", async () => {
@@ -158,7 +192,7 @@ describe("a models.json that fails validation, where the user looks", () => {
     const rejected = await c.request({ type: "prompt", message: "hi" });
     expect(rejected).toMatchObject({
       success: false,
-      error: `No model selected. Use set_model, or start with --provider/--model. Invalid models file ${join(agentDir, "models.json")}: Invalid providers.bad.models.0.id: expected string (models.json was ignored)`,
+      error: `No model selected. Use set_model, or start with --provider/--model. Invalid models file ${join(agentDir, "models.json")}: Invalid providers.bad.models.0.id: expected string (entry skipped)`,
     });
     expect(await c.request({ type: "set_model", provider: "bad", modelId: "7" })).toMatchObject({ success: false, error: "Model not found: bad/7" });
     await c.request({ type: "prompt", message: "again" });
@@ -166,16 +200,16 @@ describe("a models.json that fails validation, where the user looks", () => {
     expect(c.stderr.match(/Invalid models file/g)).toHaveLength(1);
   });
 
-  it("--model naming a model of the ignored file: the file's error, once, then exit 2", async () => {
+  it("--model naming the model of a skipped entry: the entry's error, once, then exit 2", async () => {
     const { agentDir, cwd } = folders({ models: BAD_MODELS });
     const run = await runCli(["--mode", "rpc", "--model", "bad/seven"], { agentDir, cwd, env: NO_KEYS });
     expect(run.code).toBe(2);
     const lines = run.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toBe(
-      `[atomic] warning: Invalid models file ${join(agentDir, "models.json")}: Invalid providers.bad.models.0.id: expected string (models.json ignored; built-in models kept)`,
+    expect(lines[0]).toBe(`[atomic] warning: Invalid models file ${join(agentDir, "models.json")}: Invalid providers.bad.models.0.id: expected string (entry skipped)`);
+    expect(lines[1]).toMatch(
+      /^atomic: No model matches --model "bad\/seven"\. (Closest: .+\. Run 'atomic --list-models' to see every model\.|No model name is close to it\. Run 'atomic --list-models' .+)$/,
     );
-    expect(lines[1]).toMatch(/^atomic: No model matches --model "bad\/seven"\. (Closest: .+\. )?Run 'atomic --list-models' to see every model\.$/);
   });
 });
 

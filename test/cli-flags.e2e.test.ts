@@ -108,7 +108,7 @@ describe("--tools / --no-tools", () => {
   });
 
   it("an unknown tool name exits 2 listing the registered tools", async () => {
-    await usageError(["--mode", "rpc", "--tools", "read,grpe"], "Unknown tool in --tools: grpe. Available: read, edit, write, grep, find, ls, bash");
+    await usageError(["--mode", "rpc", "--tools", "read,grpe"], "Unknown tool in --tools: grpe. Available: read, edit, write, grep, find, ls, bash, codemode");
   });
 });
 
@@ -201,7 +201,7 @@ describe("--models / enabledModels and cycle_model", () => {
     const run = await runCli(["--mode", "rpc", "--models", "fake-1,fake-opneai/fake-1"], { agentDir, cwd, env: NO_KEYS });
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      `atomic: No model matches "fake-opneai/fake-1" in --models. Closest: fake-openai/fake-1, fake-google/fake-1, fake-responses/fake-1. Run 'atomic --list-models' to see every model.\n`,
+      `atomic: No model matches "fake-opneai/fake-1" in --models. Closest: fake-openai/fake-1, fake-google/fake-1. Run 'atomic --list-models' to see every model.\n`,
     );
   });
 });
@@ -314,6 +314,11 @@ describe("--list-models", () => {
     expect(all.stdout).toMatch(/^openai +\S+ .* none \(OPENAI_API_KEY\)$/m);
     expect(all.stdout).toMatch(/^replay +demo .* not needed$/m);
     const none = await runCli(["--list-models", "no-such-model"], { agentDir, cwd });
-    expect(none).toMatchObject({ code: 1, stdout: "", stderr: "atomic: No models match \"no-such-model\". Run 'atomic --list-models' to see every model.\n" });
+    expect(none).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr:
+        "atomic: No models match \"no-such-model\". No model name is close to it. Run 'atomic --list-models' to see every model, or 'atomic --list-models <search>' to search them.\n",
+    });
   });
 });

@@ -125,8 +125,10 @@ describe("print mode names what Atomic has", () => {
   it("an unsupported saved default: the settings to fix or the flag to pass; RPC keeps the protocol's exact text", async () => {
     const settings = { defaultProvider: "gone", defaultModel: "m" };
     const print = await runCli(["-p", "hi"], { ...folders(), settings });
+    // The startup warning names the provider (what `atomic config` reports), then the prompt's error.
     expect(print.stderr).toBe(
-      "atomic: Configured default model is unavailable or unsupported. Update defaultProvider/defaultModel in settings.json, or pass --model <provider/id>.\n",
+      '[atomic] warning: Saved default model gone/m uses provider "gone", which is not available in this build. Update defaultProvider/defaultModel in settings.json, or choose another model.\n' +
+        "atomic: Configured default model is unavailable or unsupported. Update defaultProvider/defaultModel in settings.json, or pass --model <provider/id>.\n",
     );
     const rpc = await runCli(["--mode", "rpc"], { ...folders(), settings, input: '{"id":"p","type":"prompt","message":"hi"}\n{"id":"s","type":"get_state"}\n' });
     const [prompt, state] = rpc.stdout
@@ -163,7 +165,7 @@ describe("model names", () => {
   it("a misspelt --model or --list-models pattern suggests the model meant", async () => {
     const model = await runCli(["--mode", "rpc", "--model", "sonet"], folders());
     expect(model.code).toBe(2);
-    expect(model.stderr).toMatch(/^atomic: No model matches --model "sonet"\. Closest: anthropic\/claude-sonnet-[\w.-]+(, anthropic\/claude-sonnet-[\w.-]+)*\. /);
+    expect(model.stderr).toMatch(/^atomic: No model matches --model "sonet"\. Closest: anthropic\/claude-sonnet-[\w.-]+(, [\w-]+\/claude-sonnet-[\w.-]+)*\. /);
     const list = await runCli(["--list-models", "sonet"], folders());
     expect(list.code).toBe(1);
     expect(list.stderr).toMatch(/^atomic: No models match "sonet"\. Closest: anthropic\/claude-sonnet-/);

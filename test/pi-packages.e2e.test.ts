@@ -10,13 +10,15 @@ import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
+import { tmpdir } from "node:os";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeRuntime } from "../scripts/node-runtime.mjs";
 import type { RecordedRequest } from "./fake-llm/server.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { converse, PI_16 } from "./helpers/pi-side-by-side.js";
 import { RpcClient, tempDir } from "./helpers/rpc-client.js";
 import { NODE } from "./helpers/node.js";
+import { keepTranspileCache, seedTranspileCache } from "./helpers/transpile-cache.js";
 
 const run = promisify(execFile);
 const REPO = resolve(import.meta.dirname, "..");
@@ -69,10 +71,21 @@ async function loadedByPi(folder: string): Promise<Loaded> {
   return { commands: result.commands, tools: result.tools, flags: result.flags, skills: result.skills, prompts: result.prompts };
 }
 
-/** One agent dir for the file: what a first import transpiles is cached for the next boots. */
+/**
+ * One agent dir for the file: what a first import transpiles is cached for the next boots (the
+ * loading tests and the conversations share it). pi keeps its cache in `<TMPDIR>/jiti`, shared by
+ * every pi child of the run. Both caches are kept between runs (test/helpers/transpile-cache.ts).
+ */
 const agentDir = tempDir("atomic-corpus-agent-");
 mkdirSync(agentDir, { recursive: true });
 writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ plugins: [PROBE] }));
+const caches = { atomic: join(agentDir, "cache", "jiti"), pi: join(tmpdir(), "jiti") };
+beforeAll(() => {
+  for (const [name, folder] of Object.entries(caches)) seedTranspileCache(name, folder);
+});
+afterAll(() => {
+  for (const [name, folder] of Object.entries(caches)) keepTranspileCache(name, folder);
+});
 
 async function loadedByAtomic(folder: string): Promise<Loaded & { errors: string[] }> {
   // A cold start transpiles every file of a large package, which can take longer than the load
@@ -84,8 +97,16 @@ async function loadedByAtomic(folder: string): Promise<Loaded & { errors: string
       env: { HOME: tempDir("atomic-corpus-home-") },
       args: ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session", "-e", folder],
     });
-    // A cold first import keeps transpiling after the budget has passed, and the answer waits for it.
-    const commands = ((await client.ok({ type: "get_commands" }, 180_000)) as { commands: { name: string; source: string }[] }).commands;
+    // A cold first import keeps transpiling after the budget has passed, and the answer waits for
+    // it. On a saturated machine the boot itself may time out first (the process exits): what it
+    // transpiled is cached, so the next attempt gets further.
+    let commands: { name: string; source: string }[];
+    try {
+      commands = ((await client.ok({ type: "get_commands" }, 180_000)) as { commands: typeof commands }).commands;
+    } catch (error) {
+      if (attempt < 4 && client.stderr.includes("did not finish its boot_load hook")) continue;
+      throw error;
+    }
     const probe = (await client.ok({ type: "extensions_probe" })) as { extensions: { loaded: boolean; error?: string; tools: string[]; flags: string[] }[] };
     await client.close();
     const errors = probe.extensions.flatMap((extension) => (extension.error ? [extension.error] : []));

@@ -5,7 +5,7 @@
  * appendEntry), `tool_execution_end.durationMs` only for a tool that ran, and `switch_session`
  * to a path where no session is written yet.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeModelsJson } from "./fake-llm/server.js";
@@ -124,28 +124,17 @@ describe("pi 1.x events", () => {
   });
 });
 
-describe("switch_session to a path where no session is written yet (as pi)", () => {
-  it("no file: a new session whose file is that path, written with its first entry", async () => {
+describe("switch_session to a path where no session is written yet", () => {
+  it("no file: refused as --session refuses it (pi 1.6 would start an empty session there); the session stays", async () => {
     const c = await start();
     const before = await c.ok({ type: "get_state" });
     const path = join(tempDir("atomic-elsewhere-"), "planned", "session.jsonl");
-    expect(await c.ok({ type: "switch_session", sessionPath: path })).toEqual({ cancelled: false });
-    const state = await c.ok({ type: "get_state" });
-    expect(state).toMatchObject({ sessionFile: path, messageCount: 0 });
-    expect(state.sessionId).not.toBe(before.sessionId);
-    fake.script({ text: "first answer" });
-    const from = c.records.length;
-    await c.ok({ type: "prompt", message: "hello there" });
-    await c.waitForEvent("agent_settled", 10_000, from);
-    const lines = readFileSync(path, "utf8")
-      .trimEnd()
-      .split("\n")
-      .map((line) => JSON.parse(line) as Record_);
-    expect(lines[0]).toMatchObject({ type: "session", id: state.sessionId });
-    expect(lines.filter((line) => line.type === "message")).toHaveLength(2);
+    expect(await c.request({ type: "switch_session", sessionPath: path })).toMatchObject({ success: false, error: `Session file not found: ${path}` });
+    expect(existsSync(path)).toBe(false);
+    expect((await c.ok({ type: "get_state" })).sessionId).toBe(before.sessionId);
   });
 
-  it("an empty file is the same; a file that holds something else is still refused, and --no-session writes nothing", async () => {
+  it("an empty file starts a new session there; a file that holds something else is still refused, and --no-session writes nothing", async () => {
     const c = await start();
     const dir = tempDir("atomic-elsewhere-");
     const empty = join(dir, "empty.jsonl");
@@ -167,6 +156,6 @@ describe("switch_session to a path where no session is written yet (as pi)", () 
     expect(await other.request({ type: "switch_session", sessionPath: notes })).toMatchObject({ success: false, error: `Not a valid session file: ${notes}` });
     const memory = await start(["--no-session"]);
     const missing = join(dir, "missing.jsonl");
-    expect(await memory.request({ type: "switch_session", sessionPath: missing })).toMatchObject({ success: false, error: `File not found: ${missing}` });
+    expect(await memory.request({ type: "switch_session", sessionPath: missing })).toMatchObject({ success: false, error: `Session file not found: ${missing}` });
   });
 });

@@ -82,8 +82,7 @@ describe("the README", () => {
       const run = await runAsWritten(command);
       expect(run.code, `${command}\n${run.stderr}`).toBe(0);
       expect(run.stderr, command).not.toMatch(/\n\s+at |npm error/);
-      // The build's files are the proof (below); a rebuild also takes minutes of a loaded machine.
-      expect(run.ms, command).toBeLessThan(60_000);
+      // The build's files' times (below) prove nothing was rebuilt.
       if (command.includes(" -p ")) expect(run.stdout, command).toMatch(/nothing in it was changed/);
     }
     expect(BUILD.map((file) => statSync(file).mtimeMs)).toEqual(before);

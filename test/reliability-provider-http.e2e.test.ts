@@ -153,10 +153,9 @@ describe("connection errors", () => {
   it("httpIdleTimeoutMs bounds a connection that goes silent, and the error says which setting", async () => {
     fake.script({ text: "one two three four five", stall: 2 });
     const client = await start(fake.url, "fake-openai/fake-1", { httpIdleTimeoutMs: 500, retry: { enabled: false } });
-    const started = Date.now();
+    // The server stays silent for good: the run ends only through the idle timeout.
     const records = await promptSettled(client);
     expect(lastAssistant(records).errorMessage).toMatch(/no data from the server for 0\.5 s, timed out \(settings: httpIdleTimeoutMs\)/);
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
 

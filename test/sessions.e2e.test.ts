@@ -250,7 +250,7 @@ describe("sessions: export and crash recovery", () => {
   });
 
   // Through a server (test/sessions.via-server.e2e.test.ts) the killed server's agent stays registered under its handle
-  // (DECISIONS, Persistence), so the next server answers session_in_use for its file: test/server-lifecycle.e2e.test.ts covers that.
+  // (docs/server.md, Persistence), so the next server answers session_in_use for its file: test/server-lifecycle.e2e.test.ts covers that.
   it.skipIf(viaServer())("after kill -9 during a streamed answer, switch_session to that file recovers the prompt", async () => {
     const agentDir = tempDir("atomic-agent-");
     const cwd = tempDir("atomic-cwd-");

@@ -292,6 +292,9 @@ describe("lifecycle", () => {
   it("prints help and version on stdout; an unknown flag exits 2 naming it", async () => {
     const help = start({ args: ["--help"] });
     expect((await help.exited).code).toBe(0);
+    // --mode names the built-in modes, not "another registered one".
+    const mode = help.records.map((record) => String(record.line ?? "")).find((line) => line.trimStart().startsWith("--mode"))!;
+    for (const name of ["rpc", "json", "print", "acp"]) expect(mode).toContain(`${name} (`);
     const version = start({ args: ["--version"] });
     expect((await version.exited).code).toBe(0);
     const bad = start({ args: ["--mode", "rpc", "--frobnicate"] });

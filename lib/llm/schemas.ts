@@ -64,7 +64,7 @@ export const UsageCostSchema = once(() =>
       output: z.number().describe("For output tokens."),
       cacheRead: z.number().describe("For tokens read from the provider's prompt cache."),
       cacheWrite: z.number().describe("For tokens written to the provider's prompt cache."),
-      total: z.number().describe("The sum."),
+      total: z.number().describe("The sum; or what the provider billed, when it reports that (OpenRouter)."),
     })
     .meta({ description: "Dollars." }),
 );

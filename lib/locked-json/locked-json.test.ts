@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ErrorCode } from "../../kernel/index.js";
-import { updateJsonFile } from "./index.js";
+import { JsonFileUpdates, updateJsonFile } from "./index.js";
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -81,5 +81,33 @@ describe("updateJsonFile", () => {
     chmodSync(path, 0o600);
     await updateJsonFile(path, (current) => ({ ...current, b: 2 }));
     expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe("JsonFileUpdates", () => {
+  it("queues one process's updates of a file, so each sees the one before", async () => {
+    const path = file();
+    const updates = new JsonFileUpdates();
+    const seen: number[] = [];
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        updates.update(path, (current) => {
+          seen.push(Object.keys(current).length);
+          return { ...current, [`k${i}`]: i };
+        }),
+      ),
+    );
+    expect(seen).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+
+  it("a failed update does not stop the next one", async () => {
+    const path = file();
+    const updates = new JsonFileUpdates();
+    const failed = updates.update(path, () => {
+      throw new Error("no");
+    });
+    const next = updates.update(path, () => ({ a: 1 }));
+    await expect(failed).rejects.toThrow("no");
+    expect(await next).toEqual({ a: 1 });
   });
 });

@@ -31,13 +31,13 @@ describe("the shipped catalog files", () => {
     const url = new URL(file.baseUrl.replace(/\{[a-z]+\}/g, "x"));
     expect(["http:", "https:"]).toContain(url.protocol);
     for (const placeholder of file.baseUrl.match(/\{[a-z]+\}/g) ?? []) expect(PLACEHOLDERS.has(placeholder), placeholder).toBe(true);
-    // A hosted provider reads a key (or ambient credentials); a local server needs neither.
+    // A hosted provider reads a key (or ambient credentials, or an OAuth login); a local server needs neither.
     if (file.local) {
       expect(new URL(file.baseUrl).hostname).toBe("127.0.0.1");
       expect(file.local.baseUrlEnv).toMatch(/^[A-Z][A-Z0-9_]*_BASE_URL$/);
       expect(file.models).toEqual([]);
     } else {
-      expect(file.envKey ?? file.ambientAuth).toBeDefined();
+      expect(file.envKey ?? file.ambientAuth ?? file.oauth).toBeDefined();
       expect(file.models.length).toBeGreaterThan(0);
     }
     if (file.envKey) expect(file.envKey).toMatch(/^[A-Z][A-Z0-9_]*$/);

@@ -14,8 +14,10 @@ export function providerRegistration(provider: CatalogProvider): Omit<ProviderRe
     api: provider.api,
     baseUrl: provider.baseUrl,
     ...(provider.envKey ? { envKey: provider.envKey } : {}),
+    ...(provider.altEnvKeys ? { altEnvKeys: [...provider.altEnvKeys] } : {}),
     ...(provider.ambientAuth ? { ambientAuth: provider.ambientAuth.map((group) => [...group]) } : {}),
     ...(provider.local ? { requiresAuth: false } : {}),
+    ...(provider.oauth ? { login: true } : {}),
   };
 }
 
@@ -25,6 +27,7 @@ export function expandModels(provider: CatalogProvider, entries: readonly Catalo
 
 export function expandModel(provider: CatalogProvider, entry: CatalogEntry): Model {
   const compat = provider.compat || entry.compat ? { ...provider.compat, ...entry.compat } : undefined;
+  const headers = provider.headers || entry.headers ? { ...provider.headers, ...entry.headers } : undefined;
   return {
     id: entry.id,
     name: entry.name,
@@ -38,6 +41,7 @@ export function expandModel(provider: CatalogProvider, entry: CatalogEntry): Mod
     maxTokens: entry.maxTokens,
     ...(entry.costTiers ? { costTiers: entry.costTiers.map((tier) => ({ aboveInputTokens: tier.aboveInputTokens, cost: cost(tier.cost) })) } : {}),
     ...(entry.thinkingLevels ? { thinkingLevels: [...entry.thinkingLevels] } : {}),
+    ...(headers ? { headers } : {}),
     ...(compat ? { compat } : {}),
     ...(entry.retiresOn ? { retiresOn: entry.retiresOn } : {}),
   };

@@ -17,7 +17,7 @@ const shipped: CatalogFile = {
       name: "Kept",
       reasoning: true,
       input: ["text"],
-      cost: { input: 1, output: 2 },
+      cost: { input: 1, output: 2, cacheRead: 0.1, cacheWrite: 1.25 },
       contextWindow: 100_000,
       maxTokens: 8_000,
       thinkingLevels: ["low", "high"],
@@ -77,7 +77,8 @@ describe("models.dev refresh", () => {
     expect(added).toEqual(["fresh"]);
     expect(updated).toEqual(["kept"]);
     expect(file.models.map((m) => m.id)).toEqual(["kept", "gone", "fresh"]);
-    expect(file.models[0]).toEqual({ ...shipped.models[0], name: "Kept v2", cost: { input: 0.5, output: 1.5, cacheRead: 0.05 } });
+    // The record gives no cache-write price: the curated one is kept (issue 36, D13).
+    expect(file.models[0]).toEqual({ ...shipped.models[0], name: "Kept v2", cost: { input: 0.5, output: 1.5, cacheRead: 0.05, cacheWrite: 1.25 } });
     expect(file.source).toEqual({ from: "models.dev (http://127.0.0.1/api.json), refreshing pi checked 2026-11-20", checked: "2026-12-01" });
     expect(file).toMatchObject({ provider: "groq", api: "openai-completions", envKey: "GROQ_API_KEY" });
   });

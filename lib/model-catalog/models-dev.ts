@@ -35,7 +35,8 @@ export function refreshCatalog(shipped: CatalogFile, fetched: readonly CatalogEn
   const models = shipped.models.map((model) => {
     const fresh = byId.get(model.id);
     if (!fresh) return model;
-    const next: CatalogEntry = { ...model, name: fresh.name, cost: fresh.cost, ...(fresh.costTiers ? { costTiers: fresh.costTiers } : {}) };
+    // A rate the public record does not give (often the cache prices) keeps the curated one.
+    const next: CatalogEntry = { ...model, name: fresh.name, cost: { ...model.cost, ...fresh.cost }, ...(fresh.costTiers ? { costTiers: fresh.costTiers } : {}) };
     if (JSON.stringify([next.name, next.cost, next.costTiers]) !== JSON.stringify([model.name, model.cost, model.costTiers])) updated.push(model.id);
     return next;
   });

@@ -1,7 +1,7 @@
 /**
  * The built-in providers in catalog order: listings, `cycle_model` and the "first model with a
  * key" fallback follow it. The three vendors first (as before the catalog grew), then the
- * gateways and inference hosts, then the cloud routes, then the local servers (keyless, so never
+ * gateways, inference hosts and subscription plans, then the cloud routes, then the local servers (keyless, so never
  * the fallback: their models are listed only once a server answered).
  */
 export const CATALOG_ORDER: readonly string[] = [
@@ -21,6 +21,29 @@ export const CATALOG_ORDER: readonly string[] = [
   "kimi-coding",
   "minimax",
   "huggingface",
+  "vercel-ai-gateway",
+  "cloudflare-ai-gateway",
+  "cloudflare-workers-ai",
+  "github-copilot",
+  "openai-codex",
+  "opencode",
+  "opencode-go",
+  "meta",
+  "nvidia",
+  "baseten",
+  "ant-ling",
+  "radius",
+  "minimax-cn",
+  "moonshotai-cn",
+  "zai-coding-cn",
+  "qwen-token-plan",
+  "qwen-token-plan-cn",
+  "qwen-token-plan-individual",
+  "qwen-token-plan-individual-cn",
+  "xiaomi",
+  "xiaomi-token-plan-ams",
+  "xiaomi-token-plan-cn",
+  "xiaomi-token-plan-sgp",
   "azure",
   "google-vertex",
   "amazon-bedrock",

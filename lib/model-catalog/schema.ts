@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { THINKING_LEVELS } from "../llm/index.js";
+import { idProblem, MAX_MODELS_PER_PROVIDER, nameProblem } from "./entry-checks.js";
 
 /** Provider names as the CLI, auth.json and models.json spell them. */
 export const PROVIDER_NAME = /^[a-z0-9][a-z0-9._-]*$/;
@@ -14,9 +15,16 @@ function buildSchemas() {
   const price = z.number().min(0);
   const Cost = z.object({ input: price, output: price, cacheRead: price.optional(), cacheWrite: price.optional() });
   const Compat = z.record(z.string(), z.unknown());
+  /** A string `problem` finds nothing wrong with. */
+  const checked = (problem: (text: string) => string | undefined) =>
+    z.string().superRefine((text, ctx) => {
+      const why = problem(text);
+      if (why) ctx.addIssue({ code: "custom", message: why });
+    });
+  const Headers = z.record(z.string(), z.string());
   const Model = z.object({
-    id: z.string().min(1),
-    name: z.string().min(1),
+    id: checked(idProblem),
+    name: checked(nameProblem),
     /** Only where it differs from the provider's. */
     api: z.string().min(1).optional(),
     baseUrl: z.string().min(1).optional(),
@@ -27,6 +35,8 @@ function buildSchemas() {
     contextWindow: z.number().int().positive(),
     maxTokens: z.number().int().positive(),
     thinkingLevels: z.array(z.enum(THINKING_LEVELS)).min(1).optional(),
+    /** Headers the model's requests carry (pi's: a subscription API's client headers). */
+    headers: Headers.optional(),
     compat: Compat.optional(),
     retiresOn: z.iso.date().optional(),
   });
@@ -38,6 +48,13 @@ function buildSchemas() {
     baseUrl: z.string().min(1),
     /** The environment variable holding the key (pi's name). */
     envKey: z.string().min(1).optional(),
+    /** Variables tried after `envKey`, in order (pi's fallbacks). */
+    altEnvKeys: z.array(z.string().min(1)).min(1).optional(),
+    /**
+     * pi signs in to this provider with OAuth (a subscription, or its own account login) and keeps
+     * the tokens in auth.json; Atomic's `atomic login` reads and refreshes those entries.
+     */
+    oauth: z.literal(true).optional(),
     /** Credentials found in the environment without a key: any group whose variables are all set. */
     ambientAuth: z.array(z.array(z.string().min(1)).min(1)).optional(),
     /** A local server: no key needed, models listed by the server itself (`GET <baseUrl>/models`). */
@@ -50,7 +67,9 @@ function buildSchemas() {
     source: z.object({ from: z.string().min(1), checked: z.iso.date() }),
     /** Applied under each model's own `compat`. */
     compat: Compat.optional(),
-    models: z.array(Model),
+    /** Sent with every model's requests, under the model's own `headers`. */
+    headers: Headers.optional(),
+    models: z.array(Model).max(MAX_MODELS_PER_PROVIDER),
   });
   return { File, Model };
 }

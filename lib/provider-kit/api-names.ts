@@ -9,3 +9,11 @@ export const AZURE_OPENAI_RESPONSES_API = "azure-openai-responses";
 export const GOOGLE_API = "google-generative-ai";
 /** Gemini on Google Cloud Vertex AI: the same request through @google/genai's Vertex mode. */
 export const GOOGLE_VERTEX_API = "google-vertex";
+/** Every other Amazon Bedrock model (Llama, Nova, Mistral, ...): the Converse API through the AWS SDK. */
+export const BEDROCK_CONVERSE_API = "bedrock-converse-stream";
+/** Mistral's own chat endpoint (pi's name): `<baseUrl>/v1/chat/completions`, its thinking chunks and `prompt_mode`. */
+export const MISTRAL_API = "mistral-conversations";
+/** ChatGPT subscriptions (OpenAI Codex): the Responses request at `<baseUrl>/codex/responses`, an OAuth token. */
+export const OPENAI_CODEX_API = "openai-codex-responses";
+/** pi's own message protocol (the Radius gateway): `{model, context, options}` in, pi's events out. */
+export const PI_MESSAGES_API = "pi-messages";

@@ -29,6 +29,10 @@ describe("isContextOverflow", () => {
     ["400 the input length exceeds the context length", "ollama runner"],
     ["Prompt contains 240000 tokens, too large for model with 128000 maximum context length", "Mistral"],
     ["400 The input (516368 tokens) is longer than the model's context length (262144 tokens).", "Together"],
+    ['400 {"code":"1261","message":"Prompt too long"}', "z.ai"],
+    ['400 {"code":"1261","message":"Prompt exceeds max length"}', "z.ai CN"],
+    ["Provider finish_reason: model_context_window_exceeded", "z.ai finish reason"],
+    ["400 Prompt has 140000 tokens, but the configured context size is 131072 tokens", "DS4"],
   ])("recognises %s (%s)", (message) => {
     expect(isContextOverflow(message)).toBe(true);
     expect(isRetryableError(message)).toBe(false);

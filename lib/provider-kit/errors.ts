@@ -32,7 +32,9 @@ const OVERFLOW_PATTERNS: RegExp[] = [
   /too large for model with \d+ maximum context length/i, // Mistral
   /`?inputs`? tokens \+ `?max_new_tokens`? must be <=/i, // TGI, Together
   /range of input length should be/i, // Qwen (DashScope)
-  /prompt exceeds max length/i, // Z.ai
+  /prompt exceeds max length/i, // Z.ai (CN endpoint); its other wording is "Prompt too long"
+  /model_context_window_exceeded/i, // Z.ai's finish_reason, surfaced as the error text
+  /prompt has [\d,]+ tokens?, but the configured context size is [\d,]+ tokens?/i, // DS4 server
   /input (?:is )?too long for (?:the )?(?:requested )?model/i, // Bedrock
   /^413\s*(?:status code)?\s*\(no body\)/i, // an empty 413 is a body-size refusal anywhere
 ];

@@ -65,7 +65,9 @@ export function errorText(error: unknown): string {
 }
 
 function statusOf(error: unknown): number | undefined {
-  const status = (error as { status?: unknown } | null)?.status;
+  // The AWS SDK keeps it in `$metadata.httpStatusCode`.
+  const found = error as { status?: unknown; $metadata?: { httpStatusCode?: unknown } } | null;
+  const status = found?.status ?? found?.$metadata?.httpStatusCode;
   return typeof status === "number" ? status : undefined;
 }
 

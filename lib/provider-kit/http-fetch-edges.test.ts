@@ -299,9 +299,8 @@ describe("kept connections", () => {
 
   it("fails a silent connection after the configured idle timeout, naming the setting", async () => {
     const server = await serve((_req, res) => res.writeHead(200, { "content-type": "text/plain" }).write("first"));
-    const started = Date.now();
+    // The server never ends the body: only the idle timeout ends the read.
     const response = await httpFetch(`${server.url}/stall`, {}, { idleTimeoutMs: 300 });
     await expect(response.text()).rejects.toThrow(`Request to ${server.host} failed: no data from the server for 0.3 s, timed out (settings: httpIdleTimeoutMs)`);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });

@@ -13,7 +13,7 @@
  * - `history.js`: `prepareHistory` and helpers (history as one model may see it)
  * - `streaming-json.js`: `StreamingJson` (tool-call arguments parsed as they stream)
  */
-export { ANTHROPIC_API, ANTHROPIC_BEDROCK_API, AZURE_OPENAI_RESPONSES_API, GOOGLE_API, GOOGLE_VERTEX_API, OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API } from "./api-names.js";
+export * from "./api-names.js";
 export { classifyError, isContextOverflow, isRetryableError, isSilentOverflow, type ErrorClass, type ErrorSource } from "./errors.js";
 export { modelTable, type ModelRow } from "./model-table.js";
 export { requestedRetryDelayMs, retryAfterFromHeaders, retryAfterNote } from "./retry-delay.js";
@@ -23,5 +23,6 @@ export { computeCost, priceFor } from "./pricing.js";
 export type { ProviderBody, ProviderCall, ProviderStreamOptions, ProviderYield } from "./provider-stream.js";
 export type { AssistantStreamBuilder, TokenCounts } from "./stream-builder.js";
 export type { HistoryOptions } from "./history.js";
-export { COMPAT_KEYS, levelsOfMap, mappedLevelValue, thinkingLevelMapOf, unknownCompatKeys, type ThinkingLevelMap } from "./compat.js";
+export { COMPAT_KEYS, PI_COMPAT_NOT_APPLIED, samplingParamsFor, levelsOfMap, mappedLevelValue, thinkingLevelMapOf, unknownCompatKeys, type ThinkingLevelMap } from "./compat.js";
 export type { ProviderRequestHooks } from "./request-hooks.js";
+export { presentHeaders, requestHeaders, type RequestHeaders } from "./request-headers.js";

@@ -9,6 +9,7 @@
 import { batchedAssistantStream, type AssistantMessageEvent, type AssistantStream, type StreamRequest } from "../llm/index.js";
 import { errorText, failureText, type HttpFailure } from "./failure-text.js";
 import { httpFetch } from "./http-fetch.js";
+import { requestHeaders, type RequestHeaders } from "./request-headers.js";
 import { headerRecord, hookedInit } from "./request-hooks.js";
 import { retryAfterFromHeaders } from "./retry-delay.js";
 import { AssistantStreamBuilder } from "./stream-builder.js";
@@ -22,8 +23,11 @@ export interface ProviderCall {
   request: StreamRequest;
   builder: AssistantStreamBuilder;
   apiKey: string;
-  /** Model headers from models.json (and the auth header it asks for), resolved. */
-  headers: Record<string, string>;
+  /**
+   * Model headers (catalog, models.json, the auth header it asks for), resolved, with those the
+   * model's compat asks for (request-headers.ts); `null` removes a header the SDK would send.
+   */
+  headers: RequestHeaders;
   /** The base URL to call: the model's, with any secret of its query string restored. */
   baseUrl: string;
   /** Aborted when the caller aborts or stops reading: pass it to the SDK. */
@@ -96,7 +100,7 @@ export async function* providerBatches(
       request,
       builder,
       apiKey: credentials.apiKey ?? "",
-      headers: credentials.headers,
+      headers: requestHeaders(request, credentials.apiKey, credentials.headers),
       baseUrl: credentials.baseUrl,
       signal: controller.signal,
       fetch: capturingFetch,

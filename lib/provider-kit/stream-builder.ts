@@ -22,6 +22,8 @@ export interface TokenCounts {
   cacheWrite?: number;
   /** Of the cache writes, those with a one-hour lifetime (priced higher). */
   cacheWrite1h?: number;
+  /** What the provider says it billed for the call (OpenRouter), in dollars: becomes `cost.total`. */
+  billedTotal?: number;
 }
 
 /** Tool arguments from a possibly incomplete JSON text: full parse, then partial, then `{}`. */
@@ -174,6 +176,8 @@ export class AssistantStreamBuilder {
     if (counts.cacheWrite1h !== undefined) this.#cacheWrite1h = counts.cacheWrite1h;
     usage.totalTokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
     usage.cost = computeCost(this.model, usage, this.#cacheWrite1h);
+    // The provider's own bill, when it reports one (OpenRouter), is the total; the parts stay at the model's prices.
+    if (counts.billedTotal !== undefined) usage.cost.total = counts.billedTotal;
   }
 
   hasToolCalls(): boolean {

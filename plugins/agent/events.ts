@@ -70,6 +70,9 @@ const MessageUsageSchema = () =>
   UsageSchema().meta({ description: "The latest cumulative usage the provider reported for this response (zero until it reports any; some providers report only at the end)." });
 
 /** `tool_execution_end.durationMs` (pi 1.x): absent when the tool did not run (invalid arguments, blocked, aborted first). */
+/** pi 1.x: the id of the tool that made this call (a codemode script's tool calls), absent for the model's own calls. */
+const ParentSchema = () => z.string().optional().meta({ description: "The id of the tool call that made this one (a codemode script's calls); absent for the model's own calls." });
+
 const DurationSchema = () =>
   z.number().int().nonnegative().optional().meta({ description: "How long the tool's execute() took, in whole milliseconds (monotonic clock); absent when the tool did not run." });
 
@@ -122,6 +125,7 @@ export const RUN_EVENT_SCHEMAS = {
         toolCallId: z.string().describe("The tool call's id."),
         toolName: z.string().describe("The tool."),
         args: z.unknown().describe("Its arguments, as the model wrote them."),
+        parentToolCallId: ParentSchema(),
       })
       .meta({ description: "A tool starts running.", examples: [CALL] }),
   ),
@@ -132,6 +136,7 @@ export const RUN_EVENT_SCHEMAS = {
         toolName: z.string().describe("The tool."),
         args: z.unknown().describe("Its arguments."),
         partialResult: ToolOutputSchema().meta({ description: "The accumulated output so far (not a delta)." }),
+        parentToolCallId: ParentSchema(),
       })
       .meta({
         description: "A running tool reports progress (bash: its output so far).",
@@ -146,6 +151,7 @@ export const RUN_EVENT_SCHEMAS = {
         result: ToolOutputSchema().describe("What it produced."),
         isError: z.boolean().describe("It failed (the content says why)."),
         durationMs: DurationSchema(),
+        parentToolCallId: ParentSchema(),
       })
       .meta({ description: "A tool finished.", examples: [{ toolCallId: CALL.toolCallId, toolName: CALL.toolName, result: OUTPUT, isError: false }] }),
   ),

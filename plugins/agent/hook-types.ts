@@ -28,6 +28,8 @@ export interface ToolCallEvent {
   toolName: string;
   /** Mutable: a tap may rewrite arguments in place (no re-validation). */
   input: Record<string, unknown>;
+  /** The tool call that made this one (a codemode script's calls); absent for the model's own calls. */
+  parentToolCallId?: string;
 }
 
 export interface ToolCallVeto {
@@ -42,6 +44,7 @@ export interface ToolResultEvent {
   content: (TextContent | ImageContent)[];
   details?: unknown;
   isError: boolean;
+  parentToolCallId?: string;
 }
 
 export interface SystemPromptContext {

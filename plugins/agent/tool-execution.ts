@@ -2,8 +2,13 @@
  * Executes an assistant turn's tool calls, in call order: validate -> tool_call guard ->
  * execute (streaming tool_execution_update) -> tool_result transform -> tool_execution_end ->
  * the ToolResultMessage. A failure of any step is an error result; the run goes on.
+ *
+ * A running tool may run other tools through `ctx.executeTool` (codemode scripts do): such a
+ * nested call takes the same steps under the id `<parent id>/<n>`, with `parentToolCallId` on
+ * its hooks and events, and reaches the tools the registry calls callable; its result goes back
+ * to the calling tool only, never into the conversation.
  */
-import { announce, type ToolResult } from "../../kernel/index.js";
+import { announce, type NestedToolOutcome, type ToolExecutionContext, type ToolResult } from "../../kernel/index.js";
 import type { ToolCall, ToolResultMessage } from "../../lib/llm/index.js";
 import { endMessage } from "./hooks.js";
 import type { Run } from "./run.js";
@@ -28,11 +33,20 @@ export async function executeToolCalls(run: Run, calls: ToolCall[]): Promise<Too
   return results;
 }
 
-async function executeOne(run: Run, call: ToolCall): Promise<ToolResult> {
-  const args = call.arguments;
-  await announce(run, "tool_execution_start", { toolCallId: call.id, toolName: call.name, args });
+/** Where a call comes from: the model (no parent) or a running tool. */
+interface CallSite {
+  signal: AbortSignal;
+  parentToolCallId?: string;
+}
 
-  const ran = await runTool(run, call);
+type Call = Pick<ToolCall, "id" | "name" | "arguments">;
+
+async function executeOne(run: Run, call: Call, site: CallSite = { signal: run.signal }): Promise<ToolResult> {
+  const args = call.arguments;
+  const parent = site.parentToolCallId === undefined ? {} : { parentToolCallId: site.parentToolCallId };
+  await announce(run, "tool_execution_start", { toolCallId: call.id, toolName: call.name, args, ...parent });
+
+  const ran = await runTool(run, call, site);
   let result = ran.result;
   if (run.hooks.tool_result.isUsed()) {
     const transformed = await run.hooks.tool_result.promise({
@@ -42,8 +56,9 @@ async function executeOne(run: Run, call: ToolCall): Promise<ToolResult> {
       content: result.content,
       details: result.details,
       isError: result.isError === true,
+      ...parent,
     });
-    result = { content: transformed.content, details: transformed.details, isError: transformed.isError };
+    result = { ...result, content: transformed.content, details: transformed.details, isError: transformed.isError };
   }
   const isError = result.isError === true;
   await announce(run, "tool_execution_end", {
@@ -52,19 +67,33 @@ async function executeOne(run: Run, call: ToolCall): Promise<ToolResult> {
     result: { content: result.content, details: result.details },
     isError,
     ...(ran.durationMs !== undefined ? { durationMs: ran.durationMs } : {}),
+    ...parent,
   });
   return { ...result, isError };
 }
 
+/** `ctx.executeTool` of the call `parentId`: its nested calls are `<parentId>/1`, `/2`, ... */
+function nestedRunner(run: Run, parentId: string, parentSignal: AbortSignal): NonNullable<ToolExecutionContext["executeTool"]> {
+  let count = 0;
+  return async (name, args, options = {}): Promise<NestedToolOutcome> => {
+    const toolCallId = `${parentId}/${++count}`;
+    const signal = options.signal ? AbortSignal.any([parentSignal, options.signal]) : parentSignal;
+    const result = await executeOne(run, { id: toolCallId, name: String(name), arguments: (args ?? {}) as Record<string, unknown> }, { signal, parentToolCallId: parentId });
+    return { toolCallId, result, isError: result.isError === true };
+  };
+}
+
 /** The tool's result, with how long its execute() took when it ran (`tool_execution_end.durationMs`). */
-async function runTool(run: Run, call: ToolCall): Promise<{ result: ToolResult; durationMs?: number }> {
-  const { signal } = run;
+async function runTool(run: Run, call: Call, site: CallSite): Promise<{ result: ToolResult; durationMs?: number }> {
+  const { signal } = site;
+  const nested = site.parentToolCallId !== undefined;
   if (signal.aborted) return { result: errorResult("Operation aborted") };
-  const validation = await run.deps.tools.validate(call.name, call.arguments);
+  const validation = await run.deps.tools.validate(call.name, call.arguments, { nested });
   if (!validation.ok) return { result: errorResult(validation.error) };
 
   if (run.hooks.tool_call.isUsed()) {
-    const veto = await run.hooks.tool_call.promise({ toolCallId: call.id, toolName: call.name, input: validation.args });
+    const parent = nested ? { parentToolCallId: site.parentToolCallId } : {};
+    const veto = await run.hooks.tool_call.promise({ toolCallId: call.id, toolName: call.name, input: validation.args, ...parent });
     if (veto?.block) return { result: errorResult(veto.reason ?? "Tool execution was blocked") };
   }
 
@@ -86,8 +115,10 @@ async function runTool(run: Run, call: ToolCall): Promise<{ result: ToolResult; 
           toolName: call.name,
           args: call.arguments,
           partialResult: { content: partial.content, details: partial.details },
+          ...(nested ? { parentToolCallId: site.parentToolCallId } : {}),
         });
       },
+      executeTool: nestedRunner(run, call.id, signal),
     });
     if (!result || !Array.isArray(result.content)) return timed(errorResult(`Tool ${call.name} returned no content`));
     return timed(result);

@@ -7,8 +7,9 @@
 import { tmpdir } from "node:os";
 import { z } from "zod";
 import { definePlugin, defineSetting } from "../../kernel/index.js";
+import type {} from "../sandbox/api.js";
 import { bashHookDeclarations } from "./hooks.js";
-import { DEFAULT_LOG_RETENTION_HOURS, FullOutputFiles, sweepOldOutputFiles } from "./output-files.js";
+import { DEFAULT_LOG_RETENTION_HOURS, FullOutputFiles, sweepDue, sweepOldOutputFiles } from "./output-files.js";
 import { BashRequests } from "./requests.js";
 import { sharedShell } from "./shell.js";
 import { openResultStore } from "./store-result.js";
@@ -43,6 +44,8 @@ declare module "../../kernel/config.js" {
 export default definePlugin({
   name: "bash",
   description: "Shell commands: the bash tool for the model, the bash and abort_bash commands for the user.",
+  // The bash tool's parameters depend on the sandbox's policy (escalation): read once it is provided.
+  after: ["sandbox"],
   settings: {
     // Both choose what runs for every command: a cloned project may set them only when trusted.
     shellPath: defineSetting(() => z.string().min(1), { scope: "trusted", description: "Shell binary for bash commands (default: bash, else sh)." }),
@@ -57,7 +60,17 @@ export default definePlugin({
     const requests = new BashRequests();
     const track = (path: string) => files.track(path);
 
-    k.registerTool(createBashTool({ shell, commandPrefix: settings.shellCommandPrefix, defaultTimeoutSeconds: settings.bash?.toolTimeoutSeconds, onFullOutput: track }));
+    // The model's commands go through the sandbox; the user's own (the bash command) run with the user's rights.
+    const sandbox = k.maybeService("sandbox");
+    k.registerTool(
+      createBashTool({
+        shell,
+        commandPrefix: settings.shellCommandPrefix,
+        defaultTimeoutSeconds: settings.bash?.toolTimeoutSeconds,
+        onFullOutput: track,
+        ...(sandbox ? { sandbox } : {}),
+      }),
+    );
     const commands = userBashCommands({
       hooks: k.ownHooks(bashHookDeclarations),
       events: k.events,
@@ -77,9 +90,13 @@ export default definePlugin({
       return event;
     });
     // Older files left by earlier processes: swept in the background a moment after startup, so
-    // listing a busy temp folder (thousands of names) does not compete with the first commands.
+    // listing a busy temp folder (thousands of names) does not compete with the first commands;
+    // once for the agents of a process (siblings), again only after a retention period.
+    const sweeps = k.shared.acquire("bash.output-sweep", () => ({ lastMs: Number.NEGATIVE_INFINITY })).value;
     k.hooks.boot_start.tap(k.name, () => {
-      const sweep = () => void sweepOldOutputFiles(tmpdir(), settings.bash?.logRetentionHours ?? DEFAULT_LOG_RETENTION_HOURS).catch(() => undefined);
+      const retentionHours = settings.bash?.logRetentionHours ?? DEFAULT_LOG_RETENTION_HOURS;
+      if (!sweepDue(sweeps, retentionHours)) return;
+      const sweep = () => void sweepOldOutputFiles(tmpdir(), retentionHours).catch(() => undefined);
       setTimeout(sweep, SWEEP_DELAY_MS).unref();
     });
     // Cancelled first; their results are stored once the agent's abort stopped the run (a result

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { BashExecutionMessage, ToolResultMessage } from "../../lib/llm/index.js";
-import { FullOutputFiles, sweepOldOutputFiles } from "./output-files.js";
+import { FullOutputFiles, sweepDue, sweepOldOutputFiles } from "./output-files.js";
 
 let dir: string;
 beforeEach(async () => (dir = await mkdtemp(join(tmpdir(), "atomic-output-files-"))));
@@ -72,5 +72,16 @@ describe("sweepOldOutputFiles", () => {
     expect((await readdir(dir)).sort()).toEqual([logName(2), "atomic-bash-notours.log", "other.log"].sort());
     expect(await sweepOldOutputFiles(dir, 1)).toBe(1);
     expect(await sweepOldOutputFiles(join(dir, "missing"), 1)).toBe(0);
+  });
+});
+
+describe("sweepDue", () => {
+  it("lets the first agent of a process sweep, the next ones only after the retention period", () => {
+    const sweeps = { lastMs: Number.NEGATIVE_INFINITY };
+    const hour = 3_600_000;
+    expect(sweepDue(sweeps, 24, 10 * hour)).toBe(true);
+    expect(sweepDue(sweeps, 24, 11 * hour)).toBe(false);
+    expect(sweepDue(sweeps, 24, 33 * hour)).toBe(false);
+    expect(sweepDue(sweeps, 24, 34 * hour)).toBe(true);
   });
 });

@@ -49,6 +49,13 @@ function referencedPaths(message: AgentMessage, tracked: ReadonlySet<string>): s
   return [...tracked].filter((path) => details?.fullOutputPath === path || text.includes(path));
 }
 
+/** Whether an agent sweeps the temp folder: no agent of its process did within the retention period. Marks it done. */
+export function sweepDue(sweeps: { lastMs: number }, retentionHours: number, now = Date.now()): boolean {
+  if (now - sweeps.lastMs < retentionHours * 3_600_000) return false;
+  sweeps.lastMs = now;
+  return true;
+}
+
 /**
  * Removes full-output files in `dir` last modified more than `retentionHours` ago (left by
  * earlier processes); returns how many. Errors (a file another user owns, one already gone)

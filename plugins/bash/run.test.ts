@@ -80,18 +80,22 @@ describe("runShellCommand", () => {
   });
 
   it("does not wait for background jobs that keep the pipes open", async () => {
-    const started = Date.now();
-    const result = await run("sleep 5 & echo $!");
-    expect(Date.now() - started).toBeLessThan(2000);
-    expect(result.exitCode).toBe(0);
-    process.kill(Number(result.output.trim()), "SIGKILL");
+    // The job outlives the test's timeout: the result arriving while it runs is the check.
+    const result = await run("sleep 600 & echo $!");
+    const pid = Number(result.output.trim());
+    try {
+      expect(result.exitCode).toBe(0);
+      expect(isProcessAlive(pid)).toBe(true);
+    } finally {
+      process.kill(pid, "SIGKILL");
+    }
   });
 
   it("escalates to SIGKILL when the tree ignores SIGTERM", async () => {
     const controller = new AbortController();
     let pid = 0;
-    const started = Date.now();
-    const promise = run("trap '' TERM; sleep 30 & echo $!; wait", {
+    // The tree ignores SIGTERM and would outlive the test: only the SIGKILL ends it.
+    const promise = run("trap '' TERM; sleep 600 & echo $!; wait", {
       signal: controller.signal,
       killGraceMs: 200,
       onOutput: (_channel, text) => {
@@ -101,8 +105,7 @@ describe("runShellCommand", () => {
     });
     const result = await promise;
     expect(result).toMatchObject({ cancelled: true, exitCode: undefined });
-    expect(Date.now() - started).toBeLessThan(3000);
-    expect(await waitUntil(() => !isProcessAlive(pid), 2000)).toBe(true);
+    expect(await waitUntil(() => !isProcessAlive(pid), 20_000)).toBe(true);
   });
 
   it("keeps memory bounded for huge output and still writes all of it to the file", async () => {

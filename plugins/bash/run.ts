@@ -36,6 +36,16 @@ export interface RunShellOptions {
   killGraceMs?: number;
   /** Directory for the full-output file (tests). Defaults to os.tmpdir(). */
   tempDir?: string;
+  /**
+   * Rewrites the process before it starts (the sandbox: the same command inside bubblewrap); a
+   * rejection is the command's failure, and nothing runs.
+   */
+  confine?(spawn: {
+    file: string;
+    args: string[];
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+  }): Promise<{ file: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv; release?(): void }>;
 }
 
 export interface RunShellResult {
@@ -75,11 +85,25 @@ export async function runShellCommand(options: RunShellOptions): Promise<RunShel
     return { output, exitCode, cancelled, timedOut, truncated, fullOutputPath, totalLines, totalBytes, truncation };
   };
   if (signal?.aborted) return result(undefined, true, false);
+  const plain = { file: options.shell, args: ["-c", options.command], cwd: options.cwd, env: options.env ?? process.env };
+  let launch: typeof plain & { release?(): void } = plain;
+  if (options.confine) {
+    try {
+      launch = await options.confine(plain);
+    } catch (error) {
+      await tail.close();
+      throw error;
+    }
+  }
+  if (signal?.aborted) {
+    launch.release?.();
+    return result(undefined, true, false);
+  }
 
-  return new Promise((resolve, reject) => {
-    const child = spawn(options.shell, ["-c", options.command], {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
+  return new Promise<RunShellResult>((resolve, reject) => {
+    const child = spawn(launch.file, launch.args, {
+      cwd: launch.cwd,
+      env: launch.env,
       stdio: ["ignore", "pipe", "pipe"],
       ...treeSpawnOptions(process.platform),
     });
@@ -159,12 +183,15 @@ export async function runShellCommand(options: RunShellOptions): Promise<RunShel
       result(stopped ? undefined : exitCodeOf(exit), cancelled, timedOut).then(resolve, reject);
     }
 
+    // The sandbox's turn ends with the process (its namespace, and every process in it, is gone).
     child.on("exit", (code, exitSignal) => {
+      launch.release?.();
       exit = { code, signal: exitSignal };
       timers.push(setTimeout(forceClose, EXIT_LINGER_MS));
     });
     child.on("close", finish);
     child.on("error", (error) => {
+      launch.release?.();
       if (settled) return;
       stopListening();
       void tail.close();

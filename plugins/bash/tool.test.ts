@@ -32,9 +32,21 @@ describe("bash tool: results", () => {
     expect(text).toBe("one\ntwo\nthree\n");
   });
 
-  it("throws on a non-zero exit with the output and the code", async () => {
-    await expect(bash({ command: "echo failing; exit 3" })).rejects.toThrow(/^failing\n\n\nCommand exited with code 3$/);
-    await expect(bash({ command: "exit 2" })).rejects.toThrow(/^Command exited with code 2$/);
+  it("a non-zero exit is an error result with the output and the code, and its structured result for callers", async () => {
+    const failed = await bash({ command: "echo failing; exit 3" });
+    expect(failed.isError).toBe(true);
+    expect(textOf(failed)).toBe("failing\n\n\nCommand exited with code 3");
+    expect(failed.structuredContent).toMatchObject({ output: "failing\n", truncated: false, exit_code: 3 });
+    expect(textOf(await bash({ command: "exit 2" }))).toBe("Command exited with code 2");
+  });
+
+  it("hands callers up to 1 MiB of output (the model sees the tail), and its first and last 512 KiB past that", async () => {
+    const whole = await bash({ command: "seq 1 5000" });
+    expect((whole.structuredContent as { output: string }).output).toBe(`${Array.from({ length: 5000 }, (_, i) => i + 1).join("\n")}\n`);
+    const huge = (await bash({ command: "head -c 1200000 /dev/zero | tr '\\0' x" })).structuredContent as { output: string; truncated: boolean; full_output_path?: string };
+    expect(huge.truncated).toBe(true);
+    expect(huge.output).toMatch(/^x{524288}\n\[\.\.\. 151424 bytes omitted \.\.\.\]\nx{524288}$/);
+    expect(huge.full_output_path).toBe((await readFile(huge.full_output_path!, "utf8")).length === 1200000 ? huge.full_output_path : "");
   });
 
   it("keeps the tail and saves the complete output to a file", async () => {
@@ -61,9 +73,8 @@ describe("bash tool: results", () => {
 
 describe("bash tool: stopping", () => {
   it("times out, killing the command, with the output so far", async () => {
-    const started = Date.now();
-    await expect(bash({ command: "echo started; sleep 30", timeout: 0.5 })).rejects.toThrow(/^started\n\n\nCommand timed out after 0.5 seconds$/);
-    expect(Date.now() - started).toBeLessThan(3000);
+    // The command would outlive the test's timeout: only the kill ends it.
+    await expect(bash({ command: "echo started; sleep 600", timeout: 0.5 })).rejects.toThrow(/^started\n\n\nCommand timed out after 0.5 seconds$/);
   });
 
   it("treats a timeout beyond the timer range as a long timeout, not an instant kill", async () => {
@@ -74,9 +85,9 @@ describe("bash tool: stopping", () => {
   it("aborts mid-command and kills the whole process tree", async () => {
     const controller = new AbortController();
     let backgroundPid = 0;
-    const started = Date.now();
+    // Both sleeps outlive the test's timeout: only killing the tree ends them.
     const promise = bash(
-      { command: "sleep 30 & echo $!; sleep 30" },
+      { command: "sleep 600 & echo $!; sleep 600" },
       {
         signal: controller.signal,
         onUpdate: (partial) => {
@@ -86,9 +97,8 @@ describe("bash tool: stopping", () => {
       },
     );
     await expect(promise).rejects.toThrow(/\n\nCommand aborted$/);
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(backgroundPid).toBeGreaterThan(0);
-    expect(await waitUntil(() => !isProcessAlive(backgroundPid), 2000)).toBe(true);
+    expect(await waitUntil(() => !isProcessAlive(backgroundPid), 20_000)).toBe(true);
   });
 });
 
@@ -97,7 +107,8 @@ describe("bash tool: partial updates", () => {
     const updates: ToolResult[] = [];
     await bash({ command: "for i in 1 2 3 4 5; do echo $i; sleep 0.1; done" }, { onUpdate: (partial) => updates.push(partial) });
     const texts = updates.map(textOf);
-    expect(texts.length).toBeGreaterThanOrEqual(5);
+    // A busy machine may deliver two lines in one chunk: more than one update is the behaviour.
+    expect(texts.length).toBeGreaterThan(1);
     for (let i = 1; i < texts.length; i++) expect(texts[i]!.startsWith(texts[i - 1]!)).toBe(true);
     expect(texts.at(-1)).toBe("1\n2\n3\n4\n5\n");
     expect(updates[0]!.details).toEqual({ truncation: null, fullOutputPath: null });
@@ -109,6 +120,7 @@ describe("bash tool: partial updates", () => {
     await bash({ command: "for i in $(seq 1 100); do echo $i; sleep 0.005; done" }, { onUpdate: () => count++ });
     const elapsed = Date.now() - started;
     expect(count).toBeGreaterThan(1);
+    // A slower machine only loosens this bound (it counts updates per elapsed time).
     expect(count).toBeLessThanOrEqual(Math.ceil(elapsed / 50) + 2);
   });
 });

@@ -35,9 +35,18 @@ export interface ExtensionsApi {
   list(): ExtensionSummary[];
 }
 
+/** Asking the client (the extension UI sub-protocol), for plugins as for extensions. */
+export interface DialogsApi {
+  /** Whether a client can answer here (RPC, ACP, an embedder); false in print and json modes. */
+  readonly available: boolean;
+  /** A confirm dialog: true when the client confirmed; false when it declined, cancelled, timed out, was dismissed by `signal`, or at teardown. */
+  confirm(title: string, message: string, options?: { signal?: AbortSignal; timeout?: number }): Promise<boolean>;
+}
+
 declare module "../../kernel/services.js" {
   interface Services {
     extensions: ExtensionsApi;
+    dialogs: DialogsApi;
   }
 }
 

@@ -9,11 +9,12 @@ import type {} from "../packages/api.js";
 import type { ExtensionsHooks } from "./hooks.js";
 import { discoverExtensions, type PackageExtensions } from "./discover.js";
 import type { ExtensionHost } from "./host.js";
+import type { UiBridge } from "./ui-bridge.js";
 
 /** All loading shares one budget, below the kernel's boot timeout: slow extensions fail, boot does not. */
 const LOAD_BUDGET_MS = 12_000;
 
-export async function bootExtensions(k: PluginContext, owned: ExtensionsHooks): Promise<ExtensionHost | undefined> {
+export async function bootExtensions(k: PluginContext, owned: ExtensionsHooks, bridge: UiBridge | undefined): Promise<ExtensionHost | undefined> {
   const deadline = Date.now() + LOAD_BUDGET_MS;
   const { cwd, agentDir, cli, settings } = k.config;
   const packages = await packageExtensions(k);
@@ -32,7 +33,7 @@ export async function bootExtensions(k: PluginContext, owned: ExtensionsHooks): 
   for (const { path, error } of found.problems) k.reportError({ source: path, hook: "load", error });
   if (found.sources.length === 0 && found.project.length === 0) return undefined;
   const { loadFound } = await import("./load-all.js");
-  return loadFound(k, owned, found, deadline);
+  return loadFound(k, owned, found, deadline, bridge);
 }
 
 /** What the packages plugin resolved (when it is loaded): extension files per `-e` entry, the user's, the trusted project's. */

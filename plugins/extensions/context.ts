@@ -3,6 +3,7 @@
  * the run's signal) and a UI whose dialogs are dismissed if this call is released by an abort.
  * Command handlers also get the session controls, carried out by the session commands themselves.
  */
+import { toolJsonSchema, type ToolExecutionContext } from "../../kernel/index.js";
 import type {} from "../compaction/api.js";
 import { estimateContextTokens } from "../session/api.js";
 import type { ExtensionHost } from "./host.js";
@@ -52,24 +53,41 @@ export function createContext(host: ExtensionHost, options: CallOptions = {}): E
 }
 
 /**
- * A tool's `ctx`: pi 1.x adds `tools` and `executeTool` (nested calls through validation and the
- * tool_call / tool_result handlers). Atomic runs tool calls only from the agent loop, where
- * those gates apply, so a nested call answers with an error result instead of running unguarded.
+ * A tool's `ctx`: pi 1.x adds `tools` (what it may call) and `executeTool` (a nested call through
+ * validation, the tool_call / tool_result handlers and the tool_execution_* events, as the agent
+ * loop runs the model's own calls). Outside the agent loop there is nothing to run it through, so
+ * a nested call answers with an error result instead of running unguarded.
  */
-export function createToolContext(host: ExtensionHost, options: CallOptions = {}): ExtensionToolContext {
+export function createToolContext(host: ExtensionHost, options: CallOptions = {}, call?: Pick<ToolExecutionContext, "executeTool">): ExtensionToolContext {
+  const tools = host.k.tools;
+  const nested = call?.executeTool;
   return Object.defineProperties(createContext(host, options), {
-    tools: { enumerable: true, configurable: true, writable: true, value: [] },
+    tools: {
+      enumerable: true,
+      configurable: true,
+      get: () =>
+        nested
+          ? tools
+              .names()
+              .filter((name) => tools.isCallable(name))
+              .map((name) => ({ name, description: tools.get(name)!.description, parameters: toolJsonSchema(tools.get(name)!) }))
+          : [],
+    },
     executeTool: {
       enumerable: true,
       configurable: true,
       writable: true,
-      value: async (name: string, args: unknown) => ({
-        toolCall: { id: "", name: String(name), arguments: args },
-        result: {
-          content: [{ type: "text" as const, text: `ctx.executeTool("${String(name)}") is not available in Atomic: tools are called by the model, through the agent loop` }],
-        },
-        isError: true,
-      }),
+      value: async (name: string, args: unknown, given: { signal?: AbortSignal } = {}) => {
+        if (!nested) {
+          return {
+            toolCall: { id: "", name: String(name), arguments: args },
+            result: { content: [{ type: "text" as const, text: `ctx.executeTool("${String(name)}") is only available while the agent loop runs the tool` }] },
+            isError: true,
+          };
+        }
+        const outcome = await nested(String(name), args, given.signal ? { signal: given.signal } : {});
+        return { toolCall: { id: outcome.toolCallId, name: String(name), arguments: args }, result: outcome.result, isError: outcome.isError };
+      },
     },
   }) as ExtensionToolContext;
 }

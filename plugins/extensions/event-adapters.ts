@@ -77,7 +77,8 @@ export const EVENT_ADAPTERS: Record<ExtensionEventName, Adapter | undefined> = {
   tool_call: ({ hooks, tap, call }) =>
     hooks.tool_call.tapPromise(tap, async (payload) => {
       // The same input object: a handler may rewrite the arguments in place.
-      const answer = await call({ type: "tool_call", toolCallId: payload.toolCallId, toolName: payload.toolName, input: payload.input });
+      const parent = payload.parentToolCallId === undefined ? {} : { parentToolCallId: payload.parentToolCallId };
+      const answer = await call({ type: "tool_call", toolCallId: payload.toolCallId, toolName: payload.toolName, input: payload.input, ...parent });
       if (answer === RELEASED) return hooks.tool_call.veto!("the call was aborted");
       const result = answered<Result<"tool_call">>(answer);
       return result?.block ? { block: true, ...(typeof result.reason === "string" ? { reason: result.reason } : {}) } : undefined;

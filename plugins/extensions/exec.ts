@@ -2,22 +2,35 @@
  * `pi.exec(command, args, { signal, timeout, cwd })`: runs a program directly (no shell) and
  * resolves with its output, `{ stdout, stderr, code, killed }`. A timeout or an abort kills it
  * (SIGTERM, then SIGKILL after a grace period) and resolves with `killed: true`; a program that
- * cannot start resolves with code 1 and the reason on stderr. It never rejects.
+ * cannot start resolves with code 1 and the reason on stderr. It never rejects. With a sandbox in
+ * force the program runs inside it, as the model's commands do (an extension's tool may run what
+ * the model asked for); a command the sandbox refuses resolves with code 1 and the reason.
  */
 import { spawn } from "node:child_process";
+import type { SandboxApi } from "../sandbox/api.js";
 import type { ExecOptions, ExecResult } from "./types/api.js";
 
 const KILL_GRACE_MS = 3000;
 
-export function exec(command: string, args: readonly string[], cwd: string, options: ExecOptions = {}): Promise<ExecResult> {
+export async function exec(command: string, args: readonly string[], cwd: string, options: ExecOptions = {}, sandbox?: SandboxApi): Promise<ExecResult> {
+  const plain = { file: String(command), args: args.map(String), cwd: options.cwd ?? cwd, env: process.env };
+  let launch: typeof plain & { release?(): void } = plain;
+  if (sandbox?.active) {
+    try {
+      launch = await sandbox.confine(plain, { command: [plain.file, ...plain.args].join(" "), ...(options.signal ? { signal: options.signal } : {}) });
+    } catch (error) {
+      return { stdout: "", stderr: error instanceof Error ? error.message : String(error), code: 1, killed: false };
+    }
+  }
   return new Promise((resolve) => {
     let stdout = "";
     let stderr = "";
     let killed = false;
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(String(command), args.map(String), { cwd: options.cwd ?? cwd, shell: false, stdio: ["ignore", "pipe", "pipe"] });
+      child = spawn(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, shell: false, stdio: ["ignore", "pipe", "pipe"] });
     } catch (error) {
+      launch.release?.();
       resolve({ stdout: "", stderr: error instanceof Error ? error.message : String(error), code: 1, killed: false });
       return;
     }
@@ -36,6 +49,7 @@ export function exec(command: string, args: readonly string[], cwd: string, opti
     const finish = (code: number) => {
       if (done) return;
       done = true;
+      launch.release?.();
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", kill);
       resolve({ stdout, stderr, code, killed });

@@ -7,10 +7,16 @@
  * holds the epoch open.
  */
 export class HandlerGate {
+  /** How extension code is entered (the agent it runs for: see load-module.ts). */
+  readonly #enter: <T>(work: () => T) => T;
   #controller = new AbortController();
   #holds = 0;
   /** Arrival number of the latest abort: work started by a command read before it starts released. */
   #abortSeq = 0;
+
+  constructor(enter: <T>(work: () => T) => T = (work) => work()) {
+    this.#enter = enter;
+  }
 
   /** Aborted when the epoch this work started in ends. */
   get signal(): AbortSignal {
@@ -49,7 +55,7 @@ export class HandlerGate {
       epoch.addEventListener("abort", onAbort, { once: true });
       signal?.addEventListener("abort", onAbort, { once: true });
       Promise.resolve()
-        .then(work)
+        .then(() => this.#enter(work))
         .then(
           (value) => {
             cleanup();

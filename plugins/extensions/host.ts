@@ -13,13 +13,14 @@ import { SettleBoundary } from "./boundary.js";
 import { ExtensionBus } from "./bus.js";
 import { HandlerGate } from "./gate.js";
 import type { ExtensionsHooks } from "./hooks.js";
+import type { SharedModules } from "./load-module.js";
 import { RunPromptOptions } from "./prompt-options.js";
 import type { ToolMeta } from "./tool-meta.js";
 import { UiPrompts } from "./ui-prompts.js";
 import { VirtualModels } from "./virtual-models.js";
 import type { ExtensionRecord } from "./record.js";
 import type { ExtensionMode, ModelRegistryView, ReadonlySessionManager } from "./types/context.js";
-import { UiBridge } from "./ui-bridge.js";
+import type { UiBridge } from "./ui-bridge.js";
 import { modelRegistryView, sessionView } from "./views.js";
 
 const PI_MODES = new Set<string>(["tui", "rpc", "json", "print", "acp"]);
@@ -31,7 +32,9 @@ function extensionMode(mode: string, dialogs: boolean): ExtensionMode {
 
 export class ExtensionHost {
   readonly k: PluginContext;
-  readonly gate = new HandlerGate();
+  /** The process scope's extension modules (shared with sibling agents). */
+  readonly modules: SharedModules;
+  readonly gate = new HandlerGate((work) => this.enter(work));
   /** Undefined when the transport has no client that answers dialogs (hasUI false). */
   readonly bridge: UiBridge | undefined;
   readonly mode: ExtensionMode;
@@ -67,21 +70,16 @@ export class ExtensionHost {
   readonly #ownedMessages = new WeakSet<object>();
   readonly modelRegistry: ModelRegistryView;
 
-  constructor(k: PluginContext, owned: Pick<ExtensionsHooks, "ui_prompt_start" | "ui_prompt_end">) {
+  constructor(k: PluginContext, owned: Pick<ExtensionsHooks, "ui_prompt_start" | "ui_prompt_end">, modules: SharedModules, bridge: UiBridge | undefined) {
     this.k = k;
+    this.modules = modules;
     this.settle = new SettleBoundary(this);
     this.uiPrompts = new UiPrompts(owned, (error) => this.report(k.name, "ui_prompt", error));
     this.virtualModels = new VirtualModels(this);
     this.mode = extensionMode(k.config.cli.mode || k.config.settings.mode || "rpc", k.config.dialogs === true);
-    // The transport says whether its client answers dialogs: RPC and `atomic serve` as
-    // extension_ui_request, ACP as session/request_permission (confirm/select).
-    this.bridge = k.config.dialogs
-      ? new UiBridge(
-          (request) => k.events.emit("extension_ui_request", request),
-          k.log,
-          (id, reason) => k.events.emit("extension_ui_resolved", { id, reason }),
-        )
-      : undefined;
+    // The host's one bridge (dialogs.ts), when its client answers dialogs: RPC and `atomic serve`
+    // carry them as extension_ui_request; ACP turns confirm/select into session/request_permission.
+    this.bridge = bridge;
     this.bus = new ExtensionBus((path, event, error) => this.report(path, event, error));
     this.sessionManager = sessionView(
       () => this.session,
@@ -92,6 +90,11 @@ export class ExtensionHost {
       () => this.models,
       () => this.agent,
     );
+  }
+
+  /** Runs extension code for this agent: what the shared virtual modules bind to meanwhile. */
+  enter<T>(work: () => T): T {
+    return this.modules.enter(this, work);
   }
 
   get agent(): AgentApi {

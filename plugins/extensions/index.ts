@@ -10,6 +10,7 @@ import { definePlugin, defineSetting } from "../../kernel/index.js";
 import type {} from "../slash-commands/api.js";
 import type { ExtensionsApi } from "./api.js";
 import { bootExtensions } from "./boot.js";
+import { bridgeIfAnswered, createBridge, dialogsApi } from "./dialogs.js";
 import { ExtensionErrorSchema, ExtensionUiRequestSchema, ExtensionUiResolvedSchema } from "./events.js";
 import { extensionsHookDeclarations } from "./hooks.js";
 import type { ExtensionHost } from "./host.js";
@@ -23,7 +24,7 @@ export default definePlugin({
   dependsOn: ["slash-commands"],
   requires: ["agent", "models", "slashCommands"],
   after: ["session"],
-  provides: ["extensions"],
+  provides: ["extensions", "dialogs"],
   settings: {
     extensions: defineSetting(() => z.array(z.string()), {
       scope: "user",
@@ -69,10 +70,12 @@ export default definePlugin({
     k.hooks.plugin_error.tap(k.name, ({ source, hook, error }) => k.events.emit("extension_error", { extensionPath: source, event: hook, error }));
     const owned = k.ownHooks(extensionsHookDeclarations);
     k.registerCommand(uiReplyCommand(owned, k.log));
+    const bridge = createBridge(k);
+    k.provide("dialogs", dialogsApi(k, bridge));
     // The load phase: after every plugin applied (built-in tools exist to override), before the
     // startup model is chosen (configure) and session_start (start).
     k.hooks.boot_load.tapPromise(k.name, async () => {
-      host = await bootExtensions(k, owned);
+      host = await bootExtensions(k, owned, bridgeIfAnswered(k, bridge));
     });
   },
 });

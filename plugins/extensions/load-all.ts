@@ -2,29 +2,32 @@
  * Loading what discovery found (this module and everything it imports load only when there is
  * an extension): each extension in load order, then the project's extensions if the project is
  * trusted (`--approve`, the user's `trustedProjects`, or a user extension's `project_trust`
- * answer). Then the plugin's own taps: abort releases pending handlers, UI replies reach their
- * dialogs, teardown cancels them.
+ * answer). Then the plugin's own taps: abort releases pending handlers. (UI replies reach their
+ * dialogs through the host's bridge, dialogs.ts.)
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { loadJsonSchemaSupport, type PluginContext } from "../../kernel/index.js";
 import type { ExtensionsHooks } from "./hooks.js";
-import { createVirtualModules } from "./compat/modules.js";
 import type { Discovery } from "./discover.js";
 import { ExtensionHost } from "./host.js";
 import { loadExtension } from "./load.js";
-import { ExtensionImporter } from "./load-module.js";
+import { SharedModules } from "./load-module.js";
 import type { ExtensionSource } from "./record.js";
+import type { UiBridge } from "./ui-bridge.js";
 
-export async function loadFound(k: PluginContext, owned: ExtensionsHooks, found: Discovery, deadline: number): Promise<ExtensionHost> {
-  const host = new ExtensionHost(k, owned);
-  const { agentDir } = k.config;
+export async function loadFound(k: PluginContext, owned: ExtensionsHooks, found: Discovery, deadline: number, bridge: UiBridge | undefined): Promise<ExtensionHost> {
+  const { agentDir, installDir } = k.config;
+  // One module cache for every agent of the process scope (siblings): each file is evaluated once.
+  const modules = k.shared.acquire(`extensions.modules:${agentDir}`, () => new SharedModules(agentDir, () => versionOf(installDir))).value;
+  const host = new ExtensionHost(k, owned, modules, bridge);
+  modules.attach(host);
+  k.hooks.shutdown.tap(k.name, () => modules.detach(host));
   host.snapshotBuiltinTools();
   // Extension tools are mostly JSON Schema (TypeBox): with the converter loaded, a schema it cannot read fails at registerTool.
-  const [version] = await Promise.all([versionOf(k.config.installDir), loadJsonSchemaSupport()]);
-  const importer = new ExtensionImporter(createVirtualModules(host, version), agentDir);
+  await loadJsonSchemaSupport();
   const loadEach = async (sources: ExtensionSource[]) => {
-    for (const source of sources) await loadExtension(host, importer, source, deadline);
+    for (const source of sources) await loadExtension(host, modules, source, deadline);
   };
   await loadEach(found.sources);
   if (found.project.length > 0) {
@@ -52,11 +55,6 @@ function wire(host: ExtensionHost): void {
   const { k } = host;
   // First, before the run is aborted: pending extension work resolves now.
   k.hooks.abort.tap({ name: k.name, order: "pre" }, ({ seq }) => host.gate.release(seq));
-  k.hooks.closing.tap(k.name, () => host.bridge?.cancelAll());
-  if (host.bridge) {
-    const bridge = host.bridge;
-    k.hooks.ui_response.tap(k.name, (reply) => bridge.answer(reply));
-  }
   // The system prompt as it ends up (after every extension chained it, with their changes to
   // systemPromptOptions applied): ctx.getSystemPrompt().
   k.hooks.before_agent_start.tap({ name: k.name, order: "post" }, (event) => {

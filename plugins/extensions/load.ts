@@ -6,7 +6,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { ExtensionHost } from "./host.js";
-import type { ExtensionImporter } from "./load-module.js";
+import type { SharedModules } from "./load-module.js";
 import { createPiApi } from "./pi-api.js";
 import { ExtensionRecord, type ExtensionSource } from "./record.js";
 
@@ -20,7 +20,7 @@ export const LOAD_TIMEOUT_MS = 5_000;
  * the import goes on in the background so jiti's cache is warm for the next start); the factory
  * gets `LOAD_TIMEOUT_MS`, or what is left.
  */
-export async function loadExtension(host: ExtensionHost, importer: ExtensionImporter, source: ExtensionSource, deadline = Date.now() + LOAD_TIMEOUT_MS): Promise<ExtensionRecord> {
+export async function loadExtension(host: ExtensionHost, modules: SharedModules, source: ExtensionSource, deadline = Date.now() + LOAD_TIMEOUT_MS): Promise<ExtensionRecord> {
   const record = new ExtensionRecord(source, host.records.length);
   host.records.push(record);
   const started = performance.now();
@@ -30,8 +30,9 @@ export async function loadExtension(host: ExtensionHost, importer: ExtensionImpo
     host.report(record.path, "load", message);
     return record;
   };
-  const imported = await withinBudget(importer.import(source.path, record.served), Math.max(1, deadline - Date.now()), source.path);
+  const imported = await withinBudget(modules.import(source.path, host), Math.max(1, deadline - Date.now()), source.path);
   if ("error" in imported) return fail(imported.error);
+  for (const name of imported.served) record.served.add(name);
   const timeoutMs = Math.max(1, Math.min(LOAD_TIMEOUT_MS, deadline - Date.now()));
   const pi = createPiApi(host, record);
   let timer: NodeJS.Timeout | undefined;
@@ -40,7 +41,7 @@ export async function loadExtension(host: ExtensionHost, importer: ExtensionImpo
       timer = setTimeout(() => reject(new Error(`did not finish loading within ${timeoutMs / 1000} s`)), timeoutMs);
       timer.unref();
     });
-    await Promise.race([Promise.resolve().then(() => imported.factory(pi)), timeout]);
+    await Promise.race([Promise.resolve().then(() => host.enter(() => imported.factory(pi))), timeout]);
   } catch (error) {
     return fail(`Extension ${source.path} failed while loading: ${error instanceof Error ? error.message : String(error)}`);
   } finally {

@@ -67,8 +67,16 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
     registerTool(tool) {
       const meta = toolMetaOf(tool, record.path, record.scope);
       // Whether registering offers it to the model is the registry's own rule (`defaultActive`).
-      const definition = { ...adaptTool(host, record.path, tool), ...(activatesOnRegister(meta) ? {} : { defaultActive: false }) };
       const guidelines = Array.isArray(tool.promptGuidelines) ? tool.promptGuidelines.filter((line) => typeof line === "string" && line.trim() !== "") : [];
+      // pi 1.x's reach fields go on the kernel tool too: codemode lists and calls by them.
+      const definition = {
+        ...adaptTool(host, record.path, tool),
+        ...(activatesOnRegister(meta) ? {} : { defaultActive: false }),
+        exposure: meta.exposure,
+        ...(meta.namespace ? { namespace: meta.namespace } : {}),
+        ...(meta.outputSchema ? { outputSchema: meta.outputSchema } : {}),
+        ...(guidelines.length > 0 ? { promptGuidelines: guidelines } : {}),
+      };
       record.apply(() => addTool(host, record, layer, definition, guidelines, meta));
     },
     registerCommand(name, options) {
@@ -123,7 +131,7 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
         throw new Error(`Entry not found: ${entryId}`);
       session().append({ type: "label", targetId: entryId, ...(label ? { label: String(label) } : {}) });
     },
-    exec: (command, args, options) => exec(command, Array.isArray(args) ? args : [], k.config.cwd, options),
+    exec: (command, args, options) => exec(command, Array.isArray(args) ? args : [], k.config.cwd, options, k.maybeService("sandbox")),
     getActiveTools: () => k.tools.activeNames(),
     getAllTools: () => allTools(host),
     getSettings: () => copySettings(k.config.settings),

@@ -108,26 +108,45 @@ describe("pi 1.x: pi and ctx", () => {
     expect(() => api.registerTool(tool("odd", { annotations: { readOnlyHint: "yes" } }))).toThrow('registerTool("odd"): annotations.readOnlyHint must be a boolean');
   });
 
-  it("a tool's ctx.executeTool answers with an error result instead of running a tool past the gates", async () => {
-    let outcome: unknown;
+  it("a tool's ctx.executeTool runs another tool through the pipeline: tool_call handlers see it as nested, and may block it", async () => {
+    const outcomes: unknown[] = [];
+    const seen: [string, string | undefined][] = [];
+    let tools: string[] = [];
     const h = await boot(
       [
-        (pi) =>
+        (pi) => {
+          pi.on("tool_call", async (event) => {
+            seen.push([event.toolName, (event as { parentToolCallId?: string }).parentToolCallId]);
+            if (event.toolName === "bash") return { block: true, reason: "no shell here" };
+          });
           pi.registerTool({
             name: "outer",
             label: "Outer",
-            description: "calls another tool",
+            description: "calls other tools",
             parameters: { type: "object", properties: {} },
             async execute(_id, _params, _signal, _update, ctx) {
-              outcome = await ctx.executeTool("read", { path: "x" });
+              tools = ctx.tools.map((tool) => tool.name);
+              outcomes.push(await ctx.executeTool("read", { path: "missing-file.txt" }));
+              outcomes.push(await ctx.executeTool("bash", { command: "echo hi" }));
               return { content: [{ type: "text", text: "done" }] };
             },
-          }),
+          });
+        },
       ],
       { answers: [{ tool: "outer", args: {} }, "ok"] },
     );
     await h.run("go");
-    expect(outcome).toMatchObject({ isError: true, result: { content: [{ type: "text", text: expect.stringContaining('ctx.executeTool("read") is not available in Atomic') }] } });
+    expect(tools).toEqual(expect.arrayContaining(["read", "bash", "outer"]));
+    const [read, bash] = outcomes as { toolCall: { id: string }; isError: boolean; result: { content: { text: string }[] } }[];
+    expect(read!.isError).toBe(true);
+    expect(read!.toolCall.id).toMatch(/\/1$/);
+    expect(bash).toMatchObject({ isError: true, result: { content: [{ text: "no shell here" }] } });
+    const parent = seen.find(([name]) => name === "outer");
+    expect(parent?.[1]).toBeUndefined();
+    expect(seen.filter(([name]) => name !== "outer").map(([name, from]) => [name, from?.length ? "nested" : "top"])).toEqual([
+      ["read", "nested"],
+      ["bash", "nested"],
+    ]);
   });
 
   it("ctx.ui and its theme are ordinary objects: a Proxy may wrap them and a method may be replaced", async () => {

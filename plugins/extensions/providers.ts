@@ -29,7 +29,11 @@ export function checkProvider(name: unknown, config: unknown): asserts config is
 export function registerProvider(host: ExtensionHost, record: ExtensionRecord, name: string, config: ProviderConfig): void {
   const models = host.models;
   if (config.oauth !== undefined)
-    host.report(record.path, "register_provider", `Provider "${name}": OAuth login is not supported by Atomic (no /login in a headless agent); use apiKey`);
+    host.report(
+      record.path,
+      "register_provider",
+      `Provider "${name}": an extension's own OAuth login is not run by Atomic (\`atomic login\` signs in to pi's built-in providers); use apiKey`,
+    );
   let list: Model[];
   if (config.models) {
     list = config.models.map((model) => toModel(name, config, model));
@@ -85,11 +89,24 @@ function tapStream(host: ExtensionHost, record: ExtensionRecord, provider: strin
 async function* relay(host: ExtensionHost, streamSimple: NonNullable<ProviderConfig["streamSimple"]>, request: StreamRequest): AsyncGenerator<AssistantMessageEvent> {
   const { model, context, options } = request;
   const apiKey = await host.models.apiKey(model.provider);
-  yield* streamSimple(model, context, {
-    signal: options.signal,
-    reasoning: options.thinkingLevel,
-    ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
-    ...(options.sessionId ? { sessionId: options.sessionId } : {}),
-    ...(apiKey ? { apiKey } : {}),
-  });
+  const events = host.enter(() =>
+    streamSimple(model, context, {
+      signal: options.signal,
+      reasoning: options.thinkingLevel,
+      ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+      ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+      ...(apiKey ? { apiKey } : {}),
+    }),
+  );
+  // Each step is the extension's code running for this agent (see load-module.ts).
+  const iterator = events[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const step = await host.enter(() => iterator.next());
+      if (step.done) return;
+      yield step.value;
+    }
+  } finally {
+    await host.enter(() => iterator.return?.());
+  }
 }

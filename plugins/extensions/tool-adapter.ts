@@ -23,11 +23,11 @@ export function adaptTool(host: ExtensionHost, path: string, tool: ToolDefinitio
     name,
     description,
     parameters: isZodSchema(parameters) ? parameters : { jsonSchema: plainJsonSchema(name, parameters) },
-    ...(prepareArguments ? { prepareArguments: (args: unknown) => prepareArguments.call(tool, args) } : {}),
+    ...(prepareArguments ? { prepareArguments: (args: unknown) => host.enter(() => prepareArguments.call(tool, args)) } : {}),
     execute: (args, call) =>
       host.gate.run(
         async () => {
-          const ctx = createToolContext(host, { dismiss: host.gate.signal });
+          const ctx = createToolContext(host, { dismiss: host.gate.signal }, call);
           const onUpdate = (partial: ToolResultContent) => call.onUpdate(toResult(partial));
           return toResult(await execute.call(tool, call.toolCallId, args, call.signal, onUpdate, ctx));
         },
@@ -61,5 +61,10 @@ function plainJsonSchema(name: string, parameters: unknown): Record<string, unkn
 /** The kernel's result shape; a result without a content array is passed on for the loop to report. */
 function toResult(result: ToolResultContent | undefined): ToolResult {
   if (!result || !Array.isArray(result.content)) return result as unknown as ToolResult;
-  return { content: result.content, ...(result.details !== undefined ? { details: result.details } : {}), ...(result.isError === true ? { isError: true } : {}) };
+  return {
+    content: result.content,
+    ...(result.details !== undefined ? { details: result.details } : {}),
+    ...(result.isError === true ? { isError: true } : {}),
+    ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+  };
 }

@@ -22,7 +22,7 @@ export function allTools(host: ExtensionHost): ToolInfo[] {
       description: spec?.description ?? definition.description,
       parameters: spec?.parameters ?? toolJsonSchema(definition),
       ...(guidelines ? { promptGuidelines: [...guidelines] } : {}),
-      exposure: meta?.exposure ?? "direct",
+      exposure: meta?.exposure ?? definition.exposure ?? "direct",
       ...(meta?.namespace ? { namespace: { ...meta.namespace } } : {}),
       ...(meta?.annotations ? { annotations: { ...meta.annotations } } : {}),
       ...(meta?.reachesTools ? { reachesTools: meta.reachesTools } : {}),

@@ -133,7 +133,7 @@ export class VirtualModels {
       messages: toTranscript({ systemPrompt: request.context.systemPrompt, tools: request.context.tools, messages: [...messages] }),
       signal: request.options.signal,
     };
-    const route = await router.definition.route(routeRequest, createContext(host));
+    const route = await host.enter(() => router.definition.route(routeRequest, createContext(host)));
     const target = route?.model ? (host.models.find(route.model.provider, route.model.id) ?? route.model) : undefined;
     if (!target || typeof target.api !== "string") throw new Error(`The router of ${provider}/${id} (${router.path}) returned no model`);
     if (target.api === VIRTUAL_MODEL_API)

@@ -6,8 +6,11 @@
  */
 import type { McpHooks } from "./hooks.js";
 
-/** How the model reaches a server's tools: declared to it, found through `tool_search`, or not at all. */
-export type McpExposure = "direct" | "deferred" | "hidden";
+/**
+ * How the model reaches a server's tools: declared to it, called from codemode scripts (also
+ * found through `tool_search`), found through `tool_search` (also callable from scripts), or not at all.
+ */
+export type McpExposure = "direct" | "codemode" | "deferred" | "hidden";
 
 /** Where a server's configuration comes from, in order of precedence (a client's wins). */
 export type McpServerSource = "client" | "project" | "user" | "extension";
@@ -29,8 +32,11 @@ export interface McpToolStatus {
   /** The name the model calls it by (`mcp__<server>__<tool>`). */
   toolName: string;
   description?: string;
+  /** How the model reaches it now: `deferred` for a direct tool past the caps of `mcp.directTools`. */
   exposure: McpExposure;
-  /** Registered with the agent: direct tools once listed, deferred ones once `tool_search` loaded them. */
+  /** A direct tool past the caps of `mcp.directTools`: found with `tool_search`. */
+  capped?: boolean;
+  /** Offered to the model: direct tools once listed, the others (capped direct ones too) once `tool_search` loaded them. */
   loaded: boolean;
 }
 
@@ -98,3 +104,6 @@ declare module "../../kernel/services.js" {
 declare module "../../kernel/hooks.js" {
   interface HookCatalog extends McpHooks {}
 }
+
+/** The ranking `tool_search` uses, shared with codemode's `searchTools()`. */
+export { rankTools, schemaWords, type SearchCandidate } from "./tool-search.js";

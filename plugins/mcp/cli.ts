@@ -25,7 +25,7 @@ const USAGE = `Usage:
       --header KEY=VALUE           HTTP: a header sent with every request (repeatable)
       --bearer-token-env-var NAME  HTTP: sends "Authorization: Bearer \${NAME}"
       --transport http|sse         HTTP: sse for servers that only speak the older transport
-      --exposure direct|deferred|hidden, --description <text>, --timeout <seconds>
+      --exposure direct|codemode|deferred|hidden, --description <text>, --timeout <seconds>
   atomic mcp remove <name> [-l]                              remove a server from mcp.json
   atomic mcp list [--json] [--approve]                       the configured servers (no connection)
   atomic mcp test [name...] [--approve]                      connect, list each server's tools
@@ -193,7 +193,7 @@ async function probe(entry: ServerEntry, io: McpCliIo): Promise<{ ok: boolean; t
   const connection = new McpConnection(
     {
       name: entry.name,
-      launch: () => launchOf(entry.name, config, io.env, io.cwd),
+      launch: (inherited) => launchOf(entry.name, config, io.env, io.cwd, inherited),
       clientInfo: { name: "atomic", version: "cli" },
       timeoutMs: (config.timeout ?? 30) * 1000,
       connectTimeoutMs: 30_000,

@@ -12,7 +12,7 @@ const error = (name: string, raw: unknown) => {
 };
 
 describe("mcpServers entries", () => {
-  it("reads stdio and HTTP entries with their defaults; type picks SSE; pi's codemode is deferred; Cline's disabled", () => {
+  it("reads stdio and HTTP entries with their defaults; type picks SSE; pi's codemode (and its old alias); Cline's disabled", () => {
     expect(ok("fs", { command: "npx", args: ["-y", "x"], env: { A: "1" }, cwd: "sub", timeout: 5 })).toEqual({
       type: "stdio",
       command: "npx",
@@ -33,8 +33,8 @@ describe("mcpServers entries", () => {
     expect(ok("old", { url: "http://127.0.0.1/sse", type: "sse" }).type).toBe("sse");
     expect(ok("new", { url: "http://127.0.0.1/mcp", type: "streamable-http" }).type).toBe("http");
     expect(ok("pi", { command: "x", exposure: "codemode", toolExposure: { "get_*": "codemode-deferred", del: "hidden" } })).toMatchObject({
-      exposure: "deferred",
-      toolExposure: { "get_*": "deferred", del: "hidden" },
+      exposure: "codemode",
+      toolExposure: { "get_*": "codemode", del: "hidden" },
     });
     expect(ok("cline", { command: "x", disabled: true }).enabled).toBe(false);
     expect(ok("both", { command: "x", disabled: true, enabled: true }).enabled).toBe(true);
@@ -75,5 +75,20 @@ describe("mcpServers entries", () => {
     expect(toolExposureOf(config, "other")).toBe("deferred");
     expect(toolExposureOf(ok("t", { command: "x" }), "any")).toBe("direct");
     expect([...exposuresOf(config)].sort()).toEqual(["deferred", "direct", "hidden"]);
+  });
+
+  it("tools named like built-in object keys: configured only by their own entries, __proto__ included", () => {
+    const plain = ok("s", { command: "x" });
+    for (const tool of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]) expect(toolExposureOf(plain, tool)).toBe("direct");
+    const configured = ok("s", JSON.parse('{"command":"x","toolExposure":{"__proto__":"hidden","constructor":"deferred"}}'));
+    expect(toolExposureOf(configured, "__proto__")).toBe("hidden");
+    expect(toolExposureOf(configured, "constructor")).toBe("deferred");
+    expect(toolExposureOf(configured, "toString")).toBe("direct");
+    expect(error("s", JSON.parse('{"command":"x","toolExposure":{"__proto__":"sideways"}}'))).toMatch(/^Invalid mcpServers\.s\.toolExposure\.__proto__: /);
+    const user: ServerEntry = { name: "s", config: plain, source: "user", raw: { command: "x" } };
+    const overridden = applyOverride(user, JSON.parse('{"toolExposure":{"__proto__":"deferred"}}'), "mcpServers.s");
+    if (!overridden.ok) throw new Error(overridden.error);
+    expect(toolExposureOf(overridden.config, "__proto__")).toBe("deferred");
+    expect(toolExposureOf(overridden.config, "valueOf")).toBe("direct");
   });
 });

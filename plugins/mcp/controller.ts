@@ -11,6 +11,7 @@ import { ErrorCode, KernelError, type PluginContext } from "../../kernel/index.j
 import type { McpApi, McpStatus, RegisteredMcpServer } from "./api.js";
 import { parseServerEntry, type ServerEntry } from "./config.js";
 import { anyConfigFile, configFiles, loadConfig } from "./config-files.js";
+import type { DirectCaps } from "./direct-cap.js";
 import type { McpHooks } from "./hooks.js";
 import type { McpManager } from "./manager.js";
 import { saveToTempFile } from "./save-text.js";
@@ -23,6 +24,7 @@ export interface ControllerOptions {
   timeoutMs: number;
   connectTimeoutMs: number;
   startupWaitMs: number;
+  directCaps: DirectCaps;
   hooks: McpHooks;
 }
 
@@ -114,8 +116,18 @@ export class McpController {
 
   #ensureManager(): Promise<McpManager> {
     this.#managerLoading ??= (async () => {
-      const [{ McpManager }, version] = await Promise.all([import("./manager.js"), packageVersion(this.#k.config.installDir)]);
+      const [{ McpManager }, { SharedConnections }, version] = await Promise.all([
+        import("./manager.js"),
+        import("./shared-connections.js"),
+        packageVersion(this.#k.config.installDir),
+      ]);
       const k = this.#k;
+      // One connection per server configured alike by the agents of the process (siblings).
+      const connections = k.shared.acquire(
+        "mcp.connections",
+        () => new SharedConnections(),
+        (pool) => pool.close(),
+      ).value;
       const manager = new McpManager({
         layer: k.openLayer(k.name),
         tools: k.tools,
@@ -126,7 +138,10 @@ export class McpController {
         timeoutMs: this.#options.timeoutMs,
         connectTimeoutMs: this.#options.connectTimeoutMs,
         startupWaitMs: this.#options.startupWaitMs,
+        directCaps: this.#options.directCaps,
         saveText: saveToTempFile,
+        wantCodemode: (on) => k.maybeService("codemode")?.want(k.name, on),
+        connections,
       });
       const files = configFiles(k.config.agentDir, k.config.cwd);
       const loaded = await loadConfig(files, k.config.trusted);

@@ -40,6 +40,12 @@ export async function toToolResult(result: McpResultLike, options: ConvertOption
     content: limited.content,
     details: { server: options.server, tool: options.tool, ...(limited.fullOutputPath ? { fullOutputPath: limited.fullOutputPath } : {}) },
     ...(result.isError ? { isError: true } : {}),
+    // A caller (a codemode script) gets the whole CallToolResult, uncut.
+    structuredContent: {
+      content: blocks,
+      ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+      ...(result.isError ? { isError: true } : {}),
+    },
   };
 }
 

@@ -4,7 +4,8 @@
  * `execute` that finds the server's current connection when it runs, so a reconnected or
  * reconfigured server is the one called.
  */
-import type { ToolDefinition, ToolExecutionContext, ToolResult } from "../../kernel/index.js";
+import type { ToolDefinition, ToolExecutionContext, ToolNamespace, ToolResult } from "../../kernel/index.js";
+import { cutDescription } from "./direct-cap.js";
 
 export interface McpToolSource {
   server: string;
@@ -17,11 +18,39 @@ export interface McpToolSource {
 
 export type CallTool = (server: string, tool: string, args: Record<string, unknown>, ctx: ToolExecutionContext) => Promise<ToolResult>;
 
-export function mcpToolDefinition(name: string, source: McpToolSource, call: CallTool): ToolDefinition {
+/** What a caller (a codemode script) receives: the server's whole CallToolResult. */
+export const CALL_TOOL_RESULT_SCHEMA: Record<string, unknown> = {
+  type: "object",
+  properties: {
+    content: { type: "array", items: { type: "object", properties: { type: { type: "string" } }, required: ["type"] }, description: "The result's content blocks" },
+    structuredContent: { type: "object", description: "The machine-readable result, when the tool has one" },
+    isError: { type: "boolean", description: "The tool reports a failure" },
+  },
+  required: ["content"],
+};
+
+/**
+ * `namespace`: the server, for codemode's listing and lookups. `reach`: `direct` tools are offered
+ * to the model; the others are registered for codemode scripts and tool_search, offered only once
+ * tool_search loaded them (`loaded`). `descriptionChars`: the most of its description offered
+ * (settings mcp.directTools.descriptionChars).
+ */
+export function mcpToolDefinition(
+  name: string,
+  source: McpToolSource,
+  call: CallTool,
+  options: { namespace?: ToolNamespace; reach?: "direct" | "indirect"; loaded?: boolean; descriptionChars?: number } = {},
+): ToolDefinition {
   return {
     name,
-    description: source.description?.trim() || source.title?.trim() || `MCP tool ${source.tool} of server "${source.server}"`,
+    description: cutDescription(
+      source.description?.trim() || source.title?.trim() || `MCP tool ${source.tool} of server "${source.server}"`,
+      options.descriptionChars ?? Number.POSITIVE_INFINITY,
+    ),
     parameters: { jsonSchema: objectSchema(source.inputSchema) },
+    outputSchema: CALL_TOOL_RESULT_SCHEMA,
+    ...(options.namespace ? { namespace: options.namespace } : {}),
+    ...(options.reach === "indirect" ? { exposure: "deferred" as const, defaultActive: options.loaded === true } : {}),
     execute: (args, ctx) => call(source.server, source.tool, args as Record<string, unknown>, ctx),
   };
 }

@@ -3,6 +3,7 @@
  * model resolution. Provider plugins tap `hooks.stream.for(api)` and read keys from here.
  */
 import type { Model } from "../../lib/llm/index.js";
+import type { OAuthRequestAuth } from "../../lib/oauth/index.js";
 import type { ProviderModelsApi, ProviderRegistration } from "../../lib/provider-kit/index.js";
 import type { ModelsHooks } from "./hooks.js";
 import type { ScopedModel } from "./scope.js";
@@ -20,7 +21,8 @@ export interface AuthStatus {
 
 /** What the registry read and what it found wrong, for `atomic config` and error messages. */
 export interface ModelsDiagnostics {
-  modelsJson: { path: string; state: "missing" | "loaded" | "invalid"; providers: string[]; error?: string };
+  /** `error`: the whole file is unusable; `problems`: entries or provider blocks dropped from a file otherwise read. */
+  modelsJson: { path: string; state: "missing" | "loaded" | "invalid"; providers: string[]; error?: string; problems?: string[] };
   /** Providers with an auth.json entry (never the keys). */
   authFile: { path: string; providers: string[]; error?: string };
   /** Every configuration problem reported so far (models.json, auth.json, compat keys, custom providers), once each. */
@@ -46,9 +48,9 @@ export interface ModelsApi extends ProviderModelsApi {
    * Registers a catalog provider whose models are built by `load` when first asked for (a start
    * that uses one provider never builds the others). models.json patches apply as they are built.
    */
-  registerCatalogProvider(registration: Omit<ProviderRegistration, "models">, load: () => Model[], ids?: readonly string[]): void;
+  registerCatalogProvider(registration: Omit<ProviderRegistration, "models">, load: () => Model[], ids?: readonly string[] | (() => readonly string[])): void;
   /** A registered provider's API, base URL (models.json's when it sets one) and key variable. */
-  providerInfo(provider: string): { api: string; baseUrl?: string; envKey?: string } | undefined;
+  providerInfo(provider: string): { api: string; baseUrl?: string; envKey?: string; login?: boolean } | undefined;
   /** Registered provider names, in registration order. */
   providers(): string[];
   authStatus(provider: string): AuthStatus;
@@ -59,7 +61,21 @@ export interface ModelsApi extends ProviderModelsApi {
   /** A key for this process only (`--api-key`): used first, never stored or shown. */
   setRuntimeApiKey(provider: string, key: string): void;
   diagnostics(): ModelsDiagnostics;
+  /** Why requests to the model are refused because of a models.json error about it (its entry, its provider, the file). */
+  blockedReason(model: Pick<Model, "provider" | "id" | "api">): string | undefined;
+  /**
+   * Who turns a stored OAuth login into a request's key (plugin `login`: refreshed first when it
+   * is about to expire). Without one, a provider whose auth.json entry is a login cannot be used.
+   */
+  setLoginResolver(resolver: LoginResolver): void;
+  /** The provider's stored credential is an OAuth login (pi's `isUsingOAuth`). */
+  usesLogin(provider: string): boolean;
+  /** Reads auth.json again if it changed (a login or logout in this process or another). */
+  reloadCredentials(): Promise<void>;
 }
+
+/** The key (and for some providers an address or headers) of a provider's stored OAuth login; undefined when it has none. */
+export type LoginResolver = (provider: string, signal?: AbortSignal) => Promise<OAuthRequestAuth | undefined>;
 
 declare module "../../kernel/services.js" {
   interface Services {

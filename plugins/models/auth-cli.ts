@@ -88,6 +88,7 @@ export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<num
 async function modelsJsonProviders(io: AuthCliIo): Promise<Record<string, ProviderConfig>> {
   const result = await readModelsJson(modelsJsonPath(io.agentDir));
   if (result.error) io.stderr.write(`${result.error} (models.json ignored)\n`);
+  for (const problem of result.problems) io.stderr.write(`${problem}\n`);
   return result.file?.providers ?? {};
 }
 
@@ -103,7 +104,7 @@ function listing(store: AuthStore, modelsJson: Record<string, ProviderConfig>, e
   const providers = new Set([...Object.keys(envKeys), ...store.providers(), ...Object.keys(modelsJson)]);
   for (const provider of providers) {
     const sources: string[] = [];
-    if (store.has(provider)) sources.push("auth.json");
+    if (store.has(provider)) sources.push(store.isLogin(provider) ? "auth.json (login: atomic login)" : "auth.json");
     const variable = envKeys[provider];
     if (variable && env[variable]) sources.push(`environment (${variable})`);
     const configured = modelsJson[provider]?.apiKey;

@@ -1,17 +1,22 @@
 /**
- * Stored credentials: `<agent dir>/auth.json`, `{"<provider>": {"type":"api_key","key":"..."}}`.
+ * Stored credentials: `<agent dir>/auth.json`, `{"<provider>": {"type":"api_key","key":"..."}}`,
+ * and pi's OAuth logins (`{"type":"oauth",...}`, lib/oauth: read and refreshed at request time).
  * Written under the same lock as settings (concurrent `atomic auth set` runs keep every key),
  * with mode 0600 through a temp file and a rename, so a crash never leaves a half file and the
  * key is never readable by other users; a file that cannot be parsed is never replaced. Keys
- * are never logged.
+ * are never logged. The agents of one process share one store (models plugin): a key one of them
+ * stores or removes is what the others use at once; a reload reads the file again only when it
+ * changed on disk.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { ONE_SHOT } from "../../kernel/index.js";
-import { updateJsonFile } from "../../lib/locked-json/index.js";
+import { JsonFileUpdates } from "../../lib/locked-json/index.js";
+import { isOAuthCredential } from "../../lib/oauth/index.js";
 
-const credentialSchema = () => z.looseObject({ type: z.literal("api_key"), key: z.string() });
+/** pi's `api_key` entry; `env` holds what the key needs besides (Cloudflare's account and gateway ids). */
+const credentialSchema = () => z.looseObject({ type: z.literal("api_key"), key: z.string(), env: z.record(z.string(), z.string()).optional() });
 type Credential = z.output<ReturnType<typeof credentialSchema>>;
 
 export function authFilePath(agentDir: string): string {
@@ -20,10 +25,17 @@ export function authFilePath(agentDir: string): string {
 
 export class AuthStore {
   readonly #path: string;
+  readonly #updates: JsonFileUpdates;
   #entries = new Map<string, Credential>();
+  /** Providers with an OAuth login (its tokens are read fresh when a request needs them). */
+  #logins = new Set<string>();
+  /** The file as last read (inode, size, mtime), and what that read reported. */
+  #read: { stamp: string; error: string | undefined } | undefined;
 
-  constructor(agentDir: string) {
+  /** `updates`: the process's queue of JSON file updates (siblings writing at once wait there, not on the lock). */
+  constructor(agentDir: string, updates: JsonFileUpdates = new JsonFileUpdates()) {
     this.#path = authFilePath(agentDir);
+    this.#updates = updates;
   }
 
   get path(): string {
@@ -35,12 +47,27 @@ export class AuthStore {
    * to `warn`) and leaves the credentials read so far in place.
    */
   async load(warn: (message: string) => void = () => {}): Promise<string | undefined> {
+    const stamp = await stat(this.#path).then(
+      (stats) => `${stats.ino}:${stats.size}:${stats.mtimeMs}`,
+      () => "absent",
+    );
+    if (this.#read?.stamp === stamp) {
+      if (this.#read.error) warn(this.#read.error);
+      return this.#read.error;
+    }
+    const error = await this.#reload(warn);
+    this.#read = { stamp, error };
+    return error;
+  }
+
+  async #reload(warn: (message: string) => void): Promise<string | undefined> {
     let text: string;
     try {
       text = await readFile(this.#path, "utf8");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") {
         this.#entries.clear();
+        this.#logins.clear();
         return undefined;
       }
       return report(warn, `Cannot read ${this.#path}: ${(error as Error).message}`);
@@ -62,12 +89,22 @@ export class AuthStore {
     return this.#entries.get(provider)?.key;
   }
 
+  /** Variables stored with the provider's key (pi's `env`), used before the process environment's. */
+  env(provider: string): Record<string, string> | undefined {
+    return this.#entries.get(provider)?.env;
+  }
+
   has(provider: string): boolean {
-    return this.#entries.has(provider);
+    return this.#entries.has(provider) || this.#logins.has(provider);
+  }
+
+  /** The provider's stored credential is an OAuth login (`atomic login`, or pi's). */
+  isLogin(provider: string): boolean {
+    return this.#logins.has(provider);
   }
 
   providers(): string[] {
-    return [...this.#entries.keys()];
+    return [...new Set([...this.#entries.keys(), ...this.#logins])];
   }
 
   async set(provider: string, key: string): Promise<void> {
@@ -88,13 +125,19 @@ export class AuthStore {
 
   /** Read-modify-write under the lock; the in-memory view follows what was written. */
   async #update(mutate: (raw: Record<string, unknown>) => void): Promise<void> {
-    const written = await updateJsonFile(this.#path, (raw) => void mutate(raw), { mode: 0o600, dirMode: 0o700 });
+    const written = await this.#updates.update(this.#path, (raw) => void mutate(raw), { mode: 0o600, dirMode: 0o700 });
     this.#adopt(written);
+    this.#read = undefined;
   }
 
   #adopt(raw: Record<string, unknown>): void {
     this.#entries.clear();
+    this.#logins.clear();
     for (const [provider, value] of Object.entries(raw)) {
+      if (isOAuthCredential(value)) {
+        this.#logins.add(provider);
+        continue;
+      }
       const parsed = credentialSchema().safeParse(value, ONE_SHOT);
       if (parsed.success && parsed.data.key !== "") this.#entries.set(provider, parsed.data);
     }

@@ -166,7 +166,7 @@ describe("atomic auth", () => {
     await writeFile(join(agentDir, "models.json"), JSON.stringify({ providers: { bad: { models: [{ id: 7 }] } } }));
     const list = io();
     expect(await runAuthCommand(["list"], list)).toBe(0);
-    expect(list.text().err).toMatch(/^Invalid models file .*models\.json: Invalid providers\.bad\.models\.0\.id: expected string \(models\.json ignored\)\n$/);
+    expect(list.text().err).toMatch(/^Invalid models file .*models\.json: Invalid providers\.bad\.models\.0\.id: expected string \(entry skipped\)\n$/);
   });
 });
 

@@ -6,6 +6,8 @@
  */
 import { z } from "zod";
 import { UsageError, definePlugin } from "../../kernel/index.js";
+import { sharedJsonUpdates } from "../../lib/locked-json/index.js";
+import { AuthStore, authFilePath } from "./auth-store.js";
 import { cliThinkingLevel, httpIdleTimeoutMs, modelFlags, modelSettings } from "./declarations.js";
 import { modelCommands } from "./commands.js";
 import { ModelRegistry } from "./registry.js";
@@ -13,9 +15,10 @@ import { modelsHookDeclarations } from "./hooks.js";
 import { providerRequestHooks } from "./request-hooks.js";
 import { resolveScope, scopePatterns } from "./scope.js";
 import { ModelSelection } from "./selection.js";
+import { savedDefaultProblems } from "./defaults-check.js";
 import { noModelMatches } from "./startup.js";
 
-export type { ModelsApi, ModelsDiagnostics, ProviderRegistration, AuthStatus } from "./api.js";
+export type { ModelsApi, ModelsDiagnostics, ProviderRegistration, AuthStatus, LoginResolver } from "./api.js";
 
 export default definePlugin({
   name: "models",
@@ -28,7 +31,11 @@ export default definePlugin({
   async apply(k) {
     // A bad level fails before anything loads.
     cliThinkingLevel(k.config.cli);
-    const registry = new ModelRegistry({ env: k.config.env, agentDir: k.config.agentDir, warn: (message) => k.log.warn(message) });
+    const { agentDir } = k.config;
+    // One credential store per file for the agents of the process: a key one stores or removes, the others use.
+    const updates = sharedJsonUpdates(k.shared);
+    const auth = k.shared.acquire(`models.auth:${authFilePath(agentDir)}`, () => new AuthStore(agentDir, updates)).value;
+    const registry = new ModelRegistry({ env: k.config.env, agentDir, auth, warn: (message) => k.log.warn(message) });
     // models.json first: its blocks patch providers as they register (provider plugins apply after this one).
     await registry.loadConfig();
     registry.requestHooks = providerRequestHooks(k.ownHooks(modelsHookDeclarations));
@@ -52,6 +59,7 @@ export default definePlugin({
     // models.json providers no plugin registered become custom providers, then the startup model.
     k.hooks.boot_configure.tapPromise(k.name, async () => {
       registry.registerCustomProviders();
+      for (const problem of savedDefaultProblems(registry, k.config.cli, k.config.settings)) k.log.warn(problem);
       await selection.applyStartup(startupScope());
     });
     /** `--models` (a pattern naming nothing is a usage error), else `enabledModels` (warned, skipped). */
@@ -66,7 +74,11 @@ export default definePlugin({
       return scope.entries;
     }
 
-    k.hooks.prompt_preflight.tapPromise(k.name, async () => selection.preflight());
+    // auth.json as it is now: a login (or logout) in another process counts.
+    k.hooks.prompt_preflight.tapPromise(k.name, async () => {
+      await registry.reloadCredentials();
+      return selection.preflight();
+    });
     // With sessions (an embedder may run without): a new, loaded or forked session re-judges the locked default.
     if ("session_start" in k.hooks) {
       k.hooks.session_start.tapPromise(k.name, async ({ reason }) => {

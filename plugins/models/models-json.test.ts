@@ -92,8 +92,13 @@ describe("models.json", () => {
   });
 
   it("validates model fields by path", () => {
-    const result = parseModelsJson(JSON.stringify({ providers: { p: { models: [{ id: "m", input: ["text", "audio"] }] } } }), "/x/models.json");
-    expect(result.error).toMatch(/^Invalid models file \/x\/models\.json: Invalid providers\.p\.models\.0\.input\.1/);
+    const result = parseModelsJson(JSON.stringify({ providers: { p: { models: [{ id: "m", input: ["text", "audio"] }, { id: "n" }] } } }), "/x/models.json");
+    expect(result.error).toBeUndefined();
+    expect(result.problems[0]).toMatch(
+      /^Invalid models file \/x\/models\.json: Invalid providers\.p\.models\.0\.input\.1: .*\(entry skipped; p\/m refuses requests until it is fixed\)$/,
+    );
+    expect(result.file?.providers.p?.models?.map((m) => m.id)).toEqual(["n"]);
+    expect(result.blocks.models.get("p\0m")).toMatch(/^p\/m is not usable: Invalid providers\.p\.models\.0\.input\.1/);
   });
 
   it("applies a block to a provider that registers later (plugin providers)", async () => {

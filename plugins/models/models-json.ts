@@ -1,90 +1,76 @@
 /**
- * `<agent dir>/models.json`, compatible with pi's format: custom providers (any OpenAI-compatible
- * server, a proxy, a local model) and patches to built-in ones. Validated with zod; a bad file is
- * reported naming the file and the key, and the built-in catalog stays usable.
+ * `<agent dir>/models.json`, pi's format: custom providers (any OpenAI-compatible server, a
+ * proxy, a local model) and patches to built-in ones. Read as pi reads it (`//` comments and
+ * trailing commas allowed), then checked entry by entry: an entry that cannot be used is reported
+ * with its path and the reason and only that entry is dropped. A config error never sends a
+ * conversation somewhere the user did not configure: the model a dropped entry was about, a
+ * provider whose own fields are broken, or every provider when the file cannot be read at all,
+ * refuses requests until it is fixed (instead of falling back to the built-in public address).
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
-import { deepMerge, ONE_SHOT, formatValidationError } from "../../kernel/index.js";
-import { THINKING_LEVELS, type Model } from "../../lib/llm/index.js";
-import { levelsOfMap, type CatalogModel } from "../../lib/provider-kit/index.js";
-import type { ProviderRegistration } from "./api.js";
+import type { z } from "zod";
+import { ONE_SHOT, formatValidationError } from "../../kernel/index.js";
+import { modelsSchemas, type ModelEntryConfig, type ModelOverrideConfig, type ModelsFile, type ProviderConfig } from "./models-json-schema.js";
 
-/** The schemas, built on first use (most processes have no models.json). */
-function buildSchemas() {
-  const Cost = z.object({
-    input: z.number().min(0),
-    output: z.number().min(0),
-    cacheRead: z.number().min(0).optional(),
-    cacheWrite: z.number().min(0).optional(),
-  });
-  const Headers = z.record(z.string(), z.string());
-  const Compat = z.record(z.string(), z.unknown());
-  const CostTier = z.object({ aboveInputTokens: z.number().int().positive(), cost: Cost });
-  const ThinkingLevelMap = z.partialRecord(z.enum(THINKING_LEVELS), z.string().min(1).nullable());
-
-  const ModelPatch = z.looseObject({
-    name: z.string().optional(),
-    api: z.string().min(1).optional(),
-    baseUrl: z.string().min(1).optional(),
-    reasoning: z.boolean().optional(),
-    input: z.array(z.enum(["text", "image"])).optional(),
-    cost: Cost.optional(),
-    contextWindow: z.number().int().positive().optional(),
-    maxTokens: z.number().int().positive().optional(),
-    headers: Headers.optional(),
-    compat: Compat.optional(),
-    thinkingLevels: z.array(z.enum(THINKING_LEVELS)).min(1).optional(),
-    /** pi's level -> provider value map; `null` removes a level. */
-    thinkingLevelMap: ThinkingLevelMap.optional(),
-    costTiers: z.array(CostTier).optional(),
-  });
-  const ModelEntry = ModelPatch.extend({ id: z.string().min(1) });
-
-  const ProviderEntry = z.looseObject({
-    baseUrl: z.string().min(1).optional(),
-    api: z.string().min(1).optional(),
-    apiKey: z.string().optional(),
-    /** Also send the key as `Authorization: Bearer <key>` (proxies that want it there). */
-    authHeader: z.boolean().optional(),
-    headers: Headers.optional(),
-    compat: Compat.optional(),
-    models: z.array(ModelEntry).optional(),
-    /** Per-model patches of existing (built-in) models, keyed by model id. */
-    modelOverrides: z.record(z.string(), ModelPatch).optional(),
-  });
-
-  return { ProviderEntry, ModelPatch, ModelsFile: z.object({ providers: z.record(z.string(), ProviderEntry) }) };
-}
-
-let schemas: ReturnType<typeof buildSchemas> | undefined;
-const modelsSchemas = () => (schemas ??= buildSchemas());
-
-export type ProviderConfig = z.output<ReturnType<typeof buildSchemas>["ProviderEntry"]>;
-export type ModelsFile = z.output<ReturnType<typeof buildSchemas>["ModelsFile"]>;
+export type { ModelsFile, ProviderConfig } from "./models-json-schema.js";
+export { applyProviderConfig, customProvider, customProviderProblem } from "./model-patch.js";
 
 export function modelsJsonPath(agentDir: string): string {
   return join(agentDir, "models.json");
 }
 
+/** What cannot be used until the file is fixed, and why (the text a refused request shows). */
+export interface ModelsJsonBlocks {
+  /** The whole file is unusable: every provider refuses requests. */
+  all?: string;
+  providers: Map<string, string>;
+  /** By `provider\0id`. */
+  models: Map<string, string>;
+}
+
 export interface ModelsJsonResult {
+  /** The usable part of the file (entries that failed their check taken out). */
   file?: ModelsFile;
-  /** A human-readable problem naming the file and the key; the file is then ignored. */
+  /** Set when the file as a whole cannot be used (unreadable, not JSON, no `providers` object). */
   error?: string;
+  /** One line per dropped entry or unusable provider block, naming the file and the key. */
+  problems: string[];
+  /** Fields read by pi that Atomic accepts and does not apply (said once each). */
+  notes: string[];
+  blocks: ModelsJsonBlocks;
+}
+
+const emptyBlocks = (): ModelsJsonBlocks => ({ providers: new Map(), models: new Map() });
+
+/** pi reads models.json with `//` line comments and trailing commas; string contents are kept. */
+export function stripJsonComments(text: string): string {
+  return text
+    .replace(/"(?:\\.|[^"\\])*"|\/\/[^\n]*/g, (match) => (match.startsWith('"') ? match : ""))
+    .replace(/"(?:\\.|[^"\\])*"|,(\s*[}\]])/g, (match, tail: string | undefined) => tail ?? match);
 }
 
 export function parseModelsJson(text: string, path: string): ModelsJsonResult {
-  if (text.trim() === "") return {};
+  const body = text.replace(/^\uFEFF/, "");
+  if (body.trim() === "") return { problems: [], notes: [], blocks: emptyBlocks() };
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(stripJsonComments(body));
   } catch (error) {
-    return { error: `Invalid JSON in ${path}: ${(error as Error).message}` };
+    return wholeFile(`Invalid JSON in ${path}: ${(error as Error).message}`);
   }
-  const parsed = modelsSchemas().ModelsFile.safeParse(json, ONE_SHOT);
-  if (!parsed.success) return { error: `Invalid models file ${path}: ${formatValidationError(parsed.error)}` };
-  return { file: parsed.data };
+  const providers = (json as { providers?: unknown } | null)?.providers;
+  if (!isRecord(json) || !isRecord(providers)) return wholeFile(`Invalid models file ${path}: Invalid providers: expected an object of providers`);
+  const result: ModelsJsonResult = { file: { providers: {} }, problems: [], notes: [], blocks: emptyBlocks() };
+  const notes = new Set<string>();
+  for (const [name, raw] of Object.entries(providers)) {
+    const config = checkProvider(name, raw, path, result);
+    if (!config) continue;
+    result.file!.providers[name] = config;
+    for (const entry of [...(config.models ?? []), ...Object.values(config.modelOverrides ?? {})]) noteIgnored(entry, notes);
+  }
+  result.notes = [...notes].map((field) => `${field} in ${path} is read by pi and not applied by Atomic (${IGNORED[field]}); it is ignored.`);
+  return result;
 }
 
 export async function readModelsJson(path: string): Promise<ModelsJsonResult> {
@@ -92,87 +78,72 @@ export async function readModelsJson(path: string): Promise<ModelsJsonResult> {
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-    return { error: `Cannot read ${path}: ${(error as Error).message}` };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { problems: [], notes: [], blocks: emptyBlocks() };
+    return wholeFile(`Cannot read ${path}: ${(error as Error).message}`);
   }
   return parseModelsJson(text, path);
 }
 
-/** Why a models.json provider cannot be registered as a new (custom) provider, if it cannot. */
-export function customProviderProblem(name: string, config: ProviderConfig): string | undefined {
-  if (!config.models || config.models.length === 0) return undefined;
-  if (!config.baseUrl && config.models.some((m) => !m.baseUrl)) return `providers.${name}.baseUrl is required for a custom provider`;
-  const index = config.models.findIndex((m) => !m.api && !config.api);
-  if (index >= 0) return `providers.${name}.api (or providers.${name}.models.${index}.api) is required for a custom provider`;
-  return undefined;
+function wholeFile(error: string): ModelsJsonResult {
+  const blocks = emptyBlocks();
+  blocks.all = `${error}. Requests are refused until it is fixed: the file may re-point a provider or hold its key.`;
+  return { error, problems: [], notes: [], blocks };
 }
 
-/** A new custom provider built from its models.json block (validated by `customProviderProblem`). */
-export function customProvider(name: string, config: ProviderConfig): ProviderRegistration {
-  return { name, api: config.api ?? config.models?.[0]?.api ?? "openai-completions", ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}), models: [] };
-}
-
-/** The registration with its models.json block applied: re-pointed, patched and extended. */
-export function applyProviderConfig(registration: ProviderRegistration, config: ProviderConfig): ProviderRegistration {
-  const patchAll = (model: Model): Model => {
-    const next: Model = { ...model };
-    if (config.baseUrl) next.baseUrl = config.baseUrl;
-    if (config.api) next.api = config.api;
-    if (config.headers) next.headers = { ...model.headers, ...config.headers };
-    if (config.compat) next.compat = deepMerge(model.compat ?? {}, config.compat);
-    const override = config.modelOverrides?.[model.id];
-    return override ? patchModel(next, override) : next;
-  };
-  const byId = new Map(registration.models.map((model) => [model.id, patchAll(model)]));
-  for (const entry of config.models ?? []) {
-    const base = byId.get(entry.id) ?? defaultModel(registration, config, entry.id);
-    byId.set(entry.id, patchModel(base, entry));
+/** The provider block with its unusable entries taken out; undefined when its own fields are broken. */
+function checkProvider(name: string, raw: unknown, path: string, result: ModelsJsonResult): ProviderConfig | undefined {
+  const schemas = modelsSchemas();
+  const fields = schemas.ProviderFields.safeParse(raw, ONE_SHOT);
+  if (!fields.success) {
+    const issue = issueAt(fields.error, ["providers", name]);
+    result.problems.push(`Invalid models file ${path}: ${issue} (provider ${name} refuses requests until it is fixed)`);
+    result.blocks.providers.set(name, `Provider ${name} is not usable: ${issue} in ${path}. Fix it: requests are refused rather than sent without it.`);
+    return undefined;
   }
-  return {
-    ...registration,
-    ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
-    ...(config.api ? { api: config.api } : {}),
-    models: [...byId.values()],
-  };
-}
-
-/** pi's defaults for a model declared only by id. */
-function defaultModel(registration: ProviderRegistration, config: ProviderConfig, id: string): Model {
-  return {
-    id,
-    name: id,
-    api: config.api ?? registration.api,
-    provider: registration.name,
-    baseUrl: config.baseUrl ?? registration.baseUrl ?? "",
-    reasoning: false,
-    input: ["text"],
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-    contextWindow: 128_000,
-    maxTokens: 16_384,
-    ...(config.headers ? { headers: { ...config.headers } } : {}),
-    ...(config.compat ? { compat: { ...config.compat } } : {}),
-  };
-}
-
-function patchModel(model: Model, patch: z.output<ReturnType<typeof buildSchemas>["ModelPatch"]>): Model {
-  const next: CatalogModel = { ...model };
-  if (patch.name !== undefined) next.name = patch.name;
-  if (patch.api !== undefined) next.api = patch.api;
-  if (patch.baseUrl !== undefined) next.baseUrl = patch.baseUrl;
-  if (patch.reasoning !== undefined) next.reasoning = patch.reasoning;
-  if (patch.input !== undefined) next.input = [...patch.input];
-  if (patch.cost !== undefined) next.cost = { cacheRead: 0, cacheWrite: 0, ...patch.cost };
-  if (patch.contextWindow !== undefined) next.contextWindow = patch.contextWindow;
-  if (patch.maxTokens !== undefined) next.maxTokens = patch.maxTokens;
-  if (patch.headers !== undefined) next.headers = { ...model.headers, ...patch.headers };
-  if (patch.compat !== undefined) next.compat = deepMerge(model.compat ?? {}, patch.compat);
-  if (patch.costTiers !== undefined)
-    next.costTiers = patch.costTiers.map((tier) => ({ aboveInputTokens: tier.aboveInputTokens, cost: { cacheRead: 0, cacheWrite: 0, ...tier.cost } }));
-  if (patch.thinkingLevelMap !== undefined) {
-    // Kept with the other wire details; the levels it offers follow from it unless listed.
-    next.compat = { ...next.compat, thinkingLevelMap: { ...patch.thinkingLevelMap } };
-    if (patch.thinkingLevels === undefined && next.reasoning) next.thinkingLevels = levelsOfMap(patch.thinkingLevelMap);
+  const models: ModelEntryConfig[] = [];
+  for (const [index, entry] of (fields.data.models ?? []).entries()) {
+    const parsed = schemas.ModelEntry.safeParse(entry, ONE_SHOT);
+    if (parsed.success) models.push(parsed.data);
+    else dropEntry(name, (entry as { id?: unknown } | null)?.id, issueAt(parsed.error, ["providers", name, "models", index]), path, result);
   }
-  if (patch.thinkingLevels !== undefined) next.thinkingLevels = [...patch.thinkingLevels];
-  return next;
+  const overrides: Record<string, ModelOverrideConfig> = {};
+  for (const [id, entry] of Object.entries(fields.data.modelOverrides ?? {})) {
+    const parsed = schemas.ModelOverride.safeParse(entry, ONE_SHOT);
+    if (parsed.success) overrides[id] = parsed.data;
+    else dropEntry(name, id, issueAt(parsed.error, ["providers", name, "modelOverrides", id]), path, result);
+  }
+  const { models: _models, modelOverrides: _overrides, ...own } = fields.data;
+  return {
+    ...own,
+    ...(fields.data.models ? { models } : {}),
+    ...(fields.data.modelOverrides ? { modelOverrides: overrides } : {}),
+  } as ProviderConfig;
+}
+
+function dropEntry(provider: string, id: unknown, issue: string, path: string, result: ModelsJsonResult): void {
+  if (typeof id !== "string" || id === "") {
+    result.problems.push(`Invalid models file ${path}: ${issue} (entry skipped)`);
+    return;
+  }
+  result.problems.push(`Invalid models file ${path}: ${issue} (entry skipped; ${provider}/${id} refuses requests until it is fixed)`);
+  result.blocks.models.set(`${provider}\0${id}`, `${provider}/${id} is not usable: ${issue} in ${path}. Fix the entry: requests are refused rather than sent without it.`);
+}
+
+/** The first issue, its path from the top of the file. */
+function issueAt(error: z.ZodError, prefix: (string | number)[]): string {
+  for (const issue of error.issues) (issue as { path: PropertyKey[] }).path = [...prefix, ...issue.path];
+  return formatValidationError(error);
+}
+
+const IGNORED: Record<string, string> = {
+  promptCache: "Atomic does not warm prompt caches",
+  inputLimits: "Atomic does not resize or count images per model",
+};
+
+function noteIgnored(entry: ModelEntryConfig | ModelOverrideConfig, notes: Set<string>): void {
+  for (const field of Object.keys(IGNORED)) if ((entry as Record<string, unknown>)[field] !== undefined) notes.add(field);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -6,11 +6,11 @@
  */
 import type { ProviderHttpOptions, ProviderRequestHooks } from "../../lib/provider-kit/index.js";
 import type { Model } from "../../lib/llm/index.js";
-import { unknownCompatKeys, type RequestCredentials } from "../../lib/provider-kit/index.js";
-import type { AuthStatus, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
+import { PI_COMPAT_NOT_APPLIED, unknownCompatKeys, type RequestCredentials } from "../../lib/provider-kit/index.js";
+import type { AuthStatus, LoginResolver, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
 import { AuthStore } from "./auth-store.js";
 import { describeConfigValue, resolveConfigValue } from "./config-value.js";
-import { applyProviderConfig, customProvider, customProviderProblem, modelsJsonPath, readModelsJson, type ProviderConfig } from "./models-json.js";
+import { applyProviderConfig, customProvider, customProviderProblem, modelsJsonPath, readModelsJson, type ModelsJsonBlocks, type ProviderConfig } from "./models-json.js";
 import { redactUrl } from "./redact-url.js";
 import type { ScopedModel } from "./scope.js";
 
@@ -19,6 +19,8 @@ export interface RegistryOptions {
   agentDir: string;
   /** Where configuration problems go (stderr through the kernel logger). */
   warn?: (message: string) => void;
+  /** The credential store (the process scope's, shared by sibling agents); default: one of its own. */
+  auth?: AuthStore;
 }
 
 export class ModelRegistry implements ModelsApi {
@@ -26,12 +28,14 @@ export class ModelRegistry implements ModelsApi {
   /** Catalog providers whose models are not built yet: built on first use (most starts use one provider). */
   readonly #pending = new Map<string, () => Model[]>();
   /** The model ids of a pending catalog (lower case), when its catalog lists them: a bare id builds only its owners. */
-  readonly #pendingIds = new Map<string, Set<string>>();
+  readonly #pendingIds = new Map<string, Set<string> | readonly string[] | (() => readonly string[])>();
   /** models.json blocks by provider; applied whenever that provider registers. */
   readonly #config = new Map<string, ProviderConfig>();
   /** Original base URLs of models listed with a redacted one, by `provider\0id`. */
   readonly #realBaseUrls = new Map<string, string>();
   readonly #warnedCompat = new Set<string>();
+  /** What models.json broke: refused instead of sent where the file did not send it. */
+  #blocks: ModelsJsonBlocks = { providers: new Map(), models: new Map() };
   /** `--api-key` values: memory only. */
   readonly #runtimeKeys = new Map<string, string>();
   readonly #env: NodeJS.ProcessEnv;
@@ -39,6 +43,7 @@ export class ModelRegistry implements ModelsApi {
   readonly #warn: (message: string) => void;
   readonly #diagnostics: ModelsDiagnostics;
   readonly auth: AuthStore;
+  #loginResolver?: LoginResolver;
   /** Set by the models plugin: the provider request hooks every provider frame applies. */
   requestHooks?: ProviderRequestHooks;
   /** Set by the models plugin: how every provider request's connection behaves (settings). */
@@ -47,7 +52,7 @@ export class ModelRegistry implements ModelsApi {
   constructor(options: RegistryOptions) {
     this.#env = options.env;
     this.#agentDir = options.agentDir;
-    this.auth = new AuthStore(options.agentDir);
+    this.auth = options.auth ?? new AuthStore(options.agentDir);
     this.#diagnostics = {
       modelsJson: { path: modelsJsonPath(options.agentDir), state: "missing", providers: [] },
       authFile: { path: this.auth.path, providers: [] },
@@ -67,19 +72,60 @@ export class ModelRegistry implements ModelsApi {
     this.#diagnostics.authFile.providers = this.auth.providers();
     const path = modelsJsonPath(this.#agentDir);
     const result = await readModelsJson(path);
+    this.#blocks = result.blocks;
     if (result.error) {
       this.#diagnostics.modelsJson = { path, state: "invalid", providers: [], error: result.error };
-      this.#warn(`${result.error} (models.json ignored; built-in models kept)`);
+      this.#warn(`${result.error} (models.json ignored: every provider refuses requests until it is fixed)`);
       return;
     }
+    for (const problem of result.problems) this.#warn(problem);
+    for (const note of result.notes) this.#warn(note);
     const providers = Object.entries(result.file?.providers ?? {});
     for (const [name, config] of providers) this.#config.set(name, config);
-    if (result.file) this.#diagnostics.modelsJson = { path, state: "loaded", providers: providers.map(([name]) => name) };
+    if (result.file) {
+      const problems = result.problems.length > 0 ? { problems: [...result.problems] } : {};
+      this.#diagnostics.modelsJson = { path, state: "loaded", providers: providers.map(([name]) => name), ...problems };
+    }
+  }
+
+  /**
+   * Why requests to `model` are refused, when models.json had an error about it: an entry about
+   * the model, its provider's own fields, or the whole file (nothing is sent where the file might
+   * have sent it elsewhere). The offline replay provider sends nothing and is never refused.
+   */
+  blockedReason(model: Pick<Model, "provider" | "id" | "api">): string | undefined {
+    const blocks = this.#blocks;
+    const own = blocks.models.get(`${model.provider}\0${model.id}`) ?? blocks.providers.get(model.provider);
+    return own ?? (model.api === "replay" ? undefined : blocks.all);
   }
 
   diagnostics(): ModelsDiagnostics {
     const { modelsJson, authFile, problems } = this.#diagnostics;
-    return { modelsJson: { ...modelsJson, providers: [...modelsJson.providers] }, authFile: { ...authFile, providers: this.auth.providers() }, problems: [...problems] };
+    return {
+      modelsJson: { ...modelsJson, providers: [...modelsJson.providers], ...(modelsJson.problems ? { problems: [...modelsJson.problems] } : {}) },
+      authFile: { ...authFile, providers: this.auth.providers() },
+      problems: [...problems],
+    };
+  }
+
+  setLoginResolver(resolver: LoginResolver): void {
+    this.#loginResolver = resolver;
+  }
+
+  usesLogin(provider: string): boolean {
+    return !this.#runtimeKeys.has(provider) && this.auth.isLogin(provider);
+  }
+
+  async reloadCredentials(): Promise<void> {
+    // Read again only when the file changed on disk.
+    await this.auth.load(this.#warn);
+  }
+
+  /** The provider's OAuth login as a request uses it, when auth.json holds one (refreshed first when due). */
+  async #login(provider: string, signal?: AbortSignal) {
+    if (!this.auth.isLogin(provider)) return undefined;
+    if (!this.#loginResolver) throw new Error(`auth.json holds an OAuth login for ${provider}, but the login plugin that uses it is not loaded.`);
+    return this.#loginResolver(provider, signal);
   }
 
   setRuntimeApiKey(provider: string, key: string): void {
@@ -106,7 +152,7 @@ export class ModelRegistry implements ModelsApi {
     }
   }
 
-  registerCatalogProvider(registration: Omit<ProviderRegistration, "models">, load: () => Model[], ids?: readonly string[]): void {
+  registerCatalogProvider(registration: Omit<ProviderRegistration, "models">, load: () => Model[], ids?: readonly string[] | (() => readonly string[])): void {
     // An existing provider, or one models.json patches (its problems are reported at startup): built now.
     if (this.#providers.has(registration.name) || this.#config.has(registration.name)) {
       this.registerProvider({ ...registration, models: load() });
@@ -114,7 +160,8 @@ export class ModelRegistry implements ModelsApi {
     }
     this.#providers.set(registration.name, { ...registration, models: [] });
     this.#pending.set(registration.name, load);
-    if (ids) this.#pendingIds.set(registration.name, new Set(ids.map((id) => id.toLowerCase())));
+    // Read only when a bare id is looked up (most starts name a provider or nothing).
+    if (ids) this.#pendingIds.set(registration.name, ids);
   }
 
   registerProvider(registration: ProviderRegistration): void {
@@ -158,7 +205,7 @@ export class ModelRegistry implements ModelsApi {
   modelsWithId(id: string): Model[] {
     const lower = id.toLowerCase();
     return [...this.#providers.keys()].flatMap((name) => {
-      const ids = this.#pending.has(name) ? this.#pendingIds.get(name) : undefined;
+      const ids = this.#pending.has(name) ? this.#lowerIds(name) : undefined;
       if (ids && !ids.has(lower)) return [];
       return this.#registration(name)!.models.filter((m) => m.id.toLowerCase() === lower);
     });
@@ -172,11 +219,11 @@ export class ModelRegistry implements ModelsApi {
     return this.#registration(provider)?.models.find((m) => m.id === id);
   }
 
-  providerInfo(provider: string): { api: string; baseUrl?: string; envKey?: string } | undefined {
+  providerInfo(provider: string): { api: string; baseUrl?: string; envKey?: string; login?: boolean } | undefined {
     const registration = this.#providers.get(provider);
     if (!registration) return undefined;
-    const { api, baseUrl, envKey } = registration;
-    return { api, ...(baseUrl !== undefined ? { baseUrl } : {}), ...(envKey ? { envKey } : {}) };
+    const { api, baseUrl, envKey, login } = registration;
+    return { api, ...(baseUrl !== undefined ? { baseUrl } : {}), ...(envKey ? { envKey } : {}), ...(login ? { login } : {}) };
   }
 
   hasProvider(provider: string): boolean {
@@ -192,10 +239,12 @@ export class ModelRegistry implements ModelsApi {
     // --api-key is taken as given: a literal, never an env-var name or a command.
     const runtime = this.#runtimeKeys.get(provider);
     if (runtime) return runtime;
+    const login = await this.#login(provider, signal);
+    if (login) return login.apiKey;
     const stored = this.auth.key(provider);
     if (stored) return resolveConfigValue(stored, options("auth.json"));
-    const variable = this.#providers.get(provider)?.envKey;
-    if (variable && this.#env[variable]) return this.#env[variable];
+    const variable = this.#envVariable(provider);
+    if (variable) return this.#env[variable];
     const fromFile = this.#config.get(provider)?.apiKey;
     if (fromFile) return resolveConfigValue(fromFile, options("models.json"));
     const registered = this.#providers.get(provider)?.apiKey;
@@ -212,20 +261,38 @@ export class ModelRegistry implements ModelsApi {
   }
 
   async requestCredentials(model: Model, signal: AbortSignal): Promise<RequestCredentials> {
+    const blocked = this.blockedReason(model);
+    if (blocked) throw new Error(blocked);
+    await this.reloadCredentials();
+    const login = this.#runtimeKeys.has(model.provider) ? undefined : await this.#login(model.provider, signal);
+    if (login) return this.#loginCredentials(model, login, signal);
     const [apiKey, headers] = await Promise.all([this.apiKey(model.provider, signal), this.headers(model, signal)]);
     if (apiKey && (this.#config.get(model.provider)?.authHeader ?? this.#providers.get(model.provider)?.authHeader)) headers.Authorization = `Bearer ${apiKey}`;
     const real = this.#realBaseUrls.get(`${model.provider}\0${model.id}`);
     // A local server, or an SDK that finds its own credentials (AWS, Google ADC), needs no key.
     const keyless = !apiKey && (this.#providers.get(model.provider)?.requiresAuth === false || this.#ambientGroup(model.provider) !== undefined);
-    return { ...(apiKey ? { apiKey } : {}), headers, baseUrl: real && redactUrl(real) === model.baseUrl ? real : model.baseUrl, ...(keyless ? { keyless } : {}) };
+    const baseUrl = this.#filledBaseUrl(model, real && redactUrl(real) === model.baseUrl ? real : model.baseUrl);
+    return { ...(apiKey ? { apiKey } : {}), headers, baseUrl, ...(keyless ? { keyless } : {}) };
+  }
+
+  /**
+   * A login's key, headers (over the model's) and address: the account's own (Copilot's, named by
+   * its token) unless models.json sets the provider's base URL.
+   */
+  async #loginCredentials(model: Model, login: NonNullable<Awaited<ReturnType<LoginResolver>>>, signal: AbortSignal): Promise<RequestCredentials> {
+    const headers = { ...(await this.headers(model, signal)), ...login.headers };
+    const real = this.#realBaseUrls.get(`${model.provider}\0${model.id}`);
+    const listed = this.#filledBaseUrl(model, real && redactUrl(real) === model.baseUrl ? real : model.baseUrl);
+    const baseUrl = login.baseUrl && this.#config.get(model.provider)?.baseUrl === undefined ? login.baseUrl : listed;
+    return { apiKey: login.apiKey, headers, baseUrl };
   }
 
   authStatus(provider: string): AuthStatus {
     if (this.#providers.get(provider)?.requiresAuth === false) return { configured: true, source: "none" };
     if (this.#runtimeKeys.has(provider)) return { configured: true, source: "runtime", label: "--api-key" };
     if (this.auth.has(provider)) return { configured: true, source: "stored", label: "auth.json" };
-    const variable = this.#providers.get(provider)?.envKey;
-    if (variable && this.#env[variable]) return { configured: true, source: "environment", label: variable };
+    const variable = this.#envVariable(provider);
+    if (variable) return { configured: true, source: "environment", label: variable };
     const ambient = this.#ambientGroup(provider);
     if (ambient) return { configured: true, source: "environment", label: ambient.join(" + ") };
     const fromFile = this.#config.get(provider)?.apiKey;
@@ -247,6 +314,35 @@ export class ModelRegistry implements ModelsApi {
 
   removeStoredKey(provider: string): Promise<boolean> {
     return this.auth.remove(provider);
+  }
+
+  /**
+   * A base URL's `{VARIABLE}` placeholders (Cloudflare's `{CLOUDFLARE_ACCOUNT_ID}`) filled from the
+   * provider's stored credential (`env` of its auth.json entry), then the environment. One that
+   * is set nowhere fails the request, naming the variable. Lower-case placeholders (Azure's
+   * `{resource}`, Vertex's `{location}`, Bedrock's `{region}`) are the adapters' to fill.
+   */
+  #filledBaseUrl(model: Model, baseUrl: string): string {
+    return baseUrl.replace(/\{([A-Z][A-Z0-9_]*)\}/g, (_, name: string) => {
+      const value = this.auth.env(model.provider)?.[name] ?? this.#env[name];
+      if (!value) throw new Error(`${model.provider} needs ${name} for its address (${baseUrl}): set it in the environment.`);
+      return encodeURIComponent(value);
+    });
+  }
+
+  /** A pending catalog's ids in lower case, as a set (built on first use). */
+  #lowerIds(name: string): Set<string> | undefined {
+    const ids = this.#pendingIds.get(name);
+    if (ids === undefined || ids instanceof Set) return ids;
+    const set = new Set((typeof ids === "function" ? ids() : ids).map((id) => id.toLowerCase()));
+    this.#pendingIds.set(name, set);
+    return set;
+  }
+
+  /** The first of the provider's key variables that is set (`envKey`, then `altEnvKeys`). */
+  #envVariable(provider: string): string | undefined {
+    const registration = this.#providers.get(provider);
+    return [registration?.envKey, ...(registration?.altEnvKeys ?? [])].find((name): name is string => Boolean(name && this.#env[name]));
   }
 
   /** The first credential group of `ambientAuth` whose variables are all set. */
@@ -280,7 +376,13 @@ export class ModelRegistry implements ModelsApi {
       for (const key of unknownCompatKeys(model.api, model.compat)) {
         if (this.#warnedCompat.has(key)) continue;
         this.#warnedCompat.add(key);
-        this.#warn(`Unknown compat key "${key}" for provider ${provider} (${model.api}) in ${modelsJsonPath(this.#agentDir)}: no adapter reads it, so it is ignored.`);
+        const file = modelsJsonPath(this.#agentDir);
+        const why = PI_COMPAT_NOT_APPLIED[key];
+        this.#warn(
+          why
+            ? `${key} for provider ${provider} (${model.api}) in ${file} is ignored: ${why}.`
+            : `Unknown compat key "${key}" for provider ${provider} (${model.api}) in ${file}: no adapter reads it, so it is ignored.`,
+        );
       }
     }
   }

@@ -63,6 +63,7 @@ describe("model scope", () => {
     expect(scope.entries.map((e) => [ref(e.model), e.thinkingLevel])).toEqual([
       ["anthropic/claude-haiku-5-5", "low"],
       ["anthropic/claude-haiku-4-5", "low"],
+      ["anthropic/claude-haiku-4-5-20251001", "low"],
       ["local/llama3:8b", undefined],
       ["anthropic/claude-sonnet-5-5", "high"],
     ]);
@@ -98,8 +99,8 @@ describe("cycle candidates", () => {
 
 describe("closest models", () => {
   it("orders the catalog by edits to a part of the id or provider/id, then to the whole", () => {
-    // One slip from "sonnet" in a part of the id: the Sonnets, the shorter id first.
-    expect(closestModels(registry.all(), "sonet", 3)).toEqual(["anthropic/claude-sonnet-5", "anthropic/claude-sonnet-5-5", "anthropic/claude-sonnet-4-6"]);
+    // One slip from "sonnet" in a part of the id: the Sonnets, the shorter id first, in catalog order.
+    expect(closestModels(registry.all(), "sonet", 3)).toEqual(["anthropic/claude-sonnet-5", "cloudflare-ai-gateway/claude-sonnet-5", "github-copilot/claude-sonnet-5"]);
     expect(closestModels(registry.all(), "claude-haiku-4-6")[0]).toBe("anthropic/claude-haiku-4-5");
     expect(closestModels(registry.all(), "claude-haiku-4-6", 5)).toHaveLength(5);
     expect(closestModels(registry.all(), "")).toEqual([]);

@@ -84,13 +84,18 @@ export class ModelSelection {
     const model = this.#agent.getModel();
     if (!model) {
       // A models.json that failed validation is the likely reason: say so where the client looks.
-      const problem = this.#models.diagnostics().modelsJson.error;
-      if (problem) return `${noModelSelected(family)} ${problem} (models.json was ignored)`;
+      const { error, problems } = this.#models.diagnostics().modelsJson;
+      if (error) return `${noModelSelected(family)} ${error} (models.json was ignored)`;
+      if (problems?.[0]) return `${noModelSelected(family)} ${problems[0]}`;
       const anyKey = this.#models.providers().some((provider) => this.#models.authStatus(provider).source !== "none" && this.#models.authStatus(provider).configured);
       return anyKey ? noModelSelected(family) : `${noModelSelected(family)} ${noKeysHint(MAIN_PROVIDERS.flatMap((provider) => this.#models.providerInfo(provider)?.envKey ?? []))}`;
     }
-    if (!this.#models.authStatus(model.provider).configured)
-      return `No API key found for ${model.provider}. ${keyHowTo(model.provider, this.#models.providerInfo(model.provider)?.envKey)}`;
+    const blocked = this.#models.blockedReason(model);
+    if (blocked) return blocked;
+    if (!this.#models.authStatus(model.provider).configured) {
+      const info = this.#models.providerInfo(model.provider);
+      return `No API key found for ${model.provider}. ${keyHowTo(model.provider, info?.envKey, info?.login)}`;
+    }
     return undefined;
   }
 

@@ -8,7 +8,7 @@
 import type { CliOptions, Settings } from "../../kernel/index.js";
 import type { Model, ThinkingLevel } from "../../lib/llm/index.js";
 import type { ModelsApi } from "./api.js";
-import { closestModels, didYouMean } from "./closest.js";
+import { closestHint, closestModels, didYouMean } from "./closest.js";
 import { resolveModelPattern, splitThinking } from "./resolve.js";
 import type { ScopedModel } from "./scope.js";
 import { keyHowTo } from "./hints.js";
@@ -72,9 +72,7 @@ export function resolveStartupModel(models: ModelsApi, cli: CliOptions, settings
  * reason a model of it is missing) was reported on stderr just before: not repeated here.
  */
 export function noModelMatches(models: ModelsApi, what: string, pattern: string): string {
-  const closest = closestModels(models.all(), splitThinking(pattern).pattern);
-  const hint = closest.length > 0 ? ` Closest: ${closest.join(", ")}.` : "";
-  return `No model matches ${what}.${hint} Run 'atomic --list-models' to see every model.`;
+  return `No model matches ${what}.${closestHint(closestModels(models.all(), splitThinking(pattern).pattern))}`;
 }
 
 /**
@@ -89,7 +87,7 @@ function savedOrFirst(models: ModelsApi, settings: Settings): StartupChoice {
     if (model && models.authStatus(model.provider).configured) return { model };
     if (model) {
       const first = models.available().find((m) => models.authStatus(m.provider).source !== "none");
-      const missing = `The default model ${defaultProvider}/${defaultModel} (settings defaultProvider/defaultModel) has no API key. ${keyHowTo(defaultProvider, models.providerInfo(defaultProvider)?.envKey)}`;
+      const missing = `The default model ${defaultProvider}/${defaultModel} (settings defaultProvider/defaultModel) has no API key. ${keyHowTo(defaultProvider, models.providerInfo(defaultProvider)?.envKey, models.providerInfo(defaultProvider)?.login)}`;
       return first ? { model: first, warning: `${missing} Using ${first.provider}/${first.id} instead.` } : { model, warning: missing };
     }
   }

@@ -5,15 +5,16 @@
  * betas into the body, and turns Bedrock's binary event stream back into server-sent events).
  * Auth: a Bedrock API key (`AWS_BEARER_TOKEN_BEDROCK`, or a stored key) as a bearer token;
  * otherwise SigV4 with the environment's AWS keys, or the AWS credential chain (`AWS_PROFILE`,
- * SSO, container and instance roles). The region is `AWS_REGION` (or `AWS_DEFAULT_REGION`).
+ * SSO, container and instance roles). The region: lib/provider-kit/bedrock-region.ts.
  */
 import { AnthropicBedrock } from "@anthropic-ai/bedrock-sdk";
+import { bedrockTarget } from "../../lib/provider-kit/bedrock-region.js";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
 import type { AnthropicClientFactory } from "./stream.js";
 
 export function bedrockClient(env: NodeJS.ProcessEnv): AnthropicClientFactory {
   return (call: ProviderCall, headers) => {
-    const region = env.AWS_REGION || env.AWS_DEFAULT_REGION || "us-east-1";
+    const { region, baseUrl } = bedrockTarget(call.baseUrl, call.request.model.id, env);
     const keys =
       env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
         ? { awsAccessKey: env.AWS_ACCESS_KEY_ID, awsSecretKey: env.AWS_SECRET_ACCESS_KEY, awsSessionToken: env.AWS_SESSION_TOKEN || null }
@@ -22,7 +23,7 @@ export function bedrockClient(env: NodeJS.ProcessEnv): AnthropicClientFactory {
       // null, not undefined: the SDK would otherwise read AWS_BEARER_TOKEN_BEDROCK from the process itself.
       apiKey: call.apiKey || null,
       awsRegion: region,
-      baseURL: call.baseUrl.replace("{region}", region),
+      baseURL: baseUrl,
       maxRetries: 0,
       fetch: call.fetch,
       defaultHeaders: headers,

@@ -8,6 +8,7 @@
 import { definePlugin } from "../../kernel/index.js";
 import { ANTHROPIC_API, ANTHROPIC_BEDROCK_API, lazyProviderStream, providerModels, warmSdkWhenUsed } from "../../lib/provider-kit/index.js";
 import { anthropicSetting } from "./settings.js";
+import { importBedrock } from "./optional-sdk.js";
 
 export default definePlugin({
   name: "provider-anthropic",
@@ -24,13 +25,11 @@ export default definePlugin({
     k.hooks.stream.for(ANTHROPIC_API).tap(k.name, (request) => lazyProviderStream(models, request, loadBody));
     const env = k.config.env;
     const loadBedrock = async () => {
-      const [{ streamAnthropic }, { bedrockClient }] = await Promise.all([import("./stream.js"), import("./bedrock.js")]);
+      const [{ streamAnthropic }, { bedrockClient }] = await Promise.all([import("./stream.js"), importBedrock()]);
       const clientFor = bedrockClient(env);
       return (call: Parameters<typeof streamAnthropic>[0]) => streamAnthropic(call, { cacheTtl }, clientFor);
     };
     k.hooks.stream.for(ANTHROPIC_BEDROCK_API).tap(k.name, (request) => lazyProviderStream(models, request, loadBedrock));
-    warmSdkWhenUsed(k, [ANTHROPIC_API, ANTHROPIC_BEDROCK_API], (api) =>
-      api === ANTHROPIC_API ? import("./stream.js") : Promise.all([import("./stream.js"), import("./bedrock.js")]),
-    );
+    warmSdkWhenUsed(k, [ANTHROPIC_API, ANTHROPIC_BEDROCK_API], (api) => (api === ANTHROPIC_API ? import("./stream.js") : Promise.all([import("./stream.js"), importBedrock()])));
   },
 });

@@ -19,7 +19,11 @@ export default definePlugin({
     const catalog = await readCatalog(k.config.agentDir);
     for (const problem of catalog.problems) k.log.warn(problem);
     for (const provider of catalog.providers) {
-      models.registerCatalogProvider(providerRegistration(provider), () => expandModels(provider, catalog.entries(provider.provider)), catalog.ids(provider.provider));
+      models.registerCatalogProvider(
+        providerRegistration(provider),
+        () => expandModels(provider, catalog.entries(provider.provider)),
+        () => catalog.ids(provider.provider),
+      );
     }
     const ask = localServersToAsk(catalog.providers, k.config, models.diagnostics().modelsJson.providers);
     if (ask.length > 0) {

@@ -6,6 +6,7 @@
 import { GoogleGenAI } from "@google/genai";
 import type { AssistantMessageEvent } from "../../lib/llm/index.js";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
+import { presentHeaders } from "../../lib/provider-kit/request-headers.js";
 import { buildGeminiRequest } from "./request.js";
 
 interface Part {
@@ -24,7 +25,11 @@ export type GeminiClientFactory = (call: ProviderCall) => GoogleGenAI;
 
 function geminiApiClient(call: ProviderCall): GoogleGenAI {
   // apiVersion "" keeps the catalog's baseUrl (which already ends in /v1beta) as the whole prefix.
-  return new GoogleGenAI({ apiKey: call.apiKey, vertexai: false, httpOptions: { baseUrl: call.baseUrl, apiVersion: "", headers: call.headers, fetch: call.fetch } });
+  return new GoogleGenAI({
+    apiKey: call.apiKey,
+    vertexai: false,
+    httpOptions: { baseUrl: call.baseUrl, apiVersion: "", headers: presentHeaders(call.headers), fetch: call.fetch },
+  });
 }
 
 export async function* streamGemini(call: ProviderCall, clientFor: GeminiClientFactory = geminiApiClient): AsyncGenerator<AssistantMessageEvent, void, undefined> {

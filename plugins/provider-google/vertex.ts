@@ -8,6 +8,7 @@
  */
 import { GoogleGenAI } from "@google/genai";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
+import { presentHeaders } from "../../lib/provider-kit/request-headers.js";
 import type { GeminiClientFactory } from "./stream.js";
 
 const CLOUD_PLATFORM = "https://www.googleapis.com/auth/cloud-platform";
@@ -15,7 +16,7 @@ const CLOUD_PLATFORM = "https://www.googleapis.com/auth/cloud-platform";
 export function vertexClient(env: NodeJS.ProcessEnv): GeminiClientFactory {
   return (call: ProviderCall) => {
     // The catalog's `{location}` URL is the SDK's own default; a real URL (models.json) replaces it.
-    const httpOptions = { ...(call.baseUrl.includes("{") ? {} : { baseUrl: call.baseUrl }), headers: call.headers, fetch: call.fetch };
+    const httpOptions = { ...(call.baseUrl.includes("{") ? {} : { baseUrl: call.baseUrl }), headers: presentHeaders(call.headers), fetch: call.fetch };
     if (call.apiKey) return new GoogleGenAI({ vertexai: true, apiKey: call.apiKey, httpOptions });
     const project = env.GOOGLE_CLOUD_PROJECT || env.GCLOUD_PROJECT;
     if (!project) throw new Error("Vertex AI needs GOOGLE_CLOUD_API_KEY, or GOOGLE_CLOUD_PROJECT (with GOOGLE_CLOUD_LOCATION) and Application Default Credentials.");

@@ -8,6 +8,7 @@
  */
 import { AzureOpenAI } from "openai";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
+import { sdkUserAgent } from "./client.js";
 import type { ResponsesRoute } from "./responses-stream.js";
 
 const DEFAULT_API_VERSION = "v1";
@@ -24,7 +25,7 @@ export function azureRoute(env: NodeJS.ProcessEnv): ResponsesRoute {
         fetch: call.fetch,
         organization: null,
         project: null,
-        defaultHeaders: call.headers,
+        defaultHeaders: { ...sdkUserAgent("AzureOpenAI"), ...call.headers },
       }),
     modelName: (call: ProviderCall) => deploymentName(call.request.model.id, env),
   };

@@ -4,6 +4,7 @@
  * adapters import this module, and they are loaded on first use, so the SDK is too.
  */
 import OpenAI from "openai";
+import { VERSION } from "openai/version";
 import { splitBaseUrl } from "../../lib/provider-kit/base-url.js";
 import type { ProviderCall } from "../../lib/provider-kit/provider-stream.js";
 import { sseBatches, type SseMessage } from "../../lib/provider-kit/sse.js";
@@ -12,6 +13,11 @@ import { sseBatches, type SseMessage } from "../../lib/provider-kit/sse.js";
 const NO_KEY = "no-key";
 
 export function openAiClient(call: ProviderCall): OpenAI {
+  const template = /\{[a-z]+\}/.exec(call.baseUrl)?.[0];
+  if (template) {
+    const { provider, id } = call.request.model;
+    throw new Error(`${provider}/${id} has no address: its base URL ${call.baseUrl} names ${template}. Set providers.${provider}.baseUrl (or this model's) in models.json.`);
+  }
   const { baseURL, query } = splitBaseUrl(call.baseUrl);
   return new OpenAI({
     apiKey: call.apiKey || NO_KEY,
@@ -23,8 +29,16 @@ export function openAiClient(call: ProviderCall): OpenAI {
     organization: null,
     project: null,
     // No key: no Authorization header at all (the placeholder is removed).
-    defaultHeaders: call.apiKey ? call.headers : { Authorization: null, ...call.headers },
+    defaultHeaders: { ...sdkUserAgent("OpenAI"), ...(call.apiKey ? {} : { Authorization: null }), ...call.headers },
   });
+}
+
+/**
+ * The SDK's own User-Agent. It builds it from its class name, which the bundler renames (every
+ * request said `$/JS <version>`); models.json headers still win.
+ */
+export function sdkUserAgent(client: "OpenAI" | "AzureOpenAI"): Record<string, string> {
+  return { "User-Agent": `${client}/JS ${VERSION}` };
 }
 
 /**

@@ -78,7 +78,7 @@ async function send(target: Model, options: Parameters<typeof streamRequest>[1] 
 }
 
 describe("detected servers", () => {
-  it("DeepSeek: max_tokens, no stream_options, thinking on/off, reasoning_content on every assistant turn", async () => {
+  it("DeepSeek: max_tokens, usage asked for, thinking on/off, reasoning_content on every assistant turn", async () => {
     const deepseek = find("deepseek", "deepseek-v4");
     const toolTurn: AssistantMessage = {
       role: "assistant",
@@ -97,7 +97,7 @@ describe("detected servers", () => {
     ];
     const on = await send(deepseek, { messages: history, tools: [BASH_TOOL], thinkingLevel: "high" });
     expect(on.body).toMatchObject({ max_tokens: expect.any(Number), thinking: { type: "enabled" }, reasoning_effort: "high" });
-    expect(on.body.stream_options).toBeUndefined();
+    expect(on.body.stream_options).toEqual({ include_usage: true });
     expect(on.body.max_completion_tokens).toBeUndefined();
     expect(on.body.messages[2]).toMatchObject({ role: "assistant", reasoning_content: "", tool_calls: [{ id: "call_1" }] });
     const off = await send(deepseek, { thinkingLevel: "off" });
@@ -108,7 +108,7 @@ describe("detected servers", () => {
   it("OpenRouter: reasoning object, cache marks for anthropic/*, reasoning_details round trip", async () => {
     const claude = await send(find("openrouter", "anthropic/claude-x"), { tools: [BASH_TOOL], systemPrompt: "S", thinkingLevel: "medium" });
     expect(claude.body).toMatchObject({ reasoning: { effort: "medium" }, max_tokens: expect.any(Number) });
-    expect(claude.body.stream_options).toBeUndefined();
+    expect(claude.body.stream_options).toEqual({ include_usage: true });
     expect(claude.body.messages[0]).toEqual({ role: "system", content: [{ type: "text", text: "S", cache_control: { type: "ephemeral" } }] });
     expect(claude.body.tools.at(-1).cache_control).toEqual({ type: "ephemeral" });
     expect(claude.body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: "ephemeral" });
@@ -130,7 +130,7 @@ describe("detected servers", () => {
     expect(claude.body.store).toBeUndefined();
   });
 
-  it("Mistral: max_tokens, no stream_options, tool results named", async () => {
+  it("Mistral: max_tokens, usage asked for, tool results named", async () => {
     const history: LlmMessage[] = [
       { role: "user", content: "go", timestamp: 1 },
       {
@@ -146,7 +146,7 @@ describe("detected servers", () => {
       { role: "toolResult", toolCallId: "abc123def", toolName: "bash", content: [{ type: "text", text: "out" }], isError: false, timestamp: 1 },
     ];
     const request = await send(find("mistral", "mistral-large"), { messages: history, tools: [BASH_TOOL] });
-    expect(request.body.stream_options).toBeUndefined();
+    expect(request.body.stream_options).toEqual({ include_usage: true });
     expect(request.body.max_tokens).toEqual(expect.any(Number));
     expect(request.body.messages[3]).toEqual({ role: "tool", tool_call_id: "abc123def", content: "out", name: "bash" });
   });
@@ -155,7 +155,7 @@ describe("detected servers", () => {
     const at = (baseUrl: string, id = "m") => completionsCompat({ ...find("plain", "mapped"), provider: "custom", id, baseUrl, compat: {} });
     expect(at("https://api.deepseek.com/v1")).toMatchObject({
       thinkingFormat: "deepseek",
-      supportsUsageInStreaming: false,
+      supportsUsageInStreaming: true,
       maxTokensField: "max_tokens",
       requiresReasoningContentOnAssistantMessages: true,
     });
@@ -164,7 +164,7 @@ describe("detected servers", () => {
       cacheControlFormat: "anthropic",
       maxTokensField: "max_tokens",
     });
-    expect(at("https://api.mistral.ai/v1")).toMatchObject({ supportsUsageInStreaming: false, maxTokensField: "max_tokens", requiresToolResultName: true });
+    expect(at("https://api.mistral.ai/v1")).toMatchObject({ supportsUsageInStreaming: true, maxTokensField: "max_tokens", requiresToolResultName: true });
     expect(at("https://api.openai.com/v1")).toMatchObject({
       supportsStore: true,
       supportsDeveloperRole: true,

@@ -5,7 +5,7 @@
  */
 import type { Model } from "../../lib/llm/index.js";
 
-export type ThinkingFormat = "openai" | "deepseek" | "qwen" | "qwen-chat-template" | "zai" | "openrouter" | "together";
+export type ThinkingFormat = "openai" | "deepseek" | "qwen" | "qwen-chat-template" | "zai" | "openrouter" | "together" | "ant-ling" | "baseten";
 
 export interface CompletionsCompat {
   /** Send `store: false` (OpenAI keeps completions otherwise). */
@@ -40,6 +40,8 @@ export interface CompletionsCompat {
   sendSessionAffinityHeaders: boolean;
   /** "mistral": tool-call ids of exactly nine letters and digits (Mistral rejects others). */
   toolCallIds: "mistral" | undefined;
+  /** Baseten: `chat_template_args`, values `{"$var":"thinking.enabled"}` filled per request. */
+  chatTemplateArgs: Record<string, unknown> | undefined;
 }
 
 /** The compat a request to `model` uses: detection, then the model's own `compat`. */
@@ -58,14 +60,16 @@ function detect(model: Model): CompletionsCompat {
   const isGrok = provider === "xai" || url.includes("api.x.ai");
   const isTogether = provider === "together" || url.includes("api.together.");
   const isMoonshot = provider.startsWith("moonshotai") || url.includes("api.moonshot.");
-  // These reject `stream_options` or `max_completion_tokens` (pi's detection).
+  const isAntLing = provider === "ant-ling" || url.includes("api.ant-ling.com");
+  // These take `max_tokens`; every server is asked for streamed usage (pi 1.6): DeepSeek,
+  // OpenRouter and Mistral send it only when asked.
   const classicParams = isDeepSeek || isOpenRouter || isMistral;
   return {
     supportsStore: isOpenAI,
     supportsDeveloperRole: isOpenAI,
     supportsReasoningEffort: !isGrok && !isZai && !isTogether && !isMoonshot,
     supportsReasoningNone: false,
-    supportsUsageInStreaming: !classicParams,
+    supportsUsageInStreaming: true,
     maxTokensField: classicParams || isTogether || isMoonshot || isZai ? "max_tokens" : "max_completion_tokens",
     // Together and Moonshot reject the `strict` field on tools.
     supportsStrictMode: !isTogether && !isMoonshot,
@@ -73,16 +77,17 @@ function detect(model: Model): CompletionsCompat {
     requiresAssistantAfterToolResult: false,
     requiresThinkingAsText: false,
     requiresReasoningContentOnAssistantMessages: isDeepSeek,
-    thinkingFormat: isDeepSeek ? "deepseek" : isZai ? "zai" : isTogether ? "together" : isOpenRouter ? "openrouter" : "openai",
+    thinkingFormat: isDeepSeek ? "deepseek" : isZai ? "zai" : isTogether ? "together" : isAntLing ? "ant-ling" : isOpenRouter ? "openrouter" : "openai",
     cacheControlFormat: isOpenRouter && model.id.startsWith("anthropic/") ? "anthropic" : undefined,
     openRouterRouting: undefined,
     zaiToolStream: false,
     sendSessionAffinityHeaders: false,
     toolCallIds: isMistral ? "mistral" : undefined,
+    chatTemplateArgs: undefined,
   };
 }
 
-const FORMATS: readonly ThinkingFormat[] = ["openai", "deepseek", "qwen", "qwen-chat-template", "zai", "openrouter", "together"];
+const FORMATS: readonly ThinkingFormat[] = ["openai", "deepseek", "qwen", "qwen-chat-template", "zai", "openrouter", "together", "ant-ling", "baseten"];
 const BOOLEAN_KEYS = [
   "supportsStore",
   "supportsDeveloperRole",
@@ -107,5 +112,6 @@ function overrides(compat: Record<string, unknown>): Partial<CompletionsCompat> 
   if (compat.cacheControlFormat === "anthropic") out.cacheControlFormat = "anthropic";
   if (compat.toolCallIds === "mistral") out.toolCallIds = "mistral";
   if (typeof compat.openRouterRouting === "object" && compat.openRouterRouting !== null) out.openRouterRouting = compat.openRouterRouting as Record<string, unknown>;
+  if (typeof compat.chatTemplateArgs === "object" && compat.chatTemplateArgs !== null) out.chatTemplateArgs = compat.chatTemplateArgs as Record<string, unknown>;
   return out;
 }

@@ -7,7 +7,7 @@
  */
 import type { Model, StreamRequest, ThinkingLevel } from "../../lib/llm/index.js";
 import { clampThinkingLevel, thinkingLevelsFor } from "../../lib/llm/index.js";
-import { thinkingLevelMapOf } from "../../lib/provider-kit/compat.js";
+import { mappedLevelValue, samplingParamsFor, thinkingLevelMapOf } from "../../lib/provider-kit/compat.js";
 import { defaultMaxTokens, prepareHistory } from "../../lib/provider-kit/history.js";
 import { completionsCompat, type CompletionsCompat } from "./completions-compat.js";
 import { convertMessages, type ChatMessage } from "./completions-messages.js";
@@ -35,6 +35,8 @@ export function buildChatRequest(request: StreamRequest, compat: CompletionsComp
   if (model.reasoning) Object.assign(params, thinkingParams(model, options.thinkingLevel, compat));
   if (compat.openRouterRouting) params.provider = compat.openRouterRouting;
   if (compat.cacheControlFormat === "anthropic") markCache(messages, params.tools as Record<string, unknown>[] | undefined);
+  // Last, so models.json sampling parameters override the named fields (pi).
+  Object.assign(params, samplingParamsFor(model, options.thinkingLevel));
   return params;
 }
 
@@ -57,6 +59,16 @@ function thinkingParams(model: Model, requested: ThinkingLevel, compat: Completi
       return { reasoning: { enabled: on }, ...(on && effort && compat.supportsReasoningEffort ? { reasoning_effort: effort } : {}) };
     case "qwen-chat-template":
       return { chat_template_kwargs: { enable_thinking: on, preserve_thinking: true } };
+    case "ant-ling": {
+      // Ant Ling takes only the levels its map names; an unnamed level sends nothing.
+      const value = on ? mappedLevelValue(model, level) : undefined;
+      return value ? { reasoning: { effort: value } } : {};
+    }
+    case "baseten": {
+      const args = templateArgs(compat.chatTemplateArgs, on, effort);
+      const baseEffort = on ? effort : mappedLevelValue(model, "off");
+      return { ...(args ? { chat_template_args: args } : {}), ...(baseEffort && compat.supportsReasoningEffort ? { reasoning_effort: baseEffort } : {}) };
+    }
     case "openrouter": {
       if (on) return effort ? { reasoning: { effort } } : {};
       const off = thinkingLevelMapOf(model)?.off;
@@ -65,6 +77,20 @@ function thinkingParams(model: Model, requested: ThinkingLevel, compat: Completi
     default:
       return effort && compat.supportsReasoningEffort ? { reasoning_effort: effort } : {};
   }
+}
+
+/** Baseten's `chat_template_args`: each `{"$var": "thinking.enabled" | "thinking.effort"}` filled for this request. */
+function templateArgs(template: Record<string, unknown> | undefined, on: boolean, effort: string | undefined): Record<string, unknown> | undefined {
+  if (!template) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(template)) {
+    const variable = (value as { $var?: unknown } | null)?.$var;
+    if (variable === "thinking.enabled") out[key] = on;
+    else if (variable === "thinking.effort") {
+      if (on && effort) out[key] = effort;
+    } else if (variable === undefined) out[key] = value;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** Anthropic models behind OpenRouter cache only what is marked: the system prompt, the last tool, the last message. */

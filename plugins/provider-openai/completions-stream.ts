@@ -22,31 +22,44 @@ interface ReasoningDetail {
 }
 interface Chunk {
   choices?: {
-    delta?: Record<string, unknown> & { content?: string | null; tool_calls?: ChunkToolCall[]; reasoning_details?: ReasoningDetail[] };
+    delta?: Record<string, unknown> & { content?: string | ContentChunk[] | null; tool_calls?: ChunkToolCall[]; reasoning_details?: ReasoningDetail[] };
     finish_reason?: string | null;
   }[];
-  usage?: {
-    prompt_tokens?: number;
-    completion_tokens?: number;
-    /** DeepSeek reports cache hits here. */
-    prompt_cache_hit_tokens?: number;
-    prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
-  } | null;
+  usage?: ChunkUsage | null;
+}
+
+type ContentChunk = string | { type?: string; text?: string; thinking?: { type?: string; text?: string }[] };
+
+interface ChunkUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  /** DeepSeek reports cache hits here. */
+  prompt_cache_hit_tokens?: number;
+  /** Kimi and Moonshot report cache hits at the top level of the final usage chunk. */
+  cached_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
+  /** OpenRouter: what the call was billed, and how (bring-your-own-key calls add the upstream's cost). */
+  cost?: number;
+  is_byok?: boolean;
+  cost_details?: { upstream_inference_cost?: number | null; upstream_inference_prompt_cost?: number; upstream_inference_completions_cost?: number } | null;
 }
 
 const FINISH: Record<string, "stop" | "length" | "toolUse"> = { stop: "stop", end: "stop", length: "length", tool_calls: "toolUse", function_call: "toolUse" };
 
 export async function* streamChatCompletions(call: ProviderCall): AsyncGenerator<ProviderYield, void, undefined> {
-  const client = openAiClient(call);
   const compat = completionsCompat(call.request.model);
   const sessionId = call.request.options.sessionId;
   const affinity = compat.sendSessionAffinityHeaders && sessionId ? { session_id: sessionId, "x-session-affinity": sessionId } : undefined;
-  const response = await client.chat.completions
-    .create(buildChatRequest(call.request, compat) as never, { signal: call.signal, ...(affinity ? { headers: affinity } : {}) })
-    .asResponse();
+  yield* streamChat(call, buildChatRequest(call.request, compat), affinity);
+}
+
+/** Streams one Chat Completions request body (OpenAI-compatible hosts, Mistral's own endpoint). */
+export async function* streamChat(call: ProviderCall, params: Record<string, unknown>, headers?: Record<string, string>): AsyncGenerator<ProviderYield, void, undefined> {
+  const client = openAiClient(call);
+  const response = await client.chat.completions.create(params as never, { signal: call.signal, ...(headers ? { headers } : {}) }).asResponse();
   const b = call.builder;
   yield b.start();
-  const blocks = new ChunkBlocks(b);
+  const blocks = new ChunkBlocks(b, isOpenRouter(call.request.model));
   // One lazy batch per network read: mapped as the consumer walks it (see ProviderYield).
   for await (const batch of streamedPayloads<Chunk>(response)) yield blocks.chunkEvents(batch);
   if (call.signal.aborted) return;
@@ -63,14 +76,37 @@ function reasoningField(delta: Record<string, unknown>): (typeof REASONING_FIELD
 }
 
 /**
- * Token counts: the prompt includes cache reads and writes. Some gateways (OpenRouter) count
- * this request's cache writes among `cached_tokens` too; they are not reads.
+ * Token counts: the prompt includes cache reads and writes. `cached_tokens` counts reads only
+ * (OpenAI's and OpenRouter's documented meaning); a gateway that reports writes says so apart, in
+ * `cache_write_tokens`.
  */
-function usageOf(usage: NonNullable<Chunk["usage"]>) {
+function usageOf(usage: ChunkUsage) {
   const writes = usage.prompt_tokens_details?.cache_write_tokens ?? 0;
-  const reported = usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? 0;
-  const reads = writes > 0 ? Math.max(0, reported - writes) : reported;
+  const reads = usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? usage.cached_tokens ?? 0;
   return { input: Math.max(0, (usage.prompt_tokens ?? 0) - reads - writes), output: usage.completion_tokens ?? 0, cacheRead: reads, cacheWrite: writes };
+}
+
+function isOpenRouter(model: { provider: string; baseUrl: string }): boolean {
+  return model.provider === "openrouter" || model.baseUrl.includes("openrouter.ai");
+}
+
+const validCost = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0;
+
+/**
+ * What OpenRouter billed for the call, when its usage says so completely: `cost` for a call on
+ * OpenRouter's credits; `cost` plus the upstream's inference cost for a bring-your-own-key call.
+ */
+export function openRouterBilled(usage: ChunkUsage): number | undefined {
+  if (!validCost(usage.cost)) return undefined;
+  if (usage.is_byok === false) return usage.cost;
+  if (usage.is_byok !== true || !usage.cost_details) return undefined;
+  const details = usage.cost_details;
+  let upstream = details.upstream_inference_cost;
+  if (upstream === null || upstream === undefined) {
+    if (!validCost(details.upstream_inference_prompt_cost) || !validCost(details.upstream_inference_completions_cost)) return undefined;
+    upstream = details.upstream_inference_prompt_cost + details.upstream_inference_completions_cost;
+  }
+  return validCost(upstream) ? usage.cost + upstream : undefined;
 }
 
 /** Tracks which block each chunk continues. */
@@ -81,8 +117,11 @@ class ChunkBlocks {
   #count = 0;
   #finish: string | null | undefined;
 
-  constructor(builder: AssistantStreamBuilder) {
+  readonly #billed: boolean;
+
+  constructor(builder: AssistantStreamBuilder, billedByProvider: boolean) {
     this.#b = builder;
+    this.#billed = billedByProvider;
   }
 
   *chunkEvents(chunks: Iterable<Chunk>): Generator<AssistantMessageEvent, void, undefined> {
@@ -113,13 +152,17 @@ class ChunkBlocks {
 
   *#events(chunk: Chunk): Generator<AssistantMessageEvent, void, undefined> {
     const b = this.#b;
-    if (chunk.usage) b.setUsage(usageOf(chunk.usage));
+    if (chunk.usage) {
+      const billed = this.#billed ? openRouterBilled(chunk.usage) : undefined;
+      b.setUsage({ ...usageOf(chunk.usage), ...(billed !== undefined ? { billedTotal: billed } : {}) });
+    }
     const choice = chunk.choices?.[0];
     if (!choice) return;
     const delta = choice.delta ?? {};
     const field = reasoningField(delta);
     if (field) yield* this.thinking(delta[field] as string, field);
     if (typeof delta.content === "string" && delta.content !== "") yield* this.text(delta.content);
+    else if (Array.isArray(delta.content)) yield* this.contentChunks(delta.content as ContentChunk[]);
     if (delta.tool_calls) for (const toolCall of delta.tool_calls) yield* this.toolCall(toolCall);
     if (delta.reasoning_details) for (const detail of delta.reasoning_details) this.reasoningDetail(detail);
     if (choice.finish_reason) this.#finish = choice.finish_reason;
@@ -144,6 +187,19 @@ class ChunkBlocks {
   *text(delta: string): Generator<AssistantMessageEvent> {
     yield* this.#openProse("text");
     yield this.#b.textDelta(this.#prose!.key, delta);
+  }
+
+  /** Mistral streams content as chunks: `{type:"text",text}` and `{type:"thinking",thinking:[{type:"text",text}]}`. */
+  *contentChunks(chunks: ContentChunk[]): Generator<AssistantMessageEvent> {
+    for (const chunk of chunks) {
+      if (typeof chunk === "string") {
+        if (chunk !== "") yield* this.text(chunk);
+      } else if (chunk.type === "text" && chunk.text) yield* this.text(chunk.text);
+      else if (chunk.type === "thinking") {
+        const text = (chunk.thinking ?? []).map((part) => part.text ?? "").join("");
+        if (text !== "") yield* this.thinking(text, "thinking");
+      }
+    }
   }
 
   *thinking(delta: string, field: string): Generator<AssistantMessageEvent> {

@@ -1,17 +1,29 @@
 /**
- * Plugin `provider-openai`: streams through the `openai` SDK for three APIs — Chat Completions
+ * Plugin `provider-openai`: streams through the `openai` SDK for five APIs — Chat Completions
  * (`openai-completions`: every OpenAI-compatible host, local servers, models.json custom
- * providers), the Responses API (`openai-responses`: OpenAI, xAI) and Azure OpenAI
- * (`azure-openai-responses`: the Responses request through the SDK's Azure client). The models
+ * providers), Mistral's own chat endpoint (`mistral-conversations`), the Responses API
+ * (`openai-responses`: OpenAI, xAI, Meta, Copilot), Azure OpenAI (`azure-openai-responses`: the
+ * Responses request through the SDK's Azure client) and ChatGPT's Codex backend
+ * (`openai-codex-responses`). The models
  * come from the catalog (plugin provider-catalog). Adapters load on first use.
  */
 import { definePlugin } from "../../kernel/index.js";
-import { AZURE_OPENAI_RESPONSES_API, OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API, lazyProviderStream, providerModels, warmSdkWhenUsed } from "../../lib/provider-kit/index.js";
+import {
+  AZURE_OPENAI_RESPONSES_API,
+  MISTRAL_API,
+  OPENAI_CODEX_API,
+  OPENAI_COMPLETIONS_API,
+  OPENAI_RESPONSES_API,
+  lazyProviderStream,
+  providerModels,
+  warmSdkWhenUsed,
+} from "../../lib/provider-kit/index.js";
 
 export default definePlugin({
   name: "provider-openai",
   requires: ["models"],
-  description: "OpenAI Chat Completions (openai-completions), Responses (openai-responses) and Azure OpenAI (azure-openai-responses) via the openai SDK.",
+  description:
+    "OpenAI Chat Completions (openai-completions), Mistral (mistral-conversations), Responses (openai-responses), Azure OpenAI (azure-openai-responses) and ChatGPT Codex (openai-codex-responses) via the openai SDK.",
   apply(k) {
     const models = providerModels(k);
     const env = k.config.env;
@@ -25,8 +37,20 @@ export default definePlugin({
       return (call: Parameters<typeof streamResponses>[0]) => streamResponses(call, route);
     };
     k.hooks.stream.for(AZURE_OPENAI_RESPONSES_API).tap(k.name, (request) => lazyProviderStream(models, request, loadAzure));
-    warmSdkWhenUsed(k, [OPENAI_COMPLETIONS_API, OPENAI_RESPONSES_API, AZURE_OPENAI_RESPONSES_API], (api) =>
-      api === OPENAI_COMPLETIONS_API ? import("./completions-stream.js") : api === OPENAI_RESPONSES_API ? import("./responses-stream.js") : import("./azure.js"),
-    );
+    k.hooks.stream.for(MISTRAL_API).tap(k.name, (request) => lazyProviderStream(models, request, async () => (await import("./mistral.js")).streamMistral));
+    const loadCodex = async () => {
+      const [{ streamResponses }, { codexRoute }] = await Promise.all([import("./responses-stream.js"), import("./codex.js")]);
+      const route = codexRoute();
+      return (call: Parameters<typeof streamResponses>[0]) => streamResponses(call, route);
+    };
+    k.hooks.stream.for(OPENAI_CODEX_API).tap(k.name, (request) => lazyProviderStream(models, request, loadCodex));
+    const warm: Record<string, () => Promise<unknown>> = {
+      [OPENAI_COMPLETIONS_API]: () => import("./completions-stream.js"),
+      [OPENAI_RESPONSES_API]: () => import("./responses-stream.js"),
+      [AZURE_OPENAI_RESPONSES_API]: () => import("./azure.js"),
+      [MISTRAL_API]: () => import("./mistral.js"),
+      [OPENAI_CODEX_API]: () => import("./codex.js"),
+    };
+    warmSdkWhenUsed(k, Object.keys(warm), (api) => warm[api]!());
   },
 });

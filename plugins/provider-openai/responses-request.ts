@@ -4,6 +4,7 @@
  * id and phase, and a tool call's internal id `call_id|item_id` is split back into both.
  */
 import type { AssistantMessage, ImageContent, LlmMessage, Model, StreamRequest, TextContent } from "../../lib/llm/index.js";
+import { samplingParamsFor } from "../../lib/provider-kit/compat.js";
 import { defaultMaxTokens, isSameModel, prepareHistory } from "../../lib/provider-kit/history.js";
 import { callIdOf, dataUrl, normalizeResponsesToolCallId, reasoningEffort, toolResultRun } from "./shared.js";
 
@@ -30,6 +31,8 @@ export function buildResponsesRequest(request: StreamRequest): Record<string, un
     // Stateless replay needs the encrypted reasoning back in the next request.
     params.include = ["reasoning.encrypted_content"];
   }
+  // Last, so models.json sampling parameters override the named fields (pi).
+  Object.assign(params, samplingParamsFor(model, options.thinkingLevel));
   return params;
 }
 

@@ -40,12 +40,15 @@ export interface ResponsesRoute {
   client(call: ProviderCall): OpenAI;
   /** The `model` field (Azure: the deployment's name). */
   modelName?(call: ProviderCall): string;
+  /** The body as this route sends it (Codex: its own fields). */
+  params?(call: ProviderCall, params: Record<string, unknown>): Record<string, unknown>;
 }
 
 export async function* streamResponses(call: ProviderCall, route?: ResponsesRoute): AsyncGenerator<ProviderYield, void, undefined> {
   const client = route ? route.client(call) : openAiClient(call);
-  const params = buildResponsesRequest(call.request);
+  let params = buildResponsesRequest(call.request);
   if (route?.modelName) params.model = route.modelName(call);
+  if (route?.params) params = route.params(call, params);
   const response = await client.responses.create(params as never, { signal: call.signal }).asResponse();
   const b = call.builder;
   yield b.start();

@@ -45,7 +45,10 @@ export default definePlugin({
       env,
     });
     const store = createJsonlStore({ sessionDir, cwd, persistent: !cli.noSession, warn: (message) => k.log.warn(message) });
-    const lister = new SessionLister();
+    // One cache of session facts for the agents of the process (siblings): a folder listed by
+    // one is warm for the others; each file is checked by size and mtime, so a session another
+    // agent wrote since is read again.
+    const lister = k.shared.acquire("session-jsonl.lister", () => new SessionLister()).value;
     k.provide("sessionStore", {
       ...store,
       // This folder's sessions, or every folder under <agent dir>/sessions (and this one, wherever it is).

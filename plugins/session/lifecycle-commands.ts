@@ -2,6 +2,7 @@
  * Commands that replace the current session: new_session, switch_session, import_session, fork,
  * clone. Each asks its guard hook first; a `{cancel:true}` answer changes nothing.
  */
+import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineCommand, ErrorCode, isKernelError, KernelError, type CommandDefinition } from "../../kernel/index.js";
 import type { LoadedSession } from "./api.js";
@@ -9,6 +10,13 @@ import type { Session } from "./manager.js";
 import { checkPath } from "./limits.js";
 import type { SessionRuntime } from "./runtime.js";
 import { messageText } from "./text.js";
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
 
 /** `cancelled: true` when a session_before_switch/fork tap vetoed it. */
 const Cancelled = () => z.object({ cancelled: z.boolean().describe("An extension's session_before_* handler cancelled it: nothing changed.") });
@@ -51,11 +59,13 @@ export function lifecycleCommands(runtime: SessionRuntime): CommandDefinition<an
     return { cancelled: false };
   }
 
-  const asIs = async (loaded: LoadedSession) => runtime.manager.fromLoaded(loaded);
+  const asIs = (loaded: LoadedSession) => runtime.manager.openLoaded(loaded);
 
   /**
-   * switch_session: a session file, or (as pi) a path where no session is written yet, such as
-   * the file of a session forked at its first message: that opens a new session written there.
+   * switch_session: a session file, or an empty file, which opens a new session written there.
+   * A path with no file is refused as `--session` refuses it (`Session file not found`), unless
+   * the current session was about to write it (a session forked at its first message): pi 1.6
+   * opens a new session at any path, so a mistyped path silently started an empty session.
    */
   async function switchTo(path: string) {
     checkPath("sessionPath", path);
@@ -66,6 +76,9 @@ export function lifecycleCommands(runtime: SessionRuntime): CommandDefinition<an
       if (!isUnwritten(error)) throw error;
       // The current session may be the one about to write that file: let it finish first.
       await runtime.manager.flush();
+      if (isKernelError(error) && error.code === ErrorCode.NOT_FOUND && !(await exists(path))) {
+        throw new KernelError(ErrorCode.NOT_FOUND, `Session file not found: ${path}`);
+      }
       const fresh = await runtime.manager.startAt(path);
       if (fresh) return swapTo(fresh.storage.file, async () => fresh);
       // Something is written there (the flush wrote it, or it is no session): read it again, for that session or the reason.
@@ -77,7 +90,7 @@ export function lifecycleCommands(runtime: SessionRuntime): CommandDefinition<an
   const switchSession = defineCommand({
     name: "switch_session",
     description:
-      "Load a session file (cancellable by session_before_switch); a path where no session is written yet (no file, or an empty one) starts a new session there, as in pi.",
+      "Load a session file (cancellable by session_before_switch); an empty file starts a new session there. A path with no file is refused (`Session file not found`), as `--session` refuses it.",
     input: () =>
       z
         .object({ sessionPath: z.string().describe("The session file to open (as `list_sessions` lists it).") })

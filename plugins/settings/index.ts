@@ -4,7 +4,7 @@
  * settings is the host's job (each plugin declares the keys it owns).
  */
 import { deepMerge, definePlugin, userSettingsPath } from "../../kernel/index.js";
-import { updateJsonFile } from "../../lib/locked-json/index.js";
+import { sharedJsonUpdates } from "../../lib/locked-json/index.js";
 import type { SettingsApi } from "./api.js";
 
 export type { SettingsApi } from "./api.js";
@@ -15,10 +15,12 @@ export default definePlugin({
   provides: ["settings"],
   apply(k) {
     const userFile = userSettingsPath(k.config.agentDir);
+    // Sibling agents' writes queue in the process before the file lock.
+    const updates = sharedJsonUpdates(k.shared);
     const api: SettingsApi = {
       userFile,
       async update(patch) {
-        await updateJsonFile(userFile, (current) => deepMerge(current, patch));
+        await updates.update(userFile, (current) => deepMerge(current, patch));
       },
     };
     k.provide("settings", api);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ToolRegistry, type CliOptions, type ToolDefinition } from "../../kernel/index.js";
-import { toolSelection } from "./active-tools.js";
+import { piDefaultTools, toolSelection } from "./active-tools.js";
 
 /** A registry with Atomic's seven tools (grep, find, ls inactive by default) and an extension's two. */
 function registry(): ToolRegistry {
@@ -85,5 +85,21 @@ describe("tool selection (pi 1.6's rules)", () => {
     tools.register(late("late_x"), "ext", { late: true });
     tools.register(late("late_y"), "ext", { late: true });
     expect(tools.activeNames()).toEqual(["read", "edit", "write", "bash", "ext_search", "late_y"]);
+  });
+});
+
+describe("pi's defaultTools", () => {
+  it("a project list of only +/- entries changes the user's list; any other replaces it", () => {
+    expect(piDefaultTools({ user: ["+codemode"] })).toEqual(["+codemode"]);
+    expect(piDefaultTools({ user: ["read", "bash"], project: ["+codemode", "-bash"] })).toEqual(["read", "codemode"]);
+    expect(piDefaultTools({ user: ["+grep"], project: ["-write"] })).toEqual(["+grep", "-write"]);
+    expect(piDefaultTools({ user: ["read", "bash"], project: ["edit"] })).toEqual(["edit"]);
+    expect(piDefaultTools({ project: ["+codemode"] })).toEqual(["+codemode"]);
+    expect(piDefaultTools({})).toBeUndefined();
+  });
+
+  it("in one list the plain names are the selection and +/- apply to them in order", () => {
+    expect(piDefaultTools({ user: ["read", "+codemode", "-read", "+grep", "+read"] })).toEqual(["codemode", "grep", "read"]);
+    expect(piDefaultTools({ user: [] })).toEqual([]);
   });
 });

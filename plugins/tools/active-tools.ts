@@ -148,5 +148,30 @@ declare module "../../kernel/config.js" {
   }
   interface Settings {
     tools?: string[];
+    defaultTools?: string[];
   }
+}
+
+/**
+ * pi's `defaultTools` setting as the `tools` setting reads it. Across files a project list of only
+ * `+name`/`-name` entries changes the user's list (appended), any other replaces it; within one list
+ * the plain names are the selection and the `+`/`-` entries then apply in order.
+ */
+export function piDefaultTools(layers: { user?: unknown; project?: unknown }): string[] | undefined {
+  const list = (value: unknown) => (Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === "string") : undefined);
+  const user = list(layers.user);
+  const project = list(layers.project);
+  const isChange = (entry: string) => entry.startsWith("+") || entry.startsWith("-");
+  const merged = project === undefined ? user : user !== undefined && project.every(isChange) ? [...user, ...project] : project;
+  if (merged === undefined) return undefined;
+  const plain = merged.filter((entry) => !isChange(entry));
+  if (plain.length === 0 && merged.length > 0) return merged;
+  const names = [...plain];
+  for (const entry of merged.filter(isChange)) {
+    const name = entry.slice(1);
+    const at = names.indexOf(name);
+    if (entry.startsWith("+") && at === -1) names.push(name);
+    if (entry.startsWith("-") && at !== -1) names.splice(at, 1);
+  }
+  return names;
 }

@@ -10,6 +10,7 @@ import { openRegularForRead } from "../../lib/regular-file/index.js";
 
 /** Non-blocking open: opening a FIFO for reading would otherwise wait for a writer, forever. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /** Files up to this size are read whole (and ahead); larger ones are streamed. */
 export const WHOLE_FILE_BYTES = 1024 * 1024;
@@ -41,8 +42,12 @@ export class AheadReader {
   #closed = false;
   #wanted: { index: number; resolve: (content: Searchable) => void } | undefined;
 
-  constructor(paths: readonly string[]) {
+  readonly #mayFollow: ((path: string) => Promise<boolean>) | undefined;
+
+  /** `mayFollow`: asked before a symlinked file is read (the sandbox: where it leads may be denied); absent, links are followed. */
+  constructor(paths: readonly string[], mayFollow?: (path: string) => Promise<boolean>) {
     this.#paths = paths;
+    this.#mayFollow = mayFollow;
     this.#pump();
   }
 
@@ -68,7 +73,7 @@ export class AheadReader {
     while (!this.#closed && this.#inFlight < READ_AHEAD && this.#next < this.#paths.length && this.#held < HOLD_BYTES) {
       const index = this.#next++;
       this.#inFlight++;
-      void readSmallFile(this.#paths[index]!).then((content) => {
+      void readSmallFile(this.#paths[index]!, this.#mayFollow).then((content) => {
         this.#inFlight--;
         const wanted = this.#wanted;
         if (wanted?.index === index) {
@@ -88,10 +93,18 @@ function sizeOf(content: Searchable): number {
   return Buffer.isBuffer(content) ? content.length : 0;
 }
 
-function readSmallFile(path: string): Promise<Searchable> {
+/** With `mayFollow`, a symlinked file is opened only once it says yes (O_NOFOLLOW first: ELOOP means a link). */
+function readSmallFile(path: string, mayFollow?: (path: string) => Promise<boolean>): Promise<Searchable> {
   return new Promise((resolve) => {
-    open(path, OPEN_FLAGS, (openError, fd) => {
-      if (openError) return resolve(null);
+    open(path, mayFollow ? OPEN_FLAGS | NOFOLLOW : OPEN_FLAGS, (openError, fd) => {
+      if (openError) {
+        if (mayFollow && openError.code === "ELOOP")
+          void mayFollow(path)
+            .then((yes) => (yes ? readSmallFile(path) : null))
+            .then(resolve, () => resolve(null));
+        else resolve(null);
+        return;
+      }
       const done = (value: Searchable) => close(fd, () => resolve(value));
       fstat(fd, (statError, info) => {
         if (statError || !info.isFile()) return done(null);

@@ -16,6 +16,7 @@ import { fsError, optionalPath, resolveToolPath, throwIfAborted } from "./paths.
 import { LINE_DEADLINE_MS } from "./regex-protocol.js";
 import { RegexLineError, RegexWorkers } from "./regex-search.js";
 import { anyDepthGlob, listFiles } from "./walk.js";
+import { excludedWithin, withoutExcluded, type GuardSource } from "./sandboxed.js";
 
 const DEFAULT_LIMIT = 100;
 /**
@@ -50,8 +51,11 @@ interface Item {
   cutLines: number;
 }
 
-/** The grep tool; `workers` keeps its regex worker between calls (close it at shutdown). */
-export function createGrepTool(workers = new RegexWorkers()) {
+/**
+ * The grep tool; `workers` keeps its regex worker between calls (close it at shutdown). `guard`:
+ * the sandbox's, which keeps denied folders out of the walk and is asked before a symlinked file is read.
+ */
+export function createGrepTool(workers = new RegexWorkers(), guard: GuardSource = () => undefined) {
   return defineTool({
     name: "grep",
     description:
@@ -78,8 +82,11 @@ export function createGrepTool(workers = new RegexWorkers()) {
           throw fsError(error, shownPath, `Path not found: ${shownPath}`);
         });
         const root = info.isDirectory() ? target : dirname(target);
-        const files = info.isDirectory() ? await listFiles(root, [anyDepthGlob(args.glob ?? "**/*")], { signal: ctx.signal }) : [basename(target)];
-        batches = searchBatches(root, files);
+        const files = info.isDirectory()
+          ? withoutExcluded(...(await Promise.all([listFiles(root, [anyDepthGlob(args.glob ?? "**/*")], { signal: ctx.signal }), excludedWithin(guard, root)])))
+          : [basename(target)];
+        const fileGuard = guard();
+        batches = searchBatches(root, files, fileGuard && ((path: string) => fileGuard.mayFollow(path)));
         let batch: Item[] = (await batches.next()).value ?? [];
         searching: while (batch.length > 0) {
           const current: Item[] = batch;
@@ -118,8 +125,11 @@ export function createGrepTool(workers = new RegexWorkers()) {
  * What to search, in order, in batches for the worker: small files whole (many per batch, the
  * batches growing from FIRST_BATCH_BYTES), each chunk of a large file a batch of its own.
  */
-async function* searchBatches(root: string, files: readonly string[]): AsyncGenerator<Item[]> {
-  const reader = new AheadReader(files.map((file) => join(root, file)));
+async function* searchBatches(root: string, files: readonly string[], mayFollow?: (path: string) => Promise<boolean>): AsyncGenerator<Item[]> {
+  const reader = new AheadReader(
+    files.map((file) => join(root, file)),
+    mayFollow,
+  );
   let limit = FIRST_BATCH_BYTES;
   let batch: Item[] = [];
   let bytes = 0;

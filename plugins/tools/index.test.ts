@@ -1,27 +1,33 @@
 import { describe, expect, it } from "vitest";
-import type { PluginContext, ToolDefinition } from "../../kernel/index.js";
+import { ProcessScope, type PluginContext, type ScopeHolder, type ToolDefinition } from "../../kernel/index.js";
 import toolsPlugin from "./index.js";
 import { createToolRunner } from "./test-harness.js";
 
 /** Just what the plugin's apply() touches. */
-function fakeKernel(registered: ToolDefinition<any>[], shutdown: (() => Promise<void>)[] = []): PluginContext {
+function fakeKernel(registered: ToolDefinition<any>[], shared: ScopeHolder = new ProcessScope().holder()): PluginContext {
   return {
     name: "tools",
+    shared,
     registerTool: (tool: ToolDefinition<any>) => registered.push(tool),
     config: { cli: { positionals: [] } },
-    hooks: { shutdown: { tapPromise: (_: string, fn: () => Promise<void>) => shutdown.push(fn) }, boot_configure: { tap: () => undefined } },
+    hooks: { boot_configure: { tap: () => undefined } },
   } as unknown as PluginContext;
 }
 
 describe("tools plugin", () => {
-  it("registers the six file tools, and stops grep's worker at shutdown", async () => {
+  it("registers the six file tools; grep's worker pool is the process scope's, stopped with its last holder", async () => {
     const registered: ToolDefinition<any>[] = [];
-    const shutdown: (() => Promise<void>)[] = [];
-    await toolsPlugin.apply(fakeKernel(registered, shutdown));
+    const scope = new ProcessScope();
+    const [first, second] = [scope.holder(), scope.holder()];
+    await toolsPlugin.apply(fakeKernel(registered, first));
+    await toolsPlugin.apply(fakeKernel([], second));
     expect(toolsPlugin.name).toBe("tools");
     expect(registered.map((tool) => tool.name)).toEqual(["read", "edit", "write", "grep", "find", "ls"]);
-    expect(shutdown).toHaveLength(1);
-    await shutdown[0]!();
+    expect(scope.keys()).toEqual(["tools.regex-workers"]);
+    await first.releaseAll();
+    expect(scope.keys()).toEqual(["tools.regex-workers"]);
+    await second.releaseAll();
+    expect(scope.keys()).toEqual([]);
   });
 
   it("describes every parameter in the JSON Schema the model sees", async () => {

@@ -60,17 +60,16 @@ describe("read: text", () => {
     expect(text).toContain("Use offset=2 to continue.");
   });
 
-  it("reads a window of a 1 GB file cheaply", async () => {
+  // Read whole, 1 GB would not fit a string (the read fails) or would take far past the test's
+  // timeout: no wall-clock bound needed.
+  it("reads a window of a 1 GB file without reading it whole", async () => {
     const path = join(dir, "huge.txt");
     await writeFile(path, lines(3000).join("\n") + "\n"); // > 8 KB of text before the NUL hole
     await truncate(path, 1024 ** 3); // sparse: no real disk use, and far too big to read whole
-    const started = Date.now();
     const text = textOf(await read({ path: "huge.txt", offset: 5, limit: 10 }));
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(text).toBe(lines(14).slice(4).join("\n") + "\n\n[More lines in file. Use offset=15 to continue.]");
     const page = textOf(await read({ path: "huge.txt" }));
     expect(page.endsWith("line2000\n\n[Showing lines 1-2000 of a 1.0GB file. Use offset=2001 to continue.]")).toBe(true);
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it("reports an empty file", async () => {

@@ -2,8 +2,8 @@
  * Grep's side of the regex worker: sends batches of texts and returns the matching line
  * indices. The worker runs under a watchdog (lib/worker): a pattern stuck on one line for
  * LINE_DEADLINE_MS, an abort or a crash terminates it and rejects the search, so the event loop
- * stays free for abort, stdin EOF and signals whatever the pattern does. One idle worker is kept
- * for the next call (starting one costs ~50 ms); a terminated one is simply replaced.
+ * stays free for abort, stdin EOF and signals whatever the pattern does. Idle workers are kept
+ * for the next call (starting one costs ~50 ms) for a while; a terminated one is simply replaced.
  */
 import { WatchedWorker, WorkerStalledError } from "../../lib/worker/index.js";
 import { ABORTED_MESSAGE } from "./paths.js";
@@ -26,38 +26,80 @@ export class RegexLineError extends Error {
   }
 }
 
-/** The regex workers of one grep tool: at most one kept idle between calls. */
+/** How many idle workers are kept, and for how long, unless told otherwise. */
+export const DEFAULT_IDLE_WORKERS = 2;
+export const DEFAULT_IDLE_MS = 30_000;
+
+/**
+ * The regex workers of a process scope (every agent's grep): a search takes an idle worker or
+ * starts one; a finished one is kept for the next search (up to `maxIdle`), and an idle one is
+ * stopped after `idleMs`, so agents that grepped once hold no thread for good.
+ */
 export class RegexWorkers {
-  #idle: RegexWorker | undefined;
+  readonly #idle: { worker: RegexWorker; timer: NodeJS.Timeout }[] = [];
+  readonly #maxIdle: number;
+  readonly #idleMs: number;
+  #started = 0;
   #closed = false;
 
-  /** A search for one grep call, on the idle worker when there is a usable one. */
+  constructor(options: { maxIdle?: number; idleMs?: number } = {}) {
+    this.#maxIdle = options.maxIdle ?? DEFAULT_IDLE_WORKERS;
+    this.#idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+  }
+
+  /** Workers started so far (tests, diagnostics). */
+  get started(): number {
+    return this.#started;
+  }
+
+  /** Idle workers kept now. */
+  get idleCount(): number {
+    return this.#idle.length;
+  }
+
+  /** A search for one grep call, on an idle worker when there is a usable one. */
   start(regex: RegExp, signal: AbortSignal): RegexSearch {
-    const idle = this.#idle;
-    this.#idle = undefined;
-    const worker =
-      idle?.usable === true
-        ? idle
-        : new WatchedWorker<RegexJob, RegexJobResult>(new URL("./regex-worker.js", import.meta.url), {
-            deadlineMs: LINE_DEADLINE_MS,
-            slots: PROGRESS_SLOTS,
-            abortError: () => new Error(ABORTED_MESSAGE),
-          });
+    let worker: RegexWorker | undefined;
+    while (!worker && this.#idle.length > 0) {
+      const kept = this.#idle.pop()!;
+      clearTimeout(kept.timer);
+      if (kept.worker.usable) worker = kept.worker;
+      else void kept.worker.close();
+    }
+    worker ??= this.#startWorker();
     return new RegexSearch(worker, regex, signal, (done) => this.#release(done));
   }
 
-  /** Stops the idle worker; later calls start new ones. */
+  /** Stops the idle workers; a search still running stops its worker when it ends. */
   async close(): Promise<void> {
     this.#closed = true;
-    const idle = this.#idle;
-    this.#idle = undefined;
-    await idle?.close();
+    const idle = this.#idle.splice(0);
+    for (const kept of idle) clearTimeout(kept.timer);
+    await Promise.all(idle.map((kept) => kept.worker.close()));
+  }
+
+  #startWorker(): RegexWorker {
+    this.#started++;
+    return new WatchedWorker<RegexJob, RegexJobResult>(new URL("./regex-worker.js", import.meta.url), {
+      deadlineMs: LINE_DEADLINE_MS,
+      slots: PROGRESS_SLOTS,
+      abortError: () => new Error(ABORTED_MESSAGE),
+    });
   }
 
   #release(worker: RegexWorker): Promise<void> {
-    if (this.#closed || !worker.usable || this.#idle) return worker.close();
-    this.#idle = worker;
+    if (this.#closed || !worker.usable || this.#idle.length >= this.#maxIdle) return worker.close();
+    const kept = { worker, timer: setTimeout(() => this.#reap(kept), this.#idleMs) };
+    kept.timer.unref();
+    this.#idle.push(kept);
     return Promise.resolve();
+  }
+
+  #reap(kept: { worker: RegexWorker; timer: NodeJS.Timeout }): void {
+    const index = this.#idle.indexOf(kept);
+    if (index < 0) return;
+    this.#idle.splice(index, 1);
+    void kept.worker.close();
   }
 }
 

@@ -10,6 +10,7 @@ import { Readable } from "node:stream";
 import type { ReadableStream as WebReadable } from "node:stream/web";
 import { claimStdout } from "../../lib/stdout/index.js";
 import type { EmbeddedHost, TransportHost } from "../../kernel/index.js";
+import { authenticate, authMethods } from "./auth.js";
 import { call } from "./call.js";
 import { configOptions, InvalidConfig, setConfigOption } from "./config-options.js";
 import { AcpSession, TurnError, type SessionClient } from "./session.js";
@@ -26,6 +27,17 @@ async function sessionPath(host: EmbeddedHost, sessionId: string): Promise<strin
     if (found) return found.path;
   }
   return undefined;
+}
+
+/**
+ * Atomic's session options in ACP's `_meta`: `{"atomic": {"sandbox": "workspace-write"}}` (a mode,
+ * or the whole sandbox setting object), applied to that session's sibling host as a settings override.
+ */
+function sessionSettings(meta: unknown): Record<string, unknown> | undefined {
+  const atomic = typeof meta === "object" && meta !== null ? (meta as { atomic?: unknown }).atomic : undefined;
+  if (typeof atomic !== "object" || atomic === null || !("sandbox" in atomic)) return undefined;
+  const sandbox = (atomic as { sandbox: unknown }).sandbox;
+  return { sandbox: typeof sandbox === "string" ? { mode: sandbox } : sandbox };
 }
 
 export async function serveAcp(host: TransportHost, version: string): Promise<number> {
@@ -71,8 +83,19 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
     if (error instanceof acp.RequestError) throw error;
     throw new acp.RequestError(-32603, error instanceof Error ? error.message : String(error));
   };
-  const open = async (cwd: string, servers: readonly AcpMcpServer[] | undefined, load?: (sibling: Awaited<ReturnType<TransportHost["openSibling"]>>) => Promise<string>) => {
-    const sibling = await host.openSibling({ cwd: await folder(cwd) });
+  const open = async (
+    cwd: string,
+    servers: readonly AcpMcpServer[] | undefined,
+    meta: unknown,
+    load?: (sibling: Awaited<ReturnType<TransportHost["openSibling"]>>) => Promise<string>,
+  ) => {
+    const settings = sessionSettings(meta);
+    const sibling = await host.openSibling({ cwd: await folder(cwd), ...(settings ? { settings } : {}) }).catch((error: Error) => {
+      // The client's session options did not validate: its mistake, said with the field.
+      if (settings && error.message.includes("the settings passed in"))
+        throw acp.RequestError.invalidParams({ _meta: meta }, error.message.replace(/^Invalid settings file the settings passed in: /gm, "_meta.atomic."));
+      throw error;
+    });
     try {
       // The editor's servers join the session's own (mcp.json); they connect while the session opens.
       if (servers && servers.length > 0) {
@@ -93,25 +116,50 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
     }
   };
 
+  // Whether the editor shows a URL elicitation (ACP's unstable elicitations): a login's link goes there.
+  let elicitsUrls = false;
   const app = acp
     .agent({ name: "atomic" })
-    .onRequest("initialize", ({ params }) => ({
-      protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: true, embeddedContext: true },
-        mcpCapabilities: { http: true, sse: true },
-        sessionCapabilities: { close: {}, list: {} },
-      },
-      agentInfo: { name: "atomic", title: "Atomic", version },
-      authMethods: [],
-    }))
+    .onRequest("initialize", async ({ params }) => {
+      elicitsUrls = Boolean((params.clientCapabilities as { elicitation?: { url?: unknown } } | undefined)?.elicitation?.url);
+      return {
+        protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: true, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: true },
+          sessionCapabilities: { close: {}, list: {} },
+        },
+        agentInfo: { name: "atomic", title: "Atomic", version },
+        authMethods: await authMethods(host),
+      };
+    })
+    .onRequest("authenticate", ({ params, requestId, signal }) =>
+      authenticate(
+        acp,
+        host,
+        {
+          request: (method, body) => connection.client.request(method as never, body as never) as Promise<unknown>,
+          notify: (method, body) => connection.client.notify(method as never, body as never) as Promise<void>,
+          elicitsUrls,
+        },
+        params.methodId,
+        requestId as string | number,
+        signal,
+      ),
+    )
     .onRequest("session/new", async ({ params }) => {
-      const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined).catch(failed);
+      const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined, params._meta).catch(failed);
       return { sessionId: session.id, configOptions: await configOptions(session.host) };
     })
     .onRequest("session/load", async ({ params }) => {
-      const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined, async (sibling) => {
+      // Loaded again while open here: its sibling lets the file go first (one writer per session file).
+      const already = sessions.get(params.sessionId);
+      if (already) {
+        sessions.delete(params.sessionId);
+        await already.close();
+      }
+      const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined, params._meta, async (sibling) => {
         const path = await sessionPath(sibling, params.sessionId);
         if (!path) throw acp.RequestError.sessionNotFound(params.sessionId);
         const switched = await call<"switch_session">(sibling, { type: "switch_session", sessionPath: path });

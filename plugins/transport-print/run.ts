@@ -107,6 +107,9 @@ const CONNECTION_ERROR = /connection|\bE(?:CONNREFUSED|CONNRESET|NOTFOUND|AI_AGA
 /** A connection error with the server it was about, unless the message names it already. */
 export function withServer(message: string, url: string | undefined): string {
   if (!url || !CONNECTION_ERROR.test(message)) return message;
+  // A catalog template (`{region}`, `{resource}`) is not where the request went: the frame's own
+  // text names the host it reached.
+  if (/\{[A-Za-z_]+\}/.test(url)) return message;
   let host = url;
   try {
     host = new URL(url).host;

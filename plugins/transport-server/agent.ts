@@ -11,7 +11,9 @@ import { deltaUpdateJson } from "../event-options/api.js";
 import type { Connection, Role } from "./connection.js";
 import type { Part } from "./listener.js";
 import { byteLength } from "./listener.js";
+import { codeOf } from "./errors.js";
 import type { AgentRecord } from "./registry-file.js";
+import type { ServerErrorCode } from "./schemas.js";
 import { ReplayRing, type RingEntry } from "./ring.js";
 import { responseJson } from "./wire-format.js";
 
@@ -157,12 +159,14 @@ export class ServedAgent {
     if (!host) throw new Error(`agent ${this.handle} is not loaded`);
     this.#waiting++;
     to.began();
+    let code: ServerErrorCode | undefined;
     void host
       .submit(record, {
         source: "rpc",
+        failed: (error) => (code = codeOf(error)),
         respond: (response) => {
           after?.(response);
-          to.sendJson(responseJson(response, { agent: this.handle, rawId }));
+          to.sendJson(responseJson(response, { agent: this.handle, rawId, code }));
         },
       })
       .finally(() => {

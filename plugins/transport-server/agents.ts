@@ -1,5 +1,5 @@
 /**
- * The agents a server knows (DECISIONS, Limits and Persistence): by handle, saved in the registry
+ * The agents a server knows (docs/server.md, Limits and Persistence): by handle, saved in the registry
  * file so a restart lists them `notLoaded`; loaded on first use within `maxAgents`; unloaded when
  * idle for `idleUnloadMs` and loaded again transparently (same handle, same session); never two
  * on one session file (`session_in_use`).
@@ -8,8 +8,9 @@ import { access, stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { expandHome, type EmbeddedHost, type Logger, type SiblingOptions } from "../../kernel/index.js";
 import { ServedAgent } from "./agent.js";
-import { ServerError, serverErrors } from "./errors.js";
+import { bootFailure, serverErrors } from "./errors.js";
 import { newHandle } from "./handles.js";
+import { sandboxOverride, type SandboxMode, type SandboxSetting } from "../sandbox/api.js";
 import type { AgentRecord, RegistryFile } from "./registry-file.js";
 import type { ServerLimits } from "./settings.js";
 
@@ -21,6 +22,7 @@ export interface OpenRequest {
   model?: string | undefined;
   thinkingLevel?: string | undefined;
   name?: string | undefined;
+  sandbox?: SandboxMode | SandboxSetting | undefined;
 }
 
 export interface PoolOptions {
@@ -65,12 +67,18 @@ export class AgentPool {
     if (!agent.loading) this.#checkLimit();
     const record = agent.record;
     const written = record.sessionFile !== undefined && (await exists(record.sessionFile));
-    await agent.load({
-      cwd: record.cwd,
-      // A session never written (no prompt yet) comes back as a new session with the same id and model.
-      ...(written ? { resume: record.sessionFile! } : { sessionId: record.sessionId, ...modelOf(record), ...(record.name ? { flags: { name: record.name } } : {}) }),
-      noSession: false,
-    });
+    // Another process may have opened its file meanwhile (the session lock): session_in_use.
+    await agent
+      .load({
+        cwd: record.cwd,
+        ...sandboxOf(record),
+        // A session never written (no prompt yet) comes back as a new session with the same id and model.
+        ...(written ? { resume: record.sessionFile! } : { sessionId: record.sessionId, ...modelOf(record), ...(record.name ? { flags: { name: record.name } } : {}) }),
+        noSession: false,
+      })
+      .catch((error: unknown) => {
+        throw bootFailure(error, (other) => other);
+      });
   }
 
   async open(request: OpenRequest): Promise<ServedAgent> {
@@ -82,12 +90,19 @@ export class AgentPool {
       if (holder) throw serverErrors.sessionInUse(file, holder);
     }
     const handle = newHandle((taken) => this.agents.has(taken));
-    const record: AgentRecord = { cwd, sessionId: "", ...(request.name ? { name: request.name } : {}), ...modelOf(request) };
+    const record: AgentRecord = {
+      cwd,
+      sessionId: "",
+      ...(request.name ? { name: request.name } : {}),
+      ...modelOf(request),
+      ...(request.sandbox !== undefined ? sandboxOverride(request.sandbox) : {}),
+    };
     const agent = this.#agent(handle, record);
     this.agents.set(handle, agent);
     try {
       await agent.load({
         cwd,
+        ...sandboxOf(record),
         ...(request.resume !== undefined ? { resume: request.resume } : {}),
         ...(request.noSession !== undefined ? { noSession: request.noSession } : {}),
         ...modelOf(request),
@@ -99,7 +114,7 @@ export class AgentPool {
     } catch (error) {
       this.agents.delete(handle);
       await agent.close().catch(() => undefined);
-      throw error instanceof ServerError ? error : serverErrors.invalid(error instanceof Error ? error.message : String(error));
+      throw bootFailure(error);
     }
     this.#save(agent);
     return agent;
@@ -180,6 +195,11 @@ function modelOf(source: {
     ...(source.model !== undefined ? { model: source.model } : {}),
     ...(source.thinkingLevel !== undefined ? { thinkingLevel: source.thinkingLevel } : {}),
   };
+}
+
+/** The agent's own sandbox, laid over the settings files' on every load (an unloaded agent comes back as confined as it was). */
+function sandboxOf(record: AgentRecord): Pick<SiblingOptions, "settings"> {
+  return record.sandbox ? { settings: { sandbox: record.sandbox } } : {};
 }
 
 async function exists(path: string): Promise<boolean> {

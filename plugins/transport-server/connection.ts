@@ -1,6 +1,6 @@
 /**
  * One client connection: what it is attached to (and in which role), its event options, its
- * records handled in arrival order, and its outbound bytes held to a bound (DECISIONS, Slow
+ * records handled in arrival order, and its outbound bytes held to a bound (docs/server.md, Slow
  * clients). A socket that falls behind by more than `outboundBytes` is told why (where that fits)
  * and closed; stdio, the process's own pipe, is detached from its agents and told `client_lagged`
  * once it has caught up. Responses are never dropped while the connection stays open. Reading

@@ -1,7 +1,8 @@
 /**
  * A failure the server answers itself: the seed's `error` text plus a stable `code` clients match
- * on (DECISIONS, Error codes).
+ * on (docs/server.md, Error codes).
  */
+import { ErrorCode, KernelError } from "../../kernel/index.js";
 import type { ServerErrorCode } from "./schemas.js";
 
 export class ServerError extends Error {
@@ -34,3 +35,18 @@ export const serverErrors = {
   sessionInUse: (file: string, agent: string) => new ServerError("session_in_use", `Session ${file} is already open in agent ${agent}`),
   invalid: (message: string) => new ServerError("invalid_request", message),
 };
+
+/** The server's code for an agent's own coded failure, where it has one: a session file another agent or process holds (the session lock). */
+export function codeOf(error: KernelError): ServerErrorCode | undefined {
+  return error.code === ErrorCode.IN_USE ? "session_in_use" : undefined;
+}
+
+/** Why an agent could not be opened or loaded, coded: `session_in_use` for a held session file, else what `fallback` makes of it. */
+export function bootFailure(
+  error: unknown,
+  fallback: (error: unknown) => unknown = (other) => serverErrors.invalid(other instanceof Error ? other.message : String(other)),
+): unknown {
+  if (error instanceof ServerError) return error;
+  const code = error instanceof KernelError ? codeOf(error) : undefined;
+  return code ? new ServerError(code, (error as KernelError).message) : fallback(error);
+}

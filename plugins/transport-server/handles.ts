@@ -1,5 +1,5 @@
 /**
- * Agent handles (DECISIONS, Envelope): "a_" and 10 base32 characters (50 random bits), the
+ * Agent handles (docs/server.md, Envelope): "a_" and 10 base32 characters (50 random bits), the
  * server's name for an agent, stable across session switches and restarts. Unique, not secret.
  */
 const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";

@@ -1,6 +1,6 @@
 /**
  * Listener `stdio`: the process's own stdin/stdout is one connection (the one that spawned the
- * server), framed exactly as `--mode rpc`. Its end of input shuts the server down (DECISIONS,
+ * server), framed exactly as `--mode rpc`. Its end of input shuts the server down (docs/server.md,
  * Shutdown); falling behind detaches it rather than closing it.
  */
 import { claimStdout } from "../../lib/stdout/index.js";

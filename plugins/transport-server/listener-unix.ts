@@ -1,6 +1,6 @@
 /**
  * Listener `unix:PATH`: a unix domain socket, LF-delimited JSON lines as `--mode rpc`. Hygiene
- * (DECISIONS, Security): the socket is created 0600 (the umask is narrowed while it is bound, so
+ * (docs/server.md, Security): the socket is created 0600 (the umask is narrowed while it is bound, so
  * no moment exists where it is wider), the default folder `<agent dir>/serve/` is 0700, a stale
  * socket (nobody answers) is replaced, a live one refuses the start, a path that is something
  * else is never touched, and the file is removed at exit if it is still ours. Node does not tell

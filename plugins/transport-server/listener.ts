@@ -33,7 +33,7 @@ export interface Wire {
   readonly peer: PeerInfo;
   /**
    * False for stdio, the process's own pipe: a client that falls behind is detached, not
-   * closed (DECISIONS, Slow clients). True for sockets.
+   * closed (docs/server.md, Slow clients). True for sockets.
    */
   readonly closable: boolean;
   /** Starts delivering input. */

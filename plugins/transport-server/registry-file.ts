@@ -1,5 +1,5 @@
 /**
- * `<agent dir>/serve/agents.json` (DECISIONS, Persistence): the agents a server knows, by handle,
+ * `<agent dir>/serve/agents.json` (docs/server.md, Persistence): the agents a server knows, by handle,
  * so a restarted server lists them (`notLoaded`) and loads each on first use. 0600 in a 0700
  * folder, written atomically under a lock; each write changes only its own handle, so two servers
  * sharing an agent dir do not erase each other's agents. A file that cannot be read is moved
@@ -19,9 +19,11 @@ const AgentRecordSchema = z.object({
   provider: z.string().optional(),
   model: z.string().optional(),
   thinkingLevel: z.string().optional(),
+  /** The `sandbox` setting it was opened with: every load lays it over the files again. */
+  sandbox: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** What the server remembers of an agent (the model only matters while its session file is not written yet). */
+/** What the server remembers of an agent (the model only matters while its session file is not written yet; the sandbox always). */
 export type AgentRecord = z.output<typeof AgentRecordSchema>;
 
 const HANDLE = /^a_[a-z2-7]{10}$/;

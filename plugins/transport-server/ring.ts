@@ -1,5 +1,5 @@
 /**
- * An agent's last events, kept for replay (DECISIONS, Attach and replay): bounded both in records
+ * An agent's last events, kept for replay (docs/server.md, Attach and replay): bounded both in records
  * and in bytes; the oldest go first. Events are kept serialised (a streamed message's snapshot
  * changes after its event, so only the text written then is the event).
  */

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { NO_DATA } from "../../kernel/index.js";
+import { sandboxOptionSchema } from "../sandbox/api.js";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -66,7 +67,10 @@ export const AgentOpenInput = () =>
       provider: z.string().optional().meta({ description: "As --provider." }),
       model: z.string().optional().meta({ description: "As --model (`provider/id`, optional `:<thinking>`)." }),
       thinkingLevel: z.string().optional().meta({ description: "As --thinking." }),
-      name: z.string().optional().meta({ description: "A label for the agent in `agent_list` (not the session's name)." }),
+      name: z.string().optional().meta({ description: "The session's display name, as --name (`agent_list` shows it)." }),
+      sandbox: sandboxOptionSchema().optional().meta({
+        description: 'This agent\'s sandbox: a mode ("off", "read-only", "workspace-write") or a `sandbox` setting, over the settings files\' (a project may only tighten it).',
+      }),
     })
     .meta({
       description: "Opens an agent (a session) and attaches the opener as a control connection.",
@@ -95,7 +99,7 @@ export const AgentListOutput = () =>
       .array(
         z.object({
           agent: handle(),
-          name: z.string().optional().meta({ description: "The label given at `agent_open`." }),
+          name: z.string().optional().meta({ description: "Its session's display name." }),
           cwd: z.string().meta({ description: "Its working folder." }),
           sessionId: z.string().meta({ description: "Its session's id." }),
           sessionFile: z.string().optional().meta({ description: "Its session file (absent in memory)." }),

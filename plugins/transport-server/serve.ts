@@ -1,7 +1,7 @@
 /**
  * `atomic serve`: the listeners started, the registry restored, connections served until
  * shutdown (SIGTERM, SIGINT, `server_shutdown`, the end of stdin when stdio listens), which goes
- * in the order DECISIONS gives: `server_shutting_down` to every connection, each agent's own
+ * in the order docs/server.md gives: `server_shutting_down` to every connection, each agent's own
  * teardown (closing events, bash cancelled, sessions flushed), the registry written, the
  * connections flushed and closed, the socket removed. The exit code (0, or 143/130 after a
  * signal) is the CLI's.

@@ -1,5 +1,5 @@
 /**
- * The server's own commands (DECISIONS, Server commands): validated with their schemas, answered
+ * The server's own commands (docs/server.md, Server commands): validated with their schemas, answered
  * with the response envelope. `attach` writes the replay and `replay_complete` before its
  * response, and nothing else can come between them: from the ring to the response it runs in
  * one turn of the event loop, so live events follow the response.

@@ -1,5 +1,5 @@
 /**
- * The server: connections in, each record routed (DECISIONS, Envelope). Server commands are
+ * The server: connections in, each record routed (docs/server.md, Envelope). Server commands are
  * answered here; `set_event_options` applies to the connection; `extension_ui_response` goes to
  * the agent whose dialog it answers (the first answer wins); every other command goes to an
  * agent's own scheduler, named by `agent` or the connection's only attached agent, and its

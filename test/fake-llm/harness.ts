@@ -12,6 +12,8 @@ import anthropicPlugin from "../../plugins/provider-anthropic/index.js";
 import catalogPlugin from "../../plugins/provider-catalog/index.js";
 import googlePlugin from "../../plugins/provider-google/index.js";
 import openaiPlugin from "../../plugins/provider-openai/index.js";
+import bedrockPlugin from "../../plugins/provider-bedrock/index.js";
+import piMessagesPlugin from "../../plugins/provider-pi-messages/index.js";
 import { expandModels, providerRegistration, readDataFiles } from "../../lib/model-catalog/index.js";
 import type { ProviderRegistration } from "../../lib/provider-kit/index.js";
 import type { Kernel } from "../../kernel/kernel.js";
@@ -41,7 +43,7 @@ export async function removeDir(dir: string): Promise<void> {
 }
 
 /** The built-in provider plugins, in the CLI's order: the catalog (every built-in provider's models) and the adapters. */
-export const VENDOR_PLUGINS: PluginDefinition[] = [catalogPlugin, anthropicPlugin, openaiPlugin, googlePlugin];
+export const VENDOR_PLUGINS: PluginDefinition[] = [catalogPlugin, anthropicPlugin, openaiPlugin, googlePlugin, bedrockPlugin, piMessagesPlugin];
 
 /** Every built-in provider of the shipped catalog, models built, for registry-level tests that boot no kernel. */
 export async function builtinProviders(): Promise<ProviderRegistration[]> {

@@ -42,7 +42,32 @@ const KEYS = {
   AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
   AWS_SECRET_ACCESS_KEY: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
   AWS_REGION: "eu-west-1",
+  AI_GATEWAY_API_KEY: "vercel-key",
+  CLOUDFLARE_API_KEY: "cf-key",
+  CLOUDFLARE_ACCOUNT_ID: "acct-1",
+  CLOUDFLARE_GATEWAY_ID: "gw-1",
+  COPILOT_GITHUB_TOKEN: "gh-token",
+  OPENCODE_API_KEY: "oc-key",
+  META_API_KEY: "meta-key",
+  NVIDIA_API_KEY: "nv-key",
+  BASETEN_API_KEY: "bt-key",
+  ANT_LING_API_KEY: "al-key",
+  RADIUS_API_KEY: "radius-key",
+  MINIMAX_CN_API_KEY: "mmcn-key",
+  ZAI_CODING_CN_API_KEY: "zaicn-key",
+  QWEN_TOKEN_PLAN_TEAM_API_KEY: "qwt-key",
+  QWEN_TOKEN_PLAN_TEAM_CN_API_KEY: "qwtcn-key",
+  // Both individual plans read the region's shared variable when their own is unset (pi's fallback).
+  QWEN_TOKEN_PLAN_API_KEY: "qw-shared",
+  QWEN_TOKEN_PLAN_CN_API_KEY: "qwcn-shared",
+  XIAOMI_API_KEY: "xm-key",
+  XIAOMI_TOKEN_PLAN_AMS_API_KEY: "xm-ams",
+  XIAOMI_TOKEN_PLAN_CN_API_KEY: "xm-cn",
+  XIAOMI_TOKEN_PLAN_SGP_API_KEY: "xm-sgp",
 };
+
+/** A ChatGPT access token as `atomic login openai-codex` stores it: a JWT naming the account. */
+const CODEX_TOKEN = ["e30", Buffer.from(JSON.stringify({ "https://api.openai.com/auth": { chatgpt_account_id: "acct-codex" } })).toString("base64url"), "sig"].join(".");
 
 /** Where each provider's requests go on the fake (the path its real base URL has). */
 const BASE_PATHS: Record<string, string> = {
@@ -54,7 +79,8 @@ const BASE_PATHS: Record<string, string> = {
   cerebras: "/v1",
   xai: "/v1",
   deepseek: "",
-  mistral: "/v1",
+  // pi's meaning: the host root; requests go to <baseUrl>/v1/chat/completions.
+  mistral: "",
   together: "/v1",
   fireworks: "/inference/v1",
   zai: "/api/coding/paas/v4",
@@ -64,6 +90,30 @@ const BASE_PATHS: Record<string, string> = {
   huggingface: "/v1",
   "google-vertex": "",
   "amazon-bedrock": "",
+  "vercel-ai-gateway": "",
+  // The account and gateway ids fill the address from the environment.
+  "cloudflare-ai-gateway": "/v1/{CLOUDFLARE_ACCOUNT_ID}/{CLOUDFLARE_GATEWAY_ID}/compat",
+  "cloudflare-workers-ai": "/client/v4/accounts/{CLOUDFLARE_ACCOUNT_ID}/ai/v1",
+  "github-copilot": "",
+  "openai-codex": "/backend-api",
+  opencode: "/inference/openai/v1",
+  "opencode-go": "/inference/go/openai/v1",
+  meta: "/v1",
+  nvidia: "/v1",
+  baseten: "/v1",
+  "ant-ling": "/v1",
+  radius: "/v1",
+  "minimax-cn": "/anthropic",
+  "moonshotai-cn": "/v1",
+  "zai-coding-cn": "/api/coding/paas/v4",
+  "qwen-token-plan": "/compatible-mode/v1",
+  "qwen-token-plan-cn": "/compatible-mode/v1",
+  "qwen-token-plan-individual": "/compatible-mode/v1",
+  "qwen-token-plan-individual-cn": "/compatible-mode/v1",
+  xiaomi: "/v1",
+  "xiaomi-token-plan-ams": "/v1",
+  "xiaomi-token-plan-cn": "/v1",
+  "xiaomi-token-plan-sgp": "/v1",
 };
 
 beforeAll(async () => {
@@ -73,6 +123,7 @@ beforeAll(async () => {
   (providers.openrouter as Record<string, unknown>).modelOverrides = { "anthropic/claude-sonnet-5.5": { baseUrl: `${fake.url}/api` } };
   (providers.fireworks as Record<string, unknown>).modelOverrides = { "accounts/fireworks/models/minimax-m3": { baseUrl: `${fake.url}/inference` } };
   await writeFile(join(agentDir, "models.json"), JSON.stringify({ providers }));
+  await writeFile(join(agentDir, "auth.json"), JSON.stringify({ "openai-codex": { type: "api_key", key: CODEX_TOKEN } }));
   const env = { ...KEYS, AZURE_OPENAI_BASE_URL: `${fake.url}/openai/v1`, AZURE_OPENAI_DEPLOYMENT_NAME_MAP: "gpt-6.2-sol=team-sol" };
   kernel = await bootKernel({ agentDir, env, plugins: VENDOR_PLUGINS });
 });
@@ -227,6 +278,144 @@ const CASES: Case[] = [
     body: (body) => expect(body.generationConfig.thinkingConfig).toEqual({ includeThoughts: true, thinkingLevel: "HIGH" }),
   },
   {
+    provider: "vercel-ai-gateway",
+    path: "/v1/messages",
+    auth: xApiKey("vercel-key"),
+    body: (body) => expect(body).toMatchObject({ model: "zai/glm-5.3", thinking: { type: "enabled", budget_tokens: expect.any(Number) } }),
+  },
+  {
+    provider: "cloudflare-ai-gateway",
+    path: "/v1/acct-1/gw-1/compat/chat/completions",
+    // The gateway's own header carries the key; the SDK's Authorization is removed.
+    auth: (request) => {
+      expect(header(request, "cf-aig-authorization")).toBe("Bearer cf-key");
+      expect(header(request, "authorization")).toBeUndefined();
+    },
+    body: (body) => expect(body).toMatchObject({ model: "workers-ai/@cf/moonshotai/kimi-k2.7-code", max_tokens: expect.any(Number) }),
+  },
+  {
+    provider: "cloudflare-workers-ai",
+    path: "/client/v4/accounts/acct-1/ai/v1/chat/completions",
+    auth: bearer("cf-key"),
+    body: (body) => expect(body.model).toBe("@cf/moonshotai/kimi-k2.7-code"),
+  },
+  {
+    provider: "github-copilot",
+    path: "/responses",
+    auth: (request) => {
+      expect(header(request, "authorization")).toBe("Bearer gh-token");
+      // Copilot's client headers (catalog data) and who started the request.
+      expect(request.headers).toMatchObject({
+        "copilot-integration-id": "vscode-chat",
+        "editor-version": "vscode/1.107.0",
+        "x-initiator": "user",
+        "openai-intent": "conversation-edits",
+      });
+    },
+    body: (body) => expect(body).toMatchObject({ model: "gpt-6.1-sol", reasoning: { effort: "high" } }),
+  },
+  {
+    provider: "github-copilot",
+    id: "claude-opus-5.5",
+    path: "/v1/messages",
+    // The Anthropic route takes the Copilot token as a bearer token (pi).
+    auth: bearer("gh-token"),
+    body: (body) => expect(body.model).toBe("claude-opus-5.5"),
+  },
+  {
+    provider: "openai-codex",
+    path: "/backend-api/codex/responses",
+    auth: (request) => {
+      expect(header(request, "authorization")).toBe(`Bearer ${CODEX_TOKEN}`);
+      expect(request.headers).toMatchObject({ "chatgpt-account-id": "acct-codex", "openai-beta": "responses=experimental", originator: "pi" });
+    },
+    body: (body) => {
+      expect(body).toMatchObject({
+        model: "gpt-6.2-sol",
+        store: false,
+        text: { verbosity: "low" },
+        include: ["reasoning.encrypted_content"],
+        tool_choice: "auto",
+        parallel_tool_calls: true,
+      });
+      // The system prompt is the leading developer item, not `instructions`.
+      expect(body.instructions).toBeUndefined();
+      expect(body.input[0]).toEqual({ role: "developer", content: "You are a test." });
+    },
+  },
+  { provider: "opencode", path: "/inference/openai/v1/chat/completions", auth: bearer("oc-key"), body: (body) => expect(body.model).toBe("kimi-k2.7-code") },
+  { provider: "opencode-go", path: "/inference/go/openai/v1/chat/completions", auth: bearer("oc-key"), body: (body) => expect(body.model).toBe("kimi-k3.1-pro") },
+  { provider: "meta", path: "/v1/responses", auth: bearer("meta-key"), body: (body) => expect(body).toMatchObject({ model: "muse-spark-1.3", reasoning: { effort: "high" } }) },
+  { provider: "nvidia", path: "/v1/chat/completions", auth: bearer("nv-key"), body: (body) => expect(body.model).toBe("nvidia/nemotron-3.5-super-vl-120b-a12b") },
+  {
+    provider: "baseten",
+    path: "/v1/chat/completions",
+    auth: bearer("bt-key"),
+    body: (body) => expect(body).toMatchObject({ model: "zai-org/GLM-5.3", reasoning_effort: "high" }),
+  },
+  {
+    provider: "ant-ling",
+    path: "/v1/chat/completions",
+    auth: bearer("al-key"),
+    body: (body) => expect(body).toMatchObject({ model: "Ring-2.6-1T", reasoning: { effort: "high" } }),
+  },
+  {
+    provider: "radius",
+    path: "/v1/messages",
+    auth: bearer("radius-key"),
+    // pi's protocol: the model, the context as pi's messages, the options.
+    body: (body) =>
+      expect(body).toMatchObject({
+        model: "balanced",
+        context: { systemPrompt: "You are a test.", messages: [{ role: "user", content: "Hello" }] },
+        options: { reasoning: "high" },
+      }),
+  },
+  { provider: "minimax-cn", path: "/anthropic/v1/messages", auth: xApiKey("mmcn-key"), body: (body) => expect(body.model).toBe("MiniMax-M3") },
+  {
+    provider: "moonshotai-cn",
+    path: "/v1/chat/completions",
+    auth: bearer("ms-key"),
+    body: (body) => expect(body).toMatchObject({ model: "kimi-k2.7-code", thinking: { type: "enabled" } }),
+  },
+  {
+    provider: "zai-coding-cn",
+    path: "/api/coding/paas/v4/chat/completions",
+    auth: bearer("zaicn-key"),
+    body: (body) => expect(body).toMatchObject({ model: "glm-5.3", thinking: { type: "enabled" } }),
+  },
+  {
+    provider: "qwen-token-plan",
+    path: "/compatible-mode/v1/chat/completions",
+    auth: bearer("qwt-key"),
+    body: (body) => expect(body).toMatchObject({ model: "qwen3.8-max", enable_thinking: true }),
+  },
+  { provider: "qwen-token-plan-cn", path: "/compatible-mode/v1/chat/completions", auth: bearer("qwtcn-key"), body: (body) => expect(body.model).toBe("qwen3.8-max") },
+  { provider: "qwen-token-plan-individual", path: "/compatible-mode/v1/chat/completions", auth: bearer("qw-shared"), body: (body) => expect(body.model).toBe("qwen3.8-max") },
+  { provider: "qwen-token-plan-individual-cn", path: "/compatible-mode/v1/chat/completions", auth: bearer("qwcn-shared"), body: (body) => expect(body.model).toBe("qwen3.8-max") },
+  {
+    provider: "xiaomi",
+    path: "/v1/chat/completions",
+    auth: bearer("xm-key"),
+    body: (body) => expect(body).toMatchObject({ model: "mimo-v2.6-pro", thinking: { type: "enabled" } }),
+  },
+  { provider: "xiaomi-token-plan-ams", path: "/v1/chat/completions", auth: bearer("xm-ams"), body: (body) => expect(body.model).toBe("mimo-v2.6-pro") },
+  { provider: "xiaomi-token-plan-cn", path: "/v1/chat/completions", auth: bearer("xm-cn"), body: (body) => expect(body.model).toBe("mimo-v2.6-pro") },
+  { provider: "xiaomi-token-plan-sgp", path: "/v1/chat/completions", auth: bearer("xm-sgp"), body: (body) => expect(body.model).toBe("mimo-v2.6-pro") },
+  {
+    provider: "amazon-bedrock",
+    id: "amazon.nova-pro-v1:0",
+    path: /^\/model\/amazon\.nova-pro-v1(:|%3A)0\/converse-stream$/,
+    // The Converse API through the AWS SDK: SigV4 in the configured region.
+    auth: (request) => expect(header(request, "authorization")).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/bedrock\/aws4_request, /),
+    body: (body) =>
+      expect(body).toMatchObject({
+        system: [{ text: "You are a test." }],
+        messages: [{ role: "user", content: [{ text: "Hello" }] }],
+        inferenceConfig: { maxTokens: expect.any(Number) },
+      }),
+  },
+  {
     provider: "amazon-bedrock",
     path: "/model/us.anthropic.claude-opus-5-5/invoke-with-response-stream",
     // SigV4 with the environment's keys, in its region, for the bedrock service.
@@ -258,7 +447,8 @@ describe("built-in providers over HTTP (official SDKs, loopback fake)", () => {
     const target = model(c.provider, c.id);
     const { request, message } = await call(target);
     expect(request.method).toBe("POST");
-    expect(request.path).toEqual(c.path);
+    if (typeof c.path === "string") expect(request.path).toEqual(c.path);
+    else expect(request.path).toMatch(c.path);
     c.auth(request);
     c.body?.(request.body, request);
     expect(message.content.filter((block) => block.type === "text")).toEqual([expect.objectContaining({ text: "Hello from the fake" })]);

@@ -15,7 +15,10 @@ export function renderOpenAiChat(reply: FakeReply, ctx: RenderContext): Rendered
     frames.push(sse({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] }));
   chunk({ role: "assistant", content: "" });
   const reasoningField = reply.reasoningField ?? "reasoning_content";
-  if (reply.thinking !== undefined) for (const part of chunksOf(reply.thinking)) chunk({ [reasoningField]: part });
+  if (reply.thinking !== undefined) {
+    for (const part of chunksOf(reply.thinking))
+      chunk(reply.thinkingChunks ? { content: [{ type: "thinking", thinking: [{ type: "text", text: part }] }] } : { [reasoningField]: part });
+  }
   if (reply.text !== undefined) for (const part of chunksOf(reply.text, reply.textChunks)) chunk({ content: part });
   (reply.toolCalls ?? []).forEach((call, index) => {
     // The id and name come only on a call's first fragment, as OpenAI sends them.
@@ -34,18 +37,16 @@ export function renderOpenAiChat(reply: FakeReply, ctx: RenderContext): Rendered
     return { frames, malformedAfter: 1 };
   }
   chunk({}, reply.finishReason ?? CHAT_FINISH[stopOf(reply)]);
-  frames.push(
-    sse({
-      ...base,
-      choices: [],
-      usage: {
-        prompt_tokens: usage.input + usage.cacheRead,
-        completion_tokens: usage.output,
-        total_tokens: usage.input + usage.cacheRead + usage.output,
-        prompt_tokens_details: { cached_tokens: usage.cacheRead },
-      },
-    }),
-  );
+  const usageRecord =
+    reply.chatUsage !== undefined
+      ? reply.chatUsage
+      : {
+          prompt_tokens: usage.input + usage.cacheRead,
+          completion_tokens: usage.output,
+          total_tokens: usage.input + usage.cacheRead + usage.output,
+          prompt_tokens_details: { cached_tokens: usage.cacheRead },
+        };
+  if (usageRecord) frames.push(sse({ ...base, choices: [], usage: usageRecord }));
   frames.push(sse("[DONE]"));
   return { frames, malformedAfter: 1 };
 }

@@ -18,7 +18,10 @@ import { MALFORMED_DATA, sse, type RenderContext, type Rendered } from "./render
 import { googleError, renderGoogle } from "./render-google.js";
 import { openAiError, renderOpenAiChat, renderOpenAiResponses } from "./render-openai.js";
 import { EVENTSTREAM_TYPE, bedrockError, bedrockFrame, renderBedrock } from "./render-bedrock.js";
+import { renderConverse } from "./render-converse.js";
+import { piMessagesError, renderPiMessages } from "./render-pi-messages.js";
 import type { FakeReply, RecordedRequest, ReplySource, WireFormat } from "./types.js";
+import { hangTimeout } from "../helpers/hang.js";
 
 export type { FakeReply, FakeToolCall, FakeUsage, RecordedRequest, ReplySource, WireFormat } from "./types.js";
 
@@ -47,6 +50,8 @@ const RENDER: Record<WireFormat, (reply: FakeReply, ctx: RenderContext) => Rende
   "openai-responses": renderOpenAiResponses,
   google: renderGoogle,
   bedrock: renderBedrock,
+  "bedrock-converse": renderConverse,
+  "pi-messages": renderPiMessages,
 };
 const ERROR_BODY: Record<WireFormat, (status: number, message: string) => string> = {
   anthropic: anthropicError,
@@ -54,14 +59,18 @@ const ERROR_BODY: Record<WireFormat, (status: number, message: string) => string
   "openai-responses": openAiError,
   google: googleError,
   bedrock: bedrockError,
+  "bedrock-converse": bedrockError,
+  "pi-messages": piMessagesError,
 };
 
-export function wireFormatOf(path: string): WireFormat | "unknown" {
-  if (path.endsWith("/messages")) return "anthropic";
+export function wireFormatOf(path: string, body?: unknown): WireFormat | "unknown" {
+  // pi's protocol posts `{model, context, options}` to `<base>/messages` too.
+  if (path.endsWith("/messages")) return (body as { context?: unknown } | undefined)?.context !== undefined ? "pi-messages" : "anthropic";
   if (path.endsWith("/chat/completions")) return "openai-chat";
   if (path.endsWith("/responses")) return "openai-responses";
   if (path.includes(":streamGenerateContent")) return "google";
   if (path.endsWith("/invoke-with-response-stream")) return "bedrock";
+  if (path.endsWith("/converse-stream")) return "bedrock-converse";
   return "unknown";
 }
 
@@ -80,13 +89,13 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const format = wireFormatOf(url.pathname);
     let body: unknown = raw;
     try {
       body = raw === "" ? undefined : JSON.parse(raw);
     } catch {
       /* keep the raw text */
     }
+    const format = wireFormatOf(url.pathname, body);
     const recorded: RecordedRequest = {
       method: req.method ?? "GET",
       path: url.pathname,
@@ -122,13 +131,13 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
-  const waitFor = (test: () => boolean, timeoutMs: number, what: string) =>
+  const waitFor = (test: () => boolean, timeoutMs: number | undefined, what: string) =>
     new Promise<void>((resolve, reject) => {
       if (test()) return resolve();
       const timer = setTimeout(() => {
         listeners.delete(check);
         reject(new Error(`Fake LLM: timed out waiting for ${what}`));
-      }, timeoutMs);
+      }, hangTimeout(timeoutMs));
       const check = () => {
         if (!test()) return;
         clearTimeout(timer);
@@ -145,8 +154,8 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     setDefault: (reply) => void (fallback = reply),
     listModels: (models) => void (modelList = models),
     pending: () => queue.length,
-    waitForRequests: (count, timeoutMs = 5000) => waitFor(() => requests.length >= count, timeoutMs, `${count} requests`),
-    waitForDisconnect: (index, timeoutMs = 5000) => waitFor(() => Boolean(requests[index ?? requests.length - 1]?.disconnected), timeoutMs, `a client disconnect`),
+    waitForRequests: (count, timeoutMs) => waitFor(() => requests.length >= count, timeoutMs, `${count} requests`),
+    waitForDisconnect: (index, timeoutMs) => waitFor(() => Boolean(requests[index ?? requests.length - 1]?.disconnected), timeoutMs, `a client disconnect`),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -164,11 +173,12 @@ async function respond(res: ServerResponse, format: WireFormat, reply: FakeReply
   const rendered = RENDER[format](reply, ctx);
   let frames = rendered.frames;
   if (reply.malformed) {
-    const broken = format === "bedrock" ? bedrockFrame(MALFORMED_DATA) : sse(MALFORMED_DATA, format === "anthropic" ? "content_block_delta" : undefined);
+    const broken =
+      format === "bedrock" || format === "bedrock-converse" ? bedrockFrame(MALFORMED_DATA) : sse(MALFORMED_DATA, format === "anthropic" ? "content_block_delta" : undefined);
     frames = [...frames.slice(0, rendered.malformedAfter), broken];
   }
   const stallAt = reply.stall === true ? 3 : reply.stall;
-  const type = format === "bedrock" ? EVENTSTREAM_TYPE : "text/event-stream";
+  const type = format === "bedrock" || format === "bedrock-converse" ? EVENTSTREAM_TYPE : "text/event-stream";
   res.writeHead(200, { "content-type": type, "cache-control": "no-cache", connection: "keep-alive", ...reply.headers });
   for (let i = 0; i < frames.length; i++) {
     if (stallAt !== undefined && i >= stallAt) {
@@ -191,7 +201,7 @@ function defaultErrorMessage(status: number): string {
 }
 
 function modelOf(format: WireFormat, path: string, body: unknown): string {
-  if (format === "bedrock") return decodeURIComponent(path.split("/model/")[1]?.split("/")[0] ?? "unknown");
+  if (format === "bedrock" || format === "bedrock-converse") return decodeURIComponent(path.split("/model/")[1]?.split("/")[0] ?? "unknown");
   if (format === "google") return decodeURIComponent(path.split("/models/")[1]?.split(":")[0] ?? "unknown");
   return String((body as { model?: unknown } | undefined)?.model ?? "unknown");
 }

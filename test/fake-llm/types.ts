@@ -50,6 +50,10 @@ export interface FakeReply {
   streamErrorBody?: unknown;
   /** Chat Completions: the raw `finish_reason` to end with (e.g. "network_error"). */
   finishReason?: string;
+  /** Chat Completions: the raw `usage` object of the usage chunk (a provider's own fields); null sends no usage chunk. */
+  chatUsage?: Record<string, unknown> | null;
+  /** Chat Completions: thinking streamed as Mistral's content chunks (`{type:"thinking",thinking:[{type:"text",text}]}`). */
+  thinkingChunks?: true;
   /** Chat Completions: the delta field thinking streams in (default `reasoning_content`). */
   reasoningField?: string;
   /** Chat Completions (OpenRouter): `reasoning_details` sent with each tool call, keyed to its id. */
@@ -62,7 +66,7 @@ export interface FakeReply {
 
 export type ReplySource = FakeReply | ((request: RecordedRequest) => FakeReply);
 
-export type WireFormat = "anthropic" | "openai-chat" | "openai-responses" | "google" | "bedrock";
+export type WireFormat = "anthropic" | "openai-chat" | "openai-responses" | "google" | "bedrock" | "bedrock-converse" | "pi-messages";
 
 export interface RecordedRequest {
   method: string;

@@ -74,8 +74,15 @@ describe("newest models (pi 1.6's facts)", () => {
     expect(find(google, "gemini-4-argon")).toMatchObject({ maxTokens: 32_768, cost: { input: 2, output: 10, cacheRead: 0.1 } });
   });
 
-  it("lists no model shut down by the check date", () => {
-    const ids = [...anthropic.registration.models, ...openai.registration.models, ...google.registration.models].map((m) => m.id);
-    for (const gone of ["claude-sonnet-4-5", "o4-mini", "gpt-5", "o3", "gemini-2.5-pro", "gemini-2.5-flash", "gemini-3-pro-preview"]) expect(ids).not.toContain(gone);
+  it("lists pi's older models (as pi does) after every current one, so a default or a fuzzy pattern never lands on them", () => {
+    const cases: [typeof anthropic, string, string[]][] = [
+      [anthropic, "claude-haiku-4-5", ["claude-sonnet-4-5", "claude-sonnet-4-5-20250929"]],
+      [openai, "gpt-4o-mini", ["gpt-5", "gpt-4", "chat-latest"]],
+      [google, "gemini-2.5-flash-lite", ["gemini-2.5-pro", "gemini-2.5-flash", "gemini-3-flash-preview"]],
+    ];
+    for (const [table, lastCurrent, older] of cases) {
+      const ids = table.registration.models.map((m) => m.id);
+      for (const id of older) expect(ids.indexOf(id), id).toBeGreaterThan(ids.indexOf(lastCurrent));
+    }
   });
 });

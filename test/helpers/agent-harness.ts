@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import type { ProbeLog } from "../fixtures/loop-probe.js";
 import { RpcClient, tempDir, writeCassette, type Record_ } from "./rpc-client.js";
+import { hangTimeout } from "./hang.js";
 
 export const PROBE_PLUGIN = resolve(import.meta.dirname, "../fixtures/loop-probe.ts");
 
@@ -46,8 +47,8 @@ export async function promptAndSettle(client: RpcClient, message: string, extra:
 }
 
 /** Waits until get_state says the agent is idle (after retries and continuations). */
-export async function waitIdle(client: RpcClient, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+export async function waitIdle(client: RpcClient, timeoutMs?: number): Promise<void> {
+  const deadline = Date.now() + hangTimeout(timeoutMs);
   for (;;) {
     const state = await client.request({ type: "get_state" });
     if ((state.data as { isStreaming: boolean }).isStreaming === false) return;

@@ -8,6 +8,7 @@ import type { FakeLlm, RecordedRequest } from "../fake-llm/server.js";
 import { writeModelsJson } from "../fake-llm/server.js";
 import { useFakeLlm } from "./use-fake-llm.js";
 import { RpcClient, tempDir, type Record_ } from "./rpc-client.js";
+import { hangTimeout } from "./hang.js";
 
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
 
@@ -64,8 +65,8 @@ export async function stopAgent(client: RpcClient): Promise<void> {
 }
 
 /** Resolves once stderr (read asynchronously from stdout) contains `text`. */
-export async function stderrContains(client: RpcClient, text: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+export async function stderrContains(client: RpcClient, text: string, timeoutMs?: number): Promise<void> {
+  const deadline = Date.now() + hangTimeout(timeoutMs);
   while (!client.stderr.includes(text)) {
     if (Date.now() > deadline) throw new Error(`stderr never contained ${JSON.stringify(text)}; it has:\n${client.stderr.slice(-2000)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -12,6 +12,7 @@ import { dirname, join, resolve } from "node:path";
 import type { RecordedRequest } from "../fake-llm/server.js";
 import type { RpcClient } from "./rpc-client.js";
 import { registerStopper } from "./temp.js";
+import { hangTimeout } from "./hang.js";
 
 const require = createRequire(import.meta.url);
 const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
@@ -21,7 +22,8 @@ export const FILESYSTEM = join(packageDir("@modelcontextprotocol/server-filesyst
 export const PROBE = resolve(import.meta.dirname, "../fixtures/mcp/probe-server.mjs");
 
 export const everythingStdio = () => ({ command: process.execPath, args: [EVERYTHING, "stdio"] });
-export const probeStdio = (...args: string[]) => ({ command: process.execPath, args: [PROBE, ...args] });
+/** A stdio server gets only the variables its entry names (and HOME, PATH, ...): the probe's log is named. */
+export const probeStdio = (...args: string[]) => ({ command: process.execPath, args: [PROBE, ...args], env: { PROBE_LOG: "${PROBE_LOG:-}" } });
 
 export function writeMcpJson(dir: string, servers: Record<string, unknown>, file = join(dir, "mcp.json")): string {
   mkdirSync(dirname(file), { recursive: true });
@@ -74,8 +76,8 @@ export interface ServerReport {
 }
 
 /** Polls get_mcp_servers until `done` holds (or fails after `timeoutMs`). */
-export async function waitForServers(client: RpcClient, done: (servers: ServerReport[]) => boolean, timeoutMs = 20_000): Promise<{ servers: ServerReport[]; errors: string[] }> {
-  const deadline = Date.now() + timeoutMs;
+export async function waitForServers(client: RpcClient, done: (servers: ServerReport[]) => boolean, timeoutMs?: number): Promise<{ servers: ServerReport[]; errors: string[] }> {
+  const deadline = Date.now() + hangTimeout(timeoutMs);
   for (;;) {
     const status = (await client.ok({ type: "get_mcp_servers" })) as { servers: ServerReport[]; errors: string[] };
     if (done(status.servers)) return status;

@@ -11,6 +11,7 @@ import type { FakeLlm, ReplySource } from "../fake-llm/server.js";
 import { writeModelsJson } from "../fake-llm/server.js";
 import { RpcClient, tempDir, type Record_ } from "./rpc-client.js";
 import { registerStopper } from "./temp.js";
+import { hangTimeout } from "./hang.js";
 
 export const PI_16 = resolve(import.meta.dirname, "../../node_modules/@earendil-works/pi-coding-agent");
 
@@ -84,7 +85,7 @@ class PlainClient implements Client {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`pi: timed out waiting for a record; last: ${JSON.stringify(this.records.slice(-3)).slice(0, 1500)}\nstderr: ${this.stderr.slice(-1500)}`)),
-        timeoutMs,
+        hangTimeout(timeoutMs),
       );
       this.#waiters.push({ match, from, resolve: (record) => (clearTimeout(timer), resolve(record)) });
     });

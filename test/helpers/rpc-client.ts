@@ -11,6 +11,7 @@ export { tempDir } from "./temp.js";
 
 import { NODE } from "./node.js";
 import { ProtocolChecker } from "./protocol.js";
+import { hangTimeout } from "./hang.js";
 import { isRpcLaunch, spawnViaServer, viaServer } from "./via-server.js";
 
 export const CLI = resolve(import.meta.dirname, "../../dist/cli/atomic.cjs");
@@ -67,7 +68,9 @@ export class RpcClient {
   readonly #uncheckedSends: boolean;
   #retired = false;
   #pending: Buffer[] = [];
-  #waiters: { match: (r: Record_) => boolean; resolve: (r: Record_) => void; from: number }[] = [];
+  #waiters: { match: (r: Record_) => boolean; resolve: (r: Record_) => void; reject: (error: Error) => void; from: number }[] = [];
+  /** Set once stdout closed: no record can come any more, so waiting fails at once instead of at its timeout. */
+  #closed: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   #nextId = 1;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
@@ -96,6 +99,11 @@ export class RpcClient {
           return result;
         })
       : exit;
+    // "close": the process is gone and its stdout fully read, so every record it wrote is in.
+    this.child.once("close", (code, signal) => {
+      this.#closed = { code, signal };
+      for (const waiter of this.#waiters.splice(0)) waiter.reject(this.#goneError());
+    });
     // A client a test forgot to close is killed before its folders are removed.
     const unregister = registerStopper(() => (this.child.exitCode === null && this.child.signalCode === null ? (this.child.kill("SIGKILL"), this.exited) : this.exited));
     void this.exited.then(unregister);
@@ -175,13 +183,19 @@ export class RpcClient {
   /** Resolves with the first record (at or after index `from`) that matches. */
   waitFor(match: (r: Record_) => boolean, timeoutMs = 20_000, from = 0): Promise<Record_> {
     for (let i = from; i < this.records.length; i++) if (match(this.records[i]!)) return Promise.resolve(this.records[i]!);
+    if (this.#closed) return Promise.reject(this.#goneError());
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`timed out waiting for a record; last records: ${JSON.stringify(this.records.slice(-5)).slice(0, 2000)}\nstderr: ${this.stderr.slice(-2000)}`)),
-        timeoutMs,
+        hangTimeout(timeoutMs),
       );
-      this.#waiters.push({ match, from, resolve: (r) => (clearTimeout(timer), resolve(r)) });
+      this.#waiters.push({ match, from, resolve: (r) => (clearTimeout(timer), resolve(r)), reject: (error) => (clearTimeout(timer), reject(error)) });
     });
+  }
+
+  #goneError(): Error {
+    const how = this.#closed?.signal ? `was killed by ${this.#closed.signal}` : `exited with code ${this.#closed?.code}`;
+    return new Error(`the CLI ${how} before the awaited record; last records: ${JSON.stringify(this.records.slice(-5)).slice(0, 2000)}\nstderr: ${this.stderr.slice(-2000)}`);
   }
 
   waitForEvent(type: string, timeoutMs = 20_000, from = 0): Promise<Record_> {

@@ -223,6 +223,31 @@ export type ExtensionUiResolvedEvent = {
   reason: "answered" | "timeout" | "aborted";
 };
 
+/** A login started with `login` moved on: where to sign in, a step, or its end. */
+export type LoginUpdateEvent = {
+  type: "login_update";
+  /** The login (from the `login` response). */
+  loginId: string;
+  /** The provider being signed in to. */
+  provider: string;
+  /** auth_url / device_code: where to sign in; progress: a step; succeeded: the login is stored in auth.json; failed / cancelled: it ended without one. */
+  status: "auth_url" | "device_code" | "progress" | "succeeded" | "failed" | "cancelled";
+  /** auth_url: the address to open in a browser. */
+  url?: string;
+  /** auth_url: what to do there (and that a redirect URL may be pasted back). */
+  instructions?: string;
+  /** device_code: the code to enter. */
+  userCode?: string;
+  /** device_code: where to enter it. */
+  verificationUri?: string;
+  /** device_code: how often Atomic checks whether it was entered. */
+  intervalSeconds?: number;
+  /** device_code: how long the code is valid. */
+  expiresInSeconds?: number;
+  /** progress: the step; failed / cancelled: why. */
+  message?: string;
+};
+
 /** A message is complete. */
 export type MessageEndEvent = {
   type: "message_end";
@@ -414,6 +439,8 @@ export type ToolExecutionEndEvent = {
   isError: boolean;
   /** How long the tool's execute() took, in whole milliseconds (monotonic clock); absent when the tool did not run. */
   durationMs?: number;
+  /** The id of the tool call that made this one (a codemode script's calls); absent for the model's own calls. */
+  parentToolCallId?: string;
 };
 
 /** A tool starts running. */
@@ -425,6 +452,8 @@ export type ToolExecutionStartEvent = {
   toolName: string;
   /** Its arguments, as the model wrote them. */
   args: unknown;
+  /** The id of the tool call that made this one (a codemode script's calls); absent for the model's own calls. */
+  parentToolCallId?: string;
 };
 
 /** A running tool reports progress (bash: its output so far). */
@@ -443,6 +472,8 @@ export type ToolExecutionUpdateEvent = {
     /** Structured data for clients (a diff, truncation facts); never shown to the model. */
     details?: unknown;
   };
+  /** The id of the tool call that made this one (a codemode script's calls); absent for the model's own calls. */
+  parentToolCallId?: string;
 };
 
 /** A turn ended: its reply and the results of the tools it called. */
@@ -460,4 +491,4 @@ export type TurnStartEvent = {
 };
 
 /** Every event, discriminated by `type`. */
-export type Event = AgentClosedEvent | AgentEndEvent | AgentSettledEvent | AgentStartEvent | AutoRetryEndEvent | AutoRetryStartEvent | BashExecutionUpdateEvent | ClientLaggedEvent | CompactionEndEvent | CompactionStartEvent | ConnectionClosingEvent | EntryAppendedEvent | ExtensionErrorEvent | ExtensionUiRequestEvent | ExtensionUiResolvedEvent | MessageEndEvent | MessageStartEvent | MessageUpdateEvent | QueueUpdateEvent | ReplayCompleteEvent | ServerHelloEvent | ServerShuttingDownEvent | SessionInfoChangedEvent | SessionWriteErrorEvent | SummarizationRetryAttemptStartEvent | SummarizationRetryFinishedEvent | SummarizationRetryScheduledEvent | ThinkingLevelChangedEvent | ToolExecutionEndEvent | ToolExecutionStartEvent | ToolExecutionUpdateEvent | TurnEndEvent | TurnStartEvent;
+export type Event = AgentClosedEvent | AgentEndEvent | AgentSettledEvent | AgentStartEvent | AutoRetryEndEvent | AutoRetryStartEvent | BashExecutionUpdateEvent | ClientLaggedEvent | CompactionEndEvent | CompactionStartEvent | ConnectionClosingEvent | EntryAppendedEvent | ExtensionErrorEvent | ExtensionUiRequestEvent | ExtensionUiResolvedEvent | LoginUpdateEvent | MessageEndEvent | MessageStartEvent | MessageUpdateEvent | QueueUpdateEvent | ReplayCompleteEvent | ServerHelloEvent | ServerShuttingDownEvent | SessionInfoChangedEvent | SessionWriteErrorEvent | SummarizationRetryAttemptStartEvent | SummarizationRetryFinishedEvent | SummarizationRetryScheduledEvent | ThinkingLevelChangedEvent | ToolExecutionEndEvent | ToolExecutionStartEvent | ToolExecutionUpdateEvent | TurnEndEvent | TurnStartEvent;

@@ -69,7 +69,7 @@ export type Usage = {
     cacheRead: number;
     /** For tokens written to the provider's prompt cache. */
     cacheWrite: number;
-    /** The sum. */
+    /** The sum; or what the provider billed, when it reports that (OpenRouter). */
     total: number;
   };
 };

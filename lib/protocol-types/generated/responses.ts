@@ -84,7 +84,7 @@ export type AgentListResponse = {
     agents: Array<{
       /** The server's name for an agent: "a_" and 10 base32 characters, stable across restarts. */
       agent: string;
-      /** The label given at `agent_open`. */
+      /** Its session's display name. */
       name?: string;
       /** Its working folder. */
       cwd: string;
@@ -445,6 +445,37 @@ export type GetLastAssistantTextResponse = {
   };
 };
 
+/** The successful response to `get_login_providers`. */
+export type GetLoginProvidersResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "get_login_providers";
+  /** The command succeeded. */
+  success: true;
+  data: {
+    /** In pi's order. */
+    providers: Array<{
+      /** The provider id (as in `set_model`). */
+      provider: string;
+      /** What the login signs in to. */
+      name: string;
+      /** Its methods; the first is the default. */
+      methods: Array<{
+        /** What `login` takes as `method`. */
+        id: "browser" | "copy_code" | "device_code";
+        /** What the method does, for a person. */
+        label: string;
+      }>;
+      /** auth.json holds a login for it. */
+      loggedIn: boolean;
+      /** When the stored access token stops being used (ms since the epoch); it is refreshed before then. */
+      expires?: number;
+    }>;
+  };
+};
+
 /** The successful response to `get_mcp_servers`. */
 export type GetMcpServersResponse = {
   /** Any string or number; echoed exactly in the command's response. */
@@ -472,8 +503,8 @@ export type GetMcpServersResponse = {
       state: "disabled" | "pending" | "connecting" | "connected" | "disconnected" | "failed";
       /** Why the last connection failed or dropped. */
       error?: string;
-      /** The server's exposure (tools may differ: toolExposure): direct (offered to the model), deferred (found with tool_search) or hidden. */
-      exposure: "direct" | "deferred" | "hidden";
+      /** The server's exposure (tools may differ: toolExposure): direct (offered to the model), codemode (called from codemode scripts), deferred (found with tool_search) or hidden. */
+      exposure: "direct" | "codemode" | "deferred" | "hidden";
       /** The description its entry gives. */
       description?: string;
       /** First line of the instructions the server sent. */
@@ -488,9 +519,11 @@ export type GetMcpServersResponse = {
         toolName: string;
         /** The first line of the tool's description. */
         description?: string;
-        /** The tool's exposure: direct (offered to the model), deferred (found with tool_search) or hidden. */
-        exposure: "direct" | "deferred" | "hidden";
-        /** Registered with the agent (direct tools once listed, deferred ones once tool_search loaded them). */
+        /** How the model reaches the tool now (deferred for a direct tool past the caps of settings mcp.directTools): direct (offered to the model), codemode (called from codemode scripts), deferred (found with tool_search) or hidden. */
+        exposure: "direct" | "codemode" | "deferred" | "hidden";
+        /** True for a direct tool past the caps of settings mcp.directTools: the model finds it with tool_search (and codemode scripts call it). */
+        capped?: boolean;
+        /** Offered to the model: direct tools once listed, codemode and deferred ones (and capped direct ones) once tool_search loaded them. */
         loaded: boolean;
       }>;
     }>;
@@ -595,6 +628,23 @@ export type GetStateResponse = {
     modelFallbackReason?: string;
     /** Why prompts are refused, and what to change (with modelFallbackReason). */
     modelFallbackMessage?: string;
+    /** The sandbox policy in force for the model's commands and file tools. */
+    sandbox: {
+      /** "off" (the default, as pi: commands and file tools run with the user's rights), "read-only" or "workspace-write". */
+      mode: "off" | "read-only" | "workspace-write";
+      /** false: no network; true: the host's; a list: only these hosts, through Atomic's proxy. */
+      network: boolean | string[];
+      /** Writable besides the workspace and the private /tmp (workspace-write). */
+      writableRoots: string[];
+      /** Never readable by the model's commands and file tools (the agent's credentials and the usual secret folders always). */
+      denyRead: string[];
+      /** "on-request": the model may ask the client to run one command outside the sandbox. */
+      approval: "never" | "on-request";
+      /** How commands are confined here. */
+      enforcement: "none" | "bubblewrap" | "sandbox-exec";
+      /** Why the sandbox cannot start: commands the model starts are refused (never run unconfined). */
+      unavailable?: string;
+    };
     /** Absent for an in-memory session (--no-session). */
     sessionFile?: string;
     /** Absent until set_session_name or --name. */
@@ -653,6 +703,90 @@ export type ListSessionsResponse = {
   data: {
     /** Newest first (by modified). */
     sessions: SessionInfo[];
+  };
+};
+
+/** The successful response to `login`. */
+export type LoginResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "login";
+  /** The command succeeded. */
+  success: true;
+  data: {
+    /** Names this login in `login_input`, `login_cancel` and `login_update` events. */
+    loginId: string;
+    /** The provider. */
+    provider: string;
+    /** The method used (browser, copy_code, device_code). */
+    method: string;
+    /** auth_url: open `url`; device_code: enter `userCode` at `verificationUri`. */
+    kind: "auth_url" | "device_code";
+    /** auth_url: the address to open in a browser. */
+    url?: string;
+    /** auth_url: what to do there (and that a redirect URL may be pasted back). */
+    instructions?: string;
+    /** device_code: the code to enter. */
+    userCode?: string;
+    /** device_code: where to enter it. */
+    verificationUri?: string;
+    /** device_code: how often Atomic checks whether it was entered. */
+    intervalSeconds?: number;
+    /** device_code: how long the code is valid. */
+    expiresInSeconds?: number;
+    /** True when the login also takes the redirect URL (or code) pasted through `login_input`: the fallback when the browser cannot reach this machine. */
+    acceptsInput: boolean;
+  };
+};
+
+/** The successful response to `login_cancel`. */
+export type LoginCancelResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "login_cancel";
+  /** The command succeeded. */
+  success: true;
+  data: {
+    /** A running login was stopped. */
+    cancelled: boolean;
+  };
+};
+
+/** The successful response to `login_input`. */
+export type LoginInputResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "login_input";
+  /** The command succeeded. */
+  success: true;
+  data: {
+    /** The provider now logged in to (its login is stored in auth.json). */
+    provider: string;
+    /** When the access token stops being used (ms since the epoch); it is refreshed before then. */
+    expires?: number;
+  };
+};
+
+/** The successful response to `login_wait`. */
+export type LoginWaitResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "login_wait";
+  /** The command succeeded. */
+  success: true;
+  data: {
+    /** The provider now logged in to (its login is stored in auth.json). */
+    provider: string;
+    /** When the access token stops being used (ms since the epoch); it is refreshed before then. */
+    expires?: number;
   };
 };
 
@@ -921,4 +1055,4 @@ export type ErrorResponse = {
 };
 
 /** Every response: a command's success, or ErrorResponse. */
-export type Response = AbortResponse | AbortBashResponse | AbortRetryResponse | AddMcpServersResponse | AgentCloseResponse | AgentListResponse | AgentOpenResponse | AttachResponse | BashResponse | ClearQueueResponse | CloneResponse | CompactResponse | CycleModelResponse | CycleThinkingLevelResponse | DetachResponse | ExportHtmlResponse | FollowUpResponse | ForkResponse | GetAvailableModelsResponse | GetAvailableThinkingLevelsResponse | GetCommandsResponse | GetEntriesResponse | GetForkMessagesResponse | GetLastAssistantTextResponse | GetMcpServersResponse | GetMessagesResponse | GetSessionStatsResponse | GetStateResponse | GetTreeResponse | ImportSessionResponse | ListSessionsResponse | LogoutProviderResponse | NewSessionResponse | PromptResponse | ServerInfoResponse | ServerShutdownResponse | SetAutoCompactionResponse | SetAutoRetryResponse | SetEventOptionsResponse | SetFollowUpModeResponse | SetModelResponse | SetSessionNameResponse | SetSteeringModeResponse | SetThinkingLevelResponse | SteerResponse | SwitchSessionResponse | ErrorResponse;
+export type Response = AbortResponse | AbortBashResponse | AbortRetryResponse | AddMcpServersResponse | AgentCloseResponse | AgentListResponse | AgentOpenResponse | AttachResponse | BashResponse | ClearQueueResponse | CloneResponse | CompactResponse | CycleModelResponse | CycleThinkingLevelResponse | DetachResponse | ExportHtmlResponse | FollowUpResponse | ForkResponse | GetAvailableModelsResponse | GetAvailableThinkingLevelsResponse | GetCommandsResponse | GetEntriesResponse | GetForkMessagesResponse | GetLastAssistantTextResponse | GetLoginProvidersResponse | GetMcpServersResponse | GetMessagesResponse | GetSessionStatsResponse | GetStateResponse | GetTreeResponse | ImportSessionResponse | ListSessionsResponse | LoginResponse | LoginCancelResponse | LoginInputResponse | LoginWaitResponse | LogoutProviderResponse | NewSessionResponse | PromptResponse | ServerInfoResponse | ServerShutdownResponse | SetAutoCompactionResponse | SetAutoRetryResponse | SetEventOptionsResponse | SetFollowUpModeResponse | SetModelResponse | SetSessionNameResponse | SetSteeringModeResponse | SetThinkingLevelResponse | SteerResponse | SwitchSessionResponse | ErrorResponse;

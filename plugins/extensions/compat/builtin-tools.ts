@@ -11,11 +11,12 @@ import type { BashToolOptions, BuiltinToolOptions } from "./pi-coding-agent.js";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export function builtinToolFactories(builtins: ReadonlyMap<string, KernelTool>) {
+/** `builtins(what)`: the built-in tools of the agent that makes the tool (`what` names the call for an error). */
+export function builtinToolFactories(builtins: (what: string) => ReadonlyMap<string, KernelTool>) {
   const make =
     <O extends BuiltinToolOptions>(name: string, factory: string, rewrite?: (args: Record<string, unknown>, cwd: string, options: O) => { command: string; cwd: string }) =>
     (cwd: string, options: O = {} as O): ToolDefinition<any> => {
-      const builtin = builtins.get(name);
+      const builtin = builtins(`${factory}()`).get(name);
       if (!builtin) throw new Error(`${factory}: Atomic has no built-in "${name}" tool in this process`);
       if (options.operations !== undefined) throw new Error(`${factory}: custom operations (a remote or virtual backend) are not supported by Atomic`);
       const { validator, jsonSchema } = parametersOf(builtin);

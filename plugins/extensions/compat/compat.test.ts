@@ -106,7 +106,7 @@ describe("built-in tool wrappers", () => {
       return { content: [{ type: "text", text: "ran" }] };
     },
   };
-  const factories = builtinToolFactories(new Map([["bash", bash]]));
+  const factories = builtinToolFactories(() => new Map([["bash", bash]]));
 
   it("wrap the built-in: JSON Schema parameters, validation, commandPrefix and spawnHook (command, cwd, env as exports)", async () => {
     const tool = factories.createBashTool("/work", {

@@ -2,9 +2,10 @@
  * The modules an extension's imports of pi's packages resolve to: Atomic's own, under pi 1.x's
  * names (`@earendil-works/pi-coding-agent`, `-pi-ai`, `-pi-agent-core`, `-pi-tui`) and the
  * older `@mariozechner/*` ones alike, `typebox` / `@sinclair/typebox`, and the same API as
- * `atomic-agent/extensions`. Built once per agent with the values that need the running agent
- * bound in (the agent dir, the built-in tools, one-off LLM calls). The loader hands them to jiti
- * as virtual modules, so an installed pi is never loaded in their place.
+ * `atomic-agent/extensions`. Built once per process scope (an extension module is evaluated once
+ * for every agent of it): what needs the running agent (the built-in tools, one-off LLM calls,
+ * the file mutation queue) asks `current` for the agent whose extension code is running. The
+ * loader hands them to jiti as virtual modules, so an installed pi is never loaded in their place.
  */
 import { resolve } from "node:path";
 import type { Model } from "../../../lib/llm/index.js";
@@ -32,25 +33,28 @@ export const MODULE_NAMES = [
   "atomic-agent/extensions",
 ] as const;
 
-export function createVirtualModules(host: ExtensionHost, version: string): VirtualModules {
-  const models = () => host.models;
-  const agent = () => host.agent;
+export function createVirtualModules(current: (what: string) => ExtensionHost, agentDir: string, version: string): VirtualModules {
+  const models = (what: string) => current(what).models;
+  const agent = (what: string) => current(what).agent;
   const boundAi = {
-    complete: (model: Model, context: piAi.Context, options?: piAi.StreamOptions) => completeWith(agent(), model, context, options),
-    completeSimple: (model: Model, context: piAi.Context, options?: piAi.SimpleStreamOptions) => completeWith(agent(), model, context, options),
-    stream: (model: Model, context: piAi.Context, options?: piAi.StreamOptions) => streamWith(agent(), model, context, options),
-    streamSimple: (model: Model, context: piAi.Context, options?: piAi.SimpleStreamOptions) => streamWith(agent(), model, context, options),
-    getModel: (provider: string, modelId: string) => models().find(provider, modelId),
-    getModels: (provider: string) => models().modelsOf(provider),
-    getProviders: () => models().providers(),
+    complete: (model: Model, context: piAi.Context, options?: piAi.StreamOptions) => completeWith(agent("complete()"), model, context, options),
+    completeSimple: (model: Model, context: piAi.Context, options?: piAi.SimpleStreamOptions) => completeWith(agent("completeSimple()"), model, context, options),
+    stream: (model: Model, context: piAi.Context, options?: piAi.StreamOptions) => streamWith(agent("stream()"), model, context, options),
+    streamSimple: (model: Model, context: piAi.Context, options?: piAi.SimpleStreamOptions) => streamWith(agent("streamSimple()"), model, context, options),
+    getModel: (provider: string, modelId: string) => models("getModel()").find(provider, modelId),
+    getModels: (provider: string) => models("getModels()").modelsOf(provider),
+    getProviders: () => models("getProviders()").providers(),
   } satisfies Partial<typeof piAi>;
   const boundCodingAgent = {
-    getAgentDir: () => host.k.config.agentDir,
+    getAgentDir: () => agentDir,
     VERSION: version,
-    ...builtinToolFactories(host.builtinTools),
-    withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => queueFileMutation(host.fileQueues, resolve(host.k.config.cwd, path), fn),
+    ...builtinToolFactories((what) => current(what).builtinTools),
+    withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => {
+      const host = current("withFileMutationQueue()");
+      return queueFileMutation(host.fileQueues, resolve(host.k.config.cwd, path), fn);
+    },
   } satisfies Partial<typeof piCodingAgent>;
-  // Per agent: an extension that patches a builder reaches no other agent in the process.
+  // A copy: an extension that patches a builder reaches neither Atomic's own schemas nor another scope.
   const typeboxModule = { ...typebox, Type: { ...typebox.Type } };
   const codingAgent = { ...piCodingAgent, ...boundCodingAgent };
   // pi-ai's `compat` entry is its root plus the provider-construction helpers: the same module here.

@@ -125,7 +125,7 @@ export interface ModelRegistryView {
   generateImages(...args: unknown[]): Promise<never>;
   getProviderAuthStatus(provider: string): { configured: boolean; source?: string; label?: string };
   getProviderDisplayName(provider: string): string;
-  /** Always false: Atomic has no OAuth logins. */
+  /** True when the model's provider is used through a stored OAuth login (`atomic login`, or pi's auth.json). */
   isUsingOAuth(model: Model): boolean;
   getError(): string | undefined;
 }
@@ -183,14 +183,18 @@ export interface ReplacedSessionOptions {
   withSession?: (ctx: ExtensionCommandContext) => Promise<void>;
 }
 
-/** A tool's `ctx`: pi 1.x adds nested tool calls, which Atomic does not run (`executeTool` answers with an error result). */
+/** A tool's `ctx`: pi 1.x's nested tool calls, run through the agent loop's pipeline (see context.ts). */
 export interface ExtensionToolContext extends ExtensionContext {
   readonly tools: readonly { name: string; description: string; parameters: Record<string, unknown> }[];
   executeTool(
     name: string,
     args: unknown,
     options?: { signal?: AbortSignal; onUpdate?: (partial: unknown) => void },
-  ): Promise<{ toolCall: { id: string; name: string; arguments: unknown }; result: { content: { type: "text"; text: string }[]; details?: unknown }; isError: boolean }>;
+  ): Promise<{
+    toolCall: { id: string; name: string; arguments: unknown };
+    result: { content: ({ type: "text"; text: string } | { type: "image"; data: string; mimeType: string })[]; details?: unknown; structuredContent?: unknown };
+    isError: boolean;
+  }>;
 }
 
 /** Command handlers get more: these are unsafe inside event handlers (they wait on the agent). */

@@ -1,0 +1,16 @@
+/**
+ * The `codemode` plugin's service: other plugins ask for the codemode tool to be offered by
+ * default (pi activates it when an MCP server's tools are reachable only from scripts). A tool
+ * selection that names tools (`--tools read,bash`) still decides: codemode is then offered only
+ * when named.
+ */
+export interface CodemodeApi {
+  /** `on`: `source` wants codemode offered by default; `off` withdraws that wish. */
+  want(source: string, on: boolean): void;
+}
+
+declare module "../../kernel/services.js" {
+  interface Services {
+    codemode: CodemodeApi;
+  }
+}

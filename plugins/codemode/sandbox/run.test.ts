@@ -1,0 +1,30 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { WorkerPool } from "./pool.js";
+import { runScript, type RunOptions } from "./run.js";
+
+const pool = new WorkerPool();
+afterAll(() => pool.close());
+
+const run = (code: string, options: Partial<RunOptions> = {}) =>
+  runScript(pool, {
+    code,
+    tools: [{ name: "echo-it", jsName: "echo_it", description: "Echoes" }],
+    globals: ["searchTools"],
+    store: {},
+    workerWaitMs: 60_000,
+    maxInFlight: 4,
+    maxCalls: 1000,
+    onCall: async (call) => (call.target === "tool" ? { echoed: call.args } : ["g", call.args]),
+    ...options,
+  });
+
+describe("runScript", () => {
+  it("runs an async body: tool calls, text, console, return", async () => {
+    const outcome = await run(`const r = await tools.echo_it({ a: 1 }); text(r); console.log("x", 2, { b: 1 }); return [1, await searchTools("q", { limit: 2 })];`);
+    expect(outcome).toMatchObject({ ok: true, value: [1, ["g", ["q", { limit: 2 }]]] });
+    expect(outcome.output).toEqual([
+      { type: "text", text: '{"echoed":{"a":1}}' },
+      { type: "text", text: 'x 2 {"b":1}', console: true },
+    ]);
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * Saved defaults (settings `defaultProvider` / `defaultModel`) that startup cannot use, said at
+ * startup as warnings: without them, a default naming no provider or no model of its provider was
+ * passed over in silence (another model chosen, or "No model selected" naming nothing), and
+ * `atomic config`, which reports every startup warning, said "Problems: none".
+ */
+import type { CliOptions, Settings } from "../../kernel/index.js";
+import type { ModelsApi } from "./api.js";
+import { closestHint, closestModels, didYouMean } from "./closest.js";
+import { hasCliModel, unsupportedDefault } from "./startup.js";
+
+export function savedDefaultProblems(models: ModelsApi, cli: CliOptions, settings: Settings): string[] {
+  // A model on the command line replaces the saved defaults: they are not used, so not judged.
+  if (hasCliModel(cli)) return [];
+  const { defaultProvider, defaultModel } = settings;
+  if (!defaultProvider) return [];
+  if (!models.hasProvider(defaultProvider)) {
+    // With a model: the protocol's condition (prompts are refused until the default changes).
+    const locked = unsupportedDefault(models, cli, settings);
+    if (locked) return [locked.message];
+    return [
+      `Unknown provider "${defaultProvider}" in settings defaultProvider (ignored).${didYouMean(models.providers(), defaultProvider)} Known providers: ${models.providers().join(", ")}.`,
+    ];
+  }
+  if (defaultModel && !models.find(defaultProvider, defaultModel)) {
+    const near = closestModels(models.modelsOf(defaultProvider), defaultModel);
+    return [`No model "${defaultModel}" of provider "${defaultProvider}" (settings defaultModel; ignored).${closestHint(near)}`];
+  }
+  return [];
+}

@@ -1,0 +1,86 @@
+/**
+ * MCP's `codemode` exposure as pi means it, over the built CLI: the server's tools are not
+ * declared to the model, codemode is offered without being named, and a script finds and calls
+ * them (`describeNamespace`, `searchTools`, `tools.mcp__<server>__<tool>`), getting the whole
+ * CallToolResult, `isError` included; `tool_search` can still load them.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { writeModelsJson } from "./fake-llm/server.js";
+import { allConnected, declaredTools, probeStdio, toolResults, waitForServers, writeMcpJson } from "./helpers/mcp.js";
+import { RpcClient, tempDir } from "./helpers/rpc-client.js";
+import { useFakeLlm } from "./helpers/use-fake-llm.js";
+
+const fake = useFakeLlm({ perTest: true });
+const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
+const clients: RpcClient[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+async function start(servers: Record<string, unknown>, args: string[] = []): Promise<RpcClient> {
+  const agentDir = tempDir("atomic-mcp-");
+  await writeModelsJson(agentDir, fake.url);
+  writeMcpJson(agentDir, servers);
+  const client = new RpcClient({ agentDir, args: ["--mode", "rpc", "--no-session", "--model", "fake-openai/fake-1", ...args], env: NO_KEYS });
+  clients.push(client);
+  return client;
+}
+
+const SCRIPT = `const ns = await describeNamespace("probe");
+const echoed = await tools.mcp__probe__echo({ text: "hi" });
+const failed = await tools.mcp__probe__fail({});
+const found = await searchTools("echo the text back", { namespace: "mcp__probe" });
+return {
+  namespace: [ns.name, ns.description, ns.tools.includes("mcp__probe__echo")],
+  echoed: echoed.content[0].text,
+  failed: [failed.isError, failed.content[0].text],
+  best: found[0].name,
+  listed: ALL_TOOLS.some((tool) => tool.name === "mcp__probe__slow"),
+};`;
+
+describe("MCP codemode exposure", () => {
+  it("the tools are reached from scripts only; codemode is offered without being named", async () => {
+    const client = await start({ probe: { ...probeStdio(), exposure: "codemode", description: "Echoes and sleeps on request" } });
+    await waitForServers(client, allConnected("probe"));
+    fake.script({ toolCalls: [{ id: "cm", name: "codemode", args: { code: SCRIPT } }] }, { text: "done" });
+    await client.ok({ type: "prompt", message: "use the probe" });
+    await client.waitForEvent("agent_settled", 30_000);
+    const declared = declaredTools(fake.requests[0]!);
+    expect(declared).toContain("codemode");
+    expect(declared.filter((name) => name.startsWith("mcp__"))).toEqual([]);
+    // Deferred tools are never listed in its description: it does not change while servers connect.
+    const codemode = (fake.requests[0]!.body.tools as { function: { name: string; description: string } }[]).find((tool) => tool.function.name === "codemode")!;
+    expect(codemode.function.description).not.toContain("mcp__probe");
+    const system = String((fake.requests[0]!.body.messages as { role: string; content: string }[]).find((m) => m.role === "system")?.content);
+    expect(system).toContain("MCP servers whose tools codemode scripts call");
+    expect(system).toContain("- probe: Echoes and sleeps on request");
+    const [result] = toolResults(fake.requests[1]!);
+    expect(result).toMatch(/^Script completed\nWall time \d+\.\d seconds\nOutput:\n/);
+    expect(JSON.parse(result!.split("Output:\n")[1]!)).toEqual({
+      namespace: ["mcp__probe", "Echoes and sleeps on request", true],
+      echoed: "echo: hi",
+      failed: [true, "the probe failed on purpose"],
+      best: "mcp__probe__echo",
+      listed: true,
+    });
+    const nested = client.records.filter((r) => r.type === "tool_execution_end" && r.parentToolCallId === "cm").map((r) => [r.toolName, r.isError]);
+    expect(nested).toEqual([
+      ["mcp__probe__echo", false],
+      ["mcp__probe__fail", true],
+    ]);
+    const { servers } = await waitForServers(client, allConnected("probe"));
+    expect(servers[0]).toMatchObject({ exposure: "codemode" });
+    expect(servers[0]!.tools.find((tool) => tool.name === "echo")).toMatchObject({ exposure: "codemode", loaded: false });
+  }, 60_000);
+
+  it("--tools naming the tools leaves codemode out unless named; scripts still reach MCP tools when it is", async () => {
+    const client = await start({ probe: { ...probeStdio(), exposure: "codemode" } }, ["--tools", "read,codemode"]);
+    await waitForServers(client, allConnected("probe"));
+    fake.script({ toolCalls: [{ id: "cm", name: "codemode", args: { code: 'return (await tools.mcp__probe__echo({ text: "named" })).content[0].text;' } }] }, { text: "done" });
+    await client.ok({ type: "prompt", message: "go" });
+    await client.waitForEvent("agent_settled", 30_000);
+    expect(declaredTools(fake.requests[0]!).sort()).toEqual(["codemode", "read"]);
+    expect(toolResults(fake.requests[1]!)[0]).toMatch(/\nOutput:\n+echo: named$/);
+  }, 60_000);
+});

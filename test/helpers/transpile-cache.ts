@@ -1,0 +1,25 @@
+/**
+ * A transpile cache kept between test runs, for tests that load large TypeScript packages (the
+ * pi extension corpus): a cold jiti transpile of one such package costs ~15 s of CPU, per agent
+ * (Atomic, pi), per run. jiti checks every cached file against its source's hash and its own
+ * version, so a stale entry is never used: keeping them is safe. The store sits beside the
+ * pinned Node runtimes (`node_modules/.cache`), so `npm ci` starts it afresh.
+ */
+import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const STORE = resolve(import.meta.dirname, "../../node_modules/.cache/atomic-tests/transpile");
+
+/** Copies the kept cache `name` into `folder` (what is there already stays). */
+export function seedTranspileCache(name: string, folder: string): void {
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const kept = join(STORE, name);
+  if (existsSync(kept)) cpSync(kept, folder, { recursive: true, force: false, errorOnExist: false });
+}
+
+/** Keeps what `folder` gained for the next run. */
+export function keepTranspileCache(name: string, folder: string): void {
+  if (!existsSync(folder)) return;
+  mkdirSync(join(STORE, name), { recursive: true, mode: 0o700 });
+  cpSync(folder, join(STORE, name), { recursive: true, force: false, errorOnExist: false });
+}
