@@ -80,6 +80,24 @@ window.addEventListener("online", () => {
   if (!state.socket) connect();
 });
 
+// A network that drops silently (Wi-Fi gone, laptop asleep) closes no socket until TCP gives up,
+// and a browser cannot see the server's pings: a cheap request every 20 s that gets no answer in
+// 10 s gives the socket up and reconnects (resuming after the last seq).
+const PROBE_EVERY_MS = 20_000;
+const PROBE_TIMEOUT_MS = 10_000;
+setInterval(() => {
+  const socket = state.socket;
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  const timer = setTimeout(() => {
+    if (state.socket !== socket) return;
+    socket.close();
+    onClosed(socket, { code: "no answer" });
+  }, PROBE_TIMEOUT_MS);
+  ok({ type: "server_info" })
+    .catch(() => undefined)
+    .finally(() => clearTimeout(timer));
+}, PROBE_EVERY_MS);
+
 function request(command, id = `w${state.nextId++}`) {
   const socket = state.socket;
   if (!socket || socket.readyState !== WebSocket.OPEN) return Promise.reject(new Error("not connected"));
