@@ -7,32 +7,17 @@
  * in CI (CI=true), where `.ci/run` installs it and the test must run. `UPDATE_DOCS=1` writes the
  * screenshots docs/server.md shows.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Browser, Page } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
 import { describe, expect, it } from "vitest";
+import { chromiumMissing, launchChromium, sayIfSkipped } from "./helpers/chromium.js";
 import { REPLAY_ARGS } from "./helpers/server.js";
-import { registerStopper, tempDir } from "./helpers/temp.js";
 import { startWsServer } from "./helpers/ws-server.js";
 
-const CHROMIUM = process.env.ATOMIC_CHROMIUM ?? "/usr/bin/chromium";
 const CONFIRM_WRITE = resolve(import.meta.dirname, "fixtures/extensions/confirm-write.ts");
 const DOCS_IMAGES = resolve(import.meta.dirname, "../docs/images");
-const found = existsSync(CHROMIUM);
-if (!found && process.env.CI !== "true") console.log(`server-web: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium)`);
-
-async function launch(): Promise<Browser> {
-  const { default: puppeteer } = await import("puppeteer-core");
-  // This machine's network is closed: background networking makes Chromium hang on start.
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    userDataDir: tempDir("atomic-chromium-"),
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-  registerStopper(() => browser.close());
-  return browser;
-}
+sayIfSkipped("server-web");
 
 /** Counts the text changes of the assistant's streamed answer as the page makes them. */
 async function countStreamedText(page: Page): Promise<void> {
@@ -45,11 +30,11 @@ async function countStreamedText(page: Page): Promise<void> {
   });
 }
 
-describe.skipIf(!found && process.env.CI !== "true")("atomic serve --web in headless Chromium", { timeout: 180_000 }, () => {
+describe.skipIf(chromiumMissing)("atomic serve --web in headless Chromium", { timeout: 180_000 }, () => {
   it("opens an agent, streams the answer and the tool call, answers a confirm dialog, and reconnects after a restart", async () => {
     const first = await startWsServer({ web: true, args: [...REPLAY_ARGS, "-e", CONFIRM_WRITE] });
     expect(first.page).toBe(`http://127.0.0.1:${first.port}/#token=${first.token}`);
-    const browser = await launch();
+    const browser = await launchChromium();
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on("pageerror", (error) => problems.push(`page error: ${(error as Error).message}`));
