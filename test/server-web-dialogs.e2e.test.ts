@@ -35,7 +35,7 @@ async function dialog(page: Page, method: string): Promise<void> {
 }
 
 async function noted(page: Page, text: string): Promise<void> {
-  await page.waitForFunction((wanted) => [...document.querySelectorAll(".msg.note")].some((note) => note.textContent === wanted), { timeout: 30_000 }, text);
+  await page.waitForFunction((wanted) => Array.from(document.querySelectorAll(".msg.note")).some((note) => note.textContent === wanted), { timeout: 30_000 }, text);
 }
 
 describe.skipIf(chromiumMissing)("the web page's dialogs and abort in headless Chromium", { timeout: 180_000 }, () => {
