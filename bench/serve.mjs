@@ -31,7 +31,14 @@ export async function benchServe({ agents = 100, processes = 20, streams = 50, f
   const fake = await spawnFakeOpenAi();
   const results = {};
   try {
-    const run = { memory: () => memory(fake, agents, processes), open: () => open(fake), streaming: () => streaming(fake, streams), fanout: () => fanOut(fake, fanout), stalled: () => stalled(fake), extensions: () => extensions(fake) };
+    const run = {
+      memory: () => memory(fake, agents, processes),
+      open: () => open(fake),
+      streaming: () => streaming(fake, streams),
+      fanout: () => fanOut(fake, fanout),
+      stalled: () => stalled(fake),
+      extensions: () => extensions(fake),
+    };
     for (const part of parts) {
       process.stderr.write(`bench/serve: ${part}\n`);
       results[part] = await run[part]();
@@ -45,7 +52,8 @@ export async function benchServe({ agents = 100, processes = 20, streams = 50, f
 async function serverWith(fake, args = BENCH, settings) {
   const agentDir = tempDir("atomic-bench-serve-");
   writeServeModels(agentDir, fake.url);
-  if (settings) writeFileSync(join(agentDir, "settings.json"), JSON.stringify(settings));
+  // Past the default limit of 32 loaded agents: the memory and streaming parts open 100 and 50.
+  writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ ...settings, serve: { maxAgents: 1_000 } }));
   const server = await startServer({ agentDir, args });
   return { agentDir, server, client: await openClient(server.socket) };
 }
