@@ -10,6 +10,7 @@ import { benchManyAgents } from "./many-agents.mjs";
 import { benchMcpCalls, benchMcpLoop, benchMcpStartup } from "./mcp.mjs";
 import { benchLongAnswer } from "./long-answer.mjs";
 import { benchSandbox } from "./sandbox.mjs";
+import { benchServe } from "./serve.mjs";
 import { benchServeWs } from "./serve-ws.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchSkills } from "./skills.mjs";
@@ -44,5 +45,6 @@ const results = {
   mcpStartup: await benchMcpStartup(21),
   mcpCalls: await benchMcpCalls(),
   mcpLoop: await benchMcpLoop(),
+  serve: await benchServe(),
 };
 console.log(JSON.stringify(results, null, 2));

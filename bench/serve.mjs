@@ -31,8 +31,18 @@ export async function benchServe({ agents = 100, processes = 20, streams = 50, f
   const fake = await spawnFakeOpenAi();
   const results = {};
   try {
-    const run = { memory: () => memory(fake, agents, processes), open: () => open(fake), streaming: () => streaming(fake, streams), fanout: () => fanOut(fake, fanout), stalled: () => stalled(fake), extensions: () => extensions(fake) };
-    for (const part of parts) results[part] = await run[part]();
+    const run = {
+      memory: () => memory(fake, agents, processes),
+      open: () => open(fake),
+      streaming: () => streaming(fake, streams),
+      fanout: () => fanOut(fake, fanout),
+      stalled: () => stalled(fake),
+      extensions: () => extensions(fake),
+    };
+    for (const part of parts) {
+      process.stderr.write(`bench/serve: ${part}\n`);
+      results[part] = await run[part]();
+    }
   } finally {
     await fake.close();
   }
@@ -42,7 +52,8 @@ export async function benchServe({ agents = 100, processes = 20, streams = 50, f
 async function serverWith(fake, args = BENCH, settings) {
   const agentDir = tempDir("atomic-bench-serve-");
   writeServeModels(agentDir, fake.url);
-  if (settings) writeFileSync(join(agentDir, "settings.json"), JSON.stringify(settings));
+  // Past the default limit of 32 loaded agents: the memory and streaming parts open 100 and 50.
+  writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ ...settings, serve: { maxAgents: 1_000 } }));
   const server = await startServer({ agentDir, args });
   return { agentDir, server, client: await openClient(server.socket) };
 }
@@ -198,6 +209,9 @@ async function fanOut(fake, count, runs = 3) {
 async function stalled(fake, runs = 3) {
   const { server, client } = await serverWith(fake, ["--provider", "fast", "--model", "fast-1"]);
   const { agent } = await client.ok({ type: "agent_open", noSession: true });
+  // The reader takes deltas, as a real client does; the stalled one keeps the default full
+  // message_update form, so its buffer passes the 8 MiB bound within one answer.
+  await client.ok({ type: "set_event_options", messageUpdates: "delta" });
   await timedRun([client], agent);
   const alone = [];
   for (let i = 0; i < runs; i++) alone.push((await timedRun([client], agent)).ms);
@@ -210,7 +224,11 @@ async function stalled(fake, runs = 3) {
     await sleep(200);
     const { ms, events } = await timedRun([client], agent);
     beside.push(ms);
-    if (await Promise.race([stuck.closed.then(() => true), sleep(10_000).then(() => false)])) cut++;
+    // A paused socket never sees its end: read what it was sent, then look for the notice.
+    let told = false;
+    stuck.onRecord((record) => record.type === "connection_closing" && record.reason === "slow_consumer" && (told = true));
+    stuck.socket.resume();
+    if (await Promise.race([stuck.closed.then(() => told), sleep(10_000).then(() => false)])) cut++;
     if (i === 0) beside.events = events;
   }
   const after = server.memory();
