@@ -139,6 +139,9 @@ async function streaming(fake, count) {
   const { server, client } = await serverWith(fake, ["--provider", "stamped", "--model", "stamped-1"]);
   const handles = [];
   for (let i = 0; i < count; i++) handles.push((await client.ok({ type: "agent_open", noSession: true })).agent);
+  // Deltas, as a real client of 50 agents would: full message_update records for 50 answers at
+  // once pass the connection's 8 MiB bound and close it as a slow consumer.
+  await client.ok({ type: "set_event_options", messageUpdates: "delta" });
   const inServer = [];
   client.onRecord(delays(inServer));
   let t = now();
@@ -154,6 +157,7 @@ async function streaming(fake, count) {
   for (let i = 0; i < count; i += 5) {
     const batch = Array.from({ length: Math.min(5, count - i) }, () => rpcProcess(["--provider", "stamped", "--model", "stamped-1", "--no-session"], agentDir));
     await Promise.all(batch.map((child) => child.ready));
+    await Promise.all(batch.map((child) => child.request({ type: "set_event_options", messageUpdates: "delta" })));
     children.push(...batch);
   }
   const inProcesses = [];
