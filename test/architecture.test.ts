@@ -80,7 +80,8 @@ describe("architecture", () => {
   it("the kernel stays small and speaks no plugin's vocabulary (its owners declare their hooks)", () => {
     const sources = sourceFiles(KERNEL).map((file) => ({ file, text: readFileSync(join(ROOT, file), "utf8") }));
     const lines = sources.reduce((sum, { text }) => sum + text.split("\n").length - 1, 0);
-    expect(lines).toBeLessThan(2000);
+    // Raised from 2000 with the server round: docs/architecture.md, "Sharing between plugins", says what grew and why.
+    expect(lines).toBeLessThan(2250);
     const domain = /\b(sessions?|compactions?|compact|bash|agent_start|agent_end|turn_start|turn_end|message_update|tool_call|tool_result|before_agent_start|session_[a-z_]+)\b/i;
     const found = sources.flatMap(({ file, text }) => text.split("\n").flatMap((line, i) => (domain.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])));
     expect(found).toEqual([]);

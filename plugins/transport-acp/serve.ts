@@ -48,7 +48,7 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
   });
   const stdin = (Readable.toWeb(process.stdin) as unknown as WebReadable<Uint8Array>).getReader();
   // The SDK drops every unanswered request when its input ends, so EOF reaches it only once the
-  // requests read before it are answered (DECISIONS, Shutdown).
+  // requests read before it are answered (docs/decisions.md, Shutdown).
   let inputEnded!: () => void;
   const eof = new Promise<"eof">((resolve) => (inputEnded = () => resolve("eof")));
   let releaseInput!: () => void;
@@ -70,7 +70,7 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
     void host.shutdown("eof");
   });
 
-  // Requests read before input EOF are still answered (DECISIONS, Shutdown): their handlers are tracked.
+  // Requests read before input EOF are still answered (docs/decisions.md, Shutdown): their handlers are tracked.
   const pending = new Set<Promise<unknown>>();
   const answered = <F extends (...args: never[]) => unknown>(handler: F): F =>
     ((...args: Parameters<F>) => {

@@ -1,6 +1,6 @@
 /**
  * The checks every HTTP request to a WebSocket listener passes before anything else happens
- * (DECISIONS, Security), as pure functions of its headers: no token in the URL (a URL lands in
+ * (docs/decisions.md, Server mode: Security), as pure functions of its headers: no token in the URL (a URL lands in
  * proxy logs and browser history), a loopback `Host` unless the server was started with
  * `--allow-remote` (DNS rebinding: a foreign page whose name resolves to 127.0.0.1 sends its own
  * name), an `Origin` that is the page's own or listed in `serve.allowOrigins` (no Origin: not a

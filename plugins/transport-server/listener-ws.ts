@@ -1,5 +1,5 @@
 /**
- * Listener `ws://HOST:PORT` (DECISIONS, Security and Limits): one HTTP server that answers
+ * Listener `ws://HOST:PORT` (docs/decisions.md, Server mode: Security and Limits): one HTTP server that answers
  * `GET /healthz` and `GET /readyz` (no token), the web page at `/` with `--web`, and WebSocket
  * upgrades at `/`. Every request passes the guard first (no token in the URL, a loopback Host, an
  * allowed Origin); an upgrade then needs the bearer token, compared in constant time, and a free

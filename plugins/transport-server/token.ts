@@ -1,5 +1,5 @@
 /**
- * The WebSocket listener's bearer token (DECISIONS, Security): `<agent dir>/serve/token`, 32
+ * The WebSocket listener's bearer token (docs/decisions.md, Server mode: Security): `<agent dir>/serve/token`, 32
  * random bytes in base64url, created 0600 in the 0700 serve folder and kept across restarts (a
  * page that reconnects after a restart still holds a valid token). A token file that group or
  * others may read refuses the start: the token may already have leaked, and quietly narrowing
