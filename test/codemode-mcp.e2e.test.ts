@@ -74,6 +74,16 @@ describe("MCP codemode exposure", () => {
     expect(servers[0]!.tools.find((tool) => tool.name === "echo")).toMatchObject({ exposure: "codemode", loaded: false });
   }, 60_000);
 
+  it("a script calling a server still connecting waits for it (bounded), as pi does", async () => {
+    const client = await start({ probe: { ...probeStdio("--start-delay", "1500"), exposure: "codemode" } });
+    const code = 'const echoed = await tools.mcp__probe__echo({ text: "late" }); return echoed.content[0].text;';
+    fake.script({ toolCalls: [{ id: "cm", name: "codemode", args: { code } }] }, { text: "done" });
+    await client.ok({ type: "prompt", message: "use the probe at once" });
+    await client.waitForEvent("agent_settled", 30_000);
+    const [result] = toolResults(fake.requests[1]!);
+    expect(result).toMatch(/^Script completed\nWall time \d+\.\d seconds\nOutput:\n\necho: late$/);
+  }, 60_000);
+
   it("--tools naming the tools leaves codemode out unless named; scripts still reach MCP tools when it is", async () => {
     const client = await start({ probe: { ...probeStdio(), exposure: "codemode" } }, ["--tools", "read,codemode"]);
     await waitForServers(client, allConnected("probe"));

@@ -7,7 +7,15 @@
 export interface CodemodeApi {
   /** `on`: `source` wants codemode offered by default; `off` withdraws that wish. */
   want(source: string, on: boolean): void;
+  /**
+   * A wait each script makes before it starts (bounded by `wait` itself): MCP servers still
+   * connecting that the script may call. `reach` is "all" when the script uses a discovery global
+   * (searchTools, describeTool, describeNamespace, ALL_TOOLS), else the words of its source.
+   */
+  beforeScript(source: string, wait: ScriptReadiness | undefined): void;
 }
+
+export type ScriptReadiness = (reach: "all" | readonly string[], signal: AbortSignal) => Promise<void>;
 
 declare module "../../kernel/services.js" {
   interface Services {

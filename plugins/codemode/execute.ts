@@ -25,6 +25,8 @@ const ERROR_PREVIEW_CHARS = 500;
 
 export interface CodemodeDeps {
   tools: ToolRegistryView;
+  /** Waits (bounded) for what the script may call that is still on its way (MCP servers connecting). */
+  ready(reach: "all" | readonly string[], signal: AbortSignal): Promise<void>;
   /** The current branch's entries, for `load()`; undefined without a session. */
   branch(): readonly { type: string; customType?: string; data?: unknown }[] | undefined;
   /** Keeps a successful script's store writes in the session. */
@@ -63,6 +65,8 @@ export async function executeCodemode(input: { code: string }, ctx: ToolExecutio
   const publish = () => ctx.onUpdate({ content: [], details: snapshot() });
   publish();
 
+  // A script naming an MCP server still connecting waits for it as a prompt does, not failing on a missing tool.
+  await deps.ready(scriptReach(code), ctx.signal);
   const tools = scriptTools(deps.tools);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const onCall = async (call: SandboxCall): Promise<unknown> => {
@@ -151,4 +155,11 @@ function preview(args: unknown): string {
 
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+}
+
+const DISCOVERY = /\b(searchTools|describeNamespace|describeTool|ALL_TOOLS)\b/;
+
+/** Which tools a script may call: all of them once it uses a discovery global, else the words of its source. */
+export function scriptReach(code: string): "all" | string[] {
+  return DISCOVERY.test(code) ? "all" : (code.match(/[\w$]+/g) ?? []);
 }

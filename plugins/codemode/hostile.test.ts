@@ -38,7 +38,7 @@ function context(signal = new AbortController().signal): ToolExecutionContext {
 }
 
 async function run(code: string, signal?: AbortSignal): Promise<{ result: ToolResult; text: string }> {
-  const result = await executeCodemode({ code }, context(signal), { tools: registry, branch: () => [], appendStore: () => undefined });
+  const result = await executeCodemode({ code }, context(signal), { tools: registry, ready: async () => undefined, branch: () => [], appendStore: () => undefined });
   const text = result.content.map((part) => (part.type === "text" ? part.text : `[${part.type}]`)).join("");
   return { result, text };
 }

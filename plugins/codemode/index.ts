@@ -10,7 +10,7 @@ import { z } from "zod";
 import { definePlugin, defineSetting, type ToolDefinition } from "../../kernel/index.js";
 import type {} from "../agent/api.js";
 import type {} from "../session/api.js";
-import type {} from "./api.js";
+import type { ScriptReadiness } from "./api.js";
 import { catalogTool, CODEMODE_TOOL, scriptTools } from "./catalog.js";
 import { codemodeDescription, DEFAULT_INLINE_BUDGET, listedTools, presentTools, withoutListedTools, type CodemodeMode } from "./description.js";
 import { STORE_ENTRY_TYPE } from "./store.js";
@@ -46,6 +46,7 @@ export default definePlugin({
     const budget = k.config.settings.codemode?.inlineBudget ?? DEFAULT_INLINE_BUDGET;
     /** Plugins that want codemode offered by default (MCP servers with `codemode` exposure). */
     const wanted = new Set<string>();
+    const readiness = new Map<string, ScriptReadiness>();
     const tool: ToolDefinition = {
       name: CODEMODE_TOOL,
       // Read when the registry rebuilds what the model is offered, which it does whenever a tool
@@ -65,6 +66,7 @@ export default definePlugin({
         executor ??= await import("./execute.js");
         return executor.executeCodemode(args as { code: string }, ctx, {
           tools: k.tools,
+          ready: (reach, signal) => Promise.all([...readiness.values()].map((wait) => wait(reach, signal))).then(() => undefined),
           branch: () => k.maybeService("session")?.branch(),
           appendStore: (data) => k.maybeService("session")?.append({ type: "custom", customType: STORE_ENTRY_TYPE, data }),
         });
@@ -75,6 +77,10 @@ export default definePlugin({
       want(source, on) {
         if (on) wanted.add(source);
         else wanted.delete(source);
+      },
+      beforeScript(source, wait) {
+        if (wait) readiness.set(source, wait);
+        else readiness.delete(source);
       },
     });
 

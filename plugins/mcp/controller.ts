@@ -159,6 +159,7 @@ export class McpController {
       manager.setClientServers(this.#client);
       await manager.start(loaded.entries, loaded.errors);
       this.#manager = manager;
+      k.maybeService("codemode")?.beforeScript(k.name, (reach, signal) => manager.waitForScript(reach, signal));
       return manager;
     })();
     return this.#managerLoading;

@@ -112,6 +112,21 @@ export class McpManager {
     await this.waitForDirect(signal);
   }
 
+  /**
+   * Before a codemode script: the servers still connecting whose tools it may call (every one, or
+   * those whose `mcp__<server>` prefix, as a script identifier, starts a word of its source).
+   */
+  async waitForScript(reach: "all" | readonly string[], signal: AbortSignal): Promise<void> {
+    const words = reach === "all" ? undefined : reach.filter((word) => word.startsWith("mcp__"));
+    if (words?.length === 0) return;
+    const named = (server: ManagedServer) => {
+      if (!words) return true;
+      const prefix = `mcp__${server.entry.name.replace(/[^A-Za-z0-9_$]/g, "_")}`;
+      return words.some((word) => word === prefix || word.startsWith(`${prefix}__`));
+    };
+    await this.waitFor(named, this.#ctx.startupWaitMs, signal);
+  }
+
   /** Servers with direct tools that no earlier prompt waited for. */
   async waitForDirect(signal: AbortSignal): Promise<void> {
     const direct = (server: ManagedServer) => !server.waited && exposuresOf(server.entry.config).has("direct");
