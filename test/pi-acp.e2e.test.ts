@@ -12,19 +12,22 @@ import { afterEach, describe, expect, it } from "vitest";
 import { writeModelsJson } from "./fake-llm/server.js";
 import { AcpAgent, type Update } from "./helpers/acp-client.js";
 import { pathWithoutPi, piShim, type PiShim } from "./helpers/pi-shim.js";
+import { ServerProcess } from "./helpers/server.js";
 import { tempDir } from "./helpers/temp.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
+import { viaServer } from "./helpers/via-server.js";
 
 const PI_ACP = createRequire(import.meta.url).resolve("pi-acp");
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
 const fake = useFakeLlm();
-const running: { agent: AcpAgent; shim: PiShim }[] = [];
+const running: { agent: AcpAgent; shim: PiShim; server?: ServerProcess | undefined }[] = [];
 
 afterEach(async () => {
-  for (const { agent, shim } of running.splice(0)) {
+  for (const { agent, shim, server } of running.splice(0)) {
     await agent.close();
     // pi-acp ends its pi processes with SIGTERM as it exits; Atomic's teardown is then over too.
     await shim.settle();
+    await server?.stop();
   }
   fake.setDefault({ text: "ok" });
 });
@@ -37,16 +40,19 @@ async function startPiAcp(): Promise<{ agent: AcpAgent; shim: PiShim }> {
   const piAgentDir = tempDir("atomic-pi-agent-");
   // pi-acp's own setting: no "startup info" block (it would run `pi --version` and `npm view` for it).
   writeFileSync(join(piAgentDir, "settings.json"), JSON.stringify({ quietStartup: true }));
-  const shim = piShim();
+  const settings = { defaultProvider: "fake-openai", defaultModel: "fake-1" };
+  // Through a server (test/pi-acp.via-server.e2e.test.ts): each `pi` pi-acp starts is a bridge to one agent of it.
+  const server = viaServer() ? await ServerProcess.start({ agentDir, settings, args: [], env: NO_KEYS }) : undefined;
+  const shim = piShim(undefined, server ? ["--connect", `unix:${server.socket}`, "--close-on-exit"] : []);
   const agent = new AcpAgent({
     program: [process.execPath, PI_ACP],
     args: [],
     cwd: tempDir("atomic-cwd-"),
     agentDir,
-    settings: { defaultProvider: "fake-openai", defaultModel: "fake-1" },
+    settings,
     env: { ...NO_KEYS, PI_ACP_PI_COMMAND: shim.command, PI_CODING_AGENT_DIR: piAgentDir, HOME: piHome, PATH: pathWithoutPi() },
   });
-  running.push({ agent, shim });
+  running.push({ agent, shim, server });
   return { agent, shim };
 }
 
