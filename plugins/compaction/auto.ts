@@ -7,7 +7,7 @@
  */
 import type { AgentMessage } from "../../lib/llm/index.js";
 import type { PluginContext } from "../../kernel/index.js";
-import { contextTokens } from "./compactor.js";
+import { contextTokens } from "./outcome.js";
 import { isContextOverflow } from "./provider-errors.js";
 import type { CompactionRunner } from "./runner.js";
 

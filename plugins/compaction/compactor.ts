@@ -6,31 +6,21 @@
  * `CompactionFailure` the caller words for its trigger.
  */
 import { ErrorCode, KernelError } from "../../kernel/index.js";
-import type { AgentMessage } from "../../lib/llm/index.js";
 import type { CompactionEntry } from "../session/api.js";
 import type { CompactionParameters, CompactionReason, CompactionResult, CompactionSettings, CompactionStats } from "./api.js";
 import type { AgentApi } from "../agent/api.js";
-import { estimateContextTokens, estimateMessageTokens, VERBATIM_STRATEGY, type SessionApi } from "../session/api.js";
+import { estimateMessageTokens, VERBATIM_STRATEGY, type SessionApi } from "../session/api.js";
 import { SessionBackup } from "./backup.js";
 import type { CompactionHooks } from "./hooks.js";
 import { frozenPreparation, readVerdict, type TapDecision } from "./hook-payload.js";
-import { cancelled, planDeletions, type PlannerDeps } from "./planner.js";
+import { planDeletions, type PlannerDeps } from "./planner.js";
+import { cancelled, CompactionFailure, contextTokens, hasTaps, NOTHING_TO_COMPACT } from "./outcome.js";
 import { PROMPT_VERSION } from "./prompt.js";
 import { reconstruct } from "./reconstruct.js";
 import { MIN_REGION_LINES, prepareRegion, type Region } from "./region.js";
 import type { PlannerRetrySettings } from "./settings.js";
 
-export const NOTHING_TO_COMPACT = "Nothing to compact (session too small)";
-
-/** A compaction that could not produce a usable result; the message has no trigger prefix yet. */
-export class CompactionFailure extends KernelError {
-  /** The text a session_before_compact tap supplied was the problem. */
-  readonly fromExtension: boolean;
-  constructor(message: string, fromExtension = false) {
-    super(ErrorCode.UNAVAILABLE, message);
-    this.fromExtension = fromExtension;
-  }
-}
+export { CompactionFailure, contextTokens, hasTaps, NOTHING_TO_COMPACT } from "./outcome.js";
 
 export interface CompactorDeps {
   agent: AgentApi;
@@ -58,20 +48,6 @@ export interface Committed {
   result: CompactionResult;
   entry: CompactionEntry;
   fromExtension: boolean;
-}
-
-/**
- * Whether anyone tapped `hook`. tapable's `isUsed()` also counts interceptors, and every hook
- * carries the kernel's policy interceptor, so it is always true; the payload here costs a deep
- * copy of the branch.
- */
-export function hasTaps(hook: { taps: readonly unknown[] }): boolean {
-  return hook.taps.length > 0;
-}
-
-/** Tokens the context occupies: the last usage plus what follows, or every message estimated. */
-export function contextTokens(messages: readonly AgentMessage[]): number {
-  return estimateContextTokens(messages) ?? messages.reduce((sum, message) => sum + estimateMessageTokens(message), 0);
 }
 
 export async function runCompaction(deps: CompactorDeps, request: CompactionRequest): Promise<Committed> {

@@ -4,7 +4,8 @@
  * request itself does not fit the window, the oldest lines are withheld (half of what is left
  * each time) and count as deleted. No events of the conversation, no history.
  */
-import { ErrorCode, KernelError, type EventMap } from "../../kernel/index.js";
+import type { EventMap } from "../../kernel/index.js";
+import { cancelled } from "./outcome.js";
 import type { AssistantMessage, AssistantStream, Model, ThinkingLevel } from "../../lib/llm/index.js";
 import type { CompactionReason } from "./api.js";
 import type { CompletionRequest } from "../agent/api.js";
@@ -13,7 +14,7 @@ import { PLANNER_SYSTEM_PROMPT, plannerUserMessage } from "./prompt.js";
 import { isContextOverflow, isRetryableError, isSilentOverflow } from "./provider-errors.js";
 import type { PlannerRetrySettings } from "./settings.js";
 
-export const COMPACTION_CANCELLED = "Compaction cancelled";
+export { cancelled, COMPACTION_CANCELLED } from "./outcome.js";
 
 type RetryEvent = "summarization_retry_scheduled" | "summarization_retry_attempt_start" | "summarization_retry_finished";
 
@@ -35,10 +36,6 @@ export interface PlanRequest {
 
 /** Ranges normalised against all of `lines`, or why no usable plan came back. */
 export type PlanOutcome = { ok: true; ranges: LineRange[] } | { ok: false; error: string; invalidPlan: boolean };
-
-export function cancelled(): KernelError {
-  return new KernelError(ErrorCode.CANCELLED, COMPACTION_CANCELLED);
-}
 
 /** Plans the deletions; throws `Compaction cancelled` when `signal` aborts. */
 export async function planDeletions(deps: PlannerDeps, request: PlanRequest): Promise<PlanOutcome> {

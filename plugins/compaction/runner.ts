@@ -10,8 +10,8 @@ import type { AgentApi } from "../agent/api.js";
 import type { SessionApi } from "../session/api.js";
 import type { CompactOptions } from "./api.js";
 import type { CompactionHooks } from "./hooks.js";
-import { CompactionFailure, hasTaps, NOTHING_TO_COMPACT, runCompaction, type CompactorDeps } from "./compactor.js";
-import { cancelled, COMPACTION_CANCELLED } from "./planner.js";
+import type { CompactorDeps } from "./compactor.js";
+import { cancelled, COMPACTION_CANCELLED, CompactionFailure, hasTaps, NOTHING_TO_COMPACT } from "./outcome.js";
 import type { PlannerRetrySettings } from "./settings.js";
 
 /** How each trigger words a failure (the protocol's `compact` error is `Compaction failed: <message>`). */
@@ -149,6 +149,8 @@ export class CompactionRunner {
         retry: this.#retry,
         emit: (type, payload) => this.#emit(type, payload),
       };
+      // Loaded on the first compaction: a start that never compacts does not evaluate it.
+      const { runCompaction } = await import("./compactor.js");
       const committed = await runCompaction(deps, {
         reason,
         preserveRecent: spec.options.preserveRecent ?? settings.preserveRecent,
