@@ -25,6 +25,8 @@ export interface CliOptions {
   approve?: boolean;
   help?: boolean;
   version?: boolean;
+  /** `--verbose`: also show on stderr what is otherwise only logged to files. */
+  verbose?: boolean;
   /** Non-flag arguments, in order. */
   positionals: string[];
 }

@@ -7,7 +7,7 @@ import { HookMap } from "tapable";
 import { ErrorCode, KernelError, kernelErrors } from "./errors.js";
 import type { EventBus, EventMap, EventName } from "./events.js";
 import type { DeclaredHooks, HookCatalog, HookDeclaration, HookDeclarations, HookName, HookPayload, HookPolicy, PluginErrorEvent, TapOrder } from "./hooks.js";
-import { installPolicy } from "./hook-policy.js";
+import { installPolicy, type BootWatch } from "./hook-policy.js";
 
 type CallSide = "call" | "callAsync" | "promise";
 type TapMethod = "tap" | "tapAsync" | "tapPromise";
@@ -44,12 +44,12 @@ interface Entry extends HookInfo {
 export class HookRegistry {
   readonly #entries = new Map<string, Entry>();
   readonly #report: (event: PluginErrorEvent) => void;
-  readonly #bootTimeoutMs: number;
+  readonly #bootWatch: BootWatch;
   #frozen = false;
 
-  constructor(report: (event: PluginErrorEvent) => void, bootTimeoutMs: number) {
+  constructor(report: (event: PluginErrorEvent) => void, bootWatch: BootWatch) {
     this.#report = report;
-    this.#bootTimeoutMs = bootTimeoutMs;
+    this.#bootWatch = bootWatch;
   }
 
   /** Declares hooks owned by `owner`; returns the callable hooks. A name has one owner. */
@@ -67,7 +67,7 @@ export class HookRegistry {
         throw new KernelError(ErrorCode.PLUGIN_INVALID, `Guard hook "${name}" of plugin "${owner}" needs a veto`, { plugin: owner, hook: name });
       const hook = declaration.hook as { name?: string };
       hook.name ??= name;
-      installPolicy(name, declaration, this.#report, this.#bootTimeoutMs);
+      installPolicy(name, declaration, this.#report, this.#bootWatch);
       this.#entries.set(name, { name, owner, policy: declaration.policy, description: declaration.description, hook, view: tapOnly(hook, declaration.veto) });
       callable[name] = hook;
     }

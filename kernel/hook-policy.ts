@@ -3,12 +3,20 @@
  * once, by a tapable `register` interceptor that wraps every tap. Guards fail closed (the error
  * counts as the declared veto), transforms and notifications isolate the tap (the value passes
  * through, the error is reported), internal hooks propagate. Boot phase taps run under the same
- * timeout and labelling as a plugin's apply(). A second interceptor places each tap by its
+ * watch (no fixed deadline: a notice on stderr while it runs long) and labelling as a plugin's
+ * apply(). A second interceptor places each tap by its
  * named order (`TapOrder`).
  */
 import { HookMap } from "tapable";
 import { ErrorCode, isKernelError, KernelError, toKernelError } from "./errors.js";
 import { BOOT_PHASES, type HookDeclaration, type PluginErrorEvent, type TapOrder } from "./hooks.js";
+import { watchSlow } from "./slow-work.js";
+
+/** How boot work is waited on: no limit unless one is given; a notice while it runs long. */
+export interface BootWatch {
+  limitMs?: number | undefined;
+  notice: (message: string) => void;
+}
 
 interface MutableTap extends TapOrder {
   name: string;
@@ -29,8 +37,8 @@ function policyInterceptor(hookName: string, declaration: HookDeclaration, repor
   return { register: (tap: MutableTap) => wrapTap(tap, (error, args) => recover(tap.name, error, args)) };
 }
 
-/** Boot taps: a hung or failing tap fails boot with a coded error naming its plugin and the hook. */
-function bootInterceptor(hookName: string, timeoutMs: number) {
+/** Boot taps: a failing tap (or one past an explicit limit) fails boot with a coded error naming its plugin and the hook. */
+function bootInterceptor(hookName: string, watch: BootWatch) {
   const label = (plugin: string, error: unknown): KernelError => {
     // A usage error (a flag's bad value found at boot) is for the user, unlabelled.
     if (isKernelError(error) && (error.plugin || error.code === ErrorCode.USAGE)) return error;
@@ -42,30 +50,22 @@ function bootInterceptor(hookName: string, timeoutMs: number) {
     register(tap: MutableTap) {
       const original = tap.fn;
       const run = async (): Promise<void> => {
-        let timer: NodeJS.Timeout | undefined;
-        const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () =>
-              reject(
-                new KernelError(ErrorCode.PLUGIN_BOOT_TIMEOUT, `Plugin "${tap.name}" did not finish its ${hookName} hook within ${timeoutMs} ms`, {
-                  plugin: tap.name,
-                  hook: hookName,
-                }),
-              ),
-            timeoutMs,
-          );
-          timer.unref();
-        });
         const work =
           tap.type === "async"
             ? new Promise<void>((resolve, reject) => original((error: unknown) => (error ? reject(error) : resolve())))
             : Promise.resolve().then(() => original());
         try {
-          await Promise.race([work, timeout]);
+          await watchSlow(work, {
+            limitMs: watch.limitMs,
+            notice: (seconds) => watch.notice(`Plugin "${tap.name}" is still running its ${hookName} hook (${seconds} s)`),
+            onLimit: () =>
+              new KernelError(ErrorCode.PLUGIN_BOOT_TIMEOUT, `Plugin "${tap.name}" did not finish its ${hookName} hook within ${watch.limitMs} ms`, {
+                plugin: tap.name,
+                hook: hookName,
+              }),
+          });
         } catch (error) {
           throw label(tap.name, error);
-        } finally {
-          clearTimeout(timer);
         }
       };
       tap.type = "promise";
@@ -147,10 +147,10 @@ function orderInterceptor(hookName: string, taps: () => readonly MutableTap[]) {
 type Interceptable = { intercept(interceptor: unknown): void; isUsed(): boolean; taps: MutableTap[] };
 
 /** Installs a declared hook's policy (or the boot guard) and the tap ordering. */
-export function installPolicy(name: string, declaration: HookDeclaration, report: (event: PluginErrorEvent) => void, bootTimeoutMs: number): void {
+export function installPolicy(name: string, declaration: HookDeclaration, report: (event: PluginErrorEvent) => void, bootWatch: BootWatch): void {
   const install = (hook: Interceptable, label: string) => {
     hook.intercept(orderInterceptor(label, () => hook.taps));
-    if ((BOOT_PHASES as readonly string[]).includes(name)) hook.intercept(bootInterceptor(name, bootTimeoutMs));
+    if ((BOOT_PHASES as readonly string[]).includes(name)) hook.intercept(bootInterceptor(name, bootWatch));
     else if (declaration.policy !== "internal") hook.intercept(policyInterceptor(name, declaration, report));
     // tapable counts interceptors as use: the interceptors would make every hook look tapped,
     // and owners would build payloads and await taps nobody registered (per delta).

@@ -17,4 +17,5 @@ export * from "./settings.js";
 export * from "./flags.js";
 export * from "./validation.js";
 export * from "./transport.js";
+export { SLOW_NOTICE_MS, SlowNotices, watchSlow, type WatchOptions } from "./slow-work.js";
 export { Kernel, createKernel, type KernelOptions } from "./kernel.js";

@@ -17,13 +17,18 @@ import { createStderrLogger, type Logger } from "./logger.js";
 import type { OpenLayer, PluginContext, PluginDefinition } from "./plugin.js";
 import { ServiceRegistry } from "./services.js";
 import { ProcessScope, type ScopeHolder } from "./shared.js";
+import { watchSlow } from "./slow-work.js";
 import { ToolRegistry } from "./tools.js";
 import type { TransportDefinition } from "./transport.js";
 
 export interface KernelOptions {
   config: KernelConfig;
   log?: Logger;
-  /** How long one plugin's apply() or boot tap may take before boot fails naming it. */
+  /**
+   * How long one plugin's apply() or boot tap may take before boot fails naming it. No limit by
+   * default: a busy machine or a big session makes boot slower, never different (a line on stderr
+   * says what is being waited for while it runs long).
+   */
   applyTimeoutMs?: number;
   /** The flags plugins declared (composed by the host): a late flag may not reuse their names. */
   flags?: readonly { flag: FlagSpec; owner: string }[];
@@ -55,7 +60,7 @@ export class Kernel {
   readonly #publishers = new Map<string, string>();
   /** The callable hooks each plugin declared, by plugin name. */
   readonly #ownedHooks = new Map<string, Readonly<Record<string, unknown>>>();
-  readonly #applyTimeoutMs: number;
+  readonly #applyTimeoutMs: number | undefined;
   readonly #staticFlags: readonly { flag: FlagSpec; owner: string }[];
   #frozen = false;
   /** Set by the host that serves this kernel: how a plugin's shutdown request is carried out. */
@@ -64,11 +69,11 @@ export class Kernel {
   constructor(options: KernelOptions) {
     this.config = options.config;
     this.log = options.log ?? createStderrLogger();
-    this.#applyTimeoutMs = options.applyTimeoutMs ?? 15_000;
+    this.#applyTimeoutMs = options.applyTimeoutMs;
     this.#staticFlags = options.flags ?? [];
     this.shared = options.shared ?? new ProcessScope().holder();
     this.events = new EventBus((error) => this.log.error(`event listener failed: ${toKernelError(error).message}`));
-    this.hookRegistry = new HookRegistry((event) => this.reportError(event), this.#applyTimeoutMs);
+    this.hookRegistry = new HookRegistry((event) => this.reportError(event), { limitMs: this.#applyTimeoutMs, notice: (message) => this.log.info(message) });
     this.hooks = this.hookRegistry.declare("kernel", hostHooks());
   }
 
@@ -216,22 +221,16 @@ export class Kernel {
   }
 
   async #apply(plugin: PluginDefinition): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new KernelError(ErrorCode.PLUGIN_BOOT_TIMEOUT, `Plugin "${plugin.name}" did not finish apply() within ${this.#applyTimeoutMs} ms`, {
-              plugin: plugin.name,
-              hook: "apply",
-            }),
-          ),
-        this.#applyTimeoutMs,
-      );
-      timer.unref();
-    });
     try {
-      await Promise.race([Promise.resolve(plugin.apply(this.context(plugin))), timeout]);
+      await watchSlow(new Promise<void>((resolve) => resolve(plugin.apply(this.context(plugin)))), {
+        limitMs: this.#applyTimeoutMs,
+        notice: (seconds) => this.log.info(`Plugin "${plugin.name}" is still running apply() (${seconds} s)`),
+        onLimit: () =>
+          new KernelError(ErrorCode.PLUGIN_BOOT_TIMEOUT, `Plugin "${plugin.name}" did not finish apply() within ${this.#applyTimeoutMs} ms`, {
+            plugin: plugin.name,
+            hook: "apply",
+          }),
+      });
     } catch (error) {
       // A usage error is the user's command-line mistake: its message is for them, unlabelled.
       if (isKernelError(error) && (error.plugin || error.code === ErrorCode.USAGE)) throw error;
@@ -241,8 +240,6 @@ export class Kernel {
         hook: "apply",
         cause: error,
       });
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

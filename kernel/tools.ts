@@ -40,6 +40,8 @@ export interface ToolResult {
   isError?: boolean;
   /** A machine-readable result (its shape is the tool's `outputSchema`): what a tool calling this one receives. */
   structuredContent?: unknown;
+  /** Ends the run after this tool batch, with no further LLM call, when every result of the batch says so (pi's `terminate`). */
+  terminate?: boolean;
 }
 
 /** How a tool is reached (pi 1.x's `exposure`). */

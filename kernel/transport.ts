@@ -35,8 +35,12 @@ export interface EmbeddedHost {
   submit(record: unknown, options: SubmitOptions): Promise<void>;
   /** Answers an input that could not be decoded, in arrival order with the rest (a server relaying a client's line). */
   reject(response: Response, options: Pick<SubmitOptions, "respond">): void;
-  /** Listens to every outward event; returns the unsubscribe function. */
-  subscribe(listener: EventListener): () => void;
+  /**
+   * Listens to every outward event; returns the unsubscribe function. The boot's events go to the
+   * first listener that does not pass `replay: false` (an internal listener passes it, so the
+   * embedder's own first listener still gets them).
+   */
+  subscribe(listener: EventListener, options?: { replay?: boolean }): () => void;
   shutdown(reason: ShutdownReason): Promise<void>;
   readonly closing: Promise<ShutdownReason>;
 }

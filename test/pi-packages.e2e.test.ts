@@ -88,43 +88,30 @@ afterAll(() => {
 });
 
 async function loadedByAtomic(folder: string): Promise<Loaded & { errors: string[] }> {
-  // A cold start transpiles every file of a large package, which can take longer than the load
-  // budget on a slow machine: that extension alone fails, and the next start finds it cached.
-  for (let attempt = 1; ; attempt++) {
-    const client = new RpcClient({
-      agentDir,
-      cwd: tempDir("atomic-corpus-cwd-"),
-      env: { HOME: tempDir("atomic-corpus-home-") },
-      args: ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session", "-e", folder],
-    });
-    // A cold first import keeps transpiling after the budget has passed, and the answer waits for
-    // it. On a saturated machine the boot itself may time out first (the process exits): what it
-    // transpiled is cached, so the next attempt gets further.
-    let commands: { name: string; source: string }[];
-    try {
-      commands = ((await client.ok({ type: "get_commands" }, 180_000)) as { commands: typeof commands }).commands;
-    } catch (error) {
-      if (attempt < 4 && client.stderr.includes("did not finish its boot_load hook")) continue;
-      throw error;
-    }
-    const probe = (await client.ok({ type: "extensions_probe" })) as { extensions: { loaded: boolean; error?: string; tools: string[]; flags: string[] }[] };
-    await client.close();
-    const errors = probe.extensions.flatMap((extension) => (extension.error ? [extension.error] : []));
-    if (errors.some((error) => error.includes("did not finish importing")) && attempt < 4) continue;
-    const names = (source: string) =>
-      commands
-        .filter((entry) => entry.source === source)
-        .map((entry) => entry.name.replace(/^skill:/, ""))
-        .sort();
-    return {
-      commands: names("extension"),
-      tools: [...new Set(probe.extensions.flatMap((extension) => extension.tools))].sort(),
-      flags: [...new Set(probe.extensions.flatMap((extension) => extension.flags))].sort(),
-      skills: names("skill"),
-      prompts: names("prompt"),
-      errors,
-    };
-  }
+  const client = new RpcClient({
+    agentDir,
+    cwd: tempDir("atomic-corpus-cwd-"),
+    env: { HOME: tempDir("atomic-corpus-home-") },
+    args: ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session", "-e", folder],
+  });
+  // A cold first import transpiles the whole package (tens of seconds on a busy machine): it loads all the same.
+  const commands = ((await client.ok({ type: "get_commands" }, 300_000)) as { commands: { name: string; source: string }[] }).commands;
+  const probe = (await client.ok({ type: "extensions_probe" })) as { extensions: { loaded: boolean; error?: string; tools: string[]; flags: string[] }[] };
+  await client.close();
+  const errors = probe.extensions.flatMap((extension) => (extension.error ? [extension.error] : []));
+  const names = (source: string) =>
+    commands
+      .filter((entry) => entry.source === source)
+      .map((entry) => entry.name.replace(/^skill:/, ""))
+      .sort();
+  return {
+    commands: names("extension"),
+    tools: [...new Set(probe.extensions.flatMap((extension) => extension.tools))].sort(),
+    flags: [...new Set(probe.extensions.flatMap((extension) => extension.flags))].sort(),
+    skills: names("skill"),
+    prompts: names("prompt"),
+    errors,
+  };
 }
 
 describe("the corpus of npm extension packages", () => {

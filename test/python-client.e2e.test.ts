@@ -96,6 +96,26 @@ describe.skipIf(!hasPython)("the Python client example", () => {
     expect(fake.requests).toHaveLength(2);
   });
 
+  it("main() puts each reply of a run on its own line and shows the notify an extension command sends after its dialog", async () => {
+    const agentDir = tempDir("atomic-agent-");
+    await writeModelsJson(agentDir, fake.url);
+    fake.script({ text: "Let me look.", toolCalls: [{ name: "ls", args: {} }] }, { text: "Done looking." });
+    const { stdout, stderr } = await promisify(execFile)(
+      "python3",
+      [EXAMPLE, "look around", "/ask-confirm", "--", "--model", "fake-openai/fake-1", "--no-session", "-e", UI_PROBE],
+      {
+        cwd: tempDir("atomic-cwd-"),
+        env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir, ATOMIC_CMD: `"${NODE}" "${CLI}"`, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", GEMINI_API_KEY: "" },
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
+    // Not a terminal: the dialog is cancelled (confirm=false), and the notify that reports it is shown.
+    expect(stdout.split("\n").slice(0, 2)).toEqual(["Let me look.", "Done looking."]);
+    expect(JSON.parse(stdout.trimEnd().split("\n").at(-1)!)).toEqual({ text: "Done looking." });
+    expect(stderr).toContain("[info] confirm=false\n");
+  });
+
   it("connect(): opens an agent of atomic serve, and after a dropped connection resumes with every event once", async () => {
     const agentDir = tempDir("atomic-agent-");
     writeCassette(agentDir, "slow", [textTurn("word ".repeat(120), 120)], { eventDelayMs: 10 });

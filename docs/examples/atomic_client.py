@@ -67,9 +67,20 @@ class _Conversation:
             raise RuntimeError(response["error"])
         seen = []
         # An extension command handled it: nothing settles unless the command started a run.
+        # What it emitted (a notify after its dialog) came before its response, so the reader
+        # has queued it already: hand that on rather than leave it for the next prompt.
         if response.get("data", {}).get("disposition") == "handled":
             if not self.request({"type": "get_state"})["data"]["isStreaming"]:
-                return seen
+                while True:
+                    try:
+                        event = self.events.get_nowait()
+                    except queue.Empty:
+                        return seen
+                    if event is None:
+                        raise RuntimeError("the agent exited")
+                    seen.append(event)
+                    if on_event:
+                        on_event(event)
         while True:
             event = self.events.get(timeout=timeout)
             if event is None:
@@ -320,16 +331,25 @@ def main(argv):
     prompts = argv[: argv.index("--")] if "--" in argv else argv
     client = AtomicClient(extra_args=extra, on_dialog=ask_on_terminal if sys.stdin.isatty() else None)
 
+    streamed = [False]  # text of the current assistant message was written
+
     def show(event):
+        kind = event.get("type")
         update = event.get("assistantMessageEvent") or {}
-        if event.get("type") == "message_update" and update.get("type") == "text_delta":
+        if kind == "message_update" and update.get("type") == "text_delta":
             sys.stdout.write(update["delta"])
             sys.stdout.flush()
+            streamed[0] = True
+        elif kind == "message_end" and streamed[0]:
+            # One run may hold several replies (text, a tool call, more text): one line each.
+            sys.stdout.write("\n")
+            streamed[0] = False
+        elif kind == "extension_ui_request" and event.get("method") == "notify":
+            sys.stderr.write("[%s] %s\n" % (event.get("notifyType") or "info", event.get("message", "")))
 
     try:
         for message in prompts or ["Hello!"]:
             client.prompt_and_wait(message, on_event=show)
-            sys.stdout.write("\n")
         answer = client.request({"type": "get_last_assistant_text"})
         print(json.dumps({"text": answer["data"]["text"]}))
     finally:

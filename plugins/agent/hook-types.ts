@@ -35,6 +35,8 @@ export interface ToolCallEvent {
 export interface ToolCallVeto {
   block: true;
   reason?: string;
+  /** The blocked call's result ends the run as a `terminate` result does (pi 1.x). */
+  terminate?: boolean;
 }
 
 export interface ToolResultEvent {

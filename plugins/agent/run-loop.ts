@@ -62,7 +62,8 @@ export async function runTurns(run: Run, opening: Opening): Promise<AgentMessage
     }
 
     const calls = assistant.content.filter((block): block is ToolCall => block.type === "toolCall");
-    const toolResults: ToolResultMessage[] = calls.length > 0 ? await executeToolCalls(run, calls) : [];
+    const batch = calls.length > 0 ? await executeToolCalls(run, calls) : { results: [] as ToolResultMessage[], terminate: false };
+    const toolResults = batch.results;
     produced.push(...toolResults);
     await announce(run, "turn_end", { message: assistant, toolResults }, { turnIndex });
 
@@ -76,7 +77,8 @@ export async function runTurns(run: Run, opening: Opening): Promise<AgentMessage
       continue;
     }
     const steering = deps.takeSteering();
-    if (calls.length > 0 || steering.length > 0) {
+    // A batch whose every result said `terminate` ends like a final answer: no further LLM call.
+    if ((calls.length > 0 && !batch.terminate) || steering.length > 0) {
       pending = steering.map(queuedToMessage);
       pendingFromQueue = steering.length > 0;
       continue;

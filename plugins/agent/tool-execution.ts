@@ -13,10 +13,13 @@ import type { ToolCall, ToolResultMessage } from "../../lib/llm/index.js";
 import { endMessage } from "./hooks.js";
 import type { Run } from "./run.js";
 
-export async function executeToolCalls(run: Run, calls: ToolCall[]): Promise<ToolResultMessage[]> {
+/** The batch's results; `terminate` when every one asked to end the run (pi's rule: one that did not keeps it going). */
+export async function executeToolCalls(run: Run, calls: ToolCall[]): Promise<{ results: ToolResultMessage[]; terminate: boolean }> {
   const results: ToolResultMessage[] = [];
+  let terminate = calls.length > 0;
   for (const call of calls) {
     const result = await executeOne(run, call);
+    if (result.terminate !== true) terminate = false;
     const message: ToolResultMessage = {
       role: "toolResult",
       toolCallId: call.id,
@@ -30,7 +33,7 @@ export async function executeToolCalls(run: Run, calls: ToolCall[]): Promise<Too
     await announce(run, "message_start", { message });
     results.push(await endMessage(run, message, run.messages));
   }
-  return results;
+  return { results, terminate };
 }
 
 /** Where a call comes from: the model (no parent) or a running tool. */
@@ -94,7 +97,7 @@ async function runTool(run: Run, call: Call, site: CallSite): Promise<{ result: 
   if (run.hooks.tool_call.isUsed()) {
     const parent = nested ? { parentToolCallId: site.parentToolCallId } : {};
     const veto = await run.hooks.tool_call.promise({ toolCallId: call.id, toolName: call.name, input: validation.args, ...parent });
-    if (veto?.block) return { result: errorResult(veto.reason ?? "Tool execution was blocked") };
+    if (veto?.block) return { result: { ...errorResult(veto.reason ?? "Tool execution was blocked"), ...(veto.terminate ? { terminate: true } : {}) } };
   }
 
   const tool = run.deps.tools.get(call.name)!;

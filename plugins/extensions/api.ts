@@ -58,6 +58,8 @@ declare module "../../kernel/config.js" {
   interface Settings {
     /** Extra extension files or folders (user settings only), relative to the agent dir. */
     extensions?: string[];
+    /** Seconds one extension may take to import and run its factory before it is reported and skipped (default 600). */
+    extensionLoadTimeout?: number;
   }
   interface CliOptions {
     /** `-e/--extension <path>`, repeatable. */

@@ -81,7 +81,8 @@ export const EVENT_ADAPTERS: Record<ExtensionEventName, Adapter | undefined> = {
       const answer = await call({ type: "tool_call", toolCallId: payload.toolCallId, toolName: payload.toolName, input: payload.input, ...parent });
       if (answer === RELEASED) return hooks.tool_call.veto!("the call was aborted");
       const result = answered<Result<"tool_call">>(answer);
-      return result?.block ? { block: true, ...(typeof result.reason === "string" ? { reason: result.reason } : {}) } : undefined;
+      if (!result?.block) return undefined;
+      return { block: true, ...(typeof result.reason === "string" ? { reason: result.reason } : {}), ...(result.terminate === true ? { terminate: true } : {}) };
     }),
   user_bash: ({ hooks, tap, call, host, record }) =>
     hooks.user_bash.tapPromise(tap, async (payload) => {

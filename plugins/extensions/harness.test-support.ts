@@ -75,11 +75,19 @@ function scripted(seen: LlmContext[], answers: Answer[]) {
   });
 }
 
+/** An extension: a factory (loaded through a file that hands `pi` to it), or a module's source text. */
+export type TestExtension = ((pi: ExtensionAPI) => unknown) | { source: string; name?: string };
+
 /** Boots the agent with one extension per factory, in order. */
-export async function bootExtensions(factories: ((pi: ExtensionAPI) => unknown)[], options: { answers?: Answer[]; cli?: Record<string, unknown> } = {}): Promise<Harness> {
+export async function bootExtensions(factories: TestExtension[], options: { answers?: Answer[]; cli?: Record<string, unknown> } = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "atomic-ext-harness-"));
   const registry = ((globalThis as Record<symbol, Registry | undefined>)[FACTORIES] ??= new Map());
   const paths = factories.map((factory, i) => {
+    if (typeof factory !== "function") {
+      const path = join(dir, factory.name ?? `extension-${i}.ts`);
+      writeFileSync(path, factory.source);
+      return path;
+    }
     const path = join(dir, `extension-${i}.ts`);
     registry.set(path, factory);
     writeFileSync(path, `export default (pi) => globalThis[Symbol.for("atomic.test.extension-factories")].get(${JSON.stringify(path)})(pi);\n`);

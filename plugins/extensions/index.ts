@@ -30,6 +30,10 @@ export default definePlugin({
       scope: "user",
       description: "Extra extension files or folders to load (user settings only), relative to the agent dir.",
     }),
+    extensionLoadTimeout: defineSetting(() => z.number().positive(), {
+      description:
+        "Seconds one extension may take to import and run its factory before it is reported as hung and skipped (default 600). A slow load is never cut short before that: it only prints progress on stderr.",
+    }),
   },
   flags: [
     {

@@ -16,7 +16,8 @@ import { SharedModules } from "./load-module.js";
 import type { ExtensionSource } from "./record.js";
 import type { UiBridge } from "./ui-bridge.js";
 
-export async function loadFound(k: PluginContext, owned: ExtensionsHooks, found: Discovery, deadline: number, bridge: UiBridge | undefined): Promise<ExtensionHost> {
+/** `limitMs`: how long one extension may take before it is skipped as hung (default `DEFAULT_LOAD_LIMIT_MS`). */
+export async function loadFound(k: PluginContext, owned: ExtensionsHooks, found: Discovery, limitMs: number | undefined, bridge: UiBridge | undefined): Promise<ExtensionHost> {
   const { agentDir, installDir } = k.config;
   // One module cache for every agent of the process scope (siblings): each file is evaluated once.
   const modules = k.shared.acquire(`extensions.modules:${agentDir}`, () => new SharedModules(agentDir, () => versionOf(installDir))).value;
@@ -27,7 +28,7 @@ export async function loadFound(k: PluginContext, owned: ExtensionsHooks, found:
   // Extension tools are mostly JSON Schema (TypeBox): with the converter loaded, a schema it cannot read fails at registerTool.
   await loadJsonSchemaSupport();
   const loadEach = async (sources: ExtensionSource[]) => {
-    for (const source of sources) await loadExtension(host, modules, source, deadline);
+    for (const source of sources) await loadExtension(host, modules, source, limitMs);
   };
   await loadEach(found.sources);
   if (found.project.length > 0) {

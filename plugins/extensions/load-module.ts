@@ -12,13 +12,16 @@
  * through `current()`, the agent whose extension code is running (AsyncLocalStorage entered at
  * every call into extension code: import, factory, handlers, tools, commands, providers). Which
  * names each extension was served is recorded, so a test can prove the installed pi was never used.
+ *
+ * An extension's own DefaultResourceLoader imports through here too; one called from a module's
+ * top-level code (while its import is in flight) imports at once instead of queueing behind it.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { privatizeFiles, transpileCache } from "../../lib/private-dir/index.js";
-import { createVirtualModules, type VirtualModules } from "./compat/modules.js";
+import { addTypeboxValidators, createVirtualModules, type VirtualModules } from "./compat/modules.js";
 import type { ExtensionHost } from "./host.js";
 import type { ExtensionFactory } from "./types/api.js";
 
@@ -32,11 +35,15 @@ export class SharedModules {
   readonly #context = new AsyncLocalStorage<ExtensionHost>();
   /** Agents whose extensions are loaded now: the fallback when code runs outside any agent's call. */
   readonly #live = new Set<ExtensionHost>();
-  readonly #imports = new Map<string, { stamp: string; result: Promise<ImportResult> }>();
+  readonly #imports = new Map<string, { stamp: string; result: Promise<ImportResult>; release: () => void }>();
   #queue: Promise<unknown> = Promise.resolve();
   #jiti: Jiti | undefined;
   /** Where the virtual module names asked for go: the import in flight (one at a time). */
   #served: Set<string> | undefined;
+  /** Told of each file jiti transpiles (a cache miss) for the import in flight: its progress. */
+  #onTranspile: (() => void) | undefined;
+  /** Set inside an import in flight: a nested import (a loader called by module code) must not queue behind it. */
+  readonly #importing = new AsyncLocalStorage<true>();
   /** jiti's transpile cache: the agent dir's private folder (never the shared temp dir), or off. */
   #cache: string | false | undefined;
   readonly #swept = new Set<string>();
@@ -69,16 +76,21 @@ export class SharedModules {
     throw new Error(`${what} was called outside an extension's handler, tool or command while ${this.#live.size} agents share this process: call it from one of those`);
   }
 
-  /** The module of `path` for `host` (imported now, or the one another agent of the scope imported). Never throws. */
-  async import(path: string, host: ExtensionHost): Promise<ImportResult> {
+  /**
+   * The module of `path` for `host` (imported now, or the one another agent of the scope imported).
+   * `onTranspile` is called for each file transpiled if this call imports (synchronously, while the
+   * import blocks the event loop). Never throws.
+   */
+  async import(path: string, host: ExtensionHost, onTranspile?: () => void): Promise<ImportResult> {
     const stamp = await stat(path).then(
       (stats) => `${stats.size}:${stats.mtimeMs}`,
       () => "",
     );
     const cached = this.#imports.get(path);
     if (cached && cached.stamp === stamp) return cached.result;
-    const result = this.#enqueue(() => this.#importNow(path, host));
-    const entry = { stamp, result };
+    const work = () => this.#importNow(path, host, onTranspile);
+    const { result, release } = this.#importing.getStore() ? { result: work(), release: () => undefined } : this.#enqueue(work);
+    const entry = { stamp, result, release };
     this.#imports.set(path, entry);
     void result.then((done) => {
       if ("error" in done && this.#imports.get(path) === entry) this.#imports.delete(path);
@@ -86,26 +98,42 @@ export class SharedModules {
     return result;
   }
 
-  #enqueue<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.#queue.then(work, work);
-    this.#queue = next.catch(() => undefined);
-    return next;
+  /**
+   * Lets the imports queued after `path`'s go ahead while it is still in flight: its loader gave
+   * up on it (a hung import). It stays the scope's module of `path`, settled or not.
+   */
+  abandon(path: string): void {
+    this.#imports.get(path)?.release();
   }
 
-  async #importNow(path: string, host: ExtensionHost): Promise<ImportResult> {
+  #enqueue<T>(work: () => Promise<T>): { result: Promise<T>; release: () => void } {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const result = this.#queue.then(work, work);
+    this.#queue = Promise.race([result.catch(() => undefined), released]);
+    return { result, release };
+  }
+
+  async #importNow(path: string, host: ExtensionHost, onTranspile: (() => void) | undefined): Promise<ImportResult> {
     // A turn of the event loop first: what other agents stream goes out between two imports.
-    await nextTurn();
+    if (!this.#importing.getStore()) await nextTurn();
     const jiti = await this.#loader();
     const served = new Set<string>();
+    const outer = { served: this.#served, onTranspile: this.#onTranspile };
     let mod: unknown;
     this.#served = served;
+    this.#onTranspile = onTranspile;
     try {
       this.evaluations++;
-      mod = await this.enter(host, () => jiti.import(path));
+      mod = await this.#importing.run(true, () => this.enter(host, () => jiti.import(path)));
     } catch (error) {
       return { error: `Cannot load extension ${path}: ${error instanceof Error ? error.message : String(error)}` };
     } finally {
-      this.#served = undefined;
+      // An abandoned import may end after later ones began: it leaves theirs alone.
+      if (this.#served === served) this.#served = outer.served;
+      if (this.#onTranspile === onTranspile) this.#onTranspile = outer.onTranspile;
       if (this.#cache) privatizeFiles(this.#cache, this.#swept);
     }
     const factory = (mod as { default?: unknown } | undefined)?.default ?? mod;
@@ -117,13 +145,31 @@ export class SharedModules {
 
   async #loader(): Promise<Jiti> {
     if (this.#jiti) return this.#jiti;
-    const modules = createVirtualModules((what) => this.current(what), this.#agentDir, await this.#version());
+    const importFactory = (path: string) => {
+      try {
+        return this.import(path, this.current("DefaultResourceLoader.reload()"));
+      } catch (error) {
+        return Promise.resolve({ error: error instanceof Error ? error.message : String(error) });
+      }
+    };
+    const modules = createVirtualModules((what) => this.current(what), this.#agentDir, await this.#version(), importFactory);
     if (this.#jiti) return this.#jiti;
     // require, not import: importing jiti's CommonJS build from ESM first scans its 190 KB for exports.
     const { createJiti } = createRequire(import.meta.url)("jiti") as typeof import("jiti");
     this.#cache = transpileCache(this.#agentDir);
-    this.#jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: this.#cache, interopDefault: true, virtualModules: this.#noting(modules) });
-    return this.#jiti;
+    const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: this.#cache, interopDefault: true, virtualModules: this.#noting(modules) });
+    // jiti calls its transform only on a cache miss, and every jiti it makes for nested files
+    // shares these options: the one place a cold import's progress can be seen.
+    const transform = jiti.options.transform!;
+    jiti.options.transform = (options) => {
+      this.#onTranspile?.();
+      return transform(options);
+    };
+    // Node's own require of an ES module where it has one (Node >= 20.19): jiti would transpile TypeBox's 700 files.
+    const native = (process.features as { require_module?: boolean }).require_module === true;
+    addTypeboxValidators(modules, (file) => (native ? createRequire(import.meta.url)(file) : jiti(file)) as Record<string, unknown>);
+    this.#jiti = jiti;
+    return jiti;
   }
 
   /** The virtual modules, noting each name jiti looks up for the import in flight. */

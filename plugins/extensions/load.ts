@@ -1,26 +1,28 @@
 /**
  * Loads one extension: import the file, call its default export with a fresh `pi`, and apply what
- * it registered once it has finished. A file that does not import, exports no function, throws,
- * rejects or takes too long is reported (`extension_error`, event "load") and leaves nothing
- * registered; the next extension loads regardless.
+ * it registered once it has finished. A file that does not import, exports no function, throws or
+ * rejects is reported (`extension_error`, event "load") and leaves nothing registered; the next
+ * extension loads regardless.
+ *
+ * There is no fixed deadline: a first import of a large TypeScript package transpiles every file
+ * (tens of seconds on a busy machine), and a busy machine must make startup slower, never
+ * different. While an extension takes long, a line on stderr says which and what it is doing; one
+ * that is still not done after the limit (`extensionLoadTimeout`, default 10 minutes: a hung
+ * factory) is reported and skipped, and the agent goes on.
  */
 import { performance } from "node:perf_hooks";
+import { SlowNotices, watchSlow } from "../../kernel/index.js";
 import type { ExtensionHost } from "./host.js";
 import type { SharedModules } from "./load-module.js";
 import { createPiApi } from "./pi-api.js";
 import { ExtensionRecord, type ExtensionSource } from "./record.js";
 
-/** How long a factory may run (an async one may fetch something) before its load fails. */
-export const LOAD_TIMEOUT_MS = 5_000;
+/** How long one extension may take (import and factory) before it counts as hung: setting `extensionLoadTimeout` (seconds). */
+export const DEFAULT_LOAD_LIMIT_MS = 600_000;
+/** When a slow extension's progress lines come (ms since it began loading), then every minute. */
+const NOTICE_MS = [5_000, 15_000, 30_000, 60_000] as const;
 
-/**
- * `deadline` (Date.now() time): when all loading's time is up. Importing the file must end by
- * then (a first import of a large TypeScript package transpiles every file, tens of seconds on a
- * slow machine: past the deadline this extension fails to load instead of the whole boot, and
- * the import goes on in the background so jiti's cache is warm for the next start); the factory
- * gets `LOAD_TIMEOUT_MS`, or what is left.
- */
-export async function loadExtension(host: ExtensionHost, modules: SharedModules, source: ExtensionSource, deadline = Date.now() + LOAD_TIMEOUT_MS): Promise<ExtensionRecord> {
+export async function loadExtension(host: ExtensionHost, modules: SharedModules, source: ExtensionSource, limitMs = DEFAULT_LOAD_LIMIT_MS): Promise<ExtensionRecord> {
   const record = new ExtensionRecord(source, host.records.length);
   host.records.push(record);
   const started = performance.now();
@@ -30,39 +32,53 @@ export async function loadExtension(host: ExtensionHost, modules: SharedModules,
     host.report(record.path, "load", message);
     return record;
   };
-  const imported = await withinBudget(modules.import(source.path, host), Math.max(1, deadline - Date.now()), source.path);
-  if ("error" in imported) return fail(imported.error);
-  for (const name of imported.served) record.served.add(name);
-  const timeoutMs = Math.max(1, Math.min(LOAD_TIMEOUT_MS, deadline - Date.now()));
-  const pi = createPiApi(host, record);
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`did not finish loading within ${timeoutMs / 1000} s`)), timeoutMs);
-      timer.unref();
+  let phase: "importing" | "running its factory" = "importing";
+  let transpiled = 0;
+  const doing = () => (phase === "importing" && transpiled > 0 ? `importing, ${transpiled} files transpiled so far` : phase);
+  const notices = new SlowNotices((seconds) => host.k.log.info(`Still loading extension ${source.path}: ${doing()} (${seconds} s)`), NOTICE_MS);
+  const work = (async (): Promise<string | undefined> => {
+    const imported = await modules.import(source.path, host, () => {
+      transpiled++;
+      notices.check();
     });
-    await Promise.race([Promise.resolve().then(() => host.enter(() => imported.factory(pi))), timeout]);
+    if ("error" in imported) return imported.error;
+    for (const name of imported.served) record.served.add(name);
+    // Skipped while importing: its factory never runs (it would start what nobody will stop).
+    if (record.error !== undefined) return undefined;
+    phase = "running its factory";
+    const pi = createPiApi(host, record);
+    try {
+      await host.enter(() => imported.factory(pi));
+    } catch (error) {
+      return `Extension ${source.path} failed while loading: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    return undefined;
+  })();
+  let failure: string | undefined;
+  try {
+    failure = await watchSlow(work, {
+      limitMs,
+      noticeMs: [],
+      notice: () => undefined,
+      onLimit: () => {
+        // The imports after it (this agent's next extensions, a sibling's) stop waiting for it.
+        if (phase === "importing") modules.abandon(source.path);
+        return new Error(
+          `Extension ${source.path} did not finish loading within ${formatSeconds(limitMs)} (still ${doing()}); it is skipped. Raise extensionLoadTimeout (seconds) in settings.json to wait longer.`,
+        );
+      },
+    });
   } catch (error) {
-    return fail(`Extension ${source.path} failed while loading: ${error instanceof Error ? error.message : String(error)}`);
+    failure = error instanceof Error ? error.message : String(error);
   } finally {
-    clearTimeout(timer);
+    notices.stop();
   }
+  if (failure !== undefined) return fail(failure);
   record.commit((error) => host.report(record.path, "load", error));
   record.loadMs = performance.now() - started;
   return record;
 }
 
-function withinBudget<T>(work: Promise<T | { error: string }>, budgetMs: number, path: string): Promise<T | { error: string }> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<{ error: string }>((resolve) => {
-    timer = setTimeout(
-      () =>
-        resolve({
-          error: `Extension ${path} did not finish importing within the ${Math.round(budgetMs / 100) / 10} s left for loading extensions (a first import transpiles its files; they are cached for the next start)`,
-        }),
-      budgetMs,
-    );
-    timer.unref();
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+function formatSeconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }

@@ -66,5 +66,6 @@ function toResult(result: ToolResultContent | undefined): ToolResult {
     ...(result.details !== undefined ? { details: result.details } : {}),
     ...(result.isError === true ? { isError: true } : {}),
     ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+    ...(result.terminate === true ? { terminate: true } : {}),
   };
 }

@@ -109,7 +109,10 @@ describe("UI bridge", () => {
     expect(ctx.getAllThemes()).toEqual([]);
     expect(ctx.getTheme("dark")).toBeUndefined();
     expect(ctx.setTheme("dark")).toMatchObject({ success: false });
-    expect(ctx.theme.fg("accent", "text")).toBe("text");
+    // pi 1.6's RPC mode paints with the terminal's palette (its "system" theme, nothing reported): the same bytes.
+    expect(ctx.theme.fg("accent", "text")).toBe("\x1b[38;5;5mtext\x1b[39m");
+    expect(ctx.theme.fg("muted", "m")).toBe("\x1b[39m\x1b[2mm\x1b[22;39m");
+    expect(ctx.theme.bg("selectedBg", "b")).toBe("\x1b[49mb\x1b[49m");
     ctx.setToolsExpanded(true);
     expect([ctx.getToolsExpanded(), ctx.getChatRenderSettings().toolOutputExpanded]).toEqual([true, true]);
   });

@@ -3,36 +3,19 @@
  * answer (another transport) dialogs resolve with their defaults at once and notices are dropped.
  * Terminal-only methods behave as pi's RPC mode degrades them (docs/extensions.md) says.
  */
+import { Theme as PiTheme } from "./compat/theme.js";
 import type { ExtensionUIContext, ExtensionUIDialogOptions, Theme } from "./types/context.js";
 import { readConfirm, readSelect, readText, type UiBridge } from "./ui-bridge.js";
 import type { UiPrompts } from "./ui-prompts.js";
 
-const plain = (_style: unknown, text: string) => String(text ?? "");
-const same = (text: string) => String(text ?? "");
-
 /**
- * Styling is for terminals: in a headless agent every style returns the text unchanged. A fresh,
- * ordinary object per context (as pi's theme is an ordinary instance): an extension may wrap it
- * in a Proxy or patch a method without reaching another extension.
+ * pi's theme as pi 1.6 has it without a terminal to ask: ANSI colours from the terminal's own
+ * palette (compat/theme.ts), so what an extension renders is the same bytes as under pi. A fresh,
+ * ordinary instance per context (as pi's is an ordinary instance): an extension may wrap it in a
+ * Proxy or patch a method without reaching another extension.
  */
-export function plainTheme(): Theme {
-  return {
-    name: "plain",
-    fg: plain,
-    bg: plain,
-    style: (text: string) => same(text),
-    bold: same,
-    italic: same,
-    underline: same,
-    strikethrough: same,
-    inverse: same,
-    dim: same,
-    getFgAnsi: () => "",
-    getBgAnsi: () => "",
-    getColorMode: () => "truecolor",
-    getThinkingBorderColor: () => same,
-    getBashModeBorderColor: () => same,
-  };
+export function contextTheme(): Theme {
+  return new PiTheme();
 }
 
 /**
@@ -85,7 +68,7 @@ export function createUiContext(bridge: UiBridge | undefined, dismiss?: AbortSig
       toolsExpanded = expanded === true;
     },
     getChatRenderSettings: () => ({ toolOutputExpanded: toolsExpanded }),
-    theme: plainTheme(),
+    theme: contextTheme(),
     getAllThemes: () => [],
     getTheme: () => undefined,
     setTheme: () => ({ success: false, error: "Themes are not available in a headless agent (no terminal)" }),

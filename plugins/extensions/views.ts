@@ -9,6 +9,7 @@ import type { AgentApi } from "../agent/api.js";
 import type { ModelsApi } from "../models/api.js";
 import type { SessionApi } from "../session/api.js";
 import type { Context, SimpleStreamOptions } from "./types/llm.js";
+import { fromTranscript } from "./compat/transcript.js";
 import type { ModelRegistryView, ReadonlySessionManager, SessionTreeNode } from "./types/context.js";
 
 export function sessionView(session: () => SessionApi | undefined, cwd: string, sessionDir: () => string | undefined): ReadonlySessionManager {
@@ -122,12 +123,15 @@ export async function completeWith(agent: AgentApi, model: Model, context: Conte
   return final;
 }
 
+/** `context` as pi-ai's `Context`, or as pi 1.x's transcript (the prompt and tools in `system` messages, what its `Agent` sends). */
 export function streamWith(agent: AgentApi, model: Model, context: Context, options: SimpleStreamOptions = {}) {
+  const transcript = fromTranscript(context.messages);
+  const tools = transcript?.tools.length ? transcript.tools : context.tools;
   return agent.complete({
     model,
-    systemPrompt: context.systemPrompt ?? "",
-    messages: context.messages,
-    ...(context.tools ? { tools: context.tools } : {}),
+    systemPrompt: transcript?.systemPrompt ?? context.systemPrompt ?? "",
+    messages: (transcript?.messages ?? context.messages) as Context["messages"],
+    ...(tools ? { tools } : {}),
     signal: options.signal ?? new AbortController().signal,
     ...(options.reasoning ? { thinkingLevel: options.reasoning } : {}),
     ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),

@@ -13,7 +13,7 @@ import { serveSetting } from "./settings.js";
 
 export default definePlugin({
   name: "transport-server",
-  description: "atomic serve: many agents for many clients over stdio and unix sockets.",
+  description: "atomic serve: many agents for many clients over stdio, unix sockets and WebSockets.",
   settings: { serve: serveSetting },
   flags: [
     {
@@ -21,7 +21,17 @@ export default definePlugin({
       key: "listen",
       value: "<url>",
       repeatable: true,
-      description: "atomic serve: listen on stdio or unix:PATH (repeatable; default: settings serve.listen, else stdio).",
+      description: "atomic serve: listen on stdio, unix:PATH or ws://HOST:PORT (repeatable; default: settings serve.listen, else stdio).",
+    },
+    {
+      name: "--allow-remote",
+      key: "allowRemote",
+      description: "atomic serve: let a ws:// listener bind an address that is not loopback and answer any Host (the token is still required; put TLS in front, docs/server.md).",
+    },
+    {
+      name: "--web",
+      key: "web",
+      description: "atomic serve: serve the web page on the ws:// listener and print its URL (with the token in the fragment) on stderr.",
     },
     {
       name: "--connect",
@@ -53,7 +63,7 @@ export default definePlugin({
     k.registerEvent("agent_closed", AgentClosedEvent);
     k.registerTransport({
       name: "serve",
-      description: "atomic serve: many agents for many clients (stdio, unix:PATH).",
+      description: "atomic serve: many agents for many clients (stdio, unix:PATH, ws://HOST:PORT).",
       // The server's own host answers no dialogs; each agent it opens does (its clients answer them).
       dialogs: false,
       async serve(host) {

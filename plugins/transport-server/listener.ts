@@ -50,11 +50,17 @@ export interface Wire {
   close(reason: CloseReason): Promise<void>;
 }
 
+/** What a listener that can refuse a connection before accepting it (a ws upgrade) asks the server. */
+export interface Admission {
+  /** Why a new connection would be refused now, or undefined when it would be accepted. */
+  refusal(): "shutting_down" | "full" | undefined;
+}
+
 export interface Listener {
   /** The URL it serves, as `server_info` lists it. */
   readonly url: string;
   /** Starts accepting; each new connection goes to `accept`. Rejects with a clear error when it cannot listen. */
-  start(accept: (wire: Wire) => void): Promise<void>;
+  start(accept: (wire: Wire) => void, admission?: Admission): Promise<void>;
   /** Stops accepting and removes what it created (a socket file); open wires are the server's to close. */
   close(): Promise<void>;
 }

@@ -21,7 +21,8 @@ import { serverConfig } from "./settings.js";
 export async function serveServer(host: TransportHost, installDir: string | undefined): Promise<number> {
   const { agentDir, cwd, env, settings, cli } = host.config;
   const config = serverConfig(settings, cli.listen);
-  const listeners = listenersFor(config.listen, { agentDir, cwd, env });
+  const ws = { agentDir, allowRemote: cli.allowRemote === true, allowOrigins: config.allowOrigins, keepaliveMs: config.keepaliveMs, web: cli.web === true, installDir };
+  const listeners = listenersFor(config.listen, { agentDir, cwd, env, ws });
   const registry = new RegistryFile(agentDir, host.log);
   const pool = new AgentPool({
     cwd,
@@ -40,7 +41,10 @@ export async function serveServer(host: TransportHost, installDir: string | unde
     version: await versionOf(installDir),
     epoch: randomUUID(),
     config,
-    listenerUrls: listeners.map((listener) => listener.url),
+    // Read when asked: a ws listener on port 0 knows its port once it listens.
+    get listenerUrls() {
+      return listeners.map((listener) => listener.url);
+    },
     pool,
     requestShutdown: (cause) => requested(cause),
   });
@@ -64,7 +68,7 @@ async function startAll(listeners: readonly Listener[], server: Server): Promise
   const started: Listener[] = [];
   try {
     for (const listener of ordered) {
-      await listener.start((wire) => server.accept(wire));
+      await listener.start((wire) => server.accept(wire), server);
       started.push(listener);
       if (listener.url !== "stdio") process.stderr.write(`${JSON.stringify({ listening: listener.url })}\n`);
     }

@@ -12,7 +12,7 @@ import type { ServedAgent } from "./agent.js";
 import type { AgentPool } from "./agents.js";
 import { Connection, type ConnectionOwner } from "./connection.js";
 import { ServerError, serverErrors } from "./errors.js";
-import type { Wire } from "./listener.js";
+import type { Admission, Wire } from "./listener.js";
 import { PROTOCOL_VERSION, SERVER_COMMANDS } from "./schemas.js";
 import { runServerCommand, type ServerCommandContext } from "./server-commands.js";
 import type { ServerConfig } from "./settings.js";
@@ -36,7 +36,7 @@ export interface ServerParts {
   requestShutdown(cause: ShutdownCause): void;
 }
 
-export class Server implements ConnectionOwner {
+export class Server implements ConnectionOwner, Admission {
   readonly connections = new Set<Connection>();
   readonly parts: ServerParts;
   #nextId = 1;
@@ -48,6 +48,11 @@ export class Server implements ConnectionOwner {
 
   get shuttingDown(): boolean {
     return this.#shuttingDown;
+  }
+
+  refusal(): "shutting_down" | "full" | undefined {
+    if (this.#shuttingDown) return "shutting_down";
+    return this.connections.size >= this.parts.config.limits.maxConnections ? "full" : undefined;
   }
 
   accept(wire: Wire): void {

@@ -19,7 +19,7 @@ const count = () => z.number().int().positive();
 export const serveSetting = defineSetting(
   () =>
     z.object({
-      listen: z.array(z.string().min(1)).min(1).optional().meta({ description: 'Listener URLs: "stdio", "unix:PATH" (default: stdio).' }),
+      listen: z.array(z.string().min(1)).min(1).optional().meta({ description: 'Listener URLs: "stdio", "unix:PATH", "ws://HOST:PORT" (default: stdio).' }),
       maxAgents: count()
         .optional()
         .meta({ description: `Agents loaded at once (default ${DEFAULT_LIMITS.maxAgents}).` }),
@@ -33,6 +33,7 @@ export const serveSetting = defineSetting(
       replayBytes: count().optional().meta({ description: "Bytes of events each agent keeps for replay (default 16 MiB)." }),
       outboundBytes: count().optional().meta({ description: "Bytes waiting for one connection before it counts as a slow consumer (default 8 MiB)." }),
       allowOrigins: z.array(z.string().min(1)).optional().meta({ description: "Browser origins a WebSocket listener accepts besides its own." }),
+      keepaliveMs: count().optional().meta({ description: "A WebSocket listener pings each client this often and drops one that has not answered the last ping (default 30 s)." }),
     }),
   {
     scope: "trusted",
@@ -49,6 +50,8 @@ declare module "../../kernel/config.js" {
   interface CliOptions {
     listen?: string[];
     connect?: string;
+    allowRemote?: boolean;
+    web?: boolean;
   }
 }
 
@@ -65,6 +68,7 @@ export interface ServerConfig {
   listen: string[];
   limits: ServerLimits;
   allowOrigins: string[];
+  keepaliveMs: number;
 }
 
 /** The settings with their defaults, `--listen` winning over `listen`. */
@@ -81,5 +85,6 @@ export function serverConfig(settings: Settings, listenFlags: readonly string[] 
       outboundBytes: serve.outboundBytes ?? DEFAULT_LIMITS.outboundBytes,
     },
     allowOrigins: serve.allowOrigins ?? [],
+    keepaliveMs: serve.keepaliveMs ?? 30_000,
   };
 }

@@ -70,3 +70,35 @@ class TerminalComponent {
 export class CustomEditor extends TerminalComponent {}
 export class BorderedLoader extends TerminalComponent {}
 export class DynamicBorder extends TerminalComponent {}
+
+// pi's interactive-mode components: the same guard (headless, never built).
+export class ArminComponent extends TerminalComponent {}
+export class AssistantMessageComponent extends TerminalComponent {}
+export class BashExecutionComponent extends TerminalComponent {}
+export class BranchSummaryMessageComponent extends TerminalComponent {}
+export class CompactionSummaryMessageComponent extends TerminalComponent {}
+export class CustomMessageComponent extends TerminalComponent {}
+export class ExtensionEditorComponent extends TerminalComponent {}
+export class ExtensionInputComponent extends TerminalComponent {}
+export class ExtensionSelectorComponent extends TerminalComponent {}
+export class FooterComponent extends TerminalComponent {}
+export class LoginDialogComponent extends TerminalComponent {}
+export class ModelSelectorComponent extends TerminalComponent {}
+export class OAuthSelectorComponent extends TerminalComponent {}
+export class SessionSelectorComponent extends TerminalComponent {}
+export class SettingsSelectorComponent extends TerminalComponent {}
+export class ShowImagesSelectorComponent extends TerminalComponent {}
+export class SkillInvocationMessageComponent extends TerminalComponent {}
+export class ThemeSelectorComponent extends TerminalComponent {}
+export class ThinkingSelectorComponent extends TerminalComponent {}
+export class ToolExecutionComponent extends TerminalComponent {}
+export class TreeSelectorComponent extends TerminalComponent {}
+export class UserMessageComponent extends TerminalComponent {}
+export class UserMessageSelectorComponent extends TerminalComponent {}
+/** pi's full-screen terminal UI. */
+export class InteractiveMode extends TerminalComponent {}
+
+/** pi copies through the terminal (OSC 52) and the desktop's clipboard tools; a headless agent has neither. */
+export async function copyToClipboard(_text: string): Promise<void> {
+  throw new Error("copyToClipboard: there is no terminal or desktop clipboard in Atomic (a headless agent); return the text to the client instead");
+}

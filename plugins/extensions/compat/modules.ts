@@ -1,12 +1,13 @@
 /**
  * The modules an extension's imports of pi's packages resolve to: Atomic's own, under pi 1.x's
  * names (`@earendil-works/pi-coding-agent`, `-pi-ai`, `-pi-agent-core`, `-pi-tui`) and the
- * older `@mariozechner/*` ones alike, `typebox` / `@sinclair/typebox`, and the same API as
- * `atomic-agent/extensions`. Built once per process scope (an extension module is evaluated once
+ * older `@mariozechner/*` ones alike, `typebox` / `@sinclair/typebox` (and TypeBox's own
+ * validators as `typebox/value` and `typebox/compile`), and the same API as `atomic-agent/extensions`. Built once per process scope (an extension module is evaluated once
  * for every agent of it): what needs the running agent (the built-in tools, one-off LLM calls,
  * the file mutation queue) asks `current` for the agent whose extension code is running. The
  * loader hands them to jiti as virtual modules, so an installed pi is never loaded in their place.
  */
+import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import type { Model } from "../../../lib/llm/index.js";
 import type { ExtensionHost } from "../host.js";
@@ -17,6 +18,9 @@ import * as piAi from "./pi-ai.js";
 import * as piCodingAgent from "./pi-coding-agent.js";
 import * as piTui from "./pi-tui.js";
 import * as typebox from "./typebox.js";
+import { discoverAndLoadExtensionsWith, DefaultResourceLoader as BaseResourceLoader } from "./resource-loader.js";
+import { SessionManager as BaseSessionManager } from "./session-manager.js";
+import type { FactoryImporter } from "./extension-runtime.js";
 
 /** Module names extensions import, mapped to the objects they get. */
 export type VirtualModules = Record<string, Record<string, unknown>>;
@@ -31,9 +35,14 @@ export const MODULE_NAMES = [
   "@sinclair/typebox",
   ...SCOPES.flatMap((scope) => PI_PACKAGES.map((name) => `${scope}/${name}` as const)),
   "atomic-agent/extensions",
+  "typebox/value",
+  "typebox/compile",
+  "@sinclair/typebox/value",
+  "@sinclair/typebox/compile",
 ] as const;
 
-export function createVirtualModules(current: (what: string) => ExtensionHost, agentDir: string, version: string): VirtualModules {
+/** `importFactory`: how an extension's own DefaultResourceLoader imports the files it loads. */
+export function createVirtualModules(current: (what: string) => ExtensionHost, agentDir: string, version: string, importFactory: FactoryImporter): VirtualModules {
   const models = (what: string) => current(what).models;
   const agent = (what: string) => current(what).agent;
   const boundAi = {
@@ -45,8 +54,17 @@ export function createVirtualModules(current: (what: string) => ExtensionHost, a
     getModels: (provider: string) => models("getModels()").modelsOf(provider),
     getProviders: () => models("getProviders()").providers(),
   } satisfies Partial<typeof piAi>;
+  // Per scope (one agent dir): the agent dir and the loader these classes default to.
+  const AgentSessionManager = class SessionManager extends BaseSessionManager {};
+  AgentSessionManager.agentDir = agentDir;
+  const AgentResourceLoader = class DefaultResourceLoader extends BaseResourceLoader {};
+  AgentResourceLoader.importFactory = importFactory;
   const boundCodingAgent = {
     getAgentDir: () => agentDir,
+    SessionManager: AgentSessionManager,
+    DefaultResourceLoader: AgentResourceLoader,
+    discoverAndLoadExtensions: (configuredPaths: string[], cwd: string, dir = agentDir, eventBus?: Parameters<typeof discoverAndLoadExtensionsWith>[4]) =>
+      discoverAndLoadExtensionsWith(importFactory, configuredPaths, cwd, dir, eventBus),
     VERSION: version,
     ...builtinToolFactories((what) => current(what).builtinTools),
     withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => {
@@ -54,6 +72,9 @@ export function createVirtualModules(current: (what: string) => ExtensionHost, a
       return queueFileMutation(host.fileQueues, resolve(host.k.config.cwd, path), fn);
     },
   } satisfies Partial<typeof piCodingAgent>;
+  // An extension's own Agent streams through the running agent's providers unless given a streamFn.
+  const ScopeAgent = class Agent extends piAgentCore.Agent {};
+  ScopeAgent.defaultStreamFn = boundAi.streamSimple;
   // A copy: an extension that patches a builder reaches neither Atomic's own schemas nor another scope.
   const typeboxModule = { ...typebox, Type: { ...typebox.Type } };
   const codingAgent = { ...piCodingAgent, ...boundCodingAgent };
@@ -63,7 +84,7 @@ export function createVirtualModules(current: (what: string) => ExtensionHost, a
     "pi-coding-agent": codingAgent,
     "pi-ai": ai,
     "pi-ai/compat": ai,
-    "pi-agent-core": { ...piAgentCore },
+    "pi-agent-core": { ...piAgentCore, Agent: ScopeAgent },
     "pi-tui": { ...piTui },
   };
   const modules: VirtualModules = {
@@ -73,6 +94,23 @@ export function createVirtualModules(current: (what: string) => ExtensionHost, a
   };
   for (const scope of SCOPES) for (const name of PI_PACKAGES) modules[`${scope}/${name}`] = packages[name];
   return modules;
+}
+
+/** TypeBox's validator entries pi serves from its own copy (`Value.Check`, `Compile`, ...), by module name. */
+const TYPEBOX_VALIDATORS = { value: "typebox/value", compile: "typebox/compile" } as const;
+
+/**
+ * Adds `typebox/value` and `typebox/compile` (and the `@sinclair/typebox` names), TypeBox's own
+ * validators, which check plain JSON Schema (what Atomic's `Type` builds) as well as TypeBox's.
+ * Each is evaluated by `load` (a file path, synchronously) when an extension first asks for it.
+ */
+export function addTypeboxValidators(modules: VirtualModules, load: (file: string) => Record<string, unknown>): void {
+  const require = createRequire(import.meta.url);
+  for (const [subpath, specifier] of Object.entries(TYPEBOX_VALIDATORS)) {
+    let loaded: Record<string, unknown> | undefined;
+    const get = () => (loaded ??= load(require.resolve(specifier)));
+    for (const name of [`typebox/${subpath}`, `@sinclair/typebox/${subpath}`]) Object.defineProperty(modules, name, { get, enumerable: true });
+  }
 }
 
 /** Runs `fn` after every mutation queued before it for the same file; a failure does not stop the next one. */

@@ -6,6 +6,7 @@
  */
 import type { AssistantMessage, AssistantMessageEvent, LlmMessage, Model, ThinkingLevel, ToolSpec } from "../../../lib/llm/index.js";
 import { randomBytes } from "node:crypto";
+import { clampThinkingLevel as clampLevel, THINKING_LEVELS, thinkingLevelsFor } from "../../../lib/llm/index.js";
 import { Type, type SchemaOptions, type TSchema } from "./typebox.js";
 import type { Context, SimpleStreamOptions, StreamOptions } from "../types/llm.js";
 
@@ -52,6 +53,27 @@ export function uuidv7(timestampMs: number = Date.now()): string {
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   const hex = bytes.toString("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * The thinking levels `model` accepts, in order: Atomic's `thinkingLevels`, or pi's
+ * `thinkingLevelMap` on a model an extension built (a level mapped to null is unsupported;
+ * `xhigh` and `max` only when mapped).
+ */
+export function getSupportedThinkingLevels(model: Model & { thinkingLevelMap?: Partial<Record<ThinkingLevel, unknown>> }): ThinkingLevel[] {
+  const map = model.thinkingLevelMap;
+  if (!map || model.thinkingLevels?.length || !model.reasoning) return thinkingLevelsFor(model);
+  return THINKING_LEVELS.filter((level) => level === "off" || (map[level] !== null && (map[level] !== undefined || (level !== "xhigh" && level !== "max"))));
+}
+
+/** `level` if `model` accepts it, else the nearest level it does accept (upward first). */
+export function clampThinkingLevel(model: Model, level: ThinkingLevel): ThinkingLevel {
+  return clampLevel(level, getSupportedThinkingLevels(model));
+}
+
+/** The same model: provider and id (pi also compares its api). */
+export function modelsAreEqual(a: Model | null | undefined, b: Model | null | undefined): boolean {
+  return !!a && !!b && a.provider === b.provider && a.id === b.id && a.api === b.api;
 }
 
 /** One LLM call through Atomic's providers, resolving with the final assistant message. */

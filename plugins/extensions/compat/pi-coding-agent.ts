@@ -13,6 +13,31 @@ export type { CustomEntry, SessionEntry, SessionHeader } from "../../session/api
 export type { MessageEntry as SessionMessageEntry } from "../../session/api.js";
 
 export {
+  ArminComponent,
+  AssistantMessageComponent,
+  BashExecutionComponent,
+  BranchSummaryMessageComponent,
+  CompactionSummaryMessageComponent,
+  CustomMessageComponent,
+  copyToClipboard,
+  ExtensionEditorComponent,
+  ExtensionInputComponent,
+  ExtensionSelectorComponent,
+  FooterComponent,
+  InteractiveMode,
+  LoginDialogComponent,
+  ModelSelectorComponent,
+  OAuthSelectorComponent,
+  SessionSelectorComponent,
+  SettingsSelectorComponent,
+  ShowImagesSelectorComponent,
+  SkillInvocationMessageComponent,
+  ThemeSelectorComponent,
+  ThinkingSelectorComponent,
+  ToolExecutionComponent,
+  TreeSelectorComponent,
+  UserMessageComponent,
+  UserMessageSelectorComponent,
   BorderedLoader,
   CustomEditor,
   DynamicBorder,
@@ -31,6 +56,49 @@ export {
   rawKeyHint,
   serializeConversation,
 } from "./helpers.js";
+
+export { getLanguageFromPath, highlightCode } from "./highlight.js";
+export { initTheme, Theme, type ThemeBg, type ThemeColor } from "./theme.js";
+export { getMarkdownTheme, getSelectListTheme, getSettingsListTheme, renderDiff, truncateToVisualLines } from "./theme-helpers.js";
+export {
+  createEventBus,
+  createSyntheticSourceInfo,
+  formatReadLineRange,
+  generateDiffString,
+  generateUnifiedPatch,
+  parseFrontmatter,
+  stripFrontmatter,
+  truncateLine,
+} from "./text.js";
+export { formatSkillsForPrompt, loadSkills, loadSkillsFromDir, parseSkillBlock } from "./skills.js";
+export {
+  buildContextEntries,
+  buildSessionContext,
+  buildSessionProjection,
+  CURRENT_SESSION_VERSION,
+  getLatestCompactionEntry,
+  migrateSessionEntries,
+  parseSessionEntries,
+  sessionEntryToContextMessages,
+} from "./session-context.js";
+export { SessionManager } from "./session-manager.js";
+export {
+  calculateContextTokens,
+  DEFAULT_COMPACTION_SETTINGS,
+  estimateTokens,
+  findCutPoint,
+  findTurnStartIndex,
+  getLastAssistantUsage,
+  shouldCompact,
+} from "./compaction.js";
+export { SettingsManager } from "./settings-manager.js";
+export { DefaultResourceLoader, loadProjectContextFiles } from "./resource-loader.js";
+export { createExtensionRuntime } from "./extension-runtime.js";
+export { getDocsPath, getExamplesPath, getPackageDir, getReadmePath } from "./paths.js";
+export { convertToPng, detectSupportedImageMimeTypeFromFile, formatDimensionNote, type ImageResizeOptions, type ResizedImage, resizeImage } from "./images.js";
+export { type BashOperations, createLocalBashOperations, createLocalPowerShellOperations, getPowerShellConfig, getShellConfig, type ShellConfig } from "./shell-ops.js";
+export { createPowerShellTool, createPowerShellToolDefinition, type PowerShellToolOptions } from "./powershell-tool.js";
+export { RpcClient, type RpcClientOptions } from "../../../client/index.js";
 
 /** The folder name of Atomic's configuration (`~/.atomic`, `<project>/.atomic`); pi's is `.pi`. */
 export const CONFIG_DIR_NAME = ".atomic";
@@ -79,5 +147,12 @@ export declare const createLsToolDefinition: BuiltinToolFactory;
 export declare const createCodingTools: (cwd: string, options?: BuiltinToolOptions) => ToolDefinition<any>[];
 /** read, grep, find, ls. */
 export declare const createReadOnlyTools: (cwd: string, options?: BuiltinToolOptions) => ToolDefinition<any>[];
+/** pi's discovery and recorded load: `configuredPaths`, then the agent dir's and the project's extension folders. */
+export declare const discoverAndLoadExtensions: (
+  configuredPaths: string[],
+  cwd: string,
+  agentDir?: string,
+  eventBus?: import("./text.js").EventBus,
+) => Promise<import("./extension-runtime.js").LoadExtensionsResult>;
 /** Runs `fn` after every earlier mutation queued for the same file has finished. */
 export declare const withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => Promise<T>;

@@ -23,7 +23,7 @@ export interface ToolResultContent<TDetails = unknown> {
   isError?: boolean;
   /** pi 1.x's machine-readable result (see `outputSchema`): accepted; the model is sent `content`. */
   structuredContent?: unknown;
-  /** pi 1.x's hint to end after this tool batch: accepted, not applied (the model is called once more). */
+  /** Ends the run after this tool batch, with no further LLM call, when every result of the batch says so (as in pi 1.x). */
   terminate?: boolean;
 }
 
