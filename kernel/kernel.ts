@@ -26,7 +26,7 @@ export interface KernelOptions {
   log?: Logger;
   /**
    * How long one plugin's apply() or boot tap may take before boot fails naming it. No limit by
-   * default: a busy machine or a big session makes boot slower, never different (a line on stderr
+   * default: a busy machine or a big conversation makes boot slower, never different (a line on stderr
    * says what is being waited for while it runs long).
    */
   applyTimeoutMs?: number;

@@ -1,6 +1,6 @@
 /**
  * Waiting on work whose length the machine decides (a plugin's apply(), a boot tap, an extension's
- * import): a busy machine or a big session makes it slower, never different, so there is no
+ * import): a busy machine or a big conversation makes it slower, never different, so there is no
  * fixed deadline. While it runs long, a line on stderr says what is being waited for (at each
  * step of a schedule, then every minute); an optional limit (an embedder's, a test's, a user's
  * setting) ends the wait with the caller's error.

@@ -159,6 +159,6 @@ describe("choosing a transport", () => {
     expect(await runCli(["--mode", "lines"], { ...base, settings, input: "get_state\nno_such\n" })).toMatchObject({ code: 0, stdout: "get_state ok\nno_such error\n" });
     expect(await runCli([], { ...base, settings: { ...settings, mode: "lines" }, input: "get_commands\n" })).toMatchObject({ code: 0, stdout: "get_commands ok\n" });
     const unknown = await runCli(["--mode", "line"], { ...base, settings });
-    expect(unknown.stderr).toContain("Available: rpc, print, json, acp, lines");
+    expect(unknown.stderr).toContain("Available: rpc, print, json, acp, serve, lines");
   });
 });
