@@ -215,6 +215,7 @@ function normalized(results: { toolName: string; isError: boolean; text: string 
     text: result.text
       .replace(/proc_[A-Za-z0-9]+/g, "proc_ID")
       .replace(/pi-processes-[A-Za-z0-9]{6}\b/g, "pi-processes-DIR")
+      .replace(/side-by-side-(pi|atomic)-[A-Za-z0-9]{6}\b/g, "side-by-side-AGENT")
       .replace(/\b(pid|PID)[ :=]+\d+/g, "$1 N")
       .replace(/\d+(\.\d+)?\s?(ms|s)\b/g, "T")
       .replace(/\d{4}-\d{2}-\d{2}T[\d:.]+Z/g, "TIME"),

@@ -82,7 +82,7 @@ describe("provider-replay", () => {
     const tools = c.records.filter((r) => r.type === "tool_execution_start").map((r) => r.toolName);
     expect(tools).toEqual(["bash"]);
     expect(readdirSync(cwd)).toEqual(["index.ts"]);
-    expect(((await c.request({ type: "get_last_assistant_text" })).data as { text: string }).text).toMatch(/nothing in it was changed/);
+    expect(((await c.request({ type: "get_last_assistant_text" })).data as { text: string }).text).toMatch(/nothing in it was changed/i);
 
     const from = c.records.length;
     await c.request({ type: "prompt", message: "Create a notes file saying hello, then show me it exists." });
