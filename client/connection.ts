@@ -3,6 +3,7 @@
  * readline), matches responses to requests by id, hands every other record to the listeners,
  * and fails every waiting request, with the agent's stderr, when the process ends.
  */
+import { PendingRequests } from "./pending.js";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
@@ -29,24 +30,16 @@ export interface ConnectionOptions {
 export type Record_ = { type: string; [key: string]: unknown };
 type Listener = (record: Record_) => void;
 
-interface Pending {
-  resolve(record: Record_): void;
-  reject(error: Error): void;
-  timer: NodeJS.Timeout | undefined;
-}
-
 /** The package's own CLI: `dist/cli/atomic.cjs` beside this module once built (or from the repository). */
 export function defaultCliPath(): string {
   const built = fileURLToPath(new URL("../cli/atomic.cjs", import.meta.url));
   return existsSync(built) ? built : fileURLToPath(new URL("../dist/cli/atomic.cjs", import.meta.url));
 }
 
-const UNTIMED = new Set(["bash", "compact"]);
-
 export class Connection {
   readonly #options: ConnectionOptions;
   #child: ChildProcessWithoutNullStreams | undefined;
-  readonly #pending = new Map<string, Pending>();
+  readonly #pending = new PendingRequests();
   readonly #listeners = new Set<Listener>();
   #nextId = 0;
   #stderr = "";
@@ -112,18 +105,8 @@ export class Connection {
     const child = this.#child;
     if (!child || !this.running) return Promise.reject(new Error(this.#child ? `Agent process is not running. Stderr: ${this.#stderr}` : "Client not started"));
     const id = typeof command.id === "string" ? command.id : `req_${++this.#nextId}`;
-    return new Promise<Record_>((resolve, reject) => {
-      const limit = this.#options.requestTimeoutMs ?? 30_000;
-      const timer =
-        limit > 0 && !UNTIMED.has(String(command.type))
-          ? setTimeout(() => {
-              this.#pending.delete(id);
-              reject(new Error(`Timeout waiting for response to ${String(command.type)}. Stderr: ${this.#stderr}`));
-            }, limit)
-          : undefined;
-      this.#pending.set(id, { resolve, reject, timer });
-      child.stdin.write(`${JSON.stringify({ ...command, id })}\n`);
-    });
+    const write = () => child.stdin.write(`${JSON.stringify({ ...command, id })}\n`);
+    return this.#pending.track(id, String(command.type), this.#options.requestTimeoutMs ?? 30_000, write, () => `. Stderr: ${this.#stderr}`);
   }
 
   /** Writes a record that gets no response (`extension_ui_response`). */
@@ -152,24 +135,12 @@ export class Connection {
     } catch {
       return;
     }
-    if (record.type === "response" && typeof record.id === "string") {
-      const pending = this.#pending.get(record.id);
-      if (pending) {
-        this.#pending.delete(record.id);
-        clearTimeout(pending.timer);
-        pending.resolve(record);
-        return;
-      }
-    }
+    if (this.#pending.settle(record)) return;
     for (const listener of this.#listeners) listener(record);
   }
 
   #failAll(error: Error): void {
-    for (const pending of this.#pending.values()) {
-      clearTimeout(pending.timer);
-      pending.reject(error);
-    }
-    this.#pending.clear();
+    this.#pending.failAll(error);
   }
 }
 

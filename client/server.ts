@@ -6,6 +6,7 @@
  * commands sent meanwhile wait for the reconnect, commands in flight when it dropped fail (the
  * server may or may not have run them).
  */
+import { PendingRequests } from "./pending.js";
 import { homedir } from "node:os";
 import { connect as dial, type Socket } from "node:net";
 import { join, resolve } from "node:path";
@@ -30,14 +31,6 @@ export interface ServerClientOptions {
 
 export type AgentOpenOptions = Omit<AgentOpenCommand, "type" | "id">;
 
-interface Pending {
-  resolve(record: Record_): void;
-  reject(error: Error): void;
-  timer: NodeJS.Timeout | undefined;
-}
-
-const UNTIMED = new Set(["bash", "compact"]);
-
 /** Connects to `url` (`unix:PATH`, `unix:` for the default socket); rejects when nobody answers there. */
 export async function connect(url = "unix:", options: ServerClientOptions = {}): Promise<ServerClient> {
   const client = new ServerClient(socketPath(url, options.agentDir), options);
@@ -49,7 +42,7 @@ export class ServerClient {
   /** The socket it connects to. */
   readonly path: string;
   readonly #options: ServerClientOptions;
-  readonly #pending = new Map<string, Pending>();
+  readonly #pending = new PendingRequests();
   readonly #handles = new Map<string, AgentHandle>();
   /** Events of agents a pending agent_open or attach is about to hand out. */
   readonly #early = new Map<string, Record_[]>();
@@ -182,18 +175,8 @@ export class ServerClient {
     const socket = this.#socket;
     if (this.#closed || !socket) return Promise.reject(new Error(`Not connected to atomic serve at ${this.path}`));
     const id = typeof command.id === "string" ? command.id : `srv_${++this.#nextId}`;
-    return new Promise<Record_>((resolve, reject) => {
-      const limit = this.#options.requestTimeoutMs ?? 30_000;
-      const timer =
-        limit > 0 && !UNTIMED.has(String(command.type))
-          ? setTimeout(() => {
-              this.#pending.delete(id);
-              reject(new Error(`Timeout waiting for response to ${String(command.type)}`));
-            }, limit)
-          : undefined;
-      this.#pending.set(id, { resolve, reject, timer });
-      socket.write(`${JSON.stringify({ ...command, id })}\n`);
-    });
+    const write = () => socket.write(`${JSON.stringify({ ...command, id })}\n`);
+    return this.#pending.track(id, String(command.type), this.#options.requestTimeoutMs ?? 30_000, write);
   }
 
   #write(record: Record<string, unknown>): void {
@@ -240,14 +223,7 @@ export class ServerClient {
   }
 
   #onRecord(record: Record_): void {
-    if (record.type === "response" && typeof record.id === "string") {
-      const pending = this.#pending.get(record.id);
-      if (pending) {
-        this.#pending.delete(record.id);
-        clearTimeout(pending.timer);
-        return pending.resolve(record);
-      }
-    }
+    if (this.#pending.settle(record)) return;
     if (record.type === "client_lagged") return void this.#resume(record.agents as string[]).catch(() => undefined);
     const agent = typeof record.agent === "string" ? record.agent : undefined;
     if (agent === undefined || record.type === "replay_complete") return;
@@ -301,11 +277,7 @@ export class ServerClient {
   }
 
   #failPending(error: Error): void {
-    for (const pending of this.#pending.values()) {
-      clearTimeout(pending.timer);
-      pending.reject(error);
-    }
-    this.#pending.clear();
+    this.#pending.failAll(error);
   }
 
   #finish(error?: Error): void {
