@@ -6,7 +6,9 @@ import { THINKING_LEVELS } from "../../lib/llm/index.js";
 const queueMode = () => z.enum(["all", "one-at-a-time"]);
 
 export const agentSettings = {
-  defaultThinkingLevel: defineSetting(() => z.enum(THINKING_LEVELS), { description: "Thinking level at startup (clamped to the model); default medium." }),
+  defaultThinkingLevel: defineSetting(() => z.enum(THINKING_LEVELS), {
+    description: "Thinking level at startup (clamped to the model); default medium. set_thinking_level changes the session's level only.",
+  }),
   steeringMode: defineSetting(queueMode, { description: "How steering messages are delivered: one-at-a-time (default) or all." }),
   followUpMode: defineSetting(queueMode, { description: "How follow-up messages are delivered: one-at-a-time (default) or all." }),
   assistantMessageMaxChars: defineSetting(() => z.number().int().min(1), {

@@ -62,7 +62,8 @@ describe("model commands", () => {
     expect((await invoke("cycle_model", { direction: "backward" })).model.id).toBe(available.at(-1)!.id);
   });
 
-  it("set_thinking_level clamps to the model and never fails for a known level", async () => {
+  it("set_thinking_level clamps to the model, never fails for a known level and leaves the saved default alone (pi 1.6)", async () => {
+    await writeFile(join(agentDir, "settings.json"), JSON.stringify({ defaultThinkingLevel: "xhigh" }));
     await boot({ ANTHROPIC_API_KEY: "a", OPENAI_API_KEY: "o" });
     await invoke("set_model", { provider: "anthropic", modelId: "claude-haiku-4-5" });
     expect(await invoke("set_thinking_level", { level: "high" })).toBeUndefined();
@@ -74,7 +75,8 @@ describe("model commands", () => {
     expect((await invoke("get_state")).thinkingLevel).toBe("max");
     await invoke("set_thinking_level", { level: "minimal" });
     expect((await invoke("get_state")).thinkingLevel).toBe("low");
-    expect(await settings()).toMatchObject({ defaultThinkingLevel: "low" });
+    await invoke("cycle_thinking_level");
+    expect(await settings()).toEqual({ defaultThinkingLevel: "xhigh" });
     await invoke("set_model", { provider: "openai", modelId: "gpt-4o" });
     await invoke("set_thinking_level", { level: "high" });
     expect((await invoke("get_state")).thinkingLevel).toBe("off");

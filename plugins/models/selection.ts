@@ -1,5 +1,6 @@
 /**
- * The session's model controls: choosing, cycling and persisting the model and thinking level,
+ * The session's model controls: choosing and cycling the model and thinking level (the session's
+ * own: the saved defaults in settings.json are the user's to edit, as in pi 1.6),
  * the prompt preflight, and the unsupported-saved-default lock (set at startup and on session
  * replacement, cleared by an explicit model choice).
  */
@@ -130,11 +131,9 @@ export class ModelSelection {
     return { model: next.model, thinkingLevel: this.#agent.getThinkingLevel(), isScoped: scoped };
   }
 
+  /** The session's level only, as pi 1.6: settings.json's defaultThinkingLevel (the next session's) stays. */
   async setThinkingLevel(level: ThinkingLevel): Promise<ThinkingLevel> {
-    const previous = this.#agent.getThinkingLevel();
-    const next = clampThinkingLevel(level, this.#agent.availableThinkingLevels());
-    if (next !== previous) await this.#persist({ defaultThinkingLevel: next });
-    return this.#agent.setThinkingLevel(next);
+    return this.#agent.setThinkingLevel(clampThinkingLevel(level, this.#agent.availableThinkingLevels()));
   }
 
   /** The next level in cycle order; null when the model has no thinking. */
@@ -144,11 +143,6 @@ export class ModelSelection {
     const index = levels.indexOf(this.#agent.getThinkingLevel());
     const level = await this.setThinkingLevel(levels[(index + 1) % levels.length]!);
     return { level };
-  }
-
-  /** Writes the user's settings file; failing names the file (the caller changes nothing then). */
-  #persist(patch: Record<string, unknown>): Promise<void> {
-    return this.#k.service("settings").update(patch);
   }
 }
 
