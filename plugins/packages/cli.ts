@@ -5,7 +5,7 @@
  * the project's settings, which needs the project to be trusted (as at startup: `--approve` or
  * the user's trustedProjects).
  */
-import { offlineVariable } from "./offline.js";
+import { offlineVariable } from "../../lib/offline/index.js";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { packageResources } from "../../lib/packages/index.js";

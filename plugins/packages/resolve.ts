@@ -4,7 +4,7 @@
  * within one shared time budget), then read for what it provides. A package that cannot be had
  * is one failure (one stderr line and an `extension_error` from the caller) and the rest loads.
  */
-import { offlineVariable } from "./offline.js";
+import { offlineVariable } from "../../lib/offline/index.js";
 import { stat } from "node:fs/promises";
 import { packageResources } from "../../lib/packages/index.js";
 import type { LoadedPackage, PackageFailure, PackageResolution } from "./api.js";

@@ -42,6 +42,13 @@ describe("local servers to ask", () => {
     expect(asked(config({ positionals: [], listModels: true }, {}, { OLLAMA_BASE_URL: "http://x" }))).toEqual(["ollama!", "vllm"]);
   });
 
+  it("offline (PI_OFFLINE or ATOMIC_OFFLINE), --list-models asks only the servers named or configured", () => {
+    for (const offline of [{ PI_OFFLINE: "1" }, { ATOMIC_OFFLINE: "true" }]) {
+      expect(asked(config({ positionals: [], listModels: true }, {}, offline))).toEqual([]);
+      expect(asked(config({ positionals: [], listModels: true }, {}, { ...offline, OLLAMA_BASE_URL: "http://x" }))).toEqual(["ollama!"]);
+    }
+  });
+
   it("takes models.json's base URL, else the variable's (a bare host gets /v1), else the default", () => {
     const info = (baseUrl: string) => ({ providerInfo: () => ({ api: "openai-completions", baseUrl }) }) as unknown as ModelsApi;
     const ollama = PROVIDERS[0]!;

@@ -3,10 +3,12 @@
  * start asks only the servers it may use: one whose base URL the user set (its environment
  * variable, or a models.json block), or one the command line or the saved default names. Listing
  * models (`--list-models`) asks every local server, quietly: a server that is not running is just
- * not listed.
+ * not listed; in offline mode (lib/offline) only the servers the user named or configured are
+ * asked (their models are what this start runs on).
  */
 import type { KernelConfig } from "../../kernel/index.js";
 import type { CatalogProvider } from "../../lib/model-catalog/index.js";
+import { offlineVariable } from "../../lib/offline/index.js";
 
 export interface LocalServer {
   provider: CatalogProvider;
@@ -29,7 +31,7 @@ export function localServersToAsk(providers: readonly CatalogProvider[], config:
     if (settings.defaultProvider) named.add(settings.defaultProvider);
     for (const pattern of settings.enabledModels ?? []) add(pattern);
   }
-  const listing = cli.listModels !== undefined;
+  const listing = cli.listModels !== undefined && !offlineVariable(env);
   const out: LocalServer[] = [];
   for (const provider of providers) {
     if (!provider.local) continue;

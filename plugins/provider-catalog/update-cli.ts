@@ -2,8 +2,8 @@
  * `atomic models update|reset`: refresh the built-in providers' catalogs from the public
  * models.dev catalog (prices, new models; see lib/model-catalog/models-dev.ts for what changes),
  * written as `<agent dir>/catalog/<provider>.json` and used instead of the shipped data from the
- * next start; `reset` removes them (the shipped data is used again). Without network, nothing is
- * written and the shipped (or last refreshed) data stays in use.
+ * next start; `reset` removes them (the shipped data is used again). Without network, or in
+ * offline mode (lib/offline), nothing is written and the shipped (or last refreshed) data stays in use.
  */
 import { access, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -20,6 +20,7 @@ import {
 } from "../../lib/model-catalog/index.js";
 import { modelsDevEntries, refreshCatalog } from "../../lib/model-catalog/models-dev.js";
 import { httpFetch } from "../../lib/provider-kit/http-fetch.js";
+import { offlineVariable } from "../../lib/offline/index.js";
 import type { CliIo } from "../../lib/cli-io/index.js";
 
 export const MODELS_DEV_URL = "https://models.dev/api.json";
@@ -58,7 +59,13 @@ export async function runModelsCommand(argv: string[], io: ModelsCliIo): Promise
   }
   const chosen = args.providers.length > 0 ? shipped.filter((file) => args.providers.includes(file.provider)) : shipped;
   if (action === "reset") return reset(chosen, io);
-  const url = args.from ?? (io.env ?? process.env).ATOMIC_MODELS_CATALOG_URL ?? MODELS_DEV_URL;
+  const env = io.env ?? process.env;
+  const url = args.from ?? env.ATOMIC_MODELS_CATALOG_URL ?? MODELS_DEV_URL;
+  const offline = offlineVariable(env);
+  if (offline) {
+    io.stderr.write(`Cannot refresh the catalogs offline (${offline} is set): ${url} was not asked. Nothing changed: the catalog in use stays.\n`);
+    return 1;
+  }
   return update(chosen, url, io);
 }
 
