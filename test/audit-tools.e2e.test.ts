@@ -4,11 +4,11 @@
  * and never hang the run; bash's full-output file is complete when the result arrives.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { callsTurn, isType, promptAndSettle, startAgent, textOf } from "./helpers/agent-harness.js";
-import { tempDir, textTurn, type Record_, type RpcClient } from "./helpers/rpc-client.js";
+import { agentTempDir, tempDir, textTurn, type Record_, type RpcClient } from "./helpers/rpc-client.js";
 
 let client: RpcClient | undefined;
 afterEach(async () => {
@@ -102,7 +102,8 @@ describe("bash over the CLI", () => {
     expect(resultText(end)).toContain(`[Showing lines 98001-100000 of 100000. Full output: ${path}]`);
     // Checked right away: the file already holds every line.
     expect(statSync(path).size).toBe(execFileSync("seq", ["1", "100000"]).length);
-    rmSync(path); // kept by design for the model to read; a test leaves nothing behind
+    // Kept by design for the model to read: in the agents' temp folder of this file (test/helpers/temp.ts).
+    expect(dirname(path)).toBe(agentTempDir());
   });
 
   it("returns while the command's background process still holds its output", async () => {

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ts from "typescript";
-import { RpcClient, tempDir } from "./helpers/rpc-client.js";
+import { agentTempDir, RpcClient, tempDir } from "./helpers/rpc-client.js";
 import { NODE } from "./helpers/node.js";
 
 const REPO = resolve(import.meta.dirname, "..");
@@ -133,9 +133,15 @@ await client.stop();
 process.stdout.write(JSON.stringify({ text, last: events.at(-1)?.type }));
 `;
 
+/** npm, tsc (their compile cache on Node >= 22) and the compiled programs keep their temp files in this file's folder. */
+const TOOL_ENV = { ...process.env, TMPDIR: agentTempDir() };
+
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), "atomic-pkg-"));
-  const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", project], { cwd: REPO, encoding: "utf8" }).trim().split("\n").at(-1)!;
+  const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", project], { cwd: REPO, env: TOOL_ENV, encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .at(-1)!;
   const modules = join(project, "node_modules");
   mkdirSync(join(modules, "atomic-agent"), { recursive: true });
   execFileSync("tar", ["-xzf", join(project, packed), "-C", join(modules, "atomic-agent"), "--strip-components=1"]);
@@ -159,7 +165,7 @@ beforeAll(() => {
   writeFileSync(join(project, "use-client.ts"), USE_CLIENT);
   // Compiled here, not in a test: the tests run in any order and several need the output.
   try {
-    execFileSync(process.execPath, [TSC, "-p", project], { cwd: project, encoding: "utf8" });
+    execFileSync(process.execPath, [TSC, "-p", project], { cwd: project, env: TOOL_ENV, encoding: "utf8" });
   } catch (error) {
     compileError = `tsc failed:\n${(error as { stdout?: string }).stdout ?? String(error)}`;
   }
@@ -198,7 +204,7 @@ describe("the packed package", () => {
   it("atomic-agent/sdk runs a prompt in the embedder's process", () => {
     expect(compileError).toBeUndefined();
     const agentDir = tempDir("atomic-agent-");
-    const output = execFileSync(NODE, [join(project, "out", "use-sdk.js"), agentDir], { cwd: project, encoding: "utf8" });
+    const output = execFileSync(NODE, [join(project, "out", "use-sdk.js"), agentDir], { cwd: project, env: TOOL_ENV, encoding: "utf8" });
     const result = JSON.parse(output) as { accepted: unknown; text: string; types: string[] };
     expect(result.accepted).toEqual({ type: "response", command: "prompt", success: true, data: { disposition: "started" } });
     expect(result.text).toBe("desserts");
@@ -209,7 +215,7 @@ describe("the packed package", () => {
     expect(compileError).toBeUndefined();
     const agentDir = tempDir("atomic-agent-");
     writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ plugins: [join(project, "out", "echo-provider.js")] }));
-    const output = execFileSync(NODE, [join(project, "out", "use-client.js"), agentDir], { cwd: project, encoding: "utf8" });
+    const output = execFileSync(NODE, [join(project, "out", "use-client.js"), agentDir], { cwd: project, env: TOOL_ENV, encoding: "utf8" });
     expect(JSON.parse(output)).toEqual({ text: "reward", last: "agent_end" });
   }, 60_000);
 

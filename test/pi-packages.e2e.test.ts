@@ -10,13 +10,12 @@ import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeRuntime } from "../scripts/node-runtime.mjs";
 import type { RecordedRequest } from "./fake-llm/server.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { converse, PI_16 } from "./helpers/pi-side-by-side.js";
-import { RpcClient, tempDir } from "./helpers/rpc-client.js";
+import { agentTempDir, RpcClient, tempDir } from "./helpers/rpc-client.js";
 import { NODE } from "./helpers/node.js";
 import { keepTranspileCache, seedTranspileCache } from "./helpers/transpile-cache.js";
 
@@ -63,7 +62,8 @@ async function loadedByPi(folder: string): Promise<Loaded> {
   const { stdout } = await run(node22!, [join(REPO, "test/pi-packages/pi-reference.mjs"), PI_16, folder], {
     timeout: 120_000,
     maxBuffer: 16 << 20,
-    env: { ...process.env, PI_OFFLINE: "1" },
+    // pi-subagents makes `<TMPDIR>/pi-subagents-uid-<uid>` as it loads: in this file's folder, as Atomic's child.
+    env: { ...process.env, PI_OFFLINE: "1", TMPDIR: agentTempDir() },
   });
   const result = JSON.parse(stdout) as Loaded & { fatal?: string; errors: string[] };
   if (result.fatal) throw new Error(`pi 1.6 could not load ${folder}: ${result.fatal}`);
@@ -74,12 +74,12 @@ async function loadedByPi(folder: string): Promise<Loaded> {
 /**
  * One agent dir for the file: what a first import transpiles is cached for the next boots (the
  * loading tests and the conversations share it). pi keeps its cache in `<TMPDIR>/jiti`, shared by
- * every pi child of the run. Both caches are kept between runs (test/helpers/transpile-cache.ts).
+ * the pi children of the file. Both caches are kept between runs (test/helpers/transpile-cache.ts).
  */
 const agentDir = tempDir("atomic-corpus-agent-");
 mkdirSync(agentDir, { recursive: true });
 writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ plugins: [PROBE] }));
-const caches = { atomic: join(agentDir, "cache", "jiti"), pi: join(tmpdir(), "jiti") };
+const caches = { atomic: join(agentDir, "cache", "jiti"), pi: join(agentTempDir(), "jiti") };
 beforeAll(() => {
   for (const [name, folder] of Object.entries(caches)) seedTranspileCache(name, folder);
 });

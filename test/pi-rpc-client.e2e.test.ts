@@ -14,7 +14,7 @@ import { nodeRuntime } from "../scripts/node-runtime.mjs";
 import { writeModelsJson, type RecordedRequest } from "./fake-llm/server.js";
 import { CLI } from "./helpers/rpc-client.js";
 import { ServerProcess } from "./helpers/server.js";
-import { registerStopper, tempDir } from "./helpers/temp.js";
+import { agentTempDir, registerStopper, tempDir } from "./helpers/temp.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { viaServer } from "./helpers/via-server.js";
 
@@ -93,6 +93,7 @@ describe("pi 1.6's RpcClient against Atomic", () => {
       ATOMIC_ARGS: JSON.stringify(server ? ["--connect", `unix:${server.socket}`, "--close-on-exit"] : []),
       WORK_DIR: cwd,
       ATOMIC_CODING_AGENT_DIR: agentDir,
+      TMPDIR: agentTempDir(),
       PATH: `${dirname(node22)}${delimiter}${process.env.PATH ?? ""}`,
     });
     await server?.stop();

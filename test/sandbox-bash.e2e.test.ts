@@ -5,12 +5,11 @@
  * fake HOME's ssh key and the agent's auth.json; reaching the fake LLM and a public name; a child
  * that outlives the command or the agent; filling /tmp), while the workspace and /tmp work.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { writeModelsJson } from "./fake-llm/server.js";
-import { RpcClient } from "./helpers/rpc-client.js";
+import { agentTempDir, RpcClient } from "./helpers/rpc-client.js";
 import { AUTH_SECRET, describeWithBwrap, processesWith, sandboxLayout as layout, SSH_SECRET, type SandboxLayout as Layout } from "./helpers/sandbox.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 
@@ -185,8 +184,9 @@ describeWithBwrap("sandboxed bash (workspace-write, network off)", () => {
     const pid = c.child.pid;
     c.child.kill("SIGKILL");
     await c.exited;
-    // A killed agent cannot remove its private folder (mask file, proxy socket): this test does.
-    for (const name of readdirSync(tmpdir())) if (name.startsWith(`atomic-sandbox-${pid}-`)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    // A killed agent cannot remove its private folder (mask file, proxy socket): it goes with the
+    // agents' temp folder of this file.
+    expect(readdirSync(agentTempDir()).some((name) => name.startsWith(`atomic-sandbox-${pid}-`))).toBe(true);
     await waitUntil(() => processesWith(`sleep ${token}3`).length === 0);
     expect(processesWith(`sleep ${token}`)).toEqual([]);
   });

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { CLI } from "./rpc-client.js";
-import { registerStopper } from "./temp.js";
+import { agentTempDir, registerStopper } from "./temp.js";
 import { NODE } from "./node.js";
 
 export type Update = acp.SessionNotification["update"];
@@ -47,7 +47,7 @@ export class AcpAgent {
     const [command, ...leading] = options.program ?? [NODE, CLI];
     this.child = spawn(command!, [...leading, ...options.args], {
       cwd: options.cwd,
-      env: { ...process.env, ATOMIC_CODING_AGENT_DIR: options.agentDir, ...options.env },
+      env: { ...process.env, TMPDIR: agentTempDir(), ATOMIC_CODING_AGENT_DIR: options.agentDir, ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
     });
     this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));

@@ -5,9 +5,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { registerStopper, tempDir } from "./temp.js";
+import { agentTempDir, registerStopper, tempDir } from "./temp.js";
 
-export { tempDir } from "./temp.js";
+export { agentTempDir, tempDir } from "./temp.js";
 
 import { NODE } from "./node.js";
 import { ProtocolChecker } from "./protocol.js";
@@ -87,7 +87,7 @@ export class RpcClient {
     const args = options.args ?? ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"];
     const argv = [NODE, options.cli ?? CLI, ...args];
     const [command, ...rest] = [...(options.launcher ?? []), ...argv];
-    const env = { ...process.env, ATOMIC_CODING_AGENT_DIR: this.agentDir, ...options.env };
+    const env = { ...process.env, TMPDIR: agentTempDir(), ATOMIC_CODING_AGENT_DIR: this.agentDir, ...options.env };
     const via = viaServer() && !options.cli && !options.launcher && isRpcLaunch(args) ? spawnViaServer(CLI, args, { cwd: this.cwd, env }) : undefined;
     this.child = via?.child ?? spawn(command!, rest, { cwd: this.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     this.child.stdout.on("data", (chunk: Buffer) => this.#onData(chunk));
@@ -239,7 +239,7 @@ export function runCli(args: string[], options: { cwd: string; agentDir: string;
   return new Promise((resolvePromise, reject) => {
     const child = spawn(NODE, [CLI, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, ATOMIC_CODING_AGENT_DIR: options.agentDir, ...options.env },
+      env: { ...process.env, TMPDIR: agentTempDir(), ATOMIC_CODING_AGENT_DIR: options.agentDir, ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";

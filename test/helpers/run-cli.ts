@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { NODE } from "./node.js";
 import { CLI } from "./rpc-client.js";
-import { registerStopper } from "./temp.js";
+import { agentTempDir, registerStopper } from "./temp.js";
 
 export interface CliRun {
   code: number | null;
@@ -32,7 +32,7 @@ export function runCli(args: string[], options: CliRunOptions): Promise<CliRun> 
   }
   const child = spawn(NODE, [CLI, ...args], {
     cwd: options.cwd,
-    env: { ...process.env, ATOMIC_CODING_AGENT_DIR: options.agentDir, ...options.env },
+    env: { ...process.env, TMPDIR: agentTempDir(), ATOMIC_CODING_AGENT_DIR: options.agentDir, ...options.env },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stdout = "";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { NODE } from "./node.js";
 import { ProtocolChecker } from "./protocol.js";
 import { checkProtocolOf, CLI, type Record_ } from "./rpc-client.js";
-import { registerStopper, tempDir } from "./temp.js";
+import { agentTempDir, registerStopper, tempDir } from "./temp.js";
 
 export interface ServerStartOptions {
   /** More arguments after `serve --listen ...` (default: the offline replay model). */
@@ -47,7 +47,7 @@ export class ServerProcess {
     const listen = (options.listen ?? ["unix:"]).flatMap((url) => ["--listen", url]);
     this.child = spawn(NODE, [CLI, "serve", ...listen, ...(options.args ?? REPLAY_ARGS)], {
       cwd: this.cwd,
-      env: { ...process.env, ATOMIC_CODING_AGENT_DIR: this.agentDir, ...options.env },
+      env: { ...process.env, TMPDIR: agentTempDir(), ATOMIC_CODING_AGENT_DIR: this.agentDir, ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
     });
     this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
