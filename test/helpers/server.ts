@@ -8,8 +8,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { NODE } from "./node.js";
-import { ProtocolChecker } from "./protocol.js";
-import { checkProtocolOf, CLI, type Record_ } from "./rpc-client.js";
+import { RecordClient } from "./record-client.js";
+import { CLI, type Record_ } from "./rpc-client.js";
 import { agentTempDir, registerStopper, tempDir } from "./temp.js";
 
 export interface ServerStartOptions {
@@ -91,37 +91,19 @@ export class ServerProcess {
   }
 }
 
-/** The protocol schema's view of a record: an agent's records without the server's envelope. */
-export function withoutEnvelope(record: Record_): Record_ {
-  const SERVER_TYPES = new Set(["replay_complete", "agent_closed"]);
-  if (SERVER_TYPES.has(record.type)) return record;
-  const { agent: _agent, seq: _seq, ...rest } = record;
-  return rest as Record_;
-}
-
-let nextId = 1;
-
-export class ServerClient {
+/** A client on the server's unix socket: JSON lines in, JSON lines out. */
+export class ServerClient extends RecordClient {
   readonly socket: Socket;
-  readonly records: Record_[] = [];
-  readonly protocolErrors: string[] = [];
   readonly closed: Promise<void>;
   bytes = 0;
   #pending: Buffer[] = [];
-  #waiters: { match: (r: Record_) => boolean; resolve: (r: Record_) => void; from: number }[] = [];
-  #retired = false;
-  readonly #checker = new ProtocolChecker(CLI, []);
 
   constructor(socket: Socket) {
+    super("s");
     this.socket = socket;
-    checkProtocolOf(this);
     socket.on("data", (chunk: Buffer) => this.#onData(chunk));
     socket.on("error", () => undefined);
     this.closed = new Promise((resolve) => socket.once("close", () => resolve()));
-  }
-
-  retire(): void {
-    this.#retired = true;
   }
 
   #onData(chunk: Buffer): void {
@@ -132,25 +114,9 @@ export class ServerClient {
       const line = (this.#pending.length === 0 ? piece : Buffer.concat([...this.#pending, piece])).toString("utf8");
       this.#pending = [];
       start = newline + 1;
-      this.#onRecord(JSON.parse(line) as Record_);
+      this.onRecord(JSON.parse(line) as Record_);
     }
     if (start < chunk.length) this.#pending.push(chunk.subarray(start));
-  }
-
-  #onRecord(record: Record_): void {
-    this.records.push(record);
-    if (!this.#retired) {
-      const problem = this.#checker.checkIncoming(withoutEnvelope(record));
-      if (problem) this.protocolErrors.push(problem);
-    }
-    const index = this.records.length - 1;
-    this.#waiters = this.#waiters.filter((waiter) => {
-      if (index >= waiter.from && waiter.match(record)) {
-        waiter.resolve(record);
-        return false;
-      }
-      return true;
-    });
   }
 
   write(text: string): void {
@@ -159,29 +125,6 @@ export class ServerClient {
 
   send(command: Record<string, unknown>): void {
     this.write(`${JSON.stringify(command)}\n`);
-  }
-
-  /** Sends a command with a fresh id; resolves with its response. */
-  async request(command: Record<string, unknown>, timeoutMs = 20_000): Promise<Record_> {
-    const id = `s${nextId++}`;
-    const from = this.records.length;
-    this.send({ ...command, id });
-    return this.waitFor((r) => r.type === "response" && r.id === id, timeoutMs, from);
-  }
-
-  /** As `request`, resolving with `data`; a failure throws. */
-  async ok(command: Record<string, unknown>, timeoutMs?: number): Promise<any> {
-    const response = await this.request(command, timeoutMs);
-    if (!response.success) throw new Error(`${String(command.type)} failed: ${String(response.error)} (${String(response.code)})`);
-    return response.data;
-  }
-
-  waitFor(match: (r: Record_) => boolean, timeoutMs = 20_000, from = 0): Promise<Record_> {
-    for (let i = from; i < this.records.length; i++) if (match(this.records[i]!)) return Promise.resolve(this.records[i]!);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for a record; last: ${JSON.stringify(this.records.slice(-4)).slice(0, 1500)}`)), timeoutMs);
-      this.#waiters.push({ match, from, resolve: (r) => (clearTimeout(timer), resolve(r)) });
-    });
   }
 
   /** The agent's events received so far (in order), with their `seq`. */

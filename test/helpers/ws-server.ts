@@ -1,8 +1,8 @@
 /**
  * `atomic serve --listen ws://...` for end-to-end tests: the built CLI as a real child process on
  * a real loopback port, its URL and token read as a client would (the `{"listening"}` line on
- * stderr, `<agent dir>/serve/token`), and WebSocket clients whose records are checked against the
- * protocol schema like the unix socket clients of ./server.ts.
+ * stderr, `<agent dir>/serve/token`), and WebSocket clients: the unix socket clients of
+ * ./server.ts over another transport (./record-client.ts).
  */
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
@@ -10,9 +10,9 @@ import { type IncomingHttpHeaders, request as httpRequestOf } from "node:http";
 import type { Socket } from "node:net";
 import { join } from "node:path";
 import { WebSocket } from "ws";
-import { ProtocolChecker } from "./protocol.js";
-import { checkProtocolOf, CLI, type Record_ } from "./rpc-client.js";
-import { REPLAY_ARGS, ServerProcess, type ServerStartOptions, withoutEnvelope } from "./server.js";
+import { RecordClient } from "./record-client.js";
+import type { Record_ } from "./rpc-client.js";
+import { REPLAY_ARGS, ServerProcess, type ServerStartOptions } from "./server.js";
 
 export interface WsServer {
   server: ServerProcess;
@@ -55,22 +55,15 @@ export async function startWsServer(options: ServerStartOptions & { host?: strin
   return { server, url: url!, port: Number(new URL(url!).port), token, ...(page ? { page } : {}) };
 }
 
-let nextId = 1;
-
-/** A WebSocket client of the server: records in `records`, checked against the protocol schema. */
-export class WsClient {
+/** A WebSocket client of the server: one record per message. */
+export class WsClient extends RecordClient {
   readonly socket: WebSocket;
-  readonly records: Record_[] = [];
-  readonly protocolErrors: string[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
-  #waiters: { match: (r: Record_) => boolean; resolve: (r: Record_) => void; from: number }[] = [];
-  #retired = false;
-  readonly #checker = new ProtocolChecker(CLI, []);
 
   constructor(socket: WebSocket) {
+    super("w");
     this.socket = socket;
-    checkProtocolOf(this);
-    socket.on("message", (data: Buffer) => this.#onRecord(JSON.parse(data.toString("utf8")) as Record_));
+    socket.on("message", (data: Buffer) => this.onRecord(JSON.parse(data.toString("utf8")) as Record_));
     socket.on("error", () => undefined);
     this.closed = new Promise((resolve) => socket.once("close", (code, reason) => resolve({ code, reason: reason.toString() })));
   }
@@ -82,49 +75,8 @@ export class WsClient {
     return client;
   }
 
-  retire(): void {
-    this.#retired = true;
-  }
-
-  #onRecord(record: Record_): void {
-    this.records.push(record);
-    if (!this.#retired) {
-      const problem = this.#checker.checkIncoming(withoutEnvelope(record));
-      if (problem) this.protocolErrors.push(problem);
-    }
-    const index = this.records.length - 1;
-    this.#waiters = this.#waiters.filter((waiter) => {
-      if (index >= waiter.from && waiter.match(record)) {
-        waiter.resolve(record);
-        return false;
-      }
-      return true;
-    });
-  }
-
   send(command: Record<string, unknown>): void {
     this.socket.send(JSON.stringify(command));
-  }
-
-  async request(command: Record<string, unknown>, timeoutMs = 20_000): Promise<Record_> {
-    const id = `w${nextId++}`;
-    const from = this.records.length;
-    this.send({ ...command, id });
-    return this.waitFor((r) => r.type === "response" && r.id === id, timeoutMs, from);
-  }
-
-  async ok(command: Record<string, unknown>, timeoutMs?: number): Promise<any> {
-    const response = await this.request(command, timeoutMs);
-    if (!response.success) throw new Error(`${String(command.type)} failed: ${String(response.error)} (${String(response.code)})`);
-    return response.data;
-  }
-
-  waitFor(match: (r: Record_) => boolean, timeoutMs = 20_000, from = 0): Promise<Record_> {
-    for (let i = from; i < this.records.length; i++) if (match(this.records[i]!)) return Promise.resolve(this.records[i]!);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for a record; last: ${JSON.stringify(this.records.slice(-4)).slice(0, 1500)}`)), timeoutMs);
-      this.#waiters.push({ match, from, resolve: (r) => (clearTimeout(timer), resolve(r)) });
-    });
   }
 
   close(): Promise<{ code: number; reason: string }> {
