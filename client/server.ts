@@ -4,7 +4,8 @@
  * methods. When the connection drops, it reconnects (with backoff, for `reconnectTimeoutMs`) and
  * attaches every handle again after the last `seq` it saw, so each handle gets every event once;
  * commands sent meanwhile wait for the reconnect, commands in flight when it dropped fail (the
- * server may or may not have run them).
+ * server may or may not have run them). A connection that went silent without closing (a network
+ * that drops packets, a peer asleep) is noticed by a probe and given up like a closed one.
  */
 import { PendingRequests } from "./pending.js";
 import { homedir } from "node:os";
@@ -21,6 +22,11 @@ export interface ServerClientOptions {
   reconnect?: boolean;
   /** How long to keep trying to reconnect (default 30 s). */
   reconnectTimeoutMs?: number;
+  /**
+   * After this long without a record, a cheap request probes the connection; no answer within as
+   * long again and the connection is given up and reconnected (default 20 s; 0: never probe).
+   */
+  keepaliveMs?: number;
   /** How long a command may wait for its response (default 30 s; 0: forever). `bash` and `compact` always wait. */
   requestTimeoutMs?: number;
   /** Where `unix:` alone looks (`<agent dir>/serve/serve.sock`); default ATOMIC_CODING_AGENT_DIR, else ~/.atomic/agent. */
@@ -28,6 +34,9 @@ export interface ServerClientOptions {
   /** This connection's message_update form (`set_event_options`); `agent_settled` is always asked for. */
   messageUpdates?: "delta" | "full";
 }
+
+/** How long `close()` waits for the server to answer the end of the connection. */
+const CLOSE_GRACE_MS = 2_000;
 
 export type AgentOpenOptions = Omit<AgentOpenCommand, "type" | "id">;
 
@@ -56,6 +65,10 @@ export class ServerClient {
   #opening = 0;
   #closed = false;
   #reconnecting: Promise<void> | undefined;
+  #keepalive: NodeJS.Timeout | undefined;
+  /** Something arrived on the connection since the last keepalive tick. */
+  #heard = false;
+  #probing = false;
 
   constructor(path: string, options: ServerClientOptions = {}) {
     this.path = path;
@@ -84,6 +97,7 @@ export class ServerClient {
   async open(): Promise<void> {
     await this.#dial();
     await this.#eventOptions();
+    this.#startKeepalive();
   }
 
   info(): Promise<DataOf<"server_info">> {
@@ -125,7 +139,12 @@ export class ServerClient {
     if (this.#closed) return;
     this.#closed = true;
     const socket = this.#socket;
-    if (socket && !socket.destroyed) await new Promise<void>((done) => socket.once("close", () => done()).end());
+    if (socket && !socket.destroyed) {
+      // A peer that went silent never answers the end: it is cut after a moment.
+      const cut = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
+      await new Promise<void>((done) => socket.once("close", () => done()).end());
+      clearTimeout(cut);
+    }
     this.#finish();
   }
 
@@ -190,6 +209,7 @@ export class ServerClient {
       const socket = dial(this.path);
       let greeted = false;
       const reader = new LineReader((line) => {
+        if (this.#socket === socket) this.#heard = true;
         let record: Record_;
         try {
           record = JSON.parse(line) as Record_;
@@ -280,8 +300,32 @@ export class ServerClient {
     this.#pending.failAll(error);
   }
 
+  /**
+   * Each tick: a connection heard from since the last one is alive; a silent one gets a probe,
+   * and one whose probe goes unanswered is destroyed (its close starts the reconnect).
+   */
+  #startKeepalive(): void {
+    const every = this.#options.keepaliveMs ?? 20_000;
+    if (every <= 0 || this.#keepalive) return;
+    this.#keepalive = setInterval(() => {
+      const socket = this.#socket;
+      if (!socket || this.#reconnecting || this.#probing) return;
+      if (this.#heard) return void (this.#heard = false);
+      this.#probing = true;
+      const id = `srv_${++this.#nextId}`;
+      this.#pending
+        .track(id, "server_info", every, () => socket.write(`${JSON.stringify({ type: "server_info", id })}\n`))
+        .catch(() => {
+          if (this.#socket === socket) socket.destroy();
+        })
+        .finally(() => (this.#probing = false));
+    }, every);
+    this.#keepalive.unref();
+  }
+
   #finish(error?: Error): void {
     this.#closed = true;
+    clearInterval(this.#keepalive);
     this.#failPending(error ?? new Error("The server client is closed"));
     for (const handle of [...this.#handles.values()]) handle.ended();
     for (const listener of this.#closeListeners) listener(error);
