@@ -11,7 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { NODE } from "./helpers/node.js";
-import { tempDir } from "./helpers/temp.js";
+import { agentTempDir, tempDir } from "./helpers/temp.js";
 
 const REPO = resolve(import.meta.dirname, "..");
 const README = readFileSync(join(REPO, "README.md"), "utf8");
@@ -34,6 +34,8 @@ function runAsWritten(command: string): Promise<{ code: number | null; stdout: s
   const env = {
     ...process.env,
     ATOMIC_CODING_AGENT_DIR: tempDir("atomic-readme-agent-"),
+    // npm (its compile cache on Node >= 22) and the agent keep their temp files in this file's folder.
+    TMPDIR: agentTempDir(),
     npm_config_cache: tempDir("atomic-readme-npm-"),
     npm_config_offline: "true",
     npm_config_update_notifier: "false",

@@ -11,6 +11,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { agentTempDir } from "./temp.js";
 
 const run = promisify(execFile);
 
@@ -57,7 +58,10 @@ export class NpmRegistry {
   async publish(folder: string): Promise<PublishedVersion> {
     const out = join(folder, "..", `.packed-${Date.now()}-${Math.random().toString(16).slice(2)}`);
     mkdirSync(out, { recursive: true });
-    const { stdout } = await run("npm", ["pack", "--silent", "--pack-destination", out], { cwd: folder, env: { ...process.env, npm_config_update_notifier: "false" } });
+    const { stdout } = await run("npm", ["pack", "--silent", "--pack-destination", out], {
+      cwd: folder,
+      env: { ...process.env, TMPDIR: agentTempDir(), npm_config_update_notifier: "false" },
+    });
     const tarball = readFileSync(join(out, stdout.trim().split("\n").pop()!));
     const manifest = JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as Record<string, unknown> & { name: string; version: string };
     const published = { version: manifest.version, tarball, manifest };
