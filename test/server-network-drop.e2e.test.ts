@@ -89,7 +89,7 @@ async function dropProxy(listen: { path: string } | { port: 0 }, target: () => S
 /** An agent dir whose replay model streams one long answer, an event every few milliseconds. */
 function slowAgentDir(): string {
   const agentDir = tempDir("atomic-agent-");
-  writeCassette(agentDir, "slow", [textTurn("word ".repeat(400), 400)], { eventDelayMs: 15 });
+  writeCassette(agentDir, "slow", [textTurn("word ".repeat(1000), 1000)], { eventDelayMs: 10 });
   return agentDir;
 }
 
@@ -118,14 +118,16 @@ describe("a network drop between a client and atomic serve", { timeout: 120_000 
 
     await agent.prompt("stream for a while");
     const drops = ["cut", "blackhole", "cut", "blackhole", "cut"] as const;
-    for (const [index, drop] of drops.entries()) {
+    for (const drop of drops) {
       await more(() => seen, updates, 5);
+      const before = reconnects;
       proxy[drop]();
-      // Back in step: reconnected through the proxy, events flowing again.
-      await expect.poll(() => reconnects, { timeout: 30_000, interval: 20 }).toBe(index + 1);
+      // Back in step: reconnected through the proxy (a probe answered late on a busy machine may
+      // add a reconnect of its own, which is fine).
+      await expect.poll(() => reconnects, { timeout: 30_000, interval: 20 }).toBeGreaterThan(before);
     }
     await agent.waitForIdle(60_000);
-    expect(proxy.accepted).toBe(drops.length + 1);
+    expect(proxy.accepted).toBeGreaterThanOrEqual(drops.length + 1);
     // It all happened while the answer streamed.
     expect(seen.filter((event) => event.type === "agent_end")).toHaveLength(1);
 
@@ -151,10 +153,11 @@ describe("a network drop between a client and atomic serve", { timeout: 120_000 
 
     await client.ok({ type: "prompt", agent: opened.agent, message: "stream for a while" });
     const drops = ["cut", "blackhole", "cut", "blackhole"] as const;
-    for (const [index, drop] of drops.entries()) {
+    for (const drop of drops) {
       await more(() => client.events, isUpdate, 5);
+      const before = client.resumes;
       proxy[drop]();
-      await expect.poll(() => client.resumes, { timeout: 30_000, interval: 20 }).toBe(index + 1);
+      await expect.poll(() => client.resumes, { timeout: 30_000, interval: 20 }).toBeGreaterThan(before);
     }
     await expect.poll(() => client.events.at(-1)?.type, { timeout: 60_000, interval: 50 }).toBe("agent_settled");
 
@@ -163,7 +166,8 @@ describe("a network drop between a client and atomic serve", { timeout: 120_000 
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => Number(opened.seq) + 1 + i));
     expect(client.events.filter((record) => record.type === "agent_end")).toHaveLength(1);
     // The black-holed connections are gone from the server (its keepalive): only this client's is left.
-    await expect.poll(async () => (await client.ok({ type: "server_info" })).counts.connections, { timeout: 30_000, interval: 100 }).toBe(1);
+    const connections = async () => (await client.ok({ type: "server_info" }).catch(() => undefined))?.counts.connections;
+    await expect.poll(connections, { timeout: 30_000, interval: 100 }).toBe(1);
   });
 });
 
@@ -191,13 +195,13 @@ class ResumingWsClient {
   ) {
     this.#ready = new Promise((resolve) => (this.#markReady = resolve));
     this.#dial();
-    let answered = true;
+    const unanswered = new WeakSet<WebSocket>();
     this.#pinger = setInterval(() => {
       const socket = this.#socket;
       if (!socket || socket.readyState !== WebSocket.OPEN) return;
-      if (!answered) return socket.terminate();
-      answered = false;
-      socket.once("pong", () => (answered = true));
+      if (unanswered.has(socket)) return socket.terminate();
+      unanswered.add(socket);
+      socket.once("pong", () => unanswered.delete(socket));
       socket.ping();
     }, KEEPALIVE_MS);
   }
@@ -213,9 +217,11 @@ class ResumingWsClient {
   async ok(command: Record<string, unknown>): Promise<any> {
     await this.#ready;
     const id = `r${this.#nextId++}`;
-    const response = await new Promise<Record_>((resolve) => {
+    const socket = this.#socket!;
+    const response = await new Promise<Record_>((resolve, reject) => {
       this.#pending.set(id, resolve);
-      this.#socket!.send(JSON.stringify({ ...command, id }));
+      socket.once("close", () => this.#pending.delete(id) && reject(new Error(`${String(command.type)}: connection lost`)));
+      socket.send(JSON.stringify({ ...command, id }));
     });
     if (!response.success) throw new Error(`${String(command.type)} failed: ${String(response.error)}`);
     return response.data;
