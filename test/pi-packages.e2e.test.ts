@@ -90,7 +90,7 @@ describe("a conversation through a corpus package gives pi's result", () => {
   }, 240_000);
 
   // Needs --mcp-config's value in session_start, and a proxy-safe ctx.ui (pi-mcp-adapter wraps it in a Proxy).
-  it("pi-mcp-adapter: the mcp tool reports the server --mcp-config names, as in pi", async () => {
+  it("pi-mcp-adapter: the mcp tool reports the server --mcp-config names and calls its tool over stdio, as in pi", async () => {
     if (!piNode.node22) return console.log(`skipped: ${piNode.skipReason}`);
     const config = join(tempDir("atomic-mcp-config-"), "mcp.json");
     const server = join(MODULES, "@modelcontextprotocol/server-everything/dist/index.js");
@@ -98,13 +98,20 @@ describe("a conversation through a corpus package gives pi's result", () => {
     const conversation = {
       folder: join(MODULES, "pi-mcp-adapter"),
       args: ["--mcp-config", config],
-      prompts: ["Which MCP servers are there?"],
-      replies: [{ toolCalls: [{ id: "call_1", name: "mcp", args: {} }] }, { text: "One." }],
+      prompts: ["Which MCP servers are there? Then echo a word through one."],
+      replies: [
+        { toolCalls: [{ id: "call_1", name: "mcp", args: {} }] },
+        { toolCalls: [{ id: "call_2", name: "mcp", args: { server: "everything", tool: "echo", args: { message: "kumquat over stdio" } } }] },
+        { text: "One, and it echoed." },
+      ],
     };
     const pi = await converse("pi", piNode.node22, fake, conversation);
     await loadedByAtomic(conversation.folder); // a cold transpile cache is warmed first (tests run in any order)
     const atomic = await converse("atomic", NODE, fake, conversation, agentDir);
     expect(pi.toolResults[0]?.text).toMatch(/^MCP: 1\/1 servers, \d+ tools/);
+    // The server's echo tool ran in the stdio child and its answer came back through the mcp tool.
+    expect(pi.toolResults[1]).toMatchObject({ toolName: "mcp", isError: false });
+    expect(pi.toolResults[1]?.text).toContain("kumquat over stdio");
     expect(atomic.toolResults).toEqual(pi.toolResults);
   }, 240_000);
 });

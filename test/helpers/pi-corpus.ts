@@ -101,7 +101,8 @@ export async function loadedByAtomic(agentDir: string, folder: string, options: 
   const client = new RpcClient({
     agentDir,
     cwd: tempDir("atomic-corpus-cwd-"),
-    env: { HOME: tempDir("atomic-corpus-home-"), ...options.env },
+    // Its own temp folder: packages leave theirs there (pi-subagents' per-user folder), removed with it.
+    env: { HOME: tempDir("atomic-corpus-home-"), TMPDIR: tempDir("atomic-corpus-tmp-"), ...options.env },
     args: ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session", "-e", folder],
     ...(options.launcher ? { launcher: options.launcher } : {}),
   });
