@@ -34,7 +34,10 @@ async function harness(label) {
   });
   const code = await new Promise((resolve) => child.once("exit", (exitCode) => resolve(exitCode)));
   clearInterval(sampler);
-  const lines = readFileSync(report, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  const lines = readFileSync(report, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
   return {
     label,
     code,

@@ -111,7 +111,7 @@ async function drive(agentDir, args, commands) {
 export async function benchSessionResume({ entries = 1_000_000 } = {}) {
   const agentDir = tempDir("atomic-bench-resume-");
   const file = join(agentDir, "big.jsonl");
-  let t = performance.now();
+  const t = performance.now();
   await makeSession(file, entries);
   const writeMs = performance.now() - t;
   const sessions = ["--session-dir", join(agentDir, "sessions")];

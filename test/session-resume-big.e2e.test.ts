@@ -17,7 +17,7 @@ const FORMER_BOOT_LIMIT_MS = 15_000;
 
 async function writeSession(path: string, count: number): Promise<void> {
   const out = createWriteStream(path);
-  const write = (value: unknown) => (out.write(`${JSON.stringify(value)}\n`) ? undefined : new Promise((resolve) => out.once("drain", resolve)));
+  const write = (value: unknown) => (out.write(`${JSON.stringify(value)}\n`) ? undefined : new Promise<void>((resolve) => out.once("drain", () => resolve())));
   await write({ type: "session", version: 3, id: "big-session", timestamp: new Date(0).toISOString(), cwd: "/tmp" });
   let parentId: string | null = null;
   for (let i = 0; i < count; i++) {
@@ -25,7 +25,16 @@ async function writeSession(path: string, count: number): Promise<void> {
     const message =
       i % 2 === 0
         ? { role: "user", content: `question ${i}`, timestamp: i }
-        : { role: "assistant", content: [{ type: "text", text: `answer ${i}` }], api: "replay", provider: "replay", model: "demo", usage: usage(), stopReason: "stop", timestamp: i };
+        : {
+            role: "assistant",
+            content: [{ type: "text", text: `answer ${i}` }],
+            api: "replay",
+            provider: "replay",
+            model: "demo",
+            usage: usage(),
+            stopReason: "stop",
+            timestamp: i,
+          };
     await write({ type: "message", id, parentId, timestamp: new Date(i).toISOString(), message });
     parentId = id;
   }

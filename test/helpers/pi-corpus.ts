@@ -97,7 +97,11 @@ export function useCorpusAgentDir(): string {
 }
 
 /** What Atomic registers for the package in `folder`, and the load errors its probe reports. */
-export async function loadedByAtomic(agentDir: string, folder: string, options: Pick<StartOptions, "env" | "launcher"> = {}): Promise<Loaded & { errors: string[]; stderr: string }> {
+export async function loadedByAtomic(
+  agentDir: string,
+  folder: string,
+  options: Pick<StartOptions, "env" | "launcher"> = {},
+): Promise<Loaded & { errors: string[]; stderr: string }> {
   const client = new RpcClient({
     agentDir,
     cwd: tempDir("atomic-corpus-cwd-"),

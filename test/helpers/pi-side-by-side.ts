@@ -130,7 +130,18 @@ export async function converse(agent: "atomic" | "pi", node: string, fake: FakeL
   fake.script(...conversation.replies);
   const firstRequest = fake.requests.length;
   const args = ["--mode", "rpc", "--no-session", "--provider", "fake-openai", "--model", "fake-1", "-e", conversation.folder, ...(conversation.args ?? [])];
-  const env = { ...NO_KEYS, HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0", TMPDIR: tmp, TMP: tmp, TEMP: tmp, ...conversation.env };
+  const env = {
+    ...NO_KEYS,
+    HOME: home,
+    PI_CODING_AGENT_DIR: agentDir,
+    PI_OFFLINE: "1",
+    PI_SKIP_VERSION_CHECK: "1",
+    PI_TELEMETRY: "0",
+    TMPDIR: tmp,
+    TMP: tmp,
+    TEMP: tmp,
+    ...conversation.env,
+  };
   const client: Client = agent === "atomic" ? new RpcClient({ agentDir, cwd, env, args }) : new PlainClient(node, [join(PI_16, "dist/bundle/cli.js"), ...args], cwd, env);
   const unregister = registerStopper(() => (client.child.exitCode === null ? (client.child.kill("SIGKILL"), client.exited) : client.exited));
   try {
