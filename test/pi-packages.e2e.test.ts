@@ -6,113 +6,21 @@
  * on the fake LLM, run through Atomic and through pi's own RPC mode, must give the same results.
  * docs/packages.md lists the corpus and what differs.
  */
-import { execFile } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeRuntime } from "../scripts/node-runtime.mjs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import type { RecordedRequest } from "./fake-llm/server.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
-import { converse, PI_16 } from "./helpers/pi-side-by-side.js";
-import { agentTempDir, RpcClient, tempDir } from "./helpers/rpc-client.js";
+import { converse } from "./helpers/pi-side-by-side.js";
+import { tempDir } from "./helpers/rpc-client.js";
 import { NODE } from "./helpers/node.js";
-import { keepTranspileCache, seedTranspileCache } from "./helpers/transpile-cache.js";
+import { CORPUS, loadedByAtomic as loadWith, loadedByPi, MODULES, REPO, useCorpusAgentDir, usePiNode } from "./helpers/pi-corpus.js";
 
-const run = promisify(execFile);
-const REPO = resolve(import.meta.dirname, "..");
-const MODULES = join(REPO, "node_modules");
-const PROBE = join(REPO, "test/fixtures/extensions-probe.ts");
-
-/** The corpus: pi extension packages as published on npm (docs/packages.md lists what each registers). */
-const CORPUS = [
-  "pi-mcp-adapter",
-  "pi-subagents",
-  "@agentuity/pi",
-  "pi-prompt-template-model",
-  "pi-web-access",
-  "pi-markdown-preview",
-  "pi-aliases",
-  "@baochunli/pi-collaborating-agents",
-  "@aliou/pi-processes",
-  "pi-system-theme",
-  "pi-sync-system-theme",
-] as const;
-
-interface Loaded {
-  commands: string[];
-  tools: string[];
-  flags: string[];
-  skills: string[];
-  prompts: string[];
-}
-
-let node22: string | undefined;
-let skipReason = "";
-beforeAll(async () => {
-  try {
-    node22 = (await nodeRuntime(22)) as string;
-  } catch (error) {
-    skipReason = `pi 1.6 needs Node >= 22.19 and none could be had: ${(error as Error).message}`;
-    console.log(`Skipping the pi 1.6 side of the corpus: ${skipReason}`);
-  }
-}, 300_000);
-
-async function loadedByPi(folder: string): Promise<Loaded> {
-  const { stdout } = await run(node22!, [join(REPO, "test/pi-packages/pi-reference.mjs"), PI_16, folder], {
-    timeout: 120_000,
-    maxBuffer: 16 << 20,
-    // pi-subagents makes `<TMPDIR>/pi-subagents-uid-<uid>` as it loads: in this file's folder, as Atomic's child.
-    env: { ...process.env, PI_OFFLINE: "1", TMPDIR: agentTempDir() },
-  });
-  const result = JSON.parse(stdout) as Loaded & { fatal?: string; errors: string[] };
-  if (result.fatal) throw new Error(`pi 1.6 could not load ${folder}: ${result.fatal}`);
-  if (result.errors.length > 0) throw new Error(`pi 1.6 reports errors for ${folder}: ${result.errors.join("; ")}`);
-  return { commands: result.commands, tools: result.tools, flags: result.flags, skills: result.skills, prompts: result.prompts };
-}
-
-/**
- * One agent dir for the file: what a first import transpiles is cached for the next boots (the
- * loading tests and the conversations share it). pi keeps its cache in `<TMPDIR>/jiti`, shared by
- * the pi children of the file. Both caches are kept between runs (test/helpers/transpile-cache.ts).
- */
-const agentDir = tempDir("atomic-corpus-agent-");
-mkdirSync(agentDir, { recursive: true });
-writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ plugins: [PROBE] }));
-const caches = { atomic: join(agentDir, "cache", "jiti"), pi: join(agentTempDir(), "jiti") };
-beforeAll(() => {
-  for (const [name, folder] of Object.entries(caches)) seedTranspileCache(name, folder);
-});
-afterAll(() => {
-  for (const [name, folder] of Object.entries(caches)) keepTranspileCache(name, folder);
-});
-
-async function loadedByAtomic(folder: string): Promise<Loaded & { errors: string[] }> {
-  const client = new RpcClient({
-    agentDir,
-    cwd: tempDir("atomic-corpus-cwd-"),
-    env: { HOME: tempDir("atomic-corpus-home-") },
-    args: ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session", "-e", folder],
-  });
-  // A cold first import transpiles the whole package (tens of seconds on a busy machine): it loads all the same.
-  const commands = ((await client.ok({ type: "get_commands" }, 300_000)) as { commands: { name: string; source: string }[] }).commands;
-  const probe = (await client.ok({ type: "extensions_probe" })) as { extensions: { loaded: boolean; error?: string; tools: string[]; flags: string[] }[] };
-  await client.close();
-  const errors = probe.extensions.flatMap((extension) => (extension.error ? [extension.error] : []));
-  const names = (source: string) =>
-    commands
-      .filter((entry) => entry.source === source)
-      .map((entry) => entry.name.replace(/^skill:/, ""))
-      .sort();
-  return {
-    commands: names("extension"),
-    tools: [...new Set(probe.extensions.flatMap((extension) => extension.tools))].sort(),
-    flags: [...new Set(probe.extensions.flatMap((extension) => extension.flags))].sort(),
-    skills: names("skill"),
-    prompts: names("prompt"),
-    errors,
-  };
-}
+const piNode = usePiNode();
+const agentDir = useCorpusAgentDir();
+const loadedByAtomic = (folder: string) => loadWith(agentDir, folder);
+/** bench/corpus-saturated.mjs: each package's loaded set, one JSON line per package, to compare runs. */
+const REPORT = process.env.ATOMIC_CORPUS_REPORT;
 
 describe("the corpus of npm extension packages", () => {
   it("has at least 10 packages, each pinned to an exact version as a dev dependency", () => {
@@ -125,12 +33,13 @@ describe("the corpus of npm extension packages", () => {
     "%s loads in Atomic with what it registers under pi 1.6",
     async (name) => {
       const folder = join(MODULES, name);
+      const started = Date.now();
       const atomic = await loadedByAtomic(folder);
+      const { errors: _, stderr: __, ...ours } = atomic;
+      if (REPORT) appendFileSync(REPORT, `${JSON.stringify({ name, ms: Date.now() - started, errors: atomic.errors, loaded: ours })}\n`);
       expect(atomic.errors).toEqual([]);
-      if (!node22) return console.log(`${name}: compared with nothing (${skipReason})`);
-      const pi = await loadedByPi(folder);
-      const { errors: _, ...ours } = atomic;
-      expect(ours).toEqual(pi);
+      if (!piNode.node22) return console.log(`${name}: compared with nothing (${piNode.skipReason})`);
+      expect(ours).toEqual(await loadedByPi(piNode.node22, folder));
     },
     600_000,
   );
@@ -140,7 +49,7 @@ describe("a conversation through a corpus package gives pi's result", () => {
   const fake = useFakeLlm();
 
   it("@aliou/pi-processes: the model starts a process, reads its output, lists processes", async () => {
-    if (!node22) return console.log(`skipped: ${skipReason}`);
+    if (!piNode.node22) return console.log(`skipped: ${piNode.skipReason}`);
     const conversation = {
       folder: join(MODULES, "@aliou/pi-processes"),
       prompts: ["Run the greeting and show me its output."],
@@ -153,7 +62,7 @@ describe("a conversation through a corpus package gives pi's result", () => {
         { text: "It printed a greeting." },
       ],
     };
-    const pi = await converse("pi", node22, fake, conversation);
+    const pi = await converse("pi", piNode.node22, fake, conversation);
     await loadedByAtomic(conversation.folder); // a cold transpile cache is warmed first (tests run in any order)
     const atomic = await converse("atomic", NODE, fake, conversation, agentDir);
     expect(normalized(atomic.toolResults)).toEqual(normalized(pi.toolResults));
@@ -163,13 +72,13 @@ describe("a conversation through a corpus package gives pi's result", () => {
   }, 240_000);
 
   it("pi-aliases: /clear starts a new session, as /new does in pi", async () => {
-    if (!node22) return console.log(`skipped: ${skipReason}`);
+    if (!piNode.node22) return console.log(`skipped: ${piNode.skipReason}`);
     const conversation = {
       folder: join(MODULES, "pi-aliases"),
       prompts: ["Remember the word kumquat.", { message: "/clear", run: false as const }, "What was the word?"],
       replies: [{ text: "Noted." }, { text: "I do not know of any word." }],
     };
-    const pi = await converse("pi", node22, fake, conversation);
+    const pi = await converse("pi", piNode.node22, fake, conversation);
     await loadedByAtomic(conversation.folder); // a cold transpile cache is warmed first (tests run in any order)
     const atomic = await converse("atomic", NODE, fake, conversation, agentDir);
     expect(pi.userTurns).toEqual([["Remember the word kumquat."], ["What was the word?"]]);
@@ -181,21 +90,28 @@ describe("a conversation through a corpus package gives pi's result", () => {
   }, 240_000);
 
   // Needs --mcp-config's value in session_start, and a proxy-safe ctx.ui (pi-mcp-adapter wraps it in a Proxy).
-  it("pi-mcp-adapter: the mcp tool reports the server --mcp-config names, as in pi", async () => {
-    if (!node22) return console.log(`skipped: ${skipReason}`);
+  it("pi-mcp-adapter: the mcp tool reports the server --mcp-config names and calls its tool over stdio, as in pi", async () => {
+    if (!piNode.node22) return console.log(`skipped: ${piNode.skipReason}`);
     const config = join(tempDir("atomic-mcp-config-"), "mcp.json");
     const server = join(MODULES, "@modelcontextprotocol/server-everything/dist/index.js");
     writeFileSync(config, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [server] } } }));
     const conversation = {
       folder: join(MODULES, "pi-mcp-adapter"),
       args: ["--mcp-config", config],
-      prompts: ["Which MCP servers are there?"],
-      replies: [{ toolCalls: [{ id: "call_1", name: "mcp", args: {} }] }, { text: "One." }],
+      prompts: ["Which MCP servers are there? Then echo a word through one."],
+      replies: [
+        { toolCalls: [{ id: "call_1", name: "mcp", args: {} }] },
+        { toolCalls: [{ id: "call_2", name: "mcp", args: { server: "everything", tool: "echo", args: { message: "kumquat over stdio" } } }] },
+        { text: "One, and it echoed." },
+      ],
     };
-    const pi = await converse("pi", node22, fake, conversation);
+    const pi = await converse("pi", piNode.node22, fake, conversation);
     await loadedByAtomic(conversation.folder); // a cold transpile cache is warmed first (tests run in any order)
     const atomic = await converse("atomic", NODE, fake, conversation, agentDir);
     expect(pi.toolResults[0]?.text).toMatch(/^MCP: 1\/1 servers, \d+ tools/);
+    // The server's echo tool ran in the stdio child and its answer came back through the mcp tool.
+    expect(pi.toolResults[1]).toMatchObject({ toolName: "mcp", isError: false });
+    expect(pi.toolResults[1]?.text).toContain("kumquat over stdio");
     expect(atomic.toolResults).toEqual(pi.toolResults);
   }, 240_000);
 });

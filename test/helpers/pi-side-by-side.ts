@@ -5,9 +5,9 @@
  * each agent put on the wire: the `tool_execution_end` results and the final assistant text.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
-import type { FakeLlm, ReplySource } from "../fake-llm/server.js";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { FakeLlm, RecordedRequest, ReplySource } from "../fake-llm/server.js";
 import { writeModelsJson } from "../fake-llm/server.js";
 import { RpcClient, tempDir, type Record_ } from "./rpc-client.js";
 import { registerStopper } from "./temp.js";
@@ -24,12 +24,20 @@ export interface Conversation {
   prompts: (string | { message: string; run: false })[];
   /** The fake LLM's replies, in order (tool calls and texts, or functions of the request). */
   replies: ReplySource[];
+  /** Files written before the agent starts, by path relative to its working folder (a project's `.pi/prompts/x.md`). */
+  projectFiles?: Record<string, string>;
+  /** Files written into the agent dir before the agent starts (a package's own config file there). */
+  agentFiles?: Record<string, string>;
+  /** More environment for both agents. */
+  env?: Record<string, string>;
 }
 
 export interface ConversationRecord {
   toolResults: { toolName: string; isError: boolean; text: string }[];
   /** Per request the fake LLM got from this agent: the text of each user message it carried. */
   userTurns: string[][];
+  /** Every request the fake LLM got from this agent. */
+  requests: RecordedRequest[];
   /** get_messages at the end: the roles of the current session's messages. */
   roles: string[];
   /** The text of every `extension_ui_request` notify, in order. */
@@ -117,10 +125,23 @@ export async function converse(agent: "atomic" | "pi", node: string, fake: FakeL
   const tmp = join(home, "tmp");
   mkdirSync(tmp, { recursive: true });
   await writeModelsJson(agentDir, fake.url);
+  writeFiles(cwd, conversation.projectFiles);
+  writeFiles(agentDir, conversation.agentFiles);
   fake.script(...conversation.replies);
   const firstRequest = fake.requests.length;
   const args = ["--mode", "rpc", "--no-session", "--provider", "fake-openai", "--model", "fake-1", "-e", conversation.folder, ...(conversation.args ?? [])];
-  const env = { ...NO_KEYS, HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0", TMPDIR: tmp, TMP: tmp, TEMP: tmp };
+  const env = {
+    ...NO_KEYS,
+    HOME: home,
+    PI_CODING_AGENT_DIR: agentDir,
+    PI_OFFLINE: "1",
+    PI_SKIP_VERSION_CHECK: "1",
+    PI_TELEMETRY: "0",
+    TMPDIR: tmp,
+    TMP: tmp,
+    TEMP: tmp,
+    ...conversation.env,
+  };
   const client: Client = agent === "atomic" ? new RpcClient({ agentDir, cwd, env, args }) : new PlainClient(node, [join(PI_16, "dist/bundle/cli.js"), ...args], cwd, env);
   const unregister = registerStopper(() => (client.child.exitCode === null ? (client.child.kill("SIGKILL"), client.exited) : client.exited));
   try {
@@ -136,6 +157,7 @@ export async function converse(agent: "atomic" | "pi", node: string, fake: FakeL
     return {
       toolResults: records.filter((record) => record.type === "tool_execution_end").map(toolResult),
       userTurns: fake.requests.slice(firstRequest).map((request) => userTexts(request.body)),
+      requests: fake.requests.slice(firstRequest),
       roles: ((messages.data as { messages?: { role: string }[] } | undefined)?.messages ?? []).map((message) => message.role),
       notices: records.filter((record) => record.type === "extension_ui_request" && record.method === "notify").map((record) => String(record.message)),
       lastText: lastAssistantText(records),
@@ -144,6 +166,13 @@ export async function converse(agent: "atomic" | "pi", node: string, fake: FakeL
   } finally {
     await client.close(5_000);
     unregister();
+  }
+}
+
+function writeFiles(root: string, files: Record<string, string> = {}): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
   }
 }
 
