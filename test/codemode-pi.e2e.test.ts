@@ -107,7 +107,6 @@ function normalized(record: ConversationRecord): { toolName: string; isError: bo
       text: result.text
         .replace(/Wall time \d+\.\d seconds/g, "Wall time X seconds")
         .replace(/\/[^\s()]*?(pi|atomic)-codemode[^\s()]*/g, "<temp file>")
-        .replace(/\n\n+Tool calls made/g, "\n\nTool calls made"),
     }));
 }
 
