@@ -104,9 +104,7 @@ function normalized(record: ConversationRecord): { toolName: string; isError: bo
     .filter((result) => result.toolName === "codemode")
     .map((result) => ({
       ...result,
-      text: result.text
-        .replace(/Wall time \d+\.\d seconds/g, "Wall time X seconds")
-        .replace(/\/[^\s()]*?(pi|atomic)-codemode[^\s()]*/g, "<temp file>")
+      text: result.text.replace(/Wall time \d+\.\d seconds/g, "Wall time X seconds").replace(/\/[^\s()]*?(pi|atomic)-codemode[^\s()]*/g, "<temp file>"),
     }));
 }
 

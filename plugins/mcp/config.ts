@@ -200,9 +200,7 @@ export function applyOverride(base: ServerEntry, raw: unknown, path: string): En
   };
 }
 
-export type ConfigFileResult =
-  | { ok: true; servers: Record<string, unknown>; autoEnableCodemode?: boolean; autoEnableError?: string }
-  | { ok: false; error: string };
+export type ConfigFileResult = { ok: true; servers: Record<string, unknown>; autoEnableCodemode?: boolean; autoEnableError?: string } | { ok: false; error: string };
 
 /**
  * The top level of an `mcp.json`: an object whose `mcpServers` is an object, and pi's
