@@ -21,11 +21,11 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
 });
 
-async function start(servers: Record<string, unknown>, args: string[] = [], top: Record<string, unknown> = {}): Promise<RpcClient> {
+async function start(servers: Record<string, unknown>, args: string[] = [], top: Record<string, unknown> = {}, settings?: Record<string, unknown>): Promise<RpcClient> {
   const agentDir = tempDir("atomic-mcp-");
   await writeModelsJson(agentDir, fake.url);
   writeFileSync(join(agentDir, "mcp.json"), JSON.stringify({ ...top, mcpServers: servers }));
-  const client = new RpcClient({ agentDir, args: ["--mode", "rpc", "--no-session", "--model", "fake-openai/fake-1", ...args], env: NO_KEYS });
+  const client = new RpcClient({ agentDir, ...(settings ? { settings } : {}), args: ["--mode", "rpc", "--no-session", "--model", "fake-openai/fake-1", ...args], env: NO_KEYS });
   clients.push(client);
   return client;
 }
@@ -74,6 +74,7 @@ describe("MCP codemode exposure", () => {
     });
     const nested = client.records.filter((r) => r.type === "tool_execution_end" && r.parentToolCallId === "cm").map((r) => [r.toolName, r.isError]);
     expect(nested).toEqual([
+      ["read_mcp_resource", false],
       ["mcp__probe__echo", false],
       ["mcp__probe__fail", true],
     ]);
@@ -101,7 +102,7 @@ describe("MCP codemode exposure", () => {
     expect(declaredTools(fake.requests[0]!).sort()).toEqual(["codemode", "read"]);
     expect(toolResults(fake.requests[1]!)[0]).toMatch(/\nOutput:\n+echo: named$/);
   }, 60_000);
-  it("autoEnableCodemode false (pi's mcp.json key): codemode is not offered and the user is told once; tool_search, when selected, still reaches the tools", async () => {
+  it("autoEnableCodemode false (pi's mcp.json key): codemode is not offered and the user is told once; tool_search, when turned on, still reaches the tools", async () => {
     const unreached = await start({ probe: probeStdio() }, [], { autoEnableCodemode: false });
     fake.script({ text: "nothing to call" }, { text: "still nothing" });
     for (const message of ["first", "second"]) {
@@ -114,7 +115,8 @@ describe("MCP codemode exposure", () => {
       expect.stringContaining("but neither is offered (autoEnableCodemode is false in mcp.json); they cannot be called"),
     ]);
 
-    const searching = await start({ probe: probeStdio() }, ["--tools", "+tool_search"], { autoEnableCodemode: false });
+    // pi's way to turn tool_search on (docs/cli.md): it is registered once the servers are known, after boot.
+    const searching = await start({ probe: probeStdio() }, [], { autoEnableCodemode: false }, { defaultTools: ["+tool_search"] });
     await waitForServers(searching, allConnected("probe"));
     const from = fake.requests.length;
     fake.script(
