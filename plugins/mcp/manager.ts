@@ -321,7 +321,7 @@ export class McpManager {
     const about = config.description?.trim() || connection.instructions?.trim().split("\n", 1)[0];
     // One namespace object for all of a server's tools (a flood registers thousands).
     const namespace = {
-      name: `mcp__${name}`,
+      name: `mcp__${namespaceOf(name)}`,
       aliases: [name],
       ...(about ? { description: about } : {}),
       ...(connection.instructions ? { instructions: connection.instructions } : {}),

@@ -5,7 +5,7 @@
  * each agent put on the wire: the `tool_execution_end` results and the final assistant text.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { FakeLlm, ReplySource } from "../fake-llm/server.js";
 import { writeModelsJson } from "../fake-llm/server.js";
@@ -24,10 +24,16 @@ export interface Conversation {
   prompts: (string | { message: string; run: false })[];
   /** The fake LLM's replies, in order (tool calls and texts, or functions of the request). */
   replies: ReplySource[];
+  /** `mcpServers` of the agent dir's mcp.json (both agents read it there). */
+  mcpServers?: Record<string, unknown>;
 }
 
 export interface ConversationRecord {
   toolResults: { toolName: string; isError: boolean; text: string }[];
+  /** The `details` of each of those results, in the same order. */
+  toolDetails: unknown[];
+  /** Per request the fake LLM got from this agent: the names of the tools it declared. */
+  declared: string[][];
   /** Per request the fake LLM got from this agent: the text of each user message it carried. */
   userTurns: string[][];
   /** get_messages at the end: the roles of the current session's messages. */
@@ -117,6 +123,7 @@ export async function converse(agent: "atomic" | "pi", node: string, fake: FakeL
   const tmp = join(home, "tmp");
   mkdirSync(tmp, { recursive: true });
   await writeModelsJson(agentDir, fake.url);
+  if (conversation.mcpServers) writeFileSync(join(agentDir, "mcp.json"), JSON.stringify({ mcpServers: conversation.mcpServers }));
   fake.script(...conversation.replies);
   const firstRequest = fake.requests.length;
   const args = ["--mode", "rpc", "--no-session", "--provider", "fake-openai", "--model", "fake-1", "-e", conversation.folder, ...(conversation.args ?? [])];
@@ -135,7 +142,9 @@ export async function converse(agent: "atomic" | "pi", node: string, fake: FakeL
     const records = client.records;
     return {
       toolResults: records.filter((record) => record.type === "tool_execution_end").map(toolResult),
+      toolDetails: records.filter((record) => record.type === "tool_execution_end").map((record) => (record.result as { details?: unknown } | undefined)?.details),
       userTurns: fake.requests.slice(firstRequest).map((request) => userTexts(request.body)),
+      declared: fake.requests.slice(firstRequest).map((request) => ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name)),
       roles: ((messages.data as { messages?: { role: string }[] } | undefined)?.messages ?? []).map((message) => message.role),
       notices: records.filter((record) => record.type === "extension_ui_request" && record.method === "notify").map((record) => String(record.message)),
       lastText: lastAssistantText(records),
