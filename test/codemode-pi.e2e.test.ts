@@ -2,7 +2,12 @@
  * The same codemode conversation through pi 1.6 (its RPC mode, in a Node 22 child) and through
  * Atomic, against the same fake LLM: every script of pi's docs/codemode.md that needs no model
  * catalog (its options line, output layout, store, tool calls, failures) gives the same tool
- * result text in both, up to the wall time and temp file names.
+ * result text and details in both, up to the wall time, call durations and temp file names; so do
+ * the doc's MCP examples (docs/codemode.md and docs/mcp.md: `mcp__dev-radius` named
+ * `tools.mcp__dev_radius__*`, describeNamespace's four spellings, a searchTools namespace, the
+ * whole CallToolResult, `image(result.content[0])`) against a server with pi's default exposure.
+ * The `models` examples (classify, generateImages) are not replayed: Atomic has no `models`
+ * global (docs/codemode.md, Not done).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -34,7 +34,7 @@ return echoed.content[0].text;`;
     fake.script({ toolCalls: [{ name: "codemode", args: { code: script } }] }, { text: "ok" });
     await client.ok({ type: "prompt", message: "call it" });
     await client.waitForEvent("agent_end", 30_000);
-    expect(toolResults(fake.requests[1]!)).toEqual([expect.stringMatching(/^Script completed\n[^]*\nOutput:\n+echo: from the extension's server$/)]);
+    expect(toolResults(fake.requests[1]!)).toEqual([expect.stringMatching(/^Script completed\n[\s\S]*\nOutput:\n+echo: from the extension's server$/)]);
     const first = await report(client);
     expect(first.servers).toEqual([{ name: "ext", from: EXTENSION }]);
     expect(first.changes).toEqual([]);
