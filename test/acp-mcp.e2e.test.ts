@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeModelsJson } from "./fake-llm/server.js";
 import { AcpAgent } from "./helpers/acp-client.js";
-import { probeEvents, probeStdio, toolResults, writeMcpJson } from "./helpers/mcp.js";
+import { declaredTools, probeEvents, probeStdio, toolResults, writeMcpJson } from "./helpers/mcp.js";
 import { startHttpProbe } from "./helpers/mcp-http.js";
 import { tempDir } from "./helpers/temp.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
@@ -31,7 +31,7 @@ async function start(): Promise<{ agent: AcpAgent; log: string }> {
 }
 
 describe("ACP: MCP servers from session/new", () => {
-  it("the editor's stdio and HTTP servers' tools are called in the session; results reach the model", async () => {
+  it("the editor's stdio and HTTP servers' tools are called in the session (from codemode, their default exposure); results reach the model", async () => {
     const { agent, log } = await start();
     expect((await agent.initialize()).agentCapabilities).toMatchObject({ mcpCapabilities: { http: true, sse: true } });
     const web = await startHttpProbe();
@@ -51,21 +51,22 @@ describe("ACP: MCP servers from session/new", () => {
         { type: "http", name: "web", url: web.url, headers: [] },
       ],
     });
-    fake.script(
-      {
-        toolCalls: [
-          { id: "call_a", name: "mcp__editor_probe__echo", args: { text: "stdio from the editor" } },
-          { id: "call_b", name: "mcp__web__echo", args: { text: "http from the editor" } },
-          { id: "call_c", name: "mcp__configured__echo", args: { text: "mine" } },
-        ],
-      },
-      { text: "All answered." },
-    );
+    // Every source's servers have pi's default exposure, codemode: a script reaches their tools.
+    const script = `const results = await Promise.all([
+  tools.mcp__editor_probe__echo({ text: "stdio from the editor" }),
+  tools.mcp__web__echo({ text: "http from the editor" }),
+  tools.mcp__configured__echo({ text: "mine" }),
+]);
+return results.map((result) => result.content[0].text);`;
+    fake.script({ toolCalls: [{ id: "call_s", name: "codemode", args: { code: script } }] }, { text: "All answered." });
     expect(await agent.prompt(sessionId, "use the editor's servers")).toEqual({ stopReason: "end_turn" });
-    expect(toolResults(fake.requests[1]!)).toEqual(["echo: stdio from the editor", "echo: http from the editor", "echo: mine"]);
+    expect(declaredTools(fake.requests[0]!)).toContain("codemode");
+    expect(declaredTools(fake.requests[0]!).filter((name) => name.startsWith("mcp__"))).toEqual([]);
+    const [result] = toolResults(fake.requests[1]!);
+    expect(result).toMatch(/^Script completed\nWall time \d+\.\d seconds\nOutput:\n/);
+    expect(JSON.parse(result!.split("Output:\n")[1]!)).toEqual(["echo: stdio from the editor", "echo: http from the editor", "echo: mine"]);
     const done = (agent.updates.get(sessionId) ?? []).filter((update) => update.sessionUpdate === "tool_call_update" && "status" in update && update.status === "completed");
-    expect(done.map((update) => (update as { toolCallId: string }).toolCallId)).toEqual(["call_a", "call_b", "call_c"]);
-    expect(JSON.stringify(done[0])).toContain("echo: stdio from the editor");
+    expect(done.map((update) => (update as { toolCallId: string }).toolCallId)).toContain("call_s");
     // The connection's host ran no server of its own: mcp.json's started once, for the session.
     const starts = probeEvents(log)
       .filter((event) => event.event === "start")

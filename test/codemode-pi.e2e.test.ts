@@ -2,12 +2,18 @@
  * The same codemode conversation through pi 1.6 (its RPC mode, in a Node 22 child) and through
  * Atomic, against the same fake LLM: every script of pi's docs/codemode.md that needs no model
  * catalog (its options line, output layout, store, tool calls, failures) gives the same tool
- * result text in both, up to the wall time and temp file names.
+ * result text and details in both, up to the wall time, call durations and temp file names; so do
+ * the doc's MCP examples (docs/codemode.md and docs/mcp.md: `mcp__dev-radius` named
+ * `tools.mcp__dev_radius__*`, describeNamespace's four spellings, a searchTools namespace, the
+ * whole CallToolResult, `image(result.content[0])`) against a server with pi's default exposure.
+ * The `models` examples (classify, generateImages) are not replayed: Atomic has no `models`
+ * global (docs/codemode.md, Not done).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { nodeRuntime } from "../scripts/node-runtime.mjs";
+import { PROBE } from "./helpers/mcp.js";
 import { NODE } from "./helpers/node.js";
 import { converse, type ConversationRecord } from "./helpers/pi-side-by-side.js";
 import { tempDir } from "./helpers/rpc-client.js";
@@ -98,18 +104,54 @@ return [ok.output, ok.truncated, ok.exit_code, failed.output, failed.exit_code, 
 return [found[0].name, typeof (await describeTool("read")), await describeNamespace("nothing")];`,
 ];
 
-/** Wall times, temp file names and image sizes differ by run; everything else must not. */
-function normalized(record: ConversationRecord): { toolName: string; isError: boolean; text: string }[] {
-  return record.toolResults
-    .filter((result) => result.toolName === "codemode")
-    .map((result) => ({
-      ...result,
-      text: result.text
-        .replace(/Wall time \d+\.\d seconds/g, "Wall time X seconds")
-        .replace(/\/[^\s()]*?(pi|atomic)-codemode[^\s()]*/g, "<temp file>")
-        .replace(/\n\n+Tool calls made/g, "\n\nTool calls made"),
-    }));
+const TEMP_FILE = /\/[^\s()"]*?(pi|atomic)-codemode[^\s()"]*/g;
+
+/** Wall times, call durations and temp file names differ by run; everything else must not. */
+function normalized(record: ConversationRecord): { toolName: string; isError: boolean; text: string; details: unknown }[] {
+  return record.toolResults.flatMap((result, i) =>
+    result.toolName === "codemode"
+      ? [
+          {
+            ...result,
+            text: result.text.replace(/Wall time \d+\.\d seconds/g, "Wall time X seconds").replace(TEMP_FILE, "<temp file>"),
+            details: JSON.parse(
+              JSON.stringify(record.toolDetails[i] ?? null)
+                .replace(/"durationMs":[\d.e+-]+/g, '"durationMs":"<ms>"')
+                .replace(TEMP_FILE, "<temp file>"),
+            ),
+          },
+        ]
+      : [],
+  );
 }
+
+/** Every nested call's durationMs, as the agent reported it. */
+function durations(record: ConversationRecord): number[] {
+  return [...JSON.stringify(record.toolDetails).matchAll(/"durationMs":([\d.e+-]+)/g)].map((match) => Number(match[1]));
+}
+
+/** An MCP server as pi 1.6's mcp.json has it, with no exposure: pi's default (codemode) applies in both. */
+const DEV_RADIUS = { "dev-radius": { command: process.execPath, args: [PROBE], description: "Radius of the dev fleet" } };
+
+/** pi docs/codemode.md and docs/mcp.md on scripts and MCP servers: naming, namespaces, results, images. */
+const MCP_SCRIPTS = [
+  // The doc's options line, and \`mcp__dev-radius__<tool>\` called as \`tools.mcp__dev_radius__<tool>\`.
+  `// @options: {"max_output_tokens": 2000, "timeout_ms": 60000}
+const echoed = await tools.mcp__dev_radius__echo({ text: "radius" });
+return echoed.content[0].text;`,
+  // describeNamespace() takes the server's name in its four spellings.
+  `const spellings = ["mcp__dev-radius", "mcp__dev_radius", "dev-radius", "dev_radius"];
+const found = await Promise.all(spellings.map((name) => describeNamespace(name)));
+return found.map((namespace) => namespace && [namespace.name, namespace.description, namespace.instructions, namespace.tools.includes("mcp__dev_radius__echo")]);`,
+  // searchTools() with a namespace.
+  `const found = await searchTools("echo the text back", { namespace: "dev-radius" });
+return found[0].name;`,
+  // The whole CallToolResult, isError included (it resolves), and image(result.content[0]).
+  `const failed = await tools.mcp__dev_radius__fail({});
+const picture = await tools.mcp__dev_radius__image({});
+image(picture.content.find((block) => block.type === "image"));
+return { failed, blocks: picture.content.map((block) => block.type) };`,
+];
 
 describe("codemode: a conversation recorded through pi 1.6 gives the same tool results in Atomic", () => {
   it("pi docs/codemode.md's scripts: output layout, options, store, tool calls, failures", async () => {
@@ -129,5 +171,29 @@ describe("codemode: a conversation recorded through pi 1.6 gives the same tool r
     const got = normalized(atomic);
     expect(got.map((result, i) => ({ script: i + 1, ...result }))).toEqual(expected.map((result, i) => ({ script: i + 1, ...result })));
     expect(atomic.lastText).toBe(pi.lastText);
+    // pi keeps each nested call's duration as measured, unrounded.
+    expect(durations(pi).some((ms) => !Number.isInteger(ms))).toBe(true);
+    expect(durations(atomic).some((ms) => !Number.isInteger(ms))).toBe(true);
+  }, 240_000);
+
+  it("an MCP server with pi's default exposure: codemode on by itself, the tools reached from scripts only, the same results", async () => {
+    if (!node22) return console.log(`skipped: ${skipReason}`);
+    const folder = tempDir("codemode-guard-");
+    writeFileSync(join(folder, "guard.js"), GUARD);
+    const conversation = {
+      folder: join(folder, "guard.js"),
+      mcpServers: DEV_RADIUS,
+      prompts: ["Use the dev-radius server."],
+      replies: [...MCP_SCRIPTS.map((code, index) => ({ toolCalls: [{ id: `call_${index + 1}`, name: "codemode", args: { code } }] })), { text: "All done." }],
+    };
+    const pi = await converse("pi", node22, fake, conversation);
+    const atomic = await converse("atomic", NODE, fake, conversation);
+    for (const agent of [pi, atomic]) {
+      expect(agent.declared[0]).toContain("codemode");
+      expect(agent.declared[0]!.filter((name) => name.startsWith("mcp__"))).toEqual([]);
+    }
+    const expected = normalized(pi);
+    expect(expected).toHaveLength(MCP_SCRIPTS.length);
+    expect(normalized(atomic).map((result, i) => ({ script: i + 1, ...result }))).toEqual(expected.map((result, i) => ({ script: i + 1, ...result })));
   }, 240_000);
 });

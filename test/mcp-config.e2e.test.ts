@@ -135,7 +135,7 @@ describe("atomic mcp", () => {
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toMatchObject({
       files: { projectTrusted: false },
-      servers: [{ name: "probe", source: "user", transport: "stdio", enabled: true, exposure: "direct" }],
+      servers: [{ name: "probe", source: "user", transport: "stdio", enabled: true, exposure: "codemode" }],
       errors: [],
     });
     const approved = JSON.parse((await run("list", "--json", "--approve")).stdout);

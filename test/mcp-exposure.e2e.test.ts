@@ -62,7 +62,7 @@ describe("MCP exposure and results", () => {
   });
 
   it("toolExposure hides or defers single tools (exact names before patterns)", async () => {
-    const client = await start({ probe: { ...probeStdio(), toolExposure: { echo: "hidden", "s*": "deferred", slow: "direct" } } });
+    const client = await start({ probe: { ...probeStdio(), exposure: "direct", toolExposure: { echo: "hidden", "s*": "deferred", slow: "direct" } } });
     fake.script({ toolCalls: [{ name: "mcp__probe__echo", args: { text: "x" } }] }, { text: "ok" });
     await client.ok({ type: "prompt", message: "go" });
     await client.waitForEvent("agent_end", 30_000);
@@ -74,7 +74,7 @@ describe("MCP exposure and results", () => {
 
   it("the tool selection applies to MCP tools as to any other: --tools names or patterns, --exclude-tools, --no-tools", async () => {
     const declaredWith = async (args: string[]) => {
-      const client = await start({ probe: probeStdio() }, undefined, args);
+      const client = await start({ probe: { ...probeStdio(), exposure: "direct" } }, undefined, args);
       fake.script({ text: "ok" });
       const from = fake.requests.length;
       await client.ok({ type: "prompt", message: "go" });
@@ -93,7 +93,7 @@ describe("MCP exposure and results", () => {
   });
 
   it("results: images pass through, isError stays an error, long text is cut with the whole of it in a file", async () => {
-    const client = await start({ probe: probeStdio() });
+    const client = await start({ probe: { ...probeStdio(), exposure: "direct" } });
     fake.script(
       {
         toolCalls: [
@@ -118,8 +118,8 @@ describe("MCP exposure and results", () => {
     expect(readFileSync(path, "utf8").split("\n")).toHaveLength(3000);
   });
 
-  it("resources are listed and read through tools", async () => {
-    const client = await start({ probe: probeStdio() });
+  it("resources are listed and read through tools (declared for a direct server)", async () => {
+    const client = await start({ probe: { ...probeStdio(), exposure: "direct" } });
     fake.script(
       { toolCalls: [{ name: "list_mcp_resources", args: {} }] },
       { toolCalls: [{ name: "read_mcp_resource", args: { server: "probe", uri: "probe://notes" } }] },
@@ -138,7 +138,7 @@ describe("MCP exposure and results", () => {
   it("server-filesystem (npm) lists and reads the folder it was given", async () => {
     const cwd = tempDir("atomic-mcp-cwd-");
     writeFileSync(join(cwd, "notes.txt"), "filesystem works\n");
-    const client = await start({ fs: { command: process.execPath, args: [FILESYSTEM, cwd] } }, cwd);
+    const client = await start({ fs: { command: process.execPath, args: [FILESYSTEM, cwd], exposure: "direct" } }, cwd);
     fake.script(
       { toolCalls: [{ name: "mcp__fs__list_directory", args: { path: cwd } }] },
       { toolCalls: [{ name: "mcp__fs__read_text_file", args: { path: join(cwd, "notes.txt") } }] },

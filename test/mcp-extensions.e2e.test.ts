@@ -27,12 +27,14 @@ async function report(client: RpcClient): Promise<{ servers: { name: string; fro
 }
 
 describe("extensions: pi.registerMcpServer", () => {
-  it("a server registered while loading connects and its tools reach the model; later changes fire mcp_servers_change", async () => {
+  it("a server registered while loading connects and its tools reach the model (from codemode, the default exposure); later changes fire mcp_servers_change", async () => {
     const client = await start();
-    fake.script({ toolCalls: [{ name: "mcp__ext__echo", args: { text: "from the extension's server" } }] }, { text: "ok" });
+    const script = `const echoed = await tools.mcp__ext__echo({ text: "from the extension's server" });
+return echoed.content[0].text;`;
+    fake.script({ toolCalls: [{ name: "codemode", args: { code: script } }] }, { text: "ok" });
     await client.ok({ type: "prompt", message: "call it" });
     await client.waitForEvent("agent_end", 30_000);
-    expect(toolResults(fake.requests[1]!)).toEqual(["echo: from the extension's server"]);
+    expect(toolResults(fake.requests[1]!)).toEqual([expect.stringMatching(/^Script completed\n[\s\S]*\nOutput:\n+echo: from the extension's server$/)]);
     const first = await report(client);
     expect(first.servers).toEqual([{ name: "ext", from: EXTENSION }]);
     expect(first.changes).toEqual([]);

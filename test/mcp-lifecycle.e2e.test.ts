@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeModelsJson } from "./fake-llm/server.js";
-import { allConnected, declaredTools, probeEvents, probeStdio, type ServerReport, toolResults, waitForServers, writeMcpJson } from "./helpers/mcp.js";
+import { allConnected, declaredDirectly, declaredTools, probeEvents, probeStdio, type ServerReport, toolResults, waitForServers, writeMcpJson } from "./helpers/mcp.js";
 import { RpcClient, tempDir } from "./helpers/rpc-client.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 
@@ -23,7 +23,8 @@ async function start(servers: Record<string, unknown>, settings: Record<string, 
   const agentDir = tempDir("atomic-mcp-");
   const log = join(agentDir, "probe.log");
   await writeModelsJson(agentDir, fake.url);
-  writeMcpJson(agentDir, servers);
+  // The model calls the tools itself: they are declared to it.
+  writeMcpJson(agentDir, declaredDirectly(servers));
   const client = new RpcClient({ agentDir, settings, args: ["--mode", "rpc", "--no-session", "--model", "fake-openai/fake-1"], env: { ...NO_KEYS, PROBE_LOG: log } });
   clients.push(client);
   return { client, log };

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { writeModelsJson } from "./fake-llm/server.js";
-import { allConnected, declaredTools, everythingStdio, startEverythingHttp, toolResults, waitForServers, writeMcpJson } from "./helpers/mcp.js";
+import { allConnected, declaredDirectly, declaredTools, everythingStdio, startEverythingHttp, toolResults, waitForServers, writeMcpJson } from "./helpers/mcp.js";
 import { startHttpProbe } from "./helpers/mcp-http.js";
 import { RpcClient, tempDir } from "./helpers/rpc-client.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
@@ -22,7 +22,8 @@ afterEach(async () => {
 async function start(servers: Record<string, unknown>, env: Record<string, string | undefined> = {}): Promise<RpcClient> {
   const agentDir = tempDir("atomic-mcp-");
   await writeModelsJson(agentDir, fake.url);
-  writeMcpJson(agentDir, servers);
+  // The model calls the tools itself: they are declared to it.
+  writeMcpJson(agentDir, declaredDirectly(servers));
   const client = new RpcClient({ agentDir, args: ["--mode", "rpc", "--no-session", "--model", "fake-openai/fake-1"], env: { ...NO_KEYS, ...env } });
   clients.push(client);
   return client;

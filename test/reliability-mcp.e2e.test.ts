@@ -31,6 +31,8 @@ async function start(servers: Record<string, unknown>, settings: Record<string, 
 }
 
 const flood = (...args: string[]) => ({ command: process.execPath, args: [FLOOD, ...args] });
+/** The caps of mcp.directTools are on what is declared: a flood declared directly. */
+const directFlood = (...args: string[]) => ({ ...flood(...args), exposure: "direct" });
 const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 const requestBytes = (request: RecordedRequest) => Buffer.byteLength(JSON.stringify(request.body));
 const mcpTools = (request: RecordedRequest) => declaredTools(request).filter((name) => name.startsWith("mcp__"));
@@ -40,7 +42,7 @@ describe("an MCP tool flood", () => {
     "20,000 tools with 2 KB descriptions: at most the cap is offered directly, the rest through tool_search; told once; request and memory bounded",
     async () => {
       const tools = 20_000;
-      const client = await start({ flood: flood("--tools", String(tools), "--description-bytes", "2048") });
+      const client = await start({ flood: directFlood("--tools", String(tools), "--description-bytes", "2048") });
       // Listed and capped: the peak so far is the listing's own (45 MB of JSON in one message).
       while (!client.stderr.includes("offered to the model directly")) await new Promise((resolve) => setTimeout(resolve, 50));
       const listingPeak = peakRssMb(client.child.pid!);
@@ -87,7 +89,7 @@ describe("an MCP tool flood", () => {
   it("past the cap, codemode scripts find (searchTools, ALL_TOOLS) and call the capped tools", async () => {
     const agentDir = tempDir("atomic-mcp-");
     await writeModelsJson(agentDir, fake.url);
-    writeMcpJson(agentDir, { flood: flood("--tools", "20000", "--description-bytes", "2048") });
+    writeMcpJson(agentDir, { flood: directFlood("--tools", "20000", "--description-bytes", "2048") });
     const client = new RpcClient({ agentDir, args: ["--mode", "rpc", "--no-session", "--model", "fake-openai/fake-1", "--tools", "+codemode"], env: NO_KEYS });
     clients.push(client);
     const script = `const found = await searchTools("tool_19999", { namespace: "flood" });
@@ -106,7 +108,7 @@ return { found: found.map((tool) => tool.name).includes("mcp__flood__tool_19999"
   }, 240_000);
 
   it("a server that pages out 30,000 tools: the first 20,000 are kept, and the user is told", async () => {
-    const client = await start({ flood: flood("--tools", "30000", "--description-bytes", "200", "--page-size", "5000") });
+    const client = await start({ flood: directFlood("--tools", "30000", "--description-bytes", "200", "--page-size", "5000") });
     const { servers } = await waitForServers(client, allConnected("flood"), 60_000);
     expect(servers[0]!.tools).toHaveLength(20_000);
     expect(servers[0]!.tools.at(-1)).toMatchObject({ name: "tool_19999", exposure: "deferred", capped: true });
@@ -114,10 +116,31 @@ return { found: found.map((tool) => tool.name).includes("mcp__flood__tool_19999"
   }, 120_000);
 });
 
+describe("an MCP tool flood with the default exposure (codemode, as pi 1.6)", () => {
+  it("nothing of 20,000 tools is declared or capped; a script reaches every one", async () => {
+    const client = await start({ flood: flood("--tools", "20000", "--description-bytes", "2048") });
+    await waitForServers(client, allConnected("flood"), 60_000);
+    const script = `const called = await tools.mcp__flood__tool_19999({ text: "hi" });
+return { listed: ALL_TOOLS.filter((tool) => tool.name.startsWith("mcp__flood__")).length, called: called.content[0].text };`;
+    fake.script({ toolCalls: [{ id: "cm", name: "codemode", args: { code: script } }] }, { text: "done" });
+    await client.ok({ type: "prompt", message: "script the last tool" });
+    await client.waitForEvent("agent_settled", 120_000);
+    const first = fake.requests[0]!;
+    expect(mcpTools(first)).toEqual([]);
+    expect(declaredTools(first)).toContain("codemode");
+    // tool_search is there for a selection that names it, not offered: nothing is deferred.
+    expect(declaredTools(first)).not.toContain("tool_search");
+    expect(requestBytes(first)).toBeLessThan(64 * 1024);
+    const [result] = toolResults(fake.requests[1]!);
+    expect(JSON.parse(result!.split("Output:\n")[1]!)).toEqual({ listed: 20_000, called: "called tool_19999" });
+    expect(client.stderr).not.toContain("offered to the model directly");
+  }, 240_000);
+});
+
 describe("MCP tools named like built-in object keys", () => {
   it("__proto__, constructor, toString, hasOwnProperty and valueOf are offered and called like any tool", async () => {
     const keys = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"];
-    const client = await start({ keys: flood("--names", [...keys, "echo"].join(",")) });
+    const client = await start({ keys: directFlood("--names", [...keys, "echo"].join(",")) });
     fake.script(
       {
         toolCalls: [
@@ -140,7 +163,7 @@ describe("what a stdio MCP server is given of the agent's environment", () => {
   it("HOME, PATH and what its entry names (and the variables its ${VAR}s name), never the provider keys", async () => {
     const agentDir = tempDir("atomic-mcp-");
     await writeModelsJson(agentDir, fake.url);
-    writeMcpJson(agentDir, { env: { ...flood("--names", "environment"), env: { GIVEN: "${SHARED_FOR_MCP}", LITERAL: "plain" } } });
+    writeMcpJson(agentDir, { env: { ...directFlood("--names", "environment"), env: { GIVEN: "${SHARED_FOR_MCP}", LITERAL: "plain" } } });
     const secrets = { OPENAI_API_KEY: "sk-openai-secret", ANTHROPIC_API_KEY: "sk-ant-secret", GEMINI_API_KEY: "gemini-secret", UNRELATED_TOKEN: "unrelated" };
     const client = new RpcClient({
       agentDir,

@@ -132,6 +132,7 @@ async function runTool(run: Run, call: Call, site: CallSite): Promise<{ result: 
   }
 }
 
+/** As pi's agent loop makes them: empty `details`, so a client reading them sees what pi sends. */
 function errorResult(text: string): ToolResult {
-  return { content: [{ type: "text", text }], isError: true };
+  return { content: [{ type: "text", text }], details: {}, isError: true };
 }

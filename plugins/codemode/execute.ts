@@ -79,7 +79,7 @@ export async function executeCodemode(input: { code: string }, ctx: ToolExecutio
     const started = performance.now();
     const outcome = await ctx.executeTool(call.name, call.args ?? {}, { signal: call.signal });
     record.id = outcome.toolCallId;
-    record.durationMs = Math.round(performance.now() - started);
+    record.durationMs = performance.now() - started;
     record.status = outcome.isError ? (call.signal.aborted ? "cancelled" : "error") : "ok";
     if (outcome.isError) record.error = clip(textOf(outcome.result) || `Tool "${call.name}" failed`, ERROR_PREVIEW_CHARS);
     publish();

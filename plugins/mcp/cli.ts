@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isTrustedProject } from "../../kernel/index.js";
 import { updateJsonFile } from "../../lib/locked-json/index.js";
-import { parseServerEntry, SERVER_NAME, type ServerEntry } from "./config.js";
+import { parseServerEntry, SERVER_NAME, serverExposureOf, type ServerEntry } from "./config.js";
 import { configFiles, loadConfig } from "./config-files.js";
 import { describeTarget, launchOf } from "./resolve.js";
 import type { CliIo } from "../../lib/cli-io/index.js";
@@ -25,7 +25,7 @@ const USAGE = `Usage:
       --header KEY=VALUE           HTTP: a header sent with every request (repeatable)
       --bearer-token-env-var NAME  HTTP: sends "Authorization: Bearer \${NAME}"
       --transport http|sse         HTTP: sse for servers that only speak the older transport
-      --exposure direct|codemode|deferred|hidden, --description <text>, --timeout <seconds>
+      --exposure codemode|direct|deferred|hidden (default codemode), --description <text>, --timeout <seconds>
   atomic mcp remove <name> [-l]                              remove a server from mcp.json
   atomic mcp list [--json] [--approve]                       the configured servers (no connection)
   atomic mcp test [name...] [--approve]                      connect, list each server's tools
@@ -160,7 +160,7 @@ async function list(args: string[], io: McpCliIo): Promise<number> {
     origin: entry.origin,
     transport: entry.config.type,
     enabled: entry.config.enabled,
-    exposure: entry.config.exposure ?? "direct",
+    exposure: serverExposureOf(entry.config),
     target: describeTarget(entry.config),
   }));
   if (args.includes("--json")) {

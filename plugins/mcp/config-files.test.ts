@@ -48,4 +48,18 @@ describe("mcp.json files", () => {
     expect(await loadConfig(setup(undefined), false)).toEqual({ entries: [], errors: [] });
     expect(await anyConfigFile(setup(undefined))).toBe(false);
   });
+
+  it("pi's autoEnableCodemode: the project's value wins; a bad value is reported and the servers still load", async () => {
+    expect((await loadConfig(setup({ mcpServers: {} }), true)).autoEnableCodemode).toBeUndefined();
+    expect((await loadConfig(setup({ autoEnableCodemode: false, mcpServers: {} }), true)).autoEnableCodemode).toBe(false);
+    const both = setup({ autoEnableCodemode: false, mcpServers: { a: { command: "a" } } }, { autoEnableCodemode: true, mcpServers: {} });
+    expect((await loadConfig(both, true)).autoEnableCodemode).toBe(true);
+    expect((await loadConfig(both, false)).autoEnableCodemode).toBe(false);
+    const userOnly = setup({ autoEnableCodemode: false, mcpServers: {} }, { mcpServers: {} });
+    expect((await loadConfig(userOnly, true)).autoEnableCodemode).toBe(false);
+    const bad = await loadConfig(setup({ autoEnableCodemode: "no", mcpServers: { a: { command: "a" } } }), true);
+    expect(bad.entries.map((entry) => entry.name)).toEqual(["a"]);
+    expect(bad.autoEnableCodemode).toBeUndefined();
+    expect(bad.errors).toEqual([expect.stringMatching(/mcp\.json: Invalid autoEnableCodemode: expected boolean$/)]);
+  });
 });

@@ -3,7 +3,8 @@
  * entry replaces the user entry of the same name, or, without `command`/`url`/`type`, overrides
  * only its `enabled`/`exposure`/`toolExposure` (the user's credentials stay the user's). An
  * untrusted project's file is never read: one notice says so. An invalid entry is skipped with an
- * error naming the file and key path; the others still connect.
+ * error naming the file and key path; the others still connect. pi's top-level
+ * `autoEnableCodemode` is read too, the project's value winning over the user's.
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -25,6 +26,8 @@ export interface LoadedConfig {
   errors: string[];
   /** The untrusted project's file that was not read, if there is one. */
   untrustedProject?: string;
+  /** `false`: codemode is not switched on for servers with `codemode` exposure (pi's key; default true). */
+  autoEnableCodemode?: boolean;
 }
 
 /** Whether either file exists: the cheap check that decides if MCP loads at all. */
@@ -37,17 +40,18 @@ export async function anyConfigFile(files: ConfigFiles): Promise<boolean> {
 export async function loadConfig(files: ConfigFiles, trusted: boolean): Promise<LoadedConfig> {
   const entries = new Map<string, ServerEntry>();
   const errors: string[] = [];
-  await readInto(files.user, "user", entries, errors);
+  let auto = await readInto(files.user, "user", entries, errors);
   let untrustedProject: string | undefined;
-  if (trusted) await readInto(files.project, "project", entries, errors);
+  if (trusted) auto = (await readInto(files.project, "project", entries, errors)) ?? auto;
   else if ((await stat(files.project).catch(() => undefined))?.isFile()) untrustedProject = files.project;
-  return { entries: [...entries.values()], errors, ...(untrustedProject ? { untrustedProject } : {}) };
+  return { entries: [...entries.values()], errors, ...(untrustedProject ? { untrustedProject } : {}), ...(auto !== undefined ? { autoEnableCodemode: auto } : {}) };
 }
 
-async function readInto(path: string, source: "user" | "project", entries: Map<string, ServerEntry>, errors: string[]): Promise<void> {
-  const servers = await readServers(path, errors);
-  if (!servers) return;
-  for (const [name, raw] of Object.entries(servers)) {
+/** Reads one file's servers into `entries`; returns its `autoEnableCodemode`. */
+async function readInto(path: string, source: "user" | "project", entries: Map<string, ServerEntry>, errors: string[]): Promise<boolean | undefined> {
+  const file = await readServers(path, errors);
+  if (!file) return undefined;
+  for (const [name, raw] of Object.entries(file.servers)) {
     const keyPath = `mcpServers.${name}`;
     if (source === "project" && isOverride(raw)) {
       const base = entries.get(name);
@@ -72,10 +76,11 @@ async function readInto(path: string, source: "user" | "project", entries: Map<s
     }
     entries.set(name, { name, config: result.config, source, origin: path, raw: raw as Record<string, unknown> });
   }
+  return file.autoEnableCodemode;
 }
 
-/** The file's `mcpServers`, or undefined when it is missing or unreadable (an error then says why). */
-export async function readServers(path: string, errors: string[]): Promise<Record<string, unknown> | undefined> {
+/** The file's `mcpServers` and `autoEnableCodemode`, or undefined when it is missing or unreadable (an error then says why). */
+export async function readServers(path: string, errors: string[]): Promise<{ servers: Record<string, unknown>; autoEnableCodemode?: boolean } | undefined> {
   let text: string;
   try {
     // Only a regular file: reading a FIFO would hang the start.
@@ -103,5 +108,6 @@ export async function readServers(path: string, errors: string[]): Promise<Recor
     errors.push(`${path}: ${file.error}`);
     return undefined;
   }
-  return file.servers;
+  if (file.autoEnableError) errors.push(`${path}: ${file.autoEnableError}`);
+  return { servers: file.servers, ...(file.autoEnableCodemode !== undefined ? { autoEnableCodemode: file.autoEnableCodemode } : {}) };
 }

@@ -67,28 +67,29 @@ describe("mcpServers entries", () => {
     });
   });
 
-  it("a tool's exposure: exact name, then the first matching pattern, then the server's (default direct)", () => {
+  it("a tool's exposure: exact name, then the first matching pattern, then the server's (default codemode, as pi 1.6)", () => {
     const config = ok("s", { command: "x", exposure: "deferred", toolExposure: { "get_*": "direct", get_secret: "hidden", "*_admin": "hidden" } });
     expect(toolExposureOf(config, "get_secret")).toBe("hidden");
     expect(toolExposureOf(config, "get_file")).toBe("direct");
     expect(toolExposureOf(config, "drop_admin")).toBe("hidden");
     expect(toolExposureOf(config, "other")).toBe("deferred");
-    expect(toolExposureOf(ok("t", { command: "x" }), "any")).toBe("direct");
+    expect(toolExposureOf(ok("t", { command: "x" }), "any")).toBe("codemode");
+    expect([...exposuresOf(ok("t", { command: "x" }))]).toEqual(["codemode"]);
     expect([...exposuresOf(config)].sort()).toEqual(["deferred", "direct", "hidden"]);
   });
 
   it("tools named like built-in object keys: configured only by their own entries, __proto__ included", () => {
     const plain = ok("s", { command: "x" });
-    for (const tool of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]) expect(toolExposureOf(plain, tool)).toBe("direct");
+    for (const tool of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]) expect(toolExposureOf(plain, tool)).toBe("codemode");
     const configured = ok("s", JSON.parse('{"command":"x","toolExposure":{"__proto__":"hidden","constructor":"deferred"}}'));
     expect(toolExposureOf(configured, "__proto__")).toBe("hidden");
     expect(toolExposureOf(configured, "constructor")).toBe("deferred");
-    expect(toolExposureOf(configured, "toString")).toBe("direct");
+    expect(toolExposureOf(configured, "toString")).toBe("codemode");
     expect(error("s", JSON.parse('{"command":"x","toolExposure":{"__proto__":"sideways"}}'))).toMatch(/^Invalid mcpServers\.s\.toolExposure\.__proto__: /);
     const user: ServerEntry = { name: "s", config: plain, source: "user", raw: { command: "x" } };
     const overridden = applyOverride(user, JSON.parse('{"toolExposure":{"__proto__":"deferred"}}'), "mcpServers.s");
     if (!overridden.ok) throw new Error(overridden.error);
     expect(toolExposureOf(overridden.config, "__proto__")).toBe("deferred");
-    expect(toolExposureOf(overridden.config, "valueOf")).toBe("direct");
+    expect(toolExposureOf(overridden.config, "valueOf")).toBe("codemode");
   });
 });

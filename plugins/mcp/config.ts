@@ -91,7 +91,7 @@ function buildSchemas() {
     headers: strings.optional(),
   });
   const override = z.object({ enabled: z.boolean().optional(), exposure: exposure.optional(), toolExposure: z.record(z.string(), exposure).optional() }).strict();
-  const file = z.object({ mcpServers: z.record(z.string(), z.unknown()).optional() });
+  const file = z.object({ mcpServers: z.record(z.string(), z.unknown()).optional(), autoEnableCodemode: z.unknown().optional() });
   return { stdio, http, override, file, exposure };
 }
 
@@ -200,12 +200,22 @@ export function applyOverride(base: ServerEntry, raw: unknown, path: string): En
   };
 }
 
-/** The top level of an `mcp.json`: an object whose `mcpServers` is an object (other keys are ignored). */
-export function parseConfigFile(value: unknown): { ok: true; servers: Record<string, unknown> } | { ok: false; error: string } {
+export type ConfigFileResult = { ok: true; servers: Record<string, unknown>; autoEnableCodemode?: boolean; autoEnableError?: string } | { ok: false; error: string };
+
+/**
+ * The top level of an `mcp.json`: an object whose `mcpServers` is an object, and pi's
+ * `autoEnableCodemode` (other keys are ignored). A bad `autoEnableCodemode` is reported without
+ * costing the servers, as pi does.
+ */
+export function parseConfigFile(value: unknown): ConfigFileResult {
   const parsed = getSchemas().file.safeParse(value, ONE_SHOT);
   if (!parsed.success)
     return { ok: false, error: typeof value !== "object" || value === null || Array.isArray(value) ? "expected a JSON object" : formatValidationError(parsed.error) };
-  return { ok: true, servers: parsed.data.mcpServers ?? {} };
+  const servers = parsed.data.mcpServers ?? {};
+  const auto = parsed.data.autoEnableCodemode;
+  if (auto === undefined) return { ok: true, servers };
+  if (typeof auto !== "boolean") return { ok: true, servers, autoEnableError: "Invalid autoEnableCodemode: expected boolean" };
+  return { ok: true, servers, autoEnableCodemode: auto };
 }
 
 /** `-` and `_` name the same tool prefix: two server names that differ only there clash. */
@@ -213,19 +223,30 @@ export function namespaceOf(server: string): string {
   return server.replace(/-/g, "_");
 }
 
-/** A tool's exposure: its exact `toolExposure` entry, else the first matching pattern, else the server's (default direct). */
+/**
+ * pi 1.6's default: a server's tools are called from codemode scripts, neither declared to the
+ * model nor listed in the codemode description (docs/decisions.md).
+ */
+export const DEFAULT_EXPOSURE: McpExposure = "codemode";
+
+/** The server's own exposure: as configured, else the default. */
+export function serverExposureOf(config: McpServerConfig): McpExposure {
+  return config.exposure ?? DEFAULT_EXPOSURE;
+}
+
+/** A tool's exposure: its exact `toolExposure` entry, else the first matching pattern, else the server's (default codemode). */
 export function toolExposureOf(config: McpServerConfig, tool: string): McpExposure {
   // Own keys only: a tool named `constructor` or `toString` is not configured by Object.prototype.
   if (Object.hasOwn(config.toolExposure, tool)) return config.toolExposure[tool]!;
   for (const [pattern, exposure] of Object.entries(config.toolExposure)) {
     if (pattern.includes("*") && patternRegExp(pattern).test(tool)) return exposure;
   }
-  return config.exposure ?? "direct";
+  return serverExposureOf(config);
 }
 
 /** Every exposure the server's tools may have, known before it connects. */
 export function exposuresOf(config: McpServerConfig): Set<McpExposure> {
-  return new Set([config.exposure ?? "direct", ...Object.values(config.toolExposure)]);
+  return new Set([serverExposureOf(config), ...Object.values(config.toolExposure)]);
 }
 
 function patternRegExp(pattern: string): RegExp {

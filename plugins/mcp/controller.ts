@@ -157,7 +157,7 @@ export class McpController {
       for (const error of loaded.errors) k.log.warn(`mcp: ${error} (entry skipped)`);
       manager.setExtensionServers([...this.#extension.values()]);
       manager.setClientServers(this.#client);
-      await manager.start(loaded.entries, loaded.errors);
+      await manager.start(loaded.entries, loaded.errors, loaded.autoEnableCodemode ?? true);
       this.#manager = manager;
       k.maybeService("codemode")?.beforeScript(k.name, (reach, signal) => manager.waitForScript(reach, signal));
       return manager;

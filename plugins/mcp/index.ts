@@ -2,10 +2,11 @@
  * Plugin `mcp`: Model Context Protocol servers (stdio and HTTP) on the official SDK, configured
  * in `<agent dir>/mcp.json` and a trusted project's `.atomic/mcp.json` (the `mcpServers` shape
  * other clients read), added by a client (`add_mcp_servers`, ACP `session/new`) or an extension
- * (`pi.registerMcpServer`). Their tools are `mcp__<server>__<tool>`: declared to the model
- * (`direct`), found through `tool_search` (`deferred`) or not reachable (`hidden`); resources are
- * read through tools. Servers connect in the background after boot; the first prompt waits a
- * bounded time only for servers with direct tools. `get_mcp_servers` reports them. docs/mcp.md.
+ * (`pi.registerMcpServer`). Their tools are `mcp__<server>__<tool>`: called from codemode scripts
+ * (`codemode`, the default as in pi 1.6), declared to the model (`direct`), found through
+ * `tool_search` (`deferred`) or not reachable (`hidden`); resources are read through tools.
+ * Servers connect in the background after boot; the first prompt waits a bounded time only for
+ * servers with direct tools. `get_mcp_servers` reports them. docs/mcp.md.
  */
 import { defineCommand, definePlugin, defineSetting } from "../../kernel/index.js";
 import type {} from "../agent/api.js";

@@ -38,6 +38,9 @@ export class McpManager {
   readonly #registeredFrom = new Map<string, { tool: object; reach: "direct" | "indirect"; loaded: boolean; about: string | undefined }>();
   #closed = false;
   #toolsVersion = 0;
+  #autoEnableCodemode = true;
+  /** The user was told that tools which are not declared cannot be reached. */
+  #warnedUnreachable = false;
 
   constructor(ctx: ManagerContext) {
     this.#ctx = ctx;
@@ -57,13 +60,19 @@ export class McpManager {
     return this.#toolsVersion;
   }
 
+  get autoEnableCodemode(): boolean {
+    return this.#autoEnableCodemode;
+  }
+
   wantCodemode(on: boolean): void {
     this.#ctx.wantCodemode(on);
   }
 
-  async start(files: ServerEntry[], errors: string[]): Promise<void> {
+  /** `autoEnableCodemode`: mcp.json's key of that name (default true). */
+  async start(files: ServerEntry[], errors: string[], autoEnableCodemode = true): Promise<void> {
     this.#files = files;
     this.#errors = errors;
+    this.#autoEnableCodemode = autoEnableCodemode;
     await this.#tools.prepare();
     this.#sync();
   }
@@ -110,6 +119,19 @@ export class McpManager {
       connection.client().catch(() => undefined);
     }
     await this.waitForDirect(signal);
+    this.#warnIfUnreachable();
+  }
+
+  /** As pi: once, when tools that are not declared exist but neither codemode nor tool_search is offered to reach them. */
+  #warnIfUnreachable(): void {
+    if (this.#warnedUnreachable || !this.#reach.hasIndirectTools()) return;
+    if (this.#tools.isOffered("codemode") || this.#tools.isOffered("tool_search")) return;
+    this.#warnedUnreachable = true;
+    const scripted = [...this.#servers.values()].some((server) => server.entry.config.enabled && exposuresOf(server.entry.config).has("codemode"));
+    const reason = scripted && !this.#autoEnableCodemode ? " (autoEnableCodemode is false in mcp.json)" : "";
+    this.#ctx.log.warn(
+      `mcp: MCP tools are only reachable from the codemode or tool_search tool, but neither is offered${reason}; they cannot be called (add codemode or tool_search to --tools or the tools setting, or give the servers "exposure": "direct")`,
+    );
   }
 
   /**
@@ -299,7 +321,7 @@ export class McpManager {
     const about = config.description?.trim() || connection.instructions?.trim().split("\n", 1)[0];
     // One namespace object for all of a server's tools (a flood registers thousands).
     const namespace = {
-      name: `mcp__${name}`,
+      name: `mcp__${namespaceOf(name)}`,
       aliases: [name],
       ...(about ? { description: about } : {}),
       ...(connection.instructions ? { instructions: connection.instructions } : {}),

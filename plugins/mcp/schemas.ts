@@ -23,7 +23,7 @@ export const McpStatusSchema = () =>
               .enum(["disabled", "pending", "connecting", "connected", "disconnected", "failed"])
               .meta({ description: "disconnected: it dropped and reconnects on the next call; failed: the last attempt failed (see error), the next call tries again." }),
             error: z.string().optional().meta({ description: "Why the last connection failed or dropped." }),
-            exposure: EXPOSURE("The server's exposure (tools may differ: toolExposure)"),
+            exposure: EXPOSURE("The server's exposure, codemode unless its entry says otherwise (tools may differ: toolExposure)"),
             description: z.string().optional().meta({ description: "The description its entry gives." }),
             instructions: z.string().optional().meta({ description: "First line of the instructions the server sent." }),
             resources: z.boolean().meta({ description: "The server offers resources (list_mcp_resources, read_mcp_resource)." }),

@@ -131,7 +131,10 @@ describe("a shared flood", () => {
     const root = mkdtempSync(join(tmpdir(), "atomic-mcp-shared-flood-"));
     cleanups.push(() => rmSync(root, { recursive: true, force: true }));
     const flood = resolve(import.meta.dirname, "../../test/fixtures/mcp/flood-server.mjs");
-    writeFileSync(join(root, "mcp.json"), JSON.stringify({ mcpServers: { flood: { command: process.execPath, args: [flood, "--tools", "300", "--description-bytes", "2048"] } } }));
+    writeFileSync(
+      join(root, "mcp.json"),
+      JSON.stringify({ mcpServers: { flood: { command: process.execPath, args: [flood, "--tools", "300", "--description-bytes", "2048"], exposure: "direct" } } }),
+    );
     const warnings: string[] = [];
     const host = await createHost({
       cwd: root,

@@ -1,6 +1,6 @@
 /** One managed server's record, and how `get_mcp_servers` reports it. */
 import type { McpExposure, McpServerStatus } from "./api.js";
-import { exposuresOf, toolExposureOf, type ServerEntry } from "./config.js";
+import { exposuresOf, serverExposureOf, toolExposureOf, type ServerEntry } from "./config.js";
 import type { McpConnection } from "./connection.js";
 import type { AgentTools } from "./tool-registry.js";
 
@@ -47,7 +47,7 @@ export function serverStatus(server: ManagedServer, tools: AgentTools): McpServe
     enabled: config.enabled,
     state: connection ? connection.state : "disabled",
     ...(connection?.error ? { error: connection.error } : {}),
-    exposure: config.exposure ?? "direct",
+    exposure: serverExposureOf(config),
     ...(config.description ? { description: config.description } : {}),
     ...(instructions ? { instructions } : {}),
     resources: connection?.hasResources ?? false,

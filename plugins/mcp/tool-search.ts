@@ -1,6 +1,6 @@
 /**
  * `tool_search`: finds tools that are not declared to the model yet (MCP tools with `deferred`
- * exposure) by words of their name, description, parameters and server, and loads the best
+ * or `codemode` exposure) by words of their name, description, parameters and server, and loads the best
  * matches so they are declared from the model's next call on. Ranking is minisearch's BM25+
  * (loaded on the first search), with the name counting most; a query that is a tool's whole
  * name (or the part after its server) puts that tool first.
@@ -63,7 +63,7 @@ export interface ToolSearchHost {
   offered(name: string): boolean;
 }
 
-const DESCRIPTION = `Finds tools that are not loaded yet (tools of MCP servers the user set to "deferred") and loads the best matches: they can be called from your next turn on. Search with words of what you need done (e.g. "create issue", "query database"); a tool's exact name also works. Use it before concluding that no tool fits.`;
+const DESCRIPTION = `Finds tools that are not declared to you yet (tools of MCP servers with "codemode" or "deferred" exposure) and loads the best matches: they can be called from your next turn on. Search with words of what you need done (e.g. "create issue", "query database"); a tool's exact name also works. Use it before concluding that no tool fits.`;
 
 export function toolSearchTool(host: ToolSearchHost): ToolDefinition {
   return {

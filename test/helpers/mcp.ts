@@ -25,6 +25,14 @@ export const everythingStdio = () => ({ command: process.execPath, args: [EVERYT
 /** A stdio server gets only the variables its entry names (and HOME, PATH, ...): the probe's log is named. */
 export const probeStdio = (...args: string[]) => ({ command: process.execPath, args: [PROBE, ...args], env: { PROBE_LOG: "${PROBE_LOG:-}" } });
 
+/**
+ * The entries with `exposure: "direct"` where they set none: for tests of the model's own calls of
+ * MCP tools (the default exposure, as pi 1.6's, is codemode: scripts only).
+ */
+export function declaredDirectly(servers: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(servers).map(([name, entry]) => [name, { exposure: "direct", ...(entry as Record<string, unknown>) }]));
+}
+
 export function writeMcpJson(dir: string, servers: Record<string, unknown>, file = join(dir, "mcp.json")): string {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify({ mcpServers: servers }, null, 2));

@@ -30,10 +30,16 @@ export interface Conversation {
   agentFiles?: Record<string, string>;
   /** More environment for both agents. */
   env?: Record<string, string>;
+  /** `mcpServers` of the agent dir's mcp.json (both agents read it there). */
+  mcpServers?: Record<string, unknown>;
 }
 
 export interface ConversationRecord {
   toolResults: { toolName: string; isError: boolean; text: string }[];
+  /** The `details` of each of those results, in the same order. */
+  toolDetails: unknown[];
+  /** Per request the fake LLM got from this agent: the names of the tools it declared. */
+  declared: string[][];
   /** Per request the fake LLM got from this agent: the text of each user message it carried. */
   userTurns: string[][];
   /** Every request the fake LLM got from this agent. */
@@ -127,6 +133,7 @@ export async function converse(agent: "atomic" | "pi", node: string, fake: FakeL
   await writeModelsJson(agentDir, fake.url);
   writeFiles(cwd, conversation.projectFiles);
   writeFiles(agentDir, conversation.agentFiles);
+  if (conversation.mcpServers) writeFileSync(join(agentDir, "mcp.json"), JSON.stringify({ mcpServers: conversation.mcpServers }));
   fake.script(...conversation.replies);
   const firstRequest = fake.requests.length;
   const args = ["--mode", "rpc", "--no-session", "--provider", "fake-openai", "--model", "fake-1", "-e", conversation.folder, ...(conversation.args ?? [])];
@@ -156,8 +163,10 @@ export async function converse(agent: "atomic" | "pi", node: string, fake: FakeL
     const records = client.records;
     return {
       toolResults: records.filter((record) => record.type === "tool_execution_end").map(toolResult),
+      toolDetails: records.filter((record) => record.type === "tool_execution_end").map((record) => (record.result as { details?: unknown } | undefined)?.details),
       userTurns: fake.requests.slice(firstRequest).map((request) => userTexts(request.body)),
       requests: fake.requests.slice(firstRequest),
+      declared: fake.requests.slice(firstRequest).map((request) => ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name)),
       roles: ((messages.data as { messages?: { role: string }[] } | undefined)?.messages ?? []).map((message) => message.role),
       notices: records.filter((record) => record.type === "extension_ui_request" && record.method === "notify").map((record) => String(record.message)),
       lastText: lastAssistantText(records),

@@ -503,7 +503,7 @@ export type GetMcpServersResponse = {
       state: "disabled" | "pending" | "connecting" | "connected" | "disconnected" | "failed";
       /** Why the last connection failed or dropped. */
       error?: string;
-      /** The server's exposure (tools may differ: toolExposure): direct (offered to the model), codemode (called from codemode scripts), deferred (found with tool_search) or hidden. */
+      /** The server's exposure, codemode unless its entry says otherwise (tools may differ: toolExposure): direct (offered to the model), codemode (called from codemode scripts), deferred (found with tool_search) or hidden. */
       exposure: "direct" | "codemode" | "deferred" | "hidden";
       /** The description its entry gives. */
       description?: string;
