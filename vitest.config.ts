@@ -7,6 +7,7 @@ export default defineConfig({
       "lib/**/*.test.ts",
       "plugins/**/*.test.ts",
       "cli/**/*.test.ts",
+      "host/**/*.test.ts",
       "sdk/**/*.test.ts",
       "client/**/*.test.ts",
       "test/**/*.test.ts",

@@ -17,13 +17,14 @@ import { CLI, mainThreadTimes, median, startAgent, startFakeLlmProcess, tempDir 
 const PROVIDERS = ["bench-openai", "bench-anthropic"];
 
 /** One cold start: { getStateMs, firstTokenMs } from spawn. */
-async function coldStart(cli, agentDir, provider) {
+async function coldStart(cli, agentDir, provider, node = process.execPath) {
   let agent;
   const times = {};
   const done = new Promise((resolve, reject) => {
     agent = startAgent(["--mode", "rpc", "--provider", provider, "--model", "hello", "--no-session"], {
       agentDir,
       cli,
+      node,
       onLine: (line) => {
         if (times.getStateMs === undefined && line.includes('"command":"get_state"')) {
           times.getStateMs = performance.now() - agent.t0;
@@ -48,9 +49,9 @@ async function coldStart(cli, agentDir, provider) {
 }
 
 /** spawn -> the answer of a bare node process to one line. */
-async function bareNode() {
+async function bareNode(node = process.execPath) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, ["-e", 'process.stdin.once("data", () => process.stdout.write("{}\\n"))'], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(node, ["-e", 'process.stdin.once("data", () => process.stdout.write("{}\\n"))'], { stdio: ["pipe", "pipe", "inherit"] });
   const answered = new Promise((resolve) => child.stdout.once("data", () => resolve(performance.now() - t0)));
   child.stdin.write('{"type":"get_state"}\n');
   const ms = await answered;
@@ -70,7 +71,8 @@ function summary(runs) {
   };
 }
 
-export async function benchFirstToken({ runs = 21, otherCli } = {}) {
+/** `node`: the Node binary of the agent and of the bare process (default: this one). */
+export async function benchFirstToken({ runs = 21, otherCli, node = process.execPath } = {}) {
   const agentDir = tempDir("atomic-bench-first-token-");
   const fake = await startFakeLlmProcess();
   try {
@@ -83,19 +85,19 @@ export async function benchFirstToken({ runs = 21, otherCli } = {}) {
       if (otherCli) (results[`${provider} (other)`] = []), (ratios[provider] = []);
     }
     // One warm-up of each, so the page cache and the fake server are warm for the first counted run.
-    for (const provider of PROVIDERS) await coldStart(CLI, agentDir, provider);
+    for (const provider of PROVIDERS) await coldStart(CLI, agentDir, provider, node);
     for (let i = 0; i < runs; i++) {
       for (const provider of PROVIDERS) {
-        const run = await coldStart(CLI, agentDir, provider);
+        const run = await coldStart(CLI, agentDir, provider, node);
         results[provider].push(run);
         if (!otherCli) continue;
-        const other = await coldStart(otherCli, agentDir, provider);
+        const other = await coldStart(otherCli, agentDir, provider, node);
         results[`${provider} (other)`].push(other);
         ratios[provider].push(run.firstTokenMs / other.firstTokenMs);
       }
-      bare.push(await bareNode());
+      bare.push(await bareNode(node));
     }
-    const out = { runs, bareNodeMs: +median(bare).toFixed(1) };
+    const out = { node: node === process.execPath ? process.version : node, runs, bareNodeMs: +median(bare).toFixed(1) };
     for (const [name, list] of Object.entries(results)) {
       out[name] = summary(list);
       // Per-run ratios to the bare node run of the same round.

@@ -11,6 +11,7 @@ import eventOptions from "../plugins/event-options/index.js";
 import settings from "../plugins/settings/index.js";
 import agent from "../plugins/agent/index.js";
 import models from "../plugins/models/index.js";
+import login from "../plugins/login/index.js";
 import providerReplay from "../plugins/provider-replay/index.js";
 import providerCatalog from "../plugins/provider-catalog/index.js";
 import providerAnthropic from "../plugins/provider-anthropic/index.js";
@@ -44,6 +45,7 @@ export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   settings,
   agent,
   models,
+  login,
   // The built-in providers and their models (data); the adapters below stream them.
   providerCatalog,
   providerAnthropic,

@@ -134,9 +134,19 @@ function loadBundle(bundleDir: string, cacheRoot: string | undefined): LoadedBun
   };
 }
 
-/** What `import("node:x")` gives: the builtin's exports by name, and itself as `default`. */
+/**
+ * What `import("node:x")` gives: the builtin's exports by name, and itself as `default`. Each name
+ * reads through to the builtin when used, never before: Node 22's `node:http` defines lazy
+ * getters (`WebSocket`, `CloseEvent`, `MessageEvent`) that load all of undici (~50 ms of a first
+ * request) when read, and copying the exports would read them all.
+ */
 function builtinNamespace(exports: unknown): unknown {
-  return Object.freeze({ ...(exports as object), default: exports });
+  const builtin = exports as Record<string, unknown>;
+  const namespace: Record<string, unknown> = { default: exports };
+  for (const name of Object.keys(builtin)) {
+    if (name !== "default") Object.defineProperty(namespace, name, { enumerable: true, get: () => builtin[name] });
+  }
+  return Object.freeze(namespace);
 }
 
 function basenameOf(filename: string): string {

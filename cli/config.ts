@@ -113,7 +113,11 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
       ...table(
         models
           .providers()
-          .map((provider) => [provider, credentials(models.authStatus(provider), models.providerInfo(provider)?.envKey), count(models.modelsOf(provider).length, "model")]),
+          .map((provider) => [
+            provider,
+            credentials(models.authStatus(provider), models.providerInfo(provider)?.envKey, models.providerInfo(provider)?.login),
+            count(models.modelsOf(provider).length, "model"),
+          ]),
         "  ",
       ),
     );

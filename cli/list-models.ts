@@ -24,7 +24,7 @@ export function modelListing(models: ModelsApi, pattern: string | true): { text:
       tokens(model.maxTokens),
       model.reasoning ? "yes" : "no",
       model.input.includes("image") ? "yes" : "no",
-      credentials(models.authStatus(model.provider), models.providerInfo(model.provider)?.envKey),
+      credentials(models.authStatus(model.provider), models.providerInfo(model.provider)?.envKey, models.providerInfo(model.provider)?.login),
     ]),
   ];
   const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
@@ -38,8 +38,9 @@ export function noListingMatches(models: ModelsApi, pattern: string): string {
 }
 
 /** Where the key comes from, never the key; for a provider without one, the variable that would give it. */
-export function credentials(status: AuthStatus, envKey?: string): string {
-  if (!status.configured) return envKey ? `none (${envKey})` : "none";
+/** `login`: the provider takes `atomic login` (said when it has no key variable to name). */
+export function credentials(status: AuthStatus, envKey?: string, login = false): string {
+  if (!status.configured) return envKey ? `none (${envKey})` : login ? "none (atomic login)" : "none";
   switch (status.source) {
     case "none":
       return "not needed";

@@ -1,5 +1,5 @@
 /**
- * The `atomic` executable's boot: subcommands (`auth`, `mcp`, `config`, `schema`, the package
+ * The `atomic` executable's boot: subcommands (`login`, `logout`, `auth`, `mcp`, `config`, `schema`, the package
  * commands, only as the first argument), then the host (settings, plugins, flags), then serving with the chosen transport, or
  * printing the model list or the protocol schema. Signals ask the host for teardown. Anything that
  * goes wrong before serving is one clear line on stderr: exit 2 for a usage mistake, 1 otherwise.
@@ -25,6 +25,7 @@ import type { CliEntry } from "../lib/cli-io/index.js";
 const INSTALL_DIR = `${dirname(fileURLToPath(new URL("../../package.json", import.meta.url)))}/`;
 // Resolved at run time: the CLI never imports a plugin's internals statically.
 const AUTH_CLI = new URL("../plugins/models/auth-cli.js", import.meta.url).href;
+const LOGIN_CLI = new URL("../plugins/login/cli.js", import.meta.url).href;
 const MCP_CLI = new URL("../plugins/mcp/cli.js", import.meta.url).href;
 const MODELS_CLI = new URL("../plugins/provider-catalog/update-cli.js", import.meta.url).href;
 const PACKAGES_CLI = new URL("../plugins/packages/cli.js", import.meta.url).href;
@@ -57,6 +58,9 @@ export interface MainOptions {
 }
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
+  // pi spells them `auth login` / `auth logout`.
+  if (argv[0] === "login" || (argv[0] === "auth" && argv[1] === "login")) return runSubcommand(LOGIN_CLI, "runLoginCommand", argv.slice(argv[0] === "auth" ? 2 : 1));
+  if (argv[0] === "logout" || (argv[0] === "auth" && argv[1] === "logout")) return runSubcommand(LOGIN_CLI, "runLogoutCommand", argv.slice(argv[0] === "auth" ? 2 : 1));
   if (argv[0] === "auth") return runSubcommand(AUTH_CLI, "runAuthCommand", argv.slice(1));
   if (argv[0] === "mcp") return runSubcommand(MCP_CLI, "runMcpCommand", argv.slice(1));
   if (argv[0] === "models") return runSubcommand(MODELS_CLI, "runModelsCommand", argv.slice(1));
@@ -201,6 +205,8 @@ function helpText(prepared: PreparedHost): string {
     "Usage:",
     "  atomic --mode rpc [options]       serve the RPC protocol on stdin/stdout",
     ...MODE_USAGE,
+    "  atomic login [provider]           sign in with a subscription or account (Claude Pro/Max, ChatGPT, Copilot, ...)",
+    "  atomic logout <provider>          remove a provider's stored login (or API key)",
     "  atomic auth set <provider>        store an API key (read from stdin; --force for a provider Atomic does not know)",
     "  atomic auth clear <provider>      remove a stored API key",
     "  atomic auth list                  show which providers have credentials, and from where",

@@ -217,6 +217,25 @@ export class RpcClient {
   logoutProvider(provider: string): Promise<DataOf<"logout_provider">> {
     return this.#data({ type: "logout_provider", provider });
   }
+  /** The providers with a subscription or account login, and whether auth.json holds one. */
+  async getLoginProviders(): Promise<DataOf<"get_login_providers">["providers"]> {
+    return (await this.#data({ type: "get_login_providers" })).providers;
+  }
+  /** Starts a login: resolves with the address to open or the device code to enter (`login_update` events follow). */
+  login(provider: string, options: { method?: "browser" | "copy_code" | "device_code"; enterpriseDomain?: string } = {}): Promise<DataOf<"login">> {
+    return this.#data({ type: "login", provider, ...options });
+  }
+  /** Hands a login the redirect URL (or code) pasted from a browser elsewhere; resolves when it has ended. */
+  loginInput(loginId: string, input: string): Promise<DataOf<"login_input">> {
+    return this.#data({ type: "login_input", loginId, input });
+  }
+  /** Resolves when the login has ended (the browser came back, the device code was entered). */
+  loginWait(loginId: string): Promise<DataOf<"login_wait">> {
+    return this.#data({ type: "login_wait", loginId });
+  }
+  async loginCancel(loginId: string): Promise<boolean> {
+    return (await this.#data({ type: "login_cancel", loginId })).cancelled;
+  }
   /** `messageUpdates: "delta"` makes long answers cost linear output; `agentSettled` is on by default (this client needs it). */
   setEventOptions(options: { messageUpdates?: "delta" | "full"; agentSettled?: boolean }): Promise<DataOf<"set_event_options">> {
     return this.#data({ type: "set_event_options", ...options });

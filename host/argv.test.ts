@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { composeFlags, CORE_FLAGS, parseFlags, UnknownOptionError } from "./index.js";
+import { TERMINAL_UI_FLAGS } from "./argv.js";
 import { definePlugin, ErrorCode, type FlagSpec } from "../kernel/index.js";
 
 const flags: FlagSpec[] = [
@@ -34,7 +35,7 @@ describe("flags", () => {
   it("two plugins declaring one flag fail naming both", () => {
     const a = definePlugin({ name: "a", flags: [{ name: "--x", key: "x", description: "" }], apply() {} });
     const b = definePlugin({ name: "b", flags: [{ name: "--y", alias: "-h", key: "y", description: "" }], apply() {} });
-    expect(composeFlags([a]).map((entry) => entry.owner)).toEqual([...CORE_FLAGS.map(() => "kernel"), "a"]);
+    expect(composeFlags([a]).map((entry) => entry.owner)).toEqual([...CORE_FLAGS, ...TERMINAL_UI_FLAGS].map(() => "kernel").concat("a"));
     expect(() => composeFlags([a, a])).toThrow('Flag --x is declared by both "a" and "a"');
     expect(() => composeFlags([b])).toThrow('Flag -h is declared by both "kernel" and "b"');
   });

@@ -90,13 +90,24 @@ describe("createHost", () => {
     expect(() => host.serve("test")).toThrow('Unexpected argument "stray": --mode test takes its input on stdin, not as arguments');
   });
 
-  it("extension_ui_response is a reply: no response, one stderr line when nobody waits for it", async () => {
+  it("a reply (a noResponse command such as extension_ui_response) gets no response; bad input is one stderr line", async () => {
     const { agentDir, cwd } = dirs();
     const lines: string[] = [];
-    const host = await createHost({ cwd, agentDir, env: {}, plugins: [echo], log: recordingLog(lines) });
-    expect(await host.send({ type: "extension_ui_response", id: "uuid-1", value: "x" })).toBeUndefined();
-    expect(await host.send({ type: "extension_ui_response" })).toBeUndefined();
-    expect(lines).toEqual(['Ignored extension_ui_response "uuid-1": no dialog is waiting for it', "Ignored extension_ui_response: Invalid id: expected string"]);
+    const received: string[] = [];
+    const reply = definePlugin({
+      name: "reply",
+      apply(k) {
+        k.registerCommand(
+          defineCommand({ name: "answer", lane: "immediate", noResponse: true, input: () => z.object({ id: z.string() }), run: ({ id }) => void received.push(id) }),
+        );
+      },
+    });
+    const host = await createHost({ cwd, agentDir, env: {}, plugins: [echo, reply], log: recordingLog(lines) });
+    expect(await host.send({ type: "answer", id: "uuid-1" })).toBeUndefined();
+    expect(await host.send({ type: "answer" })).toBeUndefined();
+    expect(received).toEqual(["uuid-1"]);
+    expect(lines).toEqual(["Ignored answer: Invalid id: expected string"]);
+    expect(await host.send({ type: "extension_ui_response", id: "x" })).toMatchObject({ success: false, error: "Unknown command: extension_ui_response" });
   });
 
   it("teardown: closing (stop waiting on the client) -> records already read answered -> shutdown -> the rest", async () => {

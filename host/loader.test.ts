@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ErrorCode } from "../kernel/index.js";
 import { isBuiltinSpec, PluginLoader } from "./index.js";
 
-const KERNEL_ENTRY = fileURLToPath(new URL("./index.ts", import.meta.url));
+// The package's public entry (what `import "atomic-agent"` means to a plugin author).
+const KERNEL_ENTRY = fileURLToPath(new URL("../index.ts", import.meta.url));
 
 const roots: string[] = [];
 afterEach(() => {

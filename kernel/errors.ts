@@ -18,6 +18,8 @@ export const ErrorCode = {
   CONFIG_INVALID: "E_CONFIG_INVALID",
   NOT_FOUND: "E_NOT_FOUND",
   CONFLICT: "E_CONFLICT",
+  /** A file another agent or process holds by its lock (the server mode maps it to its own "in use" code). */
+  IN_USE: "E_IN_USE",
   UNAVAILABLE: "E_UNAVAILABLE",
   CANCELLED: "E_CANCELLED",
   USAGE: "E_USAGE",

@@ -100,6 +100,19 @@ describe("tool registry", () => {
     expect(register({ type: "object", properties: { a: { type: "strin" } } })).toThrow("parameters.jsonSchema is not valid: Unsupported type: strin");
   });
 
+  it("a late tool not offered (defaultActive false) gets its validator at its first call, not at registration", async () => {
+    await loadJsonSchemaSupport();
+    const tools = new ToolRegistry();
+    const rejected = { jsonSchema: { type: "object", properties: { a: { type: "strin" } } } };
+    tools.register({ ...tool("deferred", "x", rejected), exposure: "deferred", defaultActive: false }, "/ext.ts", { late: true });
+    expect(await tools.validate("deferred", { a: 1 }, { nested: true })).toEqual({
+      ok: false,
+      error: 'Validation failed for tool "deferred": Tool "deferred" from "/ext.ts": parameters.jsonSchema is not valid: Unsupported type: strin',
+    });
+    // Offered once loaded: registered again, and checked then.
+    expect(() => tools.register({ ...tool("deferred", "x", rejected), exposure: "deferred", defaultActive: true }, "/ext.ts", { late: true })).toThrow("Unsupported type: strin");
+  });
+
   it("before the converter is loaded, a schema it rejects is registered and fails at the tool's first call, naming the tool", async () => {
     vi.resetModules();
     const fresh = (await import("./tools.js")) as typeof import("./tools.js");

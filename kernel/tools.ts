@@ -164,7 +164,9 @@ export class ToolRegistry implements ToolRegistryView {
     const entry: Entry = { definition, owner, ...(previous ? { previous } : {}) };
     if (options.late) {
       const parameters = this.#parametersOf(entry);
-      if (isResolvedJsonSchema(parameters)) parameters.validator ??= validatorIfLoaded(parameters);
+      // Only for a tool offered now: thousands of deferred MCP tools would each hold a validator
+      // few are ever called with (built on the first call, as for tools registered at boot).
+      if (isResolvedJsonSchema(parameters) && this.#offeredWhenRegistered(definition)) parameters.validator ??= validatorIfLoaded(parameters);
     }
     this.#tools.set(definition.name, entry);
     this.#specs = undefined;
@@ -209,6 +211,13 @@ export class ToolRegistry implements ToolRegistryView {
     const active = this.#active;
     if (active === undefined) return entry.definition.defaultActive !== false;
     return typeof active === "function" ? active(name, entry.definition) : active.has(name);
+  }
+
+  /** isActive for a definition not in the registry yet. */
+  #offeredWhenRegistered(definition: ToolDefinition): boolean {
+    const active = this.#active;
+    if (active === undefined) return definition.defaultActive !== false;
+    return typeof active === "function" ? active(definition.name, definition) : active.has(definition.name);
   }
 
   isCallable(name: string): boolean {

@@ -5,7 +5,7 @@
  * Types only: nothing here runs.
  */
 export type { AgentApi, CompletionRequest, PromptDisposition, PromptInput, QueuedInputDisposition, QueueMode, StateContributor } from "./agent/api.js";
-export type { AuthStatus, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./models/api.js";
+export type { AuthStatus, LoginResolver, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./models/api.js";
 export type { LoadedSession, SessionApi, SessionContext, SessionInfo, SessionStorage, SessionStore, TreeNode } from "./session/api.js";
 export type { SettingsApi } from "./settings/api.js";
 export type { CompactionApi, CompactOptions } from "./compaction/api.js";
@@ -33,6 +33,8 @@ export type {} from "./event-options/api.js";
 export type {} from "./extensions/api.js";
 export type {} from "./extensions/events.js";
 export type {} from "./mcp/api.js";
+export type {} from "./login/index.js";
+export type {} from "./login/protocol.js";
 export type {} from "./mcp/index.js";
 export type {} from "./models/api.js";
 export type {} from "./models/declarations.js";

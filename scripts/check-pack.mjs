@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The packed tarball as a user installs it (issue 40): `npm pack`, then `npm install <tarball>`
 // into a fresh project (its dependencies come from the npm registry), then the installed bin's
-// `--version` and the offline demo in print mode. Prints the install's size and whether npm
+// `--version`, the offline demo in print mode, and a Bedrock prompt of each route (their SDKs are
+// optional peers, not installed: each must fail naming the package to install). Prints the install's size and whether npm
 // warned about install scripts; exits non-zero, saying why, on any failure. Needs the registry.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -39,6 +40,16 @@ try {
   const demo = execFileSync(bin, ["-p", "--provider", "replay", "--model", "demo", "--no-session", "What is in this folder?"], { cwd: project, encoding: "utf8", env });
   if (!demo.includes("this folder")) fail(`the offline demo did not answer:\n${demo}`);
   console.log(`atomic --version: ${version}; offline demo answered (${demo.trim().split("\n").length} lines)`);
+  // A proxy nothing listens on: were an SDK installed after all, its request fails here, offline.
+  const aws = { ...env, AWS_BEARER_TOKEN_BEDROCK: "check-pack", AWS_REGION: "us-east-1", HTTPS_PROXY: "http://127.0.0.1:9", HTTP_PROXY: "http://127.0.0.1:9" };
+  for (const [model, pkg] of [
+    ["anthropic.claude-sonnet-4-6", "@anthropic-ai/bedrock-sdk"],
+    ["amazon.nova-lite-v1:0", "@aws-sdk/client-bedrock-runtime"],
+  ]) {
+    const run = spawnSync(bin, ["-p", "--provider", "amazon-bedrock", "--model", model, "--no-session", "hi"], { cwd: project, encoding: "utf8", env: aws });
+    if (!`${run.stdout}${run.stderr}`.includes(`npm install ${pkg}`)) fail(`amazon-bedrock/${model} without ${pkg} did not say to install it:\n${run.stdout}${run.stderr}`);
+  }
+  console.log("amazon-bedrock without its optional SDKs: both routes name the package to install");
   if (/install-scripts[^\n]*atomic-agent/.test(installLog)) fail(`npm warned about atomic-agent's install scripts:\n${installLog}`);
 } catch (error) {
   fail(error.message);

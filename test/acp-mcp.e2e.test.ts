@@ -39,7 +39,15 @@ describe("ACP: MCP servers from session/new", () => {
     const { sessionId } = await agent.agent.request("session/new", {
       cwd: tempDir("atomic-cwd-"),
       mcpServers: [
-        { name: "editor probe", command: probe.command, args: probe.args, env: [{ name: "PROBE_NAME", value: "editor" }] },
+        {
+          name: "editor probe",
+          command: probe.command,
+          args: probe.args,
+          env: [
+            { name: "PROBE_NAME", value: "editor" },
+            { name: "PROBE_LOG", value: log },
+          ],
+        },
         { type: "http", name: "web", url: web.url, headers: [] },
       ],
     });

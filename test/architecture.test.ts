@@ -122,7 +122,7 @@ describe("architecture", () => {
 
   it("provider SDKs and the MCP SDK load lazily: no plugin entry or library reaches one through static imports", () => {
     // An adapter module may import its SDK at the top: it is itself loaded with import() on first use.
-    const sdk = /^(@anthropic-ai\/sdk|@anthropic-ai\/bedrock-sdk|openai|@google\/genai|@modelcontextprotocol\/sdk|minisearch)(\/|$)/;
+    const sdk = /^(@anthropic-ai\/sdk|@anthropic-ai\/bedrock-sdk|@aws-sdk\/client-bedrock-runtime|openai|@google\/genai|@modelcontextprotocol\/sdk|minisearch)(\/|$)/;
     const entries = [...layered.filter((f) => /^plugins\/[^/]+\/index\.ts$/.test(f)), ...layered.filter((f) => f.startsWith("lib/"))];
     const reached = new Set<string>();
     const pending = [...entries];

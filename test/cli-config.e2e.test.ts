@@ -137,7 +137,7 @@ describe("atomic config", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/startup model {2}openai\//);
     expect(run.stdout).toContain(
-      "  - The default model anthropic/claude-haiku-4-5 (settings defaultProvider/defaultModel) has no API key. Set ANTHROPIC_API_KEY, add the key to models.json, or run `atomic auth set anthropic`. Using openai/",
+      "  - The default model anthropic/claude-haiku-4-5 (settings defaultProvider/defaultModel) has no API key. Set ANTHROPIC_API_KEY, add the key to models.json, run `atomic auth set anthropic`, or log in with `atomic login anthropic`. Using openai/",
     );
     // With no other model, it stays the model, and a prompt names the missing key.
     const print = await runCli(["-p", "hi"], { agentDir, cwd, env: NO_KEYS });

@@ -5,6 +5,7 @@
  * moves or turns it off, and dynamic imports from the bundle work without an experimental warning.
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -182,5 +183,25 @@ describe("compile cache", () => {
     const run = spawnSync(NODE, [join(DIST_CLI, "atomic.js"), "--version"], { encoding: "utf8", env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir } });
     expect(run.status).toBe(0);
     expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+describe("the launcher's import() of a Node builtin", () => {
+  it("reads an export when it is used: the builtin's lazy getters (Node 22's http.WebSocket loads undici) stay unrun", () => {
+    const bundle = tempDir("atomic-cc-builtin-");
+    writeFileSync(join(bundle, "entry.json"), JSON.stringify({ main: "main.cjs" }));
+    writeFileSync(join(bundle, "main.cjs"), 'exports.main = () => Promise.all([__atomicImport("node:http"), __atomicImport("node:crypto")]);\n');
+    // In the agent's Node: require the builtins and the launcher first (what they load themselves is
+    // not in question), then import the builtins through the launcher and use one export each.
+    const script = `
+      const http = require("node:http"), crypto = require("node:crypto");
+      const { loadBundle } = require(${JSON.stringify(join(DIST_CLI, "compile-cache.cjs"))});
+      const before = process.moduleLoadList.length;
+      loadBundle(${JSON.stringify(bundle)}, undefined).entry.main().then(([h, c]) => {
+        const used = h.default === http && h.request === http.request && c.createHash === crypto.createHash && Object.isFrozen(h);
+        process.stdout.write(JSON.stringify({ used, loaded: process.moduleLoadList.slice(before).filter((m) => m.startsWith("NativeModule")), names: "WebSocket" in h || !("WebSocket" in http) }));
+      });`;
+    const out = JSON.parse(execFileSync(NODE, ["-e", script], { encoding: "utf8" })) as { used: boolean; loaded: string[]; names: boolean };
+    expect(out).toEqual({ used: true, loaded: [], names: true });
   });
 });

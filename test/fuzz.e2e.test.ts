@@ -2,11 +2,16 @@
  * A seeded fuzz run over the built CLI (issue 17): 10,000 hostile lines (wrong types in every
  * field of every command, huge strings, deep nesting, NUL, invalid UTF-8, lone surrogates,
  * `__proto__` keys, numeric and object ids) get exactly one well-formed response each (a reply,
- * `extension_ui_response`, gets none), and the process stays up and answers afterwards.
+ * `extension_ui_response`, gets none), and the process stays up and answers afterwards. Then
+ * seeded hostile inputs from outside the protocol (issue 41): model catalogs for `atomic models
+ * update`, MCP servers flooding tools, and processes fighting over one session file. `npm run
+ * soak` runs more rounds; ATOMIC_FUZZ_SEED replays a run.
  */
 import { rm } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { RpcClient, tempDir } from "./helpers/rpc-client.js";
+import { catalogFuzzRound, mcpFloodFuzzRound, sessionWritersFuzz } from "./helpers/fuzz-outside.js";
+import { scale } from "./helpers/soak.js";
 
 /** mulberry32: a small seeded PRNG, so a failure reproduces with its seed. */
 function prng(seed: number): () => number {
@@ -151,4 +156,26 @@ describe("fuzz", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((await c.close()).code).toBe(0);
   }, 180_000);
+
+  const seed = Number(process.env.ATOMIC_FUZZ_SEED ?? 20261205);
+
+  it("hostile model catalogs: refused with a clear, escape-free error and nothing written, or written with only clean ids and names", async () => {
+    const rand = prng(seed);
+    const agentDir = tempDir("atomic-agent-");
+    const cwd = tempDir("atomic-cwd-");
+    dirs.push(agentDir, cwd);
+    const outcomes = { written: 0, refused: 0 };
+    for (let round = 0; round < scale(4, 40); round++) outcomes[await catalogFuzzRound(rand, agentDir, cwd, `seed ${seed} round ${round}`)]++;
+    console.log(`catalog fuzz (seed ${seed}): ${outcomes.written} written, ${outcomes.refused} refused`);
+    expect(outcomes.refused).toBeGreaterThan(0);
+  }, 300_000);
+
+  it("MCP servers flooding tools (random counts, sizes and names): what is offered stays within the caps and every tool stays reachable", async () => {
+    const rand = prng(seed + 1);
+    for (let round = 0; round < scale(2, 12); round++) await mcpFloodFuzzRound(rand, `seed ${seed + 1} round ${round}`);
+  }, 600_000);
+
+  it("three processes switching to, prompting in and leaving one session file at random: it stays one branch", async () => {
+    await sessionWritersFuzz(prng(seed + 2), scale(20, 200), `seed ${seed + 2}`);
+  }, 600_000);
 });

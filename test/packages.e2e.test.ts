@@ -107,6 +107,21 @@ describe("atomic install / list / remove, from a folder and from git", () => {
     expect(untrusted.client.stderr).toContain(`Ignored "packages" in ${join(root, ".atomic", "settings.json")}: an untrusted project may not set it`);
     expect((await commandsOf(agentDir, root, ["--approve"])).names).toEqual(["project-cmd"]);
   }, 60_000);
+
+  it("atomic list does not promise that an untrusted project's packages are installed at the next start", async () => {
+    const root = tempDir("atomic-pkg-list-");
+    const agentDir = join(root, "agent");
+    mkdirSync(join(root, ".atomic"), { recursive: true });
+    writeFileSync(join(root, ".atomic", "settings.json"), JSON.stringify({ packages: ["npm:project-only-tools"] }));
+    const untrusted = await runCli(["list"], { cwd: root, agentDir });
+    expect(untrusted.code).toBe(0);
+    expect(untrusted.stdout).toContain("not loaded, the project is not trusted");
+    expect(untrusted.stdout).not.toContain("next start");
+    expect(untrusted.stdout).toContain("npm:project-only-tools: not installed (nor installed at startup while the project is not trusted)");
+    // Trusted, startup would install it: then it says so.
+    const trusted = await runCli(["list", "--approve"], { cwd: root, agentDir });
+    expect(trusted.stdout).toContain("npm:project-only-tools: not installed (installed at the next start, or run atomic install npm:project-only-tools -l)");
+  }, 60_000);
 });
 
 describe("npm packages, from a loopback registry", () => {
@@ -145,6 +160,28 @@ describe("npm packages, from a loopback registry", () => {
     expect(removed.code).toBe(0);
     expect(existsSync(join(agentDir, "npm", "node_modules", "@demo", "pi-tools"))).toBe(false);
   }, 240_000);
+
+  it("install says that it runs the package's lifecycle scripts, before it runs them, and which ran", async () => {
+    await registry.publish(
+      makePackage(join(root, "src-scripted"), {
+        name: "scripted-tools",
+        pi: { extensions: ["./index.ts"] },
+        extra: { scripts: { postinstall: "node -e \"require('fs').writeFileSync('postinstall-ran', 'yes')\"" } },
+        files: { "index.ts": command("scripted") },
+      }),
+    );
+    const agentDir = join(root, "agent-scripted");
+    const installed = await runCli(["install", "npm:scripted-tools"], { cwd: root, agentDir, env, timeoutMs: 90_000 });
+    expect(installed.code).toBe(0);
+    const folder = join(agentDir, "npm", "node_modules", "scripted-tools");
+    expect(readFileSync(join(folder, "postinstall-ran"), "utf8")).toBe("yes");
+    expect(installed.stderr.split("\n")[0]).toBe(
+      "atomic: installing npm:scripted-tools runs the lifecycle scripts (preinstall, install, postinstall) of the package and of its dependencies, with your permissions (npm install, as pi does): install only packages you trust",
+    );
+    expect(installed.stdout).toContain(
+      `Installed npm:scripted-tools 1.0.0 (1 extension, 0 skills, 0 prompt templates) in ${folder}; it has a "postinstall" script (run by npm unless ignore-scripts is set); added`,
+    );
+  }, 120_000);
 
   it("-e npm:<spec> loads for one run from <agent dir>/tmp/extensions, without touching settings", async () => {
     const agentDir = join(root, "agent-temporary");

@@ -177,6 +177,68 @@ describe("session write failures reach the client", () => {
   });
 });
 
+describe("what the client was told is in the file", () => {
+  const ROUNDS = 6;
+
+  /** The entries of a session file (complete lines; the header left out). */
+  function entriesOf(file: string): Record<string, unknown>[] {
+    return readFileSync(file, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .slice(1)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  it("prompt, new_session, prompt, agent_end, get_state, list_sessions: both sessions are listed, every round", async () => {
+    const agentDir = tempDir("atomic-agent-");
+    writeCassette(
+      agentDir,
+      "chat",
+      Array.from({ length: 2 * ROUNDS }, (_, i) => textTurn(`Answer ${i}.`)),
+    );
+    const c = new RpcClient({ agentDir, args: ["--mode", "rpc", "--provider", "replay", "--model", "chat"] });
+    client = c;
+    for (let round = 0; round < ROUNDS; round++) {
+      let from = c.records.length;
+      await c.ok({ type: "prompt", message: `first ${round}` });
+      await c.waitForEvent("agent_end", 10_000, from);
+      const first = (await c.ok({ type: "get_state" })).sessionFile;
+      await c.ok({ type: "new_session" });
+      from = c.records.length;
+      await c.ok({ type: "prompt", message: `second ${round}` });
+      const ended = await c.waitForEvent("agent_end", 10_000, from);
+      // As a client does on agent_end: both questions at once.
+      const [{ sessionFile }, list] = await Promise.all([c.ok({ type: "get_state" }), c.ok({ type: "list_sessions" })]);
+      expect(
+        list.sessions.map((s: { path: string }) => s.path),
+        `round ${round}`,
+      ).toEqual(expect.arrayContaining([first, sessionFile]));
+      // Told the run ended: its messages are in the file.
+      expect(
+        entriesOf(sessionFile).filter((e) => e.type === "message"),
+        `round ${round}`,
+      ).toHaveLength((ended.messages as unknown[]).length);
+      await c.ok({ type: "new_session" });
+    }
+  });
+
+  it("a name or a thinking level is in the file by the command's response", async () => {
+    const agentDir = tempDir("atomic-agent-");
+    writeCassette(agentDir, "chat", [textTurn("Hello there.")], { reasoning: true });
+    const c = new RpcClient({ agentDir, args: ["--mode", "rpc", "--provider", "replay", "--model", "chat"] });
+    client = c;
+    await promptAndWait(c, "hello");
+    const { sessionFile } = await c.ok({ type: "get_state" });
+    for (let round = 0; round < ROUNDS; round++) {
+      await c.ok({ type: "set_session_name", name: `name ${round}` });
+      expect(entriesOf(sessionFile).at(-1), `round ${round}`).toMatchObject({ type: "session_info", name: `name ${round}` });
+      const level = round % 2 === 0 ? "high" : "low";
+      await c.ok({ type: "set_thinking_level", level });
+      expect(entriesOf(sessionFile).at(-1), `round ${round}`).toMatchObject({ type: "thinking_level_change", thinkingLevel: level });
+    }
+  });
+});
+
 describe("large session files load, or fail saying why", () => {
   it("refuses a file the heap cannot hold with a message naming the size and the fix, instead of crashing", async () => {
     const dir = tempDir("atomic-cwd-");

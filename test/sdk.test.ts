@@ -153,4 +153,21 @@ describe("createAgent", () => {
       expect(text).not.toContain(other);
     }
   });
+
+  it("two agents in one process never hold one session file: the second is refused until the first lets it go", async () => {
+    const agentDir = tempDir("atomic-sdk-");
+    const [a, b] = [await agentIn(agentDir), await agentIn(agentDir)];
+    await promptAndCollect(a, "from a");
+    const state = await a.send({ type: "get_state" });
+    if (!state?.success) throw new Error("get_state failed");
+    const file = state.data.sessionFile!;
+    await a.send({ type: "get_state" });
+    const refused = await b.send({ type: "switch_session", sessionPath: file });
+    expect(refused).toMatchObject({ success: false });
+    expect(refused.success ? "" : refused.error).toContain(`Session file ${file} is in use by another agent of this process (pid ${process.pid}`);
+    // The same agent may switch to its own file.
+    expect(await a.send({ type: "switch_session", sessionPath: file })).toMatchObject({ success: true });
+    await a.dispose();
+    expect(await b.send({ type: "switch_session", sessionPath: file })).toMatchObject({ success: true, data: { cancelled: false } });
+  });
 });

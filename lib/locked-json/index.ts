@@ -9,7 +9,8 @@
  * default mode, unlinking the user's dotfiles repository from what Atomic writes.
  */
 import { secureRandomHex } from "../random-ids/index.js";
-import { chmod, mkdir, readFile, readlink, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, readlink, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { setTimeout as delay } from "node:timers/promises";
 import { dirname, resolve } from "node:path";
 import { ErrorCode, KernelError, type SharedScope } from "../../kernel/index.js";
 
@@ -24,36 +25,77 @@ type JsonObject = Record<string, unknown>;
 
 /** Applies `mutate` to the file's current object (`{}` when missing) and writes the result; returns it. */
 export async function updateJsonFile(path: string, mutate: (current: JsonObject) => JsonObject | void, options: UpdateOptions = {}): Promise<JsonObject> {
+  return modifyJsonFile(
+    path,
+    async (current) => {
+      const next = mutate(current) ?? current;
+      return { next, result: next };
+    },
+    options,
+  );
+}
+
+export interface ModifyOptions extends UpdateOptions {
+  /**
+   * How long to wait for another holder of the lock (default 10 s). A holder that works over the
+   * network under the lock (an OAuth refresh) needs its waiters to wait longer than it may take.
+   */
+  lockWaitMs?: number;
+}
+
+/**
+ * The general form: `modify` runs under the lock with the file's current object and may await
+ * (a network call whose answer must be written before anyone else reads the file). It returns
+ * `next` to write (omitted: nothing is written) and the `result` to resolve with.
+ */
+export async function modifyJsonFile<T>(path: string, modify: (current: JsonObject) => Promise<{ next?: JsonObject; result: T }>, options: ModifyOptions = {}): Promise<T> {
   await mkdir(dirname(path), { recursive: true, ...(options.dirMode ? { mode: options.dirMode } : {}) });
-  const { lock } = await import("proper-lockfile");
-  let release: () => Promise<void>;
+  const release = await acquireLock(path, options.lockWaitMs ?? 10_000);
   try {
-    // realpath: false locks a file that does not exist yet; retries cover a busy concurrent writer.
-    release = await lock(path, { realpath: false, stale: 10_000, retries: { retries: 100, minTimeout: 5, maxTimeout: 100, factor: 1.5 } });
-  } catch (error) {
-    throw new KernelError(ErrorCode.CONFLICT, `Cannot update ${path}: it is locked by another process (${(error as Error).message})`);
-  }
-  try {
-    const current = await readObject(path);
-    const next = mutate(current) ?? current;
-    let tmp: string | undefined;
-    try {
-      const target = await linkTarget(path);
-      const existing = await stat(target).catch(() => undefined);
-      const mode = existing ? existing.mode & 0o7777 & (options.mode ?? 0o7777) : (options.mode ?? 0o644);
-      tmp = `${target}.${process.pid}.${secureRandomHex(4)}.tmp`;
-      await writeFile(tmp, JSON.stringify(next, null, 2) + "\n", { mode });
-      // writeFile's mode is narrowed by the umask: an existing file keeps exactly what it had.
-      if (existing || options.mode !== undefined) await chmod(tmp, mode);
-      await rename(tmp, target);
-    } catch (error) {
-      if (error instanceof KernelError) throw error;
-      if (tmp) await rm(tmp, { force: true });
-      throw new KernelError(ErrorCode.UNAVAILABLE, `Cannot write ${path}: ${(error as Error).message}`);
-    }
-    return next;
+    const { next, result } = await modify(await readObject(path));
+    if (next !== undefined) await writeObject(path, next, options);
+    return result;
   } finally {
     await release().catch(() => undefined);
+  }
+}
+
+/**
+ * The lock of the file the path resolves to (pi locks `realpath(auth.json)` too, so an agent dir
+ * shared with pi takes one lock), or of the path itself while nothing exists there yet.
+ */
+async function acquireLock(path: string, waitMs: number): Promise<() => Promise<void>> {
+  const { lock } = await import("proper-lockfile");
+  const target = await realpath(path).catch(() => path);
+  const deadline = Date.now() + waitMs;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // realpath: false locks a file that does not exist yet.
+      return await lock(target, { realpath: false, stale: 10_000 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ELOCKED" || Date.now() >= deadline) {
+        throw new KernelError(ErrorCode.CONFLICT, `Cannot update ${path}: it is locked by another process (${(error as Error).message})`);
+      }
+      await delay(Math.min(5 * 1.5 ** attempt, 100, Math.max(1, deadline - Date.now())));
+    }
+  }
+}
+
+async function writeObject(path: string, next: JsonObject, options: UpdateOptions): Promise<void> {
+  let tmp: string | undefined;
+  try {
+    const target = await linkTarget(path);
+    const existing = await stat(target).catch(() => undefined);
+    const mode = existing ? existing.mode & 0o7777 & (options.mode ?? 0o7777) : (options.mode ?? 0o644);
+    tmp = `${target}.${process.pid}.${secureRandomHex(4)}.tmp`;
+    await writeFile(tmp, JSON.stringify(next, null, 2) + "\n", { mode });
+    // writeFile's mode is narrowed by the umask: an existing file keeps exactly what it had.
+    if (existing || options.mode !== undefined) await chmod(tmp, mode);
+    await rename(tmp, target);
+  } catch (error) {
+    if (error instanceof KernelError) throw error;
+    if (tmp) await rm(tmp, { force: true });
+    throw new KernelError(ErrorCode.UNAVAILABLE, `Cannot write ${path}: ${(error as Error).message}`);
   }
 }
 

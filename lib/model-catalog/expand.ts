@@ -17,6 +17,7 @@ export function providerRegistration(provider: CatalogProvider): Omit<ProviderRe
     ...(provider.altEnvKeys ? { altEnvKeys: [...provider.altEnvKeys] } : {}),
     ...(provider.ambientAuth ? { ambientAuth: provider.ambientAuth.map((group) => [...group]) } : {}),
     ...(provider.local ? { requiresAuth: false } : {}),
+    ...(provider.oauth ? { login: true } : {}),
   };
 }
 

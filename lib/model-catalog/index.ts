@@ -8,3 +8,4 @@ export { CATALOG_ORDER } from "./order.js";
 export { PROVIDER_NAME, catalogSchemas, type CatalogEntry, type CatalogFile, type CatalogProvider } from "./schema.js";
 export { expandModel, expandModels, providerRegistration } from "./expand.js";
 export { catalogDir, compileCatalog, fromCompiled, parseCatalogFile, readCatalog, readDataFiles, readShippedFiles, type CatalogSource } from "./source.js";
+export { idProblem, MAX_CATALOG_FILE_BYTES, MAX_MODELS_PER_PROVIDER, nameProblem, visible } from "./entry-checks.js";

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { THINKING_LEVELS } from "../llm/index.js";
+import { idProblem, MAX_MODELS_PER_PROVIDER, nameProblem } from "./entry-checks.js";
 
 /** Provider names as the CLI, auth.json and models.json spell them. */
 export const PROVIDER_NAME = /^[a-z0-9][a-z0-9._-]*$/;
@@ -14,10 +15,16 @@ function buildSchemas() {
   const price = z.number().min(0);
   const Cost = z.object({ input: price, output: price, cacheRead: price.optional(), cacheWrite: price.optional() });
   const Compat = z.record(z.string(), z.unknown());
+  /** A string `problem` finds nothing wrong with. */
+  const checked = (problem: (text: string) => string | undefined) =>
+    z.string().superRefine((text, ctx) => {
+      const why = problem(text);
+      if (why) ctx.addIssue({ code: "custom", message: why });
+    });
   const Headers = z.record(z.string(), z.string());
   const Model = z.object({
-    id: z.string().min(1),
-    name: z.string().min(1),
+    id: checked(idProblem),
+    name: checked(nameProblem),
     /** Only where it differs from the provider's. */
     api: z.string().min(1).optional(),
     baseUrl: z.string().min(1).optional(),
@@ -62,7 +69,7 @@ function buildSchemas() {
     compat: Compat.optional(),
     /** Sent with every model's requests, under the model's own `headers`. */
     headers: Headers.optional(),
-    models: z.array(Model),
+    models: z.array(Model).max(MAX_MODELS_PER_PROVIDER),
   });
   return { File, Model };
 }

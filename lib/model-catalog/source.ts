@@ -7,9 +7,10 @@
  * (`atomic models update`, `<agent dir>/catalog/<provider>.json`) replace a provider's shipped
  * data when they were checked later.
  */
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ONE_SHOT, formatValidationError } from "../../kernel/index.js";
+import { MAX_CATALOG_FILE_BYTES } from "./entry-checks.js";
 import { CATALOG_ORDER } from "./order.js";
 import { catalogSchemas, type CatalogEntry, type CatalogFile, type CatalogProvider } from "./schema.js";
 
@@ -166,6 +167,12 @@ async function readRefreshed(dir: string): Promise<{ files: CatalogFile[]; probl
     const path = join(dir, name);
     let text: string;
     try {
+      // A file no update writes (hand-made, or from an older version) is not read whole.
+      const { size } = await stat(path);
+      if (size > MAX_CATALOG_FILE_BYTES) {
+        problems.push(`${path} is ${size} bytes, more than the ${MAX_CATALOG_FILE_BYTES} a catalog may take (shipped data used)`);
+        continue;
+      }
       text = await readFile(path, "utf8");
     } catch (error) {
       problems.push(`Cannot read ${path}: ${(error as Error).message} (shipped data used)`);

@@ -14,6 +14,8 @@ export interface ProviderRegistration {
   models: Model[];
   /** false: always available, no credential needed (e.g. the offline replay provider). */
   requiresAuth?: boolean;
+  /** pi signs in to it with OAuth (a subscription or an account): `atomic login <name>` works for it. */
+  login?: boolean;
   /** Environment variable holding the provider's key (built-ins: ANTHROPIC_API_KEY, ...). */
   envKey?: string;
   /** Further environment variables tried after `envKey`, in order. */

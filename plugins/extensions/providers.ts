@@ -29,7 +29,11 @@ export function checkProvider(name: unknown, config: unknown): asserts config is
 export function registerProvider(host: ExtensionHost, record: ExtensionRecord, name: string, config: ProviderConfig): void {
   const models = host.models;
   if (config.oauth !== undefined)
-    host.report(record.path, "register_provider", `Provider "${name}": OAuth login is not supported by Atomic (no /login in a headless agent); use apiKey`);
+    host.report(
+      record.path,
+      "register_provider",
+      `Provider "${name}": an extension's own OAuth login is not run by Atomic (\`atomic login\` signs in to pi's built-in providers); use apiKey`,
+    );
   let list: Model[];
   if (config.models) {
     list = config.models.map((model) => toModel(name, config, model));

@@ -106,7 +106,7 @@ export function modelRegistryView(models: () => ModelsApi, agent: () => AgentApi
     generateImages: () => Promise.reject(new Error("generateImages: Atomic has no image-generation models")),
     getProviderAuthStatus: (provider) => models().authStatus(provider),
     getProviderDisplayName: (provider) => provider,
-    isUsingOAuth: () => false,
+    isUsingOAuth: (model) => models().usesLogin(model.provider),
     getError: () => undefined,
   };
   return view;

@@ -32,8 +32,11 @@ export interface McpToolStatus {
   /** The name the model calls it by (`mcp__<server>__<tool>`). */
   toolName: string;
   description?: string;
+  /** How the model reaches it now: `deferred` for a direct tool past the caps of `mcp.directTools`. */
   exposure: McpExposure;
-  /** Registered with the agent: direct tools once listed, deferred ones once `tool_search` loaded them. */
+  /** A direct tool past the caps of `mcp.directTools`: found with `tool_search`. */
+  capped?: boolean;
+  /** Offered to the model: direct tools once listed, the others (capped direct ones too) once `tool_search` loaded them. */
   loaded: boolean;
 }
 

@@ -193,7 +193,7 @@ async function probe(entry: ServerEntry, io: McpCliIo): Promise<{ ok: boolean; t
   const connection = new McpConnection(
     {
       name: entry.name,
-      launch: () => launchOf(entry.name, config, io.env, io.cwd),
+      launch: (inherited) => launchOf(entry.name, config, io.env, io.cwd, inherited),
       clientInfo: { name: "atomic", version: "cli" },
       timeoutMs: (config.timeout ?? 30) * 1000,
       connectTimeoutMs: 30_000,

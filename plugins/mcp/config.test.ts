@@ -76,4 +76,19 @@ describe("mcpServers entries", () => {
     expect(toolExposureOf(ok("t", { command: "x" }), "any")).toBe("direct");
     expect([...exposuresOf(config)].sort()).toEqual(["deferred", "direct", "hidden"]);
   });
+
+  it("tools named like built-in object keys: configured only by their own entries, __proto__ included", () => {
+    const plain = ok("s", { command: "x" });
+    for (const tool of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]) expect(toolExposureOf(plain, tool)).toBe("direct");
+    const configured = ok("s", JSON.parse('{"command":"x","toolExposure":{"__proto__":"hidden","constructor":"deferred"}}'));
+    expect(toolExposureOf(configured, "__proto__")).toBe("hidden");
+    expect(toolExposureOf(configured, "constructor")).toBe("deferred");
+    expect(toolExposureOf(configured, "toString")).toBe("direct");
+    expect(error("s", JSON.parse('{"command":"x","toolExposure":{"__proto__":"sideways"}}'))).toMatch(/^Invalid mcpServers\.s\.toolExposure\.__proto__: /);
+    const user: ServerEntry = { name: "s", config: plain, source: "user", raw: { command: "x" } };
+    const overridden = applyOverride(user, JSON.parse('{"toolExposure":{"__proto__":"deferred"}}'), "mcpServers.s");
+    if (!overridden.ok) throw new Error(overridden.error);
+    expect(toolExposureOf(overridden.config, "__proto__")).toBe("deferred");
+    expect(toolExposureOf(overridden.config, "valueOf")).toBe("direct");
+  });
 });

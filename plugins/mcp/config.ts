@@ -92,7 +92,7 @@ function buildSchemas() {
   });
   const override = z.object({ enabled: z.boolean().optional(), exposure: exposure.optional(), toolExposure: z.record(z.string(), exposure).optional() }).strict();
   const file = z.object({ mcpServers: z.record(z.string(), z.unknown()).optional() });
-  return { stdio, http, override, file };
+  return { stdio, http, override, file, exposure };
 }
 
 /** `${VAR}` references are resolved at start: checked here with a stand-in value. */
@@ -129,12 +129,14 @@ export function parseServerEntry(name: string, raw: unknown, path: string): Entr
     return fail(prefixed(formatValidationError(parsed.error), path));
   }
   const value = parsed.data;
+  const toolExposure = toolExposureAsWritten(entry.toolExposure, `${path}.toolExposure`);
+  if (typeof toolExposure === "string") return fail(toolExposure);
   const common = {
     ...(value.description !== undefined ? { description: value.description } : {}),
     enabled: value.enabled ?? (value.disabled === undefined ? true : !value.disabled),
     ...(value.timeout !== undefined ? { timeout: value.timeout } : {}),
     ...(value.exposure !== undefined ? { exposure: value.exposure } : {}),
-    toolExposure: value.toolExposure ?? {},
+    toolExposure,
   };
   if ("command" in value) {
     return {
@@ -144,6 +146,23 @@ export function parseServerEntry(name: string, raw: unknown, path: string): Entr
   }
   const type = value.type === "sse" ? "sse" : "http";
   return { ok: true, config: { ...common, type, url: value.url, headers: value.headers ?? {} } };
+}
+
+/**
+ * `toolExposure` keyed by tool names exactly as written, in an object without a prototype: a tool
+ * may be named `__proto__` or `constructor` (zod's record drops a `__proto__` key, and a plain
+ * object answers `constructor` with its own). Returns the error message for a bad value.
+ */
+function toolExposureAsWritten(raw: unknown, path: string): Record<string, McpExposure> | string {
+  const map = Object.create(null) as Record<string, McpExposure>;
+  if (raw === undefined) return map;
+  const exposure = getSchemas().exposure;
+  for (const [tool, value] of Object.entries(raw as Record<string, unknown>)) {
+    const parsed = exposure.safeParse(value, ONE_SHOT);
+    if (!parsed.success) return prefixed(formatValidationError(parsed.error), `${path}.${tool}`);
+    map[tool] = parsed.data;
+  }
+  return map;
 }
 
 /** `Invalid args.0: ...` under `mcpServers.fs` reads `Invalid mcpServers.fs.args.0: ...`. */
@@ -168,13 +187,15 @@ export function applyOverride(base: ServerEntry, raw: unknown, path: string): En
     };
   }
   const value = parsed.data;
+  const toolExposure = toolExposureAsWritten((raw as Record<string, unknown>).toolExposure, `${path}.toolExposure`);
+  if (typeof toolExposure === "string") return { ok: false, error: toolExposure };
   return {
     ok: true,
     config: {
       ...base.config,
       ...(value.enabled !== undefined ? { enabled: value.enabled } : {}),
       ...(value.exposure !== undefined ? { exposure: value.exposure } : {}),
-      ...(value.toolExposure !== undefined ? { toolExposure: { ...base.config.toolExposure, ...value.toolExposure } } : {}),
+      ...(value.toolExposure !== undefined ? { toolExposure: Object.assign(Object.create(null) as Record<string, McpExposure>, base.config.toolExposure, toolExposure) } : {}),
     },
   };
 }
@@ -194,8 +215,8 @@ export function namespaceOf(server: string): string {
 
 /** A tool's exposure: its exact `toolExposure` entry, else the first matching pattern, else the server's (default direct). */
 export function toolExposureOf(config: McpServerConfig, tool: string): McpExposure {
-  const exact = config.toolExposure[tool];
-  if (exact) return exact;
+  // Own keys only: a tool named `constructor` or `toString` is not configured by Object.prototype.
+  if (Object.hasOwn(config.toolExposure, tool)) return config.toolExposure[tool]!;
   for (const [pattern, exposure] of Object.entries(config.toolExposure)) {
     if (pattern.includes("*") && patternRegExp(pattern).test(tool)) return exposure;
   }

@@ -16,25 +16,35 @@ import { StdioTransport } from "./stdio-transport.js";
 
 type SdkClient = typeof import("@modelcontextprotocol/sdk/client/index.js");
 
-let sdk: Promise<{ client: SdkClient; stdio: typeof import("@modelcontextprotocol/sdk/shared/stdio.js"); types: typeof import("@modelcontextprotocol/sdk/types.js") }> | undefined;
+let sdk:
+  | Promise<{
+      client: SdkClient;
+      stdio: typeof import("@modelcontextprotocol/sdk/shared/stdio.js");
+      types: typeof import("@modelcontextprotocol/sdk/types.js");
+      /** The variables a stdio server gets without naming them (HOME, PATH, ...). */
+      inheritedEnv: readonly string[];
+    }>
+  | undefined;
 
 function loadSdk() {
   sdk ??= Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/shared/stdio.js"),
     import("@modelcontextprotocol/sdk/types.js"),
-  ]).then(([client, stdio, types]) => ({
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+  ]).then(([client, stdio, types, stdioClient]) => ({
     client,
     stdio,
     types,
+    inheritedEnv: stdioClient.DEFAULT_INHERITED_ENV_VARS,
   }));
   return sdk;
 }
 
 export interface ConnectionOptions {
   name: string;
-  /** Resolved when a connection starts, so a changed environment variable applies to a reconnect. */
-  launch(): Launch;
+  /** Resolved when a connection starts, so a changed environment variable applies to a reconnect; `inherited`: the SDK's default variable names. */
+  launch(inherited: readonly string[]): Launch;
   clientInfo: { name: string; version: string };
   /** A request's timeout (a tool call, a resource read). */
   timeoutMs: number;
@@ -58,6 +68,8 @@ export class McpConnection {
   /** When the last attempt failed. */
   failedAt: number | undefined;
   tools: Tool[] = [];
+  /** It listed more tools than are kept (MAX_LISTED_TOOLS). */
+  toolsCut = false;
   instructions: string | undefined;
   hasResources = false;
   /** The transport the last connection used (`sse` after a fallback). */
@@ -161,10 +173,10 @@ export class McpConnection {
 
   async #connect(): Promise<Client> {
     this.#setState("connecting");
-    const { client: clientModule, stdio, types } = await loadSdk();
+    const { client: clientModule, stdio, types, inheritedEnv } = await loadSdk();
     let client: Client | undefined;
     try {
-      const launch = this.#options.launch();
+      const launch = this.#options.launch(inheritedEnv);
       const make = () => {
         const made = new clientModule.Client(this.#options.clientInfo, { capabilities: {} });
         made.setNotificationHandler(types.ToolListChangedNotificationSchema, () => this.#toolsChanged(made));
@@ -186,7 +198,7 @@ export class McpConnection {
         this.transport = connected.transport;
       }
       if (this.#closed) throw new Error(`MCP server "${this.name}" was stopped`);
-      this.tools = await listAllTools(client, this.#options.connectTimeoutMs);
+      ({ tools: this.tools, cut: this.toolsCut } = await listAllTools(client, this.#options.connectTimeoutMs));
       this.instructions = client.getInstructions();
       this.hasResources = client.getServerCapabilities()?.resources !== undefined;
       this.#client = client;
@@ -235,7 +247,7 @@ export class McpConnection {
         this.#refreshAgain = false;
         if (this.#client !== client) break;
         try {
-          this.tools = await listAllTools(client, this.#options.timeoutMs);
+          ({ tools: this.tools, cut: this.toolsCut } = await listAllTools(client, this.#options.timeoutMs));
           this.#options.onTools(this);
         } catch {
           // The list stays as it was; a dropped connection reports itself through onclose.

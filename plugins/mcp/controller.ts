@@ -11,6 +11,7 @@ import { ErrorCode, KernelError, type PluginContext } from "../../kernel/index.j
 import type { McpApi, McpStatus, RegisteredMcpServer } from "./api.js";
 import { parseServerEntry, type ServerEntry } from "./config.js";
 import { anyConfigFile, configFiles, loadConfig } from "./config-files.js";
+import type { DirectCaps } from "./direct-cap.js";
 import type { McpHooks } from "./hooks.js";
 import type { McpManager } from "./manager.js";
 import { saveToTempFile } from "./save-text.js";
@@ -23,6 +24,7 @@ export interface ControllerOptions {
   timeoutMs: number;
   connectTimeoutMs: number;
   startupWaitMs: number;
+  directCaps: DirectCaps;
   hooks: McpHooks;
 }
 
@@ -136,6 +138,7 @@ export class McpController {
         timeoutMs: this.#options.timeoutMs,
         connectTimeoutMs: this.#options.connectTimeoutMs,
         startupWaitMs: this.#options.startupWaitMs,
+        directCaps: this.#options.directCaps,
         saveText: saveToTempFile,
         wantCodemode: (on) => k.maybeService("codemode")?.want(k.name, on),
         connections,

@@ -11,6 +11,7 @@ import { defineCommand, definePlugin, defineSetting } from "../../kernel/index.j
 import type {} from "../agent/api.js";
 import type {} from "./api.js";
 import { McpController } from "./controller.js";
+import { DEFAULT_DIRECT_CAPS, type DirectCaps } from "./direct-cap.js";
 import { mcpHookDeclarations } from "./hooks.js";
 import { AddServersInput, AddServersOutput, McpStatusSchema, mcpSettingSchema, NoInput } from "./schemas.js";
 
@@ -20,7 +21,7 @@ const DEFAULT_STARTUP_WAIT_S = 10;
 
 declare module "../../kernel/config.js" {
   interface Settings {
-    mcp?: { timeout?: number; connectTimeout?: number; startupWait?: number };
+    mcp?: { timeout?: number; connectTimeout?: number; startupWait?: number; directTools?: Partial<DirectCaps> };
   }
   interface CliOptions {
     noMcp?: boolean;
@@ -35,7 +36,8 @@ export default definePlugin({
   hooks: mcpHookDeclarations,
   settings: {
     mcp: defineSetting(mcpSettingSchema, {
-      description: "MCP: timeouts of requests and of connecting, and the first prompt's wait for connecting servers (seconds). Servers are configured in mcp.json (docs/mcp.md).",
+      description:
+        "MCP: timeouts of requests and of connecting, the first prompt's wait for connecting servers (seconds), and how many direct tools are offered (directTools). Servers are configured in mcp.json (docs/mcp.md).",
     }),
   },
   flags: [{ name: "--no-mcp", key: "noMcp", description: "Connect no MCP server for this run (mcp.json, extensions and clients alike)." }],
@@ -46,6 +48,7 @@ export default definePlugin({
       timeoutMs: (settings.timeout ?? DEFAULT_TIMEOUT_S) * 1000,
       connectTimeoutMs: (settings.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_S) * 1000,
       startupWaitMs: (settings.startupWait ?? DEFAULT_STARTUP_WAIT_S) * 1000,
+      directCaps: { ...DEFAULT_DIRECT_CAPS, ...settings.directTools },
       hooks: k.ownHooks(mcpHookDeclarations),
     });
     k.provide("mcp", controller.api());

@@ -1,5 +1,6 @@
 /** What the manager needs from its agent: registries, configuration and where output goes. */
 import type { Logger, OpenLayer, ToolRegistryView } from "../../kernel/index.js";
+import type { DirectCaps } from "./direct-cap.js";
 import type { SharedConnections } from "./shared-connections.js";
 
 export interface ManagerContext {
@@ -16,6 +17,8 @@ export interface ManagerContext {
   connectTimeoutMs: number;
   /** How long a prompt (or a search) waits for servers still connecting. */
   startupWaitMs: number;
+  /** How much of the direct tools is offered directly (settings mcp.directTools). */
+  directCaps: DirectCaps;
   /** The process scope's connections: a server configured alike by several agents runs once. */
   connections: SharedConnections;
   /** Keeps the whole text of a cut result; returns its path. */

@@ -9,13 +9,15 @@ import { unlink } from "node:fs/promises";
 import type { ToolExecutionContext, ToolResult } from "../../kernel/index.js";
 import type { McpStatus, McpServerStatus } from "./api.js";
 import { exposuresOf, namespaceOf, toolExposureOf, type ServerEntry } from "./config.js";
+import { allocateDirect, capNote, offeredChars } from "./direct-cap.js";
 import { McpConnection } from "./connection.js";
+import { MAX_LISTED_TOOLS } from "./requests.js";
 import { launchOf } from "./resolve.js";
 import { connectionKey, type ConnectionListener } from "./shared-connections.js";
 import { toToolResult } from "./results.js";
 import { AgentTools } from "./tool-registry.js";
 import { mcpToolDefinition } from "./tool-definition.js";
-import { serverStatus, type ManagedServer } from "./status.js";
+import { effectiveExposure, serverStatus, type ManagedServer } from "./status.js";
 import type { ManagerContext } from "./manager-context.js";
 import { ReachTools } from "./reach-tools.js";
 
@@ -32,7 +34,10 @@ export class McpManager {
   #client: ServerEntry[] = [];
   #errors: string[] = [];
   readonly #tempFiles = new Set<string>();
+  /** What each registered tool was built from: registering it again the same way is skipped. */
+  readonly #registeredFrom = new Map<string, { tool: object; reach: "direct" | "indirect"; loaded: boolean; about: string | undefined }>();
   #closed = false;
+  #toolsVersion = 0;
 
   constructor(ctx: ManagerContext) {
     this.#ctx = ctx;
@@ -46,6 +51,10 @@ export class McpManager {
 
   get startupWaitMs(): number {
     return this.#ctx.startupWaitMs;
+  }
+
+  get toolsVersion(): number {
+    return this.#toolsVersion;
   }
 
   wantCodemode(on: boolean): void {
@@ -130,6 +139,7 @@ export class McpManager {
   /** Registers the deferred tools `tool_search` picked; returns the names it loaded. */
   load(names: readonly string[]): string[] {
     const loaded: string[] = [];
+    const touched = new Set<ManagedServer>();
     for (const name of names) {
       if (this.#reach.loadResourceTool(name)) {
         loaded.push(name);
@@ -140,8 +150,11 @@ export class McpManager {
       if (!owner || !server?.connection) continue;
       server.loaded.add(owner.tool);
       loaded.push(name);
-      this.#syncTools(server);
+      touched.add(server);
     }
+    // Its tools are named already: only the loaded ones register again (the others are skipped).
+    for (const server of touched) this.#registerTools(server);
+    if (touched.size > 0) this.#reach.sync();
     return loaded;
   }
 
@@ -169,6 +182,7 @@ export class McpManager {
 
   #sync(): void {
     if (this.#closed) return;
+    this.#toolsVersion++;
     const desired = this.#desired();
     for (const [name, server] of this.#servers) {
       const next = desired.get(name);
@@ -178,10 +192,12 @@ export class McpManager {
     }
     for (const [name, entry] of desired) {
       if (this.#servers.has(name)) continue;
-      const server: ManagedServer = { entry, names: new Map(), loaded: new Set(), waited: false, settled: false };
+      const server: ManagedServer = { entry, names: new Map(), loaded: new Set(), capped: new Set(), noted: new Set(), waited: false, settled: false };
       this.#servers.set(name, server);
       if (entry.config.enabled) this.#connect(server);
     }
+    // A server gone (or switched off) may leave room under the caps for another's tools.
+    for (const changed of this.#recap()) this.#registerTools(changed);
     this.#reach.sync();
   }
 
@@ -214,7 +230,7 @@ export class McpManager {
         new McpConnection(
           {
             name,
-            launch: () => launchOf(name, config, ctx.env, ctx.cwd),
+            launch: (inherited) => launchOf(name, config, ctx.env, ctx.cwd, inherited),
             clientInfo: ctx.clientInfo,
             timeoutMs,
             connectTimeoutMs: ctx.connectTimeoutMs,
@@ -234,14 +250,14 @@ export class McpManager {
     });
   }
 
-  /** Registers the server's tools as their exposure says, withdrawing what it no longer offers. */
+  /** Names the server's tools (withdrawing what it no longer offers), then registers them as their exposure says. */
   #syncTools(server: ManagedServer): void {
     const connection = server.connection;
     if (!connection) return;
-    const { name, config } = server.entry;
+    this.#toolsVersion++;
     const offered = connection.tools;
     const names = this.#tools.namesFor(
-      name,
+      server.entry.name,
       offered.map((tool) => tool.name),
     );
     const kept = new Set(names.values());
@@ -249,9 +265,33 @@ export class McpManager {
     this.#tools.release(gone);
     for (const tool of server.loaded) if (!names.has(tool)) server.loaded.delete(tool);
     server.names = names;
-    for (const tool of offered) {
-      const agentName = names.get(tool.name)!;
-      const exposure = toolExposureOf(config, tool.name);
+    if (connection.toolsCut && !server.noted.has("listCut")) {
+      server.noted.add("listCut");
+      this.#ctx.log.warn(`mcp: server "${server.entry.name}" lists more than ${MAX_LISTED_TOOLS} tools: only the first ${MAX_LISTED_TOOLS} are kept`);
+    }
+    // The caps are shared: this server's list may move other servers' tools across them.
+    const changed = this.#recap();
+    changed.add(server);
+    for (const each of changed) this.#registerTools(each);
+    this.#reach.sync();
+  }
+
+  #registerTools(server: ManagedServer): void {
+    const connection = server.connection;
+    if (!connection) return;
+    const { name, config } = server.entry;
+    const about = config.description?.trim() || connection.instructions?.trim().split("\n", 1)[0];
+    // One namespace object for all of a server's tools (a flood registers thousands).
+    const namespace = {
+      name: `mcp__${name}`,
+      aliases: [name],
+      ...(about ? { description: about } : {}),
+      ...(connection.instructions ? { instructions: connection.instructions } : {}),
+    };
+    for (const tool of connection.tools) {
+      const agentName = server.names.get(tool.name);
+      if (agentName === undefined) continue;
+      const exposure = effectiveExposure(server, tool.name);
       if (exposure === "hidden") {
         this.#tools.unregister(agentName);
         continue;
@@ -263,16 +303,48 @@ export class McpManager {
         ...(tool.title ? { title: tool.title } : {}),
         inputSchema: tool.inputSchema as Record<string, unknown>,
       };
-      const about = config.description?.trim() || connection.instructions?.trim().split("\n", 1)[0];
-      const namespace = {
-        name: `mcp__${name}`,
-        aliases: [name],
-        ...(about ? { description: about } : {}),
-        ...(connection.instructions ? { instructions: connection.instructions } : {}),
-      };
       const reach = exposure === "direct" ? "direct" : "indirect";
-      this.#tools.register(mcpToolDefinition(agentName, source, (s, t, args, ctx) => this.callTool(s, t, args, ctx), { namespace, reach, loaded: server.loaded.has(tool.name) }));
+      const loaded = server.loaded.has(tool.name);
+      const registered = this.#registeredFrom.get(agentName);
+      // A flood's re-listing (or a tool_search load) re-registers only what changed.
+      if (this.#tools.isRegistered(agentName) && registered?.tool === tool && registered.reach === reach && registered.loaded === loaded && registered.about === about) continue;
+      this.#tools.register(
+        mcpToolDefinition(agentName, source, (s, t, args, ctx) => this.callTool(s, t, args, ctx), {
+          namespace,
+          reach,
+          loaded,
+          descriptionChars: this.#ctx.directCaps.descriptionChars,
+        }),
+      );
+      this.#registeredFrom.set(agentName, { tool, reach, loaded, about });
     }
-    this.#reach.sync();
+  }
+
+  /** Recomputes which direct tools are past the caps; returns the servers whose set changed. Tells the user once per server. */
+  #recap(): Set<ManagedServer> {
+    const caps = this.#ctx.directCaps;
+    const listed = [...this.#servers.values()].filter((server) => server.entry.config.enabled && server.connection);
+    const allocation = allocateDirect(
+      listed.map((server) => ({
+        name: server.entry.name,
+        tools: server
+          .connection!.tools.filter((tool) => toolExposureOf(server.entry.config, tool.name) === "direct")
+          .map((tool) => ({ name: tool.name, chars: offeredChars(tool, caps.descriptionChars) })),
+      })),
+      caps,
+    );
+    const changed = new Set<ManagedServer>();
+    for (const server of this.#servers.values()) {
+      const cap = allocation.get(server.entry.name);
+      const next = cap?.capped ?? new Set<string>();
+      if (next.size !== server.capped.size || [...next].some((tool) => !server.capped.has(tool))) changed.add(server);
+      server.capped = next;
+      if (cap?.setting && next.size > 0 && !server.noted.has("capped")) {
+        server.noted.add("capped");
+        const direct = server.connection!.tools.filter((tool) => toolExposureOf(server.entry.config, tool.name) === "direct").length;
+        this.#ctx.log.warn(capNote(server.entry.name, direct, next.size, cap.setting, caps));
+      }
+    }
+    return changed;
   }
 }

@@ -1,20 +1,22 @@
 /**
  * The plugin's own tools, present only while they lead somewhere: `tool_search` while some
- * server has deferred tools, the resource tools while a connected server offers resources
- * (declared when one of those servers is direct, else found through `tool_search` like its
- * deferred tools). Also the system prompt's note naming the servers `tool_search` reaches, so
+ * server has deferred tools (or direct ones past the caps of `mcp.directTools`), the resource
+ * tools while a connected server offers resources (declared when one of those servers is direct,
+ * else found through `tool_search` like its deferred tools). Also the system prompt's note naming the servers `tool_search` reaches, so
  * the model knows to search.
  */
-import { exposuresOf, toolExposureOf } from "./config.js";
+import { exposuresOf } from "./config.js";
 import { RESOURCE_TOOLS, resourceTools } from "./resources.js";
-import type { ManagedServer } from "./status.js";
-import { schemaWords, TOOL_SEARCH, toolSearchTool, type SearchCandidate } from "./tool-search.js";
+import { effectiveExposure, reachedBySearch, type ManagedServer } from "./status.js";
+import { buildSearchIndex, schemaWords, TOOL_SEARCH, toolSearchTool, type SearchCandidate, type SearchIndex } from "./tool-search.js";
 import type { AgentTools } from "./tool-registry.js";
 import type { ToolDefinition } from "../../kernel/index.js";
 
 export interface ReachHost {
   readonly servers: ReadonlyMap<string, ManagedServer>;
   readonly startupWaitMs: number;
+  /** Changes whenever a server's tool list (or the set of servers) changes. */
+  readonly toolsVersion: number;
   waitFor(which: (server: ManagedServer) => boolean, budgetMs: number, signal?: AbortSignal): Promise<void>;
   load(names: readonly string[]): string[];
   saveFullText(text: string): Promise<string>;
@@ -30,6 +32,8 @@ export class ReachTools {
   #resources: ToolDefinition[] | undefined;
   #resourceMode: ResourceMode = "none";
   #resourcesLoaded = false;
+  /** The search index of the deferred tools as of a tools version (tools loaded since are filtered out at search time). */
+  #index: { version: number; resourceMode: ResourceMode; index: Promise<SearchIndex> } | undefined;
 
   constructor(host: ReachHost, tools: AgentTools) {
     this.#host = host;
@@ -47,7 +51,7 @@ export class ReachTools {
       if (!resources) this.#tools.unregister(definition.name);
       else if (!this.#tools.isRegistered(definition.name)) this.#tools.register(definition);
     }
-    const search = mode === "deferred" || [...this.#enabled()].some((server) => exposuresOf(server.entry.config).has("deferred"));
+    const search = mode === "deferred" || [...this.#enabled()].some(reachedBySearch);
     // pi offers codemode while some server's tools are reachable only from scripts.
     this.#host.wantCodemode([...this.#enabled()].some((server) => exposuresOf(server.entry.config).has("codemode")));
     if (!search) this.#tools.unregister(TOOL_SEARCH);
@@ -63,6 +67,21 @@ export class ReachTools {
   }
 
   candidates(): SearchCandidate[] {
+    return this.#candidates(true);
+  }
+
+  /** Ranks the candidates on an index built once per tools version. */
+  async rank(query: string, limit: number): Promise<string[]> {
+    const version = this.#host.toolsVersion;
+    if (this.#index?.version !== version || this.#index.resourceMode !== this.#resourceMode) {
+      this.#index = { version, resourceMode: this.#resourceMode, index: buildSearchIndex(this.#candidates(false)) };
+    }
+    const eligible = new Set(this.candidates().map((candidate) => candidate.name));
+    return (await this.#index.index).rank(query, limit, (name) => eligible.has(name));
+  }
+
+  /** Deferred tools (and unloaded resource tools); `withoutLoaded: false` keeps those already loaded. */
+  #candidates(withoutLoaded: boolean): SearchCandidate[] {
     const found: SearchCandidate[] = [];
     for (const server of this.#enabled()) {
       const connection = server.connection;
@@ -70,12 +89,12 @@ export class ReachTools {
       const about = [server.entry.name, server.entry.config.description ?? "", connection.instructions ?? ""].join(" ");
       for (const tool of connection.tools) {
         const name = server.names.get(tool.name);
-        const exposure = toolExposureOf(server.entry.config, tool.name);
-        if (!name || server.loaded.has(tool.name) || exposure === "direct" || exposure === "hidden") continue;
+        const exposure = effectiveExposure(server, tool.name);
+        if (!name || (withoutLoaded && server.loaded.has(tool.name)) || exposure === "direct" || exposure === "hidden") continue;
         found.push({ name, description: tool.description ?? tool.title ?? "", parameters: schemaWords(tool.inputSchema as Record<string, unknown>), server: about });
       }
     }
-    if (this.#resourceMode === "deferred" && !this.#resourcesLoaded) {
+    if (this.#resourceMode === "deferred" && !(withoutLoaded && this.#resourcesLoaded)) {
       for (const definition of this.#resourceDefinitions())
         found.push({ name: definition.name, description: definition.description, parameters: "server uri resource", server: "mcp resources" });
     }
@@ -92,7 +111,7 @@ export class ReachTools {
     if (scripted.length > 0)
       sections.push(["MCP servers whose tools codemode scripts call (find them with searchTools() or describeNamespace() in a script):", ...scripted].join("\n"));
     if (this.#tools.isRegistered(TOOL_SEARCH)) {
-      const lines = [...this.#enabled()].filter((server) => exposuresOf(server.entry.config).has("deferred")).map(line);
+      const lines = [...this.#enabled()].filter(reachedBySearch).map(line);
       if (lines.length > 0 || this.#resourceMode === "deferred")
         sections.push(["MCP servers whose tools are not loaded yet; find them with tool_search (by what you need done), then call them:", ...lines].join("\n"));
     }
@@ -128,8 +147,9 @@ export class ReachTools {
 
   #searchDefinition(): ToolDefinition {
     this.#search ??= toolSearchTool({
-      ready: (signal) => this.#host.waitFor((server) => exposuresOf(server.entry.config).has("deferred"), this.#host.startupWaitMs, signal),
+      ready: (signal) => this.#host.waitFor(reachedBySearch, this.#host.startupWaitMs, signal),
       candidates: () => this.candidates(),
+      rank: (query, limit) => this.rank(query, limit),
       load: (names) => this.#host.load(names),
       offered: (name) => this.#tools.isOffered(name),
     });

@@ -24,16 +24,21 @@ export function callSignal(parent: AbortSignal): { signal: AbortSignal; done(): 
   return { signal: controller.signal, done: () => parent.removeEventListener("abort", onAbort) };
 }
 
-export async function listAllTools(client: Client, timeout: number): Promise<Tool[]> {
-  if (!client.getServerCapabilities()?.tools) return [];
+/** Tools kept of one server: past this, its listing is not read on (memory stays bounded; docs/mcp.md). */
+export const MAX_LISTED_TOOLS = 20_000;
+
+/** Every page of the server's tools, up to MAX_LISTED_TOOLS (`cut`: it listed more). */
+export async function listAllTools(client: Client, timeout: number): Promise<{ tools: Tool[]; cut: boolean }> {
+  if (!client.getServerCapabilities()?.tools) return { tools: [], cut: false };
   const tools: Tool[] = [];
   let cursor: string | undefined;
   // A server that keeps handing out cursors would loop forever: 100 pages is more than any real one.
   for (let page = 0; page < 100; page++) {
     const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout });
-    tools.push(...result.tools);
+    for (const tool of result.tools) tools.push(tool);
     cursor = result.nextCursor;
+    if (tools.length >= MAX_LISTED_TOOLS) return { tools: tools.slice(0, MAX_LISTED_TOOLS), cut: tools.length > MAX_LISTED_TOOLS || cursor !== undefined };
     if (!cursor) break;
   }
-  return tools;
+  return { tools, cut: cursor !== undefined };
 }

@@ -16,20 +16,27 @@ describe("resolving an entry to start it", () => {
     expect(expandVariables("$HOME stays", {}, "x")).toBe("$HOME stays");
   });
 
-  it("stdio: the agent's environment plus the entry's, ~ as home, a relative folder under the agent's", () => {
-    const env = { HOME: "/home/u", TOKEN: "t", PATH: "/bin" };
-    expect(launchOf("s", config({ command: "~/bin/server", args: ["--key=${TOKEN}", "~/data"], env: { API: "${TOKEN}" }, cwd: "sub" }), env, "/work")).toEqual({
+  it("stdio: ~ as home, a relative folder under the agent's; the environment is the SDK's defaults plus what the entry names", () => {
+    const env = { HOME: "/home/u", TOKEN: "t", PATH: "/bin", OPENAI_API_KEY: "sk-secret", OTHER: "o", FN: "() { :; }" };
+    expect(
+      launchOf("s", config({ command: "~/bin/server", args: ["--key=${TOKEN}", "~/data"], env: { API: "${TOKEN}", MODE: "fast" }, cwd: "sub" }), env, "/work", [
+        "HOME",
+        "PATH",
+        "FN",
+        "USER",
+      ]),
+    ).toEqual({
       type: "stdio",
       command: "/home/u/bin/server",
       args: ["--key=t", "/home/u/data"],
-      env: { ...env, API: "t" },
+      env: { HOME: "/home/u", PATH: "/bin", TOKEN: "t", API: "t", MODE: "fast" },
       cwd: "/work/sub",
     });
-    expect(launchOf("s", config({ command: "x" }), env, "/work")).toMatchObject({ cwd: "/work" });
+    expect(launchOf("s", config({ command: "x" }), env, "/work", [])).toMatchObject({ cwd: "/work", env: {} });
   });
 
   it("HTTP: URL and headers resolved", () => {
-    expect(launchOf("s", config({ url: "http://127.0.0.1:${PORT}/mcp", headers: { Authorization: "Bearer ${T}" } }), { PORT: "9", T: "x" }, "/w")).toEqual({
+    expect(launchOf("s", config({ url: "http://127.0.0.1:${PORT}/mcp", headers: { Authorization: "Bearer ${T}" } }), { PORT: "9", T: "x" }, "/w", [])).toEqual({
       type: "http",
       url: "http://127.0.0.1:9/mcp",
       headers: { Authorization: "Bearer x" },

@@ -33,8 +33,14 @@ export const McpStatusSchema = () =>
                   name: z.string().meta({ description: "The tool's name on its server." }),
                   toolName: z.string().meta({ description: "The name the model calls it by: mcp__<server>__<tool>." }),
                   description: z.string().optional().meta({ description: "The first line of the tool's description." }),
-                  exposure: EXPOSURE("The tool's exposure"),
-                  loaded: z.boolean().meta({ description: "Offered to the model: direct tools once listed, codemode and deferred ones once tool_search loaded them." }),
+                  exposure: EXPOSURE("How the model reaches the tool now (deferred for a direct tool past the caps of settings mcp.directTools)"),
+                  capped: z
+                    .boolean()
+                    .optional()
+                    .meta({ description: "True for a direct tool past the caps of settings mcp.directTools: the model finds it with tool_search (and codemode scripts call it)." }),
+                  loaded: z
+                    .boolean()
+                    .meta({ description: "Offered to the model: direct tools once listed, codemode and deferred ones (and capped direct ones) once tool_search loaded them." }),
                 }),
               )
               .meta({ description: "The tools it offers (empty until it connected)." }),
@@ -76,5 +82,23 @@ export const mcpSettingSchema = () =>
         .positive()
         .meta({ description: "Seconds starting a server, its initialize and its tool listing may take before it counts as failed. Default 60." }),
       startupWait: z.number().min(0).meta({ description: "Seconds the first prompt waits for servers with direct tools that are still connecting. Default 10." }),
+      directTools: z
+        .object({
+          perServer: z.number().int().min(0).meta({ description: "Direct tools of one server offered to the model; the rest are found with tool_search. Default 64." }),
+          total: z.number().int().min(0).meta({ description: "Direct MCP tools offered in all (servers in configuration order). Default 100." }),
+          descriptionChars: z
+            .number()
+            .int()
+            .min(1)
+            .meta({ description: "Characters of one MCP tool's description sent to the model; a longer one is cut, saying so. Default 2048." }),
+          perServerChars: z
+            .number()
+            .int()
+            .min(0)
+            .meta({ description: "Characters (descriptions and JSON Schemas) of one server's direct tools offered to the model. Default 65536." }),
+          totalChars: z.number().int().min(0).meta({ description: "Characters (descriptions and JSON Schemas) of all direct MCP tools offered. Default 131072." }),
+        })
+        .partial()
+        .meta({ description: "How much of the servers' direct tools is offered in every request; past these, tools are reached through tool_search (docs/mcp.md, Exposure)." }),
     })
     .partial();

@@ -18,7 +18,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const probe = (name = "probe") => ({ command: process.execPath, args: [PROBE], env: { PROBE_NAME: name } });
+// A stdio server gets only the variables its entry names (docs/mcp.md): PROBE_LOG by reference.
+const probe = (name = "probe") => ({ command: process.execPath, args: [PROBE], env: { PROBE_NAME: name, PROBE_LOG: "${PROBE_LOG}" } });
 
 async function setup() {
   const root = mkdtempSync(join(tmpdir(), "atomic-mcp-shared-"));
@@ -123,4 +124,39 @@ describe("MCP connections shared by sibling agents", () => {
     expect(await echo(here, "mcp__extra__echo", "x")).toBe("echo: x");
     expect(pids()).toHaveLength(4);
   });
+});
+
+describe("a shared flood", () => {
+  it("every agent sharing the connection caps what it offers directly and keeps the rest reachable", async () => {
+    const root = mkdtempSync(join(tmpdir(), "atomic-mcp-shared-flood-"));
+    cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+    const flood = resolve(import.meta.dirname, "../../test/fixtures/mcp/flood-server.mjs");
+    writeFileSync(join(root, "mcp.json"), JSON.stringify({ mcpServers: { flood: { command: process.execPath, args: [flood, "--tools", "300", "--description-bytes", "2048"] } } }));
+    const warnings: string[] = [];
+    const host = await createHost({
+      cwd: root,
+      agentDir: root,
+      env: process.env,
+      plugins: BUILTIN_PLUGINS,
+      cli: { provider: "replay", model: "demo", noSession: true },
+      installDir: resolve(import.meta.dirname, "../.."),
+      readSettingsFiles: false,
+      userPlugins: false,
+      log: { info() {}, warn: (message: string) => warnings.push(message), error() {} },
+    });
+    cleanups.push(() => host.shutdown("exit"));
+    const sibling = await host.openSibling({ cwd: root });
+    cleanups.push(() => sibling.shutdown("exit"));
+    for (const agent of [host, sibling]) {
+      while (!agent.kernel.tools.get("mcp__flood__tool_299")) await new Promise((resolve) => setTimeout(resolve, 20));
+      const offered = agent.kernel.tools.activeNames().filter((name) => name.startsWith("mcp__flood__"));
+      expect(offered.length).toBeGreaterThan(0);
+      expect(offered.length).toBeLessThanOrEqual(64);
+      // Past the cap: registered for tool_search and codemode scripts, not offered.
+      expect(agent.kernel.tools.isActive("mcp__flood__tool_299")).toBe(false);
+      expect(agent.kernel.tools.isCallable("mcp__flood__tool_299")).toBe(true);
+    }
+    const response = (await sibling.send({ type: "get_mcp_servers" })) as { data: { servers: { tools: { name: string; capped?: boolean }[] }[] } };
+    expect(response.data.servers[0]!.tools.find((tool) => tool.name === "tool_299")).toMatchObject({ capped: true });
+  }, 60_000);
 });

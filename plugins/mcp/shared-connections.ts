@@ -31,7 +31,8 @@ interface Shared {
 export function connectionKey(name: string, config: McpServerConfig, env: NodeJS.ProcessEnv, cwd: string, extra: Record<string, unknown>): string | undefined {
   let launch;
   try {
-    launch = launchOf(name, config, env, cwd);
+    // Every variable, as if all were passed: agents whose environments differ do not share.
+    launch = launchOf(name, config, env, cwd, Object.keys(env));
   } catch {
     return undefined;
   }

@@ -5,6 +5,7 @@
  * reconfigured server is the one called.
  */
 import type { ToolDefinition, ToolExecutionContext, ToolNamespace, ToolResult } from "../../kernel/index.js";
+import { cutDescription } from "./direct-cap.js";
 
 export interface McpToolSource {
   server: string;
@@ -31,17 +32,21 @@ export const CALL_TOOL_RESULT_SCHEMA: Record<string, unknown> = {
 /**
  * `namespace`: the server, for codemode's listing and lookups. `reach`: `direct` tools are offered
  * to the model; the others are registered for codemode scripts and tool_search, offered only once
- * tool_search loaded them (`loaded`).
+ * tool_search loaded them (`loaded`). `descriptionChars`: the most of its description offered
+ * (settings mcp.directTools.descriptionChars).
  */
 export function mcpToolDefinition(
   name: string,
   source: McpToolSource,
   call: CallTool,
-  options: { namespace?: ToolNamespace; reach?: "direct" | "indirect"; loaded?: boolean } = {},
+  options: { namespace?: ToolNamespace; reach?: "direct" | "indirect"; loaded?: boolean; descriptionChars?: number } = {},
 ): ToolDefinition {
   return {
     name,
-    description: source.description?.trim() || source.title?.trim() || `MCP tool ${source.tool} of server "${source.server}"`,
+    description: cutDescription(
+      source.description?.trim() || source.title?.trim() || `MCP tool ${source.tool} of server "${source.server}"`,
+      options.descriptionChars ?? Number.POSITIVE_INFINITY,
+    ),
     parameters: { jsonSchema: objectSchema(source.inputSchema) },
     outputSchema: CALL_TOOL_RESULT_SCHEMA,
     ...(options.namespace ? { namespace: options.namespace } : {}),

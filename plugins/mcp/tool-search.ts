@@ -55,6 +55,8 @@ export interface ToolSearchHost {
   /** Waits (bounded) for servers with deferred tools that are still connecting. */
   ready(signal: AbortSignal): Promise<void>;
   candidates(): SearchCandidate[];
+  /** The best matches among the candidates, best first. */
+  rank(query: string, limit: number): Promise<string[]>;
   /** Registers the named tools; returns those it loaded. */
   load(names: string[]): string[];
   /** Whether the tool selection offers a tool to the model. */
@@ -83,7 +85,7 @@ export function toolSearchTool(host: ToolSearchHost): ToolDefinition {
       const limit = (args as { limit?: number }).limit ?? DEFAULT_LIMIT;
       await host.ready(ctx.signal);
       const candidates = host.candidates();
-      const ranked = await rankTools(query, candidates, limit);
+      const ranked = await host.rank(query, limit);
       const registered = host.load(ranked);
       // The tool selection (--tools, --exclude-tools) still decides what the model is offered.
       const loaded = registered.filter((name) => host.offered(name));
@@ -110,9 +112,19 @@ export function toolSearchTool(host: ToolSearchHost): ToolDefinition {
 
 /** The names of the best matches, best first. */
 export async function rankTools(query: string, candidates: readonly SearchCandidate[], limit: number): Promise<string[]> {
-  if (candidates.length === 0) return [];
-  const wanted = identifier(query);
-  const exact = candidates.filter((candidate) => identifier(candidate.name) === wanted || identifier(candidate.name).endsWith(`__${wanted}`)).map((candidate) => candidate.name);
+  return (await buildSearchIndex(candidates)).rank(query, limit);
+}
+
+/** Candidates indexed once, searched many times (a server's tools change far less often than the model searches). */
+export interface SearchIndex {
+  /** The best matches among those `eligible` keeps, best first. */
+  rank(query: string, limit: number, eligible?: (name: string) => boolean): string[];
+}
+
+/** A description is indexed up to here: a flood of long ones would make every search take seconds. */
+const INDEXED_DESCRIPTION_CHARS = 1024;
+
+export async function buildSearchIndex(candidates: readonly SearchCandidate[]): Promise<SearchIndex> {
   const { default: MiniSearch } = await import("minisearch");
   const index = new MiniSearch<SearchCandidate & { words: string }>({
     idField: "name",
@@ -129,12 +141,21 @@ export async function rankTools(query: string, candidates: readonly SearchCandid
       combineWith: "OR",
     },
   });
-  index.addAll(candidates.map((candidate) => ({ ...candidate, words: words(candidate.name) })));
-  const hits = index.search(words(query));
-  // A tool that only shares a word in passing is not loaded beside those that match well.
-  const best = hits[0]?.score ?? 0;
-  const good = hits.filter((hit) => hit.score >= best * RELATIVE_SCORE).map((hit) => String(hit.id));
-  return [...new Set([...exact, ...good])].slice(0, limit);
+  index.addAll(candidates.map((candidate) => ({ ...candidate, description: candidate.description.slice(0, INDEXED_DESCRIPTION_CHARS), words: words(candidate.name) })));
+  return {
+    rank(query, limit, eligible = () => true) {
+      if (candidates.length === 0) return [];
+      const wanted = identifier(query);
+      const exact = candidates
+        .filter((candidate) => eligible(candidate.name) && (identifier(candidate.name) === wanted || identifier(candidate.name).endsWith(`__${wanted}`)))
+        .map((candidate) => candidate.name);
+      const hits = index.search(words(query), { filter: (hit) => eligible(String(hit.id)) });
+      // A tool that only shares a word in passing is not loaded beside those that match well.
+      const best = hits[0]?.score ?? 0;
+      const good = hits.filter((hit) => hit.score >= best * RELATIVE_SCORE).map((hit) => String(hit.id));
+      return [...new Set([...exact, ...good])].slice(0, limit);
+    },
+  };
 }
 
 /** `mcp__github__create_issue` and `createIssue` read as their words. */

@@ -3,6 +3,7 @@
  * model resolution. Provider plugins tap `hooks.stream.for(api)` and read keys from here.
  */
 import type { Model } from "../../lib/llm/index.js";
+import type { OAuthRequestAuth } from "../../lib/oauth/index.js";
 import type { ProviderModelsApi, ProviderRegistration } from "../../lib/provider-kit/index.js";
 import type { ModelsHooks } from "./hooks.js";
 import type { ScopedModel } from "./scope.js";
@@ -49,7 +50,7 @@ export interface ModelsApi extends ProviderModelsApi {
    */
   registerCatalogProvider(registration: Omit<ProviderRegistration, "models">, load: () => Model[], ids?: readonly string[] | (() => readonly string[])): void;
   /** A registered provider's API, base URL (models.json's when it sets one) and key variable. */
-  providerInfo(provider: string): { api: string; baseUrl?: string; envKey?: string } | undefined;
+  providerInfo(provider: string): { api: string; baseUrl?: string; envKey?: string; login?: boolean } | undefined;
   /** Registered provider names, in registration order. */
   providers(): string[];
   authStatus(provider: string): AuthStatus;
@@ -62,7 +63,19 @@ export interface ModelsApi extends ProviderModelsApi {
   diagnostics(): ModelsDiagnostics;
   /** Why requests to the model are refused because of a models.json error about it (its entry, its provider, the file). */
   blockedReason(model: Pick<Model, "provider" | "id" | "api">): string | undefined;
+  /**
+   * Who turns a stored OAuth login into a request's key (plugin `login`: refreshed first when it
+   * is about to expire). Without one, a provider whose auth.json entry is a login cannot be used.
+   */
+  setLoginResolver(resolver: LoginResolver): void;
+  /** The provider's stored credential is an OAuth login (pi's `isUsingOAuth`). */
+  usesLogin(provider: string): boolean;
+  /** Reads auth.json again if it changed (a login or logout in this process or another). */
+  reloadCredentials(): Promise<void>;
 }
+
+/** The key (and for some providers an address or headers) of a provider's stored OAuth login; undefined when it has none. */
+export type LoginResolver = (provider: string, signal?: AbortSignal) => Promise<OAuthRequestAuth | undefined>;
 
 declare module "../../kernel/services.js" {
   interface Services {

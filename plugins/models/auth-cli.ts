@@ -104,7 +104,7 @@ function listing(store: AuthStore, modelsJson: Record<string, ProviderConfig>, e
   const providers = new Set([...Object.keys(envKeys), ...store.providers(), ...Object.keys(modelsJson)]);
   for (const provider of providers) {
     const sources: string[] = [];
-    if (store.has(provider)) sources.push("auth.json");
+    if (store.has(provider)) sources.push(store.isLogin(provider) ? "auth.json (login: atomic login)" : "auth.json");
     const variable = envKeys[provider];
     if (variable && env[variable]) sources.push(`environment (${variable})`);
     const configured = modelsJson[provider]?.apiKey;

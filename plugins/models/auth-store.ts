@@ -1,5 +1,6 @@
 /**
- * Stored credentials: `<agent dir>/auth.json`, `{"<provider>": {"type":"api_key","key":"..."}}`.
+ * Stored credentials: `<agent dir>/auth.json`, `{"<provider>": {"type":"api_key","key":"..."}}`,
+ * and pi's OAuth logins (`{"type":"oauth",...}`, lib/oauth: read and refreshed at request time).
  * Written under the same lock as settings (concurrent `atomic auth set` runs keep every key),
  * with mode 0600 through a temp file and a rename, so a crash never leaves a half file and the
  * key is never readable by other users; a file that cannot be parsed is never replaced. Keys
@@ -12,6 +13,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { ONE_SHOT } from "../../kernel/index.js";
 import { JsonFileUpdates } from "../../lib/locked-json/index.js";
+import { isOAuthCredential } from "../../lib/oauth/index.js";
 
 /** pi's `api_key` entry; `env` holds what the key needs besides (Cloudflare's account and gateway ids). */
 const credentialSchema = () => z.looseObject({ type: z.literal("api_key"), key: z.string(), env: z.record(z.string(), z.string()).optional() });
@@ -25,6 +27,8 @@ export class AuthStore {
   readonly #path: string;
   readonly #updates: JsonFileUpdates;
   #entries = new Map<string, Credential>();
+  /** Providers with an OAuth login (its tokens are read fresh when a request needs them). */
+  #logins = new Set<string>();
   /** The file as last read (inode, size, mtime), and what that read reported. */
   #read: { stamp: string; error: string | undefined } | undefined;
 
@@ -63,6 +67,7 @@ export class AuthStore {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") {
         this.#entries.clear();
+        this.#logins.clear();
         return undefined;
       }
       return report(warn, `Cannot read ${this.#path}: ${(error as Error).message}`);
@@ -90,11 +95,16 @@ export class AuthStore {
   }
 
   has(provider: string): boolean {
-    return this.#entries.has(provider);
+    return this.#entries.has(provider) || this.#logins.has(provider);
+  }
+
+  /** The provider's stored credential is an OAuth login (`atomic login`, or pi's). */
+  isLogin(provider: string): boolean {
+    return this.#logins.has(provider);
   }
 
   providers(): string[] {
-    return [...this.#entries.keys()];
+    return [...new Set([...this.#entries.keys(), ...this.#logins])];
   }
 
   async set(provider: string, key: string): Promise<void> {
@@ -122,7 +132,12 @@ export class AuthStore {
 
   #adopt(raw: Record<string, unknown>): void {
     this.#entries.clear();
+    this.#logins.clear();
     for (const [provider, value] of Object.entries(raw)) {
+      if (isOAuthCredential(value)) {
+        this.#logins.add(provider);
+        continue;
+      }
       const parsed = credentialSchema().safeParse(value, ONE_SHOT);
       if (parsed.success && parsed.data.key !== "") this.#entries.set(provider, parsed.data);
     }

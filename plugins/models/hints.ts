@@ -31,8 +31,11 @@ export function noModelSelected(family: ModeFamily): string {
 }
 
 /** Where a provider's key can come from, naming its environment variable when it has a known one. */
-export function keyHowTo(provider: string, variable: string | undefined): string {
-  return `Set ${variable ?? "its API key environment variable"}, add the key to models.json, or run \`atomic auth set ${provider}\`.`;
+export function keyHowTo(provider: string, variable: string | undefined, login = false): string {
+  // A subscription without an API key of its own (ChatGPT through Codex) has only the login.
+  if (login && !variable) return `Log in with \`atomic login ${provider}\`.`;
+  const ways = `Set ${variable ?? "its API key environment variable"}, add the key to models.json`;
+  return login ? `${ways}, run \`atomic auth set ${provider}\`, or log in with \`atomic login ${provider}\`.` : `${ways}, or run \`atomic auth set ${provider}\`.`;
 }
 
 /** No provider has a key (the usual first run): every way to get one, and the offline demo. */

@@ -18,7 +18,7 @@ import { ModelSelection } from "./selection.js";
 import { savedDefaultProblems } from "./defaults-check.js";
 import { noModelMatches } from "./startup.js";
 
-export type { ModelsApi, ModelsDiagnostics, ProviderRegistration, AuthStatus } from "./api.js";
+export type { ModelsApi, ModelsDiagnostics, ProviderRegistration, AuthStatus, LoginResolver } from "./api.js";
 
 export default definePlugin({
   name: "models",
@@ -74,7 +74,11 @@ export default definePlugin({
       return scope.entries;
     }
 
-    k.hooks.prompt_preflight.tapPromise(k.name, async () => selection.preflight());
+    // auth.json as it is now: a login (or logout) in another process counts.
+    k.hooks.prompt_preflight.tapPromise(k.name, async () => {
+      await registry.reloadCredentials();
+      return selection.preflight();
+    });
     // With sessions (an embedder may run without): a new, loaded or forked session re-judges the locked default.
     if ("session_start" in k.hooks) {
       k.hooks.session_start.tapPromise(k.name, async ({ reason }) => {

@@ -7,7 +7,7 @@
 import type { ProviderHttpOptions, ProviderRequestHooks } from "../../lib/provider-kit/index.js";
 import type { Model } from "../../lib/llm/index.js";
 import { PI_COMPAT_NOT_APPLIED, unknownCompatKeys, type RequestCredentials } from "../../lib/provider-kit/index.js";
-import type { AuthStatus, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
+import type { AuthStatus, LoginResolver, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
 import { AuthStore } from "./auth-store.js";
 import { describeConfigValue, resolveConfigValue } from "./config-value.js";
 import { applyProviderConfig, customProvider, customProviderProblem, modelsJsonPath, readModelsJson, type ModelsJsonBlocks, type ProviderConfig } from "./models-json.js";
@@ -43,6 +43,7 @@ export class ModelRegistry implements ModelsApi {
   readonly #warn: (message: string) => void;
   readonly #diagnostics: ModelsDiagnostics;
   readonly auth: AuthStore;
+  #loginResolver?: LoginResolver;
   /** Set by the models plugin: the provider request hooks every provider frame applies. */
   requestHooks?: ProviderRequestHooks;
   /** Set by the models plugin: how every provider request's connection behaves (settings). */
@@ -105,6 +106,26 @@ export class ModelRegistry implements ModelsApi {
       authFile: { ...authFile, providers: this.auth.providers() },
       problems: [...problems],
     };
+  }
+
+  setLoginResolver(resolver: LoginResolver): void {
+    this.#loginResolver = resolver;
+  }
+
+  usesLogin(provider: string): boolean {
+    return !this.#runtimeKeys.has(provider) && this.auth.isLogin(provider);
+  }
+
+  async reloadCredentials(): Promise<void> {
+    // Read again only when the file changed on disk.
+    await this.auth.load(this.#warn);
+  }
+
+  /** The provider's OAuth login as a request uses it, when auth.json holds one (refreshed first when due). */
+  async #login(provider: string, signal?: AbortSignal) {
+    if (!this.auth.isLogin(provider)) return undefined;
+    if (!this.#loginResolver) throw new Error(`auth.json holds an OAuth login for ${provider}, but the login plugin that uses it is not loaded.`);
+    return this.#loginResolver(provider, signal);
   }
 
   setRuntimeApiKey(provider: string, key: string): void {
@@ -198,11 +219,11 @@ export class ModelRegistry implements ModelsApi {
     return this.#registration(provider)?.models.find((m) => m.id === id);
   }
 
-  providerInfo(provider: string): { api: string; baseUrl?: string; envKey?: string } | undefined {
+  providerInfo(provider: string): { api: string; baseUrl?: string; envKey?: string; login?: boolean } | undefined {
     const registration = this.#providers.get(provider);
     if (!registration) return undefined;
-    const { api, baseUrl, envKey } = registration;
-    return { api, ...(baseUrl !== undefined ? { baseUrl } : {}), ...(envKey ? { envKey } : {}) };
+    const { api, baseUrl, envKey, login } = registration;
+    return { api, ...(baseUrl !== undefined ? { baseUrl } : {}), ...(envKey ? { envKey } : {}), ...(login ? { login } : {}) };
   }
 
   hasProvider(provider: string): boolean {
@@ -218,6 +239,8 @@ export class ModelRegistry implements ModelsApi {
     // --api-key is taken as given: a literal, never an env-var name or a command.
     const runtime = this.#runtimeKeys.get(provider);
     if (runtime) return runtime;
+    const login = await this.#login(provider, signal);
+    if (login) return login.apiKey;
     const stored = this.auth.key(provider);
     if (stored) return resolveConfigValue(stored, options("auth.json"));
     const variable = this.#envVariable(provider);
@@ -240,6 +263,9 @@ export class ModelRegistry implements ModelsApi {
   async requestCredentials(model: Model, signal: AbortSignal): Promise<RequestCredentials> {
     const blocked = this.blockedReason(model);
     if (blocked) throw new Error(blocked);
+    await this.reloadCredentials();
+    const login = this.#runtimeKeys.has(model.provider) ? undefined : await this.#login(model.provider, signal);
+    if (login) return this.#loginCredentials(model, login, signal);
     const [apiKey, headers] = await Promise.all([this.apiKey(model.provider, signal), this.headers(model, signal)]);
     if (apiKey && (this.#config.get(model.provider)?.authHeader ?? this.#providers.get(model.provider)?.authHeader)) headers.Authorization = `Bearer ${apiKey}`;
     const real = this.#realBaseUrls.get(`${model.provider}\0${model.id}`);
@@ -247,6 +273,18 @@ export class ModelRegistry implements ModelsApi {
     const keyless = !apiKey && (this.#providers.get(model.provider)?.requiresAuth === false || this.#ambientGroup(model.provider) !== undefined);
     const baseUrl = this.#filledBaseUrl(model, real && redactUrl(real) === model.baseUrl ? real : model.baseUrl);
     return { ...(apiKey ? { apiKey } : {}), headers, baseUrl, ...(keyless ? { keyless } : {}) };
+  }
+
+  /**
+   * A login's key, headers (over the model's) and address: the account's own (Copilot's, named by
+   * its token) unless models.json sets the provider's base URL.
+   */
+  async #loginCredentials(model: Model, login: NonNullable<Awaited<ReturnType<LoginResolver>>>, signal: AbortSignal): Promise<RequestCredentials> {
+    const headers = { ...(await this.headers(model, signal)), ...login.headers };
+    const real = this.#realBaseUrls.get(`${model.provider}\0${model.id}`);
+    const listed = this.#filledBaseUrl(model, real && redactUrl(real) === model.baseUrl ? real : model.baseUrl);
+    const baseUrl = login.baseUrl && this.#config.get(model.provider)?.baseUrl === undefined ? login.baseUrl : listed;
+    return { apiKey: login.apiKey, headers, baseUrl };
   }
 
   authStatus(provider: string): AuthStatus {

@@ -92,8 +92,10 @@ export class ModelSelection {
     }
     const blocked = this.#models.blockedReason(model);
     if (blocked) return blocked;
-    if (!this.#models.authStatus(model.provider).configured)
-      return `No API key found for ${model.provider}. ${keyHowTo(model.provider, this.#models.providerInfo(model.provider)?.envKey)}`;
+    if (!this.#models.authStatus(model.provider).configured) {
+      const info = this.#models.providerInfo(model.provider);
+      return `No API key found for ${model.provider}. ${keyHowTo(model.provider, info?.envKey, info?.login)}`;
+    }
     return undefined;
   }
 

@@ -87,7 +87,7 @@ function savedOrFirst(models: ModelsApi, settings: Settings): StartupChoice {
     if (model && models.authStatus(model.provider).configured) return { model };
     if (model) {
       const first = models.available().find((m) => models.authStatus(m.provider).source !== "none");
-      const missing = `The default model ${defaultProvider}/${defaultModel} (settings defaultProvider/defaultModel) has no API key. ${keyHowTo(defaultProvider, models.providerInfo(defaultProvider)?.envKey)}`;
+      const missing = `The default model ${defaultProvider}/${defaultModel} (settings defaultProvider/defaultModel) has no API key. ${keyHowTo(defaultProvider, models.providerInfo(defaultProvider)?.envKey, models.providerInfo(defaultProvider)?.login)}`;
       return first ? { model: first, warning: `${missing} Using ${first.provider}/${first.id} instead.` } : { model, warning: missing };
     }
   }

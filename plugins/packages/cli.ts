@@ -5,6 +5,8 @@
  * the project's settings, which needs the project to be trusted (as at startup: `--approve` or
  * the user's trustedProjects).
  */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { packageResources } from "../../lib/packages/index.js";
 import { parseSource, sourceIdentity, type PackageSource } from "../../lib/packages/source.js";
 import type { PackageSetting } from "./api.js";
@@ -80,6 +82,8 @@ class CommandContext {
     const place = await this.#place(scope);
     const source = parseSource(raw, this.io.cwd, this.io.env);
     const store = await this.#store();
+    // Said before, not after: by the time the install ends, the scripts have run.
+    if (source.type !== "local") this.io.stderr.write(`atomic: ${scriptsNotice(raw, source.type)}\n`);
     await store.install(source, scope);
     const root = store.path(source, scope);
     const resources = await packageResources(root);
@@ -87,7 +91,13 @@ class CommandContext {
     const written = sourceForSettings(raw, source, place);
     const replaced = await addPackage(place, written, sourceIdentity(source), this.io.env);
     const version = resources.version !== undefined ? ` ${resources.version}` : "";
-    this.io.stdout.write(`Installed ${raw}${version} (${describe(resources)}) in ${root}; ${replaced ? "updated" : "added"} "${written}" in ${place.file}\n`);
+    const ran = source.type === "local" ? [] : await lifecycleScripts(root, source.type);
+    // npm's ignore-scripts (in an .npmrc) is the one way they did not run.
+    const scripts =
+      ran.length === 0
+        ? ""
+        : `; it has ${ran.length === 1 ? "a " : ""}${ran.map((name) => `"${name}"`).join(", ")} script${ran.length === 1 ? "" : "s"} (run by npm unless ignore-scripts is set)`;
+    this.io.stdout.write(`Installed ${raw}${version} (${describe(resources)}) in ${root}${scripts}; ${replaced ? "updated" : "added"} "${written}" in ${place.file}\n`);
     if (resources.extensions.length + resources.skills.length + resources.prompts.length === 0) {
       this.io.stderr.write(`atomic: warning: ${raw} provides no extensions, skills or prompt templates (no pi manifest, no extensions/ skills/ prompts/ folders, no entry file)\n`);
     }
@@ -120,7 +130,8 @@ class CommandContext {
       lines.push(
         `${scope === "user" ? "User" : "Project"} packages (${place.file})${scope === "project" && !trusted ? ": not loaded, the project is not trusted (--approve or trustedProjects)" : ""}:`,
       );
-      for (const entry of entries) lines.push(`  ${await this.#describeEntry(entry, place, store)}`);
+      const untrusted = scope === "project" && !trusted;
+      for (const entry of entries) lines.push(`  ${await this.#describeEntry(entry, place, store, untrusted)}`);
     }
     this.io.stdout.write(lines.length === 0 ? "No packages configured. Add one with: atomic install npm:<name>\n" : `${lines.join("\n")}\n`);
     return 0;
@@ -160,7 +171,8 @@ class CommandContext {
     return from === to ? `up to date (${short(to)})` : `${short(from)} -> ${short(to)}`;
   }
 
-  async #describeEntry(entry: PackageSetting, place: SettingsPlace, store: PackageStore): Promise<string> {
+  /** `untrusted`: a project's entry while the project is not trusted (startup neither installs nor loads it). */
+  async #describeEntry(entry: PackageSetting, place: SettingsPlace, store: PackageStore, untrusted: boolean): Promise<string> {
     const raw = entrySource(entry);
     const filtered = typeof entry === "object" ? " [filtered]" : "";
     let source: PackageSource;
@@ -170,8 +182,10 @@ class CommandContext {
       return `${raw}: ${(error as Error).message}`;
     }
     const path = store.path(source, place.scope);
-    if (!(await store.installed(source, place.scope)))
+    if (!(await store.installed(source, place.scope))) {
+      if (untrusted) return `${raw}${filtered}: not installed (nor installed at startup while the project is not trusted)`;
       return `${raw}${filtered}: not installed (installed at the next start, or run atomic install ${raw}${place.scope === "project" ? " -l" : ""})`;
+    }
     const resources = await packageResources(path);
     return `${raw}${filtered}: ${path}${resources.version !== undefined ? ` (${resources.version})` : ""}, ${describe(resources)}`;
   }
@@ -195,4 +209,24 @@ class CommandContext {
 function describe(resources: { extensions: unknown[]; skills: unknown[]; prompts: unknown[] }): string {
   const count = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
   return [count(resources.extensions.length, "extension"), count(resources.skills.length, "skill"), count(resources.prompts.length, "prompt template")].join(", ");
+}
+
+/** What installing runs, said before it runs (pi runs the same scripts; docs/packages.md, "Installing"). */
+function scriptsNotice(raw: string, type: "npm" | "git"): string {
+  const how = type === "npm" ? "npm install" : "npm install in the clone (when it declares dependencies)";
+  return `installing ${raw} runs the lifecycle scripts (preinstall, install, postinstall${type === "git" ? ", prepare" : ""}) of the package and of its dependencies, with your permissions (${how}, as pi does): install only packages you trust`;
+}
+
+/** The package's own lifecycle scripts npm runs when installing it. */
+async function lifecycleScripts(root: string, type: "npm" | "git"): Promise<string[]> {
+  const hooks = type === "npm" ? ["preinstall", "install", "postinstall"] : ["preinstall", "install", "postinstall", "prepare"];
+  try {
+    const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { scripts?: Record<string, unknown>; dependencies?: object };
+    // A clone runs npm only when it declares dependencies.
+    if (type === "git" && Object.keys(pkg.dependencies ?? {}).length === 0) return [];
+    const scripts = pkg.scripts ?? {};
+    return hooks.filter((hook) => Object.hasOwn(scripts, hook) && typeof scripts[hook] === "string");
+  } catch {
+    return [];
+  }
 }

@@ -13,6 +13,7 @@ import { splitBaseUrl } from "../../lib/provider-kit/base-url.js";
 import type { ProviderCall, ProviderYield } from "../../lib/provider-kit/provider-stream.js";
 import type { AssistantStreamBuilder } from "../../lib/provider-kit/stream-builder.js";
 import { sseBatches, type SseMessage } from "../../lib/provider-kit/sse.js";
+import { asClaudeCode, fromClaudeCodeName, isSubscriptionToken, subscriptionHeaders } from "./oauth.js";
 import { buildAnthropicRequest, type AnthropicRequestOptions } from "./request.js";
 
 /** The raw stream events we read; anything else (pings, server tools) is skipped. */
@@ -51,12 +52,21 @@ export async function* streamAnthropic(
   clientFor: AnthropicClientFactory = anthropicClient,
 ): AsyncGenerator<ProviderYield, void, undefined> {
   const { params, betas } = buildAnthropicRequest(call.request, options);
-  const client = await clientFor(call, { ...(betas.length > 0 ? { "anthropic-beta": betas.join(",") } : {}), ...endpointHeaders(call), ...call.headers });
+  // A Claude Pro/Max login's token: the request goes as Claude Code's (oauth.ts).
+  const subscription = isSubscriptionToken(call.request.model, call.apiKey);
+  if (subscription) asClaudeCode(params, betas);
+  const client = await clientFor(call, {
+    ...(subscription ? subscriptionHeaders() : {}),
+    ...(betas.length > 0 ? { "anthropic-beta": betas.join(",") } : {}),
+    ...endpointHeaders(call),
+    ...call.headers,
+  });
   const messages = new Messages(client);
   const response = await messages.create(params as never, { signal: call.signal }).asResponse();
   const b = call.builder;
   yield b.start();
-  const state: StreamState = { stopped: false };
+  const tools = call.request.context.tools;
+  const state: StreamState = { stopped: false, toolName: subscription ? (name) => fromClaudeCodeName(name, tools) : (name) => name };
   // One lazy batch per network read: mapped as the consumer walks it (see ProviderYield).
   for await (const events of rawEventBatches(response)) yield mapEvents(b, events, state);
   const { stopped, stopReason } = state;
@@ -71,10 +81,12 @@ export async function* streamAnthropic(
 
 function anthropicClient(call: ProviderCall, headers: Record<string, string | null>): BaseAnthropic {
   const { baseURL, query } = splitBaseUrl(call.baseUrl);
+  const subscription = isSubscriptionToken(call.request.model, call.apiKey);
   return new BaseAnthropic({
-    apiKey: call.apiKey,
+    // A subscription token goes as a bearer token, never as x-api-key.
+    apiKey: subscription ? null : call.apiKey,
     // Never let ANTHROPIC_AUTH_TOKEN or a credentials profile from the environment replace our key.
-    authToken: null,
+    authToken: subscription ? call.apiKey : null,
     baseURL,
     ...(query ? { defaultQuery: query } : {}),
     maxRetries: 0,
@@ -111,6 +123,8 @@ const COMPATIBLE_VERSION = "2023-06-01";
 interface StreamState {
   stopped: boolean;
   stopReason?: string | null;
+  /** A tool name in the answer as the session knows it (a subscription request renames tools). */
+  toolName: (name: string) => string;
 }
 
 /** The unified events of one batch, mapped as they are walked; the stop reason goes to `state`. */
@@ -132,7 +146,7 @@ function* mapEvents(b: AssistantStreamBuilder, events: Iterable<RawEvent>, state
         } else if (block?.type === "redacted_thinking") {
           yield b.thinkingStart(index, { thinking: "[Reasoning redacted]", redacted: true, thinkingSignature: block.data ?? "" });
         } else if (block?.type === "tool_use") {
-          yield b.toolCallStart(index, { id: block.id ?? "", name: block.name ?? "" });
+          yield b.toolCallStart(index, { id: block.id ?? "", name: state.toolName(block.name ?? "") });
         }
         break;
       }

@@ -7,14 +7,25 @@
  */
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { catalogDir, parseCatalogFile, readShippedFiles, type CatalogFile } from "../../lib/model-catalog/index.js";
+import {
+  catalogDir,
+  idProblem,
+  MAX_CATALOG_FILE_BYTES,
+  MAX_MODELS_PER_PROVIDER,
+  nameProblem,
+  parseCatalogFile,
+  readShippedFiles,
+  visible,
+  type CatalogFile,
+} from "../../lib/model-catalog/index.js";
 import { modelsDevEntries, refreshCatalog } from "../../lib/model-catalog/models-dev.js";
 import { httpFetch } from "../../lib/provider-kit/http-fetch.js";
 import type { CliIo } from "../../lib/cli-io/index.js";
 
 export const MODELS_DEV_URL = "https://models.dev/api.json";
 const FETCH_TIMEOUT_MS = 30_000;
-const MAX_BYTES = 64 * 1024 * 1024;
+/** models.dev's whole catalog is about 1 MB. */
+const MAX_BYTES = 16 * 1024 * 1024;
 
 export interface ModelsCliIo extends Pick<CliIo, "agentDir" | "stdout" | "stderr">, Partial<Pick<CliIo, "env">> {
   /** The date written as `checked` (tests pin it). */
@@ -75,35 +86,68 @@ async function update(files: CatalogFile[], url: string, io: ModelsCliIo): Promi
     return 1;
   }
   const dir = catalogDir(io.agentDir);
-  await mkdir(dir, { recursive: true });
   const today = io.today ?? new Date().toISOString().slice(0, 10);
+  // Every file is built and checked before any is written: a catalog with one bad entry changes nothing.
+  const planned = files.map((file) => plan(file, catalog, today, url, join(dir, `${file.provider}.json`)));
+  const refused = planned.flatMap((step) => step.problems);
+  if (refused.length > 0) {
+    io.stderr.write(`Refused the catalog at ${url}:\n${refused.map((line) => `  ${line}\n`).join("")}Nothing changed: the catalog in use stays.\n`);
+    return 1;
+  }
+  await mkdir(dir, { recursive: true });
   let written = 0;
-  for (const file of files) {
-    if (!file.modelsDev) {
-      io.stdout.write(`${file.provider}: not in the public catalog (${file.local ? "a local server lists its own models" : "shipped data kept"})\n`);
-      continue;
+  for (const step of planned) {
+    if (step.write) {
+      await writeFile(`${step.write.path}.tmp`, step.write.text);
+      await rename(`${step.write.path}.tmp`, step.write.path);
+      written++;
     }
-    const entries = modelsDevEntries(catalog[file.modelsDev], file.modelsDevFilter ? new RegExp(file.modelsDevFilter) : undefined);
-    if (entries.length === 0) {
-      io.stdout.write(`${file.provider}: no usable models under "${file.modelsDev}" in the catalog (shipped data kept)\n`);
-      continue;
-    }
-    const { file: refreshed, added, updated } = refreshCatalog(file, entries, today, url);
-    const text = `${JSON.stringify(refreshed, null, 2)}\n`;
-    const path = join(dir, `${file.provider}.json`);
-    // The file must read back as the registry will read it, or it is not written.
-    const check = parseCatalogFile(text, path);
-    if (check.error) {
-      io.stderr.write(`${file.provider}: the refreshed catalog does not validate (${check.error}); not written\n`);
-      continue;
-    }
-    await writeFile(`${path}.tmp`, text);
-    await rename(`${path}.tmp`, path);
-    written++;
-    io.stdout.write(`${file.provider}: ${refreshed.models.length} models, ${added.length} added${added.length > 0 ? ` (${preview(added)})` : ""}, ${updated.length} repriced\n`);
+    io.stdout.write(`${step.note}\n`);
   }
   io.stdout.write(`Wrote ${written} catalog${written === 1 ? "" : "s"} to ${dir}; used from the next start. \`atomic models reset\` goes back to the shipped data.\n`);
   return 0;
+}
+
+interface PlannedFile {
+  note: string;
+  write?: { path: string; text: string };
+  problems: string[];
+}
+
+/** What updating one provider would write, and why it must not (bad ids, names, count or size). */
+function plan(file: CatalogFile, catalog: Record<string, unknown>, today: string, url: string, path: string): PlannedFile {
+  if (!file.modelsDev) return { note: `${file.provider}: not in the public catalog (${file.local ? "a local server lists its own models" : "shipped data kept"})`, problems: [] };
+  const entries = modelsDevEntries(catalog[file.modelsDev], file.modelsDevFilter ? new RegExp(file.modelsDevFilter) : undefined);
+  if (entries.length === 0) return { note: `${file.provider}: no usable models under "${file.modelsDev}" in the catalog (shipped data kept)`, problems: [] };
+  if (entries.length > MAX_MODELS_PER_PROVIDER) {
+    return { note: "", problems: [`${file.provider}: it lists ${entries.length} models, more than the ${MAX_MODELS_PER_PROVIDER} a provider may have`] };
+  }
+  const problems: string[] = [];
+  for (const entry of entries) {
+    const id = idProblem(entry.id);
+    if (id) problems.push(`${file.provider}: model id ${visible(entry.id)}: ${id}`);
+    const name = nameProblem(entry.name);
+    if (name) problems.push(`${file.provider}: model ${visible(entry.id)} has the name ${visible(entry.name)}: ${name}`);
+  }
+  if (problems.length > 0) return { note: "", problems: shortened(problems) };
+  const { file: refreshed, added, updated } = refreshCatalog(file, entries, today, url);
+  const text = `${JSON.stringify(refreshed, null, 2)}\n`;
+  if (Buffer.byteLength(text) > MAX_CATALOG_FILE_BYTES) {
+    return { note: "", problems: [`${file.provider}: the refreshed catalog would be ${Buffer.byteLength(text)} bytes, more than the ${MAX_CATALOG_FILE_BYTES} allowed`] };
+  }
+  // The file must read back as the registry will read it, or it is not written.
+  const check = parseCatalogFile(text, path);
+  if (check.error) return { note: "", problems: [`${file.provider}: the refreshed catalog does not validate (${check.error})`] };
+  return {
+    note: `${file.provider}: ${refreshed.models.length} models, ${added.length} added${added.length > 0 ? ` (${preview(added)})` : ""}, ${updated.length} repriced`,
+    write: { path, text },
+    problems: [],
+  };
+}
+
+/** The first few problems of a provider and how many more: a junk catalog must not flood the terminal. */
+function shortened(problems: string[]): string[] {
+  return problems.length <= 5 ? problems : [...problems.slice(0, 5), `... and ${problems.length - 5} more`];
 }
 
 async function reset(files: CatalogFile[], io: ModelsCliIo): Promise<number> {
@@ -118,8 +162,7 @@ async function fetchCatalog(url: string): Promise<Record<string, unknown>> {
   if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
   const length = Number(response.headers.get("content-length") ?? 0);
   if (length > MAX_BYTES) throw new Error(`the answer is ${length} bytes, more than the ${MAX_BYTES} accepted`);
-  const text = await response.text();
-  if (text.length > MAX_BYTES) throw new Error(`the answer is larger than the ${MAX_BYTES} bytes accepted`);
+  const text = await boundedText(response, MAX_BYTES);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -128,6 +171,25 @@ async function fetchCatalog(url: string): Promise<Record<string, unknown>> {
   }
   if (typeof json !== "object" || json === null || Array.isArray(json)) throw new Error("the answer is not a catalog object");
   return json as Record<string, unknown>;
+}
+
+/** The body as text, read no further than `limit` bytes (a chunked answer says no length first). */
+async function boundedText(response: Response, limit: number): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new Error(`the answer is larger than the ${limit} bytes accepted`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function preview(ids: string[]): string {

@@ -7,7 +7,8 @@
 import { constants } from "node:fs";
 import { access, chmod, copyFile, mkdir, open, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { expandHome } from "../../kernel/index.js";
+import { ErrorCode, expandHome, isKernelError } from "../../kernel/index.js";
+import { lockSessionFile, newLockHolder, type LockHolder, type SessionFileLock } from "../../lib/session-lock/index.js";
 import { formatSize } from "../../lib/truncate/index.js";
 import type { LoadedSession, SessionEntry, SessionHeader, SessionStorage, SessionStore, SessionWriteStatus } from "../session/api.js";
 import { sessionFileName } from "./paths.js";
@@ -27,21 +28,37 @@ export interface JsonlStoreOptions {
 
 type StatusListener = (status: SessionWriteStatus) => void;
 
+interface StorageOptions {
+  header?: SessionHeader;
+  endsWithNewline?: boolean;
+  warn: (message: string) => void;
+  status?: StatusListener;
+  /** The agent that writes it: its lock holder (a storage without one writes unlocked, as in unit tests). */
+  holder?: LockHolder;
+}
+
 /** Appends entries of one session to its file; the header goes first when the file is new. */
 export class JsonlFileStorage implements SessionStorage {
   readonly file: string;
   readonly #writer: JsonlWriter;
   readonly #status: StatusListener;
+  readonly #holder: LockHolder | undefined;
+  readonly #warn: (message: string) => void;
   #header: SessionHeader | undefined;
+  #lock: Promise<SessionFileLock> | undefined;
 
-  constructor(file: string, options: { header?: SessionHeader; endsWithNewline?: boolean; warn: (message: string) => void; status?: StatusListener }) {
+  constructor(file: string, options: StorageOptions) {
     // A header to write means a new file (create()); a loaded or imported file already exists.
     this.file = file;
     this.#header = options.header;
     this.#status = options.status ?? (() => undefined);
+    this.#holder = options.holder;
+    this.#warn = options.warn;
     this.#writer = new JsonlWriter(file, {
       prefix: options.endsWithNewline === false ? "\n" : "",
       fresh: options.header !== undefined,
+      // Nothing is written without the lock: a storage never claimed (a new session) takes it here.
+      beforeOpen: () => this.#lockNow(),
       onError: (error) => {
         options.warn(`Cannot write session file ${file}: ${error.message}`);
         this.#status({ file, error: error.message });
@@ -76,8 +93,33 @@ export class JsonlFileStorage implements SessionStorage {
     return this.#writer.flush();
   }
 
-  close(): Promise<void> {
-    return this.#writer.close();
+  /** Takes the lock now; only "in use" is thrown: another failure (a read-only folder) is the first write's to report. */
+  async claim(): Promise<void> {
+    try {
+      await this.#lockNow();
+    } catch (error) {
+      if (isKernelError(error) && error.code === ErrorCode.IN_USE) throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#writer.close();
+    const lock = this.#lock;
+    this.#lock = undefined;
+    await (await lock?.catch(() => undefined))?.release();
+  }
+
+  async #lockNow(): Promise<void> {
+    if (!this.#holder) return;
+    this.#lock ??= lockSessionFile(this.file, this.#holder).then((lock) => {
+      if (lock.recovered) this.#warn(`Took over the lock of ${lock.file}: its owner (pid ${lock.recovered.pid}) is no longer running`);
+      return lock;
+    });
+    const pending = this.#lock;
+    await pending.catch((error: unknown) => {
+      if (this.#lock === pending) this.#lock = undefined;
+      throw error;
+    });
   }
 }
 
@@ -88,7 +130,9 @@ export function createJsonlStore(options: JsonlStoreOptions): SessionStore {
   const status: StatusListener = (change) => {
     for (const listener of listeners) listener(change);
   };
-  const storage = (file: string, extra: { header?: SessionHeader; endsWithNewline?: boolean }) => new JsonlFileStorage(file, { ...extra, warn, status });
+  // This store's agent: one holder, so it may reopen a file it holds (switching to its own session).
+  const holder = newLockHolder();
+  const storage = (file: string, extra: { header?: SessionHeader; endsWithNewline?: boolean }) => new JsonlFileStorage(file, { ...extra, warn, status, holder });
 
   return {
     persistent: options.persistent,

@@ -22,12 +22,15 @@ export interface WriterOptions {
   onSuccess?: () => void;
   /** The file does not exist yet: create it complete with its first write. */
   fresh?: boolean;
+  /** Runs before the file is opened (the session lock); a throw is a failed write, retried by the next one. */
+  beforeOpen?: () => Promise<void>;
 }
 
 export class JsonlWriter {
   readonly path: string;
   readonly #onError: (error: Error) => void;
   readonly #onSuccess: () => void;
+  readonly #beforeOpen: (() => Promise<void>) | undefined;
   /** Messages reported during the current run of failures; empty while writes succeed. */
   readonly #reported = new Set<string>();
   #succeeded = false;
@@ -45,6 +48,7 @@ export class JsonlWriter {
     this.#prefix = options.prefix ?? "";
     this.#onError = options.onError ?? (() => undefined);
     this.#onSuccess = options.onSuccess ?? (() => undefined);
+    this.#beforeOpen = options.beforeOpen;
     if (options.fresh) this.#partial = join(dirname(path), `.${basename(path)}.partial`);
   }
 
@@ -99,6 +103,7 @@ export class JsonlWriter {
     try {
       if (!this.#handle) {
         await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+        await this.#beforeOpen?.();
         // Appending to a FIFO or device would block or go nowhere: regular files only.
         this.#handle = await openRegularForWrite(this.#partial ?? this.path, { how: "append", mode: 0o600 });
       }

@@ -49,8 +49,13 @@ export interface SessionStorage {
   append(entries: readonly SessionEntry[]): void;
   /** Resolves once everything queued so far is written (readers of the file see it). */
   flush(): Promise<void>;
-  /** Flushes, then releases the file. */
+  /** Flushes, then releases the file (and its lock). */
   close(): Promise<void>;
+  /**
+   * Takes the file for writing now (its session lock) rather than at the first write: throws an
+   * `E_IN_USE` error while another agent or process holds it. Storages without files lack it.
+   */
+  claim?(): Promise<void>;
 }
 
 /** A session read back from storage. */

@@ -39,7 +39,8 @@ export default definePlugin({
   apply(k) {
     const runtime = new SessionRuntime(k, k.ownHooks(sessionHookDeclarations));
     k.registerVocabulary(sessionVocabulary());
-    for (const command of [...lifecycleCommands(runtime), ...queryCommands(runtime), listSessionsCommand(k)]) k.registerCommand(command);
+    for (const command of [...lifecycleCommands(runtime), ...queryCommands(runtime), listSessionsCommand(k, () => (runtime.started ? runtime.manager.flush() : Promise.resolve()))])
+      k.registerCommand(command);
 
     const current = () => runtime.manager.current;
     const api: SessionApi = {

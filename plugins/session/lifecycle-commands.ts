@@ -59,7 +59,7 @@ export function lifecycleCommands(runtime: SessionRuntime): CommandDefinition<an
     return { cancelled: false };
   }
 
-  const asIs = async (loaded: LoadedSession) => runtime.manager.fromLoaded(loaded);
+  const asIs = (loaded: LoadedSession) => runtime.manager.openLoaded(loaded);
 
   /**
    * switch_session: a session file, or an empty file, which opens a new session written there.

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { defineCommand, type CommandDefinition, type PluginContext } from "../../kernel/index.js";
 import { SessionInfoSchema } from "./api.js";
 
-export function listSessionsCommand(k: PluginContext): CommandDefinition<any, any> {
+/** `flushCurrent` writes what the current session owes its file, so the listing shows it as the client knows it. */
+export function listSessionsCommand(k: PluginContext, flushCurrent: () => Promise<void>): CommandDefinition<any, any> {
   return defineCommand({
     name: "list_sessions",
     description:
@@ -14,6 +15,9 @@ export function listSessionsCommand(k: PluginContext): CommandDefinition<any, an
         .object({ sessions: z.array(SessionInfoSchema()).meta({ description: "Newest first (by modified)." }) })
         .meta({ description: "`sessions`: SessionInfo[] (see Shared types), newest first." }),
     // Without a store that can list (no session-jsonl), nothing is stored to list.
-    run: async ({ all }) => ({ sessions: (await k.maybeService("sessionStore")?.list?.({ all: all ?? false })) ?? [] }),
+    run: async ({ all }) => {
+      await flushCurrent();
+      return { sessions: (await k.maybeService("sessionStore")?.list?.({ all: all ?? false })) ?? [] };
+    },
   });
 }

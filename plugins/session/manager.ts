@@ -82,23 +82,27 @@ export class SessionManager {
     if (!this.persistent || !this.#store!.startAt) return undefined;
     const header: SessionHeader = { type: "session", version: 1, id: uuidV7(), timestamp: this.#now().toISOString(), cwd: this.#cwd };
     const storage = await this.#store!.startAt(path, header);
-    return storage && { header, tree: SessionTree.fromEntries([], this.#nextId), storage, unsaved: false };
+    if (!storage) return undefined;
+    // The path is the caller's choice: another agent may be starting a session there too.
+    await storage.claim?.();
+    return { header, tree: SessionTree.fromEntries([], this.#nextId), storage, unsaved: false };
   }
 
-  /** A loaded file as a session; with --no-session it is only read, never appended to. */
-  fromLoaded(loaded: LoadedSession): Session {
-    const storage = this.persistent ? loaded.storage : new MemoryStorage();
+  /**
+   * A loaded file as a session to write to: its lock is taken now, so a file another agent or
+   * process holds is refused (`E_IN_USE`) before anything changes. With --no-session it
+   * is only read, never appended to (and not locked).
+   */
+  async openLoaded(loaded: LoadedSession): Promise<Session> {
+    const storage: SessionStorage = this.persistent ? loaded.storage : new MemoryStorage();
+    await storage.claim?.();
     return { header: loaded.header, tree: SessionTree.fromEntries(loaded.entries, this.#nextId), storage, unsaved: false };
-  }
-
-  async openSession(path: string): Promise<Session> {
-    return this.fromLoaded(await this.read(path));
   }
 
   /** Copies a loaded file into the session directory (persistent mode) and opens the copy. */
   async importLoaded(loaded: LoadedSession): Promise<Session> {
-    if (!this.persistent) return this.fromLoaded(loaded);
-    return this.fromLoaded(await this.#store!.importCopy(loaded));
+    if (!this.persistent) return this.openLoaded(loaded);
+    return this.openLoaded(await this.#store!.importCopy(loaded));
   }
 
   /** New session holding the root -> parent-of-`entryId` path; its parent is the current file. */

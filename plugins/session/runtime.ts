@@ -4,7 +4,7 @@
  * every command that swaps sessions follows one order.
  */
 import { dirname, resolve } from "node:path";
-import { ErrorCode, isKernelError, UsageError, type PluginContext } from "../../kernel/index.js";
+import { ErrorCode, isKernelError, KernelError, UsageError, type CliOptions, type PluginContext } from "../../kernel/index.js";
 import type { AgentApi } from "../agent/api.js";
 import type { SessionContext, SessionWriteStatus } from "./api.js";
 import { contextFromPath } from "./context.js";
@@ -19,6 +19,11 @@ type ShutdownReason = "new" | "resume" | "fork";
 function rephrase(error: unknown, from: string, to: string): never {
   if (isKernelError(error) && error.code === ErrorCode.USAGE) throw new UsageError(error.message.replaceAll(`(${from})`, `(${to})`));
   throw error;
+}
+
+/** The flag that named the session opened at startup. */
+function startupFlag(cli: CliOptions): string {
+  return cli.session !== undefined ? "--session" : cli.sessionId !== undefined ? "--session-id" : cli.resume ? "--resume" : "--continue";
 }
 
 export class SessionRuntime {
@@ -86,16 +91,23 @@ export class SessionRuntime {
   tapRecording(): void {
     const { hooks, name } = this.#k;
     const owned = this.hooks;
+    // Each entry is written before the run (or the command) goes on: by the next event of the run,
+    // agent_end included, or the command's response, the client's news is in the file (a failed
+    // write is reported as session_write_error and does not hold the run up).
     hooks.message_end.tapPromise(name, async ({ message }) => {
-      if (this.#manager) this.#manager.append({ type: "message", message });
+      if (!this.#manager) return;
+      this.#manager.append({ type: "message", message });
+      await this.#manager.flush();
     });
     hooks.model_select.tapPromise(name, async ({ model, source }) => {
       if (!this.#manager || this.#restoring || source === "restore") return;
       this.#manager.append({ type: "model_change", provider: model.provider, modelId: model.id });
+      await this.#manager.flush();
     });
     hooks.thinking_level_select.tapPromise(name, async ({ level }) => {
       if (!this.#manager || this.#restoring) return;
       this.#manager.append({ type: "thinking_level_change", thinkingLevel: level });
+      await this.#manager.flush();
     });
     hooks.shutdown.tapPromise(name, async () => {
       if (!this.#manager) return;
@@ -108,6 +120,7 @@ export class SessionRuntime {
   async setSessionName(name: string): Promise<void> {
     const trimmed = checkSessionName(name);
     this.manager.append({ type: "session_info", name: trimmed });
+    await this.manager.flush();
     this.#k.events.emit("session_info_changed", { name: trimmed });
     await this.hooks.session_info_changed.promise({ name: trimmed });
   }
@@ -132,7 +145,13 @@ export class SessionRuntime {
     await manager.flush();
     const next = await build();
     const previousSessionFile = manager.current.storage.file;
-    await hooks.session_shutdown.promise({ reason });
+    try {
+      await hooks.session_shutdown.promise({ reason });
+    } catch (error) {
+      // The swap did not happen: the file opened for it (and its lock) is let go.
+      if (next.storage !== manager.current.storage) await next.storage.close();
+      throw error;
+    }
     // A failure of the previous file is not this session's. The new file reports its own (the
     // copy a fork writes on activation included); a new one in the session dir is checked too.
     const newFile = next.storage.file !== previousSessionFile;
@@ -172,11 +191,16 @@ export class SessionRuntime {
       loaded = await manager.read(file);
     } catch (error) {
       // A file that vanished or is no session: the command line's mistake.
-      if (isKernelError(error) && (error.code === ErrorCode.NOT_FOUND || error.code === ErrorCode.INVALID_INPUT))
-        throw new UsageError(`${error.message} (${cli.session !== undefined ? "--session" : "--continue"})`);
+      if (isKernelError(error) && (error.code === ErrorCode.NOT_FOUND || error.code === ErrorCode.INVALID_INPUT)) throw new UsageError(`${error.message} (${startupFlag(cli)})`);
       throw error;
     }
-    await manager.activate(manager.fromLoaded(loaded));
+    try {
+      await manager.activate(await manager.openLoaded(loaded));
+    } catch (error) {
+      // Another agent or process writes it: say which flag asked for it.
+      if (isKernelError(error) && error.code === ErrorCode.IN_USE) throw new KernelError(ErrorCode.IN_USE, `${error.message} (${startupFlag(cli)})`, { cause: error });
+      throw error;
+    }
     await this.#restoreAgent(contextFromPath(manager.current.tree.branch()), { keepModel: Boolean(cli.model || cli.provider), keepThinking: cli.thinking !== undefined });
   }
 

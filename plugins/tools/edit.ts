@@ -11,8 +11,15 @@ import { diffReplacement } from "./edit-diff.js";
 import { findMatch } from "./edit-match.js";
 import { fsError, resolveToolPath, throwIfAborted } from "./paths.js";
 import { writeRegular } from "./write.js";
+import { formatSize } from "../../lib/truncate/index.js";
 
 const BOM = "\uFEFF";
+/**
+ * The largest file edit loads. An edit holds the file about five times over (its bytes, the
+ * text, the LF copy, the result, what is written), so a 200 MB file peaked at 859 MB and took
+ * 4 s; at this size, ~130 MB and 0.7 s. Larger files are changed with bash (docs/reliability.md).
+ */
+export const MAX_EDIT_FILE_BYTES = 32 * 1024 * 1024;
 
 const EditParams = () =>
   z.object({
@@ -38,7 +45,12 @@ export const editTool = defineTool({
     });
     if (info.isDirectory()) throw new Error(`${args.path} is a directory, not a file.`);
     if (!info.isFile()) throw new Error(`Cannot edit ${args.path}: it is not a regular file.`);
-    const bytes = await readRegular(absolute).catch((error: unknown) => {
+    const bytes = await readRegular(absolute, MAX_EDIT_FILE_BYTES).catch((error: unknown) => {
+      if (error instanceof TooLargeError)
+        throw new Error(
+          `Cannot edit ${args.path}: it is ${formatSize(error.bytes)}, over the ${formatSize(MAX_EDIT_FILE_BYTES)} the edit tool loads. ` +
+            "Change it with bash (sed, or a script that streams it), or split it first.",
+        );
       throw fsError(error, args.path);
     });
     throwIfAborted(ctx.signal);
@@ -81,10 +93,30 @@ export const editTool = defineTool({
   },
 });
 
-async function readRegular(path: string): Promise<Buffer> {
+class TooLargeError extends Error {
+  constructor(readonly bytes: number) {
+    super(`${bytes} bytes`);
+  }
+}
+
+/** The whole file, refused past `max` bytes before reading it (and if it grows past it while read). */
+async function readRegular(path: string, max: number): Promise<Buffer> {
   const handle = await openRegularForRead(path);
   try {
-    return await handle.readFile();
+    const size = (await handle.stat()).size;
+    if (size > max) throw new TooLargeError(size);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      // The size as stated, plus room to notice a file that grew since.
+      const buffer = Buffer.allocUnsafe(Math.min(max + 1 - total, Math.max(size - total, 0) + 64 * 1024));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, total);
+      if (bytesRead === 0) break;
+      chunks.push(buffer.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > max) throw new TooLargeError(total);
+    }
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
   } finally {
     await handle.close();
   }

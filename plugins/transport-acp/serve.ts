@@ -10,6 +10,7 @@ import { Readable } from "node:stream";
 import type { ReadableStream as WebReadable } from "node:stream/web";
 import { claimStdout } from "../../lib/stdout/index.js";
 import type { EmbeddedHost, TransportHost } from "../../kernel/index.js";
+import { authenticate, authMethods } from "./auth.js";
 import { call } from "./call.js";
 import { configOptions, InvalidConfig, setConfigOption } from "./config-options.js";
 import { AcpSession, TurnError, type SessionClient } from "./session.js";
@@ -115,24 +116,49 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
     }
   };
 
+  // Whether the editor shows a URL elicitation (ACP's unstable elicitations): a login's link goes there.
+  let elicitsUrls = false;
   const app = acp
     .agent({ name: "atomic" })
-    .onRequest("initialize", ({ params }) => ({
-      protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: true, embeddedContext: true },
-        mcpCapabilities: { http: true, sse: true },
-        sessionCapabilities: { close: {}, list: {} },
-      },
-      agentInfo: { name: "atomic", title: "Atomic", version },
-      authMethods: [],
-    }))
+    .onRequest("initialize", async ({ params }) => {
+      elicitsUrls = Boolean((params.clientCapabilities as { elicitation?: { url?: unknown } } | undefined)?.elicitation?.url);
+      return {
+        protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: true, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: true },
+          sessionCapabilities: { close: {}, list: {} },
+        },
+        agentInfo: { name: "atomic", title: "Atomic", version },
+        authMethods: await authMethods(host),
+      };
+    })
+    .onRequest("authenticate", ({ params, requestId, signal }) =>
+      authenticate(
+        acp,
+        host,
+        {
+          request: (method, body) => connection.client.request(method as never, body as never) as Promise<unknown>,
+          notify: (method, body) => connection.client.notify(method as never, body as never) as Promise<void>,
+          elicitsUrls,
+        },
+        params.methodId,
+        requestId as string | number,
+        signal,
+      ),
+    )
     .onRequest("session/new", async ({ params }) => {
       const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined, params._meta).catch(failed);
       return { sessionId: session.id, configOptions: await configOptions(session.host) };
     })
     .onRequest("session/load", async ({ params }) => {
+      // Loaded again while open here: its sibling lets the file go first (one writer per session file).
+      const already = sessions.get(params.sessionId);
+      if (already) {
+        sessions.delete(params.sessionId);
+        await already.close();
+      }
       const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined, params._meta, async (sibling) => {
         const path = await sessionPath(sibling, params.sessionId);
         if (!path) throw acp.RequestError.sessionNotFound(params.sessionId);

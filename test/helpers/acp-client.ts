@@ -32,6 +32,10 @@ export class AcpAgent {
   readonly updates = new Map<string, Update[]>();
   readonly permissions: acp.RequestPermissionRequest[] = [];
   policy: PermissionPolicy = () => ({ outcome: { outcome: "cancelled" } });
+  /** Notifications the SDK has no method for (an agent's `_`-prefixed extensions, `elicitation/complete`). */
+  readonly otherNotifications: { method: string; params: unknown }[] = [];
+  /** Answers `elicitation/create` (the agent asks the editor to show a URL or a form). */
+  elicit: (request: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>> = () => ({ action: "cancel" });
   stderr = "";
   readonly exited: Promise<number | null>;
 
@@ -60,7 +64,9 @@ export class AcpAgent {
       .onRequest("session/request_permission", ({ params }) => {
         this.permissions.push(params);
         return this.policy(params);
-      });
+      })
+      .onRequest("elicitation/create", ({ params }) => this.elicit(params as Record<string, unknown>) as never)
+      .onNotification("*", ({ method, params }) => void this.otherNotifications.push({ method, params }));
     const stream = acp.ndJsonStream(Writable.toWeb(this.child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(this.child.stdout) as unknown as ReadableStream<Uint8Array>);
     this.connection = app.connect(stream);
   }
@@ -69,8 +75,8 @@ export class AcpAgent {
     return this.connection.agent;
   }
 
-  async initialize(): Promise<acp.InitializeResponse> {
-    return this.agent.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+  async initialize(clientCapabilities: Record<string, unknown> = {}): Promise<acp.InitializeResponse> {
+    return this.agent.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities });
   }
 
   async newSession(cwd: string): Promise<acp.NewSessionResponse> {

@@ -22,7 +22,8 @@ export const FILESYSTEM = join(packageDir("@modelcontextprotocol/server-filesyst
 export const PROBE = resolve(import.meta.dirname, "../fixtures/mcp/probe-server.mjs");
 
 export const everythingStdio = () => ({ command: process.execPath, args: [EVERYTHING, "stdio"] });
-export const probeStdio = (...args: string[]) => ({ command: process.execPath, args: [PROBE, ...args] });
+/** A stdio server gets only the variables its entry names (and HOME, PATH, ...): the probe's log is named. */
+export const probeStdio = (...args: string[]) => ({ command: process.execPath, args: [PROBE, ...args], env: { PROBE_LOG: "${PROBE_LOG:-}" } });
 
 export function writeMcpJson(dir: string, servers: Record<string, unknown>, file = join(dir, "mcp.json")): string {
   mkdirSync(dirname(file), { recursive: true });

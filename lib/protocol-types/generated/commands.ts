@@ -6,7 +6,7 @@
 /* eslint-disable */
 
 import type { ImageContent } from "./messages.js";
-import type { AbortBashResponse, AbortResponse, AbortRetryResponse, AddMcpServersResponse, BashResponse, ClearQueueResponse, CloneResponse, CompactResponse, CycleModelResponse, CycleThinkingLevelResponse, ExportHtmlResponse, FollowUpResponse, ForkResponse, GetAvailableModelsResponse, GetAvailableThinkingLevelsResponse, GetCommandsResponse, GetEntriesResponse, GetForkMessagesResponse, GetLastAssistantTextResponse, GetMcpServersResponse, GetMessagesResponse, GetSessionStatsResponse, GetStateResponse, GetTreeResponse, ImportSessionResponse, ListSessionsResponse, LogoutProviderResponse, NewSessionResponse, PromptResponse, SetAutoCompactionResponse, SetAutoRetryResponse, SetEventOptionsResponse, SetFollowUpModeResponse, SetModelResponse, SetSessionNameResponse, SetSteeringModeResponse, SetThinkingLevelResponse, SteerResponse, SwitchSessionResponse } from "./responses.js";
+import type { AbortBashResponse, AbortResponse, AbortRetryResponse, AddMcpServersResponse, BashResponse, ClearQueueResponse, CloneResponse, CompactResponse, CycleModelResponse, CycleThinkingLevelResponse, ExportHtmlResponse, FollowUpResponse, ForkResponse, GetAvailableModelsResponse, GetAvailableThinkingLevelsResponse, GetCommandsResponse, GetEntriesResponse, GetForkMessagesResponse, GetLastAssistantTextResponse, GetLoginProvidersResponse, GetMcpServersResponse, GetMessagesResponse, GetSessionStatsResponse, GetStateResponse, GetTreeResponse, ImportSessionResponse, ListSessionsResponse, LoginCancelResponse, LoginInputResponse, LoginResponse, LoginWaitResponse, LogoutProviderResponse, NewSessionResponse, PromptResponse, SetAutoCompactionResponse, SetAutoRetryResponse, SetEventOptionsResponse, SetFollowUpModeResponse, SetModelResponse, SetSessionNameResponse, SetSteeringModeResponse, SetThinkingLevelResponse, SteerResponse, SwitchSessionResponse } from "./responses.js";
 
 /** Abort the current run; responds after its closing events. Immediate lane: handled as soon as read. */
 export type AbortCommand = {
@@ -182,6 +182,13 @@ export type GetLastAssistantTextCommand = {
   id?: string | number;
 };
 
+/** The providers Atomic can sign in to with a subscription or account login (as pi's /login), their methods and whether auth.json holds a login. Immediate lane: handled as soon as read. */
+export type GetLoginProvidersCommand = {
+  type: "get_login_providers";
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+};
+
 /** Every MCP server (from mcp.json, extensions and the client) with its source, transport, state, last error and tools, and the configuration problems found. Starts the servers if they have not started yet; it does not wait for them to connect. */
 export type GetMcpServersCommand = {
   type: "get_mcp_servers";
@@ -233,6 +240,48 @@ export type ListSessionsCommand = {
   id?: string | number;
   /** Every session folder, not only this working folder's. */
   all?: boolean;
+};
+
+/** Start a login. Answers once the address to open (`kind: auth_url`) or the device code to enter (`kind: device_code`) is known; the login goes on in the background and reports through `login_update` events. Finish it with `login_input` (a pasted redirect URL or code) or `login_wait`. Immediate lane: handled as soon as read. */
+export type LoginCommand = {
+  type: "login";
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  /** The provider (see get_login_providers). */
+  provider: string;
+  /** One of the provider's methods; default its first. */
+  method?: "browser" | "copy_code" | "device_code";
+  /** github-copilot: a GitHub Enterprise domain (default github.com). */
+  enterpriseDomain?: string;
+};
+
+/** Stop a running login (its callback port is closed); false when it had already ended. Immediate lane: handled as soon as read. */
+export type LoginCancelCommand = {
+  type: "login_cancel";
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  /** The id the `login` response gave. */
+  loginId: string;
+};
+
+/** Hand a running login the redirect URL (or code) pasted from the browser, when the browser could not reach this machine; answers when the login has ended. Immediate lane: handled as soon as read. */
+export type LoginInputCommand = {
+  type: "login_input";
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  /** The id the `login` response gave. */
+  loginId: string;
+  /** The whole redirect URL, its query, `code#state`, or the code. */
+  input: string;
+};
+
+/** Wait for a login to end (the browser came back, or the device code was entered); asked after the end, how it ended. Immediate lane: handled as soon as read. */
+export type LoginWaitCommand = {
+  type: "login_wait";
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  /** The id the `login` response gave. */
+  loginId: string;
 };
 
 /** Remove a provider's stored credential and return the remaining auth status and catalog. */
@@ -353,7 +402,7 @@ export type SteerCommand = {
   images?: ImageContent[];
 };
 
-/** Load a session file (cancellable by session_before_switch); a path where no session is written yet (no file, or an empty one) starts a new session there, as in pi. */
+/** Load a session file (cancellable by session_before_switch); an empty file starts a new session there. A path with no file is refused (`Session file not found`), as `--session` refuses it. */
 export type SwitchSessionCommand = {
   type: "switch_session";
   /** Any string or number; echoed exactly in the command's response. */
@@ -363,7 +412,7 @@ export type SwitchSessionCommand = {
 };
 
 /** Every input record, discriminated by `type`. */
-export type Command = AbortCommand | AbortBashCommand | AbortRetryCommand | AddMcpServersCommand | BashCommand | ClearQueueCommand | CloneCommand | CompactCommand | CycleModelCommand | CycleThinkingLevelCommand | ExportHtmlCommand | ExtensionUiResponseCommand | FollowUpCommand | ForkCommand | GetAvailableModelsCommand | GetAvailableThinkingLevelsCommand | GetCommandsCommand | GetEntriesCommand | GetForkMessagesCommand | GetLastAssistantTextCommand | GetMcpServersCommand | GetMessagesCommand | GetSessionStatsCommand | GetStateCommand | GetTreeCommand | ImportSessionCommand | ListSessionsCommand | LogoutProviderCommand | NewSessionCommand | PromptCommand | SetAutoCompactionCommand | SetAutoRetryCommand | SetEventOptionsCommand | SetFollowUpModeCommand | SetModelCommand | SetSessionNameCommand | SetSteeringModeCommand | SetThinkingLevelCommand | SteerCommand | SwitchSessionCommand;
+export type Command = AbortCommand | AbortBashCommand | AbortRetryCommand | AddMcpServersCommand | BashCommand | ClearQueueCommand | CloneCommand | CompactCommand | CycleModelCommand | CycleThinkingLevelCommand | ExportHtmlCommand | ExtensionUiResponseCommand | FollowUpCommand | ForkCommand | GetAvailableModelsCommand | GetAvailableThinkingLevelsCommand | GetCommandsCommand | GetEntriesCommand | GetForkMessagesCommand | GetLastAssistantTextCommand | GetLoginProvidersCommand | GetMcpServersCommand | GetMessagesCommand | GetSessionStatsCommand | GetStateCommand | GetTreeCommand | ImportSessionCommand | ListSessionsCommand | LoginCommand | LoginCancelCommand | LoginInputCommand | LoginWaitCommand | LogoutProviderCommand | NewSessionCommand | PromptCommand | SetAutoCompactionCommand | SetAutoRetryCommand | SetEventOptionsCommand | SetFollowUpModeCommand | SetModelCommand | SetSessionNameCommand | SetSteeringModeCommand | SetThinkingLevelCommand | SteerCommand | SwitchSessionCommand;
 
 /** Every command by its `type`: the input record and the successful response (`undefined` for a reply). */
 export interface CommandMap {
@@ -387,6 +436,7 @@ export interface CommandMap {
   get_entries: { command: GetEntriesCommand; response: GetEntriesResponse };
   get_fork_messages: { command: GetForkMessagesCommand; response: GetForkMessagesResponse };
   get_last_assistant_text: { command: GetLastAssistantTextCommand; response: GetLastAssistantTextResponse };
+  get_login_providers: { command: GetLoginProvidersCommand; response: GetLoginProvidersResponse };
   get_mcp_servers: { command: GetMcpServersCommand; response: GetMcpServersResponse };
   get_messages: { command: GetMessagesCommand; response: GetMessagesResponse };
   get_session_stats: { command: GetSessionStatsCommand; response: GetSessionStatsResponse };
@@ -394,6 +444,10 @@ export interface CommandMap {
   get_tree: { command: GetTreeCommand; response: GetTreeResponse };
   import_session: { command: ImportSessionCommand; response: ImportSessionResponse };
   list_sessions: { command: ListSessionsCommand; response: ListSessionsResponse };
+  login: { command: LoginCommand; response: LoginResponse };
+  login_cancel: { command: LoginCancelCommand; response: LoginCancelResponse };
+  login_input: { command: LoginInputCommand; response: LoginInputResponse };
+  login_wait: { command: LoginWaitCommand; response: LoginWaitResponse };
   logout_provider: { command: LogoutProviderCommand; response: LogoutProviderResponse };
   new_session: { command: NewSessionCommand; response: NewSessionResponse };
   prompt: { command: PromptCommand; response: PromptResponse };

@@ -193,6 +193,31 @@ export type ExtensionUiRequestEvent = {
   text: string;
 };
 
+/** A login started with `login` moved on: where to sign in, a step, or its end. */
+export type LoginUpdateEvent = {
+  type: "login_update";
+  /** The login (from the `login` response). */
+  loginId: string;
+  /** The provider being signed in to. */
+  provider: string;
+  /** auth_url / device_code: where to sign in; progress: a step; succeeded: the login is stored in auth.json; failed / cancelled: it ended without one. */
+  status: "auth_url" | "device_code" | "progress" | "succeeded" | "failed" | "cancelled";
+  /** auth_url: the address to open in a browser. */
+  url?: string;
+  /** auth_url: what to do there (and that a redirect URL may be pasted back). */
+  instructions?: string;
+  /** device_code: the code to enter. */
+  userCode?: string;
+  /** device_code: where to enter it. */
+  verificationUri?: string;
+  /** device_code: how often Atomic checks whether it was entered. */
+  intervalSeconds?: number;
+  /** device_code: how long the code is valid. */
+  expiresInSeconds?: number;
+  /** progress: the step; failed / cancelled: why. */
+  message?: string;
+};
+
 /** A message is complete. */
 export type MessageEndEvent = {
   type: "message_end";
@@ -409,4 +434,4 @@ export type TurnStartEvent = {
 };
 
 /** Every event, discriminated by `type`. */
-export type Event = AgentEndEvent | AgentSettledEvent | AgentStartEvent | AutoRetryEndEvent | AutoRetryStartEvent | BashExecutionUpdateEvent | CompactionEndEvent | CompactionStartEvent | EntryAppendedEvent | ExtensionErrorEvent | ExtensionUiRequestEvent | MessageEndEvent | MessageStartEvent | MessageUpdateEvent | QueueUpdateEvent | SessionInfoChangedEvent | SessionWriteErrorEvent | SummarizationRetryAttemptStartEvent | SummarizationRetryFinishedEvent | SummarizationRetryScheduledEvent | ThinkingLevelChangedEvent | ToolExecutionEndEvent | ToolExecutionStartEvent | ToolExecutionUpdateEvent | TurnEndEvent | TurnStartEvent;
+export type Event = AgentEndEvent | AgentSettledEvent | AgentStartEvent | AutoRetryEndEvent | AutoRetryStartEvent | BashExecutionUpdateEvent | CompactionEndEvent | CompactionStartEvent | EntryAppendedEvent | ExtensionErrorEvent | ExtensionUiRequestEvent | LoginUpdateEvent | MessageEndEvent | MessageStartEvent | MessageUpdateEvent | QueueUpdateEvent | SessionInfoChangedEvent | SessionWriteErrorEvent | SummarizationRetryAttemptStartEvent | SummarizationRetryFinishedEvent | SummarizationRetryScheduledEvent | ThinkingLevelChangedEvent | ToolExecutionEndEvent | ToolExecutionStartEvent | ToolExecutionUpdateEvent | TurnEndEvent | TurnStartEvent;

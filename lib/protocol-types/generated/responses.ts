@@ -326,6 +326,37 @@ export type GetLastAssistantTextResponse = {
   };
 };
 
+/** The successful response to `get_login_providers`. */
+export type GetLoginProvidersResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "get_login_providers";
+  /** The command succeeded. */
+  success: true;
+  data: {
+    /** In pi's order. */
+    providers: Array<{
+      /** The provider id (as in `set_model`). */
+      provider: string;
+      /** What the login signs in to. */
+      name: string;
+      /** Its methods; the first is the default. */
+      methods: Array<{
+        /** What `login` takes as `method`. */
+        id: "browser" | "copy_code" | "device_code";
+        /** What the method does, for a person. */
+        label: string;
+      }>;
+      /** auth.json holds a login for it. */
+      loggedIn: boolean;
+      /** When the stored access token stops being used (ms since the epoch); it is refreshed before then. */
+      expires?: number;
+    }>;
+  };
+};
+
 /** The successful response to `get_mcp_servers`. */
 export type GetMcpServersResponse = {
   /** Any string or number; echoed exactly in the command's response. */
@@ -369,9 +400,11 @@ export type GetMcpServersResponse = {
         toolName: string;
         /** The first line of the tool's description. */
         description?: string;
-        /** The tool's exposure: direct (offered to the model), codemode (called from codemode scripts), deferred (found with tool_search) or hidden. */
+        /** How the model reaches the tool now (deferred for a direct tool past the caps of settings mcp.directTools): direct (offered to the model), codemode (called from codemode scripts), deferred (found with tool_search) or hidden. */
         exposure: "direct" | "codemode" | "deferred" | "hidden";
-        /** Offered to the model: direct tools once listed, codemode and deferred ones once tool_search loaded them. */
+        /** True for a direct tool past the caps of settings mcp.directTools: the model finds it with tool_search (and codemode scripts call it). */
+        capped?: boolean;
+        /** Offered to the model: direct tools once listed, codemode and deferred ones (and capped direct ones) once tool_search loaded them. */
         loaded: boolean;
       }>;
     }>;
@@ -551,6 +584,90 @@ export type ListSessionsResponse = {
   data: {
     /** Newest first (by modified). */
     sessions: SessionInfo[];
+  };
+};
+
+/** The successful response to `login`. */
+export type LoginResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "login";
+  /** The command succeeded. */
+  success: true;
+  data: {
+    /** Names this login in `login_input`, `login_cancel` and `login_update` events. */
+    loginId: string;
+    /** The provider. */
+    provider: string;
+    /** The method used (browser, copy_code, device_code). */
+    method: string;
+    /** auth_url: open `url`; device_code: enter `userCode` at `verificationUri`. */
+    kind: "auth_url" | "device_code";
+    /** auth_url: the address to open in a browser. */
+    url?: string;
+    /** auth_url: what to do there (and that a redirect URL may be pasted back). */
+    instructions?: string;
+    /** device_code: the code to enter. */
+    userCode?: string;
+    /** device_code: where to enter it. */
+    verificationUri?: string;
+    /** device_code: how often Atomic checks whether it was entered. */
+    intervalSeconds?: number;
+    /** device_code: how long the code is valid. */
+    expiresInSeconds?: number;
+    /** True when the login also takes the redirect URL (or code) pasted through `login_input`: the fallback when the browser cannot reach this machine. */
+    acceptsInput: boolean;
+  };
+};
+
+/** The successful response to `login_cancel`. */
+export type LoginCancelResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "login_cancel";
+  /** The command succeeded. */
+  success: true;
+  data: {
+    /** A running login was stopped. */
+    cancelled: boolean;
+  };
+};
+
+/** The successful response to `login_input`. */
+export type LoginInputResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "login_input";
+  /** The command succeeded. */
+  success: true;
+  data: {
+    /** The provider now logged in to (its login is stored in auth.json). */
+    provider: string;
+    /** When the access token stops being used (ms since the epoch); it is refreshed before then. */
+    expires?: number;
+  };
+};
+
+/** The successful response to `login_wait`. */
+export type LoginWaitResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "login_wait";
+  /** The command succeeded. */
+  success: true;
+  data: {
+    /** The provider now logged in to (its login is stored in auth.json). */
+    provider: string;
+    /** When the access token stops being used (ms since the epoch); it is refreshed before then. */
+    expires?: number;
   };
 };
 
@@ -759,4 +876,4 @@ export type ErrorResponse = {
 };
 
 /** Every response: a command's success, or ErrorResponse. */
-export type Response = AbortResponse | AbortBashResponse | AbortRetryResponse | AddMcpServersResponse | BashResponse | ClearQueueResponse | CloneResponse | CompactResponse | CycleModelResponse | CycleThinkingLevelResponse | ExportHtmlResponse | FollowUpResponse | ForkResponse | GetAvailableModelsResponse | GetAvailableThinkingLevelsResponse | GetCommandsResponse | GetEntriesResponse | GetForkMessagesResponse | GetLastAssistantTextResponse | GetMcpServersResponse | GetMessagesResponse | GetSessionStatsResponse | GetStateResponse | GetTreeResponse | ImportSessionResponse | ListSessionsResponse | LogoutProviderResponse | NewSessionResponse | PromptResponse | SetAutoCompactionResponse | SetAutoRetryResponse | SetEventOptionsResponse | SetFollowUpModeResponse | SetModelResponse | SetSessionNameResponse | SetSteeringModeResponse | SetThinkingLevelResponse | SteerResponse | SwitchSessionResponse | ErrorResponse;
+export type Response = AbortResponse | AbortBashResponse | AbortRetryResponse | AddMcpServersResponse | BashResponse | ClearQueueResponse | CloneResponse | CompactResponse | CycleModelResponse | CycleThinkingLevelResponse | ExportHtmlResponse | FollowUpResponse | ForkResponse | GetAvailableModelsResponse | GetAvailableThinkingLevelsResponse | GetCommandsResponse | GetEntriesResponse | GetForkMessagesResponse | GetLastAssistantTextResponse | GetLoginProvidersResponse | GetMcpServersResponse | GetMessagesResponse | GetSessionStatsResponse | GetStateResponse | GetTreeResponse | ImportSessionResponse | ListSessionsResponse | LoginResponse | LoginCancelResponse | LoginInputResponse | LoginWaitResponse | LogoutProviderResponse | NewSessionResponse | PromptResponse | SetAutoCompactionResponse | SetAutoRetryResponse | SetEventOptionsResponse | SetFollowUpModeResponse | SetModelResponse | SetSessionNameResponse | SetSteeringModeResponse | SetThinkingLevelResponse | SteerResponse | SwitchSessionResponse | ErrorResponse;

@@ -151,7 +151,7 @@ export interface ProviderConfig {
   models?: ProviderModelConfig[];
   /** A stream function for a custom API: its events are Atomic's unified assistant events. */
   streamSimple?: (model: Model, context: Context, options?: SimpleStreamOptions) => AsyncIterable<import("../../../lib/llm/index.js").AssistantMessageEvent>;
-  /** Not supported (no /login in a headless agent): reported as an extension error. */
+  /** Not run by Atomic (`atomic login` covers pi's built-in providers): reported as an extension error. */
   oauth?: unknown;
 }
 

@@ -125,7 +125,7 @@ export interface ModelRegistryView {
   generateImages(...args: unknown[]): Promise<never>;
   getProviderAuthStatus(provider: string): { configured: boolean; source?: string; label?: string };
   getProviderDisplayName(provider: string): string;
-  /** Always false: Atomic has no OAuth logins. */
+  /** True when the model's provider is used through a stored OAuth login (`atomic login`, or pi's auth.json). */
   isUsingOAuth(model: Model): boolean;
   getError(): string | undefined;
 }

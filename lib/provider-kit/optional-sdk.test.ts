@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { BEDROCK_SDK, explainMissingSdk } from "./optional-sdk.js";
+import { explainMissingSdk, importOptionalSdk } from "./optional-sdk.js";
+
+const BEDROCK_SDK = "@anthropic-ai/bedrock-sdk";
+const CONVERSE_SDK = "@aws-sdk/client-bedrock-runtime";
 
 describe("a missing optional SDK", () => {
   it("says which package to install, for CommonJS and ESM resolution errors", () => {
@@ -16,5 +19,13 @@ describe("a missing optional SDK", () => {
     expect(explainMissingSdk(other, BEDROCK_SDK, "amazon-bedrock")).toBe(other);
     const failure = new Error("boom");
     expect(explainMissingSdk(failure, BEDROCK_SDK, "amazon-bedrock")).toBe(failure);
+  });
+
+  it("an adapter whose SDK is missing rejects with the instruction; one that loads resolves as is", async () => {
+    const missing = () => Promise.reject(Object.assign(new Error(`Cannot find package '${CONVERSE_SDK}' imported from /x/chunk.js`), { code: "ERR_MODULE_NOT_FOUND" }));
+    await expect(importOptionalSdk(missing, CONVERSE_SDK, "amazon-bedrock")).rejects.toThrow(
+      "The amazon-bedrock provider needs the optional package @aws-sdk/client-bedrock-runtime, which is not installed: run `npm install @aws-sdk/client-bedrock-runtime` in the project where atomic-agent is installed.",
+    );
+    await expect(importOptionalSdk(() => Promise.resolve(42), CONVERSE_SDK, "amazon-bedrock")).resolves.toBe(42);
   });
 });
