@@ -4,10 +4,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
+import { performance } from "node:perf_hooks";
 
 const WORDS = ["Hello", " from", " the", " bench", " server", "."];
 const SLOW_WORDS = 3_000;
 const SLOW_INTERVAL_MS = 4;
+const STAMPED_WORDS = 200;
+const STAMPED_INTERVAL_MS = 10;
+const FAST_WORDS = 4_000;
 
 export async function startFakeOpenAi() {
   let requests = 0;
@@ -25,6 +29,21 @@ export async function startFakeOpenAi() {
         res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: words, total_tokens: 10 + words } })}\n\n`);
         res.end("data: [DONE]\n\n");
       };
+      // `/stamped/...`: STAMPED_WORDS words, one every STAMPED_INTERVAL_MS, each the wall-clock ms it was
+      // sent at (" @1764950000123.456"): a client on this machine measures each event's delay.
+      if (req.url.startsWith("/stamped/")) {
+        let sent = 0;
+        const timer = setInterval(() => {
+          res.write(frame({ content: ` @${(performance.timeOrigin + performance.now()).toFixed(3)}` }));
+          if (++sent === STAMPED_WORDS) clearInterval(timer), finish(sent);
+        }, STAMPED_INTERVAL_MS);
+        return;
+      }
+      // `/fast/...`: FAST_WORDS words as fast as the socket takes them (a long answer's throughput).
+      if (req.url.startsWith("/fast/")) {
+        for (let i = 0; i < FAST_WORDS; i++) res.write(frame({ content: " word" }));
+        return finish(FAST_WORDS);
+      }
       // `/slow/...`: a long answer, one word every SLOW_INTERVAL_MS (an agent streaming for seconds).
       if (req.url.startsWith("/slow/")) {
         let sent = 0;

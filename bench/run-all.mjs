@@ -10,6 +10,8 @@ import { benchManyAgents } from "./many-agents.mjs";
 import { benchMcpCalls, benchMcpLoop, benchMcpStartup } from "./mcp.mjs";
 import { benchLongAnswer } from "./long-answer.mjs";
 import { benchSandbox } from "./sandbox.mjs";
+import { benchServe } from "./serve.mjs";
+import { benchServeWs } from "./serve-ws.mjs";
 import { benchSessionLoad } from "./session-load.mjs";
 import { benchSkills } from "./skills.mjs";
 import { benchStartup } from "./startup.mjs";
@@ -39,8 +41,10 @@ const results = {
   exportHtml: await benchExportHtml({ runs: 3 }),
   grep: await benchGrep({ runs: 5 }),
   manyAgents: await benchManyAgents({ agents: 100, processes: 100 }),
+  serveWs: await benchServeWs(),
   mcpStartup: await benchMcpStartup(21),
   mcpCalls: await benchMcpCalls(),
   mcpLoop: await benchMcpLoop(),
+  serve: await benchServe(),
 };
 console.log(JSON.stringify(results, null, 2));

@@ -7,6 +7,7 @@ import type { PluginDefinition } from "../kernel/index.js";
 import transportRpc from "../plugins/transport-rpc/index.js";
 import transportPrint from "../plugins/transport-print/index.js";
 import transportAcp from "../plugins/transport-acp/index.js";
+import transportServer from "../plugins/transport-server/index.js";
 import eventOptions from "../plugins/event-options/index.js";
 import settings from "../plugins/settings/index.js";
 import agent from "../plugins/agent/index.js";
@@ -41,6 +42,7 @@ export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [
   transportRpc,
   transportPrint,
   transportAcp,
+  transportServer,
   eventOptions,
   settings,
   agent,

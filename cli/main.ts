@@ -29,6 +29,7 @@ const LOGIN_CLI = new URL("../plugins/login/cli.js", import.meta.url).href;
 const MCP_CLI = new URL("../plugins/mcp/cli.js", import.meta.url).href;
 const MODELS_CLI = new URL("../plugins/provider-catalog/update-cli.js", import.meta.url).href;
 const PACKAGES_CLI = new URL("../plugins/packages/cli.js", import.meta.url).href;
+const BRIDGE_CLI = new URL("../plugins/transport-server/bridge.js", import.meta.url).href;
 /** pi's package commands (plugins/packages/cli.ts). */
 const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "list", "update"]);
 // The package's compiled root (dist/): its index.js is what user code imports as `atomic-agent`.
@@ -65,8 +66,12 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   if (argv[0] === "mcp") return runSubcommand(MCP_CLI, "runMcpCommand", argv.slice(1));
   if (argv[0] === "models") return runSubcommand(MODELS_CLI, "runModelsCommand", argv.slice(1));
   if (argv[0] !== undefined && PACKAGE_COMMANDS.has(argv[0])) return runSubcommand(PACKAGES_CLI, "runPackagesCommand", argv);
+  // --mode rpc through a running server: a relay, no agent of its own to boot.
+  if (argv.some((arg) => arg === "--connect" || arg.startsWith("--connect="))) return runSubcommand(BRIDGE_CLI, "runBridge", argv);
   const subcommand = argv[0] === "schema" ? "schema" : undefined;
   if (subcommand) argv = argv.slice(1);
+  // `atomic serve [...]` is the transport of that name (settings `mode: "serve"` picks it too).
+  if (argv[0] === "serve") argv = ["--mode", "serve", ...argv.slice(1)];
   // Claimed before any user plugin is imported: nothing else can write protocol noise.
   const stdout = claimStdout();
   if (argv[0] === "config" && !subcommand) return runConfig(argv.slice(1), stdout);
@@ -120,8 +125,12 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     }
     let signalCode: number | undefined;
     for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES)) {
-      process.once(signal, () => {
-        signalCode ??= code;
+      // \`on\`, not \`once\`: signal-exit (proper-lockfile's) re-raises a signal it finds no other
+      // listener for, which killed the process mid-teardown once a lock had been taken.
+      process.on(signal, () => {
+        // A second signal while teardown runs: leave now.
+        if (signalCode !== undefined) process.exit(signalCode);
+        signalCode = code;
         void host.shutdown("signal");
       });
     }

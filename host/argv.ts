@@ -17,6 +17,7 @@ export const CORE_FLAGS: readonly FlagSpec[] = [
   { name: "--approve", key: "approve", description: "Trust this project for this run: its .atomic/extensions load and its execution settings apply." },
   { name: "--help", alias: "-h", key: "help", description: "Show this help." },
   { name: "--version", alias: "-v", key: "version", description: "Print the version." },
+  { name: "--verbose", key: "verbose", description: "Also show on stderr what is otherwise only logged: MCP servers' own stderr (always in <agent dir>/mcp.log)." },
 ];
 
 /**
@@ -28,7 +29,6 @@ export const TERMINAL_UI_FLAGS: readonly FlagSpec[] = [
   { name: "--theme", key: "ignoredTheme", value: "<path>", repeatable: true, description: "pi's terminal UI option: accepted and ignored." },
   { name: "--use-theme", key: "ignoredUseTheme", value: "<name>", description: "pi's terminal UI option: accepted and ignored." },
   { name: "--tui-mode", key: "ignoredTuiMode", value: "<mode>", description: "pi's terminal UI option: accepted and ignored." },
-  { name: "--verbose", key: "ignoredVerbose", description: "pi's terminal UI option: accepted and ignored." },
 ];
 
 /** The one stderr line for the terminal-UI options given, or undefined when none was. */

@@ -6,7 +6,6 @@
  */
 import {
   createStderrLogger,
-  deepMerge,
   ErrorCode,
   isTrustedProject,
   Kernel,
@@ -26,6 +25,7 @@ import { resolve } from "node:path";
 import { composeFlags, flagHelp, ignoredFlagsNotice, parseFlags, UnknownOptionError } from "./argv.js";
 import { PluginLoader, type LoaderOptions } from "./loader.js";
 import { HostRuntime } from "./runtime.js";
+import { siblingHostOptions } from "./sibling.js";
 import { Scheduler } from "./scheduler.js";
 import { checkSettingsFile, composeSettings, readRawSettings, resolveSettings, unknownSettingsOf, type RawSettingsFile } from "./settings-files.js";
 
@@ -55,6 +55,8 @@ export interface HostOptions {
    * (ACP's `session/new`) is trusted only by the user's settings. Default: this host's `cwd`.
    */
   approvedFolder?: string;
+  /** Whether the client can answer extension UI dialogs; default what the transport of the mode declares. */
+  dialogs?: boolean;
   /**
    * What this host shares with others of the process (extension modules, MCP connections,
    * workers, file caches: see `k.shared`). Default: a scope of its own, which its siblings share.
@@ -126,42 +128,32 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
       const kernel = new Kernel({ config, log, flags: composedFlags, shared: scope.holder(), ...(options.applyTimeoutMs ? { applyTimeoutMs: options.applyTimeoutMs } : {}) });
       try {
         await kernel.use(definitions);
+        // Transports are registered now: extensions (booting next) ask whether dialogs have a client.
+        config.dialogs = options.dialogs ?? kernel.transports.get(cli.mode || config.settings.mode || "rpc")?.definition.dialogs === true;
         const lateFlags = () => [...flags, ...kernel.lateFlags.map((entry) => entry.flag)];
         // Values of flags extensions registered while loading, before the startup choices and
         // session_start read them (pi.getFlag in a session_start handler); still unknown: below.
         if (parsed.unknown.length > 0)
-          kernel.hookRegistry.viewFor("host").boot_configure.tap({ name: "host", order: "pre" }, () => void Object.assign(cli, parseFlags(argv, lateFlags()).values));
+          kernel.hookRegistry.viewFor("host").boot_configure.tap({ name: "host", order: "pre" }, () => void Object.assign(cli, parseFlags(argv, lateFlags()).values, options.cli));
         await kernel.boot();
-        if (parsed.unknown.length > 0) checkLateFlags(argv, lateFlags(), cli);
+        if (parsed.unknown.length > 0) checkLateFlags(argv, lateFlags(), cli, options.cli);
       } catch (error) {
         // A boot that fails gives back what it took of the shared scope (siblings keep theirs).
         await kernel.shared.releaseAll().catch(() => undefined);
         throw error;
       }
-      // A sibling reuses the loaded definitions (user plugins included): nothing is imported twice.
-      const openSibling = (sibling: SiblingOptions) => {
-        const settings = sibling.settings ? deepMerge(options.settings ?? {}, sibling.settings) : options.settings;
-        const next = {
-          ...options,
-          cwd: sibling.cwd,
-          plugins: definitions,
-          userPlugins: false,
-          approvedFolder: options.approvedFolder ?? options.cwd,
-          scope,
-          ...(settings ? { settings } : {}),
-        };
-        return prepareHost(next).then((prepared) => prepared.boot());
-      };
+      const openSibling = (sibling: SiblingOptions) => prepareHost(siblingHostOptions({ ...options, scope }, definitions, sibling)).then((next) => next.boot());
       return new HostRuntime(kernel, new Scheduler(kernel.commands, log, () => kernel.events.drain()), openSibling);
     },
   };
 }
 
 /** Flags extensions registered while loading: re-parse argv with them; anything still unknown is a usage error. */
-function checkLateFlags(argv: readonly string[], flags: readonly FlagSpec[], cli: Record<string, unknown>): void {
+function checkLateFlags(argv: readonly string[], flags: readonly FlagSpec[], cli: Record<string, unknown>, given: HostOptions["cli"]): void {
   const reparsed = parseFlags(argv, flags);
   if (reparsed.unknown.length > 0) throw new UnknownOptionError(reparsed.unknown[0]!);
-  Object.assign(cli, reparsed.values, { positionals: reparsed.positionals });
+  // Options the caller gave (an embedder's, a sibling's own) still win over argv.
+  Object.assign(cli, reparsed.values, given, { positionals: reparsed.positionals });
 }
 
 function userPluginSpecs(file: RawSettingsFile): string[] {

@@ -99,6 +99,10 @@ export function protocolSchema(source: ProtocolSource): JsonSchema {
       command: z.string().meta({ description: 'The command that failed ("parse" or "unknown" for a line that is not a command).' }),
       success: z.literal(false).meta({ description: "The command failed." }),
       error: z.string().meta({ description: "What went wrong, for people and for matching." }),
+      code: z.string().optional().meta({
+        description:
+          "`atomic serve` only: a stable code for a failure the server answered itself: unknown_agent, missing_agent, session_in_use, limit_reached, server_overloaded, unauthorized, not_attached, shutting_down, invalid_request.",
+      }),
     })
     .meta({ description: 'Any failed command; `command` is "parse" for a line that is not JSON and "unknown" for a record without a string `type`.' });
 

@@ -57,8 +57,8 @@ export class HostRuntime implements TransportHost, EmbeddedHost {
    * Listens to every outward event; returns the unsubscribe function. The first listener also
    * gets the events emitted during boot (the transport: so the client sees them).
    */
-  subscribe(listener: EventListener): () => void {
-    return this.kernel.events.subscribe(listener, { replay: true });
+  subscribe(listener: EventListener, options: { replay?: boolean } = {}): () => void {
+    return this.kernel.events.subscribe(listener, { replay: options.replay ?? true });
   }
 
   submit(record: unknown, options: SubmitOptions): Promise<void> {

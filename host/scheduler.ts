@@ -63,9 +63,10 @@ export class Scheduler {
         if (answers)
           options.respond(withId(id, data === undefined ? { type: "response", command: type, success: true } : { type: "response", command: type, success: true, data }));
       } catch (error) {
-        const message = toKernelError(error).message;
-        if (answers) options.respond(failure(id, type, message));
-        else this.#log.warn(`Ignored ${type}: ${message}`);
+        const coded = toKernelError(error);
+        if (!answers) return this.#log.warn(`Ignored ${type}: ${coded.message}`);
+        options.failed?.(coded);
+        options.respond(failure(id, type, coded.message));
       }
     };
     return immediate ? this.#track(run()) : this.#ordinaryTask(run);

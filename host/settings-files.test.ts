@@ -98,6 +98,9 @@ describe("settings composed from their owners", () => {
     const d = dirs();
     writeFileSync(d.project, "{ nope");
     await expect(readRawSettings(d.project)).rejects.toThrow(`Invalid JSON in settings file ${d.project}`);
+    // Where, as an editor shows it: line and column, not a character position.
+    writeFileSync(d.project, '{\n  "mode": "rpc",\n}\n');
+    await expect(readRawSettings(d.project)).rejects.toThrow(/^Invalid JSON in settings file .+: [^(]+ at line 3, column 1$/);
     writeFileSync(d.project, "[1]");
     await expect(readRawSettings(d.project)).rejects.toThrow(`Invalid settings file ${d.project}: expected a JSON object`);
   });

@@ -20,6 +20,7 @@ import {
   type SettingSource,
   type SettingSpec,
 } from "../kernel/index.js";
+import { describeJsonError } from "../lib/json-error/index.js";
 import { unknownSettings } from "./unknown-settings.js";
 
 /** Keys the host itself reads (transport choice, plugin paths, trust). */
@@ -81,7 +82,7 @@ export async function readRawSettings(path: string): Promise<RawSettingsFile> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new KernelError(ErrorCode.CONFIG_INVALID, `Invalid JSON in settings file ${path}: ${(error as Error).message}`);
+    throw new KernelError(ErrorCode.CONFIG_INVALID, `Invalid JSON in settings file ${path}: ${describeJsonError(text, error)}`);
   }
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
     throw new KernelError(ErrorCode.CONFIG_INVALID, `Invalid settings file ${path}: expected a JSON object`);

@@ -25,6 +25,8 @@ export interface CliOptions {
   approve?: boolean;
   help?: boolean;
   version?: boolean;
+  /** `--verbose`: also show on stderr what is otherwise only logged to files. */
+  verbose?: boolean;
   /** Non-flag arguments, in order. */
   positionals: string[];
 }
@@ -48,6 +50,12 @@ export interface KernelConfig {
   settingsLayers?: { user: Readonly<Record<string, unknown>>; project: Readonly<Record<string, unknown>>; override?: Readonly<Record<string, unknown>> };
   /** Where Atomic itself is installed (the package root): bundled assets live under it. */
   installDir?: string;
+  /**
+   * The client of this host can answer extension UI dialogs: what the serving transport declares
+   * (`TransportDefinition.dialogs`), or what the opener of a sibling says. Set by the host once
+   * every plugin has applied (transports are registered then), before the boot phases.
+   */
+  dialogs?: boolean;
 }
 
 export function resolveAgentDir(env: NodeJS.ProcessEnv = process.env): string {

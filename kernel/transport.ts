@@ -4,6 +4,7 @@
  * (`--mode`, settings `mode`); plugins offer them with `k.registerTransport`.
  */
 import type { CommandSource } from "./commands.js";
+import type { KernelError } from "./errors.js";
 import type { ShutdownReason } from "./hooks.js";
 import type { KernelConfig } from "./config.js";
 import type { EventBus, EventListener } from "./events.js";
@@ -19,6 +20,8 @@ export interface SubmitOptions {
   source: CommandSource;
   /** Called once with the record's response; never for a reply such as `extension_ui_response`. */
   respond(response: Response): void;
+  /** Called just before `respond` when the command failed, with its coded error (for a transport that reports codes). */
+  failed?(error: KernelError): void;
 }
 
 /**
@@ -30,18 +33,46 @@ export interface EmbeddedHost {
   /** Submits a command and resolves with its response (`undefined` for a reply such as `extension_ui_response`). */
   send(record: unknown, source?: CommandSource): Promise<Response | undefined>;
   submit(record: unknown, options: SubmitOptions): Promise<void>;
-  /** Listens to every outward event; returns the unsubscribe function. */
-  subscribe(listener: EventListener): () => void;
+  /** Answers an input that could not be decoded, in arrival order with the rest (a server relaying a client's line). */
+  reject(response: Response, options: Pick<SubmitOptions, "respond">): void;
+  /**
+   * Listens to every outward event; returns the unsubscribe function. The boot's events go to the
+   * first listener that does not pass `replay: false` (an internal listener passes it, so the
+   * embedder's own first listener still gets them).
+   */
+  subscribe(listener: EventListener, options?: { replay?: boolean }): () => void;
   shutdown(reason: ShutdownReason): Promise<void>;
   readonly closing: Promise<ShutdownReason>;
 }
 
-/** What a sibling host may differ in: its working folder, hence its project settings and data. */
+/**
+ * What a sibling host may differ in: its working folder (hence its project settings and data)
+ * and what one agent chooses for itself. What the launch chose to reopen (`--continue`, `--fork`,
+ * ...) never carries over: a sibling starts afresh unless `resume` names what to open.
+ */
 export interface SiblingOptions {
   cwd: string;
+  /** As `--provider`, for this agent only. */
+  provider?: string;
+  /** As `--model` (`provider/id`, an id or a pattern, optional `:<thinking>`). */
+  model?: string;
+  /** As `--thinking`. */
+  thinkingLevel?: string;
+  /** A stored conversation to open: its id (or an id prefix) or its file path. */
+  resume?: string;
+  /** Without `resume`: the id to open in that folder, or to give a new conversation (pi's flag of that name). */
+  sessionId?: string;
+  /** In memory only, nothing written (undefined: as the launch was started). */
+  noSession?: boolean;
+  /** Where this agent's diagnostics go (e.g. a logger that names the agent); default the launch's. */
+  log?: Logger;
+  /** Whether this agent's client can answer extension UI dialogs; default what the serving transport declares. */
+  dialogs?: boolean;
+  /** Values of any plugin's flags for this agent only (keys of `CliOptions`, e.g. `name`), laid over the launch's. */
+  flags?: Record<string, unknown>;
   /**
    * Settings laid over the files for this sibling only (what the client that opened it asked
-   * for, e.g. through ACP's `_meta`), over the parent's own overrides.
+   * for, e.g. through ACP's `_meta`, or the sandbox policy of `agent_open`), over the parent's own overrides.
    */
   settings?: Record<string, unknown>;
 }
@@ -75,6 +106,12 @@ export interface TransportDefinition {
   description: string;
   /** Positional command-line arguments are prompts (print/JSON modes); elsewhere they are a usage error. */
   acceptsPrompts?: boolean;
+  /**
+   * Its client can answer extension UI dialogs (`extension_ui_request` / `extension_ui_response`,
+   * or a form of its own as ACP's permission requests). Without it, `ctx.hasUI` is false and
+   * dialogs resolve with their defaults at once.
+   */
+  dialogs?: boolean;
   /** Runs until the input ends or teardown; resolves with the process exit code. */
   serve(host: TransportHost): Promise<number>;
 }

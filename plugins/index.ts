@@ -53,3 +53,5 @@ export type {} from "./skills/index.js";
 export type {} from "./slash-commands/api.js";
 export type {} from "./tools/active-tools.js";
 export type {} from "./transport-print/index.js";
+export type {} from "./transport-server/index.js";
+export type {} from "./transport-server/settings.js";

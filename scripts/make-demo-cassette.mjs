@@ -43,9 +43,14 @@ text(0, "This is Atomic's offline replay model: it plays back recorded answers a
 tool(1, "call_demo_look", "bash", { command: "ls" });
 lines.push({ type: "done", reason: "toolUse", usage: { input: 398, output: 41 } });
 lines.push({ type: "turn" });
-text(
-  0,
-  "That is what this folder holds; nothing in it was changed. Ask me to create a notes file to see a tool write one, or choose a real model: `atomic --list-models` shows them and which have a key.",
-);
+lines.push({ type: "text_start", contentIndex: 0 });
+lines.push({ type: "text_delta", contentIndex: 0, delta: "This folder holds:" });
+// The listing itself: a recording cannot know what `ls` prints in the user's folder.
+lines.push({ type: "quote_tool_result", contentIndex: 0 });
+for (const w of words(
+  "Nothing in it was changed. Ask me to create a notes file to see a tool write one, or choose a real model: `atomic --list-models` shows them and which have a key.",
+))
+  lines.push({ type: "text_delta", contentIndex: 0, delta: w });
+lines.push({ type: "text_end", contentIndex: 0 });
 lines.push({ type: "done", reason: "stop", usage: { input: 520, output: 44 } });
 writeFileSync(new URL("../plugins/provider-replay/cassettes/demo.jsonl", import.meta.url), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");

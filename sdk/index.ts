@@ -10,9 +10,11 @@ import { createHost } from "../host/index.js";
 import { createStderrLogger, resolveAgentDir, type EmbeddedHost, type Logger, type PluginDefinition, type Settings } from "../kernel/index.js";
 import { BUILTIN_MODULES, BUILTIN_PLUGINS } from "../cli/builtins.js";
 import { checkAgentDir, checkCwd, installPaths } from "./install.js";
+import { awaitableHelpers, type AwaitableHelpers } from "./awaitable.js";
 
 export type * from "../lib/protocol-types/index.js";
 export type { Logger, PluginDefinition, Settings } from "../kernel/index.js";
+export { AgentCommandError, AgentRunError, type AwaitableHelpers, type PromptOptions, type PromptResult } from "./awaitable.js";
 
 export interface CreateAgentOptions {
   /** The working folder the agent's tools act in (default: `process.cwd()`). */
@@ -44,7 +46,11 @@ export interface CreateAgentOptions {
 /** Every event of the built-in plugins; a user plugin's own events arrive too, with their own `type`. */
 export type AgentEvent = Event;
 
-export interface Agent {
+/**
+ * One agent: `send`/`subscribe` speak the protocol as RPC does; the awaitable helpers
+ * (`prompt`, `steer`, `followUp`, `abort`, `waitForIdle`, ...) are built on them.
+ */
+export interface Agent extends AwaitableHelpers {
   readonly cwd: string;
   readonly agentDir: string;
   /**
@@ -56,7 +62,10 @@ export interface Agent {
   send<T extends string>(command: ExtraCommand<T>): Promise<Response | undefined>;
   /** Every event, in order, from now on; returns the unsubscribe function. */
   subscribe(listener: (event: AgentEvent) => void): () => void;
-  /** Aborts the run, answers what was sent, flushes the session; later calls share the first. */
+  /**
+   * Aborts the run, answers what was sent, flushes the session; later calls share the first. A
+   * helper still waiting for the run to settle rejects.
+   */
   dispose(): Promise<void>;
 }
 
@@ -97,12 +106,23 @@ function cliOptions(options: CreateAgentOptions): Record<string, unknown> {
 
 function embeddedAgent(host: EmbeddedHost, cwd: string, agentDir: string): Agent {
   let disposed: Promise<void> | undefined;
+  const send = (command: unknown) => host.send(command, "sdk") as Promise<Response | undefined>;
+  const awaitable = awaitableHelpers(send, (listener) => host.subscribe(listener as (event: unknown) => void, { replay: false }));
+  const dispose = async () => {
+    await host.shutdown("exit");
+    awaitable.failPending(new Error("The agent was disposed before the run settled"));
+  };
   return {
     cwd,
     agentDir,
-    send: ((command: unknown) => host.send(command, "sdk")) as Agent["send"],
+    ...awaitable.helpers,
+    send: (async (command: unknown) => {
+      const response = await send(command);
+      awaitable.observe(response);
+      return response;
+    }) as Agent["send"],
     subscribe: (listener) => host.subscribe(listener as (event: unknown) => void),
-    dispose: () => (disposed ??= host.shutdown("exit")),
+    dispose: () => (disposed ??= dispose()),
   };
 }
 

@@ -5,12 +5,15 @@
  * thinking levels, extension dialogs become permission requests, and bad input gets JSON-RPC
  * errors.
  */
+import { spawn } from "node:child_process";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeModelsJson, type RecordedRequest } from "./fake-llm/server.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { AcpAgent } from "./helpers/acp-client.js";
+import { runCli } from "./helpers/run-cli.js";
+import { CLI } from "./helpers/rpc-client.js";
 import { tempDir } from "./helpers/temp.js";
 
 const UI_DIALOG = resolve(import.meta.dirname, "fixtures/ui-dialog.ts");
@@ -139,6 +142,33 @@ describe("ACP: sessions", () => {
     expect(await again.prompt(a.sessionId, "and now")).toEqual({ stopReason: "end_turn" });
     expect((fake.requests.at(-1)!.body.messages as { role: string }[]).filter((m) => m.role === "user")).toHaveLength(2);
     await expect(again.agent.request("session/load", { sessionId: "no-such-session", cwd: cwdA, mcpServers: [] })).rejects.toMatchObject({ code: -32002 });
+  });
+
+  it("requests read before input ends are answered before the agent exits (initialize, then session/new with EOF right after)", async () => {
+    const cwd = tempDir("atomic-cwd-");
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } };
+    const first = await runCli(["--mode", "acp", "--no-session"], { cwd, agentDir: tempDir("atomic-acp-eof-"), input: `${JSON.stringify(initialize)}\n` });
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout.split("\n")[0]!)).toMatchObject({ id: 1, result: { protocolVersion: 1 } });
+
+    // Raw lines: the client sends session/new after initialize's answer, then closes its end at once.
+    const child = spawn(process.execPath, [CLI, "--mode", "acp", "--no-session"], {
+      cwd,
+      env: { ...process.env, ...NO_KEYS, ATOMIC_CODING_AGENT_DIR: tempDir("atomic-acp-eof-") },
+    });
+    let stdout = "";
+    const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('"id":1,')) child.stdin.end(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd, mcpServers: [] } })}\n`);
+    });
+    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    expect(await exited).toBe(0);
+    const answers = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id?: number; result?: unknown });
+    expect(answers.find((answer) => answer.id === 2)?.result).toMatchObject({ sessionId: expect.any(String) });
   });
 
   it('settings "mode": "acp" serves ACP without --mode', async () => {

@@ -272,7 +272,7 @@ describe("flags pi has and Atomic does not, conflicts and unknown flags", () => 
     const { agentDir, cwd } = folders();
     const run = await runCli(["--help"], { agentDir, cwd });
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("  --no-themes, --theme, --use-theme, --tui-mode, --verbose: pi's terminal-UI options, accepted and ignored.");
+    expect(run.stdout).toContain("  --no-themes, --theme, --use-theme, --tui-mode: pi's terminal-UI options, accepted and ignored.");
     for (const flag of [
       "--continue, -c",
       "--resume, -r",

@@ -8,28 +8,35 @@ import { RpcClient } from "../client/index.js";
 import { writeModelsJson } from "./fake-llm/server.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { CLI } from "./helpers/rpc-client.js";
+import { ServerProcess } from "./helpers/server.js";
+import { viaServer } from "./helpers/via-server.js";
 import { tempDir } from "./helpers/temp.js";
 import { NODE } from "./helpers/node.js";
 
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
 const fake = useFakeLlm();
 const clients: RpcClient[] = [];
+const servers: ServerProcess[] = [];
 
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.stop()));
+  await Promise.all(servers.splice(0).map((server) => server.stop()));
 });
 
 async function started(options: { settings?: object; args?: string[] } = {}): Promise<RpcClient> {
   const agentDir = tempDir("atomic-agent-");
   await writeModelsJson(agentDir, fake.url);
   if (options.settings) (await import("node:fs")).writeFileSync(`${agentDir}/settings.json`, JSON.stringify(options.settings));
+  // Through a server (test/client.via-server.e2e.test.ts): the same client, given `--connect` as more arguments.
+  const server = viaServer() ? await ServerProcess.start({ agentDir, args: options.args ?? [], env: NO_KEYS }) : undefined;
+  if (server) servers.push(server);
   const client = new RpcClient({
     cliPath: CLI,
     nodePath: NODE,
     cwd: tempDir("atomic-cwd-"),
     env: { ...NO_KEYS, ATOMIC_CODING_AGENT_DIR: agentDir },
     model: "fake-openai/fake-1",
-    args: ["--no-session", ...(options.args ?? [])],
+    args: ["--no-session", ...(server ? ["--connect", `unix:${server.socket}`, "--close-on-exit"] : (options.args ?? []))],
   });
   clients.push(client);
   await client.start();

@@ -179,5 +179,15 @@ describe("codemode", () => {
     const offered = fake.requests[before]!.body.tools as { function: { name: string; description: string } }[];
     expect(offered.map((tool) => tool.function.name)).toEqual(["codemode"]);
     expect(offered[0]!.function.description).toContain("### `read`");
+    // The system prompt names only the declared tools (pi's hidden declarations); "on" names them all.
+    expect(systemPrompt(fake.requests[before]!.body)).toMatch(/Available tools:\n- codemode: [^\n]*\n\n/);
+    expect(systemPrompt(fake.requests[0]!.body)).toMatch(/Available tools:\n- read: [\s\S]*\n- codemode: /);
   }, 60_000);
 });
+
+/** The system message of an OpenAI chat request body. */
+function systemPrompt(body: Record<string, unknown>): string {
+  const messages = body.messages as { role: string; content: unknown }[];
+  const system = messages.find((message) => message.role === "system" || message.role === "developer");
+  return typeof system?.content === "string" ? system.content : JSON.stringify(system?.content ?? "");
+}

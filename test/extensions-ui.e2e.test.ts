@@ -1,8 +1,9 @@
 /**
  * The extension UI sub-protocol over the built CLI: each dialog's round trip (answer, cancel, a
  * reply of the wrong type), timeouts (auto-resolved, the late reply ignored with one stderr
- * line and nothing on stdout), replies answered on the immediate lane while the dialog's command
- * holds the ordinary one, and teardown cancelling a dialog nobody answered.
+ * line and nothing on stdout; the dialog's end announced as `extension_ui_resolved`), replies
+ * answered on the immediate lane while the dialog's command holds the ordinary one, and teardown
+ * cancelling a dialog nobody answered.
  */
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -82,6 +83,7 @@ describe("extension UI dialogs over RPC", () => {
       const { request, outcome: got } = await roundTrip(c, command, method, undefined);
       expect(request.timeout).toBe(150);
       expect(got).toBe(outcome);
+      expect(c.records.filter((r) => r.type === "extension_ui_resolved" && r.id === request.id)).toEqual([{ type: "extension_ui_resolved", id: request.id, reason: "timeout" }]);
       const before = c.records.length;
       c.send({ type: "extension_ui_response", id: request.id, value: "late", confirmed: true });
       await c.ok({ type: "get_state" });
@@ -111,7 +113,8 @@ describe("extension UI dialogs over RPC", () => {
     await uiRequest(c, "confirm", from);
     const { code } = await c.close();
     expect(code).toBe(0);
-    expect(c.records.slice(from).map((r) => r.type)).toEqual(["extension_ui_request", "extension_ui_request", "response"]);
+    expect(c.records.slice(from).map((r) => r.type)).toEqual(["extension_ui_request", "extension_ui_resolved", "extension_ui_request", "response"]);
+    expect(c.records[from + 1]).toMatchObject({ id: c.records[from]!.id, reason: "aborted" });
     expect(c.records.at(-2)).toMatchObject({ method: "notify", message: "confirm=false" });
   });
 });

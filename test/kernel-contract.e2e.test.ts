@@ -38,18 +38,18 @@ function start(options: { args?: string[]; settings?: Record<string, unknown>; p
 }
 
 describe("settings are written safely", () => {
-  it("set_model with an unparsable settings.json fails naming the file and changes nothing", async () => {
+  it("set_thinking_level with an unparsable settings.json fails naming the file and changes nothing", async () => {
     const c = start();
     const before = await c.ok({ type: "get_state" });
     const file = join(c.agentDir, "settings.json");
     writeFileSync(file, '{"defaultProvider": "anthropic",');
-    const response = await c.request({ type: "set_model", provider: "openai", modelId: "gpt-5.4" });
+    const response = await c.request({ type: "set_thinking_level", level: "high" });
     expect(response).toMatchObject({ success: false, error: expect.stringContaining(`Cannot update ${file}: it is not valid JSON`) });
     expect(readFileSync(file, "utf8")).toBe('{"defaultProvider": "anthropic",');
-    expect((await c.ok({ type: "get_state" })).model).toEqual(before.model);
+    expect((await c.ok({ type: "get_state" })).thinkingLevel).toEqual(before.thinkingLevel);
     writeFileSync(file, '{"theme": "dark"}');
-    await c.ok({ type: "set_model", provider: "openai", modelId: "gpt-5.4" });
-    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ theme: "dark", defaultProvider: "openai", defaultModel: "gpt-5.4" });
+    await c.ok({ type: "set_thinking_level", level: "high" });
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ theme: "dark", defaultThinkingLevel: "high" });
   });
 
   it("a pi settings file with `transport: auto` starts normally", async () => {

@@ -153,6 +153,12 @@ describe("npm packages, from a loopback registry", () => {
     await registry.publish(
       makePackage(join(root, "src-2"), { name: "@demo/pi-tools", version: "1.1.0", pi: { extensions: ["./index.ts"] }, files: { "index.ts": command("npm-two") } }),
     );
+    // Offline (pi's PI_OFFLINE, or ATOMIC_OFFLINE): update runs no npm and says so (issue 39, item 8).
+    for (const offline of [{ PI_OFFLINE: "1" }, { ATOMIC_OFFLINE: "true" }]) {
+      const skipped = await runCli(["update", "npm:@demo/pi-tools"], { cwd: root, agentDir, env: { ...env, ...offline }, timeoutMs: 90_000 });
+      expect(skipped.stdout).toBe(`Skipped package updates (offline mode: ${Object.keys(offline)[0]} is set)\n`);
+      expect((await commandsOf(agentDir, root, [], env)).names).toEqual(["npm-one", "skill:npm-skill"]);
+    }
     const updated = await runCli(["update", "npm:@demo/pi-tools"], { cwd: root, agentDir, env, timeoutMs: 90_000 });
     expect(updated.stdout).toBe("npm:@demo/pi-tools: 1.0.0 -> 1.1.0\n");
     expect((await commandsOf(agentDir, root, [], env)).names).toEqual(["npm-two"]);

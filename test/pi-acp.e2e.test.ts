@@ -14,19 +14,22 @@ import { writeModelsJson } from "./fake-llm/server.js";
 import { AcpAgent, type Update } from "./helpers/acp-client.js";
 import { PI_16 } from "./helpers/pi-side-by-side.js";
 import { pathWithoutPi, piShim, type PiShim } from "./helpers/pi-shim.js";
+import { ServerProcess } from "./helpers/server.js";
 import { tempDir } from "./helpers/temp.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
+import { viaServer } from "./helpers/via-server.js";
 
 const PI_ACP = createRequire(import.meta.url).resolve("pi-acp");
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
 const fake = useFakeLlm();
-const running: { agent: AcpAgent; shim: PiShim }[] = [];
+const running: { agent: AcpAgent; shim: PiShim; server?: ServerProcess | undefined }[] = [];
 
 afterEach(async () => {
-  for (const { agent, shim } of running.splice(0)) {
+  for (const { agent, shim, server } of running.splice(0)) {
     await agent.close();
     // pi-acp ends its pi processes with SIGTERM as it exits; Atomic's teardown is then over too.
     await shim.settle();
+    await server?.stop();
   }
   fake.setDefault({ text: "ok" });
 });
@@ -46,7 +49,9 @@ async function startPiAcp(pi?: { node: string }): Promise<{ agent: AcpAgent; shi
   // pi-acp's own setting: no "startup info" block (it would run `pi --version` and `npm view` for it).
   writeFileSync(join(piAgentDir, "settings.json"), JSON.stringify({ quietStartup: true, ...(pi ? MODEL : {}) }));
   if (pi) await writeModelsJson(piAgentDir, fake.url);
-  const shim = pi ? piShim(pi.node, join(PI_16, "dist/bundle/cli.js")) : piShim();
+  // Through a server (test/pi-acp.via-server.e2e.test.ts): each `pi` pi-acp starts is a bridge to one agent of it.
+  const server = !pi && viaServer() ? await ServerProcess.start({ agentDir, settings: MODEL, args: [], env: NO_KEYS }) : undefined;
+  const shim = pi ? piShim(pi.node, [], join(PI_16, "dist/bundle/cli.js")) : piShim(undefined, server ? ["--connect", `unix:${server.socket}`, "--close-on-exit"] : []);
   const agent = new AcpAgent({
     program: [process.execPath, PI_ACP],
     args: [],
@@ -55,7 +60,7 @@ async function startPiAcp(pi?: { node: string }): Promise<{ agent: AcpAgent; shi
     settings: MODEL,
     env: { ...NO_KEYS, PI_ACP_PI_COMMAND: shim.command, PI_CODING_AGENT_DIR: piAgentDir, HOME: piHome, PATH: pathWithoutPi(), PI_OFFLINE: "1", PI_TELEMETRY: "0" },
   });
-  running.push({ agent, shim });
+  running.push({ agent, shim, server });
   return { agent, shim };
 }
 

@@ -52,9 +52,9 @@ const toolNames = (body: Record<string, any>) => ((body.tools ?? []) as { functi
 
 describe("pi's terminal-UI options", () => {
   it("are accepted and ignored with one stderr line, so pi wrappers (pi-acp passes --no-themes) start Atomic", async () => {
-    const c = await start(["--no-session", ...MODEL, "--no-themes", "--theme", "./themes/dark.json", "--use-theme", "dark", "--tui-mode", "regular", "--verbose"]);
+    const c = await start(["--no-session", ...MODEL, "--no-themes", "--theme", "./themes/dark.json", "--use-theme", "dark", "--tui-mode", "regular"]);
     expect(await c.ok({ type: "get_state" })).toMatchObject({ model: { id: "fake-1" } });
-    const notice = "ignoring --no-themes, --theme, --use-theme, --tui-mode, --verbose: pi's terminal-UI options have no effect in Atomic, which has no terminal UI";
+    const notice = "ignoring --no-themes, --theme, --use-theme, --tui-mode: pi's terminal-UI options have no effect in Atomic, which has no terminal UI";
     expect(c.stderr.split("\n").filter((line) => line.includes("terminal-UI"))).toEqual([`[atomic] warning: ${notice}`]);
   });
 });

@@ -13,8 +13,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { nodeRuntime } from "../scripts/node-runtime.mjs";
 import { writeModelsJson, type RecordedRequest } from "./fake-llm/server.js";
 import { CLI } from "./helpers/rpc-client.js";
+import { ServerProcess } from "./helpers/server.js";
 import { registerStopper, tempDir } from "./helpers/temp.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
+import { viaServer } from "./helpers/via-server.js";
 
 // The package exports only "." for import: its entry, by path (a pinned dev dependency of this repository).
 const PI_PKG = resolve(import.meta.dirname, "../node_modules/@earendil-works/pi-coding-agent/dist/index.js");
@@ -81,15 +83,19 @@ describe("pi 1.6's RpcClient against Atomic", () => {
     const cwd = tempDir("atomic-cwd-");
     writeFileSync(join(cwd, "notes.md"), "hello from the notes\n");
     fake.setDefault(reply);
+    // Through a server (test/pi-rpc-client.via-server.e2e.test.ts): the same client, given `--connect` as extra arguments.
+    const server = viaServer() ? await ServerProcess.start({ agentDir, cwd, args: [], env: NO_KEYS }) : undefined;
     // RpcClient spawns `node <cliPath>`: the Node 22 runtime first on PATH, so Atomic runs on 22 too.
     const run = await runScript(node22, {
       ...NO_KEYS,
       PI_PKG,
       ATOMIC_CLI: CLI,
+      ATOMIC_ARGS: JSON.stringify(server ? ["--connect", `unix:${server.socket}`, "--close-on-exit"] : []),
       WORK_DIR: cwd,
       ATOMIC_CODING_AGENT_DIR: agentDir,
       PATH: `${dirname(node22)}${delimiter}${process.env.PATH ?? ""}`,
     });
+    await server?.stop();
     const steps = run.stdout
       .split("\n")
       .filter(Boolean)

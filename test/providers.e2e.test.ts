@@ -192,7 +192,17 @@ describe("atomic models update", () => {
 
     const reset = await runCli(["models", "reset", "groq"], { agentDir, cwd, env: NO_KEYS });
     expect(reset.code).toBe(0);
+    expect(reset.stdout).toBe(`Removed the refreshed catalog of groq from ${join(agentDir, "catalog")}: the shipped data is used.\n`);
     expect(existsSync(file)).toBe(false);
+    // Nothing is left to remove, and it says so rather than reporting removals.
+    for (const args of [
+      ["models", "reset", "groq"],
+      ["models", "reset"],
+    ]) {
+      const again = await runCli(args, { agentDir, cwd, env: NO_KEYS });
+      expect(again.code).toBe(0);
+      expect(again.stdout).toBe(`No refreshed catalog of ${args[2] ?? "any provider"} in ${join(agentDir, "catalog")}: nothing to remove, the shipped data is in use.\n`);
+    }
     const after = await runCli(["--list-models", "brand-new"], { agentDir, cwd, env: NO_KEYS });
     expect(after.code).toBe(1);
   });

@@ -10,7 +10,8 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { writeModelsJson } from "./fake-llm/server.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
-import { CLI } from "./helpers/rpc-client.js";
+import { CLI, textTurn, writeCassette } from "./helpers/rpc-client.js";
+import { ServerProcess } from "./helpers/server.js";
 import { tempDir } from "./helpers/temp.js";
 import { NODE } from "./helpers/node.js";
 
@@ -43,6 +44,37 @@ for handler in (on_dialog, None):
     outcomes["handled" if handler else "default"] = notes
 print(json.dumps({"outcomes": outcomes, "seen": seen}))
 `;
+/**
+ * connect() to a server: open an agent, stream a prompt, cut the connection mid-answer (as a
+ * network would), and read on: the reconnected client must have every event once, as a client
+ * that attaches later with a full replay sees them.
+ */
+const SERVER_DRIVER = `
+import json, socket, sys
+sys.path.insert(0, sys.argv[1])
+from atomic_client import connect
+server = connect(sys.argv[2])
+agent = server.open_agent(name="py")
+assert agent.request({"type": "prompt", "message": "stream"})["success"]
+seen = []
+while True:
+    event = agent.events.get(timeout=30)
+    seen.append(event)
+    if event["type"] == "message_update" and len(seen) > 5 and not getattr(server, "cut", False):
+        server.cut = True
+        server._sock.shutdown(socket.SHUT_RDWR)  # the connection drops
+    if event["type"] == "agent_settled":
+        break
+listed = server.list_agents()
+later = connect(sys.argv[2])
+replay = later.attach(agent.agent, after=0)
+everything = []
+while not everything or everything[-1]["type"] != "agent_settled":
+    everything.append(replay.events.get(timeout=30))
+print(json.dumps({"seen": seen, "all": everything, "listed": listed, "agent": agent.agent}))
+server.close()
+later.close()
+`;
 const hasPython = spawnSync("python3", ["--version"]).status === 0;
 const fake = useFakeLlm();
 
@@ -62,6 +94,41 @@ describe.skipIf(!hasPython)("the Python client example", () => {
     expect(lines.slice(0, 2)).toEqual(["First answer.", "Second\u2028answer with a line separator."]);
     expect(JSON.parse(lines.at(-1)!)).toEqual({ text: "Second\u2028answer with a line separator." });
     expect(fake.requests).toHaveLength(2);
+  });
+
+  it("main() puts each reply of a run on its own line and shows the notify an extension command sends after its dialog", async () => {
+    const agentDir = tempDir("atomic-agent-");
+    await writeModelsJson(agentDir, fake.url);
+    fake.script({ text: "Let me look.", toolCalls: [{ name: "ls", args: {} }] }, { text: "Done looking." });
+    const { stdout, stderr } = await promisify(execFile)(
+      "python3",
+      [EXAMPLE, "look around", "/ask-confirm", "--", "--model", "fake-openai/fake-1", "--no-session", "-e", UI_PROBE],
+      {
+        cwd: tempDir("atomic-cwd-"),
+        env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir, ATOMIC_CMD: `"${NODE}" "${CLI}"`, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", GEMINI_API_KEY: "" },
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
+    // Not a terminal: the dialog is cancelled (confirm=false), and the notify that reports it is shown.
+    expect(stdout.split("\n").slice(0, 2)).toEqual(["Let me look.", "Done looking."]);
+    expect(JSON.parse(stdout.trimEnd().split("\n").at(-1)!)).toEqual({ text: "Done looking." });
+    expect(stderr).toContain("[info] confirm=false\n");
+  });
+
+  it("connect(): opens an agent of atomic serve, and after a dropped connection resumes with every event once", async () => {
+    const agentDir = tempDir("atomic-agent-");
+    writeCassette(agentDir, "slow", [textTurn("word ".repeat(120), 120)], { eventDelayMs: 10 });
+    const server = await ServerProcess.start({ agentDir, args: ["--provider", "replay", "--model", "slow"] });
+    const { stdout } = await promisify(execFile)("python3", ["-c", SERVER_DRIVER, resolve(EXAMPLE, ".."), server.socket], { encoding: "utf8", timeout: 60_000 });
+    const { seen, all, listed, agent } = JSON.parse(stdout) as { seen: { type: string }[]; all: { type: string }[]; listed: unknown[]; agent: string };
+    expect(listed).toEqual([expect.objectContaining({ agent, name: "py", status: "idle" })]);
+    // What the reconnected client saw is the tail of everything, with nothing missing or repeated.
+    expect(seen.length).toBeGreaterThan(100);
+    expect(all.slice(-seen.length)).toEqual(seen);
+    expect(seen.filter((event) => event.type === "agent_start")).toHaveLength(1);
+    expect(server.stderr).not.toContain("Traceback");
+    await server.stop();
   });
 
   it("answers an extension's dialogs under their own ids; without a handler it cancels them", async () => {

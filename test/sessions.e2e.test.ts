@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { RpcClient, tempDir, textTurn, writeCassette, type Record_ } from "./helpers/rpc-client.js";
+import { viaServer } from "./helpers/via-server.js";
 
 const clients: RpcClient[] = [];
 afterEach(() => {
@@ -248,7 +249,9 @@ describe("sessions: export and crash recovery", () => {
     expect(existsSync(custom.path)).toBe(true);
   });
 
-  it("after kill -9 during a streamed answer, switch_session to that file recovers the prompt", async () => {
+  // Through a server (test/sessions.via-server.e2e.test.ts) the killed server's agent stays registered under its handle
+  // (docs/server.md, Persistence), so the next server answers session_in_use for its file: test/server-lifecycle.e2e.test.ts covers that.
+  it.skipIf(viaServer())("after kill -9 during a streamed answer, switch_session to that file recovers the prompt", async () => {
     const agentDir = tempDir("atomic-agent-");
     const cwd = tempDir("atomic-cwd-");
     writeCassette(agentDir, "slow", [textTurn("word ".repeat(200), 200)], { eventDelayMs: 20 });

@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { RpcClient, tempDir, textTurn, writeCassette, type Record_ } from "./helpers/rpc-client.js";
+import { viaServer } from "./helpers/via-server.js";
 
 const clients: RpcClient[] = [];
 function start(options: ConstructorParameters<typeof RpcClient>[0] = {}): RpcClient {
@@ -130,12 +131,17 @@ export default { name: "noisy", apply(k: any) {
     expect(c.records.every((r) => typeof r.type === "string")).toBe(true);
   });
 
-  it("writes 100k events in order as whole lines", async () => {
-    const agentDir = tempDir();
-    const plugin = join(agentDir, "spam.ts");
-    writeFileSync(
-      plugin,
-      `import { z } from "zod";
+  // Through a server (test/*.via-server.e2e.test.ts) this 15 MB burst in one event-loop turn is
+  // over the server's per-connection bound (serve.outboundBytes, 8 MiB) by design: the bridge's
+  // connection is closed as a slow consumer (test/server-slow.e2e.test.ts covers that policy).
+  it.skipIf(viaServer())(
+    "writes 100k events in order as whole lines",
+    async () => {
+      const agentDir = tempDir();
+      const plugin = join(agentDir, "spam.ts");
+      writeFileSync(
+        plugin,
+        `import { z } from "zod";
 export default { name: "spam", apply(k: any) {
   k.registerEvent("spam", () => z.object({ n: z.number(), pad: z.string() }));
   k.registerCommand({ name: "spam", input: z.object({ count: z.number() }), run: ({ count }: { count: number }) => {
@@ -143,15 +149,17 @@ export default { name: "spam", apply(k: any) {
     return { sent: count };
   } });
 } };\n`,
-    );
-    const c = start({ agentDir, settings: { plugins: [plugin] } });
-    const response = await c.request({ type: "spam", count: 100_000 }, 60_000);
-    expect(response.data).toEqual({ sent: 100_000 });
-    const spam = c.records.filter((r) => r.type === "spam");
-    expect(spam).toHaveLength(100_000);
-    expect(spam.every((r, i) => r.n === i && (r.pad as string).length === i % 200)).toBe(true);
-    expect(c.records.at(-1)).toBe(response);
-  }, 60_000);
+      );
+      const c = start({ agentDir, settings: { plugins: [plugin] } });
+      const response = await c.request({ type: "spam", count: 100_000 }, 60_000);
+      expect(response.data).toEqual({ sent: 100_000 });
+      const spam = c.records.filter((r) => r.type === "spam");
+      expect(spam).toHaveLength(100_000);
+      expect(spam.every((r, i) => r.n === i && (r.pad as string).length === i % 200)).toBe(true);
+      expect(c.records.at(-1)).toBe(response);
+    },
+    60_000,
+  );
 });
 
 describe("lifecycle", () => {
@@ -219,6 +227,31 @@ describe("lifecycle", () => {
     const result = await c.exited;
     expect(result.code).toBe(143);
     expect(c.types().slice(-2)).toEqual(["agent_end", "agent_settled"]);
+  });
+
+  it("SIGTERM still tears down after a settings file was written under its lock (signal-exit must not re-raise it)", async () => {
+    const agentDir = tempDir();
+    streamingCassette(agentDir);
+    const c = start({ agentDir, args: replayArgs("slow") });
+    await c.ok({ type: "set_auto_compaction", enabled: false });
+    await c.request({ type: "prompt", message: "go" });
+    await c.waitFor((r) => r.type === "message_update");
+    c.child.kill("SIGTERM");
+    expect(await c.exited).toEqual({ code: 143, signal: null });
+    expect(c.types().slice(-2)).toEqual(["agent_end", "agent_settled"]);
+  });
+
+  it("SIGTERM with a bash command running still aborts the run: the command is cancelled and stored after the run stopped", async () => {
+    const agentDir = tempDir();
+    streamingCassette(agentDir);
+    const c = start({ agentDir, args: replayArgs("slow") });
+    await c.request({ type: "prompt", message: "go" });
+    c.send({ type: "bash", id: "long", command: "sleep 30" });
+    await c.waitFor((r) => r.type === "message_update");
+    c.child.kill("SIGTERM");
+    expect(await c.exited).toEqual({ code: 143, signal: null });
+    expect(c.records.find((r) => r.type === "agent_settled")).toEqual({ type: "agent_settled", aborted: true });
+    expect(c.records.find((r) => r.id === "long")).toMatchObject({ success: true, data: { cancelled: true } });
   });
 
   it("abort mid-stream: aborted assistant, closing events, then the abort response", async () => {

@@ -13,6 +13,7 @@ import { chmod, mkdir, readFile, readlink, realpath, rename, rm, stat, writeFile
 import { setTimeout as delay } from "node:timers/promises";
 import { dirname, resolve } from "node:path";
 import { ErrorCode, KernelError, type SharedScope } from "../../kernel/index.js";
+import { describeJsonError } from "../json-error/index.js";
 
 export interface UpdateOptions {
   /** Permission bits of a new file, and the most an existing one keeps (auth.json: 0o600). */
@@ -155,7 +156,7 @@ async function readObject(path: string): Promise<JsonObject> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new KernelError(ErrorCode.CONFIG_INVALID, `Cannot update ${path}: it is not valid JSON (${(error as Error).message}); fix or remove it first`);
+    throw new KernelError(ErrorCode.CONFIG_INVALID, `Cannot update ${path}: it is not valid JSON (${describeJsonError(text, error)}); fix or remove it first`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new KernelError(ErrorCode.CONFIG_INVALID, `Cannot update ${path}: it does not hold a JSON object; fix or remove it first`);

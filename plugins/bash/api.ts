@@ -10,3 +10,4 @@ declare module "../../kernel/hooks.js" {
 
 /** The hooks this plugin declares (for a stand-in plugin in tests, which must declare them too). */
 export { bashHookDeclarations } from "./hooks.js";
+export { shellCandidates } from "./shell.js";

@@ -99,11 +99,12 @@ export default definePlugin({
       const sweep = () => void sweepOldOutputFiles(tmpdir(), retentionHours).catch(() => undefined);
       setTimeout(sweep, SWEEP_DELAY_MS).unref();
     });
-    // Before the session closes its file: cancelled results must still be stored.
-    k.hooks.shutdown.tapPromise({ name: k.name, order: "pre" }, async () => {
-      requests.cancelAll();
-      await requests.drain();
-    });
+    // Cancelled first; their results are stored once the agent's abort stopped the run (a result
+    // that arrives while a run streams waits for its end: draining first left the run going to
+    // its natural end, or to the teardown timeout), and before the session (applied after this
+    // plugin) closes its file.
+    k.hooks.shutdown.tapPromise({ name: k.name, order: "pre" }, async () => requests.cancelAll());
+    k.hooks.shutdown.tapPromise({ name: k.name, after: "agent" }, () => requests.drain());
     // After everything else stored what it had: files no session file refers to go.
     k.hooks.shutdown.tapPromise({ name: k.name, order: "post" }, () => files.removeUnkept());
   },

@@ -116,3 +116,22 @@ export function presentTools<T extends { name: string; description: string }>(de
     return entry ? { ...tool, description: `${tool.description.trim()}\n\n${scriptCallNote(entry)}` } : tool;
   });
 }
+
+/**
+ * The system prompt without the `Available tools:` lines of `hidden` tools (the agent's tool list,
+ * `- name: description`): `only` mode does not declare them, so the prompt does not name them.
+ */
+export function withoutListedTools(prompt: string, hidden: readonly string[]): string {
+  if (hidden.length === 0) return prompt;
+  const start = prompt.indexOf("Available tools:\n");
+  if (start < 0) return prompt;
+  const from = start + "Available tools:\n".length;
+  const end = prompt.indexOf("\n\n", from);
+  const block = prompt.slice(from, end < 0 ? undefined : end);
+  const names = new Set(hidden);
+  const kept = block.split("\n").filter((line) => {
+    const match = /^- ([^:]+): /.exec(line);
+    return !match || !names.has(match[1]!);
+  });
+  return prompt.slice(0, from) + kept.join("\n") + (end < 0 ? "" : prompt.slice(end));
+}

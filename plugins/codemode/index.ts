@@ -12,7 +12,7 @@ import type {} from "../agent/api.js";
 import type {} from "../session/api.js";
 import type {} from "./api.js";
 import { catalogTool, CODEMODE_TOOL, scriptTools } from "./catalog.js";
-import { codemodeDescription, DEFAULT_INLINE_BUDGET, listedTools, presentTools, type CodemodeMode } from "./description.js";
+import { codemodeDescription, DEFAULT_INLINE_BUDGET, listedTools, presentTools, withoutListedTools, type CodemodeMode } from "./description.js";
 import { STORE_ENTRY_TYPE } from "./store.js";
 
 const codemodeSetting = defineSetting(
@@ -78,6 +78,8 @@ export default definePlugin({
       },
     });
 
+    const callableEntries = (specs: readonly { name: string }[]) =>
+      new Map(specs.filter((spec) => spec.name !== CODEMODE_TOOL && k.tools.isCallable(spec.name)).map((spec) => [spec.name, catalogTool(k.tools.get(spec.name)!)]));
     let warming = false;
     k.hooks.context_with_system.tap(k.name, (request) => {
       if (!request.tools.some((spec) => spec.name === CODEMODE_TOOL)) return request;
@@ -89,10 +91,11 @@ export default definePlugin({
           loaded.prewarmSandbox();
         });
       }
-      const callable = new Map(
-        request.tools.filter((spec) => spec.name !== CODEMODE_TOOL && k.tools.isCallable(spec.name)).map((spec) => [spec.name, catalogTool(k.tools.get(spec.name)!)]),
-      );
-      return { ...request, tools: presentTools(request.tools, callable, mode) };
+      const tools = presentTools(request.tools, callableEntries(request.tools), mode);
+      if (mode === "on") return { ...request, tools };
+      // `only`: the system prompt names the tools the request declares (pi's hidden declarations).
+      const hidden = request.tools.filter((spec) => !tools.includes(spec)).map((spec) => spec.name);
+      return { ...request, tools, systemPrompt: withoutListedTools(request.systemPrompt, hidden) };
     });
     // Only a process that ran a script has a sandbox to stop.
     k.hooks.shutdown.tapPromise(k.name, async () => executor?.closeSandbox());

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { CatalogTool } from "./catalog.js";
 import { outputType, toIdentifier, toolSample } from "./declarations.js";
-import { codemodeDescription, listedTools, presentTools } from "./description.js";
+import { codemodeDescription, listedTools, presentTools, withoutListedTools } from "./description.js";
 import { joinTexts, layoutOutput, limitOutput, removeSavedFiles } from "./format.js";
 
 afterAll(() => removeSavedFiles());
@@ -98,5 +98,13 @@ describe("store", () => {
       { type: "custom", customType: "codemode-store", data: { set: { d: "x" }, delete: ["a"] } },
     ];
     expect(readStore(branch)).toEqual({ b: '{"c":2}', d: '"x"' });
+  });
+});
+
+describe("withoutListedTools", () => {
+  it("drops only the hidden tools' lines of the Available tools list", () => {
+    const prompt = "Persona.\n\nAvailable tools:\n- read: Read a file.\n- codemode: Run scripts.\n- bash: Run a command.\n\nGuidelines:\n- read: not a tool line here";
+    expect(withoutListedTools(prompt, ["read", "bash"])).toBe("Persona.\n\nAvailable tools:\n- codemode: Run scripts.\n\nGuidelines:\n- read: not a tool line here");
+    expect(withoutListedTools("Custom prompt without a list.", ["read"])).toBe("Custom prompt without a list.");
   });
 });

@@ -4,7 +4,7 @@
  * finds something, the loading machinery (a separate chunk: a process without extensions never
  * loads it, nor jiti).
  */
-import type { PluginContext } from "../../kernel/index.js";
+import { ErrorCode, KernelError, type PluginContext } from "../../kernel/index.js";
 import type {} from "../packages/api.js";
 import type { ExtensionsHooks } from "./hooks.js";
 import { discoverExtensions, type PackageExtensions } from "./discover.js";
@@ -27,6 +27,11 @@ export async function bootExtensions(k: PluginContext, owned: ExtensionsHooks, b
     k.reportError({ source: path, hook: "load", error });
   }
   for (const { path, error } of found.problems) k.reportError({ source: path, hook: "load", error });
+  // pi 1.6 refuses to start on an `-e` folder it can load nothing from: the user named it to be used.
+  if (found.empty.length > 0) {
+    const folders = found.empty.map((path) => `${path} (no package.json "pi"/"atomic" extensions, no index.ts/index.js, no extension file)`);
+    throw new KernelError(ErrorCode.INVALID_INPUT, `Nothing to load from -e ${folders.join(", ")}`);
+  }
   if (found.sources.length === 0 && found.project.length === 0) return undefined;
   const { loadFound } = await import("./load-all.js");
   const seconds = settings.extensionLoadTimeout;

@@ -2,28 +2,38 @@
  * The one UI bridge of a host, made when the plugin applies (not only when an extension loads):
  * extensions' `ctx.ui` and other plugins (the sandbox's escalation) ask the client through it, so
  * every dialog takes the same path to the client (RPC's extension_ui_request, ACP's
- * session/request_permission, every controller of a server). Without a transport whose client
- * answers dialogs (print and json modes) there is no bridge and nothing can be asked.
+ * session/request_permission, every controller of a server), and its end without an answer
+ * (timeout, dismissed) is announced as extension_ui_resolved. Whether anything can be asked is a
+ * capability, not a mode name: `k.config.dialogs`, what the serving transport declares (or what
+ * the opener of a sibling says), set once every plugin applied. Without it (print and json
+ * modes) nothing is asked and dialogs resolve with their defaults.
  */
 import type { PluginContext } from "../../kernel/index.js";
 import type { DialogsApi } from "./api.js";
 import { readConfirm, UiBridge } from "./ui-bridge.js";
 
-/** Transports whose client can answer a dialog. */
-const DIALOG_MODES: ReadonlySet<string> = new Set(["rpc", "acp"]);
-
-export function createBridge(k: PluginContext): UiBridge | undefined {
-  const mode = k.config.cli.mode || k.config.settings.mode || "rpc";
-  if (!DIALOG_MODES.has(mode)) return undefined;
-  const bridge = new UiBridge((request) => k.events.emit("extension_ui_request", request), k.log);
+export function createBridge(k: PluginContext): UiBridge {
+  const bridge = new UiBridge(
+    (request) => k.events.emit("extension_ui_request", request),
+    k.log,
+    (id, reason) => k.events.emit("extension_ui_resolved", { id, reason }),
+  );
   k.hooks.ui_response.tap(k.name, (reply) => bridge.answer(reply));
   k.hooks.closing.tap(k.name, () => bridge.cancelAll());
   return bridge;
 }
 
-export function dialogsApi(bridge: UiBridge | undefined): DialogsApi {
+/** The bridge when this host's client answers dialogs (known from boot on), else undefined. */
+export function bridgeIfAnswered(k: PluginContext, bridge: UiBridge): UiBridge | undefined {
+  return k.config.dialogs === true ? bridge : undefined;
+}
+
+export function dialogsApi(k: PluginContext, bridge: UiBridge): DialogsApi {
   return {
-    available: bridge !== undefined,
-    confirm: (title, message, options = {}) => (bridge ? bridge.dialog({ method: "confirm", title, message }, readConfirm, false, options) : Promise.resolve(false)),
+    get available() {
+      return k.config.dialogs === true;
+    },
+    confirm: (title, message, options = {}) =>
+      k.config.dialogs === true ? bridge.dialog({ method: "confirm", title, message }, readConfirm, false, options) : Promise.resolve(false),
   };
 }

@@ -41,6 +41,8 @@ export interface Discovery {
   projectDir: string;
   /** Named paths that do not exist. */
   missing: ExtensionSource[];
+  /** `-e` folders with nothing to load (no manifest entry, no index, no extension file). */
+  empty: string[];
   /** Manifest entries refused (pointing outside their package), one sentence each, by the folder that named them. */
   problems: { path: string; error: string }[];
 }
@@ -49,31 +51,35 @@ export async function discoverExtensions(options: DiscoverOptions): Promise<Disc
   const seen = new Set<string>();
   const take = (paths: string[], scope: ExtensionScope): ExtensionSource[] => paths.filter((path) => !seen.has(path) && seen.add(path)).map((path) => ({ path, scope }));
   const missing: ExtensionSource[] = [];
+  const empty: string[] = [];
   const problems: Discovery["problems"] = [];
   const named = async (paths: readonly string[], base: string, scope: ExtensionScope): Promise<ExtensionSource[]> => {
     const out: ExtensionSource[] = [];
     for (const raw of paths) {
+      const expanded = expandHome(raw);
+      const path = isAbsolute(expanded) ? expanded : resolve(base, expanded);
       const resolved = scope === "cli" ? options.packages?.cliEntries.get(raw) : undefined;
       if (resolved) {
+        // A package of skills or prompts only is fine; a local folder with no resource at all is not.
+        if (resolved.length === 0 && (await isEmptyFolder(path))) empty.push(path);
         out.push(...take([...resolved], scope));
         continue;
       }
-      const expanded = expandHome(raw);
-      const path = isAbsolute(expanded) ? expanded : resolve(base, expanded);
       const entries = await entriesOfPath(path, problems);
       if (entries === undefined) missing.push({ path, scope });
+      else if (entries.length === 0 && scope === "cli") empty.push(path);
       else out.push(...take(entries, scope));
     }
     return out;
   };
   const projectDir = join(options.cwd, ".atomic", "extensions");
   const sources = [...(await named(options.cliPaths, options.cwd, "cli"))];
-  if (!options.discover) return { sources, project: [], projectDir, missing, problems };
+  if (!options.discover) return { sources, project: [], projectDir, missing, empty, problems };
   sources.push(...(await named(options.settingsPaths, options.agentDir, "settings")));
   sources.push(...take([...(options.packages?.user ?? [])], "settings"));
   sources.push(...take(await entriesOfFolder(join(options.agentDir, "extensions"), problems), "user"));
   const project = take([...(options.packages?.project ?? []), ...(await entriesOfFolder(projectDir, problems))], "project");
-  return { sources, project, projectDir, missing, problems };
+  return { sources, project, projectDir, missing, empty, problems };
 }
 
 /** A named path: a file is itself; a folder is a package (one entry, never also the sources beside it). Undefined when missing. */
@@ -85,6 +91,14 @@ async function entriesOfPath(path: string, problems: Discovery["problems"]): Pro
   const resources = await packageResources(path);
   for (const error of resources.problems) problems.push({ path, error });
   return resources.extensions;
+}
+
+/** A folder with no extension, skill, prompt or theme for pi or Atomic to load. */
+async function isEmptyFolder(path: string): Promise<boolean> {
+  if ((await kindOf(path)) !== "folder") return false;
+  const { packageResources } = await import("../../lib/packages/index.js");
+  const { extensions, skills, prompts, themes } = await packageResources(path);
+  return extensions.length + skills.length + prompts.length + themes.length === 0;
 }
 
 /** One level: extension files, and subfolders with a manifest or an index. Sorted by name. */

@@ -1,6 +1,7 @@
 /**
  * The events the extensions plugin adds to the protocol: `extension_ui_request` (every method of
- * the extension UI sub-protocol, docs/protocol-guide.md) and `extension_error`.
+ * the extension UI sub-protocol, docs/protocol-guide.md), `extension_ui_resolved` (a dialog that
+ * ended without a reply) and `extension_error`.
  */
 import { z } from "zod";
 
@@ -88,8 +89,25 @@ export const ExtensionErrorSchema = () =>
       examples: [{ extensionPath: "/home/ada/.atomic/agent/extensions/guard.ts", event: "tool_call", error: "Cannot read properties of undefined (reading 'command')" }],
     });
 
+/** A dialog ended without a reply: a client still showing it can close it. */
+export const ExtensionUiResolvedSchema = () =>
+  z
+    .object({
+      id: z.string().meta({ description: "The dialog's `extension_ui_request` id." }),
+      reason: z.enum(["answered", "timeout", "aborted"]).meta({
+        description:
+          '"timeout": its `timeout` passed (resolved with its default); "aborted": the run or the agent that waited for it stopped; "answered": another client answered it first (`atomic serve` only).',
+      }),
+    })
+    .meta({
+      description:
+        "A dialog is gone: a reply to it is now ignored. The agent writes it when a dialog times out or is aborted; `atomic serve` also writes it to the clients that did not answer.",
+      examples: [{ id: "ui-1", reason: "timeout" }],
+    });
+
 declare module "../../kernel/events.js" {
   interface EventMap {
+    extension_ui_resolved: z.output<ReturnType<typeof ExtensionUiResolvedSchema>>;
     extension_ui_request: UiRequest;
     extension_error: z.output<ReturnType<typeof ExtensionErrorSchema>>;
   }

@@ -23,6 +23,13 @@ import type { ExtensionMode, ModelRegistryView, ReadonlySessionManager } from ".
 import type { UiBridge } from "./ui-bridge.js";
 import { modelRegistryView, sessionView } from "./views.js";
 
+const PI_MODES = new Set<string>(["tui", "rpc", "json", "print", "acp"]);
+
+/** `ctx.mode` in pi's words: a mode pi does not know is "rpc" when its clients answer dialogs (they speak the RPC protocol, as `atomic serve`'s). */
+function extensionMode(mode: string, dialogs: boolean): ExtensionMode {
+  return (PI_MODES.has(mode) || !dialogs ? mode : "rpc") as ExtensionMode;
+}
+
 export class ExtensionHost {
   readonly k: PluginContext;
   /** The process scope's extension modules (shared with sibling agents). */
@@ -69,8 +76,9 @@ export class ExtensionHost {
     this.settle = new SettleBoundary(this);
     this.uiPrompts = new UiPrompts(owned, (error) => this.report(k.name, "ui_prompt", error));
     this.virtualModels = new VirtualModels(this);
-    this.mode = (k.config.cli.mode || k.config.settings.mode || "rpc") as ExtensionMode;
-    // The host's one bridge (dialogs.ts): RPC carries dialogs as extension_ui_request; ACP turns confirm/select into session/request_permission.
+    this.mode = extensionMode(k.config.cli.mode || k.config.settings.mode || "rpc", k.config.dialogs === true);
+    // The host's one bridge (dialogs.ts), when its client answers dialogs: RPC and `atomic serve`
+    // carry them as extension_ui_request; ACP turns confirm/select into session/request_permission.
     this.bridge = bridge;
     this.bus = new ExtensionBus((path, event, error) => this.report(path, event, error));
     this.sessionManager = sessionView(

@@ -10,8 +10,8 @@ import { definePlugin, defineSetting } from "../../kernel/index.js";
 import type {} from "../slash-commands/api.js";
 import type { ExtensionsApi } from "./api.js";
 import { bootExtensions } from "./boot.js";
-import { createBridge, dialogsApi } from "./dialogs.js";
-import { ExtensionErrorSchema, ExtensionUiRequestSchema } from "./events.js";
+import { bridgeIfAnswered, createBridge, dialogsApi } from "./dialogs.js";
+import { ExtensionErrorSchema, ExtensionUiRequestSchema, ExtensionUiResolvedSchema } from "./events.js";
 import { extensionsHookDeclarations } from "./hooks.js";
 import type { ExtensionHost } from "./host.js";
 import { uiReplyCommand } from "./ui-reply.js";
@@ -68,17 +68,18 @@ export default definePlugin({
     };
     k.provide("extensions", api);
     k.registerEvent("extension_ui_request", ExtensionUiRequestSchema);
+    k.registerEvent("extension_ui_resolved", ExtensionUiResolvedSchema);
     k.registerEvent("extension_error", ExtensionErrorSchema);
     // Every isolated failure (a plugin's or an extension's tap) reaches the client as extension_error.
     k.hooks.plugin_error.tap(k.name, ({ source, hook, error }) => k.events.emit("extension_error", { extensionPath: source, event: hook, error }));
     const owned = k.ownHooks(extensionsHookDeclarations);
     k.registerCommand(uiReplyCommand(owned, k.log));
     const bridge = createBridge(k);
-    k.provide("dialogs", dialogsApi(bridge));
+    k.provide("dialogs", dialogsApi(k, bridge));
     // The load phase: after every plugin applied (built-in tools exist to override), before the
     // startup model is chosen (configure) and session_start (start).
     k.hooks.boot_load.tapPromise(k.name, async () => {
-      host = await bootExtensions(k, owned, bridge);
+      host = await bootExtensions(k, owned, bridgeIfAnswered(k, bridge));
     });
   },
 });

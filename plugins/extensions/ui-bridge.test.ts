@@ -6,8 +6,13 @@ import { createUiContext } from "./ui-context.js";
 function bridge() {
   const written: UiRequest[] = [];
   const warnings: string[] = [];
-  const ui = new UiBridge((request) => written.push(request), { ...silentLogger, warn: (line) => warnings.push(line) });
-  return { ui, written, warnings, ctx: createUiContext(ui) };
+  const ended: string[] = [];
+  const ui = new UiBridge(
+    (request) => written.push(request),
+    { ...silentLogger, warn: (line) => warnings.push(line) },
+    (id, reason) => ended.push(`${id}:${reason}`),
+  );
+  return { ui, written, warnings, ended, ctx: createUiContext(ui) };
 }
 
 describe("UI bridge", () => {
@@ -57,6 +62,24 @@ describe("UI bridge", () => {
     const pending = [ctx.editor("e"), ctx.select("s", ["a"])];
     ui.cancelAll();
     expect(await Promise.all(pending)).toEqual([undefined, undefined]);
+  });
+
+  it("a dialog that ends without a reply is announced once, with why; an answered one is not", async () => {
+    const { ui, written, ended, ctx } = bridge();
+    const timed = ctx.input("t", undefined, { timeout: 5 });
+    await timed;
+    const controller = new AbortController();
+    const dismissed = ctx.confirm("t", "m", { signal: controller.signal });
+    controller.abort();
+    await dismissed;
+    const answered = ctx.select("s", ["a"], { timeout: 60_000 });
+    ui.answer({ id: written[2]!.id, value: "a" });
+    await answered;
+    const left = ctx.editor("e");
+    ui.cancelAll();
+    ui.cancelAll();
+    await left;
+    expect(ended).toEqual([`${written[0]!.id}:timeout`, `${written[1]!.id}:aborted`, `${written[3]!.id}:aborted`]);
   });
 
   it("fire-and-forget methods write requests without waiting; TUI-only ones degrade as pi's RPC mode does", async () => {

@@ -3,7 +3,8 @@
  * editor) write an `extension_ui_request` and wait for the `extension_ui_response` with the same
  * id; a `timeout` resolves them with their default by itself (a later reply is then unknown); a
  * reply whose value has the wrong type resolves the dialog as cancelled; teardown (the `closing`
- * hook) cancels them all. Fire-and-forget methods only write the request.
+ * hook) cancels them all. A dialog that ends without a reply (timed out, aborted) is announced
+ * (`ended`), so a client still showing it can close it. Fire-and-forget methods only write the request.
  */
 import { uuidV7 } from "../../lib/random-ids/index.js";
 import type { Logger } from "../../kernel/index.js";
@@ -25,14 +26,19 @@ interface Pending {
   cancel(): void;
 }
 
+/** Why a dialog ended without a reply. */
+export type DialogEnd = "timeout" | "aborted";
+
 export class UiBridge {
   readonly #pending = new Map<string, Pending>();
   readonly #write: (request: UiRequest) => void;
   readonly #log: Logger;
+  readonly #ended: (id: string, reason: DialogEnd) => void;
 
-  constructor(write: (request: UiRequest) => void, log: Logger) {
+  constructor(write: (request: UiRequest) => void, log: Logger, ended: (id: string, reason: DialogEnd) => void = () => undefined) {
     this.#write = write;
     this.#log = log;
+    this.#ended = ended;
   }
 
   /** Shows a dialog; resolves with the client's answer, or `fallback` when cancelled, timed out or dismissed. */
@@ -48,7 +54,12 @@ export class UiBridge {
         for (const signal of signals) signal.removeEventListener("abort", onAbort);
         resolve(value);
       };
-      const onAbort = () => settle(fallback);
+      const unanswered = (reason: DialogEnd) => {
+        if (!this.#pending.has(id)) return;
+        settle(fallback);
+        this.#ended(id, reason);
+      };
+      const onAbort = () => unanswered("aborted");
       this.#pending.set(id, {
         resolve: (reply) => {
           if (isCancel(reply.cancelled)) return settle(fallback);
@@ -61,7 +72,7 @@ export class UiBridge {
       for (const signal of signals) signal.addEventListener("abort", onAbort, { once: true });
       const timeout = options.timeout;
       if (typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0) {
-        timer = setTimeout(onAbort, timeout);
+        timer = setTimeout(() => unanswered("timeout"), timeout);
         timer.unref();
       }
       this.#write({ id, ...request, ...(timeout !== undefined && timeout > 0 ? { timeout } : {}) } as UiRequest);

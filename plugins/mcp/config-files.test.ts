@@ -43,7 +43,7 @@ describe("mcp.json files", () => {
       `${files.user}: Invalid mcpServers.my_tools: the name clashes with server "my-tools" (names that differ only in "-" and "_" give the same tool names)`,
       `${files.project}: Invalid mcpServers.ghost: expected "command" or "url", or the name of a server in the user's mcp.json to override`,
     ]);
-    expect((await loadConfig(setup("{ not json"), false)).errors[0]).toMatch(/mcp\.json: not valid JSON/);
+    expect((await loadConfig(setup("{ not json"), false)).errors[0]).toMatch(/mcp\.json: not valid JSON \([^()]+ at line 1, column 3\)$/);
     expect((await loadConfig(setup({ mcpServers: [] }), false)).errors).toEqual([expect.stringMatching(/mcp\.json: Invalid mcpServers: expected record/)]);
     expect(await loadConfig(setup(undefined), false)).toEqual({ entries: [], errors: [] });
     expect(await anyConfigFile(setup(undefined))).toBe(false);

@@ -7,6 +7,7 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
+import { describeJsonError } from "../../lib/json-error/index.js";
 import { openRegularForRead } from "../../lib/regular-file/index.js";
 import { applyOverride, isOverride, namespaceOf, parseConfigFile, parseServerEntry, type ServerEntry } from "./config.js";
 
@@ -90,10 +91,11 @@ export async function readServers(path: string, errors: string[]): Promise<Recor
   }
   if (text.trim() === "") return undefined;
   let value: unknown;
+  const json = text.replace(/^\uFEFF/, "");
   try {
-    value = JSON.parse(text.replace(/^\uFEFF/, ""));
+    value = JSON.parse(json);
   } catch (error) {
-    errors.push(`${path}: not valid JSON (${(error as Error).message})`);
+    errors.push(`${path}: not valid JSON (${describeJsonError(json, error)})`);
     return undefined;
   }
   const file = parseConfigFile(value);

@@ -15,6 +15,7 @@ import type { DirectCaps } from "./direct-cap.js";
 import type { McpHooks } from "./hooks.js";
 import type { McpManager } from "./manager.js";
 import { saveToTempFile } from "./save-text.js";
+import type { ServerLog } from "./server-log.js";
 
 /** How long after boot the servers start on their own (bench/mcp: startup with servers is that of none). */
 const START_DELAY_MS = 200;
@@ -26,6 +27,8 @@ export interface ControllerOptions {
   startupWaitMs: number;
   directCaps: DirectCaps;
   hooks: McpHooks;
+  /** Where stdio servers' stderr lines go. */
+  serverLog: ServerLog;
 }
 
 export class McpController {
@@ -103,6 +106,7 @@ export class McpController {
     this.#closing = true;
     const manager = this.#manager ?? (await this.#managerLoading?.catch(() => undefined));
     await manager?.close();
+    await this.#options.serverLog.close();
   }
 
   async status(): Promise<McpStatus> {
@@ -140,6 +144,7 @@ export class McpController {
         startupWaitMs: this.#options.startupWaitMs,
         directCaps: this.#options.directCaps,
         saveText: saveToTempFile,
+        serverStderr: (text) => this.#options.serverLog.write(text),
         wantCodemode: (on) => k.maybeService("codemode")?.want(k.name, on),
         connections,
       });

@@ -14,6 +14,7 @@ import { McpController } from "./controller.js";
 import { DEFAULT_DIRECT_CAPS, type DirectCaps } from "./direct-cap.js";
 import { mcpHookDeclarations } from "./hooks.js";
 import { AddServersInput, AddServersOutput, McpStatusSchema, mcpSettingSchema, NoInput } from "./schemas.js";
+import { mcpLogPath, openServerLog } from "./server-log.js";
 
 const DEFAULT_TIMEOUT_S = 60;
 const DEFAULT_CONNECT_TIMEOUT_S = 60;
@@ -50,6 +51,7 @@ export default definePlugin({
       startupWaitMs: (settings.startupWait ?? DEFAULT_STARTUP_WAIT_S) * 1000,
       directCaps: { ...DEFAULT_DIRECT_CAPS, ...settings.directTools },
       hooks: k.ownHooks(mcpHookDeclarations),
+      serverLog: openServerLog(mcpLogPath(k.config.agentDir), { verbose: k.config.cli.verbose === true, log: k.log }),
     });
     k.provide("mcp", controller.api());
 

@@ -21,6 +21,8 @@ export interface ManagerContext {
   directCaps: DirectCaps;
   /** The process scope's connections: a server configured alike by several agents runs once. */
   connections: SharedConnections;
+  /** Where a stdio server's stderr lines go (mcp.log, and stderr with --verbose). */
+  serverStderr?: (text: string) => void;
   /** Keeps the whole text of a cut result; returns its path. */
   saveText(text: string): Promise<string>;
   /** Some enabled server has tools only codemode scripts reach: codemode should be offered by default. */

@@ -234,6 +234,7 @@ export class McpManager {
             clientInfo: ctx.clientInfo,
             timeoutMs,
             connectTimeoutMs: ctx.connectTimeoutMs,
+            ...(ctx.serverStderr ? { writeStderr: ctx.serverStderr } : {}),
             onTools: (conn) => events.onTools(conn),
             onState: (conn) => events.onState(conn),
           },

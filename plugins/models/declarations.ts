@@ -4,7 +4,7 @@ import { defineSetting, UsageError, type CliOptions, type FlagSpec } from "../..
 import { THINKING_LEVELS, type ThinkingLevel } from "../../lib/llm/index.js";
 
 export const modelSettings = {
-  defaultProvider: defineSetting(() => z.string(), { description: "Provider of the model a new session starts with (saved by set_model)." }),
+  defaultProvider: defineSetting(() => z.string(), { description: "Provider of the model a new session starts with (set_model and cycle_model change the session's model only)." }),
   defaultModel: defineSetting(() => z.string(), { description: "Model id a new session starts with (saved by set_model)." }),
   enabledModels: defineSetting(() => z.array(z.string()), { description: "Model patterns cycle_model moves through (as --models; globs and :<thinking> suffixes allowed)." }),
   httpIdleTimeoutMs: defineSetting(() => z.union([z.number().int().min(0), z.literal("disabled")]), {

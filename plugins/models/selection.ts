@@ -107,8 +107,7 @@ export class ModelSelection {
     const found = this.#models.find(provider, modelId);
     const model = found && this.#models.authStatus(provider).configured ? found : undefined;
     if (!model) throw new KernelError(ErrorCode.NOT_FOUND, `Model not found: ${provider}/${modelId}`);
-    // Saved first: a choice that cannot be saved is an error and changes nothing.
-    await this.#persist({ defaultProvider: model.provider, defaultModel: model.id });
+    // The session's model only, as pi 1.6: the saved default (the next session's model) stays.
     await this.#agent.setModel(model, "set");
     this.#lock = undefined;
     return model;
@@ -122,7 +121,6 @@ export class ModelSelection {
     const next = nextCandidate(candidates, current, direction);
     const changed = !current || !sameModel(next.model, current);
     if (changed) {
-      await this.#persist({ defaultProvider: next.model.provider, defaultModel: next.model.id });
       await this.#agent.setModel(next.model, "cycle");
       // Only a cycle that really moved to another model counts as the user's choice.
       this.#lock = undefined;

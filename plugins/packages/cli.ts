@@ -5,6 +5,7 @@
  * the project's settings, which needs the project to be trusted (as at startup: `--approve` or
  * the user's trustedProjects).
  */
+import { offlineVariable } from "./offline.js";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { packageResources } from "../../lib/packages/index.js";
@@ -138,6 +139,11 @@ class CommandContext {
   }
 
   async update(raw: string | undefined): Promise<number> {
+    const offline = offlineVariable(this.io.env);
+    if (offline) {
+      this.io.stdout.write(`Skipped package updates (offline mode: ${offline} is set)\n`);
+      return 0;
+    }
     const store = await this.#store();
     const trusted = await projectTrusted(this.io.agentDir, this.io.cwd, this.approve, this.io.env);
     const wanted = raw === undefined ? undefined : sourceIdentity(parseSource(raw, this.io.cwd, this.io.env));

@@ -4,6 +4,7 @@
  * within one shared time budget), then read for what it provides. A package that cannot be had
  * is one failure (one stderr line and an `extension_error` from the caller) and the rest loads.
  */
+import { offlineVariable } from "./offline.js";
 import { stat } from "node:fs/promises";
 import { packageResources } from "../../lib/packages/index.js";
 import type { LoadedPackage, PackageFailure, PackageResolution } from "./api.js";
@@ -42,6 +43,8 @@ async function resolveOne(wanted: Wanted, options: ResolveOptions): Promise<Load
     if (!info) throw new Error(`Package not found: ${source.path}`);
     if (!info.isDirectory()) throw new Error(`Not a package folder: ${source.path}`);
   } else if (!(await options.store.installed(source, where))) {
+    const offline = offlineVariable(process.env);
+    if (offline) throw new Error(`${wanted.raw} is not installed and ${offline} is set (offline mode): its resources are skipped this run`);
     try {
       await options.store.install(source, where, options.deadline);
     } catch (error) {

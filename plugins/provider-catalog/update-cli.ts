@@ -5,7 +5,7 @@
  * next start; `reset` removes them (the shipped data is used again). Without network, nothing is
  * written and the shipped (or last refreshed) data stays in use.
  */
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { access, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
   catalogDir,
@@ -150,11 +150,32 @@ function shortened(problems: string[]): string[] {
   return problems.length <= 5 ? problems : [...problems.slice(0, 5), `... and ${problems.length - 5} more`];
 }
 
+/** Removes the refreshed catalogs there are, and says which: none is reported as none. */
 async function reset(files: CatalogFile[], io: ModelsCliIo): Promise<number> {
   const dir = catalogDir(io.agentDir);
-  for (const file of files) await rm(join(dir, `${file.provider}.json`), { force: true });
-  io.stdout.write(`Removed the refreshed catalogs of ${files.length === 1 ? files[0]!.provider : `${files.length} providers`} from ${dir}: the shipped data is used.\n`);
+  const removed: string[] = [];
+  for (const file of files) {
+    const path = join(dir, `${file.provider}.json`);
+    if (!(await exists(path))) continue;
+    await rm(path, { force: true });
+    removed.push(file.provider);
+  }
+  const asked = files.length === 1 ? files[0]!.provider : "any provider";
+  if (removed.length === 0) io.stdout.write(`No refreshed catalog of ${asked} in ${dir}: nothing to remove, the shipped data is in use.\n`);
+  else
+    io.stdout.write(
+      `Removed the refreshed catalog${removed.length === 1 ? "" : "s"} of ${removed.length <= 5 ? removed.join(", ") : `${removed.length} providers`} from ${dir}: the shipped data is used.\n`,
+    );
   return 0;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function fetchCatalog(url: string): Promise<Record<string, unknown>> {

@@ -16,6 +16,8 @@ export const CassetteEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text_start"), contentIndex: z.number().int() }),
   z.object({ type: z.literal("text_delta"), contentIndex: z.number().int(), delta: z.string() }),
   z.object({ type: z.literal("text_end"), contentIndex: z.number().int() }),
+  /** A text delta quoting the run's last tool result (fenced): a recording's answer cannot know what its tool will print here. */
+  z.object({ type: z.literal("quote_tool_result"), contentIndex: z.number().int() }),
   z.object({ type: z.literal("thinking_start"), contentIndex: z.number().int() }),
   z.object({ type: z.literal("thinking_delta"), contentIndex: z.number().int(), delta: z.string() }),
   z.object({ type: z.literal("thinking_end"), contentIndex: z.number().int() }),

@@ -45,7 +45,7 @@ function* turnEvents(cassette: Cassette, model: Model, request: StreamRequest): 
       yield stream.error("Request was aborted", true);
       return;
     }
-    yield apply(stream, event);
+    yield event.type === "quote_tool_result" ? stream.textDelta(event.contentIndex, quoteLastToolResult(request)) : apply(stream, event);
     if (event.type === "done" || event.type === "error") return;
   }
   yield stream.error(`Cassette turn ${callIndex} of ${cassette.name} has no done event`);
@@ -62,8 +62,23 @@ function promptOf(request: StreamRequest): string {
   return "";
 }
 
+/** The text of the context's last tool result, fenced, as a model that read it would quote it. */
+function quoteLastToolResult(request: StreamRequest): string {
+  const messages = request.context.messages;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== "toolResult") continue;
+    const text = message.content
+      .flatMap((block) => (block.type === "text" ? [block.text] : []))
+      .join("\n")
+      .trimEnd();
+    return `\n\n\`\`\`\n${text || "(no output)"}\n\`\`\`\n\n`;
+  }
+  return "\n\n(no tool result to quote)\n\n";
+}
+
 /** Cassette content indexes are the builder's block keys. */
-function apply(stream: AssistantStreamBuilder, event: CassetteEvent): AssistantMessageEvent {
+function apply(stream: AssistantStreamBuilder, event: Exclude<CassetteEvent, { type: "quote_tool_result" }>): AssistantMessageEvent {
   switch (event.type) {
     case "text_start":
       return stream.textStart(event.contentIndex);

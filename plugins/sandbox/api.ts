@@ -3,7 +3,8 @@
  * for the model (the bash tool, `pi.exec`, codemode through those) or touches files for it (the
  * file tools) goes through, the `sandbox` setting and the `--sandbox` flag.
  */
-import type { SandboxMode, SandboxPolicy, SandboxSetting } from "./policy.js";
+import { z } from "zod";
+import { SANDBOX_MODES, sandboxSettingSchema, type SandboxMode, type SandboxPolicy, type SandboxSetting } from "./policy.js";
 
 export type { ApprovalPolicy, SandboxMode, SandboxPolicy, SandboxSetting } from "./policy.js";
 /** One line about a policy (atomic config, logs). */
@@ -110,6 +111,9 @@ declare module "../../kernel/config.js" {
     sandbox?: SandboxMode;
   }
 }
+
+/** The session option of serve's `agent_open`: a mode, or a `sandbox` setting (laid over the files' with `sandboxOverride`). */
+export const sandboxOptionSchema = () => z.union([z.enum(SANDBOX_MODES), sandboxSettingSchema()]);
 
 /** A session option for a sibling host (serve's agent_open, ACP's session/new): a settings override. */
 export function sandboxOverride(sandbox: SandboxMode | SandboxSetting): { sandbox: SandboxSetting } {

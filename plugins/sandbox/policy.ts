@@ -20,11 +20,20 @@ export const hostPatternSchema = () => z.string().regex(HOST_PATTERN, "a host na
 
 export const sandboxSettingSchema = () =>
   z.strictObject({
-    mode: z.enum(SANDBOX_MODES).optional(),
-    network: z.union([z.boolean(), z.array(hostPatternSchema())]).optional(),
-    writableRoots: z.array(z.string().min(1)).optional(),
-    denyRead: z.array(z.string().min(1)).optional(),
-    approval: z.enum(APPROVAL_POLICIES).optional(),
+    mode: z
+      .enum(SANDBOX_MODES)
+      .optional()
+      .meta({ description: '"off", "read-only" (only a private /tmp writable) or "workspace-write" (also the working folder and writableRoots).' }),
+    network: z
+      .union([z.boolean(), z.array(hostPatternSchema())])
+      .optional()
+      .meta({ description: "false: no network; true: the host's network; a list of hosts: only those, through Atomic's proxy." }),
+    writableRoots: z.array(z.string().min(1)).optional().meta({ description: "More writable folders in workspace-write (absolute, ~/..., or relative to the working folder)." }),
+    denyRead: z.array(z.string().min(1)).optional().meta({ description: "More paths no command or file tool may read (besides those always denied)." }),
+    approval: z
+      .enum(APPROVAL_POLICIES)
+      .optional()
+      .meta({ description: '"on-request": the model may ask to run one command outside the sandbox, and the client decides; "never".' }),
   });
 
 export type SandboxSetting = z.output<ReturnType<typeof sandboxSettingSchema>>;

@@ -16,6 +16,8 @@ export default definePlugin({
     k.registerTransport({
       name: "acp",
       description: "Agent Client Protocol on stdin/stdout (editors such as Zed); several sessions per process.",
+      // confirm and select become session/request_permission.
+      dialogs: true,
       async serve(host) {
         // This host only lists sessions: each session's sibling runs its own MCP servers.
         k.maybeService("mcp")?.hold();

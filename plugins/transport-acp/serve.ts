@@ -46,13 +46,40 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
   const output = new WritableStream<Uint8Array>({
     write: (chunk) => (stdout.writeParts([Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)]) ? undefined : new Promise<void>((resolve) => stdout.onceDrain(resolve))),
   });
-  const input = Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array> & WebReadable<Uint8Array>;
+  const stdin = (Readable.toWeb(process.stdin) as unknown as WebReadable<Uint8Array>).getReader();
+  // The SDK drops every unanswered request when its input ends, so EOF reaches it only once the
+  // requests read before it are answered (DECISIONS, Shutdown).
+  let inputEnded!: () => void;
+  const eof = new Promise<"eof">((resolve) => (inputEnded = () => resolve("eof")));
+  let releaseInput!: () => void;
+  const released = new Promise<void>((resolve) => (releaseInput = resolve));
+  const input = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await stdin.read();
+      if (!done) return controller.enqueue(value);
+      inputEnded();
+      await released;
+      controller.close();
+    },
+    cancel: (reason) => stdin.cancel(reason),
+  });
   const sessions = new Map<string, AcpSession>();
   // An editor that goes away closes its end of our stdout (EPIPE): the connection is over, not broken.
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code !== "EPIPE") host.log.error(`cannot write to stdout (${error.code ?? "error"}): ${error.message}`);
     void host.shutdown("eof");
   });
+
+  // Requests read before input EOF are still answered (DECISIONS, Shutdown): their handlers are tracked.
+  const pending = new Set<Promise<unknown>>();
+  const answered = <F extends (...args: never[]) => unknown>(handler: F): F =>
+    ((...args: Parameters<F>) => {
+      const result = Promise.resolve().then(() => handler(...args));
+      pending.add(result);
+      const settled = () => pending.delete(result);
+      void result.then(settled, settled);
+      return result;
+    }) as F;
 
   let notified: Promise<void> = Promise.resolve();
   let connection: ReturnType<ReturnType<Acp["agent"]>["connect"]>;
@@ -120,81 +147,110 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
   let elicitsUrls = false;
   const app = acp
     .agent({ name: "atomic" })
-    .onRequest("initialize", async ({ params }) => {
-      elicitsUrls = Boolean((params.clientCapabilities as { elicitation?: { url?: unknown } } | undefined)?.elicitation?.url);
-      return {
-        protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
-        agentCapabilities: {
-          loadSession: true,
-          promptCapabilities: { image: true, embeddedContext: true },
-          mcpCapabilities: { http: true, sse: true },
-          sessionCapabilities: { close: {}, list: {} },
-        },
-        agentInfo: { name: "atomic", title: "Atomic", version },
-        authMethods: await authMethods(host),
-      };
-    })
-    .onRequest("authenticate", ({ params, requestId, signal }) =>
-      authenticate(
-        acp,
-        host,
-        {
-          request: (method, body) => connection.client.request(method as never, body as never) as Promise<unknown>,
-          notify: (method, body) => connection.client.notify(method as never, body as never) as Promise<void>,
-          elicitsUrls,
-        },
-        params.methodId,
-        requestId as string | number,
-        signal,
-      ),
+    .onRequest(
+      "initialize",
+      answered(async ({ params }) => {
+        elicitsUrls = Boolean((params.clientCapabilities as { elicitation?: { url?: unknown } } | undefined)?.elicitation?.url);
+        return {
+          protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
+          agentCapabilities: {
+            loadSession: true,
+            promptCapabilities: { image: true, embeddedContext: true },
+            mcpCapabilities: { http: true, sse: true },
+            sessionCapabilities: { close: {}, list: {} },
+          },
+          agentInfo: { name: "atomic", title: "Atomic", version },
+          authMethods: await authMethods(host),
+        };
+      }),
     )
-    .onRequest("session/new", async ({ params }) => {
-      const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined, params._meta).catch(failed);
-      return { sessionId: session.id, configOptions: await configOptions(session.host) };
-    })
-    .onRequest("session/load", async ({ params }) => {
-      // Loaded again while open here: its sibling lets the file go first (one writer per session file).
-      const already = sessions.get(params.sessionId);
-      if (already) {
-        sessions.delete(params.sessionId);
-        await already.close();
-      }
-      const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined, params._meta, async (sibling) => {
-        const path = await sessionPath(sibling, params.sessionId);
-        if (!path) throw acp.RequestError.sessionNotFound(params.sessionId);
-        const switched = await call<"switch_session">(sibling, { type: "switch_session", sessionPath: path });
-        if (switched.cancelled) throw acp.RequestError.invalidRequest(undefined, "Loading the session was cancelled by an extension");
-        return params.sessionId;
-      }).catch(failed);
-      for (const update of historyUpdates((await call<"get_messages">(session.host, { type: "get_messages" })).messages, session.cwd)) client.update(session.id, update);
-      await client.flush();
-      return { configOptions: await configOptions(session.host) };
-    })
-    .onRequest("session/list", async ({ params }) => {
-      const listed = await call<"list_sessions">(host, { type: "list_sessions", all: true }).catch(failed);
-      const sessions = listed.sessions
-        .filter((info) => !params.cwd || info.cwd === params.cwd)
-        .map((info) => ({ sessionId: info.id, cwd: info.cwd, title: info.name ?? info.firstMessage, updatedAt: info.modified }));
-      return { sessions };
-    })
-    .onRequest("session/prompt", ({ params }) => sessionOf(params.sessionId).prompt(params.prompt).catch(failed))
+    .onRequest(
+      "authenticate",
+      // Not held at EOF: a sign-in needs the editor, which is gone; closing cancels it.
+      ({ params, requestId, signal }) =>
+        authenticate(
+          acp,
+          host,
+          {
+            request: (method, body) => connection.client.request(method as never, body as never) as Promise<unknown>,
+            notify: (method, body) => connection.client.notify(method as never, body as never) as Promise<void>,
+            elicitsUrls,
+          },
+          params.methodId,
+          requestId as string | number,
+          signal,
+        ),
+    )
+    .onRequest(
+      "session/new",
+      answered(async ({ params }) => {
+        const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined, params._meta).catch(failed);
+        return { sessionId: session.id, configOptions: await configOptions(session.host) };
+      }),
+    )
+    .onRequest(
+      "session/load",
+      answered(async ({ params }) => {
+        // Loaded again while open here: its sibling lets the file go first (one writer per session file).
+        const already = sessions.get(params.sessionId);
+        if (already) {
+          sessions.delete(params.sessionId);
+          await already.close();
+        }
+        const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined, params._meta, async (sibling) => {
+          const path = await sessionPath(sibling, params.sessionId);
+          if (!path) throw acp.RequestError.sessionNotFound(params.sessionId);
+          const switched = await call<"switch_session">(sibling, { type: "switch_session", sessionPath: path });
+          if (switched.cancelled) throw acp.RequestError.invalidRequest(undefined, "Loading the session was cancelled by an extension");
+          return params.sessionId;
+        }).catch(failed);
+        for (const update of historyUpdates((await call<"get_messages">(session.host, { type: "get_messages" })).messages, session.cwd)) client.update(session.id, update);
+        await client.flush();
+        return { configOptions: await configOptions(session.host) };
+      }),
+    )
+    .onRequest(
+      "session/list",
+      answered(async ({ params }) => {
+        const listed = await call<"list_sessions">(host, { type: "list_sessions", all: true }).catch(failed);
+        const sessions = listed.sessions
+          .filter((info) => !params.cwd || info.cwd === params.cwd)
+          .map((info) => ({ sessionId: info.id, cwd: info.cwd, title: info.name ?? info.firstMessage, updatedAt: info.modified }));
+        return { sessions };
+      }),
+    )
+    .onRequest(
+      "session/prompt",
+      answered(({ params }) => sessionOf(params.sessionId).prompt(params.prompt).catch(failed)),
+    )
     .onNotification("session/cancel", async ({ params }) => {
       await sessions.get(params.sessionId)?.cancel();
     })
-    .onRequest("session/set_config_option", async ({ params }) => ({
-      configOptions: await setConfigOption(sessionOf(params.sessionId).host, params.configId, params.value).catch(failed),
-    }))
-    .onRequest("session/close", async ({ params }) => {
-      const session = sessionOf(params.sessionId);
-      sessions.delete(params.sessionId);
-      await session.close();
-      return {};
-    });
+    .onRequest(
+      "session/set_config_option",
+      answered(async ({ params }) => ({
+        configOptions: await setConfigOption(sessionOf(params.sessionId).host, params.configId, params.value).catch(failed),
+      })),
+    )
+    .onRequest(
+      "session/close",
+      answered(async ({ params }) => {
+        const session = sessionOf(params.sessionId);
+        sessions.delete(params.sessionId);
+        await session.close();
+        return {};
+      }),
+    );
 
   connection = app.connect(acp.ndJsonStream(output, input));
-  const reason = await Promise.race([connection.closed.then(() => "eof" as const), host.closing]);
+  const reason = await Promise.race([eof, connection.closed.then(() => "eof" as const), host.closing]);
   await Promise.all([...sessions.values()].map((session) => session.close()));
   sessions.clear();
+  // A request the SDK read last may still be on its way to its handler.
+  await new Promise((resolve) => setImmediate(resolve));
+  while (pending.size > 0) await Promise.allSettled([...pending]);
+  await stdout.flush();
+  releaseInput();
   connection.close();
   await host.shutdown(reason);
   await stdout.flush();

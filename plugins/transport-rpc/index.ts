@@ -14,7 +14,12 @@ export default definePlugin({
   name: "transport-rpc",
   description: "Strict JSONL RPC over stdin/stdout.",
   apply(k) {
-    k.registerTransport({ name: "rpc", description: "JSON lines on stdin/stdout (the RPC protocol).", serve: (host) => serveRpc(host, k.maybeService("eventOptions")) });
+    k.registerTransport({
+      name: "rpc",
+      description: "JSON lines on stdin/stdout (the RPC protocol).",
+      dialogs: true,
+      serve: (host) => serveRpc(host, k.maybeService("eventOptions")),
+    });
   },
 });
 

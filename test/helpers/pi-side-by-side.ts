@@ -112,11 +112,15 @@ export async function converse(agent: "atomic" | "pi", node: string, fake: FakeL
   const agentDir = agent === "atomic" && atomicAgentDir ? atomicAgentDir : join(home, "agent");
   const cwd = join(home, "work");
   mkdirSync(cwd, { recursive: true });
+  // Output files (codemode's full text and images, pi's `pi-codemode-*`) land in the test's own
+  // folder, removed with it, not in the machine's temp folder.
+  const tmp = join(home, "tmp");
+  mkdirSync(tmp, { recursive: true });
   await writeModelsJson(agentDir, fake.url);
   fake.script(...conversation.replies);
   const firstRequest = fake.requests.length;
   const args = ["--mode", "rpc", "--no-session", "--provider", "fake-openai", "--model", "fake-1", "-e", conversation.folder, ...(conversation.args ?? [])];
-  const env = { ...NO_KEYS, HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" };
+  const env = { ...NO_KEYS, HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0", TMPDIR: tmp, TMP: tmp, TEMP: tmp };
   const client: Client = agent === "atomic" ? new RpcClient({ agentDir, cwd, env, args }) : new PlainClient(node, [join(PI_16, "dist/bundle/cli.js"), ...args], cwd, env);
   const unregister = registerStopper(() => (client.child.exitCode === null ? (client.child.kill("SIGKILL"), client.exited) : client.exited));
   try {

@@ -12,11 +12,23 @@ export { tempDir } from "./temp.js";
 import { NODE } from "./node.js";
 import { ProtocolChecker } from "./protocol.js";
 import { hangTimeout } from "./hang.js";
+import { isRpcLaunch, spawnViaServer, viaServer } from "./via-server.js";
 
 export const CLI = resolve(import.meta.dirname, "../../dist/cli/atomic.cjs");
 
+/** What the protocol check needs of a client: the violations it saw, and a way to stop counting more. */
+export interface CheckedClient {
+  readonly protocolErrors: string[];
+  retire(): void;
+}
+
 /** Clients whose traffic has not been checked into a test's result yet (see test/setup.ts). */
-const unsettled = new Set<RpcClient>();
+const unsettled = new Set<CheckedClient>();
+
+/** Another kind of client (a server's) joins the check every test ends with. */
+export function checkProtocolOf(client: CheckedClient): void {
+  unsettled.add(client);
+}
 
 /** Protocol schema violations seen since the last call, across every client; the clients are retired. */
 export function drainProtocolErrors(): string[] {
@@ -72,16 +84,21 @@ export class RpcClient {
     this.#checker = new ProtocolChecker(options.cli ?? CLI, userPlugins(this.agentDir));
     this.#uncheckedSends = options.uncheckedSends ?? false;
     unsettled.add(this);
-    const argv = [NODE, options.cli ?? CLI, ...(options.args ?? ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"])];
+    const args = options.args ?? ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"];
+    const argv = [NODE, options.cli ?? CLI, ...args];
     const [command, ...rest] = [...(options.launcher ?? []), ...argv];
-    this.child = spawn(command!, rest, {
-      cwd: this.cwd,
-      env: { ...process.env, ATOMIC_CODING_AGENT_DIR: this.agentDir, ...options.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const env = { ...process.env, ATOMIC_CODING_AGENT_DIR: this.agentDir, ...options.env };
+    const via = viaServer() && !options.cli && !options.launcher && isRpcLaunch(args) ? spawnViaServer(CLI, args, { cwd: this.cwd, env }) : undefined;
+    this.child = via?.child ?? spawn(command!, rest, { cwd: this.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     this.child.stdout.on("data", (chunk: Buffer) => this.#onData(chunk));
     this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
-    this.exited = new Promise((resolve) => this.child.once("exit", (code, signal) => resolve({ code, signal })));
+    const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => this.child.once("exit", (code, signal) => resolve({ code, signal })));
+    this.exited = via
+      ? exit.then(async (result) => {
+          await via.serverGone(result.signal);
+          return result;
+        })
+      : exit;
     // "close": the process is gone and its stdout fully read, so every record it wrote is in.
     this.child.once("close", (code, signal) => {
       this.#closed = { code, signal };

@@ -6,7 +6,7 @@
 /* eslint-disable */
 
 import type { ImageContent } from "./messages.js";
-import type { AbortBashResponse, AbortResponse, AbortRetryResponse, AddMcpServersResponse, BashResponse, ClearQueueResponse, CloneResponse, CompactResponse, CycleModelResponse, CycleThinkingLevelResponse, ExportHtmlResponse, FollowUpResponse, ForkResponse, GetAvailableModelsResponse, GetAvailableThinkingLevelsResponse, GetCommandsResponse, GetEntriesResponse, GetForkMessagesResponse, GetLastAssistantTextResponse, GetLoginProvidersResponse, GetMcpServersResponse, GetMessagesResponse, GetSessionStatsResponse, GetStateResponse, GetTreeResponse, ImportSessionResponse, ListSessionsResponse, LoginCancelResponse, LoginInputResponse, LoginResponse, LoginWaitResponse, LogoutProviderResponse, NewSessionResponse, PromptResponse, SetAutoCompactionResponse, SetAutoRetryResponse, SetEventOptionsResponse, SetFollowUpModeResponse, SetModelResponse, SetSessionNameResponse, SetSteeringModeResponse, SetThinkingLevelResponse, SteerResponse, SwitchSessionResponse } from "./responses.js";
+import type { AbortBashResponse, AbortResponse, AbortRetryResponse, AddMcpServersResponse, AgentCloseResponse, AgentListResponse, AgentOpenResponse, AttachResponse, BashResponse, ClearQueueResponse, CloneResponse, CompactResponse, CycleModelResponse, CycleThinkingLevelResponse, DetachResponse, ExportHtmlResponse, FollowUpResponse, ForkResponse, GetAvailableModelsResponse, GetAvailableThinkingLevelsResponse, GetCommandsResponse, GetEntriesResponse, GetForkMessagesResponse, GetLastAssistantTextResponse, GetLoginProvidersResponse, GetMcpServersResponse, GetMessagesResponse, GetSessionStatsResponse, GetStateResponse, GetTreeResponse, ImportSessionResponse, ListSessionsResponse, LoginCancelResponse, LoginInputResponse, LoginResponse, LoginWaitResponse, LogoutProviderResponse, NewSessionResponse, PromptResponse, ServerInfoResponse, ServerShutdownResponse, SetAutoCompactionResponse, SetAutoRetryResponse, SetEventOptionsResponse, SetFollowUpModeResponse, SetModelResponse, SetSessionNameResponse, SetSteeringModeResponse, SetThinkingLevelResponse, SteerResponse, SwitchSessionResponse } from "./responses.js";
 
 /** Abort the current run; responds after its closing events. Immediate lane: handled as soon as read. */
 export type AbortCommand = {
@@ -38,6 +38,71 @@ export type AddMcpServersCommand = {
   id?: string | number;
   /** Server name -> an mcpServers entry ({command, args, env, cwd} or {url, headers, type}), as in mcp.json. */
   servers: Record<string, unknown>;
+};
+
+/** Closes an agent: aborts its run (with the closing events), cancels its bash commands, flushes, forgets it. (`atomic serve` only.) */
+export type AgentCloseCommand = {
+  type: "agent_close";
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  /** The server's name for an agent: "a_" and 10 base32 characters, stable across restarts. */
+  agent: string;
+};
+
+/** Every agent the server knows, loaded or not. (`atomic serve` only.) */
+export type AgentListCommand = {
+  type: "agent_list";
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+};
+
+/** Opens an agent (a session) and attaches the opener as a control connection. (`atomic serve` only.) */
+export type AgentOpenCommand = {
+  type: "agent_open";
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  /** The agent's working folder, an absolute path (default: the server's). */
+  cwd?: string;
+  /** A stored session to open: its id (or a unique id prefix) or its file path. */
+  resume?: string;
+  /** In memory only (nothing written; the agent is not kept across a restart). */
+  noSession?: boolean;
+  /** As --provider. */
+  provider?: string;
+  /** As --model (`provider/id`, optional `:<thinking>`). */
+  model?: string;
+  /** As --thinking. */
+  thinkingLevel?: string;
+  /** The session's display name, as --name (`agent_list` shows it). */
+  name?: string;
+  /** This agent's sandbox: a mode ("off", "read-only", "workspace-write") or a `sandbox` setting, over the settings files' (a project may only tighten it). */
+  sandbox?: "off" | "read-only" | "workspace-write" | {
+    /** "off", "read-only" (only a private /tmp writable) or "workspace-write" (also the working folder and writableRoots). */
+    mode?: "off" | "read-only" | "workspace-write";
+    /** false: no network; true: the host's network; a list of hosts: only those, through Atomic's proxy. */
+    network?: boolean | string[];
+    /** More writable folders in workspace-write (absolute, ~/..., or relative to the working folder). */
+    writableRoots?: string[];
+    /** More paths no command or file tool may read (besides those always denied). */
+    denyRead?: string[];
+    /** "on-request": the model may ask to run one command outside the sandbox, and the client decides; "never". */
+    approval?: "never" | "on-request";
+  };
+};
+
+/** Receive an agent's events on this connection (loads it when not loaded). (`atomic serve` only.) */
+export type AttachCommand = {
+  type: "attach";
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  /** The server's name for an agent: "a_" and 10 base32 characters, stable across restarts. */
+  agent: string;
+  /** Replay the events with a greater `seq` first (omit: live events only). */
+  after?: number;
+  /** The epoch `after` counts in (default: this server's). */
+  epoch?: string;
+  /** "control" (default): may send any command and answer dialogs; "observe": only `get_*` and `list_sessions`. */
+  role?: "control" | "observe";
 };
 
 /** Run a shell command for the user in the working directory; its output reaches the LLM with the next prompt. Immediate lane: handled as soon as read. */
@@ -94,6 +159,15 @@ export type CycleThinkingLevelCommand = {
   type: "cycle_thinking_level";
   /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
+};
+
+/** Stop receiving an agent's events (never aborts its run). (`atomic serve` only.) */
+export type DetachCommand = {
+  type: "detach";
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  /** The server's name for an agent: "a_" and 10 base32 characters, stable across restarts. */
+  agent: string;
 };
 
 /** Export the session to HTML (the active branch shown, all branches embedded); returns the file path. */
@@ -315,6 +389,20 @@ export type PromptCommand = {
   streamingBehavior?: "steer" | "followUp";
 };
 
+/** The server's identity, limits and counts. (`atomic serve` only.) */
+export type ServerInfoCommand = {
+  type: "server_info";
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+};
+
+/** Shuts the server down as SIGTERM does, exit code 0. (`atomic serve` only.) */
+export type ServerShutdownCommand = {
+  type: "server_shutdown";
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+};
+
 /** Enable or disable automatic compaction (persisted in the user's settings). */
 export type SetAutoCompactionCommand = {
   type: "set_auto_compaction";
@@ -412,7 +500,7 @@ export type SwitchSessionCommand = {
 };
 
 /** Every input record, discriminated by `type`. */
-export type Command = AbortCommand | AbortBashCommand | AbortRetryCommand | AddMcpServersCommand | BashCommand | ClearQueueCommand | CloneCommand | CompactCommand | CycleModelCommand | CycleThinkingLevelCommand | ExportHtmlCommand | ExtensionUiResponseCommand | FollowUpCommand | ForkCommand | GetAvailableModelsCommand | GetAvailableThinkingLevelsCommand | GetCommandsCommand | GetEntriesCommand | GetForkMessagesCommand | GetLastAssistantTextCommand | GetLoginProvidersCommand | GetMcpServersCommand | GetMessagesCommand | GetSessionStatsCommand | GetStateCommand | GetTreeCommand | ImportSessionCommand | ListSessionsCommand | LoginCommand | LoginCancelCommand | LoginInputCommand | LoginWaitCommand | LogoutProviderCommand | NewSessionCommand | PromptCommand | SetAutoCompactionCommand | SetAutoRetryCommand | SetEventOptionsCommand | SetFollowUpModeCommand | SetModelCommand | SetSessionNameCommand | SetSteeringModeCommand | SetThinkingLevelCommand | SteerCommand | SwitchSessionCommand;
+export type Command = AbortCommand | AbortBashCommand | AbortRetryCommand | AddMcpServersCommand | AgentCloseCommand | AgentListCommand | AgentOpenCommand | AttachCommand | BashCommand | ClearQueueCommand | CloneCommand | CompactCommand | CycleModelCommand | CycleThinkingLevelCommand | DetachCommand | ExportHtmlCommand | ExtensionUiResponseCommand | FollowUpCommand | ForkCommand | GetAvailableModelsCommand | GetAvailableThinkingLevelsCommand | GetCommandsCommand | GetEntriesCommand | GetForkMessagesCommand | GetLastAssistantTextCommand | GetLoginProvidersCommand | GetMcpServersCommand | GetMessagesCommand | GetSessionStatsCommand | GetStateCommand | GetTreeCommand | ImportSessionCommand | ListSessionsCommand | LoginCommand | LoginCancelCommand | LoginInputCommand | LoginWaitCommand | LogoutProviderCommand | NewSessionCommand | PromptCommand | ServerInfoCommand | ServerShutdownCommand | SetAutoCompactionCommand | SetAutoRetryCommand | SetEventOptionsCommand | SetFollowUpModeCommand | SetModelCommand | SetSessionNameCommand | SetSteeringModeCommand | SetThinkingLevelCommand | SteerCommand | SwitchSessionCommand;
 
 /** Every command by its `type`: the input record and the successful response (`undefined` for a reply). */
 export interface CommandMap {
@@ -420,12 +508,17 @@ export interface CommandMap {
   abort_bash: { command: AbortBashCommand; response: AbortBashResponse };
   abort_retry: { command: AbortRetryCommand; response: AbortRetryResponse };
   add_mcp_servers: { command: AddMcpServersCommand; response: AddMcpServersResponse };
+  agent_close: { command: AgentCloseCommand; response: AgentCloseResponse };
+  agent_list: { command: AgentListCommand; response: AgentListResponse };
+  agent_open: { command: AgentOpenCommand; response: AgentOpenResponse };
+  attach: { command: AttachCommand; response: AttachResponse };
   bash: { command: BashCommand; response: BashResponse };
   clear_queue: { command: ClearQueueCommand; response: ClearQueueResponse };
   clone: { command: CloneCommand; response: CloneResponse };
   compact: { command: CompactCommand; response: CompactResponse };
   cycle_model: { command: CycleModelCommand; response: CycleModelResponse };
   cycle_thinking_level: { command: CycleThinkingLevelCommand; response: CycleThinkingLevelResponse };
+  detach: { command: DetachCommand; response: DetachResponse };
   export_html: { command: ExportHtmlCommand; response: ExportHtmlResponse };
   extension_ui_response: { command: ExtensionUiResponseCommand; response: undefined };
   follow_up: { command: FollowUpCommand; response: FollowUpResponse };
@@ -451,6 +544,8 @@ export interface CommandMap {
   logout_provider: { command: LogoutProviderCommand; response: LogoutProviderResponse };
   new_session: { command: NewSessionCommand; response: NewSessionResponse };
   prompt: { command: PromptCommand; response: PromptResponse };
+  server_info: { command: ServerInfoCommand; response: ServerInfoResponse };
+  server_shutdown: { command: ServerShutdownCommand; response: ServerShutdownResponse };
   set_auto_compaction: { command: SetAutoCompactionCommand; response: SetAutoCompactionResponse };
   set_auto_retry: { command: SetAutoRetryCommand; response: SetAutoRetryResponse };
   set_event_options: { command: SetEventOptionsCommand; response: SetEventOptionsResponse };

@@ -7,6 +7,13 @@
 
 import type { AgentMessage, AssistantMessage, AssistantMessageEvent, CompactionResult, ImageContent, SessionEntry, TextContent, ToolCall, ToolResultMessage, Usage } from "./messages.js";
 
+/** `atomic serve`: an agent this connection was attached to was closed (`agent_close`); its handle is no longer known. */
+export type AgentClosedEvent = {
+  type: "agent_closed";
+  /** The server's name for an agent: "a_" and 10 base32 characters, stable across restarts. */
+  agent: string;
+};
+
 /** The run ended (answered, failed or aborted); retries and queued messages may start another. */
 export type AgentEndEvent = {
   type: "agent_end";
@@ -61,6 +68,13 @@ export type BashExecutionUpdateEvent = {
   delta: string;
 };
 
+/** `atomic serve`, stdio: the client fell behind by more than `outboundBytes`; it was detached from these agents (attach again with `after`). */
+export type ClientLaggedEvent = {
+  type: "client_lagged";
+  /** The agents it was detached from. */
+  agents: string[];
+};
+
 /** Verbatim line compaction completed, failed or was aborted. */
 export type CompactionEndEvent = {
   type: "compaction_end";
@@ -83,6 +97,13 @@ export type CompactionStartEvent = {
   type: "compaction_start";
   /** Why: the `compact` command, the context passed its threshold, or the prompt overflowed the window. */
   reason: "manual" | "threshold" | "overflow";
+};
+
+/** `atomic serve`: the server is about to close this connection. */
+export type ConnectionClosingEvent = {
+  type: "connection_closing";
+  /** Why the server closes this connection. */
+  reason: "slow_consumer" | "shutdown" | "too_many_connections";
 };
 
 /** An extension stored a custom entry in the session (pi's appendEntry); `since` cursors of get_entries may use its id. */
@@ -191,6 +212,15 @@ export type ExtensionUiRequestEvent = {
   method: "set_editor_text";
   /** The text. */
   text: string;
+};
+
+/** A dialog is gone: a reply to it is now ignored. The agent writes it when a dialog times out or is aborted; `atomic serve` also writes it to the clients that did not answer. */
+export type ExtensionUiResolvedEvent = {
+  type: "extension_ui_resolved";
+  /** The dialog's `extension_ui_request` id. */
+  id: string;
+  /** "timeout": its `timeout` passed (resolved with its default); "aborted": the run or the agent that waited for it stopped; "answered": another client answered it first (`atomic serve` only). */
+  reason: "answered" | "timeout" | "aborted";
 };
 
 /** A login started with `login` moved on: where to sign in, a step, or its end. */
@@ -318,6 +348,33 @@ export type QueueUpdateEvent = {
   followUp: string[];
 };
 
+/** `atomic serve`: the replay an `attach` asked for is written (also an empty one); the response and live events follow. */
+export type ReplayCompleteEvent = {
+  type: "replay_complete";
+  /** The server's name for an agent: "a_" and 10 base32 characters, stable across restarts. */
+  agent: string;
+  /** The agent's last event sequence number (0: none yet). */
+  seq: number;
+};
+
+/** `atomic serve`: the first record of every connection. */
+export type ServerHelloEvent = {
+  type: "server_hello";
+  /** The server protocol's version. */
+  protocol: 1;
+  /** Atomic's version. */
+  version: string;
+  /** The server run's id (a uuid drawn at start): sequence numbers count within it. */
+  epoch: string;
+};
+
+/** `atomic serve`: the server is shutting down; each agent's closing events follow, then the connection closes. */
+export type ServerShuttingDownEvent = {
+  type: "server_shutting_down";
+  /** `server_shutdown`, a signal, or the end of stdin. */
+  reason: "request" | "signal" | "eof";
+};
+
 /** The session's display name changed (set_session_name, or an extension's setSessionName). */
 export type SessionInfoChangedEvent = {
   type: "session_info_changed";
@@ -438,4 +495,4 @@ export type TurnStartEvent = {
 };
 
 /** Every event, discriminated by `type`. */
-export type Event = AgentEndEvent | AgentSettledEvent | AgentStartEvent | AutoRetryEndEvent | AutoRetryStartEvent | BashExecutionUpdateEvent | CompactionEndEvent | CompactionStartEvent | EntryAppendedEvent | ExtensionErrorEvent | ExtensionUiRequestEvent | LoginUpdateEvent | MessageEndEvent | MessageStartEvent | MessageUpdateEvent | QueueUpdateEvent | SessionInfoChangedEvent | SessionWriteErrorEvent | SummarizationRetryAttemptStartEvent | SummarizationRetryFinishedEvent | SummarizationRetryScheduledEvent | ThinkingLevelChangedEvent | ToolExecutionEndEvent | ToolExecutionStartEvent | ToolExecutionUpdateEvent | TurnEndEvent | TurnStartEvent;
+export type Event = AgentClosedEvent | AgentEndEvent | AgentSettledEvent | AgentStartEvent | AutoRetryEndEvent | AutoRetryStartEvent | BashExecutionUpdateEvent | ClientLaggedEvent | CompactionEndEvent | CompactionStartEvent | ConnectionClosingEvent | EntryAppendedEvent | ExtensionErrorEvent | ExtensionUiRequestEvent | ExtensionUiResolvedEvent | LoginUpdateEvent | MessageEndEvent | MessageStartEvent | MessageUpdateEvent | QueueUpdateEvent | ReplayCompleteEvent | ServerHelloEvent | ServerShuttingDownEvent | SessionInfoChangedEvent | SessionWriteErrorEvent | SummarizationRetryAttemptStartEvent | SummarizationRetryFinishedEvent | SummarizationRetryScheduledEvent | ThinkingLevelChangedEvent | ToolExecutionEndEvent | ToolExecutionStartEvent | ToolExecutionUpdateEvent | TurnEndEvent | TurnStartEvent;

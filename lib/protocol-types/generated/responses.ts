@@ -55,6 +55,110 @@ export type AddMcpServersResponse = {
   };
 };
 
+/** The successful response to `agent_close`. */
+export type AgentCloseResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "agent_close";
+  /** The command succeeded. */
+  success: true;
+  data: {
+    /** The server's name for an agent: "a_" and 10 base32 characters, stable across restarts. */
+    agent: string;
+  };
+};
+
+/** The successful response to `agent_list`. */
+export type AgentListResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "agent_list";
+  /** The command succeeded. */
+  success: true;
+  data: {
+    /** Every agent the server knows, in the order they were opened. */
+    agents: Array<{
+      /** The server's name for an agent: "a_" and 10 base32 characters, stable across restarts. */
+      agent: string;
+      /** Its session's display name. */
+      name?: string;
+      /** Its working folder. */
+      cwd: string;
+      /** Its session's id. */
+      sessionId: string;
+      /** Its session file (absent in memory). */
+      sessionFile?: string;
+      /** "running": a run is in progress; "notLoaded": it loads on first use. */
+      status: "idle" | "running" | "notLoaded";
+      /** Connections attached to it now. */
+      attached: number;
+      /** The agent's last event sequence number (0: none yet). */
+      seq: number;
+    }>;
+  };
+};
+
+/** The successful response to `agent_open`. */
+export type AgentOpenResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "agent_open";
+  /** The command succeeded. */
+  success: true;
+  data: {
+    /** The server's name for an agent: "a_" and 10 base32 characters, stable across restarts. */
+    agent: string;
+    /** The session's own id. */
+    sessionId: string;
+    /** The session file (absent in memory). */
+    sessionFile?: string;
+    /** The agent's working folder. */
+    cwd: string;
+    /** The server run's id (a uuid drawn at start): sequence numbers count within it. */
+    epoch: string;
+    /** The agent's last event sequence number (0: none yet). */
+    seq: number;
+  };
+};
+
+/** The successful response to `attach`. */
+export type AttachResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "attach";
+  /** The command succeeded. */
+  success: true;
+  data: {
+    /** The server's name for an agent: "a_" and 10 base32 characters, stable across restarts. */
+    agent: string;
+    /** The server run's id (a uuid drawn at start): sequence numbers count within it. */
+    epoch: string;
+    /** The agent's last event sequence number (0: none yet). */
+    seq: number;
+    /** Events replayed before this response. */
+    replayed: number;
+    /** True: the cursor is older than the ring or of another epoch; nothing was replayed (resync with get_messages / get_entries). */
+    gap: boolean;
+    /** Dialogs waiting for an answer, as their `extension_ui_request` records. */
+    pendingUi: Array<{
+      type: "extension_ui_request";
+      /** The dialog's id (answer it with extension_ui_response). */
+      id: string;
+      /** select, confirm, input or editor. */
+      method: string;
+      [key: string]: unknown;
+    }>;
+  };
+};
+
 /** The successful response to `bash`. */
 export type BashResponse = {
   /** Any string or number; echoed exactly in the command's response. */
@@ -155,6 +259,21 @@ export type CycleThinkingLevelResponse = {
     /** The level now current. */
     level: "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
   } | null;
+};
+
+/** The successful response to `detach`. */
+export type DetachResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "detach";
+  /** The command succeeded. */
+  success: true;
+  data: {
+    /** The server's name for an agent: "a_" and 10 base32 characters, stable across restarts. */
+    agent: string;
+  };
 };
 
 /** The successful response to `export_html`. */
@@ -735,6 +854,64 @@ export type PromptResponse = {
   };
 };
 
+/** The successful response to `server_info`. */
+export type ServerInfoResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "server_info";
+  /** The command succeeded. */
+  success: true;
+  data: {
+    /** The server protocol's version. */
+    protocol: 1;
+    /** Atomic's version. */
+    version: string;
+    /** The server's process id. */
+    pid: number;
+    /** The server run's id (a uuid drawn at start): sequence numbers count within it. */
+    epoch: string;
+    /** The URLs it listens on. */
+    listeners: string[];
+    /** The limits in force (settings `serve`). */
+    limits: {
+      /** Agents loaded at once. */
+      maxAgents: number;
+      /** Connections at once. */
+      maxConnections: number;
+      /** Idle time before an agent is unloaded. */
+      idleUnloadMs: number;
+      /** Events kept per agent for replay. */
+      replayRecords: number;
+      /** Bytes of events kept per agent. */
+      replayBytes: number;
+      /** Bytes waiting for one connection before it is a slow consumer. */
+      outboundBytes: number;
+    };
+    /** What the server holds now. */
+    counts: {
+      /** Agents known (loaded or not). */
+      agents: number;
+      /** Agents loaded. */
+      loaded: number;
+      /** Open connections. */
+      connections: number;
+    };
+  };
+};
+
+/** The successful response to `server_shutdown`. */
+export type ServerShutdownResponse = {
+  /** Any string or number; echoed exactly in the command's response. */
+  id?: string | number;
+  type: "response";
+  /** The command answered. */
+  command: "server_shutdown";
+  /** The command succeeded. */
+  success: true;
+};
+
 /** The successful response to `set_auto_compaction`. */
 export type SetAutoCompactionResponse = {
   /** Any string or number; echoed exactly in the command's response. */
@@ -873,7 +1050,9 @@ export type ErrorResponse = {
   success: false;
   /** What went wrong, for people and for matching. */
   error: string;
+  /** `atomic serve` only: a stable code for a failure the server answered itself: unknown_agent, missing_agent, session_in_use, limit_reached, server_overloaded, unauthorized, not_attached, shutting_down, invalid_request. */
+  code?: string;
 };
 
 /** Every response: a command's success, or ErrorResponse. */
-export type Response = AbortResponse | AbortBashResponse | AbortRetryResponse | AddMcpServersResponse | BashResponse | ClearQueueResponse | CloneResponse | CompactResponse | CycleModelResponse | CycleThinkingLevelResponse | ExportHtmlResponse | FollowUpResponse | ForkResponse | GetAvailableModelsResponse | GetAvailableThinkingLevelsResponse | GetCommandsResponse | GetEntriesResponse | GetForkMessagesResponse | GetLastAssistantTextResponse | GetLoginProvidersResponse | GetMcpServersResponse | GetMessagesResponse | GetSessionStatsResponse | GetStateResponse | GetTreeResponse | ImportSessionResponse | ListSessionsResponse | LoginResponse | LoginCancelResponse | LoginInputResponse | LoginWaitResponse | LogoutProviderResponse | NewSessionResponse | PromptResponse | SetAutoCompactionResponse | SetAutoRetryResponse | SetEventOptionsResponse | SetFollowUpModeResponse | SetModelResponse | SetSessionNameResponse | SetSteeringModeResponse | SetThinkingLevelResponse | SteerResponse | SwitchSessionResponse | ErrorResponse;
+export type Response = AbortResponse | AbortBashResponse | AbortRetryResponse | AddMcpServersResponse | AgentCloseResponse | AgentListResponse | AgentOpenResponse | AttachResponse | BashResponse | ClearQueueResponse | CloneResponse | CompactResponse | CycleModelResponse | CycleThinkingLevelResponse | DetachResponse | ExportHtmlResponse | FollowUpResponse | ForkResponse | GetAvailableModelsResponse | GetAvailableThinkingLevelsResponse | GetCommandsResponse | GetEntriesResponse | GetForkMessagesResponse | GetLastAssistantTextResponse | GetLoginProvidersResponse | GetMcpServersResponse | GetMessagesResponse | GetSessionStatsResponse | GetStateResponse | GetTreeResponse | ImportSessionResponse | ListSessionsResponse | LoginResponse | LoginCancelResponse | LoginInputResponse | LoginWaitResponse | LogoutProviderResponse | NewSessionResponse | PromptResponse | ServerInfoResponse | ServerShutdownResponse | SetAutoCompactionResponse | SetAutoRetryResponse | SetEventOptionsResponse | SetFollowUpModeResponse | SetModelResponse | SetSessionNameResponse | SetSteeringModeResponse | SetThinkingLevelResponse | SteerResponse | SwitchSessionResponse | ErrorResponse;

@@ -94,6 +94,11 @@ export {
 export { SettingsManager } from "./settings-manager.js";
 export { DefaultResourceLoader, loadProjectContextFiles } from "./resource-loader.js";
 export { createExtensionRuntime } from "./extension-runtime.js";
+export { getDocsPath, getExamplesPath, getPackageDir, getReadmePath } from "./paths.js";
+export { convertToPng, detectSupportedImageMimeTypeFromFile, formatDimensionNote, type ImageResizeOptions, type ResizedImage, resizeImage } from "./images.js";
+export { type BashOperations, createLocalBashOperations, createLocalPowerShellOperations, getPowerShellConfig, getShellConfig, type ShellConfig } from "./shell-ops.js";
+export { createPowerShellTool, createPowerShellToolDefinition, type PowerShellToolOptions } from "./powershell-tool.js";
+export { RpcClient, type RpcClientOptions } from "../../../client/index.js";
 
 /** The folder name of Atomic's configuration (`~/.atomic`, `<project>/.atomic`); pi's is `.pi`. */
 export const CONFIG_DIR_NAME = ".atomic";

@@ -93,12 +93,6 @@ const OUTSTANDING: Record<string, string> = Object.fromEntries([
     name,
     "LLM summaries (Atomic's own compaction keeps text verbatim)",
   ]),
-  ...["resizeImage", "convertToPng", "formatDimensionNote", "detectSupportedImageMimeTypeFromFile"].map((name) => [name, "image codecs"]),
-  ...["createPowerShellTool", "createPowerShellToolDefinition", "createLocalBashOperations", "createLocalPowerShellOperations", "getShellConfig", "getPowerShellConfig"].map(
-    (name) => [name, "shell operations objects"],
-  ),
-  ...["getPackageDir", "getDocsPath", "getExamplesPath", "getReadmePath"].map((name) => [name, "install paths"]),
-  ["RpcClient", "pi's RpcClient (atomic-agent/client has the same API)"],
 ]);
 
 const fakeHost = { k: { config: { agentDir: "/tmp/none", cwd: "/tmp" } }, builtinTools: new Map(), fileQueues: new Map() } as unknown as ExtensionHost;

@@ -1,0 +1,336 @@
+/**
+ * `connect()`: a client of a running `atomic serve` (docs/server.md). One connection carries many
+ * agents: `openAgent`, `attach` and `listAgents` give `AgentHandle`s with the `RpcClient`
+ * methods. When the connection drops, it reconnects (with backoff, for `reconnectTimeoutMs`) and
+ * attaches every handle again after the last `seq` it saw, so each handle gets every event once;
+ * commands sent meanwhile wait for the reconnect, commands in flight when it dropped fail (the
+ * server may or may not have run them).
+ */
+import { homedir } from "node:os";
+import { connect as dial, type Socket } from "node:net";
+import { join, resolve } from "node:path";
+import type { AgentOpenCommand, DataOf } from "../lib/protocol-types/index.js";
+import { LineReader } from "../lib/jsonl/index.js";
+import { AgentHandle, type HandleWire, type Role } from "./agent-handle.js";
+import type { Record_ } from "./connection.js";
+import type { RpcEventListener } from "./methods.js";
+
+export interface ServerClientOptions {
+  /** Reconnect when the connection drops, resuming each agent after its last `seq` (default true). */
+  reconnect?: boolean;
+  /** How long to keep trying to reconnect (default 30 s). */
+  reconnectTimeoutMs?: number;
+  /** How long a command may wait for its response (default 30 s; 0: forever). `bash` and `compact` always wait. */
+  requestTimeoutMs?: number;
+  /** Where `unix:` alone looks (`<agent dir>/serve/serve.sock`); default ATOMIC_CODING_AGENT_DIR, else ~/.atomic/agent. */
+  agentDir?: string;
+  /** This connection's message_update form (`set_event_options`); `agent_settled` is always asked for. */
+  messageUpdates?: "delta" | "full";
+}
+
+export type AgentOpenOptions = Omit<AgentOpenCommand, "type" | "id">;
+
+interface Pending {
+  resolve(record: Record_): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout | undefined;
+}
+
+const UNTIMED = new Set(["bash", "compact"]);
+
+/** Connects to `url` (`unix:PATH`, `unix:` for the default socket); rejects when nobody answers there. */
+export async function connect(url = "unix:", options: ServerClientOptions = {}): Promise<ServerClient> {
+  const client = new ServerClient(socketPath(url, options.agentDir), options);
+  await client.open();
+  return client;
+}
+
+export class ServerClient {
+  /** The socket it connects to. */
+  readonly path: string;
+  readonly #options: ServerClientOptions;
+  readonly #pending = new Map<string, Pending>();
+  readonly #handles = new Map<string, AgentHandle>();
+  /** Events of agents a pending agent_open or attach is about to hand out. */
+  readonly #early = new Map<string, Record_[]>();
+  readonly #closeListeners = new Set<(error?: Error) => void>();
+  readonly #reconnectListeners = new Set<() => void>();
+  readonly #wire: HandleWire;
+  #socket: Socket | undefined;
+  #epoch = "";
+  #version = "";
+  #nextId = 0;
+  #opening = 0;
+  #closed = false;
+  #reconnecting: Promise<void> | undefined;
+
+  constructor(path: string, options: ServerClientOptions = {}) {
+    this.path = path;
+    this.#options = options;
+    this.#wire = {
+      request: (command) => this.#request(command),
+      write: (record) => this.#write(record),
+      forget: (agent) => this.#handles.delete(agent),
+    };
+  }
+
+  /** The server's epoch (a restart draws a new one). */
+  get epoch(): string {
+    return this.#epoch;
+  }
+
+  get version(): string {
+    return this.#version;
+  }
+
+  get connected(): boolean {
+    return this.#socket !== undefined && !this.#reconnecting;
+  }
+
+  /** The first connection (`connect()` calls it): rejects when the server is not there or refuses it. */
+  async open(): Promise<void> {
+    await this.#dial();
+    await this.#eventOptions();
+  }
+
+  info(): Promise<DataOf<"server_info">> {
+    return this.#data({ type: "server_info" });
+  }
+
+  async listAgents(): Promise<DataOf<"agent_list">["agents"]> {
+    return (await this.#data({ type: "agent_list" })).agents;
+  }
+
+  /** Opens an agent (a session) and attaches to it as a controller. `onEvent` also hears what it said while it booted. */
+  async openAgent(options: AgentOpenOptions = {}, onEvent?: RpcEventListener): Promise<AgentHandle> {
+    const data = await this.#handingOut(() => this.#data({ type: "agent_open", ...options }));
+    const handle = new AgentHandle(this.#wire, data.agent, "control", data.epoch, 0);
+    return this.#adopt(handle, { gap: false, replayed: 0, pendingUi: [], ...data }, onEvent);
+  }
+
+  /**
+   * Attaches to an agent: its events from now on, and any dialog still open. `after`: first the
+   * events after this seq of this epoch, once each (0: all the server still holds), which
+   * `onEvent` hears (it is listening before they come).
+   */
+  async attach(agent: string, options: { role?: Role; after?: number; onEvent?: RpcEventListener } = {}): Promise<AgentHandle> {
+    const role = options.role ?? "control";
+    const { after } = options;
+    const replay = after === undefined ? {} : { after, epoch: this.#epoch };
+    const data = await this.#handingOut(() => this.#data({ type: "attach", agent, role, ...replay }));
+    const handle = this.#handles.get(agent) ?? new AgentHandle(this.#wire, agent, role, data.epoch, after ?? data.seq);
+    return this.#adopt(handle, data, options.onEvent);
+  }
+
+  /** Asks the server to shut down (every agent's teardown, then it exits). */
+  async shutdown(): Promise<void> {
+    await this.#data({ type: "server_shutdown" });
+  }
+
+  /** Closes the connection (the agents and their runs stay on the server); no reconnect. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const socket = this.#socket;
+    if (socket && !socket.destroyed) await new Promise<void>((done) => socket.once("close", () => done()).end());
+    this.#finish();
+  }
+
+  onClose(listener: (error?: Error) => void): () => void {
+    this.#closeListeners.add(listener);
+    return () => this.#closeListeners.delete(listener);
+  }
+
+  /** Called after each reconnect, once every handle is attached again. */
+  onReconnect(listener: () => void): () => void {
+    this.#reconnectListeners.add(listener);
+    return () => this.#reconnectListeners.delete(listener);
+  }
+
+  async #handingOut<T>(run: () => Promise<T>): Promise<T> {
+    this.#opening++;
+    try {
+      return await run();
+    } finally {
+      this.#opening--;
+    }
+  }
+
+  /** Events that came before the handle (an agent's boot, a replay) go to it first. */
+  #adopt(handle: AgentHandle, data: DataOf<"attach">, onEvent: RpcEventListener | undefined): AgentHandle {
+    this.#handles.set(handle.agent, handle);
+    if (onEvent) handle.onEvent(onEvent);
+    for (const record of this.#early.get(handle.agent) ?? []) this.#deliver(handle, record);
+    this.#early.delete(handle.agent);
+    handle.resumed(data, true);
+    return handle;
+  }
+
+  async #data<T extends keyof ServerData>(command: { type: T } & Record<string, unknown>): Promise<ServerData[T]> {
+    const response = await this.#request(command);
+    if (response.success !== true) throw Object.assign(new Error(String(response.error)), { code: response.code });
+    return response.data as ServerData[T];
+  }
+
+  /** Waits out a reconnect, then sends. */
+  async #request(command: Record<string, unknown>): Promise<Record_> {
+    if (this.#reconnecting) await this.#reconnecting;
+    return this.#send(command);
+  }
+
+  #send(command: Record<string, unknown>): Promise<Record_> {
+    const socket = this.#socket;
+    if (this.#closed || !socket) return Promise.reject(new Error(`Not connected to atomic serve at ${this.path}`));
+    const id = typeof command.id === "string" ? command.id : `srv_${++this.#nextId}`;
+    return new Promise<Record_>((resolve, reject) => {
+      const limit = this.#options.requestTimeoutMs ?? 30_000;
+      const timer =
+        limit > 0 && !UNTIMED.has(String(command.type))
+          ? setTimeout(() => {
+              this.#pending.delete(id);
+              reject(new Error(`Timeout waiting for response to ${String(command.type)}`));
+            }, limit)
+          : undefined;
+      this.#pending.set(id, { resolve, reject, timer });
+      socket.write(`${JSON.stringify({ ...command, id })}\n`);
+    });
+  }
+
+  #write(record: Record<string, unknown>): void {
+    if (this.#closed || !this.#socket) throw new Error(`Not connected to atomic serve at ${this.path}`);
+    this.#socket.write(`${JSON.stringify(record)}\n`);
+  }
+
+  /** One connection: resolves once the server greeted it, rejects when it refused or nobody answered. */
+  #dial(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const socket = dial(this.path);
+      let greeted = false;
+      const reader = new LineReader((line) => {
+        let record: Record_;
+        try {
+          record = JSON.parse(line) as Record_;
+        } catch {
+          return;
+        }
+        if (greeted) return this.#onRecord(record);
+        greeted = true;
+        if (record.type !== "server_hello") {
+          socket.destroy();
+          return reject(new Error(`atomic serve at ${this.path} refused the connection: ${String(record.error ?? line)}`));
+        }
+        this.#epoch = String(record.epoch);
+        this.#version = String(record.version);
+        this.#socket = socket;
+        resolve();
+      });
+      socket.on("data", (chunk: Buffer) => reader.push(chunk));
+      socket.once("error", (error) => {
+        if (!greeted) reject(new Error(`Cannot connect to atomic serve at ${this.path}: ${error.message}`));
+      });
+      socket.once("close", () => {
+        if (!greeted) reject(new Error(`atomic serve at ${this.path} closed the connection`));
+        else if (this.#socket === socket) this.#lost();
+      });
+    });
+  }
+
+  #eventOptions(): Promise<unknown> {
+    return this.#send({ type: "set_event_options", agentSettled: true, ...(this.#options.messageUpdates ? { messageUpdates: this.#options.messageUpdates } : {}) });
+  }
+
+  #onRecord(record: Record_): void {
+    if (record.type === "response" && typeof record.id === "string") {
+      const pending = this.#pending.get(record.id);
+      if (pending) {
+        this.#pending.delete(record.id);
+        clearTimeout(pending.timer);
+        return pending.resolve(record);
+      }
+    }
+    if (record.type === "client_lagged") return void this.#resume(record.agents as string[]).catch(() => undefined);
+    const agent = typeof record.agent === "string" ? record.agent : undefined;
+    if (agent === undefined || record.type === "replay_complete") return;
+    const handle = this.#handles.get(agent);
+    if (record.type === "agent_closed") return handle?.ended();
+    if (handle) return this.#deliver(handle, record);
+    if (this.#opening > 0) this.#early.set(agent, [...(this.#early.get(agent) ?? []), record]);
+  }
+
+  #deliver(handle: AgentHandle, record: Record_): void {
+    const { agent: _agent, seq, ...event } = record;
+    handle.receive(event as Record_, typeof seq === "number" ? seq : undefined);
+  }
+
+  /** The connection dropped: what was in flight fails; reconnect (unless closed), or give up. */
+  #lost(): void {
+    this.#socket = undefined;
+    this.#failPending(new Error("The connection to atomic serve was lost"));
+    if (this.#closed || this.#options.reconnect === false) return this.#finish(new Error("The connection to atomic serve was lost"));
+    this.#reconnecting = this.#reconnect().finally(() => (this.#reconnecting = undefined));
+  }
+
+  async #reconnect(): Promise<void> {
+    const deadline = Date.now() + (this.#options.reconnectTimeoutMs ?? 30_000);
+    for (let delay = 50; !this.#closed; delay = Math.min(delay * 2, 2_000)) {
+      try {
+        await this.#dial();
+        await this.#eventOptions();
+        await this.#resume([...this.#handles.keys()]);
+        for (const listener of this.#reconnectListeners) listener();
+        return;
+      } catch (error) {
+        this.#socket?.destroy();
+        this.#socket = undefined;
+        if (Date.now() + delay > deadline) return this.#finish(new Error(`Cannot reconnect to atomic serve at ${this.path}: ${(error as Error).message}`));
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  /** Attaches these agents again after the last seq each saw: a replay, or a gap (resync). */
+  async #resume(agents: readonly string[]): Promise<void> {
+    for (const agent of agents) {
+      const handle = this.#handles.get(agent);
+      if (!handle) continue;
+      const response = await this.#send({ type: "attach", agent, role: handle.role, after: handle.seq, epoch: handle.epoch });
+      if (response.success === true) handle.resumed(response.data as DataOf<"attach">, false);
+      else if (response.code === "unknown_agent") handle.ended();
+      else throw new Error(String(response.error));
+    }
+  }
+
+  #failPending(error: Error): void {
+    for (const pending of this.#pending.values()) {
+      clearTimeout(pending.timer);
+      pending.reject(error);
+    }
+    this.#pending.clear();
+  }
+
+  #finish(error?: Error): void {
+    this.#closed = true;
+    this.#failPending(error ?? new Error("The server client is closed"));
+    for (const handle of [...this.#handles.values()]) handle.ended();
+    for (const listener of this.#closeListeners) listener(error);
+    this.#closeListeners.clear();
+  }
+}
+
+interface ServerData {
+  server_info: DataOf<"server_info">;
+  agent_list: DataOf<"agent_list">;
+  agent_open: DataOf<"agent_open">;
+  attach: DataOf<"attach">;
+  server_shutdown: undefined;
+}
+
+/** `unix:PATH` (relative to the working folder, `~` for home) or `unix:` for `<agent dir>/serve/serve.sock`. */
+function socketPath(url: string, agentDir: string | undefined): string {
+  if (!url.startsWith("unix:")) throw new Error(`Cannot connect to ${url}: expected unix:PATH`);
+  const given = url.slice("unix:".length);
+  const home = (path: string) => (path === "~" || path.startsWith("~/") ? join(homedir(), path.slice(1)) : path);
+  if (given) return resolve(home(given));
+  const fromEnv = process.env.ATOMIC_CODING_AGENT_DIR;
+  return join(agentDir ?? (fromEnv ? resolve(home(fromEnv)) : join(homedir(), ".atomic", "agent")), "serve", "serve.sock");
+}

@@ -1,0 +1,43 @@
+/**
+ * What a new user reads in the first minutes (issue 40, item 7), over the built CLI: the offline
+ * demo in print mode shows the listing it talks about; a stdio MCP server's stderr banner stays
+ * out of `-p` output (it goes to `<agent dir>/mcp.log`, and to stderr only with `--verbose`).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { probeStdio, writeMcpJson } from "./helpers/mcp.js";
+import { runCli, tempDir } from "./helpers/rpc-client.js";
+
+const DEMO = ["-p", "--provider", "replay", "--model", "demo", "--no-session"];
+
+describe("the offline demo in print mode", () => {
+  it("shows the folder's listing, not only a sentence about it", async () => {
+    const cwd = tempDir("atomic-demo-cwd-");
+    for (const name of ["alpha-notes.txt", "beta-plan.md"]) writeFileSync(join(cwd, name), "x");
+    const run = await runCli([...DEMO, "What is in this folder?"], { cwd, agentDir: tempDir("atomic-agent-") });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("This folder holds:\n\n```\nalpha-notes.txt\nbeta-plan.md\n```\n\nNothing in it was changed.");
+  });
+});
+
+describe("a stdio MCP server's stderr in print mode", () => {
+  it("goes to <agent dir>/mcp.log, not to the output; --verbose shows it on stderr too", async () => {
+    const agentDir = tempDir("atomic-agent-");
+    writeMcpJson(agentDir, { probe: probeStdio("--stderr", "PROBE BANNER v1.2 ready on stdio") });
+    const cwd = tempDir("atomic-cwd-");
+
+    const quiet = await runCli([...DEMO, "hi"], { cwd, agentDir });
+    expect(quiet.code).toBe(0);
+    expect(quiet.stdout).not.toContain("PROBE BANNER");
+    expect(quiet.stderr).not.toContain("PROBE BANNER");
+    expect(readFileSync(join(agentDir, "mcp.log"), "utf8")).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z \[mcp probe\] PROBE BANNER v1\.2 ready on stdio$/m);
+
+    const verbose = await runCli([...DEMO, "--verbose", "hi"], { cwd, agentDir });
+    expect(verbose.code).toBe(0);
+    expect(verbose.stdout).not.toContain("PROBE BANNER");
+    expect(verbose.stderr).toContain("[mcp probe] PROBE BANNER v1.2 ready on stdio\n");
+    expect(verbose.stderr).not.toContain("ignoring --verbose");
+    expect(readFileSync(join(agentDir, "mcp.log"), "utf8").match(/PROBE BANNER/g)).toHaveLength(2);
+  });
+});

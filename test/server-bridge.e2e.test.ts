@@ -1,0 +1,83 @@
+/**
+ * `atomic --mode rpc --connect URL` (issue 34; docs/decisions.md, Old clients): plain `--mode
+ * rpc` on its own stdio through a running server. What it writes carries no server envelope and
+ * no server record; the end of its input detaches (the agent and its run stay) unless
+ * `--close-on-exit`; `--agent` attaches to an open agent; what it cannot do is a clear error.
+ * The seed suites run through it too (test/*.via-server.e2e.test.ts).
+ */
+import { describe, expect, it } from "vitest";
+import { RpcClient, textTurn, writeCassette, type Record_ } from "./helpers/rpc-client.js";
+import { ServerProcess } from "./helpers/server.js";
+import { tempDir } from "./helpers/temp.js";
+
+function bridge(server: ServerProcess, ...args: string[]): RpcClient {
+  return new RpcClient({ agentDir: server.agentDir, cwd: server.cwd, args: ["--mode", "rpc", "--connect", "unix:", ...args] });
+}
+
+const SERVER_TYPES = ["server_hello", "replay_complete", "client_lagged", "connection_closing", "server_shutting_down", "agent_closed"];
+function envelopeFree(records: Record_[]): boolean {
+  return records.every((r) => !("agent" in r) && !("seq" in r) && !("code" in r) && !SERVER_TYPES.includes(r.type));
+}
+
+describe("atomic --mode rpc --connect", { timeout: 60_000 }, () => {
+  it("opens an agent and speaks plain --mode rpc; the end of input detaches, and the agent and its run stay", async () => {
+    const agentDir = tempDir("atomic-agent-");
+    writeCassette(agentDir, "slow", [textTurn("word ".repeat(100), 100)], { eventDelayMs: 10 });
+    const server = await ServerProcess.start({ agentDir, args: ["--provider", "replay", "--model", "slow"] });
+    const watcher = await server.connect();
+    const c = bridge(server, "--name", "bridged");
+    const state = await c.ok({ type: "get_state" });
+    expect(state).toMatchObject({ sessionName: "bridged", sessionFile: expect.any(String) });
+    const [listed] = (await watcher.ok({ type: "agent_list" })).agents;
+    expect(listed).toMatchObject({ name: "bridged", sessionId: state.sessionId, attached: 1, status: "idle" });
+    await watcher.ok({ type: "attach", agent: listed.agent, after: listed.seq });
+
+    await c.ok({ type: "prompt", message: "go on without me" });
+    await c.waitForEvent("message_update");
+    expect(await c.close()).toEqual({ code: 0, signal: null });
+    expect(envelopeFree(c.records)).toBe(true);
+    expect(await watcher.waitFor((r) => r.type === "agent_settled", 30_000)).toMatchObject({ agent: listed.agent, aborted: false });
+    expect((await watcher.ok({ type: "agent_list" })).agents).toEqual([expect.objectContaining({ agent: listed.agent, attached: 1 })]);
+    const { messages } = await watcher.ok({ type: "get_messages", agent: listed.agent });
+    expect(messages.map((m: { role: string; stopReason?: string }) => m.stopReason ?? m.role)).toEqual(["user", "stop"]);
+  });
+
+  it("--agent attaches to an open agent; --close-on-exit closes it as a --mode rpc process ends its own", async () => {
+    const server = await ServerProcess.start();
+    const watcher = await server.connect();
+    const opened = await watcher.ok({ type: "agent_open" });
+    const c = bridge(server, "--agent", opened.agent, "--close-on-exit");
+    expect(await c.ok({ type: "get_state" })).toMatchObject({ sessionId: opened.sessionId });
+    await c.ok({ type: "prompt", message: "hello" });
+    await c.waitForEvent("agent_settled");
+    // The watcher hears the bridge's run, with the envelope the bridge took off.
+    expect(watcher.events(opened.agent).map((r) => r.type)).toContain("agent_end");
+    expect(await c.close()).toEqual({ code: 0, signal: null });
+    expect(envelopeFree(c.records)).toBe(true);
+    expect(await watcher.waitFor((r) => r.type === "agent_closed")).toEqual({ type: "agent_closed", agent: opened.agent });
+    expect((await watcher.ok({ type: "agent_list" })).agents).toEqual([]);
+  });
+
+  it("what it cannot do is a clear error: a session in use, an unknown agent, no server, a URL or option it does not take", async () => {
+    const server = await ServerProcess.start();
+    const holder = await server.connect();
+    const held = await holder.ok({ type: "agent_open" });
+    const refusals: [string[], number, string][] = [
+      [["--resume", held.sessionFile], 1, `atomic: Session ${held.sessionFile} is already open in agent ${held.agent}`],
+      [["--agent", "a_aaaaaaaaaa"], 1, "atomic: Unknown agent: a_aaaaaaaaaa"],
+      [["--extension", "x.ts"], 2, "atomic: --extension is not available with --connect"],
+    ];
+    for (const [args, code, message] of refusals) {
+      const c = bridge(server, ...args);
+      expect(await c.exited).toEqual({ code, signal: null });
+      expect(c.stderr).toContain(message);
+      expect(c.records).toEqual([]);
+    }
+    const elsewhere = new RpcClient({ args: ["--mode", "rpc", "--connect", `unix:${tempDir("atomic-none-")}/none.sock`] });
+    expect(await elsewhere.exited).toEqual({ code: 1, signal: null });
+    expect(elsewhere.stderr).toMatch(/atomic: cannot connect to unix:.*none\.sock/);
+    const ws = new RpcClient({ args: ["--mode", "rpc", "--connect", "ws://127.0.0.1:1"] });
+    expect(await ws.exited).toEqual({ code: 2, signal: null });
+    expect(ws.stderr).toContain('--connect takes unix:PATH (got "ws://127.0.0.1:1")');
+  });
+});
