@@ -49,6 +49,23 @@ export function deltaUpdate(event: { usage?: unknown; assistantMessageEvent: obj
   return event.usage === undefined ? { type: "message_update", assistantMessageEvent: delta } : { type: "message_update", usage: event.usage, assistantMessageEvent: delta };
 }
 
+/**
+ * A full-form `message_update` as pi 1.6 writes a tool call's start and argument fragments: no
+ * `partial` in the event (the record's `message` is the same snapshot), the start naming the
+ * call (`id`, `toolName`). Clients written for pi (pi-acp) announce a call only from its end
+ * event: with the snapshot there they reported every fragment as one more pending update.
+ * Other records are returned as they are.
+ */
+export function piToolCallUpdate<E extends { type: string; assistantMessageEvent?: object }>(event: E): E {
+  const inner = event.assistantMessageEvent as { type?: unknown; contentIndex?: unknown; partial?: { content?: unknown[] } } | undefined;
+  if (event.type !== "message_update" || !inner || (inner.type !== "toolcall_start" && inner.type !== "toolcall_delta") || inner.partial === undefined) return event;
+  const { partial, ...rest } = inner;
+  if (inner.type === "toolcall_delta") return { ...event, assistantMessageEvent: rest };
+  const call = partial.content?.[inner.contentIndex as number] as { type?: string; id?: string; name?: string } | undefined;
+  const named = call?.type === "toolCall" ? { ...rest, id: call.id, toolName: call.name } : rest;
+  return { ...event, assistantMessageEvent: named };
+}
+
 const DELTA_TYPES = new Set(["text_delta", "thinking_delta", "toolcall_delta"]);
 
 /** The JSON line (without its line feed) of `deltaUpdate(event)`: the fast path below, else the general serialiser. */

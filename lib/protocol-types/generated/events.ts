@@ -306,6 +306,10 @@ export type MessageUpdateEvent = {
     contentIndex: number;
   } | {
     type: "toolcall_start";
+    /** The call's id (on the RPC wire). */
+    id?: string;
+    /** The tool called (on the RPC wire). */
+    toolName?: string;
     /** The block of the message's `content` this event is about. */
     contentIndex: number;
   } | {

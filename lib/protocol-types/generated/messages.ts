@@ -270,6 +270,10 @@ export type AssistantMessageEvent = {
   partial: AssistantMessage;
 } | {
   type: "toolcall_start";
+  /** The call's id (on the RPC wire). */
+  id?: string;
+  /** The tool called (on the RPC wire). */
+  toolName?: string;
   /** The block of the message's `content` this event is about. */
   contentIndex: number;
   /** The reply so far. */
