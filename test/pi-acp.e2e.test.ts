@@ -41,7 +41,7 @@ const MODEL = { defaultProvider: "fake-openai", defaultModel: "fake-1" };
  * empty temp folders. With `pi` (a Node 22 binary): pi 1.6 itself is the `pi`, sharing pi-acp's
  * agent dir (as a user's install does), which then serves the fake models.
  */
-async function startPiAcp(pi?: { node: string }): Promise<{ agent: AcpAgent; shim: PiShim }> {
+async function startPiAcp(pi?: { node: string }, settings: Record<string, unknown> = MODEL): Promise<{ agent: AcpAgent; shim: PiShim }> {
   const agentDir = tempDir("atomic-agent-");
   await writeModelsJson(agentDir, fake.url);
   const piHome = tempDir("atomic-pi-home-");
@@ -50,14 +50,14 @@ async function startPiAcp(pi?: { node: string }): Promise<{ agent: AcpAgent; shi
   writeFileSync(join(piAgentDir, "settings.json"), JSON.stringify({ quietStartup: true, ...(pi ? MODEL : {}) }));
   if (pi) await writeModelsJson(piAgentDir, fake.url);
   // Through a server (test/pi-acp.via-server.e2e.test.ts): each `pi` pi-acp starts is a bridge to one agent of it.
-  const server = !pi && viaServer() ? await ServerProcess.start({ agentDir, settings: MODEL, args: [], env: NO_KEYS }) : undefined;
+  const server = !pi && viaServer() ? await ServerProcess.start({ agentDir, settings, args: [], env: NO_KEYS }) : undefined;
   const shim = pi ? piShim(pi.node, [], join(PI_16, "dist/bundle/cli.js")) : piShim(undefined, server ? ["--connect", `unix:${server.socket}`, "--close-on-exit"] : []);
   const agent = new AcpAgent({
     program: [process.execPath, PI_ACP],
     args: [],
     cwd: tempDir("atomic-cwd-"),
     agentDir,
-    settings: MODEL,
+    settings,
     env: { ...NO_KEYS, PI_ACP_PI_COMMAND: shim.command, PI_CODING_AGENT_DIR: piAgentDir, HOME: piHome, PATH: pathWithoutPi(), PI_OFFLINE: "1", PI_TELEMETRY: "0" },
   });
   running.push({ agent, shim, server });
@@ -114,15 +114,15 @@ describe("pi-acp 0.0.34 driving Atomic", () => {
   });
 });
 
-describe("pi-acp 0.0.34: the same tool-call updates from Atomic as from pi 1.6", () => {
+describe("pi-acp 0.0.34: a read call's tool-call updates, side by side with pi 1.6", () => {
   let node22: string | undefined;
   beforeAll(async () => {
     node22 = await nodeRuntime(22).catch((error: Error) => void console.log(`pi 1.6 needs Node >= 22.19: ${error.message}`));
   }, 300_000);
 
   /** One prompt whose answer reads a file (its arguments streamed in fragments), as pi-acp reports it to the editor. */
-  async function readCallUpdates(pi?: { node: string }) {
-    const { agent } = await startPiAcp(pi);
+  async function readCallUpdates(pi?: { node: string }, settings?: Record<string, unknown>) {
+    const { agent } = await startPiAcp(pi, settings);
     await agent.initialize();
     const cwd = tempDir("atomic-cwd-");
     writeFileSync(join(cwd, "hello.txt"), "hello from the file\n");
@@ -135,11 +135,28 @@ describe("pi-acp 0.0.34: the same tool-call updates from Atomic as from pi 1.6",
       rawInput: "rawInput" in update ? update.rawInput : undefined,
     }));
   }
+  const pendingUpdates = (updates: { sessionUpdate: string; status: unknown }[]) => updates.filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "pending");
 
-  it("one read call: the same tool_call and tool_call_update records as with pi", async () => {
+  // The protocol's form (docs/decisions.md): each toolcall_start/toolcall_delta carries the
+  // snapshot with the call in it, which pi-acp reports as the call (from its start) and one
+  // pending update per event after it; pi 1.6 writes no snapshot, so pi-acp hears of the call at its end.
+  it("by default (the protocol's snapshots): announced at its start, one pending update per fragment, then as with pi", async () => {
     if (!node22) return;
     const pi = await readCallUpdates({ node: node22 });
     const atomic = await readCallUpdates();
+    expect(pi.filter((update) => update.status === "completed")).toHaveLength(1);
+    expect(pendingUpdates(pi)).toEqual([]);
+    expect(atomic[0]).toEqual({ sessionUpdate: "tool_call", status: "pending", rawInput: {} });
+    const pending = pendingUpdates(atomic);
+    expect(pending.length).toBeGreaterThan(1);
+    expect(pending.at(-1)?.rawInput).toEqual({ path: "hello.txt" });
+    expect(atomic.slice(1 + pending.length)).toEqual(pi.slice(1));
+  }, 240_000);
+
+  it('with the eventOptions setting {messageUpdates: "delta"} (pi 1.x\'s form): the same records as with pi', async () => {
+    if (!node22) return;
+    const pi = await readCallUpdates({ node: node22 });
+    const atomic = await readCallUpdates(undefined, { ...MODEL, eventOptions: { messageUpdates: "delta" } });
     expect(pi.filter((update) => update.status === "completed")).toHaveLength(1);
     expect(atomic).toEqual(pi);
   }, 240_000);

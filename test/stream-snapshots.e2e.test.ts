@@ -36,9 +36,7 @@ function checkSnapshots(updates: Record_[]): { blocks: Block[] } {
     else if (event.type === "text_delta") blocks[event.contentIndex]!.text += event.delta!;
     else if (event.type === "thinking_delta") blocks[event.contentIndex]!.thinking += event.delta!;
     const snapshot = (update.message as { content: Block[] }).content;
-    // A tool call's start and fragments carry no `partial` (pi 1.6's wire form; `message` is the snapshot).
-    if (event.type === "toolcall_start" || event.type === "toolcall_delta") expect(event).not.toHaveProperty("partial");
-    else expect(event.partial).toEqual(update.message);
+    expect(event.partial).toEqual(update.message);
     expect(snapshot.map((block) => block.type)).toEqual(blocks.map((block) => block.type));
     blocks.forEach((block, index) => {
       if (block.type === "text") expect(snapshot[index]!.text).toBe(block.text);

@@ -7,7 +7,7 @@
 import { claimStdout } from "../../lib/stdout/index.js";
 import { definePlugin, type TransportHost } from "../../kernel/index.js";
 import { LineReader, MAX_LINE_BYTES, rawNumericId, RecordWriter } from "../../lib/jsonl/index.js";
-import { deltaUpdateJson, type EventOptionsApi, piToolCallUpdate } from "../event-options/api.js";
+import { deltaUpdateJson, type EventOptionsApi } from "../event-options/api.js";
 import { InputGate } from "./input-gate.js";
 
 export default definePlugin({
@@ -32,7 +32,7 @@ async function serveRpc(host: TransportHost, options: EventOptionsApi | undefine
   const gate = new InputGate({ pause: () => stdin.pause(), resume: () => stdin.resume(), congestion: () => writer.pressure() });
   host.events.subscribe((event) => {
     if (event.type === "message_update" && options?.deltaUpdates) writer.writeJson(deltaUpdateJson(event));
-    else writer.writeRecord(piToolCallUpdate(event));
+    else writer.writeRecord(event);
     gate.check();
   });
   host.events.addPressureSource(() => writer.pressure());

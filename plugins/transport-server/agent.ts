@@ -7,7 +7,7 @@
  */
 import type { EmbeddedHost, Logger, OutEvent, Response, SiblingOptions } from "../../kernel/index.js";
 import { serializeParts } from "../../lib/jsonl/index.js";
-import { deltaUpdateJson, piToolCallUpdate } from "../event-options/api.js";
+import { deltaUpdateJson } from "../event-options/api.js";
 import type { Connection, Role } from "./connection.js";
 import type { Part } from "./listener.js";
 import { byteLength } from "./listener.js";
@@ -127,7 +127,7 @@ export class ServedAgent {
   #onEvent(event: OutEvent): void {
     const seq = this.ring.last + 1;
     const prefix = `{"agent":"${this.handle}","seq":${seq},`;
-    const parts: Part[] = serializeParts(piToolCallUpdate(event));
+    const parts: Part[] = serializeParts(event);
     const last = parts.length - 1;
     parts[last] = (parts[last] as string).slice(0, -1);
     parts[0] = prefix + (parts[0] as string).slice(1);
