@@ -222,9 +222,9 @@ function streamEvents<P extends z.ZodRawShape>(partial: () => P) {
       z
         .object({
           type: z.literal("toolcall_start"),
-          // On the RPC wire (then without `partial`, as pi 1.6 writes it): which call starts.
-          id: z.string().optional().describe("The call's id (on the RPC wire)."),
-          toolName: z.string().optional().describe("The tool called (on the RPC wire)."),
+          // In the delta form (no `partial` to find the call in), as pi 1.6 writes it: which call starts.
+          id: z.string().optional().describe('The call\'s id (`messageUpdates: "delta"` only).'),
+          toolName: z.string().optional().describe('The tool called (`messageUpdates: "delta"` only).'),
           ...indexed(),
         })
         .describe("A tool call starts."),

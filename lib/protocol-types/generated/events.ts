@@ -306,9 +306,9 @@ export type MessageUpdateEvent = {
     contentIndex: number;
   } | {
     type: "toolcall_start";
-    /** The call's id (on the RPC wire). */
+    /** The call's id (`messageUpdates: "delta"` only). */
     id?: string;
-    /** The tool called (on the RPC wire). */
+    /** The tool called (`messageUpdates: "delta"` only). */
     toolName?: string;
     /** The block of the message's `content` this event is about. */
     contentIndex: number;
