@@ -3,7 +3,8 @@
  * SDK's client drives pi-acp over stdio, pi-acp spawns `pi --mode rpc --no-themes` (Atomic, through
  * PI_ACP_PI_COMMAND) and speaks pi's RPC to it, and the loopback fake LLM is the model. A user of
  * an editor gets initialize, new sessions, a streamed answer with a tool call, cancel, and a
- * second session, exactly as with pi.
+ * second session, exactly as with pi. Side by side with pi 1.6, one read call's tool-call records:
+ * the protocol's snapshots by default, pi 1.6's with the `eventOptions` setting (docs/decisions.md).
  */
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -135,7 +136,8 @@ describe("pi-acp 0.0.34: a read call's tool-call updates, side by side with pi 1
       rawInput: "rawInput" in update ? update.rawInput : undefined,
     }));
   }
-  const pendingUpdates = (updates: { sessionUpdate: string; status: unknown }[]) => updates.filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "pending");
+  const pendingUpdates = <U extends { sessionUpdate: string; status: unknown }>(updates: U[]) =>
+    updates.filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "pending");
 
   // The protocol's form (docs/decisions.md): each toolcall_start/toolcall_delta carries the
   // snapshot with the call in it, which pi-acp reports as the call (from its start) and one

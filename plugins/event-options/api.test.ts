@@ -43,11 +43,20 @@ describe("streamedDeltaJson", () => {
 
 describe("deltaUpdate", () => {
   it("names a toolcall_start's call from the snapshot it drops (pi 1.6's form), and leaves other starts alone", () => {
-    const snapshot = { role: "assistant", content: [{ type: "text", text: "so far" }, { type: "toolCall", id: "call_7", name: "read", arguments: {} }] };
+    const snapshot = {
+      role: "assistant",
+      content: [
+        { type: "text", text: "so far" },
+        { type: "toolCall", id: "call_7", name: "read", arguments: {} },
+      ],
+    };
     const start = (contentIndex: number) => ({ type: "message_update", message: snapshot, assistantMessageEvent: { type: "toolcall_start", contentIndex, partial: snapshot } });
     expect(deltaUpdate(start(1))).toEqual({ type: "message_update", assistantMessageEvent: { type: "toolcall_start", contentIndex: 1, id: "call_7", toolName: "read" } });
     expect(deltaUpdate(start(0))).toEqual({ type: "message_update", assistantMessageEvent: { type: "toolcall_start", contentIndex: 0 } });
-    expect(deltaUpdate({ assistantMessageEvent: { type: "toolcall_start", contentIndex: 0 } })).toEqual({ type: "message_update", assistantMessageEvent: { type: "toolcall_start", contentIndex: 0 } });
+    expect(deltaUpdate({ assistantMessageEvent: { type: "toolcall_start", contentIndex: 0 } })).toEqual({
+      type: "message_update",
+      assistantMessageEvent: { type: "toolcall_start", contentIndex: 0 },
+    });
     const text = { type: "message_update", message: snapshot, assistantMessageEvent: { type: "text_start", contentIndex: 0, partial: snapshot } };
     expect(deltaUpdate(text)).toEqual({ type: "message_update", assistantMessageEvent: { type: "text_start", contentIndex: 0 } });
   });

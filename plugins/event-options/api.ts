@@ -38,13 +38,10 @@ export const DEFAULT_EVENT_OPTIONS: Readonly<EventOptions> = Object.freeze({ mes
  * `set_event_options` (a client that cannot send it, such as pi-acp, which expects pi 1.x's
  * `message_update` form: `{"eventOptions": {"messageUpdates": "delta"}}`).
  */
-export const eventOptionsSetting = defineSetting(
-  () => z.object({ messageUpdates: MessageUpdatesSchema().optional(), agentSettled: z.boolean().optional() }),
-  {
-    description:
-      'The event options each client starts with, as if it had sent `set_event_options` first: messageUpdates ("full", the protocol\'s snapshots; "delta": pi 1.x\'s form, for pi-acp), agentSettled (true).',
-  },
-);
+export const eventOptionsSetting = defineSetting(() => z.object({ messageUpdates: MessageUpdatesSchema().optional(), agentSettled: z.boolean().optional() }), {
+  description:
+    'The event options each client starts with, as if it had sent `set_event_options` first: messageUpdates ("full", the protocol\'s snapshots; "delta": pi 1.x\'s form, for pi-acp), agentSettled (true).',
+});
 
 /** The options a client starts with: the defaults, over them the `eventOptions` setting. */
 export function startingEventOptions(settings: { eventOptions?: Partial<EventOptions> | undefined }): EventOptions {
