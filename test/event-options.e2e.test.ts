@@ -2,12 +2,12 @@
  * Event options over the built CLI: `message_update` deltas on a long answer (concatenated
  * deltas equal the final text, bytes grow linearly, pi 1.x's `usage` on each), `agent_settled`
  * (on by default, as pi 1.x) after a plain prompt, a retry, queued follow-ups, never for an
- * extension-style command handled without a run, never once turned off, and the bad input a
- * client can send.
+ * extension-style command handled without a run, never once turned off, the bad input a client
+ * can send, and the `eventOptions` setting a client starts with.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { errorTurn, isType, startAgent, waitIdle } from "./helpers/agent-harness.js";
-import { textTurn, type Record_, type RpcClient } from "./helpers/rpc-client.js";
+import { textTurn, toolTurn, type Record_, type RpcClient } from "./helpers/rpc-client.js";
 
 let client: RpcClient | undefined;
 afterEach(async () => {
@@ -120,6 +120,25 @@ describe("messageUpdates: delta", () => {
     const after = updates(client.records.slice(at));
     expect(after.length).toBeGreaterThan(0);
     expect(after.every((u) => u.message === undefined)).toBe(true);
+  });
+});
+
+describe("the eventOptions setting", () => {
+  it("is what the client starts with (pi 1.x's form from the first record, a toolcall_start naming its call); set_event_options still changes it", async () => {
+    const settings = { eventOptions: { messageUpdates: "delta", agentSettled: false } };
+    client = startAgent({ turns: [toolTurn("call_1", "read", { path: "missing.txt" }), textTurn("Done")], settings });
+    const from = client.records.length;
+    await client.ok({ type: "prompt", message: "read it" });
+    await client.waitForEvent("agent_end", 10_000, from);
+    await waitIdle(client);
+    const updates = client.records.slice(from).filter(isType("message_update"));
+    expect(updates.length).toBeGreaterThan(3);
+    for (const update of updates) expect(Object.keys(update)).toEqual(["type", "usage", "assistantMessageEvent"]);
+    const events = updates.map((update) => update.assistantMessageEvent as Record_);
+    expect(events.filter((event) => "partial" in event)).toEqual([]);
+    expect(events.filter((event) => event.type === "toolcall_start")).toEqual([{ type: "toolcall_start", contentIndex: 0, id: "call_1", toolName: "read" }]);
+    expect(client.records.filter(isType("agent_settled"))).toEqual([]);
+    expect(await client.ok({ type: "set_event_options", messageUpdates: "full" })).toEqual({ messageUpdates: "full", agentSettled: false });
   });
 });
 

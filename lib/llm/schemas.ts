@@ -219,7 +219,15 @@ function streamEvents<P extends z.ZodRawShape>(partial: () => P) {
       z.object({ type: z.literal("thinking_start"), ...indexed() }).describe("A reasoning block starts."),
       z.object({ type: z.literal("thinking_delta"), delta: delta(), ...indexed() }).describe("More reasoning."),
       z.object({ type: z.literal("thinking_end"), content: content(), ...indexed() }).describe("A reasoning block is complete."),
-      z.object({ type: z.literal("toolcall_start"), ...indexed() }).describe("A tool call starts."),
+      z
+        .object({
+          type: z.literal("toolcall_start"),
+          // In the delta form (no `partial` to find the call in), as pi 1.6 writes it: which call starts.
+          id: z.string().optional().describe('The call\'s id (`messageUpdates: "delta"` only).'),
+          toolName: z.string().optional().describe('The tool called (`messageUpdates: "delta"` only).'),
+          ...indexed(),
+        })
+        .describe("A tool call starts."),
       z.object({ type: z.literal("toolcall_delta"), delta: z.string().describe("More of the call's JSON arguments."), ...indexed() }).describe("More of a tool call."),
       z.object({ type: z.literal("toolcall_end"), toolCall: ToolCallSchema().describe("The complete call."), ...indexed() }).describe("A tool call is complete."),
       z

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deltaUpdate, streamedDeltaJson } from "./api.js";
+import { DEFAULT_EVENT_OPTIONS, deltaUpdate, startingEventOptions, streamedDeltaJson } from "./api.js";
 
 const partial = { role: "assistant", content: [{ type: "text", text: "so far" }] };
 
@@ -38,5 +38,34 @@ describe("streamedDeltaJson", () => {
       { type: "text_delta", contentIndex: 0, delta: "no partial" },
     ];
     for (const inner of others) expect(streamedDeltaJson({ assistantMessageEvent: inner })).toBeUndefined();
+  });
+});
+
+describe("deltaUpdate", () => {
+  it("names a toolcall_start's call from the snapshot it drops (pi 1.6's form), and leaves other starts alone", () => {
+    const snapshot = {
+      role: "assistant",
+      content: [
+        { type: "text", text: "so far" },
+        { type: "toolCall", id: "call_7", name: "read", arguments: {} },
+      ],
+    };
+    const start = (contentIndex: number) => ({ type: "message_update", message: snapshot, assistantMessageEvent: { type: "toolcall_start", contentIndex, partial: snapshot } });
+    expect(deltaUpdate(start(1))).toEqual({ type: "message_update", assistantMessageEvent: { type: "toolcall_start", contentIndex: 1, id: "call_7", toolName: "read" } });
+    expect(deltaUpdate(start(0))).toEqual({ type: "message_update", assistantMessageEvent: { type: "toolcall_start", contentIndex: 0 } });
+    expect(deltaUpdate({ assistantMessageEvent: { type: "toolcall_start", contentIndex: 0 } })).toEqual({
+      type: "message_update",
+      assistantMessageEvent: { type: "toolcall_start", contentIndex: 0 },
+    });
+    const text = { type: "message_update", message: snapshot, assistantMessageEvent: { type: "text_start", contentIndex: 0, partial: snapshot } };
+    expect(deltaUpdate(text)).toEqual({ type: "message_update", assistantMessageEvent: { type: "text_start", contentIndex: 0 } });
+  });
+});
+
+describe("startingEventOptions", () => {
+  it("the defaults, with the eventOptions setting over them field by field", () => {
+    expect(startingEventOptions({})).toEqual(DEFAULT_EVENT_OPTIONS);
+    expect(startingEventOptions({ eventOptions: { messageUpdates: "delta" } })).toEqual({ messageUpdates: "delta", agentSettled: true });
+    expect(startingEventOptions({ eventOptions: { agentSettled: false } })).toEqual({ messageUpdates: "full", agentSettled: false });
   });
 });

@@ -4,6 +4,7 @@
  * leave every record exactly as the protocol shows it.
  */
 import { z } from "zod";
+import { defineSetting } from "../../kernel/index.js";
 import { stringifyRecord } from "../../lib/jsonl/index.js";
 
 export const MessageUpdatesSchema = () =>
@@ -32,6 +33,25 @@ export const AgentSettledSchema = () =>
 /** `message_update` in full (the protocol's snapshots); `agent_settled` on, as pi 1.x emits it. */
 export const DEFAULT_EVENT_OPTIONS: Readonly<EventOptions> = Object.freeze({ messageUpdates: "full", agentSettled: true });
 
+/**
+ * The `eventOptions` settings key: the options a client starts with, as if its first record were
+ * `set_event_options` (a client that cannot send it, such as pi-acp, which expects pi 1.x's
+ * `message_update` form: `{"eventOptions": {"messageUpdates": "delta"}}`).
+ */
+export const eventOptionsSetting = defineSetting(() => z.object({ messageUpdates: MessageUpdatesSchema().optional(), agentSettled: z.boolean().optional() }), {
+  description:
+    'The event options each client starts with, as if it had sent `set_event_options` first: messageUpdates ("full", the protocol\'s snapshots; "delta": pi 1.x\'s form, for pi-acp), agentSettled (true).',
+});
+
+/** The options a client starts with: the defaults, over them the `eventOptions` setting. */
+export function startingEventOptions(settings: { eventOptions?: Partial<EventOptions> | undefined }): EventOptions {
+  const configured = settings.eventOptions ?? {};
+  return {
+    messageUpdates: configured.messageUpdates ?? DEFAULT_EVENT_OPTIONS.messageUpdates,
+    agentSettled: configured.agentSettled ?? DEFAULT_EVENT_OPTIONS.agentSettled,
+  };
+}
+
 export interface EventOptionsApi {
   /** The options in force (a copy). */
   current(): EventOptions;
@@ -42,11 +62,19 @@ export interface EventOptionsApi {
 /**
  * A `message_update` in delta form: the stream event without its `partial` snapshot and no
  * `message` (pi 1.x's wire form, `usage` kept), so the bytes written grow with the delta, not
- * with the answer.
+ * with the answer. Without the snapshot a `toolcall_start` names its call (`id`, `toolName`),
+ * as pi 1.6 writes it: nothing else would say which call started before its end.
  */
 export function deltaUpdate(event: { usage?: unknown; assistantMessageEvent: object }): { type: "message_update"; usage?: unknown; assistantMessageEvent: object } {
-  const { partial: _partial, ...delta } = event.assistantMessageEvent as { partial?: unknown };
+  const { partial, ...rest } = event.assistantMessageEvent as { type?: unknown; contentIndex?: unknown; partial?: { content?: unknown } };
+  const delta = rest.type === "toolcall_start" ? namedStart(rest, partial) : rest;
   return event.usage === undefined ? { type: "message_update", assistantMessageEvent: delta } : { type: "message_update", usage: event.usage, assistantMessageEvent: delta };
+}
+
+function namedStart(start: { contentIndex?: unknown }, partial: { content?: unknown } | undefined): object {
+  const content = Array.isArray(partial?.content) ? partial.content : [];
+  const call = content[start.contentIndex as number] as { type?: unknown; id?: unknown; name?: unknown } | undefined;
+  return call?.type === "toolCall" ? { ...start, id: call.id, toolName: call.name } : start;
 }
 
 const DELTA_TYPES = new Set(["text_delta", "thinking_delta", "toolcall_delta"]);
@@ -71,6 +99,12 @@ export function streamedDeltaJson(event: { usage?: unknown; assistantMessageEven
   // The usage object is small (a dozen numbers): serialising it per delta keeps the output linear.
   const usage = event.usage === undefined ? "" : `"usage":${JSON.stringify(event.usage)},`;
   return `{"type":"message_update",${usage}"assistantMessageEvent":{"type":"${inner.type as string}","contentIndex":${inner.contentIndex as number},"delta":${JSON.stringify(inner.delta)}}}`;
+}
+
+declare module "../../kernel/config.js" {
+  interface Settings {
+    eventOptions?: z.output<ReturnType<(typeof eventOptionsSetting)["schema"]>>;
+  }
 }
 
 declare module "../../kernel/services.js" {

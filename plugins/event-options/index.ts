@@ -3,11 +3,12 @@
  * chooses `message_update` deltas (linear output on long answers; the default keeps the protocol's
  * snapshots) and whether the `agent_settled` event is written (the "really done" signal, on by
  * default as in pi 1.x: emitted when the agent's `agent_settled` hook fires, i.e. after the last
- * `agent_end` of a prompt with no retry, compaction or continuation pending).
+ * `agent_end` of a prompt with no retry, compaction or continuation pending). The `eventOptions`
+ * setting chooses what a client starts with (for a client that cannot send the command: pi-acp).
  */
 import { z } from "zod";
 import { defineCommand, definePlugin } from "../../kernel/index.js";
-import { AgentSettledSchema, DEFAULT_EVENT_OPTIONS, EventOptionsSchema, MessageUpdatesSchema, type EventOptions } from "./api.js";
+import { AgentSettledSchema, EventOptionsSchema, eventOptionsSetting, MessageUpdatesSchema, startingEventOptions, type EventOptions } from "./api.js";
 
 export { deltaUpdate, DEFAULT_EVENT_OPTIONS, type EventOptions, type EventOptionsApi } from "./api.js";
 
@@ -15,8 +16,9 @@ export default definePlugin({
   name: "event-options",
   description: "Event options: message_update deltas, and whether agent_settled is written.",
   provides: ["eventOptions"],
+  settings: { eventOptions: eventOptionsSetting },
   apply(k) {
-    let options: EventOptions = { ...DEFAULT_EVENT_OPTIONS };
+    let options: EventOptions = startingEventOptions(k.config.settings);
     k.provide("eventOptions", {
       current: () => ({ ...options }),
       get deltaUpdates() {

@@ -67,6 +67,7 @@ export class Server implements ConnectionOwner, Admission {
       return;
     }
     const connection = new Connection(this.#nextId++, wire, this, limits.outboundBytes);
+    connection.eventOptions = { ...this.parts.config.eventOptions };
     this.connections.add(connection);
     connection.sendJson(JSON.stringify({ type: "server_hello", protocol: PROTOCOL_VERSION, version: this.parts.version, epoch: this.parts.epoch }));
     wire.start({

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { defineSetting, type Settings } from "../../kernel/index.js";
+import { type EventOptions, startingEventOptions } from "../event-options/api.js";
 
 export const DEFAULT_LIMITS = {
   maxAgents: 32,
@@ -69,6 +70,8 @@ export interface ServerConfig {
   limits: ServerLimits;
   allowOrigins: string[];
   keepaliveMs: number;
+  /** What each connection starts with (the `eventOptions` setting); `set_event_options` changes one connection's. */
+  eventOptions: EventOptions;
 }
 
 /** The settings with their defaults, `--listen` winning over `listen`. */
@@ -86,5 +89,6 @@ export function serverConfig(settings: Settings, listenFlags: readonly string[] 
     },
     allowOrigins: serve.allowOrigins ?? [],
     keepaliveMs: serve.keepaliveMs ?? 30_000,
+    eventOptions: startingEventOptions(settings),
   };
 }

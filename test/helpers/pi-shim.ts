@@ -20,12 +20,13 @@ export interface PiShim {
 }
 
 /** `args`: appended to what the client passes (e.g. `--connect unix:PATH`, to reach a server through the bridge). */
-export function piShim(node: string = NODE, args: readonly string[] = []): PiShim {
+/** `cli`: the script the shim runs (Atomic's built CLI; pi 1.6's own `dist/bundle/cli.js` for a side-by-side run). */
+export function piShim(node: string = NODE, args: readonly string[] = [], cli: string = CLI): PiShim {
   const dir = tempDir("atomic-pi-shim-");
   const pidFile = join(dir, "pids");
   const command = join(dir, "pi");
   // `exec` keeps the recorded id: the shell becomes the CLI.
-  writeFileSync(command, `#!/bin/sh\necho $$ >> ${quote(pidFile)}\nexec ${quote(node)} ${quote(CLI)} "$@"${args.map((arg) => ` ${quote(arg)}`).join("")}\n`, { mode: 0o755 });
+  writeFileSync(command, `#!/bin/sh\necho $$ >> ${quote(pidFile)}\nexec ${quote(node)} ${quote(cli)} "$@"${args.map((arg) => ` ${quote(arg)}`).join("")}\n`, { mode: 0o755 });
   const pids = () => (existsSync(pidFile) ? readFileSync(pidFile, "utf8").split("\n").filter(Boolean).map(Number) : []);
   const settle = async (timeoutMs = 10_000) => {
     const deadline = Date.now() + timeoutMs;

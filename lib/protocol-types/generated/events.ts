@@ -306,6 +306,10 @@ export type MessageUpdateEvent = {
     contentIndex: number;
   } | {
     type: "toolcall_start";
+    /** The call's id (`messageUpdates: "delta"` only). */
+    id?: string;
+    /** The tool called (`messageUpdates: "delta"` only). */
+    toolName?: string;
     /** The block of the message's `content` this event is about. */
     contentIndex: number;
   } | {

@@ -270,6 +270,10 @@ export type AssistantMessageEvent = {
   partial: AssistantMessage;
 } | {
   type: "toolcall_start";
+  /** The call's id (`messageUpdates: "delta"` only). */
+  id?: string;
+  /** The tool called (`messageUpdates: "delta"` only). */
+  toolName?: string;
   /** The block of the message's `content` this event is about. */
   contentIndex: number;
   /** The reply so far. */
