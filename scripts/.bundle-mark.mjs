@@ -1,0 +1,127 @@
+// Production bundles: the CLI, the kernel and every built-in plugin in one file, so startup pays
+// for one file instead of ~250 module loads. The CLI's is CommonJS (dist/cli/bundle/, run by
+// dist/cli/atomic.cjs through V8's code cache, see cli/compile-cache.cts); the in-process SDK's
+// (`atomic-agent/sdk`, dist/cli/sdk.js) is an ES module. Code that plugins import lazily (SDK
+// adapters with the parts of the official SDKs they use, the HTML renderer, replay streams) stays in
+// separate chunks, loaded on first use: bundled and minified, an SDK costs a fraction of loading
+// its package's hundreds of files. marked/highlight.js (run in a worker), the ACP SDK (loaded only
+// in ACP mode), the Bedrock SDK (see EXTERNAL) and the transpiling jiti are never bundled.
+// BUNDLE_NO_MINIFY=1 keeps the output readable (for profiling).
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { rolldown } from "rolldown";
+import { parseAst } from "rolldown/parseAst";
+import { transform } from "rolldown/utils";
+
+// The Bedrock SDK stays a package of its own, loaded from node_modules on first use: bundled, it
+// shares Anthropic's SDK with the Anthropic adapter, and every Anthropic request would load the
+// whole SDK (all its resources, OpenTelemetry) that only the Bedrock client pulls in.
+const EXTERNAL = [/^node:/, /^marked/, /^highlight\.js/, /^jiti$/, /^@agentclientprotocol\/sdk/, /^@anthropic-ai\/bedrock-sdk/, /^@aws-sdk\/client-bedrock-runtime/];
+
+const DIST = resolve("dist");
+const MARK = "atomic-dist-file:";
+
+/**
+ * `new URL("./x.js", import.meta.url)` names a compiled file next to its module (a worker's
+ * entry, loaded by path, never bundled; package.json; the compiled model catalog, .jsonl). Bundled, the module lands in another
+ * folder, so the URL is re-pointed from the chunk that holds it to the same file of the tsc output
+ * in dist/ (or the package root).
+ */
+const keepFileUrls = (outDir) => ({
+  name: "keep-file-urls",
+  transform(code, id) {
+    if (!id.startsWith(DIST + sep) || !code.includes("import.meta.url")) return null;
+    const pattern = /new URL\((["'`])(\.{1,2}\/[^"'`]+\.js(?:onl?)?)\1,\s*import\.meta\.url\)/g;
+    if (!pattern.test(code)) return null;
+    return code.replace(pattern, (_, __, path) => `new URL(${JSON.stringify(MARK + relative(DIST, resolve(dirname(id), path)))}, import.meta.url)`);
+  },
+  renderChunk(code, chunk) {
+    if (!code.includes(MARK)) return null;
+    const from = dirname(join(outDir, chunk.fileName));
+    return code.replace(/(["'`])atomic-dist-file:([^"'`]+)\1/g, (_, _quote, path) => {
+      const target = relative(from, join(DIST, path)).split(sep).join("/");
+      return JSON.stringify(target.startsWith(".") ? target : `./${target}`);
+    });
+  },
+});
+
+/**
+ * The OpenAI and Anthropic SDKs build a `Headers` and test `instanceof FormData` on every request;
+ * on Node 20 either global loads undici (a first request pays for it). Their modules get those two
+ * names from lib/provider-kit/sdk-globals instead: an import added where the global is meant (the
+ * transformer's scope-aware `inject`), the SDK code itself unchanged.
+ */
+const SDK_GLOBALS = join(DIST, "lib/provider-kit/sdk-globals.js");
+const INJECTED_SDK = /[\\/]node_modules[\\/](openai|@anthropic-ai[\\/]sdk)[\\/]/;
+const sdkGlobals = {
+  name: "sdk-globals",
+  async transform(code, id) {
+    if (!INJECTED_SDK.test(id) || !/\b(Headers|FormData)\b/.test(code)) return null;
+    const result = await transform(id, code, { lang: "js", inject: { Headers: [SDK_GLOBALS, "Headers"], FormData: [SDK_GLOBALS, "FormData"] } });
+    if (result.errors.length > 0) throw new Error(`sdk-globals: ${id}: ${result.errors.map((error) => error.message).join("; ")}`);
+    return { code: result.code };
+  },
+};
+
+const external = (patterns) => (id) => patterns.some((pattern) => pattern.test(id));
+const minify = !process.env.BUNDLE_NO_MINIFY;
+
+/**
+ * A script run through `vm.Script` cannot `import()` without an experimental flag, so the CLI
+ * bundle's remaining dynamic imports (node: modules, external packages, user files) call the
+ * `__atomicImport` its loader passes in, which imports from a real module.
+ */
+function routeDynamicImports(file) {
+  const code = readFileSync(file, "utf8");
+  const starts = [];
+  const visit = (node) => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node.type !== "string") return;
+    if (node.type === "ImportExpression") starts.push(node.start);
+    for (const value of Object.values(node)) if (value && typeof value === "object") visit(value);
+  };
+  visit(parseAst(code, { sourceType: "script" }).body);
+  let out = code;
+  for (const start of starts.sort((a, b) => b - a)) {
+    if (out.slice(start, start + 6) !== "import") throw new Error(`bundle: no import() at ${file}:${start}`);
+    out = `${out.slice(0, start)}__atomicImport${out.slice(start + 6)}`;
+  }
+  writeFileSync(file, out);
+}
+
+const CLI_DIR = join(DIST, "cli", "bundle");
+rmSync(CLI_DIR, { recursive: true, force: true });
+const cli = await rolldown({
+  input: { main: "dist/cli/main.js" },
+  platform: "node",
+  // jiti's native entry reads import.meta, which a CommonJS bundle cannot keep.
+  external: external([...EXTERNAL, /^jiti\//]),
+  plugins: [keepFileUrls(CLI_DIR), sdkGlobals, { name: "mark", transform(code, id) { if (!/\.(js|mjs|cjs)$/.test(id)) return null; const rel = id.replace(/^.*?(node_modules\/|dist\/)/, ""); return { code: `globalThis.__mark?.(${JSON.stringify(rel)});\n` + code, map: null }; } }],
+  logLevel: "warn",
+});
+const { output } = await cli.write({
+  dir: CLI_DIR,
+  format: "cjs",
+  entryFileNames: "main-[hash].cjs",
+  chunkFileNames: "chunks/[name]-[hash].cjs",
+  // Everything startup needs in one chunk: each file is a read and a script to set up.
+  codeSplitting: { groups: [{ name: "startup", tags: ["$initial"] }] },
+  // ASCII source is read as a one-byte string, with no UTF-8 decoding (see compile-cache.cts).
+  charset: "ascii",
+  minify: false,
+});
+await cli.close();
+for (const file of output) if (file.type === "chunk") routeDynamicImports(join(CLI_DIR, file.fileName));
+const entry = output.find((file) => file.type === "chunk" && file.isEntry);
+writeFileSync(join(CLI_DIR, "entry.json"), `${JSON.stringify({ main: entry.fileName })}\n`);
+
+rmSync("dist/cli/chunks", { recursive: true, force: true });
+const sdk = await rolldown({
+  input: { sdk: "dist/sdk/index.js" },
+  platform: "node",
+  external: external(EXTERNAL),
+  plugins: [keepFileUrls(join(DIST, "cli")), sdkGlobals],
+  logLevel: "warn",
+});
+await sdk.write({ dir: "dist/cli", format: "esm", entryFileNames: "[name].js", chunkFileNames: "chunks/[name]-[hash].js", minify });
+await sdk.close();
