@@ -64,18 +64,21 @@ const BashInput = () =>
     .meta({ examples: [{ command: "git status --short" }] });
 
 /** A request id as the client sent it (zod's union error would not say "string or number"). */
-const RequestId = z
-  .custom<string | number>((value) => typeof value === "string" || (typeof value === "number" && Number.isFinite(value)), "string or number")
-  .meta({ type: ["string", "number"], description: "The id of the bash request to cancel." });
+const RequestId = () =>
+  z
+    .custom<string | number>((value) => typeof value === "string" || (typeof value === "number" && Number.isFinite(value)), "string or number")
+    .meta({ type: ["string", "number"], description: "The id of the bash request to cancel." });
 
-/** A `user_bash` tap's own answer; the flags default to false. */
-const HandlerResult = z.object({
-  output: z.string(),
-  exitCode: z.number().int().optional(),
-  cancelled: z.boolean().default(false),
-  truncated: z.boolean().default(false),
-  fullOutputPath: z.string().optional(),
-});
+/** A `user_bash` tap's own answer; the flags default to false. Built on first use, not at startup. */
+let handlerResultSchema: ReturnType<typeof buildHandlerResult> | undefined;
+const buildHandlerResult = () =>
+  z.object({
+    output: z.string(),
+    exitCode: z.number().int().optional(),
+    cancelled: z.boolean().default(false),
+    truncated: z.boolean().default(false),
+    fullOutputPath: z.string().optional(),
+  });
 
 export function userBashCommands(deps: UserBashDeps): CommandDefinition<any, any>[] {
   const bash = defineCommand({
@@ -97,7 +100,7 @@ export function userBashCommands(deps: UserBashDeps): CommandDefinition<any, any
     name: "abort_bash",
     description: "Cancel the running bash request with id `requestId`, or without it every running bash request.",
     lane: "immediate",
-    input: () => z.object({ requestId: RequestId.optional() }).meta({ examples: [{ requestId: "b1" }] }),
+    input: () => z.object({ requestId: RequestId().optional() }).meta({ examples: [{ requestId: "b1" }] }),
     output: NO_DATA,
     run: ({ requestId }, ctx) => {
       deps.requests.cancel(ctx.source, requestId);
@@ -146,7 +149,7 @@ async function execute(deps: UserBashDeps, command: string, request: BashRequest
 
 /** A tap's answer, checked: it goes on the wire and into the session as it is. */
 function handlerResult(raw: UserBashResult): BashCommandResult {
-  const parsed = HandlerResult.safeParse(raw);
+  const parsed = (handlerResultSchema ??= buildHandlerResult()).safeParse(raw);
   if (!parsed.success) throw new KernelError(ErrorCode.INVALID_INPUT, `A user_bash handler returned an invalid result: ${formatValidationError(parsed.error)}`);
   return shape(parsed.data);
 }

@@ -10,16 +10,23 @@ import { LoginMethodSchema, LoginProviderSchema, LoginStartSchema } from "./prot
 import type { LoginSessions } from "./sessions.js";
 import { readOAuthCredential } from "../../lib/oauth/index.js";
 
-const LoginIdInput = { loginId: z.string().describe("The id the `login` response gave.") };
+/** Built per schema, on first use (not at startup). */
+const loginIdInput = () => ({ loginId: z.string().describe("The id the `login` response gave.") });
 
-export function loginCommands(logins: Logins, sessions: LoginSessions): CommandDefinition<any, any>[] {
+/** The logins and their running sessions, loaded on first use. */
+export interface LoginRuntime {
+  logins: Logins;
+  sessions: LoginSessions;
+}
+
+export function loginCommands(runtime: () => Promise<LoginRuntime>): CommandDefinition<any, any>[] {
   const LoggedIn = () =>
     z.object({
       provider: z.string().describe("The provider now logged in to (its login is stored in auth.json)."),
       expires: z.number().optional().meta({ description: "When the access token stops being used (ms since the epoch); it is refreshed before then." }),
     });
   const loggedIn = async (provider: string) => {
-    const stored = await readOAuthCredential(logins.authPath, provider);
+    const stored = await readOAuthCredential((await runtime()).logins.authPath, provider);
     return { provider, ...(stored && stored.expires < Number.MAX_SAFE_INTEGER ? { expires: stored.expires } : {}) };
   };
   return [
@@ -29,7 +36,7 @@ export function loginCommands(logins: Logins, sessions: LoginSessions): CommandD
       lane: "immediate",
       input: () => z.object({}),
       output: () => z.object({ providers: z.array(LoginProviderSchema()).describe("In pi's order.") }),
-      run: async () => ({ providers: await logins.status() }),
+      run: async () => ({ providers: await (await runtime()).logins.status() }),
     }),
     defineCommand({
       name: "login",
@@ -45,7 +52,8 @@ export function loginCommands(logins: Logins, sessions: LoginSessions): CommandD
           })
           .meta({ examples: [{ provider: "anthropic" }, { provider: "github-copilot", method: "device_code" }] }),
       output: LoginStartSchema,
-      run: ({ provider, method, enterpriseDomain }) => sessions.start(provider, { ...(method ? { method } : {}), ...(enterpriseDomain ? { enterpriseDomain } : {}) }),
+      run: async ({ provider, method, enterpriseDomain }) =>
+        (await runtime()).sessions.start(provider, { ...(method ? { method } : {}), ...(enterpriseDomain ? { enterpriseDomain } : {}) }),
     }),
     defineCommand({
       name: "login_input",
@@ -53,26 +61,26 @@ export function loginCommands(logins: Logins, sessions: LoginSessions): CommandD
       lane: "immediate",
       input: () =>
         z
-          .object({ ...LoginIdInput, input: z.string().min(1).describe("The whole redirect URL, its query, `code#state`, or the code.") })
+          .object({ ...loginIdInput(), input: z.string().min(1).describe("The whole redirect URL, its query, `code#state`, or the code.") })
           .meta({ examples: [{ loginId: "login-1a2b3c4d5e6f", input: "http://localhost:1455/auth/callback?code=ac_123&state=9f2c" }] }),
       output: LoggedIn,
-      run: async ({ loginId, input }) => loggedIn(await sessions.input(loginId, input)),
+      run: async ({ loginId, input }) => loggedIn(await (await runtime()).sessions.input(loginId, input)),
     }),
     defineCommand({
       name: "login_wait",
       description: "Wait for a login to end (the browser came back, or the device code was entered); asked after the end, how it ended.",
       lane: "immediate",
-      input: () => z.object(LoginIdInput).meta({ examples: [{ loginId: "login-1a2b3c4d5e6f" }] }),
+      input: () => z.object(loginIdInput()).meta({ examples: [{ loginId: "login-1a2b3c4d5e6f" }] }),
       output: LoggedIn,
-      run: async ({ loginId }) => loggedIn(await sessions.wait(loginId)),
+      run: async ({ loginId }) => loggedIn(await (await runtime()).sessions.wait(loginId)),
     }),
     defineCommand({
       name: "login_cancel",
       description: "Stop a running login (its callback port is closed); false when it had already ended.",
       lane: "immediate",
-      input: () => z.object(LoginIdInput).meta({ examples: [{ loginId: "login-1a2b3c4d5e6f" }] }),
+      input: () => z.object(loginIdInput()).meta({ examples: [{ loginId: "login-1a2b3c4d5e6f" }] }),
       output: () => z.object({ cancelled: z.boolean().describe("A running login was stopped.") }),
-      run: ({ loginId }) => ({ cancelled: sessions.cancel(loginId) }),
+      run: async ({ loginId }) => ({ cancelled: (await runtime()).sessions.cancel(loginId) }),
     }),
   ];
 }

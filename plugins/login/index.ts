@@ -9,10 +9,8 @@
 import { z } from "zod";
 import { defineSetting, definePlugin } from "../../kernel/index.js";
 import type {} from "../models/api.js";
-import { loginCommands } from "./commands.js";
-import { Logins } from "./logins.js";
+import { loginCommands, type LoginRuntime } from "./commands.js";
 import { LoginUpdateSchema } from "./protocol.js";
-import { LoginSessions } from "./sessions.js";
 
 export default definePlugin({
   name: "login",
@@ -26,15 +24,24 @@ export default definePlugin({
   },
   apply(k) {
     const models = k.service("models");
-    const logins = new Logins({ agentDir: k.config.agentDir, env: k.config.env, catalogModelIds: (provider) => models.modelsOf(provider).map((model) => model.id) });
-    models.setLoginResolver((provider, signal) => logins.requestAuth(provider, signal));
+    // The logins and their flows load on first use (a login command, or a request for a provider
+    // whose login auth.json holds): most starts never sign in, and the first token need not wait.
+    let loaded: Promise<LoginRuntime> | undefined;
+    let started: LoginRuntime | undefined;
+    const runtime = () =>
+      (loaded ??= Promise.all([import("./logins.js"), import("./sessions.js")]).then(([{ Logins }, { LoginSessions }]) => {
+        const logins = new Logins({ agentDir: k.config.agentDir, env: k.config.env, catalogModelIds: (provider) => models.modelsOf(provider).map((model) => model.id) });
+        const sessions = new LoginSessions(
+          logins,
+          (update) => k.events.emit("login_update", update),
+          () => models.reloadCredentials(),
+        );
+        started = { logins, sessions };
+        return started;
+      }));
+    models.setLoginResolver(async (provider, signal) => (await runtime()).logins.requestAuth(provider, signal));
     k.registerEvent("login_update", LoginUpdateSchema);
-    const sessions = new LoginSessions(
-      logins,
-      (update) => k.events.emit("login_update", update),
-      () => models.reloadCredentials(),
-    );
-    for (const command of loginCommands(logins, sessions)) k.registerCommand(command);
-    k.hooks.shutdown.tapPromise(k.name, () => sessions.cancelAll());
+    for (const command of loginCommands(runtime)) k.registerCommand(command);
+    k.hooks.shutdown.tapPromise(k.name, async () => started?.sessions.cancelAll());
   },
 });

@@ -1,14 +1,15 @@
 /** The login commands' and event's shapes over the protocol: one zod schema each, the source of their types. */
 import { z } from "zod";
 
-const NOTICE_FIELDS = {
+/** Built per schema, on first use (not at startup). */
+const noticeFields = () => ({
   url: z.string().optional().meta({ description: "auth_url: the address to open in a browser." }),
   instructions: z.string().optional().meta({ description: "auth_url: what to do there (and that a redirect URL may be pasted back)." }),
   userCode: z.string().optional().meta({ description: "device_code: the code to enter." }),
   verificationUri: z.string().optional().meta({ description: "device_code: where to enter it." }),
   intervalSeconds: z.number().optional().meta({ description: "device_code: how often Atomic checks whether it was entered." }),
   expiresInSeconds: z.number().optional().meta({ description: "device_code: how long the code is valid." }),
-};
+});
 
 export const LoginUpdateSchema = () =>
   z
@@ -18,7 +19,7 @@ export const LoginUpdateSchema = () =>
       status: z
         .enum(["auth_url", "device_code", "progress", "succeeded", "failed", "cancelled"])
         .describe("auth_url / device_code: where to sign in; progress: a step; succeeded: the login is stored in auth.json; failed / cancelled: it ended without one."),
-      ...NOTICE_FIELDS,
+      ...noticeFields(),
       message: z.string().optional().meta({ description: "progress: the step; failed / cancelled: why." }),
     })
     .meta({
@@ -33,7 +34,7 @@ export const LoginStartSchema = () =>
     provider: z.string().describe("The provider."),
     method: z.string().describe("The method used (browser, copy_code, device_code)."),
     kind: z.enum(["auth_url", "device_code"]).describe("auth_url: open `url`; device_code: enter `userCode` at `verificationUri`."),
-    ...NOTICE_FIELDS,
+    ...noticeFields(),
     acceptsInput: z
       .boolean()
       .describe("True when the login also takes the redirect URL (or code) pasted through `login_input`: the fallback when the browser cannot reach this machine."),

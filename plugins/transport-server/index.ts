@@ -46,7 +46,11 @@ export default definePlugin({
       k.registerCommand(
         defineCommand({
           name,
-          description: `${input().meta()?.description ?? name} (\`atomic serve\` only.)`,
+          // Read when documented (`atomic schema`, get_commands): building the schema here would
+          // cost every start that never serves (~2 ms of zod on the way to the first token).
+          get description() {
+            return `${input().meta()?.description ?? name} (\`atomic serve\` only.)`;
+          },
           input,
           output,
           run() {
