@@ -19,6 +19,7 @@ import { converse, PI_16 } from "./helpers/pi-side-by-side.js";
 import { RpcClient, tempDir } from "./helpers/rpc-client.js";
 import { NODE } from "./helpers/node.js";
 import { keepTranspileCache, seedTranspileCache } from "./helpers/transpile-cache.js";
+import { withoutBuiltins } from "./helpers/commands.js";
 
 const run = promisify(execFile);
 const REPO = resolve(import.meta.dirname, "..");
@@ -95,7 +96,8 @@ async function loadedByAtomic(folder: string): Promise<Loaded & { errors: string
     args: ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session", "-e", folder],
   });
   // A cold first import transpiles the whole package (tens of seconds on a busy machine): it loads all the same.
-  const commands = ((await client.ok({ type: "get_commands" }, 300_000)) as { commands: { name: string; source: string }[] }).commands;
+  // pi's SDK session (the reference) loads no built-in extensions: Atomic's built-in /llama and /mcp are left out.
+  const commands = withoutBuiltins(((await client.ok({ type: "get_commands" }, 300_000)) as { commands: { name: string; source: string }[] }).commands);
   const probe = (await client.ok({ type: "extensions_probe" })) as { extensions: { loaded: boolean; error?: string; tools: string[]; flags: string[] }[] };
   await client.close();
   const errors = probe.extensions.flatMap((extension) => (extension.error ? [extension.error] : []));

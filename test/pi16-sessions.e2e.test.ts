@@ -72,3 +72,37 @@ it("with pi's compaction.keepRecentTokens set, compact on a short session answer
   expect(await c.request({ type: "compact" })).toMatchObject({ success: false, error: "Nothing to compact (session too small)" });
   expect(fake.requests).toHaveLength(requests);
 });
+
+it("get_commands lists pi 1.6's built-in /llama and /mcp as pi does, and each answers without a terminal as pi's do", async () => {
+  const c = await start();
+  const { commands } = await c.ok({ type: "get_commands" });
+  expect(commands).toEqual([
+    {
+      name: "llama",
+      description: "Manage llama.cpp router models",
+      source: "extension",
+      sourceInfo: { path: "builtin:llama.cpp", source: "builtin", scope: "temporary", origin: "top-level" },
+    },
+    {
+      name: "mcp",
+      description: "Manage MCP servers: sign in, reconnect, enable or disable, and change exposure",
+      source: "extension",
+      sourceInfo: { path: "builtin:mcp", source: "builtin", scope: "temporary", origin: "top-level" },
+    },
+  ]);
+  const notices: { message: string; notifyType: string }[] = [];
+  for (const message of ["/mcp", "/mcp reconnect nope", "/mcp frob", "/mcp login", "/llama"]) {
+    const from = c.records.length;
+    await c.ok({ type: "prompt", message });
+    const notice = await c.waitFor((record) => record.type === "extension_ui_request" && record.method === "notify", 20_000, from);
+    notices.push({ message: notice.message as string, notifyType: notice.notifyType as string });
+  }
+  expect(notices).toEqual([
+    { message: `No MCP servers configured. Add them to ${c.agentDir}/mcp.json or .atomic/mcp.json.`, notifyType: "info" },
+    { message: 'No MCP server named "nope".', notifyType: "error" },
+    { message: "Usage: /mcp, /mcp login [server], /mcp logout [server], /mcp reconnect [server]", notifyType: "warning" },
+    { message: expect.stringMatching(/^\/mcp login: Atomic does not sign in to MCP servers/), notifyType: "error" },
+    { message: expect.stringMatching(/^\/llama is available in pi's interactive mode only/), notifyType: "warning" },
+  ]);
+  expect(fake.requests).toHaveLength(0);
+});
