@@ -9,8 +9,13 @@ import { describe, expect, it } from "vitest";
 import type { Record_ } from "./helpers/rpc-client.js";
 import { ServerProcess, type ServerClient } from "./helpers/server.js";
 
-const OUTPUT_BYTES = 3 * 1024 * 1024;
-const BIG_OUTPUT = `yes 0123456789abcdefghijklmnopqrstuvwxyz | head -c ${OUTPUT_BYTES}`;
+// 2.5 MB in 50 pieces, 80 ms apart: ten times the bound, so a client that stops reading is cut, at
+// a pace a client that reads keeps up with even on a loaded machine (all at once, the reader in the
+// test process could itself fall a bound behind while descheduled, and be cut as slow: CI saw it).
+const PIECES = 50;
+const PIECE_BYTES = 50 * 1024;
+const OUTPUT_BYTES = PIECES * PIECE_BYTES;
+const BIG_OUTPUT = `for i in $(seq ${PIECES}); do yes 0123456789abcdefghijklmnopqrstuvwxyz | head -c ${PIECE_BYTES}; sleep 0.08; done`;
 const LIMIT = 256 * 1024;
 
 function seqsOf(records: Record_[], agent: string): number[] {
