@@ -10,10 +10,13 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { RpcClient, tempDir } from "./helpers/rpc-client.js";
+import { withoutBuiltins } from "./helpers/commands.js";
 
 const BASE = ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session"];
 const commandNames = async (client: RpcClient) =>
-  ((await client.ok({ type: "get_commands" }, 60_000)) as { commands: { name: string }[] }).commands.map((entry) => entry.name).sort();
+  withoutBuiltins(((await client.ok({ type: "get_commands" }, 60_000)) as { commands: { name: string }[] }).commands)
+    .map((entry) => entry.name)
+    .sort();
 
 it("a slow import and a slow factory load, each with a progress line on stderr", async () => {
   const dir = tempDir("atomic-slow-load-");

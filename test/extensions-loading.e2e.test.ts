@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { notified, promptSettled, startExtensionAgent, stderrContains, toolResults, type ExtensionAgentOptions, useExtensionAgents } from "./helpers/extension-agent.js";
 import { tempDir as makeTempDir, type Record_, type RpcClient } from "./helpers/rpc-client.js";
+import { withoutBuiltins } from "./helpers/commands.js";
 
 const fixture = (name: string) => resolve(import.meta.dirname, "fixtures/extensions", `${name}.ts`);
 const command = (name: string) =>
@@ -38,7 +39,7 @@ async function start(options: ExtensionAgentOptions): Promise<RpcClient> {
   return client;
 }
 
-const names = async (c: RpcClient) => ((await c.ok({ type: "get_commands" })).commands as { name: string }[]).map((entry) => entry.name);
+const names = async (c: RpcClient) => withoutBuiltins((await c.ok({ type: "get_commands" })).commands as { name: string }[]).map((entry) => entry.name);
 const errors = (c: RpcClient) => c.records.filter((r) => r.type === "extension_error") as (Record_ & { extensionPath: string; event: string; error: string })[];
 
 describe("loading extensions", () => {

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NpmRegistry, npmEnv } from "./helpers/npm-registry.js";
 import { RpcClient, runCli, tempDir } from "./helpers/rpc-client.js";
+import { withoutBuiltins } from "./helpers/commands.js";
 
 interface Pkg {
   name: string;
@@ -39,7 +40,12 @@ async function commandsOf(agentDir: string, cwd: string, args: string[] = [], en
   const client = new RpcClient({ agentDir, cwd, env, args: ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--no-session", ...args] });
   const data = (await client.ok({ type: "get_commands" }, 60_000)) as { commands: { name: string }[] };
   await client.close();
-  return { names: data.commands.map((entry) => entry.name).sort(), client };
+  return {
+    names: withoutBuiltins(data.commands)
+      .map((entry) => entry.name)
+      .sort(),
+    client,
+  };
 }
 
 const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, stdio: "pipe" }).toString();
@@ -207,7 +213,7 @@ describe("npm packages, from a loopback registry", () => {
     expect(error.event).toBe("install");
     expect(String(error.error)).toMatch(/^Could not install npm:no-such-package-here: npm install no-such-package-here .* failed/);
     const data = (await client.ok({ type: "get_commands" })) as { commands: { name: string }[] };
-    expect(data.commands.map((entry) => entry.name)).toEqual(["fine"]);
+    expect(withoutBuiltins(data.commands).map((entry) => entry.name)).toEqual(["fine"]);
     await client.close();
     const lines = client.stderr.split("\n").filter((line) => line.includes("no-such-package-here"));
     expect(lines).toHaveLength(1);

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { writeModelsJson } from "./fake-llm/server.js";
 import { RpcClient, runCli, tempDir } from "./helpers/rpc-client.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
+import { withoutBuiltins } from "./helpers/commands.js";
 
 const fake = useFakeLlm();
 const clients: RpcClient[] = [];
@@ -143,7 +144,7 @@ describe("--skill, --prompt-template, --no-context-files", () => {
 
     const cli = { source: "cli", scope: "temporary", origin: "top-level" };
     const c = await start(["--no-session", ...MODEL, "--skill", join(extra, "lint"), "--prompt-template", join(extra, "review.md")], { agentDir });
-    const commands = (await c.ok({ type: "get_commands" })).commands as { name: string; source: string; sourceInfo: Record<string, unknown> }[];
+    const commands = withoutBuiltins((await c.ok({ type: "get_commands" })).commands as { name: string; source: string; sourceInfo: Record<string, unknown> }[]);
     expect(commands.map((command) => command.name).sort()).toEqual(["review", "skill:lint", "skill:user-skill", "user-prompt"]);
     expect(commands.find((command) => command.name === "skill:lint")!.sourceInfo).toEqual({ path: join(extra, "lint", "SKILL.md"), ...cli });
     expect(commands.find((command) => command.name === "review")!.sourceInfo).toEqual({ path: join(extra, "review.md"), ...cli });
@@ -152,7 +153,7 @@ describe("--skill, --prompt-template, --no-context-files", () => {
     expect(JSON.stringify(body.messages)).toContain("Review the-diff carefully.");
 
     const only = await start(["--no-session", ...MODEL, "--no-skills", "--skill", join(extra, "lint"), "-np"], { agentDir });
-    expect(((await only.ok({ type: "get_commands" })).commands as { name: string }[]).map((command) => command.name)).toEqual(["skill:lint"]);
+    expect(withoutBuiltins((await only.ok({ type: "get_commands" })).commands as { name: string }[]).map((command) => command.name)).toEqual(["skill:lint"]);
   });
 
   it("--no-context-files (-nc) leaves AGENTS.md out of the system prompt", async () => {

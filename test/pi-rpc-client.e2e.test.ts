@@ -147,7 +147,7 @@ describe("pi 1.6's RpcClient against Atomic", () => {
     expect(value("compact")).toEqual(expect.arrayContaining(["firstKeptEntryId", "tokensBefore"]));
     expect(value("getSessionStats")).toMatchObject({ sessionId: expect.any(String), userMessages: expect.any(Number), tokens: { total: expect.any(Number) } });
     expect(value("exportHtml")).toEqual({ path: join(cwd, "session.html") });
-    expect(value("getCommands")).toEqual([]);
+    expect((value("getCommands") as { name: string }[]).map((command) => command.name)).toEqual(["llama", "mcp"]);
     const forkable = value("getForkMessages") as { entryId: string; text: string }[];
     expect(forkable[0]!.text).toMatch(/^read the notes/);
     expect(value("getEntries").entries.length).toBeGreaterThan(5);

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { writeModelsJson, type RecordedRequest } from "./fake-llm/server.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 import { RpcClient, tempDir } from "./helpers/rpc-client.js";
+import { withoutBuiltins } from "./helpers/commands.js";
 
 const PROBE = resolve(import.meta.dirname, "fixtures/extension-commands.ts");
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
@@ -121,7 +122,7 @@ describe("get_commands and extension commands", () => {
       },
       { plugins: [PROBE] },
     );
-    expect(await c.ok({ type: "get_commands" })).toEqual({
+    expect({ commands: withoutBuiltins((await c.ok({ type: "get_commands" })).commands) }).toEqual({
       commands: [
         // A plugin's provider gives no sourceInfo: derived (no location: named for this run).
         {
@@ -178,11 +179,11 @@ describe("changes on disk and bad files", () => {
     let agentDir = "";
     let cwd = "";
     const c = await start((dirs) => ({ agentDir, cwd } = dirs));
-    expect(await c.ok({ type: "get_commands" })).toEqual({ commands: [] });
+    expect(withoutBuiltins((await c.ok({ type: "get_commands" })).commands)).toEqual([]);
     await promptAndSettle(c, "/late one");
     write(join(cwd, ".atomic", "prompts", "late.md"), "Late template got $1");
     write(join(agentDir, "skills", "new-skill", "SKILL.md"), "---\nname: new-skill\ndescription: Added later\n---\nNew.");
-    expect((await c.ok({ type: "get_commands" })).commands.map((e: { name: string }) => e.name)).toEqual(["late", "skill:new-skill"]);
+    expect(withoutBuiltins((await c.ok({ type: "get_commands" })).commands).map((e: { name: string }) => e.name)).toEqual(["late", "skill:new-skill"]);
     await promptAndSettle(c, "/late two");
     expect(userTexts(fake.requests[1]!)).toEqual(["/late one", "Late template got two"]);
     expect(systemText(fake.requests[1]!)).toContain("<name>new-skill</name>");
@@ -200,7 +201,7 @@ describe("changes on disk and bad files", () => {
     });
     for (let i = 0; i < 3; i++) await c.ok({ type: "get_commands" });
     await promptAndSettle(c, "/ok yes");
-    expect((await c.ok({ type: "get_commands" })).commands.map((e: { name: string }) => e.name)).toEqual(["ok"]);
+    expect(withoutBuiltins((await c.ok({ type: "get_commands" })).commands).map((e: { name: string }) => e.name)).toEqual(["ok"]);
     const lines = c.stderr.split("\n").filter((line) => line.includes("Skipped"));
     expect(lines.sort()).toEqual(
       [

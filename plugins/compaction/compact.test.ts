@@ -142,6 +142,20 @@ describe("compact", () => {
     expect(h.requests).toHaveLength(0);
   });
 
+  it("should follow pi's keepRecentTokens when the settings name it: a conversation within it has nothing to compact", async () => {
+    // 30 messages of ~30 tokens each: a region of 80+ lines, but under pi's default budget of 20,000 tokens.
+    h = await bootCompaction({ settings: { compaction: { keepRecentTokens: 20_000 } } });
+    await h.fill(conversation(30));
+    await expect(h.invoke("compact")).rejects.toThrow("Nothing to compact (session too small)");
+    expect(h.requests).toHaveLength(0);
+    await h.dispose();
+    // A budget the newest messages exceed: the older ones are compacted as usual.
+    h = await bootCompaction({ settings: { compaction: { keepRecentTokens: 100 } } });
+    await h.fill(conversation(30));
+    h.script(deleteLines(/^detail /));
+    expect((await h.invoke("compact")).rung).toBe("planned");
+  });
+
   it("should write nothing for an invalid plan or a planner error", async () => {
     h = await bootCompaction();
     await h.fill(conversation(30));

@@ -17,7 +17,7 @@ import { planDeletions, type PlannerDeps } from "./planner.js";
 import { cancelled, CompactionFailure, contextTokens, hasTaps, NOTHING_TO_COMPACT } from "./outcome.js";
 import { PROMPT_VERSION } from "./prompt.js";
 import { reconstruct } from "./reconstruct.js";
-import { MIN_REGION_LINES, prepareRegion, type Region } from "./region.js";
+import { fitsInRecentBudget, MIN_REGION_LINES, prepareRegion, type Region } from "./region.js";
 import type { PlannerRetrySettings } from "./settings.js";
 
 export { CompactionFailure, contextTokens, hasTaps, NOTHING_TO_COMPACT } from "./outcome.js";
@@ -56,6 +56,8 @@ export async function runCompaction(deps: CompactorDeps, request: CompactionRequ
   const path = session.branch();
   const region = prepareRegion(path, request.preserveRecent, request.query);
   if (region.lines.length < (request.loadBearing ? 1 : MIN_REGION_LINES)) throw new KernelError(ErrorCode.CONFLICT, NOTHING_TO_COMPACT);
+  const budget = deps.settings.keepRecentTokens;
+  if (!request.loadBearing && budget !== undefined && fitsInRecentBudget(region, budget)) throw new KernelError(ErrorCode.CONFLICT, NOTHING_TO_COMPACT);
   request.onReady?.();
   if (!agent.getModel()) throw new CompactionFailure("No model selected.");
   const tokensBefore = contextTokens(session.context().messages);

@@ -131,3 +131,17 @@ export function tailFrom(path: readonly SessionEntry[], entryId: string): Visibl
   }
   return tail;
 }
+
+/**
+ * pi 1.6's "session too small" rule: counting back from the newest visible message, the budget
+ * `keepRecentTokens` is not reached before the oldest one, so pi's cut would keep everything.
+ */
+export function fitsInRecentBudget(region: Region, keepRecentTokens: number): boolean {
+  const messages = [...region.messages, ...region.tail.map((item) => item.message)];
+  let tokens = 0;
+  for (let i = messages.length - 1; i > 0; i--) {
+    tokens += estimateMessageTokens(messages[i]!);
+    if (tokens >= keepRecentTokens) return false;
+  }
+  return true;
+}

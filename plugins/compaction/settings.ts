@@ -24,10 +24,11 @@ export const compactionSetting = defineSetting(
       reserveTokens: z.number().int().min(0).optional(),
       preserveRecent: z.number().int().min(0).optional(),
       compressionRatio: ratioSchema().optional(),
+      keepRecentTokens: z.number().int().min(0).optional(),
     }),
   {
     description:
-      "Verbatim compaction: enabled (true: automatic on threshold and overflow), reserveTokens (16384), preserveRecent (2), compressionRatio (0.5, the fraction of lines kept).",
+      "Verbatim compaction: enabled (true: automatic on threshold and overflow), reserveTokens (16384), preserveRecent (2), compressionRatio (0.5, the fraction of lines kept), keepRecentTokens (pi's: unset; when set, a branch whose context beyond its oldest message stays under it has nothing to compact).",
   },
 );
 
@@ -44,6 +45,7 @@ export function effectiveCompactionSettings(settings: Settings): CompactionSetti
     reserveTokens: configured.reserveTokens ?? COMPACTION_DEFAULTS.reserveTokens,
     preserveRecent: configured.preserveRecent ?? COMPACTION_DEFAULTS.preserveRecent,
     compressionRatio: configured.compressionRatio ?? COMPACTION_DEFAULTS.compressionRatio,
+    ...(configured.keepRecentTokens !== undefined ? { keepRecentTokens: configured.keepRecentTokens } : {}),
   };
 }
 

@@ -23,6 +23,11 @@ export interface CompactionSettings {
   reserveTokens: number;
   preserveRecent: number;
   compressionRatio: number;
+  /**
+   * pi's rule, when a user sets it: a branch whose newest messages after the oldest one stay
+   * under this many tokens has nothing to compact. Unset: only the 20-line region minimum applies.
+   */
+  keepRecentTokens?: number;
 }
 
 /** Files the compacted messages' tool calls touched (pi's `fileOps`, from `path` arguments). */

@@ -41,6 +41,8 @@ export interface DialogsApi {
   readonly available: boolean;
   /** A confirm dialog: true when the client confirmed; false when it declined, cancelled, timed out, was dismissed by `signal`, or at teardown. */
   confirm(title: string, message: string, options?: { signal?: AbortSignal; timeout?: number }): Promise<boolean>;
+  /** A notice (`notify`, nothing waits for it); without a client, a line on stderr. */
+  notify(message: string, type?: "info" | "warning" | "error"): void;
 }
 
 declare module "../../kernel/services.js" {

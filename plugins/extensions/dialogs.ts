@@ -35,5 +35,9 @@ export function dialogsApi(k: PluginContext, bridge: UiBridge): DialogsApi {
     },
     confirm: (title, message, options = {}) =>
       k.config.dialogs === true ? bridge.dialog({ method: "confirm", title, message }, readConfirm, false, options) : Promise.resolve(false),
+    notify(message, type = "info") {
+      if (k.config.dialogs === true) bridge.notice({ method: "notify", message, notifyType: type });
+      else k.log[type === "info" ? "info" : type === "warning" ? "warn" : "error"](message);
+    },
   };
 }

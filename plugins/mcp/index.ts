@@ -16,6 +16,7 @@ import { DEFAULT_DIRECT_CAPS, type DirectCaps } from "./direct-cap.js";
 import { mcpHookDeclarations } from "./hooks.js";
 import { AddServersInput, AddServersOutput, McpStatusSchema, mcpSettingSchema, NoInput } from "./schemas.js";
 import { mcpLogPath, openServerLog } from "./server-log.js";
+import { builtinCommands } from "./slash-command.js";
 
 const DEFAULT_TIMEOUT_S = 60;
 const DEFAULT_CONNECT_TIMEOUT_S = 60;
@@ -58,6 +59,8 @@ export default definePlugin({
 
     // Boot never waits: the start is scheduled, and a prompt that comes first starts it itself.
     k.hooks.boot_start.tap(k.name, () => controller.booted());
+    // pi's built-in /mcp and /llama (gone with --no-mcp, as pi's built-in MCP is).
+    if (k.config.cli.noMcp !== true) k.hooks.boot_start.tap(k.name, () => void k.maybeService("slashCommands")?.addProvider(builtinCommands(k, () => controller.status())));
     k.hooks.prompt_preflight.tapPromise({ name: k.name, order: "post" }, async () => {
       await controller.beforePrompt();
       return undefined;

@@ -6,21 +6,16 @@
  * line that is not a session header makes the whole file invalid. A file too large for this
  * process, or with a line over MAX_LINE_BYTES, fails with a message that says so.
  */
-import { createRequire } from "node:module";
 import { ErrorCode, KernelError } from "../../kernel/index.js";
 import { NotRegularFileError, openRegularForRead } from "../../lib/regular-file/index.js";
 import { formatSize } from "../../lib/truncate/index.js";
 import type { SessionEntry, SessionHeader } from "../session/api.js";
 import { hasValidShape } from "./entry-shape.js";
+import { checkRoom } from "./heap-room.js";
 
 /** The longest line (one entry) Atomic writes or reads: far above any real entry, well below V8's string limit. */
 export const MAX_LINE_BYTES = 256 * 1024 * 1024;
 const BLOCK_BYTES = 1024 * 1024;
-/**
- * Parsed entries take about as much heap as their JSON text (measured: 0.95x). A file is not
- * loaded when it could not fit in what the heap has left, and loading stops if the heap fills.
- */
-const HEAP_SHARE = 0.85;
 
 export interface ReadResult {
   header: SessionHeader;
@@ -157,42 +152,6 @@ class SessionLines {
     }
     return { header: this.#header, entries: this.#entries, endsWithNewline };
   }
-}
-
-/** The `--max-old-space-size` of this process, read once (flags do not change while it runs). */
-let oldSpace: { bytes: number | undefined } | undefined;
-
-/** node:v8, required on first use: loading it would cost every startup, and most never read a session. */
-let v8: typeof import("node:v8") | undefined;
-
-/** Fails the load, saying why, when the rest of the file would not fit in the heap. */
-function checkRoom(path: string, size: number, read: number): void {
-  v8 ??= createRequire(import.meta.url)("node:v8") as typeof import("node:v8");
-  const { heap_size_limit: heapLimit, used_heap_size: used } = v8.getHeapStatistics();
-  oldSpace ??= { bytes: oldSpaceLimit() };
-  const limit = Math.min(heapLimit, oldSpace.bytes ?? heapLimit);
-  if (used + (size - read) <= limit * HEAP_SHARE) return;
-  const neededMb = Math.ceil((used + size) / HEAP_SHARE / (1024 * 1024) / 256) * 256;
-  throw new KernelError(
-    ErrorCode.UNAVAILABLE,
-    `Cannot load session file ${path}: it is ${formatSize(size)}, more than this process can hold in memory ` +
-      `(${formatSize(limit)} heap, ${formatSize(used)} in use). Start Atomic with NODE_OPTIONS=--max-old-space-size=${neededMb} to open it.`,
-  );
-}
-
-/**
- * The old generation's size set with `--max-old-space-size` (flags or NODE_OPTIONS), in bytes.
- * `heap_size_limit` adds the young generation to it, which Node 24 made 192 MB: with a small
- * old space that is most of the figure, and a file "fitting" it still runs out of memory.
- */
-function oldSpaceLimit(): number | undefined {
-  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
-  let megabytes: number | undefined;
-  for (let i = 0; i < flags.length; i++) {
-    const match = /^--max[-_]old[-_]space[-_]size(?:=(\d+))?$/.exec(flags[i]!);
-    if (match) megabytes = Number(match[1] ?? flags[i + 1]);
-  }
-  return megabytes !== undefined && Number.isFinite(megabytes) && megabytes > 0 ? megabytes * 1024 * 1024 : undefined;
 }
 
 function parseLine(line: string): unknown {

@@ -53,6 +53,12 @@ export interface SlashCommandProvider {
   /** The current entries; asked on every listing and every `/word` input, so keep it cheap. */
   entries(): readonly SlashCommandEntry[] | Promise<readonly SlashCommandEntry[]>;
   /**
+   * pi's built-in commands (`/mcp`, `/llama`): asked after every other provider of the source,
+   * and a name another provider also lists is theirs (in pi an extension's `/mcp` replaces the
+   * built-in one), so the built-in entry is neither listed nor run.
+   */
+  builtin?: boolean;
+  /**
    * Runs or expands one of its entries. Extension commands are invoked only for `prompt` (the
    * registry refuses them for `steer`/`follow_up`). A throw is reported as `extension_error`:
    * an extension command then counts as handled, an expansion leaves the input as it was.

@@ -37,6 +37,24 @@ describe("parseSlash", () => {
 });
 
 describe("SlashCommandRegistry", () => {
+  it("yields a built-in command's name to an extension that registers it, even one registered later (pi-mcp-adapter's /mcp)", async () => {
+    const { registry } = setup();
+    const ran: string[] = [];
+    const owned = (owner: string, names: string[], builtin: boolean): SlashCommandProvider => ({
+      owner,
+      source: "extension",
+      builtin,
+      entries: () => names.map((name) => ({ name, source: "extension", description: owner })),
+      invoke: ({ entry }) => (ran.push(`${owner}:${entry.name}`), { handled: true }),
+    });
+    registry.addProvider(owned("builtin", ["llama", "mcp"], true));
+    registry.addProvider(owned("adapter", ["mcp"], false));
+    expect((await registry.list()).map((e) => `${e.description}:${e.name}`)).toEqual(["adapter:mcp", "builtin:llama"]);
+    await registry.dispatch("extension", input("/mcp"));
+    await registry.dispatch("extension", input("/llama"));
+    expect(ran).toEqual(["adapter:mcp", "builtin:llama"]);
+  });
+
   it("lists extension commands, then templates, then skills, whatever the registration order", async () => {
     const { registry, provider } = setup();
     registry.addProvider(provider("skill", ["skill:a"], () => undefined));

@@ -38,9 +38,14 @@ export class SlashCommandRegistry {
 
   /** Every entry, by source in get_commands order, then by provider order. Sources are asked concurrently. */
   async list(): Promise<SlashCommandEntry[]> {
-    const providers = [...this.#providers].sort((a, b) => SOURCE_ORDER.indexOf(a.source) - SOURCE_ORDER.indexOf(b.source));
+    const providers = this.#ordered().sort((a, b) => SOURCE_ORDER.indexOf(a.source) - SOURCE_ORDER.indexOf(b.source));
     const lists = await Promise.all(providers.map((provider) => this.#entriesOf(provider)));
-    return lists.flatMap((entries, i) => entries.map((entry) => ({ ...entry, source: providers[i]!.source })));
+    const taken = new Set(lists.flatMap((entries, i) => (providers[i]!.builtin ? [] : entries.map((entry) => `${providers[i]!.source}/${entry.name}`))));
+    return lists.flatMap((entries, i) => {
+      const provider = providers[i]!;
+      const visible = provider.builtin ? entries.filter((entry) => !taken.has(`${provider.source}/${entry.name}`)) : entries;
+      return visible.map((entry) => ({ ...entry, source: provider.source }));
+    });
   }
 
   /** Every stage in order (extension commands, skills, templates): what the input hook does, on demand. */
@@ -76,12 +81,17 @@ export class SlashCommandRegistry {
   }
 
   async #find(source: SlashCommandSource, name: string): Promise<{ provider: SlashCommandProvider; entry: SlashCommandEntry } | undefined> {
-    for (const provider of this.#providers) {
+    for (const provider of this.#ordered()) {
       if (provider.source !== source || (provider.handles && !provider.handles(name))) continue;
       const entry = (await this.#entriesOf(provider)).find((candidate) => candidate.name === name);
       if (entry) return { provider, entry: { ...entry, source } };
     }
     return undefined;
+  }
+
+  /** Registration order, built-in providers last (the first provider listing a name owns it). */
+  #ordered(): SlashCommandProvider[] {
+    return [...this.#providers.filter((provider) => !provider.builtin), ...this.#providers.filter((provider) => provider.builtin)];
   }
 
   /** A provider whose listing fails contributes nothing this time, and the failure is reported. */

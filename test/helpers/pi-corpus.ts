@@ -17,6 +17,7 @@ import { nodeRuntime } from "../../scripts/node-runtime.mjs";
 import { PI_16 } from "./pi-side-by-side.js";
 import { agentTempDir, RpcClient, tempDir, type StartOptions } from "./rpc-client.js";
 import { keepTranspileCache, seedTranspileCache } from "./transpile-cache.js";
+import { withoutBuiltins } from "./commands.js";
 
 const run = promisify(execFile);
 export const REPO = resolve(import.meta.dirname, "../..");
@@ -111,7 +112,8 @@ export async function loadedByAtomic(
     ...(options.launcher ? { launcher: options.launcher } : {}),
   });
   // A cold first import transpiles the whole package (tens of seconds on a busy machine): it loads all the same.
-  const commands = ((await client.ok({ type: "get_commands" }, 600_000)) as { commands: { name: string; source: string }[] }).commands;
+  // pi's SDK session (the reference) loads no built-in extensions: Atomic's built-in /llama and /mcp are left out.
+  const commands = withoutBuiltins(((await client.ok({ type: "get_commands" }, 600_000)) as { commands: { name: string; source: string }[] }).commands);
   const probe = (await client.ok({ type: "extensions_probe" })) as { extensions: { loaded: boolean; error?: string; tools: string[]; flags: string[] }[] };
   const extensionErrors = client.records.filter((record) => record.type === "extension_error").map((record) => String(record.error));
   await client.close();

@@ -5,7 +5,7 @@
  * its own purposes, or to list them. The file is written once it holds a user or assistant
  * message; later entries are appended. The agent's running session is `ctx.sessionManager`.
  */
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { uuidv7 } from "./pi-ai.js";
 import {
@@ -22,23 +22,13 @@ import {
   type SessionProjection,
 } from "./session-context.js";
 import { defaultSessionDir, findMostRecentSession, listAllSessions, listSessions, loadEntriesFromFile, readHeader, type SessionInfo } from "./session-files.js";
+import { checkedId, findSessionFile, forkSessionFile, type NewSessionOptions, now, sessionFileName, writeLines } from "./session-manager-files.js";
+import { branchedEntries, buildTree, contextEditReplacement, type SessionTreeNode } from "./session-tree.js";
 import { getCurrentSystemMessage } from "./transcript.js";
 
-export interface NewSessionOptions {
-  id?: string;
-  parentSession?: string;
-}
-export interface SessionTreeNode {
-  entry: SessionEntry;
-  children: SessionTreeNode[];
-  label?: string;
-  labelTimestamp?: string;
-}
+export type { NewSessionOptions } from "./session-manager-files.js";
+export type { SessionTreeNode } from "./session-tree.js";
 type Progress = (loaded: number, total: number) => void;
-
-const SESSION_ID = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
-const now = () => new Date().toISOString();
-const fileName = (timestamp: string, id: string) => `${timestamp.replace(/[:.]/g, "-")}_${id}.jsonl`;
 
 export class SessionManager {
   /** Set per agent (modules.ts): where `create`, `continueRecent` and `listAll` look by default. */
@@ -90,34 +80,15 @@ export class SessionManager {
 
   /** A new session file in `targetCwd`'s folder holding a copy of `sourcePath`'s entries. */
   static forkFrom(sourcePath: string, targetCwd: string, sessionDir?: string, options?: NewSessionOptions): SessionManager {
-    const source = resolve(sourcePath);
-    const entries = loadEntriesFromFile(source);
-    if (entries.length === 0) throw new Error(`Cannot fork: source session file is empty or invalid: ${source}`);
-    if (!entries.some((entry) => entry.type === "session")) throw new Error(`Cannot fork: source session has no header: ${source}`);
     const cwd = resolve(targetCwd);
     // biome-ignore lint/complexity/noThisInStatic: the per-agent subclass (modules.ts) sets agentDir
     const dir = sessionDir ?? defaultSessionDir(cwd, this.agentDir);
-    mkdirSync(dir, { recursive: true });
-    const id = checkedId(options?.id) ?? uuidv7();
-    const timestamp = now();
-    const file = join(dir, fileName(timestamp, id));
-    const header: SessionHeader = { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd, parentSession: source };
-    writeLines(file, [header, ...entries.filter((entry) => entry.type !== "session")], "wx");
-    return new SessionManager(cwd, dir, file, true);
+    return new SessionManager(cwd, dir, forkSessionFile(sourcePath, cwd, dir, options), true);
   }
 
   static findById(cwd: string, id: string, sessionDir?: string): string | undefined {
     // biome-ignore lint/complexity/noThisInStatic: the per-agent subclass (modules.ts) sets agentDir
-    const dir = sessionDir ?? defaultSessionDir(cwd, this.agentDir);
-    try {
-      for (const info of readdirSync(dir)
-        .filter((name) => name.endsWith(".jsonl"))
-        .map((name) => join(dir, name))) {
-        const header = readHeader(info);
-        if (header?.id === id && (sessionDir === undefined || resolve(header.cwd) === resolve(cwd))) return info;
-      }
-    } catch {}
-    return undefined;
+    return findSessionFile(sessionDir ?? defaultSessionDir(cwd, this.agentDir), id, sessionDir === undefined ? undefined : cwd);
   }
 
   static async list(cwd: string, sessionDir?: string, onProgress?: Progress, signal?: AbortSignal): Promise<SessionInfo[]> {
@@ -147,7 +118,7 @@ export class SessionManager {
     ];
     this.#index();
     this.#flushed = false;
-    if (this.#persist) this.#file = join(this.#dir, fileName(timestamp, this.#id));
+    if (this.#persist) this.#file = join(this.#dir, sessionFileName(timestamp, this.#id));
     return this.#file;
   }
 
@@ -206,18 +177,7 @@ export class SessionManager {
   }
 
   getTree(): SessionTreeNode[] {
-    const nodes = new Map<string, SessionTreeNode>();
-    for (const entry of this.getEntries()) {
-      const label = this.#labels.get(entry.id);
-      nodes.set(entry.id, { entry, children: [], ...(label ? { label: label.label, labelTimestamp: label.timestamp } : {}) });
-    }
-    const roots: SessionTreeNode[] = [];
-    for (const node of nodes.values()) {
-      const parent = node.entry.parentId && node.entry.parentId !== node.entry.id ? nodes.get(node.entry.parentId) : undefined;
-      (parent ? parent.children : roots).push(node);
-    }
-    for (const node of nodes.values()) node.children.sort((a, b) => Date.parse(a.entry.timestamp) - Date.parse(b.entry.timestamp));
-    return roots;
+    return buildTree(this.getEntries(), this.#labels);
   }
 
   buildContextEntries(): SessionEntry[] {
@@ -277,17 +237,7 @@ export class SessionManager {
     return this.#append({ type: "custom_message", customType, content, display, details });
   }
   appendContextEdit(targetId: string, replacement: { content: unknown } | null): string {
-    if (replacement !== null && (typeof replacement !== "object" || (typeof replacement.content !== "string" && !Array.isArray(replacement.content))))
-      throw new Error("Context edit replacement must be null or contain string/array content");
-    const target = this.#byId.get(targetId);
-    if (!target) throw new Error(`Entry ${targetId} not found`);
-    if (!this.getBranch().some((entry) => entry.id === targetId)) throw new Error(`Entry ${targetId} is not on the active branch`);
-    const role = target.type === "message" ? target.message?.role : target.type === "custom_message" ? "custom" : undefined;
-    if (!["user", "assistant", "toolResult", "custom"].includes(role)) throw new Error(`Entry ${targetId} does not contribute editable model content`);
-    const wrapped =
-      replacement !== null && (role === "assistant" || role === "toolResult") && typeof replacement.content === "string"
-        ? { content: [{ type: "text", text: replacement.content }] }
-        : replacement;
+    const wrapped = contextEditReplacement(this.#byId.get(targetId), targetId, replacement, () => this.getBranch());
     return this.#append({ type: "context_edit", targetId, replacement: wrapped });
   }
   appendLabelChange(targetId: string, label: string | undefined): string {
@@ -317,27 +267,16 @@ export class SessionManager {
     const path = this.getBranch(leafId).filter((entry) => entry.type !== "label");
     if (path.length === 0) throw new Error(`Entry ${leafId} not found`);
     const previous = this.#file;
-    const kept = new Set(path.map((entry) => entry.id));
-    const relinked = path.map((entry, index) => ({ ...entry, parentId: index === 0 ? null : path[index - 1]!.id }));
-    let parent = relinked.at(-1)?.id ?? null;
-    const labels: SessionEntry[] = [];
-    for (const [targetId, { label, timestamp }] of this.#labels) {
-      if (!kept.has(targetId)) continue;
-      const id = newEntryId(kept);
-      kept.add(id);
-      labels.push({ type: "label", id, parentId: parent, timestamp, targetId, label });
-      parent = id;
-    }
+    const entries = branchedEntries(path, this.#labels, newEntryId);
     this.#id = uuidv7();
     const timestamp = now();
     this.#entries = [
       { type: "session", version: CURRENT_SESSION_VERSION, id: this.#id, timestamp, cwd: this.#cwd, ...(this.#persist && previous ? { parentSession: previous } : {}) },
-      ...relinked,
-      ...labels,
+      ...entries,
     ];
     this.#index();
     if (!this.#persist) return undefined;
-    this.#file = join(this.#dir, fileName(timestamp, this.#id));
+    this.#file = join(this.#dir, sessionFileName(timestamp, this.#id));
     this.#flushed = this.#hasConversation();
     if (this.#flushed) writeLines(this.#file, this.#entries, "w");
     return this.#file;
@@ -421,20 +360,5 @@ export class SessionManager {
     if (!this.#hasConversation()) return;
     writeLines(this.#file, this.#entries, "wx");
     this.#flushed = true;
-  }
-}
-
-function checkedId(id: string | undefined): string | undefined {
-  if (id !== undefined && !SESSION_ID.test(id))
-    throw new Error("Session id must be non-empty, contain only alphanumeric characters, '-', '_', and '.', and start and end with an alphanumeric character");
-  return id;
-}
-
-function writeLines(path: string, entries: readonly FileEntry[], flags: "w" | "wx"): void {
-  const fd = openSync(path, flags);
-  try {
-    writeFileSync(fd, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(""));
-  } finally {
-    closeSync(fd);
   }
 }
