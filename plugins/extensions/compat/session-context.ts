@@ -6,7 +6,6 @@
 import { randomUUID } from "node:crypto";
 
 /** Entries as read from a file: pi's shapes, unchecked (a hand-edited file may hold anything). */
-// biome-ignore lint/suspicious/noExplicitAny: entries are read from files unvalidated, as in pi
 export type SessionEntry = { type: string; id: string; parentId: string | null; timestamp: string; [field: string]: any };
 export interface SessionHeader {
   type: "session";
@@ -17,7 +16,6 @@ export interface SessionHeader {
   parentSession?: string;
 }
 export type FileEntry = SessionHeader | SessionEntry;
-// biome-ignore lint/suspicious/noExplicitAny: pi's AgentMessage union, as read from a file
 export type ContextMessage = { role: string; [field: string]: any };
 export interface SessionProjection {
   entries: { sourceEntry: SessionEntry; messages: ContextMessage[] }[];
