@@ -21,7 +21,10 @@ describe("extensions-examples skills and prompts", () => {
     const c = startAgent({ turns: [textTurn("a"), textTurn("b"), textTurn("c")], settings: { plugins: [PROBE_PLUGIN], skills: [SKILLS], prompts: [PROMPTS] } });
     clients.push(c);
     const listed = await c.ok({ type: "get_commands" });
+    // Atomic's own /llama and /mcp come first, as pi 1.6 lists its built-in commands.
     expect(listed.commands.map((e: { name: string; source: string; location: string }) => `${e.source}:${e.name}:${e.location}`)).toEqual([
+      "extension:llama:undefined",
+      "extension:mcp:undefined",
       "prompt:explain:path",
       "prompt:review:path",
       "skill:skill:commit-message:path",

@@ -128,9 +128,10 @@ export class Connection {
     return waiting + bytes > this.#limit + this.#largest;
   }
 
+  /** The notice goes past the bound: a few bytes on a socket about to close, and the client's only word on why. */
   #slowSocket(): void {
     const notice = JSON.stringify({ type: "connection_closing", reason: "slow_consumer" });
-    if (!this.#over(notice.length)) this.wire.send([notice], notice.length);
+    this.wire.send([notice], notice.length);
     void this.close("slow_consumer");
   }
 
