@@ -23,7 +23,10 @@ function buildSchema() {
     api: z.string().min(1),
     baseUrl: z.string().min(1),
     input: z.array(z.enum(["text", "image"])).min(1),
-    output: z.array(z.enum(["text", "image"])).min(1).optional(),
+    output: z
+      .array(z.enum(["text", "image"]))
+      .min(1)
+      .optional(),
     cost: Cost,
     costTiers: z.array(z.object({ aboveInputTokens: z.number().int().positive(), cost: Cost })).optional(),
     contextWindow: z.number().int().positive().optional(),

@@ -144,7 +144,10 @@ export async function executeCodemode(input: { code: string }, ctx: ToolExecutio
   if (!outcome.ok) items.push({ type: "text", text: `Script error:\n${errorText(outcome.error, calls)}` });
   if (generatedImages > 0 && !items.some((item) => item.type === "image")) {
     const s = generatedImages === 1 ? "" : "s";
-    items.push({ type: "text", text: `Note: models.generateImages() returned ${generatedImages} image${s} that the script did not show. Show each image block of result.output with image(block).` });
+    items.push({
+      type: "text",
+      text: `Note: models.generateImages() returned ${generatedImages} image${s} that the script did not show. Show each image block of result.output with image(block).`,
+    });
   }
   const limited = await limitOutput(joinTexts(items), options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS);
   const content = joinTexts(await saveImages(limited.items));

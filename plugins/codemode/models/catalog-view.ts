@@ -28,12 +28,20 @@ export class ModelCatalogView {
   }
 
   async list(type: ModelType, provider?: string): Promise<ModelInfo[]> {
-    if (type === "chat") return this.#models.all().filter((model) => provider === undefined || model.provider === provider).map(chatInfo);
+    if (type === "chat")
+      return this.#models
+        .all()
+        .filter((model) => provider === undefined || model.provider === provider)
+        .map(chatInfo);
     return (await this.#typedOf(type, provider)).map((model) => this.#typedInfo(model));
   }
 
   async available(type: ModelType, provider?: string): Promise<ModelInfo[]> {
-    if (type === "chat") return this.#models.available().filter((model) => provider === undefined || model.provider === provider).map(chatInfo);
+    if (type === "chat")
+      return this.#models
+        .available()
+        .filter((model) => provider === undefined || model.provider === provider)
+        .map(chatInfo);
     const typed = await this.#typedOf(type, provider);
     const verdicts = new Map<string, boolean>();
     const usable = (model: TypedModel) => {

@@ -18,7 +18,9 @@ function wireQuestion(name: string, question: ClassifierQuestion): Record<string
     return { type: "choice", name, instructions: question.instructions, choices };
   }
   if (question.type === "score") return { type: "score", name, instructions: question.instructions, levels: question.criteria.map((label) => ({ label })) };
-  const meanings = [question.criteria.true ? `True means: ${question.criteria.true}` : "", question.criteria.false ? `False means: ${question.criteria.false}` : ""].filter(Boolean);
+  const meanings = [question.criteria.true ? `True means: ${question.criteria.true}` : "", question.criteria.false ? `False means: ${question.criteria.false}` : ""].filter(
+    Boolean,
+  );
   return { type: "predicate", name, instructions: meanings.length > 0 ? `${question.instructions}\n\n${meanings.join("\n")}` : question.instructions };
 }
 
@@ -29,7 +31,12 @@ export function decisionsRequest(modelId: string, context: ClassifierContext): R
   const input =
     images.length === 0
       ? state
-      : [{ role: "user", content: [{ type: "input_text", text: state }, ...images.map((image) => ({ type: "input_image", image_url: `data:${image.mimeType};base64,${image.data}` }))] }];
+      : [
+          {
+            role: "user",
+            content: [{ type: "input_text", text: state }, ...images.map((image) => ({ type: "input_image", image_url: `data:${image.mimeType};base64,${image.data}` }))],
+          },
+        ];
   return { model: modelId, input, questions: Object.entries(context.questions).map(([id, question]) => wireQuestion(id, question)) };
 }
 
@@ -51,7 +58,12 @@ function parseAnswer(id: string, question: ClassifierQuestion, answer: Record<st
   if (answer.type === "refusal") throw new Error(`${L} refused to answer ${id}`);
   if (question.type === "choice") {
     if (answer.type !== "choice" || typeof answer.choice !== "string") throw new Error(`${L} did not return a choice answer for ${id}`);
-    return { type: "choice", choice: answer.choice, probabilities: choiceProbabilities(answer.probabilities, id), confidence: requiredNumber(L, answer.confidence, `confidence for ${id}`) };
+    return {
+      type: "choice",
+      choice: answer.choice,
+      probabilities: choiceProbabilities(answer.probabilities, id),
+      confidence: requiredNumber(L, answer.confidence, `confidence for ${id}`),
+    };
   }
   if (question.type === "score") {
     if (answer.type !== "score") throw new Error(`${L} did not return a score answer for ${id}`);

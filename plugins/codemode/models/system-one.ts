@@ -121,7 +121,12 @@ export function systemOneAnswers(label: string, value: unknown, context: Classif
     if (!isRecord(answer)) throw new Error(`${label} did not return an answer for ${id}`);
     if (question.type === "choice") {
       if (answer.type !== "choice" || typeof answer.choice !== "string") throw new Error(`${label} did not return a choice answer for ${id}`);
-      answers[id] = { type: "choice", choice: answer.choice, probabilities: probabilities(label, answer.probabilities, id), confidence: requiredNumber(label, answer.confidence, `confidence for ${id}`) };
+      answers[id] = {
+        type: "choice",
+        choice: answer.choice,
+        probabilities: probabilities(label, answer.probabilities, id),
+        confidence: requiredNumber(label, answer.confidence, `confidence for ${id}`),
+      };
     } else if (question.type === "score") {
       if (answer.type !== "score") throw new Error(`${label} did not return a score answer for ${id}`);
       answers[id] = { type: "score", score: requiredNumber(label, answer.score, `score for ${id}`), confidence: requiredNumber(label, answer.confidence, `confidence for ${id}`) };
