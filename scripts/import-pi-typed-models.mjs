@@ -59,6 +59,7 @@ for (const name of readdirSync(PI_DATA).filter((file) => file.endsWith(".json") 
         : {}),
       ...(model.contextWindow ? { contextWindow: model.contextWindow } : {}),
       ...(model.compat ? { compat: model.compat } : {}),
+      ...(model.inputLimits ? { inputLimits: model.inputLimits } : {}),
     }));
   const file = {
     provider,

@@ -148,11 +148,20 @@ const result = await models.classify(luna, {
 return result;`;
     const { result } = await runScript(client, code, { answers: { broken: { probability: 0.9 } }, usage: { input: 1000, output: 0 } });
     expect(JSON.parse(scriptOutput(result))).toEqual({
+      api: "openai-decisions",
       provider: "openai",
       model: "gpt-6-luna",
       answers: { broken: { type: "bool", probability: 0.9 } },
-      usage: { input: 1000, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 1000, cost: { input: 0.0001, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.0001 } },
       stopReason: "stop",
+      timestamp: expect.any(Number),
+      usage: {
+        input: 1000,
+        output: 0,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 1000,
+        cost: { input: 0.0001, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.0001, totalFromProvider: false },
+      },
     });
     const [request] = modelsRequests("openai-decisions");
     expect(request!.path).toBe("/openai/v1/decisions");

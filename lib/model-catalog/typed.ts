@@ -32,6 +32,8 @@ function buildSchema() {
     contextWindow: z.number().int().positive().optional(),
     /** System One image input: `imageInput` ("assets", "state-image-urls", "images") and `sendImageOptInHeader`. */
     compat: z.record(z.string(), z.unknown()).optional(),
+    /** How input images are resized before they are sent (pi's \`inputLimits\`, shown to scripts as is). */
+    inputLimits: z.record(z.string(), z.unknown()).optional(),
   });
   return z.object({
     provider: z.string().regex(PROVIDER_NAME),

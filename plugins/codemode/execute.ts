@@ -13,10 +13,10 @@ import { WorkerPool } from "./sandbox/pool.js";
 import { runScript, type SandboxCall } from "./sandbox/run.js";
 import { parseSource } from "./source.js";
 import { readStore } from "./store.js";
-import type { Usage } from "../../lib/llm/index.js";
 import type { ModelsApi } from "../models/api.js";
 import { ModelCatalogView } from "./models/catalog-view.js";
 import { createModelGlobals, MODEL_GLOBALS } from "./models/globals.js";
+import type { ModelUsage } from "./models/types.js";
 import { addUsage } from "./models/usage-sum.js";
 
 /** Nested calls of one script running at once; more wait in call order. */
@@ -80,7 +80,7 @@ export async function executeCodemode(input: { code: string }, ctx: ToolExecutio
   await deps.ready(scriptReach(code), ctx.signal);
   const tools = scriptTools(deps.tools);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  let usage: Usage | undefined;
+  let usage: ModelUsage | undefined;
   let generatedImages = 0;
   const modelGlobals = deps.models
     ? createModelGlobals({

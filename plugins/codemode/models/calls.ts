@@ -19,7 +19,7 @@ const RETRY_BASE_MS = 1000;
 const RETRYABLE = (status: number) => status === 408 || status === 429 || status >= 500;
 
 export async function classify(model: TypedModel, context: ClassifierContext, credentials: () => Promise<Credentials>, signal: AbortSignal): Promise<ClassifierResult> {
-  const result: ClassifierResult = { provider: model.provider, model: model.id, answers: {}, stopReason: "stop" };
+  const result: ClassifierResult = { api: model.api, provider: model.provider, model: model.id, answers: {}, stopReason: "stop", timestamp: Date.now() };
   const transport = SYSTEM_ONE_TRANSPORTS[model.api];
   const label = transport?.label ?? DECISIONS_LABEL;
   try {
@@ -46,13 +46,14 @@ export async function classify(model: TypedModel, context: ClassifierContext, cr
 }
 
 export async function generateImages(model: TypedModel, context: ImagesContext, credentials: () => Promise<Credentials>, signal: AbortSignal): Promise<ImagesResult> {
-  const result: ImagesResult = { provider: model.provider, model: model.id, output: [], stopReason: "stop" };
+  const result: ImagesResult = { api: model.api, provider: model.provider, model: model.id, output: [], stopReason: "stop", timestamp: Date.now() };
   try {
     if (model.api !== "openrouter-images") throw new Error(`Unsupported image API: ${model.api}`);
     const granted = await credentials();
     if (!granted.apiKey) throw new Error(`No API key for provider: ${model.provider}`);
     const client = await imagesClient(granted);
     const response = (await client.chat.completions.create(imagesParams(model, context) as never, { signal, maxRetries: 0 })) as unknown;
+    if (isRecord(response) && typeof response.id === "string") result.responseId = response.id;
     if (isRecord(response) && isRecord(response.usage)) result.usage = imagesUsage(response.usage, model);
     result.output = imagesOutput(response);
   } catch (error) {

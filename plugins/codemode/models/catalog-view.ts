@@ -106,8 +106,24 @@ export class ModelCatalogView {
       });
   }
 
+  /** The entry as pi's catalog has it (its field order, price tiers under \`cost\`). */
   #typedInfo(model: TypedModel): ModelInfo {
-    return { ...model } as ModelInfo;
+    const { type, id, name, api, provider, baseUrl, input, output, cost, costTiers, contextWindow, compat, inputLimits } = model;
+    const tiers = costTiers?.map((tier) => ({ inputTokensAbove: tier.aboveInputTokens, ...tier.cost }));
+    return {
+      type,
+      id,
+      name,
+      api,
+      provider,
+      baseUrl,
+      input: [...input],
+      ...(output ? { output: [...output] } : {}),
+      cost: { ...cost, ...(tiers ? { tiers } : {}) },
+      ...(contextWindow !== undefined ? { contextWindow } : {}),
+      ...(compat ? { compat } : {}),
+      ...(inputLimits ? { inputLimits } : {}),
+    };
   }
 
   #load(): Promise<{ models: TypedModel[]; envKeys: Map<string, string> }> {

@@ -5,12 +5,11 @@
  * nested call row, their usage summed for the codemode result. Chat models are listed but cannot
  * be run from scripts.
  */
-import type { Usage } from "../../../lib/llm/index.js";
 import type { TypedModel } from "../../../lib/model-catalog/typed.js";
 import type { ModelCatalogView } from "./catalog-view.js";
 import { checkClassifierContext, checkImagesContext, describeValue, toModelType, toProvider, withArticle } from "./checks.js";
 import { classify, generateImages } from "./calls.js";
-import { MODEL_TYPES, type ModelType } from "./types.js";
+import { MODEL_TYPES, type ModelType, type ModelUsage } from "./types.js";
 
 /** `models.classify()` and `models.generateImages()` calls one script runs at once; more wait in call order. */
 export const MAX_MODEL_CALLS = 4;
@@ -32,7 +31,7 @@ export interface ModelGlobalsHost {
   /** A call row to show (and update as it settles). */
   addRow(row: ModelCallRow): void;
   changed(): void;
-  addUsage(usage: Usage): void;
+  addUsage(usage: ModelUsage): void;
   addGeneratedImages(count: number): void;
 }
 
@@ -43,7 +42,7 @@ export function createModelGlobals(host: ModelGlobalsHost): ModelGlobals {
   let calls = 0;
   const { view } = host;
 
-  const run = async <C, R extends { stopReason: string; errorMessage?: string; usage?: Usage }>(
+  const run = async <C, R extends { stopReason: string; errorMessage?: string; usage?: ModelUsage }>(
     name: string,
     type: Exclude<ModelType, "chat">,
     [model, context]: unknown[],

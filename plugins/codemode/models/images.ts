@@ -3,10 +3,9 @@
  * message of text and `image_url` parts, `stream: false`, and `modalities` (`["image", "text"]`
  * for models that also answer in text). Images come back as data URLs in `message.images`.
  */
-import type { Usage } from "../../../lib/llm/index.js";
 import type { TypedModel } from "../../../lib/model-catalog/typed.js";
-import type { ImagesContext, ImagesResult } from "./types.js";
-import { isRecord, withCost } from "./wire-common.js";
+import type { ImagesContext, ImagesResult, ModelUsage } from "./types.js";
+import { imageCost, isRecord } from "./wire-common.js";
 
 export function imagesParams(model: TypedModel, context: ImagesContext): Record<string, unknown> {
   const content = context.input.map((item) =>
@@ -42,11 +41,11 @@ const withoutLoneSurrogates = (text: string) => text.replace(/[\uD800-\uDBFF](?!
 const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0);
 
 /** Chat Completions usage: cached prompt tokens are cache reads (less the writes OpenRouter reports). */
-export function imagesUsage(raw: Record<string, unknown>, model: TypedModel): Usage {
+export function imagesUsage(raw: Record<string, unknown>, model: TypedModel): ModelUsage {
   const details = isRecord(raw.prompt_tokens_details) ? raw.prompt_tokens_details : {};
   const cached = count(details.cached_tokens);
   const cacheWrite = count(details.cache_write_tokens);
   const cacheRead = cacheWrite > 0 ? Math.max(0, cached - cacheWrite) : cached;
   const input = Math.max(0, count(raw.prompt_tokens) - cacheRead - cacheWrite);
-  return withCost(model, { input, output: count(raw.completion_tokens), cacheRead, cacheWrite });
+  return imageCost(model, { input, output: count(raw.completion_tokens), cacheRead, cacheWrite });
 }

@@ -41,12 +41,18 @@ export type ClassifierAnswer =
 
 export type StopReason = "stop" | "error" | "aborted";
 
+/** Usage as pi reports it for these calls: its cost reckoned from the catalog's prices, not the provider's. */
+export type ModelUsage = Usage & { cost: Usage["cost"] & { totalFromProvider: false } };
+
 export interface ClassifierResult {
+  api: string;
   provider: string;
   model: string;
   answers: Record<string, ClassifierAnswer>;
-  usage?: Usage;
   stopReason: StopReason;
+  /** When the call started (ms since the epoch). */
+  timestamp: number;
+  usage?: ModelUsage;
   errorMessage?: string;
 }
 
@@ -55,11 +61,15 @@ export interface ImagesContext {
 }
 
 export interface ImagesResult {
+  api: string;
   provider: string;
   model: string;
   output: (TextBlock | ImageBlock)[];
-  usage?: Usage;
   stopReason: StopReason;
+  timestamp: number;
+  /** The provider's id of the response. */
+  responseId?: string;
+  usage?: ModelUsage;
   errorMessage?: string;
 }
 

@@ -1,7 +1,7 @@
 /** Usage of several `models.*` calls as one (pi's combineUsage): every count and cost summed. */
-import type { Usage } from "../../../lib/llm/index.js";
+import type { ModelUsage } from "./types.js";
 
-export function addUsage(total: Usage | undefined, more: Usage): Usage {
+export function addUsage(total: ModelUsage | undefined, more: ModelUsage): ModelUsage {
   if (!total) return { ...more, cost: { ...more.cost } };
   return {
     input: total.input + more.input,
@@ -15,6 +15,7 @@ export function addUsage(total: Usage | undefined, more: Usage): Usage {
       cacheRead: total.cost.cacheRead + more.cost.cacheRead,
       cacheWrite: total.cost.cacheWrite + more.cost.cacheWrite,
       total: total.cost.total + more.cost.total,
+      totalFromProvider: false,
     },
   };
 }
