@@ -3,7 +3,7 @@
  * Jev, classify a screenshot with GPT-6 Luna, generate an image with OpenRouter) run through pi
  * (its RPC mode, in a Node 22 child) and through Atomic against the same fake LLM: each classifier
  * and image request is the same on the wire (path, key, body), and so are the codemode results
- * (text, call rows) and their usage (pi's in the result's `usage`, Atomic's in its details).
+ * (text, call rows) and their usage (the result's `usage`).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -111,9 +111,9 @@ function results(record: ConversationRecord) {
       JSON.stringify(record.toolDetails[i] ?? null)
         .replace(/"durationMs":[\d.e+-]+/g, '"durationMs":"<ms>"')
         .replace(TEMP_FILE, "<temp file>"),
-    ) as { usage?: unknown; calls: { id: string }[] };
-    const usage = record.toolUsage[i] ?? details.usage;
-    delete details.usage;
+    ) as { calls: { id: string }[] };
+    // pi's usage also says its cost is its own reckoning (\`totalFromProvider\`); Atomic's Usage has no such field.
+    const usage = JSON.parse(JSON.stringify(record.toolUsage[i] ?? null).replace(/,"totalFromProvider":false/g, ""));
     // Parallel calls finish in any order; their rows are compared as a set.
     details.calls.sort((a, b) => a.id.localeCompare(b.id));
     const text = result.text

@@ -4,7 +4,7 @@
  * (`typesafe/jev-latest`, sentiment and urgency of several messages at once), OpenAI's Decisions
  * API with an image a tool read (`openai/gpt-6-luna`), and OpenRouter's image generation shown with
  * image(). Each request is checked as pi sends it (path, key, body); answers, usage and the call
- * rows come back to the script and the result. Also: listing, and the clear errors for a chat
+ * rows come back to the script and the result, and the usage counts in the session's totals. Also: listing, and the clear errors for a chat
  * model, an unknown model and a provider's failure (a result, not a throw).
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -39,7 +39,11 @@ async function start(env: Record<string, string | undefined> = {}): Promise<RpcC
 }
 
 /** Runs one codemode script as the model's tool call; the tool_execution_end record of it. */
-async function runScript(client: RpcClient, code: string, ...replies: Parameters<typeof fake.script>): Promise<{ result: { content: any[]; details: any; isError?: boolean } }> {
+async function runScript(
+  client: RpcClient,
+  code: string,
+  ...replies: Parameters<typeof fake.script>
+): Promise<{ result: { content: any[]; details: any; usage?: any; isError?: boolean } }> {
   fake.script({ toolCalls: [{ id: "cm", name: "codemode", args: { code } }] }, ...replies, { text: "done" });
   const from = client.records.length;
   await client.ok({ type: "prompt", message: "go" });
@@ -122,11 +126,14 @@ describe("codemode's models global (pi 1.6 docs/codemode.md, Models)", () => {
       });
     }
     expect(sent.map((request) => request.body.state.message).sort()).toEqual([...messages].sort());
-    // One row per call; usage summed for the result (TypeSafe's direct Jev has no price: tokens at no cost).
+    // One row per call; usage summed on the result (TypeSafe's direct Jev has no price: tokens at no cost).
     const rows = result.details.calls.filter((call: { name: string }) => call.name === "models.classify");
     expect(rows).toHaveLength(messages.length);
     expect(rows.every((row: { status: string; args: string }) => row.status === "ok" && row.args === "typesafe/jev-latest")).toBe(true);
-    expect(result.details.usage).toMatchObject({ input: 600, output: 0, totalTokens: 600, cost: { total: 0 } });
+    expect(result.usage).toEqual({ input: 600, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 600, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } });
+    // The session counts it with the two LLM calls' (10 input, 5 output tokens each), as pi does.
+    const stats = await client.ok({ type: "get_session_stats" });
+    expect(stats.tokens).toMatchObject({ input: 620, output: 10 });
   }, 90_000);
 
   it("classifies an image a tool read with OpenAI's Decisions API (the doc's second example)", async () => {
@@ -214,8 +221,13 @@ for (const block of result.output) {
       stream: false,
       modalities: ["image", "text"],
     });
-    // $0.30 / $2.50 per million input / output tokens.
-    expect(result.details.usage.cost.total).toBeCloseTo((10 * 0.3 + 1290 * 2.5) / 1e6, 12);
+    // $0.30 / $2.50 per million input / output tokens, on the result and in the session's cost.
+    const cost = (10 * 0.3 + 1290 * 2.5) / 1e6;
+    expect(result.usage.cost.total).toBeCloseTo(cost, 12);
+    const stats = await client.ok({ type: "get_session_stats" });
+    expect(stats.cost).toBeCloseTo(cost + 2 * ((10 * 3 + 5 * 15) / 1e6), 12);
+    const message = client.records.find((r) => r.type === "message_end" && (r.message as { role: string }).role === "toolResult")!.message as { usage: unknown };
+    expect(message.usage).toEqual(result.usage);
     expect(result.details.calls).toEqual([expect.objectContaining({ name: "models.generateImages", args: "openrouter/google/gemini-2.5-flash-image", status: "ok" })]);
   }, 90_000);
 

@@ -4,7 +4,7 @@
  * permission checks and tool_execution_* events are those of the model's own calls), then lay
  * out the result. Loaded on the first script (index.ts imports it lazily), with the sandbox.
  */
-import type { ToolExecutionContext, ToolRegistryView, ToolResult } from "../../kernel/index.js";
+import type { ToolExecutionContext, ToolRegistryView, ToolResult, ToolUsage } from "../../kernel/index.js";
 import { scriptTools, type CatalogTool } from "./catalog.js";
 import { toIdentifier } from "./declarations.js";
 import { callDiscovery, DISCOVERY_GLOBALS } from "./discovery.js";
@@ -151,9 +151,20 @@ export async function executeCodemode(input: { code: string }, ctx: ToolExecutio
   }
   const limited = await limitOutput(joinTexts(items), options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS);
   const content = joinTexts(await saveImages(limited.items));
-  // The script's classifier and image usage (pi adds it to the codemode result).
-  const details = { ...snapshot(), ...(limited.fullOutputPath ? { fullOutputPath: limited.fullOutputPath } : {}), ...(usage ? { usage } : {}) };
-  return { content: [header(outcome.ok, performance.now() - startedAt), ...content], details, ...(outcome.ok ? {} : { isError: true }) };
+  const details = { ...snapshot(), ...(limited.fullOutputPath ? { fullOutputPath: limited.fullOutputPath } : {}) };
+  // The script's classifier and image usage, on the result as pi puts it: the session counts it.
+  return {
+    content: [header(outcome.ok, performance.now() - startedAt), ...content],
+    details,
+    ...(usage ? { usage: resultUsage(usage) } : {}),
+    ...(outcome.ok ? {} : { isError: true }),
+  };
+}
+
+/** The usage as the message vocabulary has it (pi's \`totalFromProvider\` is for scripts only). */
+function resultUsage(usage: ModelUsage): ToolUsage {
+  const { totalFromProvider: _, ...cost } = usage.cost;
+  return { ...usage, cost };
 }
 
 function viewOf(api: ModelsApi, env: Readonly<Record<string, string | undefined>>): ModelCatalogView {

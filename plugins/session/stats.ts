@@ -2,7 +2,7 @@
  * Session statistics (pure): message counts and usage totals over every message entry of the
  * session (all branches), and the context-window estimate over the live context.
  */
-import type { AgentMessage, AssistantMessage } from "../../lib/llm/index.js";
+import type { AgentMessage, AssistantMessage, Usage } from "../../lib/llm/index.js";
 import type { SessionEntry } from "./api.js";
 
 export interface SessionTotals {
@@ -29,13 +29,18 @@ export function computeSessionTotals(entries: readonly SessionEntry[]): SessionT
     if (entry.type !== "message") continue;
     const message = entry.message;
     totals.totalMessages++;
+    let usage: Usage | undefined;
     if (message.role === "user") totals.userMessages++;
-    else if (message.role === "toolResult") totals.toolResults++;
-    else if (message.role === "assistant") {
+    else if (message.role === "toolResult") {
+      totals.toolResults++;
+      // A tool's own model calls (codemode's classifiers), as pi counts them.
+      usage = message.usage;
+    } else if (message.role === "assistant") {
       totals.assistantMessages++;
       for (const block of message.content ?? []) if (block.type === "toolCall") totals.toolCalls++;
-      const usage = message.usage;
-      if (!usage) continue;
+      usage = message.usage;
+    }
+    if (usage) {
       totals.tokens.input += num(usage.input);
       totals.tokens.output += num(usage.output);
       totals.tokens.cacheRead += num(usage.cacheRead);
