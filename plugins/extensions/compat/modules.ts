@@ -20,6 +20,7 @@ import * as piTui from "./pi-tui.js";
 import * as typebox from "./typebox.js";
 import { discoverAndLoadExtensionsWith, DefaultResourceLoader as BaseResourceLoader } from "./resource-loader.js";
 import { SessionManager as BaseSessionManager } from "./session-manager.js";
+import { summaryFunctions } from "./summaries.js";
 import type { FactoryImporter } from "./extension-runtime.js";
 
 /** Module names extensions import, mapped to the objects they get. */
@@ -67,6 +68,7 @@ export function createVirtualModules(current: (what: string) => ExtensionHost, a
       discoverAndLoadExtensionsWith(importFactory, configuredPaths, cwd, dir, eventBus),
     VERSION: version,
     ...builtinToolFactories((what) => current(what).builtinTools),
+    ...summaryFunctions(boundAi.completeSimple),
     withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => {
       const host = current("withFileMutationQueue()");
       return queueFileMutation(host.fileQueues, resolve(host.k.config.cwd, path), fn);

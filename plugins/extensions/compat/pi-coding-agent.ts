@@ -91,6 +91,14 @@ export {
   getLastAssistantUsage,
   shouldCompact,
 } from "./compaction.js";
+export {
+  type BranchPreparation,
+  type CollectEntriesResult,
+  collectEntriesForBranchSummary,
+  type FileOperations,
+  prepareBranchEntries,
+} from "./branch-entries.js";
+export type { BranchSummaryResult, CompactionPreparation, CompactionResult, GenerateBranchSummaryOptions } from "./summaries.js";
 export { SettingsManager } from "./settings-manager.js";
 export { DefaultResourceLoader, loadProjectContextFiles } from "./resource-loader.js";
 export { createExtensionRuntime } from "./extension-runtime.js";
@@ -154,5 +162,11 @@ export declare const discoverAndLoadExtensions: (
   agentDir?: string,
   eventBus?: import("./text.js").EventBus,
 ) => Promise<import("./extension-runtime.js").LoadExtensionsResult>;
+/** One summary call through the running agent's providers (pi's positional arguments). */
+export declare const generateSummary: ReturnType<typeof import("./summaries.js").summaryFunctions>["generateSummary"];
+export declare const generateSummaryWithUsage: ReturnType<typeof import("./summaries.js").summaryFunctions>["generateSummaryWithUsage"];
+/** A compaction summary of `session_before_compact`'s preparation, for its `compaction` answer. */
+export declare const compact: ReturnType<typeof import("./summaries.js").summaryFunctions>["compact"];
+export declare const generateBranchSummary: ReturnType<typeof import("./summaries.js").summaryFunctions>["generateBranchSummary"];
 /** Runs `fn` after every earlier mutation queued for the same file has finished. */
 export declare const withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => Promise<T>;
