@@ -74,10 +74,11 @@ export function fileListBlocks({ readFiles, modifiedFiles }: { readFiles: string
 export function collectEntriesForBranchSummary(session: BranchSource, oldLeafId: string | null, targetId: string): CollectEntriesResult {
   if (!oldLeafId) return { entries: [], commonAncestorId: null };
   const onOldBranch = new Set(session.getBranch(oldLeafId).map((entry) => entry.id));
-  const commonAncestorId = session
-    .getBranch(targetId)
-    .map((entry) => entry.id)
-    .findLast((id) => onOldBranch.has(id)) ?? null;
+  const commonAncestorId =
+    session
+      .getBranch(targetId)
+      .map((entry) => entry.id)
+      .findLast((id) => onOldBranch.has(id)) ?? null;
   const entries: SessionEntry[] = [];
   for (let id: string | null = oldLeafId; id && id !== commonAncestorId; ) {
     const entry = session.getEntry(id);

@@ -20,6 +20,7 @@ import * as piTui from "./pi-tui.js";
 import * as typebox from "./typebox.js";
 import { discoverAndLoadExtensionsWith, DefaultResourceLoader as BaseResourceLoader } from "./resource-loader.js";
 import { SessionManager as BaseSessionManager } from "./session-manager.js";
+import { readStoredCredentialFrom } from "./stores.js";
 import { summaryFunctions } from "./summaries.js";
 import type { FactoryImporter } from "./extension-runtime.js";
 
@@ -69,6 +70,7 @@ export function createVirtualModules(current: (what: string) => ExtensionHost, a
     VERSION: version,
     ...builtinToolFactories((what) => current(what).builtinTools),
     ...summaryFunctions(boundAi.completeSimple),
+    readStoredCredential: (providerId: string, authPath?: string) => readStoredCredentialFrom(agentDir, providerId, authPath),
     withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => {
       const host = current("withFileMutationQueue()");
       return queueFileMutation(host.fileQueues, resolve(host.k.config.cwd, path), fn);

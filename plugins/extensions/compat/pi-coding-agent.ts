@@ -99,6 +99,7 @@ export {
   prepareBranchEntries,
 } from "./branch-entries.js";
 export type { BranchSummaryResult, CompactionPreparation, CompactionResult, GenerateBranchSummaryOptions } from "./summaries.js";
+export { CredentialSynchronizationError, type CredentialSynchronizationOperation, hasTrustRequiringProjectResources, type StoredCredential } from "./stores.js";
 export { SettingsManager } from "./settings-manager.js";
 export { DefaultResourceLoader, loadProjectContextFiles } from "./resource-loader.js";
 export { createExtensionRuntime } from "./extension-runtime.js";
@@ -162,6 +163,8 @@ export declare const discoverAndLoadExtensions: (
   agentDir?: string,
   eventBus?: import("./text.js").EventBus,
 ) => Promise<import("./extension-runtime.js").LoadExtensionsResult>;
+/** The provider's entry of `<agent dir>/auth.json` (or `authPath`), read now; undefined when absent or unreadable. */
+export declare const readStoredCredential: (providerId: string, authPath?: string) => import("./stores.js").StoredCredential | undefined;
 /** One summary call through the running agent's providers (pi's positional arguments). */
 export declare const generateSummary: ReturnType<typeof import("./summaries.js").summaryFunctions>["generateSummary"];
 export declare const generateSummaryWithUsage: ReturnType<typeof import("./summaries.js").summaryFunctions>["generateSummaryWithUsage"];

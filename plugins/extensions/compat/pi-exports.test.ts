@@ -76,10 +76,8 @@ const OUTSTANDING: Record<string, string> = Object.fromEntries([
     "wrapRegisteredTools",
     "ModelRegistry",
     "ModelRuntime",
-    "CredentialSynchronizationError",
     "resolveCliModel",
     "resolveModelScopeWithDiagnostics",
-    "readStoredCredential",
     "main",
     "runPrintMode",
     "runRpcMode",
@@ -88,11 +86,7 @@ const OUTSTANDING: Record<string, string> = Object.fromEntries([
     "createMcpExtension",
     "createToolSearchExtension",
   ].map((name) => [name, "a second agent in the extension's process (pi's SDK object model)"]),
-  ...["DefaultPackageManager", "ProjectTrustStore", "hasTrustRequiringProjectResources"].map((name) => [name, "package and trust stores"]),
-  ...["compact", "generateSummary", "generateSummaryWithUsage", "generateBranchSummary", "collectEntriesForBranchSummary", "prepareBranchEntries"].map((name) => [
-    name,
-    "LLM summaries (Atomic's own compaction keeps text verbatim)",
-  ]),
+  ...["DefaultPackageManager", "ProjectTrustStore"].map((name) => [name, "package and trust stores"]),
 ]);
 
 const fakeHost = { k: { config: { agentDir: "/tmp/none", cwd: "/tmp" } }, builtinTools: new Map(), fileQueues: new Map() } as unknown as ExtensionHost;

@@ -72,7 +72,11 @@ interface CallOptions {
 function conversationText(messages: readonly ContextMessage[]): string {
   const asText = messages.map((message) =>
     message.role === "branchSummary" || message.role === "compactionSummary"
-      ? { role: "user", content: [{ type: "text", text: `[${message.role === "branchSummary" ? "Branch summary" : "Summary of earlier conversation"}]\n${message.summary}` }], timestamp: message.timestamp }
+      ? {
+          role: "user",
+          content: [{ type: "text", text: `[${message.role === "branchSummary" ? "Branch summary" : "Summary of earlier conversation"}]\n${message.summary}` }],
+          timestamp: message.timestamp,
+        }
       : message,
   );
   return serializeConversation(toLlmMessages(asText as unknown as Parameters<typeof toLlmMessages>[0]));
@@ -111,8 +115,21 @@ const textOf = (message: AssistantMessage) =>
     .join("");
 
 function addUsage(a: Usage, b: Usage): Usage {
-  const cost = { input: a.cost.input + b.cost.input, output: a.cost.output + b.cost.output, cacheRead: a.cost.cacheRead + b.cost.cacheRead, cacheWrite: a.cost.cacheWrite + b.cost.cacheWrite, total: a.cost.total + b.cost.total };
-  return { input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite, totalTokens: a.totalTokens + b.totalTokens, cost };
+  const cost = {
+    input: a.cost.input + b.cost.input,
+    output: a.cost.output + b.cost.output,
+    cacheRead: a.cost.cacheRead + b.cost.cacheRead,
+    cacheWrite: a.cost.cacheWrite + b.cost.cacheWrite,
+    total: a.cost.total + b.cost.total,
+  };
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    totalTokens: a.totalTokens + b.totalTokens,
+    cost,
+  };
 }
 
 /** pi's `CompactionPreparation` as `session_before_compact` hands it over (Atomic's preparation has these fields). */
