@@ -21,6 +21,7 @@ import * as typebox from "./typebox.js";
 import { discoverAndLoadExtensionsWith, DefaultResourceLoader as BaseResourceLoader } from "./resource-loader.js";
 import { SessionManager as BaseSessionManager } from "./session-manager.js";
 import { readStoredCredentialFrom } from "./stores.js";
+import { type ResolveCliModelOptions, resolveCliModelWith, resolveModelScopeWith } from "./model-lookup.js";
 import { summaryFunctions } from "./summaries.js";
 import type { FactoryImporter } from "./extension-runtime.js";
 
@@ -70,6 +71,8 @@ export function createVirtualModules(current: (what: string) => ExtensionHost, a
     VERSION: version,
     ...builtinToolFactories((what) => current(what).builtinTools),
     ...summaryFunctions(boundAi.completeSimple),
+    resolveCliModel: (options: ResolveCliModelOptions) => resolveCliModelWith(models("resolveCliModel()"), options),
+    resolveModelScopeWithDiagnostics: (patterns: string[]) => resolveModelScopeWith(models("resolveModelScopeWithDiagnostics()"), patterns),
     readStoredCredential: (providerId: string, authPath?: string) => readStoredCredentialFrom(agentDir, providerId, authPath),
     withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => {
       const host = current("withFileMutationQueue()");

@@ -76,8 +76,6 @@ const OUTSTANDING: Record<string, string> = Object.fromEntries([
     "wrapRegisteredTools",
     "ModelRegistry",
     "ModelRuntime",
-    "resolveCliModel",
-    "resolveModelScopeWithDiagnostics",
     "main",
     "runPrintMode",
     "runRpcMode",
