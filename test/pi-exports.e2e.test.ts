@@ -54,7 +54,9 @@ describe("pi 1.6 exports used by an extension", () => {
     expect(result.branchSummary).toMatch(/^The user left the conversation[\s\S]*## Goal\nBranch work$/);
     expect(result.summary).toBe("## Goal\nWhole talk");
     const [branchRequest, summaryRequest] = fake.requests.slice(before);
-    expect(userTexts(branchRequest!).join("\n")).toMatch(/<conversation>\n\[Assistant\]: first answer\n\n\[User\]: second question\n\n\[Assistant\]: second answer\n<\/conversation>/);
+    expect(userTexts(branchRequest!).join("\n")).toMatch(
+      /<conversation>\n\[Assistant\]: first answer\n\n\[User\]: second question\n\n\[Assistant\]: second answer\n<\/conversation>/,
+    );
     expect(userTexts(summaryRequest!).join("\n")).toMatch(/\[User\]: first question[\s\S]*Also focus on: names$/);
   });
 });

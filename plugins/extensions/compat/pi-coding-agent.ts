@@ -101,6 +101,7 @@ export {
 export type { BranchSummaryResult, CompactionPreparation, CompactionResult, GenerateBranchSummaryOptions } from "./summaries.js";
 export { CredentialSynchronizationError, type CredentialSynchronizationOperation, hasTrustRequiringProjectResources, type StoredCredential } from "./stores.js";
 export type { ModelScopeDiagnostic, ResolveCliModelResult, ResolveModelScopeResult } from "./model-lookup.js";
+export { type ProjectTrustDecision, ProjectTrustStore, type ProjectTrustStoreEntry, type ProjectTrustUpdate } from "./trust-store.js";
 export { SettingsManager } from "./settings-manager.js";
 export { DefaultResourceLoader, loadProjectContextFiles } from "./resource-loader.js";
 export { createExtensionRuntime } from "./extension-runtime.js";
@@ -169,7 +170,11 @@ export declare const readStoredCredential: (providerId: string, authPath?: strin
 /** The model `--provider` / `--model` name, by Atomic's rules, from the running agent's catalog (the `modelRuntime` option is not read). */
 export declare const resolveCliModel: (options: import("./model-lookup.js").ResolveCliModelOptions) => import("./model-lookup.js").ResolveCliModelResult;
 /** The models `--models` patterns name, from the running agent's catalog (the `modelRuntime` argument is not read). */
-export declare const resolveModelScopeWithDiagnostics: (patterns: string[], modelRuntime?: unknown, options?: unknown) => Promise<import("./model-lookup.js").ResolveModelScopeResult>;
+export declare const resolveModelScopeWithDiagnostics: (
+  patterns: string[],
+  modelRuntime?: unknown,
+  options?: unknown,
+) => Promise<import("./model-lookup.js").ResolveModelScopeResult>;
 /** One summary call through the running agent's providers (pi's positional arguments). */
 export declare const generateSummary: ReturnType<typeof import("./summaries.js").summaryFunctions>["generateSummary"];
 export declare const generateSummaryWithUsage: ReturnType<typeof import("./summaries.js").summaryFunctions>["generateSummaryWithUsage"];

@@ -84,7 +84,7 @@ const OUTSTANDING: Record<string, string> = Object.fromEntries([
     "createMcpExtension",
     "createToolSearchExtension",
   ].map((name) => [name, "a second agent in the extension's process (pi's SDK object model)"]),
-  ...["DefaultPackageManager", "ProjectTrustStore"].map((name) => [name, "package and trust stores"]),
+  ["DefaultPackageManager", "pi's package manager object (install, update, resolve): Atomic's packages plugin has its own CLI and service"],
 ]);
 
 const fakeHost = { k: { config: { agentDir: "/tmp/none", cwd: "/tmp" } }, builtinTools: new Map(), fileQueues: new Map() } as unknown as ExtensionHost;
