@@ -35,6 +35,10 @@ describe("pi 1.6 exports used by an extension", () => {
       credential: { type: "api_key", key: "probe-key" },
       elsewhere: null,
       trust: true,
+      runtime: expect.any(String),
+      available: true,
+      registry: "fake-1",
+      refused: "ModelRuntime.login() is not available in Atomic: run `atomic login <provider>` (or the `login` RPC command)",
     });
   });
 

@@ -23,6 +23,7 @@ import { SessionManager as BaseSessionManager } from "./session-manager.js";
 import { readStoredCredentialFrom } from "./stores.js";
 import { type ResolveCliModelOptions, resolveCliModelWith, resolveModelScopeWith } from "./model-lookup.js";
 import { summaryFunctions } from "./summaries.js";
+import { modelRuntimeClasses } from "./model-runtime.js";
 import type { FactoryImporter } from "./extension-runtime.js";
 
 /** Module names extensions import, mapped to the objects they get. */
@@ -73,6 +74,7 @@ export function createVirtualModules(current: (what: string) => ExtensionHost, a
     ...summaryFunctions(boundAi.completeSimple),
     resolveCliModel: (options: ResolveCliModelOptions) => resolveCliModelWith(models("resolveCliModel()"), options),
     resolveModelScopeWithDiagnostics: (patterns: string[]) => resolveModelScopeWith(models("resolveModelScopeWithDiagnostics()"), patterns),
+    ...modelRuntimeClasses({ models, agent, agentDir }),
     readStoredCredential: (providerId: string, authPath?: string) => readStoredCredentialFrom(agentDir, providerId, authPath),
     withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => {
       const host = current("withFileMutationQueue()");

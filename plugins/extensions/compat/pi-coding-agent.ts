@@ -100,6 +100,7 @@ export {
 } from "./branch-entries.js";
 export type { BranchSummaryResult, CompactionPreparation, CompactionResult, GenerateBranchSummaryOptions } from "./summaries.js";
 export { CredentialSynchronizationError, type CredentialSynchronizationOperation, hasTrustRequiringProjectResources, type StoredCredential } from "./stores.js";
+export type { CreateModelRuntimeOptions } from "./model-runtime.js";
 export type { ModelScopeDiagnostic, ResolveCliModelResult, ResolveModelScopeResult } from "./model-lookup.js";
 export { type ProjectTrustDecision, ProjectTrustStore, type ProjectTrustStoreEntry, type ProjectTrustUpdate } from "./trust-store.js";
 export { SettingsManager } from "./settings-manager.js";
@@ -175,6 +176,11 @@ export declare const resolveModelScopeWithDiagnostics: (
   modelRuntime?: unknown,
   options?: unknown,
 ) => Promise<import("./model-lookup.js").ResolveModelScopeResult>;
+/** A view of the running agent's model catalog (`await ModelRuntime.create()`), and pi's registry over it (what `ctx.modelRegistry` is). */
+export declare const ModelRuntime: ReturnType<typeof import("./model-runtime.js").modelRuntimeClasses>["ModelRuntime"];
+export declare const ModelRegistry: ReturnType<typeof import("./model-runtime.js").modelRuntimeClasses>["ModelRegistry"];
+export type ModelRuntime = InstanceType<typeof ModelRuntime>;
+export type ModelRegistry = InstanceType<typeof ModelRegistry>;
 /** One summary call through the running agent's providers (pi's positional arguments). */
 export declare const generateSummary: ReturnType<typeof import("./summaries.js").summaryFunctions>["generateSummary"];
 export declare const generateSummaryWithUsage: ReturnType<typeof import("./summaries.js").summaryFunctions>["generateSummaryWithUsage"];

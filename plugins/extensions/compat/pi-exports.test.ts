@@ -74,8 +74,6 @@ const OUTSTANDING: Record<string, string> = Object.fromEntries([
     "ExtensionRunner",
     "wrapRegisteredTool",
     "wrapRegisteredTools",
-    "ModelRegistry",
-    "ModelRuntime",
     "main",
     "runPrintMode",
     "runRpcMode",
