@@ -103,6 +103,7 @@ export { CredentialSynchronizationError, type CredentialSynchronizationOperation
 export type { CreateModelRuntimeOptions } from "./model-runtime.js";
 export type { ModelScopeDiagnostic, ResolveCliModelResult, ResolveModelScopeResult } from "./model-lookup.js";
 export { type ProjectTrustDecision, ProjectTrustStore, type ProjectTrustStoreEntry, type ProjectTrustUpdate } from "./trust-store.js";
+export { type Args, type Mode, parseArgs } from "./args.js";
 export { SettingsManager } from "./settings-manager.js";
 export { DefaultResourceLoader, loadProjectContextFiles } from "./resource-loader.js";
 export { createExtensionRuntime } from "./extension-runtime.js";

@@ -77,7 +77,6 @@ const OUTSTANDING: Record<string, string> = Object.fromEntries([
     "main",
     "runPrintMode",
     "runRpcMode",
-    "parseArgs",
     "createCodemodeExtension",
     "createMcpExtension",
     "createToolSearchExtension",
