@@ -1,6 +1,50 @@
 /** parseArgs: pi 1.6's command-line grammar (read from its cli/args.js) into pi's Args record. */
+import { execFile } from "node:child_process";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { type Args, parseArgs } from "./args.js";
+
+const REPO = resolve(import.meta.dirname, "../../..");
+const PI_ARGS = join(REPO, "node_modules/@earendil-works/pi-coding-agent/dist/cli/args.js");
+
+/** Command lines parsed by pi 1.6 itself and by Atomic, which must agree. */
+const LINES: string[][] = [
+  [],
+  ["hello", "world"],
+  ["-p", "say hi", "--model", "anthropic/claude:high", "--thinking", "high"],
+  ["--print", "---\nfront: matter\n---"],
+  ["-p", "@notes.md", "question"],
+  ["--mode", "rpc", "--no-session", "-e", "a.ts", "--extension", "b.ts", "-ne"],
+  ["--mode", "tui"],
+  ["--mode", "--verbose"],
+  ["--mode"],
+  ["--models", " a/* , ,b ", "--tools", "read,bash", "-xt", "edit"],
+  ["--tools", "+read,bash"],
+  ["--tools", "+rea*"],
+  ["-t", "+read,-bash"],
+  ["--thinking", "loud"],
+  ["--thinking"],
+  ["--provider"],
+  ["-e"],
+  ["--name"],
+  ["-n", "my session", "--session-id", "s1", "--fork", "f", "--session-dir", "d", "--session", "x.jsonl"],
+  ["--list-models"],
+  ["--list-models", "sonnet"],
+  ["--list-models", "@file"],
+  ["--use-theme", "dark", "--theme", "t1", "--theme", "t2", "--no-themes"],
+  ["--use-theme", "-x"],
+  ["--tui-mode", "fullscreen"],
+  ["--tui-mode", "wide"],
+  ["--tui-mode"],
+  ["-a", "--no-approve"],
+  ["--approve", "--offline", "--verbose", "-c", "-r", "-h", "-v"],
+  ["--plan", "--depth=3", "--flag", "value", "--switch", "--", "-p", "@f", "text"],
+  ["--my-flag", "@file", "-z"],
+  ["--append-system-prompt", "one", "--append-system-prompt", "two", "--system-prompt", "base", "--api-key", "k"],
+  ["--skill", "s", "--prompt-template", "p", "-ns", "-np", "-nc", "-nt", "-nbt", "--no-mcp", "--export", "out.html"],
+];
 
 const parsed = (argv: string[]) => {
   const { messages, fileArgs, unknownFlags, diagnostics, ...options } = parseArgs(argv);
@@ -59,4 +103,26 @@ describe("parseArgs", () => {
       only({}, { unknownFlags: { plan: true, depth: "3", flag: "value", switch: true }, messages: ["-p", "text"], fileArgs: ["f"] }),
     );
   });
+
+  it("agrees with pi 1.6's own parseArgs (run under Node 22, which pi needs)", async (ctx) => {
+    let node: string;
+    try {
+      const { nodeRuntime } = (await import(pathToFileURL(join(REPO, "scripts/node-runtime.mjs")).href)) as { nodeRuntime(major: number): Promise<string> };
+      node = await nodeRuntime(22);
+    } catch (error) {
+      console.log(`skipped: no Node 22 to run pi 1.6's parser: ${(error as Error).message}`);
+      ctx.skip();
+      return;
+    }
+    const script = `const { parseArgs } = await import(${JSON.stringify(pathToFileURL(PI_ARGS).href)});
+      const lines = JSON.parse(process.argv[1]);
+      process.stdout.write(JSON.stringify(lines.map((line) => { const args = parseArgs(line); return { ...args, unknownFlags: [...args.unknownFlags] }; })));`;
+    const { stdout } = await promisify(execFile)(node, ["--input-type=module", "-e", script, JSON.stringify(LINES)], { timeout: 60_000 });
+    const expected = JSON.parse(stdout) as Record<string, unknown>[];
+    expect(expected).toHaveLength(LINES.length);
+    LINES.forEach((line, index) => {
+      const args = parseArgs(line);
+      expect({ ...args, unknownFlags: [...args.unknownFlags] }, JSON.stringify(line)).toEqual(expected[index]);
+    });
+  }, 90_000);
 });
