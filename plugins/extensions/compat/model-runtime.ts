@@ -39,7 +39,7 @@ const RUNTIME_ONLY = {
   removeRuntimeApiKey: "a runtime key lasts for the process",
   listCredentials: "run `atomic auth list`",
   login: "run `atomic login <provider>` (or the `login` RPC command)",
-  logout: "run `atomic logout <provider>` (or the `logout` RPC command)",
+  logout: "run `atomic logout <provider>` (or the `logout_provider` RPC command)",
   refresh: "Atomic reads auth.json again before every prompt; models.json is read at startup",
   registerNativeProvider: "register providers with pi.registerProvider() from an extension",
   registerProvider: "register providers with pi.registerProvider() from an extension",
