@@ -9,7 +9,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { lockSync } from "proper-lockfile";
+import { createRequire } from "node:module";
 import { expandHome, isInsideFolder } from "../../../kernel/index.js";
 
 export type ProjectTrustDecision = boolean | null;
@@ -110,8 +110,9 @@ function trustedFolders(settings: Settings): string[] {
   return entries.filter((entry): entry is string => typeof entry === "string").map((entry) => resolve(expandHome(entry)));
 }
 
-/** The lock Atomic's settings writers take (proper-lockfile's `<file>.lock`), waited for a few seconds. */
+/** The lock Atomic's settings writers take (proper-lockfile's `<file>.lock`), waited for a few seconds; proper-lockfile loads on first use. */
 function lockFile(path: string): () => void {
+  const { lockSync } = createRequire(import.meta.url)("proper-lockfile") as typeof import("proper-lockfile");
   mkdirSync(dirname(path), { recursive: true });
   const target = existsSync(path) ? realpathSync(path) : path;
   const deadline = Date.now() + LOCK_WAIT_MS;
