@@ -28,13 +28,13 @@ describe("session stats", () => {
     expect(totals.cost).toBeCloseTo(0.02);
   });
 
-  it("counts a tool result's own usage (codemode's classifier calls) in the totals, as pi does", () => {
+  it("counts a tool result's own model calls (codemode's classifiers) in the cost, not in the assistant tokens", () => {
     const tree = new SessionTree();
     tree.append({ type: "message", message: assistant("calling") });
     const usage = { input: 600, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 600, cost: { input: 0.03, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.03 } };
     tree.append({ type: "message", message: { ...toolResult("c1", "Script completed"), usage } });
     const totals = computeSessionTotals(tree.entries());
-    expect(totals.tokens).toEqual({ input: 610, output: 5, cacheRead: 2, cacheWrite: 1, total: 618 });
+    expect(totals.tokens).toEqual({ input: 10, output: 5, cacheRead: 2, cacheWrite: 1, total: 18 });
     expect(totals.cost).toBeCloseTo(0.01 + 0.03);
   });
 

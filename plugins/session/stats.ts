@@ -15,6 +15,15 @@ export interface SessionTotals {
   cost: number;
 }
 
+function addUsage(totals: SessionTotals, usage: Usage | undefined): void {
+  if (!usage) return;
+  totals.tokens.input += num(usage.input);
+  totals.tokens.output += num(usage.output);
+  totals.tokens.cacheRead += num(usage.cacheRead);
+  totals.tokens.cacheWrite += num(usage.cacheWrite);
+  totals.cost += num(usage.cost?.total);
+}
+
 export function computeSessionTotals(entries: readonly SessionEntry[]): SessionTotals {
   const totals: SessionTotals = {
     userMessages: 0,
@@ -29,23 +38,16 @@ export function computeSessionTotals(entries: readonly SessionEntry[]): SessionT
     if (entry.type !== "message") continue;
     const message = entry.message;
     totals.totalMessages++;
-    let usage: Usage | undefined;
     if (message.role === "user") totals.userMessages++;
     else if (message.role === "toolResult") {
       totals.toolResults++;
-      // A tool's own model calls (codemode's classifiers), as pi counts them.
-      usage = message.usage;
+      // A tool's own model calls (codemode's classifiers) are money spent, so they count in
+      // `cost`; the spec defines `tokens` as assistant usage only (pi adds both).
+      totals.cost += num(message.usage?.cost?.total);
     } else if (message.role === "assistant") {
       totals.assistantMessages++;
       for (const block of message.content ?? []) if (block.type === "toolCall") totals.toolCalls++;
-      usage = message.usage;
-    }
-    if (usage) {
-      totals.tokens.input += num(usage.input);
-      totals.tokens.output += num(usage.output);
-      totals.tokens.cacheRead += num(usage.cacheRead);
-      totals.tokens.cacheWrite += num(usage.cacheWrite);
-      totals.cost += num(usage.cost?.total);
+      addUsage(totals, message.usage);
     }
   }
   const t = totals.tokens;
