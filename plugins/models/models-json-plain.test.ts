@@ -24,7 +24,18 @@ const plain = [
   { baseUrl: "http://127.0.0.1:1/v1", api: "openai-completions", apiKey: "k", models: [{ id: "m" }] },
   {
     extra: 1,
-    models: [{ cost: { cacheWrite: 0, output: 2, input: 1 }, id: "a", contextWindow: 128000, maxTokens: 4096, unknown: { deep: [1] }, name: "A", input: ["image", "text"], reasoning: true }],
+    models: [
+      {
+        cost: { cacheWrite: 0, output: 2, input: 1 },
+        id: "a",
+        contextWindow: 128000,
+        maxTokens: 4096,
+        unknown: { deep: [1] },
+        name: "A",
+        input: ["image", "text"],
+        reasoning: true,
+      },
+    ],
     headers: { "x-b": "2", "x-a": "1" },
     compat: { supportsDeveloperRole: false, nested: { a: 1 } },
     authHeader: true,
