@@ -107,9 +107,10 @@ export async function mcpFloodFuzzRound(rand: Rand, label: string): Promise<void
   const client = new RpcClient({ agentDir, args: ["--mode", "rpc", "--no-session", "--model", "fake-openai/fake-1"], env: NO_KEYS });
   try {
     await writeModelsJson(agentDir, fake.url);
+    // Direct exposure: the caps apply to what is offered directly (pi's default, codemode, offers none).
     writeMcpJson(agentDir, {
-      flood: { command: process.execPath, args: [FLOOD, "--tools", String(tools), "--description-bytes", String(Math.floor(rand() * 6000))] },
-      names: { command: process.execPath, args: [FLOOD, "--names", names.join(",")] },
+      flood: { command: process.execPath, args: [FLOOD, "--tools", String(tools), "--description-bytes", String(Math.floor(rand() * 6000))], exposure: "direct" },
+      names: { command: process.execPath, args: [FLOOD, "--names", names.join(",")], exposure: "direct" },
     });
     // Both listed before the first request, so it shows the caps and not a slow start.
     const { servers } = await waitForServers(client, (list) => list.length === 2 && list.every((server) => server.state === "connected"), 60_000);

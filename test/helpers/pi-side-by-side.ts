@@ -167,7 +167,9 @@ export async function converse(agent: "atomic" | "pi", node: string, fake: FakeL
       userTurns: fake.requests.slice(firstRequest).map((request) => userTexts(request.body)),
       requests: fake.requests.slice(firstRequest),
       // Chat-completions tools nest the name under `function`; Anthropic's carry it at the top.
-      declared: fake.requests.slice(firstRequest).map((request) => ((request.body as { tools?: { name?: string; function?: { name: string } }[] }).tools ?? []).map((tool) => tool.function?.name ?? tool.name)),
+      declared: fake.requests
+        .slice(firstRequest)
+        .map((request) => ((request.body as { tools?: { name?: string; function?: { name: string } }[] }).tools ?? []).map((tool) => tool.function?.name ?? tool.name ?? "")),
       roles: ((messages.data as { messages?: { role: string }[] } | undefined)?.messages ?? []).map((message) => message.role),
       notices: records.filter((record) => record.type === "extension_ui_request" && record.method === "notify").map((record) => String(record.message)),
       lastText: lastAssistantText(records),

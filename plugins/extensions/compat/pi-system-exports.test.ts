@@ -1,5 +1,5 @@
 /** pi's install paths, image helpers and local shell backends as extensions get them: real answers. */
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -31,6 +31,7 @@ describe("pi's system helpers in Atomic", () => {
     expect(formatDimensionNote({ ...fits!, originalWidth: 6, originalHeight: 4, wasResized: true })).toMatch(/original 6x4, displayed at 3x2.*2\.00/);
     expect(await convertToPng("abc", "image/png")).toEqual({ data: "abc", mimeType: "image/png" });
     expect(await convertToPng("abc", "image/jpeg")).toBeNull();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("the local bash backend runs a command, streams its output and answers its exit code", async () => {
