@@ -89,3 +89,7 @@ declare module "../../kernel/hooks.js" {
 
 /** The hooks this plugin declares (for a stand-in plugin in tests, which must declare them too). */
 export { modelsHookDeclarations } from "./hooks.js";
+
+/** `--model` and `--models` resolution, for the pi-compatible lookups extensions call (plugin extensions). */
+export { resolveModelPattern } from "./resolve.js";
+export { resolveScope } from "./scope.js";

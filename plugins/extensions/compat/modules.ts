@@ -20,6 +20,10 @@ import * as piTui from "./pi-tui.js";
 import * as typebox from "./typebox.js";
 import { discoverAndLoadExtensionsWith, DefaultResourceLoader as BaseResourceLoader } from "./resource-loader.js";
 import { SessionManager as BaseSessionManager } from "./session-manager.js";
+import { readStoredCredentialFrom } from "./stores.js";
+import { type ResolveCliModelOptions, resolveCliModelWith, resolveModelScopeWith } from "./model-lookup.js";
+import { summaryFunctions } from "./summaries.js";
+import { modelRuntimeClasses } from "./model-runtime.js";
 import type { FactoryImporter } from "./extension-runtime.js";
 
 /** Module names extensions import, mapped to the objects they get. */
@@ -67,6 +71,11 @@ export function createVirtualModules(current: (what: string) => ExtensionHost, a
       discoverAndLoadExtensionsWith(importFactory, configuredPaths, cwd, dir, eventBus),
     VERSION: version,
     ...builtinToolFactories((what) => current(what).builtinTools),
+    ...summaryFunctions(boundAi.completeSimple),
+    resolveCliModel: (options: ResolveCliModelOptions) => resolveCliModelWith(models("resolveCliModel()"), options),
+    resolveModelScopeWithDiagnostics: (patterns: string[]) => resolveModelScopeWith(models("resolveModelScopeWithDiagnostics()"), patterns),
+    ...modelRuntimeClasses({ models, agent, agentDir }),
+    readStoredCredential: (providerId: string, authPath?: string) => readStoredCredentialFrom(agentDir, providerId, authPath),
     withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => {
       const host = current("withFileMutationQueue()");
       return queueFileMutation(host.fileQueues, resolve(host.k.config.cwd, path), fn);

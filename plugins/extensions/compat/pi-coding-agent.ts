@@ -91,6 +91,19 @@ export {
   getLastAssistantUsage,
   shouldCompact,
 } from "./compaction.js";
+export {
+  type BranchPreparation,
+  type CollectEntriesResult,
+  collectEntriesForBranchSummary,
+  type FileOperations,
+  prepareBranchEntries,
+} from "./branch-entries.js";
+export type { BranchSummaryResult, CompactionPreparation, CompactionResult, GenerateBranchSummaryOptions } from "./summaries.js";
+export { CredentialSynchronizationError, type CredentialSynchronizationOperation, hasTrustRequiringProjectResources, type StoredCredential } from "./stores.js";
+export type { CreateModelRuntimeOptions } from "./model-runtime.js";
+export type { ModelScopeDiagnostic, ResolveCliModelResult, ResolveModelScopeResult } from "./model-lookup.js";
+export { type ProjectTrustDecision, ProjectTrustStore, type ProjectTrustStoreEntry, type ProjectTrustUpdate } from "./trust-store.js";
+export { type Args, type Mode, parseArgs } from "./args.js";
 export { SettingsManager } from "./settings-manager.js";
 export { DefaultResourceLoader, loadProjectContextFiles } from "./resource-loader.js";
 export { createExtensionRuntime } from "./extension-runtime.js";
@@ -154,5 +167,26 @@ export declare const discoverAndLoadExtensions: (
   agentDir?: string,
   eventBus?: import("./text.js").EventBus,
 ) => Promise<import("./extension-runtime.js").LoadExtensionsResult>;
+/** The provider's entry of `<agent dir>/auth.json` (or `authPath`), read now; undefined when absent or unreadable. */
+export declare const readStoredCredential: (providerId: string, authPath?: string) => import("./stores.js").StoredCredential | undefined;
+/** The model `--provider` / `--model` name, by Atomic's rules, from the running agent's catalog (the `modelRuntime` option is not read). */
+export declare const resolveCliModel: (options: import("./model-lookup.js").ResolveCliModelOptions) => import("./model-lookup.js").ResolveCliModelResult;
+/** The models `--models` patterns name, from the running agent's catalog (the `modelRuntime` argument is not read). */
+export declare const resolveModelScopeWithDiagnostics: (
+  patterns: string[],
+  modelRuntime?: unknown,
+  options?: unknown,
+) => Promise<import("./model-lookup.js").ResolveModelScopeResult>;
+/** A view of the running agent's model catalog (`await ModelRuntime.create()`), and pi's registry over it (what `ctx.modelRegistry` is). */
+export declare const ModelRuntime: ReturnType<typeof import("./model-runtime.js").modelRuntimeClasses>["ModelRuntime"];
+export declare const ModelRegistry: ReturnType<typeof import("./model-runtime.js").modelRuntimeClasses>["ModelRegistry"];
+export type ModelRuntime = InstanceType<typeof ModelRuntime>;
+export type ModelRegistry = InstanceType<typeof ModelRegistry>;
+/** One summary call through the running agent's providers (pi's positional arguments). */
+export declare const generateSummary: ReturnType<typeof import("./summaries.js").summaryFunctions>["generateSummary"];
+export declare const generateSummaryWithUsage: ReturnType<typeof import("./summaries.js").summaryFunctions>["generateSummaryWithUsage"];
+/** A compaction summary of `session_before_compact`'s preparation, for its `compaction` answer. */
+export declare const compact: ReturnType<typeof import("./summaries.js").summaryFunctions>["compact"];
+export declare const generateBranchSummary: ReturnType<typeof import("./summaries.js").summaryFunctions>["generateBranchSummary"];
 /** Runs `fn` after every earlier mutation queued for the same file has finished. */
 export declare const withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => Promise<T>;

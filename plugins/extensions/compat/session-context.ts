@@ -141,7 +141,7 @@ export function buildContextEntries(entries: SessionEntry[], leafId?: string | n
 }
 
 /** An entry's messages with its latest context edit applied (null replacement: removed). */
-function edited(entry: SessionEntry, edit: SessionEntry | undefined): ContextMessage[] {
+export function edited(entry: SessionEntry, edit: SessionEntry | undefined): ContextMessage[] {
   const messages = sessionEntryToContextMessages(entry);
   if (!edit) return messages;
   if (edit.replacement === null) return [];
