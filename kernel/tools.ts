@@ -48,7 +48,7 @@ export interface ToolResult {
   content: ToolContent[];
   details?: unknown;
   isError?: boolean;
-  /** What the tool's own model calls used (codemode's `models.*`, pi's tool result `usage`): counted in the session's cost. */
+  /** What the tool's own model calls used (pi's tool result `usage`), for whoever totals the spending. */
   usage?: ToolUsage;
   /** A machine-readable result (its shape is the tool's `outputSchema`): what a tool calling this one receives. */
   structuredContent?: unknown;

@@ -131,7 +131,7 @@ describe("codemode's models global (pi 1.6 docs/codemode.md, Models)", () => {
     expect(rows).toHaveLength(messages.length);
     expect(rows.every((row: { status: string; args: string }) => row.status === "ok" && row.args === "typesafe/jev-latest")).toBe(true);
     expect(result.usage).toEqual({ input: 600, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 600, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } });
-    // `tokens` stays the two LLM calls' (10 input, 5 output each): the spec defines it as assistant usage (pi adds the script's).
+    // `tokens` stays the two LLM calls' (10 input, 5 output each): the protocol defines it as assistant usage (pi adds the script's).
     const stats = await client.ok({ type: "get_session_stats" });
     expect(stats.tokens).toMatchObject({ input: 20, output: 10 });
   }, 90_000);

@@ -42,7 +42,7 @@ export function computeSessionTotals(entries: readonly SessionEntry[]): SessionT
     else if (message.role === "toolResult") {
       totals.toolResults++;
       // A tool's own model calls (codemode's classifiers) are money spent, so they count in
-      // `cost`; the spec defines `tokens` as assistant usage only (pi adds both).
+      // `cost`; the protocol defines `tokens` as assistant usage only (pi adds both).
       totals.cost += num(message.usage?.cost?.total);
     } else if (message.role === "assistant") {
       totals.assistantMessages++;
