@@ -25,6 +25,7 @@ import { type ResolveCliModelOptions, resolveCliModelWith, resolveModelScopeWith
 import { summaryFunctions } from "./summaries.js";
 import { modelRuntimeClasses } from "./model-runtime.js";
 import type { FactoryImporter } from "./extension-runtime.js";
+import { packageManagerClass } from "./package-manager.js";
 
 /** Module names extensions import, mapped to the objects they get. */
 export type VirtualModules = Record<string, Record<string, unknown>>;
@@ -75,6 +76,11 @@ export function createVirtualModules(current: (what: string) => ExtensionHost, a
     resolveCliModel: (options: ResolveCliModelOptions) => resolveCliModelWith(models("resolveCliModel()"), options),
     resolveModelScopeWithDiagnostics: (patterns: string[]) => resolveModelScopeWith(models("resolveModelScopeWithDiagnostics()"), patterns),
     ...modelRuntimeClasses({ models, agent, agentDir }),
+    DefaultPackageManager: packageManagerClass((what) => {
+      const packages = current(what).k.maybeService("packages");
+      if (!packages) throw new Error(`${what}: this agent runs without the packages plugin, so it cannot install packages`);
+      return packages;
+    }),
     readStoredCredential: (providerId: string, authPath?: string) => readStoredCredentialFrom(agentDir, providerId, authPath),
     withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => {
       const host = current("withFileMutationQueue()");

@@ -177,6 +177,19 @@ export declare const resolveModelScopeWithDiagnostics: (
   modelRuntime?: unknown,
   options?: unknown,
 ) => Promise<import("./model-lookup.js").ResolveModelScopeResult>;
+/** pi's package manager (install, remove, update, resolve) over Atomic's packages plugin: `atomic install`'s places and commands. */
+export declare const DefaultPackageManager: ReturnType<typeof import("./package-manager.js").packageManagerClass>;
+export type DefaultPackageManager = InstanceType<typeof DefaultPackageManager>;
+export type {
+  ConfiguredPackage,
+  MissingSourceAction,
+  PackageManagerOptions,
+  PathMetadata,
+  ProgressCallback,
+  ProgressEvent,
+  ResolvedPaths,
+  ResolvedResource,
+} from "./package-manager.js";
 /** A view of the running agent's model catalog (`await ModelRuntime.create()`), and pi's registry over it (what `ctx.modelRegistry` is). */
 export declare const ModelRuntime: ReturnType<typeof import("./model-runtime.js").modelRuntimeClasses>["ModelRuntime"];
 export declare const ModelRegistry: ReturnType<typeof import("./model-runtime.js").modelRuntimeClasses>["ModelRegistry"];

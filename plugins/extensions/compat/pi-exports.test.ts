@@ -77,7 +77,6 @@ const OUTSTANDING: Record<string, string> = Object.fromEntries([
     name,
     "pi 1.6's built-in features as extension factories; in Atomic codemode and MCP are plugins the host loads (no tool search), not extensions",
   ]),
-  ["DefaultPackageManager", "pi's package manager object (install, update, resolve); Atomic's packages plugin has its own CLI and service, not yet mapped onto it"],
 ]);
 
 const fakeHost = { k: { config: { agentDir: "/tmp/none", cwd: "/tmp" } }, builtinTools: new Map(), fileQueues: new Map() } as unknown as ExtensionHost;
