@@ -26,6 +26,7 @@ import { summaryFunctions } from "./summaries.js";
 import { modelRuntimeClasses } from "./model-runtime.js";
 import type { FactoryImporter } from "./extension-runtime.js";
 import { packageManagerClass } from "./package-manager.js";
+import { agentSessionFunctions } from "./agent-session.js";
 
 /** Module names extensions import, mapped to the objects they get. */
 export type VirtualModules = Record<string, Record<string, unknown>>;
@@ -81,6 +82,11 @@ export function createVirtualModules(current: (what: string) => ExtensionHost, a
       if (!packages) throw new Error(`${what}: this agent runs without the packages plugin, so it cannot install packages`);
       return packages;
     }),
+    ...agentSessionFunctions(
+      // The SDK boots the built-in plugins (this one among them): imported when a session is first made.
+      async () => (await import("../../../sdk/index.js")).createAgent,
+      () => ({ cwd: current("createAgentSession()").k.config.cwd, agentDir }),
+    ),
     readStoredCredential: (providerId: string, authPath?: string) => readStoredCredentialFrom(agentDir, providerId, authPath),
     withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => {
       const host = current("withFileMutationQueue()");

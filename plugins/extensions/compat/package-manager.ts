@@ -44,7 +44,8 @@ interface PackageSettings {
 export interface PackageManagerOptions {
   cwd: string;
   agentDir: string;
-  settingsManager: PackageSettings;
+  /** Atomic's SettingsManager (its list setters are made at load, so its type does not show them). */
+  settingsManager: PackageSettings | import("./settings-manager.js").SettingsManager;
   commandOutput?: "inherit" | "capture";
   /** pi's built-in extensions (`builtin:<name>`): Atomic has none, so naming one is an error. */
   builtinExtensions?: string[];
@@ -67,8 +68,8 @@ export function packageManagerClass(packages: (what: string) => PackagesApi) {
       }
       this.#cwd = resolvePath(options.cwd);
       this.#agentDir = resolvePath(options.agentDir);
-      this.#settings = options.settingsManager;
-      const npmCommand = options.settingsManager.getNpmCommand?.();
+      this.#settings = options.settingsManager as PackageSettings;
+      const npmCommand = this.#settings.getNpmCommand?.();
       this.#installer = packages("new DefaultPackageManager()").installer({
         agentDir: this.#agentDir,
         cwd: this.#cwd,

@@ -190,6 +190,12 @@ export type {
   ResolvedPaths,
   ResolvedResource,
 } from "./package-manager.js";
+export { AgentSession, type CreateAgentSessionResult, type PromptOptions } from "./agent-session.js";
+export type { CreateAgentSessionOptions } from "./agent-session-options.js";
+/** A second agent in this process (Atomic's SDK `createAgent`), as pi's AgentSession; defaults: the running agent's working folder and agent dir. */
+export declare const createAgentSession: (
+  options?: import("./agent-session-options.js").CreateAgentSessionOptions,
+) => Promise<import("./agent-session.js").CreateAgentSessionResult>;
 /** A view of the running agent's model catalog (`await ModelRuntime.create()`), and pi's registry over it (what `ctx.modelRegistry` is). */
 export declare const ModelRuntime: ReturnType<typeof import("./model-runtime.js").modelRuntimeClasses>["ModelRuntime"];
 export declare const ModelRegistry: ReturnType<typeof import("./model-runtime.js").modelRuntimeClasses>["ModelRegistry"];
