@@ -55,6 +55,15 @@ describe("pi 1.6's SDK objects built by an extension", () => {
     expect(await report(client, "second", from)).toMatchObject({ reply: "in memory", sessionFile: null });
   }, 60_000);
 
+  it("AgentSessionRuntime (pi's session-runtime example): a new session, then back to the first with its messages", async () => {
+    const client = await startExtensionAgent(fake, { extensions: [probe] });
+    clients.push(client);
+    fake.script({ text: "first session answer" });
+    const from = client.records.length;
+    await client.ok({ type: "prompt", message: "/runtime" });
+    expect(await report(client, "runtime", from)).toEqual({ before: 2, afterNew: { file: expect.any(String), messages: 0 }, fresh: true, back: true, restored: 2, rebound: 2 });
+  }, 60_000);
+
   it("DefaultPackageManager installs a local package into the user's settings and resolves its extension", async () => {
     const agentDir = tempDir("atomic-agent-");
     const cwd = tempDir("atomic-project-");

@@ -70,6 +70,11 @@ export class AgentSession {
     return new AgentSession(BUILT, agent, state.data as StateData, [...(messages as unknown as Message[])]);
   }
 
+  /** @internal The session's commands, for AgentSessionRuntime (same module family). */
+  static command(session: AgentSession, command: Record<string, unknown> & { type: string }): Promise<unknown> {
+    return session.#command(command);
+  }
+
   /** Every event of the session (pi's and Atomic's events share their shapes); returns the unsubscribe function. */
   subscribe(listener: (event: AgentEvent) => void): () => void {
     return this.#agent.subscribe(listener);

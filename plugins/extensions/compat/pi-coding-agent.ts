@@ -196,6 +196,21 @@ export type { CreateAgentSessionOptions } from "./agent-session-options.js";
 export declare const createAgentSession: (
   options?: import("./agent-session-options.js").CreateAgentSessionOptions,
 ) => Promise<import("./agent-session.js").CreateAgentSessionResult>;
+export {
+  type AgentSessionRuntimeDiagnostic,
+  type AgentSessionServices,
+  AgentSessionRuntime,
+  type CreateAgentSessionFromServicesOptions,
+  type CreateAgentSessionRuntimeFactory,
+  type CreateAgentSessionRuntimeResult,
+  type CreateAgentSessionServicesOptions,
+} from "./agent-session-runtime.js";
+type RuntimeFunctions = ReturnType<typeof import("./agent-session-runtime.js").agentSessionRuntimeFunctions>;
+/** The cwd, agent dir, model catalog (the running agent's) and settings a session is made from. */
+export declare const createAgentSessionServices: RuntimeFunctions["createAgentSessionServices"];
+export declare const createAgentSessionFromServices: RuntimeFunctions["createAgentSessionFromServices"];
+/** A runtime over the factory's session: new, switch, fork and import run that agent's session commands. */
+export declare const createAgentSessionRuntime: RuntimeFunctions["createAgentSessionRuntime"];
 /** A view of the running agent's model catalog (`await ModelRuntime.create()`), and pi's registry over it (what `ctx.modelRegistry` is). */
 export declare const ModelRuntime: ReturnType<typeof import("./model-runtime.js").modelRuntimeClasses>["ModelRuntime"];
 export declare const ModelRegistry: ReturnType<typeof import("./model-runtime.js").modelRuntimeClasses>["ModelRegistry"];
