@@ -34,10 +34,22 @@ export interface ToolSpec {
 /** What a tool hands back for the model: text and images (the message vocabulary's content blocks). */
 export type ToolContent = { type: "text"; text: string } | { type: "image"; data: string; mimeType: string };
 
+/** Tokens and dollars a tool's own model calls cost (the message vocabulary's `Usage`). */
+export interface ToolUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  totalTokens: number;
+  cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+}
+
 export interface ToolResult {
   content: ToolContent[];
   details?: unknown;
   isError?: boolean;
+  /** What the tool's own model calls used (codemode's `models.*`, pi's tool result `usage`): counted in the session's cost. */
+  usage?: ToolUsage;
   /** A machine-readable result (its shape is the tool's `outputSchema`): what a tool calling this one receives. */
   structuredContent?: unknown;
   /** Ends the run after this tool batch, with no further LLM call, when every result of the batch says so (pi's `terminate`). */

@@ -6,6 +6,9 @@ import { resolve } from "node:path";
 // The per-provider data files, validated, as one file the catalog reads at startup (see lib/model-catalog/source.ts).
 const { compileCatalog, readDataFiles } = await import("../dist/lib/model-catalog/source.js");
 writeFileSync("dist/lib/model-catalog/catalog.jsonl", compileCatalog(await readDataFiles(resolve("lib/model-catalog/data"))));
+// The classifier and image models (codemode's `models` global), read on a script's first `models.*` call.
+const { compileTypedCatalog, readTypedDataFiles } = await import("../dist/lib/model-catalog/typed.js");
+writeFileSync("dist/lib/model-catalog/typed-models.json", compileTypedCatalog(await readTypedDataFiles(resolve("lib/model-catalog/typed"))));
 
 execFileSync(process.execPath, ["scripts/bundle.mjs"], { stdio: "inherit" });
 chmodSync("dist/cli/atomic.cjs", 0o755);

@@ -108,7 +108,7 @@ describe("--tools / --no-tools", () => {
   });
 
   it("an unknown tool name exits 2 listing the registered tools", async () => {
-    await usageError(["--mode", "rpc", "--tools", "read,grpe"], "Unknown tool in --tools: grpe. Available: read, edit, write, grep, find, ls, bash, codemode");
+    await usageError(["--mode", "rpc", "--tools", "read,grpe"], "Unknown tool in --tools: grpe. Available: read, edit, write, grep, find, ls, bash, codemode, tool_search");
   });
 });
 

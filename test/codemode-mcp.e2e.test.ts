@@ -3,7 +3,8 @@
  * not declared to the model, codemode is offered without being named, and a script finds and
  * calls them (`describeNamespace`, `searchTools`, `tools.mcp__<server>__<tool>`), getting the
  * whole CallToolResult, `isError` included. With mcp.json's `autoEnableCodemode: false` codemode
- * stays off, the user is told the tools cannot be reached, and a selected `tool_search` loads them.
+ * stays off, the user is told the tools cannot be reached, and a selected `tool_search` loads them;
+ * `--tools +tool_search` is taken at boot although tool_search registers once the servers are known.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -102,6 +103,24 @@ describe("MCP codemode exposure", () => {
     expect(declaredTools(fake.requests[0]!).sort()).toEqual(["codemode", "read"]);
     expect(toolResults(fake.requests[1]!)[0]).toMatch(/\nOutput:\n+echo: named$/);
   }, 60_000);
+  it("--tools +tool_search with only codemode tools (pi's default exposure): accepted at boot, offered beside codemode, and it loads a tool", async () => {
+    const client = await start({ probe: probeStdio() }, ["--tools", "+tool_search"]);
+    await waitForServers(client, allConnected("probe"));
+    const from = fake.requests.length;
+    fake.script(
+      { toolCalls: [{ name: "tool_search", args: { query: "echo the text back" } }] },
+      { toolCalls: [{ name: "mcp__probe__echo", args: { text: "searched" } }] },
+      { text: "done" },
+    );
+    await client.ok({ type: "prompt", message: "find it" });
+    await client.waitForEvent("agent_settled", 30_000);
+    const first = declaredTools(fake.requests[from]!);
+    expect(first).toEqual(expect.arrayContaining(["read", "bash", "edit", "write", "codemode", "tool_search"]));
+    expect(first.filter((name) => name.startsWith("mcp__"))).toEqual([]);
+    expect(declaredTools(fake.requests[from + 1]!)).toContain("mcp__probe__echo");
+    expect(toolResults(fake.requests[from + 2]!).at(-1)).toBe("echo: searched");
+  }, 60_000);
+
   it("autoEnableCodemode false (pi's mcp.json key): codemode is not offered and the user is told once; tool_search, when turned on, still reaches the tools", async () => {
     const unreached = await start({ probe: probeStdio() }, [], { autoEnableCodemode: false });
     fake.script({ text: "nothing to call" }, { text: "still nothing" });

@@ -6,8 +6,8 @@
  * the doc's MCP examples (docs/codemode.md and docs/mcp.md: `mcp__dev-radius` named
  * `tools.mcp__dev_radius__*`, describeNamespace's four spellings, a searchTools namespace, the
  * whole CallToolResult, `image(result.content[0])`) against a server with pi's default exposure.
- * The `models` examples (classify, generateImages) are not replayed: Atomic has no `models`
- * global (docs/codemode.md, Not done).
+ * The `models` examples (classify, generateImages) are replayed side by side in
+ * codemode-models-pi.e2e.test.ts.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -122,6 +122,7 @@ export const ToolResultMessageSchema = once(() =>
       toolName: z.string().describe("The tool that ran."),
       content: z.array(z.discriminatedUnion("type", [TextContentSchema(), ImageContentSchema()])).describe("What the model is shown."),
       details: z.unknown().optional().describe("Structured data for clients (a diff, truncation facts); never shown to the model."),
+      usage: UsageSchema().optional().describe("What the tool's own model calls used (codemode's classifier and image calls); counted in the session's totals, not the context."),
       isError: z.boolean().describe("The tool failed (the content says why)."),
       timestamp: z.number().describe("When it finished (ms since the epoch)."),
     })

@@ -34,7 +34,15 @@ export interface LockHolder {
 }
 
 export function newLockHolder(): LockHolder {
-  return { token: secureRandomHex(8) };
+  // Drawn when a lock is first taken: the CSPRNG's module costs a start ~7-10 ms, and a process
+  // without a session file (--no-session, a client that only asks) never locks one.
+  let token: string | undefined;
+  return {
+    get token() {
+      token ??= secureRandomHex(8);
+      return token;
+    },
+  };
 }
 
 export interface SessionFileLock {

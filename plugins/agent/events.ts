@@ -22,6 +22,7 @@ export const ToolOutputSchema = once(() =>
   z.object({
     content: z.array(z.discriminatedUnion("type", [TextContentSchema(), ImageContentSchema()])).describe("What the model is shown."),
     details: z.unknown().optional().describe("Structured data for clients (a diff, truncation facts); never shown to the model."),
+    usage: UsageSchema().optional().describe("What the tool's own model calls used (codemode's classifier and image calls)."),
   }),
 );
 

@@ -26,6 +26,7 @@ export async function executeToolCalls(run: Run, calls: ToolCall[]): Promise<{ r
       toolName: call.name,
       content: result.content,
       ...(result.details === undefined ? {} : { details: result.details }),
+      ...(result.usage ? { usage: result.usage } : {}),
       isError: result.isError === true,
       timestamp: Date.now(),
     };
@@ -67,7 +68,7 @@ async function executeOne(run: Run, call: Call, site: CallSite = { signal: run.s
   await announce(run, "tool_execution_end", {
     toolCallId: call.id,
     toolName: call.name,
-    result: { content: result.content, details: result.details },
+    result: { content: result.content, details: result.details, ...(result.usage ? { usage: result.usage } : {}) },
     isError,
     ...(ran.durationMs !== undefined ? { durationMs: ran.durationMs } : {}),
     ...parent,

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { defineTool, type ToolDefinition, type ToolResult } from "../../kernel/index.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../../lib/truncate/index.js";
-import { runShellCommand, type RunShellResult } from "./run.js";
+import type { RunShellResult } from "./run.js";
 import { withCommandPrefix } from "./shell.js";
 import { BASH_OUTPUT_SCHEMA, structuredResult } from "./structured.js";
 import { BASH_JSON_SCHEMA } from "./json-schema.generated.js";
@@ -86,6 +86,8 @@ export function createBashTool(options: BashToolOptions): ToolDefinition<z.ZodTy
             return launch;
           }
         : undefined;
+      // The runner (output cleaning, the process tree) loads with the first command, not at every start.
+      const { runShellCommand } = await import("./run.js");
       let result: RunShellResult;
       const startedAt = performance.now();
       try {

@@ -10,7 +10,6 @@ import { defineCommand, NO_DATA, ErrorCode, formatValidationError, KernelError, 
 import type { BashExecutionMessage } from "../../lib/llm/index.js";
 import type { BashHooks, UserBashEvent, UserBashResult, UserBashVerdict } from "./hooks.js";
 import type { BashRequest, BashRequests } from "./requests.js";
-import { runShellCommand } from "./run.js";
 import { withCommandPrefix } from "./shell.js";
 
 /** A piece of a user bash command's output; `id` is the request's (absent when it had none). */
@@ -134,6 +133,7 @@ async function runUserBash(deps: UserBashDeps, input: z.output<ReturnType<typeof
 
 async function execute(deps: UserBashDeps, command: string, request: BashRequest): Promise<BashCommandResult> {
   const { id } = request;
+  const { runShellCommand } = await import("./run.js");
   const result = await runShellCommand({
     command: withCommandPrefix(command, deps.commandPrefix),
     cwd: deps.cwd,

@@ -20,7 +20,8 @@ const INTRO = `Run JavaScript that calls other tools; only what the script outpu
 const GLOBALS = `Globals:
 - \`text(value)\`, \`image(dataUrlOrImageBlock)\`, \`console.log(...)\` and a top-level \`return\` add output; \`exit()\` ends the script. Several text items each open with a \`==> text N/M <==\` line; console lines come last, in one \`<console_output>\` block. \`image()\` also saves the image to a temp file whose path the result names.
 - \`store(key, value)\` and \`load(key)\` keep small JSON values from one codemode call to the next.
-- \`ALL_TOOLS\`, \`await searchTools(query, { limit?, namespace? })\`, \`await describeTool(name)\`, \`await describeNamespace(name)\` find tools not listed here (MCP tools among them).`;
+- \`ALL_TOOLS\`, \`await searchTools(query, { limit?, namespace? })\`, \`await describeTool(name)\`, \`await describeNamespace(name)\` find tools not listed here (MCP tools among them).
+- \`models\`: the model catalog, classifiers and image generation: \`await models.getAvailableOfType("classifier" | "image" | "chat", provider?)\`, \`await models.getModelOfType(type, provider, id)\`, \`await models.classify(model, { state, images?, questions })\`, \`await models.generateImages(model, { input })\` (results carry \`stopReason\` and \`errorMessage\` instead of throwing; chat models cannot be run from scripts).`;
 
 /** The tools the description lists, by mode. */
 export function listedTools(tools: readonly CatalogTool[], mode: CodemodeMode): CatalogTool[] {

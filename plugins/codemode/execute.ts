@@ -4,7 +4,7 @@
  * permission checks and tool_execution_* events are those of the model's own calls), then lay
  * out the result. Loaded on the first script (index.ts imports it lazily), with the sandbox.
  */
-import type { ToolExecutionContext, ToolRegistryView, ToolResult } from "../../kernel/index.js";
+import type { ToolExecutionContext, ToolRegistryView, ToolResult, ToolUsage } from "../../kernel/index.js";
 import { scriptTools, type CatalogTool } from "./catalog.js";
 import { toIdentifier } from "./declarations.js";
 import { callDiscovery, DISCOVERY_GLOBALS } from "./discovery.js";
@@ -13,6 +13,11 @@ import { WorkerPool } from "./sandbox/pool.js";
 import { runScript, type SandboxCall } from "./sandbox/run.js";
 import { parseSource } from "./source.js";
 import { readStore } from "./store.js";
+import type { ModelsApi } from "../models/api.js";
+import { ModelCatalogView } from "./models/catalog-view.js";
+import { createModelGlobals, MODEL_GLOBALS } from "./models/globals.js";
+import type { ModelUsage } from "./models/types.js";
+import { addUsage } from "./models/usage-sum.js";
 
 /** Nested calls of one script running at once; more wait in call order. */
 export const MAX_CALLS_IN_FLIGHT = 8;
@@ -31,6 +36,8 @@ export interface CodemodeDeps {
   branch(): readonly { type: string; customType?: string; data?: unknown }[] | undefined;
   /** Keeps a successful script's store writes in the session. */
   appendStore(data: { set: Record<string, unknown>; delete: string[] }): void;
+  /** The model registry and environment behind the \`models\` global; without it scripts have none. */
+  models?: { api: ModelsApi; env: Readonly<Record<string, string | undefined>> };
 }
 
 export interface CallRecord {
@@ -40,9 +47,13 @@ export interface CallRecord {
   status: "running" | "ok" | "error" | "cancelled";
   durationMs?: number;
   error?: string;
+  /** A \`models.*\` call's cost in USD, when the service reported usage. */
+  cost?: number;
 }
 
 let pool: WorkerPool | undefined;
+/** One catalog view per registry: the typed catalog is read once per process. */
+const views = new WeakMap<ModelsApi, ModelCatalogView>();
 
 /** Compiles QuickJS and starts a worker in the background, so the first script does not wait for them. */
 export function prewarmSandbox(): void {
@@ -69,8 +80,22 @@ export async function executeCodemode(input: { code: string }, ctx: ToolExecutio
   await deps.ready(scriptReach(code), ctx.signal);
   const tools = scriptTools(deps.tools);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  let usage: ModelUsage | undefined;
+  let generatedImages = 0;
+  const modelGlobals = deps.models
+    ? createModelGlobals({
+        view: viewOf(deps.models.api, deps.models.env),
+        toolCallId: ctx.toolCallId,
+        addRow: (row) => calls.push(row),
+        changed: publish,
+        addUsage: (more) => (usage = addUsage(usage, more)),
+        addGeneratedImages: (count) => (generatedImages += count),
+      })
+    : undefined;
   const onCall = async (call: SandboxCall): Promise<unknown> => {
-    if (call.target === "global") return callDiscovery(tools, call.name, Array.isArray(call.args) ? call.args : []);
+    const args = Array.isArray(call.args) ? call.args : [];
+    if (call.target === "global" && modelGlobals && call.name.startsWith("models.")) return modelGlobals(call.name, args, call.signal);
+    if (call.target === "global") return callDiscovery(tools, call.name, args);
     const tool = byName.get(call.name);
     if (!tool || !ctx.executeTool) throw new Error(`Tool ${call.name} is not available to scripts here`);
     const record: CallRecord = { id: `${ctx.toolCallId}/?`, name: call.name, args: preview(call.args), status: "running" };
@@ -90,7 +115,7 @@ export async function executeCodemode(input: { code: string }, ctx: ToolExecutio
   const outcome = await runScript(pool, {
     code,
     tools: tools.map((tool) => ({ name: tool.name, jsName: toIdentifier(tool.name), description: tool.sample })),
-    globals: [...DISCOVERY_GLOBALS],
+    globals: [...DISCOVERY_GLOBALS, ...(modelGlobals ? MODEL_GLOBALS : [])],
     store: readStore(deps.branch() ?? []),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     signal: ctx.signal,
@@ -117,10 +142,35 @@ export async function executeCodemode(input: { code: string }, ctx: ToolExecutio
   }
   const items = layoutOutput(output);
   if (!outcome.ok) items.push({ type: "text", text: `Script error:\n${errorText(outcome.error, calls)}` });
+  if (generatedImages > 0 && !items.some((item) => item.type === "image")) {
+    const s = generatedImages === 1 ? "" : "s";
+    items.push({
+      type: "text",
+      text: `Note: models.generateImages() returned ${generatedImages} image${s} that the script did not show. Show each image block of result.output with image(block).`,
+    });
+  }
   const limited = await limitOutput(joinTexts(items), options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS);
   const content = joinTexts(await saveImages(limited.items));
   const details = { ...snapshot(), ...(limited.fullOutputPath ? { fullOutputPath: limited.fullOutputPath } : {}) };
-  return { content: [header(outcome.ok, performance.now() - startedAt), ...content], details, ...(outcome.ok ? {} : { isError: true }) };
+  // The script's classifier and image usage, on the result as pi puts it: the session counts it.
+  return {
+    content: [header(outcome.ok, performance.now() - startedAt), ...content],
+    details,
+    ...(usage ? { usage: resultUsage(usage) } : {}),
+    ...(outcome.ok ? {} : { isError: true }),
+  };
+}
+
+/** The usage as the message vocabulary has it (pi's \`totalFromProvider\` is for scripts only). */
+function resultUsage(usage: ModelUsage): ToolUsage {
+  const { totalFromProvider: _, ...cost } = usage.cost;
+  return { ...usage, cost };
+}
+
+function viewOf(api: ModelsApi, env: Readonly<Record<string, string | undefined>>): ModelCatalogView {
+  let view = views.get(api);
+  if (!view) views.set(api, (view = new ModelCatalogView(api, env)));
+  return view;
 }
 
 /**

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { definePlugin, defineSetting, type ToolDefinition } from "../../kernel/index.js";
 import type {} from "../agent/api.js";
+import type {} from "../models/api.js";
 import type {} from "../session/api.js";
 import type { ScriptReadiness } from "./api.js";
 import { catalogTool, CODEMODE_TOOL, scriptTools } from "./catalog.js";
@@ -64,11 +65,13 @@ export default definePlugin({
       promptGuidelines: ["Use codemode to batch independent tool calls (Promise.allSettled), chain them, or filter large output, instead of many separate calls."],
       async execute(args, ctx) {
         executor ??= await import("./execute.js");
+        const models = k.maybeService("models");
         return executor.executeCodemode(args as { code: string }, ctx, {
           tools: k.tools,
           ready: (reach, signal) => Promise.all([...readiness.values()].map((wait) => wait(reach, signal))).then(() => undefined),
           branch: () => k.maybeService("session")?.branch(),
           appendStore: (data) => k.maybeService("session")?.append({ type: "custom", customType: STORE_ENTRY_TYPE, data }),
+          ...(models ? { models: { api: models, env: k.config.env } } : {}),
         });
       },
     };

@@ -91,6 +91,11 @@ export interface McpApi {
    * (the ACP connection's, whose sessions run on siblings) or only reports (`atomic config`).
    */
   hold(): void;
+  /**
+   * Tools this plugin registers only once its servers are known (\`tool_search\`, as pi's built-in
+   * one): \`--tools\` and the tools setting may name them at boot, before they exist.
+   */
+  lateTools(): readonly string[];
 }
 
 export type {} from "./hooks.js";

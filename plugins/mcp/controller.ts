@@ -59,6 +59,8 @@ export class McpController {
       addClientServers: (servers) => this.#addClient(servers),
       status: () => this.status(),
       hold: () => void (this.#held = true),
+      // tool-search.ts's TOOL_SEARCH, not imported: that module loads with the manager.
+      lateTools: () => ["tool_search"],
     };
   }
 

@@ -51,6 +51,8 @@ export interface ModelsApi extends ProviderModelsApi {
   registerCatalogProvider(registration: Omit<ProviderRegistration, "models">, load: () => Model[], ids?: readonly string[] | (() => readonly string[])): void;
   /** A registered provider's API, base URL (models.json's when it sets one) and key variable. */
   providerInfo(provider: string): { api: string; baseUrl?: string; envKey?: string; login?: boolean } | undefined;
+  /** models.json's base URL for the provider (registered or not): what its classifier and image models use too, as pi does. */
+  baseUrlOverride(provider: string): string | undefined;
   /** Registered provider names, in registration order. */
   providers(): string[];
   authStatus(provider: string): AuthStatus;

@@ -11,6 +11,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { z } from "zod";
 import { ONE_SHOT, formatValidationError } from "../../kernel/index.js";
+import { plainProvider } from "./models-json-plain.js";
 import { modelsSchemas, type ModelEntryConfig, type ModelOverrideConfig, type ModelsFile, type ProviderConfig } from "./models-json-schema.js";
 
 export type { ModelsFile, ProviderConfig } from "./models-json-schema.js";
@@ -92,6 +93,8 @@ function wholeFile(error: string): ModelsJsonResult {
 
 /** The provider block with its unusable entries taken out; undefined when its own fields are broken. */
 function checkProvider(name: string, raw: unknown, path: string, result: ModelsJsonResult): ProviderConfig | undefined {
+  const plain = plainProvider(raw);
+  if (plain) return plain;
   const schemas = modelsSchemas();
   const fields = schemas.ProviderFields.safeParse(raw, ONE_SHOT);
   if (!fields.success) {

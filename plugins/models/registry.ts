@@ -226,6 +226,10 @@ export class ModelRegistry implements ModelsApi {
     return { api, ...(baseUrl !== undefined ? { baseUrl } : {}), ...(envKey ? { envKey } : {}), ...(login ? { login } : {}) };
   }
 
+  baseUrlOverride(provider: string): string | undefined {
+    return this.#config.get(provider)?.baseUrl;
+  }
+
   hasProvider(provider: string): boolean {
     return this.#providers.has(provider);
   }

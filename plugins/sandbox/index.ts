@@ -11,7 +11,7 @@ import type {} from "../agent/api.js";
 import type {} from "../extensions/api.js";
 import type {} from "../session/api.js";
 import { ESCALATION_ENTRY, type EscalationDeps } from "./escalation.js";
-import { SandboxLauncher } from "./launcher.js";
+import { SandboxOff } from "./off.js";
 import { composePolicy, describePolicy, SANDBOX_MODES, sandboxSettingSchema, type SandboxMode, type SandboxSetting } from "./policy.js";
 import { sandboxStateSchema } from "./state.js";
 
@@ -38,7 +38,7 @@ export default definePlugin({
       description: `Confine the model's commands and file tools: ${SANDBOX_MODES.join(", ")} (default: the sandbox setting, else off).`,
     },
   ],
-  apply(k) {
+  async apply(k) {
     const { config } = k;
     const cliMode = config.cli.sandbox;
     if (cliMode !== undefined && !(SANDBOX_MODES as readonly string[]).includes(cliMode)) {
@@ -57,14 +57,18 @@ export default definePlugin({
       env: config.env,
     });
     for (const note of notes) k.log.info(note);
-    const launcher = new SandboxLauncher({
-      policy,
-      cwd: config.cwd,
-      agentDir: config.agentDir,
-      env: config.env,
-      platform: process.platform,
-      escalation: escalationDeps(k, policy.approval),
-    });
+    // What confines loads only when a mode is on (off.ts).
+    const launcher =
+      policy.mode === "off"
+        ? new SandboxOff(policy)
+        : new (await import("./launcher.js")).SandboxLauncher({
+            policy,
+            cwd: config.cwd,
+            agentDir: config.agentDir,
+            env: config.env,
+            platform: process.platform,
+            escalation: escalationDeps(k, policy.approval),
+          });
     k.provide("sandbox", launcher);
     k.maybeService("agent")?.addStateContributor(
       () => ({ sandbox: launcher.state() }),

@@ -28,6 +28,16 @@ describe("session stats", () => {
     expect(totals.cost).toBeCloseTo(0.02);
   });
 
+  it("counts a tool result's own model calls (codemode's classifiers) in the cost, not in the assistant tokens", () => {
+    const tree = new SessionTree();
+    tree.append({ type: "message", message: assistant("calling") });
+    const usage = { input: 600, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 600, cost: { input: 0.03, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.03 } };
+    tree.append({ type: "message", message: { ...toolResult("c1", "Script completed"), usage } });
+    const totals = computeSessionTotals(tree.entries());
+    expect(totals.tokens).toEqual({ input: 10, output: 5, cacheRead: 2, cacheWrite: 1, total: 18 });
+    expect(totals.cost).toBeCloseTo(0.01 + 0.03);
+  });
+
   it("should estimate context as last good usage plus chars/4 after it", () => {
     const good = assistant("x"); // usage 10+5+2+1 = 18
     const failed = assistant("y", { stopReason: "error" });

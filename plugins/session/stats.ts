@@ -2,7 +2,7 @@
  * Session statistics (pure): message counts and usage totals over every message entry of the
  * session (all branches), and the context-window estimate over the live context.
  */
-import type { AgentMessage, AssistantMessage } from "../../lib/llm/index.js";
+import type { AgentMessage, AssistantMessage, Usage } from "../../lib/llm/index.js";
 import type { SessionEntry } from "./api.js";
 
 export interface SessionTotals {
@@ -13,6 +13,15 @@ export interface SessionTotals {
   totalMessages: number;
   tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
   cost: number;
+}
+
+function addUsage(totals: SessionTotals, usage: Usage | undefined): void {
+  if (!usage) return;
+  totals.tokens.input += num(usage.input);
+  totals.tokens.output += num(usage.output);
+  totals.tokens.cacheRead += num(usage.cacheRead);
+  totals.tokens.cacheWrite += num(usage.cacheWrite);
+  totals.cost += num(usage.cost?.total);
 }
 
 export function computeSessionTotals(entries: readonly SessionEntry[]): SessionTotals {
@@ -30,17 +39,15 @@ export function computeSessionTotals(entries: readonly SessionEntry[]): SessionT
     const message = entry.message;
     totals.totalMessages++;
     if (message.role === "user") totals.userMessages++;
-    else if (message.role === "toolResult") totals.toolResults++;
-    else if (message.role === "assistant") {
+    else if (message.role === "toolResult") {
+      totals.toolResults++;
+      // A tool's own model calls (codemode's classifiers) are money spent, so they count in
+      // `cost`; the spec defines `tokens` as assistant usage only (pi adds both).
+      totals.cost += num(message.usage?.cost?.total);
+    } else if (message.role === "assistant") {
       totals.assistantMessages++;
       for (const block of message.content ?? []) if (block.type === "toolCall") totals.toolCalls++;
-      const usage = message.usage;
-      if (!usage) continue;
-      totals.tokens.input += num(usage.input);
-      totals.tokens.output += num(usage.output);
-      totals.tokens.cacheRead += num(usage.cacheRead);
-      totals.tokens.cacheWrite += num(usage.cacheWrite);
-      totals.cost += num(usage.cost?.total);
+      addUsage(totals, message.usage);
     }
   }
   const t = totals.tokens;

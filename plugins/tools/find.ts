@@ -4,7 +4,6 @@ import { z } from "zod";
 import { defineTool, type ToolResult } from "../../kernel/index.js";
 import { fsError, optionalPath, resolveToolPath, throwIfAborted } from "./paths.js";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "../../lib/truncate/index.js";
-import { anyDepthGlob, listFiles } from "./walk.js";
 import { excludedWithin, withoutExcluded, type GuardSource } from "./sandboxed.js";
 
 const DEFAULT_LIMIT = 1000;
@@ -35,6 +34,8 @@ export const createFindTool = (guard: GuardSource = () => undefined) =>
       });
       if (!info.isDirectory()) throw new Error(`Not a directory: ${shownPath}`);
       const limit = args.limit ?? DEFAULT_LIMIT;
+      // The walk (and its gitignore matcher) loads on the first search, not at every start.
+      const { anyDepthGlob, listFiles } = await import("./walk.js");
       const [listed, excluded] = await Promise.all([listFiles(root, [anyDepthGlob(args.pattern)], { signal: ctx.signal, includeDirectories: true }), excludedWithin(guard, root)]);
       const all = withoutExcluded(listed, excluded);
       if (all.length === 0) return { content: [{ type: "text", text: "No files found matching pattern" }], details: { count: 0 } };

@@ -4,9 +4,10 @@
  * match may come from the previous chunk of the same file, context after it from the next one.
  * Output is bounded by the match limit, 500 characters per line and a byte budget.
  */
+import { MAX_LINE_CHARS } from "./grep-limits.js";
 import { splitLines } from "./regex-protocol.js";
 
-export const MAX_LINE_CHARS = 500;
+export { MAX_LINE_CHARS };
 
 export class GrepOutput {
   readonly #limit: number;

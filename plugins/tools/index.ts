@@ -15,6 +15,7 @@ import { readTool } from "./read.js";
 import { RegexWorkers } from "./regex-search.js";
 import { writeTool } from "./write.js";
 import { withPathGuard, type GuardSource } from "./sandboxed.js";
+import type {} from "../mcp/api.js";
 import type {} from "../sandbox/api.js";
 
 export { createGrepTool, editTool, findTool, lsTool, readTool, writeTool };
@@ -66,7 +67,9 @@ export default definePlugin({
       const { settings, settingsLayers } = k.config;
       const layered = settings.defaultTools === undefined ? undefined : piDefaultTools({ user: settingsLayers?.user.defaultTools, project: settingsLayers?.project.defaultTools });
       const setting = settings.tools ?? layered ?? piDefaultTools({ user: settings.defaultTools });
-      const selection = toolSelection({ cli: k.config.cli, setting, registered: k.tools.names(), warn: (message) => k.log.warn(message) });
+      // MCP's tool_search is registered once the servers are known, after boot; pi's always exists.
+      const registered = [...new Set([...k.tools.names(), ...(k.maybeService("mcp")?.lateTools() ?? [])])];
+      const selection = toolSelection({ cli: k.config.cli, setting, registered, warn: (message) => k.log.warn(message) });
       if (selection) k.setActiveTools(selection);
     });
   },

@@ -20,10 +20,11 @@ import { openAiError, renderOpenAiChat, renderOpenAiResponses } from "./render-o
 import { EVENTSTREAM_TYPE, bedrockError, bedrockFrame, renderBedrock } from "./render-bedrock.js";
 import { renderConverse } from "./render-converse.js";
 import { piMessagesError, renderPiMessages } from "./render-pi-messages.js";
+import { modelsError, modelsWireFormatOf, renderModelsReply } from "./render-models.js";
 import type { FakeReply, RecordedRequest, ReplySource, WireFormat } from "./types.js";
 import { hangTimeout } from "../helpers/hang.js";
 
-export type { FakeReply, FakeToolCall, FakeUsage, RecordedRequest, ReplySource, WireFormat } from "./types.js";
+export type { FakeAnswer, FakeReply, FakeToolCall, FakeUsage, RecordedRequest, ReplySource, WireFormat } from "./types.js";
 
 export interface FakeLlm {
   /** `http://127.0.0.1:<port>` (no trailing slash). */
@@ -95,7 +96,8 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     } catch {
       /* keep the raw text */
     }
-    const format = wireFormatOf(url.pathname, body);
+    const modelsFormat = modelsWireFormatOf(url.pathname, body);
+    const format = modelsFormat ?? wireFormatOf(url.pathname, body);
     const recorded: RecordedRequest = {
       method: req.method ?? "GET",
       path: url.pathname,
@@ -117,13 +119,28 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       recorded.completed = true;
       return;
     }
+    if (modelsFormat) {
+      const source = queue.shift() ?? fallback;
+      const reply = typeof source === "function" ? source(recorded) : source;
+      if (reply.status !== undefined && reply.status >= 400) {
+        res
+          .writeHead(reply.status, { "content-type": "application/json", ...reply.headers })
+          .end(reply.errorBody ?? modelsError(modelsFormat, reply.status, reply.errorMessage ?? defaultErrorMessage(reply.status)));
+      } else {
+        const model = String((body as { model?: unknown } | undefined)?.model ?? "unknown");
+        res.writeHead(200, { "content-type": "application/json", ...reply.headers }).end(JSON.stringify(renderModelsReply(modelsFormat, reply, model, requests.length)));
+      }
+      recorded.completed = true;
+      changed();
+      return;
+    }
     if (format === "unknown") {
       res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `No fake endpoint at ${url.pathname}` } }));
       return;
     }
     const source = queue.shift() ?? fallback;
     const reply = typeof source === "function" ? source(recorded) : source;
-    await respond(res, format, reply, { model: modelOf(format, url.pathname, body), seq: requests.length });
+    await respond(res, format as WireFormat, reply, { model: modelOf(format as WireFormat, url.pathname, body), seq: requests.length });
     recorded.completed = res.writableFinished;
     changed();
   }

@@ -1,4 +1,5 @@
 /** The fake LLM server's provider-neutral script language and its request log. */
+import type { ModelsWireFormat } from "./render-models.js";
 
 export interface FakeToolCall {
   name: string;
@@ -62,7 +63,14 @@ export interface FakeReply {
   phase?: string;
   /** Responses: the `incomplete_details.reason` of an incomplete response (default max_output_tokens). */
   incompleteReason?: string;
+  /** Classifier requests (System One, Decisions, Workers AI): the answers by question id. */
+  answers?: Record<string, FakeAnswer>;
+  /** Image generation (OpenRouter): the images returned, as base64 data. */
+  images?: { mimeType: string; data: string }[];
 }
+
+/** A classifier's answer to one question, in the public shapes (the fake writes each wire format's own). */
+export type FakeAnswer = { choice: string; probabilities: Record<string, number>; confidence: number } | { score: number; confidence: number } | { probability: number };
 
 export type ReplySource = FakeReply | ((request: RecordedRequest) => FakeReply);
 
@@ -76,7 +84,7 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   /** Parsed JSON body (or the raw text when it was not JSON). */
   body: any;
-  format: WireFormat | "unknown";
+  format: WireFormat | ModelsWireFormat | "unknown";
   /** True once the client closed the connection before the reply was complete. */
   disconnected: boolean;
   /** True once the whole reply was written. */

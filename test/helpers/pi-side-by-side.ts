@@ -5,7 +5,7 @@
  * each agent put on the wire: the `tool_execution_end` results and the final assistant text.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { FakeLlm, RecordedRequest, ReplySource } from "../fake-llm/server.js";
 import { writeModelsJson } from "../fake-llm/server.js";
@@ -25,19 +25,23 @@ export interface Conversation {
   /** The fake LLM's replies, in order (tool calls and texts, or functions of the request). */
   replies: ReplySource[];
   /** Files written before the agent starts, by path relative to its working folder (a project's `.pi/prompts/x.md`). */
-  projectFiles?: Record<string, string>;
+  projectFiles?: Record<string, string | Uint8Array>;
   /** Files written into the agent dir before the agent starts (a package's own config file there). */
   agentFiles?: Record<string, string>;
   /** More environment for both agents. */
   env?: Record<string, string>;
   /** `mcpServers` of the agent dir's mcp.json (both agents read it there). */
   mcpServers?: Record<string, unknown>;
+  /** More providers of models.json (a built-in one pointed at the fake LLM by its base URL). */
+  providers?: Record<string, unknown>;
 }
 
 export interface ConversationRecord {
   toolResults: { toolName: string; isError: boolean; text: string }[];
   /** The `details` of each of those results, in the same order. */
   toolDetails: unknown[];
+  /** The `usage` of each of those results (pi's codemode reports its models calls' there), in the same order. */
+  toolUsage: unknown[];
   /** Per request the fake LLM got from this agent: the names of the tools it declared. */
   declared: string[][];
   /** Per request the fake LLM got from this agent: the text of each user message it carried. */
@@ -130,7 +134,11 @@ export async function converse(agent: "atomic" | "pi", node: string, fake: FakeL
   // folder, removed with it, not in the machine's temp folder.
   const tmp = join(home, "tmp");
   mkdirSync(tmp, { recursive: true });
-  await writeModelsJson(agentDir, fake.url);
+  const modelsJson = await writeModelsJson(agentDir, fake.url);
+  if (conversation.providers) {
+    const json = JSON.parse(readFileSync(modelsJson, "utf8")) as { providers: Record<string, unknown> };
+    writeFileSync(modelsJson, JSON.stringify({ providers: { ...json.providers, ...conversation.providers } }));
+  }
   writeFiles(cwd, conversation.projectFiles);
   writeFiles(agentDir, conversation.agentFiles);
   if (conversation.mcpServers) writeFileSync(join(agentDir, "mcp.json"), JSON.stringify({ mcpServers: conversation.mcpServers }));
@@ -164,6 +172,7 @@ export async function converse(agent: "atomic" | "pi", node: string, fake: FakeL
     return {
       toolResults: records.filter((record) => record.type === "tool_execution_end").map(toolResult),
       toolDetails: records.filter((record) => record.type === "tool_execution_end").map((record) => (record.result as { details?: unknown } | undefined)?.details),
+      toolUsage: records.filter((record) => record.type === "tool_execution_end").map((record) => (record.result as { usage?: unknown } | undefined)?.usage),
       userTurns: fake.requests.slice(firstRequest).map((request) => userTexts(request.body)),
       requests: fake.requests.slice(firstRequest),
       // Chat-completions tools nest the name under `function`; Anthropic's carry it at the top.
@@ -181,7 +190,7 @@ export async function converse(agent: "atomic" | "pi", node: string, fake: FakeL
   }
 }
 
-function writeFiles(root: string, files: Record<string, string> = {}): void {
+function writeFiles(root: string, files: Record<string, string | Uint8Array> = {}): void {
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);

@@ -438,6 +438,8 @@ export type ToolExecutionEndEvent = {
     content: Array<TextContent | ImageContent>;
     /** Structured data for clients (a diff, truncation facts); never shown to the model. */
     details?: unknown;
+    /** What the tool's own model calls used (codemode's classifier and image calls). */
+    usage?: Usage;
   };
   /** It failed (the content says why). */
   isError: boolean;
@@ -475,6 +477,8 @@ export type ToolExecutionUpdateEvent = {
     content: Array<TextContent | ImageContent>;
     /** Structured data for clients (a diff, truncation facts); never shown to the model. */
     details?: unknown;
+    /** What the tool's own model calls used (codemode's classifier and image calls). */
+    usage?: Usage;
   };
   /** The id of the tool call that made this one (a codemode script's calls); absent for the model's own calls. */
   parentToolCallId?: string;

@@ -115,6 +115,8 @@ export type ToolResultMessage = {
   content: Array<TextContent | ImageContent>;
   /** Structured data for clients (a diff, truncation facts); never shown to the model. */
   details?: unknown;
+  /** What the tool's own model calls used (codemode's classifier and image calls); counted in the session's totals, not the context. */
+  usage?: Usage;
   /** The tool failed (the content says why). */
   isError: boolean;
   /** When it finished (ms since the epoch). */

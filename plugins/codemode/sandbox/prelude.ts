@@ -122,8 +122,21 @@ export const PRELUDE_SOURCE = String.raw`(function (bridge, toolsJson, globalsJs
   Object.freeze(listing);
   const tools = strict(toolTable, "tools", listing.map((tool) => tool.name), "ALL_TOOLS lists every tool; searchTools(query) finds tools by topic.");
 
+  // "group.member" names become members of one frozen object global (\`models.classify\`).
+  const groups = Object.create(null);
   for (const name of fromJson(globalsJson)) {
-    Object.defineProperty(globalThis, name, { value: requester("global", name, true), enumerable: true });
+    const dot = name.indexOf(".");
+    if (dot < 0) {
+      Object.defineProperty(globalThis, name, { value: requester("global", name, true), enumerable: true });
+      continue;
+    }
+    const group = name.slice(0, dot);
+    if (!(group in groups)) groups[group] = Object.create(null);
+    groups[group][name.slice(dot + 1)] = requester("global", name, true);
+  }
+  for (const group of Object.keys(groups)) {
+    const members = Object.freeze(groups[group]);
+    Object.defineProperty(globalThis, group, { value: strict(members, group, Object.keys(members)), enumerable: true });
   }
 
   const stored = new Map(Object.entries(fromJson(storeJson)));
