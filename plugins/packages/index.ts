@@ -12,6 +12,7 @@ import { definePlugin, defineSetting } from "../../kernel/index.js";
 import { isRemoteSource, parseSource } from "../../lib/packages/source.js";
 import type { PackageResolution, PackagesApi } from "./api.js";
 import { configuredPackages, PackageSettingSchema } from "./configured.js";
+import { createInstaller } from "./installer.js";
 
 export type * from "./api.js";
 
@@ -62,7 +63,7 @@ export default definePlugin({
         for (const failure of result.failures) k.reportError({ source: failure.source, hook: "install", error: failure.error });
         return result;
       })());
-    const api: PackagesApi = { resolve };
+    const api: PackagesApi = { resolve, installer: createInstaller };
     k.provide("packages", api);
     // Before extensions load: installs run here, under this plugin's own boot time.
     k.hooks.boot_load.tapPromise({ name: k.name, before: "extensions" }, async () => {

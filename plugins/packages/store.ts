@@ -10,9 +10,10 @@ import { access, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs
 import { dirname, join, sep } from "node:path";
 import { secureRandomHex } from "../../lib/random-ids/index.js";
 import { npmSatisfied, type GitSource, type NpmSource, type PackageSource } from "../../lib/packages/index.js";
+import { gitRoot, type InstallScope, installPath, npmRoot } from "./install-paths.js";
 import { runCommand, type CommandOutput, type CommandRunner } from "./run.js";
 
-export type InstallScope = "user" | "project" | "temporary";
+export type { InstallScope };
 
 export interface StoreOptions {
   agentDir: string;
@@ -38,10 +39,7 @@ export class PackageStore {
 
   /** Where the package's files are (local: the path itself). */
   path(source: PackageSource, scope: InstallScope): string {
-    if (source.type === "local") return source.path;
-    if (source.type === "npm") return join(this.#npmRoot(scope), "node_modules", ...source.name.split("/"));
-    const leaf = scope === "temporary" && source.ref !== undefined ? `${source.path}@${source.ref}` : source.path;
-    return join(this.#gitRoot(scope), source.host, ...leaf.split("/"));
+    return installPath(this.options, source, scope);
   }
 
   /** Installed, and (npm) at a version the source accepts. */
@@ -131,15 +129,11 @@ export class PackageStore {
   }
 
   #npmRoot(scope: InstallScope): string {
-    if (scope === "project") return join(this.options.cwd, ".atomic", "npm");
-    if (scope === "temporary") return join(this.options.agentDir, "tmp", "extensions", "npm");
-    return join(this.options.agentDir, "npm");
+    return npmRoot(this.options, scope);
   }
 
   #gitRoot(scope: InstallScope): string {
-    if (scope === "project") return join(this.options.cwd, ".atomic", "git");
-    if (scope === "temporary") return join(this.options.agentDir, "tmp", "extensions", "git");
-    return join(this.options.agentDir, "git");
+    return gitRoot(this.options, scope);
   }
 
   async #npmInstall(spec: string, scope: InstallScope, deadline: number | undefined): Promise<void> {

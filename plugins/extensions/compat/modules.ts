@@ -25,6 +25,9 @@ import { type ResolveCliModelOptions, resolveCliModelWith, resolveModelScopeWith
 import { summaryFunctions } from "./summaries.js";
 import { modelRuntimeClasses } from "./model-runtime.js";
 import type { FactoryImporter } from "./extension-runtime.js";
+import { packageManagerClass } from "./package-manager.js";
+import { agentSessionFunctions } from "./agent-session.js";
+import { agentSessionRuntimeFunctions } from "./agent-session-runtime.js";
 
 /** Module names extensions import, mapped to the objects they get. */
 export type VirtualModules = Record<string, Record<string, unknown>>;
@@ -63,6 +66,12 @@ export function createVirtualModules(current: (what: string) => ExtensionHost, a
   AgentSessionManager.agentDir = agentDir;
   const AgentResourceLoader = class DefaultResourceLoader extends BaseResourceLoader {};
   AgentResourceLoader.importFactory = importFactory;
+  const runtimeClasses = modelRuntimeClasses({ models, agent, agentDir });
+  const sessions = agentSessionFunctions(
+    // The SDK boots the built-in plugins (this one among them): imported when a session is first made.
+    async () => (await import("../../../sdk/index.js")).createAgent,
+    () => ({ cwd: current("createAgentSession()").k.config.cwd, agentDir }),
+  );
   const boundCodingAgent = {
     getAgentDir: () => agentDir,
     SessionManager: AgentSessionManager,
@@ -74,7 +83,19 @@ export function createVirtualModules(current: (what: string) => ExtensionHost, a
     ...summaryFunctions(boundAi.completeSimple),
     resolveCliModel: (options: ResolveCliModelOptions) => resolveCliModelWith(models("resolveCliModel()"), options),
     resolveModelScopeWithDiagnostics: (patterns: string[]) => resolveModelScopeWith(models("resolveModelScopeWithDiagnostics()"), patterns),
-    ...modelRuntimeClasses({ models, agent, agentDir }),
+    ...runtimeClasses,
+    DefaultPackageManager: packageManagerClass((what) => {
+      const packages = current(what).k.maybeService("packages");
+      if (!packages) throw new Error(`${what}: this agent runs without the packages plugin, so it cannot install packages`);
+      return packages;
+    }),
+    ...sessions,
+    ...agentSessionRuntimeFunctions({
+      createAgentSession: sessions.createAgentSession,
+      createModelRuntime: () => runtimeClasses.ModelRuntime.create(),
+      createSettingsManager: (cwd, dir) => piCodingAgent.SettingsManager.create(cwd, dir),
+      agentDir,
+    }),
     readStoredCredential: (providerId: string, authPath?: string) => readStoredCredentialFrom(agentDir, providerId, authPath),
     withFileMutationQueue: <T>(path: string, fn: () => Promise<T>) => {
       const host = current("withFileMutationQueue()");

@@ -177,6 +177,40 @@ export declare const resolveModelScopeWithDiagnostics: (
   modelRuntime?: unknown,
   options?: unknown,
 ) => Promise<import("./model-lookup.js").ResolveModelScopeResult>;
+/** pi's package manager (install, remove, update, resolve) over Atomic's packages plugin: `atomic install`'s places and commands. */
+export declare const DefaultPackageManager: ReturnType<typeof import("./package-manager.js").packageManagerClass>;
+export type DefaultPackageManager = InstanceType<typeof DefaultPackageManager>;
+export type {
+  ConfiguredPackage,
+  MissingSourceAction,
+  PackageManagerOptions,
+  PathMetadata,
+  ProgressCallback,
+  ProgressEvent,
+  ResolvedPaths,
+  ResolvedResource,
+} from "./package-manager.js";
+export { AgentSession, type CreateAgentSessionResult, type PromptOptions } from "./agent-session.js";
+export type { CreateAgentSessionOptions } from "./agent-session-options.js";
+/** A second agent in this process (Atomic's SDK `createAgent`), as pi's AgentSession; defaults: the running agent's working folder and agent dir. */
+export declare const createAgentSession: (
+  options?: import("./agent-session-options.js").CreateAgentSessionOptions,
+) => Promise<import("./agent-session.js").CreateAgentSessionResult>;
+export {
+  type AgentSessionRuntimeDiagnostic,
+  type AgentSessionServices,
+  AgentSessionRuntime,
+  type CreateAgentSessionFromServicesOptions,
+  type CreateAgentSessionRuntimeFactory,
+  type CreateAgentSessionRuntimeResult,
+  type CreateAgentSessionServicesOptions,
+} from "./agent-session-runtime.js";
+type RuntimeFunctions = ReturnType<typeof import("./agent-session-runtime.js").agentSessionRuntimeFunctions>;
+/** The cwd, agent dir, model catalog (the running agent's) and settings a session is made from. */
+export declare const createAgentSessionServices: RuntimeFunctions["createAgentSessionServices"];
+export declare const createAgentSessionFromServices: RuntimeFunctions["createAgentSessionFromServices"];
+/** A runtime over the factory's session: new, switch, fork and import run that agent's session commands. */
+export declare const createAgentSessionRuntime: RuntimeFunctions["createAgentSessionRuntime"];
 /** A view of the running agent's model catalog (`await ModelRuntime.create()`), and pi's registry over it (what `ctx.modelRegistry` is). */
 export declare const ModelRuntime: ReturnType<typeof import("./model-runtime.js").modelRuntimeClasses>["ModelRuntime"];
 export declare const ModelRegistry: ReturnType<typeof import("./model-runtime.js").modelRuntimeClasses>["ModelRegistry"];
