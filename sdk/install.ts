@@ -19,21 +19,32 @@ export interface InstallPaths {
 
 let cached: Promise<InstallPaths> | undefined;
 
-/** Resolved once per process: from `dist/sdk/` in an install, from `sdk/` in the repository. */
+/**
+ * Resolved once per process: from `dist/sdk/` in an install, from `sdk/` in the repository, or
+ * from a chunk of the CLI's bundle (`dist/cli/bundle/chunks/`) when the CLI itself makes an agent.
+ */
 export function installPaths(): Promise<InstallPaths> {
   return (cached ??= resolvePaths());
 }
 
 async function resolvePaths(): Promise<InstallPaths> {
   const here = dirname(fileURLToPath(import.meta.url));
-  let root = dirname(here);
-  if (!(await exists(join(root, "package.json")))) root = dirname(root);
-  const modules = join(here, "..");
+  const root = await packageRoot(here);
+  // The compiled modules sit in dist/ (tsc's tree, shipped beside the bundle); the sources at the root.
+  const modules = here.startsWith(join(root, "dist")) ? join(root, "dist") : root;
   const ext = (await exists(join(modules, "index.js"))) ? ".js" : ".ts";
   return {
     installDir: `${root}/`,
     aliases: () => packageAliases(modules, dirname(createRequire(import.meta.url).resolve("zod/package.json")), ext),
   };
+}
+
+/** The nearest folder above `from` that holds package.json (at most a few levels up). */
+async function packageRoot(from: string): Promise<string> {
+  for (let dir = from, level = 0; level < 6; dir = dirname(dir), level++) {
+    if (await exists(join(dir, "package.json"))) return dir;
+  }
+  return dirname(from);
 }
 
 async function exists(path: string): Promise<boolean> {
