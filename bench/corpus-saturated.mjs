@@ -13,7 +13,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { tempDir } from "./lib.mjs";
+import { saturate, tempDir } from "./lib.mjs";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const argv = process.argv.slice(2);
@@ -47,20 +47,10 @@ async function harness(label) {
   };
 }
 
-function saturate() {
-  const count = availableParallelism() * hogsPerCore;
-  const hogs = Array.from({ length: count }, () => spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" }));
-  const stop = () => {
-    for (const hog of hogs) if (hog.exitCode === null) hog.kill("SIGKILL");
-  };
-  process.once("exit", stop);
-  return { count, stop };
-}
-
 const count = (entry) => (entry ? Object.values(entry.loaded).reduce((sum, names) => sum + names.length, 0) : 0);
 
 const idle = await harness("idle");
-const hogs = saturate();
+const hogs = saturate(hogsPerCore);
 let saturated;
 try {
   saturated = await harness("saturated");

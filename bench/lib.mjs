@@ -1,7 +1,7 @@
 // Shared helpers for the benchmarks: spawn the built CLI, read stdout strictly on LF, sample RSS.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -101,4 +101,15 @@ export async function startFakeLlmProcess() {
     child.once("exit", (code) => reject(new Error(`fake LLM exited with ${code}`)));
   });
   return { url, close: () => child.kill() };
+}
+
+/** `hogsPerCore` CPU-bound processes per core, killed by `stop()` or when this process exits. */
+export function saturate(hogsPerCore) {
+  const count = availableParallelism() * hogsPerCore;
+  const hogs = Array.from({ length: count }, () => spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" }));
+  const stop = () => {
+    for (const hog of hogs) if (hog.exitCode === null) hog.kill("SIGKILL");
+  };
+  process.once("exit", stop);
+  return { count, stop };
 }

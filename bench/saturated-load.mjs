@@ -6,13 +6,12 @@
 // times of both are printed. Exit 1 when anything differs.
 //
 //   node bench/saturated-load.mjs [--hogs-per-core 2] [--only <substring>]
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { startAgent, tempDir } from "./lib.mjs";
+import { saturate, startAgent, tempDir } from "./lib.mjs";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const MODULES = join(REPO, "node_modules");
@@ -102,16 +101,6 @@ async function pass() {
   return results;
 }
 
-function saturate() {
-  const count = availableParallelism() * hogsPerCore;
-  const hogs = Array.from({ length: count }, () => spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" }));
-  const stop = () => {
-    for (const hog of hogs) if (hog.exitCode === null) hog.kill("SIGKILL");
-  };
-  process.once("exit", stop);
-  return { count, stop };
-}
-
 const summary = (result) => ({
   loaded: result.extensions.filter((extension) => extension.loaded).length,
   of: result.extensions.length,
@@ -120,7 +109,7 @@ const summary = (result) => ({
 });
 
 const idle = await pass();
-const hogs = saturate();
+const hogs = saturate(hogsPerCore);
 let saturated;
 try {
   saturated = await pass();

@@ -7,80 +7,25 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import { nodeRuntime } from "../scripts/node-runtime.mjs";
+import { describe, expect, it } from "vitest";
+import { usePiNode } from "./helpers/pi-corpus.js";
 import type { RecordedRequest } from "./fake-llm/server.js";
 import { NODE } from "./helpers/node.js";
 import { converse, type ConversationRecord } from "./helpers/pi-side-by-side.js";
 import { tempDir } from "./helpers/rpc-client.js";
+import { PAINTER_EXAMPLE, PNG, SCREENSHOT_EXAMPLE, SENTIMENT_EXAMPLE } from "./fixtures/codemode/models-doc-examples.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 
 const fake = useFakeLlm();
-let node22: string | undefined;
-let skipReason = "";
-beforeAll(async () => {
-  try {
-    node22 = (await nodeRuntime(22)) as string;
-  } catch (error) {
-    skipReason = `pi 1.6 needs Node >= 22.19 and none could be had: ${(error as Error).message}`;
-  }
-}, 300_000);
+const piNode = usePiNode();
 
-/** A 1x1 PNG. */
-const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 const MESSAGES = ["I love it", "It broke again, fix it now", "It arrived", "Refund me today"];
 
 const SCRIPTS = [
   `const messages = ${JSON.stringify(MESSAGES)};
-const jev = await models.getModelOfType("classifier", "typesafe", "jev-latest");
-const results = await Promise.all(
-  messages.map((message) =>
-    models.classify(jev, {
-      state: { message },
-      questions: {
-        sentiment: {
-          type: "choice",
-          instructions: "How does the user feel about the product?",
-          criteria: { positive: "Satisfied or happy", negative: "Unhappy or frustrated", neutral: "Neither" },
-        },
-        urgency: {
-          type: "score",
-          instructions: "How urgently does this need a reply?",
-          criteria: ["no reply needed", "reply this week", "reply today"],
-        },
-      },
-    }),
-  ),
-);
-return results.map((result, i) =>
-  result.stopReason === "stop"
-    ? { message: messages[i], sentiment: result.answers.sentiment.choice, urgency: result.answers.urgency.score }
-    : { message: messages[i], error: result.errorMessage },
-);`,
-  `const luna = await models.getModelOfType("classifier", "openai", "gpt-6-luna");
-const photo = await tools.read({ path: "screenshot.png" });
-const result = await models.classify(luna, {
-  state: { task: "Settings page redesign" },
-  images: [photo],
-  questions: {
-    broken: {
-      type: "bool",
-      instructions: "Does the screenshot show a broken layout?",
-      criteria: { true: "Overlapping, cut-off, or misaligned elements", false: "Clean layout" },
-    },
-  },
-});
-return result;`,
-  `// @options: {"timeout_ms": 300000}
-const painter = await models.getModelOfType("image", "openrouter", "google/gemini-2.5-flash-image");
-const result = await models.generateImages(painter, {
-  input: [{ type: "text", text: "A red fox in the snow, watercolor" }],
-});
-if (result.stopReason !== "stop") return result.errorMessage;
-for (const block of result.output) {
-  if (block.type === "image") image(block);
-  else text(block.text);
-}`,
+${SENTIMENT_EXAMPLE}`,
+  SCREENSHOT_EXAMPLE,
+  PAINTER_EXAMPLE,
   // A provider's failure is a result; a chat model and an unknown one are errors.
   `const failed = await models.classify({ provider: "typesafe", id: "jev-latest" }, { state: { a: 1 }, questions: { q: { type: "bool", instructions: "?", criteria: { true: "y", false: "n" } } } });
 let unknown;
@@ -134,7 +79,7 @@ function modelsRequests(record: ConversationRecord) {
 
 describe("codemode's models global: pi 1.6 and Atomic send and return the same", () => {
   it("the doc's three examples and the error cases", async () => {
-    if (!node22) return console.log(`skipped: ${skipReason}`);
+    if (!piNode.node22) return console.log(`skipped: ${piNode.skipReason}`);
     const folder = tempDir("codemode-models-");
     writeFileSync(join(folder, "noop.js"), "export default function () {}\n");
     const conversation = {
@@ -159,7 +104,7 @@ describe("codemode's models global: pi 1.6 and Atomic send and return the same",
         { text: "All done." },
       ],
     };
-    const pi = await converse("pi", node22, fake, conversation);
+    const pi = await converse("pi", piNode.node22, fake, conversation);
     const atomic = await converse("atomic", NODE, fake, conversation);
     const expected = results(pi);
     expect(expected).toHaveLength(SCRIPTS.length);

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeModelsJson, type RecordedRequest } from "./fake-llm/server.js";
 import { RpcClient, tempDir } from "./helpers/rpc-client.js";
+import { PAINTER_EXAMPLE, PNG, SCREENSHOT_EXAMPLE, SENTIMENT_EXAMPLE } from "./fixtures/codemode/models-doc-examples.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 
 const fake = useFakeLlm();
@@ -21,7 +22,6 @@ afterEach(async () => {
 });
 
 /** A 1x1 PNG. */
-const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, OPENROUTER_API_KEY: undefined, TYPESAFE_API_KEY: undefined, GEMINI_API_KEY: undefined };
 
 async function start(env: Record<string, string | undefined> = {}): Promise<RpcClient> {
@@ -58,32 +58,6 @@ const textOf = (result: { content: any[] }) =>
     .join("");
 const scriptOutput = (result: { content: any[] }) => textOf(result).split("Output:\n")[1]!.trim();
 const modelsRequests = (format: string): RecordedRequest[] => fake.requests.filter((request) => request.format === format);
-
-const SENTIMENT_EXAMPLE = `const jev = await models.getModelOfType("classifier", "typesafe", "jev-latest");
-const results = await Promise.all(
-  messages.map((message) =>
-    models.classify(jev, {
-      state: { message },
-      questions: {
-        sentiment: {
-          type: "choice",
-          instructions: "How does the user feel about the product?",
-          criteria: { positive: "Satisfied or happy", negative: "Unhappy or frustrated", neutral: "Neither" },
-        },
-        urgency: {
-          type: "score",
-          instructions: "How urgently does this need a reply?",
-          criteria: ["no reply needed", "reply this week", "reply today"],
-        },
-      },
-    }),
-  ),
-);
-return results.map((result, i) =>
-  result.stopReason === "stop"
-    ? { message: messages[i], sentiment: result.answers.sentiment.choice, urgency: result.answers.urgency.score }
-    : { message: messages[i], error: result.errorMessage },
-);`;
 
 describe("codemode's models global (pi 1.6 docs/codemode.md, Models)", () => {
   it("classifies several messages at once with TypeSafe's System One (the doc's first example)", async () => {
@@ -139,20 +113,7 @@ describe("codemode's models global (pi 1.6 docs/codemode.md, Models)", () => {
   it("classifies an image a tool read with OpenAI's Decisions API (the doc's second example)", async () => {
     const client = await start();
     writeFileSync(join(client.cwd, "screenshot.png"), Buffer.from(PNG, "base64"));
-    const code = `const luna = await models.getModelOfType("classifier", "openai", "gpt-6-luna");
-const photo = await tools.read({ path: "screenshot.png" });
-const result = await models.classify(luna, {
-  state: { task: "Settings page redesign" },
-  images: [photo],
-  questions: {
-    broken: {
-      type: "bool",
-      instructions: "Does the screenshot show a broken layout?",
-      criteria: { true: "Overlapping, cut-off, or misaligned elements", false: "Clean layout" },
-    },
-  },
-});
-return result;`;
+    const code = SCREENSHOT_EXAMPLE;
     const { result } = await runScript(client, code, { answers: { broken: { probability: 0.9 } }, usage: { input: 1000, output: 0 } });
     expect(JSON.parse(scriptOutput(result))).toEqual({
       api: "openai-decisions",
@@ -198,16 +159,7 @@ return result;`;
 
   it("generates images with OpenRouter and shows them with image() (the doc's third example)", async () => {
     const client = await start();
-    const code = `// @options: {"timeout_ms": 300000}
-const painter = await models.getModelOfType("image", "openrouter", "google/gemini-2.5-flash-image");
-const result = await models.generateImages(painter, {
-  input: [{ type: "text", text: "A red fox in the snow, watercolor" }],
-});
-if (result.stopReason !== "stop") return result.errorMessage;
-for (const block of result.output) {
-  if (block.type === "image") image(block);
-  else text(block.text);
-}`;
+    const code = PAINTER_EXAMPLE;
     const { result } = await runScript(client, code, { text: "Here is your fox.", images: [{ mimeType: "image/png", data: PNG }], usage: { input: 10, output: 1290 } });
     expect(result.isError).toBeUndefined();
     expect(textOf(result)).toContain("Here is your fox.");

@@ -75,6 +75,24 @@ export function emptyUsage(): Usage {
   };
 }
 
+/** Two calls' usage as one: every count and every cost summed. */
+export function sumUsage(a: Usage, b: Usage): Usage {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    totalTokens: a.totalTokens + b.totalTokens,
+    cost: {
+      input: a.cost.input + b.cost.input,
+      output: a.cost.output + b.cost.output,
+      cacheRead: a.cost.cacheRead + b.cost.cacheRead,
+      cacheWrite: a.cost.cacheWrite + b.cost.cacheWrite,
+      total: a.cost.total + b.cost.total,
+    },
+  };
+}
+
 /**
  * A Model as it crosses the protocol: without `headers`, which come from models.json and may
  * hold credentials (a literal token, or the `!command` that prints one).

@@ -15,7 +15,7 @@ import { parseSource } from "./source.js";
 import { readStore } from "./store.js";
 import type { ModelsApi } from "../models/api.js";
 import { ModelCatalogView } from "./models/catalog-view.js";
-import { createModelGlobals, MODEL_GLOBALS } from "./models/globals.js";
+import { createModelGlobals, MODEL_GLOBALS, type ModelCallRow } from "./models/globals.js";
 import type { ModelUsage } from "./models/types.js";
 import { addUsage } from "./models/usage-sum.js";
 
@@ -40,16 +40,7 @@ export interface CodemodeDeps {
   models?: { api: ModelsApi; env: Readonly<Record<string, string | undefined>> };
 }
 
-export interface CallRecord {
-  id: string;
-  name: string;
-  args: string;
-  status: "running" | "ok" | "error" | "cancelled";
-  durationMs?: number;
-  error?: string;
-  /** A \`models.*\` call's cost in USD, when the service reported usage. */
-  cost?: number;
-}
+type CallRecord = ModelCallRow;
 
 let pool: WorkerPool | undefined;
 /** One catalog view per registry: the typed catalog is read once per process. */

@@ -56,7 +56,7 @@ export function usePiNode(): { node22: string | undefined; skipReason: string } 
       state.node22 = (await nodeRuntime(22)) as string;
     } catch (error) {
       state.skipReason = `pi 1.6 needs Node >= 22.19 and none could be had: ${(error as Error).message}`;
-      console.log(`Skipping the pi 1.6 side of the corpus: ${state.skipReason}`);
+      console.log(`Skipping the pi 1.6 side: ${state.skipReason}`);
     }
   }, 300_000);
   return state;

@@ -15,6 +15,7 @@ import { MODEL_TYPES, type ModelType, type ModelUsage } from "./types.js";
 export const MAX_MODEL_CALLS = 4;
 export const MODEL_GLOBALS = ["models.getModelsOfType", "models.getAvailableOfType", "models.getModelOfType", "models.classify", "models.generateImages"] as const;
 
+/** One row of the script's call list, tool calls and `models.*` calls alike. */
 export interface ModelCallRow {
   id: string;
   name: string;
@@ -22,6 +23,7 @@ export interface ModelCallRow {
   status: "running" | "ok" | "error" | "cancelled";
   durationMs?: number;
   error?: string;
+  /** A `models.*` call's cost in USD, when the service reported usage. */
   cost?: number;
 }
 

@@ -5,7 +5,7 @@
  * loader), or through the `streamFn` an extension passes. Atomic's own compaction keeps text
  * verbatim; these exist for extensions that write summaries themselves. The prompts are Atomic's.
  */
-import type { AssistantMessage, LlmMessage, Model, ThinkingLevel, Usage } from "../../../lib/llm/index.js";
+import { type AssistantMessage, type LlmMessage, type Model, sumUsage, type ThinkingLevel, type Usage } from "../../../lib/llm/index.js";
 import { toLlmMessages } from "../../agent/api.js";
 import type { Context, SimpleStreamOptions } from "../types/llm.js";
 import type { StreamFn } from "./agent-types.js";
@@ -114,24 +114,6 @@ const textOf = (message: AssistantMessage) =>
     .map((block) => (block as { text: string }).text)
     .join("");
 
-function addUsage(a: Usage, b: Usage): Usage {
-  const cost = {
-    input: a.cost.input + b.cost.input,
-    output: a.cost.output + b.cost.output,
-    cacheRead: a.cost.cacheRead + b.cost.cacheRead,
-    cacheWrite: a.cost.cacheWrite + b.cost.cacheWrite,
-    total: a.cost.total + b.cost.total,
-  };
-  return {
-    input: a.input + b.input,
-    output: a.output + b.output,
-    cacheRead: a.cacheRead + b.cacheRead,
-    cacheWrite: a.cacheWrite + b.cacheWrite,
-    totalTokens: a.totalTokens + b.totalTokens,
-    cost,
-  };
-}
-
 /** pi's `CompactionPreparation` as `session_before_compact` hands it over (Atomic's preparation has these fields). */
 export interface CompactionPreparation {
   firstKeptEntryId: string | null;
@@ -231,7 +213,7 @@ export function summaryFunctions(complete: Complete) {
       if (customInstructions) prompt += `\n\nAlso focus on: ${customInstructions}`;
       const prefix = await callModel(complete, model, prompt, "Turn prefix summarization", { signal, thinkingLevel, streamFn, sessionId });
       summary = `${earlier?.text ?? previousSummary ?? "No earlier history."}\n\n---\n\n**Turn Context (split turn):**\n\n${textOf(prefix)}`;
-      usage = earlier ? addUsage(earlier.usage, prefix.usage) : prefix.usage;
+      usage = earlier ? sumUsage(earlier.usage, prefix.usage) : prefix.usage;
     } else {
       ({ text: summary, usage } = await history(messagesToSummarize));
     }
