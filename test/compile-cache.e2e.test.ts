@@ -19,8 +19,11 @@ function cacheDirs(root: string): string[] {
   return existsSync(root) ? readdirSync(root).map((name) => join(root, name)) : [];
 }
 
+/** These tests are about the cache's folder: the test run's shared one (test/helpers/temp-root.ts) is unset. */
+const DEFAULT_FOLDER = { ATOMIC_COMPILE_CACHE: undefined };
+
 async function serveOnce(agentDir: string, env: Record<string, string> = {}): Promise<void> {
-  const run = await runCli(["--mode", "rpc", "--no-session"], { cwd: agentDir, agentDir, env, stdin: GET_STATE });
+  const run = await runCli(["--mode", "rpc", "--no-session"], { cwd: agentDir, agentDir, env: { ...DEFAULT_FOLDER, ...env }, stdin: GET_STATE });
   expect(run.stderr).toBe("");
   expect(JSON.parse(run.stdout.split("\n")[0]!)).toMatchObject({ id: "s", success: true });
   expect(run.code).toBe(0);
@@ -66,7 +69,7 @@ describe("compile cache", () => {
 
   it("a long-lived process writes it once its first prompt settled, not only at exit", async () => {
     const agentDir = tempDir("atomic-cc-");
-    const c = new RpcClient({ agentDir });
+    const c = new RpcClient({ agentDir, env: DEFAULT_FOLDER });
     try {
       await c.ok({ type: "get_state" });
       expect(existsSync(join(agentDir, "cache"))).toBe(false);
@@ -95,7 +98,7 @@ describe("compile cache", () => {
       );
     const beforePrompt = mtimes();
     const promptOnce = async () => {
-      const c = new RpcClient({ agentDir });
+      const c = new RpcClient({ agentDir, env: DEFAULT_FOLDER });
       try {
         await c.ok({ type: "prompt", message: "hello" });
         await c.waitForEvent("agent_end");
@@ -131,7 +134,7 @@ describe("compile cache", () => {
 
   it("a run that does not serve (--version) writes nothing", async () => {
     const agentDir = tempDir("atomic-cc-");
-    const run = await runCli(["--version"], { cwd: agentDir, agentDir });
+    const run = await runCli(["--version"], { cwd: agentDir, agentDir, env: DEFAULT_FOLDER });
     expect(run.code).toBe(0);
     expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
     expect(existsSync(join(agentDir, "cache"))).toBe(false);
@@ -171,7 +174,7 @@ describe("compile cache", () => {
     const agentDir = tempDir("atomic-cc-");
     const initialize = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1 } })}\n`;
     for (let i = 0; i < 2; i++) {
-      const run = await runCli(["--mode", "acp"], { cwd: agentDir, agentDir, stdin: initialize });
+      const run = await runCli(["--mode", "acp"], { cwd: agentDir, agentDir, env: DEFAULT_FOLDER, stdin: initialize });
       expect(run.stderr).toBe("");
       expect(JSON.parse(run.stdout.split("\n")[0]!)).toMatchObject({ id: 1, result: { protocolVersion: 1 } });
     }
@@ -180,7 +183,7 @@ describe("compile cache", () => {
   it("dist/cli/atomic.js, the executable's old path, still runs the CLI", async () => {
     const agentDir = tempDir("atomic-cc-");
     const { spawnSync } = await import("node:child_process");
-    const run = spawnSync(NODE, [join(DIST_CLI, "atomic.js"), "--version"], { encoding: "utf8", env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir } });
+    const run = spawnSync(NODE, [join(DIST_CLI, "atomic.js"), "--version"], { encoding: "utf8", env: { ...process.env, ...DEFAULT_FOLDER, ATOMIC_CODING_AGENT_DIR: agentDir } });
     expect(run.status).toBe(0);
     expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });

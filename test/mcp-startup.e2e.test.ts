@@ -16,6 +16,9 @@ function chunksHolding(text: string): string[] {
   return readdirSync(CHUNKS).filter((name) => readFileSync(join(CHUNKS, name), "latin1").includes(text));
 }
 
+/** The compile cache in its default folder, the agent dir's (not the test run's shared one). */
+const DEFAULT_FOLDER = { ATOMIC_COMPILE_CACHE: undefined };
+
 function compiled(agentDir: string): string[] {
   const root = join(agentDir, "cache", "compile");
   return readdirSync(root).flatMap((dir) => readdirSync(join(root, dir)).map((file) => file.replace(/\.bin$/, "")));
@@ -32,7 +35,7 @@ describe("MCP loads lazily", () => {
   });
 
   it("without MCP servers neither is ever loaded; with one, both are", async () => {
-    const none = new RpcClient({ agentDir: tempDir("atomic-mcp-") });
+    const none = new RpcClient({ agentDir: tempDir("atomic-mcp-"), env: DEFAULT_FOLDER });
     await none.ok({ type: "get_state" });
     // Past the moment a configured server would start.
     await new Promise((r) => setTimeout(r, 500));
@@ -44,7 +47,7 @@ describe("MCP loads lazily", () => {
 
     const agentDir = tempDir("atomic-mcp-");
     writeMcpJson(agentDir, { probe: probeStdio() });
-    const one = new RpcClient({ agentDir });
+    const one = new RpcClient({ agentDir, env: DEFAULT_FOLDER });
     await waitForServers(one, allConnected("probe"));
     await one.close();
     expect(compiled(agentDir)).toEqual(expect.arrayContaining([...sdk, ...runtime]));

@@ -1,9 +1,13 @@
 /**
  * For every test file: a test fails when the CLI traffic it produced or sent does not match the
- * protocol schema (see test/helpers/protocol.ts), whatever the test itself asserted.
+ * protocol schema (see test/helpers/protocol.ts), whatever the test itself asserted; after the
+ * file, the processes and folders it registered (test/helpers/temp.ts) go.
  */
-import { afterEach } from "vitest";
+import { afterAll, afterEach } from "vitest";
 import { drainProtocolErrors } from "./helpers/rpc-client.js";
+import { cleanUpAfterFile } from "./helpers/temp.js";
+
+afterAll(cleanUpAfterFile);
 
 afterEach(() => {
   const errors = drainProtocolErrors();

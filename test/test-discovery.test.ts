@@ -1,6 +1,6 @@
 /**
- * Every `*.test.ts` in the repository is one vitest runs: a folder missing from the config's
- * `include` list has tests that silently never run (host/ had four failing ones that way).
+ * Every `*.test.ts` in the repository is one vitest runs, once: a folder missing from the config's
+ * `include` lists has tests that silently never run (host/ had four failing ones that way).
  */
 import { readdirSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -22,11 +22,26 @@ function testFiles(dir: string): string[] {
   return out;
 }
 
+type Project = { test?: { name?: string; include?: string[]; exclude?: string[] } };
+
+/** The projects of the config whose include (minus its exclude) matches `file`. */
+function projectsOf(file: string): string[] {
+  const projects = (config.test?.projects ?? []) as Project[];
+  return projects
+    .filter(({ test }) => picomatch(test?.include ?? [])(file) && !picomatch(test?.exclude ?? [])(file))
+    .map(({ test }) => test?.name ?? "?");
+}
+
 describe("test discovery", () => {
-  it("the vitest config includes every test file in the repository", () => {
-    const included = picomatch(config.test?.include ?? []);
+  it("the vitest config runs every test file in the repository, in exactly one project", () => {
     const files = testFiles(ROOT);
     expect(files.length).toBeGreaterThan(200);
-    expect(files.filter((file) => !included(file))).toEqual([]);
+    expect(files.filter((file) => projectsOf(file).length !== 1).map((file) => `${file}: ${projectsOf(file).join(", ") || "none"}`)).toEqual([]);
+  });
+
+  it("end-to-end files run in the isolated project, the others in the shared one", () => {
+    expect(projectsOf("test/readme.e2e.test.ts")).toEqual(["e2e"]);
+    expect(projectsOf("plugins/tools/edit.e2e.test.ts")).toEqual(["e2e"]);
+    expect(projectsOf("kernel/admission.test.ts")).toEqual(["unit"]);
   });
 });

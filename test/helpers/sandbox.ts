@@ -7,7 +7,8 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, describe } from "vitest";
+import { describe } from "vitest";
+import { removeAfterFile } from "./temp.js";
 
 const BWRAP_TRY = [
   "--new-session",
@@ -51,22 +52,19 @@ export function describeWithBwrap(name: string, body: () => void): void {
 }
 
 const ROOT = resolve(import.meta.dirname, "../../.atomic-test-sandbox");
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-  // The shared parent goes once empty (another file's tests may still use it).
-  try {
-    rmdirSync(ROOT);
-  } catch {
-    // Not empty, or already gone.
-  }
-});
 
 /** A fresh folder outside /tmp (so it stays visible, read-only, inside the sandbox), removed after the file. */
 export function visibleTempDir(prefix = "sbx-"): string {
   mkdirSync(ROOT, { recursive: true });
   const dir = mkdtempSync(join(ROOT, prefix));
-  made.push(dir);
+  removeAfterFile(() => {
+    rmSync(dir, { recursive: true, force: true });
+    try {
+      rmdirSync(ROOT);
+    } catch {
+      // Not empty (another file's tests may still use it), or already gone.
+    }
+  });
   return dir;
 }
 

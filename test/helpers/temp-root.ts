@@ -7,14 +7,23 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+/** The run's shared code cache of the bundled CLI (cli/compile-cache.cts), in the temp root. */
+const COMPILE_CACHE = "atomic-compile-cache";
+
 export default function setup(): () => void {
   const root = mkdtempSync(join(tmpdir(), "atomic-vitest-"));
   const previous = process.env.TMPDIR;
+  const previousCompileCache = process.env.ATOMIC_COMPILE_CACHE;
   process.env.TMPDIR = root;
+  // Every CLI a test spawns shares one code cache, as a user's processes share theirs: with a
+  // fresh agent dir per test, each process would otherwise compile the bundle from source and
+  // write a cache nobody reads (~80 ms of CPU per spawn, thousands of spawns per run). The tests
+  // of the cache's own folder rules unset it.
+  process.env.ATOMIC_COMPILE_CACHE = join(root, COMPILE_CACHE);
   return function teardown(): void {
     // jiti's transpile cache (plugin loader, workers run from sources) and the protocol schema
     // the e2e helpers generate once per plugin list are caches, not leaks.
-    const caches = new Set(["jiti", "atomic-protocol-schema"]);
+    const caches = new Set(["jiti", "atomic-protocol-schema", COMPILE_CACHE]);
     const leftovers = readdirSync(root).filter((name) => !caches.has(name));
     if (leftovers.length > 0) {
       process.stderr.write(
@@ -24,6 +33,8 @@ export default function setup(): () => void {
     rmSync(root, { recursive: true, force: true });
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
+    if (previousCompileCache === undefined) delete process.env.ATOMIC_COMPILE_CACHE;
+    else process.env.ATOMIC_COMPILE_CACHE = previousCompileCache;
   };
 }
 

@@ -1,28 +1,37 @@
 /**
  * Temp folders for tests that remove themselves: every folder made here, and every process
  * registered here, is cleaned up after the test file (processes are killed first, so a late
- * write cannot recreate a removed folder). Import it from a test file or a helper it imports.
+ * write cannot recreate a removed folder; test/setup.ts runs the cleanup).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll } from "vitest";
 
-const folders: string[] = [];
+const removals: Array<() => void> = [];
 const stoppers = new Set<() => Promise<unknown>>();
 let agentTmp: string | undefined;
 
-afterAll(async () => {
+/**
+ * Stops what this test file registered, then removes its folders. test/setup.ts runs it after
+ * every file: a hook registered here would run once per worker, since a worker that runs several
+ * files (the unit project, not isolated) imports this module once.
+ */
+export async function cleanUpAfterFile(): Promise<void> {
   await Promise.all([...stoppers].map((stop) => stop().catch(() => undefined)));
   stoppers.clear();
   agentTmp = undefined;
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+  for (const remove of removals.splice(0)) remove();
+}
+
+/** Runs `remove` after this test file, once the processes registered here are stopped. */
+export function removeAfterFile(remove: () => void): void {
+  removals.push(remove);
+}
 
 /** A fresh folder under the temp dir, removed after this test file. */
 export function tempDir(prefix = "atomic-test-"): string {
   const folder = mkdtempSync(join(tmpdir(), prefix));
-  folders.push(folder);
+  removeAfterFile(() => rmSync(folder, { recursive: true, force: true }));
   return folder;
 }
 
