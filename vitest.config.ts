@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
+import EndToEndFirst from "./test/helpers/end-to-end-first.js";
 
 const SOURCES = ["kernel", "lib", "plugins", "cli", "host", "sdk", "client", "test", "extensions-examples"];
 const ALL_TESTS = SOURCES.map((folder) => `${folder}/**/*.test.ts`);
@@ -21,6 +22,8 @@ export default defineConfig({
     // keep two cores busy (vitest's default on 2 cores is one). ATOMIC_TEST_WORKERS overrides it.
     maxWorkers: Number(process.env.ATOMIC_TEST_WORKERS) || 3,
     ...SHARED,
+    // Files shuffled, end-to-end ones first (test/helpers/end-to-end-first.ts).
+    sequence: { ...SHARED.sequence, sequencer: EndToEndFirst },
     // One temp root per run (at the root only: a project inheriting it would nest a root of its
     // own inside): what a test leaves behind is reported, then removed.
     globalSetup: ["test/helpers/temp-root.ts"],

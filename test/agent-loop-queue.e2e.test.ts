@@ -116,11 +116,13 @@ describe("follow-up", () => {
     expect(indexOf(records, (r) => r.type === "message_start" && textOf(r.message) === "later")).toBeGreaterThan(turnEnds[1]!);
   });
 
+  // Streamed one character per event: two follow-ups are queued while it streams, on a busy machine too.
+  const FIRST = "A1, streamed one character at a time";
   it.each([
-    ["one-at-a-time", ["A1", "fu one", "A2", "fu two", "A3"]],
-    ["all", ["A1", "fu one", "fu two", "A2"]],
+    ["one-at-a-time", [FIRST, "fu one", "A2", "fu two", "A3"]],
+    ["all", [FIRST, "fu one", "fu two", "A2"]],
   ])("mode %s delivers the queued follow-ups accordingly", async (mode, transcript) => {
-    client = startAgent({ turns: [textTurn("A1", 4), textTurn("A2"), textTurn("A3")], eventDelayMs: 40 });
+    client = startAgent({ turns: [textTurn(FIRST, FIRST.length), textTurn("A2"), textTurn("A3")], eventDelayMs: 40 });
     await client.request({ type: "set_follow_up_mode", mode });
     const from = await startStreaming(client);
     await queue(client, { type: "follow_up", message: "fu one" }, { steering: [], followUp: ["fu one"] });

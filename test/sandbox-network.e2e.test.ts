@@ -11,7 +11,7 @@ import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { writeModelsJson } from "./fake-llm/server.js";
-import { RpcClient } from "./helpers/rpc-client.js";
+import { RpcClient, tempDir } from "./helpers/rpc-client.js";
 import { describeWithBwrap, sandboxLayout, type SandboxLayout } from "./helpers/sandbox.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
 
@@ -97,6 +97,17 @@ describeWithBwrap("sandboxed network allow-list", () => {
     expect(results.get("direct")?.text).toContain("failed ECONNREFUSED");
     if (hasCurl) expect(results.get("curl")?.text).toBe("hello from loopback\nblocked by the sandbox: network access to example.com is not allowed (allowed: 127.0.0.1)\n");
     expect((await c.ok({ type: "get_state" })).sandbox).toMatchObject({ network: ["127.0.0.1"] });
+  });
+
+  it("reaches it too when the agent's temp dir is too long a path for the proxy's socket", async () => {
+    const dirs = sandboxLayout();
+    writeFileSync(join(dirs.workspace, "client.cjs"), CLIENT);
+    // Past the 108 bytes of a socket's path (macOS: 104): Node 20 cut it short without an error.
+    const longTmp = join(tempDir("atomic-long-tmp-"), "a-temp-folder-whose-path-is-longer-than-a-unix-socket-may-be", "x".repeat(40));
+    mkdirSync(longTmp, { recursive: true });
+    const c = await start(dirs, { sandbox: { mode: "workspace-write", network: ["127.0.0.1"] } }, { TMPDIR: longTmp });
+    const results = await runCommands(c, { get: `${JSON.stringify(process.execPath)} client.cjs get http://127.0.0.1:${port}/` });
+    expect(results.get("get")).toEqual({ isError: false, text: "status 200 hello from loopback\n" });
   });
 });
 

@@ -170,7 +170,7 @@ export class SandboxLauncher implements SandboxApi {
   #privateDir(): Promise<string> {
     return (this.#private ??= (async () => {
       // The pid in the name tells whose folder it is (one left by a killed agent can be recognised).
-      const dir = await mkdtemp(join(tmpdir(), `atomic-sandbox-${process.pid}-`));
+      const dir = await mkdtemp(join(privateDirBase(tmpdir(), process.pid), `atomic-sandbox-${process.pid}-`));
       await writeFile(join(dir, "masked"), "", { mode: 0o000 });
       if (this.#options.platform === "darwin") await import("node:fs/promises").then(({ mkdir }) => mkdir(join(dir, "tmp"), { mode: 0o700 }));
       return dir;
@@ -189,4 +189,17 @@ export class SandboxLauncher implements SandboxApi {
     const dir = await this.#private?.catch(() => undefined);
     if (dir) await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The longest path a Unix socket can have here: `sun_path` is 104 bytes on macOS, 108 on Linux, with its NUL. */
+const SOCKET_PATH_MAX = 103;
+
+/**
+ * Where the private folder goes: the temp dir, unless the proxy's socket inside it would be too
+ * long to bind (Node 20 cuts such a path short without an error, and the sandbox then finds no
+ * socket), then `/tmp`.
+ */
+export function privateDirBase(tmp: string, pid: number): string {
+  const socket = join(tmp, `atomic-sandbox-${pid}-XXXXXX`, "proxy.sock");
+  return Buffer.byteLength(socket) > SOCKET_PATH_MAX ? "/tmp" : tmp;
 }

@@ -38,6 +38,8 @@ export interface FakeLlm {
   listModels(models: Record<string, unknown>[] | undefined): void;
   /** Scripted replies not yet used. */
   pending(): number;
+  /** Drops the scripted replies not yet used (a test that expected no request leaves its own). */
+  discardPending(): void;
   /** Resolves when at least `count` requests have arrived. */
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   /** Resolves when request `index` (default: the latest) has been closed early by its client. */
@@ -171,6 +173,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     setDefault: (reply) => void (fallback = reply),
     listModels: (models) => void (modelList = models),
     pending: () => queue.length,
+    discardPending: () => void queue.splice(0),
     waitForRequests: (count, timeoutMs) => waitFor(() => requests.length >= count, timeoutMs, `${count} requests`),
     waitForDisconnect: (index, timeoutMs) => waitFor(() => Boolean(requests[index ?? requests.length - 1]?.disconnected), timeoutMs, `a client disconnect`),
     close: () =>

@@ -1,7 +1,8 @@
 /**
  * The fake LLM of a test file, with its lifecycle: started before the file's tests (or before
  * each test with `perTest`, so nothing scripted for one test can answer another's request),
- * closed after them, its recorded requests cleared after each test. Returns a `FakeLlm` that
+ * closed after them, its recorded requests and unused scripted replies cleared after each test
+ * (a reply one test scripted but never used would answer the next test's request). Returns a `FakeLlm` that
  * forwards to the server running at the time, so a file can hold it in a `const`.
  *
  * Register it before the file's own after-hooks: those run first (vitest runs after-hooks in
@@ -36,7 +37,9 @@ export function useFakeLlm(options: UseFakeLlmOptions = {}): FakeLlm {
     beforeAll(start);
     afterAll(stop);
     afterEach(() => {
-      if (server) server.requests.length = 0;
+      if (!server) return;
+      server.requests.length = 0;
+      server.discardPending();
     });
   }
   return {
@@ -53,6 +56,7 @@ export function useFakeLlm(options: UseFakeLlmOptions = {}): FakeLlm {
     setDefault: (reply) => current().setDefault(reply),
     listModels: (models) => current().listModels(models),
     pending: () => current().pending(),
+    discardPending: () => current().discardPending(),
     waitForRequests: (count, timeoutMs) => current().waitForRequests(count, timeoutMs),
     waitForDisconnect: (index, timeoutMs) => current().waitForDisconnect(index, timeoutMs),
     close: () => stop(),

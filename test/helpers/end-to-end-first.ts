@@ -1,0 +1,40 @@
+/**
+ * The order of test files: shuffled every run (tests must pass in any order), the end-to-end files
+ * first and the unit files after them. A long end-to-end file drawn last would otherwise run alone
+ * while the other workers sit idle; the short unit files fill the end of the run instead.
+ */
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/** A small seeded generator (mulberry32): the run's seed, printed by vitest, replays the order. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const random = seeded(seed);
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+export function endToEndFirst<T extends { moduleId: string }>(files: readonly T[], seed: number): T[] {
+  const order = shuffled(files, seed);
+  const endToEnd = (file: T) => file.moduleId.endsWith(".e2e.test.ts");
+  return [...order.filter(endToEnd), ...order.filter((file) => !endToEnd(file))];
+}
+
+export default class EndToEndFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    return endToEndFirst(files, this.ctx.config.sequence.seed);
+  }
+}
