@@ -5,14 +5,14 @@
 // alternate run by run, each pair followed by a bare `node` process that answers one line (the
 // floor any Node program pays here): on a loaded machine the ratio to it is the steadier figure.
 // `mainThread` splits spawn -> first token of the agent's main thread into CPU time and time spent
-// waiting for a CPU (other processes).
+// waiting for a CPU (other processes); `pageFaultsToFirstToken` counts the pages it touched first.
 // `node bench/first-token.mjs [RUNS] [OTHER_CLI]` also runs another build in turn with this one
 // (A B A B ...) and prints the ratio pair by pair (the machine's load drifts).
 import { rmSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { writeModelsJson } from "./fake-llm.mjs";
-import { CLI, mainThreadTimes, median, startAgent, startFakeLlmProcess, tempDir } from "./lib.mjs";
+import { CLI, mainThreadTimes, median, minorFaults, startAgent, startFakeLlmProcess, tempDir } from "./lib.mjs";
 
 const PROVIDERS = ["bench-openai", "bench-anthropic"];
 
@@ -34,6 +34,7 @@ async function coldStart(cli, agentDir, provider, node = process.execPath) {
           const { cpuMs, waitMs } = mainThreadTimes(agent.child.pid);
           times.firstTokenCpuMs = cpuMs;
           times.firstTokenWaitMs = waitMs;
+          times.firstTokenFaults = minorFaults(agent.child.pid);
         } else if (line.startsWith('{"type":"agent_end"')) {
           if (times.firstTokenMs === undefined) reject(new Error(`no token streamed (${provider}): ${line.slice(0, 300)}`));
           else resolve();
@@ -52,12 +53,19 @@ async function coldStart(cli, agentDir, provider, node = process.execPath) {
 async function bareNode(node = process.execPath) {
   const t0 = performance.now();
   const child = spawn(node, ["-e", 'process.stdin.once("data", () => process.stdout.write("{}\\n"))'], { stdio: ["pipe", "pipe", "inherit"] });
-  const answered = new Promise((resolve) => child.stdout.once("data", () => resolve(performance.now() - t0)));
+  let faults = NaN;
+  const answered = new Promise((resolve) =>
+    child.stdout.once("data", () => {
+      const ms = performance.now() - t0;
+      faults = minorFaults(child.pid);
+      resolve(ms);
+    }),
+  );
   child.stdin.write('{"type":"get_state"}\n');
   const ms = await answered;
   child.stdin.end();
   await new Promise((resolve) => child.once("exit", resolve));
-  return ms;
+  return { ms, faults };
 }
 
 function summary(runs) {
@@ -68,6 +76,8 @@ function summary(runs) {
     firstTokenMs: stat(pick("firstTokenMs")),
     // Spawn -> first token on the agent's main thread: on a CPU, and runnable but waiting for one.
     mainThread: { cpuMs: stat(pick("firstTokenCpuMs")), waitForCpuMs: stat(pick("firstTokenWaitMs")) },
+    // Minor page faults of the whole process up to the first token (kernel time callgrind misses).
+    pageFaultsToFirstToken: stat(pick("firstTokenFaults")),
   };
 }
 
@@ -80,6 +90,7 @@ export async function benchFirstToken({ runs = 21, otherCli, node = process.exec
     const results = {};
     const ratios = {};
     const bare = [];
+    const bareFaults = [];
     for (const provider of PROVIDERS) {
       results[provider] = [];
       if (otherCli) (results[`${provider} (other)`] = []), (ratios[provider] = []);
@@ -95,9 +106,11 @@ export async function benchFirstToken({ runs = 21, otherCli, node = process.exec
         results[`${provider} (other)`].push(other);
         ratios[provider].push(run.firstTokenMs / other.firstTokenMs);
       }
-      bare.push(await bareNode(node));
+      const floor = await bareNode(node);
+      bare.push(floor.ms);
+      bareFaults.push(floor.faults);
     }
-    const out = { node: node === process.execPath ? process.version : node, runs, bareNodeMs: +median(bare).toFixed(1) };
+    const out = { node: node === process.execPath ? process.version : node, runs, bareNodeMs: +median(bare).toFixed(1), bareNodePageFaults: median(bareFaults) };
     for (const [name, list] of Object.entries(results)) {
       out[name] = summary(list);
       // Per-run ratios to the bare node run of the same round.

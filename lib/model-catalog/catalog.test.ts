@@ -95,4 +95,15 @@ describe("the compiled catalog", () => {
     }
     expect(source.entries("no-such-provider")).toEqual([]);
   });
+
+  it("reads the same from the file's bytes as from its text", () => {
+    const compiled = compileCatalog(files);
+    const fromBytes = fromCompiled(Buffer.from(compiled, "latin1"));
+    const fromText = fromCompiled(compiled);
+    expect(fromBytes.providers).toEqual(fromText.providers);
+    for (const file of files) {
+      expect(fromBytes.entries(file.provider)).toEqual(fromText.entries(file.provider));
+      expect(fromBytes.ids(file.provider)).toEqual(fromText.ids(file.provider));
+    }
+  });
 });

@@ -67,32 +67,40 @@ export async function readShippedFiles(): Promise<CatalogFile[]> {
 
 /** The compiled catalog, else (running from the source tree) the data files. */
 async function readShipped(): Promise<Omit<CatalogSource, "problems">> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(COMPILED, "latin1");
+    bytes = await readFile(COMPILED);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     return fromFiles(await readDataFiles());
   }
-  return fromCompiled(text);
+  return fromCompiled(bytes);
 }
 
-/** `compileCatalog`'s output read back: headers now, each provider's line when first asked for. */
-export function fromCompiled(text: string): Omit<CatalogSource, "problems"> {
-  const lines = text.split("\n");
-  const providers = JSON.parse(lines[0]!) as CatalogProvider[];
+/**
+ * `compileCatalog`'s output read back: headers now, each provider's line when first asked for.
+ * Kept as bytes, each line decoded when parsed: the whole file as one string would be a second
+ * ~600 KB copy at every start, of which a start reads the first line and one or two more.
+ */
+export function fromCompiled(compiled: string | Buffer): Omit<CatalogSource, "problems"> {
+  const bytes = typeof compiled === "string" ? Buffer.from(compiled, "latin1") : compiled;
+  const starts = [0];
+  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) starts.push(at + 1);
+  // The file is ASCII (`compileCatalog` escapes the rest), so Latin-1 is its text exactly.
+  const line = (n: number): string => bytes.toString("latin1", starts[n], n + 1 < starts.length ? starts[n + 1]! - 1 : bytes.length);
+  const providers = JSON.parse(line(0)) as CatalogProvider[];
   // Parsed when a bare id is first looked up: a start that names a provider never reads it.
   let ids: Record<string, string[]> | undefined;
   const parsed = new Map<string, CatalogEntry[]>();
   const index = new Map(providers.map((provider, i) => [provider.provider, i + 2]));
   return {
     providers,
-    ids: (provider) => (ids ??= JSON.parse(lines[1]!) as Record<string, string[]>)[provider] ?? [],
+    ids: (provider) => (ids ??= JSON.parse(line(1)) as Record<string, string[]>)[provider] ?? [],
     entries(provider) {
       let entries = parsed.get(provider);
       if (!entries) {
-        const line = index.get(provider);
-        entries = line === undefined ? [] : (JSON.parse(lines[line]!) as CatalogEntry[]);
+        const at = index.get(provider);
+        entries = at === undefined ? [] : (JSON.parse(line(at)) as CatalogEntry[]);
         parsed.set(provider, entries);
       }
       return entries;
