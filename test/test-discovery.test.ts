@@ -27,9 +27,7 @@ type Project = { test?: { name?: string; include?: string[]; exclude?: string[] 
 /** The projects of the config whose include (minus its exclude) matches `file`. */
 function projectsOf(file: string): string[] {
   const projects = (config.test?.projects ?? []) as Project[];
-  return projects
-    .filter(({ test }) => picomatch(test?.include ?? [])(file) && !picomatch(test?.exclude ?? [])(file))
-    .map(({ test }) => test?.name ?? "?");
+  return projects.filter(({ test }) => picomatch(test?.include ?? [])(file) && !picomatch(test?.exclude ?? [])(file)).map(({ test }) => test?.name ?? "?");
 }
 
 describe("test discovery", () => {
