@@ -30,7 +30,7 @@ export default defineConfig({
     projects: [
       {
         // A worker runs many of these files in turn without a fresh process and module graph for
-        // each: a fresh one cost more than most of these files' own tests (~0.35 s of CPU a file).
+        // each: a fresh one cost more than most of these files' own tests (~0.65 s of CPU a file).
         // Each file still cleans up after itself (test/setup.ts).
         test: { ...SHARED, name: "unit", include: ALL_TESTS, exclude: [...configDefaults.exclude, ...END_TO_END], isolate: false },
       },

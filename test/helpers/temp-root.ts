@@ -17,7 +17,7 @@ export default function setup(): () => void {
   process.env.TMPDIR = root;
   // Every CLI a test spawns shares one code cache, as a user's processes share theirs: with a
   // fresh agent dir per test, each process would otherwise compile the bundle from source and
-  // write a cache nobody reads (~80 ms of CPU per spawn, thousands of spawns per run). The tests
+  // write a cache nobody reads (~80 ms of CPU per spawn, hundreds of spawns per run). The tests
   // of the cache's own folder rules unset it.
   process.env.ATOMIC_COMPILE_CACHE = join(root, COMPILE_CACHE);
   return function teardown(): void {
