@@ -45,6 +45,15 @@ export function peakRssMb(pid) {
  * runnable but waiting for one. On a loaded machine, wall time minus `waitMs` estimates the
  * figure without the other processes (only the time they took the CPU away is removed).
  */
+export function mainThreadTimes(pid) {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ").map(Number);
+    return { cpuMs: run / 1e6, waitMs: wait / 1e6 };
+  } catch {
+    return { cpuMs: NaN, waitMs: NaN };
+  }
+}
+
 /**
  * The process's minor page faults so far (every thread; Linux /proc stat). A first touch of a page
  * costs ~13 us of kernel time on the virtual machine these benchmarks ran on, which instruction
@@ -57,15 +66,6 @@ export function minorFaults(pid) {
     return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[7]);
   } catch {
     return NaN;
-  }
-}
-
-export function mainThreadTimes(pid) {
-  try {
-    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ").map(Number);
-    return { cpuMs: run / 1e6, waitMs: wait / 1e6 };
-  } catch {
-    return { cpuMs: NaN, waitMs: NaN };
   }
 }
 

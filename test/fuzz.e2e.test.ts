@@ -11,19 +11,7 @@ import { rm } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { RpcClient, tempDir } from "./helpers/rpc-client.js";
 import { catalogFuzzRound, mcpFloodFuzzRound, sessionWritersFuzz } from "./helpers/fuzz-outside.js";
-import { scale } from "./helpers/soak.js";
-
-/** mulberry32: a small seeded PRNG, so a failure reproduces with its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { scale, seededRandom as prng } from "./helpers/soak.js";
 
 /** Commands and their fields (types and ids only: the values here are always the wrong ones). */
 const COMMANDS: Record<string, string[]> = {

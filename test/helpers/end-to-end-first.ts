@@ -6,24 +6,14 @@
  */
 import { relative } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
+import { seededRandom } from "./soak.js";
 
 /** A file that took this long last time starts before the others of its group. */
 const LONG_FILE_MS = 10_000;
 
-/** A small seeded generator (mulberry32): the run's seed, printed by vitest, replays the order. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
+/** `items` in an order drawn from `seed`: the run's seed, printed by vitest, replays it. */
 export function shuffled<T>(items: readonly T[], seed: number): T[] {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
