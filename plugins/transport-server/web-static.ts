@@ -1,6 +1,6 @@
 /**
- * The web page's files (`--web`): `web/` of the installed package (plain HTML, CSS and one ES
- * module; no build step), read once at start and answered with their content types and a strict
+ * The web page's files (`--web`): `web/` of the installed package (plain HTML, CSS and two ES
+ * modules; no build step), read once at start and answered with their content types and a strict
  * Content-Security-Policy: scripts, styles and connections from this origin only, nothing inline,
  * no frames, no forms. The page holds the token in its URL's fragment, which the browser never
  * sends: these requests need none.
@@ -13,6 +13,7 @@ import { ErrorCode, KernelError } from "../../kernel/index.js";
 const FILES: Record<string, { file: string; type: string }> = {
   "/": { file: "index.html", type: "text/html; charset=utf-8" },
   "/app.js": { file: "app.js", type: "text/javascript; charset=utf-8" },
+  "/transcript.js": { file: "transcript.js", type: "text/javascript; charset=utf-8" },
   "/app.css": { file: "app.css", type: "text/css; charset=utf-8" },
 };
 

@@ -1,9 +1,11 @@
-// The web page of `atomic serve --web` (docs/server.md): one ES module, no build step. It speaks the
+// The web page of `atomic serve --web` (docs/server.md): ES modules, no build step. It speaks the
 // server's protocol over one WebSocket (the token as the subprotocol atomic.bearer.<token>), lists
 // the agents, opens one, streams its events and answers its dialogs. After a dropped connection it
 // reconnects and resumes from the last `seq` it saw (`attach {after, epoch}`); on `gap: true` it
 // reloads the conversation with get_messages. Everything the server sends is shown as text, never
 // as HTML.
+
+import { cards, messageItem, note, notice, scrollDown, span, toolCard } from "./transcript.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE = "atomic.web";
@@ -374,106 +376,6 @@ function contentText(content) {
 
 function resultText(result) {
   return result ? contentText(result.content) : "";
-}
-
-// ---- Rendering
-
-function span(text, className) {
-  const element = document.createElement("span");
-  element.className = className;
-  element.textContent = text;
-  return element;
-}
-
-function messageItem(role) {
-  const item = document.createElement("li");
-  item.className = `msg ${role}`;
-  $("transcript").append(item);
-  scrollDown();
-  return item;
-}
-
-function note(text, kind = "note") {
-  if (!text) return;
-  const item = messageItem("note");
-  if (kind === "error") item.classList.add("error");
-  item.textContent = text;
-}
-
-const cards = new Map();
-
-/** The card of one tool call, made on first mention (streamed call, execution, or a loaded message). */
-function toolCard(id, name, args) {
-  let card = cards.get(id);
-  if (!card?.element.isConnected) {
-    const element = document.createElement("li");
-    element.className = "tool";
-    element.dataset.toolCallId = id;
-    element.dataset.tool = name ?? "tool";
-    element.dataset.state = "called";
-    const details = document.createElement("details");
-    const summary = document.createElement("summary");
-    const title = span(name ?? "tool", "name");
-    const hint = span("", "hint");
-    const stateLabel = span("called", "state");
-    summary.append(title, hint, stateLabel);
-    const argsBlock = document.createElement("pre");
-    argsBlock.className = "args";
-    const output = document.createElement("pre");
-    output.className = "output";
-    output.hidden = true;
-    details.append(summary, argsBlock, output);
-    element.append(details);
-    $("transcript").append(element);
-    card = {
-      element,
-      identify(newId, newName) {
-        cards.delete(element.dataset.toolCallId);
-        element.dataset.toolCallId = newId;
-        element.dataset.tool = newName;
-        title.textContent = newName;
-        cards.set(newId, card);
-      },
-      appendArgs(delta) {
-        argsBlock.textContent += delta;
-      },
-      setArgs(value) {
-        if (value === undefined) return;
-        argsBlock.textContent = typeof value === "string" ? value : JSON.stringify(value, null, 2);
-        hint.textContent = argumentHint(value);
-      },
-      setOutput(text) {
-        output.hidden = text === "";
-        output.textContent = text;
-      },
-      setState(value) {
-        element.dataset.state = value;
-        stateLabel.textContent = value;
-      },
-    };
-    cards.set(id, card);
-  }
-  card.setArgs(args);
-  scrollDown();
-  return card;
-}
-
-/** What a call is about at a glance: its path, command or pattern. */
-function argumentHint(args) {
-  if (!args || typeof args !== "object") return "";
-  const value = args.path ?? args.command ?? args.pattern ?? args.url;
-  if (typeof value !== "string") return "";
-  return value.length > 80 ? `${value.slice(0, 79)}…` : value;
-}
-
-function scrollDown() {
-  const transcript = $("transcript");
-  transcript.scrollTop = transcript.scrollHeight;
-}
-
-function notice(text) {
-  $("notice").hidden = !text;
-  $("notice").textContent = text;
 }
 
 function setRunning(running) {
