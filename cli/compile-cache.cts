@@ -103,7 +103,10 @@ function loadBundle(bundleDir: string, cacheRoot: string | undefined): LoadedBun
     const module = { exports: {} as unknown };
     const chunk: Chunk = { exports: module.exports, script, cached: cachedData !== undefined && !script.cachedDataRejected };
     chunks.set(filename, chunk);
-    const nodeRequire = nodeModule.createRequire(filename);
+    // A builtin resolves the same from anywhere; a package needs this file's own resolution
+    // paths, which cost a few milliseconds to set up: only made for a chunk that asks for one.
+    let packageRequire: NodeJS.Require | undefined;
+    const nodeRequire = (id: string): unknown => (id.startsWith("node:") ? require(id) : (packageRequire ??= nodeModule.createRequire(filename))(id));
     const requireHere = (id: string): unknown => (id.endsWith(".cjs") && id.startsWith(".") ? load(join(dirname(filename), id)) : nodeRequire(id));
     const importHere = (specifier: string): Promise<unknown> => {
       // A Node builtin through require: the first import() of a process sets up the ES module

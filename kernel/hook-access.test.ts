@@ -33,6 +33,27 @@ describe("who may call a hook", () => {
     expect(k.hook("sample_step").isUsed()).toBe(true);
   });
 
+  it("an untapped hook answers as tapable would (a waterfall passes its value through) until tapped or intercepted", async () => {
+    const k = await withSampleHooks();
+    const shape = { text: "as is" };
+    expect(await k.hook("sample_shape").promise(shape)).toBe(shape);
+    expect(await k.hook("sample_gate").promise({ item: "x" })).toBeUndefined();
+    expect(k.hook("sample_render").for("plain").call("v")).toBeUndefined();
+    const viaCallback = await new Promise((resolve) => k.hook("sample_shape").callAsync(shape, (_error, result) => resolve(result)));
+    expect(viaCallback).toBe(shape);
+    expect((k.hook("sample_step") as unknown as { call?: unknown }).call).toBeUndefined();
+
+    k.context("p").hooks.sample_shape.tap("upper", (event) => ({ text: event.text.toUpperCase() }));
+    expect(await k.hook("sample_shape").promise(shape)).toEqual({ text: "AS IS" });
+    k.context("p").hooks.sample_render.for("plain").tap("r", (value) => `<${value}>`);
+    expect(k.hook("sample_render").for("plain").call("v")).toBe("<v>");
+
+    const calls: unknown[] = [];
+    k.context("p").hooks.sample_step.intercept({ call: (event) => void calls.push(event) });
+    await k.hook("sample_step").promise({ index: 3 });
+    expect(calls).toEqual([{ index: 3 }]);
+  });
+
   it("a hook has one owner: declaring it twice fails naming both plugins; only the owner gets it callable", async () => {
     const k = kernel();
     let owned: { sample_step: { promise: unknown } } | undefined;

@@ -222,7 +222,10 @@ export class Kernel {
 
   async #apply(plugin: PluginDefinition): Promise<void> {
     try {
-      await watchSlow(new Promise<void>((resolve) => resolve(plugin.apply(this.context(plugin)))), {
+      const applied = plugin.apply(this.context(plugin));
+      // A synchronous apply() is over already: nothing to wait on, no timers to set.
+      if (!isThenable(applied)) return;
+      await watchSlow(Promise.resolve(applied), {
         limitMs: this.#applyTimeoutMs,
         notice: (seconds) => this.log.info(`Plugin "${plugin.name}" is still running apply() (${seconds} s)`),
         onLimit: () =>
@@ -242,6 +245,10 @@ export class Kernel {
       });
     }
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | undefined)?.then === "function";
 }
 
 export function createKernel(options: KernelOptions): Kernel {
