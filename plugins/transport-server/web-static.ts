@@ -1,6 +1,6 @@
 /**
- * The web page's files (`--web`): `web/` of the installed package (plain HTML, CSS and two ES
- * modules; no build step), read once at start and answered with their content types and a strict
+ * The web page's files (`--web`): `web/` of the installed package (plain HTML, CSS and ES modules;
+ * no build step), read once at start and answered with their content types and a strict
  * Content-Security-Policy: scripts, styles and connections from this origin only, nothing inline,
  * no frames, no forms. The page holds the token in its URL's fragment, which the browser never
  * sends: these requests need none.
@@ -10,10 +10,21 @@ import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { ErrorCode, KernelError } from "../../kernel/index.js";
 
+const JAVASCRIPT = "text/javascript; charset=utf-8";
+
+/** Every file of the page: a module app.js imports must be listed here, or the browser gets a 404 and runs none of them. */
 const FILES: Record<string, { file: string; type: string }> = {
   "/": { file: "index.html", type: "text/html; charset=utf-8" },
-  "/app.js": { file: "app.js", type: "text/javascript; charset=utf-8" },
-  "/transcript.js": { file: "transcript.js", type: "text/javascript; charset=utf-8" },
+  "/app.js": { file: "app.js", type: JAVASCRIPT },
+  "/page-state.js": { file: "page-state.js", type: JAVASCRIPT },
+  "/connection.js": { file: "connection.js", type: JAVASCRIPT },
+  "/agent-session.js": { file: "agent-session.js", type: JAVASCRIPT },
+  "/agent-list.js": { file: "agent-list.js", type: JAVASCRIPT },
+  "/conversation.js": { file: "conversation.js", type: JAVASCRIPT },
+  "/transcript.js": { file: "transcript.js", type: JAVASCRIPT },
+  "/dialogs.js": { file: "dialogs.js", type: JAVASCRIPT },
+  "/composer.js": { file: "composer.js", type: JAVASCRIPT },
+  "/dom.js": { file: "dom.js", type: JAVASCRIPT },
   "/app.css": { file: "app.css", type: "text/css; charset=utf-8" },
 };
 

@@ -1,7 +1,8 @@
-// The transcript's DOM of the web page (app.js): messages, notes and the cards of tool calls.
+// The transcript's DOM of the web page: messages, notes and the cards of tool calls (conversation.js
+// decides what goes in it).
 // Everything is set as text, never as HTML.
 
-const $ = (id) => document.getElementById(id);
+import { $ } from "./dom.js";
 
 export function span(text, className) {
   const element = document.createElement("span");
