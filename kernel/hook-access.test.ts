@@ -45,7 +45,9 @@ describe("who may call a hook", () => {
 
     k.context("p").hooks.sample_shape.tap("upper", (event) => ({ text: event.text.toUpperCase() }));
     expect(await k.hook("sample_shape").promise(shape)).toEqual({ text: "AS IS" });
-    k.context("p").hooks.sample_render.for("plain").tap("r", (value) => `<${value}>`);
+    k.context("p")
+      .hooks.sample_render.for("plain")
+      .tap("r", (value) => `<${value}>`);
     expect(k.hook("sample_render").for("plain").call("v")).toBe("<v>");
 
     const calls: unknown[] = [];
