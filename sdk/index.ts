@@ -104,9 +104,23 @@ function cliOptions(options: CreateAgentOptions): Record<string, unknown> {
   return cli;
 }
 
+/** A deep copy; what cannot be cloned (a function an extension's command returned) as RPC would write it. */
+function detached(response: Response): Response {
+  try {
+    return structuredClone(response);
+  } catch {
+    return JSON.parse(JSON.stringify(response)) as Response;
+  }
+}
+
 function embeddedAgent(host: EmbeddedHost, cwd: string, agentDir: string): Agent {
   let disposed: Promise<void> | undefined;
-  const send = (command: unknown) => host.send(command, "sdk") as Promise<Response | undefined>;
+  // A response is the caller's to keep and change, as the one RPC parses from its line: in process
+  // its data would otherwise be the agent's own objects (get_messages: the live context).
+  const send = async (command: unknown) => {
+    const response = (await host.send(command, "sdk")) as Response | undefined;
+    return response === undefined ? undefined : detached(response);
+  };
   const awaitable = awaitableHelpers(send, (listener) => host.subscribe(listener as (event: unknown) => void, { replay: false }));
   const dispose = async () => {
     await host.shutdown("exit");

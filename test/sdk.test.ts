@@ -72,6 +72,20 @@ describe("createAgent", () => {
     expect(state.data.sessionFile).toBeUndefined();
   });
 
+  it("a response is the caller's own copy: changing what get_messages returned leaves the agent's context as it was", async () => {
+    const agent = await agentIn(tempDir("atomic-sdk-"), { session: false });
+    await promptAndCollect(agent, "hello");
+    const returned = await agent.getMessages();
+    const before = structuredClone(returned);
+    (returned[0] as { content: unknown }).content = "changed";
+    returned.length = 0;
+    const response = await agent.send({ type: "get_messages" });
+    if (!response?.success) throw new Error("get_messages failed");
+    response.data.messages.push(before[0]!);
+    expect(await agent.getMessages()).toEqual(before);
+    expect(await agent.getLastAssistantText()).toBe("echo: hello");
+  });
+
   it("a failed command resolves with RPC's error response; a reply resolves to undefined", async () => {
     const agent = await agentIn(tempDir("atomic-sdk-"), { session: false });
     expect(await agent.send({ type: "no_such_command", id: "x" })).toEqual({
