@@ -184,7 +184,8 @@ function queued(response: SuccessResponse): "queued" | "handled" {
 }
 
 function promptResult(disposition: PromptResult["disposition"], aborted: boolean, events: Event[]): PromptResult {
-  const messages = events.flatMap((event) => (event.type === "message_end" ? [event.message] : []));
+  // Copies: in process a message_end's message is the agent's own, which a caller may change.
+  const messages = structuredClone(events.flatMap((event) => (event.type === "message_end" ? [event.message] : [])));
   const reply = lastAssistant(messages);
   const texts = reply?.content.flatMap((part) => (part.type === "text" ? [part.text] : [])) ?? [];
   return { disposition, aborted, messages, events, text: reply && texts.length > 0 ? texts.join("") : null };

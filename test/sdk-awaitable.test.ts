@@ -46,6 +46,9 @@ describe("agent.prompt", () => {
     expect(seen.map((e) => e.type)).toEqual([...result.events.map((e) => e.type), "agent_settled"]);
     expect(await agent.getLastAssistantText()).toBe("The tool said from-the-tool.");
     expect((await agent.getMessages()).map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+    // The result is the caller's: changing its messages leaves the agent's context alone.
+    (result.messages[3] as { content: unknown }).content = [];
+    expect(await agent.getLastAssistantText()).toBe("The tool said from-the-tool.");
   });
 
   it("a refused prompt rejects with the agent's error; abort() settles the run, whose prompt resolves aborted", async () => {
