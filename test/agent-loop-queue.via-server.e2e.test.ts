@@ -2,5 +2,6 @@
  * The agent-loop-queue suite again, through `atomic serve` and `atomic --mode rpc --connect` (issue 34): an
  * old client must see exactly what `--mode rpc` writes (test/helpers/via-server.ts).
  */
-import "./helpers/via-server-mode.js";
-import "./agent-loop-queue.e2e.test.js";
+import { throughServer } from "./helpers/via-server-mode.js";
+
+await throughServer(() => import("./agent-loop-queue.e2e.test.js?through-server" as string));

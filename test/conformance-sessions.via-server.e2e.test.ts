@@ -2,5 +2,6 @@
  * The conformance-sessions suite again, through `atomic serve` and `atomic --mode rpc --connect` (issue 34): an
  * old client must see exactly what `--mode rpc` writes (test/helpers/via-server.ts).
  */
-import "./helpers/via-server-mode.js";
-import "./conformance-sessions.e2e.test.js";
+import { throughServer } from "./helpers/via-server-mode.js";
+
+await throughServer(() => import("./conformance-sessions.e2e.test.js?through-server" as string));

@@ -66,7 +66,7 @@ it.skipIf(process.platform !== "linux")(
     const dir = tempDir("atomic-big-session-");
     const file = join(dir, "big.jsonl");
     await writeSession(file, ENTRIES);
-    // Through a shell that execs the CLI: the pid is the agent's own, never a server's (ATOMIC_TEST_VIA_SERVER).
+    // Through a shell that execs the CLI: the pid is the agent's own, never a server's (test/helpers/via-server.ts).
     const c = new RpcClient({
       args: ["--mode", "rpc", "--provider", "replay", "--model", "demo", "--session-dir", join(dir, "sessions"), "--session", file],
       launcher: ["sh", "-c", 'exec "$0" "$@"'],

@@ -11,7 +11,7 @@ export const NODE = process.env.ATOMIC_TEST_NODE || process.execPath;
 
 let version: string | undefined;
 
-/** `process.version` as the agent's Node reports it (`v22.23.5`), asked once per test file. */
+/** `process.version` as the agent's Node reports it (`v22.23.5`), asked once per test worker (NODE never changes). */
 export function agentNodeVersion(): string {
   if (NODE === process.execPath) return process.version;
   return (version ??= execFileSync(NODE, ["-p", "process.version"], { encoding: "utf8" }).trim());

@@ -1,6 +1,6 @@
 /**
- * The same RPC tests a second time through a server (issue 34): with `ATOMIC_TEST_VIA=server`
- * (set by `test/*.via-server.e2e.test.ts` before it imports a suite), a client that would spawn
+ * The same RPC tests a second time through a server (issue 34): in a file that runs a suite through
+ * a server (`test/*.via-server.e2e.test.ts`, see ./via-server-mode.ts), a client that would spawn
  * `atomic --mode rpc ...` spawns `atomic serve --listen unix:<its own socket> ...` (the same
  * options, so the server's agents run with them) and, as the process the test drives,
  * `atomic --mode rpc --connect unix:... --close-on-exit` with the options that choose the
@@ -14,9 +14,17 @@ import { join } from "node:path";
 import { NODE } from "./node.js";
 import { tempDir } from "./temp.js";
 
-/** Read when a client starts (test/setup.ts loads the helpers before a test file sets the mode). */
+/** Module state, not an environment variable: the CLIs a test spawns need not inherit it. */
+let throughServer = false;
+
+/** Read when a client starts and when a suite registers its tests. */
 export function viaServer(): boolean {
-  return process.env.ATOMIC_TEST_VIA === "server";
+  return throughServer;
+}
+
+/** Set for one test file only (./via-server-mode.ts turns it off after the file). */
+export function setViaServer(on: boolean): void {
+  throughServer = on;
 }
 
 /** Whether these arguments start `--mode rpc` (the only mode a bridge speaks). */
