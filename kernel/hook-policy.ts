@@ -7,7 +7,7 @@
  * apply(). A second interceptor places each tap by its
  * named order (`TapOrder`).
  */
-import { AsyncSeriesWaterfallHook, HookMap, SyncWaterfallHook } from "tapable";
+import { HookMap } from "tapable";
 import { ErrorCode, isKernelError, KernelError, toKernelError } from "./errors.js";
 import { BOOT_PHASES, type HookDeclaration, type PluginErrorEvent, type TapOrder } from "./hooks.js";
 import { watchSlow } from "./slow-work.js";
@@ -144,45 +144,7 @@ function orderInterceptor(hookName: string, taps: () => readonly MutableTap[]) {
   };
 }
 
-type Interceptable = { intercept(interceptor: unknown): void; isUsed(): boolean; taps: MutableTap[]; interceptors: unknown[] };
-
-type Caller = (this: Interceptable, ...args: unknown[]) => unknown;
-/** tapable's per-hook call delegates: they compile the hook's call on first use, and come back after each new tap. */
-type Delegates = { _call: Caller; _callAsync: Caller; _promise: Caller; call: Caller; callAsync: Caller; promise: Caller };
-
-/**
- * A hook nobody tapped (or intercepted beyond the kernel's own interceptors) answers at once with
- * what tapable would give it, instead of generating and compiling its call function: most hooks
- * are never tapped in a session, and compiling each on first call was a measurable part of a start.
- * Once tapped, the hook compiles and runs as tapable does.
- */
-function answerUntapped(hook: Interceptable): void {
-  const kernelInterceptors = hook.interceptors.length;
-  const idle = (): boolean => hook.taps.length === 0 && hook.interceptors.length === kernelInterceptors;
-  // tapable's hook constructors are factories: their hooks are plain Hooks with `constructor` set.
-  const kind = (hook as { constructor: unknown }).constructor;
-  const passesThrough = kind === SyncWaterfallHook || kind === AsyncSeriesWaterfallHook;
-  const delegates = hook as unknown as Delegates;
-  const { _call: call, _callAsync: callAsync, _promise: promise } = delegates;
-  // An async hook has no `call` (tapable leaves it undefined): it stays without one.
-  if (call) {
-    delegates._call = function (...args) {
-      return idle() ? (passesThrough ? args[0] : undefined) : call.apply(this, args);
-    };
-    delegates.call = delegates._call;
-  }
-  delegates._callAsync = function (...args) {
-    if (!idle()) return callAsync.apply(this, args);
-    const callback = args[args.length - 1] as (error?: unknown, result?: unknown) => void;
-    if (passesThrough) callback(null, args[0]);
-    else callback();
-  };
-  delegates._promise = function (...args) {
-    return idle() ? Promise.resolve(passesThrough ? args[0] : undefined) : promise.apply(this, args);
-  };
-  delegates.callAsync = delegates._callAsync;
-  delegates.promise = delegates._promise;
-}
+type Interceptable = { intercept(interceptor: unknown): void; isUsed(): boolean; taps: MutableTap[] };
 
 /** Installs a declared hook's policy (or the boot guard) and the tap ordering. */
 export function installPolicy(name: string, declaration: HookDeclaration, report: (event: PluginErrorEvent) => void, bootWatch: BootWatch): void {
@@ -193,7 +155,6 @@ export function installPolicy(name: string, declaration: HookDeclaration, report
     // tapable counts interceptors as use: the interceptors would make every hook look tapped,
     // and owners would build payloads and await taps nobody registered (per delta).
     hook.isUsed = () => hook.taps.length > 0;
-    answerUntapped(hook);
   };
   const hook = declaration.hook;
   if (hook instanceof HookMap) {
