@@ -10,7 +10,7 @@
 import { HookMap } from "tapable";
 import { ErrorCode, isKernelError, KernelError, toKernelError } from "./errors.js";
 import { BOOT_PHASES, type HookDeclaration, type PluginErrorEvent, type TapOrder } from "./hooks.js";
-import { watchSlow } from "./slow-work.js";
+import { isThenable, watchSlow } from "./slow-work.js";
 
 /** How boot work is waited on: no limit unless one is given; a notice while it runs long. */
 export interface BootWatch {
@@ -99,9 +99,7 @@ function wrapTap(tap: MutableTap, recover: (error: unknown, args: unknown[]) => 
     tap.fn = (...args: unknown[]) => {
       try {
         const result = original(...args);
-        if (result && typeof (result as Promise<unknown>).then === "function") {
-          return (result as Promise<unknown>).catch((error: unknown) => recover(error, args));
-        }
+        if (isThenable(result)) return Promise.resolve(result).catch((error: unknown) => recover(error, args));
         return result;
       } catch (error) {
         return recover(error, args);

@@ -17,7 +17,7 @@ import { createStderrLogger, type Logger } from "./logger.js";
 import type { OpenLayer, PluginContext, PluginDefinition } from "./plugin.js";
 import { ServiceRegistry } from "./services.js";
 import { ProcessScope, type ScopeHolder } from "./shared.js";
-import { watchSlow } from "./slow-work.js";
+import { isThenable, watchSlow } from "./slow-work.js";
 import { ToolRegistry } from "./tools.js";
 import type { TransportDefinition } from "./transport.js";
 
@@ -245,10 +245,6 @@ export class Kernel {
       });
     }
   }
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | undefined)?.then === "function";
 }
 
 export function createKernel(options: KernelOptions): Kernel {

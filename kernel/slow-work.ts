@@ -64,6 +64,11 @@ export interface WatchOptions {
   noticeMs?: readonly number[];
 }
 
+/** Whether work returned a promise (or another thenable) to wait on, or is already over. */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | undefined)?.then === "function";
+}
+
 /** `work`'s outcome; notices while it is pending, the limit's error if it comes first. Timers never keep the process alive. */
 export function watchSlow<T>(work: Promise<T>, options: WatchOptions): Promise<T> {
   const notices = new SlowNotices(options.notice, options.noticeMs);
