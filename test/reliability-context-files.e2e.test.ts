@@ -9,6 +9,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { probeLog, promptAndSettle, startAgent } from "./helpers/agent-harness.js";
+import { stderrContains } from "./helpers/extension-agent.js";
 import { tempDir, textTurn, type RpcClient } from "./helpers/rpc-client.js";
 
 let client: RpcClient | undefined;
@@ -33,6 +34,7 @@ describe.skipIf(process.platform === "win32")("context files that are not regula
     const prompt = await systemPromptFor(tempDir("atomic-agent-"), project);
     expect(prompt).not.toContain("LEAKED");
     expect(prompt).toContain("PROJECT: fallback rules");
+    await stderrContains(client!, `Skipped context file ${join(project, "AGENTS.md")}: it links to ${join(secrets, "credentials")}, outside the project ${project}`);
     expect(client!.stderr).toContain(`Skipped context file ${join(project, "AGENTS.md")}: it links to ${join(secrets, "credentials")}, outside the project ${project}`);
   });
 
@@ -55,6 +57,7 @@ describe.skipIf(process.platform === "win32")("context files that are not regula
     const prompt = await systemPromptFor(tempDir("atomic-agent-"), project);
     expect(prompt).toContain("You are Atomic");
     expect(prompt).not.toContain("# Project Context");
+    await stderrContains(client!, `Skipped context file ${join(project, "AGENTS.md")}: it is a FIFO, not a regular file`);
     expect(client!.stderr).toContain(`Skipped context file ${join(project, "AGENTS.md")}: it is a FIFO, not a regular file`);
   });
 
@@ -67,6 +70,7 @@ describe.skipIf(process.platform === "win32")("context files that are not regula
     symlinkSync("/dev/zero", join(project, "AGENTS.md"));
     const prompt = await systemPromptFor(agentDir, project);
     expect(prompt).toContain("GLOBAL: from dotfiles");
+    await stderrContains(client!, `Skipped context file ${join(project, "AGENTS.md")}: it links to /dev/zero, outside the project ${project}`);
     expect(client!.stderr).toContain(`Skipped context file ${join(project, "AGENTS.md")}: it links to /dev/zero, outside the project ${project}`);
     await client!.close();
 
@@ -74,6 +78,7 @@ describe.skipIf(process.platform === "win32")("context files that are not regula
     symlinkSync("/dev/zero", join(deviceAgentDir, "CLAUDE.md"));
     const second = await systemPromptFor(deviceAgentDir, tempDir("atomic-cwd-"));
     expect(second).not.toContain("# Project Context");
+    await stderrContains(client!, `Skipped context file ${join(deviceAgentDir, "CLAUDE.md")}: it is a character device, not a regular file`);
     expect(client!.stderr).toContain(`Skipped context file ${join(deviceAgentDir, "CLAUDE.md")}: it is a character device, not a regular file`);
   });
 
