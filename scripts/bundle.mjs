@@ -46,20 +46,29 @@ const keepFileUrls = (outDir) => ({
 });
 
 /**
- * The OpenAI and Anthropic SDKs build a `Headers` and test `instanceof FormData` on every request;
- * on Node 20 either global loads undici (a first request pays for it). Their modules get those two
- * names from lib/provider-kit/sdk-globals instead: an import added where the global is meant (the
- * transformer's scope-aware `inject`), the SDK code itself unchanged.
+ * The OpenAI and Anthropic SDKs build a `Headers`, test `instanceof FormData` and read
+ * `globalThis.ReadableStream` on every request; on Node 20 the first two globals load undici, and
+ * the third loads web streams on any Node (a first request pays for them). Their modules get those
+ * names from lib/provider-kit/sdk-globals instead: `globalThis.ReadableStream` renamed (`define`,
+ * which rewrites expressions, not strings), then an import added where each global is meant (the
+ * transformer's scope-aware `inject`), the SDK code itself otherwise unchanged.
  */
 const SDK_GLOBALS = join(DIST, "lib/provider-kit/sdk-globals.js");
 const INJECTED_SDK = /[\\/]node_modules[\\/](openai|@anthropic-ai[\\/]sdk)[\\/]/;
+const SDK_READABLE_STREAM = "__atomicSdkReadableStream";
 const sdkGlobals = {
   name: "sdk-globals",
   async transform(code, id) {
-    if (!INJECTED_SDK.test(id) || !/\b(Headers|FormData)\b/.test(code)) return null;
-    const result = await transform(id, code, { lang: "js", inject: { Headers: [SDK_GLOBALS, "Headers"], FormData: [SDK_GLOBALS, "FormData"] } });
-    if (result.errors.length > 0) throw new Error(`sdk-globals: ${id}: ${result.errors.map((error) => error.message).join("; ")}`);
-    return { code: result.code };
+    if (!INJECTED_SDK.test(id) || !/\b(Headers|FormData|ReadableStream)\b/.test(code)) return null;
+    const fail = (result) => {
+      if (result.errors.length > 0) throw new Error(`sdk-globals: ${id}: ${result.errors.map((error) => error.message).join("; ")}`);
+      return result.code;
+    };
+    const renamed = code.includes("globalThis.ReadableStream")
+      ? fail(await transform(id, code, { lang: "js", define: { "globalThis.ReadableStream": SDK_READABLE_STREAM } }))
+      : code;
+    const inject = { Headers: [SDK_GLOBALS, "Headers"], FormData: [SDK_GLOBALS, "FormData"], [SDK_READABLE_STREAM]: [SDK_GLOBALS, "ReadableStream"] };
+    return { code: fail(await transform(id, renamed, { lang: "js", inject })) };
   },
 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FetchHeaders } from "./fetch-headers.js";
-import { FormData as SdkFormData, Headers as SdkHeaders } from "./sdk-globals.js";
+import { FormData as SdkFormData, Headers as SdkHeaders, ReadableStream as SdkReadableStream } from "./sdk-globals.js";
 
 type Op = ["append" | "set", string, string] | ["delete", string];
 /** The standard class, typed by the interface both share (the global's type is empty where DOM types are declared). */
@@ -152,5 +152,17 @@ describe("the FormData the bundled SDKs see", () => {
     form.append("a", "1");
     expect(form instanceof SdkFormData).toBe(true);
     expect(new globalThis.FormData() instanceof SdkFormData).toBe(true);
+  });
+});
+
+describe("the ReadableStream the bundled SDKs see", () => {
+  it("is not a JSON or byte body, is the real class for a real stream, and constructs the real class", () => {
+    for (const body of ["{}", new Uint8Array(2), { a: 1 }, null, undefined, { getReader: 1 }, { getReader() {} }]) {
+      expect(body instanceof SdkReadableStream).toBe(false);
+    }
+    const made = new SdkReadableStream({ start: (controller) => controller.close() });
+    expect(made).toBeInstanceOf(globalThis.ReadableStream);
+    expect(made instanceof SdkReadableStream).toBe(true);
+    expect(new globalThis.ReadableStream() instanceof SdkReadableStream).toBe(true);
   });
 });

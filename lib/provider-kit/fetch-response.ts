@@ -9,6 +9,7 @@
  * `bytes()` read the Node stream itself.
  */
 import { Readable } from "node:stream";
+import { DeferredWebBody } from "./deferred-web-body.js";
 import { FetchHeaders } from "./fetch-headers.js";
 
 export interface FetchResponseInit {
@@ -34,6 +35,7 @@ export class FetchResponse implements Response {
   #webStarted = false;
   #nodeTaken = false;
   #used = false;
+  #deferWeb = false;
 
   constructor(body: ReadableStream<Uint8Array<ArrayBuffer>> | Readable | null, init: FetchResponseInit) {
     if (body instanceof Readable) this.#source = body;
@@ -50,8 +52,21 @@ export class FetchResponse implements Response {
   }
 
   get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
-    if (this.#body === undefined && this.#source) this.#body = this.#webBody(this.#source);
+    if (this.#body === undefined && this.#source) {
+      const source = this.#source;
+      this.#body = this.#deferWeb ? (new DeferredWebBody(() => this.#webBody(source)) as unknown as ReadableStream<Uint8Array<ArrayBuffer>>) : this.#webBody(source);
+    }
     return this.#body ?? null;
+  }
+
+  /**
+   * `body`, when read, is a stand-in that makes the web stream on first use (deferred-web-body.ts):
+   * for a consumer that looks at `body` without reading it, where the standard class would load
+   * Node's web streams for nothing.
+   */
+  deferWebBody(): this {
+    this.#deferWeb = true;
+    return this;
   }
 
   /** The body as the Node stream it came as, once (marks the body used); undefined otherwise. */
@@ -158,4 +173,12 @@ export class FetchResponse implements Response {
     this.#used = true;
     return body;
   }
+}
+
+/** `fetch` whose responses defer their web body (see `deferWebBody`), for an SDK that only looks. */
+export function deferringWebBodies(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    return response instanceof FetchResponse ? response.deferWebBody() : response;
+  };
 }

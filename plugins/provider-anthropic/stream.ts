@@ -10,6 +10,7 @@ import { APIError } from "@anthropic-ai/sdk/core/error";
 import { Messages } from "@anthropic-ai/sdk/resources/messages";
 import type { AssistantMessageEvent } from "../../lib/llm/index.js";
 import { splitBaseUrl } from "../../lib/provider-kit/base-url.js";
+import { deferringWebBodies } from "../../lib/provider-kit/fetch-response.js";
 import type { ProviderCall, ProviderYield } from "../../lib/provider-kit/provider-stream.js";
 import type { AssistantStreamBuilder } from "../../lib/provider-kit/stream-builder.js";
 import { sseBatches, type SseMessage } from "../../lib/provider-kit/sse.js";
@@ -90,7 +91,9 @@ function anthropicClient(call: ProviderCall, headers: Record<string, string | nu
     baseURL,
     ...(query ? { defaultQuery: query } : {}),
     maxRetries: 0,
-    fetch: call.fetch,
+    // The SDK reads every response's `body` for a clean-up backstop; the SSE reader takes the
+    // Node stream under it, so a web stream made for the look would load web streams for nothing.
+    fetch: deferringWebBodies(call.fetch),
     defaultHeaders: headers,
   });
 }
