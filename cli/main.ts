@@ -23,17 +23,18 @@ import type { CliEntry } from "../lib/cli-io/index.js";
 // This file runs from dist/cli/ (compiled; the bundler re-points these URLs from wherever it puts
 // this code): the package root is two levels up.
 const INSTALL_DIR = `${dirname(fileURLToPath(new URL("../../package.json", import.meta.url)))}/`;
-// Resolved at run time: the CLI never imports a plugin's internals statically.
-const AUTH_CLI = new URL("../plugins/models/auth-cli.js", import.meta.url).href;
-const LOGIN_CLI = new URL("../plugins/login/cli.js", import.meta.url).href;
-const MCP_CLI = new URL("../plugins/mcp/cli.js", import.meta.url).href;
-const MODELS_CLI = new URL("../plugins/provider-catalog/update-cli.js", import.meta.url).href;
-const PACKAGES_CLI = new URL("../plugins/packages/cli.js", import.meta.url).href;
-const BRIDGE_CLI = new URL("../plugins/transport-server/bridge.js", import.meta.url).href;
+// Resolved at run time: the CLI never imports a plugin's internals statically. Functions, so
+// a start that runs no subcommand builds none of these URLs.
+const AUTH_CLI = () => new URL("../plugins/models/auth-cli.js", import.meta.url).href;
+const LOGIN_CLI = () => new URL("../plugins/login/cli.js", import.meta.url).href;
+const MCP_CLI = () => new URL("../plugins/mcp/cli.js", import.meta.url).href;
+const MODELS_CLI = () => new URL("../plugins/provider-catalog/update-cli.js", import.meta.url).href;
+const PACKAGES_CLI = () => new URL("../plugins/packages/cli.js", import.meta.url).href;
+const BRIDGE_CLI = () => new URL("../plugins/transport-server/bridge.js", import.meta.url).href;
 /** pi's package commands (plugins/packages/cli.ts). */
 const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "list", "update"]);
 // The package's compiled root (dist/): its index.js is what user code imports as `atomic-agent`.
-const PACKAGE_MODULES = dirname(fileURLToPath(new URL("../index.js", import.meta.url)));
+const PACKAGE_MODULES = () => dirname(fileURLToPath(new URL("../index.js", import.meta.url)));
 
 const SIGNAL_EXIT_CODES = { SIGTERM: 143, SIGINT: 130, SIGHUP: 129 } as const;
 
@@ -45,7 +46,7 @@ function hostOptions(argv: string[]): HostOptions {
     env: process.env,
     plugins: BUILTIN_PLUGINS,
     // User plugins outside this package still get this package's modules and the same zod instance.
-    loader: { builtins: BUILTIN_MODULES, aliases: () => packageAliases(PACKAGE_MODULES, dirname(createRequire(import.meta.url).resolve("zod/package.json"))) },
+    loader: { builtins: BUILTIN_MODULES, aliases: () => packageAliases(PACKAGE_MODULES(), dirname(createRequire(import.meta.url).resolve("zod/package.json"))) },
     argv,
     installDir: INSTALL_DIR,
   };
@@ -60,14 +61,14 @@ export interface MainOptions {
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   // pi spells them `auth login` / `auth logout`.
-  if (argv[0] === "login" || (argv[0] === "auth" && argv[1] === "login")) return runSubcommand(LOGIN_CLI, "runLoginCommand", argv.slice(argv[0] === "auth" ? 2 : 1));
-  if (argv[0] === "logout" || (argv[0] === "auth" && argv[1] === "logout")) return runSubcommand(LOGIN_CLI, "runLogoutCommand", argv.slice(argv[0] === "auth" ? 2 : 1));
-  if (argv[0] === "auth") return runSubcommand(AUTH_CLI, "runAuthCommand", argv.slice(1));
-  if (argv[0] === "mcp") return runSubcommand(MCP_CLI, "runMcpCommand", argv.slice(1));
-  if (argv[0] === "models") return runSubcommand(MODELS_CLI, "runModelsCommand", argv.slice(1));
-  if (argv[0] !== undefined && PACKAGE_COMMANDS.has(argv[0])) return runSubcommand(PACKAGES_CLI, "runPackagesCommand", argv);
+  if (argv[0] === "login" || (argv[0] === "auth" && argv[1] === "login")) return runSubcommand(LOGIN_CLI(), "runLoginCommand", argv.slice(argv[0] === "auth" ? 2 : 1));
+  if (argv[0] === "logout" || (argv[0] === "auth" && argv[1] === "logout")) return runSubcommand(LOGIN_CLI(), "runLogoutCommand", argv.slice(argv[0] === "auth" ? 2 : 1));
+  if (argv[0] === "auth") return runSubcommand(AUTH_CLI(), "runAuthCommand", argv.slice(1));
+  if (argv[0] === "mcp") return runSubcommand(MCP_CLI(), "runMcpCommand", argv.slice(1));
+  if (argv[0] === "models") return runSubcommand(MODELS_CLI(), "runModelsCommand", argv.slice(1));
+  if (argv[0] !== undefined && PACKAGE_COMMANDS.has(argv[0])) return runSubcommand(PACKAGES_CLI(), "runPackagesCommand", argv);
   // --mode rpc through a running server: a relay, no agent of its own to boot.
-  if (argv.some((arg) => arg === "--connect" || arg.startsWith("--connect="))) return runSubcommand(BRIDGE_CLI, "runBridge", argv);
+  if (argv.some((arg) => arg === "--connect" || arg.startsWith("--connect="))) return runSubcommand(BRIDGE_CLI(), "runBridge", argv);
   const subcommand = argv[0] === "schema" ? "schema" : undefined;
   if (subcommand) argv = argv.slice(1);
   // `atomic serve [...]` is the transport of that name (settings `mode: "serve"` picks it too).

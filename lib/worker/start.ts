@@ -7,10 +7,13 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { Worker, WorkerOptions } from "node:worker_threads";
 
-const require = createRequire(import.meta.url);
+/** Made on first use: most processes start no worker. */
+let ownRequire: NodeJS.Require | undefined;
+const require = (id: string): unknown => (ownRequire ??= createRequire(import.meta.url))(id);
+const resolveHere = (id: string): string => (ownRequire ??= createRequire(import.meta.url)).resolve(id);
 
 /** This file's own extension tells whether the package runs compiled or from its sources. */
-const FROM_SOURCES = import.meta.url.endsWith(".ts");
+const fromSources = (): boolean => import.meta.url.endsWith(".ts");
 
 /**
  * Runs in the worker when loading from sources (this repository's unit tests only; the built CLI
@@ -31,9 +34,9 @@ export function startModuleWorker(moduleUrl: URL, options: WorkerOptions = {}): 
   // Required on first use, not imported: most processes start no worker, and loading
   // node:worker_threads would cost every startup.
   const { Worker } = require("node:worker_threads") as typeof import("node:worker_threads");
-  if (!FROM_SOURCES) return new Worker(moduleUrl, options);
+  if (!fromSources()) return new Worker(moduleUrl, options);
   const entry = fileURLToPath(moduleUrl).replace(/\.js$/, ".ts");
-  const jiti = require.resolve("jiti");
+  const jiti = resolveHere("jiti");
   const workerData = { ...(options.workerData as object | undefined), atomicWorkerEntry: entry, atomicWorkerJiti: jiti };
   return new Worker(SOURCE_BOOTSTRAP, { ...options, eval: true, workerData });
 }
