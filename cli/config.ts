@@ -12,7 +12,8 @@ import type {} from "../plugins/agent/api.js";
 import type {} from "../plugins/mcp/api.js";
 import type { ModelsApi } from "../plugins/models/api.js";
 import { describePolicy, type SandboxApi } from "../plugins/sandbox/api.js";
-import { credentials } from "./list-models.js";
+import { needsAddressVariables } from "../plugins/models/address-variables.js";
+import { credentials, providerAddressGaps } from "./list-models.js";
 
 const WITHOUT_SETTINGS = "the settings files and user plugins";
 
@@ -109,18 +110,15 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
     line(`  startup model  ${model ? `${model.provider}/${model.id} (thinking ${agent!.getThinkingLevel()})` : "none"}`);
     line();
     line("Credentials (provider, where its key comes from; keys are never shown)");
-    out.push(
-      ...table(
-        models
-          .providers()
-          .map((provider) => [
-            provider,
-            credentials(models.authStatus(provider), models.providerInfo(provider)?.envKey, models.providerInfo(provider)?.login),
-            count(models.modelsOf(provider).length, "model"),
-          ]),
-        "  ",
-      ),
-    );
+    const rows = models.providers().map((provider) => {
+      const status = models.authStatus(provider);
+      const gaps = providerAddressGaps(models, provider);
+      // A key with no address to send it to: every request fails, so it is a problem to fix.
+      if (status.configured && status.source !== "none" && gaps.length > 0)
+        found.problems.push(`${needsAddressVariables(provider, gaps)} Its models are unavailable until then (its key is set: ${credentials(status)}).`);
+      return [provider, credentials(status, models.providerInfo(provider)?.envKey, models.providerInfo(provider)?.login, gaps), count(models.modelsOf(provider).length, "model")];
+    });
+    out.push(...table(rows, "  "));
   }
   if (found.notes.length > 0) {
     line();

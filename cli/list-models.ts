@@ -1,8 +1,8 @@
 /**
  * `atomic --list-models [pattern]`: the catalog as a table (provider, model, context window,
  * output limit, reasoning, images, where the provider's credential comes from, or the variable
- * that would give it), from the booted host's `models` service. Every word of the pattern must
- * appear in `provider/id name`.
+ * that would give it, and the address variables still unset), from the booted host's `models`
+ * service. Every word of the pattern must appear in `provider/id name`.
  */
 import { closestHint, closestModels } from "../lib/closest/models.js";
 import type { Model } from "../lib/llm/index.js";
@@ -24,7 +24,12 @@ export function modelListing(models: ModelsApi, pattern: string | true): { text:
       tokens(model.maxTokens),
       model.reasoning ? "yes" : "no",
       model.input.includes("image") ? "yes" : "no",
-      credentials(models.authStatus(model.provider), models.providerInfo(model.provider)?.envKey, models.providerInfo(model.provider)?.login),
+      credentials(
+        models.authStatus(model.provider),
+        models.providerInfo(model.provider)?.envKey,
+        models.providerInfo(model.provider)?.login,
+        models.missingAddressVariables(model),
+      ),
     ]),
   ];
   const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
@@ -37,9 +42,23 @@ export function noListingMatches(models: ModelsApi, pattern: string): string {
   return `No models match "${pattern}".${closestHint(closestModels(models.all(), pattern, 3, true))}`;
 }
 
-/** Where the key comes from, never the key; for a provider without one, the variable that would give it. */
-/** `login`: the provider takes `atomic login` (said when it has no key variable to name). */
-export function credentials(status: AuthStatus, envKey?: string, login = false): string {
+/**
+ * Where the key comes from, never the key; for a provider without one, the variable that would
+ * give it. `login`: the provider takes `atomic login` (said when it has no key variable to name).
+ * `unsetAddress`: the base URL's `{VARIABLE}`s set nowhere (`; needs CLOUDFLARE_ACCOUNT_ID`), which
+ * keep the model unavailable even with a key.
+ */
+export function credentials(status: AuthStatus, envKey?: string, login = false, unsetAddress: readonly string[] = []): string {
+  const key = keySource(status, envKey, login);
+  return unsetAddress.length > 0 ? `${key}; needs ${unsetAddress.join(", ")}` : key;
+}
+
+/** The address variables unset for any of the provider's models, each once. */
+export function providerAddressGaps(models: ModelsApi, provider: string): string[] {
+  return [...new Set(models.modelsOf(provider).flatMap((model) => models.missingAddressVariables(model)))];
+}
+
+function keySource(status: AuthStatus, envKey: string | undefined, login: boolean): string {
   if (!status.configured) return envKey ? `none (${envKey})` : login ? "none (atomic login)" : "none";
   switch (status.source) {
     case "none":

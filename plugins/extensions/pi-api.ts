@@ -142,7 +142,7 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
     getCommands: () => commandInfos(host),
     async setModel(model) {
       const found = host.models.find(model?.provider, model?.id);
-      if (!found || !host.models.authStatus(found.provider).configured) return false;
+      if (!found || !host.models.isAvailable(found)) return false;
       await host.agent.setModel(found, "set");
       return true;
     },

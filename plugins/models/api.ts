@@ -32,8 +32,16 @@ export interface ModelsDiagnostics {
 export interface ModelsApi extends ProviderModelsApi {
   /** Every model in the catalog, available or not. */
   all(): Model[];
-  /** Models whose provider has credentials (or needs none), in catalog order. */
+  /** Models whose provider has credentials (or needs none) and whose address is complete, in catalog order. */
   available(): Model[];
+  /** One model of `available()`: its provider has credentials (or needs none) and `missingAddressVariables` is empty. */
+  isAvailable(model: Model): boolean;
+  /**
+   * The `{VARIABLE}` placeholders of the model's base URL (Cloudflare's `{CLOUDFLARE_ACCOUNT_ID}`)
+   * set neither in its provider's auth.json entry (`env`) nor in the environment: requests to it
+   * fail until they are, so it is not available.
+   */
+  missingAddressVariables(model: Pick<Model, "provider" | "id" | "baseUrl">): string[];
   find(provider: string, id: string): Model | undefined;
   /** The models `--models` / `enabledModels` scope the session to (what cycle_model moves through); empty: no scope. */
   scope(): readonly ScopedModel[];

@@ -30,9 +30,10 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
   return [
     defineCommand({
       name: "get_available_models",
-      description: "Models whose provider has credentials, as full Model objects; the offline `replay` models only while one is current or `--models`/`enabledModels` names one.",
+      description:
+        "Models whose provider has credentials and whose address is complete (every `{VARIABLE}` of the base URL, such as Cloudflare's `{CLOUDFLARE_ACCOUNT_ID}`, set), as full Model objects; the offline `replay` models only while one is current or `--models`/`enabledModels` names one.",
       input: () => z.object({}),
-      output: () => z.object({ models: z.array(PublicModel()).describe("Models whose provider has a key (or needs none), in catalog order.") }),
+      output: () => z.object({ models: z.array(PublicModel()).describe("Models whose provider has a key (or needs none) and whose address is complete, in catalog order.") }),
       run: () => ({ models: listedModels(models, agent.getModel(), selection.scope).map(publicModel) }),
     }),
     defineCommand({
@@ -75,12 +76,12 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
           scopedModels: z
             .array(ScopedModelSchema())
             .optional()
-            .meta({ description: "The `cycle_model` scope (`--models`, `enabledModels`) whose provider still has a credential." }),
+            .meta({ description: "The `cycle_model` scope (`--models`, `enabledModels`) that is still available (its provider has a credential)." }),
         }),
       run: async ({ provider }) => {
         await models.removeStoredKey(provider);
         const scopedModels = selection.scope
-          .filter((entry) => models.authStatus(entry.model.provider).configured)
+          .filter((entry) => models.isAvailable(entry.model))
           .map((entry) => ({ model: publicModel(entry.model), ...(entry.thinkingLevel ? { thinkingLevel: entry.thinkingLevel } : {}) }));
         return { provider, authStatus: models.authStatus(provider), models: listedModels(models, agent.getModel(), selection.scope).map(publicModel), scopedModels };
       },

@@ -1,5 +1,5 @@
 /**
- * What `cycle_model` moves through: the scope's models that have credentials when a scope is set
+ * What `cycle_model` moves through: the scope's available models (credentials, a complete address) when a scope is set
  * (`--models`, `enabledModels`), else every available model except the offline replay ones,
  * which join only when the current model is one of them (docs/decisions.md).
  */
@@ -24,7 +24,7 @@ export function listedModels(models: ModelsApi, current: Model | null, scope: re
 }
 
 export function cycleCandidates(models: ModelsApi, current: Model | null, scope: readonly ScopedModel[]): { candidates: CycleCandidate[]; scoped: boolean } {
-  if (scope.length > 0) return { candidates: scope.filter((entry) => models.authStatus(entry.model.provider).configured), scoped: true };
+  if (scope.length > 0) return { candidates: scope.filter((entry) => models.isAvailable(entry.model)), scoped: true };
   const offline = (model: Model) => models.authStatus(model.provider).source === "none";
   const includeOffline = current !== null && offline(current);
   return {

@@ -10,6 +10,7 @@ import { PI_COMPAT_NOT_APPLIED, unknownCompatKeys, type RequestCredentials } fro
 import type { AuthStatus, LoginResolver, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
 import { AuthStore } from "./auth-store.js";
 import { describeConfigValue, resolveConfigValue } from "./config-value.js";
+import { fillAddressVariables, missingAddressVariables, needsAddressVariables, type VariableLookup } from "./address-variables.js";
 import { applyProviderConfig, customProvider, customProviderProblem, modelsJsonPath, readModelsJson, type ModelsJsonBlocks, type ProviderConfig } from "./models-json.js";
 import { redactUrl } from "./redact-url.js";
 import type { ScopedModel } from "./scope.js";
@@ -199,7 +200,17 @@ export class ModelRegistry implements ModelsApi {
   }
 
   available(): Model[] {
-    return [...this.#providers.keys()].filter((name) => this.authStatus(name).configured).flatMap((name) => this.#registration(name)!.models);
+    return [...this.#providers.keys()]
+      .filter((name) => this.authStatus(name).configured)
+      .flatMap((name) => this.#registration(name)!.models.filter((model) => this.missingAddressVariables(model).length === 0));
+  }
+
+  isAvailable(model: Model): boolean {
+    return this.authStatus(model.provider).configured && this.missingAddressVariables(model).length === 0;
+  }
+
+  missingAddressVariables(model: Pick<Model, "provider" | "id" | "baseUrl">): string[] {
+    return missingAddressVariables(this.#requestBaseUrl(model), this.#addressLookup(model.provider));
   }
 
   modelsWithId(id: string): Model[] {
@@ -272,10 +283,9 @@ export class ModelRegistry implements ModelsApi {
     if (login) return this.#loginCredentials(model, login, signal);
     const [apiKey, headers] = await Promise.all([this.apiKey(model.provider, signal), this.headers(model, signal)]);
     if (apiKey && (this.#config.get(model.provider)?.authHeader ?? this.#providers.get(model.provider)?.authHeader)) headers.Authorization = `Bearer ${apiKey}`;
-    const real = this.#realBaseUrls.get(`${model.provider}\0${model.id}`);
     // A local server, or an SDK that finds its own credentials (AWS, Google ADC), needs no key.
     const keyless = !apiKey && (this.#providers.get(model.provider)?.requiresAuth === false || this.#ambientGroup(model.provider) !== undefined);
-    const baseUrl = this.#filledBaseUrl(model, real && redactUrl(real) === model.baseUrl ? real : model.baseUrl);
+    const baseUrl = this.#filledBaseUrl(model);
     return { ...(apiKey ? { apiKey } : {}), headers, baseUrl, ...(keyless ? { keyless } : {}) };
   }
 
@@ -285,8 +295,7 @@ export class ModelRegistry implements ModelsApi {
    */
   async #loginCredentials(model: Model, login: NonNullable<Awaited<ReturnType<LoginResolver>>>, signal: AbortSignal): Promise<RequestCredentials> {
     const headers = { ...(await this.headers(model, signal)), ...login.headers };
-    const real = this.#realBaseUrls.get(`${model.provider}\0${model.id}`);
-    const listed = this.#filledBaseUrl(model, real && redactUrl(real) === model.baseUrl ? real : model.baseUrl);
+    const listed = this.#filledBaseUrl(model);
     const baseUrl = login.baseUrl && this.#config.get(model.provider)?.baseUrl === undefined ? login.baseUrl : listed;
     return { apiKey: login.apiKey, headers, baseUrl };
   }
@@ -321,17 +330,27 @@ export class ModelRegistry implements ModelsApi {
   }
 
   /**
-   * A base URL's `{VARIABLE}` placeholders (Cloudflare's `{CLOUDFLARE_ACCOUNT_ID}`) filled from the
-   * provider's stored credential (`env` of its auth.json entry), then the environment. One that
-   * is set nowhere fails the request, naming the variable. Lower-case placeholders (Azure's
-   * `{resource}`, Vertex's `{location}`, Bedrock's `{region}`) are the adapters' to fill.
+   * The model's address with its `{VARIABLE}` placeholders (Cloudflare's `{CLOUDFLARE_ACCOUNT_ID}`)
+   * filled; one that is set nowhere fails the request, naming it (and the model is not available).
    */
-  #filledBaseUrl(model: Model, baseUrl: string): string {
-    return baseUrl.replace(/\{([A-Z][A-Z0-9_]*)\}/g, (_, name: string) => {
-      const value = this.auth.env(model.provider)?.[name] ?? this.#env[name];
-      if (!value) throw new Error(`${model.provider} needs ${name} for its address (${baseUrl}): set it in the environment.`);
-      return encodeURIComponent(value);
-    });
+  #filledBaseUrl(model: Model): string {
+    const baseUrl = this.#requestBaseUrl(model);
+    const lookup = this.#addressLookup(model.provider);
+    const missing = missingAddressVariables(baseUrl, lookup);
+    if (missing.length > 0) throw new Error(needsAddressVariables(model.provider, missing, model.baseUrl));
+    return fillAddressVariables(baseUrl, lookup);
+  }
+
+  /** The address a request uses: the original of a base URL listed redacted, unless the listed one was changed since. */
+  #requestBaseUrl(model: Pick<Model, "provider" | "id" | "baseUrl">): string {
+    const real = this.#realBaseUrls.get(`${model.provider}\0${model.id}`);
+    return real && redactUrl(real) === model.baseUrl ? real : model.baseUrl;
+  }
+
+  /** Where address variables come from: the provider's stored credential (`env` of its auth.json entry), then the environment. */
+  #addressLookup(provider: string): VariableLookup {
+    const stored = this.auth.env(provider);
+    return (name) => stored?.[name] ?? this.#env[name];
   }
 
   /** A pending catalog's ids in lower case, as a set (built on first use). */

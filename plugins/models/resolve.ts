@@ -1,6 +1,6 @@
 /**
  * `--model` pattern resolution: `provider/id`, a bare id, or a fuzzy fragment of an id or name,
- * with an optional `:<thinking>` suffix. Candidates with credentials win ties, and an alias
+ * with an optional `:<thinking>` suffix. Available candidates (credentials, a complete address) win ties, and an alias
  * (`claude-sonnet-4-5`) beats a dated snapshot (`claude-sonnet-4-5-20250929`).
  */
 import { THINKING_LEVELS, type Model, type ThinkingLevel } from "../../lib/llm/index.js";
@@ -48,7 +48,7 @@ export function matchModel(models: ModelsApi, provider: string | undefined, patt
     id = id.slice(slash + 1);
   }
   const lower = id.toLowerCase();
-  const withKey = (list: Model[]) => new Set(list.filter((m) => models.authStatus(m.provider).configured));
+  const withKey = (list: Model[]) => new Set(list.filter((m) => models.isAvailable(m)));
   // A bare id: only the catalogs that list it are built (a fuzzy pattern needs them all).
   if (!provider && id !== "") {
     const exact = models.modelsWithId(id);

@@ -14,6 +14,7 @@ import { cliThinkingLevel } from "./declarations.js";
 import type { ScopedModel } from "./scope.js";
 import { UNSUPPORTED_DEFAULT_ERROR, hasCliModel, resolveStartupModel, unsupportedDefault, type UnsupportedDefault } from "./startup.js";
 import { keyHowTo, modeFamily, noKeysHint, noModelSelected, unsupportedDefaultHint } from "./hints.js";
+import { needsAddressVariables } from "./address-variables.js";
 
 export interface CycleResult {
   model: Model;
@@ -97,6 +98,8 @@ export class ModelSelection {
       const info = this.#models.providerInfo(model.provider);
       return `No API key found for ${model.provider}. ${keyHowTo(model.provider, info?.envKey, info?.login)}`;
     }
+    const missing = this.#models.missingAddressVariables(model);
+    if (missing.length > 0) return needsAddressVariables(model.provider, missing);
     return undefined;
   }
 
@@ -106,7 +109,7 @@ export class ModelSelection {
 
   async setModel(provider: string, modelId: string): Promise<Model> {
     const found = this.#models.find(provider, modelId);
-    const model = found && this.#models.authStatus(provider).configured ? found : undefined;
+    const model = found && this.#models.isAvailable(found) ? found : undefined;
     if (!model) throw new KernelError(ErrorCode.NOT_FOUND, `Model not found: ${provider}/${modelId}`);
     // The session's model only, as pi 1.6: the saved default (the next session's model) stays.
     await this.#agent.setModel(model, "set");

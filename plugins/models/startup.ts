@@ -12,6 +12,7 @@ import { closestHint, closestModels, didYouMean } from "./closest.js";
 import { resolveModelPattern, splitThinking } from "./resolve.js";
 import type { ScopedModel } from "./scope.js";
 import { keyHowTo } from "./hints.js";
+import { needsAddressVariables } from "./address-variables.js";
 
 export const UNSUPPORTED_DEFAULT_ERROR = "Configured default model is unavailable or unsupported. Update defaultProvider/defaultModel or use /model.";
 export const UNSUPPORTED_DEFAULT_REASON = "configured-provider-unsupported";
@@ -58,7 +59,7 @@ export function resolveStartupModel(models: ModelsApi, cli: CliOptions, settings
     return { error: noModelMatches(models, `--model "${cli.model}"`, cli.model ?? "") };
   }
   // pi's order: the saved default when the scope holds it, else the first scoped model with a key.
-  const inScope = scope.filter((entry) => models.authStatus(entry.model.provider).configured);
+  const inScope = scope.filter((entry) => models.isAvailable(entry.model));
   if (inScope.length > 0) {
     const saved = inScope.find((entry) => entry.model.provider === settings.defaultProvider && entry.model.id === settings.defaultModel);
     const pick = saved ?? inScope[0]!;
@@ -76,26 +77,35 @@ export function noModelMatches(models: ModelsApi, what: string, pattern: string)
 }
 
 /**
- * The saved default when it exists and has credentials, else the first available model. A saved
- * default without a key is said so (a warning), never replaced in silence; with no other model
- * to use it stays chosen, so a prompt fails naming the missing key.
+ * The saved default when it exists and is available, else the first available model. A saved
+ * default without a key (or an address variable) is said so (a warning), never replaced in
+ * silence; with no other model to use it stays chosen, so a prompt fails naming what is missing.
  */
 function savedOrFirst(models: ModelsApi, settings: Settings): StartupChoice {
   const { defaultProvider, defaultModel } = settings;
   if (defaultProvider && defaultModel) {
     const model = models.find(defaultProvider, defaultModel);
-    if (model && models.authStatus(model.provider).configured) return { model };
+    if (model && models.isAvailable(model)) return { model };
     if (model) {
       const first = models.available().find((m) => models.authStatus(m.provider).source !== "none");
-      const missing = `The default model ${defaultProvider}/${defaultModel} (settings defaultProvider/defaultModel) has no API key. ${keyHowTo(defaultProvider, models.providerInfo(defaultProvider)?.envKey, models.providerInfo(defaultProvider)?.login)}`;
+      const missing = `The default model ${defaultProvider}/${defaultModel} (settings defaultProvider/defaultModel) ${whyUnavailable(models, model)}`;
       return first ? { model: first, warning: `${missing} Using ${first.provider}/${first.id} instead.` } : { model, warning: missing };
     }
   }
   if (defaultProvider && !defaultModel) {
-    const model = models.authStatus(defaultProvider).configured ? models.modelsOf(defaultProvider)[0] : undefined;
+    const model = models.modelsOf(defaultProvider).find((m) => models.isAvailable(m));
     if (model) return { model };
   }
   // Keyless offline providers (replay) are available but never chosen unless asked for.
   const first = models.available().find((m) => models.authStatus(m.provider).source !== "none");
   return first ? { model: first } : {};
+}
+
+/** "has no API key. Set ..." or "is unavailable. <provider> needs CLOUDFLARE_ACCOUNT_ID ...": what keeps a catalog model unavailable. */
+function whyUnavailable(models: ModelsApi, model: Model): string {
+  if (!models.authStatus(model.provider).configured) {
+    const info = models.providerInfo(model.provider);
+    return `has no API key. ${keyHowTo(model.provider, info?.envKey, info?.login)}`;
+  }
+  return `is unavailable. ${needsAddressVariables(model.provider, models.missingAddressVariables(model))}`;
 }

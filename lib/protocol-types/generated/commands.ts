@@ -212,7 +212,7 @@ export type ForkCommand = {
   entryId: string;
 };
 
-/** Models whose provider has credentials, as full Model objects; the offline `replay` models only while one is current or `--models`/`enabledModels` names one. */
+/** Models whose provider has credentials and whose address is complete (every `{VARIABLE}` of the base URL, such as Cloudflare's `{CLOUDFLARE_ACCOUNT_ID}`, set), as full Model objects; the offline `replay` models only while one is current or `--models`/`enabledModels` names one. */
 export type GetAvailableModelsCommand = {
   type: "get_available_models";
   /** Any string or number; echoed exactly in the command's response. */

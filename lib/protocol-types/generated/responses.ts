@@ -334,7 +334,7 @@ export type GetAvailableModelsResponse = {
   /** The command succeeded. */
   success: true;
   data: {
-    /** Models whose provider has a key (or needs none), in catalog order. */
+    /** Models whose provider has a key (or needs none) and whose address is complete, in catalog order. */
     models: Model[];
   };
 };
@@ -813,7 +813,7 @@ export type LogoutProviderResponse = {
     };
     /** The models available now. */
     models: Model[];
-    /** The `cycle_model` scope (`--models`, `enabledModels`) whose provider still has a credential. */
+    /** The `cycle_model` scope (`--models`, `enabledModels`) that is still available (its provider has a credential). */
     scopedModels?: Array<{
       /** The model. */
       model: Model;

@@ -20,6 +20,7 @@ function registry(options: { keys: string[]; logins?: string[]; baseUrls?: Recor
     usesLogin: (provider: string) => options.logins?.includes(provider) ?? false,
     baseUrlOverride: (provider: string) => options.baseUrls?.[provider],
     apiKey: async () => undefined,
+    missingAddressVariables: () => [],
   } as unknown as ModelsApi;
 }
 

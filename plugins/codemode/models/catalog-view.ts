@@ -45,7 +45,7 @@ export class ModelCatalogView {
     const typed = await this.#typedOf(type, provider);
     const verdicts = new Map<string, boolean>();
     const usable = (model: TypedModel) => {
-      const key = `${model.provider}\0${model.api}`;
+      const key = `${model.provider}\0${model.api}\0${model.baseUrl}`;
       let verdict = verdicts.get(key);
       if (verdict === undefined) verdicts.set(key, (verdict = this.#usable(model)));
       return verdict;
@@ -84,6 +84,8 @@ export class ModelCatalogView {
   #usable(model: TypedModel): boolean {
     // The Decisions API takes API keys only: a ChatGPT login does not reach it.
     if (model.api === DECISIONS_API && this.#models.usesLogin(model.provider)) return false;
+    // The registry fills its providers' `{VARIABLE}` addresses (Cloudflare's account id): one set nowhere fails every call.
+    if (this.#models.hasProvider(model.provider) && this.#models.missingAddressVariables(model).length > 0) return false;
     if (this.#models.authStatus(model.provider).configured) return true;
     const envKey = this.#typedEnvKey(model.provider);
     return envKey !== undefined && Boolean(this.#env[envKey]);
