@@ -113,8 +113,16 @@ const { output } = await cli.write({
   format: "cjs",
   entryFileNames: "main-[hash].cjs",
   chunkFileNames: "chunks/[name]-[hash].cjs",
-  // Everything startup needs in one chunk: each file is a read and a script to set up.
-  codeSplitting: { groups: [{ name: "startup", tags: ["$initial"] }] },
+  // Everything startup needs in one chunk: each file is a read and a script to set up. So is the
+  // provider toolkit's request half, which every first request loads (eight small chunks
+  // otherwise). The SDKs keep the bundler's own split: grouped, the modules they import only on
+  // demand (credential chains and their Node builtins) would load with every first request.
+  codeSplitting: {
+    groups: [
+      { name: "startup", tags: ["$initial"], priority: 2 },
+      { name: "provider-kit", test: /[\\/]dist[\\/]lib[\\/]provider-kit[\\/]/, priority: 1 },
+    ],
+  },
   // ASCII source is read as a one-byte string, with no UTF-8 decoding (see compile-cache.cts).
   charset: "ascii",
   minify,
