@@ -1,11 +1,13 @@
 /**
  * The catalog's models that do not chat: classifiers (answers to typed questions) and image
  * generators, as pi 1.6's provider library lists them (`typed/<provider>.json`, written by
- * scripts/import-pi-typed-models.mjs). They never enter the chat catalog or `/model`: codemode's
- * `models` global reads them, on a script's first `models.*` call. The build compiles the files
- * into one `typed-models.json` next to this module; run from the source tree, the files are read.
+ * scripts/import-pi-typed-models.mjs). They never enter the chat catalog or `/model`: lib/typed-models
+ * reads them on first use (a script's first `models.*` call, an extension's first typed lookup).
+ * The build compiles the files into one `typed-models.json` next to this module; run from the
+ * source tree, the files are read. The read is synchronous: pi's registry lists typed models
+ * synchronously (`getModelsOfType`), and the one file is read once per process.
  */
-import { readdir, readFile } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import { ONE_SHOT, formatValidationError } from "../../kernel/index.js";
 import { PROVIDER_NAME } from "./schema.js";
@@ -58,13 +60,17 @@ const DATA_DIR = new URL("./typed/", import.meta.url);
 
 /** The typed files validated, in file-name order. */
 export async function readTypedDataFiles(dir: URL | string = DATA_DIR): Promise<TypedCatalogFile[]> {
-  const names = (await readdir(dir)).filter((name) => name.endsWith(".json")).sort();
-  return Promise.all(
-    names.map(async (name) => {
-      const path = typeof dir === "string" ? `${dir.replace(/\/$/, "")}/${name}` : new URL(name, dir);
-      return parseTypedFile(await readFile(path, "utf8"), String(path));
-    }),
-  );
+  return readTypedDataFilesNow(dir);
+}
+
+function readTypedDataFilesNow(dir: URL | string = DATA_DIR): TypedCatalogFile[] {
+  const names = readdirSync(dir)
+    .filter((name) => name.endsWith(".json"))
+    .sort();
+  return names.map((name) => {
+    const path = typeof dir === "string" ? `${dir.replace(/\/$/, "")}/${name}` : new URL(name, dir);
+    return parseTypedFile(readFileSync(path, "utf8"), String(path));
+  });
 }
 
 export function parseTypedFile(text: string, path: string): TypedCatalogFile {
@@ -78,16 +84,17 @@ export function compileTypedCatalog(files: readonly TypedCatalogFile[]): string 
   return `${JSON.stringify(files)}\n`;
 }
 
-let loaded: Promise<TypedCatalogFile[]> | undefined;
+let loaded: TypedCatalogFile[] | undefined;
 
-/** The shipped typed catalog (compiled, else the data files), read once per process. */
-export function readTypedCatalog(): Promise<TypedCatalogFile[]> {
-  loaded ??= readFile(COMPILED, "utf8").then(
-    (text) => JSON.parse(text) as TypedCatalogFile[],
-    (error: NodeJS.ErrnoException) => {
-      if (error.code !== "ENOENT") throw error;
-      return readTypedDataFiles();
-    },
-  );
+/** The shipped typed catalog (compiled, else the data files), read once per process, on first use. */
+export function typedCatalog(): TypedCatalogFile[] {
+  if (loaded) return loaded;
+  let text: string | undefined;
+  try {
+    text = readFileSync(COMPILED, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  loaded = text === undefined ? readTypedDataFilesNow() : (JSON.parse(text) as TypedCatalogFile[]);
   return loaded;
 }

@@ -14,9 +14,9 @@ import { runScript, type SandboxCall } from "./sandbox/run.js";
 import { parseSource } from "./source.js";
 import { readStore } from "./store.js";
 import type { ModelsApi } from "../models/api.js";
-import { ModelCatalogView } from "./models/catalog-view.js";
+import { ModelCatalogView } from "../../lib/typed-models/catalog-view.js";
 import { createModelGlobals, MODEL_GLOBALS, type ModelCallRow } from "./models/globals.js";
-import type { ModelUsage } from "./models/types.js";
+import type { ModelUsage } from "../../lib/typed-models/types.js";
 import { addUsage } from "./models/usage-sum.js";
 
 /** Nested calls of one script running at once; more wait in call order. */

@@ -2,7 +2,7 @@
  * A script's arguments to `models.*` checked before anything is sent, so a mistake fails with the
  * shape that was expected (pi's messages) instead of a provider's error.
  */
-import { MODEL_TYPES, type ClassifierContext, type ImagesContext, type ModelType } from "./types.js";
+import { MODEL_TYPES, type ClassifierContext, type ImagesContext, type ModelType } from "../../../lib/typed-models/types.js";
 
 /** Where scripts read about the `models` global (pi's doc, installed with pi). */
 export const MODELS_DOC = "docs/codemode.md";

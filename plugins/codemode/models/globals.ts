@@ -6,10 +6,10 @@
  * be run from scripts.
  */
 import type { TypedModel } from "../../../lib/model-catalog/typed.js";
-import type { ModelCatalogView } from "./catalog-view.js";
+import { classify, generateImages } from "../../../lib/typed-models/calls.js";
+import type { ModelCatalogView } from "../../../lib/typed-models/catalog-view.js";
+import type { ModelType, ModelUsage } from "../../../lib/typed-models/types.js";
 import { checkClassifierContext, checkImagesContext, describeValue, toModelType, toProvider, withArticle } from "./checks.js";
-import { classify, generateImages } from "./calls.js";
-import { MODEL_TYPES, type ModelType, type ModelUsage } from "./types.js";
 
 /** `models.classify()` and `models.generateImages()` calls one script runs at once; more wait in call order. */
 export const MAX_MODEL_CALLS = 4;
@@ -59,10 +59,9 @@ export function createModelGlobals(host: ModelGlobalsHost): ModelGlobals {
       throw new Error(`${name}() expects ${withArticle(type)} model as its first argument, got ${describeValue(model)}.${undefinedHint} ${listHint}`);
     }
     const ref = `${given.provider}/${given.id}`;
-    const resolved = await view.typed(type, given.provider, given.id);
+    const resolved = view.typed(type, given.provider, given.id);
     if (!resolved) {
-      let actual: ModelType | undefined;
-      for (const other of MODEL_TYPES) if (other !== type && !actual && (await view.find(other, given.provider, given.id))) actual = other;
+      const actual = view.otherType(type, given.provider, given.id);
       if (actual === "chat") throw new Error(`"${ref}" is a chat model, not ${withArticle(type)} model: chat models cannot be run from scripts. ${listHint}`);
       throw new Error(actual ? `"${ref}" is ${withArticle(actual)} model, not ${withArticle(type)} model. ${listHint}` : `Unknown ${type} model "${ref}". ${listHint}`);
     }

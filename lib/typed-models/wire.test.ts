@@ -1,17 +1,14 @@
 /**
- * The `models` global's pure parts: the System One, Decisions and OpenRouter image requests as pi
- * 1.6 builds them (image forms by `compat.imageInput`), answers and usage read back, the context
- * checks, and the limiter that keeps four calls of a script running at once.
+ * The typed models' wire formats: the System One, Decisions and OpenRouter image requests as pi
+ * 1.6 builds them (image forms by `compat.imageInput`), answers and usage read back, and the
+ * error text of a failed request.
  */
 import { describe, expect, it } from "vitest";
-import type { TypedModel } from "../../../lib/model-catalog/typed.js";
-import { checkClassifierContext, checkImagesContext } from "./checks.js";
+import type { TypedModel } from "../model-catalog/typed.js";
 import { decisionsAnswers, decisionsRequest } from "./decisions.js";
-import { limiter, MAX_MODEL_CALLS } from "./globals.js";
 import { imagesOutput, imagesParams, imagesUsage } from "./images.js";
 import { CLOUDFLARE_WORKERS_AI, systemOneAnswers, systemOneRequest, TYPESAFE } from "./system-one.js";
 import type { ClassifierContext } from "./types.js";
-import { addUsage } from "./usage-sum.js";
 import { classifierUsage, providerErrorText } from "./wire-common.js";
 import { ProviderHttpError } from "./types.js";
 
@@ -149,8 +146,8 @@ describe("OpenRouter images", () => {
   });
 });
 
-describe("usage, errors and limits", () => {
-  it("prices classifier tokens with the catalog's tiers and sums several calls", () => {
+describe("usage and errors", () => {
+  it("prices classifier tokens with the catalog's tiers", () => {
     const luna = model({
       provider: "openai",
       id: "gpt-6-luna",
@@ -162,44 +159,11 @@ describe("usage, errors and limits", () => {
     expect(small.cost.total).toBeCloseTo(0.0001, 12);
     expect(large.cost.total).toBeCloseTo(0.06, 12);
     expect(classifierUsage({}, luna)).toBeUndefined();
-    expect(addUsage(addUsage(undefined, small), large)).toMatchObject({ input: 301_000, totalTokens: 301_000 });
   });
 
   it("words an HTTP failure as pi does", () => {
     expect(providerErrorText(new ProviderHttpError(429, '{"error":"slow down"}'), "System One API")).toBe('System One API error (429): {"error":"slow down"}');
     expect(providerErrorText(new ProviderHttpError(500, ""), "System One API")).toBe("System One API error (500): System One API returned 500");
     expect(providerErrorText(new Error("fetch failed", { cause: new Error("connect ECONNREFUSED") }))).toBe("fetch failed: connect ECONNREFUSED");
-  });
-
-  it("runs at most four calls at once, the rest in call order", async () => {
-    const limit = limiter(MAX_MODEL_CALLS);
-    let running = 0;
-    let most = 0;
-    const started: number[] = [];
-    const releases: (() => void)[] = [];
-    const calls = Array.from({ length: 10 }, (_, i) =>
-      limit(async () => {
-        started.push(i);
-        most = Math.max(most, ++running);
-        await new Promise<void>((resolve) => releases.push(resolve));
-        running--;
-      }),
-    );
-    for (let released = 0; released < 10; released++) {
-      while (releases.length <= released) await new Promise((resolve) => setImmediate(resolve));
-      releases[released]!();
-    }
-    await Promise.all(calls);
-    expect(most).toBe(4);
-    expect(started).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-  });
-
-  it("checks a script's contexts and names what was expected", () => {
-    expect(() => checkClassifierContext({ state: {}, questions: { q: { type: "score", instructions: "?", criteria: "low" } } })).toThrow(
-      'context.questions.q is a "score" question, so criteria must list the levels as strings, lowest first',
-    );
-    expect(() => checkClassifierContext({ state: {}, images: [{ type: "image" }], questions: { q: {} } })).toThrow("context.images[0] must be an image block, got { type }");
-    expect(() => checkImagesContext({ prompt: "fox" })).toThrow("models.generateImages() context.input must be a non-empty array of blocks, got undefined");
-    expect(checkImagesContext({ input: [{ type: "text", text: "fox" }] })).toEqual({ input: [{ type: "text", text: "fox" }] });
   });
 });

@@ -6,7 +6,7 @@
  * the form the model's `compat.imageInput` names: TypeSafe's `assets` (with its opt-in header),
  * OpenRouter's `image_url` parts before the state, or Clef's `images` data URLs.
  */
-import type { TypedModel } from "../../../lib/model-catalog/typed.js";
+import type { TypedModel } from "../model-catalog/typed.js";
 import { isRecord, requiredNumber } from "./wire-common.js";
 import type { ClassifierAnswer, ClassifierContext, ImageBlock } from "./types.js";
 

@@ -1,9 +1,12 @@
 /**
- * The `models` global's values as scripts see them (pi 1.6's docs/codemode.md, "Models"): catalog
- * entries, classifier and image contexts, and their results. Results never throw for a provider's
+ * Typed models' values as pi 1.6 has them (codemode's `models` global, an extension's
+ * `ctx.modelRegistry`): catalog entries, classifier and image contexts, and their results. Results never throw for a provider's
  * failure: `stopReason` and `errorMessage` say what went wrong.
  */
-import type { Usage } from "../../../lib/llm/index.js";
+import type { Usage } from "../llm/index.js";
+
+/** OpenAI's Decisions API: it takes API keys only (a ChatGPT login does not reach it). */
+export const DECISIONS_API = "openai-decisions";
 
 export const MODEL_TYPES = ["chat", "image", "classifier"] as const;
 export type ModelType = (typeof MODEL_TYPES)[number];

@@ -2,8 +2,8 @@
  * What the classifier and image wire formats share: JSON checks, usage priced from the catalog
  * (as chat usage is), and the error text pi composes for a failed request.
  */
-import type { Model, Usage } from "../../../lib/llm/index.js";
-import type { TypedModel } from "../../../lib/model-catalog/typed.js";
+import type { Usage } from "../llm/index.js";
+import type { TypedModel } from "../model-catalog/typed.js";
 import { ProviderHttpError, type ModelUsage } from "./types.js";
 
 /** Longest provider error body a result quotes (pi's cap). */
@@ -19,11 +19,6 @@ export function requiredNumber(label: string, value: unknown, field: string): nu
 }
 
 const tokenCount = (value: unknown) => (typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0);
-
-/** A typed entry as the registry's credential lookup takes a model. */
-export function asModel(model: TypedModel): Model {
-  return { ...model, reasoning: false, contextWindow: model.contextWindow ?? 0, maxTokens: 0 } as unknown as Model;
-}
 
 type Counts = Omit<Usage, "cost" | "totalTokens">;
 

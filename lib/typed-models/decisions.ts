@@ -5,9 +5,9 @@
  * `bool` ones are predicates whose meanings of true and false follow the instructions.
  */
 import { isRecord, requiredNumber } from "./wire-common.js";
-import type { ClassifierAnswer, ClassifierContext, ClassifierQuestion } from "./types.js";
+import { DECISIONS_API, type ClassifierAnswer, type ClassifierContext, type ClassifierQuestion } from "./types.js";
 
-export const DECISIONS_API = "openai-decisions";
+export { DECISIONS_API };
 export const DECISIONS_LABEL = "OpenAI Decisions";
 /** The endpoint takes at most this many image parts per request. */
 const MAX_IMAGES = 128;

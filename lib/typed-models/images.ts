@@ -3,7 +3,7 @@
  * message of text and `image_url` parts, `stream: false`, and `modalities` (`["image", "text"]`
  * for models that also answer in text). Images come back as data URLs in `message.images`.
  */
-import type { TypedModel } from "../../../lib/model-catalog/typed.js";
+import type { TypedModel } from "../model-catalog/typed.js";
 import type { ImagesContext, ImagesResult, ModelUsage } from "./types.js";
 import { imageCost, isRecord } from "./wire-common.js";
 

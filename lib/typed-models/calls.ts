@@ -5,8 +5,8 @@
  * pi's are (OpenAI Decisions not on a gateway timeout); image requests are not retried.
  */
 import type OpenAI from "openai";
-import type { TypedModel } from "../../../lib/model-catalog/typed.js";
-import { httpFetch } from "../../../lib/provider-kit/http-fetch.js";
+import type { TypedModel } from "../model-catalog/typed.js";
+import { httpFetch } from "../provider-kit/http-fetch.js";
 import type { Credentials } from "./catalog-view.js";
 import { DECISIONS_API, DECISIONS_LABEL, decisionsAnswers, decisionsErrorText, decisionsRequest } from "./decisions.js";
 import { imagesOutput, imagesParams, imagesUsage } from "./images.js";
