@@ -89,6 +89,7 @@ export class ExtensionHost {
     this.modelRegistry = modelRegistryView(
       () => this.models,
       () => this.agent,
+      () => k.config.env,
     );
   }
 

@@ -1,7 +1,7 @@
 /**
  * Read-only views extensions get on `ctx`: the current session (pi's `ReadonlySessionManager`,
  * over the `session` service) and the model catalog with credentials (pi's `ModelRegistry`,
- * over the `models` and `agent` services).
+ * over the `models` and `agent` services; its typed models over lib/typed-models).
  */
 import type { AssistantMessage, Model } from "../../lib/llm/index.js";
 import type { SessionEntry, SessionHeader } from "../session/api.js";
@@ -11,6 +11,7 @@ import type { SessionApi } from "../session/api.js";
 import type { Context, SimpleStreamOptions } from "./types/llm.js";
 import { fromTranscript } from "./compat/transcript.js";
 import type { ModelRegistryView, ReadonlySessionManager, SessionTreeNode } from "./types/context.js";
+import { typedModelFunctions } from "./typed-models.js";
 
 export function sessionView(session: () => SessionApi | undefined, cwd: string, sessionDir: () => string | undefined): ReadonlySessionManager {
   const current = (): SessionApi => {
@@ -68,7 +69,7 @@ function buildTree(entries: SessionEntry[]): SessionTreeNode[] {
   return roots;
 }
 
-export function modelRegistryView(models: () => ModelsApi, agent: () => AgentApi): ModelRegistryView {
+export function modelRegistryView(models: () => ModelsApi, agent: () => AgentApi, env: () => Readonly<Record<string, string | undefined>>): ModelRegistryView {
   const view: ModelRegistryView = {
     find: (provider, modelId) => models().find(provider, modelId),
     getAll: () => models().all(),
@@ -87,23 +88,7 @@ export function modelRegistryView(models: () => ModelsApi, agent: () => AgentApi
     complete: (model, context, options) => completeWith(agent(), model, context, options),
     stream: (model, context, options) => streamWith(agent(), model, context, options),
     streamSimple: (model, context, options) => streamWith(agent(), model, context, options),
-    // Atomic's catalog holds chat models only (pi 1.x also lists image and classifier models).
-    findOfType: (type, provider, modelId) => (type === "chat" ? models().find(provider, modelId) : undefined),
-    getModelOfType: (type, provider, modelId) => (type === "chat" ? models().find(provider, modelId) : undefined),
-    getModelsOfType: (type, provider) =>
-      type === "chat"
-        ? models()
-            .all()
-            .filter((model) => provider === undefined || model.provider === provider)
-        : [],
-    getAvailableOfType: async (type, provider) =>
-      type === "chat"
-        ? models()
-            .available()
-            .filter((model) => provider === undefined || model.provider === provider)
-        : [],
-    classify: () => Promise.reject(new Error("classify: Atomic has no classifier models")),
-    generateImages: () => Promise.reject(new Error("generateImages: Atomic has no image-generation models")),
+    ...typedModelFunctions(models, env),
     getProviderAuthStatus: (provider) => models().authStatus(provider),
     getProviderDisplayName: (provider) => provider,
     isUsingOAuth: (model) => models().usesLogin(model.provider),

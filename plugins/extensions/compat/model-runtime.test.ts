@@ -15,16 +15,27 @@ const models = {
   authStatus: (provider: string) => ({ configured: provider === "a" }),
   reloadCredentials: async () => {},
   usesLogin: () => false,
+  hasProvider: (provider: string) => provider === "a" || provider === "b",
+  baseUrlOverride: () => undefined,
+  missingAddressVariables: () => [],
   diagnostics: () => ({ modelsJson: { path: "/agent/models.json", state: "loaded", providers: [] } }),
 } as unknown as ModelsApi;
-const { ModelRuntime, ModelRegistry } = modelRuntimeClasses({ models: () => models, agent: () => ({}) as AgentApi, agentDir: "/agent" });
+const { ModelRuntime, ModelRegistry } = modelRuntimeClasses({ models: () => models, agent: () => ({}) as AgentApi, env: () => ({}), agentDir: "/agent" });
 
 describe("ModelRuntime and ModelRegistry as views of the running agent's catalog", () => {
   it("reads the catalog, availability and auth", async () => {
     const runtime = await ModelRuntime.create({ authPath: "/agent/auth.json", signal: new AbortController().signal });
     expect(runtime.getModels().map((model) => model.id)).toEqual(["one", "two", "three"]);
     expect(runtime.getModels("b").map((model) => model.id)).toEqual(["three"]);
-    expect(runtime.getModelsOfType("image")).toEqual([]);
+    expect(runtime.getModelsOfType("chat", "b").map((model) => model.id)).toEqual(["three"]);
+    // The typed catalog is ctx.modelRegistry's (lib/typed-models): image models listed, none available without a key.
+    expect(runtime.getModelsOfType("image", "openrouter").length).toBeGreaterThan(0);
+    expect(runtime.getModelOfType("classifier", "typesafe", "jev-latest")).toMatchObject({ type: "classifier", provider: "typesafe" });
+    expect(await runtime.getAvailableOfType("image")).toEqual([]);
+    expect(await runtime.classify({ provider: "typesafe", id: "nope" }, { state: {}, questions: {} })).toMatchObject({
+      stopReason: "error",
+      errorMessage: 'Unknown classifier model "typesafe/nope": ctx.modelRegistry.getModelsOfType("classifier") lists them',
+    });
     expect((await runtime.getAvailable()).map((model) => model.id)).toEqual(["one", "two"]);
     expect(await runtime.getAvailable("b")).toEqual([]);
     expect([runtime.hasConfiguredAuth("a"), runtime.hasConfiguredAuth("b")]).toEqual([true, false]);

@@ -13,8 +13,10 @@ import type { ModelsApi } from "../../models/api.js";
 import type { Context, SimpleStreamOptions } from "../types/llm.js";
 import type { ModelRegistryView } from "../types/context.js";
 import { completeWith, modelRegistryView, streamWith } from "../views.js";
+import { typedModelFunctions, type ModelRef, type TypedCallOptions } from "../typed-models.js";
+import type { ClassifierContext, ImagesContext, ModelType } from "../../../lib/typed-models/index.js";
 
-type Services = { models: (what: string) => ModelsApi; agent: (what: string) => AgentApi; agentDir: string };
+type Services = { models: (what: string) => ModelsApi; agent: (what: string) => AgentApi; env: (what: string) => Readonly<Record<string, string | undefined>>; agentDir: string };
 
 /** Options of pi's `ModelRuntime.create`; Atomic honours only those that name its own files. */
 export interface CreateModelRuntimeOptions {
@@ -50,8 +52,6 @@ const RUNTIME_ONLY = {
   streamDeferred: "no provider in Atomic answers deferred requests",
   fetchDeferred: "no provider in Atomic answers deferred requests",
   cancelDeferred: "no provider in Atomic answers deferred requests",
-  generateImages: "Atomic has no image-generation models",
-  classify: "Atomic has no classifier models",
 } as const;
 /** The registry methods that are runtime operations above. */
 const REGISTRY_REFUSED = [
@@ -69,8 +69,11 @@ type Refused<K extends string> = { [name in K]: (...args: unknown[]) => never };
 const CREATED = Symbol("created by ModelRuntime.create");
 
 /** The two classes, bound to the agent whose extension code is running. */
-export function modelRuntimeClasses({ models, agent, agentDir }: Services) {
-  const chat = (type: string) => type === "chat";
+export function modelRuntimeClasses({ models, agent, env, agentDir }: Services) {
+  const typed = typedModelFunctions(
+    () => models("ModelRuntime"),
+    () => env("ModelRuntime"),
+  );
   class ModelRuntime {
     /** A view of the running agent's catalog; options naming other files (or stores) are refused. */
     static async create(options: CreateModelRuntimeOptions = {}): Promise<ModelRuntime> {
@@ -99,12 +102,12 @@ export function modelRuntimeClasses({ models, agent, agentDir }: Services) {
     getModel(providerId: string, modelId: string): Model | undefined {
       return models("ModelRuntime.getModel()").find(providerId, modelId);
     }
-    /** Atomic's catalog holds chat models only. */
-    getModelsOfType(type: string, providerId?: string): readonly Model[] {
-      return chat(type) ? this.getModels(providerId) : [];
+    /** Chat, classifier and image models (lib/typed-models), as `ctx.modelRegistry` lists them. */
+    getModelsOfType(type: ModelType, providerId?: string) {
+      return typed.getModelsOfType(type, providerId);
     }
-    getModelOfType(type: string, providerId: string, modelId: string): Model | undefined {
-      return chat(type) ? this.getModel(providerId, modelId) : undefined;
+    getModelOfType(type: ModelType, providerId: string, modelId: string) {
+      return typed.getModelOfType(type, providerId, modelId);
     }
     getAvailableSnapshot(): readonly Model[] {
       return models("ModelRuntime.getAvailableSnapshot()").available();
@@ -116,8 +119,14 @@ export function modelRuntimeClasses({ models, agent, agentDir }: Services) {
     getAllAvailable(providerId?: string): Promise<readonly Model[]> {
       return this.getAvailable(providerId);
     }
-    async getAvailableOfType(type: string, providerId?: string): Promise<readonly Model[]> {
-      return chat(type) ? this.getAvailable(providerId) : [];
+    getAvailableOfType(type: ModelType, providerId?: string, options?: TypedCallOptions) {
+      return typed.getAvailableOfType(type, providerId, options);
+    }
+    classify(model: ModelRef, context: ClassifierContext, options?: TypedCallOptions) {
+      return typed.classify(model, context, options);
+    }
+    generateImages(model: ModelRef, context: ImagesContext, options?: TypedCallOptions) {
+      return typed.generateImages(model, context, options);
     }
     /** The models.json problem that keeps the catalog from loading, if any. */
     getError(): string | undefined {
@@ -167,6 +176,7 @@ export function modelRuntimeClasses({ models, agent, agentDir }: Services) {
         modelRegistryView(
           () => models("ModelRegistry"),
           () => agent("ModelRegistry"),
+          () => env("ModelRegistry"),
         ),
       );
     }

@@ -66,7 +66,7 @@ export function createVirtualModules(current: (what: string) => ExtensionHost, a
   AgentSessionManager.agentDir = agentDir;
   const AgentResourceLoader = class DefaultResourceLoader extends BaseResourceLoader {};
   AgentResourceLoader.importFactory = importFactory;
-  const runtimeClasses = modelRuntimeClasses({ models, agent, agentDir });
+  const runtimeClasses = modelRuntimeClasses({ models, agent, env: (what) => current(what).k.config.env, agentDir });
   const sessions = agentSessionFunctions(
     // The SDK boots the built-in plugins (this one among them): imported when a session is first made.
     async () => (await import("../../../sdk/index.js")).createAgent,

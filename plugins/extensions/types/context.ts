@@ -7,6 +7,7 @@ import type { AssistantMessage, AssistantMessageEvent, Model, ThinkingLevel } fr
 import type { SystemPromptOptions } from "./events.js";
 import type { SessionEntry, SessionHeader } from "../../session/api.js";
 import type { Context, SimpleStreamOptions } from "./llm.js";
+import type { TypedModelFunctions } from "../typed-models.js";
 
 export interface ExtensionUIDialogOptions {
   /** Dismisses the dialog (resolved with its default) when aborted. */
@@ -102,7 +103,7 @@ export interface SessionTreeNode {
 export type ApiKeyLookup = { ok: true; apiKey: string | undefined; headers: Record<string, string> } | { ok: false; error: string };
 
 /** The model catalog and credentials (pi's `ModelRegistry`, read side). */
-export interface ModelRegistryView {
+export interface ModelRegistryView extends TypedModelFunctions {
   find(provider: string, modelId: string): Model | undefined;
   getAll(): Model[];
   getAvailable(): Model[];
@@ -115,14 +116,6 @@ export interface ModelRegistryView {
   /** The same call as a stream of events. */
   stream(model: Model, context: Context, options?: SimpleStreamOptions): AsyncIterable<AssistantMessageEvent>;
   streamSimple(model: Model, context: Context, options?: SimpleStreamOptions): AsyncIterable<AssistantMessageEvent>;
-  /** pi 1.x's typed catalog: Atomic has chat models only, so other types find nothing. */
-  findOfType(type: string, provider: string, modelId: string): Model | undefined;
-  getModelOfType(type: string, provider: string, modelId: string): Model | undefined;
-  getModelsOfType(type: string, provider?: string): readonly Model[];
-  getAvailableOfType(type: string, provider?: string): Promise<readonly Model[]>;
-  /** Reject: no classifier or image models in Atomic. */
-  classify(...args: unknown[]): Promise<never>;
-  generateImages(...args: unknown[]): Promise<never>;
   getProviderAuthStatus(provider: string): { configured: boolean; source?: string; label?: string };
   getProviderDisplayName(provider: string): string;
   /** True when the model's provider is used through a stored OAuth login (`atomic login`, or pi's auth.json). */
