@@ -2,7 +2,7 @@
  * The built CLI with extensions (`-e` paths) on the loopback fake LLM (OpenAI Chat wire format),
  * plus readers for what extensions do over RPC: UI requests, what the model was sent, tool results.
  */
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { afterEach } from "vitest";
 import type { FakeLlm, RecordedRequest } from "../fake-llm/server.js";
 import { writeModelsJson } from "../fake-llm/server.js";
@@ -22,6 +22,8 @@ export interface ExtensionAgentOptions {
   agentDir?: string;
   /** Default: fake-openai/fake-1. */
   model?: string;
+  /** More models.json providers beside the fake LLM's (a provider's base URL pointed at it). */
+  providers?: Record<string, unknown>;
 }
 
 /**
@@ -39,7 +41,11 @@ export function useExtensionAgents(clients: RpcClient[]): FakeLlm {
 
 export async function startExtensionAgent(fake: FakeLlm, options: ExtensionAgentOptions): Promise<RpcClient> {
   const agentDir = options.agentDir ?? tempDir("atomic-agent-");
-  await writeModelsJson(agentDir, fake.url);
+  const modelsJson = await writeModelsJson(agentDir, fake.url);
+  if (options.providers) {
+    const json = JSON.parse(readFileSync(modelsJson, "utf8")) as { providers: Record<string, unknown> };
+    writeFileSync(modelsJson, JSON.stringify({ ...json, providers: { ...json.providers, ...options.providers } }));
+  }
   const args = [
     "--mode",
     "rpc",
