@@ -4,7 +4,8 @@
  * when the tool is registered, kept per tool name, and reported by `getAllTools()`. `exposure`
  * and `defaultActive` decide the kernel tool's `defaultActive` (pi: registering a `direct` or
  * `model-only` tool activates it unless `defaultActive: false`; `hidden` tools never are).
- * Atomic has no codemode, so `codemode` and `deferred` tools are simply inactive until named.
+ * `codemode` and `deferred` tools start inactive; codemode scripts call them (the kernel's
+ * `isCallable`), and `codemode` ones are listed in the codemode tool's description.
  */
 import { dirname } from "node:path";
 import type { ExtensionScope } from "./record.js";

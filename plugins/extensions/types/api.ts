@@ -29,7 +29,7 @@ export interface ToolResultContent<TDetails = unknown> {
 
 export type ToolUpdateCallback<TDetails = unknown> = (partial: ToolResultContent<TDetails>) => void;
 
-/** How the model reaches a tool (pi 1.x). Atomic has no codemode: `codemode` and `deferred` tools are inactive until named. */
+/** How the model reaches a tool (pi 1.x): `codemode` and `deferred` tools start inactive and codemode scripts call them (docs/codemode.md). */
 export type ToolExposure = "direct" | "model-only" | "codemode" | "deferred" | "hidden";
 
 /** Hints about what a tool does (MCP's tool annotations); not verified. */
