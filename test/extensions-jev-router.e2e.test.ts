@@ -47,7 +47,9 @@ const routerStates = async (client: RpcClient) =>
   ((await client.ok({ type: "get_entries" })).entries as { type: string; customType?: string; data?: { state?: unknown } }[])
     .filter((entry) => entry.type === "custom" && entry.customType === "pi.virtual-model-state")
     .map((entry) => entry.data?.state);
-const complexity = (complex: number) => ({ answers: { complexity: { choice: complex >= 0.5 ? "complex" : "standard", probabilities: { complex, standard: 1 - complex }, confidence: 0.9 } } });
+const complexity = (complex: number) => ({
+  answers: { complexity: { choice: complex >= 0.5 ? "complex" : "standard", probabilities: { complex, standard: 1 - complex }, confidence: 0.9 } },
+});
 
 describe("pi 1.6's jev-router example (jev/auto)", () => {
   it("plans a complex prompt on sol, then implements on luna after the first successful write", async () => {
