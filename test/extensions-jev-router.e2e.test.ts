@@ -10,8 +10,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RecordedRequest } from "./fake-llm/server.js";
-import { promptSettled, startExtensionAgent, toolResults, useExtensionAgents } from "./helpers/extension-agent.js";
-import type { RpcClient } from "./helpers/rpc-client.js";
+import { promptSettled, toolResults, useExtensionAgents } from "./helpers/extension-agent.js";
+import { RpcClient } from "./helpers/rpc-client.js";
 import { tempDir } from "./helpers/temp.js";
 
 const jevRouter = resolve(import.meta.dirname, "../node_modules/@earendil-works/pi-coding-agent/examples/extensions/jev-router.ts");
@@ -21,20 +21,35 @@ const fake = useExtensionAgents(clients);
 /** A ChatGPT access token as `atomic login openai-codex` stores it: a JWT naming the account. */
 const CODEX_TOKEN = ["e30", Buffer.from(JSON.stringify({ "https://api.openai.com/auth": { chatgpt_account_id: "acct-jev" } })).toString("base64url"), "sig"].join(".");
 
-async function start(env: Record<string, string | undefined>, settings?: Record<string, unknown>): Promise<RpcClient> {
-  const agentDir = tempDir("atomic-agent-");
-  const login = { type: "oauth", access: CODEX_TOKEN, refresh: "rt-jev", expires: Date.now() + 86_400_000, accountId: "acct-jev" };
-  writeFileSync(join(agentDir, "auth.json"), JSON.stringify({ "openai-codex": login }), { mode: 0o600 });
-  const client = await startExtensionAgent(fake, {
-    extensions: [jevRouter],
+interface Launch {
+  /** TYPESAFE_API_KEY is set (default), or absent: the classifier cannot be called. */
+  typesafeKey?: boolean;
+  settings?: Record<string, unknown>;
+  /** Default: jev/auto. */
+  model?: string;
+  /** Reopen the latest session of these folders (--continue); default: a new in-memory session. */
+  continueIn?: { agentDir: string; cwd: string };
+  /** A persisted session instead of --no-session. */
+  persisted?: boolean;
+}
+
+/** The built CLI with jev-router, the Codex login and both providers pointed at the fake. */
+async function start(launch: Launch = {}): Promise<RpcClient> {
+  const agentDir = launch.continueIn?.agentDir ?? tempDir("atomic-agent-");
+  if (!launch.continueIn) {
+    const login = { type: "oauth", access: CODEX_TOKEN, refresh: "rt-jev", expires: Date.now() + 86_400_000, accountId: "acct-jev" };
+    writeFileSync(join(agentDir, "auth.json"), JSON.stringify({ "openai-codex": login }), { mode: 0o600 });
+    // pi's way to point a provider elsewhere: its base URL in models.json, classifiers included.
+    const providers = { typesafe: { baseUrl: `${fake.url}/typesafe/v1/` }, "openai-codex": { baseUrl: `${fake.url}/backend-api` } };
+    writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers }));
+  }
+  const session = launch.continueIn ? ["--continue"] : launch.persisted ? [] : ["--no-session"];
+  const client = new RpcClient({
     agentDir,
-    model: "jev/auto",
-    providers: {
-      typesafe: { baseUrl: `${fake.url}/typesafe/v1/` },
-      "openai-codex": { baseUrl: `${fake.url}/backend-api` },
-    },
-    env,
-    ...(settings ? { settings } : {}),
+    ...(launch.continueIn ? { cwd: launch.continueIn.cwd } : {}),
+    ...(launch.settings ? { settings: launch.settings } : {}),
+    env: { TYPESAFE_API_KEY: launch.typesafeKey === false ? undefined : "typesafe-key", OPENAI_API_KEY: undefined },
+    args: ["--mode", "rpc", ...session, "--model", launch.model ?? "jev/auto", "-e", jevRouter],
   });
   clients.push(client);
   return client;
@@ -53,7 +68,7 @@ const complexity = (complex: number) => ({
 
 describe("pi 1.6's jev-router example (jev/auto)", () => {
   it("plans a complex prompt on sol, then implements on luna after the first successful write", async () => {
-    const client = await start({ TYPESAFE_API_KEY: "typesafe-key" });
+    const client = await start();
     expect((await client.ok({ type: "get_state" })).model).toMatchObject({ provider: "jev", id: "auto" });
 
     fake.script(complexity(0.85), { text: "Writing it", toolCalls: [{ name: "write", args: { path: "plan.md", content: "the plan\n" } }] }, { text: "Written." });
@@ -83,7 +98,7 @@ describe("pi 1.6's jev-router example (jev/auto)", () => {
   }, 60_000);
 
   it("plans an ordinary prompt on terra and stays there until something is written", async () => {
-    const client = await start({ TYPESAFE_API_KEY: "typesafe-key" });
+    const client = await start();
     fake.script(complexity(0.2), { text: "A typo fix, then." });
     await promptSettled(client, "Fix the typo in the README");
     fake.script({ text: "Looked at it.", toolCalls: [{ name: "read", args: { path: "missing.md" } }] }, { text: "Nothing to read." });
@@ -95,7 +110,7 @@ describe("pi 1.6's jev-router example (jev/auto)", () => {
   }, 60_000);
 
   it("falls back to terra when the classifier has no key (nothing is sent to TypeSafe)", async () => {
-    const client = await start({ TYPESAFE_API_KEY: undefined });
+    const client = await start({ typesafeKey: false });
     fake.script({ text: "Writing it", toolCalls: [{ name: "write", args: { path: "out.txt", content: "x" } }] }, { text: "Done." });
     await promptSettled(client, "Redesign the session store across every plugin");
     expect(existsSync(join(client.cwd, "out.txt"))).toBe(true);
@@ -105,7 +120,7 @@ describe("pi 1.6's jev-router example (jev/auto)", () => {
 
   it("an automatic compaction inside a run is a direct request: luna, no classification, the phase unchanged", async () => {
     // A window this nearly reserved makes every run end over the threshold; everything is region.
-    const client = await start({ TYPESAFE_API_KEY: "typesafe-key" }, { compaction: { reserveTokens: 271_990, preserveRecent: 0 } });
+    const client = await start({ settings: { compaction: { reserveTokens: 271_990, preserveRecent: 0 } } });
     const longAnswer = Array.from({ length: 30 }, (_, i) => `Step ${i + 1} of the plan.`).join("\n");
     fake.script(complexity(0.9), { text: longAnswer }, { text: "1,10" });
     const from = client.records.length;
@@ -116,5 +131,37 @@ describe("pi 1.6's jev-router example (jev/auto)", () => {
     expect(codexRequests().map(modelOf)).toEqual(["gpt-5.6-sol", "gpt-5.6-luna"]);
     expect(classifications()).toHaveLength(1);
     expect(await routerStates(client)).toEqual([{ phase: "planning", model: "gpt-5.6-sol" }]);
+  }, 60_000);
+
+  it("the phase lives on the session: reopened (--continue), it stays on luna without classifying again", async () => {
+    const first = await start({ persisted: true });
+    fake.script(complexity(0.9), { text: "Writing it", toolCalls: [{ name: "write", args: { path: "a.txt", content: "a" } }] }, { text: "Done." });
+    await promptSettled(first, "Redesign the session store across every plugin");
+    await first.close();
+    const reopened = await start({ continueIn: { agentDir: first.agentDir, cwd: first.cwd } });
+    expect((await reopened.ok({ type: "get_state" })).messageCount).toBe(4);
+    fake.script({ text: "Continued." });
+    await promptSettled(reopened, "Carry on");
+    expect(codexRequests().map(modelOf)).toEqual(["gpt-5.6-sol", "gpt-5.6-luna", "gpt-5.6-luna"]);
+    expect(classifications()).toHaveLength(1);
+  }, 60_000);
+
+  it("a session already planning on sol keeps it when switched to jev/auto; the thinking level is the reasoning effort", async () => {
+    const client = await start({ model: "openai-codex/gpt-5.6-sol" });
+    await promptSettled(client, "Look around first");
+    await client.ok({ type: "set_model", provider: "jev", modelId: "auto" });
+    await client.ok({ type: "set_thinking_level", level: "high" });
+    await promptSettled(client, "Now plan the redesign");
+    expect(classifications()).toEqual([]);
+    expect(codexRequests().map(modelOf)).toEqual(["gpt-5.6-sol", "gpt-5.6-sol"]);
+    expect((codexRequests()[1]!.body as { reasoning?: { effort?: string } }).reasoning?.effort).toBe("high");
+  }, 60_000);
+
+  it("a classifier that refuses the request (HTTP 400, not retried) plans on terra", async () => {
+    const client = await start();
+    fake.script({ status: 400, errorMessage: "prompt too long" }, { text: "Planned." });
+    await promptSettled(client, "Redesign the session store across every plugin");
+    expect(classifications()).toHaveLength(1);
+    expect(codexRequests().map(modelOf)).toEqual(["gpt-5.6-terra"]);
   }, 60_000);
 });
