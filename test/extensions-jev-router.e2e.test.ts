@@ -4,7 +4,9 @@
  * first prompt is, plans on gpt-5.6-sol ("complex") or gpt-5.6-terra (otherwise, or when the
  * classifier cannot be reached), and after the first successful `write` hands the rest of the
  * session to gpt-5.6-luna. The three models are OpenAI Codex's, reached with a stored ChatGPT
- * login (auth.json) at the fake's `/backend-api/codex/responses`.
+ * login (auth.json) at the fake's `/backend-api/codex/responses`. Also as in pi: the phase is kept
+ * on the session (it survives a reopen), a session already on sol keeps it, requests outside the
+ * loop (compaction's planner) go to luna, and without a login the request fails saying so.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -31,6 +33,8 @@ interface Launch {
   continueIn?: { agentDir: string; cwd: string };
   /** A persisted session instead of --no-session. */
   persisted?: boolean;
+  /** The stored Codex login is there (default). */
+  codexLogin?: boolean;
 }
 
 /** The built CLI with jev-router, the Codex login and both providers pointed at the fake. */
@@ -38,7 +42,7 @@ async function start(launch: Launch = {}): Promise<RpcClient> {
   const agentDir = launch.continueIn?.agentDir ?? tempDir("atomic-agent-");
   if (!launch.continueIn) {
     const login = { type: "oauth", access: CODEX_TOKEN, refresh: "rt-jev", expires: Date.now() + 86_400_000, accountId: "acct-jev" };
-    writeFileSync(join(agentDir, "auth.json"), JSON.stringify({ "openai-codex": login }), { mode: 0o600 });
+    if (launch.codexLogin !== false) writeFileSync(join(agentDir, "auth.json"), JSON.stringify({ "openai-codex": login }), { mode: 0o600 });
     // pi's way to point a provider elsewhere: its base URL in models.json, classifiers included.
     const providers = { typesafe: { baseUrl: `${fake.url}/typesafe/v1/` }, "openai-codex": { baseUrl: `${fake.url}/backend-api` } };
     writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers }));
@@ -163,5 +167,19 @@ describe("pi 1.6's jev-router example (jev/auto)", () => {
     await promptSettled(client, "Redesign the session store across every plugin");
     expect(classifications()).toHaveLength(1);
     expect(codexRequests().map(modelOf)).toEqual(["gpt-5.6-terra"]);
+  }, 60_000);
+
+  it("without a Codex login the request fails, naming the model the router picked", async () => {
+    const client = await start({ codexLogin: false });
+    fake.script(complexity(0.9));
+    const from = await promptSettled(client, "Redesign the session store across every plugin");
+    type Ended = { role: string; stopReason?: string; errorMessage?: string };
+    const ends = client.records.slice(from).flatMap((r) => (r.type === "message_end" ? [r.message as Ended] : []));
+    expect(ends.at(-1)).toMatchObject({
+      role: "assistant",
+      stopReason: "error",
+      errorMessage: "The router of jev/auto picked openai-codex/gpt-5.6-sol, which has no credentials",
+    });
+    expect(codexRequests()).toEqual([]);
   }, 60_000);
 });
