@@ -56,6 +56,12 @@ export interface StreamOptions {
   maxTokens?: number;
   /** 1-based index of the LLM call within the current run (replay cassettes use it). */
   callIndex: number;
+  /**
+   * A one-off completion (`agent.complete`: compaction's planner, an extension's `complete()`),
+   * not a turn of the agent loop, even when it runs during one (a virtual model routes it as pi's
+   * `direct` request: no router state).
+   */
+  direct?: boolean;
 }
 
 export interface StreamRequest {

@@ -37,6 +37,7 @@ export function completeOnce(hooks: AgentHooks, model: Model, request: Completio
       ...(sessionId ? { sessionId } : {}),
       ...(request.maxTokens ? { maxTokens: request.maxTokens } : {}),
       callIndex,
+      direct: true,
     },
   });
   if (!stream) throw new KernelError(ErrorCode.UNAVAILABLE, `No provider is registered for API "${model.api}" (model ${model.provider}/${model.id})`);

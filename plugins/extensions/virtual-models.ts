@@ -121,7 +121,8 @@ export class VirtualModels {
     const { provider, id } = request.model;
     const messages = request.context.messages;
     const last = messages.at(-1);
-    const reason: ModelRouteRequest["reason"] = !host.agent.isStreaming() ? "direct" : last?.role === "user" ? "user" : "continuation";
+    // Whether a run is streaming says nothing: compaction's planner and extensions complete() inside runs.
+    const reason: ModelRouteRequest["reason"] = request.options.direct ? "direct" : last?.role === "user" ? "user" : "continuation";
     const state = reason === "direct" ? undefined : this.#state(provider, id);
     const previous = latestAnswer(host, messages);
     const routeRequest: ModelRouteRequest<unknown> = {
