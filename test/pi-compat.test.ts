@@ -23,6 +23,7 @@ import { createHost } from "../host/index.js";
 import { silentLogger } from "../kernel/index.js";
 import type { ExtensionSummary } from "../plugins/extensions/api.js";
 import { MODULE_NAMES } from "../plugins/extensions/compat/modules.js";
+import { keepTranspileCache, seedTranspileCache } from "./helpers/transpile-cache.js";
 
 const REPO = resolve(import.meta.dirname, "..");
 const PI_0 = join(REPO, "node_modules/@mariozechner/pi-coding-agent");
@@ -66,8 +67,26 @@ function valueImports(file: string): string[] {
     .filter((name) => !name.startsWith("node:") && !builtinModules.includes(name) && !name.startsWith("."));
 }
 
+/**
+ * One agent dir for every load of this file: its jiti cache (cache/jiti) is seeded from the one
+ * kept between runs and kept after them, so a run transpiles only the examples that changed
+ * (jiti checks each entry against its source). Nothing else in it is read: no settings, no user
+ * plugins, no session.
+ */
+let atomicDir: string | undefined;
+const ATOMIC_CACHE = "pi-compat";
+function atomicAgentDir(): string {
+  if (atomicDir) return atomicDir;
+  atomicDir = tempDir();
+  seedTranspileCache(ATOMIC_CACHE, join(atomicDir, "cache", "jiti"));
+  return atomicDir;
+}
+afterAll(() => {
+  if (atomicDir) keepTranspileCache(ATOMIC_CACHE, join(atomicDir, "cache", "jiti"));
+});
+
 async function loadWithAtomic(file: string): Promise<ExtensionSummary> {
-  const dir = tempDir();
+  const dir = atomicAgentDir();
   const host = await createHost({
     cwd: dir,
     agentDir: dir,
