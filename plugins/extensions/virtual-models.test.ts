@@ -54,4 +54,71 @@ describe("virtual models: the route reason", () => {
       .map((entry) => (entry as { data: { state: unknown } }).data.state);
     expect(states).toEqual([{ calls: 1 }, { calls: 2 }]);
   });
+
+  it("the automatic retry of a failed call (a 429) is retry, naming the failed call, with the branch's state", async () => {
+    const routed: { reason: string; state: unknown; failed?: { model: string; stopReason: string; errorMessage?: string }; last: string | undefined }[] = [];
+    const h = await bootExtensions(
+      [
+        (pi) => {
+          pi.registerVirtualModel<{ calls: number }>({
+            provider: "router",
+            id: "auto",
+            name: "Auto",
+            route(request, ctx) {
+              const failed = request.failed;
+              routed.push({
+                reason: request.reason,
+                state: request.state,
+                ...(failed
+                  ? { failed: { model: `${failed.model.provider}/${failed.model.id}`, stopReason: failed.message.stopReason, errorMessage: failed.message.errorMessage } }
+                  : {}),
+                last: (request.messages.at(-1) as { role: string } | undefined)?.role,
+              });
+              const model = ctx.modelRegistry.find(MODEL.provider, MODEL.id)!;
+              return { model, thinkingLevel: "off", state: { calls: (request.state?.calls ?? 0) + 1 } };
+            },
+          });
+        },
+      ],
+      { answers: [{ error: "429 Too Many Requests" }, "recovered"], cli: { noSession: false }, settings: { retry: { baseDelayMs: 1 } } },
+    );
+    harnesses.push(h);
+    expect((await h.send({ type: "set_model", provider: "router", modelId: "auto" })).success).toBe(true);
+    await h.run("hello");
+    expect(h.events.filter((e) => e.type === "auto_retry_end")).toMatchObject([{ success: true, attempt: 1 }]);
+    // The failed answer is gone from the retried context: it ends with the user's message again.
+    expect(routed).toEqual([
+      { reason: "user", state: undefined, last: "user" },
+      { reason: "retry", state: { calls: 1 }, failed: { model: "scripted/m1", stopReason: "error", errorMessage: "429 Too Many Requests" }, last: "user" },
+    ]);
+  });
+
+  it("a retry after the router itself failed is retry without failed (no physical call to name)", async () => {
+    const routed: { reason: string; failed: boolean }[] = [];
+    const h = await bootExtensions(
+      [
+        (pi) => {
+          pi.registerVirtualModel({
+            provider: "router",
+            id: "auto",
+            name: "Auto",
+            route(request, ctx) {
+              routed.push({ reason: request.reason, failed: request.failed !== undefined });
+              if (routed.length === 1) throw new Error("503 Service Unavailable (the classifier)");
+              return { model: ctx.modelRegistry.find(MODEL.provider, MODEL.id)!, thinkingLevel: "off" };
+            },
+          });
+        },
+      ],
+      { answers: ["recovered"], settings: { retry: { baseDelayMs: 1 } } },
+    );
+    harnesses.push(h);
+    expect((await h.send({ type: "set_model", provider: "router", modelId: "auto" })).success).toBe(true);
+    await h.run("hello");
+    expect(h.events.filter((e) => e.type === "auto_retry_start")).toMatchObject([{ attempt: 1, errorMessage: "503 Service Unavailable (the classifier)" }]);
+    expect(routed).toEqual([
+      { reason: "user", failed: false },
+      { reason: "retry", failed: false },
+    ]);
+  });
 });
