@@ -62,6 +62,12 @@ export interface StreamOptions {
    * `direct` request: no router state).
    */
   direct?: boolean;
+  /**
+   * The failed answer this call retries (the retry plugin's automatic retry, the retry after an
+   * overflow compaction); the context no longer holds it. Set on the retry's first call only (a
+   * virtual model routes it as pi's `retry` request, `failed` naming this answer).
+   */
+  retrying?: AssistantMessage;
 }
 
 export interface StreamRequest {

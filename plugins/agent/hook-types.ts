@@ -85,4 +85,13 @@ export interface RunEndEvent extends RunEdgeEvent {
   lastAssistant: AssistantMessage | undefined;
 }
 
+/**
+ * A run_end tap's answer: continue the prompt with another run. `retrying` names the failed
+ * answer that run retries (dropped from the context by the tap); its first LLM call carries it.
+ */
+export interface RunEndVerdict {
+  continue: true;
+  retrying?: AssistantMessage;
+}
+
 export type ModelSelectSource = "set" | "cycle" | "restore" | "startup" | "fallback";

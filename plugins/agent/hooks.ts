@@ -13,6 +13,7 @@ import type {
   RequestContext,
   RunEdgeEvent,
   RunEndEvent,
+  RunEndVerdict,
   SystemPromptContext,
   ToolCallEvent,
   ToolCallVeto,
@@ -52,7 +53,7 @@ export function agentHookDeclarations() {
     agent_start: notify(new AsyncSeriesHook<[EventMap["agent_start"]]>(["event"]), "A run begins."),
     agent_end: notify(new AsyncSeriesHook<[EventMap["agent_end"]]>(["event"]), "A run ended, with every message it produced."),
     run_end: internal(
-      new AsyncSeriesBailHook<[RunEndEvent], { continue: true } | undefined>(["event"]),
+      new AsyncSeriesBailHook<[RunEndEvent], RunEndVerdict | undefined>(["event"]),
       "After agent_end: a tap may edit the context and ask for a continuation (retry, overflow compaction).",
     ),
     agent_settled: notify(

@@ -9,7 +9,7 @@
  * agent through `RunDeps`.
  */
 import { announce, type EventBus, type Logger, type ToolRegistryView } from "../../kernel/index.js";
-import type { AgentMessage, CustomMessage, ImageContent, Model, ThinkingLevel } from "../../lib/llm/index.js";
+import type { AgentMessage, AssistantMessage, CustomMessage, ImageContent, Model, ThinkingLevel } from "../../lib/llm/index.js";
 import type { AgentHooks, AnnounceTarget } from "./hooks.js";
 import type { QueuedMessage } from "./queue.js";
 import { lastAssistant, runTurns, type Opening } from "./run-loop.js";
@@ -58,6 +58,8 @@ export class Run implements AnnounceTarget {
   readonly #request: RunRequest;
   #systemPrompt = "";
   #callIndex = 0;
+  /** The failed answer the next LLM call retries (set by a run_end verdict, taken by that call). */
+  #retrying: AssistantMessage | undefined;
 
   constructor(deps: RunDeps, request: RunRequest) {
     this.deps = deps;
@@ -85,6 +87,13 @@ export class Run implements AnnounceTarget {
   /** The LLM call number within this run (replay cassettes count calls per run). */
   nextCallIndex(): number {
     return ++this.#callIndex;
+  }
+
+  /** The failed answer the coming LLM call retries, once: the calls after it are continuations. */
+  takeRetrying(): AssistantMessage | undefined {
+    const retrying = this.#retrying;
+    this.#retrying = undefined;
+    return retrying;
   }
 
   warn(message: string): void {
@@ -138,6 +147,7 @@ export class Run implements AnnounceTarget {
         if (signal.aborted || !hooks.run_end.isUsed()) break;
         const verdict = await this.#withContextEdit((edit) => hooks.run_end.promise({ ...edit, produced, lastAssistant: lastAssistant(produced) }));
         if (!verdict?.continue || signal.aborted) break;
+        this.#retrying = verdict.retrying;
       }
     } catch (error) {
       this.deps.log.error(`agent run failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

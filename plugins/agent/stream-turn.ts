@@ -88,10 +88,11 @@ async function openStream(run: Run, model: Model, signal: AbortSignal): Promise<
   if (run.hooks.context.isUsed()) context = (await run.hooks.context.promise({ messages: [...context] })).messages;
   let parts = { systemPrompt: run.systemPrompt, tools: run.deps.tools.specs(), messages: context };
   if (run.hooks.context_with_system.isUsed()) parts = await run.hooks.context_with_system.promise(parts);
+  const retrying = run.takeRetrying();
   const request: StreamRequest = {
     model,
     context: { systemPrompt: parts.systemPrompt, messages: toLlmMessages(parts.messages), tools: parts.tools },
-    options: { signal, thinkingLevel: run.deps.thinkingLevel(), sessionId: run.deps.sessionId(), callIndex: run.nextCallIndex() },
+    options: { signal, thinkingLevel: run.deps.thinkingLevel(), sessionId: run.deps.sessionId(), callIndex: run.nextCallIndex(), ...(retrying ? { retrying } : {}) },
   };
   return run.hooks.stream.get(model.api)?.call(request);
 }

@@ -77,6 +77,9 @@ describe("automatic compaction", () => {
     const continuation = JSON.stringify(h!.requests[2]!.context.messages);
     expect(continuation).toContain("[User]: go");
     expect(continuation).not.toContain("detail 3:");
+    // The continuation's call names the overflowed answer it retries (a virtual model's `retry`); the planner's does not.
+    expect(h!.requests[2]!.options.retrying).toMatchObject({ role: "assistant", stopReason: "error", errorMessage: OVERFLOW });
+    expect(h!.requests[1]!.options.retrying).toBeUndefined();
     const { messages } = await h!.invoke("get_messages");
     expect(messages.map((m: { role: string; stopReason?: string }) => [m.role, m.stopReason])).toEqual([
       ["custom", undefined],

@@ -42,7 +42,7 @@ export function tapAutomaticCompaction(k: PluginContext, runner: CompactionRunne
       retriedOverflow = true;
       // The failed turn is before the boundary: the rebuilt context leaves it out.
       const result = await runner.automatic("overflow", signal, setContext);
-      return result ? { continue: true } : undefined;
+      return result ? { continue: true, retrying: lastAssistant } : undefined;
     }
     if (lastAssistant.stopReason === "error" || lastAssistant.stopReason === "aborted") return undefined;
     if (aboveThreshold(messages)) await runner.automatic("threshold", signal, setContext);

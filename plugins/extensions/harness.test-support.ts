@@ -29,7 +29,8 @@ export const MODEL: Model = {
   maxTokens: 100,
 };
 
-export type Answer = string | { tool: string; args: Record<string, unknown> };
+/** A text, a tool call, or a failed call (the provider's error, as a 429 would end). */
+export type Answer = string | { tool: string; args: Record<string, unknown> } | { error: string };
 
 export interface Harness {
   host: HostRuntime;
@@ -45,6 +46,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+function reply(content: AssistantMessage["content"]): AssistantMessage {
+  return { role: "assistant", content, api: "scripted", provider: "scripted", model: "m1", usage: emptyUsage(), stopReason: "stop", timestamp: Date.now() };
+}
+
 function scripted(seen: LlmContext[], answers: Answer[]) {
   return definePlugin({
     name: "scripted",
@@ -55,18 +60,15 @@ function scripted(seen: LlmContext[], answers: Answer[]) {
         seen.push(request.context);
         const answer = answers.shift() ?? "(no more answers)";
         return (async function* (): AsyncGenerator<AssistantMessageEvent> {
+          if (typeof answer === "object" && "error" in answer) {
+            const failed: AssistantMessage = { ...reply([]), stopReason: "error", errorMessage: answer.error };
+            yield { type: "start", partial: failed };
+            yield { type: "error", reason: "error", error: failed, partial: failed };
+            return;
+          }
           const content: AssistantMessage["content"] =
             typeof answer === "string" ? [{ type: "text", text: answer }] : [{ type: "toolCall", id: `call-${seen.length}`, name: answer.tool, arguments: answer.args }];
-          const message: AssistantMessage = {
-            role: "assistant",
-            content,
-            api: "scripted",
-            provider: "scripted",
-            model: "m1",
-            usage: emptyUsage(),
-            stopReason: typeof answer === "string" ? "stop" : "toolUse",
-            timestamp: Date.now(),
-          };
+          const message: AssistantMessage = { ...reply(content), stopReason: typeof answer === "string" ? "stop" : "toolUse" };
           yield { type: "start", partial: { ...message, content: [] } };
           yield { type: "done", reason: typeof answer === "string" ? "stop" : "toolUse", message, partial: message };
         })();
@@ -79,7 +81,10 @@ function scripted(seen: LlmContext[], answers: Answer[]) {
 export type TestExtension = ((pi: ExtensionAPI) => unknown) | { source: string; name?: string };
 
 /** Boots the agent with one extension per factory, in order. */
-export async function bootExtensions(factories: TestExtension[], options: { answers?: Answer[]; cli?: Record<string, unknown> } = {}): Promise<Harness> {
+export async function bootExtensions(
+  factories: TestExtension[],
+  options: { answers?: Answer[]; cli?: Record<string, unknown>; settings?: Record<string, unknown> } = {},
+): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "atomic-ext-harness-"));
   const registry = ((globalThis as Record<symbol, Registry | undefined>)[FACTORIES] ??= new Map());
   const paths = factories.map((factory, i) => {
@@ -103,6 +108,7 @@ export async function bootExtensions(factories: TestExtension[], options: { answ
     plugins: [...BUILTIN_PLUGINS, scripted(seen, answers)],
     cli: { extension: paths, provider: "scripted", model: "m1", noSession: true, ...options.cli },
     readSettingsFiles: false,
+    ...(options.settings ? { settings: options.settings } : {}),
     userPlugins: false,
     log: { info() {}, warn: (line) => warnings.push(line), error: (line) => warnings.push(line) },
   });

@@ -122,14 +122,18 @@ export class VirtualModels {
     const messages = request.context.messages;
     const last = messages.at(-1);
     // Whether a run is streaming says nothing: compaction's planner and extensions complete() inside runs.
-    const reason: ModelRouteRequest["reason"] = request.options.direct ? "direct" : last?.role === "user" ? "user" : "continuation";
+    const retrying = request.options.direct ? undefined : request.options.retrying;
+    const reason: ModelRouteRequest["reason"] = request.options.direct ? "direct" : retrying ? "retry" : last?.role === "user" ? "user" : "continuation";
     const state = reason === "direct" ? undefined : this.#state(provider, id);
     const previous = latestAnswer(host, messages);
+    // A failed routing names the virtual model: no physical request to report (pi leaves `failed` out).
+    const failedModel = retrying ? physical(host, retrying.provider, retrying.model) : undefined;
     const routeRequest: ModelRouteRequest<unknown> = {
       model: request.model,
       thinkingLevel: request.options.thinkingLevel,
       reason,
       ...(previous ? { previous: { model: previous } } : {}),
+      ...(retrying && failedModel ? { failed: { model: failedModel, message: retrying } } : {}),
       ...(state !== undefined ? { state } : {}),
       messages: toTranscript({ systemPrompt: request.context.systemPrompt, tools: request.context.tools, messages: [...messages] }),
       signal: request.options.signal,
@@ -157,6 +161,12 @@ export class VirtualModels {
     }
     return undefined;
   }
+}
+
+/** A catalog model that is not virtual. */
+function physical(host: ExtensionHost, provider: string, id: string): Model | undefined {
+  const model = host.models.find(provider, id);
+  return model && model.api !== VIRTUAL_MODEL_API ? model : undefined;
 }
 
 /** The physical model of the latest successful answer among `messages`. */

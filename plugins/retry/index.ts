@@ -48,8 +48,9 @@ export default definePlugin({
     k.events.subscribe((event) => {
       if (event.type === "message_end" && event.message.role === "assistant") chain.onAssistantEnd(event.message);
     });
+    // The continuation's first call names the failed turn (a virtual model's `retry` route).
     k.hooks.run_end.tapPromise(k.name, async ({ lastAssistant, signal }) =>
-      (await chain.onRunEnd(lastAssistant, signal, agent.getModel() ?? undefined)) ? { continue: true } : undefined,
+      (await chain.onRunEnd(lastAssistant, signal, agent.getModel() ?? undefined)) && lastAssistant ? { continue: true, retrying: lastAssistant } : undefined,
     );
 
     k.registerCommand(

@@ -4,7 +4,7 @@
  * pi extension works unchanged; what Atomic does differently is said on each member.
  */
 import type { z } from "zod";
-import type { ImageContent, Model, TextContent, ThinkingLevel } from "../../../lib/llm/index.js";
+import type { AssistantMessage, ImageContent, Model, TextContent, ThinkingLevel } from "../../../lib/llm/index.js";
 import type { Context, SimpleStreamOptions } from "./llm.js";
 import type { Static, TSchema } from "./schema.js";
 import type { ExtensionCommandContext, ExtensionContext, ExtensionToolContext } from "./context.js";
@@ -180,10 +180,19 @@ export interface ModelRouteRequest<TState = unknown> {
   /** The selected virtual model. */
   model: Model;
   thinkingLevel: ThinkingLevel;
-  /** `user`: the first call after a user message; `continuation`: any other call of a run; `direct`: a call outside the conversation. */
+  /**
+   * `user`: the first call after a user message; `continuation`: any other call of a run; `retry`:
+   * the automatic retry of a failed call (after a transient error, or after compacting an
+   * overflowed context); `direct`: a call outside the conversation.
+   */
   reason: "user" | "continuation" | "retry" | "direct";
   /** The physical model (and level) of the latest successful answer in `messages`. */
   previous?: { model: Model; thinkingLevel?: ThinkingLevel };
+  /**
+   * For `retry`: the failed call, which `messages` no longer holds; `message` carries its
+   * `stopReason` and `errorMessage`. Absent when the router itself failed.
+   */
+  failed?: { model: Model; thinkingLevel?: ThinkingLevel; message: AssistantMessage };
   /** The state this router last returned on the session branch (not for `direct` calls). */
   state?: TState;
   messages: readonly unknown[];
