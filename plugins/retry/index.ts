@@ -50,7 +50,7 @@ export default definePlugin({
     });
     // The continuation's first call names the failed turn (a virtual model's `retry` route).
     k.hooks.run_end.tapPromise(k.name, async ({ lastAssistant, signal }) =>
-      (await chain.onRunEnd(lastAssistant, signal, agent.getModel() ?? undefined)) && lastAssistant ? { continue: true, retrying: lastAssistant } : undefined,
+      (await chain.onRunEnd(lastAssistant, signal, agent.getModel() ?? undefined)) ? { continue: true, ...(lastAssistant ? { retrying: lastAssistant } : {}) } : undefined,
     );
 
     k.registerCommand(
