@@ -115,8 +115,9 @@ const { output } = await cli.write({
   chunkFileNames: "chunks/[name]-[hash].cjs",
   // Everything startup needs in one chunk: each file is a read and a script to set up. So is the
   // provider toolkit's request half, which every first request loads (eight small chunks
-  // otherwise). The SDKs keep the bundler's own split: grouped, the modules they import only on
-  // demand (credential chains and their Node builtins) would load with every first request.
+  // otherwise). The SDKs keep the bundler's own split: a group takes every module that matches,
+  // those imported only on demand too (a group of the Anthropic adapter took the Bedrock one, and
+  // with it the Bedrock SDK, into every Anthropic request).
   codeSplitting: {
     groups: [
       { name: "startup", tags: ["$initial"], priority: 2 },
