@@ -1,16 +1,15 @@
 /**
  * The model catalog: providers and their models (provider plugins, models.json, custom
- * providers) and which providers have credentials. Key lookup order: auth.json > environment >
- * models.json; every value may be a literal, an env-var name or a `!command`. Models are listed
- * with secrets in their base URL redacted; requests get the original through `requestCredentials`.
+ * providers), and through credentials.ts which of them have credentials and what their requests
+ * are sent with. Models are listed with secrets in their base URL redacted; requests get the
+ * original through `requestCredentials`.
  */
 import type { ProviderHttpOptions, ProviderRequestHooks } from "../../lib/provider-kit/index.js";
 import type { Model } from "../../lib/llm/index.js";
 import { PI_COMPAT_NOT_APPLIED, unknownCompatKeys, type RequestCredentials } from "../../lib/provider-kit/index.js";
 import type { AuthStatus, LoginResolver, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
 import { AuthStore } from "./auth-store.js";
-import { describeConfigValue, resolveConfigValue } from "./config-value.js";
-import { fillAddressVariables, missingAddressVariables, needsAddressVariables, type VariableLookup } from "./address-variables.js";
+import { ProviderCredentials } from "./credentials.js";
 import { applyProviderConfig, customProvider, customProviderProblem, modelsJsonPath, readModelsJson, type ModelsJsonBlocks, type ProviderConfig } from "./models-json.js";
 import { redactUrl } from "./redact-url.js";
 import type { ScopedModel } from "./scope.js";
@@ -37,14 +36,12 @@ export class ModelRegistry implements ModelsApi {
   readonly #warnedCompat = new Set<string>();
   /** What models.json broke: refused instead of sent where the file did not send it. */
   #blocks: ModelsJsonBlocks = { providers: new Map(), models: new Map() };
-  /** `--api-key` values: memory only. */
-  readonly #runtimeKeys = new Map<string, string>();
   readonly #env: NodeJS.ProcessEnv;
   readonly #agentDir: string;
   readonly #warn: (message: string) => void;
   readonly #diagnostics: ModelsDiagnostics;
   readonly auth: AuthStore;
-  #loginResolver?: LoginResolver;
+  readonly #credentials: ProviderCredentials;
   /** Set by the models plugin: the provider request hooks every provider frame applies. */
   requestHooks?: ProviderRequestHooks;
   /** Set by the models plugin: how every provider request's connection behaves (settings). */
@@ -64,6 +61,14 @@ export class ModelRegistry implements ModelsApi {
       if (!this.#diagnostics.problems.includes(message)) this.#diagnostics.problems.push(message);
       warn(message);
     };
+    this.#credentials = new ProviderCredentials({
+      env: this.#env,
+      auth: this.auth,
+      warn: this.#warn,
+      registration: (provider) => this.#providers.get(provider),
+      config: (provider) => this.#config.get(provider),
+      requestBaseUrl: (model) => this.#requestBaseUrl(model),
+    });
   }
 
   /** Reads auth.json and models.json. Call before registering providers so overrides apply. */
@@ -110,27 +115,19 @@ export class ModelRegistry implements ModelsApi {
   }
 
   setLoginResolver(resolver: LoginResolver): void {
-    this.#loginResolver = resolver;
+    this.#credentials.setLoginResolver(resolver);
   }
 
   usesLogin(provider: string): boolean {
-    return !this.#runtimeKeys.has(provider) && this.auth.isLogin(provider);
+    return this.#credentials.usesLogin(provider);
   }
 
-  async reloadCredentials(): Promise<void> {
-    // Read again only when the file changed on disk.
-    await this.auth.load(this.#warn);
-  }
-
-  /** The provider's OAuth login as a request uses it, when auth.json holds one (refreshed first when due). */
-  async #login(provider: string, signal?: AbortSignal) {
-    if (!this.auth.isLogin(provider)) return undefined;
-    if (!this.#loginResolver) throw new Error(`auth.json holds an OAuth login for ${provider}, but the login plugin that uses it is not loaded.`);
-    return this.#loginResolver(provider, signal);
+  reloadCredentials(): Promise<void> {
+    return this.#credentials.reload();
   }
 
   setRuntimeApiKey(provider: string, key: string): void {
-    this.#runtimeKeys.set(provider, key);
+    this.#credentials.setRuntimeApiKey(provider, key);
   }
 
   /** Registers models.json providers that no plugin provides (custom OpenAI-compatible servers...). */
@@ -210,7 +207,7 @@ export class ModelRegistry implements ModelsApi {
   }
 
   missingAddressVariables(model: Pick<Model, "provider" | "id" | "baseUrl">): string[] {
-    return missingAddressVariables(this.#requestBaseUrl(model), this.#addressLookup(model.provider));
+    return this.#credentials.missingAddressVariables(model);
   }
 
   modelsWithId(id: string): Model[] {
@@ -249,76 +246,22 @@ export class ModelRegistry implements ModelsApi {
     return [...this.#providers.keys()];
   }
 
-  async apiKey(provider: string, signal?: AbortSignal): Promise<string | undefined> {
-    const options = (where: string) => ({ env: this.#env, label: `the ${where} key of provider ${provider}`, ...(signal ? { signal } : {}) });
-    // --api-key is taken as given: a literal, never an env-var name or a command.
-    const runtime = this.#runtimeKeys.get(provider);
-    if (runtime) return runtime;
-    const login = await this.#login(provider, signal);
-    if (login) return login.apiKey;
-    const stored = this.auth.key(provider);
-    if (stored) return resolveConfigValue(stored, options("auth.json"));
-    const variable = this.#envVariable(provider);
-    if (variable) return this.#env[variable];
-    const fromFile = this.#config.get(provider)?.apiKey;
-    if (fromFile) return resolveConfigValue(fromFile, options("models.json"));
-    const registered = this.#providers.get(provider)?.apiKey;
-    return registered ? resolveConfigValue(registered, options("registered")) : undefined;
+  apiKey(provider: string, signal?: AbortSignal): Promise<string | undefined> {
+    return this.#credentials.apiKey(provider, signal);
   }
 
-  async headers(model: Model, signal?: AbortSignal): Promise<Record<string, string>> {
-    const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(model.headers ?? {})) {
-      const resolved = await resolveConfigValue(value, { env: this.#env, label: `header ${name} of provider ${model.provider}`, ...(signal ? { signal } : {}) });
-      if (resolved !== undefined) out[name] = resolved;
-    }
-    return out;
+  headers(model: Model, signal?: AbortSignal): Promise<Record<string, string>> {
+    return this.#credentials.headers(model, signal);
   }
 
   async requestCredentials(model: Model, signal: AbortSignal): Promise<RequestCredentials> {
     const blocked = this.blockedReason(model);
     if (blocked) throw new Error(blocked);
-    await this.reloadCredentials();
-    const login = this.#runtimeKeys.has(model.provider) ? undefined : await this.#login(model.provider, signal);
-    if (login) return this.#loginCredentials(model, login, signal);
-    const [apiKey, headers] = await Promise.all([this.apiKey(model.provider, signal), this.headers(model, signal)]);
-    if (apiKey && (this.#config.get(model.provider)?.authHeader ?? this.#providers.get(model.provider)?.authHeader)) headers.Authorization = `Bearer ${apiKey}`;
-    // A local server, or an SDK that finds its own credentials (AWS, Google ADC), needs no key.
-    const keyless = !apiKey && (this.#providers.get(model.provider)?.requiresAuth === false || this.#ambientGroup(model.provider) !== undefined);
-    const baseUrl = this.#filledBaseUrl(model);
-    return { ...(apiKey ? { apiKey } : {}), headers, baseUrl, ...(keyless ? { keyless } : {}) };
-  }
-
-  /**
-   * A login's key, headers (over the model's) and address: the account's own (Copilot's, named by
-   * its token) unless models.json sets the provider's base URL.
-   */
-  async #loginCredentials(model: Model, login: NonNullable<Awaited<ReturnType<LoginResolver>>>, signal: AbortSignal): Promise<RequestCredentials> {
-    const headers = { ...(await this.headers(model, signal)), ...login.headers };
-    const listed = this.#filledBaseUrl(model);
-    const baseUrl = login.baseUrl && this.#config.get(model.provider)?.baseUrl === undefined ? login.baseUrl : listed;
-    return { apiKey: login.apiKey, headers, baseUrl };
+    return this.#credentials.forRequest(model, signal);
   }
 
   authStatus(provider: string): AuthStatus {
-    if (this.#providers.get(provider)?.requiresAuth === false) return { configured: true, source: "none" };
-    if (this.#runtimeKeys.has(provider)) return { configured: true, source: "runtime", label: "--api-key" };
-    if (this.auth.has(provider)) return { configured: true, source: "stored", label: "auth.json" };
-    const variable = this.#envVariable(provider);
-    if (variable) return { configured: true, source: "environment", label: variable };
-    const ambient = this.#ambientGroup(provider);
-    if (ambient) return { configured: true, source: "environment", label: ambient.join(" + ") };
-    const fromFile = this.#config.get(provider)?.apiKey;
-    const configured = fromFile ?? this.#providers.get(provider)?.apiKey;
-    if (configured) {
-      const described = describeConfigValue(configured, { env: this.#env });
-      if (described.resolvable) {
-        // A key that names an env var is environment auth, and reported as such.
-        if (described.kind === "env") return { configured: true, source: "environment", label: described.envName! };
-        return fromFile ? { configured: true, source: "models_json", label: "models.json" } : { configured: true, source: "provider", label: "registered by the provider" };
-      }
-    }
-    return { configured: false };
+    return this.#credentials.authStatus(provider);
   }
 
   storeApiKey(provider: string, key: string): Promise<void> {
@@ -329,28 +272,10 @@ export class ModelRegistry implements ModelsApi {
     return this.auth.remove(provider);
   }
 
-  /**
-   * The model's address with its `{VARIABLE}` placeholders (Cloudflare's `{CLOUDFLARE_ACCOUNT_ID}`)
-   * filled; one that is set nowhere fails the request, naming it (and the model is not available).
-   */
-  #filledBaseUrl(model: Model): string {
-    const baseUrl = this.#requestBaseUrl(model);
-    const lookup = this.#addressLookup(model.provider);
-    const missing = missingAddressVariables(baseUrl, lookup);
-    if (missing.length > 0) throw new Error(needsAddressVariables(model.provider, missing, model.baseUrl));
-    return fillAddressVariables(baseUrl, lookup);
-  }
-
   /** The address a request uses: the original of a base URL listed redacted, unless the listed one was changed since. */
   #requestBaseUrl(model: Pick<Model, "provider" | "id" | "baseUrl">): string {
     const real = this.#realBaseUrls.get(`${model.provider}\0${model.id}`);
     return real && redactUrl(real) === model.baseUrl ? real : model.baseUrl;
-  }
-
-  /** Where address variables come from: the provider's stored credential (`env` of its auth.json entry), then the environment. */
-  #addressLookup(provider: string): VariableLookup {
-    const stored = this.auth.env(provider);
-    return (name) => stored?.[name] ?? this.#env[name];
   }
 
   /** A pending catalog's ids in lower case, as a set (built on first use). */
@@ -360,17 +285,6 @@ export class ModelRegistry implements ModelsApi {
     const set = new Set((typeof ids === "function" ? ids() : ids).map((id) => id.toLowerCase()));
     this.#pendingIds.set(name, set);
     return set;
-  }
-
-  /** The first of the provider's key variables that is set (`envKey`, then `altEnvKeys`). */
-  #envVariable(provider: string): string | undefined {
-    const registration = this.#providers.get(provider);
-    return [registration?.envKey, ...(registration?.altEnvKeys ?? [])].find((name): name is string => Boolean(name && this.#env[name]));
-  }
-
-  /** The first credential group of `ambientAuth` whose variables are all set. */
-  #ambientGroup(provider: string): string[] | undefined {
-    return this.#providers.get(provider)?.ambientAuth?.find((group) => group.every((name) => Boolean(this.#env[name])));
   }
 
   /** The provider's registration, its catalog models built first if they were not yet. */
