@@ -47,20 +47,12 @@ export class ModelCatalogView {
   }
 
   list(type: ModelType, provider?: string): ModelInfo[] {
-    if (type === "chat")
-      return this.#models
-        .all()
-        .filter((model) => provider === undefined || model.provider === provider)
-        .map(chatInfo);
+    if (type === "chat") return chatOf(this.#models.all(), provider);
     return this.#typedOf(type, provider).map(typedInfo);
   }
 
   available(type: ModelType, provider?: string): ModelInfo[] {
-    if (type === "chat")
-      return this.#models
-        .available()
-        .filter((model) => provider === undefined || model.provider === provider)
-        .map(chatInfo);
+    if (type === "chat") return chatOf(this.#models.available(), provider);
     const verdicts = new Map<string, boolean>();
     const usable = (model: TypedModel) => {
       const key = `${model.provider}\0${model.api}\0${model.baseUrl}`;
@@ -157,6 +149,11 @@ function typedInfo(model: TypedModel): ModelInfo {
     ...(compat ? { compat } : {}),
     ...(inputLimits ? { inputLimits } : {}),
   };
+}
+
+/** The chat models of `provider` (all when undefined) among `models`, as typed-model infos. */
+function chatOf(models: readonly Model[], provider: string | undefined): ModelInfo[] {
+  return models.filter((model) => provider === undefined || model.provider === provider).map(chatInfo);
 }
 
 /** A registry model typed "chat", without `headers` (models.json's may carry credentials). */

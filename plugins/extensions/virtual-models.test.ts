@@ -15,8 +15,17 @@ interface Routed {
   last: string | undefined;
 }
 
-/** A router to scripted/m1 that records what each request brought and counts its calls in its state; a no-op tool. */
-function recordingRouter() {
+type ToolDefinition = Parameters<ExtensionAPI["registerTool"]>[0];
+const NOOP_TOOL: ToolDefinition = {
+  name: "noop",
+  label: "No-op",
+  description: "Does nothing",
+  parameters: { type: "object", properties: {} },
+  execute: async () => ({ content: [{ type: "text", text: "ok" }], details: {} }),
+};
+
+/** A router to scripted/m1 that records what each request brought and counts its calls in its state, and `tool`. */
+function recordingRouter(tool: ToolDefinition = NOOP_TOOL) {
   const routed: Routed[] = [];
   const extension = (pi: ExtensionAPI) => {
     pi.registerVirtualModel<{ calls: number }>({
@@ -35,53 +44,30 @@ function recordingRouter() {
         return { model, thinkingLevel: "off", state: { calls: (request.state?.calls ?? 0) + 1 } };
       },
     });
-    pi.registerTool({
-      name: "noop",
-      label: "No-op",
-      description: "Does nothing",
-      parameters: { type: "object", properties: {} },
-      execute: async () => ({ content: [{ type: "text", text: "ok" }], details: {} }),
-    });
+    pi.registerTool(tool);
   };
   return { routed, extension };
 }
 
 describe("virtual models: the route reason", () => {
   it("a one-off completion during a run (a tool's ctx.modelRegistry.complete) is direct: no state in, none stored", async () => {
-    const routed: { reason: string; state: unknown }[] = [];
-    const h = await bootExtensions(
-      [
-        (pi) => {
-          pi.registerVirtualModel<{ calls: number }>({
-            provider: "router",
-            id: "auto",
-            name: "Auto",
-            route(request, ctx) {
-              routed.push({ reason: request.reason, state: request.state });
-              const model = ctx.modelRegistry.find(MODEL.provider, MODEL.id)!;
-              return { model, thinkingLevel: "off", state: { calls: (request.state?.calls ?? 0) + 1 } };
-            },
-          });
-          pi.registerTool({
-            name: "ask",
-            label: "Ask",
-            description: "Asks the session model aside",
-            parameters: { type: "object", properties: {} },
-            async execute(_id, _params, _signal, _update, ctx) {
-              const aside = await ctx.modelRegistry.complete(ctx.model!, { messages: [{ role: "user", content: "aside", timestamp: Date.now() }] });
-              const text = aside.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-              return { content: [{ type: "text", text }], details: {} };
-            },
-          });
-        },
-      ],
-      { answers: [{ tool: "ask", args: {} }, "the aside's answer", "done"], cli: { noSession: false } },
-    );
+    const { routed, extension } = recordingRouter({
+      name: "ask",
+      label: "Ask",
+      description: "Asks the session model aside",
+      parameters: { type: "object", properties: {} },
+      async execute(_id, _params, _signal, _update, ctx) {
+        const aside = await ctx.modelRegistry.complete(ctx.model!, { messages: [{ role: "user", content: "aside", timestamp: Date.now() }] });
+        const text = aside.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+        return { content: [{ type: "text", text }], details: {} };
+      },
+    });
+    const h = await bootExtensions([extension], { answers: [{ tool: "ask", args: {} }, "the aside's answer", "done"], cli: { noSession: false } });
     harnesses.push(h);
     expect((await h.send({ type: "set_model", provider: "router", modelId: "auto" })).success).toBe(true);
     await h.run("use ask");
     // The aside ran inside the run and its context ends with a user message: still direct.
-    expect(routed).toEqual([
+    expect(routed.map(({ reason, state }) => ({ reason, state }))).toEqual([
       { reason: "user", state: undefined },
       { reason: "direct", state: undefined },
       { reason: "continuation", state: { calls: 1 } },
