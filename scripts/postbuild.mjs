@@ -2,6 +2,7 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { resolve } from "node:path";
+import { writeBuildStamp } from "./build-stamp.mjs";
 
 // The per-provider data files, validated, as one file the catalog reads at startup (see lib/model-catalog/source.ts).
 const { compileCatalog, readDataFiles } = await import("../dist/lib/model-catalog/source.js");
@@ -13,3 +14,5 @@ writeFileSync("dist/lib/model-catalog/typed-models.json", compileTypedCatalog(aw
 execFileSync(process.execPath, ["scripts/bundle.mjs"], { stdio: "inherit" });
 chmodSync("dist/cli/atomic.cjs", 0o755);
 chmodSync("dist/cli/atomic.js", 0o755);
+// Last: what this build was made from (npm test skips a build that is current, see build-stamp.mjs).
+writeBuildStamp(resolve("."));
