@@ -113,9 +113,11 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
     const rows = models.providers().map((provider) => {
       const status = models.authStatus(provider);
       const gaps = providerAddressGaps(models, provider);
-      // A key with no address to send it to: every request fails, so it is a problem to fix.
+      // A key with no address to send it to: its models are not offered. A note, not a problem: the
+      // key may be set for other tools, and nothing fails at startup unless the default model is
+      // one of them (then the startup warning above is the problem).
       if (status.configured && status.source !== "none" && gaps.length > 0)
-        found.problems.push(`${needsAddressVariables(provider, gaps)} Its models are unavailable until then (its key is set: ${credentials(status)}).`);
+        found.notes.push(`${needsAddressVariables(provider, gaps)} Its models are unavailable until then (its key is set: ${credentials(status)}).`);
       return [provider, credentials(status, models.providerInfo(provider)?.envKey, models.providerInfo(provider)?.login, gaps), count(models.modelsOf(provider).length, "model")];
     });
     out.push(...table(rows, "  "));

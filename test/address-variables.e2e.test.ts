@@ -89,7 +89,7 @@ describe("what names a missing address variable", () => {
     );
   });
 
-  it("--list-models and atomic config name it next to the key; config counts it as a problem", async () => {
+  it("--list-models and atomic config name it next to the key; config notes it, a problem only as the default", async () => {
     const agentDir = agentDirWith();
     const cwd = tempDir("atomic-cwd-");
     const env = { ...UNSET, CLOUDFLARE_API_KEY: "cf-key" };
@@ -100,7 +100,18 @@ describe("what names a missing address variable", () => {
     expect(config.stdout).toMatch(new RegExp(`${WORKERS} +env CLOUDFLARE_API_KEY; needs CLOUDFLARE_ACCOUNT_ID +\\d+ models`));
     expect(config.stdout).toContain(`- ${WORKERS} needs CLOUDFLARE_ACCOUNT_ID for its address: set it in the environment. Its models are unavailable until then`);
     expect(config.stdout).toContain(`- ${GATEWAY} needs CLOUDFLARE_ACCOUNT_ID and CLOUDFLARE_GATEWAY_ID for its address`);
-    expect(config.code).toBe(1);
+    // The key may be set for other tools: nothing fails at startup, so nothing to fix.
+    const notes = config.stdout.slice(config.stdout.indexOf("\nNotes\n"), config.stdout.indexOf("\nProblems"));
+    expect(notes).toContain(`- ${WORKERS} needs CLOUDFLARE_ACCOUNT_ID for its address`);
+    expect(config.stdout).toContain("Problems: none");
+    expect(config.code, config.stdout).toBe(0);
+    // As the saved default it is what startup uses: a problem.
+    const [provider, ...id] = WORKERS_MODEL.split("/");
+    writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ defaultProvider: provider, defaultModel: id.join("/") }));
+    const asDefault = await runCli(["config"], { cwd, agentDir, env });
+    const problems = asDefault.stdout.slice(asDefault.stdout.indexOf("\nProblems ("));
+    expect(problems).toContain(`The default model ${WORKERS_MODEL} (settings defaultProvider/defaultModel) is unavailable. ${WORKERS} needs CLOUDFLARE_ACCOUNT_ID`);
+    expect(asDefault.code).toBe(1);
   });
 
   it("config reports no such problem once the variables are set", async () => {
