@@ -1,12 +1,13 @@
 // What a build was made from, so `npm test` can skip a build whose result is already in dist/:
 // `npm ci` builds (npm's `prepare`), and the `npm test` after it rebuilt the same 20 s of output.
-// The stamp (dist/.build-stamp.json) holds a digest of every input's path and bytes and the size
+// The stamp (node_modules/.cache/atomic-build/stamp.json: never packed, gone with a fresh
+// `npm ci`) holds a digest of every input's path and bytes and the size
 // and modification time of every file the build wrote. A build is current only when both still
 // match: an edited source, a removed or edited output, another lock file, all rebuild.
 // `npm run build` always builds; it writes the stamp as its last step.
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
 
 /** Everything the build reads: tsconfig.build.json's folders, the scripts, the configs, the lock. */
 export const BUILD_INPUTS = Object.freeze([
@@ -26,7 +27,7 @@ export const BUILD_INPUTS = Object.freeze([
 ]);
 /** Environment variables that change what the build writes. */
 const BUILD_ENV = Object.freeze(["BUNDLE_NO_MINIFY"]);
-const STAMP = join("dist", ".build-stamp.json");
+const STAMP = join("node_modules", ".cache", "atomic-build", "stamp.json");
 
 /** Every regular file under `path` (itself when a file), sorted, as paths relative to `root`. */
 function filesUnder(root, path, found = []) {
@@ -58,7 +59,7 @@ export function inputsDigest(root, inputs = BUILD_INPUTS, env = process.env) {
   return hash.digest("hex");
 }
 
-/** Size and modification time of every file in dist/ but the stamp itself. */
+/** Size and modification time of every file in dist/. */
 function outputsState(root) {
   const state = {};
   for (const file of listDist(root)) {
@@ -80,12 +81,13 @@ function listDist(root) {
     }
   };
   walk(dist);
-  return found.filter((file) => file !== STAMP.split(sep).join("/")).sort();
+  return found.sort();
 }
 
 /** Records the build just made. */
 export function writeBuildStamp(root, env = process.env) {
   const stamp = { inputs: inputsDigest(root, BUILD_INPUTS, env), outputs: outputsState(root) };
+  mkdirSync(dirname(join(root, STAMP)), { recursive: true });
   writeFileSync(join(root, STAMP), `${JSON.stringify(stamp)}\n`);
 }
 

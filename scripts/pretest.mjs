@@ -1,8 +1,9 @@
 // What `npm test` runs before the tests: the build (the end-to-end tests drive the built CLI) unless
-// dist/ already holds the build of the current sources (scripts/build-stamp.mjs), the typecheck (test files included) and the linter. The build and the typecheck are two separate
-// TypeScript programs, each mostly on one core: run side by side they take the time of the longer
-// one. Each step's output is printed whole when it ends, never interleaved; the exit is non-zero,
-// naming every step that failed, when any did.
+// dist/ already holds the build of the current sources (scripts/build-stamp.mjs), the typecheck
+// (test files included) and the linter. The build and the typecheck are two separate TypeScript
+// programs, each mostly on one core: run side by side they take the time of the longer one. Each
+// step's output is printed whole when it ends, never interleaved; the exit is non-zero, naming
+// every step that failed, when any did.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { staleBuildReason } from "./build-stamp.mjs";
@@ -31,7 +32,7 @@ function run(script) {
 async function buildIfStale() {
   const reason = staleBuildReason(fileURLToPath(new URL("..", import.meta.url)));
   if (reason === undefined) {
-    process.stdout.write("pretest: dist/ is the build of the current sources (dist/.build-stamp.json): not rebuilt\n");
+    process.stdout.write("pretest: dist/ is the build of the current sources (node_modules/.cache/atomic-build/stamp.json): not rebuilt\n");
     return 0;
   }
   process.stdout.write(`pretest: building (${reason})\n`);

@@ -29,7 +29,7 @@ beforeEach(() => {
 describe("the build stamp", () => {
   it("says a build is current only right after it was made", () => {
     expect(staleBuildReason(root, env)).toBeUndefined();
-    rmSync(join(root, "dist/.build-stamp.json"));
+    rmSync(join(root, "node_modules/.cache/atomic-build/stamp.json"));
     expect(staleBuildReason(root, env)).toBe("no build stamp");
   });
 
