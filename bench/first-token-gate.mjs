@@ -5,9 +5,12 @@
 // docs/performance.md. Each round is one cold start per provider (bench/first-token.mjs) and a bare
 // `node` answering one line, with the same Node binary; the ratio is per round, then the median.
 // The load average is printed with the result: on a busy machine every process waits for a CPU,
-// the floor included, and the ratio is not the idle one.
+// the floor included, and the ratio is not the idle one. Each round also runs bench/minimal-agent.mjs
+// (an agent that does nothing but answer, over node:http with no SDK): its ratio, printed beside
+// Atomic's as `minimalAgentRatio`, is how much of a limit any Node agent already spends.
 //   node bench/first-token-gate.mjs [RUNS] [MAJORS, e.g. 20,22]
 import { availableParallelism, loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
 import { nodeRuntime } from "../scripts/node-runtime.mjs";
 import { benchFirstToken } from "./first-token.mjs";
 
@@ -20,6 +23,7 @@ export const FIRST_TOKEN_LIMITS = Object.freeze({ 20: 2, 22: 1.5 });
 const extraCaCerts = process.env.NODE_EXTRA_CA_CERTS;
 delete process.env.NODE_EXTRA_CA_CERTS;
 
+const MINIMAL_AGENT = fileURLToPath(new URL("./minimal-agent.mjs", import.meta.url));
 const runs = Number(process.argv[2] ?? 11);
 const majors = (process.argv[3] ?? Object.keys(FIRST_TOKEN_LIMITS).join(","))
   .split(",")
@@ -31,9 +35,9 @@ const cores = availableParallelism();
 const loadBefore = load();
 const rows = [];
 for (const major of majors) {
-  const result = await benchFirstToken({ runs, node: await nodeRuntime(major) });
+  const result = await benchFirstToken({ runs, node: await nodeRuntime(major), otherCli: MINIMAL_AGENT });
   for (const [provider, stats] of Object.entries(result)) {
-    if (!stats?.xBareNode) continue;
+    if (!stats?.xBareNode || provider.endsWith(" (other)")) continue;
     const ratio = stats.xBareNode.firstToken;
     rows.push({
       node: major,
@@ -43,6 +47,8 @@ for (const major of majors) {
       ratio,
       limit: FIRST_TOKEN_LIMITS[major],
       ok: ratio <= FIRST_TOKEN_LIMITS[major],
+      minimalAgentMs: result[`${provider} (other)`].firstTokenMs.median,
+      minimalAgentRatio: result[`${provider} (other)`].xBareNode.firstToken,
     });
   }
 }
