@@ -86,15 +86,15 @@ export class ModelCatalogView {
   }
 
   /** Why a call to the model would fail for want of a credential or an address; undefined when it can be made. */
-  unavailableReason(model: TypedModel): string | undefined {
-    if (model.api === DECISIONS_API && this.#models.usesLogin(model.provider))
+  unavailableReason(model: TypedModel, call: { keyGiven?: boolean } = {}): string | undefined {
+    if (!call.keyGiven && model.api === DECISIONS_API && this.#models.usesLogin(model.provider))
       return `OpenAI's Decisions API takes an API key, and ${model.provider} is used through a login (set an API key for it)`;
     // The registry fills its providers' `{VARIABLE}` addresses (Cloudflare's account id): one set nowhere fails every call.
     if (this.#models.hasProvider(model.provider)) {
       const missing = this.#models.missingAddressVariables(model);
       if (missing.length > 0) return `its address needs ${missing.join(" and ")}, which ${missing.length > 1 ? "are" : "is"} not set`;
     }
-    if (this.#models.authStatus(model.provider).configured) return undefined;
+    if (call.keyGiven || this.#models.authStatus(model.provider).configured) return undefined;
     const envKey = this.#load().envKeys.get(model.provider) ?? this.#models.providerInfo?.(model.provider)?.envKey;
     if (envKey && this.#env[envKey]) return undefined;
     return `provider ${model.provider} has no credential${envKey ? ` (set ${envKey}, or store a key with \`atomic login ${model.provider}\`)` : ""}`;
