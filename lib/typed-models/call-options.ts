@@ -36,6 +36,8 @@ export interface TypedCallOptions {
   onPayload?: (payload: unknown, model: TypedModel) => unknown;
   onResponse?: (response: { status: number; headers: Record<string, string> }, model: TypedModel) => void | Promise<void>;
   fetch?: typeof globalThis.fetch;
+  /** Provider-scoped variables over the environment: the key variable, `$VAR` values, address placeholders. */
+  env?: Record<string, string>;
   identity?: CallIdentity;
   /** pi's telemetry span: Atomic records no telemetry, so it is accepted and unused. */
   telemetry?: unknown;
@@ -74,6 +76,7 @@ const CHECKS: Record<string, [Check, string]> = {
   onPayload: [isFunction, "a function"],
   onResponse: [isFunction, "a function"],
   fetch: [isFunction, "a function"],
+  env: [(value) => isRecord(value) && Object.values(value).every((v) => typeof v === "string" || v === undefined), "an object of string values"],
   identity: [isIdentity, '{ userAgent?: "short" | "detailed" | { custom }, attribution?: { name, url, categories? }, version? }'],
   telemetry: [(value) => typeof value === "object" && value !== null, "an object"],
 };

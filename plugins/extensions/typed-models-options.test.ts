@@ -1,6 +1,6 @@
 /**
  * pi 1.6's call options of `ctx.modelRegistry.classify()` / `generateImages()` against loopback
- * servers: the caller's key, headers (and `transformHeaders`, `identity`), `onPayload`,
+ * servers: the caller's key and `env`, headers (and `transformHeaders`, `identity`), `onPayload`,
  * `onResponse`, `fetch`, `timeoutMs`, `maxRetries` and `maxRetryDelayMs`; an option of the wrong
  * type is an error result naming it.
  */
@@ -103,6 +103,17 @@ describe("typed calls: pi 1.6's call options", () => {
     expect(seen[0]!.headers).toMatchObject({ authorization: "Bearer ts-key", "x-extra": "1" });
   });
 
+  it("env's variables stand before the environment: the provider's key variable", async () => {
+    const { url, seen } = await endpoint({});
+    const result = await typedAt(url, { TYPESAFE_API_KEY: "process-key" }).classify(JEV, context, { env: { TYPESAFE_API_KEY: "call-key" } });
+    expect(result.stopReason).toBe("stop");
+    expect(seen[0]!.headers.authorization).toBe("Bearer call-key");
+    // Without a key anywhere else, the call's variable makes the provider callable.
+    const alone = await typedAt(url).classify(JEV, context, { env: { TYPESAFE_API_KEY: "only-key" } });
+    expect(alone.stopReason).toBe("stop");
+    expect(seen[1]!.headers.authorization).toBe("Bearer only-key");
+  });
+
   it("maxRetries bounds the retries of a 503 (a server's retry-after-ms paces them)", async () => {
     const unavailable: Reply = { status: 503, headers: { "retry-after-ms": "1" }, body: { error: "busy" } };
     const once = await endpoint(unavailable);
@@ -167,6 +178,7 @@ describe("typed calls: pi 1.6's call options", () => {
     expect(await wrong({ onPayload: "x" })).toBe('classify: options.onPayload must be a function, got "x"');
     expect(await wrong({ identity: { userAgent: "tall" } })).toMatch(/^classify: options\.identity must be \{ userAgent\?: "short" \| "detailed"/);
     expect(await wrong({ temperature: 0 })).toBe("classify: options.temperature must be a positive number, got 0");
+    expect(await wrong({ env: { KEY: 1 } })).toBe("classify: options.env must be an object of string values, got an object");
     expect(await wrong("fast")).toBe('classify: options must be an object, got "fast"');
     const images = await typed.generateImages({ provider: "openrouter", id: "x" }, { input: [] }, { metadata: "m" } as never);
     expect(images).toMatchObject({ stopReason: "error", output: [], errorMessage: 'generateImages: options.metadata must be an object, got "m"' });

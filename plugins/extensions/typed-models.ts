@@ -75,7 +75,7 @@ export function typedModelFunctions(models: () => ModelsApi, env: () => Readonly
       };
     }
     // A key the caller passes stands in for the provider's credential, as in pi.
-    const unavailable = view().unavailableReason(resolved, { keyGiven: options?.apiKey !== undefined });
+    const unavailable = view().unavailableReason(resolved, { keyGiven: options?.apiKey !== undefined, ...(options?.env ? { env: defined(options.env) } : {}) });
     return unavailable ? { error: `${type === "image" ? "Image" : "Classifier"} model "${ref}" cannot be called: ${unavailable}` } : { model: resolved };
   };
 
@@ -104,7 +104,8 @@ export function typedModelFunctions(models: () => ModelsApi, env: () => Readonly
       if (!target.model) return { ...failed(model, target.error), answers: {} };
       const signal = options?.signal ?? new AbortController().signal;
       const { classify } = await loadTypedCalls();
-      return classify(target.model, context, () => view().credentials(target.model, signal), { ...options, signal });
+      const env = options?.env ? defined(options.env) : undefined;
+      return classify(target.model, context, () => view().credentials(target.model, signal, env), { ...options, signal });
     },
     async generateImages(model, context, options) {
       const problem = callOptionsProblem("generateImages", options);
@@ -112,7 +113,13 @@ export function typedModelFunctions(models: () => ModelsApi, env: () => Readonly
       if (!target.model) return { ...failed(model, target.error), output: [] };
       const signal = options?.signal ?? new AbortController().signal;
       const { generateImages } = await loadTypedCalls();
-      return generateImages(target.model, context, () => view().credentials(target.model, signal), { ...options, signal });
+      const env = options?.env ? defined(options.env) : undefined;
+      return generateImages(target.model, context, () => view().credentials(target.model, signal, env), { ...options, signal });
     },
   };
+}
+
+/** The set variables of a call's `env` (an unset one is no override). */
+function defined(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
 }

@@ -7,7 +7,7 @@
 import type { ProviderHttpOptions, ProviderRequestHooks } from "../../lib/provider-kit/index.js";
 import type { Model } from "../../lib/llm/index.js";
 import { PI_COMPAT_NOT_APPLIED, unknownCompatKeys, type RequestCredentials } from "../../lib/provider-kit/index.js";
-import type { AuthStatus, LoginResolver, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
+import type { AuthStatus, CredentialView, LoginResolver, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
 import { AuthStore } from "./auth-store.js";
 import { ProviderCredentials } from "./credentials.js";
 import { applyProviderConfig, customProvider, customProviderProblem, modelsJsonPath, readModelsJson, type ModelsJsonBlocks, type ProviderConfig } from "./models-json.js";
@@ -262,6 +262,20 @@ export class ModelRegistry implements ModelsApi {
 
   authStatus(provider: string): AuthStatus {
     return this.#credentials.authStatus(provider);
+  }
+
+  withEnv(env: Readonly<Record<string, string>>): CredentialView {
+    const credentials = this.#credentials.withEnv(env);
+    return {
+      apiKey: (provider, signal) => credentials.apiKey(provider, signal),
+      authStatus: (provider) => credentials.authStatus(provider),
+      missingAddressVariables: (model) => credentials.missingAddressVariables(model),
+      requestCredentials: async (model, signal) => {
+        const blocked = this.blockedReason(model);
+        if (blocked) throw new Error(blocked);
+        return credentials.forRequest(model, signal);
+      },
+    };
   }
 
   storeApiKey(provider: string, key: string): Promise<void> {
