@@ -8,7 +8,7 @@
 import type { Model } from "../../lib/llm/index.js";
 import type { RequestCredentials } from "../../lib/provider-kit/index.js";
 import { fillAddressVariables, missingAddressVariables, needsAddressVariables, type VariableLookup } from "./address-variables.js";
-import type { AuthStatus, LoginResolver, ProviderRegistration } from "./api.js";
+import type { AuthStatus, CredentialView, LoginResolver, ProviderRegistration } from "./api.js";
 import type { AuthStore } from "./auth-store.js";
 import { describeConfigValue, resolveConfigValue } from "./config-value.js";
 import type { ProviderConfig } from "./models-json.js";
@@ -45,6 +45,20 @@ export class ProviderCredentials {
     const view = new ProviderCredentials({ ...this.#sources, env: { ...this.#sources.env, ...overlay } }, { runtimeKeys: this.#runtimeKeys, overlay });
     if (this.#loginResolver) view.setLoginResolver(this.#loginResolver);
     return view;
+  }
+
+  /** What a request needs of these credentials; `blocked` says why a model may not be called (the registry's rules). */
+  view(blocked: (model: Model) => string | undefined): CredentialView {
+    return {
+      apiKey: (provider, signal) => this.apiKey(provider, signal),
+      authStatus: (provider) => this.authStatus(provider),
+      missingAddressVariables: (model) => this.missingAddressVariables(model),
+      requestCredentials: async (model, signal) => {
+        const reason = blocked(model);
+        if (reason) throw new Error(reason);
+        return this.forRequest(model, signal);
+      },
+    };
   }
 
   setLoginResolver(resolver: LoginResolver): void {

@@ -265,17 +265,7 @@ export class ModelRegistry implements ModelsApi {
   }
 
   withEnv(env: Readonly<Record<string, string>>): CredentialView {
-    const credentials = this.#credentials.withEnv(env);
-    return {
-      apiKey: (provider, signal) => credentials.apiKey(provider, signal),
-      authStatus: (provider) => credentials.authStatus(provider),
-      missingAddressVariables: (model) => credentials.missingAddressVariables(model),
-      requestCredentials: async (model, signal) => {
-        const blocked = this.blockedReason(model);
-        if (blocked) throw new Error(blocked);
-        return credentials.forRequest(model, signal);
-      },
-    };
+    return this.#credentials.withEnv(env).view((model) => this.blockedReason(model));
   }
 
   storeApiKey(provider: string, key: string): Promise<void> {
