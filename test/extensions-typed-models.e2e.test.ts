@@ -3,7 +3,8 @@
  * classifier catalog listed, TypeSafe's available with its key, and `classify()` sent to the fake
  * LLM's System One route (the request as pi sends it, the answers back); an unknown model is an
  * error result. The typed catalog and the call code load on first use only: a process that lists
- * chat models reads neither; the first classification reads both.
+ * chat models reads neither; the first classification reads both. pi's call options (the
+ * caller's key, headers, identity, onPayload, onResponse, retries) reach the wire.
  */
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -95,5 +96,30 @@ describe("an extension's ctx.modelRegistry typed models (pi 1.6)", () => {
     const later = reads(client).slice(atStart.length);
     expect(later).toContain("typed-models.json");
     expect(later.filter((name) => name.endsWith(".cjs") && !atStart.includes(name)).length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("honours pi 1.6's call options: the caller's key (no TYPESAFE_API_KEY) or env, headers, identity, onPayload, onResponse and a retry; a wrong option type is refused by name", async () => {
+    const client = await startExtensionAgent(fake, { extensions: [probe], providers: { typesafe: { baseUrl: `${fake.url}/typesafe/v1/` } }, env: { TYPESAFE_API_KEY: undefined } });
+    clients.push(client);
+    const answers = { upset: { probability: 0.2 }, topic: { choice: "praise", probabilities: { bug: 0.1, praise: 0.9 }, confidence: 0.9 } };
+    fake.script({ status: 503, headers: { "retry-after-ms": "1" } }, { answers }, { answers });
+    const got = await report(client, "classify-options");
+    expect(got).toEqual({
+      result: {
+        stopReason: "stop",
+        answers: { upset: { type: "bool", probability: 0.2 }, topic: { type: "choice", choice: "praise", probabilities: { bug: 0.1, praise: 0.9 }, confidence: 0.9 } },
+      },
+      responses: [200],
+      viaEnv: { stopReason: "stop" },
+      wrong: 'classify: options.timeoutMs must be a positive number of milliseconds, got "soon"',
+    });
+    // The 503 was retried once (maxRetries: 1); both attempts carried the caller's key, header and User-Agent and the rewritten state.
+    const sent = fake.requests.filter((request) => request.format === "system-one");
+    expect(sent).toHaveLength(3);
+    expect(sent[2]!.headers.authorization).toBe("Bearer env-key");
+    for (const request of sent.slice(0, 2)) {
+      expect(request.headers).toMatchObject({ authorization: "Bearer caller-key", "x-probe": "1", "user-agent": "probe-agent/1" });
+      expect((request.body as { state: unknown }).state).toEqual({ message: "rewritten by onPayload" });
+    }
   }, 60_000);
 });

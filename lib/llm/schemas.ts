@@ -106,6 +106,12 @@ export const AssistantMessageSchema = once(() =>
       api: z.string().describe('The wire API that produced it, e.g. "anthropic-messages".'),
       provider: z.string().describe("The provider of the model."),
       model: z.string().describe("The model id."),
+      thinkingLevel: z
+        .enum(THINKING_LEVELS)
+        .optional()
+        .describe(
+          "The thinking level the agent loop requested of `model` for this reply (routed by a virtual model: the level its router chose, clamped to that model); absent outside the agent loop, when no provider was called (no model or provider, aborted before the call), and in older sessions.",
+        ),
       usage: UsageSchema().describe("Tokens and cost of this call."),
       stopReason: z.enum(STOP_REASONS).describe("Why it ended: finished, hit the output limit, called tools, failed, or was aborted."),
       errorMessage: z.string().optional().describe("What failed, with `stopReason` error or aborted."),

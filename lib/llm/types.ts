@@ -51,6 +51,10 @@ export type AssistantMessageEvent = Out<typeof S.AssistantMessageEventSchema>;
 
 export interface StreamOptions {
   signal: AbortSignal;
+  /**
+   * The level the agent loop records on the answer. A stream that routes the call to another level
+   * (a virtual model) states that level as its final message's `thinkingLevel`, which stands.
+   */
   thinkingLevel: ThinkingLevel;
   sessionId?: string;
   maxTokens?: number;

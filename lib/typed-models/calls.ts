@@ -1,8 +1,9 @@
 /**
  * Running one classifier or image model: the request on its wire format, with the session's
  * credentials, and a result that never throws for the provider's failure (pi's `stopReason` and
- * `errorMessage`). Classifier requests are retried twice on 429, 5xx and connection failures, as
- * pi's are (OpenAI Decisions not on a gateway timeout); image requests are not retried.
+ * `errorMessage`), under pi's call options (call-options.ts). Classifier requests are retried
+ * twice on 429, 5xx and connection failures unless `maxRetries` says otherwise, as pi's are
+ * (OpenAI Decisions not on a gateway timeout); image requests only when `maxRetries` asks.
  */
 import type OpenAI from "openai";
 import type { TypedModel } from "../model-catalog/typed.js";
@@ -13,12 +14,17 @@ import { imagesOutput, imagesParams, imagesUsage } from "./images.js";
 import { SYSTEM_ONE_TRANSPORTS, systemOneAnswers, systemOneRequest } from "./system-one.js";
 import { ProviderHttpError, type ClassifierContext, type ClassifierResult, type ImagesContext, type ImagesResult } from "./types.js";
 import { classifierUsage, isRecord, providerErrorText } from "./wire-common.js";
+import { requestHeaders, type TypedCallOptions } from "./call-options.js";
+import { attemptSignal, timeoutError, withRetries } from "./retries.js";
 
-const RETRIES = 2;
-const RETRY_BASE_MS = 1000;
-const RETRYABLE = (status: number) => status === 408 || status === 429 || status >= 500;
+/** pi's default retries: a classifier's request twice, an image request not at all. */
+const CLASSIFIER_RETRIES = 2;
 
-export async function classify(model: TypedModel, context: ClassifierContext, credentials: () => Promise<Credentials>, signal: AbortSignal): Promise<ClassifierResult> {
+/** A call's options, checked (`callOptionsProblem`), with the signal it runs under. */
+export type CallOptions = TypedCallOptions & { signal: AbortSignal };
+
+export async function classify(model: TypedModel, context: ClassifierContext, credentials: () => Promise<Credentials>, options: CallOptions): Promise<ClassifierResult> {
+  const { signal } = options;
   const result: ClassifierResult = { api: model.api, provider: model.provider, model: model.id, answers: {}, stopReason: "stop", timestamp: Date.now() };
   const transport = SYSTEM_ONE_TRANSPORTS[model.api];
   const label = transport?.label ?? DECISIONS_LABEL;
@@ -26,10 +32,12 @@ export async function classify(model: TypedModel, context: ClassifierContext, cr
     if (!transport && model.api !== DECISIONS_API) throw new Error(`Unsupported classifier API: ${model.api}`);
     const request = transport ? systemOneRequest(transport, model, context) : { body: decisionsRequest(model.id, context), headers: {} };
     const granted = await credentials();
-    if (!granted.apiKey) throw new Error(`No API key for provider: ${model.provider}`);
+    const apiKey = options.apiKey ?? granted.apiKey;
+    if (!apiKey) throw new Error(`No API key for provider: ${model.provider}`);
     const url = new URL(transport?.path ?? "decisions", `${granted.baseUrl.replace(/\/+$/u, "")}/`);
-    const headers = { authorization: `Bearer ${granted.apiKey}`, "content-type": "application/json", ...granted.headers, ...request.headers };
-    const body = await postJson(url, headers, request.body, signal, transport ? [] : [504]);
+    const own = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
+    const headers = await requestHeaders(model, own, granted.headers, options, request.headers);
+    const body = await postJson(model, url, headers, request.body, options, { label, noRetry: transport ? [] : [504] });
     const output = transport ? transport.output(body) : isRecord(body) ? body : undefined;
     if (!output) throw new Error(`${label} returned an unexpected response`);
     // Set before the answers are read: a request with malformed answers was still billed.
@@ -45,14 +53,26 @@ export async function classify(model: TypedModel, context: ClassifierContext, cr
   return result;
 }
 
-export async function generateImages(model: TypedModel, context: ImagesContext, credentials: () => Promise<Credentials>, signal: AbortSignal): Promise<ImagesResult> {
+export async function generateImages(model: TypedModel, context: ImagesContext, credentials: () => Promise<Credentials>, options: CallOptions): Promise<ImagesResult> {
+  const { signal } = options;
   const result: ImagesResult = { api: model.api, provider: model.provider, model: model.id, output: [], stopReason: "stop", timestamp: Date.now() };
   try {
     if (model.api !== "openrouter-images") throw new Error(`Unsupported image API: ${model.api}`);
     const granted = await credentials();
-    if (!granted.apiKey) throw new Error(`No API key for provider: ${model.provider}`);
-    const client = await imagesClient(granted);
-    const response = (await client.chat.completions.create(imagesParams(model, context) as never, { signal, maxRetries: 0 })) as unknown;
+    const apiKey = options.apiKey ?? granted.apiKey;
+    if (!apiKey) throw new Error(`No API key for provider: ${model.provider}`);
+    const client = await imagesClient(model, { ...granted, apiKey }, options);
+    let params: unknown = imagesParams(model, context);
+    const replaced = await options.onPayload?.(params, model);
+    if (replaced !== undefined) params = replaced;
+    const request = { signal, maxRetries: 0, ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}) };
+    const { data, response: raw } = await withRetries(() => client.chat.completions.create(params as never, request).withResponse(), {
+      maxRetries: options.maxRetries ?? 0,
+      ...(options.maxRetryDelayMs !== undefined ? { maxRetryDelayMs: options.maxRetryDelayMs } : {}),
+      signal,
+    });
+    await options.onResponse?.({ status: raw.status, headers: headerRecord(raw.headers) }, model);
+    const response = data as unknown;
     if (isRecord(response) && typeof response.id === "string") result.responseId = response.id;
     if (isRecord(response) && isRecord(response.usage)) result.usage = imagesUsage(response.usage, model);
     result.output = imagesOutput(response);
@@ -63,17 +83,28 @@ export async function generateImages(model: TypedModel, context: ImagesContext, 
   return result;
 }
 
-async function imagesClient(granted: Credentials): Promise<OpenAI> {
+async function imagesClient(model: TypedModel, granted: Credentials & { apiKey: string }, options: CallOptions): Promise<OpenAI> {
   const [{ default: OpenAIClient }, { VERSION }] = await Promise.all([import("openai"), import("openai/version")]);
+  // The SDK's own User-Agent unless the caller's identity names one.
+  const own: Record<string, string> = options.identity ? {} : { "User-Agent": `OpenAI/JS ${VERSION}` };
+  const fetch = options.fetch ?? ((input: unknown, init?: RequestInit) => httpFetch(input as string | URL, init));
   return new OpenAIClient({
-    apiKey: granted.apiKey!,
+    apiKey: granted.apiKey,
     baseURL: granted.baseUrl,
     maxRetries: 0,
-    fetch: (input, init) => httpFetch(input as string | URL, init),
+    fetch: fetch as never,
     organization: null,
     project: null,
-    defaultHeaders: { "User-Agent": `OpenAI/JS ${VERSION}`, ...granted.headers },
+    defaultHeaders: await requestHeaders(model, own, granted.headers, options),
   });
+}
+
+function headerRecord(headers: { forEach(callback: (value: string, name: string) => void): void }): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    record[name] = value;
+  });
+  return record;
 }
 
 /** The SDK's HTTP error as pi shows it (`<status>: <error body>`), else its message. */
@@ -87,35 +118,41 @@ function sdkErrorText(error: unknown): string {
   return providerErrorText(error);
 }
 
-async function postJson(url: URL, headers: Record<string, string>, body: unknown, signal: AbortSignal, noRetry: readonly number[]): Promise<unknown> {
-  const payload = JSON.stringify(body);
-  for (let attempt = 0; ; attempt++) {
-    let response: Response;
-    try {
-      response = await httpFetch(url, { method: "POST", headers, body: payload, signal });
-    } catch (error) {
-      if (signal.aborted || attempt >= RETRIES) throw error;
-      await pause(attempt, signal);
-      continue;
-    }
-    if (response.ok) return response.json();
-    const text = await response.text();
-    if (attempt >= RETRIES || !RETRYABLE(response.status) || noRetry.includes(response.status)) throw new ProviderHttpError(response.status, text);
-    await pause(attempt, signal);
-  }
-}
-
-function pause(attempt: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(done, RETRY_BASE_MS * 2 ** attempt);
-    function done() {
-      signal.removeEventListener("abort", stop);
-      resolve();
-    }
-    function stop() {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }
-    signal.addEventListener("abort", stop, { once: true });
-  });
+/** One JSON request (retried by the policy), each attempt within the caller's timeout; the parsed answer. */
+async function postJson(
+  model: TypedModel,
+  url: URL,
+  headers: Record<string, string>,
+  body: unknown,
+  options: CallOptions,
+  wire: { label: string; noRetry: number[] },
+): Promise<unknown> {
+  let payload = body;
+  const replaced = await options.onPayload?.(payload, model);
+  if (replaced !== undefined) payload = replaced;
+  const text = JSON.stringify(payload);
+  const send = options.fetch ?? httpFetch;
+  const response = await withRetries(
+    async () => {
+      const attempt = attemptSignal(options.signal, options.timeoutMs);
+      let answer: Response;
+      try {
+        answer = (await send(url, { method: "POST", headers, body: text, signal: attempt.signal })) as Response;
+      } catch (error) {
+        if (attempt.timedOut()) throw timeoutError(options.timeoutMs!);
+        throw error;
+      }
+      if (!answer.ok) throw new ProviderHttpError(answer.status, await answer.text(), answer.headers);
+      return answer;
+    },
+    {
+      maxRetries: options.maxRetries ?? CLASSIFIER_RETRIES,
+      ...(options.maxRetryDelayMs !== undefined ? { maxRetryDelayMs: options.maxRetryDelayMs } : {}),
+      signal: options.signal,
+      noRetry: wire.noRetry,
+      label: wire.label,
+    },
+  );
+  await options.onResponse?.({ status: response.status, headers: headerRecord(response.headers) }, model);
+  return response.json();
 }

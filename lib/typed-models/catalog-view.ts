@@ -21,6 +21,8 @@ export interface TypedModelsRegistry extends Pick<ProviderModelsApi, "apiKey" | 
   usesLogin(provider: string): boolean;
   missingAddressVariables(model: Pick<Model, "provider" | "id" | "baseUrl">): string[];
   providerInfo?(provider: string): { envKey?: string } | undefined;
+  /** The credential side read with a call's variables first (pi's `env` option). */
+  withEnv?(env: Readonly<Record<string, string>>): Pick<TypedModelsRegistry, "apiKey" | "authStatus" | "missingAddressVariables" | "requestCredentials">;
 }
 
 export type TypedType = Exclude<ModelType, "chat">;
@@ -85,30 +87,40 @@ export class ModelCatalogView {
     return MODEL_TYPES.find((other) => other !== type && this.find(other, provider, id) !== undefined);
   }
 
-  /** Why a call to the model would fail for want of a credential or an address; undefined when it can be made. */
-  unavailableReason(model: TypedModel): string | undefined {
-    if (model.api === DECISIONS_API && this.#models.usesLogin(model.provider))
+  /**
+   * Why a call to the model would fail for want of a credential or an address; undefined when it
+   * can be made. A call may bring its own key (`keyGiven`) and variables (`env`, over the environment).
+   */
+  unavailableReason(model: TypedModel, call: { keyGiven?: boolean; env?: Readonly<Record<string, string>> } = {}): string | undefined {
+    const creds = this.#withEnv(call.env);
+    if (!call.keyGiven && model.api === DECISIONS_API && this.#models.usesLogin(model.provider))
       return `OpenAI's Decisions API takes an API key, and ${model.provider} is used through a login (set an API key for it)`;
     // The registry fills its providers' `{VARIABLE}` addresses (Cloudflare's account id): one set nowhere fails every call.
     if (this.#models.hasProvider(model.provider)) {
-      const missing = this.#models.missingAddressVariables(model);
+      const missing = creds.missingAddressVariables(model);
       if (missing.length > 0) return `its address needs ${missing.join(" and ")}, which ${missing.length > 1 ? "are" : "is"} not set`;
     }
-    if (this.#models.authStatus(model.provider).configured) return undefined;
+    if (call.keyGiven || creds.authStatus(model.provider).configured) return undefined;
     const envKey = this.#load().envKeys.get(model.provider) ?? this.#models.providerInfo?.(model.provider)?.envKey;
-    if (envKey && this.#env[envKey]) return undefined;
+    if (envKey && (call.env?.[envKey] ?? this.#env[envKey])) return undefined;
     return `provider ${model.provider} has no credential${envKey ? ` (set ${envKey}, or store a key with \`atomic login ${model.provider}\`)` : ""}`;
   }
 
-  /** The session's credential for the model's provider: the registry's (key, login, headers, address) where it knows the provider. */
-  async credentials(model: TypedModel, signal: AbortSignal): Promise<Credentials> {
-    if (this.#models.hasProvider(model.provider) && this.#models.requestCredentials) {
-      const granted = await this.#models.requestCredentials(asModel(model), signal);
+  /** The session's credential for the model's provider: the registry's (key, login, headers, address) where it knows the provider; `env` read first. */
+  async credentials(model: TypedModel, signal: AbortSignal, env?: Readonly<Record<string, string>>): Promise<Credentials> {
+    const creds = this.#withEnv(env);
+    if (this.#models.hasProvider(model.provider) && creds.requestCredentials) {
+      const granted = await creds.requestCredentials(asModel(model), signal);
       return { ...(granted.apiKey ? { apiKey: granted.apiKey } : {}), headers: granted.headers ?? {}, baseUrl: granted.baseUrl ?? model.baseUrl };
     }
     const envKey = this.#load().envKeys.get(model.provider);
-    const apiKey = (await this.#models.apiKey(model.provider, signal)) ?? (envKey ? this.#env[envKey] : undefined);
+    const apiKey = (await creds.apiKey(model.provider, signal)) ?? (envKey ? (env?.[envKey] ?? this.#env[envKey]) : undefined);
     return { ...(apiKey ? { apiKey } : {}), headers: {}, baseUrl: model.baseUrl };
+  }
+
+  /** The registry's credential side, through the caller's variables when there are some. */
+  #withEnv(env: Readonly<Record<string, string>> | undefined): Pick<TypedModelsRegistry, "apiKey" | "authStatus" | "missingAddressVariables" | "requestCredentials"> {
+    return env && this.#models.withEnv ? this.#models.withEnv(env) : this.#models;
   }
 
   #typedOf(type: TypedType, provider?: string): TypedModel[] {

@@ -6,6 +6,7 @@
  * Nothing loads at startup: the typed catalog is read on the first typed lookup, and the wire
  * code with `loadTypedCalls()` on the first call.
  */
+export { callOptionsProblem, type CallHeaders, type CallIdentity, type TypedCallOptions } from "./call-options.js";
 export { ModelCatalogView, type Credentials, type TypedModelsRegistry, type TypedType } from "./catalog-view.js";
 export {
   DECISIONS_API,

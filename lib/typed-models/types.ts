@@ -81,6 +81,8 @@ export class ProviderHttpError extends Error {
   constructor(
     readonly status: number,
     readonly body: string,
+    /** The response's headers (a retry reads `retry-after` from them). */
+    readonly headers?: { get(name: string): string | null },
   ) {
     super(`returned ${status}`);
   }

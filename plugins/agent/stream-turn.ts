@@ -4,7 +4,7 @@
  * final assistant message (errors and aborts become stopReason "error" / "aborted").
  */
 import { announce } from "../../kernel/index.js";
-import { assistantEventBatches, emptyUsage, type AssistantMessage, type AssistantStream, type Model, type StreamRequest } from "../../lib/llm/index.js";
+import { assistantEventBatches, emptyUsage, type AssistantMessage, type AssistantStream, type Model, type StreamRequest, type ThinkingLevel } from "../../lib/llm/index.js";
 import { toLlmMessages } from "./convert.js";
 import { endMessage } from "./hooks.js";
 import { MessageSizeCap } from "./message-cap.js";
@@ -20,8 +20,9 @@ export async function streamAssistant(run: Run): Promise<AssistantMessage> {
   // Anything that fails before the provider answers (a context tap, converting the history,
   // the provider's own setup) ends this turn as an error message, never the run.
   let stream: AssistantStream | undefined;
+  let requested: ThinkingLevel;
   try {
-    stream = await openStream(run, model, signal);
+    ({ stream, requested } = await openStream(run, model, signal));
   } catch (error) {
     return finishWithoutStream(run, failure(model, messageOf(error), signal));
   }
@@ -46,15 +47,15 @@ export async function streamAssistant(run: Run): Promise<AssistantMessage> {
         if (!partial) await begin(event.partial);
         if (event.type === "start") continue;
         if (event.type === "done") {
-          final = event.message;
+          final = withThinkingLevel(event.message, requested);
           break relay;
         }
         if (event.type === "error") {
-          final = event.error;
+          final = withThinkingLevel(event.error, requested);
           break relay;
         }
         if (cap.exceeded(event)) {
-          final = cap.stopped(event.partial);
+          final = withThinkingLevel(cap.stopped(event.partial), requested);
           break relay;
         }
         // `usage` (pi 1.x) is the partial's own object: what the provider has reported so far.
@@ -83,7 +84,7 @@ export async function streamAssistant(run: Run): Promise<AssistantMessage> {
   return endMessage(run, final, run.messages);
 }
 
-async function openStream(run: Run, model: Model, signal: AbortSignal): Promise<AssistantStream | undefined> {
+async function openStream(run: Run, model: Model, signal: AbortSignal): Promise<{ stream: AssistantStream | undefined; requested: ThinkingLevel }> {
   let context = run.messages;
   if (run.hooks.context.isUsed()) context = (await run.hooks.context.promise({ messages: [...context] })).messages;
   let parts = { systemPrompt: run.systemPrompt, tools: run.deps.tools.specs(), messages: context };
@@ -94,7 +95,16 @@ async function openStream(run: Run, model: Model, signal: AbortSignal): Promise<
     context: { systemPrompt: parts.systemPrompt, messages: toLlmMessages(parts.messages), tools: parts.tools },
     options: { signal, thinkingLevel: run.deps.thinkingLevel(), sessionId: run.deps.sessionId(), callIndex: run.nextCallIndex(), ...(retrying ? { retrying } : {}) },
   };
-  return run.hooks.stream.get(model.api)?.call(request);
+  return { stream: run.hooks.stream.get(model.api)?.call(request), requested: request.options.thinkingLevel };
+}
+
+/**
+ * The answer records the level it was requested at, as pi 1.6's agent loop records it (a virtual
+ * model's router reads it back as `previous` / `failed`). A stream that routed the call to
+ * another level (a virtual model) states that level on its answer itself, which stands.
+ */
+function withThinkingLevel(message: AssistantMessage, requested: ThinkingLevel): AssistantMessage {
+  return message.thinkingLevel ? message : { ...message, thinkingLevel: requested };
 }
 
 async function finishWithoutStream(run: Run, message: AssistantMessage): Promise<AssistantMessage> {

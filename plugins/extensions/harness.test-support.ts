@@ -46,29 +46,29 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-function reply(content: AssistantMessage["content"]): AssistantMessage {
-  return { role: "assistant", content, api: "scripted", provider: "scripted", model: "m1", usage: emptyUsage(), stopReason: "stop", timestamp: Date.now() };
+function reply(content: AssistantMessage["content"], model: string): AssistantMessage {
+  return { role: "assistant", content, api: "scripted", provider: "scripted", model, usage: emptyUsage(), stopReason: "stop", timestamp: Date.now() };
 }
 
-function scripted(seen: LlmContext[], answers: Answer[]) {
+function scripted(seen: LlmContext[], answers: Answer[], models: Model[]) {
   return definePlugin({
     name: "scripted",
     requires: ["models"],
     apply(k) {
-      k.service("models").registerProvider({ name: "scripted", api: "scripted", models: [MODEL], requiresAuth: false });
+      k.service("models").registerProvider({ name: "scripted", api: "scripted", models: [MODEL, ...models], requiresAuth: false });
       k.hooks.stream.for("scripted").tap(k.name, (request) => {
         seen.push(request.context);
         const answer = answers.shift() ?? "(no more answers)";
         return (async function* (): AsyncGenerator<AssistantMessageEvent> {
           if (typeof answer === "object" && "error" in answer) {
-            const failed: AssistantMessage = { ...reply([]), stopReason: "error", errorMessage: answer.error };
+            const failed: AssistantMessage = { ...reply([], request.model.id), stopReason: "error", errorMessage: answer.error };
             yield { type: "start", partial: failed };
             yield { type: "error", reason: "error", error: failed, partial: failed };
             return;
           }
           const content: AssistantMessage["content"] =
             typeof answer === "string" ? [{ type: "text", text: answer }] : [{ type: "toolCall", id: `call-${seen.length}`, name: answer.tool, arguments: answer.args }];
-          const message: AssistantMessage = { ...reply(content), stopReason: typeof answer === "string" ? "stop" : "toolUse" };
+          const message: AssistantMessage = { ...reply(content, request.model.id), stopReason: typeof answer === "string" ? "stop" : "toolUse" };
           yield { type: "start", partial: { ...message, content: [] } };
           yield { type: "done", reason: typeof answer === "string" ? "stop" : "toolUse", message, partial: message };
         })();
@@ -80,10 +80,13 @@ function scripted(seen: LlmContext[], answers: Answer[]) {
 /** An extension: a factory (loaded through a file that hands `pi` to it), or a module's source text. */
 export type TestExtension = ((pi: ExtensionAPI) => unknown) | { source: string; name?: string };
 
-/** Boots the agent with one extension per factory, in order. */
+/**
+ * Boots the agent with one extension per factory, in order. `models`: more models of the scripted
+ * provider (an answer names the model that was called).
+ */
 export async function bootExtensions(
   factories: TestExtension[],
-  options: { answers?: Answer[]; cli?: Record<string, unknown>; settings?: Record<string, unknown> } = {},
+  options: { answers?: Answer[]; cli?: Record<string, unknown>; settings?: Record<string, unknown>; models?: Model[] } = {},
 ): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "atomic-ext-harness-"));
   const registry = ((globalThis as Record<symbol, Registry | undefined>)[FACTORIES] ??= new Map());
@@ -105,7 +108,7 @@ export async function bootExtensions(
     cwd: dir,
     agentDir: dir,
     env: {},
-    plugins: [...BUILTIN_PLUGINS, scripted(seen, answers)],
+    plugins: [...BUILTIN_PLUGINS, scripted(seen, answers, options.models ?? [])],
     cli: { extension: paths, provider: "scripted", model: "m1", noSession: true, ...options.cli },
     readSettingsFiles: false,
     ...(options.settings ? { settings: options.settings } : {}),

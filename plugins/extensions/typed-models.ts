@@ -4,10 +4,13 @@
  * implementation codemode's `models` global uses (lib/typed-models). Lookups are synchronous, as
  * pi's are; the typed catalog is read on the first typed lookup and the wire code loads on the
  * first call. As in pi, the calls never reject: an unknown model, one of another type or one
- * whose provider cannot be reached is a result with `stopReason: "error"` and a message naming it.
+ * whose provider cannot be reached is a result with `stopReason: "error"` and a message naming it,
+ * and so is an option of the wrong type. pi's call options (`apiKey`, `headers`, `timeoutMs`,
+ * `maxRetries`, `onPayload`, ...) are lib/typed-models/call-options.ts's.
  */
 import type { Model } from "../../lib/llm/index.js";
 import {
+  callOptionsProblem,
   loadTypedCalls,
   ModelCatalogView,
   type ClassifierContext,
@@ -16,12 +19,14 @@ import {
   type ImagesResult,
   type ModelInfo,
   type ModelType,
+  type TypedCallOptions,
   type TypedType,
 } from "../../lib/typed-models/index.js";
+import type { TypedModel } from "../../lib/model-catalog/typed.js";
 import type { ModelsApi } from "../models/api.js";
 
-/** pi's options of a typed call and of `getAvailableOfType` (Atomic reads the signal). */
-export interface TypedCallOptions {
+/** pi's options of `getAvailableOfType` (`AuthOperationOptions`). */
+export interface LookupOptions {
   signal?: AbortSignal;
 }
 
@@ -29,10 +34,12 @@ export interface TypedModelFunctions {
   findOfType(type: ModelType, provider: string, modelId: string): Model | ModelInfo | undefined;
   getModelOfType(type: ModelType, provider: string, modelId: string): Model | ModelInfo | undefined;
   getModelsOfType(type: ModelType, provider?: string): readonly (Model | ModelInfo)[];
-  getAvailableOfType(type: ModelType, provider?: string, options?: TypedCallOptions): Promise<readonly (Model | ModelInfo)[]>;
+  getAvailableOfType(type: ModelType, provider?: string, options?: LookupOptions): Promise<readonly (Model | ModelInfo)[]>;
   classify(model: ModelRef, context: ClassifierContext, options?: TypedCallOptions): Promise<ClassifierResult>;
   generateImages(model: ModelRef, context: ImagesContext, options?: TypedCallOptions): Promise<ImagesResult>;
 }
+
+export type { TypedCallOptions };
 
 /** A model as an extension passes it: what `getModelOfType()` returned, or any object naming `provider` and `id`. */
 export type ModelRef = { provider: string; id: string; api?: string } | null | undefined;
@@ -53,7 +60,7 @@ export function typedModelFunctions(models: () => ModelsApi, env: () => Readonly
     type === "chat" ? models().find(provider, modelId) : isTyped(type) ? view().find(type, provider, modelId) : undefined;
 
   /** The catalog entry the call runs, or why there is none to run. */
-  const resolve = (type: TypedType, model: ModelRef) => {
+  const resolve = (type: TypedType, model: ModelRef, options: TypedCallOptions | undefined): { model: TypedModel; error?: undefined } | { model?: undefined; error: string } => {
     const article = type === "image" ? "an" : "a";
     if (typeof model?.provider !== "string" || typeof model.id !== "string")
       return { error: `${article} ${type} model must name its provider and id (ctx.modelRegistry.getModelOfType("${type}", provider, id) returns one)` };
@@ -67,7 +74,8 @@ export function typedModelFunctions(models: () => ModelsApi, env: () => Readonly
           : `Unknown ${type} model "${ref}": ctx.modelRegistry.getModelsOfType("${type}") lists them`,
       };
     }
-    const unavailable = view().unavailableReason(resolved);
+    // A key the caller passes stands in for the provider's credential, as in pi.
+    const unavailable = view().unavailableReason(resolved, { keyGiven: options?.apiKey !== undefined, ...(options?.env ? { env: defined(options.env) } : {}) });
     return unavailable ? { error: `${type === "image" ? "Image" : "Classifier"} model "${ref}" cannot be called: ${unavailable}` } : { model: resolved };
   };
 
@@ -91,18 +99,27 @@ export function typedModelFunctions(models: () => ModelsApi, env: () => Readonly
       return type === "chat" ? models().available().filter(inProvider(provider)) : isTyped(type) ? view().available(type, provider) : [];
     },
     async classify(model, context, options) {
-      const target = resolve("classifier", model);
+      const problem = callOptionsProblem("classify", options);
+      const target = problem ? { error: problem } : resolve("classifier", model, options as TypedCallOptions | undefined);
       if (!target.model) return { ...failed(model, target.error), answers: {} };
       const signal = options?.signal ?? new AbortController().signal;
       const { classify } = await loadTypedCalls();
-      return classify(target.model, context, () => view().credentials(target.model, signal), signal);
+      const env = options?.env ? defined(options.env) : undefined;
+      return classify(target.model, context, () => view().credentials(target.model, signal, env), { ...options, signal });
     },
     async generateImages(model, context, options) {
-      const target = resolve("image", model);
+      const problem = callOptionsProblem("generateImages", options);
+      const target = problem ? { error: problem } : resolve("image", model, options as TypedCallOptions | undefined);
       if (!target.model) return { ...failed(model, target.error), output: [] };
       const signal = options?.signal ?? new AbortController().signal;
       const { generateImages } = await loadTypedCalls();
-      return generateImages(target.model, context, () => view().credentials(target.model, signal), signal);
+      const env = options?.env ? defined(options.env) : undefined;
+      return generateImages(target.model, context, () => view().credentials(target.model, signal, env), { ...options, signal });
     },
   };
+}
+
+/** The set variables of a call's `env` (an unset one is no override). */
+function defined(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
 }

@@ -15,7 +15,9 @@ import {
   type AssistantStream,
   type Model,
   type StreamRequest,
+  type ThinkingLevel,
 } from "../../lib/llm/index.js";
+import { clampThinkingLevel } from "./compat/pi-ai.js";
 import { VIRTUAL_MODEL_STATE_ENTRY } from "./compat/pi-coding-agent.js";
 import { toTranscript } from "./compat/transcript.js";
 import { createContext } from "./context.js";
@@ -96,9 +98,10 @@ export class VirtualModels {
     const routeOf = (found: Router) => this.#route(found, request);
     return batchedAssistantStream(async function* routed(): AsyncGenerator<Iterable<AssistantMessageEvent>, void, undefined> {
       let stream: AssistantStream;
+      let route: ModelRoute<unknown>;
       try {
         if (!router) throw new Error(`Virtual model ${request.model.provider}/${request.model.id} is no longer registered`);
-        const route = await routeOf(router);
+        route = await routeOf(router);
         stream = host.agent.complete({
           model: route.model,
           systemPrompt: request.context.systemPrompt,
@@ -112,7 +115,9 @@ export class VirtualModels {
         yield [failed(request, error)];
         return;
       }
-      yield* assistantEventBatches(stream);
+      // A loop call's answer records the routed level, as pi's agent loop does (one-off calls record none).
+      if (request.options.direct) yield* assistantEventBatches(stream);
+      else for await (const batch of assistantEventBatches(stream)) yield withLevel(batch, route.thinkingLevel);
     });
   }
 
@@ -126,14 +131,15 @@ export class VirtualModels {
     const reason: ModelRouteRequest["reason"] = request.options.direct ? "direct" : retrying ? "retry" : last?.role === "user" ? "user" : "continuation";
     const state = reason === "direct" ? undefined : this.#state(provider, id);
     const previous = latestAnswer(host, messages);
+    const failedLevel = retrying?.thinkingLevel;
     // A failed routing names the virtual model: no physical request to report (pi leaves `failed` out).
     const failedModel = retrying ? physical(host, retrying.provider, retrying.model) : undefined;
     const routeRequest: ModelRouteRequest<unknown> = {
       model: request.model,
       thinkingLevel: request.options.thinkingLevel,
       reason,
-      ...(previous ? { previous: { model: previous } } : {}),
-      ...(retrying && failedModel ? { failed: { model: failedModel, message: retrying } } : {}),
+      ...(previous ? { previous: { model: previous.model, ...(previous.thinkingLevel ? { thinkingLevel: previous.thinkingLevel } : {}) } } : {}),
+      ...(retrying && failedModel ? { failed: { model: failedModel, ...(failedLevel ? { thinkingLevel: failedLevel } : {}), message: retrying } } : {}),
       ...(state !== undefined ? { state } : {}),
       messages: toTranscript({ systemPrompt: request.context.systemPrompt, tools: request.context.tools, messages: [...messages] }),
       signal: request.options.signal,
@@ -147,7 +153,8 @@ export class VirtualModels {
     if (reason !== "direct" && route.state !== undefined && route.state !== state) {
       host.session?.append({ type: "custom", customType: VIRTUAL_MODEL_STATE_ENTRY, data: { provider, modelId: id, state: route.state } });
     }
-    return { model: target, thinkingLevel: route.thinkingLevel ?? request.options.thinkingLevel };
+    // Clamped to the model that answers, as pi does: the level its answer records.
+    return { model: target, thinkingLevel: clampThinkingLevel(target, route.thinkingLevel ?? request.options.thinkingLevel) };
   }
 
   /** The router state last stored on the session branch for this virtual model. */
@@ -169,14 +176,24 @@ function physical(host: ExtensionHost, provider: string, id: string): Model | un
   return model && model.api !== VIRTUAL_MODEL_API ? model : undefined;
 }
 
-/** The physical model of the latest successful answer among `messages`. */
-function latestAnswer(host: ExtensionHost, messages: readonly { role: string }[]): Model | undefined {
+/** The physical model of the latest successful answer among `messages`, and the level it recorded. */
+function latestAnswer(host: ExtensionHost, messages: readonly { role: string }[]): { model: Model; thinkingLevel: ThinkingLevel | undefined } | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i] as AssistantMessage;
     if (message.role !== "assistant" || message.stopReason === "error" || message.stopReason === "aborted") continue;
-    return host.models.find(message.provider, message.model);
+    const model = host.models.find(message.provider, message.model);
+    return model && { model, thinkingLevel: message.thinkingLevel };
   }
   return undefined;
+}
+
+/** A batch of the routed stream with its final answer recording `level`. */
+function* withLevel(batch: Iterable<AssistantMessageEvent>, level: ThinkingLevel): Generator<AssistantMessageEvent, void, undefined> {
+  for (const event of batch) {
+    if (event.type === "done") yield { ...event, message: { ...event.message, thinkingLevel: level } };
+    else if (event.type === "error") yield { ...event, error: { ...event.error, thinkingLevel: level } };
+    else yield event;
+  }
 }
 
 function failed(request: StreamRequest, error: unknown): AssistantMessageEvent {

@@ -4,7 +4,7 @@
  */
 import type { Model } from "../../lib/llm/index.js";
 import type { OAuthRequestAuth } from "../../lib/oauth/index.js";
-import type { ProviderModelsApi, ProviderRegistration } from "../../lib/provider-kit/index.js";
+import type { ProviderModelsApi, ProviderRegistration, RequestCredentials } from "../../lib/provider-kit/index.js";
 import type { ModelsHooks } from "./hooks.js";
 import type { ScopedModel } from "./scope.js";
 
@@ -29,7 +29,17 @@ export interface ModelsDiagnostics {
   problems: string[];
 }
 
+/** A provider's credentials read with a caller's variables first (pi's `env` request option). */
+export interface CredentialView {
+  apiKey(provider: string, signal?: AbortSignal): Promise<string | undefined>;
+  authStatus(provider: string): AuthStatus;
+  missingAddressVariables(model: Pick<Model, "provider" | "id" | "baseUrl">): string[];
+  requestCredentials(model: Model, signal: AbortSignal): Promise<RequestCredentials>;
+}
+
 export interface ModelsApi extends ProviderModelsApi {
+  /** The credentials as `env`'s variables make them (over auth.json's and the environment's). */
+  withEnv?(env: Readonly<Record<string, string>>): CredentialView;
   /** Every model in the catalog, available or not. */
   all(): Model[];
   /** Models whose provider has credentials (or needs none) and whose address is complete, in catalog order. */

@@ -8,7 +8,7 @@
 import type { Model } from "../../lib/llm/index.js";
 import type { RequestCredentials } from "../../lib/provider-kit/index.js";
 import { fillAddressVariables, missingAddressVariables, needsAddressVariables, type VariableLookup } from "./address-variables.js";
-import type { AuthStatus, LoginResolver, ProviderRegistration } from "./api.js";
+import type { AuthStatus, CredentialView, LoginResolver, ProviderRegistration } from "./api.js";
 import type { AuthStore } from "./auth-store.js";
 import { describeConfigValue, resolveConfigValue } from "./config-value.js";
 import type { ProviderConfig } from "./models-json.js";
@@ -28,12 +28,37 @@ export interface CredentialSources {
 
 export class ProviderCredentials {
   /** `--api-key` values: memory only. */
-  readonly #runtimeKeys = new Map<string, string>();
+  readonly #runtimeKeys: Map<string, string>;
   #loginResolver?: LoginResolver;
   readonly #sources: CredentialSources;
+  /** A caller's provider-scoped variables (pi's `env` request option): over auth.json's and the environment. */
+  readonly #overlay: Readonly<Record<string, string>>;
 
-  constructor(sources: CredentialSources) {
+  constructor(sources: CredentialSources, shared?: { runtimeKeys: Map<string, string>; overlay: Readonly<Record<string, string>> }) {
     this.#sources = sources;
+    this.#runtimeKeys = shared?.runtimeKeys ?? new Map();
+    this.#overlay = shared?.overlay ?? {};
+  }
+
+  /** The same credentials read with `overlay`'s variables first (key variables, `$VAR` values, address placeholders). */
+  withEnv(overlay: Readonly<Record<string, string>>): ProviderCredentials {
+    const view = new ProviderCredentials({ ...this.#sources, env: { ...this.#sources.env, ...overlay } }, { runtimeKeys: this.#runtimeKeys, overlay });
+    if (this.#loginResolver) view.setLoginResolver(this.#loginResolver);
+    return view;
+  }
+
+  /** What a request needs of these credentials; `blocked` says why a model may not be called (the registry's rules). */
+  view(blocked: (model: Model) => string | undefined): CredentialView {
+    return {
+      apiKey: (provider, signal) => this.apiKey(provider, signal),
+      authStatus: (provider) => this.authStatus(provider),
+      missingAddressVariables: (model) => this.missingAddressVariables(model),
+      requestCredentials: async (model, signal) => {
+        const reason = blocked(model);
+        if (reason) throw new Error(reason);
+        return this.forRequest(model, signal);
+      },
+    };
   }
 
   setLoginResolver(resolver: LoginResolver): void {
@@ -151,10 +176,10 @@ export class ProviderCredentials {
     return fillAddressVariables(baseUrl, lookup);
   }
 
-  /** Where address variables come from: the provider's stored credential (`env` of its auth.json entry), then the environment. */
+  /** Where address variables come from: a caller's overlay, the provider's stored credential (`env` of its auth.json entry), then the environment. */
   #addressLookup(provider: string): VariableLookup {
     const stored = this.#sources.auth.env(provider);
-    return (name) => stored?.[name] ?? this.#sources.env[name];
+    return (name) => this.#overlay[name] ?? stored?.[name] ?? this.#sources.env[name];
   }
 
   /** The first of the provider's key variables that is set (`envKey`, then `altEnvKeys`). */

@@ -7,7 +7,7 @@
 import type { ProviderHttpOptions, ProviderRequestHooks } from "../../lib/provider-kit/index.js";
 import type { Model } from "../../lib/llm/index.js";
 import { PI_COMPAT_NOT_APPLIED, unknownCompatKeys, type RequestCredentials } from "../../lib/provider-kit/index.js";
-import type { AuthStatus, LoginResolver, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
+import type { AuthStatus, CredentialView, LoginResolver, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
 import { AuthStore } from "./auth-store.js";
 import { ProviderCredentials } from "./credentials.js";
 import { applyProviderConfig, customProvider, customProviderProblem, modelsJsonPath, readModelsJson, type ModelsJsonBlocks, type ProviderConfig } from "./models-json.js";
@@ -262,6 +262,10 @@ export class ModelRegistry implements ModelsApi {
 
   authStatus(provider: string): AuthStatus {
     return this.#credentials.authStatus(provider);
+  }
+
+  withEnv(env: Readonly<Record<string, string>>): CredentialView {
+    return this.#credentials.withEnv(env).view((model) => this.blockedReason(model));
   }
 
   storeApiKey(provider: string, key: string): Promise<void> {

@@ -94,6 +94,8 @@ export type AssistantMessage = {
   provider: string;
   /** The model id. */
   model: string;
+  /** The thinking level the agent loop requested of `model` for this reply (routed by a virtual model: the level its router chose, clamped to that model); absent outside the agent loop, when no provider was called (no model or provider, aborted before the call), and in older sessions. */
+  thinkingLevel?: "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
   /** Tokens and cost of this call. */
   usage: Usage;
   /** Why it ended: finished, hit the output limit, called tools, failed, or was aborted. */

@@ -98,10 +98,10 @@ export function createModelGlobals(host: ModelGlobalsHost): ModelGlobals {
         return view.find(toModelType(type), provider, id);
       }
       case "models.classify":
-        return run("models.classify", "classifier", args, checkClassifierContext, (model, context) => classify(model, context, () => view.credentials(model, signal), signal));
+        return run("models.classify", "classifier", args, checkClassifierContext, (model, context) => classify(model, context, () => view.credentials(model, signal), { signal }));
       case "models.generateImages":
         return run("models.generateImages", "image", args, checkImagesContext, async (model, context) => {
-          const result = await generateImages(model, context, () => view.credentials(model, signal), signal);
+          const result = await generateImages(model, context, () => view.credentials(model, signal), { signal });
           host.addGeneratedImages(result.output.filter((block) => block.type === "image").length);
           return result;
         });

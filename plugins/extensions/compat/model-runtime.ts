@@ -13,7 +13,7 @@ import type { ModelsApi } from "../../models/api.js";
 import type { Context, SimpleStreamOptions } from "../types/llm.js";
 import type { ModelRegistryView } from "../types/context.js";
 import { completeWith, modelRegistryView, streamWith } from "../views.js";
-import { typedModelFunctions, type ModelRef, type TypedCallOptions } from "../typed-models.js";
+import { typedModelFunctions, type LookupOptions, type ModelRef, type TypedCallOptions } from "../typed-models.js";
 import type { ClassifierContext, ImagesContext, ModelType } from "../../../lib/typed-models/index.js";
 
 type Services = { models: (what: string) => ModelsApi; agent: (what: string) => AgentApi; env: (what: string) => Readonly<Record<string, string | undefined>>; agentDir: string };
@@ -119,7 +119,7 @@ export function modelRuntimeClasses({ models, agent, env, agentDir }: Services) 
     getAllAvailable(providerId?: string): Promise<readonly Model[]> {
       return this.getAvailable(providerId);
     }
-    getAvailableOfType(type: ModelType, providerId?: string, options?: TypedCallOptions) {
+    getAvailableOfType(type: ModelType, providerId?: string, options?: LookupOptions) {
       return typed.getAvailableOfType(type, providerId, options);
     }
     classify(model: ModelRef, context: ClassifierContext, options?: TypedCallOptions) {
