@@ -6,6 +6,7 @@
  * pinned Node runtimes (`node_modules/.cache`), so `npm ci` starts it afresh.
  */
 import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const STORE = resolve(import.meta.dirname, "../../node_modules/.cache/atomic-tests/transpile");
@@ -22,4 +23,14 @@ export function keepTranspileCache(name: string, folder: string): void {
   if (!existsSync(folder)) return;
   mkdirSync(join(STORE, name), { recursive: true, mode: 0o700 });
   cpSync(folder, join(STORE, name), { recursive: true, force: false, errorOnExist: false });
+}
+
+/**
+ * The run's code cache for pi 1.6's processes (`NODE_COMPILE_CACHE`; pi enables Node's compile
+ * cache itself, in `<TMPDIR>/node-compile-cache` by default, which a test's fresh TMPDIR makes
+ * cold). Node keys each entry by its own version and the source's hash: sharing is safe. In the
+ * run's temp root (test/helpers/temp-root.ts), as Atomic's own `ATOMIC_COMPILE_CACHE` is.
+ */
+export function piCompileCache(): string {
+  return join(tmpdir(), "node-compile-cache");
 }
