@@ -5,7 +5,7 @@
  * version, so a stale entry is never used: keeping them is safe. The store sits beside the
  * pinned Node runtimes (`node_modules/.cache`), so `npm ci` starts it afresh.
  */
-import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -23,6 +23,22 @@ export function keepTranspileCache(name: string, folder: string): void {
   if (!existsSync(folder)) return;
   mkdirSync(join(STORE, name), { recursive: true, mode: 0o700 });
   cpSync(folder, join(STORE, name), { recursive: true, force: false, errorOnExist: false });
+}
+
+/**
+ * Seeds `folder` from the kept cache `name` and returns what keeps it after use: the entries
+ * jiti wrote since the seed (a new file, or one whose kept entry was stale: its source changed),
+ * written over the kept ones, so an edited source is transpiled once, not at every run again.
+ */
+export function seededTranspileCache(name: string, folder: string): () => void {
+  seedTranspileCache(name, folder);
+  const seeded = Date.now();
+  return () => {
+    if (!existsSync(folder)) return;
+    mkdirSync(join(STORE, name), { recursive: true, mode: 0o700 });
+    const written = (source: string) => statSync(source).isDirectory() || statSync(source).mtimeMs >= seeded;
+    cpSync(folder, join(STORE, name), { recursive: true, force: true, filter: written });
+  };
 }
 
 /**
