@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { FakeLlm, RecordedRequest, ReplySource } from "../fake-llm/server.js";
 import { writeModelsJson } from "../fake-llm/server.js";
@@ -164,8 +165,10 @@ export async function converse(agent: "atomic" | "pi", node: string, fake: FakeL
   // compile pi's bundle each time. The transpile cache is seeded from the kept one (and what it
   // gained kept), the compile cache is the run's (test/helpers/transpile-cache.ts says why both are safe).
   const piJiti = join(tmp, "jiti");
-  const keepPiJiti = agent === "pi" && process.env.ATOMIC_CORPUS_COLD !== "1";
-  if (keepPiJiti) seedTranspileCache("pi", piJiti);
+  const seedPiJiti = agent === "pi" && process.env.ATOMIC_CORPUS_COLD !== "1";
+  if (seedPiJiti) seedTranspileCache("pi", piJiti);
+  // Kept only for a package of the repository's: a test's own temp files would only grow it.
+  const keepPiJiti = seedPiJiti && !resolve(conversation.folder).startsWith(tmpdir());
   const piEnv = agent === "pi" ? { NODE_COMPILE_CACHE: piCompileCache() } : {};
   const client: Client =
     agent === "atomic" ? new RpcClient({ agentDir, cwd, env, args }) : new PlainClient(node, [join(PI_16, "dist/bundle/cli.js"), ...args], cwd, { ...piEnv, ...env });
