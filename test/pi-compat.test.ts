@@ -85,6 +85,22 @@ afterAll(() => {
   if (atomicDir) keepTranspileCache(ATOMIC_CACHE, join(atomicDir, "cache", "jiti"));
 });
 
+/**
+ * pi's loaders keep their jiti transpile cache in `<TMPDIR>/jiti`: a TMPDIR of this file's own,
+ * seeded from the cache kept between runs (one per pi version: their jiti versions differ) and
+ * kept after the load, spares transpiling every example again each run (~3 s of CPU per pi).
+ */
+const piCaches: [name: string, folder: string][] = [];
+function piTempDir(cache: string): string {
+  const dir = tempDir();
+  seedTranspileCache(cache, join(dir, "jiti"));
+  piCaches.push([cache, join(dir, "jiti")]);
+  return dir;
+}
+afterAll(() => {
+  for (const [name, folder] of piCaches) keepTranspileCache(name, folder);
+});
+
 async function loadWithAtomic(file: string): Promise<ExtensionSummary> {
   const dir = atomicAgentDir();
   const host = await createHost({
@@ -146,12 +162,20 @@ describe("pi 0.73.1 example extensions, unchanged", () => {
       ): Promise<{ extensions: { commands: Map<string, unknown>; tools: Map<string, unknown>; flags: Map<string, unknown> }[]; errors: { error: string }[] }>;
     };
     const pi: Record<string, PiAnswer> = {};
-    for (const file of files) {
-      const result = await loadExtensions([file], REPO);
-      const [extension] = result.extensions;
-      pi[file] = result.errors[0]
-        ? { error: result.errors[0].error }
-        : { commands: [...extension!.commands.keys()].sort(), tools: [...extension!.tools.keys()].sort(), flags: [...extension!.flags.keys()].sort() };
+    // Read by each load's jiti as it starts (os.tmpdir()); restored before anything else runs.
+    const previousTmp = process.env.TMPDIR;
+    process.env.TMPDIR = piTempDir("pi-compat-pi0");
+    try {
+      for (const file of files) {
+        const result = await loadExtensions([file], REPO);
+        const [extension] = result.extensions;
+        pi[file] = result.errors[0]
+          ? { error: result.errors[0].error }
+          : { commands: [...extension!.commands.keys()].sort(), tools: [...extension!.tools.keys()].sort(), flags: [...extension!.flags.keys()].sort() };
+      }
+    } finally {
+      if (previousTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previousTmp;
     }
     const missed = await misses(files, pi);
     const working = files.length - Object.keys(missed).length;
@@ -172,7 +196,11 @@ describe("pi 1.6.0 example extensions, unchanged", () => {
     try {
       const { nodeRuntime } = (await import(pathToFileURL(join(REPO, "scripts/node-runtime.mjs")).href)) as { nodeRuntime(major: number): Promise<string> };
       const node = await nodeRuntime(22);
-      const { stdout } = await run(node, [join(REPO, "test/pi-compat/pi-registrations.mjs"), PI_1, tempDir(), ...files, ...drawing], { maxBuffer: 16 << 20, timeout: 120_000 });
+      const { stdout } = await run(node, [join(REPO, "test/pi-compat/pi-registrations.mjs"), PI_1, tempDir(), ...files, ...drawing], {
+        maxBuffer: 16 << 20,
+        timeout: 120_000,
+        env: { ...process.env, TMPDIR: piTempDir("pi-compat-pi1") },
+      });
       pi = JSON.parse(stdout) as Record<string, PiAnswer>;
     } catch (error) {
       unavailable = `pi 1.6.0's own loader could not run under Node 22: ${error instanceof Error ? error.message : String(error)}`;

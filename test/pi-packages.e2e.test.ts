@@ -63,7 +63,6 @@ describe("a conversation through a corpus package gives pi's result", () => {
       ],
     };
     const pi = await converse("pi", piNode.node22, fake, conversation);
-    await loadedByAtomic(conversation.folder); // a cold transpile cache is warmed first (tests run in any order)
     const atomic = await converse("atomic", NODE, fake, conversation, agentDir);
     expect(normalized(atomic.toolResults)).toEqual(normalized(pi.toolResults));
     expect(atomic.toolResults.map((result) => result.isError)).toEqual([false, false, false]);
@@ -79,7 +78,6 @@ describe("a conversation through a corpus package gives pi's result", () => {
       replies: [{ text: "Noted." }, { text: "I do not know of any word." }],
     };
     const pi = await converse("pi", piNode.node22, fake, conversation);
-    await loadedByAtomic(conversation.folder); // a cold transpile cache is warmed first (tests run in any order)
     const atomic = await converse("atomic", NODE, fake, conversation, agentDir);
     expect(pi.userTurns).toEqual([["Remember the word kumquat."], ["What was the word?"]]);
     expect(atomic.userTurns).toEqual(pi.userTurns);
@@ -106,7 +104,6 @@ describe("a conversation through a corpus package gives pi's result", () => {
       ],
     };
     const pi = await converse("pi", piNode.node22, fake, conversation);
-    await loadedByAtomic(conversation.folder); // a cold transpile cache is warmed first (tests run in any order)
     const atomic = await converse("atomic", NODE, fake, conversation, agentDir);
     expect(pi.toolResults[0]?.text).toMatch(/^MCP: 1\/1 servers, \d+ tools/);
     // The server's echo tool ran in the stdio child and its answer came back through the mcp tool.

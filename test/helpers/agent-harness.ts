@@ -3,10 +3,14 @@
  * settings (with the loop-probe test plugin) into a fresh agent dir, and offers small readers
  * over the recorded output.
  */
-import { resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import type { ProbeLog } from "../fixtures/loop-probe.js";
 import { RpcClient, tempDir, writeCassette, type Record_ } from "./rpc-client.js";
 import { hangTimeout } from "./hang.js";
+import { seededTranspileCache } from "./transpile-cache.js";
+
+const TRANSPILE_CACHE = "agent-harness";
 
 export const PROBE_PLUGIN = resolve(import.meta.dirname, "../fixtures/loop-probe.ts");
 
@@ -22,12 +26,29 @@ export interface AgentOptions {
 export function startAgent(options: AgentOptions): RpcClient {
   const agentDir = options.agentDir ?? tempDir("atomic-agent-");
   writeCassette(agentDir, "script", options.turns, options.eventDelayMs ? { eventDelayMs: options.eventDelayMs } : {});
-  return new RpcClient({
+  const settings = { plugins: [PROBE_PLUGIN], ...options.settings };
+  // The agent's jiti cache seeded from the one kept between runs: cold, every agent loaded jiti's
+  // Babel to transpile the probe plugin again, ~0.4 s of CPU each. Kept once the agent has exited,
+  // only when its plugins are all files of the repository (a test's temp files would only grow it).
+  const keep = seededTranspileCache(TRANSPILE_CACHE, join(agentDir, "cache", "jiti"));
+  const client = new RpcClient({
     agentDir,
     ...(options.cwd ? { cwd: options.cwd } : {}),
     args: ["--mode", "rpc", "--provider", "replay", "--model", "script", "--no-session"],
-    settings: { plugins: [PROBE_PLUGIN], ...options.settings },
+    settings,
   });
+  const plugins = Array.isArray(settings.plugins) ? (settings.plugins as unknown[]) : [];
+  if (plugins.every((plugin) => typeof plugin === "string" && !resolve(plugin).startsWith(tmpdir()))) {
+    // Before the file's cleanup removes the agent dir (it waits for the same exit); a removed one is skipped.
+    void client.exited.then(() => {
+      try {
+        keep();
+      } catch {
+        // The agent dir went while it was copied: nothing to keep.
+      }
+    });
+  }
+  return client;
 }
 
 export async function probeLog(client: RpcClient): Promise<ProbeLog> {

@@ -3,12 +3,17 @@
  * plus readers for what extensions do over RPC: UI requests, what the model was sent, tool results.
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { afterEach } from "vitest";
 import type { FakeLlm, RecordedRequest } from "../fake-llm/server.js";
 import { writeModelsJson } from "../fake-llm/server.js";
 import { useFakeLlm } from "./use-fake-llm.js";
 import { RpcClient, tempDir, type Record_ } from "./rpc-client.js";
 import { hangTimeout } from "./hang.js";
+import { seededTranspileCache } from "./transpile-cache.js";
+
+const TRANSPILE_CACHE = "extension-agents";
 
 const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
 
@@ -39,8 +44,16 @@ export function useExtensionAgents(clients: RpcClient[]): FakeLlm {
   return fake;
 }
 
+/** What keeps an agent's transpile cache once it has stopped (agents whose extensions all stay between runs). */
+const keepers = new WeakMap<RpcClient, () => void>();
+
 export async function startExtensionAgent(fake: FakeLlm, options: ExtensionAgentOptions): Promise<RpcClient> {
   const agentDir = options.agentDir ?? tempDir("atomic-agent-");
+  // The agent's jiti cache (<agent dir>/cache/jiti) seeded from the one kept between runs: a cold
+  // one makes each agent load jiti's Babel and transpile, ~0.4 s of CPU, even for one small file.
+  // Kept only from agents whose extensions are all files of the repository: a test's own temp
+  // files would only grow the kept cache.
+  const keep = seededTranspileCache(TRANSPILE_CACHE, join(agentDir, "cache", "jiti"));
   const modelsJson = await writeModelsJson(agentDir, fake.url);
   if (options.providers) {
     const json = JSON.parse(readFileSync(modelsJson, "utf8")) as { providers: Record<string, unknown> };
@@ -54,19 +67,22 @@ export async function startExtensionAgent(fake: FakeLlm, options: ExtensionAgent
     ...options.extensions.flatMap((path) => ["-e", path]),
     ...(options.args ?? []),
   ];
-  return new RpcClient({
+  const client = new RpcClient({
     agentDir,
     ...(options.cwd ? { cwd: options.cwd } : {}),
     ...(options.settings ? { settings: options.settings } : {}),
     env: { ...NO_KEYS, ...options.env },
     args,
   });
+  if (options.extensions.every((path) => !resolve(path).startsWith(tmpdir()))) keepers.set(client, keep);
+  return client;
 }
 
 /** Kills the process if needed and removes its folders. */
 export async function stopAgent(client: RpcClient): Promise<void> {
   if (client.child.exitCode === null) client.child.kill("SIGKILL");
   await client.exited;
+  keepers.get(client)?.();
   for (const dir of [client.agentDir, client.cwd]) rmSync(dir, { recursive: true, force: true });
 }
 

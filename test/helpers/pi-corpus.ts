@@ -16,7 +16,7 @@ import { afterAll, beforeAll } from "vitest";
 import { nodeRuntime } from "../../scripts/node-runtime.mjs";
 import { PI_16 } from "./pi-side-by-side.js";
 import { agentTempDir, RpcClient, tempDir, type StartOptions } from "./rpc-client.js";
-import { keepTranspileCache, seedTranspileCache } from "./transpile-cache.js";
+import { keepTranspileCache, piCompileCache, seedTranspileCache } from "./transpile-cache.js";
 import { withoutBuiltins } from "./commands.js";
 
 const run = promisify(execFile);
@@ -68,7 +68,13 @@ export async function loadedByPi(node22: string, folder: string): Promise<Loaded
     timeout: 600_000,
     maxBuffer: 16 << 20,
     // pi-subagents makes `<TMPDIR>/pi-subagents-uid-<uid>` as it loads: in this file's folder, as Atomic's child.
-    env: { ...process.env, PI_OFFLINE: "1", TMPDIR: CORPUS_COLD ? tempDir("pi-corpus-tmp-") : agentTempDir() },
+    // The run's compile cache: pi's SDK is otherwise compiled from source by every reference process.
+    env: {
+      ...process.env,
+      PI_OFFLINE: "1",
+      TMPDIR: CORPUS_COLD ? tempDir("pi-corpus-tmp-") : agentTempDir(),
+      ...(CORPUS_COLD ? {} : { NODE_COMPILE_CACHE: piCompileCache() }),
+    },
   });
   const result = JSON.parse(stdout) as Loaded & { fatal?: string; errors: string[] };
   if (result.fatal) throw new Error(`pi 1.6 could not load ${folder}: ${result.fatal}`);

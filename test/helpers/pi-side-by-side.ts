@@ -6,12 +6,14 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { FakeLlm, RecordedRequest, ReplySource } from "../fake-llm/server.js";
 import { writeModelsJson } from "../fake-llm/server.js";
 import { RpcClient, tempDir, type Record_ } from "./rpc-client.js";
 import { registerStopper } from "./temp.js";
 import { hangTimeout } from "./hang.js";
+import { keepTranspileCache, piCompileCache, seedTranspileCache } from "./transpile-cache.js";
 
 export const PI_16 = resolve(import.meta.dirname, "../../node_modules/@earendil-works/pi-coding-agent");
 
@@ -157,15 +159,30 @@ export async function converse(agent: "atomic" | "pi", node: string, fake: FakeL
     TEMP: tmp,
     ...conversation.env,
   };
-  const client: Client = agent === "atomic" ? new RpcClient({ agentDir, cwd, env, args }) : new PlainClient(node, [join(PI_16, "dist/bundle/cli.js"), ...args], cwd, env);
+  // pi keeps its jiti transpile cache in `<TMPDIR>/jiti` and its compile cache (it calls
+  // module.enableCompileCache()) in `<TMPDIR>/node-compile-cache`: in this conversation's own
+  // fresh TMPDIR both would start cold, ~5 s of CPU to transpile a corpus package and ~0.3 s to
+  // compile pi's bundle each time. The transpile cache is seeded from the kept one (and what it
+  // gained kept), the compile cache is the run's (test/helpers/transpile-cache.ts says why both are safe).
+  const piJiti = join(tmp, "jiti");
+  const seedPiJiti = agent === "pi" && process.env.ATOMIC_CORPUS_COLD !== "1";
+  if (seedPiJiti) seedTranspileCache("pi", piJiti);
+  // Kept only for a package of the repository's: a test's own temp files would only grow it.
+  const keepPiJiti = seedPiJiti && !resolve(conversation.folder).startsWith(tmpdir());
+  const piEnv = agent === "pi" ? { NODE_COMPILE_CACHE: piCompileCache() } : {};
+  const client: Client =
+    agent === "atomic" ? new RpcClient({ agentDir, cwd, env, args }) : new PlainClient(node, [join(PI_16, "dist/bundle/cli.js"), ...args], cwd, { ...piEnv, ...env });
   const unregister = registerStopper(() => (client.child.exitCode === null ? (client.child.kill("SIGKILL"), client.exited) : client.exited));
   try {
-    for (const prompt of conversation.prompts) {
+    for (const [index, prompt] of conversation.prompts.entries()) {
       const message = typeof prompt === "string" ? prompt : prompt.message;
       const from = client.records.length;
-      const response = await client.request({ type: "prompt", message }, 60_000);
+      // The first prompt waits for the package to load: a cold transpile cache makes that a
+      // whole package's transpile (tens of seconds on a busy machine), so only a hang fails it.
+      const timeoutMs = index === 0 ? 600_000 : 60_000;
+      const response = await client.request({ type: "prompt", message }, timeoutMs);
       if (!response.success) throw new Error(`${agent}: prompt ${JSON.stringify(message)} failed: ${String(response.error)}`);
-      if (typeof prompt === "string") await client.waitFor((record) => record.type === "agent_end", 60_000, from);
+      if (typeof prompt === "string") await client.waitFor((record) => record.type === "agent_end", timeoutMs, from);
     }
     const messages = await client.request({ type: "get_messages" });
     const records = client.records;
@@ -187,6 +204,7 @@ export async function converse(agent: "atomic" | "pi", node: string, fake: FakeL
   } finally {
     await client.close(5_000);
     unregister();
+    if (keepPiJiti) keepTranspileCache("pi", piJiti);
   }
 }
 

@@ -23,6 +23,8 @@ interface Validators {
 }
 
 const cache = new Map<string, Validators>();
+/** The same validators for the same schema text: most user plugins add no command or event. */
+const bySchema = new Map<string, Validators>();
 
 const pascal = (name: string) => name.replace(/(^|_)([a-z0-9])/g, (_, _s: string, ch: string) => ch.toUpperCase());
 
@@ -57,7 +59,15 @@ function validators(cli: string, plugins: readonly string[]): Validators {
   let found = cache.get(key);
   if (found) return found;
   const schema = protocolSchemaFor(cli, plugins);
-  const ajv = new Ajv2020({ strict: false, allErrors: false });
+  const schemaKey = createHash("sha1").update(JSON.stringify(schema)).digest("hex");
+  found = bySchema.get(schemaKey);
+  if (found) {
+    cache.set(key, found);
+    return found;
+  }
+  // A $ref is called, not inlined: inlined, every definition compiles its whole closure again
+  // (the event union, the messages), twice the CPU for the same checks.
+  const ajv = new Ajv2020({ strict: false, allErrors: false, inlineRefs: false });
   ajv.addSchema(schema, "protocol");
   const defs = schema.$defs as Json;
   const compiled = new Map<string, ValidateFunction | undefined>();
@@ -75,6 +85,7 @@ function validators(cli: string, plugins: readonly string[]): Validators {
     event: (type) => get(`${pascal(type)}Event`),
   };
   cache.set(key, found);
+  bySchema.set(schemaKey, found);
   return found;
 }
 

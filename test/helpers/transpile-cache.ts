@@ -5,7 +5,8 @@
  * version, so a stale entry is never used: keeping them is safe. The store sits beside the
  * pinned Node runtimes (`node_modules/.cache`), so `npm ci` starts it afresh.
  */
-import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const STORE = resolve(import.meta.dirname, "../../node_modules/.cache/atomic-tests/transpile");
@@ -22,4 +23,30 @@ export function keepTranspileCache(name: string, folder: string): void {
   if (!existsSync(folder)) return;
   mkdirSync(join(STORE, name), { recursive: true, mode: 0o700 });
   cpSync(folder, join(STORE, name), { recursive: true, force: false, errorOnExist: false });
+}
+
+/**
+ * Seeds `folder` from the kept cache `name` and returns what keeps it after use: the entries
+ * jiti wrote since the seed (a new file, or one whose kept entry was stale: its source changed),
+ * written over the kept ones, so an edited source is transpiled once, not at every run again.
+ */
+export function seededTranspileCache(name: string, folder: string): () => void {
+  seedTranspileCache(name, folder);
+  const seeded = Date.now();
+  return () => {
+    if (!existsSync(folder)) return;
+    mkdirSync(join(STORE, name), { recursive: true, mode: 0o700 });
+    const written = (source: string) => statSync(source).isDirectory() || statSync(source).mtimeMs >= seeded;
+    cpSync(folder, join(STORE, name), { recursive: true, force: true, filter: written });
+  };
+}
+
+/**
+ * The run's code cache for pi 1.6's processes (`NODE_COMPILE_CACHE`; pi enables Node's compile
+ * cache itself, in `<TMPDIR>/node-compile-cache` by default, which a test's fresh TMPDIR makes
+ * cold). Node keys each entry by its own version and the source's hash: sharing is safe. In the
+ * run's temp root (test/helpers/temp-root.ts), as Atomic's own `ATOMIC_COMPILE_CACHE` is.
+ */
+export function piCompileCache(): string {
+  return join(tmpdir(), "node-compile-cache");
 }
