@@ -5,7 +5,7 @@
 // docs/performance.md. Each round is one cold start per provider (bench/first-token.mjs) and a bare
 // `node` answering one line, with the same Node binary; the ratio is per round, then the median.
 // The load average is printed with the result: on a busy machine every process waits for a CPU,
-// the floor included, and the ratio is not the idle one. Each round also runs bench/minimal-agent.mjs
+// the floor included, and the ratio is not the idle one. Each round also runs bench/minimal-agent.cjs
 // (an agent that does nothing but answer, over node:http with no SDK): its ratio, printed beside
 // Atomic's as `minimalAgentRatio`, is how much of a limit any Node agent already spends.
 //   node bench/first-token-gate.mjs [RUNS] [MAJORS, e.g. 20,22]
@@ -23,7 +23,7 @@ export const FIRST_TOKEN_LIMITS = Object.freeze({ 20: 2, 22: 1.5 });
 const extraCaCerts = process.env.NODE_EXTRA_CA_CERTS;
 delete process.env.NODE_EXTRA_CA_CERTS;
 
-const MINIMAL_AGENT = fileURLToPath(new URL("./minimal-agent.mjs", import.meta.url));
+const MINIMAL_AGENT = fileURLToPath(new URL("./minimal-agent.cjs", import.meta.url));
 const runs = Number(process.argv[2] ?? 11);
 const majors = (process.argv[3] ?? Object.keys(FIRST_TOKEN_LIMITS).join(","))
   .split(",")

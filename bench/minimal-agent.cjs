@@ -1,13 +1,15 @@
+"use strict";
 // bench/minimal-agent: the least a Node program can do to pass bench/first-token.mjs's run, as a
 // second floor beside the bare `node` one: answer `get_state`, send the prompt to the fake LLM
 // over `node:http` and print its first text delta as a `message_update`, then `agent_end`. No
 // SDK, no validation, no session, no plugin: what is left of a first token once an agent does
-// nothing an agent has to. `node bench/first-token.mjs RUNS bench/minimal-agent.mjs` runs it
-// paired with Atomic (`--provider bench-openai|bench-anthropic`, the models.json in
-// ATOMIC_CODING_AGENT_DIR that bench/fake-llm.mjs wrote).
-import { readFileSync } from "node:fs";
-import { request } from "node:http";
-import { join } from "node:path";
+// nothing an agent has to. CommonJS: an ES module costs Node 22 ~45 ms more to start (its module
+// loader), which would flatter any agent beside it. `node bench/first-token.mjs RUNS
+// $PWD/bench/minimal-agent.cjs` runs it paired with Atomic (`--provider bench-openai|bench-anthropic`,
+// the models.json in ATOMIC_CODING_AGENT_DIR that bench/fake-llm.mjs wrote).
+const { readFileSync } = require("node:fs");
+const { request } = require("node:http");
+const { join } = require("node:path");
 
 const provider = process.argv[process.argv.indexOf("--provider") + 1];
 const config = JSON.parse(readFileSync(join(process.env.ATOMIC_CODING_AGENT_DIR, "models.json"), "utf8")).providers[provider];
