@@ -23,8 +23,9 @@ import { toTranscript } from "./compat/transcript.js";
 import { createContext } from "./context.js";
 import type { ExtensionHost } from "./host.js";
 import type { ExtensionVirtualModel, ModelRoute, ModelRouteRequest } from "./types/api.js";
+import { VIRTUAL_MODEL_API } from "./virtual-model-api.js";
 
-export const VIRTUAL_MODEL_API = "pi-virtual";
+export { VIRTUAL_MODEL_API };
 const ZERO_COST = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 const key = (provider: string, id: string) => `${provider}/${id}`;
 

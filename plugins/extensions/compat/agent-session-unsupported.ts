@@ -46,7 +46,6 @@ export const UNSUPPORTED_SESSION_PROPERTIES: Record<string, string> = {
   resourceLoader: "the session finds resources as the CLI does; use a DefaultResourceLoader of your own to read them",
   extensionRunner: "Atomic does not hand another agent's extensions out",
   cacheWarmingStatus: "Atomic has no cache warming",
-  routedModel: "read session.model",
   systemPrompt: "the system prompt is built per turn by the session's plugins",
   retryAttempt: "subscribe() to auto_retry_start / auto_retry_end events",
   isRetrying: "subscribe() to auto_retry_start / auto_retry_end events",

@@ -16,12 +16,13 @@ const dir = mkdtempSync(join(tmpdir(), "atomic-agent-session-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** An agent that answers `prompt` with one reply and records the commands it is sent. */
-function scriptedAgent() {
+function scriptedAgent(replies: Record<string, unknown>[] = []) {
+  let prompts = 0;
   const listeners = new Set<(event: AgentEvent) => void>();
   const messages: Record<string, unknown>[] = [];
   const sent: Record<string, unknown>[] = [];
   const state = {
-    model: { provider: "p", id: "m1" },
+    model: { provider: "p", id: "m1" } as { provider: string; id: string; api?: string },
     thinkingLevel: "off",
     isStreaming: false,
     steeringMode: "all",
@@ -44,7 +45,10 @@ function scriptedAgent() {
     async send(command: Record<string, unknown>) {
       sent.push(command);
       if (command.type === "get_state") return { type: "response", command: "get_state", success: true, data: { ...state } };
-      if (command.type === "set_model") state.model = { provider: String(command.provider), id: String(command.modelId) };
+      if (command.type === "get_available_models")
+        return { type: "response", command: command.type, success: true, data: { models: [PHYSICAL, { ...ROUTER, api: "pi-virtual" }], scopedModels: [] } };
+      if (command.type === "set_model")
+        state.model = command.provider === ROUTER.provider ? { ...ROUTER, api: "pi-virtual" } : { provider: String(command.provider), id: String(command.modelId) };
       if (command.type === "new_session") {
         messages.length = 0;
         state.sessionFile = "/s/2.jsonl";
@@ -61,7 +65,7 @@ function scriptedAgent() {
       emit({ type: "agent_start" });
       for (const message of [
         { role: "user", content: text },
-        { role: "assistant", content: [{ type: "text", text: `echo ${text}` }], stopReason: "stop" },
+        { role: "assistant", content: [{ type: "text", text: `echo ${text}` }], stopReason: "stop", ...replies[prompts++] },
       ]) {
         messages.push(message);
         emit({ type: "message_end", message });
@@ -76,8 +80,11 @@ function scriptedAgent() {
   return { agent: agent as unknown as Agent, sent, disposed: () => disposed };
 }
 
-function boot() {
-  const scripted = scriptedAgent();
+const ROUTER = { provider: "router", id: "auto" };
+const PHYSICAL = { provider: "p", id: "m1", api: "openai-completions" };
+
+function boot(replies?: Record<string, unknown>[]) {
+  const scripted = scriptedAgent(replies);
   const created: CreateAgentOptions[] = [];
   const sessions = agentSessionFunctions(
     async () => async (options) => {
@@ -141,6 +148,24 @@ describe("createAgentSession over an SDK agent", () => {
     await session.setModel({ provider: "q", id: "m2" });
     expect(session.model).toEqual({ provider: "q", id: "m2" });
     await expect(session.setThinkingLevel("bogus")).rejects.toThrow("Invalid level: expected a thinking level");
+  });
+
+  it("routedModel: under a virtual model, the model and level of the latest successful answer (pi 1.6)", async () => {
+    const { createAgentSession, sent } = boot([
+      { provider: "p", model: "m1", thinkingLevel: "low" },
+      { provider: "q", model: "m9", thinkingLevel: "high", stopReason: "error" },
+    ]);
+    const { session } = await createAgentSession();
+    // On a physical model: none, and no models request for it.
+    await session.prompt("hi");
+    expect(session.routedModel).toBeUndefined();
+    expect(sent.filter((command) => command.type === "get_available_models")).toEqual([]);
+    await session.setModel({ ...ROUTER, api: "pi-virtual" });
+    expect(session.routedModel).toEqual({ model: PHYSICAL, thinkingLevel: "low" });
+    // A failed answer is passed over, as pi does.
+    await session.prompt("again");
+    expect(session.messages.at(-1)).toMatchObject({ provider: "q", stopReason: "error" });
+    expect(session.routedModel).toEqual({ model: PHYSICAL, thinkingLevel: "low" });
   });
 
   it("refuses what Atomic does not have, naming the way", async () => {

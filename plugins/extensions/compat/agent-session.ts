@@ -9,6 +9,7 @@
 import type { Agent, AgentEvent, CreateAgentOptions, PromptOptions as SdkPromptOptions } from "../../../sdk/index.js";
 import { agentOptions, type CreateAgentSessionOptions } from "./agent-session-options.js";
 import { UNSUPPORTED_SESSION_METHODS, UNSUPPORTED_SESSION_PROPERTIES } from "./agent-session-unsupported.js";
+import { VIRTUAL_MODEL_API } from "../virtual-model-api.js";
 
 export type { CreateAgentSessionOptions } from "./agent-session-options.js";
 
@@ -51,6 +52,8 @@ export class AgentSession {
   #messages: Message[];
   #streaming = false;
   #disposed: Promise<void> | undefined;
+  /** Under a virtual model: the models an answer can come from (read with the state). */
+  #physicalModels: Model[] = [];
 
   /** Built by `createAgentSession()`; pi's constructor takes its internal objects, which Atomic does not have. */
   constructor(...args: unknown[]) {
@@ -67,7 +70,9 @@ export class AgentSession {
     const [state, messages] = await Promise.all([agent.send({ type: "get_state" }), agent.getMessages()]);
     if (!state.success) throw new Error(state.error);
     // A copy: in process, the response may hand out the agent's own array.
-    return new AgentSession(BUILT, agent, state.data as StateData, [...(messages as unknown as Message[])]);
+    const session = new AgentSession(BUILT, agent, state.data as StateData, [...(messages as unknown as Message[])]);
+    await session.#readPhysicalModels();
+    return session;
   }
 
   /** @internal The session's commands, for AgentSessionRuntime (same module family). */
@@ -210,6 +215,13 @@ export class AgentSession {
   get thinkingLevel(): string {
     return this.#state.thinkingLevel;
   }
+  /** Under a virtual model, the model and thinking level of the latest successful answer (pi 1.6). */
+  get routedModel(): { model: Model; thinkingLevel: string | undefined } | undefined {
+    if (this.#state.model?.api !== VIRTUAL_MODEL_API) return undefined;
+    const latest = this.#messages.findLast((message) => message.role === "assistant" && message.stopReason !== "error" && message.stopReason !== "aborted");
+    const model = latest && this.#physicalModels.find((candidate) => candidate.provider === latest.provider && candidate.id === latest.model);
+    return model && { model, thinkingLevel: latest.thinkingLevel as string | undefined };
+  }
   get isStreaming(): boolean {
     return this.#streaming;
   }
@@ -258,6 +270,14 @@ export class AgentSession {
     const [state, messages] = await Promise.all([this.#agent.send({ type: "get_state" }), this.#agent.getMessages()]);
     if (state.success) this.#state = state.data as StateData;
     this.#messages = [...(messages as unknown as Message[])];
+    await this.#readPhysicalModels();
+  }
+
+  /** Only a session on a virtual model needs them (`routedModel`): no request otherwise. */
+  async #readPhysicalModels(): Promise<void> {
+    if (this.#state.model?.api !== VIRTUAL_MODEL_API) return;
+    const response = (await this.#agent.send({ type: "get_available_models" })) as { success: boolean; data?: { models?: Model[] } };
+    if (response.success) this.#physicalModels = (response.data?.models ?? []).filter((model) => model.api !== VIRTUAL_MODEL_API);
   }
 
   static {
