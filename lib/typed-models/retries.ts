@@ -1,8 +1,10 @@
 /**
  * Retrying a typed call's request as pi 1.6 does (`maxRetries`, `maxRetryDelayMs`): a lost
- * connection, a timeout, 408, 429 and 5xx are retried (a status the caller names is not); a
- * server's `retry-after` wait is honoured up to `maxRetryDelayMs` (60 s unless set, 0: no
- * limit) and a longer one fails at once, saying so. Without one, Atomic's backoff (1 s, 2 s, …).
+ * connection, a timeout, 408, 409, 429 and 5xx are retried (a status the caller names is not),
+ * and a server's `x-should-retry: true|false` decides over the status, as the OpenAI and
+ * Anthropic SDKs (and pi after them) do; a server's `retry-after` wait is honoured up to
+ * `maxRetryDelayMs` (60 s unless set, 0: no limit) and a longer one fails at once, saying so.
+ * Without one, Atomic's backoff (1 s, 2 s, …).
  */
 import { retryAfterFromHeaders } from "../provider-kit/retry-delay.js";
 import { providerErrorText } from "./wire-common.js";
@@ -23,11 +25,15 @@ export interface RetryPolicy {
 /** A failure with a status (or none: the connection, a timeout) and the response's headers. */
 type Failure = { status?: unknown; headers?: { get(name: string): string | null } };
 
-function retryable(error: unknown, noRetry: readonly number[]): boolean {
-  const { status } = (error ?? {}) as Failure;
+/** @internal Exported for its tests. */
+export function retryable(error: unknown, noRetry: readonly number[]): boolean {
+  const { status, headers } = (error ?? {}) as Failure;
   if (typeof status !== "number") return !(error instanceof Error && error.name === "AbortError");
   if (noRetry.includes(status)) return false;
-  return status === 408 || status === 429 || status >= 500;
+  const serverSays = headers && typeof headers.get === "function" ? headers.get("x-should-retry") : null;
+  if (serverSays === "true") return true;
+  if (serverSays === "false") return false;
+  return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
 export async function withRetries<T>(attempt: () => Promise<T>, policy: RetryPolicy): Promise<T> {
