@@ -10,26 +10,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Model } from "../../lib/llm/index.js";
 import type { ModelsApi } from "../models/api.js";
 import { typedModelFunctions } from "./typed-models.js";
+import { standInRegistry, UPSET_QUESTION } from "./typed-models.test-support.js";
 
-function registry(baseUrls: Record<string, string>): ModelsApi {
-  return {
-    all: () => [],
-    available: () => [],
-    find: () => undefined,
-    hasProvider: () => false,
-    authStatus: () => ({ configured: false }),
-    usesLogin: () => false,
-    baseUrlOverride: (provider: string) => baseUrls[provider],
-    apiKey: async () => undefined,
-    missingAddressVariables: () => [],
-    reloadCredentials: async () => {},
-  } as unknown as ModelsApi;
-}
+const registry = (baseUrls: Record<string, string> = {}): ModelsApi => standInRegistry(baseUrls);
 
-const context = {
-  state: { message: "It broke again" },
-  questions: { upset: { type: "bool" as const, instructions: "Is the user upset?", criteria: { true: "yes", false: "no" } } },
-};
+const context = UPSET_QUESTION;
 const ANSWER = { answers: { upset: { type: "noul", noul: 0.9 } } };
 const JEV = { provider: "typesafe", id: "jev-latest" };
 

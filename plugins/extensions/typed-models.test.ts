@@ -9,28 +9,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Model } from "../../lib/llm/index.js";
 import type { ModelsApi } from "../models/api.js";
 import { typedModelFunctions } from "./typed-models.js";
+import { standInRegistry, UPSET_QUESTION } from "./typed-models.test-support.js";
 
 const chat = { id: "fake-1", name: "Fake", api: "openai-completions", provider: "fake", baseUrl: "http://x" } as Model;
 
-function registry(baseUrls: Record<string, string> = {}): ModelsApi {
-  return {
-    all: () => [chat],
-    available: () => [chat],
-    find: (provider: string, id: string) => (provider === "fake" && id === "fake-1" ? chat : undefined),
-    hasProvider: (provider: string) => provider === "fake",
-    authStatus: () => ({ configured: false }),
-    usesLogin: () => false,
-    baseUrlOverride: (provider: string) => baseUrls[provider],
-    apiKey: async () => undefined,
-    missingAddressVariables: () => [],
-    reloadCredentials: async () => {},
-  } as unknown as ModelsApi;
-}
+const registry = (baseUrls: Record<string, string> = {}): ModelsApi => standInRegistry(baseUrls, [chat]);
 
-const context = {
-  state: { message: "It broke again" },
-  questions: { upset: { type: "bool" as const, instructions: "Is the user upset?", criteria: { true: "yes", false: "no" } } },
-};
+const context = UPSET_QUESTION;
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())).then(() => (server = undefined)));
