@@ -7,7 +7,7 @@
 // `npm run build` always builds; it writes the stamp as its last step.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join, sep } from "node:path";
 
 /** Everything the build reads: tsconfig.build.json's folders, the scripts, the configs, the lock. */
 export const BUILD_INPUTS = Object.freeze([
@@ -29,8 +29,11 @@ export const BUILD_INPUTS = Object.freeze([
 const BUILD_ENV = Object.freeze(["BUNDLE_NO_MINIFY"]);
 const STAMP = join("node_modules", ".cache", "atomic-build", "stamp.json");
 
+/** Tests are not compiled into the build (tsconfig.build.json): editing one needs no rebuild. */
+const notAnInput = (name) => name === "node_modules" || name === "dist" || name.endsWith(".test.ts");
+
 /** Every regular file under `path` (itself when a file), sorted, as paths relative to `root`. */
-function filesUnder(root, path, found = []) {
+function filesUnder(root, path, skip = notAnInput, found = []) {
   const full = join(root, path);
   if (!existsSync(full)) return found;
   if (!statSync(full).isDirectory()) {
@@ -38,9 +41,8 @@ function filesUnder(root, path, found = []) {
     return found;
   }
   for (const entry of readdirSync(full, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    // Tests are not compiled into the build (tsconfig.build.json): editing one needs no rebuild.
-    if (entry.name === "node_modules" || entry.name === "dist" || entry.name.endsWith(".test.ts")) continue;
-    if (entry.isDirectory() || entry.isFile()) filesUnder(root, join(path, entry.name), found);
+    if (skip(entry.name)) continue;
+    if (entry.isDirectory() || entry.isFile()) filesUnder(root, join(path, entry.name), skip, found);
   }
   return found;
 }
@@ -62,26 +64,11 @@ export function inputsDigest(root, inputs = BUILD_INPUTS, env = process.env) {
 /** Size and modification time of every file in dist/. */
 function outputsState(root) {
   const state = {};
-  for (const file of listDist(root)) {
+  for (const file of filesUnder(root, "dist", () => false)) {
     const stats = statSync(join(root, file));
     state[file] = [stats.size, Math.round(stats.mtimeMs)];
   }
   return state;
-}
-
-function listDist(root) {
-  const dist = join(root, "dist");
-  if (!existsSync(dist)) return [];
-  const found = [];
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.isFile()) found.push(relative(root, full).split(sep).join("/"));
-    }
-  };
-  walk(dist);
-  return found.sort();
 }
 
 /** Records the build just made. */

@@ -7,10 +7,11 @@
  * the wire's own.
  */
 import type { TypedModel } from "../model-catalog/typed.js";
+import { presentHeaders, type RequestHeaders } from "../provider-kit/request-headers.js";
 import { isRecord } from "./wire-common.js";
 
-/** A header value; `null` suppresses a default header of that name. */
-export type CallHeaders = Record<string, string | null>;
+/** Header values; `null` suppresses a default header of that name (the provider toolkit's). */
+export type CallHeaders = RequestHeaders;
 
 /** How a request names its caller (pi's `ClientIdentity`): the User-Agent and a provider's attribution headers. */
 export interface CallIdentity {
@@ -124,7 +125,7 @@ export async function requestHeaders(
   if (options.transformHeaders) caller = await options.transformHeaders({ ...caller } as Record<string, string>);
   const identity = options.identity ? identityHeaders(model, options.identity) : {};
   const all = merge(identity, own, (model as { headers?: CallHeaders }).headers, wire, caller);
-  return Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== null));
+  return presentHeaders(all);
 }
 
 /** Later layers win, names compared case-insensitively; a `null` stays as the name's removal. */

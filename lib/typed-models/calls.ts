@@ -8,6 +8,7 @@
 import type OpenAI from "openai";
 import type { TypedModel } from "../model-catalog/typed.js";
 import { httpFetch } from "../provider-kit/http-fetch.js";
+import { headerRecord } from "../provider-kit/request-hooks.js";
 import type { Credentials } from "./catalog-view.js";
 import { DECISIONS_API, DECISIONS_LABEL, decisionsAnswers, decisionsErrorText, decisionsRequest } from "./decisions.js";
 import { imagesOutput, imagesParams, imagesUsage } from "./images.js";
@@ -97,14 +98,6 @@ async function imagesClient(model: TypedModel, granted: Credentials & { apiKey: 
     project: null,
     defaultHeaders: await requestHeaders(model, own, granted.headers, options),
   });
-}
-
-function headerRecord(headers: { forEach(callback: (value: string, name: string) => void): void }): Record<string, string> {
-  const record: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    record[name] = value;
-  });
-  return record;
 }
 
 /** The SDK's HTTP error as pi shows it (`<status>: <error body>`), else its message. */

@@ -75,8 +75,20 @@ export function typedModelFunctions(models: () => ModelsApi, env: () => Readonly
       };
     }
     // A key the caller passes stands in for the provider's credential, as in pi.
-    const unavailable = view().unavailableReason(resolved, { keyGiven: options?.apiKey !== undefined, ...(options?.env ? { env: defined(options.env) } : {}) });
+    const env = callEnv(options);
+    const unavailable = view().unavailableReason(resolved, { keyGiven: options?.apiKey !== undefined, ...(env ? { env } : {}) });
     return unavailable ? { error: `${type === "image" ? "Image" : "Classifier"} model "${ref}" cannot be called: ${unavailable}` } : { model: resolved };
+  };
+
+  /** The checked options, the model to call and its credentials' reader, or why there is no call. */
+  const prepare = (name: "classify" | "generateImages", type: TypedType, model: ModelRef, given: TypedCallOptions | undefined) => {
+    const problem = callOptionsProblem(name, given);
+    const target = problem ? { error: problem } : resolve(type, model, given);
+    if (!target.model) return { error: target.error };
+    const resolved = target.model;
+    const signal = given?.signal ?? new AbortController().signal;
+    const env = callEnv(given);
+    return { model: resolved, credentials: () => view().credentials(resolved, signal, env), options: { ...given, signal } };
   };
 
   const failed = (model: ModelRef, errorMessage: string) => ({
@@ -99,27 +111,22 @@ export function typedModelFunctions(models: () => ModelsApi, env: () => Readonly
       return type === "chat" ? models().available().filter(inProvider(provider)) : isTyped(type) ? view().available(type, provider) : [];
     },
     async classify(model, context, options) {
-      const problem = callOptionsProblem("classify", options);
-      const target = problem ? { error: problem } : resolve("classifier", model, options as TypedCallOptions | undefined);
-      if (!target.model) return { ...failed(model, target.error), answers: {} };
-      const signal = options?.signal ?? new AbortController().signal;
+      const call = prepare("classify", "classifier", model, options);
+      if (!call.model) return { ...failed(model, call.error), answers: {} };
       const { classify } = await loadTypedCalls();
-      const env = options?.env ? defined(options.env) : undefined;
-      return classify(target.model, context, () => view().credentials(target.model, signal, env), { ...options, signal });
+      return classify(call.model, context, call.credentials, call.options);
     },
     async generateImages(model, context, options) {
-      const problem = callOptionsProblem("generateImages", options);
-      const target = problem ? { error: problem } : resolve("image", model, options as TypedCallOptions | undefined);
-      if (!target.model) return { ...failed(model, target.error), output: [] };
-      const signal = options?.signal ?? new AbortController().signal;
+      const call = prepare("generateImages", "image", model, options);
+      if (!call.model) return { ...failed(model, call.error), output: [] };
       const { generateImages } = await loadTypedCalls();
-      const env = options?.env ? defined(options.env) : undefined;
-      return generateImages(target.model, context, () => view().credentials(target.model, signal, env), { ...options, signal });
+      return generateImages(call.model, context, call.credentials, call.options);
     },
   };
 }
 
-/** The set variables of a call's `env` (an unset one is no override). */
-function defined(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+/** The set variables of a call's `env` (an unset one is no override), or undefined without one. */
+function callEnv(options: TypedCallOptions | undefined): Record<string, string> | undefined {
+  if (!options?.env) return undefined;
+  return Object.fromEntries(Object.entries(options.env as Record<string, string | undefined>).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
 }
