@@ -86,20 +86,28 @@ const ONLY: Record<string, [string, Check, string]> = {
   metadata: ["generateImages", isRecord, "an object"],
 };
 
+/** What option `name` of `call` must be, as the errors word it (codemode's check words its own alike); undefined for an option `call` does not take. */
+export function optionExpectation(call: "classify" | "generateImages", name: string): string | undefined {
+  const only = ONLY[name];
+  if (only) return only[0] === call ? only[2] : undefined;
+  return CHECKS[name]?.[1];
+}
+
 /** Why `options` cannot be taken by `call` (the first wrong option), or undefined. Unset (`undefined`) options are absent. */
 export function callOptionsProblem(call: "classify" | "generateImages", options: unknown): string | undefined {
   if (options === undefined || options === null) return undefined;
-  if (!isRecord(options)) return `${call}: options must be an object, got ${describe(options)}`;
+  if (!isRecord(options)) return `${call}: options must be an object, got ${describeOptionValue(options)}`;
   for (const [name, value] of Object.entries(options)) {
     if (value === undefined) continue;
     const only = ONLY[name];
     const [check, expected] = only && only[0] === call ? [only[1], only[2]] : (CHECKS[name] ?? [() => true, ""]);
-    if (!check(value)) return `${call}: options.${name} must be ${expected}, got ${describe(value)}`;
+    if (!check(value)) return `${call}: options.${name} must be ${expected}, got ${describeOptionValue(value)}`;
   }
   return undefined;
 }
 
-function describe(value: unknown): string {
+/** A wrong option's value in an error: a string (cut at 40 characters), a number, or its kind. */
+export function describeOptionValue(value: unknown): string {
   if (typeof value === "function") return "a function";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);

@@ -1,7 +1,8 @@
 /**
  * The `models` global's host side (pi 1.6's docs/codemode.md, "Models"): listing over the catalog,
  * and `classify()` / `generateImages()` run by `provider` and `id` only (a script's own `baseUrl`
- * or headers never receive the credentials), at most four at once per script, each shown as a
+ * never receives the credentials) with the data options a script may give (options.ts), at most
+ * four at once per script, each shown as a
  * nested call row, their usage summed for the codemode result. Chat models are listed but cannot
  * be run from scripts.
  */
@@ -10,6 +11,7 @@ import { classify, generateImages } from "../../../lib/typed-models/calls.js";
 import type { ModelCatalogView } from "../../../lib/typed-models/catalog-view.js";
 import type { ModelType, ModelUsage } from "../../../lib/typed-models/types.js";
 import { checkClassifierContext, checkImagesContext, describeValue, toModelType, toProvider, withArticle } from "./checks.js";
+import { checkCallOptions, type ScriptCallOptions } from "./options.js";
 
 /** `models.classify()` and `models.generateImages()` calls one script runs at once; more wait in call order. */
 export const MAX_MODEL_CALLS = 4;
@@ -45,11 +47,11 @@ export function createModelGlobals(host: ModelGlobalsHost): ModelGlobals {
   const { view } = host;
 
   const run = async <C, R extends { stopReason: string; errorMessage?: string; usage?: ModelUsage }>(
-    name: string,
+    name: "models.classify" | "models.generateImages",
     type: Exclude<ModelType, "chat">,
-    [model, context]: unknown[],
+    [model, context, options]: unknown[],
     check: (context: unknown) => C,
-    call: (resolved: TypedModel, context: C) => Promise<R>,
+    call: (resolved: TypedModel, context: C, options: ScriptCallOptions) => Promise<R>,
   ): Promise<R> => {
     const listHint = `List the ${type} models you can use with models.getAvailableOfType("${type}").`;
     const given = model as { provider?: unknown; id?: unknown } | null | undefined;
@@ -66,11 +68,12 @@ export function createModelGlobals(host: ModelGlobalsHost): ModelGlobals {
       throw new Error(actual ? `"${ref}" is ${withArticle(actual)} model, not ${withArticle(type)} model. ${listHint}` : `Unknown ${type} model "${ref}". ${listHint}`);
     }
     const checked = check(context);
+    const checkedOptions = checkCallOptions(name === "models.classify" ? "classify" : "generateImages", options);
     const row: ModelCallRow = { id: `${host.toolCallId}/${name}/${++calls}`, name, args: `${resolved.provider}/${resolved.id}`, status: "running" };
     host.addRow(row);
     host.changed();
     const started = performance.now();
-    const result = await limit(() => call(resolved, checked));
+    const result = await limit(() => call(resolved, checked, checkedOptions));
     row.durationMs = performance.now() - started;
     row.status = result.stopReason === "stop" ? "ok" : result.stopReason === "aborted" ? "cancelled" : "error";
     if (result.errorMessage) row.error = result.errorMessage.length > 500 ? `${result.errorMessage.slice(0, 497)}...` : result.errorMessage;
@@ -98,10 +101,12 @@ export function createModelGlobals(host: ModelGlobalsHost): ModelGlobals {
         return view.find(toModelType(type), provider, id);
       }
       case "models.classify":
-        return run("models.classify", "classifier", args, checkClassifierContext, (model, context) => classify(model, context, () => view.credentials(model, signal), { signal }));
+        return run("models.classify", "classifier", args, checkClassifierContext, (model, context, options) =>
+          classify(model, context, () => view.credentials(model, signal), { ...options, signal }),
+        );
       case "models.generateImages":
-        return run("models.generateImages", "image", args, checkImagesContext, async (model, context) => {
-          const result = await generateImages(model, context, () => view.credentials(model, signal), { signal });
+        return run("models.generateImages", "image", args, checkImagesContext, async (model, context, options) => {
+          const result = await generateImages(model, context, () => view.credentials(model, signal), { ...options, signal });
           host.addGeneratedImages(result.output.filter((block) => block.type === "image").length);
           return result;
         });

@@ -11,6 +11,8 @@
  * - `run(fn)`: starts the script function;
  * - `stalled()`: fails a script that waits while no call is pending (nothing can ever wake it).
  */
+import { FUNCTION_MARK } from "./protocol.js";
+
 export const PRELUDE_FILE = "codemode-prelude.js";
 /** The script's own file name in stack traces. */
 export const SCRIPT_FILE = "codemode.js";
@@ -72,13 +74,16 @@ export const PRELUDE_SOURCE = String.raw`(function (bridge, toolsJson, globalsJs
     }
   }
 
+  // Host globals see a function argument as a mark (see FUNCTION_MARK), never as nothing.
+  const markFunctions = (key, value) => (typeof value === "function" ? { ${JSON.stringify(FUNCTION_MARK)}: true } : value);
+
   function requester(kind, name, spread) {
     return (...args) =>
       new Promise((resolve, reject) => {
         let json;
         try {
           const given = spread ? args : args[0];
-          json = given === undefined ? undefined : toJson(given);
+          json = given === undefined ? undefined : kind === "global" ? toJson(given, markFunctions) : toJson(given);
         } catch (error) {
           reject(error);
           return;

@@ -17,6 +17,12 @@ export const LIMITS = {
   memoryBytes: 256 * 1024 * 1024,
 } as const;
 
+/**
+ * A function in a host global's arguments crosses as `{ [FUNCTION_MARK]: true }` instead of
+ * vanishing (JSON drops functions), so the host can refuse it by name rather than run without it.
+ */
+export const FUNCTION_MARK = "@codemode:function";
+
 export type OutputItem = { type: "text"; text: string; console?: boolean } | { type: "image"; data: string; mimeType: string };
 
 /** What a worker starts with (its workerData). */

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { WorkerPool } from "./pool.js";
+import { FUNCTION_MARK } from "./protocol.js";
 import { runScript, type RunOptions } from "./run.js";
 
 const pool = new WorkerPool();
@@ -26,5 +27,13 @@ describe("runScript", () => {
       { type: "text", text: '{"echoed":{"a":1}}' },
       { type: "text", text: 'x 2 {"b":1}', console: true },
     ]);
+  });
+});
+
+describe("a host global's arguments", () => {
+  it("carry a function as the function mark, where JSON alone would drop it; tool arguments stay plain JSON", async () => {
+    const outcome = await run(`return [await searchTools("q", { limit: 2, pick: () => 1, list: [Math.max] }), await tools.echo_it({ a: 1, f() {} })];`);
+    const mark = { [FUNCTION_MARK]: true };
+    expect(outcome).toMatchObject({ ok: true, value: [["g", ["q", { limit: 2, pick: mark, list: [mark] }]], { echoed: { a: 1 } }] });
   });
 });
