@@ -166,6 +166,26 @@ describe("atomic config", () => {
     expect(overridden.stdout).not.toContain("claude-sonet-5");
   });
 
+  it("a saved defaultModel without defaultProvider is a problem saying how to write it (pi reads it only with the provider)", async () => {
+    const slashed = folders({ settings: { defaultModel: "anthropic/claude-sonnet-5" } });
+    const config = await runCli(["config"], { ...slashed, env: NO_KEYS });
+    expect(config.code).toBe(1);
+    expect(config.stdout).toContain(
+      '  - Settings defaultModel "anthropic/claude-sonnet-5" is ignored: it is read only with defaultProvider. Write it as "defaultProvider": "anthropic", "defaultModel": "claude-sonnet-5".',
+    );
+    const print = await runCli(["-p", "hi"], { ...slashed, env: NO_KEYS });
+    expect(print.stderr).toContain('Settings defaultModel "anthropic/claude-sonnet-5" is ignored');
+
+    const bare = folders({ settings: { defaultModel: "claude-sonnet-5" } });
+    expect((await runCli(["config"], { ...bare, env: NO_KEYS })).stdout).toMatch(
+      /Settings defaultModel "claude-sonnet-5" is ignored: it is read only with defaultProvider\. Set defaultProvider to the provider that serves it \("anthropic"/,
+    );
+    const unknown = folders({ settings: { defaultModel: "nosuch/model" } });
+    expect((await runCli(["config"], { ...unknown, env: NO_KEYS })).stdout).toContain(
+      'Settings defaultModel "nosuch/model" is ignored: it is read only with defaultProvider. Set defaultProvider too (atomic --list-models shows provider and model ids).',
+    );
+  });
+
   it("a flag that stops startup is a problem; the rest is checked without the flags", async () => {
     const { agentDir, cwd } = folders({ settings: { defaultThinkingLevel: "low" } });
     const run = await runCli(["config", "--model", "no-such-model-anywhere", "--tools", "read"], { agentDir, cwd, env: NO_KEYS });

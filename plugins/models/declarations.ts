@@ -5,7 +5,9 @@ import { THINKING_LEVELS, type ThinkingLevel } from "../../lib/llm/index.js";
 
 export const modelSettings = {
   defaultProvider: defineSetting(() => z.string(), { description: "Provider of the model a new session starts with (set_model and cycle_model change the session's model only)." }),
-  defaultModel: defineSetting(() => z.string(), { description: "Model id a new session starts with (set_model and cycle_model change the session's model only)." }),
+  defaultModel: defineSetting(() => z.string(), {
+    description: "Model id a new session starts with, read only with defaultProvider (set_model and cycle_model change the session's model only).",
+  }),
   enabledModels: defineSetting(() => z.array(z.string()), { description: "Model patterns cycle_model moves through (as --models; globs and :<thinking> suffixes allowed)." }),
   httpIdleTimeoutMs: defineSetting(() => z.union([z.number().int().min(0), z.literal("disabled")]), {
     description: 'How long a provider connection may send nothing before the request fails, in milliseconds (300000; 0 or "disabled": no limit, for slow local models).',

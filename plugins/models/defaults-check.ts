@@ -13,7 +13,7 @@ export function savedDefaultProblems(models: ModelsApi, cli: CliOptions, setting
   // A model on the command line replaces the saved defaults: they are not used, so not judged.
   if (hasCliModel(cli)) return [];
   const { defaultProvider, defaultModel } = settings;
-  if (!defaultProvider) return [];
+  if (!defaultProvider) return defaultModel ? [modelWithoutProvider(models, defaultModel)] : [];
   if (!models.hasProvider(defaultProvider)) {
     // With a model: the protocol's condition (prompts are refused until the default changes).
     const locked = unsupportedDefault(models, cli, settings);
@@ -27,4 +27,28 @@ export function savedDefaultProblems(models: ModelsApi, cli: CliOptions, setting
     return [`No model "${defaultModel}" of provider "${defaultProvider}" (settings defaultModel; ignored).${closestHint(near)}`];
   }
   return [];
+}
+
+/**
+ * pi reads `defaultModel` only beside `defaultProvider`; alone it is passed over. Written as
+ * "provider/id" (as `--model` takes it), or naming a model some providers serve, it says how to
+ * write it.
+ */
+function modelWithoutProvider(models: ModelsApi, defaultModel: string): string {
+  const head = `Settings defaultModel "${defaultModel}" is ignored: it is read only with defaultProvider.`;
+  const slash = defaultModel.indexOf("/");
+  if (slash > 0) {
+    const provider = defaultModel.slice(0, slash);
+    const id = defaultModel.slice(slash + 1);
+    if (models.find(provider, id)) return `${head} Write it as "defaultProvider": "${provider}", "defaultModel": "${id}".`;
+  }
+  const serving = models.providers().filter((provider) => models.find(provider, defaultModel));
+  if (serving.length > 0) {
+    const shown = serving
+      .slice(0, 5)
+      .map((provider) => `"${provider}"`)
+      .join(", ");
+    return `${head} Set defaultProvider to the provider that serves it (${shown}${serving.length > 5 ? ", ..." : ""}).`;
+  }
+  return `${head} Set defaultProvider too (atomic --list-models shows provider and model ids).`;
 }
