@@ -186,6 +186,17 @@ describe("atomic config", () => {
     );
   });
 
+  it("a shellPath that cannot be executed is a problem and a startup warning, not a surprise at the first command", async () => {
+    const missing = folders({ settings: { shellPath: "/no/such/shell" } });
+    const config = await runCli(["config"], { ...missing, env: NO_KEYS });
+    expect(config.code).toBe(1);
+    expect(config.stdout).toContain('  - Settings shellPath "/no/such/shell" is not an executable file: the bash tool and the bash command fail until it names one');
+    const print = await runCli(["-p", "--provider", "replay", "--model", "demo", "hi"], { ...missing, env: NO_KEYS });
+    expect(print.stderr).toContain('Settings shellPath "/no/such/shell" is not an executable file');
+    const found = folders({ settings: { shellPath: "/bin/sh" } });
+    expect((await runCli(["config"], { ...found, env: NO_KEYS })).stdout).not.toContain('shellPath "/bin/sh"');
+  });
+
   it("a flag that stops startup is a problem; the rest is checked without the flags", async () => {
     const { agentDir, cwd } = folders({ settings: { defaultThinkingLevel: "low" } });
     const run = await runCli(["config", "--model", "no-such-model-anywhere", "--tools", "read"], { agentDir, cwd, env: NO_KEYS });

@@ -11,7 +11,7 @@ import type {} from "../sandbox/api.js";
 import { bashHookDeclarations } from "./hooks.js";
 import { DEFAULT_LOG_RETENTION_HOURS, FullOutputFiles, sweepDue, sweepOldOutputFiles } from "./output-files.js";
 import { BashRequests } from "./requests.js";
-import { sharedShell } from "./shell.js";
+import { sharedShell, shellPathProblem } from "./shell.js";
 import { openResultStore } from "./store-result.js";
 import { createBashTool, DEFAULT_TOOL_TIMEOUT_SECONDS } from "./tool.js";
 import { userBashCommands, BashExecutionUpdateSchema } from "./user-bash.js";
@@ -56,6 +56,14 @@ export default definePlugin({
   apply(k) {
     const { settings, env, cwd } = k.config;
     const shell = sharedShell({ shellPath: settings.shellPath, env, platform: process.platform });
+    // A shell that cannot run is said at startup (and by `atomic config`), not at the first command.
+    const { shellPath } = settings;
+    if (shellPath) {
+      k.hooks.boot_configure.tapPromise(k.name, async () => {
+        const problem = await shellPathProblem(shellPath);
+        if (problem) k.log.warn(problem);
+      });
+    }
     const files = new FullOutputFiles();
     const requests = new BashRequests();
     const track = (path: string) => files.track(path);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findShell, sharedShell, shellCandidates, withCommandPrefix } from "./shell.js";
+import { findShell, sharedShell, shellCandidates, shellPathProblem, withCommandPrefix } from "./shell.js";
 
 const only =
   (...present: string[]) =>
@@ -55,5 +55,16 @@ describe("withCommandPrefix", () => {
     expect(withCommandPrefix("ls", "set -e")).toBe("set -e\nls");
     expect(withCommandPrefix("ls", "  ")).toBe("ls");
     expect(withCommandPrefix("ls", undefined)).toBe("ls");
+  });
+});
+
+describe("shellPathProblem", () => {
+  it("names a shellPath path that cannot be executed; a bare name is left to PATH at run time", async () => {
+    expect(await shellPathProblem("/no/such/shell", only())).toBe(
+      'Settings shellPath "/no/such/shell" is not an executable file: the bash tool and the bash command fail until it names one (without it, bash, else sh, is found on PATH).',
+    );
+    expect(await shellPathProblem("/opt/zsh", only("/opt/zsh"))).toBeUndefined();
+    expect(await shellPathProblem("C:\\Git\\bin\\bash.exe", only())).toContain("is not an executable file");
+    expect(await shellPathProblem("zsh", only())).toBeUndefined();
   });
 });

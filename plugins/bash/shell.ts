@@ -46,6 +46,15 @@ export function sharedShell(lookup: ShellLookup): () => Promise<string> {
   return () => (found ??= findShell(lookup));
 }
 
+/**
+ * Why the `shellPath` setting cannot run commands, or undefined. Only a path is checked: a bare
+ * name (`zsh`) is looked up on PATH when a command starts.
+ */
+export async function shellPathProblem(shellPath: string, isExecutable: (path: string) => Promise<boolean> = canExecute): Promise<string | undefined> {
+  if (!/[\\/]/.test(shellPath) || (await isExecutable(shellPath))) return undefined;
+  return `Settings shellPath "${shellPath}" is not an executable file: the bash tool and the bash command fail until it names one (without it, bash, else sh, is found on PATH).`;
+}
+
 async function canExecute(path: string): Promise<boolean> {
   try {
     await access(path, constants.X_OK);
