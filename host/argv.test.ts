@@ -66,4 +66,10 @@ describe("flags", () => {
     const error = new UnknownOptionError("--print");
     expect(error).toMatchObject({ code: ErrorCode.USAGE, message: "Unknown option: --print", option: "--print" });
   });
+
+  it("an unknown option names the known flag a slip away, and only a close one", () => {
+    expect(new UnknownOptionError("--mdoe", CORE_FLAGS).message).toBe("Unknown option: --mdoe (did you mean --mode?)");
+    expect(new UnknownOptionError("--frobnicate", CORE_FLAGS).message).toBe("Unknown option: --frobnicate");
+    expect(new UnknownOptionError("-q", CORE_FLAGS).message).toBe("Unknown option: -q");
+  });
 });

@@ -4,6 +4,7 @@
  * rejected at once: extensions may register theirs while loading, and the host re-parses then.
  */
 import { ErrorCode, KernelError, UsageError, type FlagSpec, type PluginDefinition } from "../kernel/index.js";
+import { closest } from "../lib/closest/index.js";
 
 /** Flags the host itself reads. */
 export const CORE_FLAGS: readonly FlagSpec[] = [
@@ -70,10 +71,21 @@ export interface ParsedFlags {
 export class UnknownOptionError extends UsageError {
   readonly option: string;
 
-  constructor(option: string) {
-    super(`Unknown option: ${option}`);
+  /** `known`: the flags there are, to name the one a typo most likely meant. */
+  constructor(option: string, known: readonly FlagSpec[] = []) {
+    const near = nearestFlag(option, known);
+    super(`Unknown option: ${option}${near ? ` (did you mean ${near}?)` : ""}`);
     this.option = option;
   }
+}
+
+/** The long flag a slip of a few letters away (`--mdoe`, `--sesion`), if one is. */
+function nearestFlag(option: string, known: readonly FlagSpec[]): string | undefined {
+  const wanted = option.replace(/^--/, "");
+  if (!option.startsWith("--") || wanted.length < 3) return undefined;
+  const names = known.map((flag) => flag.name.replace(/^--/, ""));
+  const [near] = closest(names, wanted, { limit: 1, wholeNames: true, maxDistance: Math.max(2, Math.floor(wanted.length / 3)) });
+  return near === undefined ? undefined : `--${near}`;
 }
 
 /**

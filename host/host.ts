@@ -151,7 +151,7 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
 /** Flags extensions registered while loading: re-parse argv with them; anything still unknown is a usage error. */
 function checkLateFlags(argv: readonly string[], flags: readonly FlagSpec[], cli: Record<string, unknown>, given: HostOptions["cli"]): void {
   const reparsed = parseFlags(argv, flags);
-  if (reparsed.unknown.length > 0) throw new UnknownOptionError(reparsed.unknown[0]!);
+  if (reparsed.unknown.length > 0) throw new UnknownOptionError(reparsed.unknown[0]!, flags);
   // Options the caller gave (an embedder's, a sibling's own) still win over argv.
   Object.assign(cli, reparsed.values, given, { positionals: reparsed.positionals });
 }

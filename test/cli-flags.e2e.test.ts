@@ -265,7 +265,7 @@ describe("flags pi has and Atomic does not, conflicts and unknown flags", () => 
     clients.push(c);
     expect(await c.ok({ type: "flag_probe" })).toEqual({ houseStyle: "strict", plan: true });
     const typo = await runCli(["--mode", "rpc", "--house-style", "strict", "--plna"], { agentDir, cwd });
-    expect(typo).toMatchObject({ code: 2, stdout: "", stderr: "atomic: Unknown option: --plna. Run 'atomic --help' for the list of options.\n" });
+    expect(typo).toMatchObject({ code: 2, stdout: "", stderr: "atomic: Unknown option: --plna (did you mean --plan?). Run 'atomic --help' for the list of options.\n" });
   });
 
   it("--help lists every plugin's new flags", async () => {
