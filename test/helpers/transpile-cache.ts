@@ -5,7 +5,7 @@
  * version, so a stale entry is never used: keeping them is safe. The store sits beside the
  * pinned Node runtimes (`node_modules/.cache`), so `npm ci` starts it afresh.
  */
-import { cpSync, existsSync, mkdirSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 
@@ -51,17 +51,27 @@ const ofTheRepository = (path: string) => path.startsWith(REPO + sep) && !relati
 /** The `-e` / `--extension` paths of a launch. */
 const extensionPaths = (args: readonly string[]) => args.flatMap((arg, i) => ((arg === "-e" || arg === "--extension") && args[i + 1] !== undefined ? [args[i + 1]!] : []));
 
+/** The `plugins` of the settings in `agentDir` (none when there are no settings). */
+function settingsPlugins(agentDir: string): string[] {
+  try {
+    const plugins = (JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8")) as { plugins?: unknown }).plugins;
+    return Array.isArray(plugins) ? plugins.filter((plugin): plugin is string => typeof plugin === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
 /**
- * For an agent launched with `args` on `agentDir` that loads code of the repository (`-e` paths,
- * settings `plugins`, relative ones from `cwd`): its jiti cache seeded from the kept one, as
- * startAgent and startExtensionAgent do. Cold, each such agent loads jiti's Babel and
+ * For a CLI launched with `args` on `agentDir` that loads code of the repository (`-e` paths,
+ * the settings' `plugins`, relative ones from `cwd`): its jiti cache seeded from the kept one, as
+ * startAgent and startExtensionAgent do. Cold, each such process loads jiti's Babel and
  * transpiles its fixtures again, ~0.35 s of CPU. Not seeded when the cache folder exists already
- * (a helper seeded it, or the test prepared it). Returns what keeps the cache once the agent has
+ * (a helper seeded it, or the test prepared it). Returns what keeps the cache once the process has
  * stopped, when every source is a file of the repository (a test's temp files would only grow it).
  */
-export function seedAgentTranspileCache(agentDir: string, args: readonly string[], plugins: readonly string[], cwd: string): (() => void) | undefined {
+export function seedAgentTranspileCache(agentDir: string, args: readonly string[], cwd: string): (() => void) | undefined {
   const folder = join(agentDir, "cache", "jiti");
-  const paths = [...extensionPaths(args), ...plugins].map((source) => (isAbsolute(source) ? source : resolve(cwd, source)));
+  const paths = [...extensionPaths(args), ...settingsPlugins(agentDir)].map((source) => (isAbsolute(source) ? source : resolve(cwd, source)));
   if (!paths.some(ofTheRepository) || existsSync(folder)) return undefined;
   const keep = seededTranspileCache("rpc-clients", folder);
   if (!paths.every(ofTheRepository)) return undefined;
