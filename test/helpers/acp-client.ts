@@ -11,6 +11,7 @@ import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { CLI } from "./rpc-client.js";
 import { agentTempDir, registerStopper } from "./temp.js";
+import { seedAgentTranspileCache } from "./transpile-cache.js";
 import { NODE } from "./node.js";
 
 export type Update = acp.SessionNotification["update"];
@@ -45,15 +46,14 @@ export class AcpAgent {
       writeFileSync(join(options.agentDir, "settings.json"), JSON.stringify(options.settings));
     }
     const [command, ...leading] = options.program ?? [NODE, CLI];
-    this.child = spawn(command!, [...leading, ...options.args], {
-      cwd: options.cwd,
-      env: { ...process.env, TMPDIR: agentTempDir(), ATOMIC_CODING_AGENT_DIR: options.agentDir, ...options.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const env = { ...process.env, TMPDIR: agentTempDir(), ATOMIC_CODING_AGENT_DIR: options.agentDir, ...options.env };
+    const keepTranspiled = seedAgentTranspileCache(env.ATOMIC_CODING_AGENT_DIR ?? options.agentDir, options.args, options.cwd);
+    this.child = spawn(command!, [...leading, ...options.args], { cwd: options.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
     this.exited = new Promise((resolve) => this.child.once("close", (code) => resolve(code)));
     const unregister = registerStopper(() => (this.child.exitCode === null ? (this.child.kill("SIGKILL"), this.exited) : this.exited));
     void this.exited.then(unregister);
+    if (keepTranspiled) void this.exited.then(keepTranspiled);
     const app = acp
       .client({ name: "atomic-tests" })
       .onNotification("session/update", ({ params }) => {

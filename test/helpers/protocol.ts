@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv";
 import { NODE } from "./node.js";
+import { seedAgentTranspileCache } from "./transpile-cache.js";
 
 type Json = Record<string, unknown>;
 
@@ -42,7 +43,10 @@ export function protocolSchemaFor(cli: string, plugins: readonly string[]): Json
     const agentDir = mkdtempSync(join(tmpdir(), "atomic-schema-agent-"));
     try {
       if (plugins.length > 0) writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ plugins }));
+      // The plugins are loaded to list what they add: from the kept transpile cache, when they are the repository's.
+      const keepTranspiled = seedAgentTranspileCache(agentDir, [], agentDir);
       const text = execFileSync(NODE, [cli, "schema"], { env: { ...process.env, ATOMIC_CODING_AGENT_DIR: agentDir }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+      keepTranspiled?.();
       mkdirSync(dir, { recursive: true });
       const tmp = `${file}.${process.pid}.tmp`;
       writeFileSync(tmp, text);

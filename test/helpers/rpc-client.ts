@@ -12,6 +12,7 @@ export { agentTempDir, tempDir } from "./temp.js";
 import { NODE } from "./node.js";
 import { ProtocolChecker } from "./protocol.js";
 import { hangTimeout } from "./hang.js";
+import { seedAgentTranspileCache } from "./transpile-cache.js";
 import { isRpcLaunch, spawnViaServer, viaServer } from "./via-server.js";
 
 export const CLI = resolve(import.meta.dirname, "../../dist/cli/atomic.cjs");
@@ -88,6 +89,7 @@ export class RpcClient {
     const argv = [NODE, options.cli ?? CLI, ...args];
     const [command, ...rest] = [...(options.launcher ?? []), ...argv];
     const env = { ...process.env, TMPDIR: agentTempDir(), ATOMIC_CODING_AGENT_DIR: this.agentDir, ...options.env };
+    const keepTranspiled = seedAgentTranspileCache(env.ATOMIC_CODING_AGENT_DIR ?? this.agentDir, args, this.cwd);
     const via = viaServer() && !options.cli && !options.launcher && isRpcLaunch(args) ? spawnViaServer(CLI, args, { cwd: this.cwd, env }) : undefined;
     this.child = via?.child ?? spawn(command!, rest, { cwd: this.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     this.child.stdout.on("data", (chunk: Buffer) => this.#onData(chunk));
@@ -107,6 +109,8 @@ export class RpcClient {
     // A client a test forgot to close is killed before its folders are removed.
     const unregister = registerStopper(() => (this.child.exitCode === null && this.child.signalCode === null ? (this.child.kill("SIGKILL"), this.exited) : this.exited));
     void this.exited.then(unregister);
+    // Kept before the file's cleanup removes the agent dir (it waits for the same exit); a removed one is skipped.
+    if (keepTranspiled) void this.exited.then(keepTranspiled);
   }
 
   #onData(chunk: Buffer): void {
@@ -237,11 +241,9 @@ export interface CliRun {
 /** Runs the built CLI once (a subcommand, --list-models, a usage error): no protocol, just its output and exit code. */
 export function runCli(args: string[], options: { cwd: string; agentDir: string; env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number }): Promise<CliRun> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(NODE, [CLI, ...args], {
-      cwd: options.cwd,
-      env: { ...process.env, TMPDIR: agentTempDir(), ATOMIC_CODING_AGENT_DIR: options.agentDir, ...options.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const env = { ...process.env, TMPDIR: agentTempDir(), ATOMIC_CODING_AGENT_DIR: options.agentDir, ...options.env };
+    const keepTranspiled = seedAgentTranspileCache(env.ATOMIC_CODING_AGENT_DIR ?? options.agentDir, args, options.cwd);
+    const child = spawn(NODE, [CLI, ...args], { cwd: options.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -250,6 +252,7 @@ export function runCli(args: string[], options: { cwd: string; agentDir: string;
     child.once("error", reject);
     child.once("close", (code) => {
       clearTimeout(timer);
+      keepTranspiled?.();
       resolvePromise({ code, stdout, stderr });
     });
     child.stdin.end(options.stdin ?? "");

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { NODE } from "./node.js";
 import { CLI } from "./rpc-client.js";
 import { agentTempDir, registerStopper } from "./temp.js";
+import { seedAgentTranspileCache } from "./transpile-cache.js";
 
 export interface CliRun {
   code: number | null;
@@ -30,11 +31,9 @@ export function runCli(args: string[], options: CliRunOptions): Promise<CliRun> 
     mkdirSync(options.agentDir, { recursive: true });
     writeFileSync(join(options.agentDir, "settings.json"), JSON.stringify(options.settings));
   }
-  const child = spawn(NODE, [CLI, ...args], {
-    cwd: options.cwd,
-    env: { ...process.env, TMPDIR: agentTempDir(), ATOMIC_CODING_AGENT_DIR: options.agentDir, ...options.env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const env = { ...process.env, TMPDIR: agentTempDir(), ATOMIC_CODING_AGENT_DIR: options.agentDir, ...options.env };
+  const keepTranspiled = seedAgentTranspileCache(env.ATOMIC_CODING_AGENT_DIR ?? options.agentDir, args, options.cwd);
+  const child = spawn(NODE, [CLI, ...args], { cwd: options.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -47,5 +46,6 @@ export function runCli(args: string[], options: CliRunOptions): Promise<CliRun> 
   return closed.finally(() => {
     clearTimeout(timer);
     unregister();
+    keepTranspiled?.();
   });
 }

@@ -11,6 +11,7 @@ import { NODE } from "./node.js";
 import { RecordClient } from "./record-client.js";
 import { CLI, type Record_ } from "./rpc-client.js";
 import { agentTempDir, registerStopper, tempDir } from "./temp.js";
+import { seedAgentTranspileCache } from "./transpile-cache.js";
 
 export interface ServerStartOptions {
   /** More arguments after `serve --listen ...` (default: the offline replay model). */
@@ -45,16 +46,16 @@ export class ServerProcess {
       writeFileSync(join(this.agentDir, "settings.json"), JSON.stringify(options.settings));
     }
     const listen = (options.listen ?? ["unix:"]).flatMap((url) => ["--listen", url]);
-    this.child = spawn(NODE, [CLI, "serve", ...listen, ...(options.args ?? REPLAY_ARGS)], {
-      cwd: this.cwd,
-      env: { ...process.env, TMPDIR: agentTempDir(), ATOMIC_CODING_AGENT_DIR: this.agentDir, ...options.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const args = options.args ?? REPLAY_ARGS;
+    const env = { ...process.env, TMPDIR: agentTempDir(), ATOMIC_CODING_AGENT_DIR: this.agentDir, ...options.env };
+    const keepTranspiled = seedAgentTranspileCache(env.ATOMIC_CODING_AGENT_DIR ?? this.agentDir, args, this.cwd);
+    this.child = spawn(NODE, [CLI, "serve", ...listen, ...args], { cwd: this.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
     this.child.stdout.on("data", (chunk: Buffer) => (this.stdout += chunk.toString()));
     this.exited = new Promise((resolve) => this.child.once("exit", (code, signal) => resolve({ code, signal })));
     const unregister = registerStopper(() => (this.child.exitCode === null && this.child.signalCode === null ? (this.child.kill("SIGKILL"), this.exited) : this.exited));
     void this.exited.then(unregister);
+    if (keepTranspiled) void this.exited.then(keepTranspiled);
   }
 
   /** Starts a server and resolves once every socket listener listens (or rejects with its stderr when it exits first). */

@@ -5,11 +5,12 @@
  * version, so a stale entry is never used: keeping them is safe. The store sits beside the
  * pinned Node runtimes (`node_modules/.cache`), so `npm ci` starts it afresh.
  */
-import { cpSync, existsSync, mkdirSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 
-const STORE = resolve(import.meta.dirname, "../../node_modules/.cache/atomic-tests/transpile");
+const REPO = resolve(import.meta.dirname, "../..");
+const STORE = join(REPO, "node_modules/.cache/atomic-tests/transpile");
 
 /** Copies the kept cache `name` into `folder` (what is there already stays). */
 export function seedTranspileCache(name: string, folder: string): void {
@@ -38,6 +39,48 @@ export function seededTranspileCache(name: string, folder: string): () => void {
     mkdirSync(join(STORE, name), { recursive: true, mode: 0o700 });
     const written = (source: string) => statSync(source).isDirectory() || statSync(source).mtimeMs >= seeded;
     cpSync(folder, join(STORE, name), { recursive: true, force: true, filter: written });
+  };
+}
+
+/**
+ * A file of this repository (test fixtures, examples, a dependency's examples), not a test's temp
+ * file: those are outside it, or in a dot-folder at its root (`.atomic-test-sandbox`).
+ */
+const ofTheRepository = (path: string) => path.startsWith(REPO + sep) && !relative(REPO, path).startsWith(".");
+
+/** The `-e` / `--extension` paths of a launch. */
+const extensionPaths = (args: readonly string[]) => args.flatMap((arg, i) => ((arg === "-e" || arg === "--extension") && args[i + 1] !== undefined ? [args[i + 1]!] : []));
+
+/** The `plugins` of the settings in `agentDir` (none when there are no settings). */
+function settingsPlugins(agentDir: string): string[] {
+  try {
+    const plugins = (JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8")) as { plugins?: unknown }).plugins;
+    return Array.isArray(plugins) ? plugins.filter((plugin): plugin is string => typeof plugin === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * For a CLI launched with `args` on `agentDir` that loads code of the repository (`-e` paths,
+ * the settings' `plugins`, relative ones from `cwd`): its jiti cache seeded from the kept one, as
+ * startAgent and startExtensionAgent do. Cold, each such process loads jiti's Babel and
+ * transpiles its fixtures again, ~0.35 s of CPU. Not seeded when the cache folder exists already
+ * (a helper seeded it, or the test prepared it). Returns what keeps the cache once the process has
+ * stopped, when every source is a file of the repository (a test's temp files would only grow it).
+ */
+export function seedAgentTranspileCache(agentDir: string, args: readonly string[], cwd: string): (() => void) | undefined {
+  const folder = join(agentDir, "cache", "jiti");
+  const paths = [...extensionPaths(args), ...settingsPlugins(agentDir)].map((source) => (isAbsolute(source) ? source : resolve(cwd, source)));
+  if (!paths.some(ofTheRepository) || existsSync(folder)) return undefined;
+  const keep = seededTranspileCache("rpc-clients", folder);
+  if (!paths.every(ofTheRepository)) return undefined;
+  return () => {
+    try {
+      keep();
+    } catch {
+      // The agent dir went while it was copied (the test removed it): nothing to keep.
+    }
   };
 }
 
