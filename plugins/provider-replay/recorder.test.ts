@@ -76,5 +76,7 @@ describe("--record", () => {
     const { events, snapshots } = await runStream(kernel, streamRequest(model));
     expect(new Set(events.map((e) => e.partial)).size).toBe(1);
     expect(JSON.parse(snapshots[2]!).content[0].text).toBe("Hi ");
+    // The recording is written as the stream ends: finished before afterEach removes its folder.
+    await kernel.hooks.shutdown.promise({ reason: "exit" });
   });
 });
