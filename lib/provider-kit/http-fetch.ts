@@ -58,6 +58,15 @@ function transportFor(protocol: string): Promise<Transport> {
   return transport;
 }
 
+/**
+ * Loads the transport a first request to `baseUrl` will use (node:http, or node:https with TLS:
+ * ~3-10 ms of a fresh process), without connecting: for the idle moment after a model is chosen.
+ */
+export async function warmTransport(baseUrl: string): Promise<void> {
+  const protocol = URL.canParse(baseUrl) ? new URL(baseUrl).protocol : undefined;
+  if (protocol === "http:" || protocol === "https:") await transportFor(protocol);
+}
+
 function keepingAgent(Base: new (options: AgentOptions) => Agent, options: AgentOptions): Agent {
   // Node's own keepSocketAlive caps a server's hint at the agent's `timeout`, one value for all.
   class KeepingAgent extends Base {

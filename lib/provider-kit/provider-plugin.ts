@@ -28,8 +28,8 @@ export function lazyProviderStream(models: ProviderModelsApi, request: StreamReq
 
 /**
  * Starts `load` in the background once a model of one of `apis` is selected (the startup
- * choice included: it fires `model_select` too), so the first request does not wait for the
- * SDK import.
+ * choice included: it fires `model_select` too), with the HTTP transport of the model's
+ * `baseUrl`, so the first request does not wait for the SDK import or node:https.
  */
 export function warmSdkWhenUsed(k: PluginContext, apis: readonly string[], load: (api: string) => Promise<unknown>): void {
   const warmed = new Set<string>();
@@ -38,6 +38,9 @@ export function warmSdkWhenUsed(k: PluginContext, apis: readonly string[], load:
     warmed.add(model.api);
     // After a short pause, not at once: a client's first commands are answered before the SDK
     // load (a few ms of compiling) competes with them; a prompt that comes sooner loads it itself.
-    setTimeout(() => void Promise.all([import("./provider-stream.js"), load(model.api)]).catch(() => undefined), WARM_DELAY_MS).unref();
+    // The transport too (node:https and TLS for most providers), loaded but never connected: no
+    // request leaves before a prompt does.
+    const warm = () => Promise.all([import("./provider-stream.js").then(({ warmTransport }) => warmTransport(model.baseUrl)), load(model.api)]);
+    setTimeout(() => void warm().catch(() => undefined), WARM_DELAY_MS).unref();
   });
 }

@@ -16,6 +16,7 @@ import { AssistantStreamBuilder } from "./stream-builder.js";
 import type { ProviderModelsApi, RequestCredentials } from "./types.js";
 
 export { errorText } from "./failure-text.js";
+export { warmTransport } from "./http-fetch.js";
 
 export const ABORTED_MESSAGE = "Request was aborted";
 
