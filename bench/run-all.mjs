@@ -3,6 +3,7 @@ import { benchBash } from "./bash.mjs";
 import { benchCompaction } from "./compaction.mjs";
 import { benchExtensions } from "./extensions.mjs";
 import { benchExportHtml } from "./export-html.mjs";
+import { benchFirstPrompt } from "./first-prompt.mjs";
 import { benchFirstToken } from "./first-token.mjs";
 import { benchGrep } from "./grep.mjs";
 import { benchListSessions } from "./list-sessions.mjs";
@@ -26,6 +27,7 @@ const results = {
   startupNodes: await benchStartupNodes({ runs: 11 }),
   startupModes: await benchStartupModes(11),
   firstToken: await benchFirstToken({ runs: 11 }),
+  firstPrompt: await benchFirstPrompt({ runs: 7 }),
   stream: await benchStream({ runs: 5 }),
   streamDelta: await benchStream({ runs: 5, messageUpdates: "delta" }),
   longAnswer: await benchLongAnswer({ runs: 5 }),
