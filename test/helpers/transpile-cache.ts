@@ -5,25 +5,67 @@
  * version, so a stale entry is never used: keeping them is safe. The store sits beside the
  * pinned Node runtimes (`node_modules/.cache`), so `npm ci` starts it afresh.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { copyFileSync, type Dirent, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 
 const REPO = resolve(import.meta.dirname, "../..");
 const STORE = join(REPO, "node_modules/.cache/atomic-tests/transpile");
 
+/** A copy being written into the store: never seeded, and its name is unique to the process. */
+const PARTIAL = ".partial-";
+
+interface CopyOptions {
+  /** Overwrite what `to` holds already (else it stays). */
+  replace: boolean;
+  /** Only files written since this time (ms). */
+  since?: number;
+}
+
+/**
+ * Copies the files of `from` into `to`, safe while other test files (other processes) seed from
+ * and keep into the same store: an entry is written to a partial file and renamed over, so a
+ * reader sees the old entry or the new one, never a missing or half-written one; an entry that
+ * goes while it is read is passed over.
+ */
+function copyEntries(from: string, to: string, options: CopyOptions): void {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(from, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  mkdirSync(to, { recursive: true, mode: 0o700 });
+  for (const entry of entries) {
+    if (entry.name.includes(PARTIAL)) continue;
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) {
+      copyEntries(source, target, options);
+      continue;
+    }
+    if (!entry.isFile() || (!options.replace && existsSync(target))) continue;
+    try {
+      if (options.since !== undefined && statSync(source).mtimeMs < options.since) continue;
+      const partial = `${target}${PARTIAL}${process.pid}`;
+      copyFileSync(source, partial);
+      renameSync(partial, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
+}
+
 /** Copies the kept cache `name` into `folder` (what is there already stays). */
 export function seedTranspileCache(name: string, folder: string): void {
   mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const kept = join(STORE, name);
-  if (existsSync(kept)) cpSync(kept, folder, { recursive: true, force: false, errorOnExist: false });
+  copyEntries(join(STORE, name), folder, { replace: false });
 }
 
 /** Keeps what `folder` gained for the next run. */
 export function keepTranspileCache(name: string, folder: string): void {
-  if (!existsSync(folder)) return;
-  mkdirSync(join(STORE, name), { recursive: true, mode: 0o700 });
-  cpSync(folder, join(STORE, name), { recursive: true, force: false, errorOnExist: false });
+  copyEntries(folder, join(STORE, name), { replace: false });
 }
 
 /**
@@ -34,12 +76,7 @@ export function keepTranspileCache(name: string, folder: string): void {
 export function seededTranspileCache(name: string, folder: string): () => void {
   seedTranspileCache(name, folder);
   const seeded = Date.now();
-  return () => {
-    if (!existsSync(folder)) return;
-    mkdirSync(join(STORE, name), { recursive: true, mode: 0o700 });
-    const written = (source: string) => statSync(source).isDirectory() || statSync(source).mtimeMs >= seeded;
-    cpSync(folder, join(STORE, name), { recursive: true, force: true, filter: written });
-  };
+  return () => copyEntries(folder, join(STORE, name), { replace: true, since: seeded });
 }
 
 /**
