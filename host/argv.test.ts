@@ -71,5 +71,14 @@ describe("flags", () => {
     expect(new UnknownOptionError("--mdoe", CORE_FLAGS).message).toBe("Unknown option: --mdoe (did you mean --mode?)");
     expect(new UnknownOptionError("--frobnicate", CORE_FLAGS).message).toBe("Unknown option: --frobnicate");
     expect(new UnknownOptionError("-q", CORE_FLAGS).message).toBe("Unknown option: -q");
+    expect(new UnknownOptionError("--modle", flags).message).toBe("Unknown option: --modle (did you mean --model?)");
+    // Two letters of four differ: no slip of --fork.
+    expect(new UnknownOptionError("--port", CORE_FLAGS).message).toBe("Unknown option: --port");
+  });
+
+  it("an unknown option a flag names in seeAlso points to that flag", () => {
+    const listen = { name: "--listen", key: "listen", value: "<url>", seeAlso: ["--port", "--host"], description: "listen" };
+    expect(new UnknownOptionError("--port", [...CORE_FLAGS, listen]).message).toBe("Unknown option: --port (did you mean --listen?)");
+    expect(new UnknownOptionError("--hots", [...CORE_FLAGS, listen]).message).toBe("Unknown option: --hots");
   });
 });

@@ -4,7 +4,7 @@
  * rejected at once: extensions may register theirs while loading, and the host re-parses then.
  */
 import { ErrorCode, KernelError, UsageError, type FlagSpec, type PluginDefinition } from "../kernel/index.js";
-import { closest } from "../lib/closest/index.js";
+import { typoDistance } from "../lib/closest/index.js";
 
 /** Flags the host itself reads. */
 export const CORE_FLAGS: readonly FlagSpec[] = [
@@ -79,13 +79,27 @@ export class UnknownOptionError extends UsageError {
   }
 }
 
-/** The long flag a slip of a few letters away (`--mdoe`, `--sesion`), if one is. */
+/**
+ * The long flag meant: one whose `seeAlso` names the option, else the nearest a slip away (`--mdoe`,
+ * `--sesion`): one edit in a name of up to four letters (`--port` is not `--fork`), two up to nine,
+ * three beyond; a swapped pair of letters is one edit.
+ */
 function nearestFlag(option: string, known: readonly FlagSpec[]): string | undefined {
-  const wanted = option.replace(/^--/, "");
-  if (!option.startsWith("--") || wanted.length < 3) return undefined;
-  const names = known.map((flag) => flag.name.replace(/^--/, ""));
-  const [near] = closest(names, wanted, { limit: 1, wholeNames: true, maxDistance: Math.max(2, Math.floor(wanted.length / 3)) });
-  return near === undefined ? undefined : `--${near}`;
+  if (!option.startsWith("--")) return undefined;
+  const meant = known.find((flag) => flag.seeAlso?.includes(option));
+  if (meant) return meant.name;
+  const wanted = option.slice(2).toLowerCase();
+  if (wanted.length < 3) return undefined;
+  const allowed = wanted.length <= 4 ? 1 : wanted.length <= 9 ? 2 : 3;
+  // Ties go to the name of the same length (`--modle`: --model, not --mode), then the first.
+  let nearest: { name: string; score: number } | undefined;
+  for (const flag of known) {
+    const name = flag.name.replace(/^--/, "").toLowerCase();
+    const distance = typoDistance(wanted, name);
+    const score = distance + Math.min(Math.abs(name.length - wanted.length), 1) / 2;
+    if (distance <= allowed && score < (nearest?.score ?? Number.POSITIVE_INFINITY)) nearest = { name: flag.name, score };
+  }
+  return nearest?.name;
 }
 
 /**

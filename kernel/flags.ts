@@ -19,6 +19,8 @@ export interface FlagSpec {
   optionalValue?: boolean;
   /** Flags (by long name, any owner) that may not be given together with this one. */
   conflicts?: readonly string[];
+  /** Flags a user may try for this one (`--port` for `--listen`): given, the error points here. */
+  seeAlso?: readonly string[];
   description: string;
 }
 

@@ -67,5 +67,8 @@ describe("atomic serve: the unix socket", { timeout: 60_000 }, () => {
     }
     const twice = await runCli(["serve", "--listen", "stdio", "--listen", "stdio"], { cwd: folder, agentDir: folder });
     expect(twice).toMatchObject({ code: 2, stderr: expect.stringContaining("--listen stdio is given twice") });
+    // What a user new to it tries first for a network server.
+    const port = await runCli(["serve", "--port", "8080"], { cwd: folder, agentDir: folder });
+    expect(port).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option: --port (did you mean --listen?)") });
   });
 });

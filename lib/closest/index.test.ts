@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { closest, editDistance, substringDistance } from "./index.js";
+import { closest, editDistance, substringDistance, typoDistance } from "./index.js";
 
 describe("closest names", () => {
   it("edit distance to the whole text, and to its nearest part", () => {
@@ -27,5 +27,16 @@ describe("closest names", () => {
     expect(closest(providers, "fake-opneai", { wholeNames: true, maxDistance: 3 })[0]).toBe("fake-openai");
     expect(closest(providers, "nope", { wholeNames: true, maxDistance: 1 })).toEqual([]);
     expect(closest(providers, "nope", { maxDistance: 1 })).toEqual(["openai", "fake-openai"]);
+  });
+
+  it("typo distance counts a swapped pair of neighbouring letters as one edit", () => {
+    expect(typoDistance("mdoe", "mode")).toBe(1);
+    expect(editDistance("mdoe", "mode")).toBe(2);
+    expect(typoDistance("plna", "plan")).toBe(1);
+    expect(typoDistance("sesion", "session")).toBe(1);
+    expect(typoDistance("port", "fork")).toBe(2);
+    expect(typoDistance("", "mode")).toBe(4);
+    expect(typoDistance("mode", "mode")).toBe(0);
+    expect(typoDistance("ca", "abc")).toBe(3);
   });
 });

@@ -19,6 +19,26 @@ export function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
+/**
+ * Edits between two short names where swapping two neighbouring letters counts as one (a typist's
+ * commonest slip: `mdoe` for `mode`), optimal string alignment distance.
+ */
+export function typoDistance(a: string, b: string): number {
+  let beforePrevious: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, beforePrevious[j - 2]! + 1);
+      current.push(best);
+    }
+    beforePrevious = previous;
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
 /** The fewest edits that turn `pattern` into some substring of `text` (0 when it occurs as is). */
 export function substringDistance(pattern: string, text: string): number {
   // Levenshtein with a free start and end in `text` (Sellers' algorithm).

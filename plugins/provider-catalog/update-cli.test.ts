@@ -35,7 +35,7 @@ afterAll(async () => {
   await rm(agentDir, { recursive: true, force: true });
 });
 
-async function update(env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+async function update(env: NodeJS.ProcessEnv, argv = ["update", "groq"]): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const text = (stream: PassThrough) => {
@@ -44,7 +44,7 @@ async function update(env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: s
     return () => out;
   };
   const [out, err] = [text(stdout), text(stderr)];
-  const code = await runModelsCommand(["update", "groq"], { agentDir, stdout, stderr, env: { ATOMIC_MODELS_CATALOG_URL: url, ...env }, today: "2026-12-05" });
+  const code = await runModelsCommand(argv, { agentDir, stdout, stderr, env: { ATOMIC_MODELS_CATALOG_URL: url, ...env }, today: "2026-12-05" });
   return { code, stdout: out(), stderr: err() };
 }
 
@@ -66,5 +66,14 @@ describe("atomic models update", () => {
     expect(online.code, online.stderr).toBe(0);
     expect(requests).toBe(1);
     expect(await readdir(join(agentDir, "catalog"))).toEqual(["groq.json"]);
+  });
+
+  it("an unknown command exits 2 with the usage, which says how the models are listed", async () => {
+    const before = requests;
+    const run = await update({}, ["list"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^Unknown models command: list\nUsage:\n/);
+    expect(run.stderr).toMatch(/^ {2}atomic --list-models \[pattern\] +list the models, and whether their provider has credentials$/m);
+    expect(requests).toBe(before);
   });
 });

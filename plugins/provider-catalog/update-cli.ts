@@ -37,6 +37,7 @@ const USAGE = `Usage:
   atomic models update [provider...] [--from <url>]   refresh the built-in catalogs from models.dev
                                                        (default ${MODELS_DEV_URL}; ATOMIC_MODELS_CATALOG_URL)
   atomic models reset [provider...]                    drop the refreshed catalogs: the shipped data is used again
+  atomic --list-models [pattern]                       list the models, and whether their provider has credentials
 `;
 
 /** Runs the subcommand (`argv` after `atomic models`); resolves to the exit code. */

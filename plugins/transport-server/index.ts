@@ -21,6 +21,7 @@ export default definePlugin({
       key: "listen",
       value: "<url>",
       repeatable: true,
+      seeAlso: ["--port", "--host", "--bind", "--socket", "--address"],
       description: "atomic serve: listen on stdio, unix:PATH or ws://HOST:PORT (repeatable; default: settings serve.listen, else stdio).",
     },
     {
