@@ -21,6 +21,19 @@ describe("the offline demo in print mode", () => {
   });
 });
 
+describe("a replay model with no cassette", () => {
+  it("fails its turn naming the models there are and how to record it, not a missing provider", async () => {
+    const agentDir = tempDir("atomic-agent-");
+    const run = await runCli(["-p", "--provider", "replay", "--model", "my-demo", "--no-session", "hi"], { cwd: tempDir("atomic-cwd-"), agentDir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Model "my-demo" is not in the replay catalog');
+    expect(run.stderr).toContain(
+      `No cassette for replay model "my-demo": the replay models are demo. Record one with a real provider and --record my-demo (written to ${join(agentDir, "cassettes", "my-demo.jsonl")}).`,
+    );
+    expect(run.stderr).not.toContain("No provider is registered");
+  });
+});
+
 describe("a stdio MCP server's stderr in print mode", () => {
   it("goes to <agent dir>/mcp.log, not to the output; --verbose shows it on stderr too", async () => {
     const agentDir = tempDir("atomic-agent-");

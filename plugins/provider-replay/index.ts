@@ -44,7 +44,9 @@ export default definePlugin({
     const loaded = new Map<string, Promise<Cassette>>();
     k.hooks.stream.for(REPLAY_API).tap(k.name, (request) => {
       const path = sources.get(request.model.id);
-      if (!path) return undefined;
+      // An id the catalog does not list still resolves (to demo's settings, with a warning), as
+      // for any provider: its turn fails saying what is there and how to record it.
+      if (!path) return failingStream(noCassette(request.model.id, [...sources.keys()], userDir));
       let cassette = loaded.get(path);
       if (!cassette) {
         cassette = import("./cassette.js").then((m) => m.readCassette(request.model.id, path));
@@ -54,6 +56,16 @@ export default definePlugin({
     });
   },
 });
+
+function noCassette(id: string, known: readonly string[], userDir: string): string {
+  const recorded = known.length > 0 ? `the replay models are ${known.join(", ")}` : "there are no cassettes";
+  return `No cassette for replay model "${id}": ${recorded}. Record one with a real provider and --record ${id} (written to ${join(userDir, `${id}.jsonl`)}).`;
+}
+
+/** A stream that fails when read (not before: a stream never read must not leave a rejection). */
+function failingStream(message: string): AssistantStream {
+  return batchedAssistantStream(() => ({ [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error(message)) }) }));
+}
 
 function replay(cassette: Promise<Cassette>, request: StreamRequest): AssistantStream {
   return batchedAssistantStream(async function* replayBatches() {
