@@ -153,5 +153,12 @@ describe("atomic mcp", () => {
     expect(await run("remove", "probe")).toMatchObject({ code: 1 });
     expect(JSON.parse(readFileSync(join(agentDir, "mcp.json"), "utf8"))).toEqual({ mcpServers: {} });
     expect((await run("frobnicate")).code).toBe(2);
+    // The command without the -- before it: the error shows the line to run, quoted for the shell.
+    const withoutSeparator = await run("add", "fs", "npx", "-y", "@modelcontextprotocol/server-filesystem", "my dir");
+    expect(withoutSeparator.code).toBe(2);
+    expect(withoutSeparator.stderr).toMatch(
+      /^atomic mcp add: "npx" is not an option; the server's command goes after --: atomic mcp add fs -- npx -y @modelcontextprotocol\/server-filesystem 'my dir'\nUsage:/,
+    );
+    expect(JSON.parse(readFileSync(join(agentDir, "mcp.json"), "utf8"))).toEqual({ mcpServers: {} });
   });
 });

@@ -67,6 +67,11 @@ function targetFile(io: McpCliIo, local: boolean): string {
   return local ? files.project : files.user;
 }
 
+/** A word as a POSIX shell reads it back: as is when it is safe, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
 async function add(args: string[], io: McpCliIo): Promise<number> {
   const split = args.indexOf("--");
   const options = split >= 0 ? args.slice(0, split) : args;
@@ -104,7 +109,11 @@ async function add(args: string[], io: McpCliIo): Promise<number> {
     else if (flag === "--exposure") entry.exposure = value();
     else if (flag === "--description") entry.description = value();
     else if (flag === "--timeout") entry.timeout = Number(value());
-    else throw new UsageProblem(`Unknown option for atomic mcp add: ${flag}`);
+    else if (!flag.startsWith("-")) {
+      // `atomic mcp add fs npx -y ...`: the command without the `--` that marks where it starts.
+      const rest = flags.slice(i).map(shellWord).join(" ");
+      throw new UsageProblem(`atomic mcp add: "${flag}" is not an option; the server's command goes after --: atomic mcp add ${name} -- ${rest}`);
+    } else throw new UsageProblem(`Unknown option for atomic mcp add: ${flag}`);
   }
   if (command.length > 0 && entry.url !== undefined) throw new UsageProblem("Give either a command after -- (stdio) or --url (HTTP), not both");
   if (command.length > 0) Object.assign(entry, { command: command[0], ...(command.length > 1 ? { args: command.slice(1) } : {}) });
