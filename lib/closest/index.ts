@@ -5,38 +5,30 @@
  * part of it, then by the edits to the whole of it.
  */
 
-/** Levenshtein distance, two rows: names are short, catalogs a few hundred entries. */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
 /**
- * Edits between two short names where swapping two neighbouring letters counts as one (a typist's
- * commonest slip: `mdoe` for `mode`), optimal string alignment distance.
+ * Levenshtein distance, kept in rows: names are short, catalogs a few hundred entries. With
+ * `swapsCountOnce`, swapping two neighbouring letters is one edit, not two (optimal string
+ * alignment distance).
  */
-export function typoDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string, swapsCountOnce = false): number {
   let beforePrevious: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
       let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, beforePrevious[j - 2]! + 1);
+      if (swapsCountOnce && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, beforePrevious[j - 2]! + 1);
       current.push(best);
     }
     beforePrevious = previous;
     previous = current;
   }
   return previous[b.length]!;
+}
+
+/** Edits between two short names where a swapped pair of neighbouring letters (a typist's commonest slip: `mdoe` for `mode`) is one. */
+export function typoDistance(a: string, b: string): number {
+  return editDistance(a, b, true);
 }
 
 /** The fewest edits that turn `pattern` into some substring of `text` (0 when it occurs as is). */
