@@ -21,6 +21,7 @@ try {
   const tarball = join(work, packed.filename);
   const manifest = JSON.parse(execFileSync("tar", ["xzf", tarball, "-O", "package/package.json"], { encoding: "utf8" }));
   if (manifest.scripts?.prepare) fail("the packed package.json still has a prepare script");
+  if (manifest.allowScripts) fail("the packed package.json still has this repository's allowScripts");
   const project = join(work, "project");
   execFileSync("mkdir", [project]);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "pack-check", version: "1.0.0", private: true }));

@@ -2,7 +2,8 @@
 // npm's `prepack` / `postpack`: the packed package.json has no `prepare` script. In the
 // repository `prepare` builds dist/ after `npm ci`; in a user's install there is nothing to
 // build (dist/ is in the tarball), and npm 11 warns about every install script of a package.
-// `strip` keeps the original beside it (not packed: `files` leaves it out); `restore` puts it back.
+// `allowScripts` (this repository's review of its dependencies' install scripts, see README) is
+// for the root project only, so it goes too. `strip` keeps the original beside it (not packed: `files` leaves it out); `restore` puts it back.
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 
 const [mode] = process.argv.slice(2);
@@ -12,6 +13,7 @@ if (mode === "strip") {
   writeFileSync(BACKUP, text);
   const manifest = JSON.parse(text);
   delete manifest.scripts.prepare;
+  delete manifest.allowScripts;
   writeFileSync("package.json", `${JSON.stringify(manifest, null, 2)}\n`);
 } else if (mode === "restore") {
   renameSync(BACKUP, "package.json");

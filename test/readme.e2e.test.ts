@@ -68,6 +68,20 @@ describe("the README", () => {
     expect(JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).scripts.demo).toBe("node scripts/demo.mjs");
   });
 
+  it("`npm ci` installs quietly: every dependency with an install script has a decision in `allowScripts`", () => {
+    // npm >= 11.19 blocks dependency install scripts it has no decision for, and ends every install
+    // with a list of them; the README tells a new user the install is quiet but for EBADENGINE.
+    const manifest = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { allowScripts?: Record<string, boolean> };
+    const lock = JSON.parse(readFileSync(join(REPO, "package-lock.json"), "utf8")) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    const withScripts = Object.entries(lock.packages)
+      .filter(([path, entry]) => path !== "" && entry.hasInstallScript)
+      .map(([path]) => path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length));
+    expect(withScripts.length).toBeGreaterThan(0);
+    const undecided = [...new Set(withScripts)].filter((name) => typeof manifest.allowScripts?.[name] !== "boolean");
+    expect(undecided, "run `npm install-scripts ls`, then approve or deny each").toEqual([]);
+    expect(README).toContain("EBADENGINE");
+  });
+
   it("`npm run demo` plays the scripted session, shows the file it wrote and removes its folders", async () => {
     const { stdout } = await promisify(execFile)(NODE, [join(REPO, "scripts/demo.mjs")], { cwd: REPO, encoding: "utf8", timeout: 60_000 });
     const folder = /working folder (\S+)/.exec(stdout)![1]!;
