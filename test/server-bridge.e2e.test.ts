@@ -76,6 +76,7 @@ describe("atomic --mode rpc --connect", { timeout: 60_000 }, () => {
     const elsewhere = new RpcClient({ args: ["--mode", "rpc", "--connect", `unix:${tempDir("atomic-none-")}/none.sock`] });
     expect(await elsewhere.exited).toEqual({ code: 1, signal: null });
     expect(elsewhere.stderr).toMatch(/atomic: cannot connect to unix:.*none\.sock/);
+    expect(elsewhere.stderr).toContain("No server is listening there. Start one first, in another terminal: atomic serve --listen unix:");
     const ws = new RpcClient({ args: ["--mode", "rpc", "--connect", "ws://127.0.0.1:1"] });
     expect(await ws.exited).toEqual({ code: 2, signal: null });
     expect(ws.stderr).toContain('--connect takes unix:PATH (got "ws://127.0.0.1:1")');

@@ -60,7 +60,11 @@ describe("atomic serve: the unix socket", { timeout: 60_000 }, () => {
 
   it("listener URLs it cannot serve are usage errors (exit 2)", async () => {
     const folder = tempDir("atomic-sock-");
-    for (const [url, message] of [["tcp://127.0.0.1:1", 'Invalid --listen "tcp://127.0.0.1:1": expected stdio, unix:PATH or ws://HOST:PORT']]) {
+    for (const [url, message] of [
+      ["tcp://127.0.0.1:1", 'Invalid --listen "tcp://127.0.0.1:1": expected stdio, unix:PATH or ws://HOST:PORT'],
+      // A bare port, what a user new to it writes for a network server: the URL it needs.
+      ["8080", 'Invalid --listen "8080": expected stdio, unix:PATH or ws://HOST:PORT (did you mean --listen ws://127.0.0.1:8080?)'],
+    ]) {
       const run = await runCli(["serve", "--listen", url!], { cwd: folder, agentDir: folder });
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(message);

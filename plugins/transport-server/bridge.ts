@@ -50,10 +50,17 @@ export async function runBridge(argv: string[], io: CliIo): Promise<number> {
     attempt.once("error", (error) => done(error));
   });
   if (socket instanceof Error) {
-    io.stderr.write(`atomic: cannot connect to unix:${path}: ${socket.message}\n`);
+    io.stderr.write(`atomic: cannot connect to unix:${path}: ${socket.message}${noServerHint(socket, options.connect)}\n`);
     return 1;
   }
   return new Bridge(socket, claimStdout(), options, io).run();
+}
+
+/** What a user who has not started the server yet (or whose server stopped) needs to read next. */
+function noServerHint(error: Error, url: string): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== "ENOENT" && code !== "ECONNREFUSED") return "";
+  return `\n  No server is listening there. Start one first, in another terminal: atomic serve --listen ${url}`;
 }
 
 class Bridge {
