@@ -34,6 +34,15 @@ describe("a replay model with no cassette", () => {
   });
 });
 
+describe("a --sandbox mode written another way", () => {
+  it("is a usage error that names the mode meant, and runs nothing", async () => {
+    const run = await runCli([...DEMO, "--sandbox", "workspace", "hi"], { cwd: tempDir("atomic-cwd-"), agentDir: tempDir("atomic-agent-") });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Invalid --sandbox "workspace": expected one of off, read-only, workspace-write (did you mean --sandbox workspace-write?)');
+    expect(run.stdout).toBe("");
+  });
+});
+
 describe("a stdio MCP server's stderr in print mode", () => {
   it("goes to <agent dir>/mcp.log, not to the output; --verbose shows it on stderr too", async () => {
     const agentDir = tempDir("atomic-agent-");

@@ -12,7 +12,7 @@ import type {} from "../extensions/api.js";
 import type {} from "../session/api.js";
 import { ESCALATION_ENTRY, type EscalationDeps } from "./escalation.js";
 import { SandboxOff } from "./off.js";
-import { composePolicy, describePolicy, SANDBOX_MODES, sandboxSettingSchema, type SandboxMode, type SandboxSetting } from "./policy.js";
+import { composePolicy, describePolicy, SANDBOX_MODES, sandboxModeMeant, sandboxSettingSchema, type SandboxMode, type SandboxSetting } from "./policy.js";
 import { sandboxStateSchema } from "./state.js";
 
 export type * from "./api.js";
@@ -42,7 +42,8 @@ export default definePlugin({
     const { config } = k;
     const cliMode = config.cli.sandbox;
     if (cliMode !== undefined && !(SANDBOX_MODES as readonly string[]).includes(cliMode)) {
-      throw new UsageError(`Invalid --sandbox "${String(cliMode)}": expected one of ${SANDBOX_MODES.join(", ")}`);
+      const meant = sandboxModeMeant(String(cliMode));
+      throw new UsageError(`Invalid --sandbox "${String(cliMode)}": expected one of ${SANDBOX_MODES.join(", ")}${meant ? ` (did you mean --sandbox ${meant}?)` : ""}`);
     }
     const layers = config.settingsLayers;
     const layer = (values: Readonly<Record<string, unknown>> | undefined) => values?.sandbox as SandboxSetting | undefined;

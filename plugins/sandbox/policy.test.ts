@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { composePolicy, describePolicy, sandboxSettingSchema, type PolicyInputs } from "./policy.js";
+import { composePolicy, describePolicy, sandboxModeMeant, sandboxSettingSchema, type PolicyInputs } from "./policy.js";
 
 const base: PolicyInputs = { projectTrusted: false, cwd: "/work/app", agentDir: "/home/ada/.atomic/agent", env: { HOME: "/home/ada" } };
 
@@ -67,5 +67,16 @@ describe("sandbox policy", () => {
     expect(describePolicy(composePolicy({ ...base, cliMode: "workspace-write" }).policy)).toBe(
       "workspace-write (writable: workspace, private /tmp; network off; escalation never)",
     );
+  });
+});
+
+describe("a --sandbox mode written another way", () => {
+  it("is matched to the mode meant, and nothing is suggested when none is close", () => {
+    expect(sandboxModeMeant("workspace")).toBe("workspace-write");
+    expect(sandboxModeMeant("readonly")).toBe("read-only");
+    expect(sandboxModeMeant("Read_Only")).toBe("read-only");
+    expect(sandboxModeMeant("workspace-wirte")).toBe("workspace-write");
+    expect(sandboxModeMeant("OFF")).toBe("off");
+    for (const given of ["hi", "on", "none", "write", "strict", ""]) expect(sandboxModeMeant(given), given).toBeUndefined();
   });
 });

@@ -7,9 +7,24 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { expandHome } from "../../kernel/index.js";
+import { typoDistance } from "../../lib/closest/index.js";
 
 export const SANDBOX_MODES = ["off", "read-only", "workspace-write"] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
+
+/**
+ * The mode meant by a mode written another way: `workspace`, `readonly`, `Read_Only`, a typo of
+ * two letters. Undefined when none is close (`--sandbox "hi"` is a flag given no mode).
+ */
+export function sandboxModeMeant(given: string): SandboxMode | undefined {
+  const plain = (text: string) => text.toLowerCase().replace(/[-_ ]/g, "");
+  const wanted = plain(given);
+  if (wanted.length < 2) return undefined;
+  return (
+    SANDBOX_MODES.find((mode) => plain(mode) === wanted || (wanted.length >= 4 && plain(mode).startsWith(wanted))) ??
+    (wanted.length >= 5 ? SANDBOX_MODES.find((mode) => typoDistance(plain(mode), wanted) <= 2) : undefined)
+  );
+}
 export const APPROVAL_POLICIES = ["never", "on-request"] as const;
 export type ApprovalPolicy = (typeof APPROVAL_POLICIES)[number];
 
