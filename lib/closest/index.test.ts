@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { closest, editDistance, substringDistance, typoDistance } from "./index.js";
+import { closest, didYouMean, editDistance, substringDistance, typoDistance } from "./index.js";
 
 describe("closest names", () => {
   it("edit distance to the whole text, and to its nearest part", () => {
@@ -38,5 +38,12 @@ describe("closest names", () => {
     expect(typoDistance("", "mode")).toBe(4);
     expect(typoDistance("mode", "mode")).toBe(0);
     expect(typoDistance("ca", "abc")).toBe(3);
+  });
+});
+
+describe("didYouMean", () => {
+  it("names a known name one slip away, and nothing for a name that is no slip of one", () => {
+    expect(didYouMean(["anthropic", "openai", "google"], "anthropc")).toBe(' Did you mean "anthropic"?');
+    expect(didYouMean(["anthropic", "openai", "google"], "grok")).toBe("");
   });
 });

@@ -80,3 +80,9 @@ export function closest(candidates: readonly (Candidate | string)[], wanted: str
   kept.sort(options.wholeNames ? (a, b) => a.whole - b.whole || a.index - b.index : (a, b) => a.part - b.part || a.whole - b.whole || a.index - b.index);
   return [...new Set(kept.map((entry) => entry.name))].slice(0, options.limit ?? 3);
 }
+
+/** ` Did you mean "openai"?` when a known name is a slip away (whole names compared), else "". */
+export function didYouMean(known: readonly string[], wanted: string): string {
+  const [near] = closest(known, wanted, { limit: 1, wholeNames: true, maxDistance: Math.max(1, Math.floor(wanted.length / 3)) });
+  return near ? ` Did you mean "${near}"?` : "";
+}

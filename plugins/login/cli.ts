@@ -11,7 +11,7 @@ import { updateJsonFile } from "../../lib/locked-json/index.js";
 import type { CliIo } from "../../lib/cli-io/index.js";
 import type { LoginIo, LoginNotice, LoginOptions } from "./flow.js";
 import { LOGIN_PROVIDERS, type LoginProvider } from "./flows.js";
-import { Logins } from "./logins.js";
+import { Logins, noLoginMessage } from "./logins.js";
 import { LOGIN_CANCELLED } from "./http.js";
 
 const LOGIN_USAGE = `Usage: atomic login [provider] [--method <browser|copy_code|device_code>] [--no-browser] [--enterprise <domain>]
@@ -46,7 +46,7 @@ export async function runLoginCommand(argv: string[], io: CliIo): Promise<number
       if (!provider) return usage(io, `No provider ${JSON.stringify(answer)} in the list.`, "", 2);
     }
     const entry = LOGIN_PROVIDERS.find((candidate) => candidate.provider === provider);
-    if (!entry) return usage(io, `No login for "${provider}". Providers with a login: ${LOGIN_PROVIDERS.map((candidate) => candidate.provider).join(", ")}.`, "", 2);
+    if (!entry) return usage(io, noLoginMessage(provider), "", 2);
     const options: LoginOptions = { method: chooseMethod(entry, parsed, logins) };
     if (parsed.enterpriseDomain !== undefined) options.enterpriseDomain = parsed.enterpriseDomain;
     else if (provider === "github-copilot" && terminal)

@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { currentOAuthCredential, LoginExpiredError, saveOAuthCredential, readOAuthCredential, type OAuthCredential, type OAuthRequestAuth } from "../../lib/oauth/index.js";
 import { updateJsonFile } from "../../lib/locked-json/index.js";
+import { closest } from "../../lib/closest/index.js";
 import type { FlowContext, LoginIo, LoginOptions } from "./flow.js";
 import { LOGIN_PROVIDERS, loginProvider, type LoginProvider } from "./flows.js";
 
@@ -44,7 +45,7 @@ export class Logins {
   /** The provider's login, or an error naming those there are. */
   provider(provider: string): LoginProvider {
     const found = loginProvider(provider);
-    if (!found) throw new Error(`No login for "${provider}". Providers with a login: ${LOGIN_PROVIDERS.map((entry) => entry.provider).join(", ")}.`);
+    if (!found) throw new Error(noLoginMessage(provider));
     return found;
   }
 
@@ -127,4 +128,11 @@ async function deviceId(agentDir: string): Promise<string> {
     else settings.deviceId = id;
   });
   return id;
+}
+
+/** For a provider with no login: the one probably meant (a slip of a name), then every one there is. */
+export function noLoginMessage(provider: string): string {
+  const names = LOGIN_PROVIDERS.map((entry) => entry.provider);
+  const [meant] = closest(names, provider, { wholeNames: true, maxDistance: 2, limit: 1 });
+  return `No login for "${provider}"${meant ? ` (did you mean ${meant}?)` : ""}. Providers with a login: ${names.join(", ")}.`;
 }

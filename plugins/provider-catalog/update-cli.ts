@@ -7,6 +7,7 @@
  */
 import { access, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { didYouMean } from "../../lib/closest/index.js";
 import {
   catalogDir,
   idProblem,
@@ -55,7 +56,9 @@ export async function runModelsCommand(argv: string[], io: ModelsCliIo): Promise
   const shipped = await readShippedFiles();
   const unknown = args.providers.filter((name) => !shipped.some((file) => file.provider === name));
   if (unknown.length > 0) {
-    io.stderr.write(`Unknown provider${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}. Built-in providers: ${shipped.map((file) => file.provider).join(", ")}\n`);
+    const names = shipped.map((file) => file.provider);
+    const hint = unknown.length === 1 ? didYouMean(names, unknown[0]!) : "";
+    io.stderr.write(`Unknown provider${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}.${hint} Built-in providers: ${names.join(", ")}\n`);
     return 2;
   }
   const chosen = args.providers.length > 0 ? shipped.filter((file) => args.providers.includes(file.provider)) : shipped;
