@@ -16,6 +16,8 @@ export function formatValidationIssues(error: z.ZodError): string[] {
 function describeExpected(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case "invalid_type":
+      // A schema's own message (zod's own starts "Invalid input") says more than the type's name.
+      if (!/^Invalid input/.test(issue.message)) return issue.message.replace(/^expected /, "");
       return issue.expected === "int" ? "integer" : String(issue.expected);
     case "invalid_value":
       return issue.values.length === 1 ? JSON.stringify(issue.values[0]) : `one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;

@@ -46,6 +46,13 @@ describe("atomic config", () => {
     expect(run.code).toBe(1);
   });
 
+  it('a sandbox setting written as the flag\'s mode ("sandbox": "readonly") is a problem that shows the object to write', async () => {
+    const { agentDir, cwd } = folders({ settings: { sandbox: "readonly" } });
+    const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
+    expect(run.stdout).toContain(`Invalid settings file ${join(agentDir, "settings.json")}: Invalid sandbox: expected an object, such as {"mode": "read-only"}`);
+    expect(run.code).toBe(1);
+  });
+
   it("shows where each setting comes from, the files read, credential sources and the startup model", async () => {
     const { agentDir, cwd } = folders({
       settings: { defaultThinkingLevel: "high", theme: "dark", defaultProvider: "anthropic", defaultModel: "claude-haiku-4-5" },

@@ -34,22 +34,31 @@ const HOST_PATTERN = /^(\*\.)?([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d{1,
 export const hostPatternSchema = () => z.string().regex(HOST_PATTERN, "a host name or IP, optionally *. in front and :port after");
 
 export const sandboxSettingSchema = () =>
-  z.strictObject({
-    mode: z
-      .enum(SANDBOX_MODES)
-      .optional()
-      .meta({ description: '"off", "read-only" (only a private /tmp writable) or "workspace-write" (also the working folder and writableRoots).' }),
-    network: z
-      .union([z.boolean(), z.array(hostPatternSchema())])
-      .optional()
-      .meta({ description: "false: no network; true: the host's network; a list of hosts: only those, through Atomic's proxy." }),
-    writableRoots: z.array(z.string().min(1)).optional().meta({ description: "More writable folders in workspace-write (absolute, ~/..., or relative to the working folder)." }),
-    denyRead: z.array(z.string().min(1)).optional().meta({ description: "More paths no command or file tool may read (besides those always denied)." }),
-    approval: z
-      .enum(APPROVAL_POLICIES)
-      .optional()
-      .meta({ description: '"on-request": the model may ask to run one command outside the sandbox, and the client decides; "never".' }),
-  });
+  z.strictObject(
+    {
+      mode: z
+        .enum(SANDBOX_MODES)
+        .optional()
+        .meta({ description: '"off", "read-only" (only a private /tmp writable) or "workspace-write" (also the working folder and writableRoots).' }),
+      network: z
+        .union([z.boolean(), z.array(hostPatternSchema())])
+        .optional()
+        .meta({ description: "false: no network; true: the host's network; a list of hosts: only those, through Atomic's proxy." }),
+      writableRoots: z.array(z.string().min(1)).optional().meta({ description: "More writable folders in workspace-write (absolute, ~/..., or relative to the working folder)." }),
+      denyRead: z.array(z.string().min(1)).optional().meta({ description: "More paths no command or file tool may read (besides those always denied)." }),
+      approval: z
+        .enum(APPROVAL_POLICIES)
+        .optional()
+        .meta({ description: '"on-request": the model may ask to run one command outside the sandbox, and the client decides; "never".' }),
+    },
+    {
+      // `"sandbox": "workspace-write"` is what a user writes first (the flag takes a mode).
+      error: (issue) =>
+        issue.code === "invalid_type" && typeof issue.input === "string"
+          ? `expected an object, such as {"mode": ${JSON.stringify(sandboxModeMeant(issue.input) ?? "workspace-write")}}`
+          : undefined,
+    },
+  );
 
 export type SandboxSetting = z.output<ReturnType<typeof sandboxSettingSchema>>;
 
