@@ -4,6 +4,7 @@
  * given as an argument to a mode that reads stdin (the error shows the `-p` command to run).
  */
 import type { TransportDefinition } from "../kernel/index.js";
+import { shellWord } from "../lib/shell-words/index.js";
 
 /** The stderr note for a transport that reads stdin when stdin is a terminal. */
 export function terminalNote(mode: string, transport: TransportDefinition): string {
@@ -22,8 +23,7 @@ export function promptArgumentsMessage(mode: string, positionals: readonly strin
   );
 }
 
-/** One argument as a POSIX shell reads it back. */
+/** One argument as a POSIX shell reads it back, quoted to read well in a sentence. */
 export function shellQuote(text: string): string {
-  if (/^[\w@%+=:,./-]+$/.test(text)) return text;
-  return /["$`\\!]/.test(text) ? `'${text.replace(/'/g, `'\\''`)}'` : `"${text}"`;
+  return shellWord(text, "readable");
 }

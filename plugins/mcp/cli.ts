@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isTrustedProject } from "../../kernel/index.js";
 import { updateJsonFile } from "../../lib/locked-json/index.js";
+import { shellWord } from "../../lib/shell-words/index.js";
 import { parseServerEntry, SERVER_NAME, serverExposureOf, type ServerEntry } from "./config.js";
 import { configFiles, loadConfig } from "./config-files.js";
 import { describeTarget, launchOf } from "./resolve.js";
@@ -67,11 +68,6 @@ function targetFile(io: McpCliIo, local: boolean): string {
   return local ? files.project : files.user;
 }
 
-/** A word as a POSIX shell reads it back: as is when it is safe, else single-quoted. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
-}
-
 async function add(args: string[], io: McpCliIo): Promise<number> {
   const split = args.indexOf("--");
   const options = split >= 0 ? args.slice(0, split) : args;
@@ -111,7 +107,10 @@ async function add(args: string[], io: McpCliIo): Promise<number> {
     else if (flag === "--timeout") entry.timeout = Number(value());
     else if (!flag.startsWith("-")) {
       // `atomic mcp add fs npx -y ...`: the command without the `--` that marks where it starts.
-      const rest = flags.slice(i).map(shellWord).join(" ");
+      const rest = flags
+        .slice(i)
+        .map((word) => shellWord(word))
+        .join(" ");
       throw new UsageProblem(`atomic mcp add: "${flag}" is not an option; the server's command goes after --: atomic mcp add ${name} -- ${rest}`);
     } else throw new UsageProblem(`Unknown option for atomic mcp add: ${flag}`);
   }

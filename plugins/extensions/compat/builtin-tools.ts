@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { formatValidationError, isZodSchema, parametersJsonSchema, resolveSchema, type ToolDefinition as KernelTool } from "../../../kernel/index.js";
 import type { ToolDefinition } from "../types/api.js";
 import type { BashToolOptions, BuiltinToolOptions } from "./pi-coding-agent.js";
+import { shellWord } from "../../../lib/shell-words/index.js";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -93,12 +94,8 @@ function bashRewrite(args: Record<string, unknown>, cwd: string, options: BashTo
   const after = spawned?.env ?? before;
   const lines: string[] = [];
   for (const [key, value] of Object.entries(after)) {
-    if (ENV_NAME.test(key) && value !== undefined && before[key] !== value) lines.push(`export ${key}=${shellQuote(value)}`);
+    if (ENV_NAME.test(key) && value !== undefined && before[key] !== value) lines.push(`export ${key}=${shellWord(value)}`);
   }
   for (const key of Object.keys(before)) if (ENV_NAME.test(key) && after[key] === undefined) lines.push(`unset ${key}`);
   return { command: [...lines, spawned?.command ?? command].join("\n"), cwd: spawned?.cwd ?? cwd };
-}
-
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
 }
