@@ -43,6 +43,17 @@ describe("a --sandbox mode written another way", () => {
   });
 });
 
+describe("atomic install with a bare package name", () => {
+  it("says a missing folder of that name was probably meant as npm:<name>, and configures nothing", async () => {
+    const cwd = tempDir("atomic-cwd-");
+    const agentDir = tempDir("atomic-agent-");
+    const run = await runCli(["install", "pi-subagents"], { cwd, agentDir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`Path does not exist: ${join(cwd, "pi-subagents")} (for the npm package, write npm:pi-subagents;`);
+    expect(() => readFileSync(join(agentDir, "settings.json"), "utf8")).toThrow();
+  });
+});
+
 describe("a stdio MCP server's stderr in print mode", () => {
   it("goes to <agent dir>/mcp.log, not to the output; --verbose shows it on stderr too", async () => {
     const agentDir = tempDir("atomic-agent-");

@@ -61,7 +61,7 @@ export class PackageStore {
 
   async install(source: PackageSource, scope: InstallScope, deadline?: number): Promise<void> {
     if (source.type === "local") {
-      if (!(await exists(source.path))) throw new Error(`Path does not exist: ${source.path}`);
+      if (!(await exists(source.path))) throw new Error(`Path does not exist: ${source.path}${npmNameHint(source.raw)}`);
       return;
     }
     if (source.type === "npm") return this.#npmInstall(source.spec, scope, deadline);
@@ -198,3 +198,9 @@ async function exists(path: string): Promise<boolean> {
 }
 
 export type { GitSource, NpmSource };
+
+/** `pi-subagents` with no folder of that name is most likely the npm package, which needs its prefix. */
+function npmNameHint(raw: string): string {
+  const named = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(@[^\s/]+)?$/i.test(raw) && !raw.startsWith(".");
+  return named ? ` (for the npm package, write npm:${raw}; for a git repository, git:<host>/<owner>/<repo>)` : "";
+}
