@@ -73,6 +73,15 @@ describe("loading extensions", () => {
     await notified(c, "ran good");
   });
 
+  it("a handler for an event Atomic does not have is a warning that names the event meant", async () => {
+    const dir = tempDir("atomic-ext-");
+    const typo = write(join(dir, "typo.ts"), "export default function (pi) { pi.on('sesion_start', () => {}); pi.on('editor_redraw', () => {}); }\n");
+    const c = await start({ extensions: [typo] });
+    await stderrContains(c, `[${typo}] pi.on("sesion_start"): Atomic has no such event; this handler never runs. Did you mean "session_start"?`);
+    await stderrContains(c, `[${typo}] pi.on("editor_redraw"): Atomic has no such event; this handler never runs.\n`);
+    expect(errors(c)).toEqual([]);
+  });
+
   it("isolates failing handlers: errors are reported, a throwing tool_call blocks, the agent keeps running", async () => {
     const c = await start({ extensions: [fixture("handler-errors")] });
     fake.script({ toolCalls: [{ name: "read", args: { path: "notes.md" } }] }, { text: "done" });

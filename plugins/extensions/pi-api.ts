@@ -4,6 +4,7 @@
  * extension's path, ordered by load order; actions drive the agent and session services.
  */
 import type { ToolDefinition as KernelTool, OpenLayer } from "../../kernel/index.js";
+import { didYouMean } from "../../lib/closest/index.js";
 import { sendMessage, sendUserMessage } from "./actions.js";
 import { addCommand, checkCommand } from "./commands.js";
 import { createContext, type CallOptions } from "./context.js";
@@ -50,7 +51,7 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
     let subscribed = true;
     const unsubscribe = () => void (subscribed = false);
     if (!Object.hasOwn(EVENT_ADAPTERS, event)) {
-      k.log.warn(`[${record.path}] pi.on("${String(event)}"): Atomic has no such event; this handler never runs`);
+      k.log.warn(`[${record.path}] pi.on("${String(event)}"): Atomic has no such event; this handler never runs.${didYouMean(Object.keys(EVENT_ADAPTERS), String(event))}`);
       return unsubscribe;
     }
     const run = call(handler);
