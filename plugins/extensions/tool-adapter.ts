@@ -5,6 +5,7 @@
  * abort signal and the abort gate, so a tool that ignores its signal cannot hold up `abort`.
  */
 import { isZodSchema, ToolRegistry, type ToolDefinition as KernelTool, type ToolResult } from "../../kernel/index.js";
+import { closest } from "../../lib/closest/index.js";
 import { createToolContext } from "./context.js";
 import type { ExtensionHost } from "./host.js";
 import type { ToolDefinition, ToolResultContent } from "./types/api.js";
@@ -16,13 +17,13 @@ export function adaptTool(host: ExtensionHost, path: string, tool: ToolDefinitio
   if (typeof tool !== "object" || tool === null) throw new TypeError("registerTool: expected a tool definition object");
   const { name, description, parameters, execute, prepareArguments } = tool;
   if (typeof name !== "string" || !TOOL_NAME.test(name)) throw new TypeError(`registerTool: the name must be 1-64 letters, digits, "_" or "-" (got ${JSON.stringify(name)})`);
-  if (typeof description !== "string") throw new TypeError(`registerTool("${name}"): description must be a string (what the model is told)`);
-  if (typeof execute !== "function") throw new TypeError(`registerTool("${name}"): execute must be a function`);
+  if (typeof description !== "string") throw new TypeError(`registerTool("${name}"): description must be a string (what the model is told)${misspelt(tool, "description")}`);
+  if (typeof execute !== "function") throw new TypeError(`registerTool("${name}"): execute must be a function${misspelt(tool, "execute")}`);
   if (prepareArguments !== undefined && typeof prepareArguments !== "function") throw new TypeError(`registerTool("${name}"): prepareArguments must be a function`);
   const definition: KernelTool = {
     name,
     description,
-    parameters: isZodSchema(parameters) ? parameters : { jsonSchema: plainJsonSchema(name, parameters) },
+    parameters: isZodSchema(parameters) ? parameters : { jsonSchema: plainJsonSchema(name, parameters, misspelt(tool, "parameters")) },
     ...(prepareArguments ? { prepareArguments: (args: unknown) => host.enter(() => prepareArguments.call(tool, args)) } : {}),
     execute: (args, call) =>
       host.gate.run(
@@ -43,9 +44,9 @@ export function adaptTool(host: ExtensionHost, path: string, tool: ToolDefinitio
 }
 
 /** A schema object as plain JSON (TypeBox markers and functions dropped). */
-function plainJsonSchema(name: string, parameters: unknown): Record<string, unknown> {
+function plainJsonSchema(name: string, parameters: unknown, hint: string): Record<string, unknown> {
   if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
-    throw new TypeError(`registerTool("${name}"): parameters must be a TypeBox/JSON Schema object or a zod schema`);
+    throw new TypeError(`registerTool("${name}"): parameters must be a TypeBox/JSON Schema object or a zod schema${hint}`);
   }
   // A zod 3 schema (the extension's own zod) would serialise to its internals, not a JSON Schema.
   if ("_def" in parameters && typeof (parameters as { safeParse?: unknown }).safeParse === "function") {
@@ -56,6 +57,13 @@ function plainJsonSchema(name: string, parameters: unknown): Record<string, unkn
   } catch (error) {
     throw new TypeError(`registerTool("${name}"): parameters are not serialisable as JSON Schema (${error instanceof Error ? error.message : String(error)})`);
   }
+}
+
+/** For a field the definition lacks: ` (it has "paramters": did you mean "parameters"?)` when another key is a slip of it. */
+function misspelt(tool: object, field: string): string {
+  if ((tool as Record<string, unknown>)[field] !== undefined) return "";
+  const [slip] = closest(Object.keys(tool), field, { limit: 1, wholeNames: true, maxDistance: 2 });
+  return slip ? ` (it has "${slip}": did you mean "${field}"?)` : "";
 }
 
 /** The kernel's result shape; a result without a content array is passed on for the loop to report. */
