@@ -7,6 +7,7 @@
 import type { SlashCommandEntry } from "../slash-commands/api.js";
 import { createCommandContext } from "./context.js";
 import type { ExtensionHost } from "./host.js";
+import { misspelt } from "./misspelt.js";
 import type { ExtensionRecord } from "./record.js";
 import type { RegisteredCommandOptions } from "./types/api.js";
 
@@ -26,7 +27,8 @@ export function checkCommand(name: unknown, options: unknown): asserts options i
   if (typeof name !== "string" || !COMMAND_NAME.test(name))
     throw new TypeError(`registerCommand: the name must be a word without spaces or a leading "/" (got ${JSON.stringify(name)})`);
   if (typeof options !== "object" || options === null || typeof (options as RegisteredCommandOptions).handler !== "function") {
-    throw new TypeError(`registerCommand("${name}"): options need a handler(args, ctx) function`);
+    const hint = typeof options === "object" && options !== null ? misspelt(options, "handler") : "";
+    throw new TypeError(`registerCommand("${name}"): options need a handler(args, ctx) function${hint}`);
   }
 }
 

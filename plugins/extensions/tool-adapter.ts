@@ -5,9 +5,9 @@
  * abort signal and the abort gate, so a tool that ignores its signal cannot hold up `abort`.
  */
 import { isZodSchema, ToolRegistry, type ToolDefinition as KernelTool, type ToolResult } from "../../kernel/index.js";
-import { closest } from "../../lib/closest/index.js";
 import { createToolContext } from "./context.js";
 import type { ExtensionHost } from "./host.js";
+import { misspelt } from "./misspelt.js";
 import type { ToolDefinition, ToolResultContent } from "./types/api.js";
 
 /** What every provider accepts as a tool name. */
@@ -57,13 +57,6 @@ function plainJsonSchema(name: string, parameters: unknown, hint: string): Recor
   } catch (error) {
     throw new TypeError(`registerTool("${name}"): parameters are not serialisable as JSON Schema (${error instanceof Error ? error.message : String(error)})`);
   }
-}
-
-/** For a field the definition lacks: ` (it has "paramters": did you mean "parameters"?)` when another key is a slip of it. */
-function misspelt(tool: object, field: string): string {
-  if ((tool as Record<string, unknown>)[field] !== undefined) return "";
-  const [slip] = closest(Object.keys(tool), field, { limit: 1, wholeNames: true, maxDistance: 2 });
-  return slip ? ` (it has "${slip}": did you mean "${field}"?)` : "";
 }
 
 /** The kernel's result shape; a result without a content array is passed on for the loop to report. */

@@ -1,5 +1,7 @@
+/** The definition checks of pi.registerTool and pi.registerCommand: a misspelt field is named. */
 import { describe, expect, it } from "vitest";
 import type { ExtensionHost } from "./host.js";
+import { checkCommand } from "./commands.js";
 import { adaptTool } from "./tool-adapter.js";
 import type { ToolDefinition } from "./types/api.js";
 
@@ -25,5 +27,14 @@ describe("pi.registerTool's definition checks", () => {
   it("say only what is wrong when no key is close, or the field is there with a wrong value", () => {
     expect(adapt({ name: "t", description: "d", parameters })).toThrow(/^registerTool\("t"\): execute must be a function$/);
     expect(adapt({ name: "t", description: "d", parameters: "x", execute, paramters: {} })).toThrow(/parameters must be a TypeBox\/JSON Schema object or a zod schema$/);
+  });
+});
+
+describe("pi.registerCommand's options check", () => {
+  it("names a key that is a slip of handler", () => {
+    expect(() => checkCommand("c1", { description: "x", hanlder: async () => {} })).toThrow(
+      'registerCommand("c1"): options need a handler(args, ctx) function (it has "hanlder": did you mean "handler"?)',
+    );
+    expect(() => checkCommand("c1", { description: "x" })).toThrow(/options need a handler\(args, ctx\) function$/);
   });
 });
