@@ -223,6 +223,9 @@ describe("--model and --provider mistakes", () => {
     expect(unknown.stderr).toMatch(
       /^atomic: Unknown provider "fake-opneai" \(--provider\)\. Did you mean "fake-openai"\? Known providers: anthropic, openai, google, (?:[a-z-]+, )+replay, fake-anthropic, fake-openai, fake-responses, fake-google\.\n$/,
     );
+    // A model family where a provider is asked for: the provider that serves it.
+    const family = await runCli(["--mode", "rpc", "--provider", "claude"], { agentDir, cwd, env: NO_KEYS });
+    expect(family).toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown provider "claude" (--provider). Did you mean "anthropic"?') });
     const custom = await start(["--provider", "fake-openai", "--model", "fake-9"]);
     expect((await custom.ok({ type: "get_state" })).model).toMatchObject({ provider: "fake-openai", id: "fake-9" });
     expect(custom.stderr).toContain('Model "fake-9" is not in the fake-openai catalog; using it with the settings of fake-1.');

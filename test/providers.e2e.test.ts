@@ -215,7 +215,7 @@ describe("atomic models update", () => {
     expect(existsSync(join(agentDir, "catalog"))).toBe(false);
     const unknown = await runCli(["models", "update", "grok"], { agentDir, cwd, env: NO_KEYS });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^Unknown provider: grok\. Did you mean "groq"\? Built-in providers: anthropic, openai, google, /);
+    expect(unknown.stderr).toMatch(/^Unknown provider: grok\. Did you mean "xai"\? Built-in providers: anthropic, openai, google, /);
     const slip = await runCli(["models", "update", "anthropc"], { agentDir, cwd, env: NO_KEYS });
     expect(slip).toMatchObject({ code: 2, stderr: expect.stringMatching(/^Unknown provider: anthropc\. Did you mean "anthropic"\? Built-in providers: /) });
     const before = catalogRequests;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Model } from "../llm/index.js";
-import { closestHint, closestModels } from "./models.js";
+import { closestHint, closestModels, providerMeant } from "./models.js";
 
 const model = (provider: string, id: string) => ({ provider, id, name: id }) as Model;
 const CATALOG = [
@@ -22,5 +22,21 @@ describe("closestModels", () => {
     expect(closestModels(CATALOG, "nosuch-model")).toEqual([]);
     expect(closestHint([])).toBe(" No model name is close to it. Run 'atomic --list-models' to see every model, or 'atomic --list-models <search>' to search them.");
     expect(closestHint(["openai/gpt-5.5"])).toBe(" Closest: openai/gpt-5.5. Run 'atomic --list-models' to see every model.");
+  });
+});
+
+describe("providerMeant", () => {
+  const known = ["anthropic", "openai", "google", "groq", "xai", "openai-codex"];
+  it("maps a model family to the provider that serves it, before spelling", () => {
+    expect(providerMeant(known, "grok")).toBe(' Did you mean "xai"?');
+    expect(providerMeant(known, "Claude")).toBe(' Did you mean "anthropic"?');
+    expect(providerMeant(known, "gemini")).toBe(' Did you mean "google"?');
+    expect(providerMeant(known, "codex")).toBe(' Did you mean "openai-codex"?');
+  });
+
+  it("falls back to a slip of a name, and to nothing; a family whose provider is not known is no hint", () => {
+    expect(providerMeant(known, "opneai")).toBe(' Did you mean "openai"?');
+    expect(providerMeant(known, "nosuch")).toBe("");
+    expect(providerMeant(["openai"], "claude")).toBe("");
   });
 });

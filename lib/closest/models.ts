@@ -1,6 +1,6 @@
 /** The catalog entries nearest to a model name that matched nothing, for the errors that name them. */
 import type { Model } from "../llm/index.js";
-import { closest } from "./index.js";
+import { closest, didYouMean } from "./index.js";
 
 /**
  * How many edits a model name may be from the wanted one and still be suggested: a third of it.
@@ -24,4 +24,29 @@ export function closestModels(models: readonly Model[], pattern: string, limit =
 export function closestHint(near: readonly string[]): string {
   if (near.length > 0) return ` Closest: ${near.join(", ")}. Run 'atomic --list-models' to see every model.`;
   return " No model name is close to it. Run 'atomic --list-models' to see every model, or 'atomic --list-models <search>' to search them.";
+}
+
+/**
+ * Model families people name when they mean the provider that serves them first. Checked before
+ * spelling: `grok` is one letter from `groq`, and a user who typed it wants xAI.
+ */
+const FAMILY_PROVIDERS: Readonly<Record<string, string>> = {
+  claude: "anthropic",
+  gpt: "openai",
+  chatgpt: "openai",
+  codex: "openai-codex",
+  gemini: "google",
+  grok: "xai",
+  kimi: "moonshotai",
+  glm: "zai",
+  copilot: "github-copilot",
+  bedrock: "amazon-bedrock",
+  vertex: "google-vertex",
+};
+
+/** ` Did you mean "xai"?` for a model family or a slip of a known provider's name, else "". */
+export function providerMeant(known: readonly string[], wanted: string): string {
+  const family = FAMILY_PROVIDERS[wanted.trim().toLowerCase()];
+  if (family && known.includes(family)) return ` Did you mean "${family}"?`;
+  return didYouMean(known, wanted);
 }

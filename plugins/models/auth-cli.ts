@@ -4,7 +4,7 @@
  * provider name Atomic does not know (built-in, models.json, already stored) is refused unless
  * `--force`: a typo would otherwise store a key nothing reads.
  */
-import { didYouMean } from "./closest.js";
+import { providerMeant } from "./closest.js";
 import { AuthStore } from "./auth-store.js";
 import { describeConfigValue } from "./config-value.js";
 import { modelsJsonPath, readModelsJson, type ProviderConfig } from "./models-json.js";
@@ -68,7 +68,7 @@ export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<num
       const known = [...new Set([...Object.keys(await builtinKeys()), ...Object.keys(await modelsJsonProviders(io)), ...store.providers()])];
       if (!known.includes(provider)) {
         io.stderr.write(
-          `Unknown provider "${provider}".${didYouMean(known, provider)} Known providers: ${known.join(", ")}. For a provider a plugin of yours registers, pass --force.\n`,
+          `Unknown provider "${provider}".${providerMeant(known, provider)} Known providers: ${known.join(", ")}. For a provider a plugin of yours registers, pass --force.\n`,
         );
         return 2;
       }

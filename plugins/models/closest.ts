@@ -1,3 +1,2 @@
 /** The catalog entries nearest to a pattern that matched nothing, for the error that names them. */
-export { closestHint, closestModels, modelSlipLimit } from "../../lib/closest/models.js";
-export { didYouMean } from "../../lib/closest/index.js";
+export { closestHint, closestModels, modelSlipLimit, providerMeant } from "../../lib/closest/models.js";

@@ -6,7 +6,7 @@
  */
 import type { CliOptions, Settings } from "../../kernel/index.js";
 import type { ModelsApi } from "./api.js";
-import { closestHint, closestModels, didYouMean } from "./closest.js";
+import { closestHint, closestModels, providerMeant } from "./closest.js";
 import { hasCliModel, unsupportedDefault } from "./startup.js";
 
 export function savedDefaultProblems(models: ModelsApi, cli: CliOptions, settings: Settings): string[] {
@@ -19,7 +19,7 @@ export function savedDefaultProblems(models: ModelsApi, cli: CliOptions, setting
     const locked = unsupportedDefault(models, cli, settings);
     if (locked) return [locked.message];
     return [
-      `Unknown provider "${defaultProvider}" in settings defaultProvider (ignored).${didYouMean(models.providers(), defaultProvider)} Known providers: ${models.providers().join(", ")}.`,
+      `Unknown provider "${defaultProvider}" in settings defaultProvider (ignored).${providerMeant(models.providers(), defaultProvider)} Known providers: ${models.providers().join(", ")}.`,
     ];
   }
   if (defaultModel && !models.find(defaultProvider, defaultModel)) {

@@ -8,7 +8,7 @@
 import type { CliOptions, Settings } from "../../kernel/index.js";
 import type { Model, ThinkingLevel } from "../../lib/llm/index.js";
 import type { ModelsApi } from "./api.js";
-import { closestHint, closestModels, didYouMean } from "./closest.js";
+import { closestHint, closestModels, providerMeant } from "./closest.js";
 import { resolveModelPattern, splitThinking } from "./resolve.js";
 import type { ScopedModel } from "./scope.js";
 import { keyHowTo } from "./hints.js";
@@ -52,7 +52,7 @@ export function unsupportedDefault(models: ModelsApi, cli: CliOptions, settings:
 export function resolveStartupModel(models: ModelsApi, cli: CliOptions, settings: Settings, scope: readonly ScopedModel[] = []): StartupChoice {
   if (hasCliModel(cli)) {
     if (cli.provider && !models.hasProvider(cli.provider)) {
-      return { error: `Unknown provider "${cli.provider}" (--provider).${didYouMean(models.providers(), cli.provider)} Known providers: ${models.providers().join(", ")}.` };
+      return { error: `Unknown provider "${cli.provider}" (--provider).${providerMeant(models.providers(), cli.provider)} Known providers: ${models.providers().join(", ")}.` };
     }
     const match = resolveModelPattern(models, cli.provider, cli.model ?? "");
     if (match) return { model: match.model, ...(match.thinkingLevel ? { thinkingLevel: match.thinkingLevel } : {}), ...(match.warning ? { warning: match.warning } : {}) };

@@ -7,7 +7,7 @@
  */
 import { access, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { didYouMean } from "../../lib/closest/index.js";
+import { providerMeant } from "../../lib/closest/models.js";
 import {
   catalogDir,
   idProblem,
@@ -57,7 +57,7 @@ export async function runModelsCommand(argv: string[], io: ModelsCliIo): Promise
   const unknown = args.providers.filter((name) => !shipped.some((file) => file.provider === name));
   if (unknown.length > 0) {
     const names = shipped.map((file) => file.provider);
-    const hint = unknown.length === 1 ? didYouMean(names, unknown[0]!) : "";
+    const hint = unknown.length === 1 ? providerMeant(names, unknown[0]!) : "";
     io.stderr.write(`Unknown provider${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}.${hint} Built-in providers: ${names.join(", ")}\n`);
     return 2;
   }
