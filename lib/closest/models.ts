@@ -44,9 +44,14 @@ const FAMILY_PROVIDERS: Readonly<Record<string, string>> = {
   vertex: "google-vertex",
 };
 
+/** The known provider that serves the model family `wanted` names (`claude`: `anthropic`), if any. */
+export function familyProvider(known: readonly string[], wanted: string): string | undefined {
+  const family = FAMILY_PROVIDERS[wanted.trim().toLowerCase()];
+  return family && known.includes(family) ? family : undefined;
+}
+
 /** ` Did you mean "xai"?` for a model family or a slip of a known provider's name, else "". */
 export function providerMeant(known: readonly string[], wanted: string): string {
-  const family = FAMILY_PROVIDERS[wanted.trim().toLowerCase()];
-  if (family && known.includes(family)) return ` Did you mean "${family}"?`;
-  return didYouMean(known, wanted);
+  const family = familyProvider(known, wanted);
+  return family ? ` Did you mean "${family}"?` : didYouMean(known, wanted);
 }

@@ -7,5 +7,7 @@ describe("a provider with no login", () => {
     expect(noLoginMessage("github-copliot")).toContain("(did you mean github-copilot?)");
     expect(noLoginMessage("nope")).toMatch(/^No login for "nope"\. Providers with a login: anthropic, /);
     expect(noLoginMessage("gemini")).not.toContain("did you mean");
+    expect(noLoginMessage("claude")).toContain('No login for "claude" (did you mean anthropic?)');
+    expect(noLoginMessage("copilot")).toContain("(did you mean github-copilot?)");
   });
 });

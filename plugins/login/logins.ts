@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { currentOAuthCredential, LoginExpiredError, saveOAuthCredential, readOAuthCredential, type OAuthCredential, type OAuthRequestAuth } from "../../lib/oauth/index.js";
 import { updateJsonFile } from "../../lib/locked-json/index.js";
 import { closest } from "../../lib/closest/index.js";
+import { familyProvider } from "../../lib/closest/models.js";
 import type { FlowContext, LoginIo, LoginOptions } from "./flow.js";
 import { LOGIN_PROVIDERS, loginProvider, type LoginProvider } from "./flows.js";
 
@@ -133,6 +134,6 @@ async function deviceId(agentDir: string): Promise<string> {
 /** For a provider with no login: the one probably meant (a slip of a name), then every one there is. */
 export function noLoginMessage(provider: string): string {
   const names = LOGIN_PROVIDERS.map((entry) => entry.provider);
-  const [meant] = closest(names, provider, { wholeNames: true, maxDistance: 2, limit: 1 });
+  const meant = familyProvider(names, provider) ?? closest(names, provider, { wholeNames: true, maxDistance: 2, limit: 1 })[0];
   return `No login for "${provider}"${meant ? ` (did you mean ${meant}?)` : ""}. Providers with a login: ${names.join(", ")}.`;
 }
