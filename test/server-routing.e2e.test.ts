@@ -57,7 +57,11 @@ describe("atomic serve: routing", () => {
   it("codes its own failures: unknown_agent, missing_agent, not_attached, invalid_request", async () => {
     const server = await ServerProcess.start();
     const client = await server.connect();
-    expect(await client.request({ type: "get_state" })).toMatchObject({ success: false, code: "missing_agent", error: expect.stringContaining("attached to none") });
+    expect(await client.request({ type: "get_state" })).toMatchObject({
+      success: false,
+      code: "missing_agent",
+      error: expect.stringContaining('attached to none (open one with {"type":"agent_open"}'),
+    });
     expect(await client.request({ type: "get_state", agent: "a_aaaaaaaaaa" })).toMatchObject({
       success: false,
       code: "unknown_agent",

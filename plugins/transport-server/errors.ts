@@ -23,7 +23,7 @@ export const serverErrors = {
     new ServerError(
       "missing_agent",
       attached === 0
-        ? 'No agent given: this connection is attached to none (add "agent": "<handle>")'
+        ? 'No agent given: this connection is attached to none (open one with {"type":"agent_open"}, or attach to one agent_list shows; then commands go to it, or name it with "agent": "<handle>")'
         : `No agent given: this connection is attached to ${attached} agents (add "agent": "<handle>")`,
     ),
   notAttached: (agent: string) => new ServerError("not_attached", `Not attached to agent ${agent}`),
