@@ -23,6 +23,7 @@ const { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, re
 const { dirname, isAbsolute, join, resolve } = path;
 const { pathToFileURL } = url;
 const { isAscii } = buffer;
+const { isBuiltin } = nodeModule;
 
 /** A file in a cache folder: its bytecode was taken after a prompt settled. */
 const SETTLED_MARK = "settled";
@@ -106,7 +107,7 @@ function loadBundle(bundleDir: string, cacheRoot: string | undefined): LoadedBun
     // A builtin resolves the same from anywhere; a package needs this file's own resolution
     // paths, which cost a few milliseconds to set up: only made for a chunk that asks for one.
     let packageRequire: NodeJS.Require | undefined;
-    const nodeRequire = (id: string): unknown => (id.startsWith("node:") ? require(id) : (packageRequire ??= nodeModule.createRequire(filename))(id));
+    const nodeRequire = (id: string): unknown => (id.startsWith("node:") || isBuiltin(id) ? require(id) : (packageRequire ??= nodeModule.createRequire(filename))(id));
     const requireHere = (id: string): unknown => (id.endsWith(".cjs") && id.startsWith(".") ? load(join(dirname(filename), id)) : nodeRequire(id));
     const importHere = (specifier: string): Promise<unknown> => {
       // A Node builtin through require: the first import() of a process sets up the ES module

@@ -7,6 +7,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ErrorCode, expandHome, isPluginDefinition, KernelError, type PluginDefinition } from "../kernel/index.js";
+import { loadJiti } from "../lib/jiti-loader/index.js";
 import { privatizeFiles, transpileCache } from "../lib/private-dir/index.js";
 
 export interface LoaderOptions {
@@ -94,7 +95,7 @@ export class PluginLoader {
 
   async #transpilingImporter(): Promise<Importer> {
     if (!this.#transpiling) {
-      const { createJiti } = await import("jiti");
+      const { createJiti } = await loadJiti();
       const fsCache = transpileCache(this.#options.cacheRoot ?? this.#options.baseDir);
       const jiti = createJiti(import.meta.url, {
         fsCache,

@@ -5,7 +5,8 @@
 // adapters with the parts of the official SDKs they use, the HTML renderer, replay streams) stays in
 // separate chunks, loaded on first use: bundled and minified, an SDK costs a fraction of loading
 // its package's hundreds of files. marked/highlight.js (run in a worker), the ACP SDK (loaded only
-// in ACP mode), the Bedrock SDK (see EXTERNAL) and the transpiling jiti are never bundled.
+// in ACP mode) and the Bedrock SDK (see EXTERNAL) are never bundled; jiti only in the CLI's (see
+// bundledJiti).
 // BUNDLE_NO_MINIFY=1 keeps the output readable (for profiling).
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -72,6 +73,25 @@ const sdkGlobals = {
   },
 };
 
+/**
+ * jiti in the CLI bundle: a chunk loaded on first use (lib/jiti-loader's body becomes an
+ * `import("jiti")` the bundler follows), so the launcher's code cache covers its 190 KB instead of
+ * Node's CommonJS loader compiling them at every start with an extension. Its babel (1.5 MB,
+ * needed only to transpile a file the cache lacks) stays in the package, found from there.
+ */
+const JITI_LOADER = join(DIST, "lib/jiti-loader/index.js");
+const JITI_WRAPPER = /[\\/]node_modules[\\/]jiti[\\/]lib[\\/]jiti\.mjs$/;
+const JITI_BABEL = 'createRequire(import.meta.url)("../dist/babel.cjs")';
+const bundledJiti = {
+  name: "bundled-jiti",
+  transform(code, id) {
+    if (id === JITI_LOADER) return 'export async function loadJiti() {\n  return await import("jiti");\n}\n';
+    if (!JITI_WRAPPER.test(id)) return null;
+    if (!code.includes(JITI_BABEL)) throw new Error(`bundled-jiti: ${id} no longer loads babel as ${JITI_BABEL}`);
+    return code.replace(JITI_BABEL, 'createRequire(createRequire(__filename).resolve("jiti/package.json"))("./dist/babel.cjs")');
+  },
+};
+
 const external = (patterns) => (id) => patterns.some((pattern) => pattern.test(id));
 const minify = !process.env.BUNDLE_NO_MINIFY;
 
@@ -104,8 +124,8 @@ const cli = await rolldown({
   input: { main: "dist/cli/main.js" },
   platform: "node",
   // jiti's native entry reads import.meta, which a CommonJS bundle cannot keep.
-  external: external([...EXTERNAL, /^jiti\//]),
-  plugins: [keepFileUrls(CLI_DIR), sdkGlobals],
+  external: external([...EXTERNAL.filter((pattern) => !pattern.test("jiti")), /^jiti\//]),
+  plugins: [keepFileUrls(CLI_DIR), sdkGlobals, bundledJiti],
   logLevel: "warn",
 });
 const { output } = await cli.write({

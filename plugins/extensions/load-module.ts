@@ -20,6 +20,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { loadJiti } from "../../lib/jiti-loader/index.js";
 import { privatizeFiles, transpileCache } from "../../lib/private-dir/index.js";
 import { addTypeboxValidators, createVirtualModules, type VirtualModules } from "./compat/modules.js";
 import type { ExtensionHost } from "./host.js";
@@ -152,10 +153,9 @@ export class SharedModules {
         return Promise.resolve({ error: error instanceof Error ? error.message : String(error) });
       }
     };
-    const modules = createVirtualModules((what) => this.current(what), this.#agentDir, await this.#version(), importFactory);
+    const [version, { createJiti }] = await Promise.all([this.#version(), loadJiti()]);
+    const modules = createVirtualModules((what) => this.current(what), this.#agentDir, version, importFactory);
     if (this.#jiti) return this.#jiti;
-    // require, not import: importing jiti's CommonJS build from ESM first scans its 190 KB for exports.
-    const { createJiti } = createRequire(import.meta.url)("jiti") as typeof import("jiti");
     this.#cache = transpileCache(this.#agentDir);
     const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: this.#cache, interopDefault: true, virtualModules: this.#noting(modules) });
     // jiti calls its transform only on a cache miss, and every jiti it makes for nested files
