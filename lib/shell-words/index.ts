@@ -4,6 +4,8 @@
  */
 
 const SAFE = /^[\w@%+=:,./-]+$/;
+/** What a shell still expands inside double quotes: the quote itself (\x22), $, the backquote (\x60), the backslash, history's !. */
+const EXPANDED_IN_DOUBLE_QUOTES = /[\x22$\x60\\!]/;
 
 /**
  * `word` as is when nothing in it is special to a shell, else quoted. `single` (the default)
@@ -12,6 +14,6 @@ const SAFE = /^[\w@%+=:,./-]+$/;
  */
 export function shellWord(word: string, style: "single" | "readable" = "single"): string {
   if (SAFE.test(word)) return word;
-  if (style === "readable" && !/["$`\\!]/.test(word)) return `"${word}"`;
+  if (style === "readable" && !EXPANDED_IN_DOUBLE_QUOTES.test(word)) return `"${word}"`;
   return `'${word.replaceAll("'", `'\\''`)}'`;
 }
