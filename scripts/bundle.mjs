@@ -92,6 +92,23 @@ const bundledJiti = {
   },
 };
 
+/**
+ * fdir (tinyglobby's walker) requires picomatch at its top level through `createRequire`, which
+ * the bundler cannot follow: every process that walks a folder for packages or extensions loaded
+ * and compiled picomatch's package from node_modules (~3-5 ms), beside the copy tinyglobby's own
+ * import already put in the bundle. The require becomes that import.
+ */
+const FDIR = /[\\/]node_modules[\\/]fdir[\\/]dist[\\/]index\.mjs$/;
+const FDIR_PICOMATCH = '__require.resolve("picomatch");\n\tpm = __require("picomatch");';
+const bundledPicomatch = {
+  name: "bundled-picomatch",
+  transform(code, id) {
+    if (!FDIR.test(id)) return null;
+    if (!code.includes(FDIR_PICOMATCH)) throw new Error(`bundled-picomatch: ${id} no longer requires picomatch as expected`);
+    return `import __atomicPicomatch from "picomatch";\n${code.replace(FDIR_PICOMATCH, "pm = __atomicPicomatch;")}`;
+  },
+};
+
 const external = (patterns) => (id) => patterns.some((pattern) => pattern.test(id));
 const minify = !process.env.BUNDLE_NO_MINIFY;
 
@@ -125,7 +142,7 @@ const cli = await rolldown({
   platform: "node",
   // jiti's native entry reads import.meta, which a CommonJS bundle cannot keep.
   external: external([...EXTERNAL.filter((pattern) => !pattern.test("jiti")), /^jiti\//]),
-  plugins: [keepFileUrls(CLI_DIR), sdkGlobals, bundledJiti],
+  plugins: [keepFileUrls(CLI_DIR), sdkGlobals, bundledJiti, bundledPicomatch],
   logLevel: "warn",
 });
 const { output } = await cli.write({
@@ -158,7 +175,7 @@ const sdk = await rolldown({
   input: { sdk: "dist/sdk/index.js" },
   platform: "node",
   external: external(EXTERNAL),
-  plugins: [keepFileUrls(join(DIST, "cli")), sdkGlobals],
+  plugins: [keepFileUrls(join(DIST, "cli")), sdkGlobals, bundledPicomatch],
   logLevel: "warn",
 });
 await sdk.write({ dir: "dist/cli", format: "esm", entryFileNames: "[name].js", chunkFileNames: "chunks/[name]-[hash].js", minify });
