@@ -33,14 +33,31 @@ export function lazyProviderStream(models: ProviderModelsApi, request: StreamReq
  */
 export function warmSdkWhenUsed(k: PluginContext, apis: readonly string[], load: (api: string) => Promise<unknown>): void {
   const warmed = new Set<string>();
+  const waiting = new Set<NodeJS.Timeout>();
+  const loading = new Set<Promise<unknown>>();
+  let closed = false;
   k.hooks.model_select.tap(k.name, ({ model }) => {
-    if (warmed.has(model.api) || !apis.includes(model.api)) return;
+    if (closed || warmed.has(model.api) || !apis.includes(model.api)) return;
     warmed.add(model.api);
     // After a short pause, not at once: a client's first commands are answered before the SDK
     // load (a few ms of compiling) competes with them; a prompt that comes sooner loads it itself.
     // The transport too (node:https and TLS for most providers), loaded but never connected: no
     // request leaves before a prompt does.
     const warm = () => Promise.all([import("./provider-stream.js").then(({ warmTransport }) => warmTransport(model.baseUrl)), load(model.api)]);
-    setTimeout(() => void warm().catch(() => undefined), WARM_DELAY_MS).unref();
+    const timer = setTimeout(() => {
+      waiting.delete(timer);
+      const loaded = warm().catch(() => undefined);
+      loading.add(loaded);
+      void loaded.finally(() => loading.delete(loaded));
+    }, WARM_DELAY_MS).unref();
+    waiting.add(timer);
+  });
+  // A host shut down starts no load (an embedder's module graph may be gone by then) and ends
+  // only once a load already started has.
+  k.hooks.shutdown.tapPromise(k.name, async () => {
+    closed = true;
+    for (const timer of waiting) clearTimeout(timer);
+    waiting.clear();
+    await Promise.all(loading);
   });
 }
