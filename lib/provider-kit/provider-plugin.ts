@@ -53,8 +53,8 @@ export function warmSdkWhenUsed(k: PluginContext, apis: readonly string[], load:
     waiting.add(timer);
   });
   // A host shut down starts no load (an embedder's module graph may be gone by then) and ends
-  // only once a load already started has.
-  k.hooks.shutdown.tapPromise(k.name, async () => {
+  // only once a load already started has: last, so sessions are flushed without waiting for it.
+  k.hooks.shutdown.tapPromise({ name: k.name, order: "post" }, async () => {
     closed = true;
     for (const timer of waiting) clearTimeout(timer);
     waiting.clear();
