@@ -81,8 +81,13 @@ export function closest(candidates: readonly (Candidate | string)[], wanted: str
   return [...new Set(kept.map((entry) => entry.name))].slice(0, options.limit ?? 3);
 }
 
-/** ` Did you mean "openai"?` when a known name is a slip away (whole names compared), else "". */
+/** The known name a slip away from `wanted` (whole names compared, a third of its letters at most). */
+export function nearestName(known: readonly string[], wanted: string): string | undefined {
+  return closest(known, wanted, { limit: 1, wholeNames: true, maxDistance: Math.max(1, Math.floor(wanted.length / 3)) })[0];
+}
+
+/** ` Did you mean "openai"?` when a known name is a slip away, else "". */
 export function didYouMean(known: readonly string[], wanted: string): string {
-  const [near] = closest(known, wanted, { limit: 1, wholeNames: true, maxDistance: Math.max(1, Math.floor(wanted.length / 3)) });
+  const near = nearestName(known, wanted);
   return near ? ` Did you mean "${near}"?` : "";
 }

@@ -1,6 +1,6 @@
 /** The catalog entries nearest to a model name that matched nothing, for the errors that name them. */
 import type { Model } from "../llm/index.js";
-import { closest, didYouMean } from "./index.js";
+import { closest, nearestName } from "./index.js";
 
 /**
  * How many edits a model name may be from the wanted one and still be suggested: a third of it.
@@ -44,14 +44,14 @@ const FAMILY_PROVIDERS: Readonly<Record<string, string>> = {
   vertex: "google-vertex",
 };
 
-/** The known provider that serves the model family `wanted` names (`claude`: `anthropic`), if any. */
-export function familyProvider(known: readonly string[], wanted: string): string | undefined {
+/** The known provider `wanted` means: the one serving the model family it names (`claude`: `anthropic`), else a slip of its name. */
+export function providerNamed(known: readonly string[], wanted: string): string | undefined {
   const family = FAMILY_PROVIDERS[wanted.trim().toLowerCase()];
-  return family && known.includes(family) ? family : undefined;
+  return family && known.includes(family) ? family : nearestName(known, wanted);
 }
 
 /** ` Did you mean "xai"?` for a model family or a slip of a known provider's name, else "". */
 export function providerMeant(known: readonly string[], wanted: string): string {
-  const family = familyProvider(known, wanted);
-  return family ? ` Did you mean "${family}"?` : didYouMean(known, wanted);
+  const meant = providerNamed(known, wanted);
+  return meant ? ` Did you mean "${meant}"?` : "";
 }

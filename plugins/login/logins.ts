@@ -9,8 +9,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { currentOAuthCredential, LoginExpiredError, saveOAuthCredential, readOAuthCredential, type OAuthCredential, type OAuthRequestAuth } from "../../lib/oauth/index.js";
 import { updateJsonFile } from "../../lib/locked-json/index.js";
-import { closest } from "../../lib/closest/index.js";
-import { familyProvider } from "../../lib/closest/models.js";
+import { providerNamed } from "../../lib/closest/models.js";
 import type { FlowContext, LoginIo, LoginOptions } from "./flow.js";
 import { LOGIN_PROVIDERS, loginProvider, type LoginProvider } from "./flows.js";
 
@@ -131,9 +130,9 @@ async function deviceId(agentDir: string): Promise<string> {
   return id;
 }
 
-/** For a provider with no login: the one probably meant (a slip of a name), then every one there is. */
+/** For a provider with no login: the one probably meant (a model family's provider, a slip of a name), then every one there is. */
 export function noLoginMessage(provider: string): string {
   const names = LOGIN_PROVIDERS.map((entry) => entry.provider);
-  const meant = familyProvider(names, provider) ?? closest(names, provider, { wholeNames: true, maxDistance: 2, limit: 1 })[0];
+  const meant = providerNamed(names, provider);
   return `No login for "${provider}"${meant ? ` (did you mean ${meant}?)` : ""}. Providers with a login: ${names.join(", ")}.`;
 }
