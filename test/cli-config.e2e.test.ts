@@ -271,7 +271,9 @@ describe("atomic auth", () => {
     expect(list.stdout).toContain("local: models.json (a command)\n");
     expect(list.stdout).not.toMatch(/sk-forced-555|g-999|pass show/);
     expect(await runCli(["auth", "clear", "opnai"], { agentDir, cwd })).toMatchObject({ code: 0, stdout: "Removed the stored key for opnai.\n" });
-    expect(await runCli(["auth", "clear", "opnai"], { agentDir, cwd })).toMatchObject({ code: 0, stdout: "No stored key for opnai.\n" });
+    // Clearing twice is fine; a name that is no provider then gets the one it was meant to be.
+    expect(await runCli(["auth", "clear", "opnai"], { agentDir, cwd })).toMatchObject({ code: 0, stdout: 'No stored key for opnai. Did you mean "openai"?\n' });
+    expect(await runCli(["auth", "clear", "openai"], { agentDir, cwd })).toMatchObject({ code: 0, stdout: "No stored key for openai.\n" });
     expect((await runCli(["auth", "list"], { agentDir, cwd })).stdout).not.toContain("opnai");
   });
 });

@@ -138,7 +138,16 @@ describe("atomic login", () => {
       stdout: expect.stringContaining("Removed the stored API key for OpenAI"),
     });
     expect(authOf(dir)).toEqual({});
-    expect(await runCli(["logout", "anthropic"], { cwd: dir, agentDir: dir })).toMatchObject({ code: 0, stdout: expect.stringContaining("No stored credentials for") });
+    expect(await runCli(["logout", "anthropic"], { cwd: dir, agentDir: dir })).toMatchObject({
+      code: 0,
+      stdout: "No stored credentials for Anthropic (Claude Pro/Max). Environment variables and models.json are unchanged.\n",
+    });
+    // Nothing to log out of is no failure, but a slip of the name is said (a model family too).
+    expect(await runCli(["logout", "anthropc"], { cwd: dir, agentDir: dir })).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('No stored credentials for anthropc. Did you mean "anthropic"?'),
+    });
+    expect((await runCli(["logout", "claude"], { cwd: dir, agentDir: dir })).stdout).toContain('Did you mean "anthropic"?');
   });
 });
 

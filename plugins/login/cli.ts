@@ -12,6 +12,8 @@ import type { CliIo } from "../../lib/cli-io/index.js";
 import type { LoginIo, LoginNotice, LoginOptions } from "./flow.js";
 import { LOGIN_PROVIDERS, type LoginProvider } from "./flows.js";
 import { Logins, noLoginMessage } from "./logins.js";
+import { providerMeant } from "../../lib/closest/models.js";
+import { readCatalog } from "../../lib/model-catalog/index.js";
 import { LOGIN_CANCELLED } from "./http.js";
 
 const LOGIN_USAGE = `Usage: atomic login [provider] [--method <browser|copy_code|device_code>] [--no-browser] [--enterprise <domain>]
@@ -79,10 +81,12 @@ export async function runLogoutCommand(argv: string[], io: CliIo): Promise<numbe
   if (provider === undefined || provider.startsWith("-") || rest.length > 0) return usage(io, "atomic logout takes one provider name.", LOGOUT_USAGE, 2);
   const logins = new Logins({ agentDir: io.agentDir, env: io.env });
   let removed: unknown;
+  let stored: string[] = [];
   try {
     await updateJsonFile(
       logins.authPath,
       (current) => {
+        stored = Object.keys(current);
         removed = current[provider];
         delete current[provider];
       },
@@ -96,12 +100,19 @@ export async function runLogoutCommand(argv: string[], io: CliIo): Promise<numbe
   const kind = (removed as { type?: unknown } | undefined)?.type;
   io.stdout.write(
     removed === undefined
-      ? `No stored credentials for ${name}. Environment variables and models.json are unchanged.\n`
+      ? `No stored credentials for ${name}.${await slipOf(provider, stored)} Environment variables and models.json are unchanged.\n`
       : kind === "oauth"
         ? `Logged out of ${name}.\n`
         : `Removed the stored API key for ${name}. Environment variables and models.json are unchanged.\n`,
   );
   return 0;
+}
+
+/** ` Did you mean "anthropic"?` when `provider` is no provider at all (a login's, a built-in one, a stored key's). */
+async function slipOf(provider: string, stored: string[]): Promise<string> {
+  const builtin = (await readCatalog()).providers.map((entry) => entry.provider);
+  const known = [...new Set([...LOGIN_PROVIDERS.map((entry) => entry.provider), ...builtin, ...stored])];
+  return known.includes(provider) ? "" : providerMeant(known, provider);
 }
 
 function parseLoginArgs(argv: string[]): LoginArgs | string {

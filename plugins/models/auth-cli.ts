@@ -45,7 +45,7 @@ export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<num
   if (action === "set" || action === "clear") {
     if (provider === undefined) {
       await store.load().catch(() => undefined);
-      const known = [...new Set([...Object.keys(await builtinKeys()), ...Object.keys(await modelsJsonProviders(io)), ...store.providers()])];
+      const known = await knownProviders(store, io);
       return fail(`atomic auth ${action} needs a provider name, for example: atomic auth ${action} ${known[0] ?? "anthropic"}. Known providers: ${known.join(", ")}.`, true);
     }
     if (extra.length > 0)
@@ -60,12 +60,17 @@ export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<num
   try {
     if (action === "clear") {
       const removed = await store.remove(provider);
-      io.stdout.write(removed ? `Removed the stored key for ${provider}.\n` : `No stored key for ${provider}.\n`);
+      if (removed) io.stdout.write(`Removed the stored key for ${provider}.\n`);
+      else {
+        // Nothing to remove is no failure (clearing twice is fine), but a slip of a name would look like one that worked.
+        const known = await knownProviders(store, io);
+        io.stdout.write(`No stored key for ${provider}.${known.includes(provider) ? "" : providerMeant(known, provider)}\n`);
+      }
       return 0;
     }
     if (!force) {
       await store.load();
-      const known = [...new Set([...Object.keys(await builtinKeys()), ...Object.keys(await modelsJsonProviders(io)), ...store.providers()])];
+      const known = await knownProviders(store, io);
       if (!known.includes(provider)) {
         io.stderr.write(
           `Unknown provider "${provider}".${providerMeant(known, provider)} Known providers: ${known.join(", ")}. For a provider a plugin of yours registers, pass --force.\n`,
@@ -82,6 +87,11 @@ export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<num
   } catch (error) {
     return fail((error as Error).message);
   }
+}
+
+/** Every provider name a key can be stored for: built-in, models.json's, already stored (the store loaded). */
+async function knownProviders(store: AuthStore, io: AuthCliIo): Promise<string[]> {
+  return [...new Set([...Object.keys(await builtinKeys()), ...Object.keys(await modelsJsonProviders(io)), ...store.providers()])];
 }
 
 /** models.json's providers; a file that fails validation is reported on stderr and lists none. */
