@@ -4,7 +4,7 @@
  * and fails every waiting request, with the agent's stderr, when the process ends.
  */
 import { PendingRequests } from "./pending.js";
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
@@ -64,6 +64,8 @@ export class Connection {
     // Node reports a missing cwd as a spawn ENOENT that names the binary, not the folder.
     if (cwd !== undefined) await checkFolder(cwd);
     const node = this.#options.nodePath ?? process.execPath;
+    // Loaded here: pi's compatibility modules re-export the client, and an extension's start need not load the module.
+    const { spawn } = await import("node:child_process");
     const child = spawn(node, [this.#options.cliPath ?? defaultCliPath(), ...modeArgs, ...(this.#options.args ?? [])], {
       cwd,
       env: { ...process.env, ...this.#options.env },

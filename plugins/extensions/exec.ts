@@ -6,7 +6,6 @@
  * force the program runs inside it, as the model's commands do (an extension's tool may run what
  * the model asked for); a command the sandbox refuses resolves with code 1 and the reason.
  */
-import { spawn } from "node:child_process";
 import type { SandboxApi } from "../sandbox/api.js";
 import type { ExecOptions, ExecResult } from "./types/api.js";
 
@@ -22,11 +21,13 @@ export async function exec(command: string, args: readonly string[], cwd: string
       return { stdout: "", stderr: error instanceof Error ? error.message : String(error), code: 1, killed: false };
     }
   }
+  // Loaded on the first call: most extensions never run a program, and every start with one pays for the module otherwise.
+  const { spawn } = await import("node:child_process");
   return new Promise((resolve) => {
     let stdout = "";
     let stderr = "";
     let killed = false;
-    let child: ReturnType<typeof spawn>;
+    let child: import("node:child_process").ChildProcess;
     try {
       child = spawn(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, shell: false, stdio: ["ignore", "pipe", "pipe"] });
     } catch (error) {

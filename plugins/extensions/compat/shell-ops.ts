@@ -3,7 +3,6 @@
  * `createLocalBashOperations` (what an extension that rewrites `user_bash` or wraps the bash tool
  * delegates to), and their PowerShell counterparts, which pi offers on Windows only.
  */
-import { spawn } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { access } from "node:fs/promises";
 import { constants as osConstants } from "node:os";
@@ -82,6 +81,8 @@ function localShellOperations(shellName: string, resolveShell: () => ShellConfig
         throw new Error(`Working directory does not exist: ${cwd}\nCannot execute ${shellName} commands.`);
       });
       const viaStdin = config.commandTransport === "stdin";
+      // Loaded on the first command: an extension start does not pay for the module.
+      const { spawn } = await import("node:child_process");
       const child = spawn(config.shell, viaStdin ? config.args : [...config.args, command], {
         cwd,
         env: env ?? process.env,
