@@ -219,12 +219,21 @@ describe("bash: the model sees the result on the next prompt", () => {
     expect(userTexts(0)).toEqual(["Ran `echo hello`\n```\nhello\n```", "Ran `echo oops >&2; exit 2`\n```\noops\n```\n\nCommand exited with code 2", "what happened?"]);
   });
 
-  it("a result that arrives while a run streams is stored when the run ends, never between a tool call and its result", async () => {
+  it("a result that arrives while a run streams is answered at once, stored when the run ends, never between a tool call and its result", async () => {
     const c = await startOnFake();
-    fake.script({ toolCalls: [{ name: "bash", args: { command: "sleep 0.6; echo tool-done" } }] }, { text: "Tool finished." }, { text: "Noted." });
+    // The model's tool runs until the test lets it end: the user's bash must be answered before that.
+    const release = resolve(tempDir("atomic-release-"), "go");
+    fake.script(
+      { toolCalls: [{ name: "bash", args: { command: `while [ ! -e ${release} ]; do sleep 0.05; done; echo tool-done` } }] },
+      { text: "Tool finished." },
+      { text: "Noted." },
+    );
     await c.ok({ type: "prompt", message: "run the tool" });
     await c.waitForEvent("tool_execution_start");
     expect((await c.ok({ type: "bash", command: "echo user-side" })).output).toBe("user-side\n");
+    expect(c.records.some((r) => r.type === "tool_execution_end" || r.type === "agent_end")).toBe(false);
+    expect(((await c.ok({ type: "get_messages" })).messages as { role: string }[]).map((m) => m.role)).toEqual(["user", "assistant"]);
+    writeFileSync(release, "");
     await c.waitForEvent("agent_end");
     const roles = ((await c.ok({ type: "get_messages" })).messages as { role: string }[]).map((m) => m.role);
     expect(roles).toEqual(["user", "assistant", "toolResult", "assistant", "bashExecution"]);
@@ -233,6 +242,23 @@ describe("bash: the model sees the result on the next prompt", () => {
     await c.ok({ type: "prompt", message: "and now?" });
     await c.waitForEvent("agent_end", 10_000, from);
     expect(userTexts(2)).toEqual(["run the tool", "Ran `echo user-side`\n```\nuser-side\n```", "and now?"]);
+  });
+
+  it("a result answered while a run streams is in the session file once stdin EOF ends that run", async () => {
+    const agentDir = tempDir("atomic-agent-");
+    await writeModelsJson(agentDir, fake.url);
+    const { c } = start({ agentDir, args: ["--mode", "rpc", "--model", "fake-openai/fake-1"] });
+    fake.script({ toolCalls: [{ name: "bash", args: { command: "sleep 30" } }] });
+    await c.ok({ type: "prompt", message: "run the tool" });
+    await c.waitForEvent("tool_execution_start");
+    expect((await c.ok({ type: "bash", command: "echo user-side" })).output).toBe("user-side\n");
+    const { sessionFile } = await c.ok({ type: "get_state" });
+    expect(await c.close()).toEqual({ code: 0, signal: null });
+    const entries = readFileSync(sessionFile as string, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type: string; message?: { role: string; output?: string } });
+    expect(entries.filter((e) => e.message?.role === "bashExecution").map((e) => e.message!.output)).toEqual(["user-side\n"]);
   });
 });
 
