@@ -92,15 +92,17 @@ export class ModelSelection {
       const anyKey = this.#models.providers().some((provider) => this.#models.authStatus(provider).source !== "none" && this.#models.authStatus(provider).configured);
       return anyKey ? noModelSelected(family) : `${noModelSelected(family)} ${noKeysHint(MAIN_PROVIDERS.flatMap((provider) => this.#models.providerInfo(provider)?.envKey ?? []))}`;
     }
-    const blocked = this.#models.blockedReason(model);
-    if (blocked) return blocked;
+    return this.#models.blockedReason(model) ?? this.#unavailableReason(model);
+  }
+
+  /** Why a listed model cannot take a request: no credentials, or address variables unset. */
+  #unavailableReason(model: Model): string | undefined {
     if (!this.#models.authStatus(model.provider).configured) {
       const info = this.#models.providerInfo(model.provider);
       return `No API key found for ${model.provider}. ${keyHowTo(model.provider, info?.envKey, info?.login)}`;
     }
     const missing = this.#models.missingAddressVariables(model);
-    if (missing.length > 0) return needsAddressVariables(model.provider, missing);
-    return undefined;
+    return missing.length > 0 ? needsAddressVariables(model.provider, missing) : undefined;
   }
 
   state(): Record<string, unknown> {
@@ -108,9 +110,11 @@ export class ModelSelection {
   }
 
   async setModel(provider: string, modelId: string): Promise<Model> {
-    const found = this.#models.find(provider, modelId);
-    const model = found && this.#models.isAvailable(found) ? found : undefined;
+    const model = this.#models.find(provider, modelId);
     if (!model) throw new KernelError(ErrorCode.NOT_FOUND, `Model not found: ${provider}/${modelId}`);
+    // A model the catalog lists but cannot be used yet: what it lacks, not "not found".
+    const missing = this.#unavailableReason(model);
+    if (missing) throw new KernelError(ErrorCode.NOT_FOUND, missing);
     // The session's model only, as pi 1.6: the saved default (the next session's model) stays.
     await this.#agent.setModel(model, "set");
     this.#lock = undefined;
