@@ -165,7 +165,7 @@ describe("--models / enabledModels and cycle_model", () => {
     expect(first).toMatchObject({ model: { provider: "fake-anthropic", id: "fake-1" }, thinkingLevel: "high", isScoped: true });
     const second = await c.ok({ type: "cycle_model" });
     expect(second).toMatchObject({ model: { provider: "fake-openai" }, thinkingLevel: "low", isScoped: true });
-    const logout = await c.ok({ type: "logout_provider", provider: "nobody" });
+    const logout = await c.ok({ type: "logout_provider", provider: "fake-google" });
     expect(logout.scopedModels.map((s: { model: { provider: string }; thinkingLevel: string }) => `${s.model.provider}:${s.thinkingLevel}`)).toEqual([
       "fake-openai:low",
       "fake-anthropic:high",

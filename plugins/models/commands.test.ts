@@ -111,6 +111,10 @@ describe("model commands", () => {
     const openai = await invoke("logout_provider", { provider: "openai" });
     expect(openai.authStatus).toEqual({ configured: true, source: "environment", label: "OPENAI_API_KEY" });
     expect(JSON.parse(await readFile(join(agentDir, "auth.json"), "utf8"))).toEqual({});
+    // Twice is fine; a name that is no provider, or none at all, is an error that says so.
+    expect(await invoke("logout_provider", { provider: "anthropic" })).toMatchObject({ provider: "anthropic", authStatus: { configured: false } });
+    await expect(invoke("logout_provider", { provider: "anthropc" })).rejects.toThrow('Unknown provider: anthropc. Did you mean "anthropic"?');
+    await expect(invoke("logout_provider", { provider: "" })).rejects.toThrow("Invalid provider: expected a string of at least 1 characters");
   });
 
   it("applies a CLI model with a thinking suffix at startup", async () => {

@@ -1,9 +1,10 @@
 /** The model and thinking RPC commands, exactly as the protocol shows them. One zod schema each. */
 import { z } from "zod";
 import { ModelSchema, THINKING_LEVELS, publicModel } from "../../lib/llm/index.js";
-import { defineCommand, type CommandDefinition, NO_DATA } from "../../kernel/index.js";
+import { defineCommand, type CommandDefinition, ErrorCode, KernelError, NO_DATA } from "../../kernel/index.js";
 import type { AgentApi } from "../agent/api.js";
 import type { ModelsApi } from "./api.js";
+import { providerMeant } from "./closest.js";
 import { listedModels } from "./cycle.js";
 import type { ModelSelection } from "./selection.js";
 
@@ -67,7 +68,7 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
     defineCommand({
       name: "logout_provider",
       description: "Remove a provider's stored credential and return the remaining auth status and catalog.",
-      input: () => z.object({ provider: z.string().describe("The provider whose stored key to remove.") }).meta({ examples: [{ provider: "openai" }] }),
+      input: () => z.object({ provider: z.string().min(1).describe("The provider whose stored key to remove.") }).meta({ examples: [{ provider: "openai" }] }),
       output: () =>
         z.object({
           provider: z.string().describe("The provider."),
@@ -79,7 +80,11 @@ export function modelCommands(models: ModelsApi, selection: ModelSelection, agen
             .meta({ description: "The `cycle_model` scope (`--models`, `enabledModels`) that is still available (its provider has a credential)." }),
         }),
       run: async ({ provider }) => {
-        await models.removeStoredKey(provider);
+        const removed = await models.removeStoredKey(provider);
+        // Logging out twice is fine; a name that is no provider at all is a slip, not a success.
+        if (!removed && !models.providers().includes(provider)) {
+          throw new KernelError(ErrorCode.NOT_FOUND, `Unknown provider: ${provider}.${providerMeant(models.providers(), provider)}`);
+        }
         const scopedModels = selection.scope
           .filter((entry) => models.isAvailable(entry.model))
           .map((entry) => ({ model: publicModel(entry.model), ...(entry.thinkingLevel ? { thinkingLevel: entry.thinkingLevel } : {}) }));
