@@ -4,8 +4,8 @@
  * streams, so never between a tool call and its result; the session records it). Once it was
  * replaced, straight into that old session's storage, and not into the agent's live context.
  * The request is answered once the result is stored or handed to the run: a command that ends
- * while a run streams is answered then, not when the run ends (the spec's bash "executes
- * immediately and returns a BashResult").
+ * while a run streams is answered then, not when the run ends (docs/protocol-guide.md: bash
+ * answers when the command ends).
  */
 import type { BashExecutionMessage } from "../../lib/llm/index.js";
 import type { PluginContext } from "../../kernel/index.js";
