@@ -44,7 +44,7 @@ describe("model commands", () => {
   it("set_model rejects unknown and unavailable models", async () => {
     await boot({ ANTHROPIC_API_KEY: "a" });
     await expect(invoke("set_model", { provider: "anthropic", modelId: "nope" })).rejects.toThrow("Model not found: anthropic/nope");
-    // Listed, but without a key: what it lacks (DECISIONS: missing credentials), not "not found".
+    // Listed, but without a key: what it lacks (docs/decisions.md: missing credentials), not "not found".
     await expect(invoke("set_model", { provider: "openai", modelId: "gpt-4o" })).rejects.toThrow(/^No API key found for openai\. .*OPENAI_API_KEY/);
     expect((await invoke("get_state")).model.provider).toBe("anthropic");
     await expect(invoke("set_model", { provider: "anthropic" })).rejects.toThrow("Invalid modelId: expected string");
