@@ -21,4 +21,29 @@ async function run(): Promise<number> {
   return entry.main(process.argv.slice(2), { onServe: () => bundle?.persistOnExit(), onSettled: () => bundle?.persistNow() });
 }
 
-run().then((code) => process.exit(code), fail);
+// The process running dry before run() settled: something it awaits can never happen (a plugin or
+// an extension awaiting a promise nobody settles). Without this it would end with exit code 0, the
+// work half done; the parts that can recover (an extension's load, a tool) are answered first.
+let settled = false;
+let ranDry = false;
+process.on("beforeExit", () => {
+  if (settled) return;
+  ranDry = true;
+  process.exitCode = 1;
+});
+process.on("exit", (code) => {
+  if (!settled && ranDry && code === 1)
+    process.stderr.write(
+      "atomic: stopped before finishing: what it was doing waits for something that cannot happen (nothing else was left running). A plugin or extension awaiting a promise nobody settles does this.\n",
+    );
+});
+run().then(
+  (code) => {
+    settled = true;
+    process.exit(code);
+  },
+  (error) => {
+    settled = true;
+    fail(error);
+  },
+);

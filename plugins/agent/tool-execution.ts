@@ -12,6 +12,7 @@ import { announce, type NestedToolOutcome, type ToolExecutionContext, type ToolR
 import type { ToolCall, ToolResultMessage } from "../../lib/llm/index.js";
 import { endMessage } from "./hooks.js";
 import type { Run } from "./run.js";
+import { unlessStalled } from "../../lib/stall/index.js";
 
 /** The batch's results; `terminate` when every one asked to end the run (pi's rule: one that did not keeps it going). */
 export async function executeToolCalls(run: Run, calls: ToolCall[]): Promise<{ results: ToolResultMessage[]; terminate: boolean }> {
@@ -108,7 +109,7 @@ async function runTool(run: Run, call: Call, site: CallSite): Promise<{ result: 
   const started = performance.now();
   const timed = (result: ToolResult) => ({ result, durationMs: Math.round(performance.now() - started) });
   try {
-    const result = await tool.execute(validation.args, {
+    const executing = tool.execute(validation.args, {
       toolCallId: call.id,
       signal,
       cwd: run.deps.cwd,
@@ -124,6 +125,10 @@ async function runTool(run: Run, call: Call, site: CallSite): Promise<{ result: 
       },
       executeTool: nestedRunner(run, call.id, signal),
     });
+    // A tool awaiting a promise nobody settles would end the process mid-run, in silence.
+    const result = await unlessStalled(Promise.resolve(executing), () =>
+      errorResult(`Tool ${call.name} never finished: it waits for something that cannot happen (nothing else was left running to wake it)`),
+    );
     if (!result || !Array.isArray(result.content)) return timed(errorResult(`Tool ${call.name} returned no content`));
     return timed(result);
   } catch (error) {

@@ -12,6 +12,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { SlowNotices, watchSlow } from "../../kernel/index.js";
+import { unlessStalled } from "../../lib/stall/index.js";
 import type { ExtensionHost } from "./host.js";
 import type { SharedModules } from "./load-module.js";
 import { createPiApi } from "./pi-api.js";
@@ -54,9 +55,15 @@ export async function loadExtension(host: ExtensionHost, modules: SharedModules,
     }
     return undefined;
   })();
+  // A factory awaiting what can only come after it returns (session_start, say) would otherwise
+  // end the process in silence: nothing else is left running to wake it.
+  const unlessHung = unlessStalled(work, () => {
+    if (phase === "importing") modules.abandon(source.path);
+    return `Extension ${source.path} never finished loading: its ${phase === "importing" ? "import" : "factory"} waits for something that cannot happen while it loads (nothing else was left running; an event such as session_start only comes after every extension has loaded). It is skipped.`;
+  });
   let failure: string | undefined;
   try {
-    failure = await watchSlow(work, {
+    failure = await watchSlow(unlessHung, {
       limitMs,
       noticeMs: [],
       notice: () => undefined,
