@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { claimStdout, type ClaimedStdout } from "../lib/stdout/index.js";
+import { handleStrayErrors, type StrayErrorKind } from "../lib/stray-errors/index.js";
 import { ErrorCode, isKernelError, resolveAgentDir, toKernelError, UsageError } from "../kernel/index.js";
 import { packageAliases, prepareHost, protocolSchema, type HostOptions, type PreparedHost } from "../host/index.js";
 import type {} from "../plugins/models/api.js";
@@ -75,6 +76,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   if (argv[0] === "serve") argv = ["--mode", "serve", ...argv.slice(1)];
   // Claimed before any user plugin is imported: nothing else can write protocol noise.
   const stdout = claimStdout();
+  // This process is the CLI's own: an extension's stray rejection is reported, not fatal.
+  handleStrayErrors(fatalStrayError);
   if (argv[0] === "config" && !subcommand) return runConfig(argv.slice(1), stdout);
   let prepared: PreparedHost;
   try {
@@ -254,4 +257,11 @@ async function runSubcommand(moduleUrl: string, entry: string, argv: string[]): 
 async function version(): Promise<string> {
   const pkg = JSON.parse(await readFile(`${INSTALL_DIR}package.json`, "utf8")) as { version: string };
   return pkg.version;
+}
+
+/** What Node itself does with an error nobody claimed: its stack on stderr, exit code 1. */
+function fatalStrayError(error: unknown, kind: StrayErrorKind): void {
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`atomic: ${kind === "unhandled_rejection" ? "unhandled rejection" : "uncaught exception"}: ${text}\n`);
+  process.exit(1);
 }

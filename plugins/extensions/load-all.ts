@@ -13,6 +13,7 @@ import type { Discovery } from "./discover.js";
 import { ExtensionHost } from "./host.js";
 import { loadExtension } from "./load.js";
 import { SharedModules } from "./load-module.js";
+import { reportStrayErrors } from "./stray-errors.js";
 import type { ExtensionSource } from "./record.js";
 import type { UiBridge } from "./ui-bridge.js";
 
@@ -24,6 +25,7 @@ export async function loadFound(k: PluginContext, owned: ExtensionsHooks, found:
   const host = new ExtensionHost(k, owned, modules, bridge);
   modules.attach(host);
   k.hooks.shutdown.tap(k.name, () => modules.detach(host));
+  k.hooks.shutdown.tap(k.name, reportStrayErrors(host));
   host.snapshotBuiltinTools();
   // Extension tools are mostly JSON Schema (TypeBox): with the converter loaded, a schema it cannot read fails at registerTool.
   await loadJsonSchemaSupport();
