@@ -151,6 +151,13 @@ describe("choosing a transport", () => {
     expect(bare.stderr).toContain('use print mode: atomic -p "do X" now\n');
     const quoted = await runCli(["it's $5"], await folders());
     expect(quoted.stderr).toContain(`atomic -p 'it'\\''s $5'`);
+    // A slip of a subcommand's name is most likely that subcommand; "help" is --help.
+    expect(await runCli(["confg"], await folders())).toMatchObject({
+      code: 2,
+      stderr: 'atomic: Unexpected argument "confg": did you mean atomic config? For a prompt, use print mode: atomic -p confg\n',
+    });
+    expect((await runCli(["instal", "npm:foo"], await folders())).stderr).toContain("did you mean atomic install? For a prompt, use print mode: atomic -p instal npm:foo\n");
+    expect((await runCli(["help"], await folders())).stderr).toBe('atomic: Unexpected argument "help": for the modes, flags and subcommands, run atomic --help\n');
   });
 
   it("a user's plugin adds a transport under its own name, chosen by --mode or settings `mode`", async () => {
