@@ -175,6 +175,16 @@ describe("--session <path|id>", () => {
     writeFileSync(join(cwd, "notes.jsonl"), '{"hello":"world"}\n');
     await usageError(agentDir, cwd, ["--session", "notes.jsonl"], `Not a valid session file: ${join(cwd, "notes.jsonl")} (--session)`);
   });
+
+  it("--resume takes no value: a session id after it is a usage error that shows --session, not a prompt", async () => {
+    const { agentDir, cwd } = folders();
+    const file = writeSession(sessionFolder(agentDir, cwd), "0a1b2c3d-resumed", { cwd });
+    const message = '--resume takes no value: it reopens this folder\'s latest session. To open the session "0a1b2c3d", use --session 0a1b2c3d';
+    await usageError(agentDir, cwd, ["--resume", "0a1b2c3d"], message);
+    const printed = await runCli(["-p", "--provider", "replay", "--model", "demo", "--resume", "0a1b2c3d", "go on"], { agentDir, cwd });
+    expect(printed).toMatchObject({ code: 2, stdout: "", stderr: `atomic: ${message}\n` });
+    expect(readFileSync(file, "utf8")).not.toContain("go on");
+  });
 });
 
 describe("list_sessions", () => {

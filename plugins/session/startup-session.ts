@@ -67,9 +67,24 @@ export interface StartupSessionSources {
 export async function startupSessionFile({ cli, cwd, env, store, log }: StartupSessionSources): Promise<string | undefined> {
   if (cli.session !== undefined) return resolveSessionArgument(cli.session, { cwd, env, store });
   if (!cli.continue && !cli.resume) return undefined;
+  if (cli.resume) await refuseResumeValue(cli.positionals[0], { cwd, env, store });
   const latest = store?.latest ? await store.latest() : (await store?.list?.())?.[0]?.path;
   if (!latest) log.info(`No previous session${store ? ` in ${store.sessionDir()}` : ""}: starting a new one.`);
   return latest;
+}
+
+/**
+ * `--resume 01a25180`: pi's --resume takes no value (it opens a picker; here, the latest session),
+ * so the id would be read as the prompt. An argument after it that names a stored session is
+ * taken for what it is: a usage error that shows the flag meant.
+ */
+async function refuseResumeValue(argument: string | undefined, where: Pick<StartupSessionSources, "cwd" | "env" | "store">): Promise<void> {
+  if (argument === undefined || !/^(?:[0-9a-f][0-9a-f-]{3,}|\S+\.jsonl)$/i.test(argument)) return;
+  const named = await resolveSessionArgument(argument, where).then(
+    () => true,
+    () => false,
+  );
+  if (named) throw new UsageError(`--resume takes no value: it reopens this folder's latest session. To open the session "${argument}", use --session ${argument}`);
 }
 
 /** `--session <arg>`: a path (anything with a separator or a `.jsonl` name), else an id prefix (else a file in the cwd). */
