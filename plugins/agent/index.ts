@@ -32,7 +32,11 @@ export default definePlugin({
     const settings = k.service("settings");
     for (const command of agentCommands(agent, (patch) => settings.update(patch))) k.registerCommand(command);
     const { cli, cwd, env } = k.config;
-    const [systemPrompt, append] = await Promise.all([promptText(cli.systemPrompt, cwd, env), promptText(cli.appendSystemPrompt, cwd, env)]);
+    const warnOf = (flag: string) => (message: string) => k.log.warn(`${flag}: ${message}`);
+    const [systemPrompt, append] = await Promise.all([
+      promptText(cli.systemPrompt, cwd, env, warnOf("--system-prompt")),
+      promptText(cli.appendSystemPrompt, cwd, env, warnOf("--append-system-prompt")),
+    ]);
     const custom: CustomPrompt = { ...(systemPrompt ? { systemPrompt } : {}), ...(append ? { append } : {}) };
     // Persona and tools first, date and cwd last: context files and skills go in between.
     k.hooks.system_prompt.tap({ name: k.name, order: "pre" }, (prompt, context) => baseSystemPrompt(prompt, context, custom));

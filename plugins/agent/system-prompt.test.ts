@@ -31,5 +31,15 @@ describe("system prompt frame", () => {
     expect(await promptText("x".repeat(5000), dir, {})).toBe("x".repeat(5000));
     expect(await promptText("  ", dir, {})).toBeUndefined();
     expect(await promptText(undefined, dir, {})).toBeUndefined();
+    // A path that names no file: still the text, but said (a slip of the name is the likely cause).
+    const warnings: string[] = [];
+    const warn = (message: string) => warnings.push(message);
+    for (const value of ["./mysystem.md", "~/extra.md", "SYSTEM.txt", "/etc/none", "You are terse.", "Read ./notes.md first."]) await promptText(value, dir, { HOME: dir }, warn);
+    expect(warnings).toEqual([
+      `"./mysystem.md" names no file (${join(dir, "mysystem.md")}): it is used as the text itself`,
+      `"~/extra.md" names no file (${join(dir, "extra.md")}): it is used as the text itself`,
+      `"SYSTEM.txt" names no file (${join(dir, "SYSTEM.txt")}): it is used as the text itself`,
+      `"/etc/none" names no file (/etc/none): it is used as the text itself`,
+    ]);
   });
 });

@@ -37,7 +37,7 @@ export function baseSystemPrompt(current: string, context: SystemPromptContext, 
 }
 
 /** A flag value naming a readable file is that file's text; anything else is the text itself (pi's rule). */
-export async function promptText(value: string | undefined, cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+export async function promptText(value: string | undefined, cwd: string, env: NodeJS.ProcessEnv, warn?: (message: string) => void): Promise<string | undefined> {
   if (value === undefined || value.trim() === "") return undefined;
   const path = resolve(cwd, expandHome(value, env));
   try {
@@ -45,8 +45,13 @@ export async function promptText(value: string | undefined, cwd: string, env: No
   } catch {
     // Not a file (or not a valid path at all): the value is the text.
   }
+  // A value that reads as a path but names no file is most likely a slip: it is still the text, but said.
+  if (LOOKS_LIKE_PATH.test(value)) warn?.(`"${value}" names no file (${path}): it is used as the text itself`);
   return value;
 }
+
+/** One word starting with ./, ../, ~/ or /, or ending in a text file's extension. */
+const LOOKS_LIKE_PATH = /^(?:(?:\.{1,2}|~)?[\\/]\S*|\S+\.(?:md|txt|markdown|prompt))$/i;
 
 /** Date and working directory, closing the prompt. Tapped last (group `post`). */
 export function environmentFooter(current: string, context: SystemPromptContext, now = new Date()): string {
