@@ -52,6 +52,8 @@ describe("framing", () => {
     const agentDir = tempDir();
     writeCassette(agentDir, "echo", [textTurn("ok")]);
     const c = start({ agentDir, args: replayArgs("echo") });
+    // A byte order mark first (.NET's writers add one): not part of the record.
+    c.child.stdin.write(Buffer.from([0xef, 0xbb, 0xbf]));
     c.write('{"type":"get_state","id":"crlf"}\r\n');
     expect(await c.waitFor((r) => r.id === "crlf")).toMatchObject({ success: true });
     const text = "line\u2028sep\u2029para — ünïcödé 🎉";

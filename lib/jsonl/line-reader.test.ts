@@ -20,6 +20,15 @@ describe("LineReader", () => {
     expect(read([bytes.subarray(0, 2), bytes.subarray(2, 4), bytes.subarray(4)]).lines).toEqual(['"é€"']);
   });
 
+  it("drops a UTF-8 byte order mark at the start of the stream, even split across chunks, and nowhere else", () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    expect(read([bom.subarray(0, 2), Buffer.concat([bom.subarray(2), Buffer.from('{"id":1}\n')]), Buffer.concat([bom, Buffer.from("x\n")])]).lines).toEqual([
+      '{"id":1}',
+      "\ufeffx",
+    ]);
+    expect(read([Buffer.concat([bom, Buffer.from("\r\n")])]).lines).toEqual([""]);
+  });
+
   it("drops a line longer than the limit as it arrives, reports its size, and goes on", () => {
     const { lines, oversized } = read(["ok1\n", "x".repeat(6), "y".repeat(6), "\nok2\n", "z".repeat(20)], 10);
     expect(lines).toEqual(["ok1", "ok2"]);

@@ -4,7 +4,9 @@
  * chunks survive and U+2028/U+2029 never end a record). A long line is kept as a list of chunks
  * and joined once, so cost stays linear in its size. The only limit is the one a line must fit
  * to become a string at all (V8's maximum string length): a longer line is dropped as it
- * arrives (memory stays bounded) and reported, and reading goes on with the next line.
+ * arrives (memory stays bounded) and reported, and reading goes on with the next line. A UTF-8
+ * byte order mark at the very start of the stream (.NET's writers add one by default) is dropped:
+ * it would make the first record invalid JSON, and it is not part of any record.
  */
 import { constants } from "node:buffer";
 
@@ -14,6 +16,7 @@ export class LineReader {
   #pending: Buffer[] = [];
   #pendingBytes = 0;
   #oversized = false;
+  #first = true;
   readonly #onLine: (line: string) => void;
   readonly #onOversized: (bytes: number) => void;
   readonly #maxLineBytes: number;
@@ -56,6 +59,7 @@ export class LineReader {
   #finishLine(): void {
     const bytes = this.#pendingBytes;
     if (this.#oversized) {
+      this.#first = false;
       this.#reset();
       this.#onOversized(bytes);
       return;
@@ -63,7 +67,9 @@ export class LineReader {
     const line = this.#pending.length === 1 ? this.#pending[0]! : Buffer.concat(this.#pending, bytes);
     this.#reset();
     const end = line.length > 0 && line[line.length - 1] === 0x0d ? line.length - 1 : line.length;
-    this.#onLine(line.toString("utf8", 0, end));
+    const start = this.#first && line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf ? 3 : 0;
+    this.#first = false;
+    this.#onLine(line.toString("utf8", start, Math.max(start, end)));
   }
 
   #reset(): void {
