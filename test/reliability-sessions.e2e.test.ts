@@ -7,7 +7,7 @@
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { RpcClient, tempDir, textTurn, writeCassette } from "./helpers/rpc-client.js";
+import { RpcClient, runCli, tempDir, textTurn, writeCassette } from "./helpers/rpc-client.js";
 import { SOAK } from "./helpers/soak.js";
 
 let client: RpcClient | undefined;
@@ -158,6 +158,16 @@ describe("session write failures reach the client", () => {
     const second = await c.ok({ type: "get_state" });
     expect(second.sessionFile).not.toBe(first.sessionFile);
     expect(second.sessionWriteError).toBe(first.sessionWriteError);
+  });
+
+  it("print mode prints the answer, then exits 1 saying the session was not saved", async () => {
+    const blocker = join(tempDir("atomic-cwd-"), "a-file");
+    writeFileSync(blocker, "not a folder");
+    const agentDir = tempDir("atomic-agent-");
+    writeCassette(agentDir, "chat", [textTurn("Answered.")]);
+    const run = await runCli(["-p", "--provider", "replay", "--model", "chat", "--session-dir", join(blocker, "sessions"), "hi"], { agentDir, cwd: tempDir("atomic-cwd-") });
+    expect(run).toMatchObject({ code: 1, stdout: "Answered.\n" });
+    expect(run.stderr).toMatch(/\natomic: the session was not saved: .*a-file/);
   });
 
   it.skipIf(process.platform === "win32")("reports a write that fails mid-session (file size limit, as on a full disk) once, and in get_state", async () => {

@@ -35,14 +35,19 @@ export default definePlugin({
         name,
         description,
         acceptsPrompts: true,
-        serve: (host) =>
-          runPrompts(host, {
+        serve: (host) => {
+          // Session files that could not be written, by file (a later write that works clears it).
+          const unwritten = new Map<string, string>();
+          k.maybeService("sessionStore")?.onWriteStatus(({ file, error }) => (error === undefined ? unwritten.delete(file) : unwritten.set(file, error)));
+          return runPrompts(host, {
             mode: name,
             settled,
             header: () => k.maybeService("session")?.header(),
             busy: () => k.maybeService("agent")?.isStreaming() ?? false,
             modelUrl: () => k.maybeService("agent")?.getModel()?.baseUrl || undefined,
-          }),
+            unsaved: () => [...unwritten.values()][0],
+          });
+        },
       });
     }
   },

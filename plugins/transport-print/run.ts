@@ -36,6 +36,8 @@ export interface RunOptions {
   busy(): boolean;
   /** The base URL of the current model (shown redacted), named in connection errors. */
   modelUrl(): string | undefined;
+  /** Why the session is not on disk at exit (a write that failed and never worked again), if so. */
+  unsaved?(): string | undefined;
 }
 
 export async function runPrompts(host: TransportHost, options: RunOptions): Promise<number> {
@@ -92,6 +94,9 @@ export async function runPrompts(host: TransportHost, options: RunOptions): Prom
   }
   if (options.mode === "print" && exitCode === 0 && lastAssistant) stdout.write(`${textOf(lastAssistant)}\n`);
   await host.shutdown("exit");
+  // The answer was printed, but a session that was asked for and not written is a failure to say.
+  const unsaved = options.unsaved?.();
+  if (unsaved !== undefined && exitCode === 0) exitCode = fail(`the session was not saved: ${unsaved}`);
   await stdout.flush();
   return exitCode;
 }
