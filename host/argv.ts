@@ -74,7 +74,9 @@ export class UnknownOptionError extends UsageError {
   /** `known`: the flags there are, to name the one a typo most likely meant. */
   constructor(option: string, known: readonly FlagSpec[] = []) {
     const near = nearestFlag(option, known);
-    super(`Unknown option: ${option}${near ? ` (did you mean ${near}?)` : ""}`);
+    // A word with spaces is a prompt that starts with "-", not a flag: `--` ends the options.
+    const prompt = /\s/.test(option) ? ` (a prompt that starts with "-" goes after --: atomic -p -- ${JSON.stringify(option)})` : "";
+    super(`Unknown option: ${option}${near ? ` (did you mean ${near}?)` : prompt}`);
     this.option = option;
   }
 }
