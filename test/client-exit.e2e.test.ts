@@ -4,33 +4,15 @@
  * `waitForIdle`, `collectEvents`) reject at once with how the process ended and the tail of its
  * stderr, instead of waiting for an `agent_settled` that can never come; so do later calls.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { RpcClient } from "../client/index.js";
 import { CLI, toolTurn, writeCassette } from "./helpers/rpc-client.js";
 import { registerStopper, tempDir } from "./helpers/temp.js";
 import { NODE } from "./helpers/node.js";
 
-// The tool ends the agent as asked; "orphan" first starts a process that inherits (and holds) its stdout and stderr.
-const EXTENSION = `import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
-export default function (pi) {
-  pi.registerTool({
-    name: "crash", label: "crash", description: "Ends the agent process.",
-    parameters: { type: "object", properties: { how: { type: "string" } }, required: ["how"] },
-    execute: async (_id, { how }) => {
-      process.stderr.write("crash: the tool ends the agent (" + how + ")\\n");
-      if (how === "kill") process.kill(process.pid, "SIGKILL");
-      if (how === "orphan") {
-        const child = spawn("sleep", ["300"], { stdio: "inherit", detached: true });
-        writeFileSync("orphan.pid", String(child.pid));
-      }
-      process.exit(1);
-    },
-  });
-}
-`;
+const EXTENSION = resolve(import.meta.dirname, "fixtures/extensions/crash-tool.ts");
 
 const clients: RpcClient[] = [];
 afterEach(async () => {
@@ -40,8 +22,6 @@ afterEach(async () => {
 async function started(how: "exit" | "kill" | "orphan"): Promise<{ client: RpcClient; cwd: string }> {
   const agentDir = tempDir("atomic-agent-");
   const cwd = tempDir("atomic-cwd-");
-  const extension = join(tempDir("atomic-ext-"), "crash.js");
-  writeFileSync(extension, EXTENSION);
   writeCassette(agentDir, "crash", [toolTurn("c1", "crash", { how })]);
   const client = new RpcClient({
     cliPath: CLI,
@@ -50,7 +30,7 @@ async function started(how: "exit" | "kill" | "orphan"): Promise<{ client: RpcCl
     env: { ATOMIC_CODING_AGENT_DIR: agentDir },
     provider: "replay",
     model: "crash",
-    args: ["--no-session", "-e", extension],
+    args: ["--no-session", "-e", EXTENSION],
   });
   clients.push(client);
   await client.start();
