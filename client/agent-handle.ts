@@ -126,11 +126,11 @@ export class AgentHandle extends AgentMethods {
     if (announce || data.gap) for (const request of data.pendingUi) this.dispatch(request as Record_);
   }
 
-  /** @internal Gone: forgotten by the server client, listeners told. */
-  ended(): void {
+  /** @internal Gone: forgotten by the server client, its waits failed (with `error`, else as closed), listeners told. */
+  ended(error?: Error): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.forgetRun();
+    this.forgetRun(error ?? new Error(`Agent ${this.agent} is closed`));
     this.#wire.forget(this.agent);
     for (const listener of this.#closeListeners) listener();
   }

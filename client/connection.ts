@@ -1,7 +1,8 @@
 /**
  * The typed client's wire: spawns `atomic --mode rpc`, frames stdout strictly on LF (never
  * readline), matches responses to requests by id, hands every other record to the listeners,
- * and fails every waiting request, with the agent's stderr, when the process ends.
+ * and, when the process ends, fails every waiting request and tells the exit listeners (the
+ * client's waits), with the exit code or signal and the tail of the agent's stderr.
  */
 import { PendingRequests } from "./pending.js";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
@@ -30,6 +31,11 @@ export interface ConnectionOptions {
 export type Record_ = { type: string; [key: string]: unknown };
 type Listener = (record: Record_) => void;
 
+/** How long after the agent exits its stdout may stay open: a process it started may hold the pipe. */
+const EXIT_GRACE_MS = 1_000;
+/** How much of the agent's stderr an error quotes (its end: the crash is last). */
+const STDERR_TAIL = 2_000;
+
 /** The package's own CLI: `dist/cli/atomic.cjs` beside this module once built (or from the repository). */
 export function defaultCliPath(): string {
   const built = fileURLToPath(new URL("../cli/atomic.cjs", import.meta.url));
@@ -41,9 +47,12 @@ export class Connection {
   #child: ChildProcessWithoutNullStreams | undefined;
   readonly #pending = new PendingRequests();
   readonly #listeners = new Set<Listener>();
+  readonly #exitListeners = new Set<(error: Error) => void>();
   #nextId = 0;
   #stderr = "";
-  #exited: Promise<number | null> | undefined;
+  #exited: Promise<void> | undefined;
+  /** How the process ended (`exited with code 1`), once it has. */
+  #exit: string | undefined;
 
   constructor(options: ConnectionOptions) {
     this.#options = options;
@@ -60,6 +69,7 @@ export class Connection {
   /** Spawns the agent; rejects (nothing left running) when it cannot start: a missing cwd, no such Node binary. */
   async open(modeArgs: string[]): Promise<void> {
     if (this.#child) throw new Error("Client already started");
+    this.#exit = undefined;
     const { cwd } = this.#options;
     // Node reports a missing cwd as a spawn ENOENT that names the binary, not the folder.
     if (cwd !== undefined) await checkFolder(cwd);
@@ -73,19 +83,37 @@ export class Connection {
     });
     this.#child = child;
     // Without a listener, a spawn failure would be an uncaught 'error' in the embedding process.
-    child.on("error", (error) => this.#failAll(new Error(`Agent process failed: ${error.message}. Stderr: ${this.#stderr}`)));
+    child.on("error", (error) => this.#pending.failAll(new Error(`Agent process failed: ${error.message}${this.#stderrDetail()}`)));
     child.stderr.on("data", (chunk: Buffer) => (this.#stderr += chunk.toString()));
     const reader = new LineReader((line) => this.#onLine(line));
     child.stdout.on("data", (chunk: Buffer) => reader.push(chunk));
     child.stdout.on("end", () => reader.end());
     // A write after the agent exited is reported through the pending requests, not as a crash.
     child.stdin.on("error", () => undefined);
-    this.#exited = new Promise((resolve) =>
-      child.once("close", (code) => {
-        this.#failAll(new Error(`Agent process exited with code ${code}. Stderr: ${this.#stderr}`));
-        resolve(code);
-      }),
-    );
+    this.#exited = new Promise((resolve) => {
+      let over = false;
+      const ended = (code: number | null, signal: NodeJS.Signals | null) => {
+        // Once per process, and only for the one this connection still runs (not one that failed to spawn).
+        if (over || this.#child !== child) return resolve();
+        over = true;
+        this.#exit = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        const error = new Error(`Agent process ${this.#exit}${this.#stderrDetail()}`);
+        this.#pending.failAll(error);
+        for (const listener of this.#exitListeners) listener(error);
+        resolve();
+      };
+      // 'close' comes once stdout is read to its end (every record before the exit delivered);
+      // a process the agent started that inherited the pipe would hold it open, so not for long.
+      child.once("exit", (code, signal) => {
+        const grace = setTimeout(() => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+          ended(code, signal);
+        }, EXIT_GRACE_MS);
+        child.once("close", () => clearTimeout(grace));
+      });
+      child.once("close", (code, signal) => ended(code, signal));
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         child.once("spawn", resolve);
@@ -97,6 +125,12 @@ export class Connection {
     }
   }
 
+  /** Called once when the process ends, after the waiting requests failed, with the same error. */
+  onExit(listener: (error: Error) => void): () => void {
+    this.#exitListeners.add(listener);
+    return () => this.#exitListeners.delete(listener);
+  }
+
   onRecord(listener: Listener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -105,15 +139,15 @@ export class Connection {
   /** Writes one command with a fresh id (or its own string id) and resolves with its response. */
   request(command: Record<string, unknown>): Promise<Record_> {
     const child = this.#child;
-    if (!child || !this.running) return Promise.reject(new Error(this.#child ? `Agent process is not running. Stderr: ${this.#stderr}` : "Client not started"));
+    if (!child || !this.running) return Promise.reject(this.#notRunning());
     const id = typeof command.id === "string" ? command.id : `req_${++this.#nextId}`;
     const write = () => child.stdin.write(`${JSON.stringify({ ...command, id })}\n`);
-    return this.#pending.track(id, String(command.type), this.#options.requestTimeoutMs ?? 30_000, write, () => `. Stderr: ${this.#stderr}`);
+    return this.#pending.track(id, String(command.type), this.#options.requestTimeoutMs ?? 30_000, write, () => this.#stderrDetail());
   }
 
   /** Writes a record that gets no response (`extension_ui_response`). */
   write(record: Record<string, unknown>): void {
-    if (!this.#child || !this.running) throw new Error("Client not started");
+    if (!this.#child || !this.running) throw this.#notRunning();
     this.#child.stdin.write(`${JSON.stringify(record)}\n`);
   }
 
@@ -141,8 +175,16 @@ export class Connection {
     for (const listener of this.#listeners) listener(record);
   }
 
-  #failAll(error: Error): void {
-    this.#pending.failAll(error);
+  #notRunning(): Error {
+    if (!this.#child) return new Error("Client not started");
+    return new Error(`Agent process is not running${this.#exit ? ` (it ${this.#exit})` : ""}${this.#stderrDetail()}`);
+  }
+
+  /** `. Stderr: <its last 2,000 characters>` (nothing when it wrote none). */
+  #stderrDetail(): string {
+    const text = this.#stderr.trimEnd();
+    if (!text) return "";
+    return `. Stderr: ${text.length > STDERR_TAIL ? `...${text.slice(-STDERR_TAIL)}` : text}`;
   }
 }
 

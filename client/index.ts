@@ -34,6 +34,8 @@ export class RpcClient extends AgentMethods {
     this.#options = options;
     this.#connection = new Connection(options);
     this.#connection.onRecord((record) => this.dispatch(record));
+    // A run cannot settle once its process is gone: the waits fail with how it ended and its stderr.
+    this.#connection.onExit((error) => this.forgetRun(error));
   }
 
   /** Spawns the agent and waits until it answers (it asks for `agent_settled` on the way). */
@@ -42,13 +44,14 @@ export class RpcClient extends AgentMethods {
     if (this.#options.provider) args.push("--provider", this.#options.provider);
     if (this.#options.model) args.push("--model", this.#options.model);
     await this.#connection.open(args);
+    this.revive();
     await this.setEventOptions({ agentSettled: true });
   }
 
-  /** Ends the agent: stdin closes (pending commands are answered, the session is flushed), signals if it lingers. */
+  /** Ends the agent: stdin closes (pending commands are answered, the session is flushed), signals if it lingers; a pending wait rejects. */
   async stop(): Promise<void> {
     await this.#connection.close();
-    this.forgetRun();
+    this.forgetRun(new Error("The client was stopped"));
   }
 
   getStderr(): string {

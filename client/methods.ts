@@ -7,6 +7,7 @@
 import type { Command, CommandType, CompactCommand, DataOf, Event, ExtraCommand, ImageContent, Response, ResponseOf, ThinkingLevel } from "../lib/protocol-types/index.js";
 
 import type { Record_ } from "./connection.js";
+import { SettleWaits, stderrDetail } from "./settle-waits.js";
 
 export type { Record_ };
 
@@ -22,6 +23,7 @@ export abstract class AgentMethods {
   readonly #listeners = new Set<RpcEventListener>();
   /** A prompt was accepted and its agent_settled has not come yet. */
   #busy = false;
+  readonly #waits = new SettleWaits();
 
   /** Writes one command (with a fresh id, or its own string id) and resolves with its response. */
   protected abstract request(command: Record<string, unknown>): Promise<Record_>;
@@ -36,9 +38,15 @@ export abstract class AgentMethods {
     for (const listener of this.#listeners) listener(event as AgentEvent);
   }
 
-  /** Nothing more will settle (the agent is gone). */
-  protected forgetRun(): void {
+  /** Nothing more will settle (the agent is gone): every pending wait rejects with `error`, and every later one. */
+  protected forgetRun(error: Error): void {
     this.#busy = false;
+    this.#waits.end(error);
+  }
+
+  /** A new agent behind the same client (started again): waits wait again. */
+  protected revive(): void {
+    this.#waits.reopen();
   }
 
   onEvent(listener: RpcEventListener): () => void {
@@ -229,8 +237,9 @@ export abstract class AgentMethods {
     return this.collectEvents(timeout).then(() => undefined);
   }
 
-  /** Events until the agent settles (the `agent_settled` record itself is not included); at once when idle. */
+  /** Events until the agent settles (the `agent_settled` record itself is not included); at once when idle; rejects once the agent is gone. */
   collectEvents(timeout = 60_000): Promise<AgentEvent[]> {
+    if (this.#waits.gone) return Promise.reject(this.#waits.gone);
     if (!this.#busy) return Promise.resolve([]);
     return this.#collect(timeout);
   }
@@ -241,11 +250,12 @@ export abstract class AgentMethods {
    */
   async promptAndWait(message: string, images?: ImageContent[], timeout = 60_000): Promise<AgentEvent[]> {
     const collector = this.#collector(timeout);
+    // The agent's end may reject the wait while the prompt is still on its way: its error is the one thrown then.
+    collector.events.catch(() => undefined);
     try {
       const disposition = await this.prompt(message, images);
       if (disposition === "handled" && !(await this.getState()).isStreaming) collector.finish();
     } catch (error) {
-      collector.events.catch(() => undefined);
       collector.finish();
       throw error;
     }
@@ -256,25 +266,9 @@ export abstract class AgentMethods {
     return this.#collector(timeout).events;
   }
 
-  /** Events until `agent_settled` (or `finish()`), or a timeout. */
+  /** Events until `agent_settled` (or `finish()`), a timeout, or the agent's end. */
   #collector(timeout: number): { events: Promise<AgentEvent[]>; finish(): void } {
-    const events: AgentEvent[] = [];
-    let finish!: () => void;
-    const promise = new Promise<AgentEvent[]>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        unsubscribe();
-        reject(new Error(`Timeout waiting for the agent to settle. Stderr: ${this.getStderr()}`));
-      }, timeout);
-      const unsubscribe = this.onEvent((event) => {
-        if ((event.type as string) !== "agent_settled") return void events.push(event);
-        finish();
-      });
-      finish = () => {
-        clearTimeout(timer);
-        unsubscribe();
-        resolve(events);
-      };
-    });
-    return { events: promise, finish };
+    const timeoutError = () => new Error(`Timeout waiting for the agent to settle${stderrDetail(this.getStderr())}`);
+    return this.#waits.collect((listener) => this.onEvent(listener), timeout, timeoutError);
   }
 }

@@ -327,7 +327,7 @@ export class ServerClient {
     this.#closed = true;
     clearInterval(this.#keepalive);
     this.#failPending(error ?? new Error("The server client is closed"));
-    for (const handle of [...this.#handles.values()]) handle.ended();
+    for (const handle of [...this.#handles.values()]) handle.ended(error ?? new Error("The server client is closed"));
     for (const listener of this.#closeListeners) listener(error);
     this.#closeListeners.clear();
   }

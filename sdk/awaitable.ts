@@ -128,7 +128,16 @@ export function awaitableHelpers(send: Send, subscribe: Subscribe) {
   const waitForIdle = async (): Promise<void> => {
     requireSettledEvents("waitForIdle()");
     const { waiter, settled } = waitForSettle();
-    if (!busy && !(await isStreaming())) return waiter.settle(false);
+    let streaming: boolean;
+    try {
+      streaming = busy || (await isStreaming());
+    } catch (error) {
+      // Refused (the agent is shutting down): the waiter goes too, or a dispose would later reject it with no one listening.
+      waiter.fail(error as Error);
+      settled.catch(() => undefined);
+      throw error;
+    }
+    if (!streaming) return waiter.settle(false);
     await settled;
   };
 

@@ -10,6 +10,7 @@ import { createHost } from "../host/index.js";
 import { createStderrLogger, resolveAgentDir, type EmbeddedHost, type Logger, type PluginDefinition, type Settings } from "../kernel/index.js";
 import { BUILTIN_MODULES, BUILTIN_PLUGINS } from "../cli/builtins.js";
 import { checkAgentDir, checkCwd, installPaths } from "./install.js";
+import { checkOptions } from "./options.js";
 import { awaitableHelpers, type AwaitableHelpers } from "./awaitable.js";
 
 export type * from "../lib/protocol-types/index.js";
@@ -69,7 +70,8 @@ export interface Agent extends AwaitableHelpers {
   dispose(): Promise<void>;
 }
 
-export async function createAgent(options: CreateAgentOptions = {}): Promise<Agent> {
+export async function createAgent(given: CreateAgentOptions = {}): Promise<Agent> {
+  const options = checkOptions(given);
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const agentDir = options.agentDir ?? resolveAgentDir(env);
@@ -96,7 +98,8 @@ export async function createAgent(options: CreateAgentOptions = {}): Promise<Age
 }
 
 function cliOptions(options: CreateAgentOptions): Record<string, unknown> {
-  const cli: Record<string, unknown> = {};
+  // Messages about these options name them as createAgent takes them, not as flags.
+  const cli: Record<string, unknown> = { origin: "sdk" };
   if (options.provider !== undefined) cli.provider = options.provider;
   if (options.model !== undefined) cli.model = options.model;
   if (options.session === false) cli.noSession = true;

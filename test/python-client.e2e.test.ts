@@ -2,7 +2,9 @@
  * The dependency-free Python client in docs/examples runs against the built CLI and the
  * loopback fake LLM (when python3 exists): it streams the answer, waits for `agent_settled`, and
  * splits records on LF only, so a U+2028 inside the answer survives. It answers an extension's
- * dialogs with their own ids, and cancels them when nobody handles them.
+ * dialogs with their own ids, and cancels them when nobody handles them. A failure (an agent that
+ * cannot start or dies mid-run, a refused prompt, a failed run) ends main() at once with the
+ * agent's words on stderr and exit 1, never a traceback or a null answer.
  */
 import { execFile, spawnSync } from "node:child_process";
 import { resolve } from "node:path";
@@ -10,13 +12,33 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { writeModelsJson } from "./fake-llm/server.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
-import { CLI, textTurn, writeCassette } from "./helpers/rpc-client.js";
+import { CLI, textTurn, toolTurn, writeCassette } from "./helpers/rpc-client.js";
 import { ServerProcess } from "./helpers/server.js";
 import { tempDir } from "./helpers/temp.js";
 import { NODE } from "./helpers/node.js";
 
 const EXAMPLE = resolve(import.meta.dirname, "../docs/examples/atomic_client.py");
 const UI_PROBE = resolve(import.meta.dirname, "fixtures/extensions/ui-probe.ts");
+const CRASH_TOOL = resolve(import.meta.dirname, "fixtures/extensions/crash-tool.ts");
+const NO_KEYS = { ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", GEMINI_API_KEY: "" };
+
+/** Runs the example's main() with these arguments (after `--`: the agent's); resolves however it exits. */
+async function runExample(prompt: string, agentArgs: string[], agentDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  // Under a minute: a client that waits for its 60 s request timeout fails here rather than passing late.
+  const options = {
+    cwd: tempDir("atomic-cwd-"),
+    env: { ...process.env, ...NO_KEYS, ATOMIC_CODING_AGENT_DIR: agentDir, ATOMIC_CMD: `"${NODE}" "${CLI}"` },
+    encoding: "utf8" as const,
+    timeout: 30_000,
+  };
+  try {
+    const { stdout, stderr } = await promisify(execFile)("python3", [EXAMPLE, prompt, "--", ...agentArgs], options);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
 
 /** Drives the client's class: each /ask-* command's dialog, answered by a handler or by the default (cancel). */
 const DIALOG_DRIVER = `
@@ -114,6 +136,27 @@ describe.skipIf(!hasPython)("the Python client example", () => {
     expect(stdout.split("\n").slice(0, 2)).toEqual(["Let me look.", "Done looking."]);
     expect(JSON.parse(stdout.trimEnd().split("\n").at(-1)!)).toEqual({ text: "Done looking." });
     expect(stderr).toContain("[info] confirm=false\n");
+  });
+
+  it("main() fails at once with the agent's words and exit 1: a bad flag, a failed run, a refused prompt, an agent that dies", async () => {
+    const agentDir = tempDir("atomic-agent-");
+    const badFlag = await runExample("hi", ["--mdoel", "x"], agentDir);
+    expect(badFlag).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: expect.stringMatching(/^atomic_client: the agent exited with code 2\. Stderr:\n.*Unknown option: --mdoel \(did you mean --model\?\)/),
+    });
+    const failedRun = await runExample("hi", ["--provider", "replay", "--model", "nope", "--no-session"], agentDir);
+    expect(failedRun.code).toBe(1);
+    expect(failedRun.stdout).toBe("");
+    expect(failedRun.stderr).toMatch(/^atomic_client: No cassette for replay model "nope"/m);
+    const noKey = await runExample("hi", ["--model", "anthropic/claude-sonnet-4-5", "--no-session"], agentDir);
+    expect(noKey).toEqual({ code: 1, stdout: "", stderr: expect.stringMatching(/^atomic_client: No API key found for anthropic\. Set ANTHROPIC_API_KEY/) });
+    writeCassette(agentDir, "crash", [toolTurn("c1", "crash", { how: "exit" })]);
+    const died = await runExample("crash please", ["--provider", "replay", "--model", "crash", "--no-session", "-e", CRASH_TOOL], agentDir);
+    expect(died.code).toBe(1);
+    expect(died.stderr).toMatch(/^atomic_client: the agent exited with code 1\. Stderr:\n[\s\S]*crash: the tool ends the agent \(exit\)$/m);
+    for (const run of [badFlag, failedRun, noKey, died]) expect(run.stderr).not.toContain("Traceback");
   });
 
   it("connect(): opens an agent of atomic serve, and after a dropped connection resumes with every event once", async () => {

@@ -138,4 +138,21 @@ describe("agent.prompt", () => {
     expect(outcome).toEqual({ aborted: true });
     await expect(agent.prompt("after")).rejects.toThrow("Agent is shutting down");
   });
+
+  it("waitForIdle() begun while dispose() runs rejects, and leaves no rejection behind for the dispose to raise unheard", async () => {
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => void unhandled.push(reason);
+    process.on("unhandledRejection", listener);
+    try {
+      const agent = await newAgent();
+      const disposing = agent.dispose();
+      await expect(agent.waitForIdle()).rejects.toThrow("Agent is shutting down");
+      await disposing;
+      // Node reports an unhandled rejection after the microtasks of the turn that made it.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", listener);
+    }
+  });
 });

@@ -124,6 +124,24 @@ describe("the server client (connect)", { timeout: 90_000 }, () => {
     await proxy.close();
   });
 
+  it("a server that dies mid-run fails the handle's waits (no reconnect): promptAndWait and waitForIdle reject, later ones too", async () => {
+    const agentDir = tempDir("atomic-agent-");
+    writeCassette(agentDir, "slow", [textTurn("word ".repeat(150), 150)], { eventDelayMs: 10 });
+    const server = await ServerProcess.start({ agentDir, args: ["--provider", "replay", "--model", "slow"] });
+    const client = await connected(`unix:${server.socket}`, { reconnect: false });
+    const agent = await client.openAgent();
+    const streaming = new Promise<void>((resolve) => {
+      const off = agent.onEvent((event) => event.type === "message_update" && (off(), resolve()));
+    });
+    const run = agent.promptAndWait("stream for a while", undefined, 600_000).catch((error: Error) => error.message);
+    await streaming;
+    const idle = agent.waitForIdle(600_000).catch((error: Error) => error.message);
+    await server.stop("SIGKILL");
+    expect(await run).toBe("The connection to atomic serve was lost");
+    expect(await idle).toBe("The connection to atomic serve was lost");
+    await expect(agent.waitForIdle(600_000)).rejects.toThrow("The connection to atomic serve was lost");
+  });
+
   it("a server restart is a gap: the handle says resync, and goes on in the new epoch", async () => {
     const server = await ServerProcess.start();
     const client = await connected("unix:", { agentDir: server.agentDir });

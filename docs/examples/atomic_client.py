@@ -7,6 +7,9 @@ JSON string never ends a record (text-mode line readers may split on more than L
     python3 atomic_client.py "Summarise README.md" -- --provider anthropic --model claude-sonnet-4-5
 
 Set ATOMIC_CMD to run something other than `atomic` (for example `node dist/cli/atomic.cjs`).
+A refused command or an agent that exits raises `AgentError` at once (with the end of the
+agent's stderr, kept in `client.stderr`, when it exited); `run_error(events)` says why a run
+failed. main() prints either on stderr and exits 1.
 
 Extension dialogs (`extension_ui_request` with method select, confirm, input or editor) are
 answered by `on_dialog(request)`, which returns the reply's fields: `{"value": ...}`,
@@ -20,11 +23,13 @@ attached again after the last `seq` it saw, so each event arrives once; when the
 replay what was missed (it restarted), the agent's events get `{"type": "resync", ...}`: read
 the state again (`get_messages`).
 """
+import collections
 import itertools
 import json
 import os
 import queue
 import shlex
+import signal
 import socket
 import subprocess
 import sys
@@ -33,6 +38,19 @@ import time
 
 
 DIALOGS = ("select", "confirm", "input", "editor")
+
+
+class AgentError(RuntimeError):
+    """A command the agent refused, a run that failed, or an agent that is gone."""
+
+
+def run_error(events):
+    """The error a run's events end with (its last reply failed or was aborted), else None."""
+    replies = [e["message"] for e in events if e.get("type") == "message_end" and e["message"].get("role") == "assistant"]
+    reason = replies[-1].get("stopReason") if replies else None
+    if reason in ("error", "aborted"):
+        return replies[-1].get("errorMessage") or "the run ended with stopReason %s" % reason
+    return None
 
 
 class _Conversation:
@@ -64,7 +82,7 @@ class _Conversation:
         """Sends a prompt and returns its events once the agent has settled."""
         response = self.request({"type": "prompt", "message": message})
         if not response["success"]:
-            raise RuntimeError(response["error"])
+            raise AgentError(response["error"])
         seen = []
         # An extension command handled it: nothing settles unless the command started a run.
         # What it emitted (a notify after its dialog) came before its response, so the reader
@@ -77,14 +95,14 @@ class _Conversation:
                     except queue.Empty:
                         return seen
                     if event is None:
-                        raise RuntimeError("the agent exited")
+                        raise self._gone()
                     seen.append(event)
                     if on_event:
                         on_event(event)
         while True:
             event = self.events.get(timeout=timeout)
             if event is None:
-                raise RuntimeError("the agent exited")
+                raise self._gone()
             if event.get("type") == "agent_settled":
                 return seen
             seen.append(event)
@@ -103,16 +121,31 @@ class AtomicClient(_Conversation):
             base + ["--mode", "rpc", *extra_args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             cwd=cwd,
             env=env,
         )
         self._ids = itertools.count(1)
         self._pending = {}
         self._lock = threading.Lock()
-        threading.Thread(target=self._read, daemon=True).start()
+        self._exit = None  # the AgentError that says how the process ended, once it has
+        self._stderr = collections.deque(maxlen=40)  # its last lines, for that error
+        self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._stderr_reader.start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
         # The "really done" signal: one agent_settled event after each prompt (on by default;
         # asked for anyway, and the answer shows the agent is up).
         self.request({"type": "set_event_options", "agentSettled": True})
+
+    @property
+    def stderr(self):
+        """The last lines the agent wrote on stderr."""
+        return "".join(self._stderr)
+
+    def _read_stderr(self):
+        for raw in iter(self._proc.stderr.readline, b""):
+            self._stderr.append(raw.decode("utf-8", "replace"))
 
     def _read(self):
         for raw in iter(self._proc.stdout.readline, b""):
@@ -123,16 +156,39 @@ class AtomicClient(_Conversation):
                 slot.put(record)
                 continue
             self._event(record)
-        self.events.put(None)  # the agent exited
+        # The agent exited: whatever waits for it (a response, a settle) fails now, not at its timeout.
+        code = self._proc.wait()
+        self._stderr_reader.join(timeout=1)  # a process it started may hold the pipe
+        how = "was killed by %s" % signal.Signals(-code).name if code < 0 else "exited with code %d" % code
+        self._exit = AgentError("the agent %s%s" % (how, ". Stderr:\n" + self.stderr.rstrip() if self._stderr else ""))
+        with self._lock:
+            pending, self._pending = self._pending, {}
+        for slot in pending.values():
+            slot.put(self._exit)
+        self.events.put(None)
+
+    def _gone(self):
+        self._reader.join(timeout=5)
+        return self._exit or AgentError("the agent exited")
 
     def request(self, command, timeout=60):
-        """Sends one command and returns its response (a dict with `success`)."""
+        """Sends one command and returns its response (a dict with `success`); raises AgentError once the agent is gone."""
         request_id = "py-%d" % next(self._ids)
         slot = queue.Queue(maxsize=1)
         with self._lock:
+            if self._exit:
+                raise self._exit
             self._pending[request_id] = slot
-        self._send(dict(command, id=request_id))
-        return slot.get(timeout=timeout)
+        try:
+            self._send(dict(command, id=request_id))
+            response = slot.get(timeout=timeout)
+        except OSError:  # the pipe broke: the agent is exiting
+            raise self._gone() from None
+        except queue.Empty:
+            raise AgentError("no response to %s within %s s" % (command["type"], timeout)) from None
+        if isinstance(response, AgentError):
+            raise response
+        return response
 
     def _send(self, record):
         line = json.dumps(record, ensure_ascii=False) + "\n"
@@ -142,7 +198,10 @@ class AtomicClient(_Conversation):
 
     def close(self):
         """Closing stdin ends the agent cleanly (it answers what it read, then exits 0)."""
-        self._proc.stdin.close()
+        try:
+            self._proc.stdin.close()
+        except OSError:  # it has exited already
+            pass
         return self._proc.wait(timeout=30)
 
 
@@ -164,6 +223,9 @@ class ServerAgent(_Conversation):
 
     def _send(self, record):
         self._server.send(dict(record, agent=self.agent))
+
+    def _gone(self):
+        return AgentError("the connection to atomic serve was lost")
 
     def close(self):
         """Closes the agent on the server (its run aborted, its session flushed)."""
@@ -329,8 +391,6 @@ def ask_on_terminal(request):
 def main(argv):
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
     prompts = argv[: argv.index("--")] if "--" in argv else argv
-    client = AtomicClient(extra_args=extra, on_dialog=ask_on_terminal if sys.stdin.isatty() else None)
-
     streamed = [False]  # text of the current assistant message was written
 
     def show(event):
@@ -348,13 +408,21 @@ def main(argv):
             sys.stderr.write("[%s] %s\n" % (event.get("notifyType") or "info", event.get("message", "")))
 
     try:
-        for message in prompts or ["Hello!"]:
-            client.prompt_and_wait(message, on_event=show)
-        answer = client.request({"type": "get_last_assistant_text"})
-        print(json.dumps({"text": answer["data"]["text"]}))
-    finally:
-        client.close()
+        client = AtomicClient(extra_args=extra, on_dialog=ask_on_terminal if sys.stdin.isatty() else None)
+        try:
+            for message in prompts or ["Hello!"]:
+                failure = run_error(client.prompt_and_wait(message, on_event=show))
+                if failure:
+                    raise AgentError(failure)
+            answer = client.request({"type": "get_last_assistant_text"})
+            print(json.dumps({"text": answer["data"]["text"]}))
+        finally:
+            client.close()
+    except AgentError as error:  # a refused prompt, a failed run, an agent that could not start
+        sys.stderr.write("atomic_client: %s\n" % error)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))

@@ -46,4 +46,9 @@ describe("didYouMean", () => {
     expect(didYouMean(["anthropic", "openai", "google"], "anthropc")).toBe(' Did you mean "anthropic"?');
     expect(didYouMean(["anthropic", "openai", "google"], "grok")).toBe("");
   });
+
+  it("a swapped pair of neighbouring letters is one slip: modle is model, even in a short name", () => {
+    expect(didYouMean(["cwd", "agentDir", "provider", "model", "session"], "modle")).toBe(' Did you mean "model"?');
+    expect(didYouMean(["cwd", "agentDir"], "cdw")).toBe(' Did you mean "cwd"?');
+  });
 });

@@ -59,6 +59,8 @@ export interface ClosestOptions {
   maxDistance?: number;
   /** Compare whole names only, not parts: for short names (providers), where "nope" is no slip of "openai". */
   wholeNames?: boolean;
+  /** Two neighbouring letters swapped (`modle` for `model`) count as one edit to a whole name, not two. */
+  swapsCountOnce?: boolean;
 }
 
 /** Up to `limit` (3) names, nearest first, ties in the candidates' own order; case-insensitive. */
@@ -72,7 +74,7 @@ export function closest(candidates: readonly (Candidate | string)[], wanted: str
       name,
       index,
       part: Math.min(...lowered.map((text) => substringDistance(target, text))),
-      whole: Math.min(...lowered.map((text) => editDistance(target, text))),
+      whole: Math.min(...lowered.map((text) => editDistance(target, text, options.swapsCountOnce))),
     };
   });
   const limit = options.maxDistance ?? Math.max(2, Math.floor(target.length / 2));
@@ -81,9 +83,9 @@ export function closest(candidates: readonly (Candidate | string)[], wanted: str
   return [...new Set(kept.map((entry) => entry.name))].slice(0, options.limit ?? 3);
 }
 
-/** The known name a slip away from `wanted` (whole names compared, a third of its letters at most). */
+/** The known name a slip away from `wanted` (whole names compared, a third of its letters at most; a swapped pair is one slip). */
 export function nearestName(known: readonly string[], wanted: string): string | undefined {
-  return closest(known, wanted, { limit: 1, wholeNames: true, maxDistance: Math.max(1, Math.floor(wanted.length / 3)) })[0];
+  return closest(known, wanted, { limit: 1, wholeNames: true, swapsCountOnce: true, maxDistance: Math.max(1, Math.floor(wanted.length / 3)) })[0];
 }
 
 /** ` Did you mean "openai"?` when a known name is a slip away, else "". */

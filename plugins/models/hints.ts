@@ -1,14 +1,16 @@
 /**
  * How a message about the model tells the user what to do, in the words of the mode serving: an
  * RPC client sends `set_model`, a print or JSON run passes `--model`, an ACP editor picks from the
- * session's model option. Atomic has no `/model` command (that is pi's terminal UI).
+ * session's model option, an SDK embedder passes `model` to `createAgent`. Atomic has no `/model`
+ * command (that is pi's terminal UI).
  */
 import type { KernelConfig } from "../../kernel/index.js";
 
-export type ModeFamily = "rpc" | "command-line" | "editor";
+export type ModeFamily = "rpc" | "command-line" | "editor" | "sdk";
 
 /** The serving mode as these messages need it. */
 export function modeFamily(config: Pick<KernelConfig, "cli" | "settings">): ModeFamily {
+  if (config.cli.origin === "sdk") return "sdk";
   const mode = config.cli.mode || config.settings.mode || "rpc";
   if (mode === "print" || mode === "json") return "command-line";
   return mode === "acp" ? "editor" : "rpc";
@@ -21,6 +23,8 @@ export function chooseModelHint(family: ModeFamily): string {
       return "Pass --model <provider/id> (atomic --list-models shows them).";
     case "editor":
       return "Choose one in the session's model option, or start Atomic with --model <provider/id>.";
+    case "sdk":
+      return "Use set_model, or pass model (and provider) to createAgent.";
     default:
       return "Use set_model, or start with --provider/--model.";
   }
@@ -39,8 +43,9 @@ export function keyHowTo(provider: string, variable: string | undefined, login =
 }
 
 /** No provider has a key (the usual first run): every way to get one, and the offline demo. */
-export function noKeysHint(variables: readonly string[]): string {
-  return `No provider has an API key: set ${variables.join(", ")} or run \`atomic auth set <provider>\`; \`--provider replay --model demo\` runs the offline demo.`;
+export function noKeysHint(variables: readonly string[], family?: ModeFamily): string {
+  const demo = family === "sdk" ? '`{ provider: "replay", model: "demo" }`' : "`--provider replay --model demo`";
+  return `No provider has an API key: set ${variables.join(", ")} or run \`atomic auth set <provider>\`; ${demo} runs the offline demo.`;
 }
 
 /** The unsupported-saved-default error outside RPC (in RPC it is the protocol's exact text). */

@@ -81,8 +81,8 @@ export class ModelSelection {
   /** Why a prompt cannot run now, or undefined. Checked before any event is emitted. */
   preflight(): string | undefined {
     const family = modeFamily(this.#k.config);
-    // In RPC the protocol's exact text (clients match on it); elsewhere words that fit the mode.
-    if (this.#lock) return family === "rpc" ? UNSUPPORTED_DEFAULT_ERROR : unsupportedDefaultHint(family);
+    // In RPC (and the SDK, which answers as RPC does) the protocol's exact text (clients match on it); elsewhere words that fit the mode.
+    if (this.#lock) return family === "rpc" || family === "sdk" ? UNSUPPORTED_DEFAULT_ERROR : unsupportedDefaultHint(family);
     const model = this.#agent.getModel();
     if (!model) {
       // A models.json that failed validation is the likely reason: say so where the client looks.
@@ -90,7 +90,12 @@ export class ModelSelection {
       if (error) return `${noModelSelected(family)} ${error} (models.json was ignored)`;
       if (problems?.[0]) return `${noModelSelected(family)} ${problems[0]}`;
       const anyKey = this.#models.providers().some((provider) => this.#models.authStatus(provider).source !== "none" && this.#models.authStatus(provider).configured);
-      return anyKey ? noModelSelected(family) : `${noModelSelected(family)} ${noKeysHint(MAIN_PROVIDERS.flatMap((provider) => this.#models.providerInfo(provider)?.envKey ?? []))}`;
+      return anyKey
+        ? noModelSelected(family)
+        : `${noModelSelected(family)} ${noKeysHint(
+            MAIN_PROVIDERS.flatMap((provider) => this.#models.providerInfo(provider)?.envKey ?? []),
+            family,
+          )}`;
     }
     return this.#models.blockedReason(model) ?? this.#unavailableReason(model);
   }

@@ -5,7 +5,7 @@
  * available model. Also detects the protocol's "unsupported saved default provider" condition, which
  * blocks prompts instead of falling back.
  */
-import type { CliOptions, Settings } from "../../kernel/index.js";
+import { optionName, type CliOptions, type Settings } from "../../kernel/index.js";
 import type { Model, ThinkingLevel } from "../../lib/llm/index.js";
 import type { ModelsApi } from "./api.js";
 import { closestHint, closestModels, providerMeant } from "./closest.js";
@@ -52,11 +52,13 @@ export function unsupportedDefault(models: ModelsApi, cli: CliOptions, settings:
 export function resolveStartupModel(models: ModelsApi, cli: CliOptions, settings: Settings, scope: readonly ScopedModel[] = []): StartupChoice {
   if (hasCliModel(cli)) {
     if (cli.provider && !models.hasProvider(cli.provider)) {
-      return { error: `Unknown provider "${cli.provider}" (--provider).${providerMeant(models.providers(), cli.provider)} Known providers: ${models.providers().join(", ")}.` };
+      return {
+        error: `Unknown provider "${cli.provider}" (${optionName(cli, "--provider", "the provider option")}).${providerMeant(models.providers(), cli.provider)} Known providers: ${models.providers().join(", ")}.`,
+      };
     }
     const match = resolveModelPattern(models, cli.provider, cli.model ?? "");
     if (match) return { model: match.model, ...(match.thinkingLevel ? { thinkingLevel: match.thinkingLevel } : {}), ...(match.warning ? { warning: match.warning } : {}) };
-    return { error: noModelMatches(models, `--model "${cli.model}"`, cli.model ?? "") };
+    return { error: noModelMatches(models, `${optionName(cli, "--model", "the model option")} "${cli.model}"`, cli.model ?? "") };
   }
   // pi's order: the saved default when the scope holds it, else the first scoped model with a key.
   const inScope = scope.filter((entry) => models.isAvailable(entry.model));

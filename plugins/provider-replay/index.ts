@@ -7,7 +7,7 @@
 import { open, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { batchedAssistantStream, type AssistantStream, type Model, type StreamRequest } from "../../lib/llm/index.js";
-import { definePlugin } from "../../kernel/index.js";
+import { definePlugin, optionName, type CliOptions } from "../../kernel/index.js";
 import type { Cassette } from "./cassette.js";
 import { installRecorder } from "./record.js";
 
@@ -46,7 +46,7 @@ export default definePlugin({
       const path = sources.get(request.model.id);
       // An id the catalog does not list still resolves (to demo's settings, with a warning), as
       // for any provider: its turn fails saying what is there and how to record it.
-      if (!path) return failingStream(noCassette(request.model.id, [...sources.keys()], userDir));
+      if (!path) return failingStream(noCassette(request.model.id, [...sources.keys()], userDir, k.config.cli));
       let cassette = loaded.get(path);
       if (!cassette) {
         cassette = import("./cassette.js").then((m) => m.readCassette(request.model.id, path));
@@ -57,9 +57,10 @@ export default definePlugin({
   },
 });
 
-function noCassette(id: string, known: readonly string[], userDir: string): string {
+function noCassette(id: string, known: readonly string[], userDir: string, cli: CliOptions): string {
   const recorded = known.length > 0 ? `the replay models are ${known.join(", ")}` : "there are no cassettes";
-  return `No cassette for replay model "${id}": ${recorded}. Record one with a real provider and --record ${id} (written to ${join(userDir, `${id}.jsonl`)}).`;
+  const record = optionName(cli, `--record ${id}`, `flags: { record: "${id}" }`);
+  return `No cassette for replay model "${id}": ${recorded}. Record one with a real provider and ${record} (written to ${join(userDir, `${id}.jsonl`)}).`;
 }
 
 /** A stream that fails when read (not before: a stream never read must not leave a rejection). */

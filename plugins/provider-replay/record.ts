@@ -3,7 +3,7 @@
  * whatever plugin serves it, so the replay provider can play the session back offline.
  */
 import type { AssistantStream, StreamRequest } from "../../lib/llm/index.js";
-import type { PluginContext } from "../../kernel/index.js";
+import { optionName, type PluginContext } from "../../kernel/index.js";
 import { CassetteRecorder, cassettePath, isValidCassetteName } from "./recorder.js";
 
 /** The tap side of one API's provider hook. */
@@ -13,7 +13,7 @@ export function installRecorder(k: PluginContext): void {
   const name = k.config.cli.record;
   if (typeof name !== "string" || name === "") return;
   if (!isValidCassetteName(name)) {
-    k.log.warn(`Ignoring --record "${name}": a cassette name may use letters, digits, ".", "-" and "_" only.`);
+    k.log.warn(`Ignoring ${optionName(k.config.cli, "--record")} "${name}": a cassette name may use letters, digits, ".", "-" and "_" only.`);
     return;
   }
   const recorder = new CassetteRecorder(cassettePath(k.config.agentDir, name), name, (error) => k.log.warn(`Cannot write cassette ${name}: ${(error as Error).message}`));
