@@ -14,6 +14,7 @@ import { mcpServerApi } from "./mcp-servers.js";
 import type { ExtensionHost } from "./host.js";
 import { checkProvider, registerProvider } from "./providers.js";
 import type { ExtensionRecord } from "./record.js";
+import { checkResult, hasResult } from "./result-check.js";
 import { adaptTool } from "./tool-adapter.js";
 import { allTools, commandInfos, setActiveTools } from "./tool-info.js";
 import { activatesOnRegister, toolMetaOf, type ToolMeta } from "./tool-meta.js";
@@ -55,7 +56,9 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
       return unsubscribe;
     }
     const run = call(handler);
-    const guarded: Call = (payload, options) => (subscribed ? run(payload, options) : Promise.resolve(undefined));
+    // An answer its adapter would drop (a misspelt field) is reported; the adapter still reads it as before.
+    const checked: Call = hasResult(event) ? async (payload, options) => checkResult(host, record, event, payload, await run(payload, options)) : run;
+    const guarded: Call = (payload, options) => (subscribed ? checked(payload, options) : Promise.resolve(undefined));
     record.apply(() => {
       record.events.push(event);
       EVENT_ADAPTERS[event as keyof typeof EVENT_ADAPTERS]?.({ hooks: k.hooks, tap, call: guarded, host, record });
