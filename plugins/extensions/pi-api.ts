@@ -38,6 +38,8 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
     if (!api) throw new Error("No session is available (the session plugin is not loaded)");
     return api;
   };
+  /** Tool names registered while the factory runs. */
+  const loadingTools = new Set<string>();
   const call =
     (handler: Function) =>
     (event: object, options: CallOptions = {}) =>
@@ -81,7 +83,13 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
         ...(meta.outputSchema ? { outputSchema: meta.outputSchema } : {}),
         ...(guidelines.length > 0 ? { promptGuidelines: guidelines } : {}),
       };
-      record.apply(() => addTool(host, record, layer, definition, guidelines, meta));
+      // Twice in one factory is a slip (pi keeps the later one, silently); re-registering once loaded is how a tool is updated.
+      const again = record.loading && loadingTools.has(definition.name);
+      loadingTools.add(definition.name);
+      record.apply(() => {
+        if (again) host.report(record.path, "register_tool", `Tool "${definition.name}" is registered twice by ${record.path}; the later registration replaces the earlier one`);
+        addTool(host, record, layer, definition, guidelines, meta);
+      });
     },
     registerCommand(name, options) {
       checkCommand(name, options);
