@@ -29,20 +29,8 @@ export interface CliOptions {
   verbose?: boolean;
   /** Non-flag arguments, in order. */
   positionals: string[];
-  /** `"sdk"`: `createAgent`'s options gave these, not a command line (messages name its options: `optionName`). */
+  /** `"sdk"`: `createAgent`'s options gave these, not a command line (messages name its options: lib/cli-io's `optionName`). */
   origin?: "sdk";
-}
-
-/**
- * How a message names a launch option: its flag (`--provider`), or for an agent the SDK made, the
- * `createAgent` option that gave it (`sdkName`; default `flags.<key>`, as a plugin's flag is given).
- */
-export function optionName(
-  cli: Pick<CliOptions, "origin">,
-  flag: string,
-  sdkName = `flags.${flag.replace(/^--/, "").replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}`,
-): string {
-  return cli.origin === "sdk" ? sdkName : flag;
 }
 
 export interface KernelConfig {

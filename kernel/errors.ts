@@ -2,6 +2,8 @@
  * One catalogue of coded errors. Everything that crosses the protocol edge goes through
  * `toKernelError`, so no raw exception or stack reaches a client.
  */
+import { dirname, isAbsolute, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 
 export const ErrorCode = {
   KERNEL_FROZEN: "E_KERNEL_FROZEN",
@@ -59,6 +61,27 @@ export function toKernelError(value: unknown): KernelError {
   if (isKernelError(value)) return value;
   if (value instanceof Error) return new KernelError(ErrorCode.INTERNAL, value.message || value.name, { cause: value });
   return new KernelError(ErrorCode.INTERNAL, typeof value === "string" ? value : safeString(value));
+}
+
+/**
+ * Where a tap named by its file (an extension) threw: the first stack frame in that file, else in
+ * its folder outside node_modules (a package's other modules), as `path:line:column`. One line
+ * for a report, where the whole stack would drown it.
+ */
+export function thrownAt(error: unknown, file: string): string | undefined {
+  if (!(error instanceof Error) || typeof error.stack !== "string" || !isAbsolute(file)) return undefined;
+  const frames = error.stack.split("\n").flatMap((line) => {
+    const frame = line.trim();
+    if (!frame.startsWith("at ")) return [];
+    const location = frame.endsWith(")") && frame.includes(" (") ? frame.slice(frame.lastIndexOf(" (") + 2, -1) : frame.replace(/^at (async )?/, "");
+    const match = /^(.+):(\d+):(\d+)$/.exec(location);
+    if (!match) return [];
+    const path = match[1]!.startsWith("file://") ? fileURLToPath(match[1]!) : match[1]!;
+    return [{ path, at: `${path}:${match[2]}:${match[3]}` }];
+  });
+  const folder = dirname(file) + sep;
+  const inFolder = (path: string) => path.startsWith(folder) && !path.includes(`${sep}node_modules${sep}`);
+  return (frames.find((frame) => frame.path === file) ?? frames.find((frame) => inFolder(frame.path)))?.at;
 }
 
 function safeString(value: unknown): string {

@@ -8,7 +8,7 @@
  * named order (`TapOrder`).
  */
 import { HookMap } from "tapable";
-import { ErrorCode, isKernelError, KernelError, toKernelError } from "./errors.js";
+import { ErrorCode, isKernelError, KernelError, thrownAt, toKernelError } from "./errors.js";
 import { BOOT_PHASES, type HookDeclaration, type PluginErrorEvent, type TapOrder } from "./hooks.js";
 import { isThenable, watchSlow } from "./slow-work.js";
 
@@ -29,7 +29,8 @@ interface MutableTap extends TapOrder {
 function policyInterceptor(hookName: string, declaration: HookDeclaration, report: (event: PluginErrorEvent) => void) {
   const recover = (tapName: string, error: unknown, args: unknown[]): unknown => {
     const message = error instanceof Error ? error.message : String(error);
-    report({ source: tapName, hook: hookName, error: message });
+    const at = thrownAt(error, tapName);
+    report({ source: tapName, hook: hookName, error: message, ...(at ? { at } : {}) });
     if (declaration.policy === "transform") return args[0];
     if (declaration.policy === "guard") return declaration.veto!(message);
     return undefined;

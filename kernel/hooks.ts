@@ -47,6 +47,8 @@ export interface PluginErrorEvent {
   source: string;
   hook: string;
   error: string;
+  /** Where in the tap's file it was thrown (`path:line:column`), when the tap is named by one. */
+  at?: string;
 }
 
 /**

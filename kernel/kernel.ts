@@ -93,7 +93,7 @@ export class Kernel {
 
   /** A failing tap in an isolating hook: a stderr line, and `plugin_error` (which turns it into an outward event). */
   reportError(event: PluginErrorEvent): void {
-    this.log.warn(`[${event.source}] ${event.hook} failed: ${event.error}`);
+    this.log.warn(`[${event.source}] ${event.hook} failed: ${event.error}${event.at ? ` (at ${event.at})` : ""}`);
     if (!this.hooks.plugin_error.isUsed()) return;
     try {
       this.hooks.plugin_error.call(event);

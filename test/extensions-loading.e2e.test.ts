@@ -1,8 +1,9 @@
 /**
  * Loading extensions over the built CLI: bad files are reported (`extension_error`, event
- * "load") while the others load; failing handlers are isolated (a throwing tool_call blocks);
- * duplicate commands keep the first; stdout stays the protocol's; project extensions load only
- * for trusted projects; discovery (agent dir, folders with a manifest, settings, --no-extensions).
+ * "load") while the others load; failing handlers are isolated (a throwing tool_call blocks) and
+ * stderr names the line that threw; duplicate commands keep the first; stdout stays the
+ * protocol's; project extensions load only for trusted projects; discovery (agent dir, folders
+ * with a manifest, settings, --no-extensions).
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -49,6 +50,8 @@ describe("loading extensions", () => {
       syntax: write(join(dir, "syntax.ts"), "export default function (pi) { pi.registerCommand('x', { handler: async () => { ) } }); }\n"),
       empty: write(join(dir, "empty.ts"), "const unused = 1;\n"),
       number: write(join(dir, "number.ts"), "export default 42;\n"),
+      named: write(join(dir, "named.ts"), "export function activate(pi) {}\nexport const version = 1;\n"),
+      values: write(join(dir, "values.ts"), "export const name = 'x';\n"),
       throws: write(join(dir, "throws.ts"), "export default function (pi) { pi.registerCommand('half', { handler: async () => {} }); throw new Error('factory exploded'); }\n"),
       rejects: write(join(dir, "rejects.ts"), "export default async function (pi) { await Promise.resolve(); throw new Error('async factory failed'); }\n"),
       schema: write(
@@ -65,6 +68,11 @@ describe("loading extensions", () => {
     expect(byPath.get(bad.syntax)!.error).toMatch(/^Cannot load extension .*syntax\.ts: /);
     expect(byPath.get(bad.empty)!.error).toBe(`Extension ${bad.empty} must default-export a function (pi: ExtensionAPI) => void; it exports nothing`);
     expect(byPath.get(bad.number)!.error).toMatch(/must default-export a function .* it exports a default number$/);
+    // jiti's interop answers `.default` for a module without one: its named exports are what it has.
+    expect(byPath.get(bad.named)!.error).toBe(
+      `Extension ${bad.named} must default-export a function (pi: ExtensionAPI) => void; it exports no default, only named exports (activate, version); to load activate, write \`export default function activate(pi) {...}\``,
+    );
+    expect(byPath.get(bad.values)!.error).toMatch(/; it exports no default, only named exports \(name\)$/);
     expect(byPath.get(bad.throws)!.error).toBe(`Extension ${bad.throws} failed while loading: factory exploded`);
     expect(byPath.get(bad.rejects)!.error).toBe(`Extension ${bad.rejects} failed while loading: async factory failed`);
     expect(byPath.get(bad.schema)!.error).toContain('parameters.jsonSchema must describe an object (type "object"), not "string"');
@@ -98,6 +106,15 @@ describe("loading extensions", () => {
     await c.ok({ type: "prompt", message: "/boom" });
     await c.waitFor((r) => r.type === "extension_error" && r.event === "command");
     expect(errors(c).at(-1)).toMatchObject({ extensionPath: path, event: "command", error: "command failed" });
+    // stderr names the line of the extension that threw (not the whole stack); the event keeps the message alone.
+    for (const [event, message, line] of [
+      ["turn_start", "turn_start exploded", 6],
+      ["tool_call", "the guard crashed", 12],
+      ["agent_end", "agent_end rejected", 9],
+      ["command", "command failed", 15],
+    ] as const) {
+      await stderrContains(c, `[${path}] ${event} failed: ${message} (at ${path}:${line}:`);
+    }
     await promptSettled(c, "still alive");
   });
 

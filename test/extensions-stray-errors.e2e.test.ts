@@ -29,7 +29,8 @@ describe("an extension's stray failures", () => {
     await client.ok({ type: "prompt", message: "hi" });
     await client.waitForEvent("agent_end");
     const error = client.records.find((record) => record.type === "extension_error");
-    expect(error).toMatchObject({ extensionPath: file, event: "unhandled_rejection", error: `forgotten rejection (at ${file}:3:20)` });
+    expect(error).toMatchObject({ extensionPath: file, event: "unhandled_rejection", error: "forgotten rejection" });
+    expect(client.stderr).toContain(`[${file}] unhandled_rejection failed: forgotten rejection (at ${file}:3:20)`);
     const { sessionFile } = await client.ok({ type: "get_state" });
     expect(await client.close()).toEqual({ code: 0, signal: null });
     expect(readFileSync(sessionFile as string, "utf8")).toContain("Still here.");

@@ -1,32 +1,35 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { frameIn } from "./index.js";
 
-function errorWith(stack: string): Error {
-  const error = new Error("boom");
-  error.stack = `Error: boom\n${stack}`;
-  return error;
+const MODULE = join(import.meta.dirname, "index.ts");
+const JITI_CLI = join(import.meta.dirname, "../../node_modules/jiti/lib/jiti-cli.mjs");
+
+/** A fresh Node with the handlers installed (they are the process's), `body` run after. */
+function script(body: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), "atomic-stray-")), "script.ts");
+  writeFileSync(
+    file,
+    `import { claimStrayErrors, handleStrayErrors } from ${JSON.stringify(MODULE)};
+handleStrayErrors((error, kind) => { console.log("fatal", kind, (error as Error).message); process.exit(1); });
+claimStrayErrors((error, kind) => (error as Error).message.startsWith("mine") && (console.log("claimed", kind, (error as Error).message), true));
+${body}`,
+  );
+  return file;
 }
 
-describe("frameIn", () => {
-  const mine = (file: string) => file.startsWith("/home/me/.atomic/agent/extensions/");
-
-  it("the first frame in a matching file, with its line and column", () => {
-    const error = errorWith(
-      [
-        "    at run (/opt/atomic/dist/chunk.cjs:1:2)",
-        "    at Timeout._onTimeout (/home/me/.atomic/agent/extensions/x.ts:3:29)",
-        "    at /home/me/.atomic/agent/extensions/y.ts:9:1",
-      ].join("\n"),
+describe("stray errors", () => {
+  it("a claimed rejection or exception is reported and the process goes on", () => {
+    const file = script(`Promise.reject(new Error("mine: rejected"));\nsetTimeout(() => { throw new Error("mine: thrown"); }, 1);\nsetTimeout(() => console.log("went on"), 20);`);
+    expect(execFileSync(process.execPath, [JITI_CLI, file], { encoding: "utf8" })).toBe(
+      "claimed unhandled_rejection mine: rejected\nclaimed uncaught_exception mine: thrown\nwent on\n",
     );
-    expect(frameIn(error, mine)).toBe("/home/me/.atomic/agent/extensions/x.ts:3:29");
   });
 
-  it("file:// frames (ES modules) and anonymous frames", () => {
-    expect(frameIn(errorWith("    at file:///home/me/.atomic/agent/extensions/z.mjs:4:7"), mine)).toBe("/home/me/.atomic/agent/extensions/z.mjs:4:7");
-  });
-
-  it("nothing for a stack with no matching frame, or no stack at all", () => {
-    expect(frameIn(errorWith("    at node:internal/timers:1:1\n    at /opt/atomic/dist/a.cjs:1:1"), mine)).toBeUndefined();
-    expect(frameIn("a string", mine)).toBeUndefined();
+  it("one nobody claims is fatal, as Node's own handling would be", () => {
+    const run = spawnSync(process.execPath, [JITI_CLI, script(`Promise.reject(new Error("theirs"));\nsetTimeout(() => console.log("went on"), 20);`)], { encoding: "utf8" });
+    expect(run).toMatchObject({ status: 1, stdout: "fatal unhandled_rejection theirs\n" });
   });
 });

@@ -41,14 +41,3 @@ export function handleStrayErrors(fatal: (error: unknown, kind: StrayErrorKind) 
   });
 }
 let installed = false;
-
-/** The first `path:line:column` of `error`'s stack inside one of `files` or `folders`, with the file it matched. */
-export function frameIn(error: unknown, matches: (file: string) => boolean): string | undefined {
-  const stack = error instanceof Error && typeof error.stack === "string" ? error.stack : undefined;
-  if (!stack) return undefined;
-  for (const line of stack.split("\n").slice(1)) {
-    const location = /\(?((?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):(\d+):(\d+)\)?\s*$/.exec(line.trim());
-    if (location && matches(location[1]!.replace(/^file:\/\//, ""))) return `${location[1]!.replace(/^file:\/\//, "")}:${location[2]}:${location[3]}`;
-  }
-  return undefined;
-}

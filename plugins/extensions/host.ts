@@ -3,7 +3,7 @@
  * inter-extension bus, who owns which tool and command name, the built-in tools as they were
  * before any extension overrode them, and error reporting (`extension_error` plus a stderr line).
  */
-import type { OpenLayer, PluginContext, ToolDefinition } from "../../kernel/index.js";
+import { thrownAt, type OpenLayer, type PluginContext, type ToolDefinition } from "../../kernel/index.js";
 import type { CustomMessage } from "../../lib/llm/index.js";
 import type { AgentApi } from "../agent/api.js";
 import type { ModelsApi } from "../models/api.js";
@@ -154,9 +154,13 @@ export class ExtensionHost {
     for (const name of this.k.tools.names()) this.builtinTools.set(name, this.k.tools.get(name)!);
   }
 
-  /** An extension's failure: `extension_error {extensionPath, event, error}` and one stderr line. */
-  report(extensionPath: string, event: string, error: unknown): void {
-    this.k.reportError({ source: extensionPath, hook: event, error: error instanceof Error ? error.message : String(error) });
+  /**
+   * An extension's failure: `extension_error {extensionPath, event, error}` and one stderr line,
+   * which names the line of the extension that threw `thrown` (default: `error`) when it can.
+   */
+  report(extensionPath: string, event: string, error: unknown, thrown: unknown = error): void {
+    const at = thrownAt(thrown, extensionPath);
+    this.k.reportError({ source: extensionPath, hook: event, error: error instanceof Error ? error.message : String(error), ...(at ? { at } : {}) });
   }
 
   /** Refreshes the listing behind pi's synchronous getCommands (in the background). */

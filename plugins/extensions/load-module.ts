@@ -183,11 +183,19 @@ export class SharedModules {
   }
 }
 
+/** What a module that has no default-exported function exports, and how to fix it. */
 function describe(mod: unknown): string {
   if (mod === undefined || mod === null) return "nothing";
   if (typeof mod !== "object") return `a ${typeof mod}`;
+  // jiti's interopDefault answers `.default` even without a default export (an object of the named
+  // ones): only an own "default" key is one.
   const keys = Object.keys(mod).filter((key) => key !== "__esModule");
   if (keys.length === 0) return "nothing";
-  const value = (mod as { default?: unknown }).default;
-  return value !== undefined ? `a default ${value === null ? "null" : typeof value}` : `only named exports (${keys.slice(0, 5).join(", ")})`;
+  if (keys.includes("default")) {
+    const value = (mod as { default?: unknown }).default;
+    return `a default ${value === null ? "null" : typeof value}`;
+  }
+  const functions = keys.filter((key) => typeof (mod as Record<string, unknown>)[key] === "function");
+  const hint = functions.length > 0 ? `; to load ${functions[0]}, write \`export default function ${functions[0]}(pi) {...}\`` : "";
+  return `no default, only named exports (${keys.slice(0, 5).join(", ")}${keys.length > 5 ? ", ..." : ""})${hint}`;
 }

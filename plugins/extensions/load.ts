@@ -27,10 +27,12 @@ export async function loadExtension(host: ExtensionHost, modules: SharedModules,
   const record = new ExtensionRecord(source, host.records.length);
   host.records.push(record);
   const started = performance.now();
+  /** What the factory threw, if it did: where in the file the report points. */
+  let thrown: unknown;
   const fail = (message: string) => {
     record.loadMs = performance.now() - started;
     record.discard(message);
-    host.report(record.path, "load", message);
+    host.report(record.path, "load", message, thrown);
     return record;
   };
   let phase: "importing" | "running its factory" = "importing";
@@ -51,6 +53,7 @@ export async function loadExtension(host: ExtensionHost, modules: SharedModules,
     try {
       await host.enter(() => imported.factory(pi));
     } catch (error) {
+      thrown = error;
       return `Extension ${source.path} failed while loading: ${error instanceof Error ? error.message : String(error)}`;
     }
     return undefined;

@@ -14,6 +14,7 @@ import { mcpServerApi } from "./mcp-servers.js";
 import type { ExtensionHost } from "./host.js";
 import { checkProvider, registerProvider } from "./providers.js";
 import type { ExtensionRecord } from "./record.js";
+import { checkResult, hasResult } from "./result-check.js";
 import { adaptTool } from "./tool-adapter.js";
 import { allTools, commandInfos, setActiveTools } from "./tool-info.js";
 import { activatesOnRegister, toolMetaOf, type ToolMeta } from "./tool-meta.js";
@@ -37,6 +38,8 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
     if (!api) throw new Error("No session is available (the session plugin is not loaded)");
     return api;
   };
+  /** Tool names registered while the factory runs. */
+  const loadingTools = new Set<string>();
   const call =
     (handler: Function) =>
     (event: object, options: CallOptions = {}) =>
@@ -55,7 +58,9 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
       return unsubscribe;
     }
     const run = call(handler);
-    const guarded: Call = (payload, options) => (subscribed ? run(payload, options) : Promise.resolve(undefined));
+    // An answer its adapter would drop (a misspelt field) is reported; the adapter still reads it as before.
+    const checked: Call = hasResult(event) ? async (payload, options) => checkResult(host, record, event, payload, await run(payload, options)) : run;
+    const guarded: Call = (payload, options) => (subscribed ? checked(payload, options) : Promise.resolve(undefined));
     record.apply(() => {
       record.events.push(event);
       EVENT_ADAPTERS[event as keyof typeof EVENT_ADAPTERS]?.({ hooks: k.hooks, tap, call: guarded, host, record });
@@ -78,7 +83,13 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
         ...(meta.outputSchema ? { outputSchema: meta.outputSchema } : {}),
         ...(guidelines.length > 0 ? { promptGuidelines: guidelines } : {}),
       };
-      record.apply(() => addTool(host, record, layer, definition, guidelines, meta));
+      // Twice in one factory is a slip (pi keeps the later one, silently); re-registering once loaded is how a tool is updated.
+      const again = record.loading && loadingTools.has(definition.name);
+      loadingTools.add(definition.name);
+      record.apply(() => {
+        if (again) host.report(record.path, "register_tool", `Tool "${definition.name}" is registered twice by ${record.path}; the later registration replaces the earlier one`);
+        addTool(host, record, layer, definition, guidelines, meta);
+      });
     },
     registerCommand(name, options) {
       checkCommand(name, options);

@@ -30,6 +30,8 @@ export class ExtensionRecord {
   readonly served = new Set<string>();
   /** Pi `{operations}` answers to user_bash are reported once per extension. */
   warnedOperations = false;
+  /** Handler answers' ignored keys already reported (`event\0key`): once each, not on every call. */
+  readonly warnedResults = new Set<string>();
   #staged: (() => void)[] | undefined = [];
   loaded = false;
   error: string | undefined;

@@ -4,10 +4,12 @@
  * extension's `execute(toolCallId, params, signal, onUpdate, ctx)` runs raced against the run's
  * abort signal and the abort gate, so a tool that ignores its signal cannot hold up `abort`.
  */
-import { isZodSchema, ToolRegistry, type ToolDefinition as KernelTool, type ToolResult } from "../../kernel/index.js";
+import { isZodSchema, ToolRegistry, type ToolDefinition as KernelTool } from "../../kernel/index.js";
 import { createToolContext } from "./context.js";
 import type { ExtensionHost } from "./host.js";
 import { misspelt } from "./misspelt.js";
+import { plainJsonSchema } from "./tool-schema.js";
+import { invalidResult, RESULT_SHAPE, toResult } from "./tool-result.js";
 import type { ToolDefinition, ToolResultContent } from "./types/api.js";
 
 /** What every provider accepts as a tool name. */
@@ -20,6 +22,15 @@ export function adaptTool(host: ExtensionHost, path: string, tool: ToolDefinitio
   if (typeof description !== "string") throw new TypeError(`registerTool("${name}"): description must be a string (what the model is told)${misspelt(tool, "description")}`);
   if (typeof execute !== "function") throw new TypeError(`registerTool("${name}"): execute must be a function${misspelt(tool, "execute")}`);
   if (prepareArguments !== undefined && typeof prepareArguments !== "function") throw new TypeError(`registerTool("${name}"): prepareArguments must be a function`);
+  let warned = false;
+  /** A result that is no `{content: [...]}`: the model gets an error saying so, the author one report per tool. */
+  const checked = (result: unknown) => {
+    const problem = invalidResult(result);
+    if (problem === undefined) return toResult(result as ToolResultContent);
+    if (!warned) host.report(path, `tool:${name}`, `execute of tool "${name}" returned ${problem}; it must return ${RESULT_SHAPE}`);
+    warned = true;
+    throw new Error(`Tool "${name}" returned an invalid result: ${problem}; expected ${RESULT_SHAPE}`);
+  };
   const definition: KernelTool = {
     name,
     description,
@@ -30,7 +41,7 @@ export function adaptTool(host: ExtensionHost, path: string, tool: ToolDefinitio
         async () => {
           const ctx = createToolContext(host, { dismiss: host.gate.signal }, call);
           const onUpdate = (partial: ToolResultContent) => call.onUpdate(toResult(partial));
-          return toResult(await execute.call(tool, call.toolCallId, args, call.signal, onUpdate, ctx));
+          return checked(await execute.call(tool, call.toolCallId, args, call.signal, onUpdate, ctx));
         },
         () => {
           throw new Error("Tool execution was aborted");
@@ -41,32 +52,4 @@ export function adaptTool(host: ExtensionHost, path: string, tool: ToolDefinitio
   // The kernel's own check, before anything is registered: a bad schema fails here, naming the tool.
   new ToolRegistry().register(definition, path, { late: true });
   return definition;
-}
-
-/** A schema object as plain JSON (TypeBox markers and functions dropped). */
-function plainJsonSchema(name: string, parameters: unknown, hint: string): Record<string, unknown> {
-  if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
-    throw new TypeError(`registerTool("${name}"): parameters must be a TypeBox/JSON Schema object or a zod schema${hint}`);
-  }
-  // A zod 3 schema (the extension's own zod) would serialise to its internals, not a JSON Schema.
-  if ("_def" in parameters && typeof (parameters as { safeParse?: unknown }).safeParse === "function") {
-    throw new TypeError(`registerTool("${name}"): parameters are a zod 3 schema; use zod 4, TypeBox or a JSON Schema object`);
-  }
-  try {
-    return JSON.parse(JSON.stringify(parameters)) as Record<string, unknown>;
-  } catch (error) {
-    throw new TypeError(`registerTool("${name}"): parameters are not serialisable as JSON Schema (${error instanceof Error ? error.message : String(error)})`);
-  }
-}
-
-/** The kernel's result shape; a result without a content array is passed on for the loop to report. */
-function toResult(result: ToolResultContent | undefined): ToolResult {
-  if (!result || !Array.isArray(result.content)) return result as unknown as ToolResult;
-  return {
-    content: result.content,
-    ...(result.details !== undefined ? { details: result.details } : {}),
-    ...(result.isError === true ? { isError: true } : {}),
-    ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
-    ...(result.terminate === true ? { terminate: true } : {}),
-  };
 }

@@ -5,7 +5,8 @@
  * available model. Also detects the protocol's "unsupported saved default provider" condition, which
  * blocks prompts instead of falling back.
  */
-import { optionName, type CliOptions, type Settings } from "../../kernel/index.js";
+import type { CliOptions, Settings } from "../../kernel/index.js";
+import { optionName } from "../../lib/cli-io/index.js";
 import type { Model, ThinkingLevel } from "../../lib/llm/index.js";
 import type { ModelsApi } from "./api.js";
 import { closestHint, closestModels, providerMeant } from "./closest.js";

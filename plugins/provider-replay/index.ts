@@ -7,7 +7,8 @@
 import { open, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { batchedAssistantStream, type AssistantStream, type Model, type StreamRequest } from "../../lib/llm/index.js";
-import { definePlugin, optionName, type CliOptions } from "../../kernel/index.js";
+import { definePlugin, type CliOptions } from "../../kernel/index.js";
+import { optionName } from "../../lib/cli-io/index.js";
 import type { Cassette } from "./cassette.js";
 import { installRecorder } from "./record.js";
 

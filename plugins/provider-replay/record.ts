@@ -3,7 +3,8 @@
  * whatever plugin serves it, so the replay provider can play the session back offline.
  */
 import type { AssistantStream, StreamRequest } from "../../lib/llm/index.js";
-import { optionName, type PluginContext } from "../../kernel/index.js";
+import type { PluginContext } from "../../kernel/index.js";
+import { optionName } from "../../lib/cli-io/index.js";
 import { CassetteRecorder, cassettePath, isValidCassetteName } from "./recorder.js";
 
 /** The tap side of one API's provider hook. */

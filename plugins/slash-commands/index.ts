@@ -5,7 +5,7 @@
  * `resources_discover` hook, asked once for the skill and prompt paths extensions add.
  */
 import { z } from "zod";
-import { defineCommand, definePlugin } from "../../kernel/index.js";
+import { defineCommand, definePlugin, thrownAt } from "../../kernel/index.js";
 import { EXPANSION_ORDER, INPUT_GROUP, type SlashCommandEntry, type SlashCommandsApi, type SourceInfo } from "./api.js";
 import { slashCommandsHookDeclarations } from "./hooks.js";
 import { SlashCommandRegistry } from "./registry.js";
@@ -20,7 +20,10 @@ export default definePlugin({
   hooks: slashCommandsHookDeclarations,
   apply(k) {
     const { resources_discover } = k.ownHooks(slashCommandsHookDeclarations);
-    const registry = new SlashCommandRegistry((owner, event, error) => k.reportError({ source: owner, hook: event, error }));
+    const registry = new SlashCommandRegistry((owner, event, error, thrown) => {
+      const at = thrownAt(thrown, owner);
+      k.reportError({ source: owner, hook: event, error, ...(at ? { at } : {}) });
+    });
 
     let discovered: Promise<{ skillPaths: string[]; promptPaths: string[] }> | undefined;
     const api: SlashCommandsApi = {

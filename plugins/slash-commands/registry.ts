@@ -16,7 +16,8 @@ import {
 } from "./api.js";
 
 /** How a failing provider is reported: `extension_error` plus a stderr line. */
-export type ReportFailure = (owner: string, event: string, error: string) => void;
+/** `thrown`: the error itself, for the report to name where in the owner's file it was thrown. */
+export type ReportFailure = (owner: string, event: string, error: string, thrown?: unknown) => void;
 
 /** The `extension_error` event name for a failure while running or expanding an entry. */
 const FAILURE_EVENT: Record<SlashCommandSource, string> = { extension: "command", skill: "skill_expansion", prompt: "prompt_expansion" };
@@ -68,7 +69,7 @@ export class SlashCommandRegistry {
       outcome = await found.provider.invoke({ entry: found.entry, args: slash.args, input: event });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.reportFailure(found.provider.owner, FAILURE_EVENT[source], message);
+      this.reportFailure(found.provider.owner, FAILURE_EVENT[source], message, error);
       // A failed command still ran (its text must not reach the model). A failed expansion is
       // the prompt's error response: sent as typed, the model would get `/name args` instead.
       return source === "extension" ? { ...event, handled: true } : { ...event, rejected: `Cannot expand /${slash.name}: ${message}` };
