@@ -122,6 +122,13 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
     });
     out.push(...table(rows, "  "));
   }
+  // mcp.json is read when the servers start, which a report never does: read now, started not.
+  const mcp = host?.kernel.services.maybe("mcp");
+  if (mcp) {
+    const checked = await mcp.checkConfig();
+    found.problems.push(...checked.problems);
+    found.notes.push(...checked.notes);
+  }
   if (found.notes.length > 0) {
     line();
     line("Notes");

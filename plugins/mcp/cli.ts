@@ -161,7 +161,7 @@ async function configured(io: McpCliIo, approve: boolean) {
 async function list(args: string[], io: McpCliIo): Promise<number> {
   const unknown = args.filter((arg) => arg !== "--json" && arg !== "--approve");
   if (unknown.length > 0) throw new UsageProblem(`Unknown option for atomic mcp list: ${unknown[0]}`);
-  const { files, trusted, entries, errors, untrustedProject } = await configured(io, args.includes("--approve"));
+  const { files, trusted, entries, errors, problems, untrustedProject } = await configured(io, args.includes("--approve"));
   const rows = entries.map((entry) => ({
     name: entry.name,
     source: entry.source,
@@ -178,21 +178,21 @@ async function list(args: string[], io: McpCliIo): Promise<number> {
   const out = [`User:    ${files.user}`, `Project: ${files.project}${untrustedProject ? " (not read: the project is not trusted; --approve reads it)" : ""}`, ""];
   if (rows.length === 0) out.push("No MCP servers configured. Add one with: atomic mcp add <name> -- <command> [args...]");
   for (const row of rows) out.push(`${row.name}  ${row.transport}  ${row.enabled ? "enabled" : "disabled"}  ${row.exposure}  ${row.source}  ${row.target}`);
-  if (errors.length > 0) out.push("", "Problems (entries skipped):", ...errors.map((error) => `  ${error}`));
+  if (problems.length > 0) out.push("", "Problems:", ...problems.map((problem) => `  ${problem}`));
   io.stdout.write(`${out.join("\n")}\n`);
   return errors.length > 0 ? 1 : 0;
 }
 
 async function test(args: string[], io: McpCliIo): Promise<number> {
   const names = args.filter((arg) => arg !== "--approve");
-  const { entries, errors } = await configured(io, args.includes("--approve"));
+  const { entries, problems } = await configured(io, args.includes("--approve"));
   const unknown = names.filter((name) => !entries.some((entry) => entry.name === name));
   if (unknown.length > 0) throw new Error(`No MCP server named ${unknown.join(", ")} (configured: ${entries.map((entry) => entry.name).join(", ") || "none"})`);
   const chosen = names.length > 0 ? entries.filter((entry) => names.includes(entry.name)) : entries.filter((entry) => entry.config.enabled);
-  for (const error of errors) io.stderr.write(`${error}\n`);
+  for (const problem of problems) io.stderr.write(`${problem}\n`);
   const results = await Promise.all(chosen.map((entry) => probe(entry, io)));
   io.stdout.write(results.map((result) => result.text).join("\n") + (results.length > 0 ? "\n" : "No enabled MCP server to test.\n"));
-  return results.some((result) => !result.ok) || errors.length > 0 ? 1 : 0;
+  return results.some((result) => !result.ok) || problems.length > 0 ? 1 : 0;
 }
 
 async function probe(entry: ServerEntry, io: McpCliIo): Promise<{ ok: boolean; text: string }> {

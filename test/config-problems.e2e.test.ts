@@ -1,0 +1,69 @@
+/**
+ * Configuration files a new user gets wrong, over the built CLI: every problem startup warns
+ * about is one `atomic config` lists (and exits 1 for), with the file, the key path, what was
+ * expected and the key or value meant; a models.json `api` no provider serves, at `atomic config`
+ * and at the first prompt; VS Code's `servers` key in mcp.json; `atomic mcp test` against an
+ * address nothing answers; settings.json with comments and trailing commas, as models.json; and
+ * where the usage goes when a subcommand is missing.
+ */
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { RpcClient, runCli, tempDir } from "./helpers/rpc-client.js";
+
+const DEMO = ["--provider", "replay", "--model", "demo"];
+const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
+const clients: RpcClient[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+function folders(files: { mcp?: unknown; models?: unknown; settings?: unknown; projectMcp?: unknown } = {}) {
+  const agentDir = tempDir("atomic-agent-");
+  const cwd = realpathSync(tempDir("atomic-cwd-"));
+  const write = (path: string, value: unknown) => {
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
+  };
+  if (files.mcp !== undefined) write(join(agentDir, "mcp.json"), files.mcp);
+  if (files.models !== undefined) write(join(agentDir, "models.json"), files.models);
+  if (files.settings !== undefined) write(join(agentDir, "settings.json"), files.settings);
+  if (files.projectMcp !== undefined) write(join(cwd, ".atomic", "mcp.json"), files.projectMcp);
+  return { agentDir, cwd, mcp: join(agentDir, "mcp.json"), models: join(agentDir, "models.json") };
+}
+
+describe("atomic config lists what startup warns about", () => {
+  it("an mcp.json entry that is skipped, with the key meant; an mcp.json that is not JSON, placed by line and column", async () => {
+    const skipped = folders({ mcp: { mcpServers: { a: { comand: "cat" }, b: { command: "cat", arg: ["-n"] } } } });
+    const run = await runCli(["config", ...DEMO], { agentDir: skipped.agentDir, cwd: skipped.cwd, env: NO_KEYS });
+    expect(run.stdout).toContain(
+      `Problems (2)\n  - mcp: ${skipped.mcp}: Invalid mcpServers.a: expected "command" (a stdio server) or "url" (an HTTP server); found "comand": did you mean "command"? (entry skipped)\n` +
+        `  - mcp: ${skipped.mcp}: Invalid mcpServers.b.arg: unknown key (did you mean "args"?) (entry skipped)\n`,
+    );
+    expect(run.code).toBe(1);
+
+    const broken = folders({ mcp: '{\n  "mcpServers": {\n' });
+    const second = await runCli(["config", ...DEMO], { agentDir: broken.agentDir, cwd: broken.cwd, env: NO_KEYS });
+    expect(second.stdout).toMatch(new RegExp(`  - mcp: ${broken.mcp.replace(/[.]/g, "\\.")}: not valid JSON \\(.+ at line 3, column 1\\) \\(no server is read from the file\\)\n`));
+    expect(second.code).toBe(1);
+  });
+});
+
+describe("VS Code's mcp.json (servers)", () => {
+  it("is named at startup, by atomic mcp list and by atomic config, with the key Atomic reads", async () => {
+    const { agentDir, cwd, mcp } = folders({ mcp: { servers: { files: { type: "stdio", command: "cat" } } } });
+    const expected = `${mcp}: "servers" is VS Code's key; Atomic reads "mcpServers" (its entries have the same shape: type, command, args, env, url, headers): rename the key (no server is read from the file)`;
+    const list = await runCli(["mcp", "list"], { agentDir, cwd });
+    expect(list.stdout).toContain(`No MCP servers configured.`);
+    expect(list.stdout).toContain(`\nProblems:\n  ${expected}\n`);
+    expect(list.code).toBe(1);
+    const config = await runCli(["config", ...DEMO], { agentDir, cwd, env: NO_KEYS });
+    expect(config.stdout).toContain(`  - mcp: ${expected}\n`);
+    expect(config.code).toBe(1);
+    const client = new RpcClient({ agentDir, cwd, args: ["--mode", "rpc", ...DEMO, "--no-session"] });
+    clients.push(client);
+    expect(await client.ok({ type: "get_mcp_servers" })).toMatchObject({ servers: [], errors: [expect.stringContaining('"servers" is VS Code\'s key')] });
+    expect(client.stderr).toContain(`mcp: ${expected}\n`);
+  });
+});
