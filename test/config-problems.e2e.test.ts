@@ -67,3 +67,24 @@ describe("VS Code's mcp.json (servers)", () => {
     expect(client.stderr).toContain(`mcp: ${expected}\n`);
   });
 });
+
+describe("settings.json with // comments and trailing commas, as models.json", () => {
+  it("is read by startup, atomic config, atomic mcp (trust) and atomic list alike", async () => {
+    const cwd = realpathSync(tempDir("atomic-cwd-"));
+    const settings = `{\n  // my defaults\n  "defaultThinkingLevel": "high",\n  "trustedProjects": [${JSON.stringify(cwd)},],\n}\n`;
+    const { agentDir } = folders({ settings });
+    mkdirSync(join(cwd, ".atomic"));
+    writeFileSync(join(cwd, ".atomic", "mcp.json"), '{ "mcpServers": { "p": { "command": "cat" }, }, }');
+    const config = await runCli(["config", ...DEMO], { agentDir, cwd, env: NO_KEYS });
+    expect(config.stdout).toMatch(/^ {2}defaultThinkingLevel +user +agent$/m);
+    expect(config.stdout).toContain("(project trusted)");
+    expect(config.stdout.endsWith("\nProblems: none\n")).toBe(true);
+    expect(config.code).toBe(0);
+    const list = await runCli(["mcp", "list"], { agentDir, cwd });
+    expect(list.stdout).toMatch(/^p {2}stdio {2}enabled {2}codemode {2}project {2}cat$/m);
+    expect(list.code).toBe(0);
+    const packages = await runCli(["list"], { agentDir, cwd });
+    expect(packages.stderr).toBe("");
+    expect(packages.code).toBe(0);
+  });
+});

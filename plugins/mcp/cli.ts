@@ -8,6 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isTrustedProject } from "../../kernel/index.js";
+import { parseJsonc } from "../../lib/jsonc/index.js";
 import { updateJsonFile } from "../../lib/locked-json/index.js";
 import { shellWord } from "../../lib/shell-words/index.js";
 import { parseServerEntry, SERVER_NAME, serverExposureOf, type ServerEntry } from "./config.js";
@@ -226,7 +227,8 @@ async function probe(entry: ServerEntry, io: McpCliIo): Promise<{ ok: boolean; t
 /** The user's `trustedProjects` (only the user's own settings file may grant trust). */
 async function trustedProjects(io: McpCliIo): Promise<string[]> {
   try {
-    const settings = JSON.parse(await readFile(join(io.agentDir, "settings.json"), "utf8")) as { trustedProjects?: unknown };
+    // Read as startup reads it (`//` comments, trailing commas), so both trust the same projects.
+    const settings = parseJsonc(await readFile(join(io.agentDir, "settings.json"), "utf8")) as { trustedProjects?: unknown };
     return Array.isArray(settings.trustedProjects) ? settings.trustedProjects.filter((entry): entry is string => typeof entry === "string") : [];
   } catch {
     return [];
