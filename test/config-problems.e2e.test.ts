@@ -33,6 +33,8 @@ function folders(files: { mcp?: unknown; models?: unknown; settings?: unknown; p
   return { agentDir, cwd, mcp: join(agentDir, "mcp.json"), models: join(agentDir, "models.json") };
 }
 
+const LOCAL_QWEN = { providers: { local: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completion", apiKey: "none", models: [{ id: "qwen" }] } } };
+
 describe("atomic config lists what startup warns about", () => {
   it("an mcp.json entry that is skipped, with the key meant; an mcp.json that is not JSON, placed by line and column", async () => {
     const skipped = folders({ mcp: { mcpServers: { a: { comand: "cat" }, b: { command: "cat", arg: ["-n"] } } } });
@@ -46,6 +48,38 @@ describe("atomic config lists what startup warns about", () => {
     const broken = folders({ mcp: '{\n  "mcpServers": {\n' });
     const second = await runCli(["config", ...DEMO], { agentDir: broken.agentDir, cwd: broken.cwd, env: NO_KEYS });
     expect(second.stdout).toMatch(new RegExp(`  - mcp: ${broken.mcp.replace(/[.]/g, "\\.")}: not valid JSON \\(.+ at line 3, column 1\\) \\(no server is read from the file\\)\n`));
+    expect(second.code).toBe(1);
+  });
+
+  it("a models.json api no provider serves: atomic config names the key, the APIs there are and the one meant; the prompt's error names models.json", async () => {
+    const { agentDir, cwd, models } = folders({ models: LOCAL_QWEN });
+    const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `  - Invalid models file ${models.replace(/[.]/g, "\\.")}: Invalid providers\\.local\\.api: "openai-completion" is no API a provider serves; expected one of [a-z, -]*openai-completions, openai-responses[a-z, -]*\\. Did you mean "openai-completions"\\?\n`,
+      ),
+    );
+    expect(run.code).toBe(1);
+
+    const client = new RpcClient({ agentDir, cwd, args: ["--mode", "rpc", "--provider", "local", "--model", "qwen", "--no-session"], env: NO_KEYS });
+    clients.push(client);
+    await client.ok({ type: "prompt", message: "hi" });
+    const end = (await client.waitFor((record) => record.type === "message_end" && (record.message as { role: string }).role === "assistant")).message as { errorMessage: string };
+    expect(end.errorMessage).toMatch(
+      new RegExp(
+        `^No provider is registered for API "openai-completion" \\(model local/qwen, from providers\\.local\\.api in ${models.replace(/[.]/g, "\\.")}\\)\\. Registered APIs: .*openai-completions, .*\\. Did you mean "openai-completions"\\?$`,
+      ),
+    );
+  });
+
+  it('a models.json key that is a slip of a known one: "provider" for "providers" at startup, "baseURL" for "baseUrl" at atomic config', async () => {
+    const top = folders({ models: { provider: { local: {} } } });
+    const run = await runCli(["config", ...DEMO], { agentDir: top.agentDir, cwd: top.cwd, env: NO_KEYS });
+    expect(run.stdout).toContain(`Invalid providers: expected an object of providers (the file has "provider": did you mean "providers"?)`);
+    expect(run.code).toBe(1);
+    const key = folders({ models: { providers: { openai: { baseURL: "http://127.0.0.1:9/v1" } } } });
+    const second = await runCli(["config", ...DEMO], { agentDir: key.agentDir, cwd: key.cwd, env: NO_KEYS });
+    expect(second.stdout).toContain(`  - Unknown key "providers.openai.baseURL" in ${key.models} (did you mean "baseUrl"?): Atomic does not read it, ignored\n`);
     expect(second.code).toBe(1);
   });
 });
