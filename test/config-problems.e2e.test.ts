@@ -9,6 +9,7 @@
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "./helpers/mcp.js";
 import { RpcClient, runCli, tempDir } from "./helpers/rpc-client.js";
 
 const DEMO = ["--provider", "replay", "--model", "demo"];
@@ -99,6 +100,17 @@ describe("VS Code's mcp.json (servers)", () => {
     clients.push(client);
     expect(await client.ok({ type: "get_mcp_servers" })).toMatchObject({ servers: [], errors: [expect.stringContaining('"servers" is VS Code\'s key')] });
     expect(client.stderr).toContain(`mcp: ${expected}\n`);
+  });
+});
+
+describe("atomic mcp test of an HTTP server nothing answers", () => {
+  it("names the address and the cause: a refused connection, a port fetch will not use", async () => {
+    const port = await freePort();
+    const { agentDir, cwd } = folders({ mcp: { mcpServers: { files: { url: `http://127.0.0.1:${port}/mcp` }, old: { url: "http://127.0.0.1:9/sse", type: "sse" } } } });
+    const run = await runCli(["mcp", "test"], { agentDir, cwd });
+    expect(run.stdout).toContain(`files: failed: cannot reach http://127.0.0.1:${port}/mcp (connect ECONNREFUSED 127.0.0.1:${port})\n`);
+    expect(run.stdout).toContain("old: failed: cannot reach http://127.0.0.1:9/sse (bad port: fetch refuses to connect to this port; serve the MCP server on another one)\n");
+    expect(run.code).toBe(1);
   });
 });
 
