@@ -134,3 +134,14 @@ describe("settings.json with // comments and trailing commas, as models.json", (
     expect(packages.code).toBe(0);
   });
 });
+
+describe("a subcommand without its command", () => {
+  it.each(["models", "auth", "mcp"])("atomic %s: the usage on stderr, exit 2; --help: on stdout, exit 0", async (command) => {
+    const { agentDir, cwd } = folders();
+    const bare = await runCli([command], { agentDir, cwd });
+    expect(bare).toMatchObject({ code: 2, stdout: "" });
+    expect(bare.stderr).toMatch(/^Usage:\n/);
+    const help = await runCli([command, "--help"], { agentDir, cwd });
+    expect(help).toMatchObject({ code: 0, stderr: "", stdout: bare.stderr });
+  });
+});
