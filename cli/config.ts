@@ -2,8 +2,9 @@
  * `atomic config`: boots the host the way `--mode rpc` would (same flags, same files), serves
  * nothing, and prints where each setting came from, which models.json and auth.json entries were
  * read, which provider has a credential and from where (never a key), the startup model, and
- * every problem found. Exit 1 when there is a problem. When the flags or the settings files stop
- * startup, the rest is still checked without them, so one report shows every problem.
+ * every problem found: mcp.json's too (read here, though no server starts), and models.json's
+ * that startup does not look for. Exit 1 when there is a problem. When the flags or the settings
+ * files stop startup, the rest is still checked without them, so one report shows every problem.
  */
 import { stat } from "node:fs/promises";
 import { composeSettings, PI_ONLY_SETTINGS, type HostOptions, type HostRuntime, type PreparedHost } from "../host/index.js";
@@ -104,6 +105,8 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
           ? "not found"
           : "invalid, ignored: every provider refuses requests (see Problems)";
     line(`  models.json  ${modelsJson.path} (${jsonState})`);
+    // What startup does not check: an api no provider serves (listed by the agent's stream hooks), a slip of a key.
+    if (host.kernel.services.maybe("agent")) found.problems.push(...(await models.checkConfig(host.kernel.hook("stream").apis())));
     line(`  auth.json    ${authFile.path} (${authFile.error ? "unreadable, see Problems" : `entries: ${authFile.providers.join(", ") || "none"}`})`);
     const agent = host.kernel.services.maybe("agent");
     const model = agent?.getModel();
@@ -121,6 +124,13 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
       return [provider, credentials(status, models.providerInfo(provider)?.envKey, models.providerInfo(provider)?.login, gaps), count(models.modelsOf(provider).length, "model")];
     });
     out.push(...table(rows, "  "));
+  }
+  // mcp.json is read when the servers start, which a report never does: read now, started not.
+  const mcp = host?.kernel.services.maybe("mcp");
+  if (mcp) {
+    const checked = await mcp.checkConfig();
+    found.problems.push(...checked.problems);
+    found.notes.push(...checked.notes);
   }
   if (found.notes.length > 0) {
     line();

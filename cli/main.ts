@@ -205,7 +205,8 @@ const CONFIG_HELP = `Usage: atomic config [options]
 Shows what a start with these options would use, without serving: the agent dir and working
 folder, each settings file and where every setting's value comes from (unknown keys, with the
 nearest known one), models.json and auth.json, which providers have a key and from where (never
-the key), the model a new session starts with, and every problem found. Exit 1 when there is one.
+the key), the model a new session starts with, and every problem found, mcp.json's included (no
+server is started). Exit 1 when there is one.
 
 Options: those of \`atomic --mode rpc\` (see atomic --help), e.g. --model, --provider, --approve,
 -e <extension>: the report shows what they would do.

@@ -98,11 +98,18 @@ describe("settings composed from their owners", () => {
     const d = dirs();
     writeFileSync(d.project, "{ nope");
     await expect(readRawSettings(d.project)).rejects.toThrow(`Invalid JSON in settings file ${d.project}`);
-    // Where, as an editor shows it: line and column, not a character position.
-    writeFileSync(d.project, '{\n  "mode": "rpc",\n}\n');
-    await expect(readRawSettings(d.project)).rejects.toThrow(/^Invalid JSON in settings file .+: [^(]+ at line 3, column 1$/);
+    // Where, as an editor shows it: line and column, not a character position, counted in the
+    // file as written (the comment and the trailing comma before it are allowed).
+    writeFileSync(d.project, '{\n  // pinned\n  "mode": "rpc",\n  "steeringMode": "all" "x": 1\n}\n');
+    await expect(readRawSettings(d.project)).rejects.toThrow(/^Invalid JSON in settings file .+: [^(]+ at line 4, column 25$/);
     writeFileSync(d.project, "[1]");
     await expect(readRawSettings(d.project)).rejects.toThrow(`Invalid settings file ${d.project}: expected a JSON object`);
+  });
+
+  it("// comments and trailing commas are read as in models.json", async () => {
+    const d = dirs();
+    writeFileSync(d.user, '{\n  // the user\'s\n  "steeringMode": "all",\n  "trustedProjects": ["/a", "//b",],\n}\n');
+    expect((await readRawSettings(d.user)).value).toEqual({ steeringMode: "all", trustedProjects: ["/a", "//b"] });
   });
 
   it("unknown keys (pi's `transport`, other tools' keys) are kept and never stop startup", async () => {

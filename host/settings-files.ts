@@ -21,6 +21,7 @@ import {
   type SettingSpec,
 } from "../kernel/index.js";
 import { describeJsonError } from "../lib/json-error/index.js";
+import { parseJsonc } from "../lib/jsonc/index.js";
 import { unknownSettings } from "./unknown-settings.js";
 
 /** Keys the host itself reads (transport choice, plugin paths, trust). */
@@ -60,7 +61,10 @@ export interface RawSettingsFile {
   value: Record<string, unknown>;
 }
 
-/** Reads one settings file as JSON (a missing or empty file is `{}`); only regular files are read. */
+/**
+ * Reads one settings file as JSON with `//` comments and trailing commas, as models.json (a
+ * missing or empty file is `{}`); only regular files are read.
+ */
 export async function readRawSettings(path: string): Promise<RawSettingsFile> {
   let text: string;
   try {
@@ -80,7 +84,7 @@ export async function readRawSettings(path: string): Promise<RawSettingsFile> {
   if (text.trim() === "") return { path, exists: true, value: {} };
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJsonc(text);
   } catch (error) {
     throw new KernelError(ErrorCode.CONFIG_INVALID, `Invalid JSON in settings file ${path}: ${describeJsonError(text, error)}`);
   }

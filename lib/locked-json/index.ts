@@ -2,7 +2,8 @@
  * Read-modify-write of a JSON config file that several processes may write at once (settings,
  * auth): under an advisory lock (proper-lockfile, loaded on first use), written atomically
  * (temp file + rename, so a reader never sees half a file), and never by replacing a file that
- * could not be parsed: that is an error naming the file, and the file is left as it was.
+ * could not be parsed, or one with `//` comments (the config readers allow them; a rewrite would
+ * drop them): that is an error naming the file, and the file is left as it was.
  *
  * A file that is a symlink (a dotfile manager's) is written through to its target, which keeps
  * its permission bits: renaming over the link would replace it with a regular file of the
@@ -14,6 +15,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { dirname, resolve } from "node:path";
 import { ErrorCode, KernelError, type SharedScope } from "../../kernel/index.js";
 import { describeJsonError } from "../json-error/index.js";
+import { readJsonc } from "../jsonc/index.js";
 
 export interface UpdateOptions {
   /** Permission bits of a new file, and the most an existing one keeps (auth.json: 0o600). */
@@ -153,10 +155,19 @@ async function readObject(path: string): Promise<JsonObject> {
   }
   if (text.trim() === "") return {};
   let value: unknown;
+  let comments: boolean;
   try {
-    value = JSON.parse(text);
+    // Read as the config readers read it (lib/jsonc): a trailing comma is nothing to keep.
+    ({ value, comments } = readJsonc(text));
   } catch (error) {
     throw new KernelError(ErrorCode.CONFIG_INVALID, `Cannot update ${path}: it is not valid JSON (${describeJsonError(text, error)}); fix or remove it first`);
+  }
+  // A comment is the user's: the file is written back as JSON.stringify gives it, without them.
+  if (comments) {
+    throw new KernelError(
+      ErrorCode.CONFIG_INVALID,
+      `Cannot update ${path}: it holds // comments, which writing it would drop; remove them first, or make the change in the file by hand`,
+    );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new KernelError(ErrorCode.CONFIG_INVALID, `Cannot update ${path}: it does not hold a JSON object; fix or remove it first`);

@@ -37,6 +37,21 @@ describe("updateJsonFile", () => {
     await expect(updateJsonFile(path, () => ({}))).rejects.toThrow("does not hold a JSON object");
   });
 
+  it("reads trailing commas as the config readers do; a file with // comments is left as it is, since writing it would drop them", async () => {
+    const path = file();
+    await updateJsonFile(path, () => ({ a: 1 }));
+    writeFileSync(path, '{"a": [1,],}');
+    await updateJsonFile(path, (current) => ({ ...current, b: 2 }));
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ a: [1], b: 2 });
+    const commented = '{\n  // why a is 1\n  "a": 1\n}\n';
+    writeFileSync(path, commented);
+    await expect(updateJsonFile(path, () => ({ b: 2 }))).rejects.toMatchObject({
+      code: ErrorCode.CONFIG_INVALID,
+      message: `Cannot update ${path}: it holds // comments, which writing it would drop; remove them first, or make the change in the file by hand`,
+    });
+    expect(readFileSync(path, "utf8")).toBe(commented);
+  });
+
   it("writes with the requested mode", async () => {
     const path = file();
     await updateJsonFile(path, () => ({ key: "secret" }), { mode: 0o600, dirMode: 0o700 });

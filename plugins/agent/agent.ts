@@ -4,17 +4,8 @@
  * goes out through the event bus and the hooks it owns.
  */
 import { uuidV7 } from "../../lib/random-ids/index.js";
-import {
-  clampThinkingLevel,
-  publicModel,
-  thinkingLevelsFor,
-  type AgentMessage,
-  type AssistantStream,
-  type CustomMessage,
-  type ImageContent,
-  type Model,
-  type ThinkingLevel,
-} from "../../lib/llm/index.js";
+import { clampThinkingLevel, publicModel, thinkingLevelsFor } from "../../lib/llm/index.js";
+import type { AgentMessage, AssistantStream, CustomMessage, ImageContent, Model, ThinkingLevel } from "../../lib/llm/index.js";
 import { ErrorCode, KernelError, type PluginContext } from "../../kernel/index.js";
 import type { ZodRawShape, ZodType } from "zod";
 import type { AgentApi, CompletionRequest, PromptDisposition, PromptInput, QueueMode, StateContributor } from "./api.js";
@@ -24,6 +15,8 @@ import { replaceInPlace, Run, type RunDeps, type RunRequest } from "./run.js";
 import { StateContributions } from "./state-schema.js";
 import { queuedToMessage, toUserMessage } from "./run-loop.js";
 import { applyInputHooks, completeOnce, NO_MODEL, STREAMING_WITHOUT_BEHAVIOR } from "./prompt-input.js";
+import { noProviderMessage } from "./stream-hooks.js";
+import type {} from "../models/api.js";
 
 export class Agent implements AgentApi {
   readonly #k: PluginContext;
@@ -162,8 +155,11 @@ export class Agent implements AgentApi {
     const model = request.model ?? this.#model;
     if (!model) throw new KernelError(ErrorCode.UNAVAILABLE, NO_MODEL);
     // Inside a run it is the run's next call (replay cassettes count calls per run).
-    return completeOnce(this.#hooks, model, request, this.#sessionId, this.#run ? this.#run.nextCallIndex() : 1);
+    return completeOnce(this.#hooks, model, request, this.#sessionId, this.#run ? this.#run.nextCallIndex() : 1, this.#noProvider);
   }
+
+  /** The error for a model no provider streams: asks the models plugin where its API was set (models.json). */
+  #noProvider = (model: Model): string => noProviderMessage(this.#hooks.stream, model, this.#k.maybeService("models")?.apiOrigin?.(model));
 
   steer(text: string, images?: ImageContent[]): void {
     this.#queues.push("steering", text, images);
@@ -294,6 +290,7 @@ export class Agent implements AgentApi {
       emitQueueUpdate: () => this.#emitQueueUpdate(),
       maxMessageChars: () => k.config.settings.assistantMessageMaxChars,
       flushDeferred: () => this.#deferred.flush((message) => this.appendMessage(message)),
+      noProvider: this.#noProvider,
     };
   }
 }

@@ -3,9 +3,9 @@
  * only announcement whose hook may change what goes on the wire (`message_end` may replace the
  * message, keeping its role).
  */
-import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncBailHook } from "tapable";
+import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook } from "tapable";
 import { guard, internal, notify, transform, type DeclaredHooks, type EventBus, type EventMap } from "../../kernel/index.js";
-import type { AgentMessage, AssistantStream, Model, StreamRequest, ThinkingLevel } from "../../lib/llm/index.js";
+import type { AgentMessage, Model, ThinkingLevel } from "../../lib/llm/index.js";
 import type {
   BeforeAgentStartEvent,
   InputEvent,
@@ -19,6 +19,7 @@ import type {
   ToolCallVeto,
   ToolResultEvent,
 } from "./hook-types.js";
+import { StreamHooks } from "./stream-hooks.js";
 
 type TurnIndex = { turnIndex: number };
 
@@ -79,12 +80,7 @@ export function agentHookDeclarations() {
     tool_execution_end: notify(new AsyncSeriesHook<[EventMap["tool_execution_end"]]>(["event"]), "A tool finished running."),
     model_select: notify(new AsyncSeriesHook<[{ model: Model; previousModel?: Model; source: ModelSelectSource }]>(["event"]), "The model changed."),
     thinking_level_select: notify(new AsyncSeriesHook<[{ level: ThinkingLevel; previousLevel: ThinkingLevel }]>(["event"]), "The thinking level changed."),
-    stream: internal(
-      new HookMap<SyncBailHook<[StreamRequest], AssistantStream | undefined>>(
-        (api: string) => new SyncBailHook<[StreamRequest], AssistantStream | undefined>(["request"], `stream:${api}`),
-      ),
-      "Providers, keyed by API name (`anthropic-messages`, `openai-completions`, ...): the first tap that answers streams the LLM call.",
-    ),
+    stream: internal(new StreamHooks(), "Providers, keyed by API name (`anthropic-messages`, `openai-completions`, ...): the first tap that answers streams the LLM call."),
   };
 }
 

@@ -27,7 +27,14 @@ export async function applyInputHooks(hooks: AgentHooks, input: PromptInput): Pr
 }
 
 /** One model call with no run around it: the provider registered for the model's API streams it. */
-export function completeOnce(hooks: AgentHooks, model: Model, request: CompletionRequest, sessionId: string | undefined, callIndex: number): AssistantStream {
+export function completeOnce(
+  hooks: AgentHooks,
+  model: Model,
+  request: CompletionRequest,
+  sessionId: string | undefined,
+  callIndex: number,
+  noProvider: (model: Model) => string,
+): AssistantStream {
   const stream = hooks.stream.get(model.api)?.call({
     model,
     context: { systemPrompt: request.systemPrompt, messages: request.messages, tools: request.tools ?? [] },
@@ -40,6 +47,6 @@ export function completeOnce(hooks: AgentHooks, model: Model, request: Completio
       direct: true,
     },
   });
-  if (!stream) throw new KernelError(ErrorCode.UNAVAILABLE, `No provider is registered for API "${model.api}" (model ${model.provider}/${model.id})`);
+  if (!stream) throw new KernelError(ErrorCode.UNAVAILABLE, noProvider(model));
   return stream;
 }

@@ -35,6 +35,8 @@ export interface RunDeps {
   maxMessageChars?(): number | undefined;
   /** Stores the messages deferred while the run streamed (user bash results, next-turn notes). */
   flushDeferred(): Promise<void>;
+  /** The error for a model whose API no provider streams (stream-hooks.ts). */
+  noProvider(model: Model): string;
 }
 
 /** What a prompt hands its run. */

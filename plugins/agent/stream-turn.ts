@@ -27,7 +27,7 @@ export async function streamAssistant(run: Run): Promise<AssistantMessage> {
     return finishWithoutStream(run, failure(model, messageOf(error), signal));
   }
   if (!stream) {
-    return finishWithoutStream(run, failure(model, `No provider is registered for API "${model.api}" (model ${model.provider}/${model.id})`, signal));
+    return finishWithoutStream(run, failure(model, run.deps.noProvider(model), signal));
   }
 
   let partial: AssistantMessage | undefined;

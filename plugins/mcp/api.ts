@@ -92,6 +92,12 @@ export interface McpApi {
    */
   hold(): void;
   /**
+   * The problems of the mcp.json files (each naming its file and key path, and what became of
+   * it), read now without starting a server, and a note when an untrusted project's file is not
+   * read: what `atomic config` reports.
+   */
+  checkConfig(): Promise<{ problems: string[]; notes: string[] }>;
+  /**
    * Tools this plugin registers only once its servers are known (\`tool_search\`, as pi's built-in
    * one): \`--tools\` and the tools setting may name them at boot, before they exist.
    */

@@ -8,6 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isTrustedProject } from "../../kernel/index.js";
+import { parseJsonc } from "../../lib/jsonc/index.js";
 import { updateJsonFile } from "../../lib/locked-json/index.js";
 import { shellWord } from "../../lib/shell-words/index.js";
 import { parseServerEntry, SERVER_NAME, serverExposureOf, type ServerEntry } from "./config.js";
@@ -161,7 +162,7 @@ async function configured(io: McpCliIo, approve: boolean) {
 async function list(args: string[], io: McpCliIo): Promise<number> {
   const unknown = args.filter((arg) => arg !== "--json" && arg !== "--approve");
   if (unknown.length > 0) throw new UsageProblem(`Unknown option for atomic mcp list: ${unknown[0]}`);
-  const { files, trusted, entries, errors, untrustedProject } = await configured(io, args.includes("--approve"));
+  const { files, trusted, entries, errors, problems, untrustedProject } = await configured(io, args.includes("--approve"));
   const rows = entries.map((entry) => ({
     name: entry.name,
     source: entry.source,
@@ -178,21 +179,21 @@ async function list(args: string[], io: McpCliIo): Promise<number> {
   const out = [`User:    ${files.user}`, `Project: ${files.project}${untrustedProject ? " (not read: the project is not trusted; --approve reads it)" : ""}`, ""];
   if (rows.length === 0) out.push("No MCP servers configured. Add one with: atomic mcp add <name> -- <command> [args...]");
   for (const row of rows) out.push(`${row.name}  ${row.transport}  ${row.enabled ? "enabled" : "disabled"}  ${row.exposure}  ${row.source}  ${row.target}`);
-  if (errors.length > 0) out.push("", "Problems (entries skipped):", ...errors.map((error) => `  ${error}`));
+  if (problems.length > 0) out.push("", "Problems:", ...problems.map((problem) => `  ${problem}`));
   io.stdout.write(`${out.join("\n")}\n`);
   return errors.length > 0 ? 1 : 0;
 }
 
 async function test(args: string[], io: McpCliIo): Promise<number> {
   const names = args.filter((arg) => arg !== "--approve");
-  const { entries, errors } = await configured(io, args.includes("--approve"));
+  const { entries, problems } = await configured(io, args.includes("--approve"));
   const unknown = names.filter((name) => !entries.some((entry) => entry.name === name));
   if (unknown.length > 0) throw new Error(`No MCP server named ${unknown.join(", ")} (configured: ${entries.map((entry) => entry.name).join(", ") || "none"})`);
   const chosen = names.length > 0 ? entries.filter((entry) => names.includes(entry.name)) : entries.filter((entry) => entry.config.enabled);
-  for (const error of errors) io.stderr.write(`${error}\n`);
+  for (const problem of problems) io.stderr.write(`${problem}\n`);
   const results = await Promise.all(chosen.map((entry) => probe(entry, io)));
   io.stdout.write(results.map((result) => result.text).join("\n") + (results.length > 0 ? "\n" : "No enabled MCP server to test.\n"));
-  return results.some((result) => !result.ok) || errors.length > 0 ? 1 : 0;
+  return results.some((result) => !result.ok) || problems.length > 0 ? 1 : 0;
 }
 
 async function probe(entry: ServerEntry, io: McpCliIo): Promise<{ ok: boolean; text: string }> {
@@ -226,7 +227,8 @@ async function probe(entry: ServerEntry, io: McpCliIo): Promise<{ ok: boolean; t
 /** The user's `trustedProjects` (only the user's own settings file may grant trust). */
 async function trustedProjects(io: McpCliIo): Promise<string[]> {
   try {
-    const settings = JSON.parse(await readFile(join(io.agentDir, "settings.json"), "utf8")) as { trustedProjects?: unknown };
+    // Read as startup reads it (`//` comments, trailing commas), so both trust the same projects.
+    const settings = parseJsonc(await readFile(join(io.agentDir, "settings.json"), "utf8")) as { trustedProjects?: unknown };
     return Array.isArray(settings.trustedProjects) ? settings.trustedProjects.filter((entry): entry is string => typeof entry === "string") : [];
   } catch {
     return [];

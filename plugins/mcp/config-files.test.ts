@@ -45,7 +45,7 @@ describe("mcp.json files", () => {
     ]);
     expect((await loadConfig(setup("{ not json"), false)).errors[0]).toMatch(/mcp\.json: not valid JSON \([^()]+ at line 1, column 3\)$/);
     expect((await loadConfig(setup({ mcpServers: [] }), false)).errors).toEqual([expect.stringMatching(/mcp\.json: Invalid mcpServers: expected record/)]);
-    expect(await loadConfig(setup(undefined), false)).toEqual({ entries: [], errors: [] });
+    expect(await loadConfig(setup(undefined), false)).toEqual({ entries: [], errors: [], problems: [] });
     expect(await anyConfigFile(setup(undefined))).toBe(false);
   });
 
@@ -61,5 +61,30 @@ describe("mcp.json files", () => {
     expect(bad.entries.map((entry) => entry.name)).toEqual(["a"]);
     expect(bad.autoEnableCodemode).toBeUndefined();
     expect(bad.errors).toEqual([expect.stringMatching(/mcp\.json: Invalid autoEnableCodemode: expected boolean$/)]);
+  });
+
+  it("VS Code's servers key is named as what Atomic does not read, with the key it reads; a slip of mcpServers too", async () => {
+    const vscode = setup({ servers: { files: { type: "stdio", command: "npx", args: ["-y", "x"] } } });
+    const loaded = await loadConfig(vscode, false);
+    expect(loaded.entries).toEqual([]);
+    const message = `${vscode.user}: "servers" is VS Code's key; Atomic reads "mcpServers" (its entries have the same shape: type, command, args, env, url, headers): rename the key`;
+    expect(loaded.errors).toEqual([message]);
+    expect(loaded.problems).toEqual([`${message} (no server is read from the file)`]);
+    const both = await loadConfig(setup({ mcpServers: { a: { command: "a" } }, servers: {} }), false);
+    expect(both.entries.map((entry) => entry.name)).toEqual(["a"]);
+    expect(both.problems[0]).toMatch(/rename the key \(its servers are ignored\)$/);
+    const slip = await loadConfig(setup({ mcpServer: { a: { command: "a" } } }), false);
+    expect(slip.problems).toEqual([expect.stringMatching(/mcp\.json: Unknown key "mcpServer" \(did you mean "mcpServers"\?\) \(no server is read from the file\)$/)]);
+  });
+
+  it("reads // comments and trailing commas as models.json does; an error is placed in the file as written; entries say they were skipped", async () => {
+    const files = setup('{\n  // mine\n  "mcpServers": {\n    "a": { "command": "a", },\n    "b": { "comand": "b" },\n  },\n}\n');
+    const loaded = await loadConfig(files, false);
+    expect(loaded.entries.map((entry) => entry.name)).toEqual(["a"]);
+    expect(loaded.problems).toEqual([
+      `${files.user}: Invalid mcpServers.b: expected "command" (a stdio server) or "url" (an HTTP server); found "comand": did you mean "command"? (entry skipped)`,
+    ]);
+    const broken = await loadConfig(setup('{\n  // mine\n  "mcpServers": { "a": {} "b": {} }\n}'), false);
+    expect(broken.problems[0]).toMatch(/mcp\.json: not valid JSON \([^()]+ at line 3, column 27\) \(no server is read from the file\)$/);
   });
 });

@@ -92,4 +92,12 @@ describe("mcpServers entries", () => {
     expect(toolExposureOf(overridden.config, "__proto__")).toBe("deferred");
     expect(toolExposureOf(overridden.config, "valueOf")).toBe("codemode");
   });
+
+  it("a key that is a slip of a known one is named with it; other clients' own keys are still accepted", () => {
+    expect(error("a", { comand: "cat" })).toBe('Invalid mcpServers.a: expected "command" (a stdio server) or "url" (an HTTP server); found "comand": did you mean "command"?');
+    expect(error("a", { URL: "https://x/mcp" })).toMatch(/found "URL": did you mean "url"\?$/);
+    expect(error("a", { command: "x", arg: ["y"] })).toBe('Invalid mcpServers.a.arg: unknown key (did you mean "args"?)');
+    expect(error("a", { url: "https://x/mcp", header: { A: "b" } })).toBe('Invalid mcpServers.a.header: unknown key (did you mean "headers"?)');
+    expect(ok("cline", { command: "x", autoApprove: ["t"], alwaysAllow: [], envFile: ".env", transportType: "stdio" })).toMatchObject({ command: "x" });
+  });
 });

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { formatValidationError, ONE_SHOT } from "../../kernel/index.js";
 import type { McpExposure, McpServerSource } from "./api.js";
+import { ENTRY_KEYS, fileKeyProblems, slipHint, slippedKey, type FileProblem } from "./config-keys.js";
 
 /** Letters, digits, `_` and `-`: tool names are built from it. */
 export const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
@@ -121,7 +122,10 @@ export function parseServerEntry(name: string, raw: unknown, path: string): Entr
   const entry = raw as Record<string, unknown>;
   const { stdio, http } = getSchemas();
   const isStdio = entry.command !== undefined || entry.type === "stdio";
-  if (!isStdio && entry.url === undefined) return fail(`Invalid ${path}: expected "command" (a stdio server) or "url" (an HTTP server)`);
+  if (!isStdio && entry.url === undefined)
+    return fail(`Invalid ${path}: expected "command" (a stdio server) or "url" (an HTTP server)${slipHint(entry, ENTRY_KEYS, ["command", "url"])}`);
+  const slip = slippedKey(entry, ENTRY_KEYS);
+  if (slip) return fail(`Invalid ${path}.${slip.key}: unknown key (did you mean "${slip.meant}"?)`);
   const parsed = (isStdio ? stdio : http).safeParse(entry, ONE_SHOT);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -183,7 +187,10 @@ export function applyOverride(base: ServerEntry, raw: unknown, path: string): En
     const issue = parsed.error.issues[0];
     return {
       ok: false,
-      error: issue?.code === "unrecognized_keys" ? `Invalid ${path}: ${keys} (found ${issue.keys.join(", ")})` : prefixed(formatValidationError(parsed.error), path),
+      error:
+        issue?.code === "unrecognized_keys"
+          ? `Invalid ${path}: ${keys} (found ${issue.keys.join(", ")})${slipHint(raw as object, ENTRY_KEYS, ENTRY_KEYS)}`
+          : prefixed(formatValidationError(parsed.error), path),
     };
   }
   const value = parsed.data;
@@ -200,22 +207,24 @@ export function applyOverride(base: ServerEntry, raw: unknown, path: string): En
   };
 }
 
-export type ConfigFileResult = { ok: true; servers: Record<string, unknown>; autoEnableCodemode?: boolean; autoEnableError?: string } | { ok: false; error: string };
+export type ConfigFileResult = { ok: true; servers: Record<string, unknown>; autoEnableCodemode?: boolean; problems: FileProblem[] } | { ok: false; error: string };
 
 /**
  * The top level of an `mcp.json`: an object whose `mcpServers` is an object, and pi's
- * `autoEnableCodemode` (other keys are ignored). A bad `autoEnableCodemode` is reported without
- * costing the servers, as pi does.
+ * `autoEnableCodemode` (other keys are ignored, but VS Code's `servers` and a slip of these two
+ * are problems: config-keys.ts). A bad `autoEnableCodemode` is reported without costing the
+ * servers, as pi does.
  */
 export function parseConfigFile(value: unknown): ConfigFileResult {
   const parsed = getSchemas().file.safeParse(value, ONE_SHOT);
   if (!parsed.success)
     return { ok: false, error: typeof value !== "object" || value === null || Array.isArray(value) ? "expected a JSON object" : formatValidationError(parsed.error) };
   const servers = parsed.data.mcpServers ?? {};
+  const problems = fileKeyProblems(value as Record<string, unknown>);
   const auto = parsed.data.autoEnableCodemode;
-  if (auto === undefined) return { ok: true, servers };
-  if (typeof auto !== "boolean") return { ok: true, servers, autoEnableError: "Invalid autoEnableCodemode: expected boolean" };
-  return { ok: true, servers, autoEnableCodemode: auto };
+  if (auto === undefined) return { ok: true, servers, problems };
+  if (typeof auto !== "boolean") return { ok: true, servers, problems: [...problems, { message: "Invalid autoEnableCodemode: expected boolean", effect: "ignored" }] };
+  return { ok: true, servers, autoEnableCodemode: auto, problems };
 }
 
 /** `-` and `_` name the same tool prefix: two server names that differ only there clash. */

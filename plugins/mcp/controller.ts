@@ -59,6 +59,7 @@ export class McpController {
       addClientServers: (servers) => this.#addClient(servers),
       status: () => this.status(),
       hold: () => void (this.#held = true),
+      checkConfig: () => this.checkConfig(),
       // tool-search.ts's TOOL_SEARCH, not imported: that module loads with the manager.
       lateTools: () => ["tool_search"],
     };
@@ -150,13 +151,9 @@ export class McpController {
         wantCodemode: (on) => k.maybeService("codemode")?.want(k.name, on),
         connections,
       });
-      const files = configFiles(k.config.agentDir, k.config.cwd);
-      const loaded = await loadConfig(files, k.config.trusted);
-      if (loaded.untrustedProject)
-        k.log.warn(
-          `mcp: ${loaded.untrustedProject} not read: the project is not trusted (start with --approve, or add the folder to trustedProjects in ${join(k.config.agentDir, "settings.json")})`,
-        );
-      for (const error of loaded.errors) k.log.warn(`mcp: ${error} (entry skipped)`);
+      const loaded = await this.#loadConfig();
+      if (loaded.untrustedProject) k.log.warn(untrustedNote(loaded.untrustedProject, k.config.agentDir));
+      for (const problem of loaded.problems) k.log.warn(`mcp: ${problem}`);
       manager.setExtensionServers([...this.#extension.values()]);
       manager.setClientServers(this.#client);
       await manager.start(loaded.entries, loaded.errors, loaded.autoEnableCodemode ?? true);
@@ -165,6 +162,17 @@ export class McpController {
       return manager;
     })();
     return this.#managerLoading;
+  }
+
+  #loadConfig() {
+    return loadConfig(configFiles(this.#k.config.agentDir, this.#k.config.cwd), this.#k.config.trusted);
+  }
+
+  /** What the servers' start would report about mcp.json, without starting them (`atomic config`). */
+  async checkConfig(): Promise<{ problems: string[]; notes: string[] }> {
+    const loaded = await this.#loadConfig();
+    const notes = loaded.untrustedProject ? [untrustedNote(loaded.untrustedProject, this.#k.config.agentDir)] : [];
+    return { problems: loaded.problems.map((problem) => `mcp: ${problem}`), notes };
   }
 
   #check(name: string, config: unknown, owner: string) {
@@ -218,6 +226,10 @@ export class McpController {
     manager.setClientServers(entries);
     return entries.map((entry) => entry.name);
   }
+}
+
+function untrustedNote(file: string, agentDir: string): string {
+  return `mcp: ${file} not read: the project is not trusted (start with --approve, or add the folder to trustedProjects in ${join(agentDir, "settings.json")})`;
 }
 
 async function packageVersion(installDir: string | undefined): Promise<string> {

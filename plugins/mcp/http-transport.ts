@@ -34,7 +34,11 @@ export async function connectHttp(
     const client = makeClient();
     const transport = new SSEClientTransport(url, { requestInit });
     onTransport(transport);
-    await start(client, transport);
+    try {
+      await start(client, transport);
+    } catch (error) {
+      throw unreachable(error, url);
+    }
     return { client, transport: "sse" as const };
   };
   if (launch.type === "sse") return sse();
@@ -47,7 +51,7 @@ export async function connectHttp(
     await start(client, transport);
     return { client, transport: "http" };
   } catch (error) {
-    if (!(error instanceof StreamableHTTPError) || !FALLBACK_STATUSES.has(error.code ?? 0)) throw error;
+    if (!(error instanceof StreamableHTTPError) || !FALLBACK_STATUSES.has(error.code ?? 0)) throw unreachable(error, url);
     await client.close().catch(() => undefined);
     try {
       return await sse();
@@ -55,6 +59,26 @@ export async function connectHttp(
       throw new Error(`streamable HTTP answered ${error.code}, and the SSE transport failed too: ${describeConnectError(fallback, 0)}`);
     }
   }
+}
+
+/**
+ * A request that never reached the server (refused, no such host, a port fetch will not use) as
+ * an error naming the address and the cause: fetch's own message is only `fetch failed`, the
+ * cause (`connect ECONNREFUSED 127.0.0.1:9`) is in `error.cause`, and the SSE transport puts
+ * it in its message. Other errors are returned as they are.
+ */
+function unreachable(error: unknown, url: URL): unknown {
+  const cause = (error as { cause?: unknown }).cause;
+  const why =
+    error instanceof TypeError && cause instanceof Error
+      ? cause.message
+      : error instanceof Error
+        ? /^SSE error: TypeError: fetch failed: (.+)$/.exec(error.message)?.[1]
+        : undefined;
+  if (!why) return error;
+  // Node's fetch refuses the ports browsers block (9, 25, 6000, ...) before connecting.
+  const detail = why === "bad port" ? "bad port: fetch refuses to connect to this port; serve the MCP server on another one" : why;
+  return new Error(`cannot reach ${url.href} (${detail})`, { cause: error });
 }
 
 /** Why a connection could not be made, in a sentence; `timeoutMs` is the initialize timeout. */

@@ -81,6 +81,13 @@ export interface ModelsApi extends ProviderModelsApi {
   /** A key for this process only (`--api-key`): used first, never stored or shown. */
   setRuntimeApiKey(provider: string, key: string): void;
   diagnostics(): ModelsDiagnostics;
+  /** The models.json key (and the file) that set the model's API, e.g. `providers.local.api in <path>`; undefined when none did. */
+  apiOrigin?(model: Pick<Model, "provider" | "id" | "api">): string | undefined;
+  /**
+   * models.json's problems that startup does not look for (`atomic config` asks): an `api` none
+   * of `apis` (the APIs a provider serves) is, a key that is a slip of a known one. Reads the file.
+   */
+  checkConfig(apis: readonly string[]): Promise<string[]>;
   /** Why requests to the model are refused because of a models.json error about it (its entry, its provider, the file). */
   blockedReason(model: Pick<Model, "provider" | "id" | "api">): string | undefined;
   /**

@@ -32,9 +32,14 @@ export async function runAuthCommand(argv: string[], io: AuthCliIo): Promise<num
     io.stderr.write(`${message}\n${showUsage ? USAGE : ""}`);
     return showUsage ? 2 : 1;
   };
-  if (action === undefined || action === "help" || action === "--help" || action === "-h") {
+  // Asked for, the usage is the output (stdout, exit 0); without a command it explains a usage error (stderr, exit 2), as `atomic mcp` does.
+  if (action === "help" || action === "--help" || action === "-h") {
     io.stdout.write(USAGE);
-    return action === undefined ? 2 : 0;
+    return 0;
+  }
+  if (action === undefined) {
+    io.stderr.write(USAGE);
+    return 2;
   }
   if (action === "list" && provider === undefined) {
     await store.load((message) => io.stderr.write(`${message}\n`));

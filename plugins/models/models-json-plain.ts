@@ -96,8 +96,9 @@ const MODEL_FIELDS: [string, Field | null, "copy"?][] = [
   ["cost", cost, "copy"],
 ];
 
-const KNOWN_PROVIDER = new Set(PROVIDER_FIELDS.map(([key]) => key));
-const KNOWN_MODEL = new Set(MODEL_FIELDS.map(([key]) => key));
+/** The keys a provider block and a model entry have (a model override: the model's but `id`). */
+export const KNOWN_PROVIDER: ReadonlySet<string> = new Set(PROVIDER_FIELDS.map(([key]) => key));
+export const KNOWN_MODEL: ReadonlySet<string> = new Set(MODEL_FIELDS.map(([key]) => key));
 
 /** A loose object of `fields`: the schemas' output, or undefined when a field is not vouched for. */
 function looseObject(value: unknown, fields: typeof PROVIDER_FIELDS, known: ReadonlySet<string>, skip: ReadonlySet<string> = NONE): Record<string, unknown> | undefined {

@@ -11,6 +11,9 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { z } from "zod";
 import { ONE_SHOT, formatValidationError } from "../../kernel/index.js";
+import { nearestName } from "../../lib/closest/index.js";
+import { describeJsonError } from "../../lib/json-error/index.js";
+import { parseJsonc } from "../../lib/jsonc/index.js";
 import { plainProvider } from "./models-json-plain.js";
 import { modelsSchemas, type ModelEntryConfig, type ModelOverrideConfig, type ModelsFile, type ProviderConfig } from "./models-json-schema.js";
 
@@ -44,24 +47,18 @@ export interface ModelsJsonResult {
 
 const emptyBlocks = (): ModelsJsonBlocks => ({ providers: new Map(), models: new Map() });
 
-/** pi reads models.json with `//` line comments and trailing commas; string contents are kept. */
-export function stripJsonComments(text: string): string {
-  return text
-    .replace(/"(?:\\.|[^"\\])*"|\/\/[^\n]*/g, (match) => (match.startsWith('"') ? match : ""))
-    .replace(/"(?:\\.|[^"\\])*"|,(\s*[}\]])/g, (match, tail: string | undefined) => tail ?? match);
-}
-
 export function parseModelsJson(text: string, path: string): ModelsJsonResult {
   const body = text.replace(/^\uFEFF/, "");
   if (body.trim() === "") return { problems: [], notes: [], blocks: emptyBlocks() };
   let json: unknown;
   try {
-    json = JSON.parse(stripJsonComments(body));
+    // pi reads models.json with `//` line comments and trailing commas (lib/jsonc).
+    json = parseJsonc(body);
   } catch (error) {
-    return wholeFile(`Invalid JSON in ${path}: ${(error as Error).message}`);
+    return wholeFile(`Invalid JSON in ${path}: ${describeJsonError(body, error)}`);
   }
   const providers = (json as { providers?: unknown } | null)?.providers;
-  if (!isRecord(json) || !isRecord(providers)) return wholeFile(`Invalid models file ${path}: Invalid providers: expected an object of providers`);
+  if (!isRecord(json) || !isRecord(providers)) return wholeFile(`Invalid models file ${path}: Invalid providers: expected an object of providers${providersMeant(json)}`);
   const result: ModelsJsonResult = { file: { providers: {} }, problems: [], notes: [], blocks: emptyBlocks() };
   const notes = new Set<string>();
   for (const [name, raw] of Object.entries(providers)) {
@@ -145,6 +142,13 @@ const IGNORED: Record<string, string> = {
 
 function noteIgnored(entry: ModelEntryConfig | ModelOverrideConfig, notes: Set<string>): void {
   for (const field of Object.keys(IGNORED)) if ((entry as Record<string, unknown>)[field] !== undefined) notes.add(field);
+}
+
+/** ` (the file has "provider": did you mean "providers"?)` when a key of the file is a slip of it. */
+function providersMeant(json: unknown): string {
+  if (!isRecord(json) || json.providers !== undefined) return "";
+  const key = Object.keys(json).find((candidate) => nearestName(["providers"], candidate));
+  return key ? ` (the file has "${key}": did you mean "providers"?)` : "";
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

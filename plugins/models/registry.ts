@@ -6,11 +6,12 @@
  */
 import type { ProviderHttpOptions, ProviderRequestHooks } from "../../lib/provider-kit/index.js";
 import type { Model } from "../../lib/llm/index.js";
-import { PI_COMPAT_NOT_APPLIED, unknownCompatKeys, type RequestCredentials } from "../../lib/provider-kit/index.js";
+import type { RequestCredentials } from "../../lib/provider-kit/index.js";
 import type { AuthStatus, CredentialView, LoginResolver, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
 import { AuthStore } from "./auth-store.js";
 import { ProviderCredentials } from "./credentials.js";
 import { applyProviderConfig, customProvider, customProviderProblem, modelsJsonPath, readModelsJson, type ModelsJsonBlocks, type ProviderConfig } from "./models-json.js";
+import { apiOrigin, checkModelsJson, compatNotes } from "./models-json-check.js";
 import { redactUrl } from "./redact-url.js";
 import type { ScopedModel } from "./scope.js";
 
@@ -105,6 +106,14 @@ export class ModelRegistry implements ModelsApi {
     return own ?? (model.api === "replay" ? undefined : blocks.all);
   }
 
+  apiOrigin(model: Pick<Model, "provider" | "id" | "api">): string | undefined {
+    return apiOrigin(this.#config.get(model.provider), model, modelsJsonPath(this.#agentDir));
+  }
+
+  checkConfig(apis: readonly string[]): Promise<string[]> {
+    return checkModelsJson(modelsJsonPath(this.#agentDir), apis);
+  }
+
   diagnostics(): ModelsDiagnostics {
     const { modelsJson, authFile, problems } = this.#diagnostics;
     return {
@@ -173,7 +182,8 @@ export class ModelRegistry implements ModelsApi {
     const config = this.#config.get(registration.name);
     const applied = config ? applyProviderConfig(merged, config) : merged;
     this.#providers.set(registration.name, { ...applied, models: applied.models.map((model) => this.#listed(model)) });
-    if (config) this.#checkCompat(registration.name, applied.models);
+    // One warning per unknown `compat` key: models.json keys no adapter reads.
+    if (config) for (const note of compatNotes(registration.name, applied.models, modelsJsonPath(this.#agentDir), this.#warnedCompat)) this.#warn(note);
   }
 
   /** Where `scope()` reads from: the model selection, once it exists. */
@@ -309,22 +319,5 @@ export class ModelRegistry implements ModelsApi {
     if (redacted === model.baseUrl) return model;
     this.#realBaseUrls.set(`${model.provider}\0${model.id}`, model.baseUrl);
     return { ...model, baseUrl: redacted };
-  }
-
-  /** One warning per unknown `compat` key: models.json keys no adapter reads. */
-  #checkCompat(provider: string, models: Model[]): void {
-    for (const model of models) {
-      for (const key of unknownCompatKeys(model.api, model.compat)) {
-        if (this.#warnedCompat.has(key)) continue;
-        this.#warnedCompat.add(key);
-        const file = modelsJsonPath(this.#agentDir);
-        const why = PI_COMPAT_NOT_APPLIED[key];
-        this.#warn(
-          why
-            ? `${key} for provider ${provider} (${model.api}) in ${file} is ignored: ${why}.`
-            : `Unknown compat key "${key}" for provider ${provider} (${model.api}) in ${file}: no adapter reads it, so it is ignored.`,
-        );
-      }
-    }
   }
 }

@@ -7,6 +7,8 @@
 import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { isTrustedProject, projectSettingsPath, userSettingsPath } from "../../kernel/index.js";
+import { describeJsonError } from "../../lib/json-error/index.js";
+import { parseJsonc } from "../../lib/jsonc/index.js";
 import { updateJsonFile } from "../../lib/locked-json/index.js";
 import { parseSource, sourceIdentity, type PackageSource } from "../../lib/packages/source.js";
 import type { PackageSetting } from "./api.js";
@@ -36,9 +38,10 @@ export async function readSettings(file: string): Promise<Record<string, unknown
   if (text.trim() === "") return {};
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // As startup reads it: `//` comments and trailing commas are allowed.
+    value = parseJsonc(text);
   } catch (error) {
-    throw new Error(`Invalid JSON in settings file ${file}: ${(error as Error).message}`);
+    throw new Error(`Invalid JSON in settings file ${file}: ${describeJsonError(text, error)}`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`Invalid settings file ${file}: expected a JSON object`);
   return value as Record<string, unknown>;

@@ -44,9 +44,14 @@ const USAGE = `Usage:
 /** Runs the subcommand (`argv` after `atomic models`); resolves to the exit code. */
 export async function runModelsCommand(argv: string[], io: ModelsCliIo): Promise<number> {
   const [action, ...rest] = argv;
-  if (action === undefined || action === "help" || action === "--help" || action === "-h") {
+  // Asked for, the usage is the output (stdout, exit 0); without a command it explains a usage error (stderr, exit 2), as `atomic mcp` does.
+  if (action === "help" || action === "--help" || action === "-h") {
     io.stdout.write(USAGE);
-    return action === undefined ? 2 : 0;
+    return 0;
+  }
+  if (action === undefined) {
+    io.stderr.write(USAGE);
+    return 2;
   }
   const args = parseArgs(rest);
   if (typeof args === "string" || (action !== "update" && action !== "reset")) {

@@ -39,7 +39,8 @@ export function writeMcpJson(dir: string, servers: Record<string, unknown>, file
   return file;
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nothing listens on (bound, then closed). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   const port = (server.address() as { port: number }).port;

@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { deepMerge } from "../../../kernel/index.js";
+import { parseJsonc } from "../../../lib/jsonc/index.js";
 
 type Settings = Record<string, any>;
 
@@ -129,7 +130,8 @@ function loadFile(path: string | undefined, errors: { scope: string; error: Erro
     return {};
   }
   try {
-    const value = JSON.parse(text) as unknown;
+    // As Atomic's startup reads it (`//` comments, trailing commas), so both see one file alike.
+    const value = parseJsonc(text);
     return value && typeof value === "object" && !Array.isArray(value) ? (value as Settings) : {};
   } catch (error) {
     errors.push({ scope, error: error instanceof Error ? error : new Error(String(error)) });

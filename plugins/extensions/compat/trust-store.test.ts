@@ -57,4 +57,15 @@ describe("ProjectTrustStore over trustedProjects", () => {
     expect(() => new ProjectTrustStore(agentDir).set(temp(), true)).toThrow(/Invalid JSON in .*settings\.json/);
     expect(readFileSync(join(agentDir, "settings.json"), "utf8")).toBe("{broken");
   });
+
+  it("reads a settings file with // comments as startup does, and does not rewrite it without them", () => {
+    const agentDir = temp();
+    const project = temp();
+    const text = `{\n  // mine\n  "trustedProjects": [${JSON.stringify(project)},],\n}\n`;
+    writeFileSync(join(agentDir, "settings.json"), text);
+    const store = new ProjectTrustStore(agentDir);
+    expect(store.get(join(project, "sub"))).toBe(true);
+    expect(() => store.set(temp(), true)).toThrow(`Cannot update ${join(agentDir, "settings.json")}: it holds // comments, which writing it would drop`);
+    expect(readFileSync(join(agentDir, "settings.json"), "utf8")).toBe(text);
+  });
 });

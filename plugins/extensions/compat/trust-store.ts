@@ -11,6 +11,8 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, 
 import { dirname, join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { expandHome, isInsideFolder } from "../../../kernel/index.js";
+import { describeJsonError } from "../../../lib/json-error/index.js";
+import { readJsonc } from "../../../lib/jsonc/index.js";
 
 export type ProjectTrustDecision = boolean | null;
 export interface ProjectTrustStoreEntry {
@@ -72,16 +74,20 @@ export class ProjectTrustStore {
     });
   }
 
-  #read(): Settings {
+  /** The file as startup reads it (lib/jsonc); `forUpdate`: one with comments is refused, as lib/locked-json refuses it. */
+  #read(forUpdate = false): Settings {
     if (!existsSync(this.settingsPath)) return {};
     const text = readFileSync(this.settingsPath, "utf8");
     if (text.trim() === "") return {};
     let parsed: unknown;
+    let comments: boolean;
     try {
-      parsed = JSON.parse(text);
+      ({ value: parsed, comments } = readJsonc(text));
     } catch (error) {
-      throw new Error(`Invalid JSON in ${this.settingsPath}: ${(error as Error).message}`);
+      throw new Error(`Invalid JSON in ${this.settingsPath}: ${describeJsonError(text, error)}`);
     }
+    if (forUpdate && comments)
+      throw new Error(`Cannot update ${this.settingsPath}: it holds // comments, which writing it would drop; remove them first, or make the change in the file by hand`);
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error(`Invalid settings file ${this.settingsPath}: expected an object`);
     return parsed as Settings;
   }
@@ -89,7 +95,7 @@ export class ProjectTrustStore {
   #update(mutate: (settings: Settings) => Settings): void {
     const release = lockFile(this.settingsPath);
     try {
-      const next = mutate(this.#read());
+      const next = mutate(this.#read(true));
       const target = existsSync(this.settingsPath) ? realpathSync(this.settingsPath) : this.settingsPath;
       const mode = existsSync(target) ? statSync(target).mode & 0o7777 : 0o644;
       const tmp = `${target}.${process.pid}.trust.tmp`;

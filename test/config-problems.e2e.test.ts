@@ -1,0 +1,147 @@
+/**
+ * Configuration files a new user gets wrong, over the built CLI: every problem startup warns
+ * about is one `atomic config` lists (and exits 1 for), with the file, the key path, what was
+ * expected and the key or value meant; a models.json `api` no provider serves, at `atomic config`
+ * and at the first prompt; VS Code's `servers` key in mcp.json; `atomic mcp test` against an
+ * address nothing answers; settings.json with comments and trailing commas, as models.json; and
+ * where the usage goes when a subcommand is missing.
+ */
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "./helpers/mcp.js";
+import { RpcClient, runCli, tempDir } from "./helpers/rpc-client.js";
+
+const DEMO = ["--provider", "replay", "--model", "demo"];
+const NO_KEYS = { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined };
+const clients: RpcClient[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+function folders(files: { mcp?: unknown; models?: unknown; settings?: unknown; projectMcp?: unknown } = {}) {
+  const agentDir = tempDir("atomic-agent-");
+  const cwd = realpathSync(tempDir("atomic-cwd-"));
+  const write = (path: string, value: unknown) => {
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
+  };
+  if (files.mcp !== undefined) write(join(agentDir, "mcp.json"), files.mcp);
+  if (files.models !== undefined) write(join(agentDir, "models.json"), files.models);
+  if (files.settings !== undefined) write(join(agentDir, "settings.json"), files.settings);
+  if (files.projectMcp !== undefined) write(join(cwd, ".atomic", "mcp.json"), files.projectMcp);
+  return { agentDir, cwd, mcp: join(agentDir, "mcp.json"), models: join(agentDir, "models.json") };
+}
+
+const LOCAL_QWEN = { providers: { local: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completion", apiKey: "none", models: [{ id: "qwen" }] } } };
+
+describe("atomic config lists what startup warns about", () => {
+  it("an mcp.json entry that is skipped, with the key meant; an mcp.json that is not JSON, placed by line and column", async () => {
+    const skipped = folders({ mcp: { mcpServers: { a: { comand: "cat" }, b: { command: "cat", arg: ["-n"] } } } });
+    const run = await runCli(["config", ...DEMO], { agentDir: skipped.agentDir, cwd: skipped.cwd, env: NO_KEYS });
+    expect(run.stdout).toContain(
+      `Problems (2)\n  - mcp: ${skipped.mcp}: Invalid mcpServers.a: expected "command" (a stdio server) or "url" (an HTTP server); found "comand": did you mean "command"? (entry skipped)\n` +
+        `  - mcp: ${skipped.mcp}: Invalid mcpServers.b.arg: unknown key (did you mean "args"?) (entry skipped)\n`,
+    );
+    expect(run.code).toBe(1);
+
+    const broken = folders({ mcp: '{\n  "mcpServers": {\n' });
+    const second = await runCli(["config", ...DEMO], { agentDir: broken.agentDir, cwd: broken.cwd, env: NO_KEYS });
+    expect(second.stdout).toMatch(new RegExp(`  - mcp: ${broken.mcp.replace(/[.]/g, "\\.")}: not valid JSON \\(.+ at line 3, column 1\\) \\(no server is read from the file\\)\n`));
+    expect(second.code).toBe(1);
+  });
+
+  it("a models.json api no provider serves: atomic config names the key, the APIs there are and the one meant; the prompt's error names models.json", async () => {
+    const { agentDir, cwd, models } = folders({ models: LOCAL_QWEN });
+    const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `  - Invalid models file ${models.replace(/[.]/g, "\\.")}: Invalid providers\\.local\\.api: "openai-completion" is no API a provider serves; expected one of [a-z, -]*openai-completions, openai-responses[a-z, -]*\\. Did you mean "openai-completions"\\?\n`,
+      ),
+    );
+    expect(run.code).toBe(1);
+
+    const client = new RpcClient({ agentDir, cwd, args: ["--mode", "rpc", "--provider", "local", "--model", "qwen", "--no-session"], env: NO_KEYS });
+    clients.push(client);
+    await client.ok({ type: "prompt", message: "hi" });
+    const end = (await client.waitFor((record) => record.type === "message_end" && (record.message as { role: string }).role === "assistant")).message as { errorMessage: string };
+    expect(end.errorMessage).toMatch(
+      new RegExp(
+        `^No provider is registered for API "openai-completion" \\(model local/qwen, from providers\\.local\\.api in ${models.replace(/[.]/g, "\\.")}\\)\\. Registered APIs: .*openai-completions, .*\\. Did you mean "openai-completions"\\?$`,
+      ),
+    );
+  });
+
+  it('a models.json key that is a slip of a known one: "provider" for "providers" at startup, "baseURL" for "baseUrl" at atomic config', async () => {
+    const top = folders({ models: { provider: { local: {} } } });
+    const run = await runCli(["config", ...DEMO], { agentDir: top.agentDir, cwd: top.cwd, env: NO_KEYS });
+    expect(run.stdout).toContain(`Invalid providers: expected an object of providers (the file has "provider": did you mean "providers"?)`);
+    expect(run.code).toBe(1);
+    const key = folders({ models: { providers: { openai: { baseURL: "http://127.0.0.1:9/v1" } } } });
+    const second = await runCli(["config", ...DEMO], { agentDir: key.agentDir, cwd: key.cwd, env: NO_KEYS });
+    expect(second.stdout).toContain(`  - Unknown key "providers.openai.baseURL" in ${key.models} (did you mean "baseUrl"?): Atomic does not read it, ignored\n`);
+    expect(second.code).toBe(1);
+  });
+});
+
+describe("VS Code's mcp.json (servers)", () => {
+  it("is named at startup, by atomic mcp list and by atomic config, with the key Atomic reads", async () => {
+    const { agentDir, cwd, mcp } = folders({ mcp: { servers: { files: { type: "stdio", command: "cat" } } } });
+    const expected = `${mcp}: "servers" is VS Code's key; Atomic reads "mcpServers" (its entries have the same shape: type, command, args, env, url, headers): rename the key (no server is read from the file)`;
+    const list = await runCli(["mcp", "list"], { agentDir, cwd });
+    expect(list.stdout).toContain(`No MCP servers configured.`);
+    expect(list.stdout).toContain(`\nProblems:\n  ${expected}\n`);
+    expect(list.code).toBe(1);
+    const config = await runCli(["config", ...DEMO], { agentDir, cwd, env: NO_KEYS });
+    expect(config.stdout).toContain(`  - mcp: ${expected}\n`);
+    expect(config.code).toBe(1);
+    const client = new RpcClient({ agentDir, cwd, args: ["--mode", "rpc", ...DEMO, "--no-session"] });
+    clients.push(client);
+    expect(await client.ok({ type: "get_mcp_servers" })).toMatchObject({ servers: [], errors: [expect.stringContaining('"servers" is VS Code\'s key')] });
+    expect(client.stderr).toContain(`mcp: ${expected}\n`);
+  });
+});
+
+describe("atomic mcp test of an HTTP server nothing answers", () => {
+  it("names the address and the cause: a refused connection, a port fetch will not use", async () => {
+    const port = await freePort();
+    const { agentDir, cwd } = folders({ mcp: { mcpServers: { files: { url: `http://127.0.0.1:${port}/mcp` }, old: { url: "http://127.0.0.1:9/sse", type: "sse" } } } });
+    const run = await runCli(["mcp", "test"], { agentDir, cwd });
+    expect(run.stdout).toContain(`files: failed: cannot reach http://127.0.0.1:${port}/mcp (connect ECONNREFUSED 127.0.0.1:${port})\n`);
+    expect(run.stdout).toContain("old: failed: cannot reach http://127.0.0.1:9/sse (bad port: fetch refuses to connect to this port; serve the MCP server on another one)\n");
+    expect(run.code).toBe(1);
+  });
+});
+
+describe("settings.json with // comments and trailing commas, as models.json", () => {
+  it("is read by startup, atomic config, atomic mcp (trust) and atomic list alike", async () => {
+    const cwd = realpathSync(tempDir("atomic-cwd-"));
+    const settings = `{\n  // my defaults\n  "defaultThinkingLevel": "high",\n  "trustedProjects": [${JSON.stringify(cwd)},],\n}\n`;
+    const { agentDir } = folders({ settings });
+    mkdirSync(join(cwd, ".atomic"));
+    writeFileSync(join(cwd, ".atomic", "mcp.json"), '{ "mcpServers": { "p": { "command": "cat" }, }, }');
+    const config = await runCli(["config", ...DEMO], { agentDir, cwd, env: NO_KEYS });
+    expect(config.stdout).toMatch(/^ {2}defaultThinkingLevel +user +agent$/m);
+    expect(config.stdout).toContain("(project trusted)");
+    expect(config.stdout.endsWith("\nProblems: none\n")).toBe(true);
+    expect(config.code).toBe(0);
+    const list = await runCli(["mcp", "list"], { agentDir, cwd });
+    expect(list.stdout).toMatch(/^p {2}stdio {2}enabled {2}codemode {2}project {2}cat$/m);
+    expect(list.code).toBe(0);
+    const packages = await runCli(["list"], { agentDir, cwd });
+    expect(packages.stderr).toBe("");
+    expect(packages.code).toBe(0);
+  });
+});
+
+describe("a subcommand without its command", () => {
+  it.each(["models", "auth", "mcp"])("atomic %s: the usage on stderr, exit 2; --help: on stdout, exit 0", async (command) => {
+    const { agentDir, cwd } = folders();
+    const bare = await runCli([command], { agentDir, cwd });
+    expect(bare).toMatchObject({ code: 2, stdout: "" });
+    expect(bare.stderr).toMatch(/^Usage:\n/);
+    const help = await runCli([command, "--help"], { agentDir, cwd });
+    expect(help).toMatchObject({ code: 0, stderr: "", stdout: bare.stderr });
+  });
+});
