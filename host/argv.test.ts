@@ -70,7 +70,9 @@ describe("flags", () => {
   it("an unknown option names the known flag a slip away, and only a close one", () => {
     expect(new UnknownOptionError("--mdoe", CORE_FLAGS).message).toBe("Unknown option: --mdoe (did you mean --mode?)");
     expect(new UnknownOptionError("--frobnicate", CORE_FLAGS).message).toBe("Unknown option: --frobnicate");
-    expect(new UnknownOptionError("-x is a flag?", CORE_FLAGS).message).toBe('Unknown option: -x is a flag? (a prompt that starts with "-" goes after --: atomic -p -- "-x is a flag?")');
+    expect(new UnknownOptionError("-x is a flag?", CORE_FLAGS).message).toBe(
+      'Unknown option: -x is a flag? (a prompt that starts with "-" goes after --: atomic -p -- "-x is a flag?")',
+    );
     expect(new UnknownOptionError("-q", CORE_FLAGS).message).toBe("Unknown option: -q");
     expect(new UnknownOptionError("--modle", flags).message).toBe("Unknown option: --modle (did you mean --model?)");
     // Two letters of four differ: no slip of --fork.
