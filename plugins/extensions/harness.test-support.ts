@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterEach } from "vitest";
 import { BUILTIN_PLUGINS } from "../../cli/builtins.js";
 import { createHost, type HostRuntime } from "../../host/index.js";
 import { definePlugin, type OutEvent } from "../../kernel/index.js";
@@ -141,3 +142,16 @@ export async function bootExtensions(
 
 export const uiRequests = (events: OutEvent[], method?: string) =>
   events.filter((e) => e.type === "extension_ui_request" && (!method || e.method === method)) as OutEvent<"extension_ui_request">[];
+
+/** `bootExtensions` for a test file: each harness it boots is closed after its test. */
+export function bootClosingAfterEach(): (...args: Parameters<typeof bootExtensions>) => Promise<Harness> {
+  const harnesses: Harness[] = [];
+  afterEach(async () => {
+    for (const harness of harnesses.splice(0)) await harness.close();
+  });
+  return async (...args) => {
+    const harness = await bootExtensions(...args);
+    harnesses.push(harness);
+    return harness;
+  };
+}

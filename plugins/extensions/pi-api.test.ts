@@ -1,21 +1,13 @@
 /** The `pi` API in-process, through the real loader: actions, session access, registrations and their edge cases. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OutEvent } from "../../kernel/index.js";
-import { bootExtensions, uiRequests, type Harness } from "./harness.test-support.js";
+import { bootClosingAfterEach, uiRequests, type Harness } from "./harness.test-support.js";
 import type { ExtensionAPI } from "./types/api.js";
 import type { ExtensionContext } from "./types/context.js";
 
-const harnesses: Harness[] = [];
-afterEach(async () => {
-  for (const harness of harnesses.splice(0)) await harness.close();
-});
-async function boot(...args: Parameters<typeof bootExtensions>): Promise<Harness> {
-  const harness = await bootExtensions(...args);
-  harnesses.push(harness);
-  return harness;
-}
+const boot = bootClosingAfterEach();
 /** Waits until the provider was called `count` times (a message an extension sends starts its run asynchronously), then for idle. */
 async function callsMade(h: Harness, count: number): Promise<void> {
   const deadline = Date.now() + 10_000;

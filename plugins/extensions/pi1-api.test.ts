@@ -1,20 +1,12 @@
 /** pi 1.x's additions to the extension API, in-process through the real loader. */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AssistantMessage } from "../../lib/llm/index.js";
 import type { SystemMessage } from "./compat/transcript.js";
-import { bootExtensions, MODEL, uiRequests, type Harness } from "./harness.test-support.js";
+import { bootClosingAfterEach, MODEL, uiRequests, type Harness } from "./harness.test-support.js";
 import type { ExtensionAPI } from "./types/api.js";
 import type { ExtensionCommandContext, ExtensionContext } from "./types/context.js";
 
-const harnesses: Harness[] = [];
-afterEach(async () => {
-  for (const harness of harnesses.splice(0)) await harness.close();
-});
-async function boot(...args: Parameters<typeof bootExtensions>): Promise<Harness> {
-  const harness = await bootExtensions(...args);
-  harnesses.push(harness);
-  return harness;
-}
+const boot = bootClosingAfterEach();
 const texts = (h: Harness, call: number) =>
   h.seen[call]!.messages.map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("")));
 const tick = () => new Promise((resolve) => setTimeout(resolve, 10));

@@ -3,23 +3,15 @@
  * parameters that are no object schema, and one name registered twice by the same extension.
  */
 import { Type as SinclairType } from "@sinclair/typebox";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ExtensionHost } from "./host.js";
 import type { OutEvent } from "../../kernel/index.js";
-import { bootExtensions, type Answer, type Harness } from "./harness.test-support.js";
+import { bootClosingAfterEach, type Answer, type Harness } from "./harness.test-support.js";
 import { adaptTool } from "./tool-adapter.js";
 import { Type } from "./compat/typebox.js";
 import type { ToolDefinition } from "./types/api.js";
 
-const harnesses: Harness[] = [];
-afterEach(async () => {
-  for (const harness of harnesses.splice(0)) await harness.close();
-});
-async function boot(...args: Parameters<typeof bootExtensions>): Promise<Harness> {
-  const harness = await bootExtensions(...args);
-  harnesses.push(harness);
-  return harness;
-}
+const boot = bootClosingAfterEach();
 const errors = (h: Harness) => h.events.filter((e) => e.type === "extension_error") as OutEvent<"extension_error">[];
 /** The tool results (what the model is sent), as [isError, text]. */
 const toolResults = (h: Harness) =>
