@@ -1,6 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,9 +11,14 @@ const JITI_CLI = join(import.meta.dirname, "../../node_modules/jiti/lib/jiti-cli
 
 /** Runs `body` in a fresh Node (the stall is the whole process running dry); its stdout. */
 function inProcess(body: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), "atomic-stall-")), "script.ts");
-  writeFileSync(file, `import { unlessStalled } from ${JSON.stringify(MODULE)};\n${body}`);
-  return execFileSync(process.execPath, [JITI_CLI, file], { encoding: "utf8" });
+  const dir = mkdtempSync(join(tmpdir(), "atomic-stall-"));
+  try {
+    const file = join(dir, "script.ts");
+    writeFileSync(file, `import { unlessStalled } from ${JSON.stringify(MODULE)};\n${body}`);
+    return execFileSync(process.execPath, [JITI_CLI, file], { encoding: "utf8" });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe("unlessStalled", () => {

@@ -1,15 +1,22 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
 const MODULE = join(import.meta.dirname, "index.ts");
 const JITI_CLI = join(import.meta.dirname, "../../node_modules/jiti/lib/jiti-cli.mjs");
 
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 /** A fresh Node with the handlers installed (they are the process's), `body` run after. */
 function script(body: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), "atomic-stray-")), "script.ts");
+  const dir = mkdtempSync(join(tmpdir(), "atomic-stray-"));
+  dirs.push(dir);
+  const file = join(dir, "script.ts");
   writeFileSync(
     file,
     `import { claimStrayErrors, handleStrayErrors } from ${JSON.stringify(MODULE)};
