@@ -6,10 +6,11 @@
  * settings read and store the value like the others (a client may show them).
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { deepMerge } from "../../../kernel/index.js";
 import { parseJsonc } from "../../../lib/jsonc/index.js";
+import { updateSettingsFile } from "./settings-file-sync.js";
 
 type Settings = Record<string, any>;
 
@@ -221,14 +222,16 @@ export class SettingsManager {
     this.#set("theme", theme);
   }
   setDefaultModelAndProvider(provider: string, modelId: string): void {
-    write(this.#global, "defaultProvider", provider);
-    this.#set("defaultModel", modelId);
+    this.#change("global", (settings) => {
+      write(settings, "defaultProvider", provider);
+      write(settings, "defaultModel", modelId);
+    });
   }
   getExtensionChangelogVersion(key: string): string | undefined {
     return this.#merged.extensionChangelogVersions?.[key];
   }
   setExtensionChangelogVersion(key: string, version: string): void {
-    this.#set("extensionChangelogVersions", { ...(this.#global.extensionChangelogVersions ?? {}), [key]: version });
+    this.#change("global", (settings) => write(settings, "extensionChangelogVersions", { ...(settings.extensionChangelogVersions ?? {}), [key]: version }));
   }
   getModelThinkingLevel(provider: string, modelId: string): string | undefined {
     return this.#merged.modelThinkingLevels?.[`${provider}/${modelId}`];
@@ -237,11 +240,13 @@ export class SettingsManager {
     return { ...(this.#merged.modelThinkingLevels ?? {}) };
   }
   setModelThinkingLevel(provider: string, modelId: string, level: string): void {
-    this.#set("modelThinkingLevels", { ...(this.#global.modelThinkingLevels ?? {}), [`${provider}/${modelId}`]: level });
+    this.#change("global", (settings) => write(settings, "modelThinkingLevels", { ...(settings.modelThinkingLevels ?? {}), [`${provider}/${modelId}`]: level }));
   }
   removeModelThinkingLevel(provider: string, modelId: string): void {
-    const { [`${provider}/${modelId}`]: _removed, ...rest } = this.#global.modelThinkingLevels ?? {};
-    this.#set("modelThinkingLevels", rest);
+    this.#change("global", (settings) => {
+      const { [`${provider}/${modelId}`]: _removed, ...rest } = settings.modelThinkingLevels ?? {};
+      write(settings, "modelThinkingLevels", rest);
+    });
   }
   getCompactionReserveTokens(_model?: unknown): number {
     return this.#get("compaction.reserveTokens") as number;
@@ -290,14 +295,16 @@ export class SettingsManager {
     return this.#get("enableAnalytics") as boolean;
   }
   setEnableAnalytics(enabled: boolean): void {
-    if (enabled && !this.#global.trackingId) write(this.#global, "trackingId", randomUUID());
-    this.#set("enableAnalytics", enabled);
+    this.#change("global", (settings) => {
+      if (enabled && !settings.trackingId) write(settings, "trackingId", randomUUID());
+      write(settings, "enableAnalytics", enabled);
+    });
   }
   getTrackingId(): string | undefined {
     return this.#merged.trackingId;
   }
   getOrCreateDeviceId(): string {
-    if (!this.#global.deviceId) this.#set("deviceId", randomUUID());
+    if (!this.#global.deviceId) this.#change("global", (settings) => write(settings, "deviceId", settings.deviceId ?? randomUUID()));
     return this.#global.deviceId;
   }
   getThinkingBudgets(): Record<string, number> | undefined {
@@ -328,15 +335,30 @@ export class SettingsManager {
     this.#merged = deepMerge(deepMerge(structuredClone(this.#global), structuredClone(this.#project)), this.#overrides);
   }
 
-  /** Sets a key in the user's file (`project`: the project's) and writes it. */
+  /**
+   * Sets a key in the user's file (`project`: the project's) and writes it. The change is made to
+   * the file as it is now, not to this manager's copy from its start: Atomic itself writes the
+   * same file (a model or thinking level chosen, a package installed) while an extension runs.
+   */
   #set(path: string, value: unknown, scope: "global" | "project" = "global"): void {
-    const settings = scope === "global" ? this.#global : this.#project;
-    write(settings, path, value);
-    this.#merge();
+    this.#change(scope, (settings) => write(settings, path, value));
+  }
+
+  #change(scope: "global" | "project", change: (settings: Settings) => void): void {
     const file = this.#paths[scope];
-    if (!file) return;
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`);
+    let settings: Settings;
+    if (file) {
+      settings = updateSettingsFile(file, (current) => {
+        change(current);
+        return current;
+      });
+    } else {
+      settings = scope === "global" ? this.#global : this.#project;
+      change(settings);
+    }
+    if (scope === "global") this.#global = settings;
+    else this.#project = settings;
+    this.#merge();
   }
 
   static {
