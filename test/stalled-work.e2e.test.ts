@@ -57,7 +57,7 @@ describe("work that can never finish", () => {
     expect(run.stdout).toContain("After the tool.");
   });
 
-  it("a tool_call handler that never settles is reported and blocks nothing: the tool runs, the answer is printed, the session saved", async () => {
+  it("a tool_call handler that never settles counts as having thrown: the guard vetoes the call, the run goes on, the session is saved", async () => {
     const { agentDir, cwd, args, file } = setup(
       'export default function (pi: any) {\n  pi.registerTool({ name: "note", label: "Note", description: "notes", parameters: { type: "object", properties: {} }, execute: async () => ({ content: [{ type: "text", text: "noted it" }] }) });\n  pi.on("tool_call", () => new Promise(() => {}));\n}\n',
       [toolTurn("call_1", "note", {}), textTurn("After the tool.")],
@@ -67,7 +67,10 @@ describe("work that can never finish", () => {
     expect(run.stderr).toContain(`[${file}] tool_call failed: handler for "tool_call" never finished: it awaits something that can never settle`);
     expect(run.stderr).not.toContain("stopped before finishing");
     const [session] = sessionFiles(agentDir);
-    expect(readFileSync(session!, "utf8")).toContain("noted it");
+    const stored = readFileSync(session!, "utf8");
+    // Fail closed, as for a handler that throws: a permission gate stuck on a dialog lets nothing run.
+    expect(stored).not.toContain("noted it");
+    expect(stored).toMatch(/"toolName":"note"[^\n]*"isError":true/);
   });
 
   it("over RPC with piped input, a before_agent_start handler that never settles is an extension_error; the run reaches agent_end and is saved", async () => {

@@ -23,9 +23,8 @@ import { VirtualModels } from "./virtual-models.js";
 
 const FLAG_NAME = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
 export const flagKey = (name: string) => `extension:${name}`;
-/** What `extension_error` says of a handler that awaits what can never settle. */
-const stalledMessage = (event: string) =>
-  `handler for "${event}" never finished: it awaits something that can never settle (nothing else was left running to wake it); it counts as having returned nothing`;
+/** A handler awaiting what can never settle, as the error it counts as having thrown. */
+const stalledError = (event: string) => new Error(`handler for "${event}" never finished: it awaits something that can never settle (nothing else was left running to wake it)`);
 
 export function createPiApi(host: ExtensionHost, record: ExtensionRecord): ExtensionAPI {
   const { k } = host;
@@ -46,11 +45,10 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
   const released = () => RELEASED;
   const call = (name: string, handler: Function): Call => {
     // A handler awaiting what can never happen would end the process with the run half done: it
-    // counts as failed instead, and the event goes on as if it had answered nothing.
+    // counts as having thrown instead, under its hook's failure policy (a guard's veto, else reported and passed by).
     const ifStalled = {
-      stalled: () => {
-        host.report(record.path, name, stalledMessage(name));
-        return undefined;
+      stalled: (): never => {
+        throw stalledError(name);
       },
     };
     return (event, options = {}) => host.gate.run(() => handler(event, createContext(host, { dismiss: host.gate.signal, ...options })), released, ifStalled);
