@@ -23,7 +23,8 @@ async function run(): Promise<number> {
 
 // The process running dry before run() settled: something it awaits can never happen (a plugin or
 // an extension awaiting a promise nobody settles). Without this it would end with exit code 0, the
-// work half done; the parts that can recover (an extension's load, a tool) are answered first.
+// work half done; the parts that can recover (an extension's load, a tool, an extension's event
+// handler) are answered first.
 let settled = false;
 let ranDry = false;
 process.on("beforeExit", () => {

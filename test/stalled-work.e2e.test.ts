@@ -2,10 +2,11 @@
  * Work that waits for something that cannot happen (a promise nobody settles, and nothing else
  * left running): the process must not end in silence with exit code 0 and the run half done.
  * An extension's load is skipped and the agent goes on; a tool's call fails and the run goes on;
- * anything else ends the process with exit code 1 and a line that says why (lib/stall, the
+ * an event handler counts as failed (reported) and as having answered nothing, and the run goes
+ * on; anything else ends the process with exit code 1 and a line that says why (lib/stall, the
  * launcher's last check).
  */
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, tempDir, textTurn, toolTurn, writeCassette } from "./helpers/rpc-client.js";
@@ -16,7 +17,17 @@ function setup(extension: string, turns: object[][] = [textTurn("Hello there.")]
   const file = join(tempDir("atomic-ext-"), "ext.ts");
   writeFileSync(file, extension);
   writeCassette(agentDir, "stall", turns);
-  return { agentDir, cwd, args: ["-p", "--provider", "replay", "--model", "stall", "--no-session", "-e", file, "hi"] };
+  return { agentDir, cwd, file, args: ["-p", "--provider", "replay", "--model", "stall", "--no-session", "-e", file, "hi"] };
+}
+
+const withSession = (args: string[]) => args.filter((arg) => arg !== "--no-session");
+
+function sessionFiles(agentDir: string): string[] {
+  const dir = join(agentDir, "sessions");
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((name) => name.endsWith(".jsonl"))
+    .map((name) => join(dir, name));
 }
 
 describe("work that can never finish", () => {
@@ -46,9 +57,48 @@ describe("work that can never finish", () => {
     expect(run.stdout).toContain("After the tool.");
   });
 
-  it("anything else (a hook handler that never settles) ends the process with exit code 1 and says why", async () => {
-    const { agentDir, cwd, args } = setup('export default function (pi: any) {\n  pi.on("agent_start", () => new Promise(() => {}));\n}\n');
-    const run = await runCli(args, { agentDir, cwd });
+  it("a tool_call handler that never settles counts as having thrown: the guard vetoes the call, the run goes on, the session is saved", async () => {
+    const { agentDir, cwd, args, file } = setup(
+      'export default function (pi: any) {\n  pi.registerTool({ name: "note", label: "Note", description: "notes", parameters: { type: "object", properties: {} }, execute: async () => ({ content: [{ type: "text", text: "noted it" }] }) });\n  pi.on("tool_call", () => new Promise(() => {}));\n}\n',
+      [toolTurn("call_1", "note", {}), textTurn("After the tool.")],
+    );
+    const run = await runCli(withSession(args), { agentDir, cwd });
+    expect(run).toMatchObject({ code: 0, stdout: "After the tool.\n" });
+    expect(run.stderr).toContain(`[${file}] tool_call failed: handler for "tool_call" never finished: it awaits something that can never settle`);
+    expect(run.stderr).not.toContain("stopped before finishing");
+    const [session] = sessionFiles(agentDir);
+    const stored = readFileSync(session!, "utf8");
+    // Fail closed, as for a handler that throws: a permission gate stuck on a dialog lets nothing run.
+    expect(stored).not.toContain("noted it");
+    expect(stored).toMatch(/"toolName":"note"[^\n]*"isError":true/);
+  });
+
+  it("over RPC with piped input, a before_agent_start handler that never settles is an extension_error; the run reaches agent_end and is saved", async () => {
+    const { agentDir, cwd, file } = setup('export default function (pi: any) {\n  pi.on("before_agent_start", () => new Promise(() => {}));\n}\n');
+    const run = await runCli(["--mode", "rpc", "--provider", "replay", "--model", "stall", "-e", file], {
+      agentDir,
+      cwd,
+      stdin: `${JSON.stringify({ type: "prompt", id: "p1", message: "hi" })}\n`,
+    });
+    expect(run.code).toBe(0);
+    const records = run.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(records).toContainEqual({
+      type: "extension_error",
+      extensionPath: file,
+      event: "before_agent_start",
+      error: expect.stringContaining('handler for "before_agent_start" never finished: it awaits something that can never settle'),
+    });
+    expect(records.map((record) => record.type)).toContain("agent_end");
+    const [session] = sessionFiles(agentDir);
+    expect(readFileSync(session!, "utf8")).toContain('"content":"hi"');
+  });
+
+  it("anything else (a command handler that never settles) ends the process with exit code 1 and says why", async () => {
+    const { agentDir, cwd, args } = setup('export default function (pi: any) {\n  pi.registerCommand("wait", { handler: () => new Promise(() => {}) });\n}\n');
+    const run = await runCli([...args.slice(0, -1), "/wait"], { agentDir, cwd });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("atomic: stopped before finishing: what it was doing waits for something that cannot happen");
   });

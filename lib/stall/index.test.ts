@@ -1,25 +1,12 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { inFreshNode } from "./fresh-node.test-support.js";
 import { unlessStalled } from "./index.js";
 
 const MODULE = join(import.meta.dirname, "index.ts");
 
-const JITI_CLI = join(import.meta.dirname, "../../node_modules/jiti/lib/jiti-cli.mjs");
-
-/** Runs `body` in a fresh Node (the stall is the whole process running dry); its stdout. */
-function inProcess(body: string): string {
-  const dir = mkdtempSync(join(tmpdir(), "atomic-stall-"));
-  try {
-    const file = join(dir, "script.ts");
-    writeFileSync(file, `import { unlessStalled } from ${JSON.stringify(MODULE)};\n${body}`);
-    return execFileSync(process.execPath, [JITI_CLI, file], { encoding: "utf8" });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+/** Runs `body` in a fresh Node with lib/stall imported; its stdout. */
+const inProcess = (body: string) => inFreshNode(`import { unlessStalled, whenStalled } from ${JSON.stringify(MODULE)};\n${body}`);
 
 describe("unlessStalled", () => {
   it("passes work through that settles", async () => {
@@ -40,5 +27,18 @@ outer.then((v) => console.log(v));
 
   it("never cuts short work that still waits on a timer", () => {
     expect(inProcess(`unlessStalled(new Promise((r) => setTimeout(() => r("done"), 50)), () => "stalled").then((v) => console.log(v));`)).toBe("done\n");
+  });
+});
+
+describe("whenStalled", () => {
+  it("calls a registered answer once the process runs dry, the latest first; one unregistered is never called", () => {
+    const out = inProcess(`
+whenStalled(() => console.log("first"));
+const forget = whenStalled(() => console.log("forgotten"));
+whenStalled(() => { console.log("latest"); setTimeout(() => console.log("went on"), 5); });
+forget();
+forget();
+`);
+    expect(out).toBe("latest\nwent on\nfirst\n");
   });
 });

@@ -66,8 +66,7 @@ function addProvider(host: ExtensionHost, record: ExtensionRecord): void {
           return { handled: true as const };
         },
         () => ({ handled: true as const }),
-        undefined,
-        input.seq,
+        { seq: input.seq },
       ),
   });
 }

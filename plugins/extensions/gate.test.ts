@@ -1,5 +1,13 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { inFreshNode } from "../../lib/stall/fresh-node.test-support.js";
 import { HandlerGate } from "./gate.js";
+
+/** Runs `body` in a fresh Node with the gate and lib/stall imported; its stdout. */
+const inProcess = (body: string) =>
+  inFreshNode(
+    `import { HandlerGate } from ${JSON.stringify(join(import.meta.dirname, "gate.ts"))};\nimport { unlessStalled } from ${JSON.stringify(join(import.meta.dirname, "../../lib/stall/index.ts"))};\n${body}`,
+  );
 
 const never = () => new Promise<string>(() => {});
 
@@ -37,7 +45,7 @@ describe("handler gate", () => {
       () => {
         throw new Error("aborted");
       },
-      controller.signal,
+      { signal: controller.signal },
     );
     controller.abort();
     await expect(pending).rejects.toThrow("aborted");
@@ -50,16 +58,14 @@ describe("handler gate", () => {
       await gate.run(
         async () => "ran",
         () => "released",
-        undefined,
-        4,
+        { seq: 4 },
       ),
     ).toBe("released");
     expect(
       await gate.run(
         async () => "ran",
         () => "released",
-        undefined,
-        6,
+        { seq: 6 },
       ),
     ).toBe("ran");
   });
@@ -75,5 +81,29 @@ describe("handler gate", () => {
     expect(inner).toBe("still held");
     gate.release(3);
     expect(await pending).toBe("released");
+  });
+
+  it("work that returned a promise nothing can settle answers `stalled` once the process runs dry; a synchronous answer registers nothing", () => {
+    const out = inProcess(`
+const gate = new HandlerGate();
+const stalled = () => "stalled";
+gate.run(() => "sync", () => "released", { stalled }).then((v) => {
+  console.log(v, process.listenerCount("beforeExit"));
+  gate.run(() => new Promise(() => {}), () => "released", { stalled }).then((v) => console.log(v));
+  gate.run(() => new Promise(() => {}), () => "released").then((v) => console.log("never", v));
+});
+`);
+    expect(out).toBe("sync 0\nstalled\n");
+  });
+
+  it("work released by an abort withdraws its stall answer: stuck work further out is still answered", () => {
+    const out = inProcess(`
+const outer = unlessStalled(new Promise(() => {}), () => "outer stalled");
+const gate = new HandlerGate();
+gate.run(() => new Promise(() => {}), () => "released", { stalled: () => "gate stalled" }).then((v) => console.log(v));
+setTimeout(() => gate.release(1), 5);
+outer.then((v) => console.log(v));
+`);
+    expect(out).toBe("released\nouter stalled\n");
   });
 });

@@ -4,8 +4,20 @@
  * extension work is pending resolves at once with its fallback (the hook's pass-through value, a
  * veto for guards) and its dialogs are dismissed; the work itself may go on in the background,
  * its result ignored. Work the extension asked for itself (a session switch that aborts the run)
- * holds the epoch open.
+ * holds the epoch open. Work that can never settle (nothing left running could wake it) is
+ * answered the same way when its caller says how.
  */
+import { whenStalled } from "../../lib/stall/index.js";
+
+export interface RunOptions<T> {
+  /** Releases the work too when it aborts. */
+  signal?: AbortSignal | undefined;
+  /** Arrival number of the command the work is for: one read before an abort that already ran starts released. */
+  seq?: number | undefined;
+  /** The answer for work that can never settle; without it such work keeps waiting. */
+  stalled?: () => T;
+}
+
 export class HandlerGate {
   /** How extension code is entered (the agent it runs for: see load-module.ts). */
   readonly #enter: <T>(work: () => T) => T;
@@ -33,29 +45,39 @@ export class HandlerGate {
 
   /**
    * Runs `work`; settles with `released()` instead (its value, or its throw) if the epoch ends
-   * first or `signal` aborts.
+   * first or `signal` aborts, and with `stalled()` if work that returned a promise is still
+   * pending when the process runs dry (lib/stall: nothing is left that could settle it).
    */
-  run<T>(work: () => T | Promise<T>, released: () => T, signal?: AbortSignal, seq?: number): Promise<T> {
+  run<T>(work: () => T | Promise<T>, released: () => T, options: RunOptions<T> = {}): Promise<T> {
+    const { signal, seq, stalled } = options;
     const epoch = this.signal;
     // A command read before an abort that already ran (both in one read from stdin) starts released.
     if (epoch.aborted || signal?.aborted || (seq !== undefined && seq < this.#abortSeq)) return Promise.resolve().then(released);
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () => {
+      let forgetStall: (() => void) | undefined;
+      const cleanup = () => {
+        epoch.removeEventListener("abort", onAbort);
+        signal?.removeEventListener("abort", onAbort);
+        forgetStall?.();
+      };
+      const settleWith = (fallback: () => T) => {
         cleanup();
         try {
-          resolve(released());
+          resolve(fallback());
         } catch (error) {
           reject(error);
         }
       };
-      const cleanup = () => {
-        epoch.removeEventListener("abort", onAbort);
-        signal?.removeEventListener("abort", onAbort);
-      };
+      const onAbort = () => settleWith(released);
       epoch.addEventListener("abort", onAbort, { once: true });
       signal?.addEventListener("abort", onAbort, { once: true });
       Promise.resolve()
-        .then(() => this.#enter(work))
+        .then(() => {
+          const value = this.#enter(work);
+          // Only a promise can stall: a synchronous answer (most per-delta handlers) registers nothing.
+          if (stalled && typeof (value as PromiseLike<T> | undefined)?.then === "function") forgetStall = whenStalled(() => settleWith(stalled));
+          return value;
+        })
         .then(
           (value) => {
             cleanup();

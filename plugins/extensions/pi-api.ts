@@ -7,7 +7,7 @@ import type { ToolDefinition as KernelTool, OpenLayer } from "../../kernel/index
 import { didYouMean } from "../../lib/closest/index.js";
 import { sendMessage, sendUserMessage } from "./actions.js";
 import { addCommand, checkCommand } from "./commands.js";
-import { createContext, type CallOptions } from "./context.js";
+import { createContext } from "./context.js";
 import { EVENT_ADAPTERS, RELEASED, type Call } from "./event-adapters.js";
 import { exec } from "./exec.js";
 import { mcpServerApi } from "./mcp-servers.js";
@@ -23,6 +23,8 @@ import { VirtualModels } from "./virtual-models.js";
 
 const FLAG_NAME = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
 export const flagKey = (name: string) => `extension:${name}`;
+/** A handler awaiting what can never settle, as the error it counts as having thrown. */
+const stalledError = (event: string) => new Error(`handler for "${event}" never finished: it awaits something that can never settle (nothing else was left running to wake it)`);
 
 export function createPiApi(host: ExtensionHost, record: ExtensionRecord): ExtensionAPI {
   const { k } = host;
@@ -40,13 +42,17 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
   };
   /** Tool names registered while the factory runs. */
   const loadingTools = new Set<string>();
-  const call =
-    (handler: Function) =>
-    (event: object, options: CallOptions = {}) =>
-      host.gate.run(
-        () => handler(event, createContext(host, { dismiss: host.gate.signal, ...options })),
-        () => RELEASED,
-      );
+  const released = () => RELEASED;
+  const call = (name: string, handler: Function): Call => {
+    // A handler awaiting what can never happen would end the process with the run half done: it
+    // counts as having thrown instead, under its hook's failure policy (a guard's veto, else reported and passed by).
+    const ifStalled = {
+      stalled: (): never => {
+        throw stalledError(name);
+      },
+    };
+    return (event, options = {}) => host.gate.run(() => handler(event, createContext(host, { dismiss: host.gate.signal, ...options })), released, ifStalled);
+  };
 
   /** Subscribes `handler`; the returned function unsubscribes it (its tap stays, passing every event through). */
   const on = (event: string, handler: Function): (() => void) => {
@@ -57,7 +63,7 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
       k.log.warn(`[${record.path}] pi.on("${String(event)}"): Atomic has no such event; this handler never runs.${didYouMean(Object.keys(EVENT_ADAPTERS), String(event))}`);
       return unsubscribe;
     }
-    const run = call(handler);
+    const run = call(event, handler);
     // An answer its adapter would drop (a misspelt field) is reported; the adapter still reads it as before.
     const checked: Call = hasResult(event) ? async (payload, options) => checkResult(host, record, event, payload, await run(payload, options)) : run;
     const guarded: Call = (payload, options) => (subscribed ? checked(payload, options) : Promise.resolve(undefined));

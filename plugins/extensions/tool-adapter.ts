@@ -46,7 +46,7 @@ export function adaptTool(host: ExtensionHost, path: string, tool: ToolDefinitio
         () => {
           throw new Error("Tool execution was aborted");
         },
-        call.signal,
+        { signal: call.signal },
       ),
   };
   // The kernel's own check, before anything is registered: a bad schema fails here, naming the tool.
