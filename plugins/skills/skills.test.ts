@@ -142,6 +142,27 @@ describe("SkillLibrary", () => {
     expect([...warnings].sort()).toEqual(expected.sort());
   });
 
+  it("loads only SKILL.md; a skill.md or Skill.md is named once as not loaded", async () => {
+    const root = temp();
+    const skills = join(root, "agent", "skills");
+    skill(join(skills, "good"), "good");
+    for (const [folder, file] of [
+      ["lower", "skill.md"],
+      ["title", "Skill.md"],
+    ]) {
+      mkdirSync(join(skills, folder));
+      writeFileSync(join(skills, folder, file), `---\nname: ${folder}\ndescription: d\n---\n`);
+    }
+    const { lib, warnings } = library({ agentDir: join(root, "agent"), cwd: join(root, "cwd") });
+
+    expect((await lib.skills()).map((s) => s.name)).toEqual(["good"]);
+    await lib.skills();
+    expect([...warnings].sort()).toEqual([
+      `Skipped skill ${join(skills, "lower", "skill.md")}: a skill's file must be named SKILL.md`,
+      `Skipped skill ${join(skills, "title", "Skill.md")}: a skill's file must be named SKILL.md`,
+    ]);
+  });
+
   it("sees a skill added, changed or removed on the next request", async () => {
     const root = temp();
     const agentDir = join(root, "agent");
