@@ -1,7 +1,7 @@
 /** The `pi` API in-process, through the real loader: actions, session access, registrations and their edge cases. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { OutEvent } from "../../kernel/index.js";
 import { bootClosingAfterEach, uiRequests, type Harness } from "./harness.test-support.js";
 import type { ExtensionAPI } from "./types/api.js";
@@ -65,11 +65,8 @@ describe("pi actions", () => {
     expect(h.seen.map((call) => userTexts(h, h.seen.indexOf(call)).at(-1))).toEqual(["go", "/greet Bob", "Say hello to Bob"]);
     // A refused expansion is not sent, and the extension hears why.
     api.sendUserMessage("/skill:nosuch now", { expandPromptTemplates: true });
-    const deadline = Date.now() + 10_000;
-    while (!h.events.some((e) => e.type === "extension_error") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(h.events.filter((e) => e.type === "extension_error")).toEqual([
-      expect.objectContaining({ event: "sendUserMessage", error: expect.stringContaining('Unknown skill "nosuch".') }),
-    ]);
+    const refused = expect.objectContaining({ event: "sendUserMessage", error: expect.stringContaining('Unknown skill "nosuch".') });
+    await vi.waitFor(() => expect(h.events.filter((e) => e.type === "extension_error")).toEqual([refused]), { timeout: 10_000 });
     expect(h.seen).toHaveLength(3);
   });
 
