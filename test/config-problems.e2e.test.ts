@@ -52,6 +52,15 @@ describe("atomic config lists what startup warns about", () => {
     expect(second.code).toBe(1);
   });
 
+  it("with --no-mcp, mcp.json is not read: a note says MCP is off, its problems are none of this run's", async () => {
+    const { agentDir, cwd } = folders({ mcp: { mcpServers: { a: { comand: "cat" } } } });
+    const run = await runCli(["config", "--no-mcp", ...DEMO], { agentDir, cwd, env: NO_KEYS });
+    expect(run.stdout).toContain("Notes\n  - MCP is off for this run (--no-mcp): mcp.json is not read\n");
+    expect(run.stdout).not.toContain("comand");
+    expect(run.stdout).toContain("Problems: none\n");
+    expect(run.code).toBe(0);
+  });
+
   it("a models.json api no provider serves: atomic config names the key, the APIs there are and the one meant; the prompt's error names models.json", async () => {
     const { agentDir, cwd, models } = folders({ models: LOCAL_QWEN });
     const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });

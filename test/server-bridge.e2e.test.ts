@@ -66,6 +66,9 @@ describe("atomic --mode rpc --connect", { timeout: 60_000 }, () => {
       [["--resume", held.sessionFile], 1, `atomic: Session ${held.sessionFile} is already open in agent ${held.agent}`],
       [["--agent", "a_aaaaaaaaaa"], 1, "atomic: Unknown agent: a_aaaaaaaaaa"],
       [["--extension", "x.ts"], 2, "atomic: --extension is not available with --connect"],
+      // The server names agent_open's fields; the bridge was given flags, and names those.
+      [["--provider", "nosuch"], 2, 'atomic: Unknown provider "nosuch" (--provider). Known providers: '],
+      [["--thinking", "extreme"], 2, 'atomic: Invalid thinking level "extreme" for --thinking. Valid levels: '],
     ];
     for (const [args, code, message] of refusals) {
       const c = bridge(server, ...args);

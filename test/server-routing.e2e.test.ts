@@ -91,6 +91,28 @@ describe("atomic serve: routing", () => {
     expect((await client.request({ type: "no_such_command", agent: a })).code).toBeUndefined();
   });
 
+  it("agent_open's provider, model and thinkingLevel errors name the request's fields, not the flags", async () => {
+    const server = await ServerProcess.start();
+    const client = await server.connect();
+    expect(await client.request({ type: "agent_open", provider: "nosuch" })).toMatchObject({
+      success: false,
+      command: "agent_open",
+      code: "invalid_request",
+      error: expect.stringMatching(/^Unknown provider "nosuch" \(the "provider" field of agent_open\)\. Known providers: .*replay/),
+    });
+    expect(await client.request({ type: "agent_open", model: "nope/nothing" })).toMatchObject({
+      success: false,
+      code: "invalid_request",
+      error: expect.stringMatching(/^No model matches the "model" field of agent_open "nope\/nothing"\./),
+    });
+    expect(await client.request({ type: "agent_open", thinkingLevel: "extreme" })).toMatchObject({
+      success: false,
+      code: "invalid_request",
+      error: expect.stringMatching(/^Invalid thinking level "extreme" for the "thinkingLevel" field of agent_open\. Valid levels: /),
+    });
+    expect(await client.ok({ type: "agent_open", provider: "replay", model: "demo", thinkingLevel: "off" })).toMatchObject({ agent: expect.stringMatching(HANDLE) });
+  });
+
   it("echoes ids exactly to the sender alone; a line that is no command is a coded parse error", async () => {
     const server = await ServerProcess.start();
     const one = await server.connect();

@@ -1,16 +1,16 @@
 /**
  * Skills, prompt templates and extension commands over the built CLI and the loopback fake LLM:
  * what the model receives is the expanded text (templates with quoted arguments, a skill with
- * arguments), an unknown /word is sent as typed, a queued template is stored expanded, the system
- * prompt lists skills, get_commands covers all three sources, and files added while the agent
- * runs are picked up.
+ * arguments), an unknown /word is sent as typed, `/skill:` naming no skill is an error, a queued
+ * template is stored expanded, the system prompt lists skills, get_commands covers all three
+ * sources, and files added while the agent runs are picked up.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeModelsJson, type RecordedRequest } from "./fake-llm/server.js";
 import { useFakeLlm } from "./helpers/use-fake-llm.js";
-import { RpcClient, tempDir } from "./helpers/rpc-client.js";
+import { RpcClient, runCli, tempDir } from "./helpers/rpc-client.js";
 import { withoutBuiltins } from "./helpers/commands.js";
 
 const PROBE = resolve(import.meta.dirname, "fixtures/extension-commands.ts");
@@ -32,12 +32,12 @@ function write(path: string, text: string): string {
   return path;
 }
 
-async function start(setup: (dirs: { agentDir: string; cwd: string }) => void = () => {}, settings: Record<string, unknown> = {}): Promise<RpcClient> {
+async function start(setup: (dirs: { agentDir: string; cwd: string }) => void = () => {}, settings: Record<string, unknown> = {}, args = ["--no-session"]): Promise<RpcClient> {
   const agentDir = tempDir();
   const cwd = tempDir("atomic-cwd-");
   await writeModelsJson(agentDir, fake.url);
   setup({ agentDir, cwd });
-  const client = new RpcClient({ agentDir, cwd, settings, env: NO_KEYS, args: ["--mode", "rpc", "--no-session", "--model", "fake-openai/fake-1"] });
+  const client = new RpcClient({ agentDir, cwd, settings, env: NO_KEYS, args: ["--mode", "rpc", ...args, "--model", "fake-openai/fake-1"] });
   clients.push(client);
   return client;
 }
@@ -108,6 +108,57 @@ describe("input expansion seen by the model", () => {
     await promptAndSettle(c, "next");
     // Queued messages go out in arrival order, before the new prompt.
     expect(userTexts(fake.requests.at(-1)!).slice(1)).toEqual([expanded, "Review b.ts with a focus on size.\nEverything: b.ts size", "next"]);
+  });
+});
+
+describe("/skill: naming no skill", () => {
+  it("is the prompt's, steer's and follow_up's error naming the skill meant; nothing reaches the model or the session", async () => {
+    const c = await start(({ agentDir }) => write(join(agentDir, "skills", "brave-search", "SKILL.md"), DEPLOY.replace("name: deploy", "name: brave-search")), {}, []);
+    expect(await c.request({ type: "prompt", message: "/skill:brave-serch the web" })).toEqual({
+      id: expect.any(String),
+      type: "response",
+      command: "prompt",
+      success: false,
+      error: 'Unknown skill "brave-serch". Did you mean "brave-search"?',
+    });
+    const available = 'Unknown skill "nosuch". Available skills: brave-search.';
+    expect(await c.request({ type: "steer", message: "/skill:nosuch" })).toMatchObject({ command: "steer", success: false, error: available });
+    expect(await c.request({ type: "follow_up", message: "/skill:nosuch" })).toMatchObject({ command: "follow_up", success: false, error: available });
+    expect(await c.request({ type: "get_messages" })).toMatchObject({ success: true, data: { messages: [] } });
+    expect(fake.requests).toHaveLength(0);
+
+    // Only a prompt that starts with /skill: invokes one.
+    await promptAndSettle(c, "what would /skill:nosuch do?");
+    expect(userTexts(fake.requests[0]!)).toEqual(["what would /skill:nosuch do?"]);
+    const { sessionFile } = (await c.request({ type: "get_state" })).data as { sessionFile: string };
+    expect(readFileSync(sessionFile, "utf8")).not.toMatch(/brave-serch|"\/skill:nosuch"/);
+  });
+
+  it("without skills, the error says none is loaded, or that --no-skills turned them off", async () => {
+    const none = await start();
+    expect(await none.request({ type: "prompt", message: "/skill:nosuch" })).toMatchObject({
+      success: false,
+      error: 'Unknown skill "nosuch". No skills are loaded (see get_commands).',
+    });
+    const off = await start(({ agentDir }) => write(join(agentDir, "skills", "deploy", "SKILL.md"), DEPLOY), {}, ["--no-session", "--no-skills"]);
+    expect(await off.request({ type: "prompt", message: "/skill:deploy" })).toMatchObject({
+      success: false,
+      error: 'Unknown skill "deploy". Skills are off for this run (--no-skills): only --skill paths load.',
+    });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("print mode exits non-zero with the error on stderr, sending nothing", async () => {
+    const agentDir = tempDir();
+    const cwd = tempDir("atomic-cwd-");
+    await writeModelsJson(agentDir, fake.url);
+    const run = await runCli(["-p", "/skill:nosuch", "--no-session", "--model", "fake-openai/fake-1"], { agentDir, cwd, env: NO_KEYS });
+    expect(run.stderr).toContain('Unknown skill "nosuch". No skills are loaded (see get_commands).');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(fake.requests).toHaveLength(0);
+    rmSync(agentDir, { recursive: true, force: true });
+    rmSync(cwd, { recursive: true, force: true });
   });
 });
 

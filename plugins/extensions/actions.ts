@@ -68,7 +68,9 @@ export function sendUserMessage(
   const send = async () => {
     // Commands and templates expand only when asked (pi): an extension's own text is sent as written.
     const expanded = options.expandPromptTemplates ? await host.slash.expand(input) : input;
-    if (expanded.handled || expanded.rejected !== undefined) return;
+    // A refusal (`/skill:` naming no skill) is the extension's error to see, not a message lost in silence.
+    if (expanded.rejected !== undefined) throw new Error(expanded.rejected);
+    if (expanded.handled) return;
     await agent.prompt({
       text: expanded.text,
       ...(expanded.images ? { images: expanded.images } : {}),

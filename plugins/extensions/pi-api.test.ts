@@ -1,7 +1,7 @@
 /** The `pi` API in-process, through the real loader: actions, session access, registrations and their edge cases. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { OutEvent } from "../../kernel/index.js";
 import { bootClosingAfterEach, uiRequests, type Harness } from "./harness.test-support.js";
 import type { ExtensionAPI } from "./types/api.js";
@@ -43,7 +43,7 @@ describe("pi actions", () => {
     expect(userTexts(h, 3)).toEqual(["stored now", "go", "steered in", "followed up", "next turn note", "again"]);
   });
 
-  it("sendUserMessage throws while streaming without deliverAs; expands templates only when asked", async () => {
+  it("sendUserMessage throws while streaming without deliverAs; expands templates only when asked; a refused expansion is reported", async () => {
     let api!: ExtensionAPI;
     const h = await boot([(pi) => void (api = pi)], { answers: ["a", "b"] });
     let thrown: unknown;
@@ -63,6 +63,11 @@ describe("pi actions", () => {
     api.sendUserMessage("/greet Bob", { expandPromptTemplates: true });
     await callsMade(h, 3);
     expect(h.seen.map((call) => userTexts(h, h.seen.indexOf(call)).at(-1))).toEqual(["go", "/greet Bob", "Say hello to Bob"]);
+    // A refused expansion is not sent, and the extension hears why.
+    api.sendUserMessage("/skill:nosuch now", { expandPromptTemplates: true });
+    const refused = expect.objectContaining({ event: "sendUserMessage", error: expect.stringContaining('Unknown skill "nosuch".') });
+    await vi.waitFor(() => expect(h.events.filter((e) => e.type === "extension_error")).toEqual([refused]), { timeout: 10_000 });
+    expect(h.seen).toHaveLength(3);
   });
 
   it("actions throw while the factory runs; registrations made then apply when it returns", async () => {

@@ -94,7 +94,8 @@ export interface McpApi {
   /**
    * The problems of the mcp.json files (each naming its file and key path, and what became of
    * it), read now without starting a server, and a note when an untrusted project's file is not
-   * read: what `atomic config` reports.
+   * read: what `atomic config` reports. With `--no-mcp` only a note that MCP is off (the files
+   * are not read).
    */
   checkConfig(): Promise<{ problems: string[]; notes: string[] }>;
   /**

@@ -170,6 +170,8 @@ export class McpController {
 
   /** What the servers' start would report about mcp.json, without starting them (`atomic config`). */
   async checkConfig(): Promise<{ problems: string[]; notes: string[] }> {
+    // With --no-mcp nothing reads mcp.json, so a problem in it stops nothing this run.
+    if (this.#options.disabled) return { problems: [], notes: ["MCP is off for this run (--no-mcp): mcp.json is not read"] };
     const loaded = await this.#loadConfig();
     const notes = loaded.untrustedProject ? [untrustedNote(loaded.untrustedProject, this.#k.config.agentDir)] : [];
     return { problems: loaded.problems.map((problem) => `mcp: ${problem}`), notes };

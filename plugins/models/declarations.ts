@@ -1,6 +1,7 @@
 /** The settings keys and command-line flags the models plugin owns. */
 import { z } from "zod";
 import { defineSetting, UsageError, type CliOptions, type FlagSpec } from "../../kernel/index.js";
+import { optionName } from "../../lib/cli-io/index.js";
 import { THINKING_LEVELS, type ThinkingLevel } from "../../lib/llm/index.js";
 
 export const modelSettings = {
@@ -43,7 +44,7 @@ export const modelFlags: FlagSpec[] = [
 export function cliThinkingLevel(cli: CliOptions): ThinkingLevel | undefined {
   if (cli.thinking === undefined) return undefined;
   if ((THINKING_LEVELS as readonly string[]).includes(cli.thinking)) return cli.thinking as ThinkingLevel;
-  throw new UsageError(`Invalid thinking level "${cli.thinking}" for --thinking. Valid levels: ${THINKING_LEVELS.join(", ")}`);
+  throw new UsageError(`Invalid thinking level "${cli.thinking}" for ${optionName(cli, "--thinking")}. Valid levels: ${THINKING_LEVELS.join(", ")}`);
 }
 
 declare module "../../kernel/config.js" {

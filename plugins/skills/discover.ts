@@ -1,7 +1,8 @@
 /**
  * Finding SKILL.md files under the skill roots. A folder holding a SKILL.md is a skill and is
  * not searched further; other folders are searched recursively (hidden folders and
- * node_modules skipped, depth and folder count bounded). Symlinks are followed, a symlink back
+ * node_modules skipped, depth and folder count bounded). A `skill.md` or `Skill.md` makes no
+ * skill (pi reads SKILL.md only): it is reported once instead of being skipped in silence. Symlinks are followed, a symlink back
  * into a folder already searched is reported as a loop, project roots stay inside the project.
  * Cheap to repeat (it runs for every listing): plain folders need no stat (their real path is
  * their parent's plus their name), and a folder known to be a skill is checked with one lstat
@@ -89,6 +90,9 @@ class SkillWalk {
       return skillFile.isFile() ? this.#plainFile(path, join(realPath, SKILL_FILE), root) : this.#linkedFile(path, root);
     }
     this.skillFolders.delete(realPath);
+    // Otherwise a skill the user wrote would be missing with no word why.
+    const nearMiss = entries.find((entry) => !entry.isDirectory() && entry.name.toLowerCase() === SKILL_FILE.toLowerCase());
+    if (nearMiss) this.note(join(dir, nearMiss.name), `Skipped skill ${join(dir, nearMiss.name)}: a skill's file must be named ${SKILL_FILE}`);
     if (depth >= MAX_SKILL_DEPTH) return [];
     const children = entries
       .filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !entry.name.startsWith(".") && entry.name !== "node_modules")

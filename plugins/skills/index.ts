@@ -7,10 +7,12 @@
  */
 import { z } from "zod";
 import { definePlugin, defineSetting } from "../../kernel/index.js";
+import { optionName } from "../../lib/cli-io/index.js";
 import type {} from "../slash-commands/api.js";
 import { packageRoots } from "../packages/api.js";
 import { SkillLibrary, type Skill } from "./library.js";
 import { MAX_LISTED_SKILLS, renderSkillInvocation, renderSkillsSection, skillsToList } from "./render.js";
+import { unknownSkill } from "./unknown.js";
 
 export { SkillLibrary, type Skill } from "./library.js";
 export { renderSkillInvocation, renderSkillsSection, skillsToList } from "./render.js";
@@ -79,6 +81,16 @@ export default definePlugin({
           path: skill.path,
           sourceInfo: { path: skill.path, ...skill.provenance },
         }));
+      },
+      // `/skill:` says a skill is meant: a name none has is an error, never text for the model.
+      unknown: async (name) => {
+        const cli = k.config.cli;
+        const off = cli.noSkills ? { noSkills: optionName(cli, "--no-skills"), skill: optionName(cli, "--skill") } : undefined;
+        return unknownSkill(
+          name.slice(PREFIX.length),
+          (await library.skills()).map((skill) => skill.name),
+          off,
+        );
       },
       invoke: async ({ entry, args }) => {
         const skill = listed.get(entry.name);

@@ -7,6 +7,7 @@ import type { KernelConfig } from "../../kernel/index.js";
 import { SkillLibrary } from "./library.js";
 import { renderSkillInvocation, renderSkillsSection, skillsToList } from "./render.js";
 import { MAX_DESCRIPTION, parseSkillFile } from "./skill-file.js";
+import { unknownSkill } from "./unknown.js";
 
 const dirs: string[] = [];
 function temp(): string {
@@ -51,6 +52,25 @@ describe("parseSkillFile", () => {
     const parsed = await parseSkillFile(text, "/s/x/SKILL.md");
     expect(parsed.ok).toBe(false);
     expect((parsed as { problem: string }).problem.startsWith(problem)).toBe(true);
+  });
+});
+
+describe("unknownSkill", () => {
+  const off = { noSkills: "--no-skills", skill: "--skill" };
+  it.each([
+    ["a slip of a name", "brave-serch", ["brave-search", "git"], undefined, 'Unknown skill "brave-serch". Did you mean "brave-search"?'],
+    ["nothing close", "nosuch", ["brave-search", "git"], undefined, 'Unknown skill "nosuch". Available skills: brave-search, git.'],
+    ["no skills", "nosuch", [], undefined, 'Unknown skill "nosuch". No skills are loaded (see get_commands).'],
+    ["skills off", "nosuch", [], off, 'Unknown skill "nosuch". Skills are off for this run (--no-skills): only --skill paths load.'],
+    ["skills off, one --skill", "nosuch", ["mine"], off, 'Unknown skill "nosuch". Available skills: mine. Skills are off for this run (--no-skills): only --skill paths load.'],
+    ["no name", "", ["git"], undefined, "/skill: names no skill (write /skill:<name>). Available skills: git."],
+  ])("%s", (_label, name, known, how, expected) => {
+    expect(unknownSkill(name, known, how)).toBe(expected);
+  });
+
+  it("lists 20 names, then points at get_commands", () => {
+    const known = Array.from({ length: 25 }, (_, i) => `zz-skill-${i}`);
+    expect(unknownSkill("nosuch", known)).toBe(`Unknown skill "nosuch". Available skills: ${known.slice(0, 20).join(", ")} and 5 more (see get_commands).`);
   });
 });
 
@@ -140,6 +160,27 @@ describe("SkillLibrary", () => {
       `Skipped skills folder ${join(skills, "self")}: a symlink loop`,
     ];
     expect([...warnings].sort()).toEqual(expected.sort());
+  });
+
+  it("loads only SKILL.md; a skill.md or Skill.md is named once as not loaded", async () => {
+    const root = temp();
+    const skills = join(root, "agent", "skills");
+    skill(join(skills, "good"), "good");
+    for (const [folder, file] of [
+      ["lower", "skill.md"],
+      ["title", "Skill.md"],
+    ]) {
+      mkdirSync(join(skills, folder));
+      writeFileSync(join(skills, folder, file), `---\nname: ${folder}\ndescription: d\n---\n`);
+    }
+    const { lib, warnings } = library({ agentDir: join(root, "agent"), cwd: join(root, "cwd") });
+
+    expect((await lib.skills()).map((s) => s.name)).toEqual(["good"]);
+    await lib.skills();
+    expect([...warnings].sort()).toEqual([
+      `Skipped skill ${join(skills, "lower", "skill.md")}: a skill's file must be named SKILL.md`,
+      `Skipped skill ${join(skills, "title", "Skill.md")}: a skill's file must be named SKILL.md`,
+    ]);
   });
 
   it("sees a skill added, changed or removed on the next request", async () => {

@@ -59,6 +59,12 @@ export interface SlashCommandProvider {
    */
   builtin?: boolean;
   /**
+   * The input's error for a name it `handles` that no provider lists (skills: `/skill:name` can
+   * mean nothing else, so a slip is refused, not sent to the model as typed). Undefined, or no
+   * `unknown`: the input passes on untouched.
+   */
+  unknown?(name: string): string | undefined | Promise<string | undefined>;
+  /**
    * Runs or expands one of its entries. Extension commands are invoked only for `prompt` (the
    * registry refuses them for `steer`/`follow_up`). A throw is reported as `extension_error`:
    * an extension command then counts as handled, an expansion leaves the input as it was.

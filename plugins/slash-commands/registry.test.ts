@@ -135,6 +135,45 @@ describe("handles", () => {
   });
 });
 
+describe("unknown", () => {
+  const skills = (names: string[]): SlashCommandProvider => ({
+    owner: "skills",
+    source: "skill",
+    handles: (name) => name.startsWith("skill:"),
+    entries: () => names.map((name) => ({ name, source: "skill" as const })),
+    unknown: (name) => `Unknown skill "${name.slice(6)}".`,
+    invoke: () => ({ text: "expanded" }),
+  });
+
+  it("a name the provider claims and no one lists is refused (prompt, steer and follow_up alike); other input passes", async () => {
+    const { registry } = setup();
+    registry.addProvider(skills(["skill:a"]));
+    for (const via of ["prompt", "steer", "follow_up"] as const) {
+      expect(await registry.dispatch("skill", input("/skill:nosuch go", via))).toEqual({ ...input("/skill:nosuch go", via), rejected: 'Unknown skill "nosuch".' });
+    }
+    expect(await registry.dispatch("skill", input("/skill:a"))).toMatchObject({ text: "expanded" });
+    expect(await registry.dispatch("skill", input("use /skill:nosuch later"))).toEqual(input("use /skill:nosuch later"));
+    expect(await registry.dispatch("skill", input("/review x"))).toEqual(input("/review x"));
+  });
+
+  it("a later stage that lists the name keeps it; a refusal that throws is reported and the input passes", async () => {
+    const { registry, provider, failures } = setup();
+    registry.addProvider(skills([]));
+    registry.addProvider(provider("prompt", ["skill:odd"], () => ({ text: "template" })));
+    expect(await registry.expand(input("/skill:odd"))).toMatchObject({ text: "template" });
+
+    const other = new SlashCommandRegistry((owner, event, error) => failures.push(`${owner}/${event}: ${error}`));
+    other.addProvider({
+      ...skills([]),
+      unknown: () => {
+        throw new Error("no listing");
+      },
+    });
+    expect(await other.dispatch("skill", input("/skill:x"))).toEqual(input("/skill:x"));
+    expect(failures).toEqual(["skills/skill_expansion: no listing"]);
+  });
+});
+
 describe("expand", () => {
   it("runs the stages in order, one pass: an extension command first, else a skill, else a template", async () => {
     const { registry, provider, calls } = setup();

@@ -62,7 +62,10 @@ export class SlashCommandRegistry {
     const slash = parseSlash(event.text);
     if (!slash) return event;
     const found = await this.#find(source, slash.name);
-    if (!found) return event;
+    if (!found) {
+      const refusal = await this.#unknown(source, slash.name);
+      return refusal === undefined ? event : { ...event, rejected: refusal };
+    }
     if (source === "extension" && event.via !== "prompt") return { ...event, rejected: cannotQueueExtensionCommand(slash.name) };
     let outcome: SlashOutcome;
     try {
@@ -86,6 +89,23 @@ export class SlashCommandRegistry {
       if (provider.source !== source || (provider.handles && !provider.handles(name))) continue;
       const entry = (await this.#entriesOf(provider)).find((candidate) => candidate.name === name);
       if (entry) return { provider, entry: { ...entry, source } };
+    }
+    return undefined;
+  }
+
+  /** The first refusal of a provider of `source` that claims `name`, unless a later stage lists it (then it is that stage's). */
+  async #unknown(source: SlashCommandSource, name: string): Promise<string | undefined> {
+    const claimants = this.#ordered().filter((provider) => provider.source === source && provider.unknown && (!provider.handles || provider.handles(name)));
+    if (claimants.length === 0) return undefined;
+    for (const later of EXPANSION_ORDER.slice(EXPANSION_ORDER.indexOf(source) + 1)) if (await this.#find(later, name)) return undefined;
+    for (const provider of claimants) {
+      try {
+        const refusal = await provider.unknown!(name);
+        if (refusal !== undefined) return refusal;
+      } catch (error) {
+        // It could not say why: the input passes on as it would have without it.
+        this.reportFailure(provider.owner, FAILURE_EVENT[source], error instanceof Error ? error.message : String(error), error);
+      }
     }
     return undefined;
   }

@@ -10,6 +10,7 @@ import { expandHome, type EmbeddedHost, type Logger, type SiblingOptions } from 
 import { ServedAgent } from "./agent.js";
 import { bootFailure, serverErrors } from "./errors.js";
 import { newHandle } from "./handles.js";
+import { optionNamesOf } from "./open-fields.js";
 import { sandboxOverride, type SandboxMode, type SandboxSetting } from "../sandbox/api.js";
 import type { AgentRecord, RegistryFile } from "./registry-file.js";
 import type { ServerLimits } from "./settings.js";
@@ -73,7 +74,7 @@ export class AgentPool {
         cwd: record.cwd,
         ...sandboxOf(record),
         // A session never written (no prompt yet) comes back as a new session with the same id and model.
-        ...(written ? { resume: record.sessionFile! } : { sessionId: record.sessionId, ...modelOf(record), ...(record.name ? { flags: { name: record.name } } : {}) }),
+        ...(written ? { resume: record.sessionFile! } : { sessionId: record.sessionId, ...modelOf(record), ...flagsOf(record) }),
         noSession: false,
       })
       .catch((error: unknown) => {
@@ -106,8 +107,9 @@ export class AgentPool {
         ...(request.resume !== undefined ? { resume: request.resume } : {}),
         ...(request.noSession !== undefined ? { noSession: request.noSession } : {}),
         ...modelOf(request),
-        // The session's display name, as `--name` gives it (only when opened: a reload keeps it).
-        ...(request.name ? { flags: { name: request.name } } : {}),
+        // The session's display name, as `--name` gives it (only when opened: a reload keeps it),
+        // and errors about the model fields naming those fields, not the flags they stand for.
+        ...flagsOf(request),
       });
       const holder = agent.record.sessionFile && this.holderOf(agent.record.sessionFile, agent);
       if (holder) throw serverErrors.sessionInUse(agent.record.sessionFile!, holder);
@@ -195,6 +197,18 @@ function modelOf(source: {
     ...(source.model !== undefined ? { model: source.model } : {}),
     ...(source.thinkingLevel !== undefined ? { thinkingLevel: source.thinkingLevel } : {}),
   };
+}
+
+/** The flags an agent is opened with: its display name (as `--name`), and how messages name its model fields. */
+function flagsOf(source: {
+  name?: string | undefined;
+  provider?: string | undefined;
+  model?: string | undefined;
+  thinkingLevel?: string | undefined;
+}): Pick<SiblingOptions, "flags"> {
+  const optionNames = optionNamesOf(source);
+  const flags = { ...(source.name ? { name: source.name } : {}), ...(optionNames ? { optionNames } : {}) };
+  return Object.keys(flags).length > 0 ? { flags } : {};
 }
 
 /** The agent's own sandbox, laid over the settings files' on every load (an unloaded agent comes back as confined as it was). */

@@ -24,6 +24,9 @@ describe("--connect bridge lines", () => {
     for (const type of ["server_hello", "replay_complete", "client_lagged", "connection_closing", "server_shutting_down", "agent_closed"])
       expect(classify(`{"type":"${type}","x":1}`)).toMatchObject({ kind: "server", type });
     expect(classify(`{"agent":"a_abcdefghij","id":"${BRIDGE_ID_PREFIX}3","type":"response"}`)).toMatchObject({ kind: "own-response" });
+    // Its code decides the bridge's exit (invalid_request: 2), so it is kept.
+    const refused = `{"code":"invalid_request","id":"${BRIDGE_ID_PREFIX}1","type":"response","command":"agent_open","success":false}`;
+    expect(classify(refused)).toEqual({ kind: "own-response", text: refused });
     // extension_ui_resolved is the seed's event (a dialog answered elsewhere): the client sees it.
     expect(classify('{"agent":"a_abcdefghij","type":"extension_ui_resolved","id":"d1"}')).toEqual({ kind: "event", text: '{"type":"extension_ui_resolved","id":"d1"}' });
   });

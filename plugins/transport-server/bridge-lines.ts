@@ -1,7 +1,8 @@
 /**
  * The `--connect` bridge's two text transforms, exact to the byte: a client's command gets the
  * agent's handle (as the last member, so it wins over a field of the same name), and a server
- * record loses the server's envelope (`agent`, `seq`, `code`, written first for this). Records
+ * record loses the server's envelope (`agent`, `seq`, `code`, written first for this), except
+ * the bridge's own responses, which no client sees and whose `code` it reads. Records
  * that only a server client knows (`server_hello`, `replay_complete`, ...) are not an RPC
  * client's. Nothing is parsed and re-serialised: ids, numbers and snapshots pass as written.
  */
@@ -23,7 +24,8 @@ export function classify(line: string): ServerLine {
   if (server) return { kind: "server", type: server[1]!, text: line };
   const match = ENVELOPE.exec(line);
   const text = match && match[0].length > 1 ? `{${line.slice(match[0].length)}` : line;
-  if (text.startsWith(`{"id":"${BRIDGE_ID_PREFIX}`)) return { kind: "own-response", text };
+  // The bridge's own answers keep the envelope: their `code` says how it exits.
+  if (text.startsWith(`{"id":"${BRIDGE_ID_PREFIX}`)) return { kind: "own-response", text: line };
   if (text.startsWith('{"id":') || text.startsWith('{"type":"response"')) return { kind: "response", text };
   return { kind: "event", text };
 }

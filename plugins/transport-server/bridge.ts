@@ -14,6 +14,7 @@ import { LineReader } from "../../lib/jsonl/index.js";
 import { claimStdout, type ClaimedStdout } from "../../lib/stdout/index.js";
 import { BRIDGE_HELP, BridgeUsageError, parseBridgeArgs, type BridgeOptions } from "./bridge-args.js";
 import { BRIDGE_ID_PREFIX, classify, route } from "./bridge-lines.js";
+import { namedAsFlags } from "./open-fields.js";
 
 const SIGNAL_EXIT_CODES = { SIGTERM: 143, SIGINT: 130, SIGHUP: 129 } as const;
 
@@ -102,7 +103,8 @@ class Bridge {
     }
     const opened = await this.#openAgent();
     if (!opened.success) {
-      this.#io.stderr.write(`atomic: ${opened.error ?? "the server did not open the agent"}\n`);
+      // It was given flags, not agent_open's fields: its errors name them so.
+      this.#io.stderr.write(`atomic: ${opened.error ? namedAsFlags(opened.error) : "the server did not open the agent"}\n`);
       return this.#exit(opened.code === "invalid_request" ? 2 : 1);
     }
     this.#agent = String(opened.data?.agent);
