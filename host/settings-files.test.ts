@@ -94,6 +94,21 @@ describe("settings composed from their owners", () => {
     ]);
   });
 
+  it("a key a strict object setting lacks is named as refusing the file, not as ignored (its validation refuses it)", async () => {
+    const d = dirs();
+    const guard = definePlugin({
+      name: "guard",
+      settings: { guard: defineSetting(() => z.strictObject({ network: z.boolean().optional() }), { description: "g" }) },
+      apply() {},
+    });
+    writeFileSync(d.user, JSON.stringify({ guard: { netwrok: true } }));
+    const [user, project] = await Promise.all([readRawSettings(d.user), readRawSettings(d.project)]);
+    expect(unknownSettingsOf(composeSettings([...owners, guard]), { user, project })).toEqual([
+      `Unknown setting "guard.netwrok" in ${d.user} (did you mean "guard.network"?): "guard" takes no other key, so the file is refused`,
+    ]);
+    expect(() => resolveSettings(composeSettings([...owners, guard]), { user, project }, { trusted: false })).toThrow("Invalid guard: expected no extra keys (netwrok)");
+  });
+
   it("invalid JSON and a non-object name the file", async () => {
     const d = dirs();
     writeFileSync(d.project, "{ nope");

@@ -54,10 +54,11 @@ export const PI_ONLY_SETTINGS: ReadonlySet<string> = new Set([
 /** One line per key nothing reads in this file: `Unknown setting "x" in <file> (did you mean "y"?): ignored`. */
 export function unknownSettings(composed: ReadonlyMap<string, ComposedSetting>, file: RawSettingsFile): string[] {
   const lines: string[] = [];
-  const report = (path: string, known: readonly string[], leaf: string) => {
+  const report = (path: string, known: readonly string[], leaf: string, refused = false) => {
     const [near] = closest(known, leaf, { limit: 1 });
     const prefix = path.slice(0, path.length - leaf.length);
-    lines.push(`Unknown setting "${path}" in ${file.path}${near ? ` (did you mean "${prefix}${near}"?)` : ""}: no plugin reads it, ignored`);
+    const outcome = refused ? `"${prefix.slice(0, -1)}" takes no other key, so the file is refused` : "no plugin reads it, ignored";
+    lines.push(`Unknown setting "${path}" in ${file.path}${near ? ` (did you mean "${prefix}${near}"?)` : ""}: ${outcome}`);
   };
   const known = [...composed.keys()];
   for (const [key, value] of Object.entries(file.value)) {
@@ -72,26 +73,28 @@ export function unknownSettings(composed: ReadonlyMap<string, ComposedSetting>, 
 }
 
 /** Keys of `value` that the object schema (and the object schemas inside it) does not declare. */
-function walk(schema: z.ZodType, value: unknown, path: string, report: (path: string, known: readonly string[], leaf: string) => void): void {
+function walk(schema: z.ZodType, value: unknown, path: string, report: (path: string, known: readonly string[], leaf: string, refused?: boolean) => void): void {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return;
-  const shape = strictShape(schema);
-  if (!shape) return;
+  const object = objectShape(schema);
+  if (!object) return;
   for (const [key, child] of Object.entries(value)) {
-    const field = shape[key];
+    const field = object.shape[key];
     if (field) walk(field, child, `${path}.${key}`, report);
-    else report(`${path}.${key}`, Object.keys(shape), key);
+    // A strict object (a security setting) refuses the file instead of ignoring the key.
+    else report(`${path}.${key}`, Object.keys(object.shape), key, object.strict);
   }
 }
 
 /** The fields of a plain object schema (through optional, default, nullable...); undefined for one that takes any key. */
-function strictShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
+function objectShape(schema: z.ZodType): { shape: Record<string, z.ZodType>; strict: boolean } | undefined {
   let current: z.ZodType = schema;
   for (let depth = 0; depth < 8; depth++) {
     const def = (current as unknown as { def: { type: string; innerType?: z.ZodType; in?: z.ZodType; catchall?: z.ZodType } }).def;
     if (def.type === "object") {
       // A catchall (looseObject, passthrough) takes any key: nothing is unknown there.
-      if (def.catchall && (def.catchall as unknown as { def: { type: string } }).def.type !== "never") return undefined;
-      return (current as z.ZodObject).shape as Record<string, z.ZodType>;
+      const strict = def.catchall !== undefined && (def.catchall as unknown as { def: { type: string } }).def.type === "never";
+      if (def.catchall && !strict) return undefined;
+      return { shape: (current as z.ZodObject).shape as Record<string, z.ZodType>, strict };
     }
     const inner = def.innerType ?? def.in;
     if (!inner) return undefined;

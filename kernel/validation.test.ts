@@ -15,4 +15,14 @@ describe("validation issues as lines", () => {
     expect(lines({ count: "3", mode: "x" })).toEqual(["Invalid count: expected number", 'Invalid mode: expected an object, such as {"name": "x"}']);
     expect(lines({ count: 3, mode: 7 })).toEqual(["Invalid mode: expected object"]);
   });
+
+  it("a union says what each branch wanted, or the one branch the value got into", () => {
+    const schema = z.object({
+      sandbox: z.union([z.enum(["off", "read-only"]), z.object({ network: z.union([z.boolean(), z.literal("ask")]).optional() })]),
+    });
+    const lines = (input: unknown) => formatValidationIssues(schema.safeParse(input).error!);
+    expect(lines({ sandbox: "bogus" })).toEqual(['Invalid sandbox: expected one of "off", "read-only" or object']);
+    expect(lines({ sandbox: 3 })).toEqual(['Invalid sandbox: expected one of "off", "read-only" or object']);
+    expect(lines({ sandbox: { network: "yes" } })).toEqual(['Invalid sandbox.network: expected boolean or "ask"']);
+  });
 });

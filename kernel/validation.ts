@@ -10,7 +10,13 @@ export function formatValidationError(error: z.ZodError): string {
 
 /** Every issue, one `Invalid <path>: expected <what>` each (a config file reports all at once). */
 export function formatValidationIssues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => `Invalid ${issue.path.map(String).join(".") || "input"}: expected ${describeExpected(issue)}`);
+  return error.issues.map(narrowed).map((issue) => `Invalid ${issue.path.map(String).join(".") || "input"}: expected ${describeExpected(issue)}`);
+}
+
+/** A union's failure as the one branch the value got into (`{network: "yes"}` in an object), else as the union's. */
+function narrowed(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  const inside = issue.code === "invalid_union" ? issue.errors.flatMap((branch) => (branch[0] && branch[0].path.length > 0 ? [branch[0]] : [])) : [];
+  return inside.length === 1 ? narrowed({ ...inside[0]!, path: [...issue.path, ...inside[0]!.path] }) : issue;
 }
 
 function describeExpected(issue: z.core.$ZodIssue): string {
@@ -25,8 +31,8 @@ function describeExpected(issue: z.core.$ZodIssue): string {
       return issue.origin === "string" ? `a string of at least ${String(issue.minimum)} characters` : `a value >= ${String(issue.minimum)}`;
     case "too_big":
       return issue.origin === "string" ? `a string of at most ${String(issue.maximum)} characters` : `a value <= ${String(issue.maximum)}`;
-    case "invalid_union":
-      return "a valid value";
+    case "invalid_union": // what each branch wanted: `one of "off", "read-only" or object`
+      return issue.errors.flatMap((branch) => (branch[0] ? [describeExpected(branch[0])] : [])).join(" or ") || "a valid value";
     case "unrecognized_keys":
       return `no extra keys (${issue.keys.join(", ")})`;
     default:

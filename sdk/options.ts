@@ -11,7 +11,7 @@ import { didYouMean } from "../lib/closest/index.js";
 const MODEL_FORMS = 'a string: "provider/id", an id or a pattern, with an optional ":<thinking>" (e.g. "anthropic/claude-sonnet-4-6:high")';
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const anObject = (what: string) => z.custom<object>(isObject, what);
-// Custom checks, not unions: a union's error says only "a valid value".
+// Custom checks, not unions: each message says in words the forms its option takes.
 const isSession = (value: unknown) =>
   value === false || (isObject(value) && Object.entries(value).every(([key, dir]) => key === "dir" && (dir === undefined || typeof dir === "string")));
 const isPlugin = (value: unknown) => typeof value === "string" || isObject(value);
