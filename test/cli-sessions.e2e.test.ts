@@ -172,6 +172,8 @@ describe("--session <path|id>", () => {
     );
     await usageError(agentDir, cwd, ["--session", "gone/x.jsonl"], `Session file not found: ${join(cwd, "gone/x.jsonl")} (--session)`);
     await usageError(agentDir, cwd, ["--session", "zzzz"], 'No session found matching "zzzz" (--session): no such file, and no session id starts with it');
+    // An empty value (a script's unset variable) is no prefix of every session.
+    await usageError(agentDir, cwd, ["--session", ""], 'Session not given (--session): expected a session file\'s path or an id prefix, got ""');
     writeFileSync(join(cwd, "notes.jsonl"), '{"hello":"world"}\n');
     await usageError(agentDir, cwd, ["--session", "notes.jsonl"], `Not a valid session file: ${join(cwd, "notes.jsonl")} (--session)`);
   });

@@ -89,6 +89,8 @@ async function refuseResumeValue(argument: string | undefined, where: Pick<Start
 
 /** `--session <arg>`: a path (anything with a separator or a `.jsonl` name), else an id prefix (else a file in the cwd). */
 export async function resolveSessionArgument(arg: string, { cwd, env, store }: Pick<StartupSessionSources, "cwd" | "env" | "store">): Promise<string> {
+  // An empty prefix would match every session: a script's unset variable (`--session "$ID"`), not a choice.
+  if (arg.trim() === "") throw new UsageError(`Session not given (--session): expected a session file's path or an id prefix, got ${JSON.stringify(arg)}`);
   const path = resolve(cwd, expandHome(arg, env));
   if (/[\\/]/.test(arg) || arg.endsWith(".jsonl") || arg.startsWith("~")) {
     if (await isFile(path)) return path;
