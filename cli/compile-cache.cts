@@ -95,7 +95,7 @@ function loadBundle(bundleDir: string, cacheRoot: string | undefined): LoadedBun
   const load = (filename: string): unknown => {
     const known = chunks.get(filename);
     if (known) return known.exports;
-    const source = readWrappedSource(filename);
+    const source = readChunkSource(filename);
     const cachedData = cacheDir ? readCache(join(cacheDir, `${basenameOf(filename)}.bin`)) : undefined;
     const script = new vm.Script(source, {
       filename,
@@ -202,6 +202,20 @@ function readIntoScratch(path: string, head = NO_BYTES, tail = NO_BYTES): Buffer
 function readWrappedSource(filename: string): string {
   const bytes = readIntoScratch(filename, WRAPPER_HEAD, WRAPPER_TAIL);
   return bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
+}
+
+/** readWrappedSource, with a missing chunk named for what it almost always means. */
+function readChunkSource(filename: string): string {
+  try {
+    return readWrappedSource(filename);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    // Chunks load on first use, so a long-running process (`atomic serve`) meets this after an
+    // upgrade or a rebuild in place replaced its build's files.
+    throw new Error(
+      `Atomic's file ${filename} is gone: Atomic was updated or rebuilt while this process ran, and the build it started from no longer exists. Restart it (the new build is used then).`,
+    );
+  }
 }
 
 /** A cache file's bytes, valid until the next read (`new vm.Script` consumes them at once). */

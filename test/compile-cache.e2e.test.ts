@@ -4,7 +4,7 @@
  * uses it as is, a damaged file is replaced, `--version` leaves nothing, `ATOMIC_COMPILE_CACHE`
  * moves or turns it off, and dynamic imports from the bundle work without an experimental warning.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, existsSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
@@ -130,6 +130,26 @@ describe("compile cache", () => {
     const rewritten = readFileSync(file!);
     expect(rewritten.equals(Buffer.alloc(good.length, 7))).toBe(false);
     expect(rewritten.length).toBeGreaterThan(100_000);
+  }, 30_000);
+
+  it("a chunk removed under a running process (an upgrade in place) is an error that says so, not a bare ENOENT", async () => {
+    // A copy of the build inside the repository, so the bundle still finds node_modules.
+    const caches = resolve(import.meta.dirname, "../node_modules/.cache");
+    mkdirSync(caches, { recursive: true });
+    const copy = mkdtempSync(join(caches, "atomic-moved-build-"));
+    try {
+      cpSync(resolve(DIST_CLI, ".."), join(copy, "dist"), { recursive: true });
+      const c = new RpcClient({ cli: join(copy, "dist/cli/atomic.cjs"), args: ["--no-session"], env: { ATOMIC_COMPILE_CACHE: "off" } });
+      await c.ok({ type: "get_state" });
+      // What is loaded stays loaded; a chunk first needed now (the bash command's) is gone.
+      rmSync(join(copy, "dist/cli/bundle/chunks"), { recursive: true });
+      const answer = await c.request({ type: "bash", command: "echo hi" });
+      expect(answer).toMatchObject({ success: false });
+      expect(answer.error).toMatch(/^Atomic's file .*\/chunks\/[^ ]+\.cjs is gone: Atomic was updated or rebuilt while this process ran, .*Restart it/);
+      await c.close();
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   }, 30_000);
 
   it("a run that does not serve (--version) writes nothing", async () => {
