@@ -1,6 +1,6 @@
 /**
  * A command inside bubblewrap (Linux): the whole file system read-only, the workspace and the
- * writable roots writable (their protected folders read-only again), a private size-limited /tmp,
+ * writable roots writable (their git dirs pinned, their protected paths read-only again), a private size-limited /tmp,
  * denied paths masked (folders by an empty mode-000 tmpfs, files by an unreadable empty file),
  * new user/pid/ipc/uts namespaces, every capability dropped, no network or only loopback with the
  * proxy forwarder, a new session (no terminal to inject into), and killed with the agent.
@@ -25,6 +25,12 @@ export interface BwrapPlan {
   workspace: string;
   /** Real, existing writable folders (the workspace first). */
   writable: string[];
+  /**
+   * Real, existing folders inside them bound onto themselves, each before those inside it: still
+   * writable, but a mount point cannot be renamed or replaced, so the read-only paths inside stay
+   * where git looks for them.
+   */
+  pinned: string[];
   /** Real, existing paths inside them that stay read-only. */
   protectedPaths: string[];
   /** Real, existing paths to hide. */
@@ -43,7 +49,9 @@ export function bwrapArgs(plan: BwrapPlan, command: { file: string; args: string
   if (policy.network !== true) args.push("--unshare-net");
   args.push("--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--size", String(TMP_BYTES), "--tmpfs", "/tmp");
   if (policy.mode === "workspace-write") {
+    // Outer mounts first: a bind made later covers what was bound inside its path before.
     for (const root of plan.writable) args.push("--bind", root, root);
+    for (const dir of plan.pinned) args.push("--bind", dir, dir);
     for (const path of plan.protectedPaths) args.push("--ro-bind", path, path);
   } else args.push("--ro-bind", plan.workspace, plan.workspace);
   for (const { path, directory } of plan.denied) {

@@ -15,7 +15,8 @@ describe("bubblewrap arguments", () => {
     bwrap: "/usr/bin/bwrap",
     workspace: "/w",
     writable: ["/w", "/cache"],
-    protectedPaths: ["/w/.git/hooks"],
+    pinned: ["/w/.git", "/w/.git/modules/lib"],
+    protectedPaths: ["/w/.git/hooks", "/w/.git/modules/lib/config"],
     denied: [
       { path: "/h/.ssh", directory: true },
       { path: "/a/auth.json", directory: false },
@@ -24,13 +25,14 @@ describe("bubblewrap arguments", () => {
     cwd: "/w/sub",
   };
 
-  it("workspace-write, no network: read-only root, writable roots, protected and masked paths after them, private bounded /tmp", () => {
+  it("workspace-write, no network: read-only root, writable roots, pinned git dirs, protected and masked paths after them, private bounded /tmp", () => {
     const args = bwrapArgs({ ...plan, policy: policy({}) }, command);
     expect(args.join(" ")).toBe(
       [
         "--new-session --die-with-parent --unshare-user --unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup-try --unshare-net --cap-drop ALL",
         `--ro-bind / / --dev /dev --proc /proc --size ${TMP_BYTES} --tmpfs /tmp`,
-        "--bind /w /w --bind /cache /cache --ro-bind /w/.git/hooks /w/.git/hooks",
+        "--bind /w /w --bind /cache /cache --bind /w/.git /w/.git --bind /w/.git/modules/lib /w/.git/modules/lib",
+        "--ro-bind /w/.git/hooks /w/.git/hooks --ro-bind /w/.git/modules/lib/config /w/.git/modules/lib/config",
         "--perms 0000 --tmpfs /h/.ssh --remount-ro /h/.ssh --ro-bind /p/masked /a/auth.json",
         "--chdir /w/sub -- /bin/bash -c make test",
       ].join(" "),
@@ -57,6 +59,7 @@ describe("the macOS profile", () => {
     const { profile, params } = seatbeltProfile({
       policy: policy({ network: ["example.com"] }),
       writable: ['/Users/a b/w"x'],
+      pinned: ['/Users/a b/w"x/.git'],
       protectedPaths: ['/Users/a b/w"x/.git/hooks'],
       denied: ["/Users/ada/.ssh"],
       tempDir: "/private/tmp/atomic-sandbox-1/tmp",
@@ -68,10 +71,12 @@ describe("the macOS profile", () => {
       WRITABLE_0: "/private/tmp/atomic-sandbox-1/tmp",
       WRITABLE_1: '/Users/a b/w"x',
       PROTECTED_0: '/Users/a b/w"x/.git/hooks',
+      PINNED_0: '/Users/a b/w"x/.git',
       DENIED_0: "/Users/ada/.ssh",
     });
     expect(profile).toContain('(allow file-write* (subpath (param "WRITABLE_0")) (subpath (param "WRITABLE_1")))');
-    expect(profile).toContain('(deny file-write* (subpath (param "PROTECTED_0")))');
+    // The git dir itself by its literal path: renaming it would carry the protected paths away.
+    expect(profile).toContain('(deny file-write* (subpath (param "PROTECTED_0")) (literal (param "PINNED_0")))');
     expect(profile).toContain('(deny file-read* (subpath (param "DENIED_0")))');
     expect(profile).toContain('(allow network-outbound (remote ip "localhost:51234"))');
     expect(profile).not.toContain("(allow network*)");
@@ -82,7 +87,7 @@ describe("the macOS profile", () => {
   });
 
   it("no network: no network rule at all; read-only: only the temp folder is writable", () => {
-    const { profile, params } = seatbeltProfile({ policy: policy({ mode: "read-only" }), writable: ["/w"], protectedPaths: [], denied: [], tempDir: "/t" });
+    const { profile, params } = seatbeltProfile({ policy: policy({ mode: "read-only" }), writable: ["/w"], pinned: ["/w/.git"], protectedPaths: [], denied: [], tempDir: "/t" });
     expect(profile).not.toMatch(/network/);
     expect(params).toEqual({ WRITABLE_0: "/t" });
   });

@@ -2,12 +2,13 @@
  * The file tools' side of the sandbox: the same policy bubblewrap enforces for commands, checked
  * in-process on the real path (symlinks, `..` and `/proc/self/root` resolved first). Reads are
  * refused under a denied folder; writes outside the workspace, the writable roots or inside a
- * protected folder (git hooks and config, `.atomic`, the agent dir), through another hard link,
- * or at all in read-only mode.
+ * protected path (git's config, hooks and `.git` files, `.atomic`, the agent dir), through another
+ * hard link, or at all in read-only mode.
  */
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { SandboxBlockedError, type FileGuard } from "./api.js";
+import { gitPlumbing } from "./git-dirs.js";
 import type { SandboxPolicy } from "./policy.js";
 import { isWithin, realPathOf, relativeWithin } from "./real-path.js";
 import { Turns } from "./turns.js";
@@ -26,6 +27,8 @@ export interface GuardContext {
 export interface RealLayout {
   workspace: string;
   writable: string[];
+  /** Git dirs in the writable roots: writable, but not to be moved or replaced (see git-dirs.ts). */
+  pinned: string[];
   protectedPaths: string[];
   denied: string[];
 }
@@ -39,8 +42,10 @@ export async function realLayout(context: GuardContext): Promise<RealLayout> {
     Promise.all(policy.denyRead.map((path) => realPathOf(path))),
     realPathOf(context.agentDir),
   ]);
-  const protectedPaths = [agentDir, ...writable.flatMap((root) => PROTECTED_IN_ROOTS.map((path) => join(root, path)))];
-  return { workspace, writable, protectedPaths, denied };
+  const git = await Promise.all(writable.map((root) => gitPlumbing(root)));
+  const protectedPaths = [agentDir, ...writable.flatMap((root) => PROTECTED_IN_ROOTS.map((path) => join(root, path))), ...git.flatMap((found) => found.protectedPaths)];
+  const pinned = [...new Set(git.flatMap((found) => found.pinned))].sort((a, b) => a.length - b.length);
+  return { workspace, writable, pinned, protectedPaths: [...new Set(protectedPaths)], denied };
 }
 
 /**
@@ -75,7 +80,7 @@ export function createFileGuard(context: GuardContext, layoutOf: () => Promise<R
       const guarded = layout.protectedPaths.find((protectedPath) => isWithin(real, protectedPath));
       if (guarded)
         throw new SandboxBlockedError(
-          `blocked by the sandbox: ${shownAs(path, real)} is protected (git hooks and config, .atomic and the agent's folder stay read-only: writing them could run code outside the sandbox later)`,
+          `blocked by the sandbox: ${shownAs(path, real)} is protected (git's hooks, config and .git files, .atomic and the agent's folder stay read-only: writing them could run code outside the sandbox later)`,
         );
       const existing = await lstat(real).catch(() => undefined);
       if (existing?.isFile() && existing.nlink > 1)

@@ -124,6 +124,7 @@ export class SandboxLauncher implements SandboxApi {
         policy: this.policy,
         workspace: layout.workspace,
         writable,
+        pinned: layout.pinned,
         protectedPaths: layout.protectedPaths.map((entry) => entry.path),
         denied: layout.denied,
         maskFile: join(dir, "masked"),
@@ -144,6 +145,7 @@ export class SandboxLauncher implements SandboxApi {
     const profile = seatbeltProfile({
       policy: this.policy,
       writable: layout.writable.map((entry) => entry.path),
+      pinned: layout.pinned,
       protectedPaths: layout.protectedPaths.map((entry) => entry.path),
       denied: layout.denied.map((entry) => entry.path),
       tempDir,
@@ -154,16 +156,23 @@ export class SandboxLauncher implements SandboxApi {
   }
 
   /** The real layout, keeping only what exists (a bind needs its source; a mask, its target). */
-  async #existingLayout(): Promise<{ workspace: string; writable: ExistingPath[]; protectedPaths: ExistingPath[]; denied: ExistingPath[] }> {
+  async #existingLayout(): Promise<{ workspace: string; writable: ExistingPath[]; pinned: string[]; protectedPaths: ExistingPath[]; denied: ExistingPath[] }> {
     const layout = await this.#layout();
     const existing = async (paths: string[]) =>
       (await Promise.all(paths.map(async (path) => ({ path, info: await stat(path).catch(() => undefined) })))).flatMap(({ path, info }) =>
         info ? [{ path, directory: info.isDirectory() }] : [],
       );
-    const [writable, protectedPaths, denied] = await Promise.all([existing(layout.writable), existing(layout.protectedPaths), existing(layout.denied)]);
+    const [writable, pinned, protectedPaths, denied] = await Promise.all([
+      existing(layout.writable),
+      existing(layout.pinned),
+      existing(layout.protectedPaths),
+      existing(layout.denied),
+    ]);
     // Only what lies inside a writable folder needs protecting again (the rest is read-only anyway).
-    const inWritable = protectedPaths.filter((entry) => writable.some((root) => isWithin(entry.path, root.path)));
-    return { workspace: layout.workspace, writable, protectedPaths: inWritable, denied };
+    const inWritable = (entry: ExistingPath) => writable.some((root) => isWithin(entry.path, root.path));
+    // A pinned folder is bound writable: never one outside the writable folders, nor one inside a protected path.
+    const pinnable = pinned.filter((entry) => entry.directory && inWritable(entry) && !layout.protectedPaths.some((path) => isWithin(entry.path, path)));
+    return { workspace: layout.workspace, writable, pinned: pinnable.map((entry) => entry.path), protectedPaths: protectedPaths.filter(inWritable), denied };
   }
 
   /** 0700 (mkdtemp), holding the empty mode-000 file bound over denied files and the proxy's socket. */

@@ -29,6 +29,7 @@ const READ_ONLY_FS = /read-only file system|EROFS/i;
 const NETWORK_DOWN =
   /could not resolve|temporary failure in name resolution|name or service not known|network is unreachable|EAI_AGAIN|ENOTFOUND|ENETUNREACH|connection refused|ECONNREFUSED|blocked by the sandbox: network|403 Forbidden|CONNECT tunnel failed/i;
 const DENIED = /permission denied|EACCES/i;
+const BUSY = /device or resource busy|EBUSY/i;
 
 export function explainFailure(policy: SandboxPolicy, escalation: boolean, output: string): string | undefined {
   const notes: string[] = [];
@@ -36,9 +37,12 @@ export function explainFailure(policy: SandboxPolicy, escalation: boolean, outpu
     notes.push(
       policy.mode === "read-only"
         ? "blocked by the sandbox: it is read-only, so nothing but /tmp can be written"
-        : `blocked by the sandbox: write outside the workspace (${writablePlaces(policy)} are writable; git hooks and config, .atomic and the agent's folder stay read-only)`,
+        : `blocked by the sandbox: write outside the workspace (${writablePlaces(policy)} are writable; git's hooks, config and .git files, .atomic and the agent's folder stay read-only)`,
     );
   }
+  // Only the sandbox's own mount points answer "busy" to a rename or a write.
+  if (policy.mode === "workspace-write" && BUSY.test(output))
+    notes.push("blocked by the sandbox: git's hooks, config and .git files, .atomic and the agent's folder stay read-only, and a git dir cannot be moved or replaced");
   if (policy.network !== true && NETWORK_DOWN.test(output)) notes.push(`blocked by the sandbox: ${networkWords(policy)}`);
   if (DENIED.test(output))
     notes.push("blocked by the sandbox, perhaps: credential folders (~/.ssh, ~/.aws, ~/.gnupg, the agent's auth.json, ...) and the denyRead paths are unreadable");

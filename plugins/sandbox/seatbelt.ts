@@ -31,6 +31,8 @@ export interface SeatbeltPlan {
   policy: SandboxPolicy;
   /** Real writable folders: the workspace first, then the writable roots. */
   writable: string[];
+  /** Real folders inside them that stay writable but may not be renamed, removed or replaced (git dirs). */
+  pinned: string[];
   /** Real paths inside them that stay read-only. */
   protectedPaths: string[];
   /** Real paths never readable. */
@@ -77,12 +79,11 @@ export function seatbeltProfile(plan: SeatbeltPlan): SeatbeltProfile {
       .map((name) => `(subpath ${name})`)
       .join(" ")})`,
   );
-  if (plan.policy.mode === "workspace-write" && plan.protectedPaths.length > 0) {
-    lines.push(
-      `(deny file-write* ${param("PROTECTED", plan.protectedPaths)
-        .map((name) => `(subpath ${name})`)
-        .join(" ")})`,
-    );
+  if (plan.policy.mode === "workspace-write" && plan.protectedPaths.length + plan.pinned.length > 0) {
+    // A subpath rule follows the path, not the folder: without the literal one, a git dir could be
+    // moved aside with its protected config and hooks, and a copy of the model's put in its place.
+    const rules = [...param("PROTECTED", plan.protectedPaths).map((name) => `(subpath ${name})`), ...param("PINNED", plan.pinned).map((name) => `(literal ${name})`)];
+    lines.push(`(deny file-write* ${rules.join(" ")})`);
   }
   if (plan.denied.length > 0) {
     const denied = param("DENIED", plan.denied)
