@@ -8,14 +8,13 @@
  * that drops packets, a peer asleep) is noticed by a probe and given up like a closed one.
  */
 import { PendingRequests } from "./pending.js";
-import { homedir } from "node:os";
-import { connect as dial, type Socket } from "node:net";
-import { join, resolve } from "node:path";
+import type { Socket } from "node:net";
 import type { AgentOpenCommand, DataOf } from "../lib/protocol-types/index.js";
-import { LineReader } from "../lib/jsonl/index.js";
 import { AgentHandle, type HandleWire, type Role } from "./agent-handle.js";
 import type { Record_ } from "./connection.js";
 import type { RpcEventListener } from "./methods.js";
+import { AgentHandles } from "./server-handles.js";
+import { dialServer, socketPath } from "./server-dial.js";
 
 export interface ServerClientOptions {
   /** Reconnect when the connection drops, resuming each agent after its last `seq` (default true). */
@@ -52,9 +51,7 @@ export class ServerClient {
   readonly path: string;
   readonly #options: ServerClientOptions;
   readonly #pending = new PendingRequests();
-  readonly #handles = new Map<string, AgentHandle>();
-  /** Events of agents a pending agent_open or attach is about to hand out. */
-  readonly #early = new Map<string, Record_[]>();
+  readonly #handles = new AgentHandles();
   readonly #closeListeners = new Set<(error?: Error) => void>();
   readonly #reconnectListeners = new Set<() => void>();
   readonly #wire: HandleWire;
@@ -62,7 +59,6 @@ export class ServerClient {
   #epoch = "";
   #version = "";
   #nextId = 0;
-  #opening = 0;
   #closed = false;
   #reconnecting: Promise<void> | undefined;
   #keepalive: NodeJS.Timeout | undefined;
@@ -76,7 +72,7 @@ export class ServerClient {
     this.#wire = {
       request: (command) => this.#request(command),
       write: (record) => this.#write(record),
-      forget: (agent) => this.#handles.delete(agent),
+      forget: (agent) => this.#handles.forget(agent),
     };
   }
 
@@ -110,9 +106,9 @@ export class ServerClient {
 
   /** Opens an agent (a session) and attaches to it as a controller. `onEvent` also hears what it said while it booted. */
   async openAgent(options: AgentOpenOptions = {}, onEvent?: RpcEventListener): Promise<AgentHandle> {
-    const data = await this.#handingOut(() => this.#data({ type: "agent_open", ...options }));
+    const data = await this.#handles.handingOut(() => this.#data({ type: "agent_open", ...options }));
     const handle = new AgentHandle(this.#wire, data.agent, "control", data.epoch, 0);
-    return this.#adopt(handle, { gap: false, replayed: 0, pendingUi: [], ...data }, onEvent);
+    return this.#handles.adopt(handle, { gap: false, replayed: 0, pendingUi: [], ...data }, onEvent);
   }
 
   /**
@@ -124,9 +120,9 @@ export class ServerClient {
     const role = options.role ?? "control";
     const { after } = options;
     const replay = after === undefined ? {} : { after, epoch: this.#epoch };
-    const data = await this.#handingOut(() => this.#data({ type: "attach", agent, role, ...replay }));
+    const data = await this.#handles.handingOut(() => this.#data({ type: "attach", agent, role, ...replay }));
     const handle = this.#handles.get(agent) ?? new AgentHandle(this.#wire, agent, role, data.epoch, after ?? data.seq);
-    return this.#adopt(handle, data, options.onEvent);
+    return this.#handles.adopt(handle, data, options.onEvent);
   }
 
   /** Asks the server to shut down (every agent's teardown, then it exits). */
@@ -159,25 +155,6 @@ export class ServerClient {
     return () => this.#reconnectListeners.delete(listener);
   }
 
-  async #handingOut<T>(run: () => Promise<T>): Promise<T> {
-    this.#opening++;
-    try {
-      return await run();
-    } finally {
-      this.#opening--;
-    }
-  }
-
-  /** Events that came before the handle (an agent's boot, a replay) go to it first. */
-  #adopt(handle: AgentHandle, data: DataOf<"attach">, onEvent: RpcEventListener | undefined): AgentHandle {
-    this.#handles.set(handle.agent, handle);
-    if (onEvent) handle.onEvent(onEvent);
-    for (const record of this.#early.get(handle.agent) ?? []) this.#deliver(handle, record);
-    this.#early.delete(handle.agent);
-    handle.resumed(data, true);
-    return handle;
-  }
-
   async #data<T extends keyof ServerData>(command: { type: T } & Record<string, unknown>): Promise<ServerData[T]> {
     const response = await this.#request(command);
     if (response.success !== true) throw Object.assign(new Error(String(response.error)), { code: response.code });
@@ -203,38 +180,21 @@ export class ServerClient {
     this.#socket.write(`${JSON.stringify(record)}\n`);
   }
 
-  /** One connection: resolves once the server greeted it, rejects when it refused or nobody answered. */
+  /** One connection (server-dial.ts), which becomes the client's once the server greeted it. */
   #dial(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const socket = dial(this.path);
-      let greeted = false;
-      const reader = new LineReader((line) => {
+    return dialServer(this.path, {
+      line: (socket) => {
         if (this.#socket === socket) this.#heard = true;
-        let record: Record_;
-        try {
-          record = JSON.parse(line) as Record_;
-        } catch {
-          return;
-        }
-        if (greeted) return this.#onRecord(record);
-        greeted = true;
-        if (record.type !== "server_hello") {
-          socket.destroy();
-          return reject(new Error(`atomic serve at ${this.path} refused the connection: ${String(record.error ?? line)}`));
-        }
-        this.#epoch = String(record.epoch);
-        this.#version = String(record.version);
+      },
+      greeted: (socket, hello) => {
+        this.#epoch = String(hello.epoch);
+        this.#version = String(hello.version);
         this.#socket = socket;
-        resolve();
-      });
-      socket.on("data", (chunk: Buffer) => reader.push(chunk));
-      socket.once("error", (error) => {
-        if (!greeted) reject(new Error(`Cannot connect to atomic serve at ${this.path}: ${error.message}`));
-      });
-      socket.once("close", () => {
-        if (!greeted) reject(new Error(`atomic serve at ${this.path} closed the connection`));
-        else if (this.#socket === socket) this.#lost();
-      });
+      },
+      record: (record) => this.#onRecord(record),
+      closed: (socket) => {
+        if (this.#socket === socket) this.#lost();
+      },
     });
   }
 
@@ -244,18 +204,8 @@ export class ServerClient {
 
   #onRecord(record: Record_): void {
     if (this.#pending.settle(record)) return;
-    if (record.type === "client_lagged") return void this.#resume(record.agents as string[]).catch(() => undefined);
-    const agent = typeof record.agent === "string" ? record.agent : undefined;
-    if (agent === undefined || record.type === "replay_complete") return;
-    const handle = this.#handles.get(agent);
-    if (record.type === "agent_closed") return handle?.ended();
-    if (handle) return this.#deliver(handle, record);
-    if (this.#opening > 0) this.#early.set(agent, [...(this.#early.get(agent) ?? []), record]);
-  }
-
-  #deliver(handle: AgentHandle, record: Record_): void {
-    const { agent: _agent, seq, ...event } = record;
-    handle.receive(event as Record_, typeof seq === "number" ? seq : undefined);
+    if (record.type === "client_lagged") return void this.#handles.resume(record.agents as string[], (command) => this.#send(command)).catch(() => undefined);
+    this.#handles.route(record);
   }
 
   /** The connection dropped: what was in flight fails; reconnect (unless closed), or give up. */
@@ -272,7 +222,7 @@ export class ServerClient {
       try {
         await this.#dial();
         await this.#eventOptions();
-        await this.#resume([...this.#handles.keys()]);
+        await this.#handles.resume(this.#handles.agents(), (command) => this.#send(command));
         for (const listener of this.#reconnectListeners) listener();
         return;
       } catch (error) {
@@ -281,18 +231,6 @@ export class ServerClient {
         if (Date.now() + delay > deadline) return this.#finish(new Error(`Cannot reconnect to atomic serve at ${this.path}: ${(error as Error).message}`));
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
-    }
-  }
-
-  /** Attaches these agents again after the last seq each saw: a replay, or a gap (resync). */
-  async #resume(agents: readonly string[]): Promise<void> {
-    for (const agent of agents) {
-      const handle = this.#handles.get(agent);
-      if (!handle) continue;
-      const response = await this.#send({ type: "attach", agent, role: handle.role, after: handle.seq, epoch: handle.epoch });
-      if (response.success === true) handle.resumed(response.data as DataOf<"attach">, false);
-      else if (response.code === "unknown_agent") handle.ended();
-      else throw new Error(String(response.error));
     }
   }
 
@@ -327,7 +265,7 @@ export class ServerClient {
     this.#closed = true;
     clearInterval(this.#keepalive);
     this.#failPending(error ?? new Error("The server client is closed"));
-    for (const handle of [...this.#handles.values()]) handle.ended(error ?? new Error("The server client is closed"));
+    for (const handle of this.#handles.all()) handle.ended(error ?? new Error("The server client is closed"));
     for (const listener of this.#closeListeners) listener(error);
     this.#closeListeners.clear();
   }
@@ -339,14 +277,4 @@ interface ServerData {
   agent_open: DataOf<"agent_open">;
   attach: DataOf<"attach">;
   server_shutdown: undefined;
-}
-
-/** `unix:PATH` (relative to the working folder, `~` for home) or `unix:` for `<agent dir>/serve/serve.sock`. */
-function socketPath(url: string, agentDir: string | undefined): string {
-  if (!url.startsWith("unix:")) throw new Error(`Cannot connect to ${url}: expected unix:PATH`);
-  const given = url.slice("unix:".length);
-  const home = (path: string) => (path === "~" || path.startsWith("~/") ? join(homedir(), path.slice(1)) : path);
-  if (given) return resolve(home(given));
-  const fromEnv = process.env.ATOMIC_CODING_AGENT_DIR;
-  return join(agentDir ?? (fromEnv ? resolve(home(fromEnv)) : join(homedir(), ".atomic", "agent")), "serve", "serve.sock");
 }

@@ -1,25 +1,23 @@
 /**
  * Every MCP server of one agent: which entry wins for a name (a client's, then the project's or
  * user's file, then an extension's), one connection each (in the background: nothing here is
- * awaited by startup), their tools kept in step with the agent's registry, the bounded waits a
- * prompt or a search makes for servers still connecting, and the status `get_mcp_servers`
- * reports. A server that crashes, hangs or refuses only ever costs its own calls.
+ * awaited by startup), their tools kept in step with the agent's registry (server-tools.ts), the
+ * bounded waits a prompt or a search makes for servers still connecting, and the status
+ * `get_mcp_servers` reports. A server that crashes, hangs or refuses only ever costs its own calls.
  */
 import { unlink } from "node:fs/promises";
 import type { ToolExecutionContext, ToolResult } from "../../kernel/index.js";
 import type { McpStatus, McpServerStatus } from "./api.js";
-import { exposuresOf, namespaceOf, toolExposureOf, type ServerEntry } from "./config.js";
-import { allocateDirect, capNote, offeredChars } from "./direct-cap.js";
+import { exposuresOf, namespaceOf, type ServerEntry } from "./config.js";
 import { McpConnection } from "./connection.js";
-import { MAX_LISTED_TOOLS } from "./requests.js";
 import { launchOf } from "./resolve.js";
 import { connectionKey, type ConnectionListener } from "./shared-connections.js";
 import { toToolResult } from "./results.js";
 import { AgentTools } from "./tool-registry.js";
-import { mcpToolDefinition } from "./tool-definition.js";
-import { effectiveExposure, serverStatus, type ManagedServer } from "./status.js";
+import { serverStatus, type ManagedServer } from "./status.js";
 import type { ManagerContext } from "./manager-context.js";
 import { ReachTools } from "./reach-tools.js";
+import { ServerTools } from "./server-tools.js";
 
 /** A server whose connection failed is tried again by a prompt that comes this long after. */
 const RETRY_FAILED_AFTER_MS = 30_000;
@@ -28,14 +26,13 @@ export class McpManager {
   readonly #ctx: ManagerContext;
   readonly #tools: AgentTools;
   readonly #reach: ReachTools;
+  readonly #serverTools: ServerTools;
   readonly #servers = new Map<string, ManagedServer>();
   #files: ServerEntry[] = [];
   #extension: ServerEntry[] = [];
   #client: ServerEntry[] = [];
   #errors: string[] = [];
   readonly #tempFiles = new Set<string>();
-  /** What each registered tool was built from: registering it again the same way is skipped. */
-  readonly #registeredFrom = new Map<string, { tool: object; reach: "direct" | "indirect"; loaded: boolean; about: string | undefined }>();
   #closed = false;
   #toolsVersion = 0;
   #autoEnableCodemode = true;
@@ -46,6 +43,7 @@ export class McpManager {
     this.#ctx = ctx;
     this.#tools = new AgentTools(ctx.layer, ctx.tools, ctx.log);
     this.#reach = new ReachTools(this, this.#tools);
+    this.#serverTools = new ServerTools(this.#tools, ctx.directCaps, ctx.log, (server, tool, args, toolCtx) => this.callTool(server, tool, args, toolCtx));
   }
 
   get servers(): ReadonlyMap<string, ManagedServer> {
@@ -190,7 +188,7 @@ export class McpManager {
       touched.add(server);
     }
     // Its tools are named already: only the loaded ones register again (the others are skipped).
-    for (const server of touched) this.#registerTools(server);
+    for (const server of touched) this.#serverTools.register(server);
     if (touched.size > 0) this.#reach.sync();
     return loaded;
   }
@@ -234,7 +232,7 @@ export class McpManager {
       if (entry.config.enabled) this.#connect(server);
     }
     // A server gone (or switched off) may leave room under the caps for another's tools.
-    for (const changed of this.#recap()) this.#registerTools(changed);
+    for (const changed of this.#serverTools.recap(this.#servers)) this.#serverTools.register(changed);
     this.#reach.sync();
   }
 
@@ -288,101 +286,11 @@ export class McpManager {
     });
   }
 
-  /** Names the server's tools (withdrawing what it no longer offers), then registers them as their exposure says. */
+  /** A server's tool list changed: the agent's tools follow it. */
   #syncTools(server: ManagedServer): void {
-    const connection = server.connection;
-    if (!connection) return;
+    if (!server.connection) return;
     this.#toolsVersion++;
-    const offered = connection.tools;
-    const names = this.#tools.namesFor(
-      server.entry.name,
-      offered.map((tool) => tool.name),
-    );
-    const kept = new Set(names.values());
-    const gone = [...server.names.values()].filter((agentName) => !kept.has(agentName));
-    this.#tools.release(gone);
-    for (const tool of server.loaded) if (!names.has(tool)) server.loaded.delete(tool);
-    server.names = names;
-    if (connection.toolsCut && !server.noted.has("listCut")) {
-      server.noted.add("listCut");
-      this.#ctx.log.warn(`mcp: server "${server.entry.name}" lists more than ${MAX_LISTED_TOOLS} tools: only the first ${MAX_LISTED_TOOLS} are kept`);
-    }
-    // The caps are shared: this server's list may move other servers' tools across them.
-    const changed = this.#recap();
-    changed.add(server);
-    for (const each of changed) this.#registerTools(each);
+    this.#serverTools.sync(server, this.#servers);
     this.#reach.sync();
-  }
-
-  #registerTools(server: ManagedServer): void {
-    const connection = server.connection;
-    if (!connection) return;
-    const { name, config } = server.entry;
-    const about = config.description?.trim() || connection.instructions?.trim().split("\n", 1)[0];
-    // One namespace object for all of a server's tools (a flood registers thousands).
-    const namespace = {
-      name: `mcp__${namespaceOf(name)}`,
-      aliases: [name],
-      ...(about ? { description: about } : {}),
-      ...(connection.instructions ? { instructions: connection.instructions } : {}),
-    };
-    for (const tool of connection.tools) {
-      const agentName = server.names.get(tool.name);
-      if (agentName === undefined) continue;
-      const exposure = effectiveExposure(server, tool.name);
-      if (exposure === "hidden") {
-        this.#tools.unregister(agentName);
-        continue;
-      }
-      const source = {
-        server: name,
-        tool: tool.name,
-        ...(tool.description ? { description: tool.description } : {}),
-        ...(tool.title ? { title: tool.title } : {}),
-        inputSchema: tool.inputSchema as Record<string, unknown>,
-      };
-      const reach = exposure === "direct" ? "direct" : "indirect";
-      const loaded = server.loaded.has(tool.name);
-      const registered = this.#registeredFrom.get(agentName);
-      // A flood's re-listing (or a tool_search load) re-registers only what changed.
-      if (this.#tools.isRegistered(agentName) && registered?.tool === tool && registered.reach === reach && registered.loaded === loaded && registered.about === about) continue;
-      this.#tools.register(
-        mcpToolDefinition(agentName, source, (s, t, args, ctx) => this.callTool(s, t, args, ctx), {
-          namespace,
-          reach,
-          loaded,
-          descriptionChars: this.#ctx.directCaps.descriptionChars,
-        }),
-      );
-      this.#registeredFrom.set(agentName, { tool, reach, loaded, about });
-    }
-  }
-
-  /** Recomputes which direct tools are past the caps; returns the servers whose set changed. Tells the user once per server. */
-  #recap(): Set<ManagedServer> {
-    const caps = this.#ctx.directCaps;
-    const listed = [...this.#servers.values()].filter((server) => server.entry.config.enabled && server.connection);
-    const allocation = allocateDirect(
-      listed.map((server) => ({
-        name: server.entry.name,
-        tools: server
-          .connection!.tools.filter((tool) => toolExposureOf(server.entry.config, tool.name) === "direct")
-          .map((tool) => ({ name: tool.name, chars: offeredChars(tool, caps.descriptionChars) })),
-      })),
-      caps,
-    );
-    const changed = new Set<ManagedServer>();
-    for (const server of this.#servers.values()) {
-      const cap = allocation.get(server.entry.name);
-      const next = cap?.capped ?? new Set<string>();
-      if (next.size !== server.capped.size || [...next].some((tool) => !server.capped.has(tool))) changed.add(server);
-      server.capped = next;
-      if (cap?.setting && next.size > 0 && !server.noted.has("capped")) {
-        server.noted.add("capped");
-        const direct = server.connection!.tools.filter((tool) => toolExposureOf(server.entry.config, tool.name) === "direct").length;
-        this.#ctx.log.warn(capNote(server.entry.name, direct, next.size, cap.setting, caps));
-      }
-    }
-    return changed;
   }
 }

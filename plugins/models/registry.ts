@@ -2,7 +2,8 @@
  * The model catalog: providers and their models (provider plugins, models.json, custom
  * providers), and through credentials.ts which of them have credentials and what their requests
  * are sent with. Models are listed with secrets in their base URL redacted; requests get the
- * original through `requestCredentials`.
+ * original through `requestCredentials`. What models.json and auth.json said (and the problems
+ * found in them) is kept by config-files.ts.
  */
 import type { ProviderHttpOptions, ProviderRequestHooks } from "../../lib/provider-kit/index.js";
 import type { Model } from "../../lib/llm/index.js";
@@ -10,7 +11,8 @@ import type { RequestCredentials } from "../../lib/provider-kit/index.js";
 import type { AuthStatus, CredentialView, LoginResolver, ModelsApi, ModelsDiagnostics, ProviderRegistration } from "./api.js";
 import { AuthStore } from "./auth-store.js";
 import { ProviderCredentials } from "./credentials.js";
-import { applyProviderConfig, customProvider, customProviderProblem, modelsJsonPath, readModelsJson, type ModelsJsonBlocks, type ProviderConfig } from "./models-json.js";
+import { ConfigFiles } from "./config-files.js";
+import { applyProviderConfig, customProvider, customProviderProblem, modelsJsonPath, type ProviderConfig } from "./models-json.js";
 import { apiOrigin, checkModelsJson, compatNotes } from "./models-json-check.js";
 import { redactUrl } from "./redact-url.js";
 import type { ScopedModel } from "./scope.js";
@@ -30,18 +32,16 @@ export class ModelRegistry implements ModelsApi {
   readonly #pending = new Map<string, () => Model[]>();
   /** The model ids of a pending catalog (lower case), when its catalog lists them: a bare id builds only its owners. */
   readonly #pendingIds = new Map<string, Set<string> | readonly string[] | (() => readonly string[])>();
-  /** models.json blocks by provider; applied whenever that provider registers. */
-  readonly #config = new Map<string, ProviderConfig>();
   /** Original base URLs of models listed with a redacted one, by `provider\0id`. */
   readonly #realBaseUrls = new Map<string, string>();
   readonly #warnedCompat = new Set<string>();
-  /** What models.json broke: refused instead of sent where the file did not send it. */
-  #blocks: ModelsJsonBlocks = { providers: new Map(), models: new Map() };
   readonly #env: NodeJS.ProcessEnv;
   readonly #agentDir: string;
   readonly #warn: (message: string) => void;
-  readonly #diagnostics: ModelsDiagnostics;
   readonly auth: AuthStore;
+  /** models.json's blocks by provider, what it broke, and the diagnostics (config-files.ts). */
+  readonly #files: ConfigFiles;
+  readonly #config: Map<string, ProviderConfig>;
   readonly #credentials: ProviderCredentials;
   /** Set by the models plugin: the provider request hooks every provider frame applies. */
   requestHooks?: ProviderRequestHooks;
@@ -52,16 +52,9 @@ export class ModelRegistry implements ModelsApi {
     this.#env = options.env;
     this.#agentDir = options.agentDir;
     this.auth = options.auth ?? new AuthStore(options.agentDir);
-    this.#diagnostics = {
-      modelsJson: { path: modelsJsonPath(options.agentDir), state: "missing", providers: [] },
-      authFile: { path: this.auth.path, providers: [] },
-      problems: [],
-    };
-    const warn = options.warn ?? (() => {});
-    this.#warn = (message) => {
-      if (!this.#diagnostics.problems.includes(message)) this.#diagnostics.problems.push(message);
-      warn(message);
-    };
+    this.#files = new ConfigFiles(options.agentDir, this.auth, options.warn);
+    this.#config = this.#files.providers;
+    this.#warn = this.#files.warn;
     this.#credentials = new ProviderCredentials({
       env: this.#env,
       auth: this.auth,
@@ -74,36 +67,11 @@ export class ModelRegistry implements ModelsApi {
 
   /** Reads auth.json and models.json. Call before registering providers so overrides apply. */
   async loadConfig(): Promise<void> {
-    const authError = await this.auth.load(this.#warn);
-    if (authError) this.#diagnostics.authFile.error = authError;
-    this.#diagnostics.authFile.providers = this.auth.providers();
-    const path = modelsJsonPath(this.#agentDir);
-    const result = await readModelsJson(path);
-    this.#blocks = result.blocks;
-    if (result.error) {
-      this.#diagnostics.modelsJson = { path, state: "invalid", providers: [], error: result.error };
-      this.#warn(`${result.error} (models.json ignored: every provider refuses requests until it is fixed)`);
-      return;
-    }
-    for (const problem of result.problems) this.#warn(problem);
-    for (const note of result.notes) this.#warn(note);
-    const providers = Object.entries(result.file?.providers ?? {});
-    for (const [name, config] of providers) this.#config.set(name, config);
-    if (result.file) {
-      const problems = result.problems.length > 0 ? { problems: [...result.problems] } : {};
-      this.#diagnostics.modelsJson = { path, state: "loaded", providers: providers.map(([name]) => name), ...problems };
-    }
+    await this.#files.load();
   }
 
-  /**
-   * Why requests to `model` are refused, when models.json had an error about it: an entry about
-   * the model, its provider's own fields, or the whole file (nothing is sent where the file might
-   * have sent it elsewhere). The offline replay provider sends nothing and is never refused.
-   */
   blockedReason(model: Pick<Model, "provider" | "id" | "api">): string | undefined {
-    const blocks = this.#blocks;
-    const own = blocks.models.get(`${model.provider}\0${model.id}`) ?? blocks.providers.get(model.provider);
-    return own ?? (model.api === "replay" ? undefined : blocks.all);
+    return this.#files.blockedReason(model);
   }
 
   apiOrigin(model: Pick<Model, "provider" | "id" | "api">): string | undefined {
@@ -115,12 +83,7 @@ export class ModelRegistry implements ModelsApi {
   }
 
   diagnostics(): ModelsDiagnostics {
-    const { modelsJson, authFile, problems } = this.#diagnostics;
-    return {
-      modelsJson: { ...modelsJson, providers: [...modelsJson.providers], ...(modelsJson.problems ? { problems: [...modelsJson.problems] } : {}) },
-      authFile: { ...authFile, providers: this.auth.providers() },
-      problems: [...problems],
-    };
+    return this.#files.diagnostics();
   }
 
   setLoginResolver(resolver: LoginResolver): void {

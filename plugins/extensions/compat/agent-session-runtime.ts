@@ -5,7 +5,8 @@
  * and import run the agent's own session commands: `runtime.session` stays the same object, its
  * state refreshed, so rebinding to it (as pi's examples do) keeps working.
  */
-import { AgentSession, type CreateAgentSessionResult } from "./agent-session.js";
+import { AgentSession } from "./agent-session.js";
+import type { CreateAgentSessionResult } from "./agent-session-create.js";
 import type { CreateAgentSessionOptions } from "./agent-session-options.js";
 
 export interface AgentSessionRuntimeDiagnostic {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Agent, AgentEvent, CreateAgentOptions } from "../../../sdk/index.js";
 import { agentOptions } from "./agent-session-options.js";
-import { agentSessionFunctions } from "./agent-session.js";
+import { agentSessionFunctions } from "./agent-session-create.js";
 import { agentSessionRuntimeFunctions } from "./agent-session-runtime.js";
 
 const dir = mkdtempSync(join(tmpdir(), "atomic-agent-session-"));

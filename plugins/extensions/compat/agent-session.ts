@@ -1,17 +1,15 @@
 /**
- * pi's `createAgentSession` and `AgentSession` for extensions: a second agent in the extension's
- * process, booted by `atomic-agent/sdk`'s `createAgent` (loaded on first use) and driven through
- * its commands and events. The members pi's SDK docs and examples use are real (prompt awaited to
- * the settle, subscribe, messages, model, abort, dispose, the session file and id, ...); the
- * getters read a copy of the agent's state refreshed after every command and settle. Members with
- * no Atomic equivalent throw an error naming what to use instead.
+ * pi's `AgentSession` for extensions (made by `createAgentSession`, agent-session-create.ts): a
+ * second agent in the extension's process, booted by `atomic-agent/sdk`'s `createAgent` (loaded
+ * on first use) and driven through its commands and events. The members pi's SDK docs and
+ * examples use are real (prompt awaited to the settle, subscribe, messages, model, abort,
+ * dispose, the session file and id, ...); the getters read a copy of the agent's state refreshed
+ * after every command and settle. Members with no Atomic equivalent throw an error naming what to
+ * use instead.
  */
-import type { Agent, AgentEvent, CreateAgentOptions, PromptOptions as SdkPromptOptions } from "../../../sdk/index.js";
-import { agentOptions, type CreateAgentSessionOptions } from "./agent-session-options.js";
+import type { Agent, AgentEvent, PromptOptions as SdkPromptOptions } from "../../../sdk/index.js";
 import { UNSUPPORTED_SESSION_METHODS, UNSUPPORTED_SESSION_PROPERTIES } from "./agent-session-unsupported.js";
 import { VIRTUAL_MODEL_API } from "../virtual-model-api.js";
-
-export type { CreateAgentSessionOptions } from "./agent-session-options.js";
 
 type Message = Record<string, unknown> & { role: string };
 type Model = Record<string, unknown> & { provider: string; id: string };
@@ -33,16 +31,6 @@ export interface PromptOptions {
   images?: Extract<Content, { type: "image" }>[];
   streamingBehavior?: "steer" | "followUp";
 }
-
-export interface CreateAgentSessionResult {
-  session: AgentSession;
-  /** The new session loads its extensions itself: this lists none (Atomic does not hand another agent's extension objects out). */
-  extensionsResult: { extensions: never[]; errors: never[] };
-  modelFallbackMessage?: string;
-}
-
-/** How the session reaches Atomic's SDK (a dynamic import: the SDK boots the built-in plugins, this one included). */
-export type AgentFactory = (options: CreateAgentOptions) => Promise<Agent>;
 
 const BUILT = Symbol("atomic.agent-session");
 
@@ -299,24 +287,4 @@ export class AgentSession {
       });
     }
   }
-}
-
-/** `createAgentSession` bound to how the SDK loads and the agent the extension runs in (its cwd and agent dir are the defaults). */
-export function agentSessionFunctions(load: () => Promise<AgentFactory>, defaults: () => { cwd: string; agentDir: string }) {
-  return {
-    AgentSession,
-    async createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreateAgentSessionResult> {
-      const { create } = agentOptions(options, defaults());
-      const agent = await (await load())(create);
-      let session: AgentSession;
-      try {
-        session = await AgentSession.open(agent);
-      } catch (error) {
-        await agent.dispose();
-        throw error;
-      }
-      const modelFallbackMessage = session.modelFallbackMessage;
-      return { session, extensionsResult: { extensions: [], errors: [] }, ...(modelFallbackMessage ? { modelFallbackMessage } : {}) };
-    },
-  };
 }

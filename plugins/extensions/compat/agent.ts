@@ -8,14 +8,14 @@
  * modules.ts), in pi 1.x's transcript form (a leading `system` message) with `systemPrompt` and
  * `tools` beside it for a stream function that reads those.
  */
-import type { AgentEvent, AgentOptions, AgentState, AgentTool, AgentToolResult, QueueMode, StreamFn } from "./agent-types.js";
+import type { AgentEvent, AgentOptions, AgentState, QueueMode, StreamFn } from "./agent-types.js";
+import { runToolCalls, type ToolCall, type ToolCallHost } from "./agent-tool-calls.js";
 import { createInitialSystemMessage } from "./transcript.js";
-import type { AssistantMessage, ImageContent, LlmMessage, ToolResultMessage } from "../../../lib/llm/index.js";
+import type { AssistantMessage, ImageContent, LlmMessage } from "../../../lib/llm/index.js";
 
 export type * from "./agent-types.js";
 
 type Message = LlmMessage | { role: string; [key: string]: unknown };
-type ToolCall = { type: "toolCall"; id: string; name: string; arguments: Record<string, unknown> };
 
 const LLM_ROLES = new Set(["user", "assistant", "toolResult"]);
 
@@ -30,6 +30,8 @@ export class Agent {
   readonly #steering: Message[] = [];
   readonly #followUps: Message[] = [];
   #run: { controller: AbortController; done: Promise<void> } | undefined;
+  /** What a turn's tool calls (agent-tool-calls.ts) reach of this agent. */
+  readonly #toolHost: ToolCallHost = { agent: this, emit: (event, signal) => this.#emit(event, signal), context: () => this.#context() };
   steeringMode: QueueMode;
   followUpMode: QueueMode;
   convertToLlm: NonNullable<AgentOptions["convertToLlm"]>;
@@ -202,7 +204,7 @@ export class Agent {
           break;
         }
         const calls = message.content.filter((part): part is ToolCall => part.type === "toolCall");
-        const batch = calls.length > 0 ? await this.#runTools(message, calls, signal) : { results: [], terminate: false };
+        const batch = calls.length > 0 ? await runToolCalls(this.#toolHost, message, calls, signal) : { results: [], terminate: false };
         for (const result of batch.results) await this.#add(result, added, signal);
         const decision = await this.finishTurn?.({ message, toolResults: batch.results, context: this.#context(), newMessages: added } as never, signal);
         await this.#emit({ type: "turn_end", message, toolResults: batch.results } as AgentEvent, signal);
@@ -275,64 +277,5 @@ export class Agent {
     const message =
       final ?? failed(signal.aborted ? "Request aborted" : `The provider for ${model.provider}/${model.id} ended without a final message`, signal.aborted ? "aborted" : "error");
     return { message, started };
-  }
-
-  async #runTools(message: AssistantMessage, calls: ToolCall[], signal: AbortSignal): Promise<{ results: ToolResultMessage[]; terminate: boolean }> {
-    const sequential = this.toolExecution === "sequential" || calls.some((call) => this.#tool(call.name)?.executionMode === "sequential");
-    const outcomes: { result: AgentToolResult<unknown>; message: ToolResultMessage }[] = [];
-    if (sequential) for (const call of calls) outcomes.push(await this.#runTool(message, call, signal));
-    else outcomes.push(...(await Promise.all(calls.map((call) => this.#runTool(message, call, signal)))));
-    return { results: outcomes.map((outcome) => outcome.message), terminate: outcomes.every((outcome) => outcome.result.terminate === true) };
-  }
-
-  #tool(name: string): AgentTool | undefined {
-    return this.#state.tools.find((tool) => tool.name === name);
-  }
-
-  async #runTool(message: AssistantMessage, call: ToolCall, signal: AbortSignal) {
-    const pending = this.#state.pendingToolCalls as Set<string>;
-    pending.add(call.id);
-    const started = Date.now();
-    await this.#emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments }, signal);
-    const errorResult = (text: string): AgentToolResult<unknown> => ({ content: [{ type: "text", text }], details: {}, isError: true });
-    const tool = this.#tool(call.name);
-    let args: unknown = call.arguments;
-    let result: AgentToolResult<unknown>;
-    try {
-      if (!tool) result = errorResult(`Tool ${call.name} not found`);
-      else {
-        args = tool.prepareArguments ? tool.prepareArguments(call.arguments) : call.arguments;
-        const before = await this.beforeToolCall?.({ assistantMessage: message, toolCall: call, args, context: this.#context() } as never, signal);
-        if (before?.block) result = { ...errorResult(before.reason ?? `Tool call ${call.name} was blocked`), ...(before.terminate ? { terminate: true } : {}) };
-        else {
-          result = await tool.execute(call.id, args as never, signal, (partialResult) => {
-            void this.#emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args, partialResult }, signal);
-          });
-          if (before?.terminate) result = { ...result, terminate: true };
-        }
-      }
-    } catch (error) {
-      result = errorResult(error instanceof Error ? error.message : String(error));
-    }
-    let isError = result.isError === true;
-    if (tool) {
-      const after = await this.afterToolCall?.({ assistantMessage: message, toolCall: call, args, result, isError, context: this.#context() } as never, signal);
-      if (after) {
-        result = { ...result, ...Object.fromEntries(Object.entries(after).filter(([, value]) => value !== undefined)) };
-        isError = after.isError ?? isError;
-      }
-    }
-    pending.delete(call.id);
-    await this.#emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError, durationMs: Date.now() - started }, signal);
-    const toolResult: ToolResultMessage = {
-      role: "toolResult",
-      toolCallId: call.id,
-      toolName: call.name,
-      content: result.content,
-      details: result.details,
-      isError,
-      timestamp: Date.now(),
-    } as ToolResultMessage;
-    return { result, message: toolResult };
   }
 }

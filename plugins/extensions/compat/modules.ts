@@ -26,7 +26,7 @@ import { summaryFunctions } from "./summaries.js";
 import { modelRuntimeClasses } from "./model-runtime.js";
 import type { FactoryImporter } from "./extension-runtime.js";
 import { packageManagerClass } from "./package-manager.js";
-import { agentSessionFunctions } from "./agent-session.js";
+import { agentSessionFunctions } from "./agent-session-create.js";
 import { agentSessionRuntimeFunctions } from "./agent-session-runtime.js";
 
 /** Module names extensions import, mapped to the objects they get. */

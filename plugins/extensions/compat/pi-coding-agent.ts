@@ -190,12 +190,13 @@ export type {
   ResolvedPaths,
   ResolvedResource,
 } from "./package-manager.js";
-export { AgentSession, type CreateAgentSessionResult, type PromptOptions } from "./agent-session.js";
+export { AgentSession, type PromptOptions } from "./agent-session.js";
+export type { CreateAgentSessionResult } from "./agent-session-create.js";
 export type { CreateAgentSessionOptions } from "./agent-session-options.js";
 /** A second agent in this process (Atomic's SDK `createAgent`), as pi's AgentSession; defaults: the running agent's working folder and agent dir. */
 export declare const createAgentSession: (
   options?: import("./agent-session-options.js").CreateAgentSessionOptions,
-) => Promise<import("./agent-session.js").CreateAgentSessionResult>;
+) => Promise<import("./agent-session-create.js").CreateAgentSessionResult>;
 export {
   type AgentSessionRuntimeDiagnostic,
   type AgentSessionServices,

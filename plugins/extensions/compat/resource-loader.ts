@@ -5,23 +5,18 @@
  * SYSTEM.md / APPEND_SYSTEM.md prompts, and extensions loaded into an unbound runtime
  * (extension-runtime.ts). Themes are a terminal's: there are none.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { ExtensionFactory } from "../types/api.js";
 import { discoverExtensions } from "../discover.js";
 import { createExtensionRuntime, emptyExtension, type FactoryImporter, loadRecorded, type LoadExtensionsResult, recordFactory } from "./extension-runtime.js";
 import type { SettingsManager } from "./settings-manager.js";
+import { loadPromptTemplates, type PromptTemplate, type TemplateScope } from "./prompt-template-files.js";
 import { loadSkills, type ResourceDiagnostic, type Skill } from "./skills.js";
-import { createEventBus, createSyntheticSourceInfo, type EventBus, parseFrontmatter, type SourceInfo } from "./text.js";
+import { createEventBus, type EventBus } from "./text.js";
 
-export interface PromptTemplate {
-  name: string;
-  description: string;
-  argumentHint?: string;
-  content: string;
-  sourceInfo: SourceInfo;
-  filePath: string;
-}
+export type { PromptTemplate } from "./prompt-template-files.js";
+
 type ContextFile = { path: string; content: string };
 type InlineExtension = ExtensionFactory | { name: string; factory: ExtensionFactory; hidden?: boolean };
 
@@ -60,55 +55,6 @@ export function loadProjectContextFiles(options: { cwd: string; agentDir: string
     if (dirname(dir) === dir) break;
   }
   return [...files, ...ancestors];
-}
-
-function loadTemplate(filePath: string, sourceInfo: SourceInfo): { template?: PromptTemplate; diagnostics: ResourceDiagnostic[] } {
-  try {
-    const { frontmatter, body } = parseFrontmatter(readFileSync(filePath, "utf8"));
-    const firstLine = body.split("\n").find((line) => line.trim());
-    const description =
-      typeof frontmatter.description === "string" && frontmatter.description
-        ? frontmatter.description
-        : firstLine
-          ? `${firstLine.slice(0, 60)}${firstLine.length > 60 ? "..." : ""}`
-          : "";
-    const hint = frontmatter["argument-hint"];
-    return {
-      template: {
-        name: basename(filePath).replace(/\.md$/, ""),
-        description,
-        ...(typeof hint === "string" && hint ? { argumentHint: hint } : {}),
-        content: body,
-        sourceInfo,
-        filePath,
-      },
-      diagnostics: [],
-    };
-  } catch (error) {
-    return { diagnostics: [{ type: "warning", message: error instanceof Error ? error.message : String(error), path: filePath }] };
-  }
-}
-
-/** `.md` files of a folder (one level), or one `.md` file. */
-function loadTemplates(path: string, scope: "user" | "project" | "temporary"): { prompts: PromptTemplate[]; diagnostics: ResourceDiagnostic[] } {
-  const out = { prompts: [] as PromptTemplate[], diagnostics: [] as ResourceDiagnostic[] };
-  const add = (file: string) => {
-    const found = loadTemplate(file, createSyntheticSourceInfo(file, { source: "local", scope, baseDir: dirname(file) }));
-    if (found.template) out.prompts.push(found.template);
-    out.diagnostics.push(...found.diagnostics);
-  };
-  if (!existsSync(path)) return out;
-  if (statSync(path).isFile()) {
-    if (path.endsWith(".md")) add(path);
-    return out;
-  }
-  for (const name of readdirSync(path).sort()) {
-    const file = join(path, name);
-    try {
-      if (name.endsWith(".md") && statSync(file).isFile()) add(file);
-    } catch {}
-  }
-  return out;
 }
 
 /** A prompt given as a file path is the file's text; anything else is the text itself. */
@@ -262,31 +208,14 @@ export class DefaultResourceLoader {
 
   #loadPrompts(trusted: boolean): { prompts: PromptTemplate[]; diagnostics: ResourceDiagnostic[] } {
     const { cwd, agentDir, settingsManager } = this.#options;
-    const sources: [string, "user" | "project" | "temporary"][] = [
+    const sources: [string, TemplateScope][] = [
       [join(agentDir, "prompts"), "user"],
       ...(trusted ? [[join(cwd, ".atomic", "prompts"), "project"] as [string, "project"]] : []),
       ...[...(listSetting(settingsManager, "getPromptTemplatePaths") ?? []), ...(this.#options.additionalPromptTemplatePaths ?? []), ...this.#extraPrompts].map(
         (path) => [resolve(cwd, path), "temporary"] as [string, "temporary"],
       ),
     ];
-    const byName = new Map<string, PromptTemplate>();
-    const diagnostics: ResourceDiagnostic[] = [];
-    for (const [path, scope] of sources) {
-      const found = loadTemplates(path, scope);
-      diagnostics.push(...found.diagnostics);
-      for (const prompt of found.prompts) {
-        const winner = byName.get(prompt.name);
-        if (!winner) byName.set(prompt.name, prompt);
-        else
-          diagnostics.push({
-            type: "collision",
-            message: `name "/${prompt.name}" collision`,
-            path: prompt.filePath,
-            collision: { resourceType: "prompt", name: prompt.name, winnerPath: winner.filePath, loserPath: prompt.filePath },
-          });
-      }
-    }
-    return { prompts: [...byName.values()], diagnostics };
+    return loadPromptTemplates(sources);
   }
 
   #promptFile(name: string, trusted: boolean): string | undefined {

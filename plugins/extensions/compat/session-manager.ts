@@ -8,29 +8,17 @@
 import { appendFileSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { uuidv7 } from "./pi-ai.js";
-import {
-  buildContextEntries,
-  buildSessionProjection,
-  CURRENT_SESSION_VERSION,
-  type ContextMessage,
-  type FileEntry,
-  migrateSessionEntries,
-  newEntryId,
-  type SessionContext,
-  type SessionEntry,
-  type SessionHeader,
-  type SessionProjection,
-} from "./session-context.js";
+import { CURRENT_SESSION_VERSION, type FileEntry, migrateSessionEntries, type SessionEntry, type SessionHeader } from "./session-context.js";
+import { SessionEntries } from "./session-entries.js";
 import { defaultSessionDir, findMostRecentSession, listAllSessions, listSessions, loadEntriesFromFile, readHeader, type SessionInfo } from "./session-files.js";
 import { checkedId, findSessionFile, forkSessionFile, type NewSessionOptions, now, sessionFileName, writeLines } from "./session-manager-files.js";
-import { branchedEntries, buildTree, contextEditReplacement, type SessionTreeNode } from "./session-tree.js";
-import { getCurrentSystemMessage } from "./transcript.js";
 
 export type { NewSessionOptions } from "./session-manager-files.js";
 export type { SessionTreeNode } from "./session-tree.js";
 type Progress = (loaded: number, total: number) => void;
 
-export class SessionManager {
+/** The entries, their tree and the appends are SessionEntries' (session-entries.ts); here, where they live. */
+export class SessionManager extends SessionEntries {
   /** Set per agent (modules.ts): where `create`, `continueRecent` and `listAll` look by default. */
   static agentDir = join(process.env.HOME ?? ".", ".atomic", "agent");
 
@@ -40,13 +28,10 @@ export class SessionManager {
   readonly #cwd: string;
   readonly #persist: boolean;
   #flushed = false;
-  #entries: FileEntry[] = [];
-  readonly #byId = new Map<string, SessionEntry>();
-  readonly #labels = new Map<string, { label: string; timestamp: string }>();
-  #leaf: string | null = null;
 
   /** Use the static constructors (create, open, continueRecent, inMemory, forkFrom). */
   constructor(cwd: string, sessionDir: string, sessionFile: string | undefined, persist: boolean, options?: NewSessionOptions, entries?: FileEntry[]) {
+    super();
     this.#cwd = resolve(cwd);
     this.#dir = sessionDir ? resolve(sessionDir) : "";
     this.#persist = persist;
@@ -113,10 +98,9 @@ export class SessionManager {
   newSession(options?: NewSessionOptions): string | undefined {
     this.#id = checkedId(options?.id) ?? uuidv7();
     const timestamp = now();
-    this.#entries = [
+    this.setFileEntries([
       { type: "session", version: CURRENT_SESSION_VERSION, id: this.#id, timestamp, cwd: this.#cwd, ...(options?.parentSession ? { parentSession: options.parentSession } : {}) },
-    ];
-    this.#index();
+    ]);
     this.#flushed = false;
     if (this.#persist) this.#file = join(this.#dir, sessionFileName(timestamp, this.#id));
     return this.#file;
@@ -140,145 +124,21 @@ export class SessionManager {
   getSessionFile(): string | undefined {
     return this.#file;
   }
-  getHeader(): SessionHeader | null {
-    return (this.#entries.find((entry) => entry.type === "session") as SessionHeader | undefined) ?? null;
-  }
-  getEntries(): SessionEntry[] {
-    return this.#entries.filter((entry): entry is SessionEntry => entry.type !== "session");
-  }
-  getEntryCount(): number {
-    return this.#byId.size;
-  }
-  getLeafId(): string | null {
-    return this.#leaf;
-  }
-  getLeafEntry(): SessionEntry | undefined {
-    return this.#leaf ? this.#byId.get(this.#leaf) : undefined;
-  }
-  getEntry(id: string): SessionEntry | undefined {
-    return this.#byId.get(id);
-  }
-  getChildren(parentId: string): SessionEntry[] {
-    return [...this.#byId.values()].filter((entry) => entry.parentId === parentId);
-  }
-  getLabel(id: string): string | undefined {
-    return this.#labels.get(id)?.label;
-  }
-  getSessionName(): string | undefined {
-    const info = this.#entries.findLast((entry) => entry.type === "session_info") as SessionEntry | undefined;
-    return info?.name?.trim() || undefined;
-  }
-
-  /** Root to `fromId` (default: the leaf). */
-  getBranch(fromId?: string): SessionEntry[] {
-    const path: SessionEntry[] = [];
-    for (let entry = this.#byId.get(fromId ?? this.#leaf ?? ""); entry; entry = entry.parentId ? this.#byId.get(entry.parentId) : undefined) path.push(entry);
-    return path.reverse();
-  }
-
-  getTree(): SessionTreeNode[] {
-    return buildTree(this.getEntries(), this.#labels);
-  }
-
-  buildContextEntries(): SessionEntry[] {
-    return buildContextEntries(this.getEntries(), this.#leaf, this.#byId);
-  }
-  buildSessionProjection(): SessionProjection {
-    return buildSessionProjection(this.getEntries(), this.#leaf, this.#byId);
-  }
-  buildSessionContext(): SessionContext {
-    const { messages, thinkingLevel, model } = this.buildSessionProjection();
-    return { messages, thinkingLevel, model };
-  }
-
-  appendMessage(message: ContextMessage): string {
-    return this.#append({ type: "message", message });
-  }
-  appendThinkingLevelChange(thinkingLevel: string): string {
-    return this.#append({ type: "thinking_level_change", thinkingLevel });
-  }
-  appendModelChange(provider: string, modelId: string): string {
-    return this.#append({ type: "model_change", provider, modelId });
-  }
-  appendUsage(kind: string, provider: string, model: string, usage: unknown, note?: string): SessionEntry {
-    const id = this.#append({ type: "usage", kind, provider, model, usage, ...(note ? { note } : {}) });
-    return this.#byId.get(id)!;
-  }
-  appendCompaction(summary: string, firstKeptEntryId: string | null, tokensBefore: number, details?: unknown, fromHook?: boolean, usage?: unknown): string {
-    const timestamp = now();
-    const system = getCurrentSystemMessage(this.buildSessionProjection().messages as never);
-    const id = newEntryId(this.#byId);
-    return this.#append(
-      {
-        type: "compaction",
-        summary,
-        firstKeptEntryId: firstKeptEntryId ?? id,
-        tokensBefore,
-        details,
-        usage,
-        fromHook,
-        ...(system ? { systemMessage: { ...system, timestamp: Date.parse(timestamp) } } : {}),
-      },
-      { id, timestamp },
-    );
-  }
-  appendCustomEntry(customType: string, data?: unknown): string {
-    return this.#append({ type: "custom", customType, data });
-  }
-  appendSessionInfo(name: string): string {
-    return this.#append({
-      type: "session_info",
-      name: String(name)
-        .replace(/[\r\n]+/g, " ")
-        .trim(),
-    });
-  }
-  appendCustomMessageEntry(customType: string, content: unknown, display: boolean, details?: unknown): string {
-    return this.#append({ type: "custom_message", customType, content, display, details });
-  }
-  appendContextEdit(targetId: string, replacement: { content: unknown } | null): string {
-    const wrapped = contextEditReplacement(this.#byId.get(targetId), targetId, replacement, () => this.getBranch());
-    return this.#append({ type: "context_edit", targetId, replacement: wrapped });
-  }
-  appendLabelChange(targetId: string, label: string | undefined): string {
-    if (!this.#byId.has(targetId)) throw new Error(`Entry ${targetId} not found`);
-    const id = this.#append({ type: "label", targetId, label });
-    this.#noteLabel(this.#byId.get(id)!);
-    return id;
-  }
-
-  /** The leaf moves to `branchFromId`: the next entry starts a branch there. */
-  branch(branchFromId: string): void {
-    if (!this.#byId.has(branchFromId)) throw new Error(`Entry ${branchFromId} not found`);
-    this.#leaf = branchFromId;
-  }
-  resetLeaf(): void {
-    this.#leaf = null;
-  }
-  branchWithSummary(branchFromId: string | null, summary: string, details?: unknown, fromHook?: boolean, usage?: unknown): string {
-    if (branchFromId !== null && !this.#byId.has(branchFromId)) throw new Error(`Entry ${branchFromId} not found`);
-    const fromId = this.#leaf ?? "root";
-    this.#leaf = branchFromId;
-    return this.#append({ type: "branch_summary", fromId, summary, details, usage, fromHook });
-  }
 
   /** A new session holding the branch to `leafId` (labels on it kept); its file when persisted. */
   createBranchedSession(leafId: string): string | undefined {
-    const path = this.getBranch(leafId).filter((entry) => entry.type !== "label");
-    if (path.length === 0) throw new Error(`Entry ${leafId} not found`);
+    const entries = this.branchCopy(leafId);
     const previous = this.#file;
-    const entries = branchedEntries(path, this.#labels, newEntryId);
     this.#id = uuidv7();
     const timestamp = now();
-    this.#entries = [
+    this.setFileEntries([
       { type: "session", version: CURRENT_SESSION_VERSION, id: this.#id, timestamp, cwd: this.#cwd, ...(this.#persist && previous ? { parentSession: previous } : {}) },
       ...entries,
-    ];
-    this.#index();
+    ]);
     if (!this.#persist) return undefined;
     this.#file = join(this.#dir, sessionFileName(timestamp, this.#id));
     this.#flushed = this.#hasConversation();
-    if (this.#flushed) writeLines(this.#file, this.#entries, "w");
+    if (this.#flushed) writeLines(this.#file, this.fileEntries, "w");
     return this.#file;
   }
 
@@ -294,7 +154,7 @@ export class SessionManager {
       if (statSync(file).size > 0) throw new Error(`Session file is not a valid session: ${file}`);
       this.newSession();
       this.#file = file;
-      writeLines(file, this.#entries, "w");
+      writeLines(file, this.fileEntries, "w");
       this.#flushed = true;
       return;
     }
@@ -306,59 +166,26 @@ export class SessionManager {
   #load(entries: FileEntry[], options?: NewSessionOptions): void {
     const header = entries.find((entry) => entry.type === "session") as SessionHeader | undefined;
     if (header) {
-      this.#entries = entries;
       this.#id = header.id;
-      if (migrateSessionEntries(this.#entries) && this.#persist && this.#file) writeLines(this.#file, this.#entries, "w");
+      const migrated = migrateSessionEntries(entries);
+      this.setFileEntries(entries);
+      if (migrated && this.#persist && this.#file) writeLines(this.#file, entries, "w");
     } else {
       this.newSession(options);
-      this.#entries.push(...entries);
+      this.setFileEntries([...this.fileEntries, ...entries]);
     }
-    this.#index();
-  }
-
-  #index(): void {
-    this.#byId.clear();
-    this.#labels.clear();
-    this.#leaf = null;
-    for (const entry of this.getEntries()) {
-      this.#byId.set(entry.id, entry);
-      this.#leaf = entry.id;
-      if (entry.type === "label") this.#noteLabel(entry);
-    }
-  }
-
-  #noteLabel(entry: SessionEntry): void {
-    if (entry.label) this.#labels.set(entry.targetId, { label: entry.label, timestamp: entry.timestamp });
-    else this.#labels.delete(entry.targetId);
   }
 
   #hasConversation(): boolean {
     return this.getEntries().some((entry) => entry.type === "message" && (entry.message?.role === "user" || entry.message?.role === "assistant"));
   }
 
-  #append(fields: Record<string, unknown> & { type: string }, given?: { id: string; timestamp: string }): string {
-    const entry = { ...fields, id: given?.id ?? newEntryId(this.#byId), parentId: this.#leaf, timestamp: given?.timestamp ?? now() } as SessionEntry;
-    const leaf = this.#leaf;
-    this.#entries.push(entry);
-    this.#byId.set(entry.id, entry);
-    this.#leaf = entry.id;
-    try {
-      this.#write(entry);
-    } catch (error) {
-      this.#entries.pop();
-      this.#byId.delete(entry.id);
-      this.#leaf = leaf;
-      throw error;
-    }
-    return entry.id;
-  }
-
   /** Nothing is written before the session holds a conversation; then the whole file once, then appends. */
-  #write(entry: SessionEntry): void {
+  protected writeEntry(entry: SessionEntry): void {
     if (!this.#persist || !this.#file) return;
     if (this.#flushed) return appendFileSync(this.#file, `${JSON.stringify(entry)}\n`);
     if (!this.#hasConversation()) return;
-    writeLines(this.#file, this.#entries, "wx");
+    writeLines(this.#file, this.fileEntries, "wx");
     this.#flushed = true;
   }
 }
