@@ -47,4 +47,16 @@ describe("SessionManager (extensions' compat)", () => {
         .map((entry) => entry.id),
     );
   });
+
+  it("a per-agent subclass's static constructors make its own instances, in its agent dir's default folder", () => {
+    const agentDir = tempDir("compat-agent-dir-");
+    const cwd = tempDir("compat-cwd-");
+    const AgentSessionManager = class extends SessionManager {};
+    AgentSessionManager.agentDir = agentDir;
+    const created = AgentSessionManager.create(cwd);
+    expect(created).toBeInstanceOf(AgentSessionManager);
+    expect(created.getSessionDir().startsWith(agentDir)).toBe(true);
+    expect(created.usesDefaultSessionDir()).toBe(true);
+    expect(AgentSessionManager.inMemory(cwd)).toBeInstanceOf(AgentSessionManager);
+  });
 });

@@ -43,24 +43,24 @@ export class SessionManager extends SessionEntries {
 
   static create(cwd: string, sessionDir?: string, options?: NewSessionOptions): SessionManager {
     // biome-ignore lint/complexity/noThisInStatic: the per-agent subclass (modules.ts) sets agentDir
-    return new SessionManager(cwd, sessionDir ?? defaultSessionDir(cwd, this.agentDir), undefined, true, options);
+    return new this(cwd, sessionDir ?? defaultSessionDir(cwd, this.agentDir), undefined, true, options);
   }
 
   static open(path: string, sessionDir?: string, cwdOverride?: string): SessionManager {
     const file = resolve(path);
     const cwd = cwdOverride ?? (existsSync(file) ? readHeader(file)?.cwd : undefined) ?? process.cwd();
-    return new SessionManager(cwd, sessionDir ?? resolve(file, ".."), file, true);
+    return new this(cwd, sessionDir ?? resolve(file, ".."), file, true);
   }
 
   static continueRecent(cwd: string, sessionDir?: string): SessionManager {
     // biome-ignore lint/complexity/noThisInStatic: the per-agent subclass (modules.ts) sets agentDir
     const dir = sessionDir ?? defaultSessionDir(cwd, this.agentDir);
     const recent = findMostRecentSession(dir, sessionDir !== undefined ? cwd : undefined);
-    return new SessionManager(cwd, dir, recent ?? undefined, true);
+    return new this(cwd, dir, recent ?? undefined, true);
   }
 
   static inMemory(cwd: string = process.cwd(), options?: NewSessionOptions, entries?: FileEntry[]): SessionManager {
-    return new SessionManager(cwd, "", undefined, false, options, entries);
+    return new this(cwd, "", undefined, false, options, entries);
   }
 
   /** A new session file in `targetCwd`'s folder holding a copy of `sourcePath`'s entries. */
@@ -68,7 +68,7 @@ export class SessionManager extends SessionEntries {
     const cwd = resolve(targetCwd);
     // biome-ignore lint/complexity/noThisInStatic: the per-agent subclass (modules.ts) sets agentDir
     const dir = sessionDir ?? defaultSessionDir(cwd, this.agentDir);
-    return new SessionManager(cwd, dir, forkSessionFile(sourcePath, cwd, dir, options), true);
+    return new this(cwd, dir, forkSessionFile(sourcePath, cwd, dir, options), true);
   }
 
   static findById(cwd: string, id: string, sessionDir?: string): string | undefined {
