@@ -91,7 +91,7 @@ describe("atomic serve: routing", () => {
     expect((await client.request({ type: "no_such_command", agent: a })).code).toBeUndefined();
   });
 
-  it("agent_open's provider, model and thinkingLevel errors name the request's fields, not the flags", async () => {
+  it("agent_open's provider, model, thinkingLevel and resume errors name the request's fields, not the flags", async () => {
     const server = await ServerProcess.start();
     const client = await server.connect();
     expect(await client.request({ type: "agent_open", provider: "nosuch" })).toMatchObject({
@@ -109,6 +109,11 @@ describe("atomic serve: routing", () => {
       success: false,
       code: "invalid_request",
       error: expect.stringMatching(/^Invalid thinking level "extreme" for the "thinkingLevel" field of agent_open\. Valid levels: /),
+    });
+    expect(await client.request({ type: "agent_open", resume: "zzzz" })).toMatchObject({
+      success: false,
+      code: "invalid_request",
+      error: 'No session found matching "zzzz" (the "resume" field of agent_open): no such file, and no session id starts with it',
     });
     expect(await client.ok({ type: "agent_open", provider: "replay", model: "demo", thinkingLevel: "off" })).toMatchObject({ agent: expect.stringMatching(HANDLE) });
   });

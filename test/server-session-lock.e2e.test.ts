@@ -56,8 +56,12 @@ describe("atomic serve: the session lock across processes", { timeout: 90_000 },
     await expect.poll(async () => (await client.ok({ type: "agent_list" })).agents[0].status, { timeout: 20_000 }).toBe("notLoaded");
     const taker = plain(server, served.sessionFile);
     await taker.ok({ type: "get_state" });
-    expect(await client.request({ type: "get_state", agent: served.agent })).toMatchObject({ ...inUse(served.sessionFile), agent: served.agent });
-    expect(await client.request({ type: "attach", agent: served.agent })).toMatchObject({ code: "session_in_use" });
+    const reload = await client.request({ type: "get_state", agent: served.agent });
+    expect(reload).toMatchObject({ ...inUse(served.sessionFile), agent: served.agent });
+    // The lock's own words: no host label, no flag the client never gave.
+    expect(String(reload.error).startsWith(`Session file ${served.sessionFile} is in use by another process (pid `)).toBe(true);
+    expect(reload.error).toMatch(/\): close it there first, or open another session$/);
+    expect(await client.request({ type: "attach", agent: served.agent })).toMatchObject({ code: "session_in_use", error: reload.error });
     await taker.close();
     expect(await client.ok({ type: "get_state", agent: served.agent })).toMatchObject({ sessionFile: served.sessionFile });
     await other.close();

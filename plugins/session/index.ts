@@ -25,6 +25,12 @@ declare module "../../kernel/config.js" {
     session?: string;
     sessionId?: string;
     fork?: string;
+    /**
+     * No command-line flag: set by whoever opens an agent for a client (atomic serve). The model
+     * (`provider`/`model`) or thinking level (`thinking`) named here is only a default: a resumed
+     * session's own last choice of it wins, where on a command line the flag wins.
+     */
+    sessionChoiceWins?: readonly ("model" | "thinking")[];
   }
 }
 

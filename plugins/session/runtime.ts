@@ -5,6 +5,7 @@
  */
 import { dirname, resolve } from "node:path";
 import { ErrorCode, isKernelError, KernelError, UsageError, type CliOptions, type PluginContext } from "../../kernel/index.js";
+import { optionName } from "../../lib/cli-io/index.js";
 import type { AgentApi } from "../agent/api.js";
 import type { SessionContext, SessionWriteStatus } from "./api.js";
 import { contextFromPath } from "./context.js";
@@ -21,9 +22,15 @@ function rephrase(error: unknown, from: string, to: string): never {
   throw error;
 }
 
-/** The flag that named the session opened at startup. */
+/** How messages name what chose the session opened at startup: its flag, or what stands for it (a server's agent_open field). */
 function startupFlag(cli: CliOptions): string {
-  return cli.session !== undefined ? "--session" : cli.sessionId !== undefined ? "--session-id" : cli.resume ? "--resume" : "--continue";
+  return optionName(cli, cli.session !== undefined ? "--session" : cli.sessionId !== undefined ? "--session-id" : cli.resume ? "--resume" : "--continue");
+}
+
+/** What a resumed session's own model and thinking level give way to: a flag given, unless it is only a default (`sessionChoiceWins`). */
+function keptOnResume(cli: CliOptions): { keepModel: boolean; keepThinking: boolean } {
+  const own = cli.sessionChoiceWins ?? [];
+  return { keepModel: Boolean(cli.model || cli.provider) && !own.includes("model"), keepThinking: cli.thinking !== undefined && !own.includes("thinking") };
 }
 
 export class SessionRuntime {
@@ -71,7 +78,7 @@ export class SessionRuntime {
     const id = cliSessionId(cli);
     if (cli.fork !== undefined) await this.#forkAtStartup(cli.fork, id);
     else {
-      const file = await startupSessionFile({ cli, cwd, env, store, log: this.#k.log });
+      const file = await startupSessionFile({ cli, cwd, env, store, log: this.#k.log }).catch((error: unknown) => rephrase(error, "--session", optionName(cli, "--session")));
       if (file) await this.#openAtStartup(file);
       else if (id !== undefined) await this.#startWithId(id);
     }
@@ -201,7 +208,7 @@ export class SessionRuntime {
       if (isKernelError(error) && error.code === ErrorCode.IN_USE) throw new KernelError(ErrorCode.IN_USE, `${error.message} (${startupFlag(cli)})`, { cause: error });
       throw error;
     }
-    await this.#restoreAgent(contextFromPath(manager.current.tree.branch()), { keepModel: Boolean(cli.model || cli.provider), keepThinking: cli.thinking !== undefined });
+    await this.#restoreAgent(contextFromPath(manager.current.tree.branch()), keptOnResume(cli));
   }
 
   /** `--session-id`: this folder's session with that id, else a new session with it (as pi, with a note). */
@@ -227,8 +234,7 @@ export class SessionRuntime {
       throw error;
     }
     await manager.activate(manager.newSession({ parentSession: loaded.file, entries: loaded.entries, ...(id !== undefined ? { id } : {}) }));
-    const { cli } = this.#k.config;
-    await this.#restoreAgent(contextFromPath(manager.current.tree.branch()), { keepModel: Boolean(cli.model || cli.provider), keepThinking: cli.thinking !== undefined });
+    await this.#restoreAgent(contextFromPath(manager.current.tree.branch()), keptOnResume(this.#k.config.cli));
   }
 
   async #restoreAgent(context: SessionContext, keep: { keepModel?: boolean; keepThinking?: boolean } = {}): Promise<void> {

@@ -73,8 +73,12 @@ export class AgentPool {
       .load({
         cwd: record.cwd,
         ...sandboxOf(record),
-        // A session never written (no prompt yet) comes back as a new session with the same id and model.
-        ...(written ? { resume: record.sessionFile! } : { sessionId: record.sessionId, ...modelOf(record), ...flagsOf(record) }),
+        // A session never written (no prompt yet) comes back as a new session with the same id and name.
+        ...(written ? { resume: record.sessionFile! } : { sessionId: record.sessionId }),
+        // The model and level agent_open chose, under what the session chose since (set_model, a
+        // model_change): the server's own --model and --thinking only where neither chose.
+        ...modelOf(record),
+        ...flagsOf({ ...record, ...(written ? { name: undefined } : {}) }, ["model", "thinking"]),
         noSession: false,
       })
       .catch((error: unknown) => {
@@ -108,8 +112,9 @@ export class AgentPool {
         ...(request.noSession !== undefined ? { noSession: request.noSession } : {}),
         ...modelOf(request),
         // The session's display name, as `--name` gives it (only when opened: a reload keeps it),
-        // and errors about the model fields naming those fields, not the flags they stand for.
-        ...flagsOf(request),
+        // and errors about the fields naming those fields, not the flags they stand for. A stored
+        // session keeps its own model and level unless the request names others.
+        ...flagsOf(request, request.resume !== undefined ? leftToSession(request) : []),
       });
       const holder = agent.record.sessionFile && this.holderOf(agent.record.sessionFile, agent);
       if (holder) throw serverErrors.sessionInUse(agent.record.sessionFile!, holder);
@@ -199,16 +204,32 @@ function modelOf(source: {
   };
 }
 
-/** The flags an agent is opened with: its display name (as `--name`), and how messages name its model fields. */
-function flagsOf(source: {
-  name?: string | undefined;
-  provider?: string | undefined;
-  model?: string | undefined;
-  thinkingLevel?: string | undefined;
-}): Pick<SiblingOptions, "flags"> {
+type Choice = "model" | "thinking";
+
+/**
+ * The flags an agent is loaded with: its display name (as `--name`), how messages name the
+ * agent_open fields it was given, and which of its model and level a resumed session's own
+ * choice overrides.
+ */
+function flagsOf(
+  source: { name?: string | undefined; resume?: string | undefined; provider?: string | undefined; model?: string | undefined; thinkingLevel?: string | undefined },
+  sessionChoiceWins: readonly Choice[],
+): Pick<SiblingOptions, "flags"> {
   const optionNames = optionNamesOf(source);
-  const flags = { ...(source.name ? { name: source.name } : {}), ...(optionNames ? { optionNames } : {}) };
+  const flags = {
+    ...(source.name ? { name: source.name } : {}),
+    ...(optionNames ? { optionNames } : {}),
+    ...(sessionChoiceWins.length > 0 ? { sessionChoiceWins } : {}),
+  };
   return Object.keys(flags).length > 0 ? { flags } : {};
+}
+
+/** What a request leaves to the session it resumes: the model unless it names one, the level likewise. */
+function leftToSession(request: OpenRequest): Choice[] {
+  const left: Choice[] = [];
+  if (request.provider === undefined && request.model === undefined) left.push("model");
+  if (request.thinkingLevel === undefined) left.push("thinking");
+  return left;
 }
 
 /** The agent's own sandbox, laid over the settings files' on every load (an unloaded agent comes back as confined as it was). */

@@ -51,6 +51,22 @@ export class Connection {
     return this.#closing === undefined;
   }
 
+  /**
+   * Attached, and to every agent as an observer: it opens, closes and shuts down nothing, and
+   * reads the agents it is not attached to. Detached from all, it is a plain connection again:
+   * roles keep a client that watches from acting by mistake; whoever can connect can control.
+   */
+  get observer(): boolean {
+    if (this.attachments.size === 0) return false;
+    for (const role of this.attachments.values()) if (role === "control") return false;
+    return true;
+  }
+
+  /** Its role toward an agent: the one it attached with, else as an observer or not (`observer`). */
+  roleFor(handle: string): Role {
+    return this.attachments.get(handle) ?? (this.observer ? "observe" : "control");
+  }
+
   get inputEnded(): boolean {
     return this.#inputEnded;
   }

@@ -75,7 +75,7 @@ export default definePlugin({
         // This host only lists sessions and hosts the agents: each agent runs its own MCP servers.
         k.maybeService("mcp")?.hold();
         const { serveServer } = await import("./serve.js");
-        return serveServer(host, k.config.installDir);
+        return serveServer(host, k.config.installDir, k.commands);
       },
     });
   },

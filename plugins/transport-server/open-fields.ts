@@ -8,6 +8,7 @@ export const FLAG_FIELDS = [
   ["--provider", "provider"],
   ["--model", "model"],
   ["--thinking", "thinkingLevel"],
+  ["--session", "resume"],
 ] as const;
 
 type FlagField = (typeof FLAG_FIELDS)[number][1];

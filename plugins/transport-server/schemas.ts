@@ -86,9 +86,13 @@ export const AgentOpenOutput = () =>
     seq: seq(),
   });
 
+/** The agent a server command acts on: named, else the connection's only attached agent (as for an agent's own commands). */
+const agentOrOnlyAttached = () =>
+  z.string().optional().meta({ description: "The agent's handle (`\"a_\"` and 10 base32 characters); omitted: the connection's only attached agent." });
+
 export const AgentCloseInput = () =>
   z
-    .object({ agent: handle() })
+    .object({ agent: agentOrOnlyAttached() })
     .meta({ description: "Closes an agent: aborts its run (with the closing events), cancels its bash commands, flushes, forgets it.", examples: [{ agent: "a_k3v9q2m7xw" }] });
 export const AgentRefOutput = () => z.object({ agent: handle() });
 
@@ -142,7 +146,7 @@ export const AttachOutput = () =>
   });
 
 export const DetachInput = () =>
-  z.object({ agent: handle() }).meta({ description: "Stop receiving an agent's events (never aborts its run).", examples: [{ agent: "a_k3v9q2m7xw" }] });
+  z.object({ agent: agentOrOnlyAttached() }).meta({ description: "Stop receiving an agent's events (never aborts its run).", examples: [{ agent: "a_k3v9q2m7xw" }] });
 
 export const ServerShutdownInput = () => z.object({}).meta({ description: "Shuts the server down as SIGTERM does, exit code 0." });
 

@@ -15,10 +15,10 @@ import { AgentPool } from "./agents.js";
 import type { Listener } from "./listener.js";
 import { listenersFor } from "./listen-url.js";
 import { RegistryFile } from "./registry-file.js";
-import { Server, type ShutdownCause } from "./server.js";
+import { Server, type ServerParts, type ShutdownCause } from "./server.js";
 import { serverConfig } from "./settings.js";
 
-export async function serveServer(host: TransportHost, installDir: string | undefined): Promise<number> {
+export async function serveServer(host: TransportHost, installDir: string | undefined, commands: ServerParts["commands"]): Promise<number> {
   const { agentDir, cwd, env, settings, cli } = host.config;
   const config = serverConfig(settings, cli.listen);
   const ws = { agentDir, allowRemote: cli.allowRemote === true, allowOrigins: config.allowOrigins, keepaliveMs: config.keepaliveMs, web: cli.web === true, installDir };
@@ -46,6 +46,7 @@ export async function serveServer(host: TransportHost, installDir: string | unde
       return listeners.map((listener) => listener.url);
     },
     pool,
+    commands,
     requestShutdown: (cause) => requested(cause),
   });
   await startAll(listeners, server);

@@ -8,13 +8,15 @@ import type { z } from "zod";
 import { formatValidationError } from "../../kernel/index.js";
 import type { ServedAgent } from "./agent.js";
 import type { Connection, Role } from "./connection.js";
-import { serverErrors } from "./errors.js";
+import { type ServerError, serverErrors } from "./errors.js";
 import { SERVER_COMMANDS, PROTOCOL_VERSION, type ServerCommandName, type AttachOutput, type AgentListOutput, type ServerInfoOutput, type AgentOpenOutput } from "./schemas.js";
 import type { Server } from "./server.js";
 
 export interface ServerCommandContext {
   server: Server;
   connection: Connection;
+  /** The agent `agent` names, else the connection's only attached agent (`missing_agent` without one). */
+  target(agent: string | undefined): ServedAgent;
 }
 
 type Input<N extends ServerCommandName> = z.output<ReturnType<(typeof SERVER_COMMANDS)[N]["input"]>>;
@@ -27,11 +29,13 @@ export async function runServerCommand(context: ServerCommandContext, name: Serv
     case "server_info":
       return serverInfo(context);
     case "agent_open":
+      if (context.connection.observer) throw serverErrors.observerOnly(name);
       return agentOpen(context, input as Input<"agent_open">);
     case "agent_close": {
-      const { agent } = input as Input<"agent_close">;
-      await context.server.parts.pool.close(context.server.parts.pool.require(agent));
-      return { agent };
+      const agent = context.target((input as Input<"agent_close">).agent);
+      if (context.connection.roleFor(agent.handle) === "observe") throw withAgent(serverErrors.unauthorized(name, agent.handle), agent.handle);
+      await context.server.parts.pool.close(agent);
+      return { agent: agent.handle };
     }
     case "agent_list":
       return agentList(context);
@@ -40,6 +44,7 @@ export async function runServerCommand(context: ServerCommandContext, name: Serv
     case "detach":
       return detach(context, input as Input<"detach">);
     case "server_shutdown":
+      if (context.connection.observer) throw serverErrors.observerOnly(name);
       return undefined;
   }
 }
@@ -95,6 +100,11 @@ function agentList({ server }: ServerCommandContext): z.output<ReturnType<typeof
 async function attach({ server, connection }: ServerCommandContext, input: Input<"attach">): Promise<z.output<ReturnType<typeof AttachOutput>>> {
   const { pool, epoch } = server.parts;
   const agent = pool.require(input.agent);
+  const role = input.role ?? "control";
+  // An observer may not promote itself: control comes from a connection that asks for it.
+  if (role === "control" && connection.roleFor(agent.handle) === "observe") {
+    throw withAgent(connection.attachments.has(agent.handle) ? serverErrors.observerAttach(agent.handle) : serverErrors.observerOnly("attach as control"), agent.handle);
+  }
   await pool.ensureLoaded(agent);
   if (agent.closed) throw serverErrors.unknownAgent(input.agent);
   let replayed = 0;
@@ -108,12 +118,12 @@ async function attach({ server, connection }: ServerCommandContext, input: Input
       connection.sendJson(JSON.stringify({ type: "replay_complete", agent: agent.handle, seq: agent.seq }));
     }
   }
-  attachTo(connection, agent, input.role ?? "control");
+  attachTo(connection, agent, role);
   return { agent: agent.handle, epoch, seq: agent.seq, replayed, gap, pendingUi: [...agent.dialogs.values()] as z.output<ReturnType<typeof AttachOutput>>["pendingUi"] };
 }
 
-function detach({ server, connection }: ServerCommandContext, input: Input<"detach">): { agent: string } {
-  const agent = server.parts.pool.require(input.agent);
+function detach({ connection, target }: ServerCommandContext, input: Input<"detach">): { agent: string } {
+  const agent = target(input.agent);
   if (!connection.attachments.has(agent.handle)) throw serverErrors.notAttached(agent.handle);
   connection.attachments.delete(agent.handle);
   agent.attached.delete(connection);
@@ -125,4 +135,10 @@ function attachTo(connection: Connection, agent: ServedAgent, role: Role): void 
   connection.attachments.set(agent.handle, role);
   agent.attached.set(connection, role);
   agent.touch();
+}
+
+/** The agent a refused command was for, carried by its response. */
+function withAgent(error: ServerError, agent: string): ServerError {
+  error.agent = agent;
+  return error;
 }

@@ -4,9 +4,12 @@
  * the agent whose dialog it answers (the first answer wins); every other command goes to an
  * agent's own scheduler, named by `agent` or the connection's only attached agent, and its
  * response comes back to the sender alone. Bad input gets a coded error and never reaches an
- * agent it does not concern.
+ * agent it does not concern; a type no command has is `Unknown command` (with the nearest name),
+ * whether or not there is an agent to route it to. What a connection may send an agent is its
+ * role toward it (`Connection.roleFor`).
  */
-import type { Id, Response, TransportHost } from "../../kernel/index.js";
+import { type Id, type KernelError, kernelErrors, type Response, type TransportHost } from "../../kernel/index.js";
+import { didYouMean } from "../../lib/closest/index.js";
 import { rawNumericId } from "../../lib/jsonl/index.js";
 import type { ServedAgent } from "./agent.js";
 import type { AgentPool } from "./agents.js";
@@ -32,6 +35,8 @@ export interface ServerParts {
   config: ServerConfig;
   listenerUrls: readonly string[];
   pool: AgentPool;
+  /** The commands an agent knows (every agent has the same plugins): a type none knows is refused without routing it. */
+  commands: { has(type: string): boolean; names(): string[] };
   /** Asked by `server_shutdown` and the end of stdin. */
   requestShutdown(cause: ShutdownCause): void;
 }
@@ -152,25 +157,42 @@ export class Server implements ConnectionOwner, Admission {
   }
 
   async #routed(connection: Connection, type: string, record: Record<string, unknown>, agentField: string | undefined, rawId: string | undefined): Promise<void> {
-    const agent = this.#target(connection, agentField);
+    const known = this.parts.commands.has(type);
+    // A typo is no reason to name an agent: with none to answer it, the server says what it is.
+    if (!known && agentField === undefined && !this.#onlyAttached(connection)) throw this.#unknownCommand(type);
+    const agent = this.target(connection, agentField);
     try {
-      await this.#submit(connection, agent, type, record, rawId);
+      await this.#submit(connection, agent, type, record, rawId, known);
     } catch (error) {
       if (error instanceof ServerError) error.agent ??= agent.handle;
       throw error;
     }
   }
 
-  async #submit(connection: Connection, agent: ServedAgent, type: string, record: Record<string, unknown>, rawId: string | undefined): Promise<void> {
-    const role = connection.attachments.get(agent.handle) ?? "control";
-    if (role === "observe" && !type.startsWith("get_") && type !== "list_sessions") throw serverErrors.unauthorized(type, agent.handle);
+  async #submit(connection: Connection, agent: ServedAgent, type: string, record: Record<string, unknown>, rawId: string | undefined, known: boolean): Promise<void> {
+    // An unknown command changes nothing: the agent answers it, in order with the commands before it.
+    if (known && connection.roleFor(agent.handle) === "observe" && !type.startsWith("get_") && type !== "list_sessions") throw serverErrors.unauthorized(type, agent.handle);
     if (agent.waiting >= MAX_AGENT_WAITING) throw serverErrors.overloaded(agent.handle, agent.waiting);
     if (type === "switch_session" && typeof record.sessionPath === "string") {
       const holder = this.parts.pool.holderOf(record.sessionPath, agent);
       if (holder) throw serverErrors.sessionInUse(record.sessionPath, holder);
     }
     await this.parts.pool.ensureLoaded(agent);
-    agent.submit(record, connection, rawId, SESSION_CHANGING.has(type) ? () => void agent.refresh().catch(() => undefined) : undefined);
+    const after = !known ? (response: Response) => this.#suggest(response, type) : SESSION_CHANGING.has(type) ? () => void agent.refresh().catch(() => undefined) : undefined;
+    agent.submit(record, connection, rawId, after);
+  }
+
+  #unknownCommand(type: string): KernelError {
+    const error = kernelErrors.unknownCommand(type);
+    const hint = didYouMean(this.parts.commands.names(), type);
+    if (hint) error.message += `.${hint}`;
+    return error;
+  }
+
+  /** The agent's "Unknown command" with the nearest command's name, as the server says it. */
+  #suggest(response: Response, type: string): void {
+    const failed = response as { success: boolean; error?: string };
+    if (!failed.success && failed.error === `Unknown command: ${type}`) failed.error = this.#unknownCommand(type).message;
   }
 
   /** The first answer wins; the other connections attached hear that the dialog is gone. */
@@ -178,7 +200,7 @@ export class Server implements ConnectionOwner, Admission {
     const dialog = typeof record.id === "string" ? record.id : undefined;
     const agent = agentField !== undefined ? this.parts.pool.require(agentField) : this.#dialogOwner(connection, dialog);
     if (!agent?.loaded) return this.parts.host.log.warn(`Ignored extension_ui_response "${String(record.id)}": no agent is waiting for it`);
-    if (connection.attachments.get(agent.handle) === "observe") throw serverErrors.unauthorized("extension_ui_response", agent.handle);
+    if (connection.roleFor(agent.handle) === "observe") throw serverErrors.unauthorized("extension_ui_response", agent.handle);
     const open = dialog !== undefined && agent.dialogs.delete(dialog);
     agent.reply(record);
     if (!open) return;
@@ -206,7 +228,8 @@ export class Server implements ConnectionOwner, Admission {
     connection.sendJson(responseJson(checked, { agent: agentField, rawId }));
   }
 
-  #target(connection: Connection, agentField: string | undefined): ServedAgent {
+  /** The agent a command is for: the one it names, else the connection's only attached agent. */
+  target(connection: Connection, agentField: string | undefined): ServedAgent {
     if (agentField !== undefined) return this.parts.pool.require(agentField);
     const agent = this.#onlyAttached(connection);
     if (!agent) throw serverErrors.missingAgent(connection.attachments.size);
@@ -220,7 +243,7 @@ export class Server implements ConnectionOwner, Admission {
   }
 
   #context(connection: Connection): ServerCommandContext {
-    return { server: this, connection };
+    return { server: this, connection, target: (agent) => this.target(connection, agent) };
   }
 }
 

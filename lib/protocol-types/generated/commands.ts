@@ -45,8 +45,8 @@ export type AgentCloseCommand = {
   type: "agent_close";
   /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
-  /** The server's name for an agent: "a_" and 10 base32 characters, stable across restarts. */
-  agent: string;
+  /** The agent's handle (`"a_"` and 10 base32 characters); omitted: the connection's only attached agent. */
+  agent?: string;
 };
 
 /** Every agent the server knows, loaded or not. (`atomic serve` only.) */
@@ -166,8 +166,8 @@ export type DetachCommand = {
   type: "detach";
   /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
-  /** The server's name for an agent: "a_" and 10 base32 characters, stable across restarts. */
-  agent: string;
+  /** The agent's handle (`"a_"` and 10 base32 characters); omitted: the connection's only attached agent. */
+  agent?: string;
 };
 
 /** Export the session to HTML (the active branch shown, all branches embedded); returns the file path. */
