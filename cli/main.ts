@@ -14,7 +14,8 @@ import { ErrorCode, isKernelError, resolveAgentDir, toKernelError, UsageError } 
 import { packageAliases, prepareHost, protocolSchema, type HostOptions, type PreparedHost } from "../host/index.js";
 import type {} from "../plugins/models/api.js";
 import { BUILTIN_MODULES, BUILTIN_PLUGINS } from "./builtins.js";
-import { applyPrintFlag, MODE_USAGE } from "./mode.js";
+import { applyPrintFlag } from "./mode.js";
+import { CONFIG_HELP, helpText, SCHEMA_HELP } from "./help.js";
 import { configReport } from "./config.js";
 import { modelListing, noListingMatches } from "./list-models.js";
 import { piOnlyFlagMessage } from "./pi-flags.js";
@@ -32,6 +33,7 @@ const MCP_CLI = () => new URL("../plugins/mcp/cli.js", import.meta.url).href;
 const MODELS_CLI = () => new URL("../plugins/provider-catalog/update-cli.js", import.meta.url).href;
 const PACKAGES_CLI = () => new URL("../plugins/packages/cli.js", import.meta.url).href;
 const BRIDGE_CLI = () => new URL("../plugins/transport-server/bridge.js", import.meta.url).href;
+const SERVE_HELP = () => new URL("../plugins/transport-server/serve-help.js", import.meta.url).href;
 /** pi's package commands (plugins/packages/cli.ts). */
 const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "list", "update"]);
 // The package's compiled root (dist/): its index.js is what user code imports as `atomic-agent`.
@@ -88,7 +90,9 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   applyPrintFlag(prepared.cli);
   if (prepared.cli.help || prepared.cli.version || subcommand || prepared.cli.listModels !== undefined) endQuietlyOnClosedPipe();
   if (prepared.cli.help) {
-    stdout.write(helpText(prepared));
+    // `atomic serve` and `atomic schema` have their own (`--mode serve --help` too).
+    const serving = prepared.cli.mode === "serve";
+    stdout.write(subcommand === "schema" ? SCHEMA_HELP : serving ? ((await import(SERVE_HELP())) as { serveHelp: () => string }).serveHelp() : helpText(prepared));
     await stdout.flush();
     return 0;
   }
@@ -198,55 +202,6 @@ async function runConfig(argv: string[], stdout: ClaimedStdout): Promise<number>
   stdout.write(text);
   await stdout.flush();
   return problems > 0 ? 1 : 0;
-}
-
-const CONFIG_HELP = `Usage: atomic config [options]
-
-Shows what a start with these options would use, without serving: the agent dir and working
-folder, each settings file and where every setting's value comes from (unknown keys, with the
-nearest known one), models.json and auth.json, which providers have a key and from where (never
-the key), the model a new session starts with, and every problem found, mcp.json's included (no
-server is started). Exit 1 when there is one.
-
-Options: those of \`atomic --mode rpc\` (see atomic --help), e.g. --model, --provider, --approve,
--e <extension>: the report shows what they would do.
-`;
-
-function helpText(prepared: PreparedHost): string {
-  return [
-    "atomic - a headless coding agent driven over JSON lines",
-    "",
-    "Usage:",
-    "  atomic --mode rpc [options]       serve the RPC protocol on stdin/stdout",
-    ...MODE_USAGE,
-    "  atomic login [provider]           sign in with a subscription or account (Claude Pro/Max, ChatGPT, Copilot, ...)",
-    "  atomic logout <provider>          remove a provider's stored login (or API key)",
-    "  atomic auth set <provider>        store an API key (read from stdin; --force for a provider Atomic does not know)",
-    "  atomic auth clear <provider>      remove a stored API key",
-    "  atomic auth list                  show which providers have credentials, and from where",
-    "  atomic models update [provider]   refresh the built-in model catalogs from models.dev (reset: back to the shipped data)",
-    "  atomic config [options]           show where each setting comes from, models.json, credentials, problems",
-    "  atomic mcp add|remove|list|test   configure MCP servers in mcp.json, check that they connect (atomic mcp help)",
-    "  atomic install <source> [-l]      install a pi package (npm:<name>, git:<repo>, a folder) into your settings (-l: the project's)",
-    "  atomic remove <source> [-l]       remove a package; atomic list: the configured packages; atomic update [source]: update them",
-    "  atomic schema                     print the protocol as one JSON Schema document",
-    "  atomic --list-models [pattern]    print the models and whether their provider has credentials",
-    "",
-    "Options:",
-    prepared.helpText(),
-    "",
-    "Environment: ATOMIC_CODING_AGENT_DIR (agent dir, default ~/.atomic/agent),",
-    "ATOMIC_CODING_AGENT_SESSION_DIR, ATOMIC_COMPILE_CACHE (compiled-code cache folder, or off;",
-    "default <agent dir>/cache/compile); provider keys such as ANTHROPIC_API_KEY, OPENAI_API_KEY,",
-    "GEMINI_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY (every provider: atomic auth list, docs/providers.md).",
-    "",
-    "Examples:",
-    "  atomic --mode rpc --continue                        resume this folder's latest session",
-    "  atomic --mode rpc --model anthropic/claude-sonnet-5-5:high",
-    "  atomic --mode rpc --tools read,grep,find,ls         a read-only reviewer",
-    "  atomic --mode rpc --models 'anthropic/*,gpt-5.5'    what cycle_model moves through",
-    "",
-  ].join("\n");
 }
 
 /** Loads a plugin's subcommand module (only when that subcommand runs) and calls its entry point. */

@@ -15,6 +15,6 @@ export const MODE_USAGE = [
   '  atomic -p "prompt" [more prompts]  print the final answer and exit (piped stdin goes before the first prompt)',
   '  atomic --mode json "prompt"        write the session header and every event as JSON lines, then exit',
   "  atomic --mode acp                  serve the Agent Client Protocol on stdin/stdout (editors such as Zed)",
-  "  atomic serve [--listen URL]...     many agents, many clients: stdio, unix:PATH, ws://HOST:PORT (docs/server.md)",
-  "  atomic --mode rpc --connect URL    one agent of a running server as plain --mode rpc on stdin/stdout",
+  "  atomic serve [--listen URL]...     many agents, many clients: stdio, unix:PATH, ws://HOST:PORT (atomic serve --help)",
+  "  atomic --mode rpc --connect URL    one agent of a running server as plain --mode rpc on stdin/stdout (its --help)",
 ];

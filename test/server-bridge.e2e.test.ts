@@ -2,12 +2,14 @@
  * `atomic --mode rpc --connect URL` (issue 34; docs/decisions.md, Old clients): plain `--mode
  * rpc` on its own stdio through a running server. What it writes carries no server envelope and
  * no server record; the end of its input detaches (the agent and its run stay) unless
- * `--close-on-exit`; `--agent` attaches to an open agent; what it cannot do is a clear error.
+ * `--close-on-exit`; `--agent` attaches to an open agent; what it cannot do is a clear error. A
+ * signal ends it at once, whatever is still unanswered; a client's ids never pass for its own.
  * The seed suites run through it too (test/*.via-server.e2e.test.ts).
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { RpcClient, textTurn, writeCassette, type Record_ } from "./helpers/rpc-client.js";
-import { ServerProcess } from "./helpers/server.js";
+import { type ServerClient, ServerProcess } from "./helpers/server.js";
 import { tempDir } from "./helpers/temp.js";
 
 function bridge(server: ServerProcess, ...args: string[]): RpcClient {
@@ -17,6 +19,16 @@ function bridge(server: ServerProcess, ...args: string[]): RpcClient {
 const SERVER_TYPES = ["server_hello", "replay_complete", "client_lagged", "connection_closing", "server_shutting_down", "agent_closed"];
 function envelopeFree(records: Record_[]): boolean {
   return records.every((r) => !("agent" in r) && !("seq" in r) && !("code" in r) && !SERVER_TYPES.includes(r.type));
+}
+
+/** The server's agents once one of them matches (the bridge's open and detach are its own: polled). */
+async function waitForAgent(watcher: ServerClient, match: (agent: Record<string, any>) => boolean): Promise<Record<string, any>[]> {
+  for (let i = 0; i < 100; i++) {
+    const { agents } = await watcher.ok({ type: "agent_list" });
+    if (agents.some(match)) return agents.filter(match);
+    await sleep(100);
+  }
+  throw new Error("no agent matched");
 }
 
 describe("atomic --mode rpc --connect", { timeout: 60_000 }, () => {
@@ -83,5 +95,69 @@ describe("atomic --mode rpc --connect", { timeout: 60_000 }, () => {
     const ws = new RpcClient({ args: ["--mode", "rpc", "--connect", "ws://127.0.0.1:1"] });
     expect(await ws.exited).toEqual({ code: 2, signal: null });
     expect(ws.stderr).toContain('--connect takes unix:PATH (got "ws://127.0.0.1:1")');
+  });
+
+  it("a malformed --agent is a usage error saying what a handle looks like, never a hang or the bridge's own record", async () => {
+    const server = await ServerProcess.start();
+    for (const agent of ["a_doesnotexist", "", "A_ZKBJIIXNWS", "a_aaaaaaaaa1"]) {
+      const c = bridge(server, "--agent", agent);
+      c.child.stdin.end();
+      expect(await Promise.race([c.exited, sleep(10_000).then(() => "hung")])).toEqual({ code: 2, signal: null });
+      expect(c.stderr).toContain(`atomic: Invalid --agent "${agent}": a handle is "a_" and 10 characters a-z or 2-7`);
+      expect(c.records).toEqual([]);
+    }
+    const attaching = bridge(server, "--agent", "a_aaaaaaaaaa", "--model", "demo");
+    expect(await attaching.exited).toEqual({ code: 2, signal: null });
+    expect(attaching.stderr).toContain("--agent attaches to an open agent: it cannot be given with --model");
+  });
+
+  it("a client whose ids look like the bridge's own gets every response, and the bridge still detaches", async () => {
+    const server = await ServerProcess.start();
+    const watcher = await server.connect();
+    const c = bridge(server);
+    for (const id of ["atomic-bridge:1", "atomic-bridge:2", "atomic-bridge:3"]) {
+      const from = c.records.length;
+      c.send({ type: "get_state", id });
+      expect(await c.waitFor((r) => r.type === "response" && r.id === id, 10_000, from)).toMatchObject({ command: "get_state", success: true });
+    }
+    expect(await c.close()).toEqual({ code: 0, signal: null });
+    expect(envelopeFree(c.records)).toBe(true);
+    expect((await watcher.ok({ type: "agent_list" })).agents).toEqual([expect.objectContaining({ attached: 0 })]);
+  });
+
+  it("--sandbox is the new agent's sandbox (agent_open's); one the server does not know is refused", async () => {
+    const server = await ServerProcess.start();
+    const c = bridge(server, "--sandbox", "read-only", "--close-on-exit");
+    expect((await c.ok({ type: "get_state" })).sandbox).toMatchObject({ mode: "read-only" });
+    expect(await c.close()).toEqual({ code: 0, signal: null });
+    const wrong = bridge(server, "--sandbox", "wide-open");
+    expect(await wrong.exited).toEqual({ code: 2, signal: null });
+    expect(wrong.stderr).toContain("sandbox");
+  });
+
+  it("SIGTERM or SIGINT ends it at once: detached (the command goes on), or with --close-on-exit closed (bash cancelled)", async () => {
+    const server = await ServerProcess.start();
+    const watcher = await server.connect();
+    const bash = { type: "bash", command: "sleep 30; echo done", id: 1 };
+    // The end of input came first: it waits for the bash; the signal does not.
+    const detached = bridge(server);
+    detached.send(bash);
+    await waitForAgent(watcher, (agent) => agent.attached === 1);
+    detached.child.stdin.end();
+    await sleep(500);
+    detached.child.kill("SIGTERM");
+    expect(await Promise.race([detached.exited, sleep(5_000).then(() => "still running")])).toEqual({ code: 143, signal: null });
+    const [kept] = await waitForAgent(watcher, (agent) => agent.attached === 0);
+    await watcher.ok({ type: "agent_close", agent: kept.agent });
+
+    const closing = bridge(server, "--close-on-exit");
+    closing.send(bash);
+    const [open] = await waitForAgent(watcher, (agent) => agent.attached === 1);
+    await sleep(500);
+    closing.child.kill("SIGINT");
+    expect(await Promise.race([closing.exited, sleep(5_000).then(() => "still running")])).toEqual({ code: 130, signal: null });
+    expect(closing.records).toContainEqual(expect.objectContaining({ id: 1, type: "response", command: "bash", data: expect.objectContaining({ cancelled: true }) }));
+    expect((await watcher.ok({ type: "agent_list" })).agents.map((agent: { agent: string }) => agent.agent)).not.toContain(open.agent);
+    expect(await server.stop()).toEqual({ code: 143, signal: null });
   });
 });

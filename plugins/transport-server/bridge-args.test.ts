@@ -9,12 +9,8 @@ describe("--connect bridge arguments", () => {
       closeOnExit: true,
       ignored: ["--no-themes"],
     });
-    expect(parseBridgeArgs(["--connect=unix:", "--agent", "a_abcdefghij", "--cwd", "dir"])).toMatchObject({
-      connect: "unix:",
-      agent: "a_abcdefghij",
-      cwd: "dir",
-      closeOnExit: false,
-    });
+    expect(parseBridgeArgs(["--connect=unix:", "--agent", "a_abcdefghij"])).toMatchObject({ connect: "unix:", agent: "a_abcdefghij", closeOnExit: false });
+    expect(parseBridgeArgs(["--connect=unix:", "--cwd", "dir"])).toMatchObject({ cwd: "dir" });
     expect(parseBridgeArgs(["--connect", "unix:", "--provider", "p", "--model", "m", "--thinking", "high", "-n", "named", "--no-session"])).toMatchObject({
       provider: "p",
       model: "m",
@@ -34,5 +30,14 @@ describe("--connect bridge arguments", () => {
     fails(["--connect", "unix:", "--agent"], /--agent needs a value/);
     fails(["--connect", "unix:", "hello"], /Unexpected argument "hello"/);
     expect(() => parseBridgeArgs(["--connect", "unix:", "hello"])).toThrow(BridgeUsageError);
+  });
+
+  it("--agent must be a handle; what opens an agent cannot go with it; --sandbox is the new agent's", () => {
+    const fails = (argv: string[], message: RegExp) => expect(() => parseBridgeArgs(argv)).toThrow(message);
+    for (const agent of ["a_doesnotexist", "", "A_ZKBJIIXNWS", "a_abcdefghi1", "a_abcdefghijk"])
+      fails(["--connect", "unix:", "--agent", agent], /^Invalid --agent ".*": a handle is "a_" and 10 characters a-z or 2-7/);
+    fails(["--connect", "unix:", "--agent="], /^Invalid --agent ""/);
+    fails(["--connect", "unix:", "--agent", "a_abcdefghij", "--cwd", "d", "--sandbox", "read-only"], /it cannot be given with --cwd, --sandbox$/);
+    expect(parseBridgeArgs(["--connect", "unix:", "--sandbox", "workspace-write"])).toMatchObject({ sandbox: "workspace-write" });
   });
 });

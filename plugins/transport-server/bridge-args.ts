@@ -1,10 +1,11 @@
 /**
  * The command line of `atomic --mode rpc --connect URL`: which agent (open one, `--agent` to
- * attach, `--resume` a stored session), where, with which model, and what the end of input does.
- * Everything else is the server's business: its agents run with the options it was started with,
- * so another option here is a usage error saying so (pi's terminal-UI options are ignored, as
- * `--mode rpc` ignores them).
+ * attach, `--resume` a stored session), where, with which model and sandbox (what `agent_open`
+ * takes), and what the end of input does. Everything else is the server's business: its agents
+ * run with the options it was started with, so another option here is a usage error saying so
+ * (pi's terminal-UI options are ignored, as `--mode rpc` ignores them).
  */
+import { HANDLE_PATTERN } from "./handles.js";
 
 export interface BridgeOptions {
   connect: string;
@@ -16,6 +17,7 @@ export interface BridgeOptions {
   thinkingLevel?: string;
   noSession?: boolean;
   name?: string;
+  sandbox?: string;
   closeOnExit: boolean;
   /** pi's terminal-UI options given (ignored, one stderr line). */
   ignored: string[];
@@ -35,7 +37,19 @@ const VALUED: Record<string, keyof BridgeOptions> = {
   "--thinking": "thinkingLevel",
   "--name": "name",
   "-n": "name",
+  "--sandbox": "sandbox",
 };
+/** The new agent's options, as given: each is refused with --agent. */
+const OPENING = [
+  ["--resume", "resume"],
+  ["--no-session", "noSession"],
+  ["--cwd", "cwd"],
+  ["--provider", "provider"],
+  ["--model", "model"],
+  ["--thinking", "thinkingLevel"],
+  ["--name", "name"],
+  ["--sandbox", "sandbox"],
+] as const;
 const IGNORED_VALUED = new Set(["--theme", "--use-theme", "--tui-mode"]);
 const IGNORED = new Set(["--no-themes", "--verbose"]);
 
@@ -66,8 +80,13 @@ export function parseBridgeArgs(argv: readonly string[]): BridgeOptions {
     else throw new BridgeUsageError(`Unexpected argument "${arg}": --mode rpc takes its input on stdin`);
   }
   if (!options.connect) throw new BridgeUsageError("--connect needs a URL (unix:PATH)");
-  if (options.agent !== undefined && (options.resume !== undefined || options.noSession))
-    throw new BridgeUsageError("--agent attaches to an open agent: it cannot be given with --resume or --no-session");
+  if (options.agent !== undefined && !HANDLE_PATTERN.test(options.agent))
+    throw new BridgeUsageError(`Invalid --agent "${options.agent}": a handle is "a_" and 10 characters a-z or 2-7, as agent_list shows (e.g. a_k3v9q2m7xw)`);
+  if (options.agent !== undefined) {
+    // An open agent already has its folder, session, model and sandbox: these are for one the bridge opens.
+    const opening = OPENING.filter(([, key]) => options[key] !== undefined).map(([flag]) => flag);
+    if (opening.length > 0) throw new BridgeUsageError(`--agent attaches to an open agent: it cannot be given with ${opening.join(", ")}`);
+  }
   if (options.resume !== undefined && options.noSession) throw new BridgeUsageError("--resume and --no-session cannot be given together");
   return options as BridgeOptions;
 }
@@ -78,9 +97,15 @@ Speaks --mode rpc on stdin/stdout through a running \`atomic serve\`: one of its
 command and event as a --mode rpc process would write it.
 
   --connect unix:PATH     the server's socket (unix: alone: <agent dir>/serve/serve.sock)
-  --agent <handle>        attach to this open agent instead of opening one
+  --agent <handle>        attach to this open agent (a_ and 10 characters, as agent_list shows)
+                          instead of opening one
   --resume <id|file>      open this stored session (also --session)
   --cwd <dir>             the new agent's working folder (default: this one)
   --provider, --model, --thinking, --no-session, --name   for the new agent
+  --sandbox <mode>        the new agent's sandbox: off, read-only, workspace-write (default: the server's)
   --close-on-exit         end of input closes the agent (default: the agent stays, detached)
+
+The end of input detaches once every command sent has its answer. SIGTERM or SIGINT does not
+wait: it detaches at once (or closes the agent, with --close-on-exit) and exits 143 or 130.
+Other options are the server's: its agents run with the options \`atomic serve\` was started with.
 `;

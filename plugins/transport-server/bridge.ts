@@ -5,6 +5,7 @@
  * command, the server's envelope and records taken off what comes back. The end of input detaches
  * (the agent stays) once every command sent has its answer, or with `--close-on-exit` closes the
  * agent as a `--mode rpc` process ends its own (closing events, bash cancelled, session flushed).
+ * A signal does not wait for answers: it detaches (or closes) at once, then exits 143/130/129.
  * It boots no agent of its own: the CLI loads it before anything else.
  */
 import { connect, type Socket } from "node:net";
@@ -70,12 +71,15 @@ class Bridge {
   readonly #options: BridgeOptions;
   readonly #io: CliIo;
   readonly #own = new Map<string, (response: OwnResponse) => void>();
+  /** The client's ids that look like the bridge's own: never picked for one of its commands. */
+  readonly #clientIds = new Set<string>();
   #nextId = 1;
   #agent = "";
   /** Client commands sent and not answered yet. */
   #pending = 0;
   #onAnswered: (() => void) | undefined;
   #ending = false;
+  #leaving: Promise<void> | undefined;
   #greeted = false;
   #expectedEnd = false;
   #signalCode: number | undefined;
@@ -109,26 +113,23 @@ class Bridge {
     }
     this.#agent = String(opened.data?.agent);
     this.#relayInput();
-    for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES)) {
-      process.on(signal, () => {
-        if (this.#signalCode !== undefined) process.exit(this.#signalCode);
-        this.#signalCode = code;
-        void this.#endOfInput();
-      });
-    }
+    for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES)) process.on(signal, () => this.#signalled(code));
     const code = await this.#done;
     return this.#signalCode ?? code;
   }
 
   #openAgent(): Promise<OwnResponse> {
-    const { agent, resume, cwd, provider, model, thinkingLevel, noSession, name } = this.#options;
+    const { agent, resume, cwd, provider, model, thinkingLevel, noSession, name, sandbox } = this.#options;
     if (agent !== undefined) return this.#command({ type: "attach", agent });
-    const fields = { resume, provider, model, thinkingLevel, noSession, name };
+    const fields = { resume, provider, model, thinkingLevel, noSession, name, sandbox };
     return this.#command({ type: "agent_open", cwd: resolve(this.#io.cwd, cwd ?? "."), ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) });
   }
 
   #command(record: Record<string, unknown>): Promise<OwnResponse> {
-    const id = `${BRIDGE_ID_PREFIX}${this.#nextId++}`;
+    // The bridge's commands come before the client's first and after its last: an id the client never sent answers none of them.
+    let id: string;
+    do id = `${BRIDGE_ID_PREFIX}${this.#nextId++}`;
+    while (this.#clientIds.has(id));
     return new Promise((resolve) => {
       this.#own.set(id, resolve);
       this.#socket.write(`${JSON.stringify({ ...record, id })}\n`);
@@ -148,20 +149,34 @@ class Bridge {
         else if (record.type === "agent_closed" && line.includes(`"agent":"${this.#agent}"`)) this.#stop();
         else if (record.type === "connection_closing") this.#io.stderr.write(`atomic: the server closes this connection: ${line}\n`);
         return;
-      case "own-response": {
-        const response = JSON.parse(record.text) as OwnResponse & { id: string };
-        this.#own.get(response.id)?.(response);
-        this.#own.delete(response.id);
+      case "own-response":
+        // Parsed with its envelope: a failure's `code` tells a usage mistake (exit 2) from the rest.
+        if (this.#ownResponse(line)) return;
+        // The client's own id, shaped like the bridge's: its response.
+        this.#answered(record.text);
         return;
-      }
       case "response":
-        this.#write(record.text);
-        this.#pending--;
-        if (this.#pending === 0) this.#onAnswered?.();
+        this.#answered(record.text);
         return;
       case "event":
         this.#write(record.text);
     }
+  }
+
+  /** Hands a response to the bridge's command waiting for it; false when none waits for its id. */
+  #ownResponse(text: string): boolean {
+    const response = JSON.parse(text) as OwnResponse & { id: unknown };
+    const waiting = typeof response.id === "string" ? this.#own.get(response.id) : undefined;
+    if (!waiting) return false;
+    this.#own.delete(response.id as string);
+    waiting(response);
+    return true;
+  }
+
+  #answered(text: string): void {
+    this.#write(text);
+    this.#pending--;
+    if (this.#pending === 0) this.#onAnswered?.();
   }
 
   #write(text: string): void {
@@ -177,6 +192,7 @@ class Bridge {
       if (this.#ending) return;
       const routed = route(line, this.#agent);
       if (routed.answered) this.#pending++;
+      if (routed.id?.startsWith(BRIDGE_ID_PREFIX)) this.#clientIds.add(routed.id);
       if (!this.#socket.write(`${routed.text}\n`)) {
         stdin.pause();
         this.#socket.once("drain", () => stdin.resume());
@@ -194,14 +210,27 @@ class Bridge {
   async #endOfInput(): Promise<void> {
     if (this.#ending) return;
     this.#ending = true;
-    if (this.#options.closeOnExit) {
-      // The server's agent_close answers what is queued, then aborts the run with its closing events.
-      await this.#command({ type: "agent_close", agent: this.#agent });
-    } else {
-      if (this.#pending > 0) await new Promise<void>((resolve) => (this.#onAnswered = resolve));
-      await this.#command({ type: "detach", agent: this.#agent });
-    }
-    this.#stop();
+    // The server's agent_close answers what is queued itself, then aborts the run with its closing events.
+    if (!this.#options.closeOnExit && this.#pending > 0) await new Promise<void>((resolve) => (this.#onAnswered = resolve));
+    await this.#leave();
+  }
+
+  /**
+   * SIGTERM, SIGINT, SIGHUP: as `--mode rpc` on a signal, the same end as the end of input
+   * without waiting for what the agent has not answered yet (a bash command may take any time);
+   * detached, the agent goes on with it. A second signal leaves at once.
+   */
+  #signalled(code: number): void {
+    if (this.#signalCode !== undefined) process.exit(this.#signalCode);
+    this.#signalCode = code;
+    this.#ending = true;
+    void this.#leave();
+  }
+
+  /** Detaches from the agent, or closes it (`--close-on-exit`), once; then ends. */
+  #leave(): Promise<void> {
+    this.#leaving ??= this.#command({ type: this.#options.closeOnExit ? "agent_close" : "detach", agent: this.#agent }).then(() => this.#stop());
+    return this.#leaving;
   }
 
   #stop(): void {

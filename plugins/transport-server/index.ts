@@ -3,10 +3,11 @@
  * process hosts many agents, each a sibling host, for many clients over stdio and unix sockets.
  * The server's commands and events are declared here, so the protocol schema includes them; they
  * are answered by the server, and elsewhere fail saying so. Everything else loads only when
- * this mode serves; `--connect` (the bridge for old clients) never boots an agent at all.
+ * this mode serves; `--connect` (the bridge for old clients) never boots an agent at all. The
+ * server's flags given to another mode are a usage error: there they would do nothing.
  */
 import type { z } from "zod";
-import { defineCommand, definePlugin, ErrorCode, KernelError } from "../../kernel/index.js";
+import { defineCommand, definePlugin, ErrorCode, KernelError, UsageError, type KernelConfig } from "../../kernel/index.js";
 import type {} from "../mcp/api.js";
 import { AgentClosedEvent, ClientLaggedEvent, ConnectionClosingEvent, ReplayCompleteEvent, SERVER_COMMANDS, ServerHelloEvent, ServerShuttingDownEvent } from "./schemas.js";
 import { serveSetting } from "./settings.js";
@@ -39,10 +40,11 @@ export default definePlugin({
       key: "connect",
       value: "<url>",
       description:
-        "--mode rpc through a running `atomic serve` (unix:PATH): one of its agents as plain RPC on stdin/stdout. With it: --agent <handle> (attach) or --resume <id|file>, --cwd <dir>, --provider, --model, --thinking, --no-session, --name, and --close-on-exit (end of input closes the agent; default: it stays).",
+        "--mode rpc through a running `atomic serve` (unix:PATH): one of its agents as plain RPC on stdin/stdout. With it: --agent <handle> (attach) or --resume <id|file>, --cwd <dir>, --provider, --model, --thinking, --no-session, --name, --sandbox <mode>, and --close-on-exit (end of input closes the agent; default: it stays). atomic --mode rpc --connect unix: --help.",
     },
   ],
   apply(k) {
+    refuseServeFlagsElsewhere(k.config);
     for (const [name, { input, output }] of Object.entries(SERVER_COMMANDS)) {
       k.registerCommand(
         defineCommand({
@@ -80,6 +82,23 @@ export default definePlugin({
     });
   },
 });
+
+/** `atomic serve`'s own flags, by key. */
+const SERVE_FLAGS = [
+  ["--listen", "listen"],
+  ["--web", "web"],
+  ["--allow-remote", "allowRemote"],
+] as const;
+
+/** Given to another mode they would do nothing, silently: a usage error, as `--connect` is one with `atomic serve`. */
+function refuseServeFlagsElsewhere(config: KernelConfig): void {
+  const mode = config.cli.mode || config.settings.mode || "rpc";
+  if (mode === "serve") return;
+  const given = SERVE_FLAGS.filter(([, key]) => config.cli[key] !== undefined).map(([flag]) => flag);
+  if (given.length === 0) return;
+  const named = given.length === 1 ? given[0]! : `${given.slice(0, -1).join(", ")} and ${given.at(-1)!}`;
+  throw new UsageError(`${named} work${given.length === 1 ? "s" : ""} with \`atomic serve\` (got --mode ${mode}); see atomic serve --help`);
+}
 
 declare module "../../kernel/events.js" {
   interface EventMap {

@@ -14,6 +14,7 @@ export const DEFAULT_LIMITS = {
   replayBytes: 16 * 1024 * 1024,
   outboundBytes: 8 * 1024 * 1024,
 } as const;
+export const DEFAULT_KEEPALIVE_MS = 30_000;
 
 const count = () => z.number().int().positive();
 
@@ -88,7 +89,7 @@ export function serverConfig(settings: Settings, listenFlags: readonly string[] 
       outboundBytes: serve.outboundBytes ?? DEFAULT_LIMITS.outboundBytes,
     },
     allowOrigins: serve.allowOrigins ?? [],
-    keepaliveMs: serve.keepaliveMs ?? 30_000,
+    keepaliveMs: serve.keepaliveMs ?? DEFAULT_KEEPALIVE_MS,
     eventOptions: startingEventOptions(settings),
   };
 }
