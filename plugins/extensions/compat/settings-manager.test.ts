@@ -1,18 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/helpers/temp.js";
 import { SettingsManager } from "./settings-manager.js";
 
-const dirs: string[] = [];
-const temp = () => {
-  const dir = mkdtempSync(join(tmpdir(), "atomic-settings-manager-"));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const temp = () => tempDir("atomic-settings-manager-");
 const fileOf = (dir: string) => join(dir, "settings.json");
 const readFile = (dir: string) => JSON.parse(readFileSync(fileOf(dir), "utf8")) as Record<string, unknown>;
 type Setters = { setTheme(value: string): void; getTheme(): string | undefined; setDefaultThinkingLevel(value: string): void };
