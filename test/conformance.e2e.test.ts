@@ -73,7 +73,16 @@ describe("bad input on every in-scope command", () => {
     ['{"type":"prompt","message":["x"]}', "Invalid message: expected string"],
     ['{"type":"prompt","message":"x","images":{}}', "Invalid images: expected array"],
     ['{"type":"prompt","message":"x","images":[null]}', "Invalid images.0: expected object"],
-    ['{"type":"prompt","message":"x","images":[{"type":"image","data":"a","mimeType":7}]}', "Invalid images.0.mimeType: expected string"],
+    ['{"type":"prompt","message":"x","images":[{"type":"image","data":"aGVsbG8=","mimeType":7}]}', "Invalid images.0.mimeType: expected string"],
+    // Stored unchecked, either would be refused by the provider on every later request of the session.
+    [
+      '{"type":"prompt","message":"x","images":[{"type":"image","data":"aGVsbG8=","mimeType":"text/plain"}]}',
+      'Invalid images.0.mimeType: expected an image type, such as "image/png"',
+    ],
+    [
+      '{"type":"follow_up","message":"x","images":[{"type":"image","data":"not base64!","mimeType":"image/png"}]}',
+      "Invalid images.0.data: expected base64-encoded image bytes (no data: prefix, no line breaks)",
+    ],
     ['{"type":"prompt","message":"x","streamingBehavior":"later"}', 'Invalid streamingBehavior: expected one of "steer", "followUp"'],
     ['{"type":"steer","message":1e400}', "Invalid message: expected string"],
     ['{"type":"steer","message":"x","images":[{"type":"video","data":"a","mimeType":"b"}]}', 'Invalid images.0.type: expected "image"'],

@@ -1,12 +1,28 @@
 /** The agent core's RPC commands: prompting, queues, state. One zod schema per command. */
 import { z } from "zod";
-import { AgentMessageSchema, ImageContentSchema } from "../../lib/llm/index.js";
+import { AgentMessageSchema, ImageContentSchema, once } from "../../lib/llm/index.js";
 import { defineCommand, type CommandDefinition, NO_DATA } from "../../kernel/index.js";
 import type { Agent } from "./agent.js";
 import type { PromptDisposition, QueuedInputDisposition } from "./api.js";
 import { assistantText } from "./convert.js";
 
-export const imageSchema = ImageContentSchema;
+/** A format's own message, but zod's for a value that is no string at all (`expected string`). */
+const unlessNotString = (message: string) => (issue: { code?: string }) => (issue.code === "invalid_type" ? undefined : message);
+
+/**
+ * An image a client sends: checked here, where it comes in, not in the message schema that also
+ * reads stored sessions. Stored unchecked, a text file or broken base64 would be refused by the
+ * provider on every later request of the session.
+ */
+export const imageSchema = once(() =>
+  ImageContentSchema().extend({
+    data: z.base64({ error: unlessNotString("base64-encoded image bytes (no data: prefix, no line breaks)") }).describe("Base64-encoded image bytes."),
+    mimeType: z
+      .string()
+      .regex(/^image\/[\w.+-]+$/, { error: 'an image type, such as "image/png"' })
+      .describe('The image type, e.g. "image/png".'),
+  }),
+);
 
 const queueModeSchema = () => z.enum(["all", "one-at-a-time"]).describe('"all": every queued message at the next delivery point; "one-at-a-time": one per delivery point.');
 const messageSchema = () => z.string().describe("The text (a `/name` runs a slash command, an extension's command or a prompt template).");

@@ -5,7 +5,6 @@
  */
 /* eslint-disable */
 
-import type { ImageContent } from "./messages.js";
 import type { AbortBashResponse, AbortResponse, AbortRetryResponse, AddMcpServersResponse, AgentCloseResponse, AgentListResponse, AgentOpenResponse, AttachResponse, BashResponse, ClearQueueResponse, CloneResponse, CompactResponse, CycleModelResponse, CycleThinkingLevelResponse, DetachResponse, ExportHtmlResponse, FollowUpResponse, ForkResponse, GetAvailableModelsResponse, GetAvailableThinkingLevelsResponse, GetCommandsResponse, GetEntriesResponse, GetForkMessagesResponse, GetLastAssistantTextResponse, GetLoginProvidersResponse, GetMcpServersResponse, GetMessagesResponse, GetSessionStatsResponse, GetStateResponse, GetTreeResponse, ImportSessionResponse, ListSessionsResponse, LoginCancelResponse, LoginInputResponse, LoginResponse, LoginWaitResponse, LogoutProviderResponse, NewSessionResponse, PromptResponse, ServerInfoResponse, ServerShutdownResponse, SetAutoCompactionResponse, SetAutoRetryResponse, SetEventOptionsResponse, SetFollowUpModeResponse, SetModelResponse, SetSessionNameResponse, SetSteeringModeResponse, SetThinkingLevelResponse, SteerResponse, SwitchSessionResponse } from "./responses.js";
 
 /** Abort the current run; responds after its closing events. Immediate lane: handled as soon as read. */
@@ -200,7 +199,13 @@ export type FollowUpCommand = {
   /** The text (a `/name` runs a slash command, an extension's command or a prompt template). */
   message: string;
   /** Images sent with the text. */
-  images?: ImageContent[];
+  images?: Array<{
+    type: "image";
+    /** Base64-encoded image bytes. */
+    data: string;
+    /** The image type, e.g. "image/png". */
+    mimeType: string;
+  }>;
 };
 
 /** New session from the branch before a user message; returns that message's text. */
@@ -384,7 +389,13 @@ export type PromptCommand = {
   /** The text (a `/name` runs a slash command, an extension's command or a prompt template). */
   message: string;
   /** Images sent with the text. */
-  images?: ImageContent[];
+  images?: Array<{
+    type: "image";
+    /** Base64-encoded image bytes. */
+    data: string;
+    /** The image type, e.g. "image/png". */
+    mimeType: string;
+  }>;
   /** While the agent is streaming (required then): queue the prompt as a steering or a follow-up message. */
   streamingBehavior?: "steer" | "followUp";
 };
@@ -487,7 +498,13 @@ export type SteerCommand = {
   /** The text (a `/name` runs a slash command, an extension's command or a prompt template). */
   message: string;
   /** Images sent with the text. */
-  images?: ImageContent[];
+  images?: Array<{
+    type: "image";
+    /** Base64-encoded image bytes. */
+    data: string;
+    /** The image type, e.g. "image/png". */
+    mimeType: string;
+  }>;
 };
 
 /** Load a session file (cancellable by session_before_switch); an empty file starts a new session there. A path with no file is refused (`Session file not found`), as `--session` refuses it. */
