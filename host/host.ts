@@ -28,6 +28,7 @@ import { HostRuntime } from "./runtime.js";
 import { siblingHostOptions } from "./sibling.js";
 import { Scheduler } from "./scheduler.js";
 import { checkSettingsFile, composeSettings, readRawSettings, resolveSettings, unknownSettingsOf, type RawSettingsFile } from "./settings-files.js";
+import { unknownSettings } from "./unknown-settings.js";
 
 export interface HostOptions {
   cwd: string;
@@ -112,6 +113,9 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
       const approved = cli.approve === true && resolve(options.approvedFolder ?? options.cwd) === resolve(options.cwd);
       const trusted = isTrustedProject(options.cwd, userSettings?.trustedProjects as string[] | undefined, approved, env);
       for (const unknown of unknownSettingsOf(composed, { user: userFile, project: projectFile })) log.warn(unknown);
+      // Settings given in code (the SDK's `settings`) are checked as a file's are: a typo there is as silent.
+      if (options.settings && cli.origin === "sdk")
+        for (const unknown of unknownSettings(composed, { path: "createAgent's settings", exists: true, value: options.settings })) log.warn(unknown);
       const resolved = resolveSettings(composed, { user: userFile, project: projectFile }, { trusted, ...(options.settings ? { overrides: options.settings } : {}) });
       for (const note of resolved.notes) log.info(note);
       const config: KernelConfig = {

@@ -32,6 +32,13 @@ describe("createAgent options", () => {
     await expect(make({ verbose: true })).rejects.toThrow(`Unknown createAgent option "verbose". The options are: ${OPTION_LIST}.`);
   });
 
+  it("a settings key nothing reads is warned about as in a settings file, with the key meant", async () => {
+    const warnings: string[] = [];
+    await make({ provider: "replay", model: "demo", settings: { defaultModle: "x", retry: { maxRetry: 2 } } }, warnings);
+    expect(warnings).toContain(`Unknown setting "defaultModle" in createAgent's settings (did you mean "defaultModel"?): no plugin reads it, ignored`);
+    expect(warnings).toContain(`Unknown setting "retry.maxRetry" in createAgent's settings (did you mean "retry.maxRetries"?): no plugin reads it, ignored`);
+  });
+
   it("a value of the wrong type names the option and what it takes; a model object is told the string that names it", async () => {
     await expect(make({ model: { provider: "replay", id: "demo" } })).rejects.toThrow(
       'Invalid createAgent option model: expected a string: "provider/id", an id or a pattern, with an optional ":<thinking>" (e.g. "anthropic/claude-sonnet-4-6:high"); got an object (for this model, pass model: "replay/demo")',
