@@ -10,11 +10,12 @@
  * default mode, unlinking the user's dotfiles repository from what Atomic writes.
  */
 import { secureRandomHex } from "../random-ids/index.js";
-import { chmod, mkdir, readFile, readlink, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, readFile, readlink, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import { dirname, resolve } from "node:path";
 import { ErrorCode, KernelError, type SharedScope } from "../../kernel/index.js";
 import { describeJsonError } from "../json-error/index.js";
+import { makeFolder } from "../make-folder/index.js";
 import { readJsonc } from "../jsonc/index.js";
 
 export interface UpdateOptions {
@@ -52,7 +53,7 @@ export interface ModifyOptions extends UpdateOptions {
  * `next` to write (omitted: nothing is written) and the `result` to resolve with.
  */
 export async function modifyJsonFile<T>(path: string, modify: (current: JsonObject) => Promise<{ next?: JsonObject; result: T }>, options: ModifyOptions = {}): Promise<T> {
-  await mkdir(dirname(path), { recursive: true, ...(options.dirMode ? { mode: options.dirMode } : {}) });
+  await makeFolder(dirname(path), options.dirMode || undefined);
   const release = await acquireLock(path, options.lockWaitMs ?? 10_000);
   try {
     const { next, result } = await modify(await readObject(path));

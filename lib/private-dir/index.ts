@@ -5,13 +5,14 @@
  * of ours is narrowed to it); one that is not ours, not a folder, or a symlink is not used.
  * Synchronous: it runs once per loader, at boot, before the first import.
  */
-import { chmodSync, lstatSync, mkdirSync, readdirSync } from "node:fs";
+import { chmodSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { makeFolderSync } from "../make-folder/index.js";
 
 /** `path` made private, or undefined when it cannot be (the caller then caches nothing). */
 export function privateDir(path: string): string | undefined {
   try {
-    mkdirSync(path, { recursive: true, mode: 0o700 });
+    makeFolderSync(path, 0o700);
     const stats = lstatSync(path);
     if (!stats.isDirectory()) return undefined;
     if (process.getuid && stats.uid !== process.getuid()) return undefined;

@@ -13,9 +13,10 @@
  * still see each other. Records still held at process exit are removed by an exit handler.
  */
 import { readFileSync, rmSync } from "node:fs";
-import { mkdir, realpath, rm, utimes } from "node:fs/promises";
+import { realpath, rm, utimes } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ErrorCode, KernelError } from "../../kernel/index.js";
+import { makeFolder } from "../make-folder/index.js";
 import { secureRandomHex } from "../random-ids/index.js";
 import { liveness, ownIdentity, type ProcessIdentity } from "./process-identity.js";
 import { MUTEX_STALE_MS, withMutex } from "./mutex.js";
@@ -84,7 +85,7 @@ const registry: Registry =
 
 /** Takes `file` for `holder`, or throws `SessionInUseError`; other failures (an unwritable folder) throw as they are. */
 export async function lockSessionFile(file: string, holder: LockHolder): Promise<SessionFileLock> {
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  await makeFolder(dirname(file), 0o700);
   const key = join(await realpath(dirname(file)), basename(file));
   const recovered = await serialized(key, () => acquire(key, holder.token));
   let released = false;

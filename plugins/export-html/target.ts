@@ -5,9 +5,10 @@
  * and a FIFO never holds the command lane; the session file is refused before it is truncated.
  */
 import type { Stats } from "node:fs";
-import { mkdir, stat, type FileHandle } from "node:fs/promises";
+import { stat, type FileHandle } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { ErrorCode, KernelError } from "../../kernel/index.js";
+import { FolderError, makeFolder } from "../../lib/make-folder/index.js";
 import { NotRegularFileError, openRegularForWrite } from "../../lib/regular-file/index.js";
 import { nextTurn, textSlices } from "./escape.js";
 
@@ -19,12 +20,13 @@ export async function openExportTarget(path: string, sessionFile: string): Promi
   const liveSession = `Cannot export to ${path}: it is the live session file`;
   if (resolve(path) === resolve(sessionFile)) throw new KernelError(ErrorCode.INVALID_INPUT, liveSession);
   try {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await makeFolder(dirname(path), 0o700);
     return await openRegularForWrite(path, { mode: 0o600, refuse: (stats) => (isSession(stats) ? liveSession : undefined) });
   } catch (error) {
     if (error instanceof NotRegularFileError) {
       throw new KernelError(ErrorCode.INVALID_INPUT, `Cannot export to ${path}: it is a ${error.kind}, not a regular file`);
     }
+    if (error instanceof FolderError) throw new KernelError(ErrorCode.INVALID_INPUT, `Cannot export to ${path}: ${error.message}`);
     if (error instanceof Error && error.message === liveSession) throw new KernelError(ErrorCode.INVALID_INPUT, liveSession);
     throw error;
   }

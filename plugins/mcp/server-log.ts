@@ -4,9 +4,10 @@
  * `--verbose`: a server's start-up banner is not the answer `atomic -p` prints. The last lines
  * still reach the user in the error shown when the server dies.
  */
-import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
+import { createWriteStream, type WriteStream } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Logger } from "../../kernel/index.js";
+import { makeFolderSync } from "../../lib/make-folder/index.js";
 
 export interface ServerLog {
   /** One labelled line (`[mcp <name>] ...\n`). */
@@ -25,7 +26,7 @@ export function openServerLog(path: string, options: { verbose: boolean; log: Lo
   const file = (): WriteStream | undefined => {
     if (stream || failed) return stream;
     try {
-      mkdirSync(dirname(path), { recursive: true });
+      makeFolderSync(dirname(path));
     } catch {
       // createWriteStream reports it below.
     }

@@ -6,12 +6,13 @@
  * Atomic serves itself. A clone is made beside its place and moved in when complete, so an
  * interrupted install leaves nothing half-made.
  */
-import { access, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { access, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import { secureRandomHex } from "../../lib/random-ids/index.js";
 import { npmSatisfied, type GitSource, type NpmSource, type PackageSource } from "../../lib/packages/index.js";
 import { gitRoot, type InstallScope, installPath, npmRoot } from "./install-paths.js";
 import { runCommand, type CommandOutput, type CommandRunner } from "./run.js";
+import { makeFolder } from "../../lib/make-folder/index.js";
 
 export type { InstallScope };
 
@@ -70,7 +71,7 @@ export class PackageStore {
       await this.update(source, scope, deadline);
       return;
     }
-    await mkdir(dirname(target), { recursive: true });
+    await makeFolder(dirname(target));
     const staging = `${target}.partial-${secureRandomHex(4)}`;
     try {
       await this.#git(["clone", "--quiet", source.repo, staging], undefined, deadline);
@@ -138,7 +139,7 @@ export class PackageStore {
 
   async #npmInstall(spec: string, scope: InstallScope, deadline: number | undefined): Promise<void> {
     const root = this.#npmRoot(scope);
-    await mkdir(root, { recursive: true });
+    await makeFolder(root);
     if (!(await exists(join(root, "package.json")))) await writeFile(join(root, "package.json"), `${JSON.stringify({ name: "atomic-packages", private: true }, null, 2)}\n`);
     // A project's install folder is local state, never something to commit.
     if (!(await exists(join(root, ".gitignore")))) await writeFile(join(root, ".gitignore"), "*\n");

@@ -5,7 +5,7 @@
  * next start; `reset` removes them (the shipped data is used again). Without network, or in
  * offline mode (lib/offline), nothing is written and the shipped (or last refreshed) data stays in use.
  */
-import { access, mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { access, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { providerMeant } from "../../lib/closest/models.js";
 import {
@@ -23,6 +23,7 @@ import { modelsDevEntries, refreshCatalog } from "../../lib/model-catalog/models
 import { httpFetch } from "../../lib/provider-kit/http-fetch.js";
 import { offlineVariable } from "../../lib/offline/index.js";
 import type { CliIo } from "../../lib/cli-io/index.js";
+import { makeFolder } from "../../lib/make-folder/index.js";
 
 export const MODELS_DEV_URL = "https://models.dev/api.json";
 const FETCH_TIMEOUT_MS = 30_000;
@@ -110,7 +111,7 @@ async function update(files: CatalogFile[], url: string, io: ModelsCliIo): Promi
     io.stderr.write(`Refused the catalog at ${url}:\n${refused.map((line) => `  ${line}\n`).join("")}Nothing changed: the catalog in use stays.\n`);
     return 1;
   }
-  await mkdir(dir, { recursive: true });
+  await makeFolder(dir);
   let written = 0;
   for (const step of planned) {
     if (step.write) {

@@ -3,9 +3,10 @@
  * back. JSONL: a header line, then per LLM call `{"type":"turn"}` and one line per unified event
  * without its `partial`. Plugin-independent: it wraps any AssistantStream.
  */
-import { appendFile, chmod, mkdir, writeFile } from "node:fs/promises";
+import { appendFile, chmod, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { AssistantMessageEvent, AssistantStream, Model } from "../../lib/llm/index.js";
+import { makeFolder } from "../../lib/make-folder/index.js";
 
 export function cassettePath(agentDir: string, name: string): string {
   return join(agentDir, "cassettes", `${name}.jsonl`);
@@ -62,7 +63,7 @@ export class CassetteRecorder {
         if (!this.#started) {
           this.#started = true;
           // Private, like auth.json and sessions: a cassette holds the whole conversation.
-          await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+          await makeFolder(dirname(this.path), 0o700);
           const header = { type: "cassette", version: 1, name: this.name, eventDelayMs: 0, reasoning: model.reasoning, contextWindow: model.contextWindow };
           await writeFile(this.path, JSON.stringify(header) + "\n", { mode: 0o600 });
           await chmod(this.path, 0o600);

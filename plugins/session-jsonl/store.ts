@@ -5,7 +5,7 @@
  * session plugin turns them into a protocol event and a get_state field).
  */
 import { constants } from "node:fs";
-import { access, chmod, copyFile, mkdir, open, stat } from "node:fs/promises";
+import { access, chmod, copyFile, open, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { ErrorCode, expandHome, isKernelError } from "../../kernel/index.js";
 import { lockSessionFile, newLockHolder, type LockHolder, type SessionFileLock } from "../../lib/session-lock/index.js";
@@ -14,6 +14,7 @@ import type { LoadedSession, SessionEntry, SessionHeader, SessionStorage, Sessio
 import { sessionFileName } from "./paths.js";
 import { MAX_LINE_BYTES, readSessionFile } from "./reader.js";
 import { JsonlWriter } from "./writer.js";
+import { makeFolder } from "../../lib/make-folder/index.js";
 
 export interface JsonlStoreOptions {
   /** Where new session files go. */
@@ -161,7 +162,7 @@ export function createJsonlStore(options: JsonlStoreOptions): SessionStore {
     },
 
     async importCopy(source: LoadedSession): Promise<LoadedSession> {
-      await mkdir(sessionDir, { recursive: true, mode: 0o700 });
+      await makeFolder(sessionDir, 0o700);
       for (let attempt = 0; ; attempt++) {
         const stamp = new Date(now().getTime() + attempt).toISOString();
         const file = join(sessionDir, sessionFileName(stamp, source.header.id));

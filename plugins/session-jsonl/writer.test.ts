@@ -58,7 +58,7 @@ describe("JsonlWriter", () => {
     await writeFile(blocker, "");
     const events: string[] = [];
     const writer = new JsonlWriter(join(blocker, "deep", "s.jsonl"), {
-      onError: (error) => events.push(`error ${error.message.split(":")[0]}`),
+      onError: (error) => events.push(`error ${(error as NodeJS.ErrnoException).code}`),
       onSuccess: () => events.push("ok"),
     });
     for (const n of [1, 2]) {

@@ -9,9 +9,10 @@
  * `.partial` name, then renamed), so a kill between creating and writing it cannot leave an
  * empty session file that no longer loads.
  */
-import { mkdir, rename, type FileHandle } from "node:fs/promises";
+import { rename, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { openRegularForWrite } from "../../lib/regular-file/index.js";
+import { makeFolder } from "../../lib/make-folder/index.js";
 
 export interface WriterOptions {
   /** Written before the first chunk: "\n" when the existing file ends in a torn line. */
@@ -102,7 +103,7 @@ export class JsonlWriter {
     let offset = 0;
     try {
       if (!this.#handle) {
-        await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+        await makeFolder(dirname(this.path), 0o700);
         await this.#beforeOpen?.();
         // Appending to a FIFO or device would block or go nowhere: regular files only.
         this.#handle = await openRegularForWrite(this.#partial ?? this.path, { how: "append", mode: 0o600 });

@@ -1,5 +1,6 @@
 /** The `write` tool: create or overwrite a file, creating missing parent directories. */
-import { mkdir, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
+import { FolderError, makeFolder } from "../../lib/make-folder/index.js";
 import { NotRegularFileError, openRegularForWrite } from "../../lib/regular-file/index.js";
 import { dirname } from "node:path";
 import { z } from "zod";
@@ -22,9 +23,9 @@ export const writeTool = defineTool({
   async execute(args, ctx): Promise<ToolResult> {
     throwIfAborted(ctx.signal);
     const absolute = resolveToolPath(ctx.cwd, args.path);
-    await mkdir(dirname(absolute), { recursive: true }).catch((error: unknown) => {
-      // EEXIST/ENOTDIR: some parent on the way is a file.
-      if (errnoIsParentFile(error)) throw new Error(`Cannot write ${args.path}: a parent path exists and is not a directory.`);
+    await makeFolder(dirname(absolute)).catch((error: unknown) => {
+      if (error instanceof FolderError && error.code === "ENOTDIR") throw new Error(`Cannot write ${args.path}: a parent path exists and is not a directory.`);
+      if (error instanceof FolderError) throw new Error(`Cannot write ${args.path}: ${error.message}.`);
       throw fsError(error, args.path);
     });
     throwIfAborted(ctx.signal);
@@ -50,9 +51,4 @@ export async function writeRegular(path: string, content: string): Promise<void>
   } finally {
     await handle.close();
   }
-}
-
-function errnoIsParentFile(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === "EEXIST" || code === "ENOTDIR";
 }

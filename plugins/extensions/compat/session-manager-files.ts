@@ -2,11 +2,12 @@
  * The file side of pi's `SessionManager` (session-manager.ts): names and ids of session files,
  * finding, forking and listing them, and writing a whole file in one go. Synchronous, as pi's is.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { uuidv7 } from "./pi-ai.js";
 import { CURRENT_SESSION_VERSION, type FileEntry, type SessionHeader } from "./session-context.js";
 import { loadEntriesFromFile, readHeader } from "./session-files.js";
+import { makeFolderSync } from "../../../lib/make-folder/index.js";
 
 export interface NewSessionOptions {
   id?: string;
@@ -41,7 +42,7 @@ export function forkSessionFile(sourcePath: string, cwd: string, dir: string, op
   const entries = loadEntriesFromFile(source);
   if (entries.length === 0) throw new Error(`Cannot fork: source session file is empty or invalid: ${source}`);
   if (!entries.some((entry) => entry.type === "session")) throw new Error(`Cannot fork: source session has no header: ${source}`);
-  mkdirSync(dir, { recursive: true });
+  makeFolderSync(dir);
   const id = checkedId(options?.id) ?? uuidv7();
   const timestamp = now();
   const file = join(dir, sessionFileName(timestamp, id));

@@ -5,13 +5,14 @@
  * its own purposes, or to list them. The file is written once it holds a user or assistant
  * message; later entries are appended. The agent's running session is `ctx.sessionManager`.
  */
-import { appendFileSync, existsSync, mkdirSync, statSync } from "node:fs";
+import { appendFileSync, existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { uuidv7 } from "./pi-ai.js";
 import { CURRENT_SESSION_VERSION, type FileEntry, migrateSessionEntries, type SessionEntry, type SessionHeader } from "./session-context.js";
 import { SessionEntries } from "./session-entries.js";
 import { defaultSessionDir, findMostRecentSession, listAllSessions, listSessions, loadEntriesFromFile, readHeader, type SessionInfo } from "./session-files.js";
 import { checkedId, findSessionFile, forkSessionFile, type NewSessionOptions, now, sessionFileName, writeLines } from "./session-manager-files.js";
+import { makeFolderSync } from "../../../lib/make-folder/index.js";
 
 export type { NewSessionOptions } from "./session-manager-files.js";
 export type { SessionTreeNode } from "./session-tree.js";
@@ -35,7 +36,7 @@ export class SessionManager extends SessionEntries {
     this.#cwd = resolve(cwd);
     this.#dir = sessionDir ? resolve(sessionDir) : "";
     this.#persist = persist;
-    if (persist && this.#dir) mkdirSync(this.#dir, { recursive: true });
+    if (persist && this.#dir) makeFolderSync(this.#dir);
     if (sessionFile) this.#open(sessionFile, entries);
     else if (entries?.length) this.#load(entries, options);
     else this.newSession(options);

@@ -5,11 +5,12 @@
  * kept, through a temp file and a rename, never over a file that cannot be parsed or one holding
  * `//` comments the rewrite would drop.
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { describeJsonError } from "../../../lib/json-error/index.js";
 import { readJsonc } from "../../../lib/jsonc/index.js";
+import { makeFolderSync } from "../../../lib/make-folder/index.js";
 
 export type Settings = Record<string, unknown>;
 
@@ -55,7 +56,7 @@ export function updateSettingsFile(path: string, mutate: (settings: Settings) =>
 /** The lock Atomic's settings writers take, waited for a few seconds; proper-lockfile loads on first use. */
 function lockFile(path: string): () => void {
   const { lockSync } = createRequire(import.meta.url)("proper-lockfile") as typeof import("proper-lockfile");
-  mkdirSync(dirname(path), { recursive: true });
+  makeFolderSync(dirname(path));
   const target = existsSync(path) ? realpathSync(path) : path;
   const deadline = Date.now() + LOCK_WAIT_MS;
   const pause = new Int32Array(new SharedArrayBuffer(4));
