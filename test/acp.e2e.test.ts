@@ -104,6 +104,22 @@ describe("ACP: turns", () => {
     expect(agent.text(sessionId)).toContain("Back again.");
   });
 
+  it("session/close or session/load of a session mid-prompt ends its turn as cancelled", async () => {
+    fake.script({ text: "one two three four five six seven eight nine ten", stall: 4 }, { text: "one two three four five six seven eight nine ten", stall: 4 });
+    const agent = await start();
+    const cwd = tempDir("atomic-cwd-");
+    const closed = await agent.newSession(cwd);
+    const first = agent.prompt(closed.sessionId, "stream slowly");
+    await fake.waitForRequests(1);
+    await agent.agent.request("session/close", { sessionId: closed.sessionId });
+    expect(await first).toEqual({ stopReason: "cancelled" });
+    const { sessionId } = await agent.newSession(cwd);
+    const second = agent.prompt(sessionId, "stream slowly");
+    await fake.waitForRequests(2);
+    await agent.agent.request("session/load", { sessionId, cwd, mcpServers: [] });
+    expect(await second).toEqual({ stopReason: "cancelled" });
+  });
+
   it("a failed run is a JSON-RPC error with the provider's message; a refusal is a stop reason", async () => {
     const agent = await start({ model: "fake-anthropic/fake-1", settings: { retry: { enabled: false } } });
     const { sessionId } = await agent.newSession(tempDir("atomic-cwd-"));
