@@ -126,8 +126,9 @@ function embeddedAgent(host: EmbeddedHost, cwd: string, agentDir: string): Agent
   };
   const awaitable = awaitableHelpers(send, (listener) => host.subscribe(listener as (event: unknown) => void, { replay: false }));
   const dispose = async () => {
+    awaitable.markDisposing();
     await host.shutdown("exit");
-    awaitable.failPending(new Error("The agent was disposed before the run settled"));
+    awaitable.failPending();
   };
   return {
     cwd,
