@@ -259,6 +259,8 @@ describe("ACP: permissions and bad input", () => {
     await expect(agent.agent.request("session/prompt", { sessionId: "x" } as never)).rejects.toMatchObject({ code: -32602 });
     await expect(agent.prompt("no-such-session", "hi")).rejects.toMatchObject({ code: -32002, data: { sessionId: "no-such-session" } });
     await expect(agent.newSession("relative/path")).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("absolute") });
+    const badMeta = agent.agent.request("session/new", { cwd: tempDir("atomic-cwd-"), mcpServers: [], _meta: { atomic: { sandbox: "bogus-mode" } } });
+    await expect(badMeta).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Invalid params: Invalid _meta.atomic.sandbox.mode: expected") });
     const { sessionId } = await agent.newSession(tempDir("atomic-cwd-"));
     await agent.agent.request("session/close", { sessionId });
     await expect(agent.prompt(sessionId, "hi")).rejects.toMatchObject({ code: -32002 });

@@ -120,7 +120,10 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
     const sibling = await host.openSibling({ cwd: await folder(cwd), ...(settings ? { settings } : {}) }).catch((error: Error) => {
       // The client's session options did not validate: its mistake, said with the field.
       if (settings && error.message.includes("the settings passed in"))
-        throw acp.RequestError.invalidParams({ _meta: meta }, error.message.replace(/^Invalid settings file the settings passed in: /gm, "_meta.atomic."));
+        throw acp.RequestError.invalidParams(
+          { _meta: meta },
+          error.message.replace(/^Invalid settings file the settings passed in: (Invalid )?/gm, (_, invalid = "") => `${invalid}_meta.atomic.`),
+        );
       throw error;
     });
     try {
