@@ -259,6 +259,11 @@ describe("ACP: permissions and bad input", () => {
     await expect(agent.agent.request("session/prompt", { sessionId: "x" } as never)).rejects.toMatchObject({ code: -32602 });
     await expect(agent.prompt("no-such-session", "hi")).rejects.toMatchObject({ code: -32002, data: { sessionId: "no-such-session" } });
     await expect(agent.newSession("relative/path")).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("absolute") });
+    const audio = agent.agent.request("session/prompt", {
+      sessionId: (await agent.newSession(tempDir("atomic-cwd-"))).sessionId,
+      prompt: [{ type: "audio", data: "AAAA", mimeType: "audio/wav" }],
+    });
+    await expect(audio).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Audio prompts are not supported") });
     const badMeta = agent.agent.request("session/new", { cwd: tempDir("atomic-cwd-"), mcpServers: [], _meta: { atomic: { sandbox: "bogus-mode" } } });
     await expect(badMeta).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Invalid params: Invalid _meta.atomic.sandbox.mode: expected") });
     const { sessionId } = await agent.newSession(tempDir("atomic-cwd-"));

@@ -105,7 +105,11 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
     return cwd;
   };
   const failed = (error: unknown): never => {
-    if (error instanceof TurnError) throw error.code === "failed" ? new acp.RequestError(-32603, error.message) : acp.RequestError.invalidRequest(undefined, error.message);
+    if (error instanceof TurnError) {
+      if (error.code === "failed") throw new acp.RequestError(-32603, error.message);
+      // Content the agent did not advertise (audio) is a param the client should not have sent; a busy session is a request at the wrong time.
+      throw error.code === "invalid" ? acp.RequestError.invalidParams(undefined, error.message) : acp.RequestError.invalidRequest(undefined, error.message);
+    }
     if (error instanceof InvalidConfig) throw acp.RequestError.invalidParams(undefined, error.message);
     if (error instanceof acp.RequestError) throw error;
     throw new acp.RequestError(-32603, error instanceof Error ? error.message : String(error));
