@@ -257,7 +257,11 @@ describe("ACP: permissions and bad input", () => {
     const agent = await start();
     await expect(agent.agent.request("session/teleport", {})).rejects.toMatchObject({ code: -32601 });
     await expect(agent.agent.request("session/prompt", { sessionId: "x" } as never)).rejects.toMatchObject({ code: -32602 });
-    await expect(agent.prompt("no-such-session", "hi")).rejects.toMatchObject({ code: -32002, data: { sessionId: "no-such-session" } });
+    await expect(agent.prompt("no-such-session", "hi")).rejects.toMatchObject({
+      code: -32002,
+      message: "Session not found: no-such-session",
+      data: { sessionId: "no-such-session" },
+    });
     await expect(agent.newSession("relative/path")).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("absolute") });
     const audio = agent.agent.request("session/prompt", {
       sessionId: (await agent.newSession(tempDir("atomic-cwd-"))).sessionId,

@@ -93,9 +93,11 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
     requestPermission: (params) => connection.client.request("session/request_permission", params),
   };
 
+  // The SDK's own says only "Resource not found": the id goes in the message too, for a client that shows only that.
+  const sessionNotFound = (sessionId: string) => new acp.RequestError(-32002, `Session not found: ${sessionId}`, { sessionId });
   const sessionOf = (sessionId: string): AcpSession => {
     const session = sessions.get(sessionId);
-    if (!session) throw acp.RequestError.sessionNotFound(sessionId);
+    if (!session) throw sessionNotFound(sessionId);
     return session;
   };
   const folder = async (cwd: string): Promise<string> => {
@@ -206,7 +208,7 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
         }
         const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined, params._meta, async (sibling) => {
           const path = await sessionPath(sibling, params.sessionId);
-          if (!path) throw acp.RequestError.sessionNotFound(params.sessionId);
+          if (!path) throw sessionNotFound(params.sessionId);
           const switched = await call<"switch_session">(sibling, { type: "switch_session", sessionPath: path });
           if (switched.cancelled) throw acp.RequestError.invalidRequest(undefined, "Loading the session was cancelled by an extension");
           return params.sessionId;
