@@ -77,6 +77,8 @@ interface Waiter {
   fail(error: Error): void;
 }
 
+const DISPOSED = "The agent was disposed before the run settled";
+
 /**
  * The helpers over one agent's `send`/`subscribe`. `observe` must see every response `send`
  * resolves to (the agent's own `send` included): a prompt started by hand makes the agent busy,
@@ -85,6 +87,8 @@ interface Waiter {
 export function awaitableHelpers(send: Send, subscribe: Subscribe) {
   let busy = false;
   let settledEvents = true;
+  // Set before dispose aborts the run: the settle that abort brings is the dispose's, not an abort's.
+  let disposing = false;
   const waiters = new Set<Waiter>();
   subscribe((event) => {
     for (const waiter of waiters) if (event.type !== "agent_settled") waiter.events.push(event);
@@ -106,12 +110,12 @@ export function awaitableHelpers(send: Send, subscribe: Subscribe) {
     return response;
   };
   /** Collects events from now until the next `agent_settled`. */
-  const waitForSettle = (): { waiter: Waiter; settled: Promise<{ aborted: boolean; events: Event[] }> } => {
+  const waitForSettle = (): { waiter: Waiter; settled: Promise<{ aborted: boolean; disposed: boolean; events: Event[] }> } => {
     let waiter!: Waiter;
-    const settled = new Promise<{ aborted: boolean; events: Event[] }>((resolve, reject) => {
+    const settled = new Promise<{ aborted: boolean; disposed: boolean; events: Event[] }>((resolve, reject) => {
       waiter = {
         events: [],
-        settle: (aborted) => (waiters.delete(waiter), resolve({ aborted, events: waiter.events })),
+        settle: (aborted) => (waiters.delete(waiter), resolve({ aborted, disposed: disposing, events: waiter.events })),
         fail: (error) => (waiters.delete(waiter), reject(error)),
       };
     });
@@ -156,9 +160,13 @@ export function awaitableHelpers(send: Send, subscribe: Subscribe) {
         settled.catch(() => undefined);
         throw error;
       }
-      const { aborted, events } = await settled;
-      const result = promptResult(disposition, aborted, events);
-      const failure = aborted ? undefined : runFailure(result.messages);
+      const outcome = await settled.catch((error: unknown) => {
+        if (disposing) return { aborted: true, disposed: true, events: waiter.events };
+        throw error;
+      });
+      const result = promptResult(disposition, outcome.aborted, outcome.events);
+      if (outcome.disposed) throw new AgentRunError(DISPOSED, result);
+      const failure = outcome.aborted ? undefined : runFailure(result.messages);
       if (failure) throw new AgentRunError(failure, result);
       return result;
     },
@@ -181,9 +189,13 @@ export function awaitableHelpers(send: Send, subscribe: Subscribe) {
   return {
     helpers,
     observe,
+    /** Before the dispose aborts the run: a prompt it ends rejects with `AgentRunError` rather than resolving as aborted. */
+    markDisposing(): void {
+      disposing = true;
+    },
     /** Fails every helper still waiting (the agent was disposed before it settled). */
-    failPending(error: Error): void {
-      for (const waiter of [...waiters]) waiter.fail(error);
+    failPending(): void {
+      for (const waiter of [...waiters]) waiter.fail(new Error(DISPOSED));
     },
   };
 }

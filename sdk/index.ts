@@ -126,8 +126,9 @@ function embeddedAgent(host: EmbeddedHost, cwd: string, agentDir: string): Agent
   };
   const awaitable = awaitableHelpers(send, (listener) => host.subscribe(listener as (event: unknown) => void, { replay: false }));
   const dispose = async () => {
+    awaitable.markDisposing();
     await host.shutdown("exit");
-    awaitable.failPending(new Error("The agent was disposed before the run settled"));
+    awaitable.failPending();
   };
   return {
     cwd,
@@ -138,7 +139,11 @@ function embeddedAgent(host: EmbeddedHost, cwd: string, agentDir: string): Agent
       awaitable.observe(response);
       return response;
     }) as Agent["send"],
-    subscribe: (listener) => host.subscribe(listener as (event: unknown) => void),
+    subscribe: (listener) => {
+      // Checked here: once registered, a wrong listener would only fail, logged, at every event.
+      if (typeof listener !== "function") throw new TypeError(`subscribe() takes a listener function (event) => void, got ${listener === null ? "null" : typeof listener}`);
+      return host.subscribe(listener as (event: unknown) => void);
+    },
     dispose: () => (disposed ??= dispose()),
   };
 }

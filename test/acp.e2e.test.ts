@@ -104,6 +104,22 @@ describe("ACP: turns", () => {
     expect(agent.text(sessionId)).toContain("Back again.");
   });
 
+  it("session/close or session/load of a session mid-prompt ends its turn as cancelled", async () => {
+    fake.script({ text: "one two three four five six seven eight nine ten", stall: 4 }, { text: "one two three four five six seven eight nine ten", stall: 4 });
+    const agent = await start();
+    const cwd = tempDir("atomic-cwd-");
+    const closed = await agent.newSession(cwd);
+    const first = agent.prompt(closed.sessionId, "stream slowly");
+    await fake.waitForRequests(1);
+    await agent.agent.request("session/close", { sessionId: closed.sessionId });
+    expect(await first).toEqual({ stopReason: "cancelled" });
+    const { sessionId } = await agent.newSession(cwd);
+    const second = agent.prompt(sessionId, "stream slowly");
+    await fake.waitForRequests(2);
+    await agent.agent.request("session/load", { sessionId, cwd, mcpServers: [] });
+    expect(await second).toEqual({ stopReason: "cancelled" });
+  });
+
   it("a failed run is a JSON-RPC error with the provider's message; a refusal is a stop reason", async () => {
     const agent = await start({ model: "fake-anthropic/fake-1", settings: { retry: { enabled: false } } });
     const { sessionId } = await agent.newSession(tempDir("atomic-cwd-"));
@@ -241,8 +257,19 @@ describe("ACP: permissions and bad input", () => {
     const agent = await start();
     await expect(agent.agent.request("session/teleport", {})).rejects.toMatchObject({ code: -32601 });
     await expect(agent.agent.request("session/prompt", { sessionId: "x" } as never)).rejects.toMatchObject({ code: -32602 });
-    await expect(agent.prompt("no-such-session", "hi")).rejects.toMatchObject({ code: -32002, data: { sessionId: "no-such-session" } });
+    await expect(agent.prompt("no-such-session", "hi")).rejects.toMatchObject({
+      code: -32002,
+      message: "Session not found: no-such-session",
+      data: { sessionId: "no-such-session" },
+    });
     await expect(agent.newSession("relative/path")).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("absolute") });
+    const audio = agent.agent.request("session/prompt", {
+      sessionId: (await agent.newSession(tempDir("atomic-cwd-"))).sessionId,
+      prompt: [{ type: "audio", data: "AAAA", mimeType: "audio/wav" }],
+    });
+    await expect(audio).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Audio prompts are not supported") });
+    const badMeta = agent.agent.request("session/new", { cwd: tempDir("atomic-cwd-"), mcpServers: [], _meta: { atomic: { sandbox: "bogus-mode" } } });
+    await expect(badMeta).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Invalid params: Invalid _meta.atomic.sandbox.mode: expected") });
     const { sessionId } = await agent.newSession(tempDir("atomic-cwd-"));
     await agent.agent.request("session/close", { sessionId });
     await expect(agent.prompt(sessionId, "hi")).rejects.toMatchObject({ code: -32002 });

@@ -4,7 +4,7 @@
  * server off; invalid entries are reported naming the file and key path while the rest connect;
  * `${VAR}` references; `--no-mcp`; `add_mcp_servers`; and `atomic mcp add|list|test|remove`.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { allConnected, probeEvents, probeStdio, waitForServers, writeMcpJson } from "./helpers/mcp.js";
@@ -116,6 +116,18 @@ describe("MCP configuration", () => {
 });
 
 describe("atomic mcp", () => {
+  it("test gives up on a server that never answers initialize after the mcp.connectTimeout of the settings, and says so", async () => {
+    const agentDir = tempDir("atomic-mcp-");
+    const cwd = tempDir("atomic-mcp-cwd-");
+    writeMcpJson(agentDir, { stuck: probeStdio("--hang") });
+    writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ mcp: { connectTimeout: 1 } }));
+    const started = Date.now();
+    const tested = await runCli(["mcp", "test", "stuck"], { agentDir, cwd });
+    expect(tested).toMatchObject({ code: 1, stdout: expect.stringContaining("stuck: failed:") });
+    expect(tested.stdout).toContain("within 1 s (settings mcp.connectTimeout)");
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
   it("add, list, test and remove edit and check mcp.json without starting an agent", async () => {
     const agentDir = tempDir("atomic-mcp-");
     const cwd = tempDir("atomic-mcp-cwd-");

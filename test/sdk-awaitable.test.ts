@@ -125,17 +125,19 @@ describe("agent.prompt", () => {
     await expect(agent.steer(42)).rejects.toThrow("Invalid message: expected string");
   });
 
-  it("dispose() while a prompt waits ends the prompt instead of leaving it pending", async () => {
+  it("dispose() while a prompt waits rejects the prompt with AgentRunError instead of leaving it pending", async () => {
     const agent = await newAgent();
     fake.script({ text: "never finished", stall: 2 });
     const running = agent.prompt("a long one");
     await fake.waitForRequests(1);
     await agent.dispose();
-    const outcome = await running.then(
-      (result) => ({ aborted: result.aborted }),
-      (error: Error) => ({ error: error.message }),
+    const error = await running.then(
+      () => undefined,
+      (reason: unknown) => reason,
     );
-    expect(outcome).toEqual({ aborted: true });
+    expect(error).toBeInstanceOf(AgentRunError);
+    expect((error as AgentRunError).message).toBe("The agent was disposed before the run settled");
+    expect((error as AgentRunError).result.aborted).toBe(true);
     await expect(agent.prompt("after")).rejects.toThrow("Agent is shutting down");
   });
 

@@ -101,6 +101,12 @@ describe("createAgent", () => {
     expect(await agent.send({ type: "extension_ui_response", id: "uuid-1", cancelled: true })).toBeUndefined();
   });
 
+  it("subscribe refuses a listener that is not a function, at the call rather than at every event", async () => {
+    const agent = await agentIn(tempDir("atomic-sdk-"), { session: false });
+    // @ts-expect-error a wrong listener is refused by the types too
+    expect(() => agent.subscribe(5)).toThrow(new TypeError("subscribe() takes a listener function (event) => void, got number"));
+  });
+
   it("dispose twice is one teardown; a command after it is refused like RPC after EOF", async () => {
     const agent = await agentIn(tempDir("atomic-sdk-"), { session: false });
     const first = agent.dispose();

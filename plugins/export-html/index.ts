@@ -21,7 +21,14 @@ export default definePlugin({
         description: "Export the session to HTML (the active branch shown, all branches embedded); returns the file path.",
         input: () =>
           z
-            .object({ outputPath: z.string().optional().describe("Where to write the page (relative to the working folder; default: beside the session file).") })
+            .object({
+              outputPath: z
+                .string()
+                .optional()
+                .describe(
+                  "Where to write the page, relative to the working folder; its missing folders are created (0700). Absent or empty: atomic-session-<session file name>.html in the working folder.",
+                ),
+            })
             .meta({ examples: [{ outputPath: "session.html" }] }),
         output: () => z.object({ path: z.string().meta({ description: "The file written." }) }),
         async run({ outputPath }) {

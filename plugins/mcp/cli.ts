@@ -6,12 +6,11 @@
  * connects to each enabled server (or the ones named) and lists its tools; exit 1 when one fails.
  */
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { isTrustedProject } from "../../kernel/index.js";
+import { isTrustedProject, projectSettingsPath, userSettingsPath } from "../../kernel/index.js";
 import { parseJsonc } from "../../lib/jsonc/index.js";
 import { updateJsonFile } from "../../lib/locked-json/index.js";
 import { shellWord } from "../../lib/shell-words/index.js";
-import { parseServerEntry, SERVER_NAME, serverExposureOf, type ServerEntry } from "./config.js";
+import { DEFAULT_CONNECT_TIMEOUT_S, parseServerEntry, SERVER_NAME, serverExposureOf, type ServerEntry } from "./config.js";
 import { configFiles, loadConfig } from "./config-files.js";
 import { describeTarget, launchOf } from "./resolve.js";
 import type { CliIo } from "../../lib/cli-io/index.js";
@@ -191,12 +190,13 @@ async function test(args: string[], io: McpCliIo): Promise<number> {
   if (unknown.length > 0) throw new Error(`No MCP server named ${unknown.join(", ")} (configured: ${entries.map((entry) => entry.name).join(", ") || "none"})`);
   const chosen = names.length > 0 ? entries.filter((entry) => names.includes(entry.name)) : entries.filter((entry) => entry.config.enabled);
   for (const problem of problems) io.stderr.write(`${problem}\n`);
-  const results = await Promise.all(chosen.map((entry) => probe(entry, io)));
+  const connectTimeoutMs = await connectTimeoutOf(io);
+  const results = await Promise.all(chosen.map((entry) => probe(entry, io, connectTimeoutMs)));
   io.stdout.write(results.map((result) => result.text).join("\n") + (results.length > 0 ? "\n" : "No enabled MCP server to test.\n"));
   return results.some((result) => !result.ok) || problems.length > 0 ? 1 : 0;
 }
 
-async function probe(entry: ServerEntry, io: McpCliIo): Promise<{ ok: boolean; text: string }> {
+async function probe(entry: ServerEntry, io: McpCliIo, connectTimeoutMs: number): Promise<{ ok: boolean; text: string }> {
   const { McpConnection } = await import("./connection.js");
   const { config } = entry;
   const connection = new McpConnection(
@@ -205,7 +205,7 @@ async function probe(entry: ServerEntry, io: McpCliIo): Promise<{ ok: boolean; t
       launch: (inherited) => launchOf(entry.name, config, io.env, io.cwd, inherited),
       clientInfo: { name: "atomic", version: "cli" },
       timeoutMs: (config.timeout ?? 30) * 1000,
-      connectTimeoutMs: 30_000,
+      connectTimeoutMs,
       onTools: () => undefined,
       onState: () => undefined,
       writeStderr: (text) => io.stderr.write(text),
@@ -226,11 +226,26 @@ async function probe(entry: ServerEntry, io: McpCliIo): Promise<{ ok: boolean; t
 
 /** The user's `trustedProjects` (only the user's own settings file may grant trust). */
 async function trustedProjects(io: McpCliIo): Promise<string[]> {
+  const settings = (await settingsFile(userSettingsPath(io.agentDir))) as { trustedProjects?: unknown };
+  return Array.isArray(settings.trustedProjects) ? settings.trustedProjects.filter((entry): entry is string => typeof entry === "string") : [];
+}
+
+/** `mcp.connectTimeout` as the agent takes it (the project's file over the user's, seconds), so a test fails when a session would. */
+async function connectTimeoutOf(io: McpCliIo): Promise<number> {
+  const seconds = (settings: Record<string, unknown>) => {
+    const value = (settings.mcp as { connectTimeout?: unknown } | undefined)?.connectTimeout;
+    return typeof value === "number" && value > 0 ? value : undefined;
+  };
+  const [user, project] = await Promise.all([settingsFile(userSettingsPath(io.agentDir)), settingsFile(projectSettingsPath(io.cwd))]);
+  return (seconds(project) ?? seconds(user) ?? DEFAULT_CONNECT_TIMEOUT_S) * 1000;
+}
+
+/** A settings file read as startup reads it (`//` comments, trailing commas); `{}` when missing or unreadable. */
+async function settingsFile(path: string): Promise<Record<string, unknown>> {
   try {
-    // Read as startup reads it (`//` comments, trailing commas), so both trust the same projects.
-    const settings = parseJsonc(await readFile(join(io.agentDir, "settings.json"), "utf8")) as { trustedProjects?: unknown };
-    return Array.isArray(settings.trustedProjects) ? settings.trustedProjects.filter((entry): entry is string => typeof entry === "string") : [];
+    const value = parseJsonc(await readFile(path, "utf8"));
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   } catch {
-    return [];
+    return {};
   }
 }

@@ -11,6 +11,9 @@ import type { McpExposure, McpServerSource } from "./api.js";
 import { ENTRY_KEYS, fileKeyProblems, slipHint, slippedKey, type FileProblem } from "./config-keys.js";
 
 /** Letters, digits, `_` and `-`: tool names are built from it. */
+/** `mcp.connectTimeout` when the settings set none, in seconds: the agent's and `atomic mcp test`'s. */
+export const DEFAULT_CONNECT_TIMEOUT_S = 60;
+
 export const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
 
 interface CommonConfig {

@@ -11,6 +11,7 @@
 import { defineCommand, definePlugin, defineSetting } from "../../kernel/index.js";
 import type {} from "../agent/api.js";
 import type {} from "./api.js";
+import { DEFAULT_CONNECT_TIMEOUT_S } from "./config.js";
 import { McpController } from "./controller.js";
 import { DEFAULT_DIRECT_CAPS, type DirectCaps } from "./direct-cap.js";
 import { mcpHookDeclarations } from "./hooks.js";
@@ -19,7 +20,6 @@ import { mcpLogPath, openServerLog } from "./server-log.js";
 import { builtinCommands } from "./slash-command.js";
 
 const DEFAULT_TIMEOUT_S = 60;
-const DEFAULT_CONNECT_TIMEOUT_S = 60;
 const DEFAULT_STARTUP_WAIT_S = 10;
 
 declare module "../../kernel/config.js" {

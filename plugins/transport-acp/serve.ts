@@ -93,9 +93,11 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
     requestPermission: (params) => connection.client.request("session/request_permission", params),
   };
 
+  // The SDK's own says only "Resource not found": the id goes in the message too, for a client that shows only that.
+  const sessionNotFound = (sessionId: string) => new acp.RequestError(-32002, `Session not found: ${sessionId}`, { sessionId });
   const sessionOf = (sessionId: string): AcpSession => {
     const session = sessions.get(sessionId);
-    if (!session) throw acp.RequestError.sessionNotFound(sessionId);
+    if (!session) throw sessionNotFound(sessionId);
     return session;
   };
   const folder = async (cwd: string): Promise<string> => {
@@ -105,7 +107,11 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
     return cwd;
   };
   const failed = (error: unknown): never => {
-    if (error instanceof TurnError) throw error.code === "failed" ? new acp.RequestError(-32603, error.message) : acp.RequestError.invalidRequest(undefined, error.message);
+    if (error instanceof TurnError) {
+      if (error.code === "failed") throw new acp.RequestError(-32603, error.message);
+      // Content the agent did not advertise (audio) is a param the client should not have sent; a busy session is a request at the wrong time.
+      throw error.code === "invalid" ? acp.RequestError.invalidParams(undefined, error.message) : acp.RequestError.invalidRequest(undefined, error.message);
+    }
     if (error instanceof InvalidConfig) throw acp.RequestError.invalidParams(undefined, error.message);
     if (error instanceof acp.RequestError) throw error;
     throw new acp.RequestError(-32603, error instanceof Error ? error.message : String(error));
@@ -120,7 +126,10 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
     const sibling = await host.openSibling({ cwd: await folder(cwd), ...(settings ? { settings } : {}) }).catch((error: Error) => {
       // The client's session options did not validate: its mistake, said with the field.
       if (settings && error.message.includes("the settings passed in"))
-        throw acp.RequestError.invalidParams({ _meta: meta }, error.message.replace(/^Invalid settings file the settings passed in: /gm, "_meta.atomic."));
+        throw acp.RequestError.invalidParams(
+          { _meta: meta },
+          error.message.replace(/^Invalid settings file the settings passed in: (Invalid )?/gm, (_, invalid = "") => `${invalid}_meta.atomic.`),
+        );
       throw error;
     });
     try {
@@ -199,7 +208,7 @@ export async function serveAcp(host: TransportHost, version: string): Promise<nu
         }
         const session = await open(params.cwd, params.mcpServers as AcpMcpServer[] | undefined, params._meta, async (sibling) => {
           const path = await sessionPath(sibling, params.sessionId);
-          if (!path) throw acp.RequestError.sessionNotFound(params.sessionId);
+          if (!path) throw sessionNotFound(params.sessionId);
           const switched = await call<"switch_session">(sibling, { type: "switch_session", sessionPath: path });
           if (switched.cancelled) throw acp.RequestError.invalidRequest(undefined, "Loading the session was cancelled by an extension");
           return params.sessionId;

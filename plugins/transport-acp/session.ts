@@ -124,7 +124,11 @@ export class AcpSession {
 
   async close(): Promise<void> {
     this.#unsubscribe();
-    this.#turn?.settle();
+    // A turn still running when its session closes did not end on its own: the client gets `cancelled`.
+    if (this.#turn) {
+      this.#turn.cancelled = true;
+      this.#turn.settle();
+    }
     await this.host.shutdown("exit");
   }
 
