@@ -121,11 +121,10 @@ describe("atomic mcp", () => {
     const cwd = tempDir("atomic-mcp-cwd-");
     writeMcpJson(agentDir, { stuck: probeStdio("--hang") });
     writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ mcp: { connectTimeout: 1 } }));
-    const started = Date.now();
+    // With the 60 s default it would outlast the test's timeout: the message says which limit applied.
     const tested = await runCli(["mcp", "test", "stuck"], { agentDir, cwd });
     expect(tested).toMatchObject({ code: 1, stdout: expect.stringContaining("stuck: failed:") });
     expect(tested.stdout).toContain("within 1 s (settings mcp.connectTimeout)");
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it("add, list, test and remove edit and check mcp.json without starting an agent", async () => {
