@@ -26,33 +26,13 @@ export class FolderError extends Error {
 /** Makes `path` and any missing ancestors (each created with `mode`, like `mkdir -p`); a folder already there is fine. */
 export async function makeFolder(path: string, mode?: number): Promise<void> {
   const missing: string[] = [];
-  for (let level = resolve(path); ; level = dirname(level)) {
-    const found = await stat(level).catch((error: unknown) => absent(error));
-    if (found === "absent") {
-      if (dirname(level) === level) throw refused(level, "ENOENT");
-      missing.push(level);
-      continue;
-    }
-    if (!found.isDirectory()) throw notAFolder(level);
-    break;
-  }
+  for (let level = resolve(path); isMissing(level, await stat(level).catch(absent), missing); level = dirname(level));
   for (const level of missing.reverse()) {
     try {
       await mkdir(level, mode === undefined ? {} : { mode });
     } catch (error) {
-      const code = errnoCode(error);
-      if (code === "EEXIST") {
-        // Made meanwhile by someone else (fine), or a file / dangling link took the name.
-        const now = await stat(level).catch(() => undefined);
-        if (now?.isDirectory()) continue;
-        throw notAFolder(level);
-      }
-      if (code === "ENOENT") {
-        const parent = await stat(dirname(level)).catch(() => undefined);
-        // The parent is there and the level still "does not exist": the file system will never have it.
-        if (parent?.isDirectory()) throw refused(level, code);
-      }
-      throw error;
+      const failure = mkdirFailure(level, error, await isFolder(level), await isFolder(dirname(level)));
+      if (failure) throw failure;
     }
   }
 }
@@ -60,34 +40,36 @@ export async function makeFolder(path: string, mode?: number): Promise<void> {
 /** The synchronous form of `makeFolder`, for callers that run before the event loop matters (boot, exit). */
 export function makeFolderSync(path: string, mode?: number): void {
   const missing: string[] = [];
-  for (let level = resolve(path); ; level = dirname(level)) {
-    let found: Stats | "absent";
-    try {
-      found = statSync(level);
-    } catch (error) {
-      found = absent(error);
-    }
-    if (found === "absent") {
-      if (dirname(level) === level) throw refused(level, "ENOENT");
-      missing.push(level);
-      continue;
-    }
-    if (!found.isDirectory()) throw notAFolder(level);
-    break;
-  }
+  for (let level = resolve(path); isMissing(level, statOrAbsent(level), missing); level = dirname(level));
   for (const level of missing.reverse()) {
     try {
       mkdirSync(level, mode === undefined ? {} : { mode });
     } catch (error) {
-      const code = errnoCode(error);
-      if (code === "EEXIST") {
-        if (isFolderSync(level)) continue;
-        throw notAFolder(level);
-      }
-      if (code === "ENOENT" && isFolderSync(dirname(level))) throw refused(level, code);
-      throw error;
+      const failure = mkdirFailure(level, error, isFolderSync(level), isFolderSync(dirname(level)));
+      if (failure) throw failure;
     }
   }
+}
+
+/** One step up the walk: true when `level` is missing (noted; go on to its parent), false at the folder to build from. */
+function isMissing(level: string, found: Stats | "absent", missing: string[]): boolean {
+  if (found !== "absent") {
+    if (!found.isDirectory()) throw notAFolder(level);
+    return false;
+  }
+  if (dirname(level) === level) throw refused(level, "ENOENT");
+  missing.push(level);
+  return true;
+}
+
+/** What a failed mkdir of `level` means: undefined when it is a folder now (made meanwhile by someone else), else the error to throw. */
+function mkdirFailure(level: string, error: unknown, levelIsFolder: boolean, parentIsFolder: boolean): unknown {
+  const code = errnoCode(error);
+  // A file or a dangling link took the name.
+  if (code === "EEXIST") return levelIsFolder ? undefined : notAFolder(level);
+  // The parent is there and the level still "does not exist": the file system will never have it.
+  if (code === "ENOENT" && parentIsFolder) return refused(level, code);
+  return error;
 }
 
 /** "absent" for the errors that mean nothing is at this level (ENOTDIR: an ancestor is a file, found further up); others throw. */
@@ -95,6 +77,18 @@ function absent(error: unknown): "absent" {
   const code = errnoCode(error);
   if (code === "ENOENT" || code === "ENOTDIR") return "absent";
   throw error;
+}
+
+function statOrAbsent(level: string): Stats | "absent" {
+  try {
+    return statSync(level);
+  } catch (error) {
+    return absent(error);
+  }
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() === true;
 }
 
 function isFolderSync(path: string): boolean {
