@@ -16,9 +16,10 @@ describe("atomic serve: commands and roles", { timeout: 60_000 }, () => {
     expect(typo).toEqual({ id: 1, type: "response", command: "agent_opne", success: false, error: 'Unknown command: agent_opne. Did you mean "agent_open"?' });
     expect(await client.request({ type: "no_such_thing" })).toMatchObject({ success: false, error: "Unknown command: no_such_thing" });
     expect(await client.request({ type: "get_state" })).toMatchObject({ success: false, code: "missing_agent" });
-    // Attached to one agent: the agent answers it, in order with what was sent before.
+    // Attached to one agent: the agent answers it, in order with what was sent before, in the
+    // fixed words of `--mode rpc` (an old client through `--connect` matches them exactly).
     const { agent } = await client.ok({ type: "agent_open" });
-    expect(await client.request({ type: "get_stat" })).toMatchObject({ success: false, agent, error: 'Unknown command: get_stat. Did you mean "get_state"?' });
+    expect(await client.request({ type: "get_stat" })).toEqual(expect.objectContaining({ success: false, agent, error: "Unknown command: get_stat" }));
   });
 
   it("detach and agent_close without agent: the connection's only attached agent", async () => {

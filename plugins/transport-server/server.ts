@@ -178,8 +178,8 @@ export class Server implements ConnectionOwner, Admission {
       if (holder) throw serverErrors.sessionInUse(record.sessionPath, holder);
     }
     await this.parts.pool.ensureLoaded(agent);
-    const after = !known ? (response: Response) => this.#suggest(response, type) : SESSION_CHANGING.has(type) ? () => void agent.refresh().catch(() => undefined) : undefined;
-    agent.submit(record, connection, rawId, after);
+    // An agent's own `Unknown command: X` stays as written: through `--connect`, an old client sees exactly what `--mode rpc` writes.
+    agent.submit(record, connection, rawId, SESSION_CHANGING.has(type) ? () => void agent.refresh().catch(() => undefined) : undefined);
   }
 
   #unknownCommand(type: string): KernelError {
@@ -187,12 +187,6 @@ export class Server implements ConnectionOwner, Admission {
     const hint = didYouMean(this.parts.commands.names(), type);
     if (hint) error.message += `.${hint}`;
     return error;
-  }
-
-  /** The agent's "Unknown command" with the nearest command's name, as the server says it. */
-  #suggest(response: Response, type: string): void {
-    const failed = response as { success: boolean; error?: string };
-    if (!failed.success && failed.error === `Unknown command: ${type}`) failed.error = this.#unknownCommand(type).message;
   }
 
   /** The first answer wins; the other connections attached hear that the dialog is gone. */
