@@ -175,7 +175,7 @@ describe("--session <path|id>", () => {
     // An empty value (a script's unset variable) is no prefix of every session.
     await usageError(agentDir, cwd, ["--session", ""], 'Session not given (--session): expected a session file\'s path or an id prefix, got ""');
     writeFileSync(join(cwd, "notes.jsonl"), '{"hello":"world"}\n');
-    await usageError(agentDir, cwd, ["--session", "notes.jsonl"], `Not a valid session file: ${join(cwd, "notes.jsonl")} (--session)`);
+    await usageError(agentDir, cwd, ["--session", "notes.jsonl"], `Not a valid session file: ${join(cwd, "notes.jsonl")} (line 1 is not a session header) (--session)`);
   });
 
   it("--resume takes no value: a session id after it is a usage error that shows --session, not a prompt", async () => {

@@ -121,13 +121,13 @@ describe("session paths that are not regular files", () => {
     const c = start();
     const fifo = join(c.cwd, "pipe.jsonl");
     execFileSync("mkfifo", [fifo]);
-    for (const command of [
-      { type: "switch_session", sessionPath: fifo },
-      { type: "import_session", inputPath: fifo },
-      { type: "switch_session", sessionPath: c.cwd },
-    ]) {
-      const path = command.sessionPath ?? command.inputPath;
-      expect(await c.request(command, 3000)).toMatchObject({ success: false, error: `Not a valid session file: ${path}` });
+    for (const [command, kind] of [
+      [{ type: "switch_session", sessionPath: fifo }, "FIFO"],
+      [{ type: "import_session", inputPath: fifo }, "FIFO"],
+      [{ type: "switch_session", sessionPath: c.cwd }, "directory"],
+    ] as const) {
+      const path = "sessionPath" in command ? command.sessionPath : command.inputPath;
+      expect(await c.request(command, 3000)).toMatchObject({ success: false, error: `Not a valid session file: ${path} (it is a ${kind}, not a regular file)` });
     }
     expect(await ok(c, { type: "get_state" })).toMatchObject({ isStreaming: false, messageCount: 0 });
   });

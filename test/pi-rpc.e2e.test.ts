@@ -153,7 +153,7 @@ describe("switch_session to a path where no session is written yet", () => {
     const other = await start();
     const notes = join(dir, "notes.txt");
     writeFileSync(notes, "just some notes\n");
-    expect(await other.request({ type: "switch_session", sessionPath: notes })).toMatchObject({ success: false, error: `Not a valid session file: ${notes}` });
+    expect(await other.request({ type: "switch_session", sessionPath: notes })).toMatchObject({ success: false, error: `Not a valid session file: ${notes} (line 1 is not JSON)` });
     const memory = await start(["--no-session"]);
     const missing = join(dir, "missing.jsonl");
     expect(await memory.request({ type: "switch_session", sessionPath: missing })).toMatchObject({ success: false, error: `Session file not found: ${missing}` });

@@ -144,7 +144,10 @@ describe("sessions: replacing the session", () => {
 
     expect(await c.request({ type: "import_session", inputPath: "missing.jsonl" })).toMatchObject({ success: false, error: `File not found: ${join(c.cwd, "missing.jsonl")}` });
     writeFileSync(join(c.cwd, "notes.txt"), "not a session\n");
-    expect(await c.request({ type: "switch_session", sessionPath: "notes.txt" })).toMatchObject({ success: false, error: `Not a valid session file: ${join(c.cwd, "notes.txt")}` });
+    expect(await c.request({ type: "switch_session", sessionPath: "notes.txt" })).toMatchObject({
+      success: false,
+      error: `Not a valid session file: ${join(c.cwd, "notes.txt")} (line 1 is not JSON)`,
+    });
   });
 
   it("fork starts before a user message and clone copies the active branch", async () => {

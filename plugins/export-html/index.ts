@@ -4,7 +4,7 @@
  * the live session file (target.ts). The page is streamed to it without blocking the event loop,
  * markdown rendered in a worker thread; marked and highlight.js load only there, on first use.
  */
-import { basename, join, resolve } from "node:path";
+import { basename, join, resolve, sep } from "node:path";
 import { z } from "zod";
 import { defineCommand, definePlugin, ErrorCode, KernelError } from "../../kernel/index.js";
 // Type-only: brings the `session` service into `Services`.
@@ -26,7 +26,7 @@ export default definePlugin({
                 .string()
                 .optional()
                 .describe(
-                  "Where to write the page, relative to the working folder; its missing folders are created (0700). Absent or empty: atomic-session-<session file name>.html in the working folder.",
+                  "Where to write the page, relative to the working folder; its missing folders are created (0700). Absent or empty: atomic-session-<session file name>.html in the working folder; ending in `/`: that name in that folder. Blank (only spaces) is refused.",
                 ),
             })
             .meta({ examples: [{ outputPath: "session.html" }] }),
@@ -40,8 +40,7 @@ export default definePlugin({
           }
           // The file on disk should hold what the page shows.
           await session.flush();
-          const { cwd } = k.config;
-          const path = outputPath ? resolve(cwd, outputPath) : join(cwd, `atomic-session-${basename(sessionFile, ".jsonl")}.html`);
+          const path = exportPath(k.config.cwd, outputPath, `atomic-session-${basename(sessionFile, ".jsonl")}.html`);
           const [{ writeSessionHtml }, { FileSink, openExportTarget }] = await Promise.all([import("./render.js"), import("./target.js")]);
           const handle = await openExportTarget(path, sessionFile);
           try {
@@ -68,3 +67,15 @@ export default definePlugin({
     );
   },
 });
+
+/**
+ * The file an export goes to. A path ending in a separator names a folder (the page gets its
+ * default name there, not the folder's name as a file); a blank one is a client's bug, not a
+ * file name, and is refused rather than written as a file named by spaces.
+ */
+function exportPath(cwd: string, outputPath: string | undefined, defaultName: string): string {
+  if (!outputPath) return join(cwd, defaultName);
+  if (outputPath.trim() === "") throw new KernelError(ErrorCode.INVALID_INPUT, `Invalid outputPath: expected a file path, got ${JSON.stringify(outputPath)}`);
+  if (outputPath.endsWith("/") || outputPath.endsWith(sep)) return join(resolve(cwd, outputPath), defaultName);
+  return resolve(cwd, outputPath);
+}

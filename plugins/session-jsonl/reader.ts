@@ -38,7 +38,7 @@ export async function readSessionFile(path: string, warn: (message: string) => v
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw new KernelError(ErrorCode.NOT_FOUND, `File not found: ${path}`);
-    if (error instanceof NotRegularFileError) throw invalid(path);
+    if (error instanceof NotRegularFileError) throw invalid(path, `it is a ${error.kind}, not a regular file`);
     throw error;
   }
   try {
@@ -129,7 +129,8 @@ class SessionLines {
     if (line.trim() === "") return;
     const record = parseLine(line);
     if (!this.#header) {
-      if (!isHeader(record)) throw invalid(this.path);
+      if (record === undefined) throw invalid(this.path, `line ${this.lineNumber} is not JSON`);
+      if (!isHeader(record)) throw invalid(this.path, `line ${this.lineNumber} is not a session header`);
       this.#header = record;
       return;
     }
@@ -145,7 +146,7 @@ class SessionLines {
   }
 
   finish(endsWithNewline: boolean): ReadResult {
-    if (!this.#header) throw invalid(this.path);
+    if (!this.#header) throw invalid(this.path, "it is empty");
     if (this.#skipped > 0) {
       const what = this.#skipped === 1 && this.#lastSkipped ? "a torn last line" : `${this.#skipped} unreadable line(s)`;
       this.warn(`Skipped ${what} in session file ${this.path}`);
@@ -181,6 +182,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function invalid(path: string): KernelError {
-  return new KernelError(ErrorCode.INVALID_INPUT, `Not a valid session file: ${path}`);
+/** Why the file is no session is part of the message: "not valid" alone leaves a client guessing. */
+function invalid(path: string, reason: string): KernelError {
+  return new KernelError(ErrorCode.INVALID_INPUT, `Not a valid session file: ${path} (${reason})`);
 }

@@ -82,7 +82,7 @@ export interface SessionStore {
   sessionDir(): string;
   /** Storage for a brand-new session; its file is created at the first append. */
   create(header: SessionHeader): SessionStorage;
-  /** Reads a session file. Throws `File not found: <path>` / `Not a valid session file: <path>`. */
+  /** Reads a session file. Throws `File not found: <path>` / `Not a valid session file: <path> (<why>)`. */
   load(path: string): Promise<LoadedSession>;
   /**
    * Storage for a brand-new session at `path` when no session is written there yet (no file, or

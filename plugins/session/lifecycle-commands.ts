@@ -105,7 +105,7 @@ export function lifecycleCommands(runtime: SessionRuntime): CommandDefinition<an
     input: () =>
       z.object({ inputPath: z.string().describe("A session file (Atomic's or pi's) to copy in and open.") }).meta({ examples: [{ inputPath: "/tmp/shared-session.jsonl" }] }),
     output: Cancelled,
-    run: async ({ inputPath }) => resume(await runtime.manager.read(inputPath), (loaded) => runtime.manager.importLoaded(loaded)),
+    run: async ({ inputPath }) => resume(await runtime.manager.read(checkPath("inputPath", inputPath)), (loaded) => runtime.manager.importLoaded(loaded)),
   });
 
   const fork = defineCommand({

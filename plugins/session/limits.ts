@@ -20,8 +20,12 @@ export function checkSessionName(name: string): string {
   return trimmed;
 }
 
-/** `path` when it is short enough to be a path; `field` names it in the error. */
+/**
+ * `path` when it can name a file: not blank (resolved, "" is the working folder itself, which
+ * was then reported as no session file) and short enough; `field` names it in the error.
+ */
 export function checkPath(field: string, path: string): string {
+  if (path.trim() === "") throw new KernelError(ErrorCode.INVALID_INPUT, `Invalid ${field}: expected a path, got ${JSON.stringify(path)}`);
   if (path.length > MAX_PATH_CHARS) {
     throw new KernelError(ErrorCode.INVALID_INPUT, `Invalid ${field}: expected a path of at most ${MAX_PATH_CHARS} characters (got ${path.length})`);
   }

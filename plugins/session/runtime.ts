@@ -7,7 +7,7 @@ import { dirname, resolve } from "node:path";
 import { ErrorCode, isKernelError, KernelError, UsageError, type CliOptions, type PluginContext } from "../../kernel/index.js";
 import { optionName } from "../../lib/cli-io/index.js";
 import type { AgentApi } from "../agent/api.js";
-import type { SessionContext, SessionWriteStatus } from "./api.js";
+import type { LoadedSession, SessionContext, SessionWriteStatus } from "./api.js";
 import { contextFromPath } from "./context.js";
 import { checkSessionName } from "./limits.js";
 import { SessionManager, type Session } from "./manager.js";
@@ -189,26 +189,36 @@ export class SessionRuntime {
     return fields;
   }
 
-  /** The stored session becomes the current one; a model or level given on the command line wins over its own. */
+  /**
+   * The stored session becomes the current one; a model or level given on the command line wins
+   * over its own. An empty file starts a new session written there, as switch_session does.
+   */
   async #openAtStartup(file: string): Promise<void> {
     const manager = this.manager;
     const { cli } = this.#k.config;
-    let loaded;
+    let loaded: LoadedSession | undefined;
+    let fresh: Session | undefined;
     try {
       loaded = await manager.read(file);
     } catch (error) {
-      // A file that vanished or is no session: the command line's mistake.
-      if (isKernelError(error) && (error.code === ErrorCode.NOT_FOUND || error.code === ErrorCode.INVALID_INPUT)) throw new UsageError(`${error.message} (${startupFlag(cli)})`);
-      throw error;
+      if (!isKernelError(error) || (error.code !== ErrorCode.NOT_FOUND && error.code !== ErrorCode.INVALID_INPUT)) throw error;
+      // An empty file holds no session yet and starts one; one that vanished or is no session is the command line's mistake.
+      if (error.code === ErrorCode.INVALID_INPUT) fresh = await this.#saysFlag(() => manager.startAt(file));
+      if (!fresh) throw new UsageError(`${error.message} (${startupFlag(cli)})`);
     }
+    await this.#saysFlag(async () => manager.activate(fresh ?? (await manager.openLoaded(loaded!))));
+    if (loaded) await this.#restoreAgent(contextFromPath(manager.current.tree.branch()), keptOnResume(cli));
+  }
+
+  /** Runs `open`; a file another agent or process writes is refused naming the flag that asked for it. */
+  async #saysFlag<T>(open: () => Promise<T>): Promise<T> {
     try {
-      await manager.activate(await manager.openLoaded(loaded));
+      return await open();
     } catch (error) {
-      // Another agent or process writes it: say which flag asked for it.
-      if (isKernelError(error) && error.code === ErrorCode.IN_USE) throw new KernelError(ErrorCode.IN_USE, `${error.message} (${startupFlag(cli)})`, { cause: error });
+      if (isKernelError(error) && error.code === ErrorCode.IN_USE)
+        throw new KernelError(ErrorCode.IN_USE, `${error.message} (${startupFlag(this.#k.config.cli)})`, { cause: error });
       throw error;
     }
-    await this.#restoreAgent(contextFromPath(manager.current.tree.branch()), keptOnResume(cli));
   }
 
   /** `--session-id`: this folder's session with that id, else a new session with it (as pi, with a note). */

@@ -174,7 +174,7 @@ export type ExportHtmlCommand = {
   type: "export_html";
   /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
-  /** Where to write the page, relative to the working folder; its missing folders are created (0700). Absent or empty: atomic-session-<session file name>.html in the working folder. */
+  /** Where to write the page, relative to the working folder; its missing folders are created (0700). Absent or empty: atomic-session-<session file name>.html in the working folder; ending in `/`: that name in that folder. Blank (only spaces) is refused. */
   outputPath?: string;
 };
 
