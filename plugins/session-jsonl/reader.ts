@@ -37,7 +37,8 @@ export async function readSessionFile(path: string, warn: (message: string) => v
     handle = await openRegularForRead(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new KernelError(ErrorCode.NOT_FOUND, `File not found: ${path}`);
+    // ENOTDIR: a path through a regular file (a blocked session folder) names no file either.
+    if (code === "ENOENT" || code === "ENOTDIR") throw new KernelError(ErrorCode.NOT_FOUND, `File not found: ${path}`);
     if (error instanceof NotRegularFileError) throw invalid(path, `it is a ${error.kind}, not a regular file`);
     throw error;
   }

@@ -94,6 +94,10 @@ export class JsonlFileStorage implements SessionStorage {
     return this.#writer.flush();
   }
 
+  async unsaved(): Promise<string | undefined> {
+    return (await this.#writer.retry())?.message;
+  }
+
   /** Takes the lock now; only "in use" is thrown: another failure (a read-only folder) is the first write's to report. */
   async claim(): Promise<void> {
     try {

@@ -43,6 +43,7 @@ export class JsonlWriter {
   #retry: Buffer | undefined;
   #running: Promise<void> | undefined;
   #handle: FileHandle | undefined;
+  #lastError: Error | undefined;
 
   constructor(path: string, options: WriterOptions = {}) {
     this.path = path;
@@ -64,10 +65,19 @@ export class JsonlWriter {
     while (this.#running) await this.#running;
   }
 
-  /** Flushes (one more try for bytes a failed write left behind) and closes the file; a later write reopens it. */
-  async close(): Promise<void> {
+  /**
+   * One more try for bytes a failed write left behind, then waits for everything queued: the
+   * error that still keeps some from the file, or undefined when all of it is written.
+   */
+  async retry(): Promise<Error | undefined> {
     if (this.#retry) this.#running ??= this.#drain();
     await this.flush();
+    return this.#retry ? (this.#lastError ?? new Error("a write failed")) : undefined;
+  }
+
+  /** Flushes (one more try for bytes a failed write left behind) and closes the file; a later write reopens it. */
+  async close(): Promise<void> {
+    await this.retry();
     const handle = this.#handle;
     this.#handle = undefined;
     await handle?.close();
@@ -126,6 +136,7 @@ export class JsonlWriter {
 
   #report(error: unknown): void {
     const err = error instanceof Error ? error : new Error(String(error));
+    this.#lastError = err;
     if (this.#reported.has(err.message)) return;
     this.#reported.add(err.message);
     this.#onError(err);

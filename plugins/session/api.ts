@@ -52,6 +52,11 @@ export interface SessionStorage {
   /** Flushes, then releases the file (and its lock). */
   close(): Promise<void>;
   /**
+   * Flushes, with one more try for entries a failed write kept back: why some are still not in
+   * the file, or undefined when all are. Storages that cannot fail lack it.
+   */
+  unsaved?(): Promise<string | undefined>;
+  /**
    * Takes the file for writing now (its session lock) rather than at the first write: throws an
    * `E_IN_USE` error while another agent or process holds it. Storages without files lack it.
    */

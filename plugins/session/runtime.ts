@@ -33,6 +33,19 @@ function keptOnResume(cli: CliOptions): { keepModel: boolean; keepThinking: bool
   return { keepModel: Boolean(cli.model || cli.provider) && !own.includes("model"), keepThinking: cli.thinking !== undefined && !own.includes("thinking") };
 }
 
+/**
+ * Leaving a session closes its file: entries a failed write kept back (a full disk, a folder
+ * that cannot be made) would be dropped with it, so the session stays until they are written.
+ */
+async function refuseUnsaved(session: Session): Promise<void> {
+  const reason = await session.storage.unsaved?.();
+  if (reason === undefined) return;
+  throw new KernelError(
+    ErrorCode.CONFLICT,
+    `Cannot leave the session: some of its entries are not saved to ${session.storage.file} (${reason}). They are kept in memory; fix that and try again.`,
+  );
+}
+
 export class SessionRuntime {
   readonly #k: PluginContext;
   readonly hooks: SessionHooks;
@@ -145,11 +158,13 @@ export class SessionRuntime {
   async replace(reason: ShutdownReason, build: () => Session | Promise<Session>): Promise<void> {
     const hooks = this.hooks;
     const agent = this.agent;
+    const manager = this.manager;
+    await refuseUnsaved(manager.current);
     if (agent.isStreaming()) await agent.abort();
     // Messages queued for the old conversation must not reach the new one.
     agent.clearQueues();
-    const manager = this.manager;
     await manager.flush();
+    await refuseUnsaved(manager.current);
     const next = await build();
     const previousSessionFile = manager.current.storage.file;
     try {
