@@ -26,6 +26,8 @@ function start(options: { turns?: object[][]; eventDelayMs?: number; noSession?:
 
 const ok = (c: RpcClient, command: Record<string, unknown>): Promise<any> => c.ok(command);
 
+const USAGE = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+
 const userTexts = (records: Record_[]) => records.filter((r) => r.type === "message_start" && (r.message as { role: string }).role === "user").map((r) => textOf(r.message));
 
 describe("queued messages and session replacement", () => {
@@ -113,6 +115,52 @@ describe("a damaged session file", () => {
     const end = await c.waitForEvent("agent_end", 5000, from);
     expect((end.messages as Record_[]).map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(await ok(c, { type: "get_last_assistant_text" })).toEqual({ text: "Hello there." });
+  });
+});
+
+describe("a damaged line in the middle of a session file", () => {
+  const header = { type: "session", version: 1, id: "torn-middle", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/tmp" };
+  const message = (id: string, parentId: string | null, role: "user" | "assistant", text: string) => ({
+    type: "message",
+    id,
+    parentId,
+    timestamp: header.timestamp,
+    message:
+      role === "user"
+        ? { role, content: text, timestamp: 1 }
+        : { role, content: [{ type: "text", text }], api: "replay", provider: "replay", model: "chat", usage: USAGE, stopReason: "stop", timestamp: 1 },
+  });
+
+  it("keeps the conversation before it in the context: the entries after it follow the nearest readable entry", async () => {
+    const c = start();
+    const file = join(c.cwd, "damaged-middle.jsonl");
+    const lines = [
+      JSON.stringify(header),
+      JSON.stringify(message("u1", null, "user", "first question")),
+      JSON.stringify(message("a1", "u1", "assistant", "first answer")),
+      // u2 (parent a1) torn by a bad disk block: a2 and what follows hung from nothing.
+      '{"type":"message","id":"u2","parentId":"a1","timest\u0000garbage',
+      JSON.stringify(message("a2", "u2", "assistant", "second answer")),
+      // An entry of an unusable shape (no message): its child follows its parent.
+      JSON.stringify({ type: "message", id: "bad", parentId: "a2", timestamp: header.timestamp }),
+      JSON.stringify(message("u3", "bad", "user", "third question")),
+    ];
+    writeFileSync(file, lines.join("\n") + "\n");
+    expect(await ok(c, { type: "switch_session", sessionPath: file })).toEqual({ cancelled: false });
+    expect(c.stderr).toContain(`Skipped 2 unreadable line(s) in session file ${file}; re-linked 2 entries whose parent was on a skipped line to the nearest readable entry`);
+
+    expect((await ok(c, { type: "get_messages" })).messages.map(textOf)).toEqual(["first question", "first answer", "second answer", "third question"]);
+    const { tree, leafId } = await ok(c, { type: "get_tree" });
+    expect(tree).toHaveLength(1);
+    expect(leafId).toBe("u3");
+    expect((await ok(c, { type: "get_entries" })).entries.map((e: Record_) => [e.id, e.parentId])).toEqual([
+      ["u1", null],
+      ["a1", "u1"],
+      ["a2", "a1"],
+      ["u3", "a2"],
+    ]);
+    // The file is not rewritten: the damaged line is still there for whoever wants to recover it.
+    expect(readFileSync(file, "utf8")).toBe(lines.join("\n") + "\n");
   });
 });
 

@@ -2,7 +2,8 @@
  * Reads a session file as a stream of lines, in one linear pass: memory holds the entries, never
  * the file as one string (V8 caps a string at ~512 MiB, so a large session used to fail with
  * "Invalid string length"). Unparsable lines (typically the torn last line of a crash) and
- * entries of an unusable shape are skipped with one warning; everything else is kept. A first
+ * entries of an unusable shape are skipped with one warning; everything else is kept, an entry
+ * whose parent was skipped re-linked to its nearest readable ancestor (parent-repair.ts). A first
  * line that is not a session header makes the whole file invalid. A file too large for this
  * process, or with a line over MAX_LINE_BYTES, fails with a message that says so.
  */
@@ -12,6 +13,7 @@ import { formatSize } from "../../lib/truncate/index.js";
 import type { SessionEntry, SessionHeader } from "../session/api.js";
 import { hasValidShape } from "./entry-shape.js";
 import { checkRoom } from "./heap-room.js";
+import { ParentRepair } from "./parent-repair.js";
 
 /** The longest line (one entry) Atomic writes or reads: far above any real entry, well below V8's string limit. */
 export const MAX_LINE_BYTES = 256 * 1024 * 1024;
@@ -117,6 +119,7 @@ class SessionLines {
   #header: SessionHeader | undefined;
   #skipped = 0;
   #lastSkipped = false;
+  readonly #repair = new ParentRepair();
   lineNumber = 0;
 
   constructor(
@@ -138,11 +141,13 @@ class SessionLines {
     if (!isEntry(record) || this.#seen.has(record.id)) {
       this.#skipped++;
       this.#lastSkipped = true;
+      this.#repair.skipped(record, this.#entries.at(-1)?.id ?? null, this.#seen);
       return;
     }
     this.#lastSkipped = false;
-    this.#seen.add(record.id);
     if (record.parentId === undefined) record.parentId = null;
+    this.#repair.repair(record, this.#seen);
+    this.#seen.add(record.id);
     this.#entries.push(record);
   }
 
@@ -150,7 +155,9 @@ class SessionLines {
     if (!this.#header) throw invalid(this.path, "it is empty");
     if (this.#skipped > 0) {
       const what = this.#skipped === 1 && this.#lastSkipped ? "a torn last line" : `${this.#skipped} unreadable line(s)`;
-      this.warn(`Skipped ${what} in session file ${this.path}`);
+      const { relinked } = this.#repair;
+      const repaired = relinked === 0 ? "" : `; re-linked ${relinked} ${relinked === 1 ? "entry" : "entries"} whose parent was on a skipped line to the nearest readable entry`;
+      this.warn(`Skipped ${what} in session file ${this.path}${repaired}`);
     }
     return { header: this.#header, entries: this.#entries, endsWithNewline };
   }
