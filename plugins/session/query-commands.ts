@@ -14,13 +14,13 @@ export function queryCommands(runtime: SessionRuntime): CommandDefinition<any, a
 
   const getForkMessages = defineCommand({
     name: "get_fork_messages",
-    description: "User messages a fork can start from.",
+    description: "User messages a fork can start from: those of every branch, not only the active one (as pi).",
     input: () => z.object({}),
     output: () =>
       z.object({
         messages: z
           .array(z.object({ entryId: z.string().describe("The message's entry id (what `fork` takes)."), text: z.string().describe("Its text.") }))
-          .describe("The user messages of the current branch, oldest first."),
+          .describe("The user messages with text, of every branch, in the order they were appended."),
       }),
     run: () => ({ messages: tree().forkPoints() }),
   });

@@ -247,7 +247,7 @@ export type GetEntriesCommand = {
   since?: string;
 };
 
-/** User messages a fork can start from. */
+/** User messages a fork can start from: those of every branch, not only the active one (as pi). */
 export type GetForkMessagesCommand = {
   type: "get_fork_messages";
   /** Any string or number; echoed exactly in the command's response. */

@@ -420,7 +420,7 @@ export type GetForkMessagesResponse = {
   /** The command succeeded. */
   success: true;
   data: {
-    /** The user messages of the current branch, oldest first. */
+    /** The user messages with text, of every branch, in the order they were appended. */
     messages: Array<{
       /** The message's entry id (what `fork` takes). */
       entryId: string;
