@@ -65,6 +65,22 @@ describe("export_html targets", () => {
     expect((await c.ok({ type: "get_state" })).sessionName).toBe("kept");
   });
 
+  it("refuses any other session file (another conversation, a compaction backup) and leaves it untouched; an ordinary file is replaced", async () => {
+    const c = start();
+    await c.ok({ type: "switch_session", sessionPath: writeSession(join(c.cwd, "live.jsonl"), ["hello", "hi"]) });
+    const other = writeSession(join(c.cwd, "other.jsonl"), ["another conversation", "its answer"]);
+    const backup = writeSession(join(c.cwd, "live.jsonl.2026-01-01T00-00-00-000Z.compact.bak"), ["before compaction", "answer"]);
+    for (const file of [other, backup]) {
+      const before = readFileSync(file, "utf8");
+      const response = await c.request({ type: "export_html", outputPath: file });
+      expect(response).toMatchObject({ success: false, error: `Cannot export to ${file}: it is a session file, which the page would replace` });
+      expect(readFileSync(file, "utf8")).toBe(before);
+    }
+    writeFileSync(join(c.cwd, "old.html"), "an older export");
+    const { path } = await c.ok({ type: "export_html", outputPath: "old.html" });
+    expect(readFileSync(path, "utf8")).toContain("hello");
+  });
+
   it.skipIf(process.platform === "win32")("refuses /dev/stdout, a FIFO and a device at once, and keeps serving", async () => {
     const c = start();
     await c.ok({ type: "switch_session", sessionPath: writeSession(join(c.cwd, "s.jsonl"), ["hello", "hi"]) });

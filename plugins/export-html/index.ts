@@ -42,7 +42,7 @@ export default definePlugin({
           await session.flush();
           const path = exportPath(k.config.cwd, outputPath, `atomic-session-${basename(sessionFile, ".jsonl")}.html`);
           const [{ writeSessionHtml }, { FileSink, openExportTarget }] = await Promise.all([import("./render.js"), import("./target.js")]);
-          const handle = await openExportTarget(path, sessionFile);
+          const handle = await openExportTarget(path, sessionFile, k.maybeService("sessionStore")?.isSessionFile);
           try {
             const sink = new FileSink(handle);
             await writeSessionHtml(

@@ -12,13 +12,21 @@ import { FolderError, makeFolder } from "../../lib/make-folder/index.js";
 import { NotRegularFileError, openRegularForWrite } from "../../lib/regular-file/index.js";
 import { nextTurn, textSlices } from "./escape.js";
 
-/** Opens `path` for the export, truncated; refusals are KernelErrors naming the path and the reason. */
-export async function openExportTarget(path: string, sessionFile: string): Promise<FileHandle> {
+/**
+ * Opens `path` for the export, truncated; refusals are KernelErrors naming the path and the
+ * reason. `isSessionFile` (the session store's) guards every other session file too: another
+ * conversation or a compaction backup would be replaced by the page, past recovery.
+ */
+export async function openExportTarget(path: string, sessionFile: string, isSessionFile?: (path: string) => Promise<boolean>): Promise<FileHandle> {
   const session = await stat(sessionFile).catch(() => undefined);
   // The same file under another name (a symlink, a hard link, `./a/../x`) is still the session.
   const isSession = (stats: Stats) => resolve(path) === resolve(sessionFile) || (session !== undefined && stats.dev === session.dev && stats.ino === session.ino);
   const liveSession = `Cannot export to ${path}: it is the live session file`;
   if (resolve(path) === resolve(sessionFile)) throw new KernelError(ErrorCode.INVALID_INPUT, liveSession);
+  const existing = await stat(path).catch(() => undefined);
+  if (existing?.isFile() && !isSession(existing) && (await isSessionFile?.(path))) {
+    throw new KernelError(ErrorCode.INVALID_INPUT, `Cannot export to ${path}: it is a session file, which the page would replace`);
+  }
   try {
     await makeFolder(dirname(path), 0o700);
     return await openRegularForWrite(path, { mode: 0o600, refuse: (stats) => (isSession(stats) ? liveSession : undefined) });

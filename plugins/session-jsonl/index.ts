@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { definePlugin, defineSetting } from "../../kernel/index.js";
 import { resolveSessionDir, sessionsRoot } from "./paths.js";
+import { isSessionFile } from "./session-info-file.js";
 import { SessionLister } from "./session-list.js";
 import { createJsonlStore } from "./store.js";
 
@@ -32,7 +33,7 @@ export default definePlugin({
   },
   flags: [
     { name: "--no-session", key: "noSession", description: "Keep the session in memory only (nothing written to disk)." },
-    { name: "--session-dir", key: "sessionDir", value: "<path>", description: "Directory for session files (default: <agent dir>/sessions)." },
+    { name: "--session-dir", key: "sessionDir", value: "<path>", description: "Directory for session files, used as given (default: <agent dir>/sessions/--<cwd>--)." },
   ],
   apply(k) {
     const { agentDir, cwd, cli, settings, env } = k.config;
@@ -54,6 +55,7 @@ export default definePlugin({
       // This folder's sessions, or every folder under <agent dir>/sessions (and this one, wherever it is).
       list: async ({ all = false } = {}) => lister.list(all ? [...(await lister.folders(sessionsRoot(agentDir))), sessionDir] : [sessionDir]),
       latest: () => lister.latest(sessionDir),
+      isSessionFile,
     });
   },
 });

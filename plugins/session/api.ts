@@ -106,6 +106,8 @@ export interface SessionStore {
   latest?(): Promise<string | undefined>;
   /** Why new session files cannot be written now (a message naming the dir), or undefined. */
   checkWritable(): Promise<string | undefined>;
+  /** Whether `path` holds a session (a regular file whose first line is a session header): what a writer of other files must not replace. */
+  isSessionFile?(path: string): Promise<boolean>;
   /** Write failures and recoveries of any session file of this store; returns the unsubscribe function. */
   onWriteStatus(listener: (status: SessionWriteStatus) => void): () => void;
 }
