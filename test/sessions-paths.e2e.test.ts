@@ -113,7 +113,9 @@ describe("a file that is no session: the error says why", () => {
   it("names an empty file, a first line that is no session header, a folder and a FIFO", async () => {
     const c = start();
     const empty = join(c.cwd, "empty.jsonl");
-    writeFileSync(empty, "\n\n");
+    writeFileSync(empty, "");
+    const blank = join(c.cwd, "blank.jsonl");
+    writeFileSync(blank, "\n\n");
     const notes = join(c.cwd, "notes.txt");
     writeFileSync(notes, "just some notes\n");
     const json = join(c.cwd, "package.jsonl");
@@ -122,6 +124,7 @@ describe("a file that is no session: the error says why", () => {
     mkdirSync(folder);
     const cases: [string, string][] = [
       [empty, "it is empty"],
+      [blank, "it holds only blank lines"],
       [notes, "line 1 is not JSON"],
       [json, "line 1 is not a session header"],
       [folder, "it is a directory, not a regular file"],

@@ -152,7 +152,7 @@ class SessionLines {
   }
 
   finish(endsWithNewline: boolean): ReadResult {
-    if (!this.#header) throw invalid(this.path, "it is empty");
+    if (!this.#header) throw invalid(this.path, this.lineNumber === 0 ? "it is empty" : "it holds only blank lines");
     if (this.#skipped > 0) {
       const what = this.#skipped === 1 && this.#lastSkipped ? "a torn last line" : `${this.#skipped} unreadable line(s)`;
       const { relinked } = this.#repair;
