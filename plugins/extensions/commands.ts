@@ -72,6 +72,8 @@ function addProvider(host: ExtensionHost, record: ExtensionRecord): void {
         async () => {
           const options = record.commands.get(entry.name)!;
           await options.handler(args, createCommandContext(host, record, { dismiss: host.gate.signal }));
+          // The response follows what the handler stored (and its events), as in pi.
+          await host.stores.settled();
           return { handled: true as const };
         },
         () => ({ handled: true as const }),
