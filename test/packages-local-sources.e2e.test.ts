@@ -3,6 +3,7 @@
  * extension file is a package source (pi 1.6 loads it as one extension, from `atomic install`,
  * the `packages` setting or `-e`), and a source that is neither a folder nor an extension file is
  * refused by `atomic install` instead of being recorded as installed and failing at every start.
+ * `atomic list` counts what an entry's filters let load, and says a missing folder is missing.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -52,5 +53,20 @@ describe("local package sources", () => {
     expect(refused.stdout).toBe("");
     expect(refused.stderr).toBe(`atomic: Not a package: ${join(root, "notes.txt")} is neither a folder nor an extension file (.ts, .js, .mjs)\n`);
     expect(() => readFileSync(join(agentDir, "settings.json"), "utf8")).toThrow();
+  }, 60_000);
+
+  it("atomic list counts what a filtered entry loads, and names a missing folder as missing (a folder is never installed)", async () => {
+    const { root, agentDir, cwd } = layout();
+    mkdirSync(join(root, "tools", "extensions"), { recursive: true });
+    writeFileSync(join(root, "tools", "extensions", "hello.ts"), command("hello"));
+    mkdirSync(agentDir, { recursive: true });
+    writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ packages: [{ source: "../tools", extensions: [] }, "../gone"] }));
+    const listed = await runCli(["list"], { cwd, agentDir });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.split("\n").slice(1, 3)).toEqual([
+      `  ../tools [filtered]: ${join(root, "tools")}, 0 extensions, 0 skills, 0 prompt templates`,
+      `  ../gone: missing (${join(root, "gone")} does not exist)`,
+    ]);
+    expect((await started(agentDir, cwd)).names).toEqual([]);
   }, 60_000);
 });

@@ -24,6 +24,7 @@ import {
   type SettingsPlace,
   type SettingsScope,
 } from "./settings-file.js";
+import { filterOf } from "./configured.js";
 import { PackageStore } from "./store.js";
 import type { CliIo } from "../../lib/cli-io/index.js";
 
@@ -188,11 +189,14 @@ class CommandContext {
       return `${raw}: ${(error as Error).message}`;
     }
     const path = store.path(source, place.scope);
+    // A folder is used where it is: never installed, at startup or otherwise.
+    if (source.type === "local" && !(await store.installed(source, place.scope))) return `${raw}${filtered}: missing (${path} does not exist)`;
     if (!(await store.installed(source, place.scope))) {
       if (untrusted) return `${raw}${filtered}: not installed (nor installed at startup while the project is not trusted)`;
       return `${raw}${filtered}: not installed (installed at the next start, or run atomic install ${raw}${place.scope === "project" ? " -l" : ""})`;
     }
-    const resources = await packageResources(path);
+    // What loads: the entry's filters narrow the package as at startup.
+    const resources = await packageResources(path, typeof entry === "object" ? filterOf(entry) : undefined);
     return `${raw}${filtered}: ${path}${resources.version !== undefined ? ` (${resources.version})` : ""}, ${describe(resources)}`;
   }
 
