@@ -13,7 +13,7 @@ export class StoreOrder {
   /** Runs `work` after the stores before it (at once when there are none); settles with it. */
   store(work: () => Promise<void>): Promise<void> {
     this.#pending++;
-    const run = (this.#pending === 1 ? work() : this.#tail.then(work)).finally(() => this.#pending--);
+    const run = (this.#pending === 1 ? startNow(work) : this.#tail.then(work)).finally(() => this.#pending--);
     this.#tail = run.catch(() => undefined);
     return run;
   }
@@ -32,5 +32,14 @@ export class StoreOrder {
   /** Settles once everything asked for so far is stored (or has failed, reported by its caller). */
   settled(): Promise<void> {
     return this.#tail;
+  }
+}
+
+/** `work()` started in this tick; a synchronous throw becomes its rejection. */
+function startNow(work: () => Promise<void>): Promise<void> {
+  try {
+    return work();
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
