@@ -3,7 +3,8 @@
  * extension file is a package source (pi 1.6 loads it as one extension, from `atomic install`,
  * the `packages` setting or `-e`), and a source that is neither a folder nor an extension file is
  * refused by `atomic install` instead of being recorded as installed and failing at every start.
- * `atomic list` counts what an entry's filters let load, and says a missing folder is missing.
+ * `atomic list` counts what an entry's filters let load, says a missing folder is missing, and
+ * says which entry of a package named twice is the one that loads.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -68,5 +69,21 @@ describe("local package sources", () => {
       `  ../gone: missing (${join(root, "gone")} does not exist)`,
     ]);
     expect((await started(agentDir, cwd)).names).toEqual([]);
+  }, 60_000);
+
+  it("atomic list says which entry of a package named twice loads: the first, the project's over the user's", async () => {
+    const { root, agentDir, cwd } = layout();
+    mkdirSync(join(root, "tools", "extensions"), { recursive: true });
+    writeFileSync(join(root, "tools", "extensions", "hello.ts"), command("hello"));
+    mkdirSync(agentDir, { recursive: true });
+    mkdirSync(join(cwd, ".atomic"), { recursive: true });
+    writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ packages: ["../tools", { source: "../tools", extensions: [] }] }));
+    const user = (await runCli(["list"], { cwd, agentDir })).stdout.split("\n");
+    expect(user[1]).toBe(`  ../tools: ${join(root, "tools")}, 1 extension, 0 skills, 0 prompt templates`);
+    expect(user[2]).toBe("  ../tools [filtered]: not loaded: the same package as ../tools above, which loads");
+    writeFileSync(join(cwd, ".atomic", "settings.json"), JSON.stringify({ packages: ["../../tools"] }));
+    const both = (await runCli(["list", "--approve"], { cwd, agentDir })).stdout.split("\n");
+    expect(both[1]).toBe(`  ../tools: not loaded: the same package as ../../tools in the project's settings, which loads`);
+    expect(both[4]).toBe(`  ../../tools: ${join(root, "tools")}, 1 extension, 0 skills, 0 prompt templates`);
   }, 60_000);
 });
