@@ -2,8 +2,8 @@
  * Work that waits for something that cannot happen (a promise nobody settles, and nothing else
  * left running): the process must not end in silence with exit code 0 and the run half done.
  * An extension's load is skipped and the agent goes on; a tool's call fails and the run goes on;
- * an event handler counts as failed (reported) and as having answered nothing, and the run goes
- * on; anything else ends the process with exit code 1 and a line that says why (lib/stall, the
+ * an event handler or a `/command` handler counts as failed (reported) and as having answered
+ * nothing, and the run goes on; anything else ends the process with exit code 1 and a line that says why (lib/stall, the
  * launcher's last check).
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -96,9 +96,56 @@ describe("work that can never finish", () => {
     expect(readFileSync(session!, "utf8")).toContain('"content":"hi"');
   });
 
-  it("anything else (a command handler that never settles) ends the process with exit code 1 and says why", async () => {
-    const { agentDir, cwd, args } = setup('export default function (pi: any) {\n  pi.registerCommand("wait", { handler: () => new Promise(() => {}) });\n}\n');
+  it("a command handler that never settles counts as having thrown: reported naming the command and its extension, the prompt handled, the agent serves on, the session is saved", async () => {
+    const { agentDir, cwd, file } = setup(
+      'export default function (pi: any) {\n  pi.registerCommand("wait", { handler: async () => {\n    pi.appendEntry("wait-note", { before: "waiting" });\n    await new Promise(() => {});\n  } });\n}\n',
+    );
+    const lines = [
+      { type: "prompt", id: "c1", message: "/wait now" },
+      { type: "prompt", id: "p1", message: "hi" },
+    ];
+    const run = await runCli(["--mode", "rpc", "--provider", "replay", "--model", "stall", "-e", file], {
+      agentDir,
+      cwd,
+      stdin: lines.map((line) => `${JSON.stringify(line)}\n`).join(""),
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain("stopped before finishing");
+    const records = run.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type: string; id?: string });
+    expect(records).toContainEqual({
+      type: "extension_error",
+      extensionPath: file,
+      event: "command",
+      error: "Command /wait never finished: its handler awaits something that can never settle (nothing else was left running to wake it)",
+    });
+    expect(records).toContainEqual({ id: "c1", type: "response", command: "prompt", success: true, data: { disposition: "handled" } });
+    expect(records).toContainEqual(expect.objectContaining({ id: "p1", type: "response", success: true }));
+    // The prompt read after it runs (stdin has ended, so it is aborted, as any prompt then).
+    expect(records.map((record) => record.type)).toContain("agent_end");
+    const [session] = sessionFiles(agentDir);
+    const stored = readFileSync(session!, "utf8");
+    expect(stored).toContain('"customType":"wait-note"');
+    expect(stored).toContain('"content":"hi"');
+  });
+
+  it("in print mode a command handler that never settles is reported and the run ends with exit code 0", async () => {
+    const { agentDir, cwd, args, file } = setup('export default function (pi: any) {\n  pi.registerCommand("wait", { handler: () => new Promise(() => {}) });\n}\n');
     const run = await runCli([...args.slice(0, -1), "/wait"], { agentDir, cwd });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`[${file}] command failed: Command /wait never finished`);
+    expect(run.stderr).not.toContain("stopped before finishing");
+  });
+
+  it("anything else (a provider an extension registers whose stream never settles) ends the process with exit code 1 and says why", async () => {
+    const { agentDir, cwd, file } = setup(`export default function (pi: any) {
+  const model = { id: "m", name: "m", reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1000, maxTokens: 100 };
+  pi.registerProvider("stuck", { api: "stuck-api", models: [model], streamSimple: () => ({ async *[Symbol.asyncIterator]() { await new Promise(() => {}); } }) });
+}
+`);
+    const run = await runCli(["-p", "--provider", "stuck", "--model", "m", "--no-session", "-e", file, "hi"], { agentDir, cwd });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("atomic: stopped before finishing: what it was doing waits for something that cannot happen");
   });

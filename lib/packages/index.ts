@@ -5,7 +5,7 @@
  * reading: installing is the packages plugin's business. Loaded only when there is a package or
  * a folder to read (source.ts alone is light: it is what startup needs to decide that).
  */
-export { packageResources, type PackageResources, type ResourceFilter } from "./resources.js";
+export { localPackageProblem, packageResources, type PackageResources, type ResourceFilter } from "./resources.js";
 export { readPackageJson, RESOURCE_KINDS, type Manifest, type PackageJson, type ResourceKind } from "./manifest.js";
 export { applyPatterns } from "./patterns.js";
 export { extensionsIn, folderEntries, isExtensionFile } from "./walk.js";

@@ -6,15 +6,16 @@
  * 3. the folder's own entry: `index.ts`/`index.js`, else the module package.json declares
  *    (`exports`, `main`) — one file, never also the sources beside it;
  * 4. a folder without package.json: every extension file in it (one level).
+ * A local source may also be one extension file (as in pi): the package is that file.
  * A settings entry's filters narrow the result per kind. Themes are listed but a headless agent
  * has no use for them.
  */
 import { realpath } from "node:fs/promises";
-import { isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
 import { glob } from "tinyglobby";
 import { readPackageJson, RESOURCE_KINDS, type Manifest, type ResourceKind } from "./manifest.js";
 import { applyPatterns, hasGlob, isOverride } from "./patterns.js";
-import { extensionsIn, folderEntries, kindOf, promptsIn, skillsIn } from "./walk.js";
+import { extensionsIn, folderEntries, isExtensionFile, kindOf, promptsIn, skillsIn } from "./walk.js";
 
 export type ResourceFilter = Partial<Record<ResourceKind, readonly string[]>>;
 
@@ -31,7 +32,20 @@ export interface PackageResources {
   problems: string[];
 }
 
+/**
+ * Why a local source cannot be a package (it is missing, or a file that is no extension), or
+ * undefined: the same answer for `atomic install` and for startup, so nothing recorded as
+ * installed fails at every start.
+ */
+export async function localPackageProblem(path: string): Promise<string | undefined> {
+  const kind = await kindOf(path);
+  if (kind === undefined) return `Path does not exist: ${path}`;
+  if (kind === "file" && !isExtensionFile(basename(path))) return `Not a package: ${path} is neither a folder nor an extension file (.ts, .js, .mjs)`;
+  return undefined;
+}
+
 export async function packageResources(root: string, filter?: ResourceFilter): Promise<PackageResources> {
+  if ((await kindOf(root)) === "file") return oneFile(root, filter);
   const realRoot = await realpath(root).catch(() => resolve(root));
   const inside = async (path: string) => isInside(await realpath(path).catch(() => resolve(path)), realRoot);
   const pkg = await readPackageJson(root);
@@ -58,6 +72,13 @@ export async function packageResources(root: string, filter?: ResourceFilter): P
     }
   }
   return out;
+}
+
+/** A package that is one extension file; a settings filter matches it by name, from its folder. */
+function oneFile(root: string, filter?: ResourceFilter): PackageResources {
+  const patterns = filter?.extensions;
+  const extensions = patterns === undefined ? [root] : patterns.length === 0 ? [] : applyPatterns([root], patterns, dirname(root));
+  return { root, extensions, skills: [], prompts: [], themes: [], problems: [] };
 }
 
 /** The files a manifest list names: plain paths and globs, then its own `!`/`+`/`-` selections. */

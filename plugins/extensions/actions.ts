@@ -22,7 +22,7 @@ export function sendMessage(
   const agent = host.agent;
   const fail = (error: unknown) => host.report(record.path, "sendMessage", error);
   if (options.deliverAs === "nextTurn") {
-    void agent.appendAfterRun(message).then(() => announceStored(host, message), fail);
+    storeAfterRun(host, message, fail);
   } else if (agent.isStreaming()) {
     agent.queueMessage(options.deliverAs === "followUp" ? "followUp" : "steer", message);
   } else if (options.triggerTurn) {
@@ -34,8 +34,15 @@ export function sendMessage(
       fail(error);
     });
   } else {
-    void agent.appendAfterRun(message).then(() => announceStored(host, message), fail);
+    storeAfterRun(host, message, fail);
   }
+}
+
+/** Stored now when idle, in order with the extensions' other writes; while a run streams, when it ends. */
+function storeAfterRun(host: ExtensionHost, message: CustomMessage, fail: (error: unknown) => void): void {
+  const store = () => host.agent.appendAfterRun(message).then(() => announceStored(host, message));
+  if (host.agent.isStreaming()) void store().catch(fail);
+  else void host.stores.store(store).catch(fail);
 }
 
 /** A message stored outside a run reaches the client as it would inside one. */

@@ -44,6 +44,15 @@ export function addCommand(host: ExtensionHost, record: ExtensionRecord, name: s
   record.commands.set(name, options);
 }
 
+/**
+ * A handler awaiting what can never settle (nothing else left running to wake it) would end the
+ * process with its session half done; it counts as having thrown instead, as a stuck `pi.on`
+ * handler does: reported, the prompt handled, and the agent goes on serving.
+ */
+function stalledCommand(name: string): never {
+  throw new Error(`Command /${name} never finished: its handler awaits something that can never settle (nothing else was left running to wake it)`);
+}
+
 function addProvider(host: ExtensionHost, record: ExtensionRecord): void {
   host.slash.addProvider({
     owner: record.path,
@@ -63,10 +72,12 @@ function addProvider(host: ExtensionHost, record: ExtensionRecord): void {
         async () => {
           const options = record.commands.get(entry.name)!;
           await options.handler(args, createCommandContext(host, record, { dismiss: host.gate.signal }));
+          // The response follows what the handler stored (and its events), as in pi.
+          await host.stores.settled();
           return { handled: true as const };
         },
         () => ({ handled: true as const }),
-        { seq: input.seq },
+        { seq: input.seq, stalled: () => stalledCommand(entry.name) },
       ),
   });
 }

@@ -15,6 +15,7 @@ import { HandlerGate } from "./gate.js";
 import type { ExtensionsHooks } from "./hooks.js";
 import type { SharedModules } from "./load-module.js";
 import { RunPromptOptions } from "./prompt-options.js";
+import { StoreOrder } from "./store-order.js";
 import type { ToolMeta } from "./tool-meta.js";
 import { UiPrompts } from "./ui-prompts.js";
 import { VirtualModels } from "./virtual-models.js";
@@ -65,6 +66,8 @@ export class ExtensionHost {
   listedCommands: SlashCommandEntry[] = [];
   /** Writes serialised per file (withFileMutationQueue). */
   readonly fileQueues = new Map<string, Promise<unknown>>();
+  /** What extensions store in the session, kept in the order they asked (store-order.ts). */
+  readonly stores = new StoreOrder();
   readonly sessionManager: ReadonlySessionManager;
   /** Message lists already copied for extensions' context handlers (one copy per LLM call, not one per handler). */
   readonly #ownedMessages = new WeakSet<object>();

@@ -130,7 +130,11 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
     appendEntry(customType, data) {
       ready("appendEntry");
       if (typeof customType !== "string" || customType === "") throw new TypeError("appendEntry: customType must be a non-empty string");
-      session().append({ type: "custom", customType, ...(data !== undefined ? { data } : {}) });
+      const entry = { type: "custom" as const, customType, ...(data !== undefined ? { data } : {}) };
+      host.stores.after(
+        () => session().append(entry),
+        (error) => host.report(record.path, "appendEntry", error),
+      );
     },
     setSessionName(name) {
       ready("setSessionName");
@@ -147,7 +151,11 @@ export function createPiApi(host: ExtensionHost, record: ExtensionRecord): Exten
           .some((entry) => entry.id === entryId)
       )
         throw new Error(`Entry not found: ${entryId}`);
-      session().append({ type: "label", targetId: entryId, ...(label ? { label: String(label) } : {}) });
+      const entry = { type: "label" as const, targetId: entryId, ...(label ? { label: String(label) } : {}) };
+      host.stores.after(
+        () => session().append(entry),
+        (error) => host.report(record.path, "setLabel", error),
+      );
     },
     exec: (command, args, options) => exec(command, Array.isArray(args) ? args : [], k.config.cwd, options, k.maybeService("sandbox")),
     getActiveTools: () => k.tools.activeNames(),

@@ -24,6 +24,7 @@ import {
   type SettingsPlace,
   type SettingsScope,
 } from "./settings-file.js";
+import { filterOf } from "./configured.js";
 import { PackageStore } from "./store.js";
 import type { CliIo } from "../../lib/cli-io/index.js";
 
@@ -123,16 +124,31 @@ class CommandContext {
   async list(): Promise<number> {
     const store = await this.#store();
     const trusted = await projectTrusted(this.io.agentDir, this.io.cwd, this.approve, this.io.env);
+    const files = await Promise.all(
+      (["user", "project"] as const).map(async (scope) => {
+        const place = settingsPlace(scope, this.io.agentDir, this.io.cwd);
+        return { scope, place, entries: packageEntries(await readSettings(place.file), place.file) };
+      }),
+    );
+    const loaded = loadedEntries(files, trusted, this.io.env);
     const lines: string[] = [];
-    for (const scope of ["user", "project"] as const) {
-      const place = settingsPlace(scope, this.io.agentDir, this.io.cwd);
-      const entries = packageEntries(await readSettings(place.file), place.file);
+    for (const { scope, place, entries } of files) {
       if (entries.length === 0) continue;
       lines.push(
         `${scope === "user" ? "User" : "Project"} packages (${place.file})${scope === "project" && !trusted ? ": not loaded, the project is not trusted (--approve or trustedProjects)" : ""}:`,
       );
       const untrusted = scope === "project" && !trusted;
-      for (const entry of entries) lines.push(`  ${await this.#describeEntry(entry, place, store, untrusted)}`);
+      for (const entry of entries) {
+        const winner = loaded.get(identityOf(entry, place.base, this.io.env) ?? "");
+        // An untrusted project's entries do not load at all (its heading says so): they neither shadow nor are shadowed.
+        const shadowed = !untrusted && winner !== undefined && winner.entry !== entry;
+        const where = winner?.scope === scope ? "above" : "in the project's settings";
+        lines.push(
+          shadowed
+            ? `  ${entrySource(entry)}${typeof entry === "object" ? " [filtered]" : ""}: not loaded: the same package as ${entrySource(winner.entry)} ${where}, which loads`
+            : `  ${await this.#describeEntry(entry, place, store, untrusted)}`,
+        );
+      }
     }
     this.io.stdout.write(lines.length === 0 ? "No packages configured. Add one with: atomic install npm:<name>\n" : `${lines.join("\n")}\n`);
     return 0;
@@ -188,11 +204,14 @@ class CommandContext {
       return `${raw}: ${(error as Error).message}`;
     }
     const path = store.path(source, place.scope);
+    // A folder is used where it is: never installed, at startup or otherwise.
+    if (source.type === "local" && !(await store.installed(source, place.scope))) return `${raw}${filtered}: missing (${path} does not exist)`;
     if (!(await store.installed(source, place.scope))) {
       if (untrusted) return `${raw}${filtered}: not installed (nor installed at startup while the project is not trusted)`;
       return `${raw}${filtered}: not installed (installed at the next start, or run atomic install ${raw}${place.scope === "project" ? " -l" : ""})`;
     }
-    const resources = await packageResources(path);
+    // What loads: the entry's filters narrow the package as at startup.
+    const resources = await packageResources(path, typeof entry === "object" ? filterOf(entry) : undefined);
     return `${raw}${filtered}: ${path}${resources.version !== undefined ? ` (${resources.version})` : ""}, ${describe(resources)}`;
   }
 
@@ -210,6 +229,24 @@ class CommandContext {
     const npmCommand = Array.isArray(user.npmCommand) && user.npmCommand.every((part) => typeof part === "string") ? (user.npmCommand as string[]) : undefined;
     return new PackageStore({ agentDir: this.io.agentDir, cwd: this.io.cwd, env: this.io.env, output: "stderr", ...(npmCommand ? { npmCommand } : {}) });
   }
+}
+
+/** Per package identity, the entry startup loads: the first, a trusted project's before the user's (configured.ts). */
+function loadedEntries(
+  files: { scope: SettingsScope; place: SettingsPlace; entries: PackageSetting[] }[],
+  trusted: boolean,
+  env: NodeJS.ProcessEnv,
+): Map<string, { entry: PackageSetting; scope: SettingsScope }> {
+  const loaded = new Map<string, { entry: PackageSetting; scope: SettingsScope }>();
+  const of = (scope: SettingsScope) => files.filter((file) => file.scope === scope);
+  const order = [...(trusted ? of("project") : []), ...of("user")];
+  for (const { scope, place, entries } of order) {
+    for (const entry of entries) {
+      const identity = identityOf(entry, place.base, env);
+      if (identity !== undefined && !loaded.has(identity)) loaded.set(identity, { entry, scope });
+    }
+  }
+  return loaded;
 }
 
 function describe(resources: { extensions: unknown[]; skills: unknown[]; prompts: unknown[] }): string {

@@ -80,7 +80,7 @@ function layers(config: KernelConfig): { user: { entries: PackageSetting[]; base
   return { user: { entries: fromLayer(config.settingsLayers.user), base: config.agentDir }, project: config.trusted ? fromLayer(config.settingsLayers.project) : [] };
 }
 
-function filterOf(entry: Exclude<PackageSetting, string>): ResourceFilter {
+export function filterOf(entry: Exclude<PackageSetting, string>): ResourceFilter {
   const filter: ResourceFilter = {};
   for (const kind of ["extensions", "skills", "prompts", "themes"] as const) if (entry[kind] !== undefined) filter[kind] = entry[kind];
   return filter;

@@ -5,8 +5,7 @@
  * is one failure (one stderr line and an `extension_error` from the caller) and the rest loads.
  */
 import { offlineVariable } from "../../lib/offline/index.js";
-import { stat } from "node:fs/promises";
-import { packageResources } from "../../lib/packages/index.js";
+import { localPackageProblem, packageResources } from "../../lib/packages/index.js";
 import type { LoadedPackage, PackageFailure, PackageResolution } from "./api.js";
 import { installScope, type Wanted, type WantedList } from "./configured.js";
 import type { PackageStore } from "./store.js";
@@ -39,9 +38,8 @@ async function resolveOne(wanted: Wanted, options: ResolveOptions): Promise<Load
   const { source, scope } = wanted;
   const where = installScope(scope);
   if (source.type === "local") {
-    const info = await stat(source.path).catch(() => undefined);
-    if (!info) throw new Error(`Package not found: ${source.path}`);
-    if (!info.isDirectory()) throw new Error(`Not a package folder: ${source.path}`);
+    const problem = await localPackageProblem(source.path);
+    if (problem !== undefined) throw new Error(problem);
   } else if (!(await options.store.installed(source, where))) {
     const offline = offlineVariable(process.env);
     if (offline) throw new Error(`${wanted.raw} is not installed and ${offline} is set (offline mode): its resources are skipped this run`);

@@ -9,7 +9,7 @@
 import { access, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import { secureRandomHex } from "../../lib/random-ids/index.js";
-import { npmSatisfied, type GitSource, type NpmSource, type PackageSource } from "../../lib/packages/index.js";
+import { localPackageProblem, npmSatisfied, type GitSource, type NpmSource, type PackageSource } from "../../lib/packages/index.js";
 import { gitRoot, type InstallScope, installPath, npmRoot } from "./install-paths.js";
 import { runCommand, type CommandOutput, type CommandRunner } from "./run.js";
 import { makeFolder } from "../../lib/make-folder/index.js";
@@ -62,7 +62,8 @@ export class PackageStore {
 
   async install(source: PackageSource, scope: InstallScope, deadline?: number): Promise<void> {
     if (source.type === "local") {
-      if (!(await exists(source.path))) throw new Error(`Path does not exist: ${source.path}${npmNameHint(source.raw)}`);
+      const problem = await localPackageProblem(source.path);
+      if (problem !== undefined) throw new Error(`${problem}${(await exists(source.path)) ? "" : npmNameHint(source.raw)}`);
       return;
     }
     if (source.type === "npm") return this.#npmInstall(source.spec, scope, deadline);

@@ -1,6 +1,6 @@
 /**
  * pi's DefaultPackageManager over the packages plugin's installer (the real one, from a booted
- * agent): a local folder and a `git:file://` repository (no network), through the settings files
+ * agent): a local folder, a local extension file and a `git:file://` repository (no network), through the settings files
  * a SettingsManager reads and writes.
  */
 import { execFileSync } from "node:child_process";
@@ -69,6 +69,20 @@ describe("DefaultPackageManager over the packages plugin", () => {
     expect(JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8")).packages).toEqual([]);
     expect(existsSync(join(pkg, "package.json"))).toBe(true);
     expect(manager.removeSourceFromSettings("../tools")).toBe(false);
+  });
+
+  it("a local extension file is a package of that one extension (pi's metadata: its folder as base, no package root); another file fails", async () => {
+    const { root, agentDir, cwd } = place();
+    const file = join(root, "single.ts");
+    writeFileSync(file, `export default (pi) => pi.registerCommand("single", { handler: async () => {} });\n`);
+    writeFileSync(join(root, "notes.txt"), "hello\n");
+    const manager = new DefaultPackageManager({ cwd, agentDir, settingsManager: SettingsManager.create(cwd, agentDir) });
+    await manager.installAndPersist("../single.ts");
+    await expect(manager.installAndPersist("../notes.txt")).rejects.toThrow(`Not a package: ${join(root, "notes.txt")} is neither a folder nor an extension file`);
+    const resolved = await manager.resolve();
+    expect(resolved.extensions.map((resource) => resource.path)).toEqual([file]);
+    expect(resolved.extensions[0]!.metadata).toEqual({ source: "../single.ts", scope: "user", origin: "package", baseDir: root });
+    expect(resolved.installFailures).toEqual([]);
   });
 
   it("a git repository: cloned where `atomic install` puts it, updated to a new commit, removed", async () => {

@@ -5,10 +5,10 @@
  * npm's and git's output goes to stderr (`commandOutput: "inherit"`, stdout is the protocol's)
  * or is kept for the error message (`"capture"`).
  */
-import { existsSync, statSync } from "node:fs";
-import { join, relative, resolve as resolvePath } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join, relative, resolve as resolvePath } from "node:path";
 import { offlineVariable } from "../../../lib/offline/index.js";
-import { packageResources, type ResourceFilter } from "../../../lib/packages/index.js";
+import { localPackageProblem, packageResources, type ResourceFilter } from "../../../lib/packages/index.js";
 import { type PackageSource, parseSource, sourceIdentity } from "../../../lib/packages/source.js";
 import type { InstallScope, PackageInstaller, PackagesApi, PackageSetting } from "../../packages/api.js";
 import { CONFIG_DIR_NAME_FOR_PACKAGES, type PathMetadata, type ResolvedPaths, topLevelResources } from "./package-resources.js";
@@ -190,7 +190,11 @@ export function packageManagerClass(packages: (what: string) => PackagesApi) {
           const root = this.#installer.path(source, scope);
           if (!(await this.#available(source, scope, raw, onMissing))) continue;
           const found = await packageResources(root, typeof entry === "object" ? filterOf(entry) : undefined);
-          const metadata: PathMetadata = { source: raw, scope: settingsScope, origin: "package", baseDir: root, packageRoot: root };
+          // A package that is one extension file has its folder as base and no package root (pi's metadata).
+          const oneFile = found.extensions.includes(root);
+          const metadata: PathMetadata = oneFile
+            ? { source: raw, scope: settingsScope, origin: "package", baseDir: dirname(root) }
+            : { source: raw, scope: settingsScope, origin: "package", baseDir: root, packageRoot: root };
           for (const kind of ["extensions", "skills", "prompts", "themes"] as const) {
             for (const path of found[kind]) out[kind].push({ path, enabled: true, metadata: { ...metadata } });
           }
@@ -204,8 +208,8 @@ export function packageManagerClass(packages: (what: string) => PackagesApi) {
     /** Whether the package is there to read, installing it if `onMissing` (default: install) says so. */
     async #available(source: PackageSource, scope: InstallScope, raw: string, onMissing?: (source: string) => Promise<MissingSourceAction>): Promise<boolean> {
       if (source.type === "local") {
-        if (!existsSync(source.path)) throw new Error(`Package not found: ${source.path}`);
-        if (!statSync(source.path).isDirectory()) throw new Error(`Not a package folder: ${source.path}`);
+        const problem = await localPackageProblem(source.path);
+        if (problem !== undefined) throw new Error(problem);
         return true;
       }
       if (await this.#installer.installed(source, scope)) return true;
