@@ -9,11 +9,12 @@ import { notified, promptSettled, startExtensionAgent, toolResults, useExtension
 import type { RpcClient } from "./helpers/rpc-client.js";
 
 const PROBE = resolve(import.meta.dirname, "fixtures/extensions/lifecycle-probe.ts");
+const MODEL_CHOICE_LOG = resolve(import.meta.dirname, "fixtures/extensions/model-choice-log.ts");
 const clients: RpcClient[] = [];
 const fake = useExtensionAgents(clients);
 
-async function start(args: string[] = []): Promise<RpcClient> {
-  const client = await startExtensionAgent(fake, { extensions: [PROBE], args });
+async function start(args: string[] = [], extensions = [PROBE]): Promise<RpcClient> {
+  const client = await startExtensionAgent(fake, { extensions, args });
   clients.push(client);
   return client;
 }
@@ -75,7 +76,7 @@ describe("the extension API over RPC", () => {
   it("handlers see the lifecycle in order: startup, a prompt with a tool call, model and thinking changes, naming, a new session", async () => {
     const c = await start();
     // An extension command is not input (as in pi): /seen itself does not show.
-    expect(await report(c, "seen")).toEqual(["model_select:startup", "session_start:startup"]);
+    expect(await report(c, "seen")).toEqual(["session_start:startup", "model_select:startup"]);
     fake.script({ toolCalls: [{ name: "zod_add", args: { a: 1, b: 1 } }] }, { text: "two" });
     await promptSettled(c, "add");
     const run = [
@@ -115,6 +116,18 @@ describe("the extension API over RPC", () => {
       "session_shutdown:new",
       "session_start:new",
     ]);
+  });
+
+  it("a model_select handler may write to the session: the startup choice is given right after session_start", async () => {
+    const c = await start([], [MODEL_CHOICE_LOG]);
+    await c.ok({ type: "set_model", provider: "fake-anthropic", modelId: "fake-1" });
+    const shown = await report(c, "choices");
+    expect(shown.order).toEqual(["session_start:startup", "model_select:startup", "model_select:set"]);
+    expect(shown.stored).toEqual([
+      { model: "fake-openai/fake-1", source: "startup", entries: 0 },
+      { model: "fake-anthropic/fake-1", source: "set", entries: expect.any(Number) },
+    ]);
+    expect(c.records.filter((record) => record.type === "extension_error")).toEqual([]);
   });
 
   it("ctx shows the UI, cwd, model, idle state, session and models; a registered flag is read from the command line; ctx.shutdown() ends the process with 0", async () => {

@@ -15,6 +15,26 @@ export { RELEASED, type Call } from "./event-site.js";
 export { toCustomMessage } from "./actions.js";
 
 /**
+ * pi fires `model_select` only for a change made in a session. Atomic's startup choice (and a
+ * resumed session's restored model) comes before the session exists, when a handler's
+ * `appendEntry` or `ctx.sessionManager` would fail: those are held and given to the handler right
+ * after the first `session_start`, in the order they came.
+ */
+const modelSelectOnceSessionStarted: Adapter = ({ hooks, tap, call, host }) => {
+  const toEvent = (p: { model: unknown; previousModel?: unknown; source: string }) => ({ type: "model_select", model: p.model, previousModel: p.previousModel, source: p.source });
+  let held: object[] | undefined = "session_start" in hooks && !host.sessionStarted ? [] : undefined;
+  hooks.session_start?.tapPromise({ name: tap.name, order: "post" }, async () => {
+    const events = held;
+    held = undefined;
+    for (const event of events ?? []) await call(event);
+  });
+  hooks.model_select.tapPromise(tap, async (payload) => {
+    if (held) held.push(toEvent(payload));
+    else await call(toEvent(payload));
+  });
+};
+
+/**
  * Every event Atomic fires, by name; pi 1.x's newer events are in `event-adapters-pi1.ts`. The
  * two tree events exist in pi only: Atomic has no tree navigation, so they never fire.
  */
@@ -37,7 +57,7 @@ export const EVENT_ADAPTERS: Record<ExtensionEventName, Adapter | undefined> = {
   tool_execution_start: notify("tool_execution_start", (p) => ({ type: "tool_execution_start", ...p })),
   tool_execution_update: notify("tool_execution_update", (p) => ({ type: "tool_execution_update", ...p })),
   tool_execution_end: notify("tool_execution_end", (p) => ({ type: "tool_execution_end", ...p })),
-  model_select: notify("model_select", (p) => ({ type: "model_select", model: p.model, previousModel: p.previousModel, source: p.source })),
+  model_select: modelSelectOnceSessionStarted,
   thinking_level_select: notify("thinking_level_select", (p) => ({ type: "thinking_level_select", ...p })),
   before_provider_headers: notify("before_provider_headers", (p) => ({ type: "before_provider_headers", headers: p.headers, model: p.model })),
   after_provider_response: notify("after_provider_response", (p) => ({ type: "after_provider_response", ...p })),

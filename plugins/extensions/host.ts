@@ -68,6 +68,8 @@ export class ExtensionHost {
   readonly fileQueues = new Map<string, Promise<unknown>>();
   /** What extensions store in the session, kept in the order they asked (store-order.ts). */
   readonly stores = new StoreOrder();
+  /** The first `session_start` has fired: the session takes extensions' entries. */
+  sessionStarted = false;
   readonly sessionManager: ReadonlySessionManager;
   /** Message lists already copied for extensions' context handlers (one copy per LLM call, not one per handler). */
   readonly #ownedMessages = new WeakSet<object>();

@@ -73,7 +73,11 @@ function wire(host: ExtensionHost): void {
   });
   // Templates and skills for pi's synchronous getCommands, listed once the session is up.
   // Without a session plugin (a bare embedding) there is no session_start to wait for.
-  if ("session_start" in k.hooks) k.hooks.session_start.tap({ name: k.name, order: "post" }, () => host.refreshCommandListing());
+  if ("session_start" in k.hooks)
+    k.hooks.session_start.tap({ name: k.name, order: "post" }, () => {
+      host.sessionStarted = true;
+      host.refreshCommandListing();
+    });
 }
 
 async function versionOf(installDir: string | undefined): Promise<string> {
