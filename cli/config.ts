@@ -42,6 +42,8 @@ export async function configReport(options: HostOptions, prepare: (options: Host
       host = await prepared.boot();
       // A report starts no MCP server (`atomic mcp test` connects them).
       host.kernel.services.maybe("mcp")?.hold();
+      // The mode is chosen once boot is over: a mode setting naming no transport stops startup there.
+      modeProblem(host, log);
       skipped = without;
       break;
     } catch (error) {
@@ -144,6 +146,14 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
     for (const problem of found.problems) line(`  - ${problem}`);
   }
   return out.join("\n") + "\n";
+}
+
+function modeProblem(host: HostRuntime, log: Logger): void {
+  try {
+    host.transport(host.defaultMode());
+  } catch (error) {
+    log.error((error as Error).message);
+  }
 }
 
 function table(rows: string[][], indent: string): string[] {
