@@ -92,6 +92,26 @@ describe("atomic login", () => {
     expect(authOf(dir).anthropic).toMatchObject({ type: "oauth" });
   });
 
+  it("--no-browser with stdin at its end: the login fails saying nothing can be pasted, instead of hanging on a promise nobody settles", async () => {
+    const dir = agentDir();
+    const result = await runCli(["login", "anthropic", "--no-browser"], { cwd: dir, agentDir: dir, env: { ...NO_KEYS, ATOMIC_OAUTH_TEST_ORIGIN: oauth.origin } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      "Login to Anthropic (Claude Pro/Max) failed: stdin ended before the code was pasted: run atomic login in a terminal, or write the code to its stdin\n",
+    );
+    expect(existsSync(join(dir, "auth.json"))).toBe(false);
+  });
+
+  it("the browser method with stdin at its end still waits for the browser's callback", async () => {
+    const dir = agentDir();
+    const login = start(["login", "anthropic"], dir);
+    login.child.stdin.end();
+    const [, url] = await login.line(/Open this address to sign in:\n {2}(\S+)\n/);
+    expect((await oauth.browse(url!)).callback?.status).toBe(200);
+    expect(await login.exited).toBe(0);
+    expect(authOf(dir).anthropic).toMatchObject({ type: "oauth" });
+  });
+
   it("a device code (GitHub Copilot): shown, then the login completes once it is entered", async () => {
     const dir = agentDir();
     const login = start(["login", "github-copilot"], dir);
