@@ -131,6 +131,15 @@ describe("atomic config", () => {
     expect((await runCli(["config", "--mode", "rpc"], { ...modeOnly, env: NO_KEYS })).stdout).toContain("Problems: none\n");
   });
 
+  it("a bound is written as the schema has it: 0 where more than 0 is expected is not told 'a value >= 0'", async () => {
+    const { agentDir, cwd } = folders({ settings: { serve: { maxAgents: 0 }, retry: { maxRetries: -1 } } });
+    const user = join(agentDir, "settings.json");
+    const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`  - Invalid settings file ${user}: Invalid serve.maxAgents: expected a value > 0\n`);
+    expect(run.stdout).toContain(`  - Invalid settings file ${user}: Invalid retry.maxRetries: expected a value >= 0\n`);
+  });
+
   it("every invalid setting of both files, and every key nothing reads (with the nearest known key), is a problem", async () => {
     const { agentDir, cwd } = folders({
       settings: { retry: { maxRetries: "three" }, defaultThinkingLevel: "hgih", retyr: {} },
