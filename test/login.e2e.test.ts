@@ -112,6 +112,18 @@ describe("atomic login", () => {
     expect(authOf(dir).anthropic).toMatchObject({ type: "oauth" });
   });
 
+  it("an auth.json that is not JSON stops the login before the sign-in, which would otherwise be lost when it cannot be stored", async () => {
+    const dir = agentDir();
+    writeFileSync(join(dir, "auth.json"), '{"openai": {"type": "api_key", "key": "sk-1"', { mode: 0o600 });
+    const result = await runCli(["login", "github-copilot"], { cwd: dir, agentDir: dir, env: { ...NO_KEYS, ATOMIC_OAUTH_TEST_ORIGIN: oauth.origin } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toContain("enter the code");
+    expect(result.stderr).toMatch(
+      new RegExp(`^Login to GitHub Copilot failed: Invalid JSON in ${join(dir, "auth.json")}: .+; fix or remove it first: the login is stored there\n$`),
+    );
+    expect(readFileSync(join(dir, "auth.json"), "utf8")).toBe('{"openai": {"type": "api_key", "key": "sk-1"');
+  });
+
   it("a device code (GitHub Copilot): shown, then the login completes once it is entered", async () => {
     const dir = agentDir();
     const login = start(["login", "github-copilot"], dir);
