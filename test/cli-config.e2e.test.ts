@@ -3,7 +3,7 @@
  * auth.json, credentials, every problem), and a models.json that fails validation reported where
  * the user looks: the prompt error after `No model selected.`, and the --model error.
  */
-import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { RpcClient, runCli, tempDir } from "./helpers/rpc-client.js";
@@ -27,7 +27,8 @@ function folders(files: { settings?: unknown; project?: unknown; models?: unknow
   const write = (path: string, value: unknown) => writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
   if (files.settings !== undefined) write(join(agentDir, "settings.json"), files.settings);
   if (files.models !== undefined) write(join(agentDir, "models.json"), files.models);
-  if (files.auth !== undefined) write(join(agentDir, "auth.json"), files.auth);
+  // As Atomic and pi write it: only its owner may read it.
+  if (files.auth !== undefined) writeFileSync(join(agentDir, "auth.json"), JSON.stringify(files.auth), { mode: 0o600 });
   if (files.project !== undefined) {
     mkdirSync(join(cwd, ".atomic"));
     write(join(cwd, ".atomic", "settings.json"), files.project);
@@ -138,6 +139,17 @@ describe("atomic config", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`  - Invalid settings file ${user}: Invalid serve.maxAgents: expected a value > 0\n`);
     expect(run.stdout).toContain(`  - Invalid settings file ${user}: Invalid retry.maxRetries: expected a value >= 0\n`);
+  });
+
+  it("an auth.json others than its owner can read is a problem saying how to close it", async () => {
+    const { agentDir, cwd } = folders({ auth: { anthropic: { type: "api_key", key: "sk-stored-777" } } });
+    const auth = join(agentDir, "auth.json");
+    chmodSync(auth, 0o644);
+    const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`Problems (1)\n  - ${auth} holds credentials and is readable by group and others (mode 0644): chmod 600 ${auth}\n`);
+    chmodSync(auth, 0o600);
+    expect((await runCli(["config"], { agentDir, cwd, env: NO_KEYS })).stdout).toContain("Problems: none\n");
   });
 
   it("every invalid setting of both files, and every key nothing reads (with the nearest known key), is a problem", async () => {
