@@ -122,6 +122,9 @@ describe("atomic login", () => {
       new RegExp(`^Login to GitHub Copilot failed: Invalid JSON in ${join(dir, "auth.json")}: .+; fix or remove it first: the login is stored there\n$`),
     );
     expect(readFileSync(join(dir, "auth.json"), "utf8")).toBe('{"openai": {"type": "api_key", "key": "sk-1"');
+    // The list says so too, rather than showing every provider logged out.
+    const list = await runCli(["login"], { cwd: dir, agentDir: dir, env: NO_KEYS });
+    expect(list.stderr).toMatch(new RegExp(`^Invalid JSON in ${join(dir, "auth.json")}: .+: no login can be shown or stored until it is fixed or removed\n`));
   });
 
   it("a device code (GitHub Copilot): shown, then the login completes once it is entered", async () => {

@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import { createInterface, type Interface } from "node:readline";
 import { updateJsonFile } from "../../lib/locked-json/index.js";
+import { readAuthFile } from "../../lib/oauth/index.js";
 import type { CliIo } from "../../lib/cli-io/index.js";
 import { PasteEndedError, type LoginIo, type LoginNotice, type LoginOptions } from "./flow.js";
 import { LOGIN_PROVIDERS, type LoginProvider } from "./flows.js";
@@ -40,6 +41,11 @@ export async function runLoginCommand(argv: string[], io: CliIo): Promise<number
     let provider = parsed.provider;
     if (!provider) {
       const status = await logins.status();
+      const unreadable = await readAuthFile(logins.authPath).then(
+        () => undefined,
+        (error: Error) => error.message,
+      );
+      if (unreadable) io.stderr.write(`${unreadable}: no login can be shown or stored until it is fixed or removed\n`);
       io.stdout.write(`Providers with a login (${logins.authPath}):\n`);
       status.forEach((entry, index) => io.stdout.write(`  ${index + 1}. ${entry.provider.padEnd(15)} ${entry.name}${entry.loggedIn ? "  [logged in]" : ""}\n`));
       if (!terminal) return usage(io, "atomic login needs a provider name when it does not run in a terminal.", LOGIN_USAGE, 2);
