@@ -3,7 +3,7 @@
  * auth.json, credentials, every problem), and a models.json that fails validation reported where
  * the user looks: the prompt error after `No model selected.`, and the --model error.
  */
-import { chmodSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { RpcClient, runCli, tempDir } from "./helpers/rpc-client.js";
@@ -110,46 +110,6 @@ describe("atomic config", () => {
     expect(run.stdout).toContain("Settings files (not read: see Problems)\n");
     expect(run.stdout).toContain(`Problems (2)\n  - Invalid settings file ${join(agentDir, "settings.json")}: Invalid retry.maxRetries: expected number`);
     expect(run.stdout).toContain(`  - Invalid models file ${join(agentDir, "models.json")}: Invalid providers.bad.models.0.id`);
-  });
-
-  it("a mode setting naming no transport, and a serve.listen entry that is no listener URL, are problems: each stops a start", async () => {
-    const { agentDir, cwd } = folders({ settings: { mode: "telepathy", serve: { listen: ["8080", "wss://127.0.0.1:1"] } } });
-    const user = join(agentDir, "settings.json");
-    const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
-    expect(run.code).toBe(1);
-    expect(run.stdout).toContain(`  - Invalid settings file ${user}: Invalid serve.listen.0: expected stdio, unix:PATH or ws://HOST:PORT (did you mean ws://127.0.0.1:8080?)\n`);
-    expect(run.stdout).toContain(`  - Invalid settings file ${user}: Invalid serve.listen.1: expected ws://HOST:PORT: atomic serve speaks no TLS itself`);
-    // Without the listen entries, the mode is what stops startup: named with the file it comes from.
-    const modeOnly = folders({ settings: { mode: "telepathy" } });
-    const report = await runCli(["config"], { ...modeOnly, env: NO_KEYS });
-    const named = `Unknown mode "telepathy" (the mode setting in ${join(modeOnly.agentDir, "settings.json")}). Available: rpc, print, json, acp, serve`;
-    expect(report.stdout).toContain(`Problems (1)\n  - ${named}\n`);
-    expect(report.code).toBe(1);
-    const start = await runCli([], { ...modeOnly, env: NO_KEYS });
-    expect(start.code).toBe(2);
-    expect(start.stderr).toContain(`atomic: ${named}`);
-    // The flag wins over the setting: then there is nothing to report.
-    expect((await runCli(["config", "--mode", "rpc"], { ...modeOnly, env: NO_KEYS })).stdout).toContain("Problems: none\n");
-  });
-
-  it("a bound is written as the schema has it: 0 where more than 0 is expected is not told 'a value >= 0'", async () => {
-    const { agentDir, cwd } = folders({ settings: { serve: { maxAgents: 0 }, retry: { maxRetries: -1 } } });
-    const user = join(agentDir, "settings.json");
-    const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
-    expect(run.code).toBe(1);
-    expect(run.stdout).toContain(`  - Invalid settings file ${user}: Invalid serve.maxAgents: expected a value > 0\n`);
-    expect(run.stdout).toContain(`  - Invalid settings file ${user}: Invalid retry.maxRetries: expected a value >= 0\n`);
-  });
-
-  it("an auth.json others than its owner can read is a problem saying how to close it", async () => {
-    const { agentDir, cwd } = folders({ auth: { anthropic: { type: "api_key", key: "sk-stored-777" } } });
-    const auth = join(agentDir, "auth.json");
-    chmodSync(auth, 0o644);
-    const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
-    expect(run.code).toBe(1);
-    expect(run.stdout).toContain(`Problems (1)\n  - ${auth} holds credentials and is readable by group and others (mode 0644): chmod 600 ${auth}\n`);
-    chmodSync(auth, 0o600);
-    expect((await runCli(["config"], { agentDir, cwd, env: NO_KEYS })).stdout).toContain("Problems: none\n");
   });
 
   it("every invalid setting of both files, and every key nothing reads (with the nearest known key), is a problem", async () => {
