@@ -42,6 +42,8 @@ export async function configReport(options: HostOptions, prepare: (options: Host
       host = await prepared.boot();
       // A report starts no MCP server (`atomic mcp test` connects them).
       host.kernel.services.maybe("mcp")?.hold();
+      // The mode is chosen once boot is over: a mode setting naming no transport stops startup there.
+      modeProblem(host, log);
       skipped = without;
       break;
     } catch (error) {
@@ -108,6 +110,8 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
     // What startup does not check: an api no provider serves (listed by the agent's stream hooks), a slip of a key.
     if (host.kernel.services.maybe("agent")) found.problems.push(...(await models.checkConfig(host.kernel.hook("stream").apis())));
     line(`  auth.json    ${authFile.path} (${authFile.error ? "unreadable, see Problems" : `entries: ${authFile.providers.join(", ") || "none"}`})`);
+    const exposed = await exposedFile(authFile.path);
+    if (exposed) found.problems.push(`${authFile.path} holds credentials and is ${exposed}: chmod 600 ${authFile.path}`);
     const agent = host.kernel.services.maybe("agent");
     const model = agent?.getModel();
     line(`  startup model  ${model ? `${model.provider}/${model.id} (thinking ${agent!.getThinkingLevel()})` : "none"}`);
@@ -146,9 +150,30 @@ async function render(options: HostOptions, prepared: PreparedHost | undefined, 
   return out.join("\n") + "\n";
 }
 
+function modeProblem(host: HostRuntime, log: Logger): void {
+  try {
+    host.transport(host.defaultMode());
+  } catch (error) {
+    log.error((error as Error).message);
+  }
+}
+
 function table(rows: string[][], indent: string): string[] {
   const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows.map((row) => indent + row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  "));
+}
+
+/** How a file is open to others than its owner (`readable by group and others (mode 0644)`), or undefined. */
+async function exposedFile(path: string): Promise<string | undefined> {
+  if (process.platform === "win32") return undefined;
+  const mode = await stat(path).then(
+    (info) => info.mode & 0o777,
+    () => undefined,
+  );
+  if (mode === undefined || (mode & 0o077) === 0) return undefined;
+  const who = [mode & 0o070 ? "group" : "", mode & 0o007 ? "others" : ""].filter(Boolean).join(" and ");
+  const how = mode & 0o044 ? "readable" : "writable";
+  return `${how} by ${who} (mode ${mode.toString(8).padStart(4, "0")})`;
 }
 
 async function isFile(path: string): Promise<boolean> {

@@ -4,7 +4,7 @@
  * rejected at once: extensions may register theirs while loading, and the host re-parses then.
  */
 import { ErrorCode, KernelError, UsageError, type FlagSpec, type PluginDefinition } from "../kernel/index.js";
-import { typoDistance } from "../lib/closest/index.js";
+import { closest, typoDistance } from "../lib/closest/index.js";
 
 /** Flags the host itself reads. */
 export const CORE_FLAGS: readonly FlagSpec[] = [
@@ -179,4 +179,18 @@ export function flagHelp(flags: readonly FlagSpec[]): string[] {
     });
   if (ignored.length > 0) lines.push(`  ${ignored.map((f) => f.name).join(", ")}: pi's terminal-UI options, accepted and ignored.`);
   return lines;
+}
+
+/**
+ * Keys of flags given in code (the SDK's `flags`) that no flag has, once extensions registered
+ * theirs: one line each, with the key meant. Unchecked, `{ recrod: "x" }` was dropped in silence.
+ */
+export function unknownFlagKeys(given: Record<string, unknown>, flags: readonly FlagSpec[], where: string): string[] {
+  const keys = [...new Set(flags.map((flag) => flag.key))];
+  return Object.keys(given)
+    .filter((key) => !keys.includes(key))
+    .map((key) => {
+      const [near] = closest(keys, key, { limit: 1 });
+      return `Unknown flag "${key}" in ${where}${near ? ` (did you mean "${near}"?)` : ""}: no plugin reads it, ignored`;
+    });
 }

@@ -22,7 +22,7 @@ import {
   type SiblingOptions,
 } from "../kernel/index.js";
 import { resolve } from "node:path";
-import { composeFlags, flagHelp, ignoredFlagsNotice, parseFlags, UnknownOptionError } from "./argv.js";
+import { composeFlags, flagHelp, ignoredFlagsNotice, parseFlags, UnknownOptionError, unknownFlagKeys } from "./argv.js";
 import { PluginLoader, type LoaderOptions } from "./loader.js";
 import { HostRuntime } from "./runtime.js";
 import { siblingHostOptions } from "./sibling.js";
@@ -42,6 +42,8 @@ export interface HostOptions {
   argv?: readonly string[];
   /** Options already known (an embedder's), laid over what argv gives. */
   cli?: Partial<CliOptions> & Record<string, unknown>;
+  /** Flags given in code (the SDK's `flags`, also in `cli`): a key no flag has is warned about. */
+  codeFlags?: Record<string, unknown>;
   /** Settings laid over the files (validated like them). */
   settings?: Record<string, unknown>;
   /** Read `<agent dir>/settings.json` and `.atomic/settings.json` (default true). */
@@ -141,6 +143,7 @@ export async function prepareHost(options: HostOptions): Promise<PreparedHost> {
           kernel.hookRegistry.viewFor("host").boot_configure.tap({ name: "host", order: "pre" }, () => void Object.assign(cli, parseFlags(argv, lateFlags()).values, options.cli));
         await kernel.boot();
         if (parsed.unknown.length > 0) checkLateFlags(argv, lateFlags(), cli, options.cli);
+        if (options.codeFlags) for (const unknown of unknownFlagKeys(options.codeFlags, lateFlags(), "createAgent's flags")) log.warn(unknown);
       } catch (error) {
         // A boot that fails gives back what it took of the shared scope (siblings keep theirs).
         await kernel.shared.releaseAll().catch(() => undefined);

@@ -96,8 +96,17 @@ export class HostRuntime implements TransportHost, EmbeddedHost {
   /** The transport a mode names; an unknown name is a usage error listing the available ones. */
   transport(mode: string): TransportDefinition {
     const entry = this.kernel.transports.get(mode);
-    if (!entry) throw new UsageError(`Unknown mode "${mode}". Available: ${this.transportNames().join(", ") || "none"}`);
+    if (!entry) throw new UsageError(`Unknown mode "${mode}"${this.#modeSetting(mode)}. Available: ${this.transportNames().join(", ") || "none"}`);
     return entry.definition;
+  }
+
+  /** ` (the mode setting in <file>)` when `mode` came from a settings file rather than `--mode`: that is where to fix it. */
+  #modeSetting(mode: string): string {
+    const { settingsSources } = this.config;
+    if (this.config.cli.mode || mode !== this.config.settings.mode || !settingsSources) return "";
+    const source = settingsSources.sources.mode;
+    const file = source === "user" ? settingsSources.userFile : source === "project" ? settingsSources.projectFile : undefined;
+    return file ? ` (the mode setting in ${file})` : " (the mode setting)";
   }
 
   /** The mode to serve: `--mode`, else settings `mode`, else rpc. */

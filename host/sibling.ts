@@ -24,8 +24,10 @@ export function siblingHostOptions(launch: HostOptions, definitions: readonly Pl
   if (sibling.thinkingLevel !== undefined) cli.thinking = sibling.thinkingLevel;
   Object.assign(cli, sibling.flags);
   const settings = sibling.settings ? deepMerge(launch.settings ?? {}, sibling.settings) : launch.settings;
+  // The launch's own flags given in code were checked when it booted: not once more per sibling.
+  const { codeFlags: _checked, ...launched } = launch;
   return {
-    ...launch,
+    ...launched,
     cwd: sibling.cwd,
     cli,
     // A sibling reuses the loaded definitions (user plugins included): nothing is imported twice.

@@ -27,10 +27,10 @@ function describeExpected(issue: z.core.$ZodIssue): string {
       return issue.expected === "int" ? "integer" : String(issue.expected);
     case "invalid_value":
       return issue.values.length === 1 ? JSON.stringify(issue.values[0]) : `one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
-    case "too_small":
-      return issue.origin === "string" ? `a string of at least ${String(issue.minimum)} characters` : `a value >= ${String(issue.minimum)}`;
+    case "too_small": // not inclusive: .positive(), .gt(n); 0 is no "value >= 0"
+      return issue.origin === "string" ? `a string of at least ${String(issue.minimum)} characters` : `a value ${issue.inclusive === false ? ">" : ">="} ${String(issue.minimum)}`;
     case "too_big":
-      return issue.origin === "string" ? `a string of at most ${String(issue.maximum)} characters` : `a value <= ${String(issue.maximum)}`;
+      return issue.origin === "string" ? `a string of at most ${String(issue.maximum)} characters` : `a value ${issue.inclusive === false ? "<" : "<="} ${String(issue.maximum)}`;
     case "invalid_union": // what each branch wanted: `one of "off", "read-only" or object`
       return issue.errors.flatMap((branch) => (branch[0] ? [describeExpected(branch[0])] : [])).join(" or ") || "a valid value";
     case "unrecognized_keys":

@@ -88,6 +88,7 @@ export async function createAgent(given: CreateAgentOptions = {}): Promise<Agent
     plugins: [...BUILTIN_PLUGINS, ...(options.plugins ?? [])],
     loader: { builtins: BUILTIN_MODULES, aliases: paths.aliases },
     cli: { ...options.flags, ...cliOptions(options) },
+    ...(options.flags ? { codeFlags: options.flags } : {}),
     ...(Object.keys(settings).length > 0 ? { settings } : {}),
     readSettingsFiles: readFiles,
     userPlugins: readFiles,

@@ -25,7 +25,7 @@ afterEach(async () => {
 
 function agentDirWith(files: { auth?: unknown; models?: unknown } = {}): string {
   const agentDir = tempDir("atomic-agent-");
-  if (files.auth) writeFileSync(join(agentDir, "auth.json"), JSON.stringify(files.auth));
+  if (files.auth) writeFileSync(join(agentDir, "auth.json"), JSON.stringify(files.auth), { mode: 0o600 });
   if (files.models) writeFileSync(join(agentDir, "models.json"), JSON.stringify(files.models));
   return agentDir;
 }

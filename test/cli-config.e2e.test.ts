@@ -27,7 +27,8 @@ function folders(files: { settings?: unknown; project?: unknown; models?: unknow
   const write = (path: string, value: unknown) => writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
   if (files.settings !== undefined) write(join(agentDir, "settings.json"), files.settings);
   if (files.models !== undefined) write(join(agentDir, "models.json"), files.models);
-  if (files.auth !== undefined) write(join(agentDir, "auth.json"), files.auth);
+  // As Atomic and pi write it: only its owner may read it.
+  if (files.auth !== undefined) writeFileSync(join(agentDir, "auth.json"), JSON.stringify(files.auth), { mode: 0o600 });
   if (files.project !== undefined) {
     mkdirSync(join(cwd, ".atomic"));
     write(join(cwd, ".atomic", "settings.json"), files.project);

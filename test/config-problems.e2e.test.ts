@@ -3,10 +3,12 @@
  * about is one `atomic config` lists (and exits 1 for), with the file, the key path, what was
  * expected and the key or value meant; a models.json `api` no provider serves, at `atomic config`
  * and at the first prompt; VS Code's `servers` key in mcp.json; `atomic mcp test` against an
- * address nothing answers; settings.json with comments and trailing commas, as models.json; and
- * where the usage goes when a subcommand is missing.
+ * address nothing answers; settings.json with comments and trailing commas, as models.json;
+ * where the usage goes when a subcommand is missing; settings that stop a start only once boot is
+ * over (a mode naming no transport, a serve.listen entry that is no listener URL), a bound written
+ * as the schema has it, and an auth.json others may read.
  */
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort } from "./helpers/mcp.js";
@@ -152,5 +154,48 @@ describe("a subcommand without its command", () => {
     expect(bare.stderr).toMatch(/^Usage:\n/);
     const help = await runCli([command, "--help"], { agentDir, cwd });
     expect(help).toMatchObject({ code: 0, stderr: "", stdout: bare.stderr });
+  });
+});
+
+describe("atomic config lists what stops a start, or leaves credentials open", () => {
+  it("a mode setting naming no transport, and a serve.listen entry that is no listener URL, are problems: each stops a start", async () => {
+    const { agentDir, cwd } = folders({ settings: { mode: "telepathy", serve: { listen: ["8080", "wss://127.0.0.1:1"] } } });
+    const user = join(agentDir, "settings.json");
+    const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`  - Invalid settings file ${user}: Invalid serve.listen.0: expected stdio, unix:PATH or ws://HOST:PORT (did you mean ws://127.0.0.1:8080?)\n`);
+    expect(run.stdout).toContain(`  - Invalid settings file ${user}: Invalid serve.listen.1: expected ws://HOST:PORT: atomic serve speaks no TLS itself`);
+    // Without the listen entries, the mode is what stops startup: named with the file it comes from.
+    const modeOnly = folders({ settings: { mode: "telepathy" } });
+    const report = await runCli(["config"], { agentDir: modeOnly.agentDir, cwd: modeOnly.cwd, env: NO_KEYS });
+    const named = `Unknown mode "telepathy" (the mode setting in ${join(modeOnly.agentDir, "settings.json")}). Available: rpc, print, json, acp, serve`;
+    expect(report.stdout).toContain(`Problems (1)\n  - ${named}\n`);
+    expect(report.code).toBe(1);
+    const start = await runCli([], { agentDir: modeOnly.agentDir, cwd: modeOnly.cwd, env: NO_KEYS });
+    expect(start.code).toBe(2);
+    expect(start.stderr).toContain(`atomic: ${named}`);
+    // The flag wins over the setting: then there is nothing to report.
+    expect((await runCli(["config", "--mode", "rpc"], { agentDir: modeOnly.agentDir, cwd: modeOnly.cwd, env: NO_KEYS })).stdout).toContain("Problems: none\n");
+  });
+
+  it("a bound is written as the schema has it: 0 where more than 0 is expected is not told 'a value >= 0'", async () => {
+    const { agentDir, cwd } = folders({ settings: { serve: { maxAgents: 0 }, retry: { maxRetries: -1 } } });
+    const user = join(agentDir, "settings.json");
+    const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`  - Invalid settings file ${user}: Invalid serve.maxAgents: expected a value > 0\n`);
+    expect(run.stdout).toContain(`  - Invalid settings file ${user}: Invalid retry.maxRetries: expected a value >= 0\n`);
+  });
+
+  it("an auth.json others than its owner can read is a problem saying how to close it", async () => {
+    const { agentDir, cwd } = folders();
+    const auth = join(agentDir, "auth.json");
+    writeFileSync(auth, JSON.stringify({ anthropic: { type: "api_key", key: "sk-stored-777" } }), { mode: 0o600 });
+    chmodSync(auth, 0o644);
+    const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`Problems (1)\n  - ${auth} holds credentials and is readable by group and others (mode 0644): chmod 600 ${auth}\n`);
+    chmodSync(auth, 0o600);
+    expect((await runCli(["config"], { agentDir, cwd, env: NO_KEYS })).stdout).toContain("Problems: none\n");
   });
 });

@@ -92,6 +92,41 @@ describe("atomic login", () => {
     expect(authOf(dir).anthropic).toMatchObject({ type: "oauth" });
   });
 
+  it("--no-browser with stdin at its end: the login fails saying nothing can be pasted, instead of hanging on a promise nobody settles", async () => {
+    const dir = agentDir();
+    const result = await runCli(["login", "anthropic", "--no-browser"], { cwd: dir, agentDir: dir, env: { ...NO_KEYS, ATOMIC_OAUTH_TEST_ORIGIN: oauth.origin } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      "Login to Anthropic (Claude Pro/Max) failed: stdin ended before the code was pasted: run atomic login in a terminal, or write the code to its stdin\n",
+    );
+    expect(existsSync(join(dir, "auth.json"))).toBe(false);
+  });
+
+  it("the browser method with stdin at its end still waits for the browser's callback", async () => {
+    const dir = agentDir();
+    const login = start(["login", "anthropic"], dir);
+    login.child.stdin.end();
+    const [, url] = await login.line(/Open this address to sign in:\n {2}(\S+)\n/);
+    expect((await oauth.browse(url!)).callback?.status).toBe(200);
+    expect(await login.exited).toBe(0);
+    expect(authOf(dir).anthropic).toMatchObject({ type: "oauth" });
+  });
+
+  it("an auth.json that is not JSON stops the login before the sign-in, which would otherwise be lost when it cannot be stored", async () => {
+    const dir = agentDir();
+    writeFileSync(join(dir, "auth.json"), '{"openai": {"type": "api_key", "key": "sk-1"', { mode: 0o600 });
+    const result = await runCli(["login", "github-copilot"], { cwd: dir, agentDir: dir, env: { ...NO_KEYS, ATOMIC_OAUTH_TEST_ORIGIN: oauth.origin } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toContain("enter the code");
+    expect(result.stderr).toMatch(
+      new RegExp(`^Login to GitHub Copilot failed: Invalid JSON in ${join(dir, "auth.json")}: .+; fix or remove it first: the login is stored there\n$`),
+    );
+    expect(readFileSync(join(dir, "auth.json"), "utf8")).toBe('{"openai": {"type": "api_key", "key": "sk-1"');
+    // The list says so too, rather than showing every provider logged out.
+    const list = await runCli(["login"], { cwd: dir, agentDir: dir, env: NO_KEYS });
+    expect(list.stderr).toMatch(new RegExp(`^Invalid JSON in ${join(dir, "auth.json")}: .+: no login can be shown or stored until it is fixed or removed\n`));
+  });
+
   it("a device code (GitHub Copilot): shown, then the login completes once it is entered", async () => {
     const dir = agentDir();
     const login = start(["login", "github-copilot"], dir);

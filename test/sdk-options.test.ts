@@ -39,6 +39,14 @@ describe("createAgent options", () => {
     expect(warnings).toContain(`Unknown setting "retry.maxRetry" in createAgent's settings (did you mean "retry.maxRetries"?): no plugin reads it, ignored`);
   });
 
+  it("a flags key no flag has is warned about with the flag meant, as a settings key is", async () => {
+    const warnings: string[] = [];
+    await make({ provider: "replay", model: "demo", flags: { recrod: "demo-run", noContextFiles: true } }, warnings);
+    expect(warnings).toContain(`Unknown flag "recrod" in createAgent's flags (did you mean "record"?): no plugin reads it, ignored`);
+    // A key a flag has (a built-in one here) is no mistake.
+    expect(warnings.filter((line) => line.includes("noContextFiles"))).toEqual([]);
+  });
+
   it("a value of the wrong type names the option and what it takes; a model object is told the string that names it", async () => {
     await expect(make({ model: { provider: "replay", id: "demo" } })).rejects.toThrow(
       'Invalid createAgent option model: expected a string: "provider/id", an id or a pattern, with an optional ":<thinking>" (e.g. "anthropic/claude-sonnet-4-6:high"); got an object (for this model, pass model: "replay/demo")',

@@ -7,7 +7,7 @@
  */
 import { createServer, type ServerResponse } from "node:http";
 import { LOGIN_CANCELLED } from "./http.js";
-import type { LoginIo, PasteRequest } from "./flow.js";
+import { PasteEndedError, type LoginIo, type PasteRequest } from "./flow.js";
 
 export interface CallbackOptions<T> {
   providerName: string;
@@ -104,8 +104,10 @@ export async function callbackOrPaste<T>(io: LoginIo, callback: CallbackServer<T
   const stopPaste = new AbortController();
   const pasted = io.pasted(request, AbortSignal.any([stopPaste.signal, io.signal])).then(fromPaste);
   pasted.catch(() => undefined);
+  // Once nothing can be pasted, the browser's callback is the one way left in.
+  const pastedOrCallback = pasted.catch((error: unknown) => (error instanceof PasteEndedError ? new Promise<never>(() => undefined) : Promise.reject(error)));
   try {
-    return await (callback ? Promise.race([callback.result, pasted]) : pasted);
+    return await (callback ? Promise.race([callback.result, pastedOrCallback]) : pasted);
   } catch (error) {
     if (io.signal.aborted) throw new Error(LOGIN_CANCELLED);
     throw error;

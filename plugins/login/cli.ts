@@ -8,8 +8,9 @@
 import { spawn } from "node:child_process";
 import { createInterface, type Interface } from "node:readline";
 import { updateJsonFile } from "../../lib/locked-json/index.js";
+import { readAuthFile } from "../../lib/oauth/index.js";
 import type { CliIo } from "../../lib/cli-io/index.js";
-import type { LoginIo, LoginNotice, LoginOptions } from "./flow.js";
+import { PasteEndedError, type LoginIo, type LoginNotice, type LoginOptions } from "./flow.js";
 import { LOGIN_PROVIDERS, type LoginProvider } from "./flows.js";
 import { Logins, noLoginMessage } from "./logins.js";
 import { providerMeant } from "../../lib/closest/models.js";
@@ -40,6 +41,11 @@ export async function runLoginCommand(argv: string[], io: CliIo): Promise<number
     let provider = parsed.provider;
     if (!provider) {
       const status = await logins.status();
+      const unreadable = await readAuthFile(logins.authPath).then(
+        () => undefined,
+        (error: Error) => error.message,
+      );
+      if (unreadable) io.stderr.write(`${unreadable}: no login can be shown or stored until it is fixed or removed\n`);
       io.stdout.write(`Providers with a login (${logins.authPath}):\n`);
       status.forEach((entry, index) => io.stdout.write(`  ${index + 1}. ${entry.provider.padEnd(15)} ${entry.name}${entry.loggedIn ? "  [logged in]" : ""}\n`));
       if (!terminal) return usage(io, "atomic login needs a provider name when it does not run in a terminal.", LOGIN_USAGE, 2);
@@ -154,7 +160,11 @@ function terminalIo(io: CliIo, lines: Lines, signal: AbortSignal, openBrowser: b
         io.stdout.write(`${notice.message}\n`);
       }
     },
-    pasted: (request, signal) => lines.next(`${request.message}${request.placeholder ? ` (${request.placeholder})` : ""}: `, io, { signal }),
+    pasted: (request, signal) =>
+      lines.next(`${request.message}${request.placeholder ? ` (${request.placeholder})` : ""}: `, io, {
+        signal,
+        ended: "stdin ended before the code was pasted: run atomic login in a terminal, or write the code to its stdin",
+      }),
   };
 }
 
@@ -177,33 +187,51 @@ class Lines {
   readonly #queued: string[] = [];
   /** The question waiting for a line: true when it took the line. */
   #waiting?: (line: string) => boolean;
+  /** Fails the question waiting when stdin ends. */
+  #onEnd?: () => void;
+  #ended = false;
 
   constructor(stdin: NodeJS.ReadableStream) {
     this.#stdin = stdin;
   }
 
-  /** The next line (non-empty unless `allowEmpty`); never settles once stdin has ended; rejects when `signal` aborts. */
-  next(prompt: string, io: Pick<CliIo, "stdout">, options: { signal?: AbortSignal; allowEmpty?: boolean } = {}): Promise<string> {
-    const { signal, allowEmpty = false } = options;
+  /**
+   * The next line (non-empty unless `allowEmpty`); rejects when `signal` aborts, and once stdin has
+   * ended with a PasteEndedError saying `ended` (unanswered, a login would wait for nothing).
+   */
+  next(prompt: string, io: Pick<CliIo, "stdout">, options: { signal?: AbortSignal; allowEmpty?: boolean; ended?: string } = {}): Promise<string> {
+    const { signal, allowEmpty = false, ended = "stdin ended before the question was answered" } = options;
     io.stdout.write(prompt);
     for (let queued = this.#queued.shift(); queued !== undefined; queued = this.#queued.shift()) if (allowEmpty || queued.trim() !== "") return Promise.resolve(queued);
     this.#reader ??= this.#open();
     return new Promise<string>((resolve, reject) => {
       if (signal?.aborted) return reject(new Error(LOGIN_CANCELLED));
+      const stop = () => {
+        if (this.#waiting === done) this.#waiting = undefined;
+        if (this.#onEnd === onEnd) this.#onEnd = undefined;
+        signal?.removeEventListener("abort", onAbort);
+      };
       const done = (line: string) => {
         if (!allowEmpty && line.trim() === "") return false;
-        signal?.removeEventListener("abort", onAbort);
+        stop();
         resolve(line);
         return true;
       };
       const onAbort = () => {
-        if (this.#waiting === done) this.#waiting = undefined;
+        stop();
         // The question is over (the browser's callback came): what follows starts on a line of its own.
         io.stdout.write("\n");
         reject(new Error(LOGIN_CANCELLED));
       };
+      const onEnd = () => {
+        stop();
+        io.stdout.write("\n");
+        reject(new PasteEndedError(ended));
+      };
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#waiting = done;
+      if (this.#ended) return onEnd();
+      this.#onEnd = onEnd;
     });
   }
 
@@ -217,6 +245,10 @@ class Lines {
     reader.on("line", (line) => {
       if (this.#waiting?.(line)) this.#waiting = undefined;
       else if (!this.#waiting) this.#queued.push(line);
+    });
+    reader.on("close", () => {
+      this.#ended = true;
+      this.#onEnd?.();
     });
     return reader;
   }

@@ -24,10 +24,14 @@ export interface LoginIo {
   notify(notice: LoginNotice): void;
   /**
    * The text the user pastes. Never settles when nobody can paste (an editor that only shows the
-   * link); rejects when `signal` (the flow stops waiting, e.g. the browser's callback came) aborts.
+   * link); rejects when `signal` (the flow stops waiting, e.g. the browser's callback came) aborts,
+   * and with a PasteEndedError once no text can come any more (a terminal's stdin at its end).
    */
   pasted(request: PasteRequest, signal: AbortSignal): Promise<string>;
 }
+
+/** Nothing can be pasted any more: a login that waits only for a paste fails; one with a browser callback keeps waiting for it. */
+export class PasteEndedError extends Error {}
 
 export interface LoginOptions {
   /** One of the flow's method ids; default the first. */

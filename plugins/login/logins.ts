@@ -7,7 +7,15 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { currentOAuthCredential, LoginExpiredError, saveOAuthCredential, readOAuthCredential, type OAuthCredential, type OAuthRequestAuth } from "../../lib/oauth/index.js";
+import {
+  currentOAuthCredential,
+  LoginExpiredError,
+  readAuthFile,
+  saveOAuthCredential,
+  readOAuthCredential,
+  type OAuthCredential,
+  type OAuthRequestAuth,
+} from "../../lib/oauth/index.js";
 import { updateJsonFile } from "../../lib/locked-json/index.js";
 import { providerNamed } from "../../lib/closest/models.js";
 import type { FlowContext, LoginIo, LoginOptions } from "./flow.js";
@@ -62,6 +70,10 @@ export class Logins {
   async login(provider: string, io: LoginIo, options: LoginOptions = {}): Promise<OAuthCredential> {
     const entry = this.provider(provider);
     const method = this.method(entry, options.method);
+    // A sign-in cannot be done twice with one code: an auth.json it could not be stored in is found out first.
+    await readAuthFile(this.authPath).catch((error: Error) => {
+      throw new Error(`${error.message}; fix or remove it first: the login is stored there`);
+    });
     const flow = await entry.load();
     const credential = await flow.login(io, { ...options, method }, this.context(provider));
     await saveOAuthCredential(this.authPath, provider, credential);

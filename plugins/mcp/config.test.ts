@@ -48,7 +48,7 @@ describe("mcpServers entries", () => {
     expect(error("a", { url: "ws://x" })).toBe("Invalid mcpServers.a.url: expected an http:// or https:// URL");
     expect(error("a", { url: "http://x", headers: { A: 1 } })).toBe("Invalid mcpServers.a.headers.A: expected string");
     expect(error("a", { command: "x", exposure: "sometimes" })).toMatch(/^Invalid mcpServers\.a\.exposure: expected one of "direct", "deferred", "hidden"/);
-    expect(error("a", { command: "x", timeout: 0 })).toBe("Invalid mcpServers.a.timeout: expected a value >= 0");
+    expect(error("a", { command: "x", timeout: 0 })).toBe("Invalid mcpServers.a.timeout: expected a value > 0");
     expect(error("a", "npx server")).toBe("Invalid mcpServers.a: expected an object");
     expect(error("a", {})).toBe('Invalid mcpServers.a: expected "command" (a stdio server) or "url" (an HTTP server)');
     expect(error("a b", { command: "x" })).toBe('Invalid mcpServers.a b: a server name may contain only letters, digits, "_" and "-"');

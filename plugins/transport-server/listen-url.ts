@@ -9,6 +9,9 @@ import type { Listener } from "./listener.js";
 import { StdioListener } from "./listener-stdio.js";
 import { UnixListener } from "./listener-unix.js";
 import { WsListener, type WsListenerOptions } from "./listener-ws.js";
+import { listenUrlMeant } from "./listen-syntax.js";
+
+export { listenUrlMeant };
 
 export interface ListenContext {
   agentDir: string;
@@ -31,21 +34,6 @@ export function listenerFor(url: string, context: ListenContext): Listener {
   if (url.startsWith("ws://") || url.startsWith("wss://")) return new WsListener(url, context.ws);
   const meant = listenUrlMeant(url);
   throw new UsageError(`Invalid --listen "${url}": expected stdio, unix:PATH or ws://HOST:PORT${meant ? ` (did you mean --listen ${meant}?)` : ""}`);
-}
-
-/**
- * The listener URL a user most likely meant by what they wrote instead: a port (`8080`, `:8080`),
- * a host and port, an http(s) URL for the WebSocket one, a socket file's path. Undefined when
- * nothing is close: a suggestion must never be a guess that surprises.
- */
-export function listenUrlMeant(url: string): string | undefined {
-  const port = /^:?(\d{1,5})$/.exec(url);
-  if (port) return `ws://127.0.0.1:${port[1]}`;
-  const http = /^http(s?):\/\/(.+)$/.exec(url);
-  if (http) return `ws${http[1]}://${http[2]!.replace(/\/$/, "")}`;
-  if (/^(\[[0-9a-f:]+\]|[a-z0-9.-]+):\d{1,5}$/i.test(url)) return `ws://${url}`;
-  if (/^(\/|\.{1,2}\/|~\/)/.test(url) || url.endsWith(".sock")) return `unix:${url}`;
-  return undefined;
 }
 
 /** One listener per URL; the same one twice is a mistake. */

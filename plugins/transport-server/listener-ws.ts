@@ -131,6 +131,11 @@ export class WsListener implements Listener {
       return void response.end(JSON.stringify({ error: `${method} is not served here` }));
     }
     if (path === "/healthz") return answer(response, 200, "up");
+    // The token check alone: a browser cannot read why its WebSocket was refused, the page asks here.
+    if (path === "/auth") {
+      const bearer = checkBearer(headOf(request), this.#policy!.token);
+      return "status" in bearer ? answer(response, bearer.status, bearer.message) : answer(response, 200, "token accepted");
+    }
     if (path === "/readyz") {
       const shuttingDown = this.#admission?.refusal() === "shutting_down";
       return answer(response, shuttingDown ? 503 : 200, shuttingDown ? "shutting down" : "ready");

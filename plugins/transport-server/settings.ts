@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { defineSetting, type Settings } from "../../kernel/index.js";
 import { type EventOptions, startingEventOptions } from "../event-options/api.js";
+import { listenUrlProblem } from "./listen-syntax.js";
 
 export const DEFAULT_LIMITS = {
   maxAgents: 32,
@@ -21,7 +22,19 @@ const count = () => z.number().int().positive();
 export const serveSetting = defineSetting(
   () =>
     z.object({
-      listen: z.array(z.string().min(1)).min(1).optional().meta({ description: 'Listener URLs: "stdio", "unix:PATH", "ws://HOST:PORT" (default: stdio).' }),
+      listen: z
+        .array(
+          z
+            .string()
+            .min(1)
+            .superRefine((url, context) => {
+              const expected = listenUrlProblem(url);
+              if (expected) context.addIssue({ code: "custom", message: expected });
+            }),
+        )
+        .min(1)
+        .optional()
+        .meta({ description: 'Listener URLs: "stdio", "unix:PATH", "ws://HOST:PORT" (default: stdio).' }),
       maxAgents: count()
         .optional()
         .meta({ description: `Agents loaded at once (default ${DEFAULT_LIMITS.maxAgents}).` }),

@@ -18,7 +18,7 @@ export async function resumeAfterHello() {
     await ok({ type: "set_event_options", messageUpdates: "delta" });
     await refreshAgents();
     if (state.agent && state.agents.some((agent) => agent.agent === state.agent)) await attach(state.agent, true);
-    else if (state.agent) forgetAgent();
+    else if (state.agent) forgetAgent(`The agent this page showed (${state.agent}) is no longer open on the server. Open an agent, or choose one from the list.`);
   } catch (error) {
     notice(`Cannot resume: ${error.message}`);
   }
@@ -28,7 +28,11 @@ export async function resumeAfterHello() {
 /** The records connection.js leaves to the page: agents closing, and the shown agent's events. */
 export function onAgentRecord(record) {
   if (record.type === "agent_closed") {
-    if (record.agent === state.agent) forgetAgent();
+    if (record.agent === state.agent) {
+      const shown = state.agents.find((agent) => agent.agent === record.agent);
+      // This page closes no agent: another client did, and the conversation would vanish without a word.
+      forgetAgent(`The agent "${shown?.name || record.agent}" was closed by another client. Open an agent, or choose one from the list.`);
+    }
     return void refreshAgents();
   }
   if (record.agent !== state.agent) return;
@@ -39,6 +43,7 @@ export function onAgentRecord(record) {
 export async function choose(handle) {
   closeMenu();
   if (handle === state.agent) return;
+  notice("");
   if (state.agent) await ok({ type: "detach", agent: state.agent }).catch(() => undefined);
   state.agent = handle;
   state.seq = undefined;
@@ -82,7 +87,9 @@ async function reload(seq) {
   for (const record of held) if (record.type) applyEvent(record);
 }
 
-function forgetAgent() {
+/** The agent shown is gone: nothing of it stays on the page but `why`. */
+function forgetAgent(why) {
+  notice(why);
   state.agent = undefined;
   state.seq = undefined;
   state.cursorEpoch = undefined;
@@ -101,6 +108,7 @@ export async function openAgent(event) {
   try {
     if (state.agent) await ok({ type: "detach", agent: state.agent }).catch(() => undefined);
     const opened = await ok({ type: "agent_open", ...(cwd ? { cwd } : {}), ...(name ? { name } : {}) });
+    notice("");
     state.agent = opened.agent;
     state.cursorEpoch = opened.epoch;
     state.seq = opened.seq;

@@ -4,7 +4,7 @@
 // agents' events go to the handlers startConnection is given (app.js wires them).
 
 import { $ } from "./dom.js";
-import { state } from "./page-state.js";
+import { state, takeToken } from "./page-state.js";
 import { note, notice } from "./transcript.js";
 
 // A network that drops silently (Wi-Fi gone, laptop asleep) closes no socket until TCP gives up,
@@ -20,6 +20,15 @@ let handlers;
 export function startConnection(pageHandlers) {
   handlers = pageHandlers;
   window.addEventListener("online", () => {
+    if (!state.socket && !state.refused) connect();
+  });
+  // The printed URL opened again in this tab (a new token, after the old one was refused).
+  window.addEventListener("hashchange", () => {
+    const token = takeToken();
+    if (token === state.token) return;
+    state.token = token;
+    state.refused = false;
+    state.socket?.close();
     if (!state.socket) connect();
   });
   setInterval(probe, PROBE_EVERY_MS);
@@ -41,16 +50,42 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/`, [`atomic.bearer.${state.token}`]);
   state.socket = socket;
+  let opened = false;
+  socket.addEventListener("open", () => (opened = true));
   socket.addEventListener("message", (event) => onRecord(JSON.parse(event.data)));
-  socket.addEventListener("close", (event) => onClosed(socket, event));
+  socket.addEventListener("close", (event) => onClosed(socket, event, opened));
 }
 
-function onClosed(socket, event) {
+function onClosed(socket, event, opened) {
   if (state.socket !== socket) return;
   state.socket = undefined;
   for (const { reject } of state.pending.values()) reject(new Error("connection lost"));
   state.pending.clear();
   handlers.onLost();
+  // Refused before it opened: the server may be down (retry), or this token is not its own (retrying never helps).
+  if (opened) retry(event);
+  else void tokenRefused(state.token).then((refused) => (refused ? refuse() : retry(event)));
+}
+
+/** True only when the server answers that this token is wrong; a server out of reach says nothing. */
+async function tokenRefused(token) {
+  try {
+    return (await fetch("/auth", { headers: { Authorization: `Bearer ${token}` }, cache: "no-store" })).status === 401;
+  } catch {
+    return false;
+  }
+}
+
+function refuse() {
+  if (state.socket) return;
+  state.refused = true;
+  setConnection("token refused", "refused");
+  notice(
+    "The server refused this page's token: it is not the one in <agent dir>/serve/token (a token is replaced when that file is deleted and the server restarts). Open the URL `atomic serve --web` printed.",
+  );
+}
+
+function retry(event) {
   const delay = state.retryMs;
   state.retryMs = Math.min(state.retryMs * 2, 5000);
   setConnection(`reconnecting (${event.code || "no answer"})`, "reconnecting");
@@ -64,7 +99,7 @@ function probe() {
   const timer = setTimeout(() => {
     if (state.socket !== socket) return;
     socket.close();
-    onClosed(socket, { code: "no answer" });
+    onClosed(socket, { code: "no answer" }, true);
   }, PROBE_TIMEOUT_MS);
   ok({ type: "server_info" })
     .catch(() => undefined)

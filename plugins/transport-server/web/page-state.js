@@ -3,8 +3,12 @@
 
 const STORE = "atomic.web";
 
-/** The token arrives in the fragment (never sent to the server); it is kept for this tab only and taken off the address bar. */
-function takeToken() {
+/**
+ * The token arrives in the fragment (never sent to the server); it is kept for this tab only and
+ * taken off the address bar. Also when a URL is opened in a tab already on the page, which only
+ * changes the fragment (connection.js listens for that).
+ */
+export function takeToken() {
   const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
   if (fromHash) {
     sessionStorage.setItem(`${STORE}.token`, fromHash);
@@ -30,6 +34,8 @@ export const state = {
   running: false,
   dialogs: new Map(),
   retryMs: 500,
+  /** The server said this token is not its own: no more retries until another URL is opened. */
+  refused: false,
   retryTimer: undefined,
   /** Events that arrive while the conversation is being reloaded are applied after it. */
   resyncing: undefined,
