@@ -16,7 +16,13 @@ const unlessNotString = (message: string) => (issue: { code?: string }) => (issu
  */
 export const imageSchema = once(() =>
   ImageContentSchema().extend({
-    data: z.base64({ error: unlessNotString("base64-encoded image bytes (no data: prefix, no line breaks)") }).describe("Base64-encoded image bytes."),
+    // A pattern, not `z.base64()`: its JSON Schema `format: "base64"` is no standard format, and
+    // validators built from `atomic schema` (ajv's strict mode) refuse or warn about it.
+    data: z
+      .string()
+      .regex(z.regexes.base64, { error: unlessNotString("base64-encoded image bytes (no data: prefix, no line breaks)") })
+      .meta({ contentEncoding: "base64" })
+      .describe("Base64-encoded image bytes."),
     mimeType: z
       .string()
       .regex(/^image\/[\w.+-]+$/, { error: 'an image type, such as "image/png"' })
