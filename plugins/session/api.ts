@@ -144,7 +144,7 @@ export interface SessionApi {
   /** Undefined for in-memory sessions. */
   sessionFile(): string | undefined;
   sessionName(): string | undefined;
-  /** Names the session (a `session_info` entry), fires the `session_info_changed` hook and event. Throws `Session name cannot be empty` for a blank name. */
+  /** Names the session (a `session_info` entry), fires the `session_info_changed` hook and event. Throws `Session name cannot be empty` for a blank name, an invalid-input error for a control character. */
   setSessionName(name: string): Promise<void>;
   /** Appends a child of the leaf and moves the leaf to it; a `custom` entry (an extension's data) is announced as `entry_appended`. */
   append(entry: NewSessionEntry): SessionEntry;
@@ -204,6 +204,9 @@ declare module "../../kernel/events.js" {
 export { computeSessionTotals, estimateContextTokens, estimateMessageTokens, type SessionTotals } from "./stats.js";
 /** How a verbatim-line compaction entry is recognised (`details.strategy`) and introduced to the model. */
 export { VERBATIM_PREFIX, VERBATIM_STRATEGY } from "./context.js";
+
+/** A stored session name as listings show it: on one line (control characters as spaces). */
+export { oneLineName } from "./limits.js";
 
 /** The hooks this plugin declares (for a stand-in plugin in tests, which must declare them too). */
 export { sessionHookDeclarations } from "./hooks.js";
