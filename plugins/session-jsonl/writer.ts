@@ -125,8 +125,11 @@ export class JsonlWriter {
         this.#prefix = "";
         this.#retry = undefined;
         const written = await this.#writeAll(buffer);
-        // Whatever the batch was, the whole file is written again from memory (which holds it).
-        if (this.#lost) continue;
+        if (this.#lost) {
+          // Kept until the whole file is written again (it holds them), or written as usual if the file comes back.
+          this.#retry = buffer.subarray(written);
+          continue;
+        }
         if (written < buffer.length) {
           // Lines queued meanwhile stay queued behind the unwritten bytes; the next append retries.
           this.#retry = buffer.subarray(written);
@@ -195,11 +198,10 @@ export class JsonlWriter {
       this.#report(new Error(state === "replaced" ? REPLACED : "it left its path while in use, and the path cannot be checked now"));
       return false;
     }
-    // Everything queued is in memory's text, taken in the same turn: nothing twice, nothing missed.
+    // Memory's text holds everything queued so far (taken in the same turn); what is queued while
+    // it is written comes after it. Nothing queued is dropped before the text is in place.
     const text = this.#snapshot!();
-    this.#pending = [];
-    this.#retry = undefined;
-    this.#prefix = "";
+    const covered = this.#pending.length;
     try {
       await makeFolder(dirname(this.path), 0o700);
       await this.#beforeOpen?.();
@@ -214,6 +216,9 @@ export class JsonlWriter {
       this.#report(error instanceof PathTakenError ? new Error(REPLACED) : error);
       return false;
     }
+    this.#pending = this.#pending.slice(covered);
+    this.#retry = undefined;
+    this.#prefix = "";
     this.#lost = undefined;
     this.#succeeded = true;
     this.#reported.clear();
