@@ -5,7 +5,7 @@
  * file costs one pass over its bytes, not 100,000 JSON.parse calls. `InfoScan` is fed line by
  * line (by `scanSessionInfo` from bytes in memory, by `readSessionInfo` from a file in blocks).
  */
-import type { SessionInfo } from "../session/api.js";
+import { oneLineName, type SessionInfo } from "../session/api.js";
 
 // The `{"type":"<type>"` prefix every writer (ours, pi's) puts first, matched byte by byte in JS:
 // a native call per line would cost more than the match itself.
@@ -66,7 +66,7 @@ export class InfoScan {
       if (this.firstMessage === undefined && bytes) this.firstMessage = userText(record ?? parse(bytes, start, end));
     } else if (type === "session_info") {
       const entry = record ?? (bytes && parse(bytes, start, end));
-      if (typeof entry?.name === "string") this.name = entry.name.trim() || undefined;
+      if (typeof entry?.name === "string") this.name = oneLineName(entry.name);
     }
     return true;
   }

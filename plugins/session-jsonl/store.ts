@@ -65,6 +65,21 @@ export class JsonlFileStorage implements SessionStorage {
         this.#status({ file, error: error.message });
       },
       onSuccess: () => this.#status({ file, error: undefined }),
+      // What was appended since the file left its path went nowhere: the client hears that it is back whole.
+      onRewritten: () => {
+        const notice = "it was deleted or moved away while in use, so what was written since was not in it; the whole session was written there again";
+        options.warn(`Session file ${file}: ${notice}`);
+        this.#status({ file, error: notice });
+        this.#status({ file, error: undefined });
+      },
+    });
+  }
+
+  wholeFrom(source: () => { header: SessionHeader; entries: readonly SessionEntry[] }): void {
+    this.#writer.rewriteFrom(() => {
+      const { header, entries } = source();
+      // Copied now: entries appended while the text is written are queued, and written after it.
+      return wholeText(header, entries.slice());
     });
   }
 
@@ -76,16 +91,15 @@ export class JsonlFileStorage implements SessionStorage {
       this.#header = undefined;
     }
     for (const entry of entries) {
-      const line = JSON.stringify(entry);
-      // A line the reader would refuse must not be written: the file must stay loadable.
-      if (line.length * 3 > MAX_LINE_BYTES && Buffer.byteLength(line, "utf8") > MAX_LINE_BYTES) {
+      const line = entryLine(entry);
+      if (typeof line !== "string") {
         this.#status({
           file: this.file,
-          error: `entry ${entry.id} (${formatSize(Buffer.byteLength(line, "utf8"))}) is over the ${formatSize(MAX_LINE_BYTES)} limit for one entry and was not saved`,
+          error: `entry ${entry.id} (${formatSize(line.bytes)}) is over the ${formatSize(MAX_LINE_BYTES)} limit for one entry and was not saved`,
         });
         continue;
       }
-      text += line + "\n";
+      text += line;
     }
     if (text !== "") this.#writer.write(text);
   }
@@ -125,6 +139,22 @@ export class JsonlFileStorage implements SessionStorage {
       if (this.#lock === pending) this.#lock = undefined;
       throw error;
     });
+  }
+}
+
+/** An entry's line, or its size when the reader would refuse it (then it is not written: the file must stay loadable). */
+function entryLine(entry: SessionEntry): string | { bytes: number } {
+  const line = JSON.stringify(entry);
+  if (line.length * 3 > MAX_LINE_BYTES && Buffer.byteLength(line, "utf8") > MAX_LINE_BYTES) return { bytes: Buffer.byteLength(line, "utf8") };
+  return line + "\n";
+}
+
+/** The whole file: the header, then every entry that fits a line, in order (those that do not were reported when appended). */
+function* wholeText(header: SessionHeader, entries: readonly SessionEntry[]): Generator<string> {
+  yield JSON.stringify(header) + "\n";
+  for (const entry of entries) {
+    const line = entryLine(entry);
+    if (typeof line === "string") yield line;
   }
 }
 

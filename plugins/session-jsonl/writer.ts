@@ -8,11 +8,17 @@
  * A new file appears under its name only with its first write in it (written under a hidden
  * `.partial` name, then renamed), so a kill between creating and writing it cannot leave an
  * empty session file that no longer loads.
+ *
+ * Given the whole file's text (`rewriteFrom`), it also checks after each batch that the path
+ * still names the file it appends to (one stat per batch, never per line or token): a file
+ * deleted or moved away is written again whole at its path; another file put there is left as
+ * it is, and writing fails (lines kept) until the path is free or names this file again.
  */
 import { rename, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { openRegularForWrite } from "../../lib/regular-file/index.js";
 import { makeFolder } from "../../lib/make-folder/index.js";
+import { identityOf, pathState, PathTakenError, writeWholeFile, type FileIdentity } from "./whole-file.js";
 
 export interface WriterOptions {
   /** Written before the first chunk: "\n" when the existing file ends in a torn line. */
@@ -25,13 +31,27 @@ export interface WriterOptions {
   fresh?: boolean;
   /** Runs before the file is opened (the session lock); a throw is a failed write, retried by the next one. */
   beforeOpen?: () => Promise<void>;
+  /** The file was gone from its path (deleted, moved away) and has been written again whole there. */
+  onRewritten?: () => void;
 }
+
+const REPLACED = "it was replaced by another file while in use, which is left as it is: this session's entries are kept in memory until that path is free (move that file away)";
+
+/** The path stopped naming the file being appended to. */
+type Lost = "gone" | "replaced" | "unknown";
 
 export class JsonlWriter {
   readonly path: string;
   readonly #onError: (error: Error) => void;
   readonly #onSuccess: () => void;
   readonly #beforeOpen: (() => Promise<void>) | undefined;
+  readonly #onRewritten: () => void;
+  /** The whole file's text, from memory: what is written again when the file left its path. */
+  #snapshot: (() => Iterable<string>) | undefined;
+  /** The file written to (kept across close, so a reopen notices a replacement). */
+  #identity: FileIdentity | undefined;
+  /** Set when the path no longer names that file: the next drain settles it before anything else. */
+  #lost: Lost | undefined;
   /** Messages reported during the current run of failures; empty while writes succeed. */
   readonly #reported = new Set<string>();
   #succeeded = false;
@@ -51,6 +71,7 @@ export class JsonlWriter {
     this.#onError = options.onError ?? (() => undefined);
     this.#onSuccess = options.onSuccess ?? (() => undefined);
     this.#beforeOpen = options.beforeOpen;
+    this.#onRewritten = options.onRewritten ?? (() => undefined);
     if (options.fresh) this.#partial = join(dirname(path), `.${basename(path)}.partial`);
   }
 
@@ -58,6 +79,14 @@ export class JsonlWriter {
   write(text: string): void {
     this.#pending.push(text);
     this.#running ??= this.#drain();
+  }
+
+  /**
+   * Turns on the check that the path still names the file: `text` gives the whole file from
+   * memory (every line, in order, including those queued), read at once when it is called.
+   */
+  rewriteFrom(text: () => Iterable<string>): void {
+    this.#snapshot = text;
   }
 
   /** Resolves once everything queued before (and during) the call is written. */
@@ -70,9 +99,9 @@ export class JsonlWriter {
    * error that still keeps some from the file, or undefined when all of it is written.
    */
   async retry(): Promise<Error | undefined> {
-    if (this.#retry) this.#running ??= this.#drain();
+    if (this.#retry || this.#lost) this.#running ??= this.#drain();
     await this.flush();
-    return this.#retry ? (this.#lastError ?? new Error("a write failed")) : undefined;
+    return this.#retry || this.#lost ? (this.#lastError ?? new Error("a write failed")) : undefined;
   }
 
   /** Flushes (one more try for bytes a failed write left behind) and closes the file; a later write reopens it. */
@@ -85,18 +114,28 @@ export class JsonlWriter {
 
   async #drain(): Promise<void> {
     try {
-      while (this.#pending.length > 0 || this.#retry) {
+      while (this.#pending.length > 0 || this.#retry || this.#lost) {
+        if (this.#lost) {
+          if (await this.#settleLost()) continue;
+          break;
+        }
         const fresh = Buffer.from(this.#prefix + this.#pending.join(""), "utf8");
         const buffer = this.#retry ? Buffer.concat([this.#retry, fresh]) : fresh;
         this.#pending = [];
         this.#prefix = "";
         this.#retry = undefined;
         const written = await this.#writeAll(buffer);
+        if (this.#lost) {
+          // Kept until the whole file is written again (it holds them), or written as usual if the file comes back.
+          this.#retry = buffer.subarray(written);
+          continue;
+        }
         if (written < buffer.length) {
           // Lines queued meanwhile stay queued behind the unwritten bytes; the next append retries.
           this.#retry = buffer.subarray(written);
           break;
         }
+        if (this.#snapshot && (await this.#leftItsPath())) continue;
         if (!this.#succeeded || this.#reported.size > 0) {
           this.#succeeded = true;
           this.#reported.clear();
@@ -115,8 +154,10 @@ export class JsonlWriter {
       if (!this.#handle) {
         await makeFolder(dirname(this.path), 0o700);
         await this.#beforeOpen?.();
+        if (this.#snapshot && this.#partial === undefined && (await this.#leftItsPath())) return 0;
         // Appending to a FIFO or device would block or go nowhere: regular files only.
         this.#handle = await openRegularForWrite(this.#partial ?? this.path, { how: "append", mode: 0o600 });
+        if (this.#snapshot) this.#identity = identityOf(await this.#handle.stat());
       }
       // One write call in practice; the loop only matters for a short write (disk nearly full).
       while (offset < buffer.length) {
@@ -132,6 +173,57 @@ export class JsonlWriter {
       this.#report(error);
     }
     return offset;
+  }
+
+  /** Whether the path stopped naming the file written to (then `#lost` says how). */
+  async #leftItsPath(): Promise<boolean> {
+    const state = await pathState(this.path, this.#identity);
+    if (state === "ours" || state === "unknown") return false;
+    this.#lost = state;
+    return true;
+  }
+
+  /**
+   * Settles a lost path, true when writing may go on: the file is back, or the path was free
+   * and the whole file is written there again. A path holding another file is left alone.
+   */
+  async #settleLost(): Promise<boolean> {
+    const state = await pathState(this.path, this.#identity);
+    if (state === "ours") {
+      this.#lost = undefined;
+      return true;
+    }
+    this.#lost = state;
+    if (state !== "gone") {
+      this.#report(new Error(state === "replaced" ? REPLACED : "it left its path while in use, and the path cannot be checked now"));
+      return false;
+    }
+    // Memory's text holds everything queued so far (taken in the same turn); what is queued while
+    // it is written comes after it. Nothing queued is dropped before the text is in place.
+    const text = this.#snapshot!();
+    const covered = this.#pending.length;
+    try {
+      await makeFolder(dirname(this.path), 0o700);
+      await this.#beforeOpen?.();
+      const handle = await writeWholeFile(this.path, join(dirname(this.path), `.${basename(this.path)}.partial`), text);
+      const previous = this.#handle;
+      this.#handle = handle;
+      this.#identity = identityOf(await handle.stat());
+      this.#partial = undefined;
+      await previous?.close().catch(() => undefined);
+    } catch (error) {
+      if (error instanceof PathTakenError) this.#lost = "replaced";
+      this.#report(error instanceof PathTakenError ? new Error(REPLACED) : error);
+      return false;
+    }
+    this.#pending = this.#pending.slice(covered);
+    this.#retry = undefined;
+    this.#prefix = "";
+    this.#lost = undefined;
+    this.#succeeded = true;
+    this.#reported.clear();
+    this.#onRewritten();
+    return true;
   }
 
   #report(error: unknown): void {

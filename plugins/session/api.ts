@@ -61,6 +61,12 @@ export interface SessionStorage {
    * `E_IN_USE` error while another agent or process holds it. Storages without files lack it.
    */
   claim?(): Promise<void>;
+  /**
+   * What the whole file holds, from memory (the header and every entry, in order): a storage
+   * that finds its file deleted or moved away while in use writes it all again at its path.
+   * Storages without files lack it.
+   */
+  wholeFrom?(source: () => { header: SessionHeader; entries: readonly SessionEntry[] }): void;
 }
 
 /** A session read back from storage. */
@@ -138,7 +144,7 @@ export interface SessionApi {
   /** Undefined for in-memory sessions. */
   sessionFile(): string | undefined;
   sessionName(): string | undefined;
-  /** Names the session (a `session_info` entry), fires the `session_info_changed` hook and event. Throws `Session name cannot be empty` for a blank name. */
+  /** Names the session (a `session_info` entry), fires the `session_info_changed` hook and event. Throws `Session name cannot be empty` for a blank name, an invalid-input error for a control character. */
   setSessionName(name: string): Promise<void>;
   /** Appends a child of the leaf and moves the leaf to it; a `custom` entry (an extension's data) is announced as `entry_appended`. */
   append(entry: NewSessionEntry): SessionEntry;
@@ -160,13 +166,14 @@ declare module "../../kernel/hooks.js" {
 }
 
 /**
- * A session file could not be written (read-only folder, disk full, ...): the client hears it
- * here, once per failing file and message, and `get_state.sessionWriteError` holds the message
+ * A session file could not be written (read-only folder, disk full, ...), or was lost from its
+ * path while in use and written again whole: the client hears it here, once per failing file and message, and `get_state.sessionWriteError` holds the message
  * until a write to the current session file succeeds again.
  */
 export const SessionWriteErrorSchema = () =>
   z.object({ sessionFile: z.string().describe("The file that could not be written."), error: z.string().describe("Why (the system's message).") }).meta({
-    description: "A session file could not be written (read-only folder, disk full, ...); entries are kept and written when it works again.",
+    description:
+      "A session file could not be written (read-only folder, disk full, replaced by another file while in use, ...); entries are kept and written when it works again. Also sent once when the file was deleted or moved away while in use: it was then written again whole at its path, and the error says so.",
     examples: [{ sessionFile: "/home/ada/.atomic/agent/sessions/--home-ada-app--/2026-12-01T09-00-00-000Z_0193.jsonl", error: "ENOSPC: no space left on device, write" }],
   });
 
@@ -197,6 +204,9 @@ declare module "../../kernel/events.js" {
 export { computeSessionTotals, estimateContextTokens, estimateMessageTokens, type SessionTotals } from "./stats.js";
 /** How a verbatim-line compaction entry is recognised (`details.strategy`) and introduced to the model. */
 export { VERBATIM_PREFIX, VERBATIM_STRATEGY } from "./context.js";
+
+/** A stored session name as listings show it: on one line (control characters as spaces). */
+export { oneLineName } from "./limits.js";
 
 /** The hooks this plugin declares (for a stand-in plugin in tests, which must declare them too). */
 export { sessionHookDeclarations } from "./hooks.js";

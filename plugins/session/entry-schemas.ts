@@ -134,7 +134,7 @@ export const SessionInfoSchema = once(() =>
       path: z.string().meta({ description: "Absolute path of the session file." }),
       id: z.string().meta({ description: "The header's session id (uuid)." }),
       cwd: z.string().meta({ description: 'Working folder the session was started in ("" for files without one).' }),
-      name: z.string().optional().meta({ description: "From the newest session_info entry; absent when never named." }),
+      name: z.string().optional().meta({ description: "From the newest session_info entry, on one line (control characters shown as spaces); absent when never named." }),
       parentSessionPath: z.string().optional().meta({ description: "The session this one was forked or cloned from." }),
       created: z.string().meta({ description: "ISO time of the header." }),
       modified: z.string().meta({ description: "ISO time of the last user or assistant message (else the header's, else the file's mtime)." }),

@@ -75,7 +75,10 @@ export default definePlugin({
       () => ({
         sessionFile: z.string().optional().meta({ description: "Absent for an in-memory session (--no-session)." }),
         sessionId: z.string().describe("The session's id (uuid)."),
-        sessionName: z.string().optional().meta({ description: "Absent until set_session_name or --name." }),
+        sessionName: z
+          .string()
+          .optional()
+          .meta({ description: "Absent until set_session_name or --name. On one line: control characters a stored name holds are shown as spaces." }),
         sessionWriteError: z.string().optional().meta({ description: "Set while the current session file cannot be written (see session_write_error)." }),
       }),
     );

@@ -18,6 +18,12 @@ export interface Session {
   unsaved: boolean;
 }
 
+/** A session whose storage can write its whole file again from the tree (when the file left its path). */
+function session(header: SessionHeader, tree: SessionTree, storage: SessionStorage, unsaved: boolean): Session {
+  storage.wholeFrom?.(() => ({ header, entries: tree.entries() }));
+  return { header, tree, storage, unsaved };
+}
+
 export interface SessionManagerOptions {
   cwd: string;
   /** The persistence backend; absent = memory only (and files cannot be opened). */
@@ -62,7 +68,7 @@ export class SessionManager {
     if (options.parentSession !== undefined) header.parentSession = options.parentSession;
     const tree = SessionTree.fromEntries(options.entries ?? [], this.#nextId);
     const storage = this.persistent ? this.#store!.create(header) : new MemoryStorage();
-    return { header, tree, storage, unsaved: tree.size > 0 };
+    return session(header, tree, storage, tree.size > 0);
   }
 
   /** Reads and validates a session file (no switch yet). */
@@ -85,7 +91,7 @@ export class SessionManager {
     if (!storage) return undefined;
     // The path is the caller's choice: another agent may be starting a session there too.
     await storage.claim?.();
-    return { header, tree: SessionTree.fromEntries([], this.#nextId), storage, unsaved: false };
+    return session(header, SessionTree.fromEntries([], this.#nextId), storage, false);
   }
 
   /**
@@ -96,7 +102,7 @@ export class SessionManager {
   async openLoaded(loaded: LoadedSession): Promise<Session> {
     const storage: SessionStorage = this.persistent ? loaded.storage : new MemoryStorage();
     await storage.claim?.();
-    return { header: loaded.header, tree: SessionTree.fromEntries(loaded.entries, this.#nextId), storage, unsaved: false };
+    return session(loaded.header, SessionTree.fromEntries(loaded.entries, this.#nextId), storage, false);
   }
 
   /** Copies a loaded file into the session directory (persistent mode) and opens the copy. */

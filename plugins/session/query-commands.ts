@@ -58,7 +58,7 @@ export function queryCommands(runtime: SessionRuntime): CommandDefinition<any, a
   const setSessionName = defineCommand({
     name: "set_session_name",
     description: `Set the session's display name (at most ${MAX_SESSION_NAME_CHARS} characters).`,
-    input: () => z.object({ name: z.string().describe("The new name (not blank).") }).meta({ examples: [{ name: "Parser refactor" }] }),
+    input: () => z.object({ name: z.string().describe("The new name: one line of text (no control characters), not blank.") }).meta({ examples: [{ name: "Parser refactor" }] }),
     output: NO_DATA,
     async run({ name }) {
       await runtime.setSessionName(name);

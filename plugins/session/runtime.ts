@@ -79,7 +79,7 @@ export class SessionRuntime {
    */
   async start(): Promise<void> {
     const { cwd, cli, env } = this.#k.config;
-    const name = cli.name?.trim() ? checkSessionName(cli.name) : undefined;
+    const name = cli.name?.trim() ? checkSessionName(cli.name, optionName(cli, "--name")) : undefined;
     const store = this.#k.maybeService("sessionStore");
     if (store?.persistent) {
       // Said at once (stderr, get_state), not first discovered when the first entry is lost.

@@ -6,6 +6,7 @@
  */
 import { randomHex } from "../../lib/random-ids/index.js";
 import type { NewSessionEntry, SessionEntry, TreeNode } from "./api.js";
+import { oneLineName } from "./limits.js";
 import { messageText } from "./text.js";
 
 /** Draws candidate ids; injectable so tests can force collisions. */
@@ -77,7 +78,7 @@ export class SessionTree {
     this.#entries.push(entry);
     this.#leafId = entry.id;
     if (entry.type === "message") this.#messageCount++;
-    if (entry.type === "session_info") this.#name = entry.name.trim() || undefined;
+    if (entry.type === "session_info") this.#name = oneLineName(entry.name);
   }
 
   /** Moves the leaf (in memory; a reload picks the last entry again). Null: the next append is a new root. */

@@ -468,7 +468,7 @@ export type SetSessionNameCommand = {
   type: "set_session_name";
   /** Any string or number; echoed exactly in the command's response. */
   id?: string | number;
-  /** The new name (not blank). */
+  /** The new name: one line of text (no control characters), not blank. */
   name: string;
 };
 

@@ -382,7 +382,7 @@ export type SessionInfoChangedEvent = {
   name?: string;
 };
 
-/** A session file could not be written (read-only folder, disk full, ...); entries are kept and written when it works again. */
+/** A session file could not be written (read-only folder, disk full, replaced by another file while in use, ...); entries are kept and written when it works again. Also sent once when the file was deleted or moved away while in use: it was then written again whole at its path, and the error says so. */
 export type SessionWriteErrorEvent = {
   type: "session_write_error";
   /** The file that could not be written. */

@@ -453,7 +453,7 @@ export type SessionInfo = {
   id: string;
   /** Working folder the session was started in ("" for files without one). */
   cwd: string;
-  /** From the newest session_info entry; absent when never named. */
+  /** From the newest session_info entry, on one line (control characters shown as spaces); absent when never named. */
   name?: string;
   /** The session this one was forked or cloned from. */
   parentSessionPath?: string;

@@ -647,7 +647,7 @@ export type GetStateResponse = {
     };
     /** Absent for an in-memory session (--no-session). */
     sessionFile?: string;
-    /** Absent until set_session_name or --name. */
+    /** Absent until set_session_name or --name. On one line: control characters a stored name holds are shown as spaces. */
     sessionName?: string;
     /** Set while the current session file cannot be written (see session_write_error). */
     sessionWriteError?: string;
