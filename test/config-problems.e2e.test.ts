@@ -6,7 +6,8 @@
  * address nothing answers; settings.json with comments and trailing commas, as models.json;
  * where the usage goes when a subcommand is missing; settings that stop a start only once boot is
  * over (a mode naming no transport, a serve.listen entry that is no listener URL), a bound written
- * as the schema has it, and an auth.json others may read.
+ * as the schema has it, an auth.json others may read, serve.allowOrigins entries that are no
+ * origins, and an auth.json login without its tokens.
  */
 import { chmodSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,7 +23,7 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
 });
 
-function folders(files: { mcp?: unknown; models?: unknown; settings?: unknown; projectMcp?: unknown } = {}) {
+function folders(files: { mcp?: unknown; models?: unknown; settings?: unknown; projectMcp?: unknown; auth?: unknown } = {}) {
   const agentDir = tempDir("atomic-agent-");
   const cwd = realpathSync(tempDir("atomic-cwd-"));
   const write = (path: string, value: unknown) => {
@@ -33,7 +34,8 @@ function folders(files: { mcp?: unknown; models?: unknown; settings?: unknown; p
   if (files.models !== undefined) write(join(agentDir, "models.json"), files.models);
   if (files.settings !== undefined) write(join(agentDir, "settings.json"), files.settings);
   if (files.projectMcp !== undefined) write(join(cwd, ".atomic", "mcp.json"), files.projectMcp);
-  return { agentDir, cwd, mcp: join(agentDir, "mcp.json"), models: join(agentDir, "models.json") };
+  if (files.auth !== undefined) writeFileSync(join(agentDir, "auth.json"), JSON.stringify(files.auth), { mode: 0o600 });
+  return { agentDir, cwd, mcp: join(agentDir, "mcp.json"), models: join(agentDir, "models.json"), auth: join(agentDir, "auth.json") };
 }
 
 const LOCAL_QWEN = { providers: { local: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completion", apiKey: "none", models: [{ id: "qwen" }] } } };
@@ -197,5 +199,36 @@ describe("atomic config lists what stops a start, or leaves credentials open", (
     expect(run.stdout).toContain(`Problems (1)\n  - ${auth} holds credentials and is readable by group and others (mode 0644): chmod 600 ${auth}\n`);
     chmodSync(auth, 0o600);
     expect((await runCli(["config"], { agentDir, cwd, env: NO_KEYS })).stdout).toContain("Problems: none\n");
+  });
+
+  it("serve.allowOrigins entries that are no origins (a host alone, a path, a wildcard, null) are problems naming the entry and the origin meant; each stops a start", async () => {
+    const { agentDir, cwd } = folders({ settings: { serve: { allowOrigins: ["example.com", "http://example.com/path", "*", "null", "https://ok.example"] } } });
+    const user = join(agentDir, "settings.json");
+    const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
+    expect(run.code).toBe(1);
+    const invalid = `  - Invalid settings file ${user}: Invalid serve.allowOrigins.`;
+    expect(run.stdout).toContain(`${invalid}0: expected an origin such as https://app.example.com (did you mean https://example.com?)\n`);
+    expect(run.stdout).toContain(`${invalid}1: expected an origin such as https://app.example.com (did you mean http://example.com?)\n`);
+    expect(run.stdout).toContain(`${invalid}2: expected an origin such as https://app.example.com (wildcards are not supported: list each origin)\n`);
+    expect(run.stdout).toContain(`${invalid}3: expected an origin such as https://app.example.com ("null", the origin of local files`);
+    expect(run.stdout).not.toContain("serve.allowOrigins.4");
+    const serve = await runCli(["serve", "--listen", "ws://127.0.0.1:0"], { agentDir, cwd, env: NO_KEYS });
+    expect(serve.code).toBe(1);
+    expect(serve.stderr).toContain("Invalid serve.allowOrigins.0: expected an origin such as https://app.example.com");
+  });
+
+  it("an OAuth entry of auth.json without its tokens is a problem naming the file, the provider and the fields; a prompt with it says so, not 'no API key'", async () => {
+    const { agentDir, cwd, auth } = folders({ auth: { anthropic: { type: "oauth" }, "openai-codex": { type: "oauth", access: "a", refresh: "r", expires: "soon" } } });
+    const run = await runCli(["config"], { agentDir, cwd, env: NO_KEYS });
+    expect(run.code).toBe(1);
+    const anthropic = `Incomplete login in ${auth}: the "anthropic" entry is of type "oauth" but "refresh" is missing, "access" is missing, "expires" is missing, so it is not used: log in again (atomic login anthropic) or remove it (atomic logout anthropic)`;
+    expect(run.stdout).toContain(`  - ${anthropic}\n`);
+    expect(run.stdout).toContain(`  - Incomplete login in ${auth}: the "openai-codex" entry is of type "oauth" but "expires" is not a number, so it is not used`);
+    const prompt = await runCli(["-p", "hi", "--no-session", "--provider", "anthropic", "--model", "claude-sonnet-5-5"], { agentDir, cwd, env: NO_KEYS });
+    expect(prompt.code).toBe(1);
+    expect(prompt.stderr).toContain(`atomic: ${anthropic}\n`);
+    expect(prompt.stderr).not.toContain("No API key");
+    // A key in the environment is used as before: the entry stays a problem for atomic config only.
+    expect((await runCli(["config"], { agentDir, cwd, env: { ...NO_KEYS, ANTHROPIC_API_KEY: "sk-env" } })).stdout).toContain(anthropic);
   });
 });

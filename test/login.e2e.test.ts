@@ -168,21 +168,43 @@ describe("atomic login", () => {
   it("atomic logout removes the login; auth login/logout are pi's spellings", async () => {
     const dir = agentDir({ anthropic: { type: "oauth", access: "a", refresh: "r", expires: 1 }, openai: { type: "api_key", key: "k" } });
     expect(await runCli(["logout", "anthropic"], { cwd: dir, agentDir: dir })).toMatchObject({ code: 0, stdout: "Logged out of Anthropic (Claude Pro/Max).\n" });
+    // openai has a login too ("OpenAI (ChatGPT subscription)"), but what was removed is its API key.
     expect(await runCli(["auth", "logout", "openai"], { cwd: dir, agentDir: dir })).toMatchObject({
       code: 0,
-      stdout: expect.stringContaining("Removed the stored API key for OpenAI"),
+      stdout: "Removed the stored API key for openai. Environment variables and models.json are unchanged.\n",
     });
     expect(authOf(dir)).toEqual({});
     expect(await runCli(["logout", "anthropic"], { cwd: dir, agentDir: dir })).toMatchObject({
       code: 0,
       stdout: "No stored credentials for Anthropic (Claude Pro/Max). Environment variables and models.json are unchanged.\n",
     });
-    // Nothing to log out of is no failure, but a slip of the name is said (a model family too).
-    expect(await runCli(["logout", "anthropc"], { cwd: dir, agentDir: dir })).toMatchObject({
+    // A built-in provider without a login, with nothing stored: nothing to do, no failure.
+    expect(await runCli(["logout", "groq"], { cwd: dir, agentDir: dir })).toMatchObject({ code: 0, stdout: expect.stringContaining("No stored credentials for groq.") });
+  });
+
+  it("atomic logout of a name that is no provider and no stored entry is a usage error naming what there is, as atomic login's", async () => {
+    const dir = agentDir({ "my-proxy": { type: "api_key", key: "k" } });
+    const nope = await runCli(["logout", "nope"], { cwd: dir, agentDir: dir });
+    expect(nope).toMatchObject({ code: 2, stdout: "" });
+    expect(
+      nope.stderr.startsWith(
+        `No provider named "nope", and ${join(dir, "auth.json")} has no entry for it (its entries: my-proxy). Providers with a login (atomic login lists them): anthropic, `,
+      ),
+    ).toBe(true);
+    expect(nope.stderr).toMatch(/, github-copilot, .*\.\n$/);
+    // A slip of a provider's name (or a model family) says the one meant, and removes nothing.
+    const slip = await runCli(["logout", "anthropc"], { cwd: dir, agentDir: dir });
+    expect(slip).toMatchObject({ code: 2, stderr: expect.stringContaining('has no entry for it (its entries: my-proxy). Did you mean "anthropic"?') });
+    expect((await runCli(["logout", "claude"], { cwd: dir, agentDir: dir })).stderr).toContain('Did you mean "anthropic"?');
+    expect((await runCli(["logout", "my-prxy"], { cwd: dir, agentDir: dir })).stderr).toContain('Did you mean "my-proxy"?');
+    expect(authOf(dir)).toEqual({ "my-proxy": { type: "api_key", key: "k" } });
+    // A stored entry of any name, and a models.json provider with nothing stored, are no errors.
+    expect(await runCli(["logout", "my-proxy"], { cwd: dir, agentDir: dir })).toMatchObject({
       code: 0,
-      stdout: expect.stringContaining('No stored credentials for anthropc. Did you mean "anthropic"?'),
+      stdout: expect.stringContaining("Removed the stored API key for my-proxy."),
     });
-    expect((await runCli(["logout", "claude"], { cwd: dir, agentDir: dir })).stdout).toContain('Did you mean "anthropic"?');
+    writeFileSync(join(dir, "models.json"), JSON.stringify({ providers: { anthropic: { baseUrl: fake.url }, "my-proxy": { baseUrl: "http://127.0.0.1:9/v1" } } }));
+    expect(await runCli(["logout", "my-proxy"], { cwd: dir, agentDir: dir })).toMatchObject({ code: 0, stdout: expect.stringContaining("No stored credentials for my-proxy.") });
   });
 });
 

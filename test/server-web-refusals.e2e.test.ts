@@ -3,7 +3,9 @@
  * Chromium: the agent two tabs show is closed by another client (both tabs say so, rather than
  * emptying in silence), and the page's token is refused (a wrong one, or one rotated away while
  * the tab was open: the page says to open the printed URL again and stops retrying, rather than
- * showing "reconnecting" for ever). `GET /auth` tells a page whether its token is the reason.
+ * showing "reconnecting" for ever), and the server stops (SIGTERM: the page says it stopped and
+ * that it keeps trying, not that it is restarting, and connects again once a server is back).
+ * `GET /auth` tells a page whether its token is the reason.
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -81,6 +83,29 @@ describe.skipIf(chromiumMissing)("the web page when its agent or its token goes 
     expect(await noticeOf(page)).toContain("The server refused this page's token");
     // The new URL works in the same tab (the fragment replaces the stored token).
     await page.goto(second.page!);
+    await page.waitForSelector('#conn[data-state="connected"]', { timeout: 30_000 });
+    expect(await noticeOf(page)).toBe("");
+    await browser.close();
+    await second.server.stop();
+  });
+
+  it("a server stopped by a signal: the page says it stopped and keeps trying to reconnect, and connects once it is started again", async () => {
+    const first = await startWsServer({ web: true, args: REPLAY_ARGS });
+    const browser = await launchChromium();
+    const page = await openPage(browser, first.page!);
+    await page.waitForSelector('#conn[data-state="connected"]');
+    await page.bringToFront();
+    expect(await first.server.stop()).toMatchObject({ code: 143 });
+    await page.waitForSelector('#conn[data-state="stopped"]', { timeout: 30_000 });
+    expect(await noticeOf(page)).toBe(
+      "The server stopped (it was sent a signal). This page keeps trying to reconnect, and resumes where it was once the server is started again at this address.",
+    );
+    // Its retries after the socket closed keep saying so (not "restarting", not a bare close code).
+    await page.waitForFunction(() => document.getElementById("conn")!.textContent === "server stopped, reconnecting", { timeout: 30_000 });
+    expect(await page.$eval("#conn", (element) => element.getAttribute("data-state"))).toBe("stopped");
+
+    const second = await startWsServer({ web: true, port: first.port, agentDir: first.server.agentDir, cwd: first.server.cwd, args: REPLAY_ARGS });
+    expect(second.token).toBe(first.token);
     await page.waitForSelector('#conn[data-state="connected"]', { timeout: 30_000 });
     expect(await noticeOf(page)).toBe("");
     await browser.close();

@@ -80,6 +80,17 @@ describe("atomic serve over WebSocket: security", { timeout: 120_000 }, () => {
     expect((await owner.ok({ type: "server_info" })).counts.connections).toBe(1);
   });
 
+  it("an allowed origin is compared as browsers write it: a default port, capitals or a trailing slash still let that page in", async () => {
+    const { server, port, token } = await startWsServer({ settings: { serve: { allowOrigins: ["HTTPS://UI.Example:443/", "http://127.0.0.1:5173//"] } } });
+    for (const origin of ["https://ui.example", "http://127.0.0.1:5173"]) {
+      const answer = await upgrade(port, { Authorization: `Bearer ${token}`, Origin: origin });
+      expect({ origin, status: answer.status }).toEqual({ origin, status: 101 });
+      answer.socket!.destroy();
+    }
+    expect((await upgrade(port, { Authorization: `Bearer ${token}`, Origin: "https://ui.example:8443" })).status).toBe(403);
+    await server.stop();
+  });
+
   it("keeps the token across restarts; refuses to start on a token file group or others can read, or on one that holds no token", async () => {
     const first = await startWsServer();
     await first.server.stop();

@@ -7,22 +7,20 @@
  */
 import { spawn } from "node:child_process";
 import { createInterface, type Interface } from "node:readline";
-import { updateJsonFile } from "../../lib/locked-json/index.js";
 import { readAuthFile } from "../../lib/oauth/index.js";
 import type { CliIo } from "../../lib/cli-io/index.js";
 import { PasteEndedError, type LoginIo, type LoginNotice, type LoginOptions } from "./flow.js";
 import { LOGIN_PROVIDERS, type LoginProvider } from "./flows.js";
 import { Logins, noLoginMessage } from "./logins.js";
-import { providerMeant } from "../../lib/closest/models.js";
-import { readCatalog } from "../../lib/model-catalog/index.js";
 import { LOGIN_CANCELLED } from "./http.js";
+
+export { runLogoutCommand } from "./logout.js";
 
 const LOGIN_USAGE = `Usage: atomic login [provider] [--method <browser|copy_code|device_code>] [--no-browser] [--enterprise <domain>]
   Without a provider: the providers with a login, and whether you are logged in.
   --no-browser   do not open a browser; use the provider's method for another machine when it has one
   --enterprise   github-copilot: your GitHub Enterprise domain (default github.com)
 `;
-const LOGOUT_USAGE = "Usage: atomic logout <provider>   (removes the provider's stored login or API key from auth.json)\n";
 
 interface LoginArgs {
   provider?: string;
@@ -79,46 +77,6 @@ export async function runLoginCommand(argv: string[], io: CliIo): Promise<number
   } finally {
     lines.close();
   }
-}
-
-export async function runLogoutCommand(argv: string[], io: CliIo): Promise<number> {
-  const [provider, ...rest] = argv;
-  if (provider === "--help" || provider === "-h") return usage(io, "", LOGOUT_USAGE, 0);
-  if (provider === undefined || provider.startsWith("-") || rest.length > 0) return usage(io, "atomic logout takes one provider name.", LOGOUT_USAGE, 2);
-  const logins = new Logins({ agentDir: io.agentDir, env: io.env });
-  let removed: unknown;
-  let stored: string[] = [];
-  try {
-    await updateJsonFile(
-      logins.authPath,
-      (current) => {
-        stored = Object.keys(current);
-        removed = current[provider];
-        delete current[provider];
-      },
-      { mode: 0o600, dirMode: 0o700 },
-    );
-  } catch (error) {
-    io.stderr.write(`Logout failed: ${(error as Error).message}\n`);
-    return 1;
-  }
-  const name = LOGIN_PROVIDERS.find((entry) => entry.provider === provider)?.name ?? provider;
-  const kind = (removed as { type?: unknown } | undefined)?.type;
-  io.stdout.write(
-    removed === undefined
-      ? `No stored credentials for ${name}.${await slipOf(provider, stored)} Environment variables and models.json are unchanged.\n`
-      : kind === "oauth"
-        ? `Logged out of ${name}.\n`
-        : `Removed the stored API key for ${name}. Environment variables and models.json are unchanged.\n`,
-  );
-  return 0;
-}
-
-/** ` Did you mean "anthropic"?` when `provider` is no provider at all (a login's, a built-in one, a stored key's). */
-async function slipOf(provider: string, stored: string[]): Promise<string> {
-  const builtin = (await readCatalog()).providers.map((entry) => entry.provider);
-  const known = [...new Set([...LOGIN_PROVIDERS.map((entry) => entry.provider), ...builtin, ...stored])];
-  return known.includes(provider) ? "" : providerMeant(known, provider);
 }
 
 function parseLoginArgs(argv: string[]): LoginArgs | string {

@@ -74,6 +74,8 @@ export interface ModelsApi extends ProviderModelsApi {
   /** Registered provider names, in registration order. */
   providers(): string[];
   authStatus(provider: string): AuthStatus;
+  /** Why the provider's auth.json entry is not used (an OAuth login lacking its tokens); undefined when it is or there is none. */
+  storedCredentialProblem?(provider: string): string | undefined;
   /** Stores a key in auth.json (mode 0600). */
   storeApiKey(provider: string, key: string): Promise<void>;
   /** Removes the stored auth.json credential; env and models.json keys are untouched. */

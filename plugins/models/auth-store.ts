@@ -29,6 +29,8 @@ export class AuthStore {
   #entries = new Map<string, Credential>();
   /** Providers with an OAuth login (its tokens are read fresh when a request needs them). */
   #logins = new Set<string>();
+  /** Entries that are neither a usable login nor a usable key, with what is wrong (`atomic config` lists them, a prompt says so). */
+  #broken = new Map<string, string>();
   /** The file as last read (inode, size, mtime), and what that read reported. */
   #read: { stamp: string; error: string | undefined } | undefined;
 
@@ -66,8 +68,7 @@ export class AuthStore {
       text = await readFile(this.#path, "utf8");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-        this.#entries.clear();
-        this.#logins.clear();
+        this.#adopt({});
         return undefined;
       }
       return report(warn, `Cannot read ${this.#path}: ${(error as Error).message}`);
@@ -82,6 +83,8 @@ export class AuthStore {
       return report(warn, `Invalid ${this.#path}: expected an object of provider credentials`);
     }
     this.#adopt(json as Record<string, unknown>);
+    // Told once per read of the file (requests read it again only when it changed).
+    for (const problem of this.#broken.values()) warn(problem);
     return undefined;
   }
 
@@ -101,6 +104,16 @@ export class AuthStore {
   /** The provider's stored credential is an OAuth login (`atomic login`, or pi's). */
   isLogin(provider: string): boolean {
     return this.#logins.has(provider);
+  }
+
+  /** What is wrong with the provider's entry when it can be used neither as a login nor as a key. */
+  problem(provider: string): string | undefined {
+    return this.#broken.get(provider);
+  }
+
+  /** Every unusable entry's problem, as the last read found them. */
+  problems(): string[] {
+    return [...this.#broken.values()];
   }
 
   providers(): string[] {
@@ -133,15 +146,38 @@ export class AuthStore {
   #adopt(raw: Record<string, unknown>): void {
     this.#entries.clear();
     this.#logins.clear();
+    this.#broken.clear();
     for (const [provider, value] of Object.entries(raw)) {
       if (isOAuthCredential(value)) {
         this.#logins.add(provider);
+        continue;
+      }
+      const missing = incompleteLogin(value);
+      if (missing) {
+        this.#broken.set(provider, incompleteLoginProblem(this.#path, provider, missing));
         continue;
       }
       const parsed = credentialSchema().safeParse(value, ONE_SHOT);
       if (parsed.success && parsed.data.key !== "") this.#entries.set(provider, parsed.data);
     }
   }
+}
+
+/** What an entry of type "oauth" lacks to be a login pi and Atomic use (`refresh`, `access` strings, `expires` a number); undefined for any other entry. */
+function incompleteLogin(value: unknown): string[] | undefined {
+  if (typeof value !== "object" || value === null || (value as { type?: unknown }).type !== "oauth") return undefined;
+  const entry = value as Record<string, unknown>;
+  const wrong = (field: string, expected: "string" | "number") =>
+    entry[field] === undefined
+      ? `"${field}" is missing`
+      : typeof entry[field] !== expected || (expected === "number" && !Number.isFinite(entry[field]))
+        ? `"${field}" is not a ${expected}`
+        : undefined;
+  return [wrong("refresh", "string"), wrong("access", "string"), wrong("expires", "number")].filter((problem): problem is string => problem !== undefined);
+}
+
+function incompleteLoginProblem(path: string, provider: string, missing: string[]): string {
+  return `Incomplete login in ${path}: the "${provider}" entry is of type "oauth" but ${missing.join(", ")}, so it is not used: log in again (atomic login ${provider}) or remove it (atomic logout ${provider})`;
 }
 
 function report(warn: (message: string) => void, message: string): string {

@@ -237,6 +237,10 @@ export class ModelRegistry implements ModelsApi {
     return this.#credentials.authStatus(provider);
   }
 
+  storedCredentialProblem(provider: string): string | undefined {
+    return this.auth.problem(provider);
+  }
+
   withEnv(env: Readonly<Record<string, string>>): CredentialView {
     return this.#credentials.withEnv(env).view((model) => this.blockedReason(model));
   }

@@ -103,6 +103,9 @@ export class ModelSelection {
   /** Why a listed model cannot take a request: no credentials, or address variables unset. */
   #unavailableReason(model: Model): string | undefined {
     if (!this.#models.authStatus(model.provider).configured) {
+      // An entry that is there but unusable is the reason, not a missing key.
+      const stored = this.#models.storedCredentialProblem?.(model.provider);
+      if (stored) return stored;
       const info = this.#models.providerInfo(model.provider);
       return `No API key found for ${model.provider}. ${keyHowTo(model.provider, info?.envKey, info?.login)}`;
     }

@@ -17,7 +17,7 @@ function settingsTable(): string {
     ["replayRecords", "events each agent keeps for attach's replay", `${replayRecords}`],
     ["replayBytes", "bytes of events each agent keeps for replay", `${replayBytes} (${replayBytes / MIB} MiB)`],
     ["outboundBytes", "bytes waiting for a client before it is a slow one", `${outboundBytes} (${outboundBytes / MIB} MiB)`],
-    ["allowOrigins", "browser origins a ws:// listener accepts besides its own", "[]"],
+    ["allowOrigins", "browser origins (https://host[:port]) a ws:// listener accepts besides its own", "[]"],
     ["keepaliveMs", "a ws:// listener pings each client this often", `${DEFAULT_KEEPALIVE_MS} (${DEFAULT_KEEPALIVE_MS / 1000} s)`],
   ];
   return rows.map(([key, meaning, value]) => `  ${key.padEnd(16)}${meaning.padEnd(58)}default ${value}`).join("\n");

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { defineSetting, type Settings } from "../../kernel/index.js";
 import { type EventOptions, startingEventOptions } from "../event-options/api.js";
 import { listenUrlProblem } from "./listen-syntax.js";
+import { allowedOriginProblem, normalOrigin } from "./origin-syntax.js";
 
 export const DEFAULT_LIMITS = {
   maxAgents: 32,
@@ -47,7 +48,18 @@ export const serveSetting = defineSetting(
         .meta({ description: `Events each agent keeps for replay (default ${DEFAULT_LIMITS.replayRecords}).` }),
       replayBytes: count().optional().meta({ description: "Bytes of events each agent keeps for replay (default 16 MiB)." }),
       outboundBytes: count().optional().meta({ description: "Bytes waiting for one connection before it counts as a slow consumer (default 8 MiB)." }),
-      allowOrigins: z.array(z.string().min(1)).optional().meta({ description: "Browser origins a WebSocket listener accepts besides its own." }),
+      allowOrigins: z
+        .array(
+          z.string().superRefine((origin, context) => {
+            const expected = allowedOriginProblem(origin);
+            if (expected) context.addIssue({ code: "custom", message: expected });
+          }),
+        )
+        .optional()
+        .meta({
+          description:
+            'Browser origins a WebSocket listener accepts besides its own, each a scheme, host and port as a page\'s Origin header has them ("https://app.example.com").',
+        }),
       keepaliveMs: count().optional().meta({ description: "A WebSocket listener pings each client this often and drops one that has not answered the last ping (default 30 s)." }),
     }),
   {
@@ -101,7 +113,7 @@ export function serverConfig(settings: Settings, listenFlags: readonly string[] 
       replayBytes: serve.replayBytes ?? DEFAULT_LIMITS.replayBytes,
       outboundBytes: serve.outboundBytes ?? DEFAULT_LIMITS.outboundBytes,
     },
-    allowOrigins: serve.allowOrigins ?? [],
+    allowOrigins: (serve.allowOrigins ?? []).map(normalOrigin),
     keepaliveMs: serve.keepaliveMs ?? DEFAULT_KEEPALIVE_MS,
     eventOptions: startingEventOptions(settings),
   };

@@ -13,6 +13,9 @@ import { note, notice } from "./transcript.js";
 const PROBE_EVERY_MS = 20_000;
 const PROBE_TIMEOUT_MS = 10_000;
 
+/** Why a server stopped, from its server_shutting_down record. */
+const STOP_REASONS = { request: "a client asked it to", signal: "it was sent a signal", eof: "its standard input ended" };
+
 /** { onHello(hello), onRecord(record), onLost() }: set once by startConnection, used by every reconnect. */
 let handlers;
 
@@ -88,7 +91,9 @@ function refuse() {
 function retry(event) {
   const delay = state.retryMs;
   state.retryMs = Math.min(state.retryMs * 2, 5000);
-  setConnection(`reconnecting (${event.code || "no answer"})`, "reconnecting");
+  // A server that stopped (rather than a connection that dropped) may never come back: the label keeps saying so.
+  if (state.serverStopped) setConnection("server stopped, reconnecting", "stopped");
+  else setConnection(`reconnecting (${event.code || "no answer"})`, "reconnecting");
   state.retryTimer = setTimeout(connect, delay);
 }
 
@@ -129,6 +134,7 @@ export function send(record) {
 function onHello(hello) {
   state.epoch = hello.epoch;
   state.retryMs = 500;
+  state.serverStopped = false;
   setConnection("connected", "connected");
   notice("");
   void handlers.onHello(hello);
@@ -144,7 +150,16 @@ function onRecord(record) {
     return resolve(record);
   }
   if (record.type === "response") return record.success ? undefined : note(record.error, "error");
-  if (record.type === "server_shutting_down") return setConnection("server restarting", "reconnecting");
+  if (record.type === "server_shutting_down") return onServerStopping(record);
   if (record.type === "connection_closing") return note(`The server closed this connection (${record.reason}); reconnecting.`);
   handlers.onRecord(record);
+}
+
+/** The server is shutting down: nothing says it will start again, so the page says it stopped and what it does meanwhile. */
+function onServerStopping(record) {
+  state.serverStopped = true;
+  setConnection("server stopped", "stopped");
+  notice(
+    `The server stopped (${STOP_REASONS[record.reason] ?? record.reason}). This page keeps trying to reconnect, and resumes where it was once the server is started again at this address.`,
+  );
 }

@@ -37,6 +37,8 @@ export const state = {
   /** The server said this token is not its own: no more retries until another URL is opened. */
   refused: false,
   retryTimer: undefined,
+  /** The server said it was shutting down (server_shutting_down): it may not come back. */
+  serverStopped: false,
   /** Events that arrive while the conversation is being reloaded are applied after it. */
   resyncing: undefined,
 };
