@@ -56,7 +56,7 @@ describe("loading extensions", () => {
       rejects: write(join(dir, "rejects.ts"), "export default async function (pi) { await Promise.resolve(); throw new Error('async factory failed'); }\n"),
       schema: write(
         join(dir, "schema.ts"),
-        "export default function (pi) { pi.registerTool({ name: 'bad', description: 'd', parameters: { type: 'string' }, execute: async () => ({ content: [] }) }); }\n",
+        "export default function (pi) { pi.registerTool({ name: 'bad', description: 'd', parameters: { type: 'objekt' }, execute: async () => ({ content: [] }) }); }\n",
       ),
     };
     const good = write(join(dir, "good.ts"), command("good"));
@@ -75,7 +75,10 @@ describe("loading extensions", () => {
     expect(byPath.get(bad.values)!.error).toMatch(/; it exports no default, only named exports \(name\)$/);
     expect(byPath.get(bad.throws)!.error).toBe(`Extension ${bad.throws} failed while loading: factory exploded`);
     expect(byPath.get(bad.rejects)!.error).toBe(`Extension ${bad.rejects} failed while loading: async factory failed`);
-    expect(byPath.get(bad.schema)!.error).toContain('parameters.jsonSchema must describe an object (type "object"), not "string"');
+    // The author's own words: the file, the tool's name and its `parameters` (not the kernel's internal field).
+    expect(byPath.get(bad.schema)!.error).toBe(
+      `Extension ${bad.schema} failed while loading: registerTool("bad"): parameters must describe an object (type "object"), not "objekt"`,
+    );
     expect(byPath.get(missing)!.error).toBe(`Extension not found: ${missing}`);
     await c.ok({ type: "prompt", message: "/good" });
     await notified(c, "ran good");

@@ -4,7 +4,8 @@
  * the `packages` setting or `-e`), and a source that is neither a folder nor an extension file is
  * refused by `atomic install` instead of being recorded as installed and failing at every start.
  * `atomic list` counts what an entry's filters let load, says a missing folder is missing, and
- * says which entry of a package named twice is the one that loads.
+ * says which entry of a package named twice is the one that loads. `atomic update` says what
+ * each local source is: a folder, an extension file, or a path that does not exist (a failure).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -85,5 +86,18 @@ describe("local package sources", () => {
     const both = (await runCli(["list", "--approve"], { cwd, agentDir })).stdout.split("\n");
     expect(both[1]).toBe(`  ../tools: not loaded: the same package as ../../tools in the project's settings, which loads`);
     expect(both[4]).toBe(`  ../../tools: ${join(root, "tools")}, 1 extension, 0 skills, 0 prompt templates`);
+  }, 60_000);
+
+  it("atomic update names each local source for what it is: a folder, an extension file, a missing path (a failed entry)", async () => {
+    const { root, agentDir, cwd } = layout();
+    mkdirSync(join(root, "tools", "extensions"), { recursive: true });
+    writeFileSync(join(root, "tools", "extensions", "hello.ts"), command("hello"));
+    writeFileSync(join(root, "single.ts"), command("single"));
+    mkdirSync(agentDir, { recursive: true });
+    writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ packages: ["../tools", "../single.ts", "../gone"] }));
+    const updated = await runCli(["update"], { cwd, agentDir });
+    expect(updated.stdout).toBe("../tools: a local folder, used where it is (nothing to update)\n../single.ts: a local extension file, used where it is (nothing to update)\n");
+    expect(updated.stderr).toBe(`atomic: ../gone: missing (${join(root, "gone")} does not exist): nothing to update\n`);
+    expect(updated.code).toBe(1);
   }, 60_000);
 });

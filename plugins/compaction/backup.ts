@@ -15,6 +15,22 @@ export const BACKUP_LABEL: Record<CompactionReason, string> = {
   overflow: "overflow-auto-compact",
 };
 
+/** What the backup needs of the session: its pending writes saved, or why they cannot be. */
+export interface SessionFiling {
+  flush(): Promise<void>;
+  unsaved(): Promise<string | undefined>;
+}
+
+/** A new session's file appears with its first write: one that never succeeded left no file at all. */
+async function unsavedReason(file: string, reason: string): Promise<string> {
+  const exists = await stat(file).then(
+    () => true,
+    () => false,
+  );
+  const what = exists ? `some of the session's entries are not saved to ${file}` : `the session file ${file} has not been written yet`;
+  return `${what} (${reason}): they are kept in memory, and compacting waits until they are saved`;
+}
+
 /** Throws a readable error when `file` cannot be appended to (read-only, gone, not a file). */
 export async function assertWritable(file: string): Promise<void> {
   try {
@@ -64,11 +80,16 @@ export class SessionBackup {
     this.#copy.catch(() => undefined);
   }
 
-  /** Flushes, checks the file can be written (failing before any planner call), starts the copy. */
-  static async start(file: string, flush: () => Promise<void>, reason: CompactionReason): Promise<SessionBackup> {
-    await flush();
+  /**
+   * Saves what is pending (one more try for entries a failed write kept back), checks the file can
+   * be written (failing before any planner call), starts the copy. Entries not on disk would be
+   * missing from the copy and could end up behind the compaction, so they stop it, saying why.
+   */
+  static async start(file: string, session: SessionFiling, reason: CompactionReason): Promise<SessionBackup> {
+    const unsaved = await session.unsaved();
+    if (unsaved !== undefined) throw new Error(await unsavedReason(file, unsaved));
     await assertWritable(file);
-    return new SessionBackup(file, flush, BACKUP_LABEL[reason]);
+    return new SessionBackup(file, () => session.flush(), BACKUP_LABEL[reason]);
   }
 
   /** Right before the entry is appended: the copy is complete, current, and the file still writable. */

@@ -64,7 +64,7 @@ export async function runCompaction(deps: CompactorDeps, request: CompactionRequ
   const parameters: CompactionParameters = { compression_ratio: request.compressionRatio, preserve_recent: request.preserveRecent, query: region.query };
 
   const file = session.sessionFile();
-  const backup = file === undefined ? undefined : await guardFile(() => SessionBackup.start(file, () => session.flush(), request.reason));
+  const backup = file === undefined ? undefined : await guardFile(() => SessionBackup.start(file, session, request.reason));
   let committed: Committed | undefined;
   try {
     let decision: TapDecision = { kind: "none" };

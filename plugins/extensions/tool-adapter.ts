@@ -8,7 +8,7 @@ import { isZodSchema, ToolRegistry, type ToolDefinition as KernelTool } from "..
 import { createToolContext } from "./context.js";
 import type { ExtensionHost } from "./host.js";
 import { misspelt } from "./misspelt.js";
-import { plainJsonSchema } from "./tool-schema.js";
+import { inAuthorsTerms, plainJsonSchema } from "./tool-schema.js";
 import { invalidResult, RESULT_SHAPE, toResult } from "./tool-result.js";
 import type { ToolDefinition, ToolResultContent } from "./types/api.js";
 
@@ -49,7 +49,11 @@ export function adaptTool(host: ExtensionHost, path: string, tool: ToolDefinitio
         { signal: call.signal },
       ),
   };
-  // The kernel's own check, before anything is registered: a bad schema fails here, naming the tool.
-  new ToolRegistry().register(definition, path, { late: true });
+  // The kernel's own check, before anything is registered: a bad schema fails here, in the author's terms.
+  try {
+    new ToolRegistry().register(definition, path, { late: true });
+  } catch (error) {
+    throw inAuthorsTerms(error, name, path);
+  }
   return definition;
 }

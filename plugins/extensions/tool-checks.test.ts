@@ -5,7 +5,7 @@
 import { Type as SinclairType } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import type { ExtensionHost } from "./host.js";
-import type { OutEvent } from "../../kernel/index.js";
+import { loadJsonSchemaSupport, type OutEvent } from "../../kernel/index.js";
 import { bootClosingAfterEach, type Answer, type Harness } from "./harness.test-support.js";
 import { adaptTool } from "./tool-adapter.js";
 import { Type } from "./compat/typebox.js";
@@ -68,7 +68,7 @@ describe("a tool's parameters", () => {
   const adapt = (schema: unknown) => () =>
     adaptTool({} as ExtensionHost, "/ext/t.ts", { name: "t", description: "d", parameters: schema, execute: async () => ({ content: [] }) } as ToolDefinition<any>);
 
-  it("must be an object schema: a map of properties is named, with how to wrap it", () => {
+  it("must be an object schema: a map of properties is named, with how to wrap it", async () => {
     expect(adapt({ path: { type: "string" } })).toThrow(
       'registerTool("t"): parameters must be an object schema, not a map of properties (path): wrap it: Type.Object({...}) or { type: "object", properties: {...} }',
     );
@@ -78,8 +78,12 @@ describe("a tool's parameters", () => {
     expect(adapt(SinclairType.Union([SinclairType.Object({ a: SinclairType.String() }), SinclairType.Object({ b: SinclairType.String() })]))).toThrow(
       /parameters must be an object schema \(type: "object"\); it has no type at the top \(it has anyOf\)/,
     );
-    // A type other than "object" is the kernel's own check, which names it.
-    expect(adapt({ type: "string" })).toThrow('parameters.jsonSchema must describe an object (type "object"), not "string"');
+    // A type other than "object" is the kernel's own check, worded as the author wrote the tool.
+    expect(adapt({ type: "objekt" })).toThrow('registerTool("t"): parameters must describe an object (type "object"), not "objekt"');
+    expect(adapt({ type: "object", required: "path" })).toThrow('registerTool("t"): parameters has a "required" that is not an array of strings');
+    // Loaded before extensions load, as the plugin does: a schema zod cannot read fails at registration.
+    await loadJsonSchemaSupport();
+    expect(adapt({ type: "object", properties: { a: { type: "strin" } } })).toThrow('registerTool("t"): parameters is not valid: Unsupported type: strin');
   });
 
   it("TypeBox (Atomic's and the library's) and plain object schemas are accepted, and the model's arguments are validated against them", async () => {

@@ -3,8 +3,10 @@
  * require of a tool: an object schema. Without a top-level `type` the kernel would take any
  * schema, validate nothing (`{ path: { type: "string" } }` accepts `{"path": 5}`) and send the
  * provider a schema it may refuse, so such schemas throw here, naming the slip. A wrong `type`
- * is left to the kernel's own check, which names it.
+ * is left to the kernel's own check, whose message `inAuthorsTerms` words as the author wrote it.
  */
+import { KernelError } from "../../kernel/index.js";
+
 const SCHEMA_KEYWORDS = new Set([
   "type",
   "properties",
@@ -57,4 +59,16 @@ function untypedSchema(schema: Record<string, unknown>): string {
   if (propertiesMap) return `must be an object schema, not a map of properties (${keys.slice(0, 3).join(", ")}): ${wrap}`;
   if (schema.properties !== undefined) return 'must be an object schema: add type: "object" beside its properties (or build it with Type.Object({...}))';
   return `must be an object schema (type: "object"); it has no type at the top (it has ${keys.slice(0, 5).join(", ")}): providers accept only object parameters`;
+}
+
+/**
+ * The kernel names a tool's schema by its internal field (`Tool "x" from "<file>": parameters.jsonSchema
+ * ...`); the author wrote `parameters` in a `registerTool` call, so that is what the message says,
+ * as the adapter's own checks do (the report around it names the extension's file).
+ */
+export function inAuthorsTerms(error: unknown, name: string, path: string): unknown {
+  if (!(error instanceof KernelError)) return error;
+  const kernelPrefix = `Tool "${name}" from "${path}": parameters.jsonSchema `;
+  if (!error.message.startsWith(kernelPrefix)) return error;
+  return new KernelError(error.code, `registerTool("${name}"): parameters ${error.message.slice(kernelPrefix.length)}`, { cause: error });
 }

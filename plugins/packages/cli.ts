@@ -6,9 +6,9 @@
  * the user's trustedProjects).
  */
 import { offlineVariable } from "../../lib/offline/index.js";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { packageResources } from "../../lib/packages/index.js";
+import { localPackageProblem, packageResources } from "../../lib/packages/index.js";
 import { parseSource, sourceIdentity, type PackageSource } from "../../lib/packages/source.js";
 import type { PackageSetting } from "./api.js";
 import {
@@ -186,7 +186,7 @@ class CommandContext {
   }
 
   async #updateOne(source: PackageSource, scope: SettingsScope, store: PackageStore): Promise<string> {
-    if (source.type === "local") return "a local folder (nothing to update)";
+    if (source.type === "local") return localNothingToUpdate(source.path);
     if (source.type === "npm" && source.pinned && (await store.installed(source, scope))) return `pinned to ${source.version}`;
     const { from, to } = await store.update(source, scope);
     const short = (value: string | undefined) => (value === undefined ? "(none)" : source.type === "git" ? value.slice(0, 7) : value);
@@ -272,4 +272,16 @@ async function lifecycleScripts(root: string, type: "npm" | "git"): Promise<stri
   } catch {
     return [];
   }
+}
+
+/** A local source is used where it is: what it is, or (thrown, a failed entry) why it cannot be used. */
+async function localNothingToUpdate(path: string): Promise<string> {
+  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") throw new Error(`missing (${path} does not exist): nothing to update`);
+    throw error;
+  });
+  if (info.isDirectory()) return "a local folder, used where it is (nothing to update)";
+  const problem = await localPackageProblem(path);
+  if (problem !== undefined) throw new Error(problem);
+  return "a local extension file, used where it is (nothing to update)";
 }

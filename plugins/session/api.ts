@@ -150,6 +150,8 @@ export interface SessionApi {
   append(entry: NewSessionEntry): SessionEntry;
   /** Waits until every appended entry is on disk. */
   flush(): Promise<void>;
+  /** Flushes, with one more try for entries a failed write kept back: why some are still not on disk, or undefined when all are. */
+  unsaved(): Promise<string | undefined>;
   /** The current session as a handle that stays bound to it after it is replaced. */
   handle(): SessionHandle;
 }

@@ -65,6 +65,10 @@ export default definePlugin({
         return stored;
       },
       flush: () => runtime.manager.flush(),
+      unsaved: () => {
+        const { storage } = current();
+        return storage.unsaved ? storage.unsaved() : storage.flush().then(() => undefined);
+      },
       handle: () => currentSessionHandle(runtime.manager),
     };
     k.provide("session", api);
