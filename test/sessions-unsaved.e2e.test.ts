@@ -14,15 +14,20 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
+/** An agent on the `chat` cassette whose session folder cannot be made: a regular file stands where its parent should be. */
+function blockedAgent(agentDir: string): { c: RpcClient; blocker: string } {
+  const blocker = join(tempDir("atomic-cwd-"), "a-file");
+  writeFileSync(blocker, "not a folder");
+  const c = new RpcClient({ agentDir, args: ["--mode", "rpc", "--provider", "replay", "--model", "chat", "--session-dir", join(blocker, "sessions")] });
+  clients.push(c);
+  return { c, blocker };
+}
+
 describe("leaving a session whose entries are not saved", () => {
   it("is refused with the file and the reason while the folder is blocked; once fixed the session is left and its file holds every entry", async () => {
     const agentDir = tempDir("atomic-agent-");
     writeCassette(agentDir, "chat", [textTurn("Hello there.")]);
-    // A regular file where the session folder's parent should be: no session file can be made.
-    const blocker = join(tempDir("atomic-cwd-"), "a-file");
-    writeFileSync(blocker, "not a folder");
-    const c = new RpcClient({ agentDir, args: ["--mode", "rpc", "--provider", "replay", "--model", "chat", "--session-dir", join(blocker, "sessions")] });
-    clients.push(c);
+    const { c, blocker } = blockedAgent(agentDir);
     const from = c.records.length;
     await c.ok({ type: "prompt", message: "precious words" });
     await c.waitForEvent("agent_end", 10_000, from);
@@ -62,10 +67,7 @@ describe("leaving a session whose entries are not saved", () => {
     const tapes = [{ type: "cassette", version: 1, name: "chat" }, { type: "tape", when: "the reply goes on" }, ...turn("1,10"), { type: "tape" }, ...turn(long)];
     mkdirSync(join(agentDir, "cassettes"), { recursive: true });
     writeFileSync(join(agentDir, "cassettes", "chat.jsonl"), tapes.map((line) => JSON.stringify(line)).join("\n") + "\n");
-    const blocker = join(tempDir("atomic-cwd-"), "a-file");
-    writeFileSync(blocker, "not a folder");
-    const c = new RpcClient({ agentDir, args: ["--mode", "rpc", "--provider", "replay", "--model", "chat", "--session-dir", join(blocker, "sessions")] });
-    clients.push(c);
+    const { c, blocker } = blockedAgent(agentDir);
     const from = c.records.length;
     await c.ok({ type: "prompt", message: "tell me everything" });
     await c.waitForEvent("agent_end", 10_000, from);
