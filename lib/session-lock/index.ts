@@ -197,11 +197,25 @@ function startHeartbeat(): void {
     process.once("exit", removeHeldRecords);
   }
   if (registry.heartbeat) return;
-  registry.heartbeat = setInterval(() => {
-    const now = new Date();
-    for (const key of registry.held.keys()) void utimes(recordPath(key), now, now).catch(() => undefined);
-  }, HEARTBEAT_MS);
+  registry.heartbeat = setInterval(() => void refreshHeldRecords(), HEARTBEAT_MS);
   registry.heartbeat.unref();
+}
+
+/**
+ * The heartbeat: every record held is touched, so other machines see its owner alive. A record
+ * deleted under us (its session folder removed while in use, the session file then written again
+ * whole) is written again once its folder is back, so other processes keep being refused.
+ */
+export async function refreshHeldRecords(now = new Date()): Promise<void> {
+  await Promise.all(
+    [...registry.held].map(async ([key, held]) => {
+      try {
+        await utimes(recordPath(key), now, now);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") await createRecord(recordPath(key), held.record).catch(() => false);
+      }
+    }),
+  );
 }
 
 function stopHeartbeat(): void {

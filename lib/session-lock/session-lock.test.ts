@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ErrorCode } from "../../kernel/index.js";
-import { lockSessionFile, newLockHolder, type SessionInUseError } from "./index.js";
+import { lockSessionFile, newLockHolder, refreshHeldRecords, type SessionInUseError } from "./index.js";
 import { ownIdentity } from "./process-identity.js";
 import { recordPath, type LockRecord } from "./record.js";
 
@@ -57,6 +57,22 @@ function refusal(promise: Promise<unknown>): Promise<SessionInUseError> {
 }
 
 describe("session file lock", () => {
+  it("the heartbeat writes a record deleted under its holder again once its folder is back", async () => {
+    const holder = newLockHolder();
+    const lock = await lockSessionFile(file, holder);
+    // The whole session folder removed while in use: nothing is created in its place meanwhile.
+    await rm(dir, { recursive: true, force: true });
+    await refreshHeldRecords();
+    expect(existsSync(dir)).toBe(false);
+    // The session file written again whole (its folder made again): the next beat puts the record back.
+    mkdirSync(dir, { recursive: true });
+    await refreshHeldRecords();
+    const record = JSON.parse(readFileSync(recordPath(lock.file), "utf8")) as LockRecord;
+    expect(record).toMatchObject({ pid: process.pid, token: holder.token });
+    await lock.release();
+    expect(existsSync(recordPath(lock.file))).toBe(false);
+  });
+
   it("one holder may take a file it holds again; the record goes with the last release", async () => {
     const holder = newLockHolder();
     const first = await lockSessionFile(file, holder);
