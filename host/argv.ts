@@ -186,11 +186,11 @@ export function flagHelp(flags: readonly FlagSpec[]): string[] {
  * theirs: one line each, with the key meant. Unchecked, `{ recrod: "x" }` was dropped in silence.
  */
 export function unknownFlagKeys(given: Record<string, unknown>, flags: readonly FlagSpec[], where: string): string[] {
-  const keys = [...new Set(flags.map((flag) => flag.key))];
+  const keys = new Set(flags.map((flag) => flag.key));
   return Object.keys(given)
-    .filter((key) => !keys.includes(key))
+    .filter((key) => !keys.has(key))
     .map((key) => {
-      const [near] = closest(keys, key, { limit: 1 });
+      const [near] = closest([...keys], key, { limit: 1 });
       return `Unknown flag "${key}" in ${where}${near ? ` (did you mean "${near}"?)` : ""}: no plugin reads it, ignored`;
     });
 }

@@ -15,7 +15,7 @@ export const MAX_PATH_CHARS = 4096;
  * (tab and newline included), DEL, C1 controls, and Unicode's line and paragraph separators.
  */
 const LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-const LINE_BREAKING_RUNS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+const LINE_BREAKING_RUNS = new RegExp(`${LINE_BREAKING.source}+`, "g");
 
 const CHARACTER_NAMES: Record<string, string> = {
   "\n": "a newline",
